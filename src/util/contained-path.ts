@@ -1,9 +1,20 @@
-import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 
 export type Containment =
-  | { ok: true; absolute: string; relative: string }
+  | {
+      ok: true;
+      /** Normalized absolute path, as written (symlinks not followed). */
+      absolute: string;
+      /** Where the write really lands, relative to the real root, posix separators. */
+      relative: string;
+      /** The path as written, normalized, relative to the root, posix separators. */
+      lexical: string;
+    }
   | { ok: false; reason: string };
+
+/** Symlinks followed while resolving one path before giving up, as the kernel does (ELOOP). */
+const MAX_SYMLINKS = 40;
 
 /** True when `child` is `parent` or below it (both absolute, normalized). */
 export function isInside(parent: string, child: string): boolean {
@@ -11,37 +22,103 @@ export function isInside(parent: string, child: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/** realpath of the deepest existing ancestor of `path`, plus the part that does not exist yet. */
-function realpathOfExisting(path: string): string {
-  let current = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return resolve(realpathSync(current), ...rest.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      rest.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      current = parent;
+/**
+ * Where the kernel would land when opening `path` (absolute): every symlink on the way is
+ * followed, including a dangling last one, and `..` applies after the symlink before it,
+ * as in `open(2)`. Components that do not exist yet are appended as written.
+ * Returns null on a symlink loop.
+ */
+export function physicalPath(path: string): string | null {
+  const { root } = parse(path);
+  const pending = path.slice(root.length).split(sep).filter(Boolean).reverse();
+  let current = root;
+  let exists = true;
+  let links = 0;
+  while (pending.length > 0) {
+    const part = pending.pop() as string;
+    if (part === ".") continue;
+    if (part === "..") {
+      current = resolve(current, "..");
+      continue;
     }
+    const next = join(current, part);
+    if (!exists) {
+      current = next;
+      continue;
+    }
+    let isLink = false;
+    try {
+      isLink = lstatSync(next).isSymbolicLink();
+    } catch {
+      exists = false;
+      current = next;
+      continue;
+    }
+    if (!isLink) {
+      current = next;
+      continue;
+    }
+    if (++links > MAX_SYMLINKS) return null;
+    const target = readlinkSync(next);
+    if (isAbsolute(target)) {
+      const parsed = parse(target);
+      current = parsed.root;
+      pending.push(...target.slice(parsed.root.length).split(sep).filter(Boolean).reverse());
+    } else {
+      pending.push(...target.split(sep).filter(Boolean).reverse());
+    }
+  }
+  return current;
+}
+
+/** The root as the kernel sees it; the root itself may be (below) a symlink, e.g. macOS /tmp. */
+function realRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return physicalPath(root) ?? root;
   }
 }
 
 /**
  * Resolve `path` (relative to `root`, or absolute) and check that it stays inside `root`,
- * also after following symlinks. Used by every surface that writes for an agent.
+ * also after following symlinks the way the kernel will when the file is opened
+ * (dangling symlinks and `link/..` included). Used by every surface that writes for an agent.
+ *
+ * Write to the returned `absolute` path, not to the path as given: `absolute` is normalized,
+ * so `dir-link/../x` cannot land somewhere else.
  */
 export function containPath(root: string, path: string): Containment {
   if (path.includes("\0")) return { ok: false, reason: "the path contains a NUL byte" };
-  const realRoot = realpathOfExisting(resolve(root));
-  const absolute = resolve(root, path);
-  if (!isInside(resolve(root), absolute) && !isInside(realRoot, absolute)) {
-    return { ok: false, reason: `it resolves outside the project root ${root}` };
+  const lexicalRoot = resolve(root);
+  const physicalRoot = realRoot(lexicalRoot);
+  const absolute = resolve(lexicalRoot, path);
+  if (!isInside(lexicalRoot, absolute) && !isInside(physicalRoot, absolute)) {
+    return { ok: false, reason: `it resolves to ${absolute}, outside the project root ${root}` };
   }
-  const real = realpathOfExisting(absolute);
-  if (!isInside(realRoot, real)) {
-    return { ok: false, reason: `it leads through a symlink to ${real}, outside the project root` };
+  // Both the path as written (the kernel applies `..` after symlinks) and its normalized
+  // form must land inside the root.
+  for (const candidate of new Set([
+    absolute,
+    isAbsolute(path) ? path : `${lexicalRoot}${sep}${path}`,
+  ])) {
+    const real = physicalPath(candidate);
+    if (real === null) {
+      return { ok: false, reason: `it goes through a symlink loop (more than ${MAX_SYMLINKS})` };
+    }
+    if (!isInside(physicalRoot, real)) {
+      return {
+        ok: false,
+        reason: `it leads through a symlink to ${real}, outside the project root`,
+      };
+    }
   }
-  const rel = relative(realRoot, real).split(sep).join("/");
-  return { ok: true, absolute, relative: rel };
+  const real = physicalPath(absolute) as string;
+  const base = isInside(lexicalRoot, absolute) ? lexicalRoot : physicalRoot;
+  return {
+    ok: true,
+    absolute,
+    relative: relative(physicalRoot, real).split(sep).join("/"),
+    lexical: relative(base, absolute).split(sep).join("/"),
+  };
 }
