@@ -4,8 +4,15 @@
  */
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { type ClaudeRun, type RunClaudeOptions, runClaude } from "./claude-cli.ts";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { isGone } from "./_leftovers.ts";
+import {
+  type ClaudeRun,
+  ClaudeTimeoutError,
+  type RunClaudeOptions,
+  runClaude,
+} from "./claude-cli.ts";
 import {
   conversationText,
   type FakeAnthropic,
@@ -40,12 +47,27 @@ async function setup(
   return { project, api };
 }
 
+/**
+ * Runs the CLI in the project against the fake and fails on a non-zero exit. Set
+ * CPILOT_E2E_DUMP=<dir> to write every recorded request to `<dir>/<name>.json`.
+ */
 async function run(
   name: string,
-  options: Omit<RunClaudeOptions, "prompt"> & { prompt?: string },
+  { project, api }: { project: TempProject; api: FakeAnthropic },
+  settings: RunClaudeOptions["settings"] = {},
 ): Promise<ClaudeRun> {
-  const result = await runClaude({ prompt: "do the task", ...options });
+  const result = await runClaude({
+    cwd: project.dir,
+    apiUrl: api.url,
+    prompt: "do the task",
+    settings,
+  });
   timings.push(`${name} ${result.durationMs} ms`);
+  const dump = process.env.CPILOT_E2E_DUMP;
+  if (dump) {
+    await mkdir(dump, { recursive: true });
+    await writeFile(join(dump, `${name}.json`), JSON.stringify(api.requests, null, 1));
+  }
   if (result.exitCode !== 0) {
     throw new Error(`claude exited ${result.exitCode}\nstderr:\n${result.stderr}`);
   }
@@ -74,7 +96,7 @@ test(
   async () => {
     const { project, api } = await setup((p) => [[write(p.path("hello.txt"), "hello\n")], done]);
 
-    const result = await run("write", { cwd: project.dir, apiUrl: api.url });
+    const result = await run("write", { project, api });
 
     expect(await readFile(project.path("hello.txt"), "utf8")).toBe("hello\n");
     expect(api.turns().map((r) => r.turn)).toEqual([0, 1]);
@@ -94,7 +116,7 @@ test(
 echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"MARKER-123"}}'`,
     );
 
-    await run("post-context", { cwd: project.dir, apiUrl: api.url, settings: postToolUse(hook) });
+    await run("post-context", { project, api }, postToolUse(hook));
 
     const [first, second] = api.turns();
     expect(conversationText(first!)).not.toContain("MARKER-123");
@@ -116,7 +138,7 @@ test(
     const { project, api } = await setup((p) => [[write(p.path("a.ts"), "export {};\n")], done]);
     const hook = await project.hook("post.sh", "cat >/dev/null\necho 'EXIT2-STDERR' >&2\nexit 2");
 
-    await run("post-exit2", { cwd: project.dir, apiUrl: api.url, settings: postToolUse(hook) });
+    await run("post-exit2", { project, api }, postToolUse(hook));
 
     expect(textOf(api.turns()[1]!)).toContain("EXIT2-STDERR");
   },
@@ -133,7 +155,7 @@ test(
       `cat >/dev/null\ntouch "${ran}"\necho 'EXIT1-STDOUT'\necho 'EXIT1-STDERR' >&2\nexit 1`,
     );
 
-    await run("post-exit1", { cwd: project.dir, apiUrl: api.url, settings: postToolUse(hook) });
+    await run("post-exit1", { project, api }, postToolUse(hook));
 
     expect(existsSync(ran)).toBe(true);
     const after = api.turns()[1]!;
@@ -164,11 +186,11 @@ echo '{"hookSpecificOutput":{"hookEventName":"PostToolBatch","additionalContext"
     const a = project.path("a.ts");
     const b = project.path("b.ts");
 
-    await run("batch", {
-      cwd: project.dir,
-      apiUrl: api.url,
-      settings: { hooks: { PostToolBatch: [{ hooks: [{ type: "command", command: hook }] }] } },
-    });
+    await run(
+      "batch",
+      { project, api },
+      { hooks: { PostToolBatch: [{ hooks: [{ type: "command", command: hook }] }] } },
+    );
 
     expect(await readFile(a, "utf8")).toBe("export const a = 1;\n");
     expect(await readFile(b, "utf8")).toBe("export const b = 2;\n");
@@ -205,7 +227,7 @@ test(
     const file = await project.write("calc.ts", "export const answer = 41;\n");
     project.commit("init");
 
-    await run("read-edit", { cwd: project.dir, apiUrl: api.url });
+    await run("read-edit", { project, api });
 
     expect(await readFile(file, "utf8")).toBe("export const answer = 42;\n");
     const [, afterRead, afterEdit] = api.turns();
@@ -227,17 +249,67 @@ n=$(cat "${counter}" 2>/dev/null || echo 0); echo $((n + 1)) > "${counter}"
 if [ "$n" = 0 ]; then echo '{"decision":"block","reason":"FIX-IT"}'; fi`,
     );
 
-    const result = await run("stop-block", {
-      cwd: project.dir,
-      apiUrl: api.url,
-      settings: { hooks: { Stop: [{ hooks: [{ type: "command", command: hook }] }] } },
-    });
+    const result = await run(
+      "stop-block",
+      { project, api },
+      { hooks: { Stop: [{ hooks: [{ type: "command", command: hook }] }] } },
+    );
 
     expect(api.turns()).toHaveLength(2);
     expect(conversationText(api.turns()[0]!)).not.toContain("FIX-IT");
     expect(textOf(api.turns()[1]!)).toContain("FIX-IT");
     expect((await readFile(counter, "utf8")).trim()).toBe("2");
     expect(finalResult(result)).toMatchObject({ result: "fixed" });
+  },
+  TIMEOUT,
+);
+
+test(
+  "a run over its time limit fails with stderr, and the hook's children die with it",
+  async () => {
+    const { project, api } = await setup((p) => [[write(p.path("a.ts"), "export {};\n")], done]);
+    const hook = await project.hook(
+      "slow.sh",
+      `cat >/dev/null
+sleep 300 & echo $! > "${project.path("child.pid")}"
+echo $$ > "${project.path("hook.pid")}"
+sleep 300`,
+    );
+
+    const started = performance.now();
+    const error = await runClaude({
+      cwd: project.dir,
+      apiUrl: api.url,
+      prompt: "do the task",
+      settings: postToolUse(hook),
+      timeoutMs: 2_500,
+    }).catch((e: unknown) => e);
+    timings.push(`timeout ${Math.round(performance.now() - started)} ms`);
+
+    expect(error).toBeInstanceOf(ClaudeTimeoutError);
+    expect(String(error)).toContain("timed out after 2.5 s");
+    for (const name of ["hook.pid", "child.pid"]) {
+      const pid = Number(await readFile(project.path(name), "utf8"));
+      expect({ name, gone: isGone(pid) }).toEqual({ name, gone: true });
+    }
+  },
+  TIMEOUT,
+);
+
+test(
+  "a process a hook leaves running is counted and killed when the CLI exits",
+  async () => {
+    const { project, api } = await setup((p) => [[write(p.path("a.ts"), "export {};\n")], done]);
+    const pidFile = project.path("daemon.pid");
+    const hook = await project.hook(
+      "daemon.sh",
+      `cat >/dev/null\nnohup sleep 300 >/dev/null 2>&1 &\necho $! > "${pidFile}"`,
+    );
+
+    const result = await run("leftover", { project, api }, postToolUse(hook));
+
+    expect(result.leftovers).toBe(1);
+    expect(isGone(Number(await readFile(pidFile, "utf8")))).toBe(true);
   },
   TIMEOUT,
 );

@@ -3,9 +3,11 @@
  * Every run gets its own temp HOME / CLAUDE_CONFIG_DIR and a scrubbed environment.
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { killMarked, RUN_MARKER } from "./_leftovers.ts";
 
 /** The pinned CLI binary (devDependency @anthropic-ai/claude-code). */
 export const CLAUDE_BIN = resolve(import.meta.dir, "../../node_modules/.bin/claude");
@@ -34,6 +36,8 @@ export interface ClaudeRun {
   /** Parsed `--output-format stream-json` lines (non-JSON lines are skipped). */
   events: Record<string, unknown>[];
   durationMs: number;
+  /** Processes of this run (hooks' children...) still alive after the CLI exited; all killed. */
+  leftovers: number;
 }
 
 /** Thrown when the CLI exceeds its time limit; carries what it printed so far. */
@@ -146,10 +150,11 @@ function spawnCli(
   timeoutMs: number,
 ): Promise<ClaudeRun> {
   const started = performance.now();
+  const runId = randomUUID();
   return new Promise((resolvePromise, reject) => {
     const child = spawn(CLAUDE_BIN, args, {
       cwd,
-      env,
+      env: { ...env, [RUN_MARKER]: runId },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -173,7 +178,10 @@ function spawnCli(
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup("SIGTERM");
-      hardKill = setTimeout(() => killGroup("SIGKILL"), KILL_GRACE_MS);
+      hardKill = setTimeout(() => {
+        killGroup("SIGKILL");
+        killMarked(runId);
+      }, KILL_GRACE_MS);
     }, timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -182,8 +190,9 @@ function spawnCli(
     child.on("close", (exitCode, signal) => {
       clearTimeout(timer);
       if (hardKill !== undefined) clearTimeout(hardKill);
-      // Hooks may have left grandchildren behind in the group; never leak them.
+      // Hooks run in their own process groups: the run marker finds what they left behind.
       killGroup("SIGKILL");
+      const leftovers = killMarked(runId);
       if (timedOut) {
         reject(
           new ClaudeTimeoutError(
@@ -201,6 +210,7 @@ function spawnCli(
         stderr,
         events: parseEvents(stdout),
         durationMs: Math.round(performance.now() - started),
+        leftovers,
       });
     });
   });
