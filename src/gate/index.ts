@@ -1,0 +1,22 @@
+/** The write gate: decide, before it happens, whether an agent may write a file. */
+export { promptOnTty } from "./ask.ts";
+export { type EvaluateOptions, evaluateWrite } from "./evaluate.ts";
+export { GATE_LOG, type GateLogEntry, readGateLog } from "./log.ts";
+export { isGitPath, secretKind, skeleton } from "./protected.ts";
+export {
+  type GateConfig,
+  type GateRule,
+  gateConfigSchema,
+  type ResolvedGateConfig,
+  resolveGateConfig,
+} from "./schema.ts";
+export type {
+  AskMode,
+  GateDecision,
+  GatePluginFunction,
+  HeadlessMode,
+  PendingWrite,
+  PluginInput,
+  PluginResult,
+  TtyPrompt,
+} from "./types.ts";

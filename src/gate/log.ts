@@ -1,0 +1,78 @@
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { GateDecision, PendingWrite } from "./types.ts";
+
+/** Where decisions are appended, relative to the root. */
+export const GATE_LOG = ".cpilot/gate.log.jsonl";
+
+/** One line of the gate log. File content is never logged. */
+export interface GateLogEntry {
+  time: string;
+  tool: string;
+  path: string;
+  decision: "allow" | "deny";
+  reason: string;
+  source: string;
+  agent: string | null;
+  session: string | null;
+  modified?: string;
+  asked?: string;
+}
+
+const MAX_FIELD = 2000;
+const clip = (s: string): string => (s.length > MAX_FIELD ? `${s.slice(0, MAX_FIELD)}…` : s);
+
+/** The log entry for a decision. */
+export function logEntry(
+  write: PendingWrite,
+  decision: GateDecision,
+  now = new Date(),
+): GateLogEntry {
+  const entry: GateLogEntry = {
+    time: now.toISOString(),
+    tool: clip(write.tool),
+    path: clip(decision.relativePath ?? write.path),
+    decision: decision.decision,
+    reason: clip(decision.reason),
+    source: clip(decision.source),
+    agent: write.agent ?? null,
+    session: write.session ?? null,
+  };
+  if (decision.modified !== undefined) entry.modified = clip(decision.modified.summary);
+  if (decision.asked !== undefined) entry.asked = decision.asked;
+  return entry;
+}
+
+/**
+ * Append one entry as one line. A single write(2) on an O_APPEND descriptor, so lines from
+ * concurrent processes never interleave.
+ */
+export function appendGateLog(file: string, entry: GateLogEntry): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const fd = openSync(file, "a", 0o600);
+  try {
+    writeSync(fd, new TextEncoder().encode(`${JSON.stringify(entry)}\n`));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The log's entries, oldest first; lines that do not parse are skipped. */
+export function readGateLog(root: string): GateLogEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(join(root, GATE_LOG), "utf8");
+  } catch {
+    return [];
+  }
+  const entries: GateLogEntry[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      entries.push(JSON.parse(line) as GateLogEntry);
+    } catch {
+      // a torn or foreign line: skip it
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,51 @@
+/**
+ * The built-in protected names (.git, secrets, .cpilot), compared the way a file system
+ * might compare them: case-insensitive, after Unicode compatibility normalization, with
+ * marks and invisible characters dropped (HFS+ ignores some), and Windows' trailing dots,
+ * spaces, `::$DATA` streams and 8.3 short names (`GIT~1`) folded away.
+ */
+
+/** A path segment reduced to what a lenient file system would treat as the same name. */
+export function skeleton(segment: string): string {
+  return segment
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[\p{M}\p{Default_Ignorable_Code_Point}]/gu, "")
+    .normalize("NFKC")
+    .replace(/:.*$/s, "")
+    .replace(/[. ]+$/, "");
+}
+
+function segments(relPath: string): string[] {
+  return relPath.split(/[/\\]/).filter((s) => s !== "" && s !== ".");
+}
+
+/** True when the path is a `.git` directory or inside one, at any depth. */
+export function isGitPath(relPath: string): boolean {
+  return segments(relPath).some((s) => {
+    const k = skeleton(s);
+    return k === ".git" || k === "git~1";
+  });
+}
+
+/** True when the path is `.cpilot` at the root or inside it. */
+export function isCpilotPath(relPath: string): boolean {
+  const first = segments(relPath)[0];
+  return first !== undefined && skeleton(first) === ".cpilot";
+}
+
+/** Example files that ship with projects and hold no secrets. */
+const ENV_EXAMPLES = new Set([".env.example", ".env.sample", ".env.template"]);
+const SECRET_NAMES = new Set(["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc", ".pgpass"]);
+const SECRET_EXTENSIONS = [".pem", ".key", ".p12", ".pfx"];
+
+/** The secret a path names, if its file name looks like one (`.env*`, keys), else null. */
+export function secretKind(relPath: string): string | null {
+  const name = segments(relPath).at(-1);
+  if (name === undefined) return null;
+  const k = skeleton(name);
+  if (k.startsWith(".env")) return ENV_EXAMPLES.has(k) ? null : "an environment file (.env*)";
+  if (SECRET_NAMES.has(k)) return "a credentials file";
+  if (SECRET_EXTENSIONS.some((ext) => k.endsWith(ext))) return "a private key or certificate";
+  return null;
+}

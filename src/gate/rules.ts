@@ -1,0 +1,211 @@
+import { resolve } from "node:path";
+import { containPath } from "../util/contained-path.ts";
+import { compilePatterns } from "./_match.ts";
+import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
+import type { ResolvedGateConfig } from "./schema.ts";
+
+export type RuleAction = "allow" | "deny" | "ask";
+
+/** One rule that matched a path. */
+export interface RuleHit {
+  action: RuleAction;
+  source: string;
+  reason: string;
+  hint?: string;
+}
+
+/** The path passed the hard checks; `hit` is the rule that decides, `withoutAsk` ignores ask rules. */
+export interface PathVerdict {
+  ok: true;
+  absolute: string;
+  relative: string;
+  hit: RuleHit;
+  withoutAsk: RuleHit;
+}
+
+export interface PathRefusal {
+  ok: false;
+  absolute: string;
+  source: string;
+  reason: string;
+  hint?: string;
+}
+
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4096;
+const SHOWN_CHARS = 160;
+
+const encoder = new TextEncoder();
+const bytes = (s: string): number => encoder.encode(s).length;
+
+/** A path as it can be shown in a reason: control characters escaped, long ones shortened. */
+export function showPath(path: string): string {
+  const shown = JSON.stringify(path.length > SHOWN_CHARS ? path.slice(0, SHOWN_CHARS) : path);
+  return path.length > SHOWN_CHARS ? `${shown.slice(0, -1)}…" (${path.length} characters)` : shown;
+}
+
+const ALLOW: RuleHit = { action: "allow", source: "default:allow", reason: "no rule denies it" };
+
+const RANK: Record<RuleAction, number> = { allow: 0, ask: 1, deny: 2 };
+
+/** Rules in the order they are read: built-in protections first, then the user's. */
+type Matcher = { matches: (rel: string) => RuleHit | null };
+
+function matchers(config: ResolvedGateConfig): Matcher[] {
+  const list: Matcher[] = [];
+  if (config.defaults.git) {
+    list.push({
+      matches: (rel) =>
+        isGitPath(rel)
+          ? {
+              action: "deny",
+              source: "default:git",
+              reason:
+                "it is inside a .git directory (git's own data: config, hooks, objects); change the repository with git commands the user runs, not by writing these files",
+              hint: "gate.defaults.git: false turns this protection off",
+            }
+          : null,
+    });
+  }
+  if (config.defaults.secrets) {
+    list.push({
+      matches: (rel) => {
+        const kind = secretKind(rel);
+        return kind === null
+          ? null
+          : {
+              action: "deny",
+              source: "default:secrets",
+              reason: `it is ${kind}, which holds secrets; put placeholder values in a committed example file such as .env.example and ask the user to fill in the real file`,
+              hint: 'a rule { action: "allow", pattern: "<file>" } allows one file; gate.defaults.secrets: false turns this protection off',
+            };
+      },
+    });
+  }
+  if (config.defaults.cpilotDir) {
+    list.push({
+      matches: (rel) =>
+        isCpilotPath(rel)
+          ? {
+              action: "deny",
+              source: "default:cpilot-dir",
+              reason:
+                "it is inside .cpilot/, where cpilot keeps its gate log and gate plugins; an agent may not change its own permissions, ask the user to make this change",
+              hint: "gate.defaults.cpilotDir: false turns this protection off",
+            }
+          : null,
+    });
+  }
+  for (const rule of config.rules) {
+    const compiled = compilePatterns(rule.pattern);
+    const shown = typeof rule.pattern === "string" ? rule.pattern : rule.pattern.join(", ");
+    const hit: RuleHit = {
+      action: rule.action,
+      source: `rule:${shown}`,
+      reason:
+        rule.reason ??
+        (rule.action === "deny"
+          ? `the project's gate rule "${shown}" forbids writing it; leave this file alone or ask the user to change it`
+          : rule.action === "ask"
+            ? `the project's gate rule "${shown}" needs a person's approval`
+            : `the project's gate rule "${shown}" allows it`),
+    };
+    list.push({ matches: (rel) => (compiled.matches(rel) ? hit : null) });
+  }
+  return list;
+}
+
+/** Last matching rule wins, over every spelling of the path; the strictest spelling wins. */
+function decide(list: Matcher[], spellings: string[]): { hit: RuleHit; withoutAsk: RuleHit } {
+  let hit = ALLOW;
+  let withoutAsk = ALLOW;
+  for (const rel of spellings) {
+    let last = ALLOW;
+    let lastNotAsk = ALLOW;
+    for (const m of list) {
+      const h = m.matches(rel);
+      if (h === null) continue;
+      last = h;
+      if (h.action !== "ask") lastNotAsk = h;
+    }
+    if (RANK[last.action] > RANK[hit.action]) hit = last;
+    if (RANK[lastNotAsk.action] > RANK[withoutAsk.action]) withoutAsk = lastNotAsk;
+  }
+  return { hit, withoutAsk };
+}
+
+/**
+ * Check one path against the hard limits (NUL, length, root, symlinks) and then the rules.
+ * The rules see the path as written (NFC and NFKC) and where it really lands.
+ */
+export function checkPath(
+  root: string,
+  path: string,
+  config: ResolvedGateConfig,
+): PathVerdict | PathRefusal {
+  const absolute = path.includes("\0") ? path : resolve(root, path);
+  const refuse = (source: string, reason: string, hint?: string): PathRefusal => ({
+    ok: false,
+    absolute,
+    source,
+    reason: `Cannot write ${showPath(path)}: ${reason}`,
+    ...(hint === undefined ? {} : { hint }),
+  });
+  if (path.includes("\0")) {
+    return refuse(
+      "default:nul-byte",
+      "the path contains a NUL byte, which no file name can hold; use a plain file name",
+    );
+  }
+  if (path.trim() === "")
+    return refuse("default:empty-path", "the path is empty; give the file's path");
+  if (config.defaults.longNames) {
+    const long = path.split(/[/\\]/).find((s) => bytes(s) > MAX_NAME_BYTES);
+    if (long !== undefined || bytes(absolute) > MAX_PATH_BYTES) {
+      return refuse(
+        "default:long-name",
+        long !== undefined
+          ? `one name in it is ${bytes(long)} bytes long, over the ${MAX_NAME_BYTES}-byte limit of file systems; use a shorter name`
+          : `it is ${bytes(absolute)} bytes long, over the ${MAX_PATH_BYTES}-byte path limit; use a shorter path`,
+        "gate.defaults.longNames: false turns this check off",
+      );
+    }
+  }
+  const contained = containPath(root, path);
+  let lexical: string;
+  let real: string;
+  if (contained.ok) {
+    lexical = contained.lexical;
+    real = contained.relative;
+  } else {
+    const symlink = contained.kind === "symlink" || contained.kind === "loop";
+    if (symlink ? config.defaults.symlinkEscape : config.defaults.outsideRoot) {
+      return refuse(
+        symlink ? "default:symlink-escape" : "default:outside-root",
+        `${contained.reason}; write only to files inside ${root} (relative paths are taken from there)`,
+        symlink
+          ? "gate.defaults.symlinkEscape: false turns this protection off"
+          : "gate.defaults.outsideRoot: false turns this protection off",
+      );
+    }
+    // That protection is off: nothing relative to match rules against.
+    return {
+      ok: true,
+      absolute,
+      relative: "",
+      hit: { ...ALLOW, reason: "it is outside the project root, where no rules apply" },
+      withoutAsk: ALLOW,
+    };
+  }
+  if (lexical === "") {
+    return refuse(
+      "default:empty-path",
+      "it names the project root itself, not a file; give a file's path",
+    );
+  }
+  const spellings = [
+    ...new Set([lexical.normalize("NFC"), lexical.normalize("NFKC"), real.normalize("NFC")]),
+  ];
+  const { hit, withoutAsk } = decide(matchers(config), spellings);
+  return { ok: true, absolute, relative: lexical, hit, withoutAsk };
+}
