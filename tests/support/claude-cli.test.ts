@@ -71,6 +71,7 @@ async function run(
   if (result.exitCode !== 0) {
     throw new Error(`claude exited ${result.exitCode}\nstderr:\n${result.stderr}`);
   }
+  expect(api.escapes()).toEqual([]);
   return result;
 }
 
@@ -310,6 +311,28 @@ test(
 
     expect(result.leftovers).toBe(1);
     expect(isGone(Number(await readFile(pidFile, "utf8")))).toBe(true);
+  },
+  TIMEOUT,
+);
+
+test(
+  "traffic for other hosts is caught by the proxy tripwire, not sent",
+  async () => {
+    const { project, api } = await setup(() => [done]);
+
+    // With non-essential traffic allowed, the CLI calls api.anthropic.com itself.
+    const result = await runClaude({
+      cwd: project.dir,
+      apiUrl: api.url,
+      prompt: "do the task",
+      env: { CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "" },
+    });
+    timings.push(`tripwire ${result.durationMs} ms`);
+
+    expect(result.exitCode).toBe(0);
+    expect(api.turns()).toHaveLength(1);
+    expect(api.escapes().length).toBeGreaterThan(0);
+    expect(api.escapes().map((r) => r.method)).toContain("CONNECT");
   },
   TIMEOUT,
 );

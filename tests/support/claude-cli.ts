@@ -109,6 +109,12 @@ export function buildEnv(
     DISABLE_TELEMETRY: "1",
     DISABLE_ERROR_REPORTING: "1",
     IS_SANDBOX: "1",
+    // Tripwire: anything not for 127.0.0.1 goes to the fake as a proxy, which refuses and
+    // records it (see FakeAnthropic.escapes). The CLI honours these (measured).
+    HTTPS_PROXY: apiUrl,
+    HTTP_PROXY: apiUrl,
+    https_proxy: apiUrl,
+    http_proxy: apiUrl,
     NO_PROXY: "127.0.0.1,localhost",
     no_proxy: "127.0.0.1,localhost",
   });
@@ -117,9 +123,17 @@ export function buildEnv(
   return env;
 }
 
+function isLocalUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === "127.0.0.1" || host === "localhost";
+  } catch {
+    return false;
+  }
+}
+
 function assertLocalUrl(url: string): void {
-  const host = new URL(url).hostname;
-  if (host !== "127.0.0.1" && host !== "localhost") {
+  if (!isLocalUrl(url)) {
     throw new Error(
       `Cannot run Claude Code against "${url}": only 127.0.0.1 is allowed\nhint: pass the url of startFakeAnthropic()`,
     );
@@ -134,12 +148,18 @@ function assertOffline(env: Record<string, string>): void {
       `Cannot run Claude Code with ANTHROPIC_API_KEY "${key.slice(0, 12)}…": it looks real\nhint: leave the key to runClaude()`,
     );
   }
-  for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "ANTHROPIC_AUTH_TOKEN"]) {
+  for (const name of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"]) {
     for (const key of [name, name.toLowerCase()]) {
-      if (env[key]) {
-        throw new Error(`Cannot run Claude Code with ${key} set: traffic could leave 127.0.0.1`);
+      const value = env[key];
+      if (value && !isLocalUrl(value)) {
+        throw new Error(
+          `Cannot run Claude Code with ${key}="${value}": traffic could leave 127.0.0.1\nhint: leave the proxy to runClaude()`,
+        );
       }
     }
+  }
+  if (env.ANTHROPIC_AUTH_TOKEN) {
+    throw new Error("Cannot run Claude Code with ANTHROPIC_AUTH_TOKEN set: it may be real");
   }
 }
 

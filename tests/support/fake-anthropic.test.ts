@@ -1,5 +1,7 @@
 /** The fake Messages API on its own, spoken to over real HTTP (no CLI involved). */
 import { afterEach, expect, test } from "bun:test";
+import { request } from "node:http";
+import { connect } from "node:net";
 import { buildEnv, runClaude } from "./claude-cli.ts";
 import {
   type FakeAnthropic,
@@ -121,6 +123,39 @@ test("answers and records the other endpoints instead of hanging", async () => {
   ]);
 });
 
+test("as a proxy, refuses and records requests for other hosts", async () => {
+  api = await startFakeAnthropic([]);
+  const { port } = new URL(api.url);
+  const reply = await new Promise<string>((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => {
+      socket.write("CONNECT api.anthropic.com:443 HTTP/1.1\r\nHost: api.anthropic.com:443\r\n\r\n");
+    });
+    let data = "";
+    socket.on("data", (part) => {
+      data += part.toString();
+    });
+    socket.on("close", () => resolve(data));
+    socket.on("error", reject);
+  });
+  expect(reply).toStartWith("HTTP/1.1 403");
+  const plain = await new Promise<number>((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port, path: "http://example.com/x", method: "GET" },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+  expect(plain).toBe(403);
+  expect(api.escapes().map((r) => [r.method, r.path])).toEqual([
+    ["CONNECT", "api.anthropic.com:443"],
+    ["GET", "http://example.com/x"],
+  ]);
+});
+
 test("textOf flattens tool results, text and system messages after the last assistant turn", () => {
   const req: RecordedRequest = {
     method: "POST",
@@ -151,7 +186,7 @@ test("textOf flattens tool results, text and system messages after the last assi
   expect(toolResults(req)).toHaveLength(2);
 });
 
-test("the CLI env drops inherited keys and proxies and points at 127.0.0.1", () => {
+test("the CLI env drops inherited keys, replaces proxies and points at 127.0.0.1", () => {
   const saved = { ...process.env };
   Object.assign(process.env, {
     ANTHROPIC_API_KEY: "sk-ant-real",
@@ -164,14 +199,11 @@ test("the CLI env drops inherited keys and proxies and points at 127.0.0.1", () 
     const env = buildEnv("/tmp/h", "http://127.0.0.1:1234", {});
     expect(env.ANTHROPIC_API_KEY).toStartWith("sk-ant-fake");
     expect(env.ANTHROPIC_BASE_URL).toBe("http://127.0.0.1:1234");
-    for (const key of [
-      "ANTHROPIC_AUTH_TOKEN",
-      "HTTPS_PROXY",
-      "http_proxy",
-      "CLAUDE_CODE_USE_BEDROCK",
-    ]) {
-      expect(env[key]).toBeUndefined();
-    }
+    // Inherited proxies are replaced by the fake itself (the tripwire).
+    expect(env.HTTPS_PROXY).toBe("http://127.0.0.1:1234");
+    expect(env.http_proxy).toBe("http://127.0.0.1:1234");
+    expect(env.ANTHROPIC_AUTH_TOKEN).toBeUndefined();
+    expect(env.CLAUDE_CODE_USE_BEDROCK).toBeUndefined();
     expect(() => buildEnv("/tmp/h", "http://127.0.0.1:1", { HTTPS_PROXY: "http://p" })).toThrow(
       "HTTPS_PROXY",
     );

@@ -13,8 +13,12 @@ export type Block =
 /** One scripted assistant turn; several tool_use blocks form a parallel batch. */
 export type Turn = Block[];
 
-/** What a request was: a scripted turn, a side request (title, quota...), or another endpoint. */
-export type RequestKind = "turn" | "side" | "other";
+/**
+ * What a request was: a scripted turn, a side request (title, quota...), another endpoint,
+ * or an "escape": a request for another host that reached the fake acting as the run's
+ * HTTP(S) proxy (refused, never forwarded).
+ */
+export type RequestKind = "turn" | "side" | "other" | "escape";
 
 /** A request the fake received, with its body parsed as JSON when possible. */
 export interface RecordedRequest {
@@ -46,6 +50,8 @@ export interface FakeAnthropic {
   requests: RecordedRequest[];
   /** Only the requests that were answered from the script, in order. */
   turns(): RecordedRequest[];
+  /** Requests for other hosts (e.g. `CONNECT api.anthropic.com:443`); should stay empty. */
+  escapes(): RecordedRequest[];
   close(): Promise<void>;
 }
 
@@ -84,6 +90,12 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
     };
     requests.push(recorded);
 
+    if (/^https?:\/\//.test(req.url ?? "")) {
+      recorded.kind = "escape";
+      recorded.path = req.url ?? "";
+      sendJson(res, 403, apiError("permission_error", "fake-anthropic: no traffic off 127.0.0.1"));
+      return;
+    }
     if (recorded.method === "POST" && path === "/v1/messages") {
       const body = (recorded.body ?? {}) as MessagesBody;
       let turn: Turn;
@@ -114,6 +126,18 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
     sendJson(res, 200, {});
   }
 
+  // As the run's proxy, the fake sees (and refuses) whatever tries to leave the machine.
+  server.on("connect", (req: IncomingMessage, socket) => {
+    requests.push({
+      method: "CONNECT",
+      path: req.url ?? "",
+      kind: "escape",
+      headers: req.headers,
+      body: undefined,
+    });
+    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+  });
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", resolve);
@@ -123,6 +147,7 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
     url: `http://127.0.0.1:${port}`,
     requests,
     turns: () => requests.filter((r) => r.kind === "turn"),
+    escapes: () => requests.filter((r) => r.kind === "escape"),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
