@@ -117,8 +117,8 @@ function matchers(config: ResolvedGateConfig): Matcher[] {
 
 /** Last matching rule wins, over every spelling of the path; the strictest spelling wins. */
 function decide(list: Matcher[], spellings: string[]): { hit: RuleHit; withoutAsk: RuleHit } {
-  let hit = ALLOW;
-  let withoutAsk = ALLOW;
+  let hit: RuleHit | null = null;
+  let withoutAsk: RuleHit | null = null;
   for (const rel of spellings) {
     let last = ALLOW;
     let lastNotAsk = ALLOW;
@@ -128,10 +128,12 @@ function decide(list: Matcher[], spellings: string[]): { hit: RuleHit; withoutAs
       last = h;
       if (h.action !== "ask") lastNotAsk = h;
     }
-    if (RANK[last.action] > RANK[hit.action]) hit = last;
-    if (RANK[lastNotAsk.action] > RANK[withoutAsk.action]) withoutAsk = lastNotAsk;
+    if (hit === null || RANK[last.action] > RANK[hit.action]) hit = last;
+    if (withoutAsk === null || RANK[lastNotAsk.action] > RANK[withoutAsk.action]) {
+      withoutAsk = lastNotAsk;
+    }
   }
-  return { hit, withoutAsk };
+  return { hit: hit ?? ALLOW, withoutAsk: withoutAsk ?? ALLOW };
 }
 
 /**
