@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
+import { compilePatterns } from "../match/pattern.ts";
 import { containPath } from "../util/contained-path.ts";
-import { compilePatterns } from "./_match.ts";
 import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
 import type { ResolvedGateConfig } from "./schema.ts";
 
@@ -110,7 +110,14 @@ function matchers(config: ResolvedGateConfig): Matcher[] {
             ? `the project's gate rule "${shown}" needs a person's approval`
             : `the project's gate rule "${shown}" allows it`),
     };
-    list.push({ matches: (rel) => (compiled.matches(rel) ? hit : null) });
+    // Deny and ask rules also catch case variants (`SECRETS/x` on a case-insensitive disk).
+    const patterns = typeof rule.pattern === "string" ? [rule.pattern] : rule.pattern;
+    const folded =
+      rule.action === "allow" ? null : compilePatterns(patterns.map((p) => p.toLowerCase()));
+    list.push({
+      matches: (rel) =>
+        compiled.matches(rel) || folded?.matches(rel.toLowerCase()) === true ? hit : null,
+    });
   }
   return list;
 }

@@ -11,7 +11,7 @@ export type Containment =
       /** The path as written, normalized, relative to the root, posix separators. */
       lexical: string;
     }
-  | { ok: false; reason: string };
+  | { ok: false; kind: "nul" | "outside" | "symlink" | "loop"; reason: string };
 
 /** Symlinks followed while resolving one path before giving up, as the kernel does (ELOOP). */
 const MAX_SYMLINKS = 40;
@@ -89,12 +89,17 @@ function realRoot(root: string): string {
  * so `dir-link/../x` cannot land somewhere else.
  */
 export function containPath(root: string, path: string): Containment {
-  if (path.includes("\0")) return { ok: false, reason: "the path contains a NUL byte" };
+  if (path.includes("\0"))
+    return { ok: false, kind: "nul", reason: "the path contains a NUL byte" };
   const lexicalRoot = resolve(root);
   const physicalRoot = realRoot(lexicalRoot);
   const absolute = resolve(lexicalRoot, path);
   if (!isInside(lexicalRoot, absolute) && !isInside(physicalRoot, absolute)) {
-    return { ok: false, reason: `it resolves to ${absolute}, outside the project root ${root}` };
+    return {
+      ok: false,
+      kind: "outside",
+      reason: `it resolves to ${absolute}, outside the project root ${root}`,
+    };
   }
   // Both the path as written (the kernel applies `..` after symlinks) and its normalized
   // form must land inside the root.
@@ -104,11 +109,16 @@ export function containPath(root: string, path: string): Containment {
   ])) {
     const real = physicalPath(candidate);
     if (real === null) {
-      return { ok: false, reason: `it goes through a symlink loop (more than ${MAX_SYMLINKS})` };
+      return {
+        ok: false,
+        kind: "loop",
+        reason: `it goes through a symlink loop (more than ${MAX_SYMLINKS})`,
+      };
     }
     if (!isInside(physicalRoot, real)) {
       return {
         ok: false,
+        kind: "symlink",
         reason: `it leads through a symlink to ${real}, outside the project root`,
       };
     }

@@ -3,7 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** A temp project with a sibling "outside" folder and symlinks that escape into it. */
-export function makeProject(): { base: string; root: string; outside: string; cleanup: () => void } {
+export function makeProject(): {
+  base: string;
+  root: string;
+  outside: string;
+  cleanup: () => void;
+} {
   const base = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-gate-")));
   const root = join(base, "proj");
   const outside = join(base, "outside");

@@ -107,7 +107,11 @@ describe("user rules", () => {
   test("deny rule with its reason, last matching rule wins", async () => {
     const config: GateConfig = {
       rules: [
-        { action: "deny", pattern: "generated/**", reason: "generated code: edit the template in tpl/" },
+        {
+          action: "deny",
+          pattern: "generated/**",
+          reason: "generated code: edit the template in tpl/",
+        },
         { action: "allow", pattern: "generated/keep.ts" },
       ],
     };
@@ -128,6 +132,17 @@ describe("user rules", () => {
     const config: GateConfig = { rules: [{ action: "allow", pattern: ".git/hooks/x" }] };
     expect((await decide(".git/hooks/x", config)).decision).toBe("allow");
     expect((await decide("\uff0egit/hooks/x", config)).decision).toBe("deny");
+  });
+
+  test("deny rules also catch case variants; allow rules match exactly", async () => {
+    const config: GateConfig = {
+      rules: [
+        { action: "deny", pattern: "secrets/" },
+        { action: "allow", pattern: ".env.local" },
+      ],
+    };
+    expect((await decide("SECRETS/key.txt", config)).source).toBe("rule:secrets/");
+    expect((await decide(".ENV.LOCAL", config)).source).toBe("default:secrets");
   });
 
   test("rules see the NFC form, so an NFD spelling does not dodge a deny rule", async () => {
@@ -154,7 +169,14 @@ describe("user rules", () => {
         longNames: false,
       },
     };
-    for (const path of [".git/config", ".env", "../outside/x", "escape-file", ".cpilot/x", `${"a".repeat(300)}`]) {
+    for (const path of [
+      ".git/config",
+      ".env",
+      "../outside/x",
+      "escape-file",
+      ".cpilot/x",
+      `${"a".repeat(300)}`,
+    ]) {
       expect((await decide(path, off)).decision).toBe("allow");
     }
     // NUL can never be written, whatever the config
@@ -162,7 +184,10 @@ describe("user rules", () => {
   });
 
   test("a bad config denies, reporting every problem", async () => {
-    const d = await decide("src/a.ts", { rules: [{ action: "maybe", pattern: "x" }], nope: 1 } as never);
+    const d = await decide("src/a.ts", {
+      rules: [{ action: "maybe", pattern: "x" }],
+      nope: 1,
+    } as never);
     expect(d).toMatchObject({ decision: "deny", source: "internal" });
     expect(d.reason).toContain("gate.rules.0.action");
     expect(d.reason).toContain("nope");

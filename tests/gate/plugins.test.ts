@@ -16,7 +16,13 @@ function script(body: string): string {
   return file;
 }
 
-const write: PendingWrite = { tool: "Write", path: "src/a.ts", content: "one\ntwo\n", agent: "claude", session: "s1" };
+const write: PendingWrite = {
+  tool: "Write",
+  path: "src/a.ts",
+  content: "one\ntwo\n",
+  agent: "claude",
+  session: "s1",
+};
 const decide = (config: GateConfig, w: PendingWrite = write) =>
   evaluateWrite(w, { root, config: { pluginsDir: false, ...config }, log: false, tty: false });
 
@@ -59,8 +65,14 @@ describe("plugin protocol", () => {
   test("edits arrive as old_string/new_string", async () => {
     const seen = join(base, "seen-edit.json");
     const p = script(`cat > ${seen}; echo '{"decision":"allow"}'`);
-    await decide({ plugins: [{ command: p }] }, { tool: "Edit", path: "src/a.ts", oldString: "a", newString: "b" });
-    expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({ old_string: "a", new_string: "b" });
+    await decide(
+      { plugins: [{ command: p }] },
+      { tool: "Edit", path: "src/a.ts", oldString: "a", newString: "b" },
+    );
+    expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({
+      old_string: "a",
+      new_string: "b",
+    });
   });
 
   test("a deny carries the plugin's reason", async () => {
@@ -74,7 +86,12 @@ describe("plugin protocol", () => {
     const marker = join(base, "second-ran");
     const first = script(`echo '{"decision":"deny","reason":"first"}'`);
     const second = script(`touch ${marker}; echo '{"decision":"deny","reason":"second"}'`);
-    const d = await decide({ plugins: [{ command: [first], name: "one" }, { command: [second], name: "two" }] });
+    const d = await decide({
+      plugins: [
+        { command: [first], name: "one" },
+        { command: [second], name: "two" },
+      ],
+    });
     expect(d.source).toBe("plugin:one");
     expect(existsSync(marker)).toBe(false);
   });
@@ -83,14 +100,26 @@ describe("plugin protocol", () => {
     const dir = join(root, ".cpilot", "gate-plugins");
     mkdirSync(dir, { recursive: true });
     const order = join(base, "order.txt");
-    writeFileSync(join(dir, "20-b"), `#!/bin/sh\necho b >> ${order}\necho '{"decision":"allow"}'\n`, { mode: 0o755 });
-    writeFileSync(join(dir, "10-a"), `#!/bin/sh\necho a >> ${order}\necho '{"decision":"allow"}'\n`, { mode: 0o755 });
+    writeFileSync(
+      join(dir, "20-b"),
+      `#!/bin/sh\necho b >> ${order}\necho '{"decision":"allow"}'\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(
+      join(dir, "10-a"),
+      `#!/bin/sh\necho a >> ${order}\necho '{"decision":"allow"}'\n`,
+      { mode: 0o755 },
+    );
     writeFileSync(join(dir, "30-readme.md"), "not a plugin\n", { mode: 0o644 });
     const d = await evaluateWrite(write, { root, config: {}, log: false, tty: false });
     expect(d.decision).toBe("allow");
     expect(readFileSync(order, "utf8")).toBe("a\nb\n");
-    writeFileSync(join(dir, "40-deny"), `#!/bin/sh\necho '{"decision":"deny","reason":"no"}'\n`, { mode: 0o755 });
-    expect((await evaluateWrite(write, { root, config: {}, log: false, tty: false })).source).toBe("plugin:40-deny");
+    writeFileSync(join(dir, "40-deny"), `#!/bin/sh\necho '{"decision":"deny","reason":"no"}'\n`, {
+      mode: 0o755,
+    });
+    expect((await evaluateWrite(write, { root, config: {}, log: false, tty: false })).source).toBe(
+      "plugin:40-deny",
+    );
     expect((await decide({})).decision).toBe("allow"); // pluginsDir: false
   });
 });
@@ -158,7 +187,9 @@ describe("a broken plugin denies the write (fail closed)", () => {
 
 describe("modify", () => {
   test("content change is applied and summarized with a small diff", async () => {
-    const p = script(`cat >/dev/null; printf '{"decision":"modify","content":"one\\\\nTWO\\\\nthree\\\\n"}'`);
+    const p = script(
+      `cat >/dev/null; printf '{"decision":"modify","content":"one\\\\nTWO\\\\nthree\\\\n"}'`,
+    );
     const d = await decide({ plugins: [{ command: [p], name: "fmt" }] });
     expect(d.decision).toBe("allow");
     expect(d.content).toBe("one\nTWO\nthree\n");
@@ -169,7 +200,11 @@ describe("modify", () => {
   test("path change is re-checked and summarized", async () => {
     const p = script(`echo '{"decision":"modify","path":"src/b.ts"}'`);
     const d = await decide({ plugins: [{ command: [p] }] });
-    expect(d).toMatchObject({ decision: "allow", relativePath: "src/b.ts", path: join(root, "src/b.ts") });
+    expect(d).toMatchObject({
+      decision: "allow",
+      relativePath: "src/b.ts",
+      path: join(root, "src/b.ts"),
+    });
     expect(d.modified?.summary).toBe('path changed from "src/a.ts" to "src/b.ts"');
   });
 
@@ -187,7 +222,10 @@ describe("modify", () => {
 
   test("a modify onto a path a user rule denies is denied", async () => {
     const p = script(`echo '{"decision":"modify","path":"vendor/x.ts"}'`);
-    const d = await decide({ plugins: [{ command: [p] }], rules: [{ action: "deny", pattern: "vendor/" }] });
+    const d = await decide({
+      plugins: [{ command: [p] }],
+      rules: [{ action: "deny", pattern: "vendor/" }],
+    });
     expect(d).toMatchObject({ decision: "deny", source: "rule:vendor/" });
   });
 
@@ -196,7 +234,10 @@ describe("modify", () => {
     const first = script(`echo '{"decision":"modify","path":"src/moved.ts","content":"new"}'`);
     const second = script(`cat > ${seen}; echo '{"decision":"allow"}'`);
     const d = await decide({ plugins: [{ command: [first] }, { command: [second] }] });
-    expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({ path: "src/moved.ts", content: "new" });
+    expect(JSON.parse(readFileSync(seen, "utf8"))).toMatchObject({
+      path: "src/moved.ts",
+      content: "new",
+    });
     expect(d.modified?.summary).toContain("path changed");
     expect(d.modified?.summary).toContain("content changed");
   });
@@ -215,7 +256,11 @@ describe("TypeScript function plugins", () => {
       return { decision: "modify" as const, content: (w.content ?? "").toUpperCase() };
     }
     const mod = await decide({ plugins: [upper] });
-    expect(mod).toMatchObject({ decision: "allow", content: "ONE\nTWO\n", source: "default:allow" });
+    expect(mod).toMatchObject({
+      decision: "allow",
+      content: "ONE\nTWO\n",
+      source: "default:allow",
+    });
     expect(mod.modified?.summary).toContain("+2/-2");
   });
 
@@ -231,7 +276,9 @@ describe("TypeScript function plugins", () => {
     expect(thrown.reason).toContain("kaput");
     const garbage = await decide({ plugins: [() => "yes" as never] });
     expect(garbage.decision).toBe("deny");
-    const redirect = await decide({ plugins: [() => ({ decision: "modify", path: ".GIT/config" })] });
+    const redirect = await decide({
+      plugins: [() => ({ decision: "modify", path: ".GIT/config" })],
+    });
     expect(redirect).toMatchObject({ decision: "deny", source: "default:git" });
   });
 
