@@ -145,3 +145,29 @@ describe("ask headless", () => {
     proc.stdin.end();
   });
 });
+
+const hasScript = Bun.which("script") !== null && process.platform === "linux";
+
+describe.skipIf(!hasScript)("the real /dev/tty prompt (under script(1), a pseudo-terminal)", () => {
+  const promptIn = (answer: string, timeoutMs: number) => {
+    const code = `import { promptOnTty } from ${JSON.stringify(`${import.meta.dir}/../../src/gate/ask.ts`)}; console.log("ANSWER=" + (await promptOnTty("allow x?", ${timeoutMs})));`;
+    const cmd = `${JSON.stringify(process.execPath)} -e '${code}'`;
+    return Bun.spawn(
+      ["sh", "-c", `(sleep 0.5; printf '${answer}') | script -qec "$0" /dev/null`, cmd],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
+  };
+
+  test("y on the terminal allows; silence times out as no", async () => {
+    const yes = promptIn("y\\n", 5000);
+    const yesOut = await new Response(yes.stdout).text();
+    expect(yesOut).toContain("allow x? [y/N]");
+    expect(yesOut).toContain("ANSWER=true");
+    const silent = promptIn("", 300);
+    const silentOut = await new Response(silent.stdout).text();
+    expect(silentOut).toContain("ANSWER=false");
+  }, 15_000);
+});
