@@ -1,0 +1,64 @@
+/** Where and what to insert to append content at the end of a section or a file. */
+
+import { isListLine } from "./_edit.ts";
+import { blocksIn, trimBlankEnd } from "./blocks.ts";
+import type { MdLine } from "./markdown.ts";
+
+export type Insertion = { at: number; insert: string[] } | { error: string };
+
+function endsInFence(lines: readonly MdLine[], at: number): boolean {
+  const previous = lines[at - 1];
+  return previous?.fence === "open" || previous?.fence === "body";
+}
+
+/**
+ * Append `content` after the last non-blank line of the region `[heading + 1, to)` (or of
+ * the whole file when `heading` is null): a blank line before it, except between list items.
+ */
+export function appendInto(
+  lines: readonly MdLine[],
+  heading: number | null,
+  to: number,
+  content: readonly string[],
+): Insertion {
+  const from = heading === null ? 0 : heading + 1;
+  const at = trimBlankEnd(lines, from, to);
+  if (endsInFence(lines, at)) return { error: "it ends inside a code fence that never closes" };
+  const followsItem = blocksIn(lines, from, at).some((b) => b.kind === "item" && b.end === at);
+  const separator = at > 0 && !(followsItem && isListLine(content[0] ?? ""));
+  const insert = [...(separator ? [""] : []), ...content];
+  const emptyBeforeHeading =
+    heading !== null && at === heading + 1 && at === to && to < lines.length;
+  if (emptyBeforeHeading) insert.push("");
+  return { at, insert };
+}
+
+/** The heading level for a new section: the usual level of the file's sections, else 2. */
+export function newSectionLevel(lines: readonly MdLine[]): number {
+  const levels = lines.flatMap((line) => (line.heading ? [line.heading.level] : []));
+  const body = levels[0] === 1 && !levels.slice(1).includes(1) ? levels.slice(1) : levels;
+  const counts = new Map<number, number>();
+  for (const level of body) counts.set(level, (counts.get(level) ?? 0) + 1);
+  let best = 2;
+  let bestCount = 0;
+  for (const [level, count] of counts) {
+    if (count > bestCount || (count === bestCount && level < best)) {
+      best = level;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/** Append a new `level` heading `name` with `content` under it at the end of the file. */
+export function createSection(
+  lines: readonly MdLine[],
+  name: string,
+  level: number,
+  content: readonly string[],
+): Insertion {
+  const at = trimBlankEnd(lines, 0, lines.length);
+  if (endsInFence(lines, at)) return { error: "it ends inside a code fence that never closes" };
+  const heading = `${"#".repeat(level)} ${name.trim()}`;
+  return { at, insert: [...(at > 0 ? [""] : []), heading, "", ...content] };
+}

@@ -1,0 +1,51 @@
+/** The in-memory state of each file a batch touches, and writing them out at the end. */
+import { encodeText } from "./_text-file.ts";
+import { writeContextFile } from "./_write.ts";
+import type { UpdateResult } from "./types.ts";
+
+export interface FileState {
+  /** Real path to write. */
+  path: string;
+  /** Relative to the context directory, for diffs. */
+  relative: string;
+  /** Bytes as read; null when the file did not exist. */
+  original: Uint8Array | null;
+  /** Current text after the batch's updates so far; null while the file does not exist. */
+  text: string | null;
+  bom: boolean;
+  /** The successful results that changed this file. */
+  results: UpdateResult[];
+}
+
+/**
+ * Write every changed file. A file that cannot be written is left as it was, and each
+ * update that changed it turns into a failure saying so.
+ */
+export function writeFiles(
+  states: Iterable<FileState>,
+  backup: boolean,
+  backedUp: Set<string>,
+): void {
+  for (const state of states) {
+    if (state.text === null) continue;
+    const bytes = encodeText(state.text, state.bom);
+    if (
+      state.original !== null &&
+      Buffer.compare(Buffer.from(bytes), Buffer.from(state.original)) === 0
+    )
+      continue;
+    const first = !backedUp.has(state.path);
+    try {
+      writeContextFile(state.path, bytes, state.original, backup && first);
+      if (backup) backedUp.add(state.path);
+    } catch (err) {
+      const message = (err as Error).message;
+      for (const result of state.results) {
+        result.ok = false;
+        result.error = `Cannot write "${result.file}": ${message}`;
+        result.hint =
+          "the file was left as it was; check permissions and free space, then apply again";
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/** What one action does to a document's text, before any file is touched. */
+import type { Lookup } from "./match.ts";
+
+export type ActionOutcome =
+  | {
+      ok: true;
+      text: string;
+      warnings: string[];
+      /** Normalized labels of the blocks this action changed (for conflict warnings). */
+      touched: string[];
+    }
+  | { ok: false; error: string; hint?: string; candidates?: string[] };
+
+export interface ActionContext {
+  /** The file name as the command wrote it, for messages. */
+  file: string;
+  moveCompleted: boolean;
+  now: Date;
+}
+
+/** A failed outcome; `hint` and `candidates` only when there is something to say. */
+export function failure(error: string, hint?: string, candidates?: string[]): ActionOutcome {
+  const outcome: ActionOutcome = { ok: false, error };
+  if (hint !== undefined) outcome.hint = hint;
+  if (candidates !== undefined && candidates.length > 0) outcome.candidates = candidates;
+  return outcome;
+}
+
+/** Turn a lookup that found nothing, or too much, into the failure to report. */
+export function lookupFailure<T>(
+  lookup: Exclude<Lookup<T>, { kind: "found" }>,
+  what: string,
+  describe: (match: T) => string,
+): ActionOutcome {
+  if (lookup.kind === "ambiguous") {
+    const found = lookup.matches.map(describe);
+    return failure(
+      `${what}: ${found.length} blocks match`,
+      'use the full heading or first line, or add section="…" to narrow it down',
+      found.slice(0, 10),
+    );
+  }
+  const hint =
+    lookup.suggestions.length > 0
+      ? `nearest: ${lookup.suggestions.join(" | ")}`
+      : "the file has no matchable blocks";
+  return failure(`${what}: nothing matches`, hint, lookup.suggestions);
+}

@@ -1,0 +1,53 @@
+import { appendInto, createSection, type Insertion, newSectionLevel } from "./_append.ts";
+import { spliceText } from "./_edit.ts";
+import { type ActionOutcome, failure, lookupFailure } from "./_outcome.ts";
+import { sectionEnd } from "./blocks.ts";
+import { detectEol, scanMarkdown } from "./markdown.ts";
+import { describe, findSection, normalizeLabel } from "./match.ts";
+import type { UpdateCommand } from "./types.ts";
+
+/**
+ * `add`: append the content at the end of the section (after its subsections), or at the
+ * end of the file without a section. A missing section is created at the end of the file.
+ */
+export function addAction(text: string, command: UpdateCommand, file: string): ActionOutcome {
+  const lines = scanMarkdown(text);
+  const content = command.content.split("\n");
+  const warnings: string[] = [];
+  const what = `Cannot add to "${file}"`;
+  if (command.id !== undefined) warnings.push(`id "${command.id}" is ignored by add`);
+  let plan: Insertion;
+  if (command.section === undefined) {
+    plan = appendInto(lines, null, lines.length, content);
+  } else {
+    const found = findSection(lines, command.section);
+    if (found.kind === "ambiguous") {
+      return lookupFailure(found, `${what}: section "${command.section}"`, (index) =>
+        describe(lines, { start: index }),
+      );
+    }
+    if (found.kind === "found") {
+      const heading = found.match;
+      plan = appendInto(lines, heading, sectionEnd(lines, heading), content);
+      const level = lines[heading]?.heading?.level ?? 0;
+      const first = scanMarkdown(command.content)[0]?.heading;
+      if (first && first.level <= level) {
+        warnings.push(
+          `content starts with a level-${first.level} heading, so it begins a new section after "${command.section}"`,
+        );
+      }
+    } else {
+      plan = createSection(lines, command.section, newSectionLevel(lines), content);
+      if (lines.length > 0) warnings.push(`section "${command.section}" did not exist: created it`);
+    }
+  }
+  if ("error" in plan)
+    return failure(`${what}: ${plan.error}`, "close the fence in the file first");
+  const touched = [normalizeLabel(content[0] ?? "")];
+  return {
+    ok: true,
+    text: spliceText(lines, plan.at, plan.at, plan.insert, detectEol(text)),
+    warnings,
+    touched,
+  };
+}

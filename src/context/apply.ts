@@ -1,0 +1,140 @@
+import { createTwoFilesPatch } from "diff";
+import { type FileState, writeFiles } from "./_files.ts";
+import { readTextFile } from "./_text-file.ts";
+import { applyAction } from "./actions.ts";
+import { parseUpdates } from "./parse.ts";
+import { type ContextFile, resolveContextFile } from "./paths.ts";
+import type { ApplyOptions, ApplyReport, UpdateCommand, UpdateResult } from "./types.ts";
+import { DEFAULT_ALLOWED_FILES, validateUpdate } from "./validate.ts";
+
+/** Applies batches of updates; remembers backups and touched blocks across batches. */
+export interface ContextSession {
+  /** Parse (when given text) and apply, writing each changed file once, atomically. */
+  apply(input: string | readonly UpdateCommand[]): ApplyReport;
+}
+
+function baseResult(command: UpdateCommand): UpdateResult {
+  const result: UpdateResult = {
+    file: command.file,
+    action: command.action,
+    ok: false,
+    diff: "",
+    warnings: [],
+  };
+  if (command.section !== undefined) result.section = command.section;
+  if (command.id !== undefined) result.id = command.id;
+  if (command.line !== undefined) result.line = command.line;
+  return result;
+}
+
+function fail(
+  result: UpdateResult,
+  error: string,
+  hint?: string,
+  candidates?: string[],
+): UpdateResult {
+  result.error = error;
+  if (hint !== undefined) result.hint = hint;
+  if (candidates !== undefined && candidates.length > 0) result.candidates = candidates;
+  return result;
+}
+
+function loadState(target: Extract<ContextFile, { ok: true }>): FileState | string {
+  const read = readTextFile(target.path);
+  if (read.kind === "error") return read.message;
+  const found = read.kind === "ok";
+  return {
+    path: target.path,
+    relative: target.relative,
+    original: found ? read.bytes : null,
+    text: found ? read.text : null,
+    bom: found && read.bom,
+    results: [],
+  };
+}
+
+/**
+ * Start a session: several `apply` calls (e.g. blocks arriving from a followed log) share one
+ * backup per file and warn when a later block touches a block an earlier one changed.
+ */
+export function createContextSession(options: ApplyOptions): ContextSession {
+  const allowed = options.allowedFiles ?? DEFAULT_ALLOWED_FILES;
+  const backedUp = new Set<string>();
+  const touched = new Map<string, Map<string, string>>();
+  /** With dryRun nothing is written, so later batches must see earlier ones in memory. */
+  const dryRunStates = new Map<string, FileState>();
+  const context = { moveCompleted: options.moveCompleted ?? false, now: options.now ?? new Date() };
+
+  function applyOne(command: UpdateCommand, states: Map<string, FileState>): UpdateResult {
+    const result = baseResult(command);
+    const problems = validateUpdate(command, { allowedFiles: allowed });
+    if (problems.length > 0) {
+      const verb = command.action === "" ? "apply" : command.action;
+      return fail(
+        result,
+        `Cannot ${verb} "${command.file}": ${problems.join("; ")}`,
+        "fix the block's attributes and content",
+      );
+    }
+    const target = resolveContextFile(options.contextDir, command.file, allowed);
+    if (!target.ok) return fail(result, target.error, target.hint);
+    const state = states.get(target.path) ?? loadState(target);
+    if (typeof state === "string") return fail(result, `Cannot read "${command.file}": ${state}`);
+    states.set(target.path, state);
+    if (state.text === null && command.action !== "add") {
+      const what = `Cannot ${command.action} "${command.id ?? ""}" in "${command.file}"`;
+      return fail(result, `${what}: the file does not exist`, 'only action="add" creates a file');
+    }
+    const before = state.text ?? "";
+    const out = applyAction(before, command, { ...context, file: command.file });
+    if (!out.ok) return fail(result, out.error, out.hint, out.candidates);
+    const seen = touched.get(target.path) ?? new Map<string, string>();
+    touched.set(target.path, seen);
+    const where =
+      command.line === undefined ? "an earlier block" : `the block at line ${command.line}`;
+    const [first, ...rest] = out.touched;
+    const earlier = first === undefined || command.action === "add" ? undefined : seen.get(first);
+    if (earlier !== undefined) result.warnings.push(`this block was also changed by ${earlier}`);
+    for (const label of [first, ...rest]) if (label) seen.set(label, where);
+    const created = state.original === null && state.text === null;
+    result.diff =
+      before === out.text
+        ? ""
+        : createTwoFilesPatch(
+            created ? "/dev/null" : `a/${state.relative}`,
+            `b/${state.relative}`,
+            before,
+            out.text,
+          );
+    state.text = out.text;
+    state.results.push(result);
+    result.ok = true;
+    result.warnings.push(...out.warnings);
+    return result;
+  }
+
+  return {
+    apply(input) {
+      const parsed =
+        typeof input === "string" ? parseUpdates(input) : { updates: input, errors: [] };
+      const states = options.dryRun ? dryRunStates : new Map<string, FileState>();
+      const results = parsed.updates.map((command) => applyOne(command, states));
+      if (!options.dryRun) writeFiles(states.values(), options.backup ?? false, backedUp);
+      return { results, parseErrors: parsed.errors };
+    },
+  };
+}
+
+/**
+ * Apply every `<context-update>` block in `text` (or the given commands) in order, later
+ * ones seeing earlier ones. Each changed file is written once, atomically.
+ *
+ * @example
+ * const { results, parseErrors } = applyUpdates(agentReply, { contextDir: "/repo/.context", backup: true });
+ */
+export function applyUpdates(
+  input: string | readonly UpdateCommand[],
+  options: ApplyOptions,
+): ApplyReport {
+  return createContextSession(options).apply(input);
+}

@@ -1,0 +1,134 @@
+import { isBlank, type MdLine } from "./markdown.ts";
+
+/** A matchable block of a markdown document: lines `start` to `end` (exclusive). */
+export interface Block {
+  kind: "heading" | "item" | "paragraph";
+  start: number;
+  /** Exclusive; trailing blank lines are not part of the block. */
+  end: number;
+  /** The text an id is matched against: heading text, item text, or first line. */
+  label: string;
+  /** For items: the checkbox state, when the item has one. */
+  checked?: boolean;
+}
+
+const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[([ xX])\](?:[ \t]+|$))?(.*)$/;
+
+/** Indentation width of a line (a tab counts as 4). */
+function indent(text: string): number {
+  let width = 0;
+  for (const c of text) {
+    if (c === " ") width++;
+    else if (c === "\t") width += 4 - (width % 4);
+    else break;
+  }
+  return width;
+}
+
+/** The list item on a line outside fences, if it is one. */
+export function parseItem(
+  line: MdLine,
+): { indent: number; checked: boolean | undefined; text: string } | undefined {
+  if (line.fence !== null || line.heading) return undefined;
+  const match = ITEM.exec(line.text);
+  if (!match) return undefined;
+  const box = match[3];
+  const checked = box === undefined ? undefined : box !== " ";
+  return { indent: indent(match[1] ?? ""), checked, text: (match[4] ?? "").trim() };
+}
+
+/** Move `end` back over blank lines, not before `start`. */
+export function trimBlankEnd(lines: readonly MdLine[], start: number, end: number): number {
+  let e = end;
+  while (e > start && isBlank(lines[e - 1] as MdLine)) e--;
+  return e;
+}
+
+/** For the heading at `index`: where its section ends (next heading of the same or higher level). */
+export function sectionEnd(lines: readonly MdLine[], index: number): number {
+  const level = lines[index]?.heading?.level ?? 0;
+  for (let i = index + 1; i < lines.length; i++) {
+    const heading = lines[i]?.heading;
+    if (heading && heading.level <= level) return i;
+  }
+  return lines.length;
+}
+
+/** Index after the fence that opens at `index` (or the end of the document). */
+function skipFence(lines: readonly MdLine[], index: number): number {
+  let i = index + 1;
+  while (i < lines.length && lines[i]?.fence === "body") i++;
+  return i < lines.length && lines[i]?.fence === "close" ? i + 1 : i;
+}
+
+function itemEnd(lines: readonly MdLine[], index: number, limit: number, own: number): number {
+  let i = index + 1;
+  while (i < limit) {
+    const line = lines[i] as MdLine;
+    if (isBlank(line)) {
+      let next = i;
+      while (next < limit && isBlank(lines[next] as MdLine)) next++;
+      const after = lines[next];
+      if (next >= limit || !after || after.heading || indent(after.text) <= own) break;
+      i = next;
+      continue;
+    }
+    if (line.heading) break;
+    if (line.fence === "open") {
+      if (indent(line.text) <= own) break;
+      i = skipFence(lines, i);
+      continue;
+    }
+    if (indent(line.text) > own) i++;
+    else if (parseItem(line)) break;
+    else i++; // a lazy continuation line
+  }
+  return trimBlankEnd(lines, index, i);
+}
+
+function paragraphEnd(lines: readonly MdLine[], index: number, limit: number): number {
+  let i = index + 1;
+  while (i < limit) {
+    const line = lines[i] as MdLine;
+    if (isBlank(line) || line.heading || line.fence === "open" || parseItem(line)) break;
+    i++;
+  }
+  return i;
+}
+
+/** Every heading, list item and paragraph that starts in `[from, to)`, outside fences. */
+export function blocksIn(lines: readonly MdLine[], from = 0, to = lines.length): Block[] {
+  const blocks: Block[] = [];
+  for (let i = from; i < to; i++) {
+    const line = lines[i] as MdLine;
+    if (line.fence !== null || isBlank(line)) continue;
+    if (line.heading) {
+      const end = trimBlankEnd(lines, i, Math.min(sectionEnd(lines, i), to));
+      blocks.push({ kind: "heading", start: i, end, label: line.heading.text });
+      continue;
+    }
+    const item = parseItem(line);
+    if (item) {
+      const block: Block = {
+        kind: "item",
+        start: i,
+        end: itemEnd(lines, i, to, item.indent),
+        label: item.text,
+      };
+      if (item.checked !== undefined) block.checked = item.checked;
+      blocks.push(block);
+      continue;
+    }
+    const previous = i > from ? lines[i - 1] : undefined;
+    const starts = !previous || isBlank(previous) || previous.heading || previous.fence === "close";
+    if (starts) {
+      blocks.push({
+        kind: "paragraph",
+        start: i,
+        end: paragraphEnd(lines, i, to),
+        label: line.text.trim(),
+      });
+    }
+  }
+  return blocks;
+}

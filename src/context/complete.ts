@@ -1,0 +1,107 @@
+import { appendInto, createSection, newSectionLevel } from "./_append.ts";
+import { removalRange, spliceText } from "./_edit.ts";
+import { type ActionOutcome, failure, lookupFailure } from "./_outcome.ts";
+import { resolveScope } from "./_scope.ts";
+import { type Block, sectionEnd } from "./blocks.ts";
+import { detectEol, type MdLine, scanMarkdown } from "./markdown.ts";
+import { describe, findBlock, findSection, type Lookup, normalizeLabel } from "./match.ts";
+import type { UpdateCommand } from "./types.ts";
+
+const BOX = /^(\s*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[ \]/;
+const COMPLETED = "Completed";
+
+/** Local calendar date, YYYY-MM-DD. */
+function isoDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Among several matching tasks, the one still open wins when it is the only open one. */
+function preferOpen(found: Lookup<Block>): Lookup<Block> {
+  if (found.kind !== "ambiguous") return found;
+  const open = found.matches.filter((block) => block.checked === false);
+  return open.length === 1 ? { kind: "found", match: open[0] as Block, partial: false } : found;
+}
+
+/** The heading above `index`, or -1. */
+function headingAbove(lines: readonly MdLine[], index: number): number {
+  for (let i = index - 1; i >= 0; i--) if (lines[i]?.heading) return i;
+  return -1;
+}
+
+/** The task's lines, dedented to its own indentation, the first one dated. */
+function movedLines(lines: readonly MdLine[], block: Block, date: string): string[] {
+  const indentOf = (text: string) => text.length - text.trimStart().length;
+  const own = indentOf(lines[block.start]?.text ?? "");
+  return lines.slice(block.start, block.end).map((line, i) => {
+    const text = line.text.slice(Math.min(own, indentOf(line.text)));
+    return i === 0 ? `${text} (completed ${date})` : text;
+  });
+}
+
+/** Take the (ticked) task out of its place and append it, dated, to the Completed section. */
+function moveToCompleted(
+  lines: readonly MdLine[],
+  block: Block,
+  date: string,
+  eol: string,
+): string | ActionOutcome {
+  const target = findSection(lines, COMPLETED);
+  if (target.kind === "ambiguous") {
+    return lookupFailure(target, `Cannot move the task: section "${COMPLETED}"`, (index) =>
+      describe(lines, { start: index }),
+    );
+  }
+  const inside = target.kind === "found" && block.start > target.match;
+  if (inside && block.end <= sectionEnd(lines, target.match))
+    return spliceText(lines, 0, 0, [], eol);
+  const moved = movedLines(lines, block, date);
+  const range = removalRange(lines, block.start, block.end);
+  const rest = scanMarkdown(spliceText(lines, range.start, range.end, [], eol));
+  const heading = findSection(rest, COMPLETED);
+  const level = lines[headingAbove(lines, block.start)]?.heading?.level ?? newSectionLevel(rest);
+  const plan =
+    heading.kind === "found"
+      ? appendInto(rest, heading.match, sectionEnd(rest, heading.match), moved)
+      : createSection(rest, COMPLETED, level, moved);
+  if ("error" in plan) return failure(`Cannot move the task to "${COMPLETED}": ${plan.error}`);
+  return spliceText(rest, plan.at, plan.at, plan.insert, eol);
+}
+
+/**
+ * `complete`: tick the task (`- [ ]` ─► `- [x]`) whose text matches the id; with
+ * `moveCompleted`, also move it to the "Completed" section with today's date.
+ */
+export function completeAction(
+  text: string,
+  command: UpdateCommand,
+  file: string,
+  options: { moveCompleted: boolean; now: Date },
+): ActionOutcome {
+  const lines = scanMarkdown(text);
+  const id = command.id ?? "";
+  const what = `Cannot complete "${id}" in "${file}"`;
+  const scope = resolveScope(lines, command.section, what);
+  if ("ok" in scope) return scope;
+  const isTask = (block: Block) => block.kind === "item" && block.checked !== undefined;
+  const found = preferOpen(findBlock(lines, id, { ...scope, accept: isTask }));
+  if (found.kind !== "found") return lookupFailure(found, what, (block) => describe(lines, block));
+  const block = found.match;
+  const warnings: string[] = [];
+  if (found.partial) warnings.push(`id "${id}" matched ${describe(lines, block)} by partial text`);
+  if (command.content.trim() !== "") warnings.push("the content of a complete block is ignored");
+  const touched = [normalizeLabel(block.label)];
+  if (block.checked) {
+    warnings.push(`${describe(lines, block)} was already complete`);
+    return { ok: true, text, warnings, touched };
+  }
+  const eol = detectEol(text);
+  const line = lines[block.start] as MdLine;
+  line.text = line.text.replace(BOX, "$1[x]");
+  if (!options.moveCompleted) {
+    return { ok: true, text: spliceText(lines, 0, 0, [], eol), warnings, touched };
+  }
+  const moved = moveToCompleted(lines, block, isoDate(options.now), eol);
+  if (typeof moved !== "string") return moved;
+  return { ok: true, text: moved, warnings, touched };
+}

@@ -1,0 +1,109 @@
+import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { scanUpdates } from "./parse.ts";
+import type { ParseError, UpdateCommand } from "./types.ts";
+
+export interface FollowOptions {
+  /** Gets each batch of blocks as they close, in order, each block exactly once. */
+  onBlocks: (updates: UpdateCommand[], errors: ParseError[]) => void;
+  /** Stop (after reading what is there) when aborted, e.g. on SIGINT. */
+  signal?: AbortSignal;
+  /** How often to look at the file. Default 150 ms. */
+  pollMs?: number;
+  /** Stop when the file has not grown for this long. Default: never. */
+  idleExitMs?: number;
+}
+
+/** Why following stopped. */
+export type FollowEnd = "aborted" | "removed" | "idle";
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+function readFrom(path: string, offset: number, size: number): Uint8Array {
+  const buffer = Buffer.alloc(size - offset);
+  const fd = openSync(path, "r");
+  try {
+    let read = 0;
+    while (read < buffer.length) {
+      const n = readSync(fd, buffer, read, buffer.length - read, offset + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Tail a growing file (an agent's log or transcript) and hand over each `<context-update>`
+ * block once it closes. Reads what is already there first. At the end, a block still open
+ * is reported as an error. A truncated file is read again from the start, skipping blocks
+ * already handed over.
+ */
+export async function followUpdates(path: string, options: FollowOptions): Promise<FollowEnd> {
+  const seen = new Set<string>();
+  let decoder = new TextDecoder();
+  let offset = 0;
+  let pending = "";
+  let firstLine = 1;
+  let lastGrowth = Date.now();
+  const deliver = (final: boolean) => {
+    const scan = scanUpdates(pending, { final, firstLine });
+    const fresh = scan.updates.filter((update) => {
+      const key = JSON.stringify(update);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    if (fresh.length > 0 || scan.errors.length > 0) options.onBlocks(fresh, scan.errors);
+    for (
+      let i = pending.indexOf("\n");
+      i !== -1 && i < scan.consumed;
+      i = pending.indexOf("\n", i + 1)
+    ) {
+      firstLine++;
+    }
+    pending = pending.slice(scan.consumed);
+  };
+  for (;;) {
+    let size: number;
+    try {
+      size = statSync(path).size;
+    } catch {
+      deliver(true);
+      return "removed";
+    }
+    if (size < offset) {
+      decoder = new TextDecoder();
+      offset = 0;
+      pending = "";
+      firstLine = 1;
+    }
+    if (size > offset) {
+      const chunk = readFrom(path, offset, size);
+      offset += chunk.length;
+      pending += decoder.decode(chunk, { stream: true });
+      lastGrowth = Date.now();
+      deliver(false);
+    }
+    if (options.signal?.aborted) {
+      deliver(true);
+      return "aborted";
+    }
+    if (options.idleExitMs !== undefined && Date.now() - lastGrowth >= options.idleExitMs) {
+      deliver(true);
+      return "idle";
+    }
+    await sleep(options.pollMs ?? 150, options.signal);
+  }
+}

@@ -1,0 +1,73 @@
+import { nearest } from "./_similar.ts";
+import { type Block, blocksIn, sectionEnd } from "./blocks.ts";
+import type { MdLine } from "./markdown.ts";
+
+/** Lowercase, one space between words, no markdown prefix (`## `, `- [ ] `). */
+export function normalizeLabel(text: string): string {
+  return text
+    .normalize("NFC")
+    .replace(/^\s*#{1,6}\s+/, "")
+    .replace(/^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?/, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+/** How an id or section name resolved. */
+export type Lookup<T> =
+  | { kind: "found"; match: T; partial: boolean }
+  | { kind: "none"; suggestions: string[] }
+  | { kind: "ambiguous"; matches: T[] };
+
+/** A block as shown to people: `line 12: ## Title`. */
+export function describe(lines: readonly MdLine[], block: { start: number }): string {
+  return `line ${block.start + 1}: ${(lines[block.start]?.text ?? "").trim()}`;
+}
+
+/**
+ * Find the one block whose label is `id`: an exact (normalized) match wins, else a unique
+ * block containing it. None or several is reported, never guessed.
+ */
+export function findBlock(
+  lines: readonly MdLine[],
+  id: string,
+  options: { from?: number; to?: number; accept?: (block: Block) => boolean } = {},
+): Lookup<Block> {
+  const wanted = normalizeLabel(id);
+  const blocks = blocksIn(lines, options.from, options.to).filter(options.accept ?? (() => true));
+  const exact = blocks.filter((block) => normalizeLabel(block.label) === wanted);
+  const partial =
+    exact.length > 0 || wanted === ""
+      ? []
+      : blocks.filter((block) => normalizeLabel(block.label).includes(wanted));
+  const matches = exact.length > 0 ? exact : partial;
+  if (matches.length === 1) {
+    return { kind: "found", match: matches[0] as Block, partial: exact.length === 0 };
+  }
+  if (matches.length > 1) return { kind: "ambiguous", matches };
+  const near = nearest(wanted, blocks, (block) => normalizeLabel(block.label));
+  return { kind: "none", suggestions: near.map((block) => describe(lines, block)) };
+}
+
+/** Find the heading (outside fences) whose text is `name`, exactly after normalizing. */
+export function findSection(lines: readonly MdLine[], name: string): Lookup<number> {
+  const wanted = normalizeLabel(name);
+  const headings: number[] = [];
+  lines.forEach((line, index) => {
+    if (line.heading) headings.push(index);
+  });
+  const label = (index: number) => normalizeLabel(lines[index]?.heading?.text ?? "");
+  const matches = headings.filter((index) => label(index) === wanted);
+  if (matches.length === 1) return { kind: "found", match: matches[0] as number, partial: false };
+  if (matches.length > 1) return { kind: "ambiguous", matches };
+  const near = nearest(wanted, headings, label);
+  return { kind: "none", suggestions: near.map((index) => describe(lines, { start: index })) };
+}
+
+/** The lines a section's content occupies: after its heading up to its end. */
+export function sectionBody(
+  lines: readonly MdLine[],
+  heading: number,
+): { from: number; to: number } {
+  return { from: heading + 1, to: sectionEnd(lines, heading) };
+}
