@@ -1,3 +1,5 @@
+import type { GateConfig } from "../gate/schema.ts";
+
 /**
  * The shapes a user writes in `callbacks.config.ts`. These are the public types; the
  * validated, defaults-applied form the engine uses is `ResolvedCallback` in ./resolve.ts.
@@ -64,4 +66,15 @@ export interface CpilotConfig {
   concurrency?: number;
   /** Run logs kept under `.cpilot/runs/`. Default 200. */
   keepLogs?: number;
+  /** The write gate: what an agent may write before it writes it. */
+  gate?: GateConfig;
+  /** Where `<context-update>` blocks may write. */
+  context?: ContextConfig;
+}
+
+export interface ContextConfig {
+  /** The markdown memory folder, relative to the root. Default `.context`. */
+  dir?: string;
+  /** Names (globs) of files updates may touch. Default `*.md`. */
+  files?: string[];
 }

@@ -8,7 +8,10 @@ export class CpilotError extends Error {
   /** Process exit code when this reaches main.ts: 2 for usage and config errors. */
   readonly exitCode: number;
 
-  constructor(message: string, options: { hint?: string; exitCode?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { hint?: string; exitCode?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.hint = options.hint;
     this.exitCode = options.exitCode ?? 2;

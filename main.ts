@@ -1,0 +1,110 @@
+#!/usr/bin/env bun
+// argv → command. The only place that exits the process.
+import { CpilotError } from "./src/util/errors.ts";
+import { VERSION } from "./src/version.ts";
+
+const HELP = `cpilot ${VERSION}: run your project's checks when an AI agent edits files
+
+usage: cpilot <command> [options]
+
+  check [PATHS...]     run callbacks on files (--staged, --changed [REF], --all, --only, --skip, --dry-run, --json)
+  list                 the callbacks table
+  enable | disable     resume or pause callbacks here (NAME... or --all)
+  logs [RUN_ID]        recent runs, or one run's full output
+  init                 write a callbacks.config.ts for this project's toolchains
+  context apply        apply <context-update> blocks to .context/ markdown
+  gate test | log      dry-run the write gate, or show its decisions
+
+Exit codes: 0 ok, 1 a blocking callback failed, 2 usage or config error, 130 interrupted.
+Docs: README.md`;
+
+type Command = (args: string[], ctx: { cwd: string; signal: AbortSignal }) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  check: async () => (await import("./src/cli/check.ts")).checkCommand,
+  list: async () => (await import("./src/cli/list.ts")).listCommand,
+  enable: async () => {
+    const { toggleCommand } = await import("./src/cli/toggle.ts");
+    return (args, ctx) => toggleCommand(true, args, ctx);
+  },
+  disable: async () => {
+    const { toggleCommand } = await import("./src/cli/toggle.ts");
+    return (args, ctx) => toggleCommand(false, args, ctx);
+  },
+  logs: async () => (await import("./src/cli/logs.ts")).logsCommand,
+  init: async () => (await import("./src/cli/init.ts")).initCommand,
+  gate: async () => {
+    const { gateCommand } = await import("./src/cli/gate.ts");
+    const { loadProjectConfig } = await import("./src/config/load.ts");
+    return async (args, ctx) => {
+      const { rest, config: explicit } = takeConfigFlag(args);
+      const config = await loadProjectConfig(ctx.cwd, explicit);
+      return gateCommand(rest, { root: config.root, gate: config.source.gate ?? {} });
+    };
+  },
+  context: async () => {
+    const { contextCommand } = await import("./src/cli/context.ts");
+    return (args) => contextCommand(args);
+  },
+};
+
+/** Pull a global `--config PATH` out of a subcommand's arguments. */
+function takeConfigFlag(args: string[]): { rest: string[]; config: string | undefined } {
+  const rest: string[] = [];
+  let config: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--config") config = args[++i];
+    else if (arg.startsWith("--config=")) config = arg.slice("--config=".length);
+    else rest.push(arg);
+  }
+  return { rest, config };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    process.stderr.write(`${HELP}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-v" || name === "version") {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const load = COMMANDS[name];
+  if (load === undefined) {
+    throw new CpilotError(`Cannot run "cpilot ${name}": no such command`, {
+      hint: "`cpilot help` lists the commands",
+    });
+  }
+  const controller = new AbortController();
+  const interrupt = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write("\ncpilot: stopping every run (Ctrl-C again to quit now)\n");
+    controller.abort(new Error("interrupted"));
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+  const command = await load();
+  return command(args, { cwd: process.cwd(), signal: controller.signal });
+}
+
+function report(err: unknown): number {
+  if (err instanceof CpilotError) {
+    process.stderr.write(`cpilot: ${err.message}\n`);
+    if (err.hint) process.stderr.write(`hint: ${err.hint}\n`);
+    return err.exitCode;
+  }
+  const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
+  process.stderr.write(`cpilot: internal error (please report it): ${text}\n`);
+  return 70;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.exitCode = report(err);
+  },
+);

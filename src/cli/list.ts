@@ -1,0 +1,43 @@
+import { loadProjectConfig } from "../config/load.ts";
+import { isActive, readToggles } from "../config/state.ts";
+import { renderTable } from "../ui/table.ts";
+import { parseFlags } from "./_common.ts";
+
+/** `cpilot list`: the callbacks table (name, description, pattern, blocking, enabled). */
+export async function listCommand(args: string[], options: { cwd: string }): Promise<number> {
+  const { values } = parseFlags(
+    args,
+    { json: { type: "boolean" }, config: { type: "string" } },
+    "cpilot list [--json] [--config PATH]",
+  );
+  const config = await loadProjectConfig(options.cwd, values.config);
+  const toggles = readToggles(config.root);
+  const rows = config.callbacks.map((cb) => ({
+    name: cb.name,
+    description: cb.description,
+    pattern: cb.patterns.join(" "),
+    blocking: cb.blocking,
+    per: cb.per,
+    enabled: isActive(cb, toggles),
+  }));
+  if (values.json) {
+    process.stdout.write(
+      `${JSON.stringify({ root: config.root, config: config.path, allDisabled: toggles.allDisabled, callbacks: rows })}\n`,
+    );
+    return 0;
+  }
+  const table = renderTable(
+    ["name", "description", "pattern", "blocking", "enabled"],
+    rows.map((r) => [
+      r.name,
+      r.description,
+      r.pattern,
+      r.blocking ? "yes" : "no",
+      r.enabled ? "yes" : "no",
+    ]),
+  );
+  process.stdout.write(`${table}\n`);
+  if (toggles.allDisabled)
+    process.stderr.write("all callbacks are paused here: `cpilot enable --all` resumes them\n");
+  return 0;
+}

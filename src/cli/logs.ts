@@ -1,0 +1,58 @@
+import { createReadStream } from "node:fs";
+import { loadProjectConfig } from "../config/load.ts";
+import { listRuns, readRun } from "../engine/runs-store.ts";
+import { formatDuration } from "../ui/style.ts";
+import { renderTable } from "../ui/table.ts";
+import { CpilotError } from "../util/errors.ts";
+import { parseFlags } from "./_common.ts";
+
+/** `cpilot logs [RUN_ID]`: one run's full output, or a list of recent runs. */
+export async function logsCommand(args: string[], options: { cwd: string }): Promise<number> {
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      json: { type: "boolean" },
+      limit: { type: "string", short: "n" },
+      config: { type: "string" },
+    },
+    "cpilot logs [RUN_ID] [-n N] [--json]",
+  );
+  const config = await loadProjectConfig(options.cwd, values.config);
+  const id = positionals[0];
+  if (id === undefined) {
+    const runs = listRuns(config.root, Number(values.limit ?? 20) || 20);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(runs)}\n`);
+      return 0;
+    }
+    const rows = runs.map((r) => [
+      r.id,
+      r.callback,
+      r.status,
+      formatDuration(r.durationMs),
+      r.files.length === 1 ? (r.files[0] ?? "") : `${r.files.length} files`,
+    ]);
+    process.stdout.write(`${renderTable(["run", "callback", "status", "time", "files"], rows)}\n`);
+    return 0;
+  }
+  const run = readRun(config.root, id);
+  if (run === null) {
+    throw new CpilotError(`Cannot show run "${id}": no such run in ${config.root}/.cpilot/runs`, {
+      hint: "`cpilot logs` lists recent runs; old ones are pruned",
+    });
+  }
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(run)}\n`);
+    return 0;
+  }
+  process.stderr.write(
+    `# ${run.callback} · ${run.status} · ${run.summary} · ${formatDuration(run.durationMs)} · ${new Date(run.startedAt).toISOString()}\n`,
+  );
+  await new Promise<void>((resolve, reject) => {
+    createReadStream(run.logPath)
+      .on("error", reject)
+      .on("end", resolve)
+      .pipe(process.stdout, { end: false });
+  });
+  return 0;
+}

@@ -1,0 +1,27 @@
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+
+/** Config file names, in the order they are preferred within one folder. */
+export const CONFIG_NAMES = [
+  "callbacks.config.ts",
+  "callbacks.config.mts",
+  "callbacks.config.js",
+  "callbacks.config.mjs",
+  "callbacks.config.json",
+  "callbacks.config.yaml",
+  "callbacks.config.yml",
+] as const;
+
+/** Walk up from `cwd` to the first folder holding a config file; null when none does. */
+export function findConfig(cwd: string): string | null {
+  let dir = resolve(cwd);
+  for (;;) {
+    for (const name of CONFIG_NAMES) {
+      const candidate = join(dir, name);
+      if (existsSync(candidate)) return candidate;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}

@@ -1,0 +1,86 @@
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, extname } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CpilotError } from "../util/errors.ts";
+import { registerCpilotModule } from "./_register-module.ts";
+import { findConfig } from "./find.ts";
+import { type ResolvedConfig, resolveConfig } from "./resolve.ts";
+import { validateConfig } from "./validate.ts";
+
+/** Read a config file into a plain value, without validating it. */
+export async function readConfigValue(path: string): Promise<unknown> {
+  const ext = extname(path);
+  const name = basename(path);
+  if (ext === ".json" || ext === ".yaml" || ext === ".yml") {
+    const text = readFileSync(path, "utf8");
+    if (ext === ".json") {
+      try {
+        return JSON.parse(text);
+      } catch (err) {
+        throw new CpilotError(`Cannot parse config "${name}": ${(err as Error).message}`, {
+          hint: "fix the JSON syntax at the position shown",
+        });
+      }
+    }
+    const { parseDocument } = await import("yaml");
+    const doc = parseDocument(text);
+    if (doc.errors.length > 0) {
+      const lines = doc.errors.map((e) => e.message.split("\n")[0]).join("; ");
+      throw new CpilotError(`Cannot parse config "${name}": ${lines}`, {
+        hint: "fix the YAML syntax at the line shown",
+      });
+    }
+    return doc.toJS();
+  }
+  registerCpilotModule();
+  // The mtime in the URL makes a long-running server see edits to the config.
+  const url = `${pathToFileURL(path).href}?mtime=${statSync(path).mtimeMs}`;
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(url)) as { default?: unknown };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new CpilotError(`Cannot load config "${name}": ${message.split("\n")[0]}`, {
+      hint: "the config threw while it was imported; run it with `bun` to see the stack",
+      cause: err,
+    });
+  }
+  if (mod.default === undefined) {
+    throw new CpilotError(`Cannot load config "${name}": it has no default export`, {
+      hint: "end it with `export default defineConfig({ callbacks: [...] })`",
+    });
+  }
+  return mod.default;
+}
+
+/** Load, validate and resolve a config file; every problem is reported at once. */
+export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
+  const value = await readConfigValue(path);
+  const result = validateConfig(value);
+  if (!result.ok) {
+    const lines = result.problems.map((p) => `  ${basename(path)}: ${p.path}: ${p.message}`);
+    throw new CpilotError(
+      `Cannot use config "${path}": ${result.problems.length} problem${result.problems.length > 1 ? "s" : ""}\n${lines.join("\n")}`,
+      { hint: "fix the keys above; `cpilot list` shows the config once it loads" },
+    );
+  }
+  return resolveConfig(result.config, dirname(path), path);
+}
+
+/** Find the project's config from `cwd` (or use `explicit`) and load it. */
+export async function loadProjectConfig(cwd: string, explicit?: string): Promise<ResolvedConfig> {
+  const path = explicit ?? findConfig(cwd);
+  if (path === null) {
+    throw new CpilotError(`Cannot find callbacks.config.ts in "${cwd}" or any folder above it`, {
+      hint: "run `cpilot init` to write one, or pass --config PATH",
+    });
+  }
+  try {
+    statSync(path);
+  } catch {
+    throw new CpilotError(`Cannot read config "${path}": no such file`, {
+      hint: "check the --config path",
+    });
+  }
+  return loadConfigFile(path);
+}

@@ -1,0 +1,71 @@
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { compilePatterns, type PathMatcher } from "../match/pattern.ts";
+import type { CallbackDef, CpilotConfig, Overlap, Per, RunFunction } from "./types.ts";
+
+/** Default seconds for non-blocking callbacks: nothing runs forever by default. */
+export const DEFAULT_BACKGROUND_TIMEOUT_S = 600;
+
+/** A callback with defaults applied and its patterns compiled: what the engine runs. */
+export interface ResolvedCallback {
+  readonly name: string;
+  readonly description: string;
+  readonly patterns: readonly string[];
+  readonly matcher: PathMatcher;
+  readonly run: string | readonly string[] | RunFunction;
+  readonly blocking: boolean;
+  readonly timeoutMs: number;
+  readonly successMessage: string | undefined;
+  /** Absolute working directory. */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly per: Per;
+  readonly overlap: Overlap;
+  /** As the config says; the per-project toggle is applied by ./state.ts. */
+  readonly enabled: boolean;
+}
+
+export interface ResolvedConfig {
+  /** Absolute project root: the folder holding the config file. */
+  readonly root: string;
+  /** Absolute path of the config file; "" for a config given in code. */
+  readonly path: string;
+  readonly callbacks: readonly ResolvedCallback[];
+  readonly concurrency: number;
+  readonly keepLogs: number;
+  /** The validated config as written, for sections other modules own (gate, context). */
+  readonly source: CpilotConfig;
+}
+
+function resolveCallback(def: CallbackDef, root: string): ResolvedCallback {
+  const patterns = typeof def.pattern === "string" ? [def.pattern] : [...def.pattern];
+  const blocking = def.blocking ?? true;
+  const timeoutS = def.timeout ?? DEFAULT_BACKGROUND_TIMEOUT_S;
+  return {
+    name: def.name,
+    description: def.description ?? "",
+    patterns,
+    matcher: compilePatterns(patterns),
+    run: def.run,
+    blocking,
+    timeoutMs: Math.round(timeoutS * 1000),
+    successMessage: def.successMessage,
+    cwd: resolve(root, def.cwd ?? "."),
+    env: def.env ?? {},
+    per: def.per ?? "batch",
+    overlap: def.overlap ?? "queue",
+    enabled: def.enabled ?? true,
+  };
+}
+
+/** Apply defaults to a validated config. */
+export function resolveConfig(config: CpilotConfig, root: string, path = ""): ResolvedConfig {
+  return {
+    root: resolve(root),
+    path,
+    callbacks: config.callbacks.map((cb) => resolveCallback(cb, resolve(root))),
+    concurrency: config.concurrency ?? availableParallelism(),
+    keepLogs: config.keepLogs ?? 200,
+    source: config,
+  };
+}

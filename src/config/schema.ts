@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { gateConfigSchema } from "../gate/schema.ts";
+
+/** Slug rule for callback names: they appear in file names, env vars and commands. */
+export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/** The longest timeout accepted, in seconds (a day): longer is almost surely a unit mistake. */
+export const MAX_TIMEOUT_S = 86_400;
+
+const nonEmpty = z.string().min(1, "expected a non-empty string");
+
+const callbackSchema = z
+  .object({
+    name: z.string().regex(NAME_PATTERN, "expected a slug: lowercase letters, digits, - and _"),
+    description: z.string().optional(),
+    pattern: z.union([nonEmpty, z.array(nonEmpty).min(1, "expected at least one pattern")]),
+    run: z.union([
+      nonEmpty,
+      z.array(z.string()).min(1, "expected a command and its arguments"),
+      z.custom<(...args: never[]) => unknown>((v) => typeof v === "function"),
+    ]),
+    blocking: z.boolean().optional(),
+    timeout: z.number().positive("expected seconds > 0").max(MAX_TIMEOUT_S).optional(),
+    successMessage: z.string().optional(),
+    cwd: nonEmpty.optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    per: z.enum(["batch", "file"]).optional(),
+    overlap: z.enum(["queue", "replace", "parallel"]).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+
+/** The whole config file. Sections owned by other modules are validated by their schemas. */
+export const configSchema = z
+  .object({
+    callbacks: z.array(callbackSchema),
+    concurrency: z.number().int().min(1).max(256).optional(),
+    keepLogs: z.number().int().min(1).max(100_000).optional(),
+    gate: gateConfigSchema.optional(),
+    context: z
+      .object({
+        dir: nonEmpty.optional(),
+        files: z.array(nonEmpty).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof configSchema>;

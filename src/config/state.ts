@@ -1,0 +1,55 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import type { ResolvedCallback } from "./resolve.ts";
+
+/**
+ * Per-project toggles kept in `.cpilot/state.json`, not in the config: pausing callbacks
+ * during a big refactor should not show up as a config change in review.
+ */
+export interface ToggleState {
+  /** Every callback paused. */
+  allDisabled: boolean;
+  /** Names paused one by one. */
+  disabled: string[];
+  /** Names turned on here although the config says `enabled: false`. */
+  enabled: string[];
+}
+
+const EMPTY: ToggleState = { allDisabled: false, disabled: [], enabled: [] };
+
+function statePath(root: string): string {
+  return join(root, ".cpilot", "state.json");
+}
+
+/** Read the toggles; a missing or unreadable file means nothing is toggled. */
+export function readToggles(root: string): ToggleState {
+  try {
+    const value = JSON.parse(readFileSync(statePath(root), "utf8")) as Partial<ToggleState>;
+    return {
+      allDisabled: value.allDisabled === true,
+      disabled: Array.isArray(value.disabled)
+        ? value.disabled.filter((n) => typeof n === "string")
+        : [],
+      enabled: Array.isArray(value.enabled)
+        ? value.enabled.filter((n) => typeof n === "string")
+        : [],
+    };
+  } catch {
+    return { ...EMPTY, disabled: [], enabled: [] };
+  }
+}
+
+/** Write the toggles atomically. */
+export function writeToggles(root: string, state: ToggleState): void {
+  mkdirSync(join(root, ".cpilot"), { recursive: true });
+  writeFileAtomic(statePath(root), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Whether a callback runs, given the config and the project's toggles. */
+export function isActive(callback: ResolvedCallback, state: ToggleState): boolean {
+  if (state.allDisabled) return false;
+  if (state.disabled.includes(callback.name)) return false;
+  if (state.enabled.includes(callback.name)) return true;
+  return callback.enabled;
+}

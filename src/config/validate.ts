@@ -1,0 +1,141 @@
+import type { z } from "zod";
+import { validatePatterns } from "../match/pattern.ts";
+import { configSchema } from "./schema.ts";
+import type { CpilotConfig } from "./types.ts";
+
+/** One thing wrong with a config: where, what was there, what was expected. */
+export interface ConfigProblem {
+  /** Key path like `callbacks[2].timeout`; empty for the whole file. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** Render a key path the way a person reads it: `callbacks[2].timeout`. */
+export function formatKeyPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+/** A short, safe rendering of a bad value for an error line. */
+export function describeValue(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  if (value === undefined) return "nothing";
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === "unrecognized_keys") {
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  }
+  const got = "input" in issue ? `got ${describeValue(issue.input)}, ` : "";
+  if (issue.code === "invalid_union") {
+    return `${got}expected a string, a list of strings, or a function`;
+  }
+  const message = issue.message
+    .replace(/^Invalid (input|option): /, "")
+    .replace(/, received \w+$/, "");
+  return `${got}${message}`;
+}
+
+/** Checks zod cannot express: rules that span fields or callbacks. */
+function crossChecks(config: CpilotConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const seen = new Map<string, number>();
+  config.callbacks.forEach((cb, i) => {
+    const at = `callbacks[${i}]`;
+    const first = seen.get(cb.name);
+    if (first !== undefined) {
+      problems.push({
+        path: `${at}.name`,
+        message: `duplicate name "${cb.name}", already used by callbacks[${first}]`,
+      });
+    } else seen.set(cb.name, i);
+    if ((cb.blocking ?? true) && cb.timeout === undefined) {
+      problems.push({
+        path: `${at}.timeout`,
+        message: "a blocking callback needs a timeout in seconds (or set blocking: false)",
+      });
+    }
+    if (
+      Array.isArray(cb.run) &&
+      (cb.per ?? "batch") === "batch" &&
+      cb.run.some((a) => a.includes("{file}"))
+    ) {
+      problems.push({
+        path: `${at}.run`,
+        message: 'uses {file} but runs once per batch: use {files}, or set per: "file"',
+      });
+    }
+    if (Array.isArray(cb.run) && cb.run.some((a) => a !== "{files}" && a.includes("{files}"))) {
+      problems.push({
+        path: `${at}.run`,
+        message: "{files} must be an argument of its own: it expands to one argument per file",
+      });
+    }
+    const patterns = typeof cb.pattern === "string" ? [cb.pattern] : cb.pattern;
+    for (const problem of validatePatterns(patterns)) {
+      problems.push({ path: `${at}.pattern`, message: problem });
+    }
+    if (cb.cwd !== undefined && (cb.cwd.startsWith("/") || cb.cwd.split(/[\\/]/).includes(".."))) {
+      problems.push({
+        path: `${at}.cwd`,
+        message: `got ${describeValue(cb.cwd)}, expected a folder inside the project root`,
+      });
+    }
+  });
+  return problems;
+}
+
+export type Validation =
+  | { ok: true; config: CpilotConfig }
+  | { ok: false; problems: ConfigProblem[] };
+
+/** Validate a loaded config value and report every problem at once. */
+export function validateConfig(value: unknown): Validation {
+  const parsed = configSchema.safeParse(value, { reportInput: true });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => ({
+      path: formatKeyPath(issue.path) || "(top level)",
+      message: issueMessage(issue),
+    }));
+    // Cross checks still help when only unrelated keys are wrong.
+    const shaped = value as Partial<CpilotConfig>;
+    if (Array.isArray(shaped?.callbacks)) {
+      const sane = shaped.callbacks.filter(
+        (cb) => cb && typeof cb.name === "string" && cb.pattern !== undefined,
+      );
+      if (sane.length === shaped.callbacks.length) {
+        try {
+          const flagged = new Set(problems.map((p) => p.path));
+          problems.push(...crossChecks(shaped as CpilotConfig).filter((p) => !flagged.has(p.path)));
+        } catch {
+          // malformed enough that zod's problems say it all
+        }
+      }
+    }
+    return { ok: false, problems: dedupe(problems) };
+  }
+  const config = parsed.data as CpilotConfig;
+  const problems = crossChecks(config);
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
+}
+
+function dedupe(problems: ConfigProblem[]): ConfigProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = `${p.path}\0${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,25 @@
+import { spawnSync } from "node:child_process";
+
+/**
+ * Files git sees as changed or untracked (not ignored), relative to `root`; null outside a
+ * git work tree. Taken before and after callbacks run, it finds files a callback rewrote
+ * that were not part of the batch (a generator's output, a formatter run on the project).
+ */
+export function dirtyFiles(root: string): string[] | null {
+  const r = spawnSync(
+    "git",
+    ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"],
+    {
+      cwd: root,
+      encoding: "buffer",
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  if (r.status !== 0) return null;
+  const out = r.stdout.toString("utf8");
+  const files: string[] = [];
+  for (const entry of out.split("\0")) {
+    if (entry.length > 3) files.push(entry.slice(3));
+  }
+  return files;
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import { type ResolvedConfig, resolveConfig } from "../config/resolve.ts";
+import { isActive, readToggles } from "../config/state.ts";
+import type { CpilotConfig } from "../config/types.ts";
+import type { EditBatch } from "./batch.ts";
+import { dirtyFiles } from "./dirty-files.ts";
+import { executeRun } from "./execute-run.ts";
+import type { Outcome, RunResult } from "./outcome.ts";
+import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
+import { compareSnapshot, snapshot } from "./resync.ts";
+import { pruneRuns } from "./runs-store.ts";
+import { Semaphore } from "./semaphore.ts";
+
+export interface RunOptions extends PlanOptions {
+  /** Stops every run of this batch (Ctrl-C). */
+  readonly signal?: AbortSignal;
+  /** Called as each run starts and ends, for progress lines. */
+  readonly onRunStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
+  readonly onRunEnd?: (run: RunResult) => void;
+  /** Look for files callbacks changed outside the batch too (git status before and after). */
+  readonly resyncTree?: boolean;
+  readonly extraEnv?: Readonly<Record<string, string>>;
+}
+
+export interface Engine {
+  readonly config: ResolvedConfig;
+  /** The runs a batch would start, without starting them. */
+  plan(batch: EditBatch, options?: PlanOptions): PlannedRun[];
+  /** Run the matching callbacks for a batch and report what happened. */
+  run(batch: EditBatch, options?: RunOptions): Promise<Outcome>;
+}
+
+/**
+ * The one engine every surface uses: EditBatch → plan → execute → resync → Outcome.
+ *
+ * @example
+ * const engine = createEngine({ root, config: { callbacks: [...] } });
+ * const outcome = await engine.run({ root, files: [{ path: "a.ts", kind: "modified" }], origin: { surface: "api" } });
+ */
+export function createEngine(options: {
+  root: string;
+  config: CpilotConfig | ResolvedConfig;
+}): Engine {
+  const config =
+    "source" in options.config ? options.config : resolveConfig(options.config, options.root);
+  const semaphore = new Semaphore(config.concurrency);
+
+  const plan = (batch: EditBatch, planOptions: PlanOptions = {}): PlannedRun[] => {
+    const toggles = readToggles(config.root);
+    const active = config.callbacks.filter((cb) => isActive(cb, toggles));
+    return planBatch(batch, active, planOptions);
+  };
+
+  const run = async (batch: EditBatch, runOptions: RunOptions = {}): Promise<Outcome> => {
+    const planned = plan(batch, runOptions);
+    if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: [] };
+    const batchPaths = batch.files.map((f) => f.path);
+    const dirtyBefore = runOptions.resyncTree ? dirtyFiles(batch.root) : null;
+    const before = snapshot(batch.root, new Set([...batchPaths, ...(dirtyBefore ?? [])]));
+    const batchId = randomBytes(6).toString("hex");
+    const signal = runOptions.signal ?? new AbortController().signal;
+    const runs = await Promise.all(
+      planned.map(async (p) => {
+        const result = await executeRun(p, {
+          batch,
+          batchId,
+          signal,
+          semaphore,
+          ...(runOptions.extraEnv ? { extraEnv: runOptions.extraEnv } : {}),
+          ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),
+        });
+        runOptions.onRunEnd?.(result);
+        return result;
+      }),
+    );
+    const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
+    const resyncs = compareSnapshot(batch.root, before, dirtyAfter);
+    pruneRuns(batch.root, config.keepLogs);
+    const notes = runs
+      .filter((r) => r.status === "replaced")
+      .map((r) => `'${r.callback}' run ${r.id} ${r.summary}`);
+    const ok = runs.every(
+      (r) =>
+        !r.blocking || r.status === "passed" || r.status === "silent" || r.status === "replaced",
+    );
+    return { batch, ok, runs, resyncs, notes };
+  };
+
+  return { config, plan, run };
+}

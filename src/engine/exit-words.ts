@@ -1,0 +1,46 @@
+import { constants } from "node:os";
+
+const EXIT_MEANINGS: Record<number, string> = {
+  1: "failed",
+  2: "misuse or failed",
+  126: "command found but not executable",
+  127: "command not found",
+  128: "invalid exit argument",
+};
+
+const SIGNAL_MEANINGS: Record<string, string> = {
+  SIGTERM: "terminated",
+  SIGKILL: "killed",
+  SIGINT: "interrupted",
+  SIGSEGV: "segmentation fault",
+  SIGABRT: "aborted",
+  SIGPIPE: "broken pipe",
+  SIGHUP: "hang-up",
+  SIGBUS: "bus error",
+  SIGFPE: "arithmetic error",
+  SIGILL: "illegal instruction",
+};
+
+/** `exit 127 (command not found)`, `killed by SIGSEGV (segmentation fault)`. */
+export function describeExit(exitCode: number | null, signal: string | null): string {
+  if (signal !== null) {
+    const meaning = SIGNAL_MEANINGS[signal];
+    return `killed by ${signal}${meaning ? ` (${meaning})` : ""}`;
+  }
+  if (exitCode === null) return "did not exit";
+  if (exitCode === 0) return "exit 0";
+  const meaning = EXIT_MEANINGS[exitCode];
+  if (meaning) return `exit ${exitCode} (${meaning})`;
+  if (exitCode > 128 && exitCode < 160) {
+    const name = Object.entries(constants.signals).find(([, n]) => n === exitCode - 128)?.[0];
+    if (name) return `exit ${exitCode} (its child was killed by ${name})`;
+  }
+  return `exit ${exitCode}`;
+}
+
+/** `timed out after 30 s: sent SIGTERM, then SIGKILL`. */
+export function describeTimeout(timeoutMs: number, killed: boolean): string {
+  const seconds =
+    timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${(timeoutMs / 1000).toFixed(1)} s`;
+  return `timed out after ${seconds}: sent SIGTERM${killed ? ", then SIGKILL" : ""}`;
+}

@@ -1,0 +1,56 @@
+import type { EditBatch } from "./batch.ts";
+
+/**
+ * passed: exit 0. silent: exit 7, "nothing to do", shown to no one. failed: any other exit
+ * or a throw. timed_out: killed at its timeout. skipped: not run (dry run, aborted before
+ * start). replaced: killed because a newer run of the same callback started (overlap
+ * "replace"). started: a background run that is still going.
+ */
+export type RunStatus =
+  | "passed"
+  | "failed"
+  | "timed_out"
+  | "skipped"
+  | "silent"
+  | "replaced"
+  | "started";
+
+/** The exit code a script uses to say "nothing to do here, stay silent". */
+export const SILENT_EXIT_CODE = 7;
+
+export interface RunResult {
+  readonly id: string;
+  readonly callback: string;
+  readonly files: readonly string[];
+  readonly blocking: boolean;
+  readonly status: RunStatus;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly durationMs: number;
+  readonly logPath: string;
+  /** The last lines of output (bounded). */
+  readonly tail: readonly string[];
+  /** The exit status in words: `exit 127 (command not found)`. */
+  readonly summary: string;
+  readonly successMessage: string | undefined;
+}
+
+/** A file a callback rewrote (a formatter): the agent's view of it must be corrected. */
+export interface Resync {
+  readonly path: string;
+  /** Unified diff from what the agent wrote to what is on disk now. */
+  readonly diff: string;
+  /** The text now on disk; null when the callback deleted the file. */
+  readonly newText: string | null;
+  readonly oldText: string | null;
+}
+
+export interface Outcome {
+  readonly batch: EditBatch;
+  /** True when every blocking run passed or stayed silent. */
+  readonly ok: boolean;
+  readonly runs: readonly RunResult[];
+  readonly resyncs: readonly Resync[];
+  /** Things worth saying that are not runs: a replaced run, a skipped huge file. */
+  readonly notes: readonly string[];
+}

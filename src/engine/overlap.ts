@@ -1,0 +1,160 @@
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { killGroup } from "./spawn.ts";
+
+/** What a lock file says about the run holding it. */
+interface Holder {
+  pid: number;
+  runId: string;
+  batchId: string;
+  /** Process group of the run's child, once spawned; null for in-process functions. */
+  pgid: number | null;
+}
+
+/** A held per-callback lock; `release` is idempotent. */
+export interface OverlapLock {
+  /** Record the child's process group so a replacing run can stop it from another process. */
+  setChild(pgid: number): void;
+  release(): void;
+}
+
+const POLL_MS = 25;
+
+function lockDir(root: string): string {
+  const dir = join(root, ".cpilot", "locks");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function readHolder(path: string): Holder | null {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Holder;
+  } catch {
+    return null;
+  }
+}
+
+/** Path of the marker that tells a run it was replaced, and by whom. */
+export function replacedMarker(root: string, runId: string): string {
+  return join(lockDir(root), `${runId}.replaced-by`);
+}
+
+/** Which run replaced `runId`, if one did; consumes the marker. */
+export function takeReplacedBy(root: string, runId: string): string | null {
+  const path = replacedMarker(root, runId);
+  if (!existsSync(path)) return null;
+  try {
+    const by = readFileSync(path, "utf8").trim();
+    unlinkSync(path);
+    return by;
+  } catch {
+    return null;
+  }
+}
+
+/** In-process runs, so a replace can abort a TypeScript function run of this process. */
+const localAborts = new Map<string, AbortController>();
+
+/**
+ * Take the lock of a callback for a `queue` or `replace` run, across every cpilot process
+ * of the project (locks live in `.cpilot/locks/`). queue waits for the holder; replace
+ * stops a holder from an earlier batch (and marks it replaced) and then waits for it to
+ * let go. Runs of the same batch always queue behind each other.
+ */
+export async function acquireOverlap(options: {
+  root: string;
+  callback: string;
+  mode: "queue" | "replace";
+  runId: string;
+  batchId: string;
+  signal: AbortSignal;
+  abort: AbortController;
+}): Promise<OverlapLock | null> {
+  const path = join(lockDir(options.root), `${options.callback}.lock`);
+  const me: Holder = {
+    pid: process.pid,
+    runId: options.runId,
+    batchId: options.batchId,
+    pgid: null,
+  };
+  let marked: string | null = null;
+  let stopped: string | null = null;
+  while (!options.signal.aborted) {
+    try {
+      const fd = openSync(path, "wx");
+      writeSync(fd, JSON.stringify(me));
+      closeSync(fd);
+      localAborts.set(options.runId, options.abort);
+      let released = false;
+      return {
+        setChild(pgid) {
+          me.pgid = pgid;
+          writeFileAtomic(path, JSON.stringify(me));
+        },
+        release() {
+          if (released) return;
+          released = true;
+          localAborts.delete(options.runId);
+          const current = readHolder(path);
+          if (current?.runId === options.runId) unlinkSync(path);
+        },
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    const holder = readHolder(path);
+    if (holder === null || !alive(holder.pid)) {
+      // A holder that died without letting go, or a lock file caught mid-write.
+      if (holder !== null || !existsSync(path)) tryUnlink(path);
+      else await sleep(POLL_MS);
+      continue;
+    }
+    if (
+      options.mode === "replace" &&
+      holder.batchId !== options.batchId &&
+      stopped !== holder.runId
+    ) {
+      if (marked !== holder.runId) {
+        marked = holder.runId;
+        writeFileAtomic(replacedMarker(options.root, holder.runId), options.runId);
+      }
+      // The holder may not have spawned its child yet: try again on the next poll.
+      const local = localAborts.get(holder.runId);
+      if (local) local.abort();
+      else if (holder.pgid !== null) killGroup(holder.pgid, "SIGTERM");
+      if (local || holder.pgid !== null) stopped = holder.runId;
+    }
+    await sleep(POLL_MS);
+  }
+  return null;
+}
+
+function tryUnlink(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // someone else cleaned it up first
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

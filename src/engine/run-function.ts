@@ -1,0 +1,64 @@
+import type { RunFunction } from "../config/types.ts";
+import type { RunOutput } from "./output.ts";
+
+export interface FunctionResult {
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly aborted: boolean;
+}
+
+/**
+ * Run a TypeScript callback in-process. It passes by returning nothing, 0 or true; a number
+ * is its exit code, false is 1, a throw fails with the error's message in the log. It gets
+ * a signal that aborts at its timeout; a function that ignores the signal is left behind
+ * and reported as timed out.
+ */
+export async function runFunction(options: {
+  fn: RunFunction;
+  files: readonly string[];
+  root: string;
+  runId: string;
+  callback: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  output: RunOutput;
+}): Promise<FunctionResult> {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error("timed out"));
+  }, options.timeoutMs);
+  const onAbort = (): void => controller.abort(options.signal.reason);
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener("abort", onAbort, { once: true });
+  const stopped = new Promise<"stopped">((resolve) => {
+    controller.signal.addEventListener("abort", () => resolve("stopped"), { once: true });
+  });
+  try {
+    const value = await Promise.race([
+      Promise.resolve().then(() =>
+        options.fn({
+          files: options.files,
+          root: options.root,
+          signal: controller.signal,
+          runId: options.runId,
+          callback: options.callback,
+          log: (line) => options.output.line(line),
+        }),
+      ),
+      stopped,
+    ]);
+    if (value === "stopped") return { exitCode: null, timedOut, aborted: !timedOut };
+    if (typeof value === "number") return { exitCode: value, timedOut: false, aborted: false };
+    if (value === false) return { exitCode: 1, timedOut: false, aborted: false };
+    return { exitCode: 0, timedOut: false, aborted: false };
+  } catch (err) {
+    if (controller.signal.aborted) return { exitCode: null, timedOut, aborted: !timedOut };
+    options.output.line(err instanceof Error ? (err.stack ?? err.message) : String(err));
+    return { exitCode: 1, timedOut: false, aborted: false };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener("abort", onAbort);
+  }
+}

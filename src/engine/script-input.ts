@@ -1,0 +1,71 @@
+import type { ResolvedCallback } from "../config/resolve.ts";
+import type { EditBatch } from "./batch.ts";
+
+export interface ScriptInput {
+  readonly runId: string;
+  readonly callback: ResolvedCallback;
+  readonly batch: EditBatch;
+  /** This process's files (one chunk of the run). */
+  readonly files: readonly string[];
+  /** Path of the NUL-separated list of `files`. */
+  readonly nulListPath: string;
+  /** Extra env set by the caller (hook depth, session). */
+  readonly extraEnv?: Readonly<Record<string, string>>;
+}
+
+/** The environment a callback's process sees: the user's, the callback's, then `CP_*`. */
+export function scriptEnv(input: ScriptInput): NodeJS.ProcessEnv {
+  const { callback, batch, files } = input;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...callback.env,
+    ...input.extraEnv,
+    CP_CHANGED_FILES: files.join("\n"),
+    CP_CHANGED_FILES_NUL: input.nulListPath,
+    CP_PROJECT_ROOT: batch.root,
+    CP_CALLBACK_NAME: callback.name,
+    CP_RUN_ID: input.runId,
+  };
+  if (callback.per === "file" && files[0] !== undefined) env.CP_CHANGED_FILE = files[0];
+  else delete env.CP_CHANGED_FILE;
+  return env;
+}
+
+/** The batch as JSON on stdin: the one channel where no file name can be mangled. */
+export function scriptStdin(input: ScriptInput): string {
+  const wanted = new Set(input.files);
+  return `${JSON.stringify({
+    runId: input.runId,
+    callback: input.callback.name,
+    root: input.batch.root,
+    files: input.files,
+    changes: input.batch.files.filter((f) => wanted.has(f.path)),
+    origin: input.batch.origin,
+  })}\n`;
+}
+
+/**
+ * The command line for a callback. A string runs in bash with pipefail and the files as
+ * `"$@"`; an argv array runs with no shell, `{file}` / `{files}` expanding to separate
+ * arguments. File names are never pasted into shell text.
+ */
+export function commandLine(
+  run: string | readonly string[],
+  files: readonly string[],
+  callbackName: string,
+): { command: string; args: string[] } {
+  if (typeof run === "string") {
+    return {
+      command: "bash",
+      args: ["-o", "pipefail", "-c", run, `cpilot:${callbackName}`, ...files],
+    };
+  }
+  const args: string[] = [];
+  for (const part of run) {
+    if (part === "{files}") args.push(...files);
+    else if (part === "{file}") args.push(files[0] ?? "");
+    else args.push(part.includes("{file}") ? part.replaceAll("{file}", files[0] ?? "") : part);
+  }
+  const [command, ...rest] = args;
+  return { command: command ?? "", args: rest };
+}

@@ -1,0 +1,153 @@
+import { spawn } from "node:child_process";
+import type { RunOutput } from "./output.ts";
+
+/** Seconds between SIGTERM and SIGKILL when a run is stopped. */
+export const KILL_GRACE_MS = 2000;
+
+export interface SpawnRequest {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Written to the child's stdin, then closed. */
+  readonly stdin: string;
+  readonly timeoutMs: number;
+  readonly signal: AbortSignal;
+  readonly output: RunOutput;
+  readonly graceMs?: number;
+  /** Called with the child's pid (= its process group id) once it has started. */
+  readonly onSpawn?: (pid: number) => void;
+}
+
+export interface SpawnResult {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  /** SIGKILL was needed after the grace period. */
+  readonly killed: boolean;
+  readonly aborted: boolean;
+  /** The process could not start at all (ENOENT, EACCES): the message. */
+  readonly spawnError: string | null;
+}
+
+/** Signal a whole process group; false when it is already gone. */
+export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True while any process of the group is alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Stop what is left of a group: SIGTERM, wait up to the grace period, then SIGKILL.
+ * Resolves true when SIGKILL was needed. Costs nothing when the group is already empty.
+ */
+export async function reapGroup(pid: number, graceMs: number): Promise<boolean> {
+  if (!killGroup(pid, "SIGTERM")) return false;
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+    if (!groupAlive(pid)) return false;
+  }
+  return killGroup(pid, "SIGKILL");
+}
+
+/**
+ * Run one process as the leader of its own process group. On timeout or abort the whole
+ * group gets SIGTERM, then SIGKILL after the grace period, so grandchildren die too. When
+ * the leader exits, whatever it left running in its group is stopped the same way.
+ */
+export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
+  return new Promise((resolvePromise) => {
+    let timedOut = false;
+    let killed = false;
+    let aborted = false;
+    let settled = false;
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const child = spawn(req.command, [...req.args], {
+      cwd: req.cwd,
+      env: req.env,
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const pid = child.pid;
+    if (pid !== undefined) req.onSpawn?.(pid);
+
+    const stop = (): void => {
+      if (pid === undefined || killTimer !== undefined) return;
+      killGroup(pid, "SIGTERM");
+      killTimer = setTimeout(() => {
+        if (killGroup(pid, "SIGKILL")) killed = true;
+      }, req.graceMs ?? KILL_GRACE_MS);
+      killTimer.unref?.();
+    };
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, req.timeoutMs);
+    const onAbort = (): void => {
+      aborted = true;
+      stop();
+    };
+    if (req.signal.aborted) onAbort();
+    else req.signal.addEventListener("abort", onAbort, { once: true });
+
+    const finish = (result: Omit<SpawnResult, "timedOut" | "killed" | "aborted">): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      req.signal.removeEventListener("abort", onAbort);
+      // Leftovers in the group (a backgrounded or SIGTERM-deaf grandchild) end with the run.
+      const reaped =
+        pid === undefined ? Promise.resolve(false) : reapGroup(pid, req.graceMs ?? KILL_GRACE_MS);
+      void reaped.then((needed) => {
+        resolvePromise({ ...result, timedOut, killed: killed || needed, aborted });
+      });
+    };
+
+    child.stdout.on("data", (chunk: Buffer) => req.output.write(chunk));
+    child.stderr.on("data", (chunk: Buffer) => req.output.write(chunk));
+    child.stdin.on("error", () => {
+      // The script did not read its stdin: that is its right.
+    });
+    child.stdin.end(req.stdin);
+
+    child.on("error", (err: NodeJS.ErrnoException) => {
+      finish({
+        exitCode: null,
+        signal: null,
+        spawnError: `${err.code ?? "error"}: ${err.message}`,
+      });
+    });
+    child.on("exit", (code, signal) => {
+      // Let buffered output arrive, but do not wait on pipes a grandchild still holds.
+      const drain = setTimeout(() => done(), 50);
+      let closed = false;
+      const done = (): void => {
+        if (closed) return;
+        closed = true;
+        clearTimeout(drain);
+        child.stdout.destroy();
+        child.stderr.destroy();
+        if (killTimer !== undefined && !killed && signal === "SIGKILL") killed = true;
+        finish({ exitCode: code, signal, spawnError: null });
+      };
+      child.once("close", done);
+    });
+  });
+}

@@ -1,0 +1,21 @@
+/**
+ * cpilot as a library: the config helpers and the engine, for people who embed cpilot in
+ * their own agent. Call `engine.run(batch)` after each tool batch; the Outcome carries the
+ * runs and the resyncs (what formatters changed) to show the model.
+ */
+export { defineCallback, defineConfig } from "./config/define.ts";
+export { loadConfigFile, loadProjectConfig } from "./config/load.ts";
+export type { ResolvedCallback, ResolvedConfig } from "./config/resolve.ts";
+export type {
+  CallbackDef,
+  CpilotConfig,
+  Overlap,
+  Per,
+  RunContext,
+  RunFunction,
+} from "./config/types.ts";
+export type { ChangeKind, EditBatch, FileChange, Origin } from "./engine/batch.ts";
+export { createEngine, type Engine, type RunOptions } from "./engine/engine.ts";
+export type { Outcome, Resync, RunResult, RunStatus } from "./engine/outcome.ts";
+export { SILENT_EXIT_CODE } from "./engine/outcome.ts";
+export { CpilotError } from "./util/errors.ts";

@@ -1,0 +1,59 @@
+import { colorEnabled, paint } from "./style.ts";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/**
+ * A live one-line status on a TTY ("⠹ running typecheck, lint · 3/5 done"); on anything else
+ * it prints nothing. Lines printed through `log` appear above it.
+ */
+export class Progress {
+  private readonly running = new Map<string, string>();
+  private done = 0;
+  private frame = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private readonly live: boolean;
+
+  constructor(
+    private readonly total: number,
+    private readonly stream: NodeJS.WriteStream = process.stderr,
+  ) {
+    this.live = stream.isTTY === true && process.env.CI === undefined;
+  }
+
+  start(id: string, name: string): void {
+    this.running.set(id, name);
+    if (this.live && this.timer === undefined) {
+      this.timer = setInterval(() => this.draw(), 80);
+      this.timer.unref?.();
+    }
+    this.draw();
+  }
+
+  end(id: string): void {
+    this.running.delete(id);
+    this.done++;
+    this.draw();
+  }
+
+  /** Print a finished line above the status line. */
+  log(line: string): void {
+    if (this.live) this.stream.write("\r\x1b[2K");
+    this.stream.write(`${line}\n`);
+    this.draw();
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.live) this.stream.write("\r\x1b[2K");
+  }
+
+  private draw(): void {
+    if (!this.live || this.running.size === 0) return;
+    this.frame = (this.frame + 1) % FRAMES.length;
+    const names = [...new Set(this.running.values())].join(", ");
+    const width = (this.stream.columns ?? 80) - 1;
+    const text = `${FRAMES[this.frame]} running ${names} · ${this.done}/${this.total} done`;
+    this.stream.write(`\r\x1b[2K${paint(text.slice(0, width), "gray", colorEnabled(this.stream))}`);
+  }
+}

@@ -1,0 +1,55 @@
+import type { Resync, RunResult } from "../engine/outcome.ts";
+import { type Color, formatDuration, paint } from "./style.ts";
+
+const MARKS: Record<RunResult["status"], [string, Color]> = {
+  passed: ["✓", "green"],
+  silent: ["·", "gray"],
+  failed: ["✗", "red"],
+  timed_out: ["✗", "red"],
+  skipped: ["-", "gray"],
+  replaced: ["↻", "yellow"],
+  started: ["…", "blue"],
+};
+
+/** Lines of the tail shown under a failed run in a terminal. */
+export const TERMINAL_TAIL = 15;
+
+function fileLabel(files: readonly string[]): string {
+  if (files.length === 1) return JSON.stringify(files[0]).slice(1, -1);
+  return `${files.length} files`;
+}
+
+/** A finished run as terminal lines: the mark, name, files, time and, on failure, its tail. */
+export function renderRunLines(run: RunResult, color: boolean): string[] {
+  const [mark, tint] = MARKS[run.status];
+  const head = `${paint(mark, tint, color)} ${paint(run.callback, "bold", color)} ${paint(`(${fileLabel(run.files)}, ${formatDuration(run.durationMs)})`, "gray", color)}`;
+  const bad = run.status === "failed" || run.status === "timed_out";
+  if (!bad) {
+    const extra =
+      run.status === "passed"
+        ? run.successMessage && run.successMessage !== "silent"
+          ? ` ${run.successMessage}`
+          : ""
+        : ` ${run.summary}`;
+    return [`${head}${extra}${run.blocking ? "" : paint(" (background)", "gray", color)}`];
+  }
+  const lines = [
+    `${head} ${paint(run.summary, tint, color)}${run.blocking ? "" : paint(" (non-blocking)", "gray", color)}`,
+  ];
+  const tail = run.tail.slice(-TERMINAL_TAIL);
+  for (const line of tail) lines.push(`    ${line}`);
+  lines.push(paint(`    full log: cpilot logs ${run.id}`, "gray", color));
+  return lines;
+}
+
+/** A resync as terminal lines: which file a callback rewrote, and how much. */
+export function renderResyncLine(resync: Resync, color: boolean): string {
+  let added = 0;
+  let removed = 0;
+  for (const line of resync.diff.split("\n")) {
+    if (line.startsWith("+") && !line.startsWith("+++")) added++;
+    else if (line.startsWith("-") && !line.startsWith("---")) removed++;
+  }
+  const what = resync.newText === null && resync.oldText !== null ? "deleted" : "rewrote";
+  return `${paint("~", "yellow", color)} a callback ${what} ${resync.path} ${paint(`(+${added} -${removed})`, "gray", color)}`;
+}

@@ -1,0 +1,114 @@
+import { expect, test } from "bun:test";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { RunOutput } from "../../src/engine/output.ts";
+import { spawnGroup } from "../../src/engine/spawn.ts";
+import { processAlive, tempDir, waitFor } from "../helpers/tmp.ts";
+
+function run(
+  script: string,
+  timeoutMs: number,
+  dir = tempDir(),
+  signal = new AbortController().signal,
+) {
+  const output = new RunOutput(join(dir, "out.log"));
+  const done = spawnGroup({
+    command: "bash",
+    args: ["-c", script],
+    cwd: dir,
+    env: process.env,
+    stdin: "",
+    timeoutMs,
+    signal,
+    output,
+    graceMs: 300,
+  });
+  return { dir, output, done };
+}
+
+test("a timeout kills the whole process group, grandchildren included", async () => {
+  const dir = tempDir();
+  const { done, output } = run(
+    `(sleep 30 & echo $! > "${dir}/grandchild.pid"; wait) ; echo never`,
+    400,
+    dir,
+  );
+  const result = await done;
+  output.close();
+  const grandchild = Number(readFileSync(join(dir, "grandchild.pid"), "utf8"));
+  expect(result.timedOut).toBe(true);
+  expect(await waitFor(() => !processAlive(grandchild), 2000)).toBe(true);
+});
+
+test("a grandchild that ignores SIGTERM gets SIGKILL after the grace period", async () => {
+  const dir = tempDir();
+  const script = `bash -c 'trap "" TERM; echo $$ > "${dir}/deaf.pid"; while :; do sleep 0.05; done' & wait`;
+  const { done } = run(script, 400, dir);
+  const result = await done;
+  const deaf = Number(readFileSync(join(dir, "deaf.pid"), "utf8"));
+  expect(result.timedOut).toBe(true);
+  expect(result.killed).toBe(true);
+  expect(await waitFor(() => !processAlive(deaf), 2000)).toBe(true);
+});
+
+test("what a run leaves in the background ends with it", async () => {
+  const dir = tempDir();
+  const { done } = run(`sleep 30 & echo $! > "${dir}/left.pid"; exit 0`, 5000, dir);
+  const result = await done;
+  const left = Number(readFileSync(join(dir, "left.pid"), "utf8"));
+  expect(result.exitCode).toBe(0);
+  expect(await waitFor(() => !processAlive(left), 2000)).toBe(true);
+});
+
+test("aborting stops the group and reports it as aborted", async () => {
+  const controller = new AbortController();
+  const dir = tempDir();
+  const { done } = run(`sleep 30 & echo $! > "${dir}/c.pid"; wait`, 30_000, dir, controller.signal);
+  await waitFor(() => {
+    try {
+      return readFileSync(join(dir, "c.pid"), "utf8").length > 0;
+    } catch {
+      return false;
+    }
+  });
+  controller.abort();
+  const result = await done;
+  expect(result.aborted).toBe(true);
+  expect(
+    await waitFor(() => !processAlive(Number(readFileSync(join(dir, "c.pid"), "utf8"))), 2000),
+  ).toBe(true);
+});
+
+test("huge output goes to the log while memory keeps only a bounded tail", async () => {
+  const before = process.memoryUsage().rss;
+  // 200 MB: 2 million lines of 100 bytes, then one 5 MB line without a newline.
+  const { done, output, dir } = run(
+    `yes "$(printf 'x%.0s' {1..99})" | head -n 2000000; head -c 5000000 /dev/zero | tr '\\0' y`,
+    60_000,
+  );
+  const result = await done;
+  output.close();
+  expect(result.exitCode).toBe(0);
+  expect(statSync(join(dir, "out.log")).size).toBe(2_000_000 * 100 + 5_000_000);
+  const tail = output.tail();
+  expect(tail.length).toBeLessThanOrEqual(200);
+  expect(tail.at(-1)?.length).toBeLessThanOrEqual(2000);
+  expect(tail.at(-2)).toBe("x".repeat(99));
+  expect(process.memoryUsage().rss - before).toBeLessThan(150 * 1024 * 1024);
+});
+
+test("a command that does not exist is reported, not thrown", async () => {
+  const dir = tempDir();
+  const output = new RunOutput(join(dir, "o.log"));
+  const result = await spawnGroup({
+    command: "definitely-not-a-command-xyz",
+    args: [],
+    cwd: dir,
+    env: process.env,
+    stdin: "",
+    timeoutMs: 5000,
+    signal: new AbortController().signal,
+    output,
+  });
+  expect(result.spawnError).toContain("ENOENT");
+});

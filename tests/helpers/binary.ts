@@ -1,0 +1,47 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const REPO = join(import.meta.dir, "..", "..");
+export const BINARY = join(REPO, "dist", "cpilot");
+
+let built = false;
+
+/** The compiled binary; built once per test run when missing (CI builds it before tests). */
+export function cpilotBinary(): string {
+  if (!built && !existsSync(BINARY)) {
+    const r = spawnSync(process.execPath, [join(REPO, "scripts", "build.ts")], {
+      cwd: REPO,
+      stdio: "inherit",
+    });
+    if (r.status !== 0) throw new Error("building dist/cpilot failed");
+  }
+  built = true;
+  if (!statSync(BINARY).isFile()) throw new Error(`${BINARY} is not a file`);
+  return BINARY;
+}
+
+export interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the binary with a clean environment: no bun on PATH, no node_modules in sight. */
+export function cpilot(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string },
+): Result {
+  const r = spawnSync(cpilotBinary(), args, {
+    cwd: options.cwd,
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      ...options.env,
+    },
+    input: options.input ?? "",
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}

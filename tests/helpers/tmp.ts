@@ -1,0 +1,50 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** A fresh real temp folder (symlinks resolved), optionally a git repo. */
+export function tempDir(prefix = "cpilot-test-", options: { git?: boolean } = {}): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  if (options.git) {
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "pipe" });
+    git("init", "-q", "-b", "main");
+    git("config", "user.email", "t@example.invalid");
+    git("config", "user.name", "t");
+    git("config", "commit.gpgsign", "false");
+  }
+  return dir;
+}
+
+/** Write files (relative path → content), creating folders. */
+export function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), content);
+  }
+}
+
+/** True while a process exists (zombies count as gone). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Poll until `check` is true or `ms` pass; returns the last result. */
+export async function waitFor(check: () => boolean, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return check();
+}
