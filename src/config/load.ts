@@ -4,7 +4,9 @@ import { pathToFileURL } from "node:url";
 import { CpilotError } from "../util/errors.ts";
 import { registerCpilotModule } from "./_register-module.ts";
 import { findConfig } from "./find.ts";
+import { MANAGED_NAME, readManaged } from "./managed.ts";
 import { type ResolvedConfig, resolveConfig } from "./resolve.ts";
+import type { CallbackDef } from "./types.ts";
 import { validateConfig } from "./validate.ts";
 
 /** Read a config file into a plain value, without validating it. */
@@ -53,18 +55,39 @@ export async function readConfigValue(path: string): Promise<unknown> {
   return mod.default;
 }
 
-/** Load, validate and resolve a config file; every problem is reported at once. */
+/** Load, validate and resolve a config file (plus its managed callbacks); every problem is reported at once. */
 export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
   const value = await readConfigValue(path);
+  const root = dirname(path);
   const result = validateConfig(value);
-  if (!result.ok) {
-    const lines = result.problems.map((p) => `  ${basename(path)}: ${p.path}: ${p.message}`);
+  const problems = result.ok
+    ? []
+    : result.problems.map((p) => `${basename(path)}: ${p.path}: ${p.message}`);
+  const managedValue = readManaged(root);
+  let managed: CallbackDef[] = [];
+  if (managedValue.length > 0) {
+    const checked = validateConfig({ callbacks: managedValue });
+    if (checked.ok) managed = checked.config.callbacks;
+    else problems.push(...checked.problems.map((p) => `${MANAGED_NAME}: ${p.path}: ${p.message}`));
+  }
+  if (result.ok) {
+    const own = new Set(result.config.callbacks.map((c) => c.name));
+    managed.forEach((cb, i) => {
+      if (own.has(cb.name)) {
+        problems.push(
+          `${MANAGED_NAME}: callbacks[${i}].name: duplicate name "${cb.name}", already used in ${basename(path)}`,
+        );
+      }
+    });
+  }
+  if (!result.ok || problems.length > 0) {
     throw new CpilotError(
-      `Cannot use config "${path}": ${result.problems.length} problem${result.problems.length > 1 ? "s" : ""}\n${lines.join("\n")}`,
+      `Cannot use config "${path}": ${problems.length} problem${problems.length > 1 ? "s" : ""}\n${problems.map((l) => `  ${l}`).join("\n")}`,
       { hint: "fix the keys above; `cpilot list` shows the config once it loads" },
     );
   }
-  return resolveConfig(result.config, dirname(path), path);
+  const merged = { ...result.config, callbacks: [...result.config.callbacks, ...managed] };
+  return resolveConfig(merged, root, path);
 }
 
 /** Find the project's config from `cwd` (or use `explicit`) and load it. */

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { CpilotError } from "../util/errors.ts";
+import type { CallbackDef } from "./types.ts";
+import { validateConfig } from "./validate.ts";
+
+/**
+ * Callbacks created by tools (an agent's callback_upsert, `cpilot add`) live in
+ * `callbacks.managed.json` beside the config: plain JSON a person can review in a diff,
+ * merged into the config when it loads, so a hand-written TypeScript config is never
+ * rewritten by a program.
+ */
+export const MANAGED_NAME = "callbacks.managed.json";
+
+/** A callback as stored in the managed file: no functions. */
+export type ManagedCallback = CallbackDef & { run: string | string[] };
+
+export function managedPath(root: string): string {
+  return join(root, MANAGED_NAME);
+}
+
+/** The managed callbacks, unvalidated; [] when the file does not exist. */
+export function readManaged(root: string): unknown[] {
+  const path = managedPath(root);
+  if (!existsSync(path)) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new CpilotError(`Cannot parse "${MANAGED_NAME}": ${(err as Error).message}`, {
+      hint: "fix the JSON, or delete the file to drop the callbacks tools created",
+    });
+  }
+  const callbacks = (value as { callbacks?: unknown })?.callbacks;
+  if (!Array.isArray(callbacks)) {
+    throw new CpilotError(`Cannot use "${MANAGED_NAME}": expected { "callbacks": [...] }`, {
+      hint: "fix the file, or delete it",
+    });
+  }
+  return callbacks;
+}
+
+function writeManaged(root: string, callbacks: unknown[]): void {
+  writeFileAtomic(managedPath(root), `${JSON.stringify({ callbacks }, null, 2)}\n`);
+}
+
+/**
+ * Create or replace a managed callback, validated as the config would be. Names defined
+ * in the hand-written config are refused: those are edited there.
+ */
+export function upsertManaged(
+  root: string,
+  callback: ManagedCallback,
+  configNames: readonly string[],
+): "created" | "updated" {
+  if (configNames.includes(callback.name)) {
+    throw new CpilotError(
+      `Cannot change callback "${callback.name}": it is defined in the config file`,
+      {
+        hint: "edit callbacks.config.ts by hand, or pick another name",
+      },
+    );
+  }
+  const current = readManaged(root);
+  const index = current.findIndex((c) => (c as { name?: unknown })?.name === callback.name);
+  const next = [...current];
+  if (index >= 0) next[index] = callback;
+  else next.push(callback);
+  const check = validateConfig({ callbacks: next });
+  if (!check.ok) {
+    const lines = check.problems.map((p) => `${p.path}: ${p.message}`).join("; ");
+    throw new CpilotError(`Cannot save callback "${callback.name}": ${lines}`, {
+      hint: "fix the fields named above",
+    });
+  }
+  writeManaged(root, next);
+  return index >= 0 ? "updated" : "created";
+}
+
+/** Remove a managed callback; false when there was none by that name. */
+export function deleteManaged(root: string, name: string): boolean {
+  const current = readManaged(root);
+  const next = current.filter((c) => (c as { name?: unknown })?.name !== name);
+  if (next.length === current.length) return false;
+  writeManaged(root, next);
+  return true;
+}
