@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+
+/**
+ * Messages waiting for an agent's next hook or MCP call: a background run's result, a
+ * process hook's notify. One file per notice under `.cpilot/inbox/<session>/`; taking a
+ * notice renames it first, so concurrent hook processes never deliver it twice and a
+ * crash between take and delivery loses at most what was being printed.
+ */
+export interface Notice {
+  readonly id: string;
+  readonly kind: string;
+  /** What the agent should read. */
+  readonly text: string;
+  readonly createdAt: number;
+  /** The run it is about, if any. */
+  readonly runId?: string;
+  /** Was this about a failure the agent should fix (blocks Stop while unread)? */
+  readonly failing?: boolean;
+}
+
+/** Notices for no particular session go here and are taken by whichever session asks first. */
+export const ANY_SESSION = "_any";
+
+function safeSession(session: string): string {
+  return session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128) || ANY_SESSION;
+}
+
+function inboxDir(root: string, session: string): string {
+  return join(root, ".cpilot", "inbox", safeSession(session));
+}
+
+/** Queue a notice for a session (or ANY_SESSION). Returns its id. */
+export function postNotice(
+  root: string,
+  session: string,
+  notice: Omit<Notice, "id" | "createdAt">,
+): string {
+  const dir = inboxDir(root, session);
+  mkdirSync(dir, { recursive: true });
+  const createdAt = Date.now();
+  const id = `${createdAt.toString(36)}-${randomBytes(4).toString("hex")}`;
+  writeFileAtomic(join(dir, `${id}.json`), JSON.stringify({ ...notice, id, createdAt }));
+  return id;
+}
+
+/** Take every waiting notice of a session (and of ANY_SESSION), oldest first. */
+export function takeNotices(root: string, session: string): Notice[] {
+  const taken: Notice[] = [];
+  for (const who of new Set([safeSession(session), ANY_SESSION])) {
+    const dir = inboxDir(root, who);
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
+    } catch {
+      continue;
+    }
+    for (const name of names.sort()) {
+      const claimed = join(dir, `.${name}.${process.pid}-${randomBytes(3).toString("hex")}.taken`);
+      try {
+        renameSync(join(dir, name), claimed);
+      } catch {
+        continue; // another process took it
+      }
+      try {
+        taken.push(JSON.parse(readFileSync(claimed, "utf8")) as Notice);
+      } catch {
+        // a torn file cannot be delivered; drop it
+      }
+      rmSync(claimed, { force: true });
+    }
+  }
+  return taken.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+/** Peek without taking: how many notices wait for a session. */
+export function countNotices(root: string, session: string): number {
+  try {
+    return readdirSync(inboxDir(root, session)).filter(
+      (n) => n.endsWith(".json") && !n.startsWith("."),
+    ).length;
+  } catch {
+    return 0;
+  }
+}
