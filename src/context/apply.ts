@@ -13,6 +13,12 @@ export interface ContextSession {
   apply(input: string | readonly UpdateCommand[]): ApplyReport;
 }
 
+/** A unified diff like `diff -u` / git's, "" when nothing changed. */
+function unifiedDiff(from: string, to: string, before: string, after: string): string {
+  if (before === after) return "";
+  return createTwoFilesPatch(from, to, before, after).replace(/^=+\n/, "");
+}
+
 function baseResult(command: UpdateCommand): UpdateResult {
   const result: UpdateResult = {
     file: command.file,
@@ -97,15 +103,12 @@ export function createContextSession(options: ApplyOptions): ContextSession {
     if (earlier !== undefined) result.warnings.push(`this block was also changed by ${earlier}`);
     for (const label of [first, ...rest]) if (label) seen.set(label, where);
     const created = state.original === null && state.text === null;
-    result.diff =
-      before === out.text
-        ? ""
-        : createTwoFilesPatch(
-            created ? "/dev/null" : `a/${state.relative}`,
-            `b/${state.relative}`,
-            before,
-            out.text,
-          );
+    result.diff = unifiedDiff(
+      created ? "/dev/null" : `a/${state.relative}`,
+      `b/${state.relative}`,
+      before,
+      out.text,
+    );
     state.text = out.text;
     state.results.push(result);
     result.ok = true;

@@ -13,6 +13,11 @@ export function normalizeLabel(text: string): string {
     .toLowerCase();
 }
 
+/** The words of a label, for partial matches that never split a word ("use" ≠ "because"). */
+function words(label: string): string {
+  return ` ${label.replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
+}
+
 /** How an id or section name resolved. */
 export type Lookup<T> =
   | { kind: "found"; match: T; partial: boolean }
@@ -26,7 +31,7 @@ export function describe(lines: readonly MdLine[], block: { start: number }): st
 
 /**
  * Find the one block whose label is `id`: an exact (normalized) match wins, else a unique
- * block containing it. None or several is reported, never guessed.
+ * block containing it as whole words. None or several is reported, never guessed.
  */
 export function findBlock(
   lines: readonly MdLine[],
@@ -36,10 +41,11 @@ export function findBlock(
   const wanted = normalizeLabel(id);
   const blocks = blocksIn(lines, options.from, options.to).filter(options.accept ?? (() => true));
   const exact = blocks.filter((block) => normalizeLabel(block.label) === wanted);
+  const wantedWords = words(wanted);
   const partial =
-    exact.length > 0 || wanted === ""
+    exact.length > 0 || wantedWords.trim() === ""
       ? []
-      : blocks.filter((block) => normalizeLabel(block.label).includes(wanted));
+      : blocks.filter((block) => words(normalizeLabel(block.label)).includes(wantedWords));
   const matches = exact.length > 0 ? exact : partial;
   if (matches.length === 1) {
     return { kind: "found", match: matches[0] as Block, partial: exact.length === 0 };
