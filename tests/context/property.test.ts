@@ -11,16 +11,26 @@ const words = fc.array(word, { minLength: 1, maxLength: 5 }).map((w) => w.join("
 
 const bodyBlock = fc.oneof(
   fc.array(words, { minLength: 1, maxLength: 3 }).map((lines) => lines.join("\n")),
-  fc.array(words, { minLength: 1, maxLength: 3 }).map((items) => items.map((t) => `- [ ] ${t}`).join("\n")),
+  fc
+    .array(words, { minLength: 1, maxLength: 3 })
+    .map((items) => items.map((t) => `- [ ] ${t}`).join("\n")),
   words.map((t) => `### Sub ${t}\n\n${t} body`),
-  fc.tuple(fc.nat(9), words).map(([n, t]) => `\`\`\`md\n## Section-${n} title\n- [ ] ${t}\n# top\n\`\`\``),
+  fc
+    .tuple(fc.nat(9), words)
+    .map(([n, t]) => `\`\`\`md\n## Section-${n} title\n- [ ] ${t}\n# top\n\`\`\``),
   words.map((t) => `\t- tabbed ${t}\n    indented ${t}  `),
 );
 
 const doc = fc
   .record({
-    preamble: fc.option(words.map((t) => `# Title\n\n${t}\n\n`), { nil: "" }),
-    bodies: fc.array(fc.array(bodyBlock, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 6 }),
+    preamble: fc.option(
+      words.map((t) => `# Title\n\n${t}\n\n`),
+      { nil: "" },
+    ),
+    bodies: fc.array(fc.array(bodyBlock, { minLength: 1, maxLength: 4 }), {
+      minLength: 1,
+      maxLength: 6,
+    }),
     crlf: fc.boolean(),
   })
   .map(({ preamble, bodies, crlf }) => ({
@@ -35,11 +45,15 @@ const assemble = (preamble: string, sections: readonly string[], crlf: boolean) 
 };
 
 function apply(text: string, command: Omit<UpdateCommand, "file">): string {
-  const out = applyAction(text, { file: "DOC.md", ...command }, {
-    file: "DOC.md",
-    moveCompleted: false,
-    now: new Date(0),
-  });
+  const out = applyAction(
+    text,
+    { file: "DOC.md", ...command },
+    {
+      file: "DOC.md",
+      moveCompleted: false,
+      now: new Date(0),
+    },
+  );
   if (!out.ok) throw new Error(out.error);
   return out.text;
 }
@@ -65,9 +79,14 @@ test("remove deletes one section and leaves every other byte alone", () => {
   fc.assert(
     fc.property(doc, fc.nat(), ({ preamble, sections, crlf }, pick) => {
       const k = pick % sections.length;
-      const out = apply(assemble(preamble, sections, crlf), { action: "remove", id: `section-${k} TITLE`, content: "" });
+      const out = apply(assemble(preamble, sections, crlf), {
+        action: "remove",
+        id: `section-${k} TITLE`,
+        content: "",
+      });
       const rest = sections.filter((_, i) => i !== k);
-      const expected = rest.length === 0 ? preamble.replace(/\n\n$/, "\n") : assemble(preamble, rest, false);
+      const expected =
+        rest.length === 0 ? preamble.replace(/\n\n$/, "\n") : assemble(preamble, rest, false);
       expect(out).toBe(crlf ? expected.replace(/\n/g, "\r\n") : expected);
     }),
     { numRuns: 300 },
@@ -79,7 +98,11 @@ test("add appends to one section and leaves every other byte alone", () => {
     fc.property(doc, fc.nat(), words, ({ preamble, sections, crlf }, pick, added) => {
       const k = pick % sections.length;
       const content = `Added: ${added}`;
-      const out = apply(assemble(preamble, sections, crlf), { action: "add", section: `Section-${k} title`, content });
+      const out = apply(assemble(preamble, sections, crlf), {
+        action: "add",
+        section: `Section-${k} title`,
+        content,
+      });
       const expected = sections.map((s, i) => (i === k ? `${s}\n${content}\n` : s));
       expect(out).toBe(assemble(preamble, expected, crlf));
     }),
@@ -89,13 +112,20 @@ test("add appends to one section and leaves every other byte alone", () => {
 
 // Parsing: any command, written as a block inside arbitrary surrounding text, comes back.
 
-const attrValue = fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !/[\r\n]/.test(s) && s.trim() !== "");
+const attrValue = fc
+  .string({ minLength: 1, maxLength: 20 })
+  .filter((s) => !/[\r\n]/.test(s) && s.trim() !== "");
 const contentLine = fc
   .string({ maxLength: 30 })
   .filter((s) => !/[\r\n]/.test(s) && !/<\/?context-update/i.test(s) && !/^\s*(```|~~~)/.test(s));
 const content = fc
   .array(contentLine, { maxLength: 5 })
-  .map((lines) => lines.join("\n").replace(/^(\s*\n)+/, "").replace(/(\n\s*)+$/, ""))
+  .map((lines) =>
+    lines
+      .join("\n")
+      .replace(/^(\s*\n)+/, "")
+      .replace(/(\n\s*)+$/, ""),
+  )
   .map((text) => (text.trim() === "" ? "" : text));
 const noise = fc.string({ maxLength: 40 }).filter((s) => !/<\/?context-update/i.test(s));
 
