@@ -69,7 +69,7 @@ export function createContextSession(options: ApplyOptions): ContextSession {
   const touched = new Map<string, Map<string, string>>();
   /** With dryRun nothing is written, so later batches must see earlier ones in memory. */
   const dryRunStates = new Map<string, FileState>();
-  const context = { moveCompleted: options.moveCompleted ?? false, now: options.now ?? new Date() };
+  const moveCompleted = options.moveCompleted ?? false;
 
   function applyOne(command: UpdateCommand, states: Map<string, FileState>): UpdateResult {
     const result = baseResult(command);
@@ -92,7 +92,11 @@ export function createContextSession(options: ApplyOptions): ContextSession {
       return fail(result, `${what}: the file does not exist`, 'only action="add" creates a file');
     }
     const before = state.text ?? "";
-    const out = applyAction(before, command, { ...context, file: command.file });
+    const out = applyAction(before, command, {
+      file: command.file,
+      moveCompleted,
+      now: options.now ?? new Date(),
+    });
     if (!out.ok) return fail(result, out.error, out.hint, out.candidates);
     const seen = touched.get(target.path) ?? new Map<string, string>();
     touched.set(target.path, seen);

@@ -161,6 +161,7 @@ test("traversal: absolute paths, .., other names and symlinks out of the dir are
   mkdirSync(join(root, "elsewhere"));
   symlinkSync(join(root, "elsewhere"), join(dir, "sub"));
   symlinkSync(join(dir, "notes.txt"), join(dir, "TXT.md"));
+  symlinkSync(join(root, "created-outside.md"), join(dir, "DANGLING.md"));
   const attempts = [
     join(root, "outside.md"),
     "../outside.md",
@@ -170,6 +171,7 @@ test("traversal: absolute paths, .., other names and symlinks out of the dir are
     "D.md.bak",
     ".hidden.md",
     "TXT.md",
+    "DANGLING.md",
     "C:\\x.md",
   ];
   const text = attempts.map((file) => block(`file="${file}" action="add"`, "pwned")).join("");
@@ -187,6 +189,7 @@ test("traversal: absolute paths, .., other names and symlinks out of the dir are
   expect(readFileSync(join(root, "outside.md"), "utf8")).toBe("secret\n");
   expect(read("notes.txt")).toBe("txt\n");
   expect(readdirSync(join(root, "elsewhere"))).toEqual([]);
+  expect(existsSync(join(root, "created-outside.md"))).toBe(false);
 });
 
 test("a symlink to an allowed file inside the dir is written through and stays a link", () => {
