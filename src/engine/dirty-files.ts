@@ -19,7 +19,8 @@ export function dirtyFiles(root: string): string[] | null {
   const out = r.stdout.toString("utf8");
   const files: string[] = [];
   for (const entry of out.split("\0")) {
-    if (entry.length > 3) files.push(entry.slice(3));
+    // cpilot's own run logs and state are never a callback's rewrite.
+    if (entry.length > 3 && !entry.startsWith(".cpilot/", 3)) files.push(entry.slice(3));
   }
   return files;
 }

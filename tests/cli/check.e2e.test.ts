@@ -8,12 +8,12 @@ import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 const TS_CONFIG = `import { defineConfig, defineCallback } from "cpilot";
 
 const typed: number = 10;
-const lint = defineCallback({ name: "lint", pattern: "*.ts", run: 'grep -L BAD "$@" > /dev/null && ! grep -l BAD "$@"', timeout: typed });
+const lint = defineCallback({ name: "lint", pattern: "*.ts", run: '! grep -l "^BAD" "$@"', timeout: typed });
 
 export default defineConfig({
   callbacks: [
     lint,
-    { name: "docs", description: "markdown", pattern: ["docs/", "!docs/draft/"], run: ["true"], timeout: 5, successMessage: "docs fine" },
+    { name: "docs", description: "markdown", pattern: ["docs/**/*.md", "!docs/draft/**"], run: ["true"], timeout: 5, successMessage: "docs fine" },
     { name: "gen", pattern: "*.ts", run: () => 0, timeout: 5 },
   ],
 });
@@ -202,7 +202,7 @@ test("list, disable, enable: toggles live in .cpilot/, not in the config", () =>
   expect(readFileSync(join(root, "callbacks.config.ts"), "utf8")).toBe(before);
   const table = cpilot(["list"], { cwd: root }).stdout;
   expect(table.split("\n")[0]).toMatch(/^name\s+description\s+pattern\s+blocking\s+enabled$/);
-  expect(table).toContain("docs/ !docs/draft/");
+  expect(table).toContain("docs/**/*.md !docs/draft/**");
   expect(cpilot(["disable", "nope"], { cwd: root }).code).toBe(2);
 });
 

@@ -1,0 +1,162 @@
+// Times `cpilot check` with a `true` callback on 1 staged file, 1,000 staged files and --all
+// in a generated repo of 20,000 files (10,000 *.ts), beside the floor (spawning `bash -c true`)
+// and lefthook and lint-staged doing the same job, all in the same run. Reports medians and
+// ratios; asserts nothing. Usage: scripts/bench [--runs N] [--files N] [--keep]
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "15" },
+    files: { type: "string", default: "20000" },
+    keep: { type: "boolean" },
+  },
+});
+const RUNS = Number(values.runs);
+const TOTAL = Number(values.files);
+const repoRoot = resolve(import.meta.dir, "..");
+const cpilot = join(repoRoot, "dist", "cpilot");
+const lefthook = join(repoRoot, "node_modules", ".bin", "lefthook");
+const lintStaged = join(repoRoot, "node_modules", ".bin", "lint-staged");
+if (!existsSync(cpilot)) {
+  process.stderr.write("dist/cpilot is missing: run `npm run build` first\n");
+  process.exit(2);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "cpilot-bench-"));
+const git = (...args: string[]) =>
+  execFileSync("git", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
+
+function makeRepo(): void {
+  git("init", "-q", "-b", "main");
+  git("config", "user.email", "bench@example.invalid");
+  git("config", "user.name", "bench");
+  git("config", "core.hooksPath", "/dev/null");
+  for (let i = 0; i < TOTAL; i++) {
+    const folder = join(dir, "src", `m${i % 100}`);
+    if (i < 100) mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, `f${i}.${i % 2 === 0 ? "ts" : "md"}`),
+      `export const v${i} = ${i};\n`,
+    );
+  }
+  writeFileSync(
+    join(dir, "callbacks.config.json"),
+    JSON.stringify({ callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 30 }] }),
+  );
+  writeFileSync(
+    join(dir, "lefthook.yml"),
+    "pre-commit:\n  commands:\n    t:\n      glob: '*.ts'\n      run: true {staged_files}\n",
+  );
+  writeFileSync(join(dir, ".lintstagedrc.json"), JSON.stringify({ "*.ts": "true" }));
+  writeFileSync(join(dir, ".gitignore"), ".cpilot/\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "bench repo");
+}
+
+function time(cmd: string, args: string[], env: Record<string, string> = {}): number[] {
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS + 2; i++) {
+    const t = performance.now();
+    const r = spawnSync(cmd, args, {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    });
+    const ms = performance.now() - t;
+    if (r.status !== 0)
+      throw new Error(
+        `${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`,
+      );
+    if (i >= 2) samples.push(ms); // two warm-up runs
+  }
+  return samples;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+function stage(n: number): void {
+  git("reset", "-q");
+  const paths: string[] = [];
+  for (let i = 0; i < n * 2; i += 2) {
+    const p = `src/m${i % 100}/f${i}.ts`;
+    writeFileSync(join(dir, p), `export const v${i} = ${i + 1};\n`);
+    paths.push(p);
+  }
+  git("add", "--", ...paths);
+}
+
+interface Row {
+  scenario: string;
+  tool: string;
+  ms: number;
+}
+const rows: Row[] = [];
+const record = (scenario: string, tool: string, samples: number[]) =>
+  rows.push({ scenario, tool, ms: median(samples) });
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+makeRepo();
+const hasLefthook = existsSync(lefthook);
+const hasLintStaged = existsSync(lintStaged);
+for (const [scenario, n] of [
+  ["1 staged file", 1],
+  ["1,000 staged files", 1000],
+] as const) {
+  stage(n);
+  record(scenario, "floor: bash -c true", time("bash", ["-c", "true"]));
+  record(scenario, "cpilot check --staged", time(cpilot, ["check", "--staged"]));
+  if (hasLefthook)
+    record(
+      scenario,
+      "lefthook run pre-commit",
+      time(lefthook, ["run", "pre-commit", "--no-tty"], {
+        LEFTHOOK_QUIET: "meta,summary,execution",
+      }),
+    );
+  if (hasLintStaged)
+    record(scenario, "lint-staged --no-stash", time(lintStaged, ["--no-stash", "--quiet"]));
+}
+git("reset", "-q");
+git("checkout", "-q", "--", ".");
+record("--all (20,000 files)", "floor: bash -c true", time("bash", ["-c", "true"]));
+record("--all (20,000 files)", "cpilot check --all", time(cpilot, ["check", "--all"]));
+if (hasLefthook)
+  record(
+    "--all (20,000 files)",
+    "lefthook run pre-commit --all-files",
+    time(lefthook, ["run", "pre-commit", "--all-files", "--no-tty"], {
+      LEFTHOOK_QUIET: "meta,summary,execution",
+    }),
+  );
+if (hasLintStaged)
+  record(
+    "--all (20,000 files)",
+    `lint-staged --diff ${EMPTY_TREE.slice(0, 7)}..HEAD`,
+    time(lintStaged, ["--no-stash", "--quiet", "--diff", `${EMPTY_TREE}..HEAD`]),
+  );
+
+const out: string[] = [
+  `cpilot bench: ${TOTAL} files (${TOTAL / 2} *.ts), median of ${RUNS} runs, ${new Date().toISOString()}`,
+  "",
+];
+for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
+  const group = rows.filter((r) => r.scenario === scenario);
+  const mine = group.find((r) => r.tool.startsWith("cpilot"))!;
+  out.push(scenario);
+  for (const r of group) {
+    const ratio = r === mine ? "" : `  cpilot is ${(mine.ms / r.ms).toFixed(2)}x this`;
+    out.push(`  ${r.tool.padEnd(44)} ${r.ms.toFixed(1).padStart(8)} ms${ratio}`);
+  }
+  out.push("");
+}
+process.stdout.write(`${out.join("\n")}\n`);
+if (!values.keep) rmSync(dir, { recursive: true, force: true });
+else process.stderr.write(`kept ${dir}\n`);
