@@ -63,6 +63,9 @@ function parse(args: string[]) {
     }
     idleExitMs = seconds * 1000;
   }
+  if (input === undefined && process.stdin.isTTY) {
+    throw new UsageError("no input: give a FILE, or pipe the text in");
+  }
   return { help: false as const, values, input: input ?? "-", idleExitMs };
 }
 

@@ -36,7 +36,7 @@ export function lookupFailure<T>(
     const found = lookup.matches.map(describe);
     return failure(
       `${what}: ${found.length} blocks match`,
-      'use the full heading or first line, or add section="…" to narrow it down',
+      `matches: ${found.slice(0, 5).join(" | ")}${found.length > 5 ? " | …" : ""}; use the full heading or first line, or add section="…" to narrow it down`,
       found.slice(0, 10),
     );
   }

@@ -37,7 +37,10 @@ export function addAction(text: string, command: UpdateCommand, file: string): A
         );
       }
     } else {
-      plan = createSection(lines, command.section, newSectionLevel(lines), content);
+      const first = scanMarkdown(command.content)[0]?.heading;
+      const usual = newSectionLevel(lines);
+      const level = first ? Math.max(1, Math.min(usual, first.level - 1)) : usual;
+      plan = createSection(lines, command.section, level, content);
       if (lines.length > 0) warnings.push(`section "${command.section}" did not exist: created it`);
     }
   }

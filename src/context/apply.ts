@@ -79,7 +79,9 @@ export function createContextSession(options: ApplyOptions): ContextSession {
       return fail(
         result,
         `Cannot ${verb} "${command.file}": ${problems.join("; ")}`,
-        "fix the block's attributes and content",
+        problems.some((problem) => problem.startsWith("file "))
+          ? `name a file inside the context directory matching ${allowed.join(", ")}, e.g. file="TASKS.md"`
+          : "fix the block's attributes and content",
       );
     }
     const target = resolveContextFile(options.contextDir, command.file, allowed);

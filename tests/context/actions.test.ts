@@ -203,3 +203,8 @@ test("indentation and tabs in untouched lines are kept byte for byte", () => {
     doc.replace("\nbody\n", "\nc\n"),
   );
 });
+
+test("a new section sits above the content's own heading level", () => {
+  const out = run({ section: "Decisions", content: "## [2025-01-19] Use Vitest\n\nFaster." }, "");
+  expect(text(out)).toBe("# Decisions\n\n## [2025-01-19] Use Vitest\n\nFaster.\n");
+});
