@@ -1,0 +1,69 @@
+import { spawnSync } from "node:child_process";
+import { CpilotError } from "../util/errors.ts";
+
+export interface GitResult {
+  /** Exit code 0. */
+  readonly ok: boolean;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** git is not installed (or `cwd` does not exist). */
+  readonly missing: boolean;
+}
+
+/**
+ * Run git with an argument array (never a shell) in `cwd`. Pathspecs are literal (a file
+ * named `*` means that file), no optional locks are taken (an agent may be running git
+ * beside us), and messages are in English so callers can recognize them.
+ */
+export function runGit(cwd: string, args: readonly string[]): GitResult {
+  const result = spawnSync("git", args, {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, GIT_LITERAL_PATHSPECS: "1", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
+  });
+  return {
+    ok: result.status === 0,
+    stdout: result.stdout ?? "",
+    stderr: (result.stderr ?? "").trim(),
+    missing: (result.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT",
+  };
+}
+
+/** True when git failed because `cwd` is not inside a work tree (or git is missing). */
+export function isNotRepo(result: GitResult): boolean {
+  return result.missing || /not a git repository/i.test(result.stderr);
+}
+
+/** `-z` output: NUL-terminated fields, so any byte but NUL may appear in a name. */
+export function splitNul(stdout: string): string[] {
+  const fields = stdout.split("\0");
+  if (fields.at(-1) === "") fields.pop();
+  return fields;
+}
+
+/** The CpilotError for a failed git call: what could not be done, and git's first line. */
+export function gitFailure(
+  cwd: string,
+  args: readonly string[],
+  result: GitResult,
+  action: string,
+): CpilotError {
+  if (result.missing) {
+    return new CpilotError(`Cannot ${action}: git is not installed or "${cwd}" does not exist`, {
+      hint: "install git, or pass the files to check as arguments",
+    });
+  }
+  const said = result.stderr.split("\n")[0]?.replace(/^(fatal|error): /, "") || "git failed";
+  return new CpilotError(`Cannot ${action}: ${said}`, {
+    hint: `run \`git ${args.join(" ")}\` in ${cwd} to see why`,
+  });
+}
+
+/** Run git and return its stdout, or throw a CpilotError saying what could not be done. */
+export function gitOrThrow(cwd: string, args: readonly string[], action: string): string {
+  const result = runGit(cwd, args);
+  if (result.ok) return result.stdout;
+  throw gitFailure(cwd, args, result, action);
+}

@@ -1,0 +1,40 @@
+import type { ChangeKind, FileChange } from "../engine/batch.ts";
+import { splitNul } from "./_git.ts";
+
+/** `A` added, `D` deleted; everything else (M, T type change, U unmerged, X) is a change. */
+function kindOf(letter: string | undefined): ChangeKind {
+  return letter === "A" ? "created" : letter === "D" ? "deleted" : "modified";
+}
+
+/**
+ * Parse `git diff --name-status -z`: `STATUS NUL path NUL`, or for renames and copies
+ * `R100 NUL old NUL new NUL`. A rename is the new path created and the old one deleted;
+ * a copy is the new path created. Later entries for the same path win.
+ */
+export function parseNameStatus(
+  stdout: string,
+  into = new Map<string, ChangeKind>(),
+): Map<string, ChangeKind> {
+  const fields = splitNul(stdout);
+  for (let i = 0; i < fields.length; ) {
+    const status = fields[i++]!;
+    const letter = status[0];
+    if (letter === "R" || letter === "C") {
+      const from = fields[i++];
+      const to = fields[i++];
+      if (letter === "R" && from !== undefined) into.set(from, "deleted");
+      if (to !== undefined) into.set(to, "created");
+    } else {
+      const path = fields[i++];
+      if (path !== undefined) into.set(path, kindOf(letter));
+    }
+  }
+  return into;
+}
+
+/** Map entries as FileChanges, dropping anything under cpilot's own `.cpilot/`. */
+export function toChanges(map: ReadonlyMap<string, ChangeKind>): FileChange[] {
+  const changes: FileChange[] = [];
+  for (const [path, kind] of map) if (!path.startsWith(".cpilot/")) changes.push({ path, kind });
+  return changes;
+}

@@ -1,0 +1,200 @@
+/**
+ * The file sets `cpilot check` runs on: staged, changed since a ref, all, or named by the
+ * user. Every path comes back relative to `root` with `/` separators. git is asked with
+ * argument arrays and `-z` output, so no file name (spaces, quotes, newlines, `$(…)`)
+ * can break the parse or reach a shell.
+ */
+import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import type { ChangeKind, FileChange } from "../engine/batch.ts";
+import { isInside } from "../util/contained-path.ts";
+import { CpilotError } from "../util/errors.ts";
+import { gitFailure, gitOrThrow, isNotRepo, runGit, splitNul } from "./_git.ts";
+import { parseNameStatus, toChanges } from "./_name-status.ts";
+import { STATE_DIR, walkFiles } from "./walk.ts";
+
+/** Paths relative to cwd (= root) and limited to it, renames as delete + create, no submodules. */
+const DIFF = [
+  "--name-status",
+  "-z",
+  "--no-renames",
+  "--no-ext-diff",
+  "--ignore-submodules=all",
+  "--relative",
+];
+
+/** The top directory of the git work tree holding `cwd`, or null outside git (or without git). */
+export function gitRoot(cwd: string): string | null {
+  const result = runGit(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!result.ok) return null;
+  const top = result.stdout.endsWith("\n") ? result.stdout.slice(0, -1) : result.stdout;
+  return top === "" ? null : top;
+}
+
+/** What `git commit` would record: index against HEAD (everything is created before the first commit). */
+export function stagedFiles(root: string): FileChange[] {
+  return toChanges(
+    parseNameStatus(gitOrThrow(root, ["diff", "--cached", ...DIFF], "list staged files")),
+  );
+}
+
+/**
+ * The working tree against `ref` (staged or not), plus untracked files that are not
+ * ignored, as created. In a repository with no commit yet and `ref` "HEAD", every file
+ * is created.
+ */
+export function changedFiles(root: string, ref = "HEAD"): FileChange[] {
+  if (ref === "" || ref.startsWith("-") || ref.includes("\0")) {
+    throw new CpilotError(`Cannot compare with ${JSON.stringify(ref)}: it is not a git revision`, {
+      hint: "pass a branch, tag or commit, such as --changed main",
+    });
+  }
+  const args = ["diff", ...DIFF, ref, "--"];
+  const action = `list files changed since ${JSON.stringify(ref)}`;
+  const diff = runGit(root, args);
+  if (!diff.ok) {
+    if (
+      ref === "HEAD" &&
+      !isNotRepo(diff) &&
+      !runGit(root, ["rev-parse", "--verify", "-q", "HEAD"]).ok
+    ) {
+      return (gitFiles(root, []) ?? []).map((path) => ({ path, kind: "created" }));
+    }
+    throw gitFailure(root, args, diff, action);
+  }
+  const changes = parseNameStatus(diff.stdout);
+  const untracked = gitOrThrow(root, ["ls-files", "-z", "--others", "--exclude-standard"], action);
+  for (const path of splitNul(untracked)) {
+    if (path.endsWith("/")) continue; // a nested repository, not a file
+    const kind = changes.get(path);
+    // deleted from the index but still on disk: it is there in both
+    if (kind === undefined || kind === "deleted") changes.set(path, kind ? "modified" : "created");
+  }
+  return toChanges(changes);
+}
+
+/**
+ * Every file that exists, as modified, in git's order. Inside git: tracked files still on disk plus
+ * untracked ones that are not ignored. Outside git: a .gitignore-aware walk ({@link walkFiles}).
+ */
+export function allFiles(root: string): FileChange[] {
+  return (gitFiles(root, []) ?? walkFiles(root)).map((path) => ({ path, kind: "modified" }));
+}
+
+/**
+ * Files the user named, relative to `cwd` or absolute. A directory stands for the files
+ * below it (gitignore-aware, as {@link allFiles}, sorted); a path that does not exist is deleted;
+ * everything else is modified. Order follows `paths`, without duplicates.
+ *
+ * @throws CpilotError when a path is outside `root`.
+ */
+export function explicitFiles(root: string, paths: readonly string[], cwd: string): FileChange[] {
+  const named = paths.map((given) => {
+    const path = rootRelative(root, cwd, given);
+    return { path, kind: kindOnDisk(join(root, path)) };
+  });
+  const dirs = named.filter((n) => n.kind === "directory").map((n) => n.path);
+  const below =
+    dirs.length === 0
+      ? []
+      : (gitFiles(root, dirs) ?? dirs.flatMap((d) => walkFiles(root, d))).sort();
+  const result = new Map<string, ChangeKind>();
+  for (const { path, kind } of named) {
+    if (kind !== "directory") {
+      if (!result.has(path)) result.set(path, kind);
+      continue;
+    }
+    for (const file of below) {
+      if ((path === "" || file.startsWith(`${path}/`)) && !result.has(file))
+        result.set(file, "modified");
+    }
+  }
+  return [...result].map(([path, kind]) => ({ path, kind }));
+}
+
+function kindOnDisk(abs: string): ChangeKind | "directory" {
+  try {
+    return lstatSync(abs).isDirectory() ? "directory" : "modified";
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? "deleted" : "modified";
+  }
+}
+
+function realpathOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** `given` (relative to cwd, or absolute) as a posix path relative to root; "" is the root. */
+function rootRelative(root: string, cwd: string, given: string): string {
+  const abs = resolve(cwd, given);
+  const top = resolve(root);
+  let rel = isInside(top, abs) ? relative(top, abs) : null;
+  if (rel === null) {
+    // another spelling of the same place through a symlink (/tmp vs /private/tmp)
+    const realTop = realpathOrNull(top);
+    const realDir = realpathOrNull(dirname(abs));
+    const real = realDir === null ? null : join(realDir, basename(abs));
+    if (realTop !== null && real !== null && isInside(realTop, real)) rel = relative(realTop, real);
+  }
+  if (given === "" || given.includes("\0") || rel === null) {
+    const why = rel === null ? `it is outside the project root ${root}` : "it is not a file path";
+    throw new CpilotError(`Cannot check ${JSON.stringify(given)}: ${why}`, {
+      hint: "pass files or directories inside the project, or run cpilot from the project that holds them",
+    });
+  }
+  return rel.split(sep).join("/");
+}
+
+/** Does a .gitmodules sit between `root` and the top of its repository? */
+function hasSubmodules(root: string): boolean {
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".gitmodules"))) return true;
+    if (existsSync(join(dir, ".git")) || dirname(dir) === dir) return false;
+  }
+}
+
+/**
+ * Existing files below `pathspecs` (all when empty) that git tracks or would add, in one
+ * `git ls-files` call: `-t` tags tracked (H), deleted (R), skip-worktree (S) and untracked
+ * (?) entries. Null outside a git work tree. Submodules and `.cpilot/` are left out.
+ */
+function gitFiles(root: string, pathspecs: readonly string[]): string[] | null {
+  const specs = pathspecs.map((p) => (p === "" ? "." : p));
+  const args = [
+    "ls-files",
+    "-z",
+    "-t",
+    "--cached",
+    "--deleted",
+    "--others",
+    "--exclude-standard",
+    "--",
+    ...specs,
+  ];
+  const result = runGit(root, args);
+  if (!result.ok && isNotRepo(result)) return null;
+  if (!result.ok) throw gitFailure(root, args, result, `list the files in ${root}`);
+  const stdout = result.stdout;
+  const removed = new Set<string>();
+  const files = new Set<string>();
+  for (const field of splitNul(stdout)) {
+    const tag = field[0];
+    const path = field.slice(2);
+    if (path.endsWith("/") || path.startsWith(`${STATE_DIR}/`)) continue;
+    if (tag === "R") removed.add(path);
+    else if (tag !== "S" || existsSync(join(root, path))) files.add(path);
+  }
+  if (hasSubmodules(root)) {
+    for (const line of splitNul(
+      gitOrThrow(root, ["ls-files", "-z", "--stage"], "list submodules"),
+    )) {
+      if (line.startsWith("160000 ")) removed.add(line.slice(line.indexOf("\t") + 1));
+    }
+  }
+  return [...files].filter((path) => !removed.has(path));
+}
