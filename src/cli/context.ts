@@ -6,10 +6,13 @@ import { parseArgs } from "node:util";
 import {
   type ApplyReport,
   createContextSession,
+  type FollowEnd,
+  type FollowOptions,
   followUpdates,
   renderReport,
   summarize,
 } from "../context/index.ts";
+import { CpilotError } from "../util/errors.ts";
 
 const USAGE = `usage: cpilot context apply [FILE|-] [--dry-run] [--backup] [--follow] [--json] [--dir DIR]
 
@@ -26,7 +29,19 @@ directory (default: .context/ at the project root).
 
 exit 0 all applied, 1 some block failed, 2 usage error`;
 
-class UsageError extends Error {}
+const HELP_HINT = 'run "cpilot context apply --help"';
+
+/** A usage problem: exit 2 with the help hint. */
+function usage(message: string, hint = HELP_HINT): CpilotError {
+  return new CpilotError(message, { hint, exitCode: 2 });
+}
+
+function printError(err: CpilotError): number {
+  process.stderr.write(
+    `error: ${err.message}\n${err.hint === undefined ? "" : `hint: ${err.hint}\n`}`,
+  );
+  return err.exitCode;
+}
 
 /** The git top-level of `cwd`, else `cwd`. */
 function projectRoot(cwd: string): string {
@@ -42,29 +57,28 @@ function parse(args: string[]) {
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw usage((err as Error).message);
   }
   const { values, positionals } = parsed;
   if (values.help) return { help: true as const };
   const [sub, input, ...extra] = positionals;
   if (sub !== "apply")
-    throw new UsageError(sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`);
-  if (extra.length > 0) throw new UsageError(`expected one input, got ${positionals.length - 1}`);
-  if (values.follow && (input === undefined || input === "-"))
-    throw new UsageError("--follow needs a FILE");
+    throw usage(sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`);
+  if (extra.length > 0) throw usage(`expected one input, got ${positionals.length - 1}`);
+  if (values.follow && (input === undefined || input === "-")) throw usage("--follow needs a FILE");
   let idleExitMs: number | undefined;
   if (values["follow-idle-exit"] !== undefined) {
     const seconds = Number(values["follow-idle-exit"]);
-    if (!values.follow) throw new UsageError("--follow-idle-exit needs --follow");
+    if (!values.follow) throw usage("--follow-idle-exit needs --follow");
     if (!Number.isFinite(seconds) || seconds <= 0) {
-      throw new UsageError(
+      throw usage(
         `--follow-idle-exit "${values["follow-idle-exit"]}" is not a positive number of seconds`,
       );
     }
     idleExitMs = seconds * 1000;
   }
   if (input === undefined && process.stdin.isTTY) {
-    throw new UsageError("no input: give a FILE, or pipe the text in");
+    throw usage("no input: give a FILE, or pipe the text in");
   }
   return { help: false as const, values, input: input ?? "-", idleExitMs };
 }
@@ -85,7 +99,7 @@ async function readInput(input: string, cwd: string): Promise<string> {
     try {
       return readFileSync(resolve(cwd, input), "utf8");
     } catch (err) {
-      throw new UsageError(`Cannot read "${input}": ${(err as Error).message}`);
+      throw usage(`Cannot read "${input}": ${(err as Error).message}`, "check the path");
     }
   }
   const chunks: Buffer[] = [];
@@ -93,25 +107,54 @@ async function readInput(input: string, cwd: string): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+const WHY: Record<FollowEnd, string> = {
+  aborted: "interrupted",
+  removed: "the file was removed",
+  idle: "no growth",
+};
+
+/** Follow `path` until SIGINT (or `signal`), its removal, or `idleExitMs` without growth. */
+async function follow(
+  path: string,
+  idleExitMs: number | undefined,
+  signal: AbortSignal | undefined,
+  onBlocks: FollowOptions["onBlocks"],
+): Promise<FollowEnd> {
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.on("SIGINT", onSigint);
+  try {
+    const stop = signal === undefined ? abort.signal : AbortSignal.any([abort.signal, signal]);
+    const options: FollowOptions = { onBlocks, signal: stop };
+    if (idleExitMs !== undefined) options.idleExitMs = idleExitMs;
+    return await followUpdates(path, options);
+  } finally {
+    process.off("SIGINT", onSigint);
+  }
+}
+
 /**
  * Run `cpilot context <args>` (args after "context"). Human text goes to stderr, the JSON
  * document (with --json) to stdout. Returns the exit code; never exits the process.
+ * `--follow` stops on SIGINT, or when `options.signal` (the run's AbortSignal) aborts.
  */
-export async function contextCommand(args: string[]): Promise<number> {
+export async function contextCommand(
+  args: string[],
+  options: { signal?: AbortSignal } = {},
+): Promise<number> {
   const cwd = process.cwd();
-  let options: ReturnType<typeof parse>;
+  let parsed: ReturnType<typeof parse>;
   try {
-    options = parse(args);
+    parsed = parse(args);
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`error: ${err.message}\nhint: run "cpilot context apply --help"\n`);
-    return 2;
+    if (!(err instanceof CpilotError)) throw err;
+    return printError(err);
   }
-  if (options.help) {
+  if (parsed.help) {
     process.stderr.write(`${USAGE}\n`);
     return 0;
   }
-  const { values, input, idleExitMs } = options;
+  const { values, input, idleExitMs } = parsed;
   const contextDir =
     values.dir === undefined ? join(projectRoot(cwd), ".context") : resolve(cwd, values.dir);
   const dryRun = values["dry-run"] ?? false;
@@ -129,41 +172,23 @@ export async function contextCommand(args: string[]): Promise<number> {
   };
   try {
     if (values.follow) {
-      const abort = new AbortController();
-      const onSigint = () => abort.abort();
-      process.on("SIGINT", onSigint);
-      try {
-        const followOptions = {
-          signal: abort.signal,
-          onBlocks: (
-            updates: Parameters<typeof session.apply>[0],
-            errors: ApplyReport["parseErrors"],
-          ) => {
-            const report = session.apply(updates);
-            show({ results: report.results, parseErrors: errors });
-          },
-          ...(idleExitMs === undefined ? {} : { idleExitMs }),
-        };
-        const path = resolve(cwd, input);
-        if (!existsSync(path)) throw new UsageError(`Cannot follow "${input}": no such file`);
-        const end = await followUpdates(path, followOptions);
-        const { applied, failed, unreadable } = summarize(total);
-        const why = { aborted: "interrupted", removed: "the file was removed", idle: "no growth" }[
-          end
-        ];
-        process.stderr.write(
-          `context updates: stopped following (${why}): ${applied} applied, ${failed + unreadable} failed\n`,
-        );
-      } finally {
-        process.off("SIGINT", onSigint);
+      const path = resolve(cwd, input);
+      if (!existsSync(path)) {
+        throw usage(`Cannot follow "${input}": no such file`, "create it first, or check the path");
       }
+      const end = await follow(path, idleExitMs, options.signal, (updates, errors) => {
+        show({ results: session.apply(updates).results, parseErrors: errors });
+      });
+      const { applied, failed, unreadable } = summarize(total);
+      process.stderr.write(
+        `context updates: stopped following (${WHY[end]}): ${applied} applied, ${failed + unreadable} failed\n`,
+      );
     } else {
       show(session.apply(await readInput(input, cwd)));
     }
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`error: ${err.message}\n`);
-    return 2;
+    if (!(err instanceof CpilotError)) throw err;
+    return printError(err);
   }
   const summary = summarize(total);
   if (values.json) {
