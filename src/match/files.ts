@@ -4,13 +4,14 @@
  * argument arrays and `-z` output, so no file name (spaces, quotes, newlines, `$(…)`)
  * can break the parse or reach a shell.
  */
-import { existsSync, lstatSync, realpathSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { existsSync, lstatSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { ChangeKind, FileChange } from "../engine/batch.ts";
-import { isInside } from "../util/contained-path.ts";
 import { CpilotError } from "../util/errors.ts";
 import { gitFailure, gitOrThrow, isNotRepo, runGit, splitNul } from "./_git.ts";
 import { parseNameStatus, toChanges } from "./_name-status.ts";
+import { onDisk } from "./_on-disk.ts";
+import { rootRelative } from "./_root-relative.ts";
 import { STATE_DIR, walkFiles } from "./walk.ts";
 
 /** Paths relative to cwd (= root) and limited to it, renames as delete + create, no submodules. */
@@ -121,35 +122,6 @@ function kindOnDisk(abs: string): ChangeKind | "directory" {
   }
 }
 
-function realpathOrNull(path: string): string | null {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-}
-
-/** `given` (relative to cwd, or absolute) as a posix path relative to root; "" is the root. */
-function rootRelative(root: string, cwd: string, given: string): string {
-  const abs = resolve(cwd, given);
-  const top = resolve(root);
-  let rel = isInside(top, abs) ? relative(top, abs) : null;
-  if (rel === null) {
-    // another spelling of the same place through a symlink (/tmp vs /private/tmp)
-    const realTop = realpathOrNull(top);
-    const realDir = realpathOrNull(dirname(abs));
-    const real = realDir === null ? null : join(realDir, basename(abs));
-    if (realTop !== null && real !== null && isInside(realTop, real)) rel = relative(realTop, real);
-  }
-  if (given === "" || given.includes("\0") || rel === null) {
-    const why = rel === null ? `it is outside the project root ${root}` : "it is not a file path";
-    throw new CpilotError(`Cannot check ${JSON.stringify(given)}: ${why}`, {
-      hint: "pass files or directories inside the project, or run cpilot from the project that holds them",
-    });
-  }
-  return rel.split(sep).join("/");
-}
-
 /** Does a .gitmodules sit between `root` and the top of its repository? */
 function hasSubmodules(root: string): boolean {
   for (let dir = resolve(root); ; dir = dirname(dir)) {
@@ -159,9 +131,11 @@ function hasSubmodules(root: string): boolean {
 }
 
 /**
- * Existing files below `pathspecs` (all when empty) that git tracks or would add, in one
- * `git ls-files` call: `-t` tags tracked (H), deleted (R), skip-worktree (S) and untracked
- * (?) entries. Null outside a git work tree. Submodules and `.cpilot/` are left out.
+ * Existing files below `pathspecs` (all when empty) that git tracks or would add, from
+ * one `git ls-files` call whose `-t` tags tell untracked files (`?`, on disk by definition)
+ * from tracked ones, which may have been deleted. `--deleted` would lstat every tracked
+ * file; {@link onDisk} reads each directory once instead. Null outside a git work tree.
+ * Submodules and `.cpilot/` are left out.
  */
 function gitFiles(root: string, pathspecs: readonly string[]): string[] | null {
   const specs = pathspecs.map((p) => (p === "" ? "." : p));
@@ -170,7 +144,6 @@ function gitFiles(root: string, pathspecs: readonly string[]): string[] | null {
     "-z",
     "-t",
     "--cached",
-    "--deleted",
     "--others",
     "--exclude-standard",
     "--",
@@ -179,22 +152,19 @@ function gitFiles(root: string, pathspecs: readonly string[]): string[] | null {
   const result = runGit(root, args);
   if (!result.ok && isNotRepo(result)) return null;
   if (!result.ok) throw gitFailure(root, args, result, `list the files in ${root}`);
-  const stdout = result.stdout;
-  const removed = new Set<string>();
+  const exists = onDisk(root);
   const files = new Set<string>();
-  for (const field of splitNul(stdout)) {
-    const tag = field[0];
+  for (const field of splitNul(result.stdout)) {
     const path = field.slice(2);
-    if (path.endsWith("/") || path.startsWith(`${STATE_DIR}/`)) continue;
-    if (tag === "R") removed.add(path);
-    else if (tag !== "S" || existsSync(join(root, path))) files.add(path);
+    if (path.endsWith("/") || path.startsWith(`${STATE_DIR}/`) || files.has(path)) continue;
+    if (field[0] === "?" || exists(path)) files.add(path);
   }
   if (hasSubmodules(root)) {
     for (const line of splitNul(
       gitOrThrow(root, ["ls-files", "-z", "--stage"], "list submodules"),
     )) {
-      if (line.startsWith("160000 ")) removed.add(line.slice(line.indexOf("\t") + 1));
+      if (line.startsWith("160000 ")) files.delete(line.slice(line.indexOf("\t") + 1));
     }
   }
-  return [...files].filter((path) => !removed.has(path));
+  return [...files];
 }

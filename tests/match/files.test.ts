@@ -314,6 +314,16 @@ describe("allFiles", () => {
     expect(allFiles(p.dir).every((c) => c.kind === "modified")).toBe(true);
   });
 
+  test("a skip-worktree file counts only while it is on disk", () => {
+    const p = project();
+    p.write("local.json");
+    p.write("sparse.txt");
+    p.commit();
+    p.git("update-index", "--skip-worktree", "local.json", "sparse.txt");
+    p.rm("sparse.txt");
+    expect(paths(allFiles(p.dir))).toEqual(["local.json"]);
+  });
+
   test("submodules are not files", () => {
     const lib = project();
     lib.write("lib.ts");
