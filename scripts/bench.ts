@@ -1,7 +1,7 @@
 // Times `cpilot check` with a `true` callback on 1 staged file, 1,000 staged files and --all
 // in a generated repo of 20,000 files (10,000 *.ts), beside the floor (spawning `bash -c true`)
 // and lefthook and lint-staged doing the same job, all in the same run. Reports medians and
-// ratios; asserts nothing. Usage: scripts/bench [--runs N] [--files N] [--keep]
+// ratios; asserts nothing. Usage: scripts/bench [--runs N] [--files N] [--keep] [--no-others]
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,8 +19,29 @@ const RUNS = Number(values.runs);
 const TOTAL = Number(values.files);
 const repoRoot = resolve(import.meta.dir, "..");
 const cpilot = join(repoRoot, "dist", "cpilot");
-const lefthook = join(repoRoot, "node_modules", ".bin", "lefthook");
-const lintStaged = join(repoRoot, "node_modules", ".bin", "lint-staged");
+// The tools we compare with are installed on first use into a cache folder, with scripts off:
+// lefthook's postinstall would otherwise install git hooks into whatever repo ran npm.
+const toolsDir = join(repoRoot, "node_modules", ".cache", "cpilot-bench");
+if (!values["no-others"] && !existsSync(join(toolsDir, "node_modules", ".bin", "lefthook"))) {
+  mkdirSync(toolsDir, { recursive: true });
+  spawnSync(
+    "npm",
+    [
+      "install",
+      "--no-save",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--prefix",
+      toolsDir,
+      "lefthook@2.2.2",
+      "lint-staged@17.6.1",
+    ],
+    { stdio: "inherit" },
+  );
+}
+const lefthook = join(toolsDir, "node_modules", ".bin", "lefthook");
+const lintStaged = join(toolsDir, "node_modules", ".bin", "lint-staged");
 if (!existsSync(cpilot)) {
   process.stderr.write("dist/cpilot is missing: run `npm run build` first\n");
   process.exit(2);

@@ -112,7 +112,7 @@ export async function checkCommand(
   const outcome = await engine.run(batch, {
     ...planOptions,
     signal: options.signal,
-    resyncTree: true,
+    resyncTree: config.source.resync === "tree",
     onRunStart: (r) => progress.start(r.id, r.callback),
     onRunEnd: (r) => {
       progress.end(r.id);

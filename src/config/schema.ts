@@ -30,12 +30,22 @@ const callbackSchema = z
   })
   .strict();
 
+/** How cpilot behaves toward an agent (hooks): see AgentConfig in ./types.ts. */
+const agentSchema = z
+  .object({
+    maxStopBlocks: z.number().int().min(0).max(100).optional(),
+    announceCallbacks: z.boolean().optional(),
+    tailLines: z.number().int().min(1).max(200).optional(),
+  })
+  .strict();
+
 /** The whole config file. Sections owned by other modules are validated by their schemas. */
 export const configSchema = z
   .object({
     callbacks: z.array(callbackSchema),
     concurrency: z.number().int().min(1).max(256).optional(),
     keepLogs: z.number().int().min(1).max(100_000).optional(),
+    resync: z.enum(["batch", "tree"]).optional(),
     gate: gateConfigSchema.optional(),
     context: z
       .object({
@@ -44,6 +54,7 @@ export const configSchema = z
       })
       .strict()
       .optional(),
+    agent: agentSchema.optional(),
   })
   .strict();
 

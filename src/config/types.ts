@@ -1,3 +1,4 @@
+import type { RunResult, RunStatus } from "../engine/outcome.ts";
 import type { GateConfig } from "../gate/schema.ts";
 
 /**
@@ -58,6 +59,118 @@ export interface CallbackDef {
   overlap?: Overlap;
   /** Default true. `cpilot disable NAME` overrides this per project without editing config. */
   enabled?: boolean;
+  /**
+   * React to lines of output: a rule per regex (a string, or a RegExp in TypeScript).
+   * A match starts a window of `delay` seconds (default 2) that keeps collecting output;
+   * then the action fires with every line since the match. Fires at most `maxFires`
+   * times per run (default 1). Regexes that can backtrack catastrophically are refused
+   * when the config loads.
+   *
+   * @example
+   * onOutput: { match: "error TS\\d+", delay: 1, action: "notify" }
+   * onOutput: [{ match: /EADDRINUSE/, action: "stop" }, { match: "ready in", action: "notify", message: "dev server is up" }]
+   */
+  onOutput?: OutputHook | readonly OutputHook[];
+  /**
+   * React to the run's end: `when` "failure" (failed, timed out), "success" (passed,
+   * silent) or "any" (default). A run that was skipped, replaced or stopped by
+   * `cpilot stop` fires nothing.
+   *
+   * @example
+   * onExit: { when: "failure", action: "run", callback: "fix-hints" }
+   */
+  onExit?: ExitHook | readonly ExitHook[];
+  /**
+   * Fire once when the run is still going `after` seconds in. Not the kill timeout
+   * (`timeout`): the run goes on unless the action is "stop".
+   *
+   * @example
+   * onTimeout: { after: 30, action: "notify", message: "the e2e suite is slow today" }
+   */
+  onTimeout?: TimeoutHook | readonly TimeoutHook[];
+  /**
+   * Keep a non-blocking run going after the agent session that started it ends (a dev
+   * server you want to outlive the session). Default false: such runs are stopped, whole
+   * process group, when their session ends.
+   */
+  persist?: boolean;
+}
+
+/** The event a process hook reacts to. */
+export type HookTrigger = "onOutput" | "onExit" | "onTimeout";
+
+/** What a TypeScript hook action receives. */
+export interface HookContext {
+  readonly runId: string;
+  readonly callback: string;
+  readonly trigger: HookTrigger;
+  /** The collected output: lines since the match (onOutput), else the run's last lines. */
+  readonly output: string;
+  readonly lines: readonly string[];
+  /** onExit only: the exit code (null when a signal ended it). */
+  readonly exitCode?: number | null;
+  /** onExit only: the run's status, e.g. "failed". */
+  readonly status?: RunStatus;
+  /** The agent session the run belongs to, when it has one. */
+  readonly session: string | undefined;
+  /** How many hooks deep this run is (0: started by an edit). */
+  readonly depth: number;
+  /** Stop the run's whole process group (SIGTERM, then SIGKILL). */
+  stop(): void;
+  /** Put a message in front of the agent at its next hook or MCP call. */
+  notify(text: string): void;
+  /** Start another callback with this output; resolves null when a hook limit refused it. */
+  run(callback: string): Promise<RunResult | null>;
+}
+
+/** A hook action written in TypeScript; thrown errors are reported, never fatal. */
+export type HookFunction = (ctx: HookContext) => unknown;
+
+/**
+ * What a hook does: stop the run, notify the agent (with `message` before the output),
+ * run another callback by name (it gets the output as `CP_HOOK_OUTPUT` and in its stdin
+ * JSON's `hook` field), or call a function.
+ */
+export type HookAction =
+  | { action: "stop" }
+  | { action: "notify"; message?: string }
+  | { action: "run"; callback: string }
+  | { action: HookFunction };
+
+export type OutputHook = HookAction & {
+  /** Tested against each line of output (stdout and stderr, without the newline). */
+  match: string | RegExp;
+  /** Regex flags for a string `match`, e.g. "i". */
+  flags?: string;
+  /** Seconds to keep collecting output after a match before firing. Default 2. */
+  delay?: number;
+  /** Fires per run at most. Default 1. */
+  maxFires?: number;
+};
+
+export type ExitHook = HookAction & {
+  /** Default "any". */
+  when?: "any" | "success" | "failure";
+};
+
+export type TimeoutHook = HookAction & {
+  /** Seconds after the run started. */
+  after: number;
+};
+
+/**
+ * Limits on what process hooks may start, checked where the work starts.
+ *
+ * @example
+ * hookLimits: { maxDepth: 2, maxConcurrent: 1, sessionBudget: 20 }
+ */
+export interface HookLimits {
+  /** How deep hook-started runs may chain (a hook of a hook-started run...). Default 3. */
+  maxDepth?: number;
+  /** Hook-started runs alive at once, per cpilot process. Default 3. */
+  maxConcurrent?: number;
+  /** Hook fires per agent session, counted across cpilot processes. Default 50. */
+  sessionBudget?: number;
 }
 
 export interface CpilotConfig {
@@ -66,10 +179,33 @@ export interface CpilotConfig {
   concurrency?: number;
   /** Run logs kept under `.cpilot/runs/`. Default 200. */
   keepLogs?: number;
+  /**
+   * Which files are compared before and after callbacks run, to tell the agent what a
+   * callback rewrote. "batch" (default): the batch's files, at no cost. "tree": also any
+   * other file git sees changing (a generator's output), at the price of a `git status`
+   * before and after each batch.
+   */
+  resync?: "batch" | "tree";
   /** The write gate: what an agent may write before it writes it. */
   gate?: GateConfig;
   /** Where `<context-update>` blocks may write. */
   context?: ContextConfig;
+  /** Limits on process hooks (onOutput, onExit, onTimeout). */
+  hookLimits?: HookLimits;
+  /** How cpilot talks to an agent through its hooks. */
+  agent?: AgentConfig;
+}
+
+export interface AgentConfig {
+  /**
+   * How many times per session the agent's stop is blocked while a blocking callback it
+   * triggered still fails (or context updates failed). 0 never blocks. Default 3.
+   */
+  maxStopBlocks?: number;
+  /** Show the agent a table of the active callbacks once per session. Default true. */
+  announceCallbacks?: boolean;
+  /** Lines of a failed run's output shown to the agent (the rest is in the log). Default 15. */
+  tailLines?: number;
 }
 
 export interface ContextConfig {

@@ -24,7 +24,16 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   }
   const fd = openSync(tmp, "wx", mode);
   try {
-    writeSync(fd, typeof data === "string" ? Buffer.from(data) : data);
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    // writeSync may write less than asked (a full disk, a file size limit): loop, and a
+    // write that makes no progress throws instead of leaving a short file to be renamed.
+    let offset = 0;
+    while (offset < bytes.length) {
+      const written = writeSync(fd, bytes, offset, bytes.length - offset);
+      if (written <= 0)
+        throw new Error(`short write to ${tmp}: ${offset} of ${bytes.length} bytes`);
+      offset += written;
+    }
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);

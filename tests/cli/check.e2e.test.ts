@@ -254,3 +254,31 @@ test("usage errors exit 2", () => {
   expect(cpilot(["frobnicate"], { cwd: root }).code).toBe(2);
   expect(cpilot(["check", "/etc/passwd"], { cwd: root }).code).toBe(2);
 });
+
+test("--json reports a formatter's rewrite, and with resync: tree a generator's new file too", () => {
+  const root = tempDir("cpilot-resync-", { git: true });
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      resync: "tree",
+      callbacks: [
+        { name: "fmt", pattern: "*.py", run: `sed -i 's/x=1/x = 1/' "$@"`, timeout: 5 },
+        { name: "gen", pattern: "*.py", run: "echo built > out.txt", timeout: 5 },
+      ],
+    }),
+    "a.py": "x=1\n",
+  });
+  const out = JSON.parse(cpilot(["check", "a.py", "--json"], { cwd: root }).stdout);
+  expect(out.ok).toBe(true);
+  const byPath = Object.fromEntries(
+    out.resyncs.map((r: { path: string; diff: string }) => [r.path, r.diff]),
+  );
+  expect(byPath["a.py"]).toContain("-x=1\n+x = 1");
+  expect(byPath["out.txt"]).toContain("+built");
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "gen", pattern: "*.py", run: "echo again > out2.txt", timeout: 5 }],
+    }),
+  });
+  const batchOnly = JSON.parse(cpilot(["check", "a.py", "--json"], { cwd: root }).stdout);
+  expect(batchOnly.resyncs).toEqual([]);
+});
