@@ -12,6 +12,7 @@ usage: cpilot <command> [options]
   enable | disable     resume or pause callbacks here (NAME... or --all)
   logs [RUN_ID]        recent runs, or one run's full output
   init                 write a callbacks.config.ts for this project's toolchains
+  add "<words>"        build a callback from plain words (a small model, or phrase rules)
   context apply        apply <context-update> blocks to .context/ markdown
   gate test | log      dry-run the write gate, or show its decisions
 
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   },
   logs: async () => (await import("./src/cli/logs.ts")).logsCommand,
   init: async () => (await import("./src/cli/init.ts")).initCommand,
+  add: async () => (await import("./src/cli/add.ts")).addCommand,
   gate: async () => {
     const { gateCommand } = await import("./src/cli/gate.ts");
     const { loadProjectConfig } = await import("./src/config/load.ts");
