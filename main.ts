@@ -15,6 +15,10 @@ usage: cpilot <command> [options]
   add "<words>"        build a callback from plain words (a small model, or phrase rules)
   context apply        apply <context-update> blocks to .context/ markdown
   gate test | log      dry-run the write gate, or show its decisions
+  install claude       add cpilot's hooks to Claude Code's settings (--user, --project, --local)
+  uninstall claude     remove them again
+  run -- claude ARGS   start Claude Code with cpilot's hooks for this session only
+  hook claude          answer a Claude Code hook (reads its JSON on stdin)
 
 Exit codes: 0 ok, 1 a blocking callback failed, 2 usage or config error, 130 interrupted.
 Docs: README.md`;
@@ -44,6 +48,16 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
       return gateCommand(rest, { root: config.root, gate: config.source.gate ?? {} });
     };
   },
+  hook: async () => (await import("./src/cli/hook.ts")).hookCommand,
+  install: async () => {
+    const { installCommand } = await import("./src/cli/install.ts");
+    return (args, ctx) => installCommand("install", args, ctx);
+  },
+  uninstall: async () => {
+    const { installCommand } = await import("./src/cli/install.ts");
+    return (args, ctx) => installCommand("uninstall", args, ctx);
+  },
+  run: async () => (await import("./src/cli/run.ts")).runCommand,
   context: async () => {
     const { contextCommand } = await import("./src/cli/context.ts");
     return (args) => contextCommand(args);

@@ -9,6 +9,45 @@ export const MAX_TIMEOUT_S = 86_400;
 
 const nonEmpty = z.string().min(1, "expected a non-empty string");
 
+/** A hook's action: a built-in by name, or a TypeScript function. */
+const hookAction = z.union([
+  z.enum(["stop", "notify", "run"]),
+  z.custom<(...args: never[]) => unknown>((v) => typeof v === "function"),
+]);
+
+const hookFields = {
+  action: hookAction,
+  /** For action "run"; checked against the callback names in ./validate.ts. */
+  callback: z.string().regex(NAME_PATTERN, "expected a callback name").optional(),
+  message: z.string().optional(),
+};
+
+/** One rule or a list of them; a single rule is checked as a list of one. */
+function oneOrMany<T extends z.ZodType>(rule: T) {
+  return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(rule));
+}
+
+const outputHookSchema = z
+  .object({
+    ...hookFields,
+    match: z.union([nonEmpty, z.instanceof(RegExp)]),
+    flags: z
+      .string()
+      .regex(/^[imsuv]*$/, "expected regex flags from i, m, s, u, v")
+      .optional(),
+    delay: z.number().min(0, "expected seconds >= 0").max(3600).optional(),
+    maxFires: z.number().int().min(1).max(10_000).optional(),
+  })
+  .strict();
+
+const exitHookSchema = z
+  .object({ ...hookFields, when: z.enum(["any", "success", "failure"]).optional() })
+  .strict();
+
+const timeoutHookSchema = z
+  .object({ ...hookFields, after: z.number().positive("expected seconds > 0").max(MAX_TIMEOUT_S) })
+  .strict();
+
 const callbackSchema = z
   .object({
     name: z.string().regex(NAME_PATTERN, "expected a slug: lowercase letters, digits, - and _"),
@@ -27,6 +66,19 @@ const callbackSchema = z
     per: z.enum(["batch", "file"]).optional(),
     overlap: z.enum(["queue", "replace", "parallel"]).optional(),
     enabled: z.boolean().optional(),
+    onOutput: oneOrMany(outputHookSchema).optional(),
+    onExit: oneOrMany(exitHookSchema).optional(),
+    onTimeout: oneOrMany(timeoutHookSchema).optional(),
+    persist: z.boolean().optional(),
+  })
+  .strict();
+
+/** Limits on process hooks; see HookLimits in ./types.ts. */
+const hookLimitsSchema = z
+  .object({
+    maxDepth: z.number().int().min(0).max(20).optional(),
+    maxConcurrent: z.number().int().min(1).max(64).optional(),
+    sessionBudget: z.number().int().min(0).max(100_000).optional(),
   })
   .strict();
 
@@ -45,6 +97,7 @@ export const configSchema = z
     callbacks: z.array(callbackSchema),
     concurrency: z.number().int().min(1).max(256).optional(),
     keepLogs: z.number().int().min(1).max(100_000).optional(),
+    hookLimits: hookLimitsSchema.optional(),
     resync: z.enum(["batch", "tree"]).optional(),
     gate: gateConfigSchema.optional(),
     context: z

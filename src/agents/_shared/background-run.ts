@@ -1,0 +1,86 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { loadConfigFile, loadProjectConfig } from "../../config/load.ts";
+import { isActive, readToggles } from "../../config/state.ts";
+import { executeRun } from "../../engine/execute-run.ts";
+import type { RunResult } from "../../engine/outcome.ts";
+import { compareSnapshot, snapshot } from "../../engine/resync.ts";
+import { Semaphore } from "../../engine/semaphore.ts";
+import { postNotice } from "../../session/inbox.ts";
+import { agentSettings } from "./agent-settings.ts";
+import type { BackgroundSpec } from "./background.ts";
+import { renderResync } from "./render-resync.ts";
+import { isFailure, renderFailure, renderSuccess } from "./render-run.ts";
+import { appendRunLog } from "./run-log.ts";
+import { recordResult } from "./session-state.ts";
+
+/**
+ * The detached side of `startBackground`: run the spec's callbacks (overlap locks and all,
+ * through the engine), then post each result to the session's inbox, where the agent's
+ * next hook call picks it up. Returns the number of failed runs.
+ */
+export async function runBackground(specPath: string): Promise<number> {
+  const spec = JSON.parse(readFileSync(specPath, "utf8")) as BackgroundSpec;
+  rmSync(specPath, { force: true });
+  try {
+    return await runSpec(spec);
+  } catch (err) {
+    const names = spec.runs.map((r) => `'${r.callback}' (run ${r.runId})`).join(", ");
+    const why = err instanceof Error ? err.message : String(err);
+    postNotice(spec.root, spec.session, {
+      kind: "background-error",
+      text: `✗ cpilot could not run ${names} in the background: ${why}`,
+      failing: true,
+    });
+    return spec.runs.length;
+  }
+}
+
+async function runSpec(spec: BackgroundSpec): Promise<number> {
+  const config = spec.configPath
+    ? await loadConfigFile(spec.configPath)
+    : await loadProjectConfig(spec.root);
+  const settings = agentSettings(config.source.agent);
+  const toggles = readToggles(config.root);
+  const semaphore = new Semaphore(config.concurrency);
+  const batchId = randomBytes(6).toString("hex");
+  const signal = new AbortController().signal;
+  const paths = new Set(spec.runs.flatMap((r) => r.files));
+  const before = snapshot(spec.root, paths);
+  const results = await Promise.all(
+    spec.runs.map(async (run): Promise<RunResult | null> => {
+      const callback = config.callbacks.find((c) => c.name === run.callback);
+      if (callback === undefined || !isActive(callback, toggles)) return null;
+      const result = await executeRun(
+        { callback, files: run.files },
+        {
+          batch: spec.batch,
+          batchId,
+          signal,
+          semaphore,
+          extraEnv: spec.extraEnv,
+          runId: run.runId,
+        },
+      );
+      recordResult(spec.root, spec.session, result, run.per);
+      const text = isFailure(result)
+        ? renderFailure(result, { tailLines: settings.tailLines, background: true })
+        : renderSuccess(result, { background: true });
+      if (text !== null) {
+        postNotice(spec.root, spec.session, {
+          kind: "background-run",
+          text,
+          runId: result.id,
+          failing: isFailure(result),
+        });
+      }
+      return result;
+    }),
+  );
+  const finished = results.filter((r): r is RunResult => r !== null);
+  appendRunLog(finished);
+  for (const resync of compareSnapshot(spec.root, before)) {
+    postNotice(spec.root, spec.session, { kind: "resync", text: renderResync(resync) });
+  }
+  return finished.filter(isFailure).length;
+}

@@ -1,0 +1,56 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Per } from "../../config/types.ts";
+import type { EditBatch } from "../../engine/batch.ts";
+import type { PlannedRun } from "../../engine/plan.ts";
+import { newRunId } from "../../engine/run-id.ts";
+import { selfArgv } from "./self-command.ts";
+
+/** What a detached background process needs to run some callbacks and report later. */
+export interface BackgroundSpec {
+  readonly root: string;
+  /** The config file to load ("" when found from root). */
+  readonly configPath: string;
+  readonly session: string;
+  readonly batch: EditBatch;
+  readonly runs: readonly { callback: string; per: Per; files: readonly string[]; runId: string }[];
+  readonly extraEnv: Readonly<Record<string, string>>;
+}
+
+/** The hidden command line that runs a spec: `cpilot hook --background <spec-file>`. */
+export const BACKGROUND_FLAG = "--background";
+
+/**
+ * Start non-blocking runs in a detached cpilot process (its own process group, no stdio),
+ * so the hook answers at once. Returns the run ids, announced to the agent now; the
+ * results reach the session's inbox when they finish.
+ */
+export function startBackground(
+  planned: readonly PlannedRun[],
+  context: Omit<BackgroundSpec, "runs">,
+): { callback: string; files: readonly string[]; runId: string }[] {
+  if (planned.length === 0) return [];
+  const runs = planned.map((p) => ({
+    callback: p.callback.name,
+    per: p.callback.per,
+    files: p.files,
+    runId: newRunId(),
+  }));
+  const dir = join(context.root, ".cpilot", "background");
+  mkdirSync(dir, { recursive: true });
+  const specPath = join(dir, `${runs[0]?.runId}.json`);
+  const spec: BackgroundSpec = { ...context, runs };
+  writeFileSync(specPath, JSON.stringify(spec));
+  const [command, ...args] = selfArgv();
+  const child = spawn(command as string, [...args, "hook", BACKGROUND_FLAG, specPath], {
+    cwd: context.root,
+    detached: true,
+    stdio: "ignore",
+  });
+  child.on("error", () => {
+    // reported by the runner never starting: the spec stays for `cpilot doctor`
+  });
+  child.unref();
+  return runs;
+}

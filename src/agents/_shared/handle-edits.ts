@@ -1,0 +1,53 @@
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import type { EditBatch } from "../../engine/batch.ts";
+import { createEngine } from "../../engine/engine.ts";
+import type { Outcome } from "../../engine/outcome.ts";
+import type { PlanOptions } from "../../engine/plan.ts";
+import { agentSettings } from "./agent-settings.ts";
+import { startBackground } from "./background.ts";
+import { type AgentReport, reportOutcome } from "./render-outcome.ts";
+import { renderStarted } from "./render-run.ts";
+import { appendRunLog } from "./run-log.ts";
+import { recordResult } from "./session-state.ts";
+
+export interface HandleEditsOptions {
+  readonly config: ResolvedConfig;
+  readonly batch: EditBatch;
+  readonly session: string;
+  /** Which callbacks this call runs: per-file ones, per-batch ones, or both (undefined). */
+  readonly per?: PlanOptions["per"];
+  /** Set for every callback process, e.g. `CP_AGENT`. */
+  readonly extraEnv?: Readonly<Record<string, string>>;
+}
+
+/**
+ * After an agent edited files: run the matching blocking callbacks now, start the
+ * non-blocking ones in the background, remember each result for the session, and say it
+ * all as an AgentReport. Agent-neutral: every hook adapter calls this.
+ */
+export async function handleEdits(
+  options: HandleEditsOptions,
+): Promise<{ outcome: Outcome; report: AgentReport }> {
+  const { config, batch, session } = options;
+  const settings = agentSettings(config.source.agent);
+  const engine = createEngine({ root: config.root, config });
+  const per = options.per === undefined ? {} : { per: options.per };
+  const extraEnv = options.extraEnv ?? {};
+  const background = engine.plan(batch, { blocking: false, ...per });
+  const started = startBackground(background, {
+    root: config.root,
+    configPath: config.path,
+    session,
+    batch,
+    extraEnv,
+  });
+  const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
+  for (const run of outcome.runs) {
+    const callback = config.callbacks.find((c) => c.name === run.callback);
+    recordResult(config.root, session, run, callback?.per ?? "batch");
+  }
+  appendRunLog(outcome.runs);
+  const report = reportOutcome(outcome, { tailLines: settings.tailLines });
+  for (const run of started) report.info.push(renderStarted(run.callback, run.files, run.runId));
+  return { outcome, report };
+}

@@ -1,0 +1,40 @@
+import type { Outcome } from "../../engine/outcome.ts";
+import { renderResync } from "./render-resync.ts";
+import { isFailure, renderFailure, renderSuccess } from "./render-run.ts";
+
+/** What an agent should read after a batch, split by urgency. */
+export interface AgentReport {
+  /** Failed blocking runs: the agent must act on these. */
+  readonly failures: string[];
+  /** Everything else worth saying: successes, rewritten files, background starts, notes. */
+  readonly info: string[];
+}
+
+/** True when the report says nothing at all. */
+export function isEmptyReport(report: AgentReport): boolean {
+  return report.failures.length === 0 && report.info.length === 0;
+}
+
+/**
+ * Turn an Outcome into short texts for an agent. Replaced and skipped runs say nothing (the
+ * newer run reports); a failed non-blocking run is info, not a failure.
+ */
+export function reportOutcome(outcome: Outcome, options: { tailLines: number }): AgentReport {
+  const failures: string[] = [];
+  const info: string[] = [];
+  for (const run of outcome.runs) {
+    if (isFailure(run)) {
+      (run.blocking ? failures : info).push(renderFailure(run, options));
+      continue;
+    }
+    const success = renderSuccess(run);
+    if (success !== null) info.push(success);
+  }
+  for (const resync of outcome.resyncs) info.push(renderResync(resync));
+  return { failures, info };
+}
+
+/** Join report parts into one message, failures first. */
+export function joinReport(report: AgentReport, extra: readonly string[] = []): string {
+  return [...report.failures, ...report.info, ...extra].join("\n\n");
+}

@@ -1,0 +1,30 @@
+import type { Resync } from "../../engine/outcome.ts";
+
+/** Diff lines shown to an agent per rewritten file; past this it is told to re-read. */
+export const MAX_DIFF_LINES = 60;
+
+/**
+ * A file a callback rewrote (a formatter), for an agent: exactly what changed, as the hunks
+ * of a unified diff, so its next edit's old text matches what is on disk.
+ *
+ * @example
+ * // ~ a callback rewrote src/a.ts after your edit; the file on disk is now (diff from your version):
+ * // @@ -1,2 +1,2 @@
+ * // -const a  = 1
+ * // +const a = 1;
+ */
+export function renderResync(resync: Resync, maxLines = MAX_DIFF_LINES): string {
+  if (resync.newText === null) {
+    return `~ a callback deleted ${resync.path} after your edit: it is gone from disk`;
+  }
+  if (!resync.diff.includes("@@")) {
+    return `~ a callback rewrote ${resync.path} after your edit (too large to diff): Read it again before you edit it`;
+  }
+  const hunks = resync.diff
+    .split("\n")
+    .filter((line) => !line.startsWith("--- ") && !line.startsWith("+++ "));
+  while (hunks.length > 0 && hunks.at(-1) === "") hunks.pop();
+  const head = `~ a callback rewrote ${resync.path} after your edit; the file on disk differs from what you wrote (unified diff, - yours, + now):`;
+  if (hunks.length <= maxLines) return `${head}\n${hunks.join("\n")}`;
+  return `${head}\n${hunks.slice(0, maxLines).join("\n")}\n… (${hunks.length - maxLines} more diff lines: Read ${resync.path} again before you edit it)`;
+}

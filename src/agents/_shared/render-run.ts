@@ -1,0 +1,80 @@
+import type { RunResult } from "../../engine/outcome.ts";
+
+/** Longest output line shown to an agent; longer lines are cut in the middle of nowhere. */
+export const MAX_LINE = 200;
+
+/** `src/a.ts`, `src/a.ts and src/b.ts`, `src/a.ts, src/b.ts, src/c.ts and 4 more`. */
+export function filesLabel(files: readonly string[]): string {
+  if (files.length === 0) return "the project";
+  if (files.length === 1) return files[0] ?? "";
+  const shown = files.slice(0, 3);
+  const rest = files.length - shown.length;
+  if (rest === 0) return `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
+  return `${shown.join(", ")} and ${rest} more`;
+}
+
+/** Cut a line to `max` characters, saying how much was cut. */
+export function clipLine(line: string, max = MAX_LINE): string {
+  const clean = line.replace(/\s+$/, "");
+  return clean.length <= max ? clean : `${clean.slice(0, max)}… (${clean.length - max} more chars)`;
+}
+
+/** The last `count` lines of a run's tail, clipped, without trailing blank lines. */
+export function clipTail(tail: readonly string[], count: number): string[] {
+  const lines = [...tail];
+  while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
+  const shown = lines.slice(-count).map((l) => clipLine(l));
+  if (lines.length > count) shown.unshift("… (earlier output is in the log)");
+  return shown;
+}
+
+/** True when a run's result needs the agent's attention. */
+export function isFailure(run: Pick<RunResult, "status">): boolean {
+  return run.status === "failed" || run.status === "timed_out";
+}
+
+/**
+ * A failed (or timed out) run for an agent: name, files, exit status in words, the last
+ * lines of output, and how to read the full log.
+ *
+ * @example
+ * // ✗ 'lint' failed on src/a.ts: exit 1 (failed)
+ * //   src/a.ts:3:7 'x' is never reassigned
+ * //   run mhx8k2p1-a3f9c1, full log: cpilot logs mhx8k2p1-a3f9c1
+ */
+export function renderFailure(
+  run: RunResult,
+  options: { tailLines: number; background?: boolean },
+): string {
+  const what = run.status === "timed_out" ? "timed out" : "failed";
+  const where = options.background ? ` (background run ${run.id})` : "";
+  const lines = [`✗ '${run.callback}'${where} ${what} on ${filesLabel(run.files)}: ${run.summary}`];
+  const tail = clipTail(run.tail, options.tailLines);
+  if (tail.length === 0) lines.push("  (no output)");
+  for (const line of tail) lines.push(`  ${line}`);
+  lines.push(`  run ${run.id}, full log: cpilot logs ${run.id}`);
+  return lines.join("\n");
+}
+
+/**
+ * A passed run for an agent, or null when there is nothing worth saying: a foreground run
+ * without a successMessage (or "silent") says nothing; a background run says it passed,
+ * since the agent was told it started, unless its successMessage is "silent".
+ */
+export function renderSuccess(
+  run: RunResult,
+  options: { background?: boolean } = {},
+): string | null {
+  if (run.status !== "passed") return null;
+  const message = run.successMessage;
+  if (message === "silent") return null;
+  if (!options.background && (message === undefined || message === "")) return null;
+  const where = options.background ? ` (background run ${run.id})` : "";
+  const suffix = message ? `: ${message}` : "";
+  return `✓ '${run.callback}'${where} passed on ${filesLabel(run.files)}${suffix}`;
+}
+
+/** What a just-started background run tells the agent. */
+export function renderStarted(callback: string, files: readonly string[], runId: string): string {
+  return `… '${callback}' started in background on ${filesLabel(files)}, run ${runId}: its result comes with a later message`;
+}

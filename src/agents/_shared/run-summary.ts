@@ -1,0 +1,31 @@
+import { filesLabel } from "./render-run.ts";
+import type { RunLogEntry } from "./run-log.ts";
+
+/**
+ * The end-of-session summary `cpilot run` prints for the person: counts by status, then
+ * one line per run that failed, with how to see its log. "" when nothing ran.
+ *
+ * @example
+ * // cpilot: 5 callback runs this session: 4 passed, 1 failed
+ * //   ✗ lint on src/a.ts: exit 1 (failed) (cpilot logs mhx8k2p1-a3f9c1)
+ */
+export function renderRunSummary(entries: readonly RunLogEntry[]): string {
+  if (entries.length === 0) return "";
+  const counts = new Map<string, number>();
+  for (const e of entries) counts.set(e.status, (counts.get(e.status) ?? 0) + 1);
+  const order = ["passed", "failed", "timed_out", "silent", "replaced", "skipped"];
+  const parts = [...counts.entries()]
+    .sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]))
+    .map(([status, n]) => `${n} ${status.replace("_", " ")}`);
+  const lines = [
+    `cpilot: ${entries.length} callback run${entries.length === 1 ? "" : "s"} this session: ${parts.join(", ")}`,
+  ];
+  for (const e of entries) {
+    if (e.status !== "failed" && e.status !== "timed_out") continue;
+    const where = e.blocking ? "" : " (background)";
+    lines.push(
+      `  ✗ ${e.callback}${where} on ${filesLabel(e.files)}: ${e.summary} (cpilot logs ${e.id})`,
+    );
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,142 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Per } from "../../config/types.ts";
+import type { RunResult } from "../../engine/outcome.ts";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
+
+/**
+ * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which
+ * one-time messages were shown, how often a stop was blocked, and the last result of each
+ * callback the session triggered. Plain files, one per fact, so concurrent hook processes
+ * never overwrite each other's facts.
+ */
+
+/** The last result of a callback (per-file callbacks: for one file) in a session. */
+export interface SessionResult {
+  readonly callback: string;
+  readonly per: Per;
+  readonly files: readonly string[];
+  readonly blocking: boolean;
+  readonly status: RunResult["status"];
+  readonly runId: string;
+  readonly startedAt: number;
+}
+
+/** A session id made safe as one folder name. */
+export function safeSessionName(session: string): string {
+  return session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128) || "_any";
+}
+
+/** The session's folder (created). */
+export function sessionDir(root: string, session: string): string {
+  const dir = join(root, ".cpilot", "sessions", safeSessionName(session));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** True the first time it is called for `name` in a session, across processes. */
+export function claimOnce(root: string, session: string, name: string): boolean {
+  try {
+    writeFileSync(join(sessionDir(root, session), `once-${name}`), `${Date.now()}\n`, {
+      flag: "wx",
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `claimOnce(name)` already happened. */
+export function wasClaimed(root: string, session: string, name: string): boolean {
+  try {
+    readFileSync(join(sessionDir(root, session), `once-${name}`));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Read a small counter (0 when absent). */
+export function readCounter(root: string, session: string, name: string): number {
+  try {
+    const n = Number(readFileSync(join(sessionDir(root, session), `count-${name}`), "utf8"));
+    return Number.isFinite(n) ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Add one to a counter and return the new value (for events an agent sends one at a time). */
+export function bumpCounter(root: string, session: string, name: string): number {
+  const next = readCounter(root, session, name) + 1;
+  writeFileAtomic(join(sessionDir(root, session), `count-${name}`), String(next));
+  return next;
+}
+
+function resultKey(callback: string, per: Per, files: readonly string[]): string {
+  if (per === "batch") return callback;
+  const hash = createHash("sha1").update(files.join("\0")).digest("hex").slice(0, 16);
+  return `${callback}@${hash}`;
+}
+
+function resultsDir(root: string, session: string): string {
+  const dir = join(sessionDir(root, session), "results");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Remember a finished run as its callback's latest result in the session (per file for
+ * per-file callbacks). An older run never overwrites a newer one. Replaced and skipped
+ * runs are not results.
+ */
+export function recordResult(
+  root: string,
+  session: string,
+  run: RunResult & { readonly startedAt?: number },
+  per: Per,
+): void {
+  if (run.status === "replaced" || run.status === "skipped" || run.status === "started") return;
+  const key = resultKey(run.callback, per, run.files);
+  const path = join(resultsDir(root, session), `${key}.json`);
+  const startedAt = run.startedAt ?? Date.now() - run.durationMs;
+  const previous = readJson<SessionResult>(path);
+  if (previous !== null && previous.startedAt > startedAt) return;
+  const entry: SessionResult = {
+    callback: run.callback,
+    per,
+    files: run.files,
+    blocking: run.blocking,
+    status: run.status,
+    runId: run.id,
+    startedAt,
+  };
+  writeFileAtomic(path, JSON.stringify(entry));
+}
+
+/** The latest result of every callback the session triggered. */
+export function sessionResults(root: string, session: string): SessionResult[] {
+  let names: string[];
+  try {
+    names = readdirSync(resultsDir(root, session)).filter(
+      (n) => n.endsWith(".json") && !n.startsWith("."),
+    );
+  } catch {
+    return [];
+  }
+  const out: SessionResult[] = [];
+  for (const name of names.sort()) {
+    const entry = readJson<SessionResult>(join(resultsDir(root, session), name));
+    if (entry !== null) out.push(entry);
+  }
+  return out;
+}
+
+function readJson<T>(path: string): T | null {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch {
+    return null;
+  }
+}

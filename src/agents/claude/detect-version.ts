@@ -1,0 +1,21 @@
+import { spawnSync } from "node:child_process";
+import { compareVersions, parseClaudeVersion } from "./batch-event.ts";
+
+/**
+ * Ask a Claude Code binary its version (`claude --version`), for install-time choices.
+ * Null when it cannot be run or says something unexpected.
+ */
+export function detectClaudeVersion(command = "claude"): [number, number, number] | null {
+  const r = spawnSync(command, ["--version"], {
+    encoding: "utf8",
+    timeout: 5_000,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  if (r.status !== 0 || typeof r.stdout !== "string") return null;
+  return parseClaudeVersion(r.stdout);
+}
+
+/** Register PostToolBatch unless the version is known to be older than 2.1 (unknown: yes). */
+export function supportsBatchEvent(version: readonly number[] | null): boolean {
+  return version === null || compareVersions(version, [2, 1, 0]) >= 0;
+}

@@ -1,0 +1,95 @@
+import { createHash } from "node:crypto";
+import { dirname } from "node:path";
+import { findConfig } from "../../config/find.ts";
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import { CpilotError } from "../../util/errors.ts";
+import { claimOnce } from "../_shared/session-state.ts";
+import { type HookContext, hookContext } from "./hook-context.ts";
+import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
+import { blockReply, type ClaudeReply, contextReply, NO_REPLY, stopReply } from "./reply.ts";
+
+/** Events cpilot answers; anything else gets no output. */
+const HANDLERS: Record<
+  string,
+  () => Promise<(ctx: HookContext) => Promise<ClaudeReply> | ClaudeReply>
+> = {
+  PreToolUse: async () => (await import("./pre-tool-use.ts")).onPreToolUse,
+  PostToolUse: async () => (await import("./post-tool-use.ts")).onPostToolUse,
+  PostToolBatch: async () => (await import("./post-tool-batch.ts")).onPostToolBatch,
+  Stop: async () => (await import("./stop.ts")).onStop,
+  SessionStart: async () => (await import("./announce.ts")).onSessionContext,
+  UserPromptSubmit: async () => (await import("./announce.ts")).onSessionContext,
+};
+
+/**
+ * Answer one Claude Code hook call: the stdin text in, the protocol reply out. Never
+ * throws: a bad payload is a note on stderr; a config error reaches the model once per
+ * session (then only stderr); an internal error is one line on stderr, never a stack
+ * in the model's context.
+ */
+export async function handleClaudeHook(
+  stdin: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<ClaudeReply> {
+  const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
+  if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
+  const { input } = parsed;
+  const load = HANDLERS[input.event];
+  if (load === undefined) return NO_REPLY;
+  const configPath = findConfig(input.cwd);
+  if (configPath === null) return NO_REPLY; // cpilot is not set up in this project
+  let config: ResolvedConfig;
+  try {
+    const { loadConfigFile } = await import("../../config/load.ts");
+    config = await loadConfigFile(configPath);
+  } catch (err) {
+    return configError(input, dirname(configPath), err);
+  }
+  try {
+    const handler = await load();
+    return await handler(hookContext(input, config, options.env));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      json: null,
+      stderr: `cpilot: internal error in the ${input.event} hook (please report it): ${message}`,
+    };
+  }
+}
+
+/**
+ * The config cannot be loaded: say so to the model once per session per distinct error
+ * (it may be the one who broke it), on stderr every time. Writes still pass the gate's
+ * built-in protections; callbacks do not run until the config is fixed.
+ */
+async function configError(
+  input: ClaudeHookInput,
+  root: string,
+  err: unknown,
+): Promise<ClaudeReply> {
+  const message =
+    err instanceof CpilotError
+      ? `${err.message}${err.hint ? `\nhint: ${err.hint}` : ""}`
+      : `Cannot load the cpilot config: ${err instanceof Error ? err.message : String(err)}`;
+  const stderr = `cpilot: ${message}`;
+  if (input.event === "PreToolUse") {
+    const { onPreToolUse } = await import("./pre-tool-use.ts");
+    const { resolveConfig } = await import("../../config/resolve.ts");
+    const fallback = hookContext(input, resolveConfig({ callbacks: [] }, root), process.env);
+    const gated = await onPreToolUse(fallback, {});
+    return { ...gated, stderr };
+  }
+  const hash = createHash("sha1").update(message).digest("hex").slice(0, 12);
+  let first = false;
+  try {
+    first = claimOnce(root, input.session, `config-error-${hash}`);
+  } catch {
+    first = false;
+  }
+  if (!first) return { json: null, stderr };
+  const text = `cpilot: the project's checks are NOT running: its config is broken.\n${message}\nFix the config file if that is part of your task; otherwise tell the user.`;
+  if (input.event === "PostToolUse") return { ...blockReply(text), stderr };
+  if (input.event === "Stop")
+    return { ...stopReply({ block: false, systemMessage: text }), stderr };
+  return { ...contextReply(input.event, text), stderr };
+}

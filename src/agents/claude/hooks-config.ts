@@ -1,0 +1,71 @@
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import { isCompiledBinary } from "../_shared/self-command.ts";
+import { EDIT_TOOLS_MATCHER } from "./tool-files.ts";
+
+/** One entry of Claude Code's `hooks.<Event>` arrays. */
+export interface HookGroup {
+  matcher?: string;
+  hooks: { type: "command"; command: string; timeout?: number }[];
+}
+
+export type HooksBlock = Record<string, HookGroup[]>;
+
+/** Claude Code's default hook timeout, seconds. */
+export const DEFAULT_HOOK_TIMEOUT_S = 600;
+
+/**
+ * The shell command Claude Code runs: the absolute path of this binary when cpilot runs as
+ * the compiled binary (so hooks work without cpilot on PATH, and keep working for that
+ * exact build), else `cpilot` from PATH (running from source, `bun main.ts`).
+ */
+export function hookCommandLine(execPath = process.execPath): string {
+  const bin = isCompiledBinary(execPath) ? shellQuote(execPath) : "cpilot";
+  return `${bin} hook claude`;
+}
+
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** True for a hook command cpilot installed (any binary path, any quoting). */
+export function isCpilotCommand(command: unknown): boolean {
+  return (
+    typeof command === "string" &&
+    /(^|[/\s'"])cpilot(\.exe)?['"]?\s+hook\s+claude(\s|$)/.test(command)
+  );
+}
+
+/**
+ * Seconds Claude Code gives each hook: past the longest blocking callback (a PostToolUse
+ * runs it, a Stop re-runs it) with a minute to spare, and never under Claude's own default.
+ */
+export function hookTimeoutSeconds(config: ResolvedConfig | null): number {
+  let longest = 0;
+  for (const cb of config?.callbacks ?? []) {
+    if (cb.blocking) longest = Math.max(longest, Math.ceil(cb.timeoutMs / 1000));
+  }
+  return Math.max(DEFAULT_HOOK_TIMEOUT_S, longest + 60);
+}
+
+/**
+ * The hooks cpilot registers: the write gate before edits, callbacks after each edit and
+ * each batch, the stop check, and the callbacks panel at the start of a session.
+ * `batchEvent: false` leaves out PostToolBatch (Claude Code before 2.1).
+ */
+export function cpilotHooks(options: {
+  command: string;
+  timeout: number;
+  batchEvent: boolean;
+}): HooksBlock {
+  const hook = { type: "command" as const, command: options.command, timeout: options.timeout };
+  const edits: HookGroup[] = [{ matcher: EDIT_TOOLS_MATCHER, hooks: [hook] }];
+  const always: HookGroup[] = [{ hooks: [hook] }];
+  return {
+    SessionStart: always,
+    UserPromptSubmit: always,
+    PreToolUse: edits,
+    PostToolUse: edits,
+    ...(options.batchEvent ? { PostToolBatch: always } : {}),
+    Stop: always,
+  };
+}

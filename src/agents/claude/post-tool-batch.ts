@@ -1,0 +1,44 @@
+import { handleEdits } from "../_shared/handle-edits.ts";
+import { takeDelivery } from "../_shared/notices.ts";
+import { wasClaimed } from "../_shared/session-state.ts";
+import { markBatchEventSeen } from "./batch-event.ts";
+import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
+import { safeId } from "./post-tool-use.ts";
+import { type ClaudeReply, contextReply, NO_REPLY } from "./reply.ts";
+import { batchFiles } from "./tool-files.ts";
+
+/**
+ * PostToolBatch (Claude Code 2.1+), once after every tool batch: run the once-per-batch
+ * callbacks with every file the batch edited. Everything goes out as additionalContext:
+ * a "block" here would end the agent's loop (seen with 2.1.330).
+ */
+export async function onPostToolBatch(ctx: HookContext): Promise<ClaudeReply> {
+  const { input, config } = ctx;
+  markBatchEventSeen(config.root);
+  const waiting = takeDelivery(config.root, input.session);
+  // Calls whose PostToolUse already ran the batch callbacks (it did not know of this event).
+  const calls = input.toolCalls.filter(
+    (c) =>
+      c.toolUseId === "" ||
+      !wasClaimed(config.root, input.session, `legacy-${safeId(c.toolUseId)}`),
+  );
+  const files = batchFiles(config.root, input.cwd, calls);
+  const parts = [...waiting.failing];
+  const info = [...waiting.info];
+  if (files.length > 0) {
+    const { report } = await handleEdits({
+      config,
+      batch: claudeBatch(ctx, files),
+      session: input.session,
+      per: "batch",
+      extraEnv: callbackEnv(ctx),
+    });
+    parts.unshift(...report.failures);
+    info.unshift(...report.info);
+  }
+  if (parts.length > 0) {
+    parts.unshift("cpilot: checks failed after your last edits; fix these:");
+  }
+  const text = [...parts, ...info].join("\n\n");
+  return text === "" ? NO_REPLY : contextReply("PostToolBatch", text);
+}

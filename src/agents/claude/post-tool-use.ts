@@ -1,0 +1,44 @@
+import { handleEdits } from "../_shared/handle-edits.ts";
+import { takeDelivery } from "../_shared/notices.ts";
+import { claimOnce } from "../_shared/session-state.ts";
+import { hasBatchEvent } from "./batch-event.ts";
+import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
+import { blockReply, type ClaudeReply, contextReply, NO_REPLY } from "./reply.ts";
+import { batchFiles } from "./tool-files.ts";
+
+/**
+ * PostToolUse on an edit tool: run the per-file callbacks for the file (and the per-batch
+ * ones too when this Claude Code has no PostToolBatch), deliver waiting background results.
+ * Anything failing comes back as decision "block" (the only exit-0 form the model cannot
+ * miss; the edit has happened either way); the rest as additionalContext.
+ */
+export async function onPostToolUse(ctx: HookContext): Promise<ClaudeReply> {
+  const { input, config } = ctx;
+  const waiting = takeDelivery(config.root, input.session);
+  const failures = [...waiting.failing];
+  const info = [...waiting.info];
+  const files = input.tool ? batchFiles(config.root, input.cwd, [input.tool]) : [];
+  if (files.length > 0 && input.tool) {
+    const batchEvent = hasBatchEvent(config.root, ctx.env);
+    if (!batchEvent && input.tool.toolUseId !== "") {
+      claimOnce(config.root, input.session, `legacy-${safeId(input.tool.toolUseId)}`);
+    }
+    const { report } = await handleEdits({
+      config,
+      batch: claudeBatch(ctx, files),
+      session: input.session,
+      ...(batchEvent ? { per: "file" as const } : {}),
+      extraEnv: callbackEnv(ctx),
+    });
+    failures.unshift(...report.failures);
+    info.unshift(...report.info);
+  }
+  if (failures.length > 0) return blockReply([...failures, ...info].join("\n\n"));
+  if (info.length > 0) return contextReply("PostToolUse", info.join("\n\n"));
+  return NO_REPLY;
+}
+
+/** A tool_use id made safe as part of a file name. */
+export function safeId(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
+}

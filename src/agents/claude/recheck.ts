@@ -1,0 +1,42 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createEngine } from "../../engine/engine.ts";
+import { reportOutcome } from "../_shared/render-outcome.ts";
+import { appendRunLog } from "../_shared/run-log.ts";
+import { recordResult, sessionResults } from "../_shared/session-state.ts";
+import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
+
+/**
+ * Re-run every blocking callback whose last result in this session failed, on the same
+ * files (a per-file callback whose file is gone counts as fixed), and return the failures
+ * that remain, rendered for the agent. A fix made any way (Bash, a formatter) counts.
+ */
+export async function recheckFailing(ctx: HookContext): Promise<string[]> {
+  const { config, input } = ctx;
+  const failing = sessionResults(config.root, input.session).filter(
+    (r) => r.blocking && (r.status === "failed" || r.status === "timed_out"),
+  );
+  if (failing.length === 0) return [];
+  const engine = createEngine({ root: config.root, config });
+  const outcomes = await Promise.all(
+    failing.map(async (entry) => {
+      const present = entry.files.filter((f) => existsSync(join(config.root, f)));
+      if (entry.per === "file" && present.length === 0) return null;
+      const files = entry.files.map((f) => ({
+        path: f,
+        kind: present.includes(f) ? ("modified" as const) : ("deleted" as const),
+      }));
+      const outcome = await engine.run(claudeBatch(ctx, files), {
+        only: [entry.callback],
+        blocking: true,
+        extraEnv: callbackEnv(ctx),
+      });
+      for (const run of outcome.runs) recordResult(config.root, input.session, run, entry.per);
+      appendRunLog(outcome.runs);
+      return outcome;
+    }),
+  );
+  return outcomes.flatMap((o) =>
+    o === null ? [] : reportOutcome(o, { tailLines: ctx.settings.tailLines }).failures,
+  );
+}

@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { takeDelivery } from "../_shared/notices.ts";
+import { bumpCounter, claimOnce, readCounter } from "../_shared/session-state.ts";
+import type { HookContext } from "./hook-context.ts";
+import { recheckFailing } from "./recheck.ts";
+import { type ClaudeReply, stopReply } from "./reply.ts";
+import { lastAssistantText } from "./transcript.ts";
+
+/**
+ * Stop: the agent wants to finish. Block it (decision "block" makes it go on with the
+ * reason) while a blocking callback it triggered still fails (re-run now, so a fix made any
+ * way counts), or a failed background result was never delivered, or its final message's
+ * `<context-update>` blocks failed to apply; at most `agent.maxStopBlocks` times per
+ * session, so it never loops. Otherwise let it stop and tell the person what happened.
+ */
+export async function onStop(ctx: HookContext): Promise<ClaudeReply> {
+  const { input, config, settings } = ctx;
+  const waiting = takeDelivery(config.root, input.session);
+  const failing = await recheckFailing(ctx);
+  const context = await applyContextUpdates(ctx);
+  const problems = [...failing, ...waiting.failing];
+  if (context?.ok === false) problems.push(context.text);
+  const used = readCounter(config.root, input.session, "stop-blocks");
+  if (problems.length > 0 && used < settings.maxStopBlocks) {
+    const n = bumpCounter(config.root, input.session, "stop-blocks");
+    const head = `cpilot: do not stop yet: ${problems.length === 1 ? "this needs" : "these need"} fixing first (reminder ${n} of at most ${settings.maxStopBlocks}):`;
+    const tail = context?.ok === true ? [context.text] : [];
+    return stopReply({
+      block: true,
+      reason: [head, ...problems, ...tail, ...waiting.info].join("\n\n"),
+    });
+  }
+  const notes: string[] = [];
+  if (problems.length > 0) {
+    notes.push(
+      `cpilot: still failing after ${used} reminder${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}); the agent was allowed to stop:`,
+      ...problems,
+    );
+  }
+  if (context?.ok === true) notes.push(context.text);
+  notes.push(...waiting.info);
+  return stopReply({
+    block: false,
+    ...(notes.length > 0 ? { systemMessage: notes.join("\n\n") } : {}),
+  });
+}
+
+/**
+ * Apply the `<context-update>` blocks of the agent's final message, once per message (a
+ * blocked stop brings the same message back only if the agent repeats it verbatim).
+ */
+async function applyContextUpdates(
+  ctx: HookContext,
+): Promise<{ ok: boolean; text: string } | null> {
+  const message =
+    ctx.input.lastAssistantMessage ??
+    (ctx.input.transcriptPath ? lastAssistantText(ctx.input.transcriptPath) : "");
+  if (!message.includes("<context-update")) return null;
+  const hash = createHash("sha1").update(message).digest("hex").slice(0, 16);
+  if (!claimOnce(ctx.config.root, ctx.input.session, `context-${hash}`)) return null;
+  return applyNow(ctx, message);
+}
+
+async function applyNow(ctx: HookContext, message: string): Promise<{ ok: boolean; text: string }> {
+  // Lazy: only a final message with blocks pays for the context code.
+  const { applyUpdates } = await import("../../context/apply.ts");
+  const { renderReport, summarize } = await import("../../context/render.ts");
+  const section = ctx.config.source.context;
+  const contextDir = join(ctx.config.root, section?.dir ?? ".context");
+  const report = applyUpdates(message, {
+    contextDir,
+    ...(section?.files ? { allowedFiles: section.files } : {}),
+  });
+  const { ok } = summarize(report);
+  const text = renderReport(report);
+  return {
+    ok,
+    text: ok
+      ? text
+      : `${text}\nSend a corrected <context-update> block for each FAILED one only (the applied ones are done).${existsSync(contextDir) ? "" : ` (the context folder ${section?.dir ?? ".context"} does not exist yet)`}`,
+  };
+}

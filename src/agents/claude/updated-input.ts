@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { GateDecision } from "../../gate/types.ts";
+
+export type UpdatedInput =
+  | { ok: true; input: Record<string, unknown> }
+  | { ok: false; reason: string };
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The tool input that makes Claude Code write what the gate decided. Write: the new path
+ * and content. Edit / MultiEdit with new content: one edit replacing the whole current
+ * file (old_string = the file as it is now, which matches exactly once), only when the file
+ * exists and is not empty (an empty old_string would mean "create"); otherwise the write is
+ * denied with the reason, since an Edit cannot carry whole-file content. NotebookEdit: a
+ * new path only.
+ */
+export function updatedToolInput(
+  toolName: string,
+  input: Record<string, unknown>,
+  decision: GateDecision,
+): UpdatedInput {
+  if (toolName === "Write") {
+    return {
+      ok: true,
+      input: {
+        ...input,
+        file_path: decision.path,
+        ...(decision.content === undefined ? {} : { content: decision.content }),
+      },
+    };
+  }
+  if (toolName === "NotebookEdit") {
+    if (decision.content !== undefined) {
+      return cannot(decision, "a notebook cell edit cannot carry the whole file's new content");
+    }
+    return { ok: true, input: { ...input, notebook_path: decision.path } };
+  }
+  if (decision.content === undefined)
+    return { ok: true, input: { ...input, file_path: decision.path } };
+  const current = readText(decision.path);
+  if (current === null || current === "") {
+    return cannot(
+      decision,
+      `${current === null ? "the file does not exist" : "the file is empty"}, so the change cannot be expressed as an Edit`,
+    );
+  }
+  const edit = { old_string: current, new_string: decision.content };
+  if (toolName === "MultiEdit") {
+    return { ok: true, input: { file_path: decision.path, edits: [edit] } };
+  }
+  return { ok: true, input: { file_path: decision.path, ...edit, replace_all: false } };
+}
+
+function cannot(decision: GateDecision, why: string): UpdatedInput {
+  return {
+    ok: false,
+    reason: `A write-gate plugin wants this file written differently, but ${why}. Use the Write tool with the whole file instead. What the plugin changed:\n${decision.modified?.summary ?? "(no summary)"}`,
+  };
+}
+
+/** The content a MultiEdit would produce (edits applied in order), or null when one does not apply. */
+export function intendedMultiEdit(path: string, cwd: string, edits: unknown): string | null {
+  if (!Array.isArray(edits)) return null;
+  let text = readText(isAbsolute(path) ? path : resolve(cwd, path)) ?? "";
+  for (const edit of edits) {
+    const e = edit as { old_string?: unknown; new_string?: unknown; replace_all?: unknown };
+    if (typeof e.old_string !== "string" || typeof e.new_string !== "string") return null;
+    if (e.old_string === "" || !text.includes(e.old_string)) return null;
+    const replacement = e.new_string;
+    text =
+      e.replace_all === true
+        ? text.split(e.old_string).join(replacement)
+        : text.replace(e.old_string, () => replacement);
+  }
+  return text;
+}

@@ -1,0 +1,119 @@
+/** `cpilot install claude` / `cpilot uninstall claude`: cpilot's hooks in Claude Code's settings. */
+import { homedir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { detectClaudeVersion, supportsBatchEvent } from "../agents/claude/detect-version.ts";
+import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "../agents/claude/hooks-config.ts";
+import {
+  addCpilotHooks,
+  readSettings,
+  removeCpilotHooks,
+  writeSettings,
+} from "../agents/claude/settings-file.ts";
+import { findConfig } from "../config/find.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { say } from "../ui/style.ts";
+import { CpilotError } from "../util/errors.ts";
+import { parseFlags } from "./_common.ts";
+
+const USAGE = "cpilot install|uninstall claude [--project | --local | --user] [--config PATH]";
+
+type Scope = "user" | "project" | "local";
+
+/** Where a scope's settings live. */
+export function settingsPath(scope: Scope, projectRoot: string, env = process.env): string {
+  if (scope === "user")
+    return join(env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude"), "settings.json");
+  return join(projectRoot, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
+}
+
+/**
+ * Merge cpilot's hooks into (or take them out of) one Claude Code settings file, keeping
+ * every other hook and setting. Idempotent: a second install writes nothing.
+ * Default scope: the project (`.claude/settings.json`, shared with the team).
+ */
+export async function installCommand(
+  action: "install" | "uninstall",
+  args: string[],
+  ctx: { cwd: string },
+): Promise<number> {
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      user: { type: "boolean" },
+      project: { type: "boolean" },
+      local: { type: "boolean" },
+      config: { type: "string" },
+    },
+    USAGE,
+  );
+  const agent = positionals[0];
+  if (agent !== "claude" || positionals.length > 1) {
+    throw new CpilotError(
+      `Cannot ${action} hooks for "${positionals.join(" ")}": cpilot knows "claude"`,
+      {
+        hint: `usage: ${USAGE}`,
+      },
+    );
+  }
+  const scopes = (["user", "project", "local"] as const).filter((s) => values[s] === true);
+  if (scopes.length > 1) {
+    throw new CpilotError("Cannot combine --user, --project and --local: pick one", {
+      hint: `usage: ${USAGE}`,
+    });
+  }
+  const scope: Scope = scopes[0] ?? "project";
+  const configPath = values.config ?? findConfig(ctx.cwd);
+  const root = configPath === null ? ctx.cwd : dirname(configPath);
+  const path = settingsPath(scope, root);
+  const shown = scope === "user" ? path : relative(ctx.cwd, path) || path;
+  const before = readSettings(path);
+
+  if (action === "uninstall") {
+    const { settings, removed } = removeCpilotHooks(before);
+    if (removed === 0) {
+      say(`cpilot: no cpilot hooks in ${shown}: nothing changed`);
+      return 0;
+    }
+    writeSettings(path, settings);
+    say(`cpilot: removed ${removed} cpilot hook${removed === 1 ? "" : "s"} from ${shown}`);
+    return 0;
+  }
+
+  const config = configPath === null ? null : await loadQuietly(configPath);
+  const version = detectClaudeVersion(process.env.CPILOT_CLAUDE_BIN || "claude");
+  const ours = cpilotHooks({
+    command: hookCommandLine(),
+    timeout: hookTimeoutSeconds(config),
+    batchEvent: supportsBatchEvent(version),
+  });
+  const after = addCpilotHooks(before, ours);
+  if (JSON.stringify(after) === JSON.stringify(before)) {
+    say(`cpilot: hooks already in ${shown}: nothing changed`);
+    return 0;
+  }
+  writeSettings(path, after);
+  say(`cpilot: added hooks for ${Object.keys(ours).join(", ")} to ${shown}`);
+  say(`  command: ${hookCommandLine()} (timeout ${hookTimeoutSeconds(config)} s)`);
+  if (version === null)
+    say(
+      "  Claude Code's version is unknown (`claude --version` failed): PostToolBatch registered, as for 2.1+",
+    );
+  else if (!supportsBatchEvent(version))
+    say(
+      `  Claude Code ${version.join(".")} has no PostToolBatch: batch callbacks run after every edit`,
+    );
+  if (configPath === null)
+    say(
+      "  no callbacks.config.ts here yet: `cpilot init` writes one; until then the hooks do nothing",
+    );
+  return 0;
+}
+
+async function loadQuietly(path: string): Promise<ResolvedConfig | null> {
+  try {
+    const { loadConfigFile } = await import("../config/load.ts");
+    return await loadConfigFile(path);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,153 @@
+/** `cpilot run -- claude [args…]`: Claude Code with cpilot's hooks for this session only. */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { constants, tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
+import { renderRunSummary } from "../agents/_shared/run-summary.ts";
+import { detectClaudeVersion, supportsBatchEvent } from "../agents/claude/detect-version.ts";
+import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "../agents/claude/hooks-config.ts";
+import { addCpilotHooks } from "../agents/claude/settings-file.ts";
+import { findConfig } from "../config/find.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { CpilotError } from "../util/errors.ts";
+
+const USAGE = "cpilot run -- claude [ARGS...]";
+
+/** Signals passed on to the agent. SIGINT/SIGQUIT only when no terminal sent them to it already. */
+const FORWARDED = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT", "SIGUSR1", "SIGUSR2"] as const;
+
+/**
+ * Start the agent with cpilot wired in: a temp settings file with cpilot's hooks (merged
+ * with a `--settings` the user passed) given to Claude Code by `--settings`, the terminal
+ * passed through, signals forwarded, the agent's exit code returned, and a summary of the
+ * session's callback runs printed on stderr at the end.
+ */
+export async function runCommand(args: string[], ctx: { cwd: string }): Promise<number> {
+  const argv = args[0] === "--" ? args.slice(1) : args;
+  const [command, ...rest] = argv;
+  if (command === undefined)
+    throw new CpilotError("Cannot run an agent: no command given", { hint: `usage: ${USAGE}` });
+  if (!basename(command).toLowerCase().includes("claude")) {
+    throw new CpilotError(
+      `Cannot wire cpilot into "${command}": cpilot run knows Claude Code ("claude") so far`,
+      {
+        hint: `usage: ${USAGE}`,
+      },
+    );
+  }
+  const configPath = findConfig(ctx.cwd);
+  const config = configPath === null ? null : await loadQuietly(configPath);
+  const dir = mkdtempSync(join(tmpdir(), "cpilot-run-"));
+  const runLog = join(dir, "runs.jsonl");
+  writeFileSync(runLog, "");
+  try {
+    const userSettings = takeSettingsArg(rest, ctx.cwd);
+    const hooks = cpilotHooks({
+      command: hookCommandLine(),
+      timeout: hookTimeoutSeconds(config),
+      batchEvent: supportsBatchEvent(detectClaudeVersion(command)),
+    });
+    const settingsPath = join(dir, "settings.json");
+    writeFileSync(
+      settingsPath,
+      JSON.stringify(addCpilotHooks(userSettings.settings, hooks), null, 2),
+    );
+    const code = await spawnAgent(
+      command,
+      ["--settings", settingsPath, ...userSettings.args],
+      ctx.cwd,
+      {
+        ...process.env,
+        [RUN_LOG_ENV]: runLog,
+      },
+    );
+    const summary = renderRunSummary(readRunLog(runLog));
+    if (summary !== "") process.stderr.write(`${summary}\n`);
+    else if (configPath === null)
+      process.stderr.write("cpilot: no callbacks.config.ts here, so no callbacks ran\n");
+    return code;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Pull `--settings FILE|JSON` out of the agent's arguments, to merge cpilot's hooks into it. */
+function takeSettingsArg(
+  args: string[],
+  cwd: string,
+): { settings: Record<string, unknown>; args: string[] } {
+  const out: string[] = [];
+  let raw: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--settings" && i + 1 < args.length) raw = args[++i];
+    else if (arg.startsWith("--settings=")) raw = arg.slice("--settings=".length);
+    else out.push(arg);
+  }
+  if (raw === undefined) return { settings: {}, args: out };
+  const text = raw.trimStart().startsWith("{") ? raw : readFileSync(join(cwd, raw), "utf8");
+  try {
+    return { settings: JSON.parse(text) as Record<string, unknown>, args: out };
+  } catch (err) {
+    throw new CpilotError(`Cannot read --settings "${raw}": ${(err as Error).message}`, {
+      hint: "pass a JSON file or a JSON object",
+    });
+  }
+}
+
+function spawnAgent(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  // This command owns the terminal's signals while the agent runs: main.ts's handlers
+  // would abort (and on a second Ctrl-C exit) under a still-running agent.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
+  const child = spawn(command, args, { cwd, env, stdio: "inherit" });
+  const fromTerminal = process.stdin.isTTY === true;
+  const forward = (signal: NodeJS.Signals) => () => {
+    // A terminal's Ctrl-C / Ctrl-\ already reached the agent (same process group).
+    if (fromTerminal && (signal === "SIGINT" || signal === "SIGQUIT")) return;
+    try {
+      child.kill(signal);
+    } catch {
+      // it is gone already
+    }
+  };
+  const handlers = FORWARDED.map((signal) => [signal, forward(signal)] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+  return new Promise((resolvePromise, reject) => {
+    child.on("error", (err) => {
+      for (const [signal, handler] of handlers) process.off(signal, handler);
+      reject(
+        new CpilotError(`Cannot start "${command}": ${err.message}`, {
+          hint: "is Claude Code installed and on PATH?",
+          exitCode: 127,
+          cause: err,
+        }),
+      );
+    });
+    child.on("exit", (code, signal) => {
+      for (const [s, handler] of handlers) process.off(s, handler);
+      resolvePromise(code ?? 128 + signalNumber(signal));
+    });
+  });
+}
+
+function signalNumber(signal: NodeJS.Signals | null): number {
+  return signal === null ? 0 : (constants.signals[signal] ?? 0);
+}
+
+async function loadQuietly(path: string): Promise<ResolvedConfig | null> {
+  try {
+    const { loadConfigFile } = await import("../config/load.ts");
+    return await loadConfigFile(path);
+  } catch (err) {
+    process.stderr.write(
+      `cpilot: ${err instanceof Error ? err.message : String(err)}\n(the agent starts anyway; the hooks will report the config problem)\n`,
+    );
+    return null;
+  }
+}
