@@ -13,6 +13,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "15" },
     files: { type: "string", default: "20000" },
     keep: { type: "boolean" },
+    "no-others": { type: "boolean" },
   },
 });
 const RUNS = Number(values.runs);
@@ -125,8 +126,8 @@ const record = (scenario: string, tool: string, samples: number[]) =>
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 makeRepo();
-const hasLefthook = existsSync(lefthook);
-const hasLintStaged = existsSync(lintStaged);
+const hasLefthook = !values["no-others"] && existsSync(lefthook);
+const hasLintStaged = !values["no-others"] && existsSync(lintStaged);
 for (const [scenario, n] of [
   ["1 staged file", 1],
   ["1,000 staged files", 1000],

@@ -5,6 +5,7 @@ import type { CpilotConfig } from "../config/types.ts";
 import type { EditBatch } from "./batch.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
+import type { HookSink } from "./hooks/types.ts";
 import type { Outcome, RunResult } from "./outcome.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { compareSnapshot, snapshot } from "./resync.ts";
@@ -20,6 +21,13 @@ export interface RunOptions extends PlanOptions {
   /** Look for files callbacks changed outside the batch too (git status before and after). */
   readonly resyncTree?: boolean;
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /** Hook depth of this batch's runs. Default: env CP_HOOK_DEPTH (set for hook-started runs), else 0. */
+  readonly hookDepth?: number;
+  /**
+   * Non-blocking runs are stopped when this process exits, unless their callback says
+   * `persist`. Default: env CP_OWNER_PID, else the process running the engine.
+   */
+  readonly ownerPid?: number;
 }
 
 export interface Engine {
@@ -54,31 +62,49 @@ export function createEngine(options: {
   const run = async (batch: EditBatch, runOptions: RunOptions = {}): Promise<Outcome> => {
     const planned = plan(batch, runOptions);
     if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: [] };
-    const batchPaths = batch.files.map((f) => f.path);
+    // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
+    const plannedPaths = new Set(planned.flatMap((p) => p.files));
     const dirtyBefore = runOptions.resyncTree ? dirtyFiles(batch.root) : null;
-    const before = snapshot(batch.root, new Set([...batchPaths, ...(dirtyBefore ?? [])]));
+    const before = snapshot(batch.root, new Set([...plannedPaths, ...(dirtyBefore ?? [])]));
     const batchId = randomBytes(6).toString("hex");
     const signal = runOptions.signal ?? new AbortController().signal;
-    const runs = await Promise.all(
+    // Runs that process hooks start, and what the hooks had to say, join this Outcome.
+    const hookRuns: RunResult[] = [];
+    const hookNotes: string[] = [];
+    const hookSink: HookSink = {
+      runEnded(result) {
+        hookRuns.push(result);
+        runOptions.onRunEnd?.(result);
+      },
+      note: (text) => hookNotes.push(text),
+    };
+    const mainRuns = await Promise.all(
       planned.map(async (p) => {
         const result = await executeRun(p, {
           batch,
           batchId,
           signal,
           semaphore,
+          hookSink,
           ...(runOptions.extraEnv ? { extraEnv: runOptions.extraEnv } : {}),
           ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),
+          ...(runOptions.hookDepth !== undefined ? { depth: runOptions.hookDepth } : {}),
+          ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
         });
         runOptions.onRunEnd?.(result);
         return result;
       }),
     );
+    const runs = [...mainRuns, ...hookRuns];
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
     const resyncs = compareSnapshot(batch.root, before, dirtyAfter);
     pruneRuns(batch.root, config.keepLogs);
-    const notes = runs
-      .filter((r) => r.status === "replaced")
-      .map((r) => `'${r.callback}' run ${r.id} ${r.summary}`);
+    const notes = [
+      ...runs
+        .filter((r) => r.status === "replaced")
+        .map((r) => `'${r.callback}' run ${r.id} ${r.summary}`),
+      ...hookNotes,
+    ];
     const ok = runs.every(
       (r) =>
         !r.blocking || r.status === "passed" || r.status === "silent" || r.status === "replaced",

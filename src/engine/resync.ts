@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -12,8 +13,18 @@ interface Entry {
   readonly text: string | null;
 }
 
+/**
+ * Batches up to this many files are snapshotted by content, for exact diffs. Larger ones
+ * (`check --all` on a big repo) only note the start time: reading every file first would
+ * cost more than the runs.
+ */
+export const CONTENT_SNAPSHOT_LIMIT = 1000;
+
+/** File system clocks tick coarsely (a jiffy): a write just after the start may look older. */
+const CLOCK_SLACK_MS = 20;
+
 /** The state of some files before callbacks run. */
-export type Snapshot = Map<string, Entry>;
+export type Snapshot = Map<string, Entry> & { since?: number; fingerprints?: boolean };
 
 function readEntry(root: string, path: string): Entry {
   try {
@@ -27,11 +38,81 @@ function readEntry(root: string, path: string): Entry {
   }
 }
 
-/** Read and hash files (relative to root) before the runs. */
+/**
+ * Read and hash files (relative to root) before the runs. Past the limit, inside git only
+ * the time is noted (git finds the changed files afterwards); outside git each file's stat
+ * is its fingerprint.
+ */
 export function snapshot(root: string, paths: Iterable<string>): Snapshot {
+  const list = [...paths];
   const snap: Snapshot = new Map();
-  for (const path of paths) snap.set(path, readEntry(root, path));
+  if (list.length > CONTENT_SNAPSHOT_LIMIT) {
+    if (insideGit(root)) {
+      snap.since = Date.now() - CLOCK_SLACK_MS;
+      for (const path of list) snap.set(path, { hash: "", text: null });
+    } else {
+      for (const path of list) snap.set(path, { hash: fingerprint(root, path), text: null });
+      snap.fingerprints = true;
+    }
+    return snap;
+  }
+  for (const path of list) snap.set(path, readEntry(root, path));
   return snap;
+}
+
+function insideGit(root: string): boolean {
+  return (
+    spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root, stdio: "ignore" })
+      .status === 0
+  );
+}
+
+function fingerprint(root: string, path: string): string | null {
+  try {
+    const st = statSync(join(root, path));
+    return `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
+const REREAD = "(changed by a callback during a large batch: re-read it)";
+
+/** Tracked files that differ from the index, or null outside git: one call, no stat per file. */
+function gitModified(root: string): Set<string> | null {
+  const r = spawnSync("git", ["diff", "--name-only", "-z", "--relative", "--no-renames"], {
+    cwd: root,
+    encoding: "buffer",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.status !== 0) return null;
+  return new Set(r.stdout.toString("utf8").split("\0").filter(Boolean));
+}
+
+/**
+ * For a time-only snapshot: the files modified since it was taken. Inside git only files git
+ * sees as modified are looked at (stat-ing 20,000 files costs more than the runs); a large
+ * batch's untracked files are then not compared.
+ */
+function changedSince(root: string, before: Snapshot, since: number): Resync[] {
+  const resyncs: Resync[] = [];
+  const modified = gitModified(root);
+  const candidates =
+    modified === null ? [...before.keys()] : [...before.keys()].filter((p) => modified.has(p));
+  for (const path of candidates.sort()) {
+    let mtime: number;
+    try {
+      const st = statSync(join(root, path));
+      mtime = Math.max(st.mtimeMs, st.ctimeMs);
+    } catch {
+      continue; // gone before or after: a time-only snapshot cannot tell which
+    }
+    if (mtime < since) continue;
+    const now = readEntry(root, path);
+    const diff = `--- a/${path}\n+++ b/${path}\n${REREAD}\n`;
+    resyncs.push({ path, diff, oldText: null, newText: now.text });
+  }
+  return resyncs;
 }
 
 /**
@@ -43,6 +124,8 @@ export function compareSnapshot(
   before: Snapshot,
   extra: Iterable<string> = [],
 ): Resync[] {
+  if (before.since !== undefined) return changedSince(root, before, before.since);
+  if (before.fingerprints) return changedFingerprints(root, before);
   const resyncs: Resync[] = [];
   const paths = new Set([...before.keys(), ...extra]);
   for (const path of [...paths].sort()) {
@@ -52,6 +135,21 @@ export function compareSnapshot(
     const oldText = old.hash === null ? null : old.text;
     const newText = now.hash === null ? null : now.text;
     resyncs.push({ path, diff: unifiedDiff(path, old, now), oldText, newText });
+  }
+  return resyncs;
+}
+
+function changedFingerprints(root: string, before: Snapshot): Resync[] {
+  const resyncs: Resync[] = [];
+  for (const [path, old] of [...before.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (fingerprint(root, path) === old.hash) continue;
+    const now = readEntry(root, path);
+    resyncs.push({
+      path,
+      diff: `--- a/${path}\n+++ b/${path}\n${REREAD}\n`,
+      oldText: null,
+      newText: now.text,
+    });
   }
   return resyncs;
 }
