@@ -58,6 +58,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     return (args, ctx) => installCommand("uninstall", args, ctx);
   },
   run: async () => (await import("./src/cli/run.ts")).runCommand,
+  mcp: async () => (await import("./src/cli/mcp.ts")).mcpCommand,
   context: async () => {
     const { contextCommand } = await import("./src/cli/context.ts");
     return (args) => contextCommand(args);

@@ -1,0 +1,96 @@
+import type { WriteDone, WriteRefused } from "./perform-write.ts";
+
+/** What one edit call ends with: its result text, or the reason it was refused. */
+export type CallEnd = { text: string } | WriteRefused;
+
+interface OpenBatch {
+  readonly done: WriteDone[];
+  readonly waiting: ((text: string) => void)[];
+  readonly firstAt: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
+export interface BatcherOptions {
+  /** Quiet time after the last call that closes a batch. */
+  readonly windowMs: number;
+  /** A batch closes this long after its first call even if calls keep coming. */
+  readonly maxWaitMs: number;
+  /** Run the batch's callbacks; returns one result text per write, in order. */
+  readonly finish: (writes: readonly WriteDone[]) => Promise<string[]>;
+}
+
+/**
+ * Groups edit calls that arrive together (within a quiet window) into one batch, so
+ * once-per-batch callbacks run once for all of them. Every step runs on one serial
+ * chain: writes happen in arrival order, a batch's callbacks run after its writes and
+ * before the next batch's writes, and reads see the writes sent before them.
+ */
+export class Batcher {
+  private chain: Promise<unknown> = Promise.resolve();
+  private open: OpenBatch | null = null;
+
+  constructor(private readonly options: BatcherOptions) {}
+
+  /** Run `step` after every step queued before it. */
+  serial<T>(step: () => Promise<T> | T): Promise<T> {
+    const next = this.chain.then(step);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * An edit call: `perform` runs in order; a refused write answers at once, a done one
+   * answers when its batch's blocking callbacks have finished.
+   */
+  submit(perform: () => Promise<WriteDone | WriteRefused>): Promise<CallEnd> {
+    const batch = this.arm();
+    return this.serial(async () => {
+      const result = await perform();
+      if ("refused" in result) return result;
+      batch.done.push(result);
+      // Not awaited here: the batch's callbacks run on this chain after this step.
+      return { answer: new Promise<string>((resolve) => batch.waiting.push(resolve)) };
+    }).then(async (step) => ("refused" in step ? step : { text: await step.answer }));
+  }
+
+  /** Resolves when every queued step (and so every batch) has finished. */
+  async idle(): Promise<void> {
+    for (;;) {
+      const current = this.chain;
+      await current;
+      if (current === this.chain && this.open === null) return;
+      if (this.open !== null) await new Promise((r) => setTimeout(r, this.options.windowMs));
+    }
+  }
+
+  /** The open batch (a new one if none), its quiet timer restarted. */
+  private arm(): OpenBatch {
+    const batch = this.open ?? { done: [], waiting: [], firstAt: Date.now(), timer: null };
+    this.open = batch;
+    if (batch.timer !== null) clearTimeout(batch.timer);
+    const left = batch.firstAt + this.options.maxWaitMs - Date.now();
+    batch.timer = setTimeout(
+      () => this.close(batch),
+      Math.max(0, Math.min(this.options.windowMs, left)),
+    );
+    return batch;
+  }
+
+  private close(batch: OpenBatch): void {
+    if (this.open === batch) this.open = null;
+    batch.timer = null;
+    void this.serial(async () => {
+      if (batch.done.length === 0) return;
+      let texts: string[];
+      try {
+        texts = await this.options.finish(batch.done);
+      } catch (err) {
+        const message = `callbacks could not run: ${err instanceof Error ? err.message : String(err)}`;
+        texts = batch.done.map((d) => `${d.summary}\n${message}`);
+      }
+      for (const [i, answer] of batch.waiting.entries()) {
+        answer(texts[i] ?? batch.done[i]?.summary ?? "");
+      }
+    });
+  }
+}

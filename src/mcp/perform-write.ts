@@ -1,0 +1,257 @@
+import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync } from "node:fs";
+import { dirname, relative, sep } from "node:path";
+import { evaluateWrite } from "../gate/index.ts";
+import type { GateConfig } from "../gate/schema.ts";
+import type { PendingWrite } from "../gate/types.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { containPath } from "../util/contained-path.ts";
+import { applyEdits, type Edit, type Region, type Splice } from "./edits.ts";
+import { describeEditFailure } from "./nearest.ts";
+import {
+  fromAgent,
+  keepFinalNewline,
+  readAgentText,
+  type TextShape,
+  toAgentSpace,
+  toDiskSpace,
+} from "./text-file.ts";
+
+/** What an edit tool asks for. Paths are as the agent gave them. */
+export type WriteRequest =
+  | { tool: "write_file"; path: string; content: string }
+  | { tool: "edit_file" | "multi_edit"; path: string; edits: readonly Edit[] }
+  | { tool: "delete_file"; path: string };
+
+/** A write that happened. */
+export interface WriteDone {
+  readonly tool: WriteRequest["tool"];
+  /** Relative to the root, posix separators: where it really went (after the gate). */
+  readonly path: string;
+  readonly kind: "created" | "modified" | "deleted";
+  /** The text written, in agent space; null for a delete. */
+  readonly written: string | null;
+  readonly shape: TextShape | null;
+  /** Edits only: where each edit's new_string sits in `written`; null when unknown. */
+  regions: (Region | null)[][] | null;
+  /** Edits only: the replacements made, to move regions found by earlier calls. */
+  readonly splices: readonly Splice[] | null;
+  /** What the gate changed, for the agent. */
+  readonly gateNote: string | null;
+  /** One line: what was done. */
+  readonly summary: string;
+}
+
+/** A write that did not happen, with the reason for the agent. */
+export interface WriteRefused {
+  readonly refused: string;
+}
+
+export interface WriteContext {
+  readonly root: string;
+  readonly gate: GateConfig;
+  readonly agent: string;
+  readonly session: string;
+}
+
+function posix(path: string): string {
+  return path.split(sep).join("/");
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function lineCount(text: string): number {
+  if (text === "") return 0;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+function lineOfOffset(text: string, offset: number): number {
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+async function gate(
+  request: WriteRequest,
+  ctx: WriteContext,
+  extra: Partial<PendingWrite>,
+  log = true,
+) {
+  return evaluateWrite(
+    { tool: request.tool, path: request.path, agent: ctx.agent, session: ctx.session, ...extra },
+    { root: ctx.root, config: ctx.gate, tty: false, log },
+  );
+}
+
+/** Fields describing an edit to the gate and its plugins. */
+function editFields(request: WriteRequest): Partial<PendingWrite> {
+  if (request.tool !== "edit_file") return {};
+  const edit = request.edits[0];
+  if (edit === undefined) return {};
+  return {
+    oldString: edit.oldString,
+    newString: edit.newString,
+    ...(edit.replaceAll === undefined ? {} : { replaceAll: edit.replaceAll }),
+  };
+}
+
+/** Where to read the current file: inside the root, or wherever the gate allows. */
+async function locate(
+  request: WriteRequest,
+  ctx: WriteContext,
+): Promise<{ absolute: string } | WriteRefused> {
+  const contained = containPath(ctx.root, request.path);
+  if (contained.ok) return { absolute: contained.absolute };
+  const decision = await gate(request, ctx, editFields(request));
+  if (decision.decision === "deny") return { refused: decision.reason };
+  return { absolute: decision.path };
+}
+
+/** Write to the file a symlink inside the root points at, not over the link itself. */
+function physical(path: string): string {
+  try {
+    if (lstatSync(path).isSymbolicLink()) return realpathSync(path);
+  } catch {
+    // a new file
+  }
+  return path;
+}
+
+/**
+ * Perform one edit tool call: read the file, apply the change in agent space, ask the
+ * gate, write atomically in the file's own line endings. Never throws for the agent's
+ * mistakes: those come back as `{ refused }` with the reason.
+ */
+export async function performWrite(
+  request: WriteRequest,
+  ctx: WriteContext,
+): Promise<WriteDone | WriteRefused> {
+  const where = await locate(request, ctx);
+  if ("refused" in where) return where;
+  const shown = JSON.stringify(request.path);
+  const current = readAgentText(where.absolute);
+  if ("kind" in current && current.kind === "not-text" && request.tool !== "delete_file") {
+    return { refused: `Cannot change ${shown}: ${current.reason}` };
+  }
+
+  if (request.tool === "delete_file") {
+    const decision = await gate(request, ctx, {});
+    if (decision.decision === "deny") return { refused: decision.reason };
+    const target = decision.path;
+    let isDir = false;
+    try {
+      isDir = lstatSync(target).isDirectory();
+    } catch {
+      return {
+        refused: `Cannot delete ${shown}: no such file\nhint: it may already be gone; read_file or your file listing shows what exists`,
+      };
+    }
+    if (isDir)
+      return { refused: `Cannot delete ${shown}: it is a directory; delete_file removes one file` };
+    rmSync(target);
+    const path = decision.relativePath ?? posix(relative(ctx.root, target));
+    return done(request, path, "deleted", null, null, null, null, null, `Deleted ${path}`);
+  }
+
+  const existing = "text" in current ? current : null;
+  const shape = existing?.shape ?? null;
+  let text: string;
+  let regions: (Region | null)[][] | null = null;
+  let splices: Splice[] | null = null;
+  let summary: (path: string) => string;
+  if (request.tool === "write_file") {
+    text = keepFinalNewline(fromAgent(request.content, shape), shape);
+    const lines = plural(lineCount(text), "line");
+    summary = (path) => `${existing ? "Replaced" : "Created"} ${path} (${lines})`;
+  } else {
+    const edits = request.edits.map((e) => ({
+      oldString: fromAgent(e.oldString, shape),
+      newString: fromAgent(e.newString, shape),
+      ...(e.replaceAll === undefined ? {} : { replaceAll: e.replaceAll }),
+    }));
+    const creating = existing === null || existing.text === "";
+    if (creating && edits.length === 1 && edits[0]!.oldString === "") {
+      text = edits[0]!.newString;
+      regions = [[{ start: 0, end: text.length }]];
+      splices = [{ at: 0, removed: existing?.text.length ?? 0, inserted: text.length }];
+      const lines = plural(lineCount(text), "line");
+      summary = (path) => `${existing ? "Filled" : "Created"} ${path} (${lines})`;
+    } else if (existing === null) {
+      return {
+        refused: `Cannot edit ${shown}: no such file\nhint: write_file creates a file (or edit_file with an empty old_string)`,
+      };
+    } else {
+      const result = applyEdits(existing.text, edits);
+      if (!result.ok) {
+        // Say nothing about the file's content when the gate would not let it be written.
+        const decision = await gate(request, ctx, editFields(request), false);
+        if (decision.decision === "deny") return { refused: decision.reason };
+        return { refused: describeEditFailure(result.failure, request.path, edits) };
+      }
+      text = keepFinalNewline(result.text, shape);
+      regions = result.regions;
+      splices = result.splices;
+      const lines = result.regions
+        .flat()
+        .filter((r): r is Region => r !== null)
+        .map((r) => lineOfOffset(text, r.start));
+      const at = [...new Set(lines)].sort((a, b) => a - b);
+      const place =
+        at.length === 1
+          ? `line ${at[0]}`
+          : `lines ${at.slice(0, 12).join(", ")}${at.length > 12 ? ", …" : ""}`;
+      const count =
+        request.tool === "multi_edit"
+          ? `${plural(edits.length, "edit")}, ${plural(result.replacements, "replacement")}`
+          : plural(result.replacements, "replacement");
+      summary = (path) => `Edited ${path}: ${count} (${place})`;
+    }
+  }
+
+  const data = toDiskSpace(text, shape);
+  const decision = await gate(request, ctx, { content: data, ...editFields(request) });
+  if (decision.decision === "deny") return { refused: decision.reason };
+  const target = physical(decision.path);
+  const existedBefore = existsSync(target);
+  const written = decision.content ?? data;
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileAtomic(target, written);
+  } catch (err) {
+    return {
+      refused: `Cannot write ${shown}: ${err instanceof Error ? err.message : String(err)}`,
+    };
+  }
+  const path = decision.relativePath ?? posix(relative(ctx.root, decision.path));
+  const gateChanged = decision.content !== undefined && decision.content !== data;
+  const movedTo = decision.path !== where.absolute;
+  const agentText = gateChanged ? toAgentSpace(written).text : text;
+  if (gateChanged) regions = regions === null ? null : regions.map((list) => list.map(() => null));
+  const eolNote = shape?.eol === "\r\n" ? " (kept its CRLF line endings)" : "";
+  return done(
+    request,
+    path,
+    existedBefore ? "modified" : "created",
+    agentText,
+    shape,
+    regions,
+    gateChanged ? null : splices,
+    decision.modified?.summary ?? (movedTo ? `the gate moved the write to ${path}` : null),
+    summary(path) + eolNote,
+  );
+}
+
+function done(
+  request: WriteRequest,
+  path: string,
+  kind: WriteDone["kind"],
+  written: string | null,
+  shape: TextShape | null,
+  regions: (Region | null)[][] | null,
+  splices: Splice[] | null,
+  gateNote: string | null,
+  summary: string,
+): WriteDone {
+  return { tool: request.tool, path, kind, written, shape, regions, splices, gateNote, summary };
+}

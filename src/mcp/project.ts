@@ -1,0 +1,95 @@
+import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { findConfig } from "../config/find.ts";
+import { loadProjectConfig } from "../config/load.ts";
+import { managedPath } from "../config/managed.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { createEngine, type Engine } from "../engine/engine.ts";
+import type { GateConfig } from "../gate/schema.ts";
+
+/** The project as the server sees it right now. */
+export type ProjectState =
+  | { kind: "ok"; config: ResolvedConfig; engine: Engine }
+  /** No config file: edits work, no callbacks run. */
+  | { kind: "none" }
+  /** The config does not load (often mid-edit): edits work, callbacks wait for a fix. */
+  | { kind: "broken"; error: string };
+
+function mtime(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.mtimeMs}:${s.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+function gitTop(cwd: string): string | null {
+  const r = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd, encoding: "utf8" });
+  const top = r.status === 0 ? r.stdout.trim() : "";
+  return top === "" ? null : top;
+}
+
+/**
+ * The project root: the folder of the config (explicit or found from `cwd` upwards),
+ * else the git top level, else `cwd`.
+ */
+export function projectRoot(cwd: string, explicitConfig?: string): string {
+  if (explicitConfig !== undefined) return dirname(resolve(cwd, explicitConfig));
+  const found = findConfig(cwd);
+  if (found !== null) return dirname(found);
+  return gitTop(cwd) ?? resolve(cwd);
+}
+
+/**
+ * Loads the project's config when it changed (the config file or callbacks.managed.json),
+ * keeps one engine per loaded config, and remembers the last gate section that loaded.
+ */
+export class Project {
+  readonly root: string;
+  private readonly explicitConfig: string | undefined;
+  private key = "";
+  private state: ProjectState = { kind: "none" };
+  private lastGate: GateConfig = {};
+
+  constructor(root: string, explicitConfig?: string) {
+    this.root = root;
+    this.explicitConfig = explicitConfig === undefined ? undefined : resolve(explicitConfig);
+  }
+
+  /** The config file in use, or null. */
+  configPath(): string | null {
+    return this.explicitConfig ?? findConfig(this.root);
+  }
+
+  /** The current state, reloading the config when a file it comes from changed. */
+  async load(): Promise<ProjectState> {
+    const path = this.configPath();
+    const key = path === null ? "none" : `${path}|${mtime(path)}|${mtime(managedPath(this.root))}`;
+    if (key === this.key) return this.state;
+    this.key = key;
+    if (path === null) {
+      this.state = { kind: "none" };
+      return this.state;
+    }
+    try {
+      const config = await loadProjectConfig(this.root, path);
+      this.lastGate = config.source.gate ?? {};
+      this.state = { kind: "ok", config, engine: createEngine({ root: config.root, config }) };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const hint = (err as { hint?: unknown }).hint;
+      this.state = {
+        kind: "broken",
+        error: typeof hint === "string" ? `${message}\nhint: ${hint}` : message,
+      };
+    }
+    return this.state;
+  }
+
+  /** The gate section of the last config that loaded ({} before any did: built-in protections). */
+  gateConfig(): GateConfig {
+    return this.lastGate;
+  }
+}

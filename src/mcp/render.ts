@@ -1,0 +1,104 @@
+import { createTwoFilesPatch } from "diff";
+import type { RunResult } from "../engine/outcome.ts";
+import type { RegionView } from "./resync-region.ts";
+
+/** Output lines shown for a failed run; the rest is one callback_logs call away. */
+const TAIL_SHOWN = 8;
+const LINE_CHARS = 300;
+/** Longest diff put into a result; longer ones ask the agent to re-read. */
+const MAX_DIFF_LINES = 80;
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function cut(line: string): string {
+  return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)} …` : line;
+}
+
+/**
+ * One callback run in a few lines: passed (with its success message), or failed with the
+ * exit in words, its last lines and the run id for callback_logs. Silent runs say nothing.
+ */
+export function renderRun(run: RunResult): string[] {
+  const files = run.files.length === 1 ? ` on ${run.files[0]}` : ` on ${run.files.length} files`;
+  switch (run.status) {
+    case "silent":
+      return [];
+    case "passed":
+      if (run.successMessage === "silent") return [];
+      return [
+        `passed  ${run.callback}${run.successMessage ? `: ${run.successMessage}` : ""} (${seconds(run.durationMs)})`,
+      ];
+    case "started":
+      return [`started ${run.callback}${files} in the background (run ${run.id})`];
+    case "replaced":
+    case "skipped":
+      return [`${run.status.padEnd(7)} ${run.callback}: ${run.summary} (run ${run.id})`];
+    case "failed":
+    case "timed_out": {
+      const lines = [`FAILED  ${run.callback}${files}: ${run.summary} (run ${run.id})`];
+      const tail = run.tail.slice(-TAIL_SHOWN);
+      if (tail.length > 0) {
+        if (run.tail.length > tail.length) lines.push("  | …");
+        lines.push(...tail.map((l) => `  | ${cut(l)}`));
+      } else {
+        lines.push("  (no output)");
+      }
+      lines.push(`  full output: callback_logs with run_id "${run.id}"`);
+      return lines;
+    }
+  }
+}
+
+/** A fenced block that no backtick run in `text` can close early. */
+export function fenced(text: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}\n${text.endsWith("\n") ? text : `${text}\n`}${fence}`;
+}
+
+/** A unified diff between two texts, without the "Index:" preamble; "" when equal. */
+export function textDiff(path: string, before: string, after: string): string {
+  if (before === after) return "";
+  return createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, {
+    context: 2,
+  }).replace(/^(?:Index:[^\n]*\n)?=+\n/, "");
+}
+
+/** A diff for the agent, or a request to re-read when it is too long. */
+export function boundedDiff(path: string, before: string, after: string): string {
+  const diff = textDiff(path, before, after);
+  const lines = diff.trimEnd().split("\n");
+  if (lines.length > MAX_DIFF_LINES) {
+    return `(the diff is ${lines.length} lines long: re-read ${path} with read_file instead)`;
+  }
+  return fenced(diff.trimEnd());
+}
+
+/** What to tell the agent about its edit region after callbacks rewrote the file. */
+export function renderRegion(view: RegionView, label: string): string[] {
+  switch (view.kind) {
+    case "unchanged":
+      return [];
+    case "exact":
+      return [
+        `${label} now reads (line${view.endLine > view.startLine ? `s ${view.startLine}-${view.endLine}` : ` ${view.startLine}`}); use this text in your next old_string:`,
+        fenced(view.text),
+      ];
+    case "lines":
+      return [
+        `${label} and the lines around it now read (lines ${view.startLine}-${view.endLine}); use this text in your next old_string:`,
+        fenced(view.text),
+      ];
+    case "unsure": {
+      const near =
+        view.startLine === null
+          ? ""
+          : ` (near lines ${view.startLine}-${view.endLine ?? view.startLine})`;
+      return [
+        `${label} cannot be located with confidence after the rewrite${near}: re-read the file with read_file before editing it again`,
+      ];
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { randomBytes } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { VERSION } from "../version.ts";
+import { Batcher } from "./batcher.ts";
+import { finishBatch } from "./finish-batch.ts";
+import { Project, projectRoot } from "./project.ts";
+import { guardStdout } from "./stdout-guard.ts";
+import { createToolContext } from "./tool-context.ts";
+import { registerCallbackList } from "./tools/callback-list.ts";
+import { registerCallbackLogs } from "./tools/callback-logs.ts";
+import { registerCallbackToggle } from "./tools/callback-toggle.ts";
+import { registerCallbackUpsert } from "./tools/callback-upsert.ts";
+import { registerContextUpdate } from "./tools/context-update.ts";
+import { registerDeleteFile } from "./tools/delete-file.ts";
+import { registerEditFile } from "./tools/edit-file.ts";
+import { registerMultiEdit } from "./tools/multi-edit.ts";
+import { registerReadFile } from "./tools/read-file.ts";
+import { registerWriteFile } from "./tools/write-file.ts";
+
+/** Quiet time that closes a batch of edit calls, when not configured. */
+export const DEFAULT_BATCH_WINDOW_MS = 75;
+
+export interface CpilotMcpOptions {
+  /** Where the server was started; the project is found from here. */
+  readonly cwd: string;
+  /** An explicit config file (`--config`). */
+  readonly config?: string;
+  /** Quiet window that groups edit calls into one batch. */
+  readonly batchWindowMs?: number;
+  /** Inbox session for background results; default a fresh id per server. */
+  readonly session?: string;
+  /** Aborting stops every callback run (Ctrl-C, SIGTERM). */
+  readonly signal?: AbortSignal;
+}
+
+export interface CpilotMcp {
+  readonly server: McpServer;
+  readonly project: Project;
+  /** Wait for queued edits, their callbacks and background runs to finish. */
+  drain(): Promise<void>;
+}
+
+/** Build the MCP server with every cpilot tool registered (not yet connected). */
+export function createCpilotMcp(options: CpilotMcpOptions): CpilotMcp {
+  const project = new Project(projectRoot(options.cwd, options.config), options.config);
+  const session = options.session ?? `mcp-${randomBytes(4).toString("hex")}`;
+  const signal = options.signal ?? new AbortController().signal;
+  const server = new McpServer(
+    { name: "cpilot", version: VERSION },
+    {
+      instructions:
+        "cpilot's edit tools write files through the project's write gate and run the project's checks " +
+        "(callbacks) on every edit; results come back in the tool result. Prefer them to other edit tools here.",
+    },
+  );
+  const agent = (): string | undefined => server.server.getClientVersion()?.name;
+  const background = new Set<Promise<void>>();
+  const known = new Map<string, string>();
+  const windowMs = options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS;
+  const batcher = new Batcher({
+    windowMs,
+    maxWaitMs: Math.max(1000, windowMs * 10),
+    finish: (writes) =>
+      finishBatch(writes, {
+        project,
+        session,
+        agent,
+        signal,
+        known,
+        track: (work) => {
+          background.add(work);
+          void work.finally(() => background.delete(work));
+        },
+      }),
+  });
+  const ctx = createToolContext({ project, batcher, session, agent });
+  for (const register of [
+    registerWriteFile,
+    registerEditFile,
+    registerMultiEdit,
+    registerDeleteFile,
+    registerReadFile,
+    registerCallbackList,
+    registerCallbackUpsert,
+    registerCallbackToggle,
+    registerCallbackLogs,
+    registerContextUpdate,
+  ]) {
+    register(server, ctx);
+  }
+  return {
+    server,
+    project,
+    drain: async () => {
+      await batcher.idle();
+      while (background.size > 0) await Promise.allSettled([...background]);
+    },
+  };
+}
+
+/**
+ * Serve MCP over stdio until the client closes stdin (or `signal` aborts). Only protocol
+ * goes to stdout; anything else printed in this process goes to stderr.
+ */
+export async function serveStdio(
+  options: CpilotMcpOptions & { stdin?: Readable; stdout?: Writable },
+): Promise<void> {
+  const guard = options.stdout === undefined ? guardStdout() : null;
+  const stdin = options.stdin ?? process.stdin;
+  const mcp = createCpilotMcp(options);
+  const transport = new StdioServerTransport(stdin, options.stdout ?? guard?.protocol);
+  const closed = new Promise<void>((resolve) => {
+    stdin.once("end", () => resolve());
+    stdin.once("close", () => resolve());
+    transport.onclose = () => resolve();
+    options.signal?.addEventListener("abort", () => resolve(), { once: true });
+  });
+  try {
+    await mcp.server.connect(transport);
+    process.stderr.write(`cpilot mcp: serving ${mcp.project.root}\n`);
+    await closed;
+    await mcp.drain();
+  } finally {
+    await mcp.server.close().catch(() => undefined);
+    guard?.restore();
+  }
+}

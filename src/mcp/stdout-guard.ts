@@ -1,0 +1,44 @@
+import { Writable } from "node:stream";
+
+/**
+ * Keep stdout for protocol messages only. Returns a stream that writes to the real stdout
+ * (give it to the transport); from then on anything else this process prints to stdout
+ * (a config's console.log, a TypeScript callback's output) goes to stderr instead.
+ */
+export function guardStdout(): { protocol: Writable; restore: () => void } {
+  const stdout = process.stdout;
+  const realWrite = stdout.write.bind(stdout) as (
+    chunk: string | Uint8Array,
+    callback: (err?: Error | null) => void,
+  ) => boolean;
+  const protocol = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      realWrite(chunk, (err) => callback(err ?? null));
+    },
+  });
+  const toStderr = ((chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+    const callback = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    return process.stderr.write(chunk, callback);
+  }) as typeof stdout.write;
+  stdout.write = toStderr;
+  const saved = {
+    log: console.log,
+    info: console.info,
+    debug: console.debug,
+    dir: console.dir,
+    table: console.table,
+  };
+  const toError = (...args: unknown[]): void => console.error(...args);
+  console.log = toError;
+  console.info = toError;
+  console.debug = toError;
+  console.dir = toError;
+  console.table = toError;
+  return {
+    protocol,
+    restore: () => {
+      stdout.write = realWrite as typeof stdout.write;
+      Object.assign(console, saved);
+    },
+  };
+}

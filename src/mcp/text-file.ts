@@ -1,0 +1,110 @@
+import { readFileSync, statSync } from "node:fs";
+
+/**
+ * How a text file is laid out on disk, so a write can keep it: a UTF-8 BOM, its line
+ * ending (null when it has no line break to tell), and whether it ends with a newline.
+ */
+export interface TextShape {
+  readonly bom: boolean;
+  readonly eol: "\n" | "\r\n" | "mixed" | null;
+  readonly finalNewline: boolean;
+  /** False for an empty file: it has no final-newline state to keep. */
+  readonly hasContent: boolean;
+}
+
+/** A file as the agent sees it: BOM dropped and, in a CRLF file, every CRLF read as LF. */
+export interface AgentText {
+  readonly text: string;
+  readonly shape: TextShape;
+}
+
+/** Files larger than this are not edited through MCP (the agent should not hold them whole). */
+export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
+
+const BOM = "\uFEFF";
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** Why a file cannot be handled as text, or null when it can. */
+export type Unreadable = { kind: "missing" } | { kind: "not-text"; reason: string };
+
+/** Decode bytes as UTF-8 text in agent space; null when they are not text. */
+export function decodeText(data: Uint8Array): AgentText | null {
+  if (data.subarray(0, 8192).includes(0)) return null;
+  let raw: string;
+  try {
+    raw = decoder.decode(data);
+  } catch {
+    return null;
+  }
+  return toAgentSpace(raw);
+}
+
+/** Split a file's raw text into what the agent sees and the shape to restore on write. */
+export function toAgentSpace(raw: string): AgentText {
+  const bom = raw.startsWith(BOM);
+  const body = bom ? raw.slice(1) : raw;
+  const crlf = body.split("\r\n").length - 1;
+  const lf = body.split("\n").length - 1 - crlf;
+  const eol = crlf === 0 && lf === 0 ? null : crlf === 0 ? "\n" : lf === 0 ? "\r\n" : "mixed";
+  const text = eol === "\r\n" ? body.replaceAll("\r\n", "\n") : body;
+  return {
+    text,
+    shape: { bom, eol, finalNewline: body.endsWith("\n"), hasContent: body.length > 0 },
+  };
+}
+
+/**
+ * Bring text the agent sent into the file's agent space: in a file with one kind of line
+ * ending, CRLF the agent sent reads as LF (it is written back in the file's own ending).
+ */
+export function fromAgent(text: string, shape: TextShape | null): string {
+  if (shape === null || shape.eol === "mixed") return text;
+  return text.replaceAll("\r\n", "\n");
+}
+
+/** Keep the file's final-newline state when the agent's new text differs only there. */
+export function keepFinalNewline(text: string, shape: TextShape | null): string {
+  if (shape === null || !shape.hasContent || text === "") return text;
+  if (shape.finalNewline && !text.endsWith("\n")) return `${text}\n`;
+  if (!shape.finalNewline && text.endsWith("\n")) return text.slice(0, -1);
+  return text;
+}
+
+/** The bytes to write: the agent-space text in the file's own line ending and BOM. */
+export function toDiskSpace(text: string, shape: TextShape | null): string {
+  if (shape === null) return text;
+  const body = shape.eol === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text;
+  return shape.bom ? `${BOM}${body}` : body;
+}
+
+/** Read a file into agent space, or say why it cannot be. */
+export function readAgentText(path: string): AgentText | Unreadable {
+  let size: number;
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) return { kind: "not-text", reason: "it is a directory" };
+    if (!stat.isFile()) return { kind: "not-text", reason: "it is not a regular file" };
+    size = stat.size;
+  } catch {
+    return { kind: "missing" };
+  }
+  if (size > MAX_TEXT_BYTES) {
+    return {
+      kind: "not-text",
+      reason: `it is ${size} bytes, over the ${MAX_TEXT_BYTES}-byte limit for text edits`,
+    };
+  }
+  const decoded = decodeText(readFileSync(path));
+  return decoded ?? { kind: "not-text", reason: "it is not UTF-8 text (binary?)" };
+}
+
+/** 1-based line number of a character offset. */
+export function lineAt(text: string, offset: number): number {
+  let line = 1;
+  let i = text.indexOf("\n");
+  while (i !== -1 && i < offset) {
+    line++;
+    i = text.indexOf("\n", i + 1);
+  }
+  return line;
+}

@@ -1,0 +1,97 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { listRuns, readRun } from "../../engine/runs-store.ts";
+import { renderTable } from "../../ui/table.ts";
+import type { ToolContext } from "../tool-context.ts";
+
+const DEFAULT_LINES = 100;
+const MAX_LINES = 500;
+/** Bytes read from the end of a log at most. */
+const MAX_BYTES = 128 * 1024;
+const LINE_CHARS = 500;
+
+/** The last `lines` lines of a file, reading at most MAX_BYTES from its end. */
+export function logTail(path: string, lines: number): { lines: string[]; total: number | null } {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, MAX_BYTES);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    let all = buffer.toString("utf8").split("\n");
+    if (length < size) all = all.slice(1);
+    if (all.at(-1) === "") all.pop();
+    const cut = all.slice(-lines).map((l) => {
+      const line = l.endsWith("\r") ? l.slice(0, -1) : l;
+      return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)} … [line cut]` : line;
+    });
+    return { lines: cut, total: length < size ? null : all.length };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** callback_logs: one run's output (its last lines), or the recent runs. */
+export function registerCallbackLogs(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "callback_logs",
+    {
+      description:
+        "Show a callback run's output by its run id (the id in a callback result), the last lines only. " +
+        "Without run_id: the recent runs.",
+      inputSchema: {
+        run_id: z.string().optional().describe("The run id from a callback result"),
+        lines: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_LINES)
+          .optional()
+          .describe(`Last lines to show (default ${DEFAULT_LINES})`),
+      },
+    },
+    async ({ run_id, lines }) => {
+      const root = ctx.project.root;
+      if (run_id === undefined) {
+        const runs = listRuns(root, 15);
+        if (runs.length === 0) return ctx.reply("No callback runs yet.");
+        const rows = runs.map((r) => [
+          r.id,
+          r.callback,
+          r.status,
+          r.summary,
+          r.files.length === 1 ? (r.files[0] ?? "") : `${r.files.length} files`,
+        ]);
+        return ctx.reply(renderTable(["run", "callback", "status", "exit", "files"], rows));
+      }
+      const run = readRun(root, run_id);
+      if (run === null) {
+        const recent = listRuns(root, 5).map((r) => r.id);
+        return ctx.reply(
+          `Cannot show run ${JSON.stringify(run_id)}: no such run (old runs are pruned)\nhint: recent runs: ${recent.join(", ") || "(none)"}`,
+          true,
+        );
+      }
+      const head = `run ${run.id} · ${run.callback} · ${run.status} · ${run.summary} · ${(run.durationMs / 1000).toFixed(1)} s · files: ${run.files.join(", ")}`;
+      let tail: { lines: string[]; total: number | null };
+      try {
+        tail = logTail(run.logPath, lines ?? DEFAULT_LINES);
+      } catch {
+        return ctx.reply(`${head}\n(its log is gone)`);
+      }
+      const shownCount = tail.lines.length;
+      const note =
+        tail.total === null
+          ? `(last ${shownCount} lines of a long log: ${run.logPath})`
+          : tail.total > shownCount
+            ? `(last ${shownCount} of ${tail.total} lines)`
+            : "";
+      return ctx.reply(
+        [head, note, ...(tail.lines.length > 0 ? tail.lines : ["(no output)"])]
+          .filter((l) => l !== "")
+          .join("\n"),
+      );
+    },
+  );
+}

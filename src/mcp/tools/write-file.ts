@@ -1,0 +1,28 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { performWrite } from "../perform-write.ts";
+import type { ToolContext } from "../tool-context.ts";
+
+/** write_file: create or replace a whole file; the project's callbacks run before the result. */
+export function registerWriteFile(server: McpServer, ctx: ToolContext): void {
+  server.registerTool(
+    "write_file",
+    {
+      description:
+        "Create a file or replace its whole content. The path is relative to the project root. " +
+        "An existing file keeps its line endings (CRLF stays CRLF) and final-newline state. " +
+        "After the write the project's checks (callbacks) run and their results are part of this result; " +
+        "if a formatter rewrote the file, the result shows the diff so your picture of it stays right.",
+      inputSchema: {
+        path: z.string().describe("File path, relative to the project root"),
+        content: z.string().describe("The whole new content of the file"),
+      },
+    },
+    async ({ path, content }) => {
+      const end = await ctx.batcher.submit(async () =>
+        performWrite({ tool: "write_file", path, content }, await ctx.writeContext()),
+      );
+      return "refused" in end ? ctx.reply(end.refused, true) : ctx.reply(end.text);
+    },
+  );
+}
