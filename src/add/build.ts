@@ -101,6 +101,12 @@ export async function buildCallback(options: BuildOptions): Promise<Built> {
     const provider = options.provider;
     options.progress?.(`asking ${provider.model} (${provider.provider}, ${provider.baseUrl})`);
     const result = await fromModel(provider, options);
+    if (options.signal?.aborted) {
+      throw new CpilotError("Cannot build a callback: interrupted", {
+        hint: "nothing was saved",
+        exitCode: 130,
+      });
+    }
     if (result.ok) {
       return {
         callback: result.callback,

@@ -7,12 +7,12 @@ import { CALLBACK_JSON_SCHEMA, TOOL_DESCRIPTION, TOOL_NAME } from "./schema.ts";
 /**
  * The chat completions request body: one forced function call carrying the callback.
  * A forced function tool works on more OpenAI-compatible servers than `json_schema`.
+ * No `max_tokens` or `temperature`: newer OpenAI models refuse them, and a forced call
+ * with one small object needs neither.
  */
 export function openaiBody(config: ProviderConfig, request: ModelRequest): unknown {
   return {
     model: config.model,
-    max_tokens: 1024,
-    temperature: 0,
     messages: [
       { role: "system", content: request.system },
       { role: "user", content: request.user },

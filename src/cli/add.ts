@@ -117,7 +117,12 @@ export async function addCommand(
     return 0;
   }
   if (!values.yes) {
+    // Ctrl-C here: main.ts's first interrupt only warns; the second quits, unsaved.
     const answer = await promptOnTty(`Save "${name}" to ${MANAGED_NAME}?`, 10 * 60_000);
+    if (ctx.signal?.aborted) {
+      say("not saved: interrupted");
+      return 130;
+    }
     if (answer !== true) {
       const again = `cpilot add ${args.map(shellQuote).join(" ")} --yes`;
       say(

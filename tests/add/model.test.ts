@@ -208,3 +208,23 @@ test("a connection refused falls back with the reason", async () => {
   expect(built.via.kind).toBe("rules");
   if (built.via.kind === "rules") expect(built.via.why).toContain("cannot reach");
 });
+
+test("Ctrl-C while waiting for the model stops: no fallback, exit 130", async () => {
+  fake = await startFakeModel([{ hang: true }]);
+  const config = resolveProvider({
+    CPILOT_MODEL_PROVIDER: "openai",
+    CPILOT_MODEL_BASE_URL: `${fake.url}/v1`,
+    CPILOT_MODEL_API_KEY: "k",
+  }) as ProviderConfig;
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(new Error("interrupted")), 100);
+  const err = await buildCallback({
+    words: WORDS,
+    root,
+    context: gatherContext(root, []),
+    provider: config,
+    signal: controller.signal,
+  }).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(CpilotError);
+  expect((err as CpilotError).exitCode).toBe(130);
+});
