@@ -85,6 +85,9 @@ export async function addCommand(
     );
   }
   const { root, taken } = await loadTakenNames(ctx.cwd, configPath);
+  const replace = values.replace === true;
+  // A --name that cannot be used fails before any model is asked.
+  if (values.name !== undefined) chooseName(values.name, values.name, taken, replace);
   const provider = resolveProvider(process.env, {
     provider: values.provider,
     baseUrl: values["base-url"],
@@ -102,7 +105,6 @@ export async function addCommand(
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     progress: (line) => say(paint(line, "gray")),
   });
-  const replace = values.replace === true;
   const { name, renamed } = chooseName(built.callback.name, values.name, taken, replace);
   const callback = { ...built.callback, name };
   const notes = [...built.notes];
