@@ -6,12 +6,18 @@ const USAGE = "cpilot hook claude   (reads the hook event JSON on stdin; Claude 
 /** Longest wait for the agent to send and close stdin; a hook must never hang. */
 export const STDIN_TIMEOUT_MS = 10_000;
 
+/** `CPILOT_HOOK_STDIN_TIMEOUT_MS` overrides the wait (tests, very slow machines). */
+function stdinTimeout(): number {
+  const ms = Number(process.env.CPILOT_HOOK_STDIN_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : STDIN_TIMEOUT_MS;
+}
+
 /** Hook payloads are JSON with file contents in them; past this something is wrong. */
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
 /** Read all of stdin, or give up after `timeoutMs` or `MAX_STDIN_BYTES` (returns what came). */
 export function readStdin(
-  timeoutMs = STDIN_TIMEOUT_MS,
+  timeoutMs = stdinTimeout(),
 ): Promise<{ text: string; complete: boolean }> {
   const stdin = process.stdin;
   if (stdin.isTTY) return Promise.resolve({ text: "", complete: false });
@@ -63,7 +69,7 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     process.stderr.write(
       text === "" && process.stdin.isTTY
         ? `cpilot: no hook input: this command reads Claude Code's hook JSON on stdin\nusage: ${USAGE}\n`
-        : `cpilot: Cannot read the hook input: stdin did not close within ${STDIN_TIMEOUT_MS / 1000} s (or was too large)\n`,
+        : `cpilot: Cannot read the hook input: stdin did not close within ${stdinTimeout() / 1000} s (or was too large)\n`,
     );
     return 0;
   }

@@ -1,0 +1,206 @@
+/** `cpilot hook claude` never hangs, never crashes into the model, reports a broken config once, and loses nothing under concurrency. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpilot, cpilotBinary } from "../../helpers/binary.ts";
+import {
+  CLAUDE_ENV,
+  contextOf,
+  makeProject,
+  type Project,
+  postBatch,
+  postWrite,
+} from "./_helpers.ts";
+
+const projects: Project[] = [];
+afterEach(() => {
+  for (const p of projects.splice(0)) p.remove();
+});
+function project(config: unknown, files: Record<string, string> = {}): Project {
+  const p = makeProject(config, files);
+  projects.push(p);
+  return p;
+}
+
+describe("bad payloads", () => {
+  test.each([
+    ["empty stdin", "", "stdin was empty"],
+    ["not JSON", "{oops", "Cannot read the hook input"],
+    ["a JSON array", "[1,2]", "not a JSON object"],
+    ["no event name", '{"session_id":"s"}', "no hook_event_name"],
+  ])("%s: exit 0, nothing on stdout, one line on stderr", (_, input, message) => {
+    const p = project({ callbacks: [{ name: "x", pattern: "*", run: "exit 1", timeout: 5 }] });
+    const r = cpilot(["hook", "claude"], { cwd: p.dir, input });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test("unknown events and odd tool inputs are ignored", () => {
+    const p = project({ callbacks: [{ name: "x", pattern: "*", run: "exit 1", timeout: 5 }] });
+    expect(p.hook({ hook_event_name: "Notification", message: "hi" }).stdout).toBe("");
+    const odd = p.hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: 42 },
+    });
+    expect(odd).toMatchObject({ code: 0, stdout: "" });
+    const noInput = p.hook({ hook_event_name: "PostToolUse", tool_name: "Write" });
+    expect(noInput).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  test("stdin that never closes: the hook gives up after its timeout instead of hanging", async () => {
+    const p = project({ callbacks: [] });
+    const child = spawn(cpilotBinary(), ["hook", "claude"], {
+      cwd: p.dir,
+      env: { PATH: "/usr/bin:/bin", CPILOT_HOOK_STDIN_TIMEOUT_MS: "300" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdin.write('{"hook_event_name":');
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    child.stdin.destroy();
+    expect(code).toBe(0);
+    expect(stderr).toContain("stdin did not close within 0.3 s");
+  });
+
+  test("an unknown agent is a usage error for the person, exit 2", () => {
+    const r = cpilot(["hook", "gemini"], { cwd: "/tmp", input: "{}" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Cannot answer hooks for "gemini"');
+  });
+});
+
+describe("a broken config", () => {
+  const broken = { callbacks: [{ name: "Bad Name", pattern: "*.ts", run: "true" }] };
+
+  test("reaches the model once per session as a clear message, then only stderr", () => {
+    const p = project(broken);
+    const first = p.hook(postWrite(p.path("a.ts")));
+    expect(first.code).toBe(0);
+    const reason = (first.json as { decision: string; reason: string }).reason;
+    expect(first.json).toMatchObject({ decision: "block" });
+    expect(reason).toContain("cpilot: the project's checks are NOT running: its config is broken.");
+    expect(reason).toContain("callbacks[0].name");
+    expect(reason).toContain("callbacks[0].timeout");
+    expect(reason).not.toMatch(/\n\s+at /);
+    const again = p.hook(postWrite(p.path("b.ts"), "toolu_2"));
+    expect(again.stdout).toBe("");
+    expect(again.stderr).toContain("callbacks[0].name");
+    expect(p.hook({ hook_event_name: "Stop" }).stdout).toBe("");
+    // A new session hears it once too, through the first event that reaches the model.
+    expect(contextOf(p.hook({ hook_event_name: "SessionStart", session_id: "s2" }).json)).toContain(
+      "config is broken",
+    );
+  });
+
+  test("writes still pass the gate's built-in protections while the config is broken", () => {
+    const p = project(broken);
+    const pre = {
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: p.path(".env"), content: "K=1" },
+    };
+    const out = p.hook(pre).json as { hookSpecificOutput: Record<string, string> };
+    expect(out.hookSpecificOutput.permissionDecision).toBe("deny");
+    const fix = {
+      ...pre,
+      tool_input: { file_path: p.path("callbacks.config.json"), content: "{}" },
+    };
+    expect(p.hook(fix).stdout).toBe("");
+  });
+
+  test("a TypeScript config that throws is a config error too, not a crash", () => {
+    const p = project({ callbacks: [] });
+    writeFileSync(p.path("callbacks.config.ts"), 'throw new Error("boom at import");\n');
+    const r = p.hook(postWrite(p.path("a.ts")));
+    expect((r.json as { reason: string }).reason).toContain("boom at import");
+  });
+});
+
+describe("concurrent hook processes", () => {
+  test("queue holds across processes: runs of one callback never overlap", async () => {
+    const p = project({
+      callbacks: [
+        {
+          name: "slow",
+          pattern: "*.ts",
+          run: 'echo "start $CP_CHANGED_FILE" >> trace; sleep 0.2; echo "end $CP_CHANGED_FILE" >> trace',
+          timeout: 30,
+          per: "file",
+          overlap: "queue",
+        },
+      ],
+    });
+    const n = 5;
+    await Promise.all(
+      Array.from({ length: n }, (_, i) => p.hookAsync(postWrite(p.path(`f${i}.ts`), `toolu_${i}`))),
+    );
+    const lines = readFileSync(p.path("trace"), "utf8").trim().split("\n");
+    expect(lines).toHaveLength(2 * n);
+    for (let i = 0; i < lines.length; i += 2) {
+      const file = lines[i]?.slice("start ".length);
+      expect([lines[i], lines[i + 1]]).toEqual([`start ${file}`, `end ${file}`]);
+    }
+  });
+
+  test("replace holds across processes: a newer run stops the older one, which reports nothing", async () => {
+    const p = project({
+      callbacks: [
+        { name: "types", pattern: "*.ts", run: "sleep 1; exit 1", timeout: 30, overlap: "replace" },
+      ],
+    });
+    const first = p.hookAsync(postBatch([p.path("a.ts")]));
+    await Bun.sleep(400);
+    const second = p.hookAsync(postBatch([p.path("b.ts")]));
+    const [a, b] = await Promise.all([first, second]);
+    expect(contextOf(a.json)).toBe("");
+    expect(contextOf(b.json)).toContain("✗ 'types' failed on b.ts");
+    const records = readdirSync(p.path(".cpilot/runs"))
+      .filter((n) => n.endsWith(".json"))
+      .map(
+        (n) => JSON.parse(readFileSync(p.path(`.cpilot/runs/${n}`), "utf8")) as { status: string },
+      );
+    expect(records.map((r) => r.status).sort()).toEqual(["failed", "replaced"]);
+  });
+
+  test("background results: every one delivered exactly once across concurrent takers", async () => {
+    const p = project({
+      callbacks: [{ name: "bg", pattern: "*.ts", run: "exit 1", blocking: false, per: "file" }],
+    });
+    const n = 6;
+    const starts = await Promise.all(
+      Array.from({ length: n }, (_, i) => p.hookAsync(postWrite(p.path(`f${i}.ts`), `toolu_${i}`))),
+    );
+    const ids = starts.map((s) => /run ([a-z0-9]+-[a-f0-9]+)/.exec(contextOf(s.json))?.[1]);
+    expect(new Set(ids).size).toBe(n);
+    for (const id of ids) await waitFor(() => existsSync(p.path(`.cpilot/runs/${id}.json`)));
+    await waitFor(
+      () => readdirSync(p.path(".cpilot/inbox/s1")).filter((f) => f.endsWith(".json")).length === n,
+    );
+    const takers = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        p.hookAsync({ hook_event_name: "UserPromptSubmit", prompt: "x" }),
+      ),
+    );
+    const delivered = takers.flatMap((t) =>
+      [...contextOf(t.json).matchAll(/background run ([a-z0-9]+-[a-f0-9]+)/g)].map((m) => m[1]),
+    );
+    expect(delivered.sort()).toEqual([...ids].sort());
+  });
+});
+
+async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await Bun.sleep(25);
+  }
+}
+
+void CLAUDE_ENV;

@@ -1,0 +1,193 @@
+/** `cpilot install|uninstall claude` and `cpilot run -- claude`, with the built binary. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { BINARY, cpilot, cpilotBinary } from "../../helpers/binary.ts";
+import { tempDir, writeFiles } from "../../helpers/tmp.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+function dir(files: Record<string, string> = {}): string {
+  const d = tempDir("cpilot-install-", { git: true });
+  writeFiles(d, files);
+  dirs.push(d);
+  return d;
+}
+
+const CONFIG = JSON.stringify({
+  callbacks: [{ name: "slow", pattern: "*", run: "true", timeout: 900 }],
+});
+
+const userSettings = {
+  model: "opus",
+  permissions: { allow: ["Bash(npm test)"] },
+  hooks: {
+    PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: "./my-hook.sh" }] }],
+    Notification: [{ hooks: [{ type: "command", command: "notify-send hi" }] }],
+  },
+};
+
+describe("install / uninstall", () => {
+  test("merges cpilot's hooks into .claude/settings.json, keeps the rest, and is idempotent", () => {
+    const d = dir({
+      "callbacks.config.json": CONFIG,
+      ".claude/settings.json": JSON.stringify(userSettings),
+    });
+    const path = join(d, ".claude/settings.json");
+    const r = cpilot(["install", "claude"], { cwd: d });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "added hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop",
+    );
+    const settings = JSON.parse(readFileSync(path, "utf8"));
+    const ours = { type: "command", command: `${BINARY} hook claude`, timeout: 960 };
+    expect(settings.model).toBe("opus");
+    expect(settings.permissions).toEqual(userSettings.permissions);
+    expect(settings.hooks.Notification).toEqual(userSettings.hooks.Notification);
+    expect(settings.hooks.PostToolUse).toEqual([
+      ...userSettings.hooks.PostToolUse,
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [ours] },
+    ]);
+    expect(settings.hooks.PreToolUse).toEqual([
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [ours] },
+    ]);
+    for (const event of ["SessionStart", "UserPromptSubmit", "PostToolBatch", "Stop"]) {
+      expect(settings.hooks[event]).toEqual([{ hooks: [ours] }]);
+    }
+    const text = readFileSync(path, "utf8");
+    const again = cpilot(["install", "claude"], { cwd: d });
+    expect(again.stderr).toContain("nothing changed");
+    expect(readFileSync(path, "utf8")).toBe(text);
+
+    const un = cpilot(["uninstall", "claude"], { cwd: d });
+    expect(un.stderr).toContain("removed 6 cpilot hooks");
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(userSettings);
+    expect(cpilot(["uninstall", "claude"], { cwd: d }).stderr).toContain("nothing changed");
+  });
+
+  test("--local and --user write their own files; a new file is created", () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    const home = dir();
+    cpilot(["install", "claude", "--local"], { cwd: d });
+    expect(existsSync(join(d, ".claude/settings.local.json"))).toBe(true);
+    expect(existsSync(join(d, ".claude/settings.json"))).toBe(false);
+    cpilot(["install", "claude", "--user"], { cwd: d, env: { HOME: home } });
+    const user = JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"));
+    expect(Object.keys(user.hooks)).toContain("PostToolUse");
+    cpilot(["uninstall", "claude", "--user"], { cwd: d, env: { HOME: home } });
+    expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({});
+  });
+
+  test("a settings file that is not JSON is left alone with a clear error", () => {
+    const d = dir({ ".claude/settings.json": "{ not json" });
+    const r = cpilot(["install", "claude"], { cwd: d });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("it is not valid JSON");
+    expect(readFileSync(join(d, ".claude/settings.json"), "utf8")).toBe("{ not json");
+  });
+
+  test("an older Claude Code (no PostToolBatch) gets no PostToolBatch hook", () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    const fake = join(d, "old-claude");
+    writeFileSync(fake, "#!/bin/sh\necho '2.0.76 (Claude Code)'\n");
+    chmodSync(fake, 0o755);
+    cpilot(["install", "claude"], { cwd: d, env: { CPILOT_CLAUDE_BIN: fake } });
+    const settings = JSON.parse(readFileSync(join(d, ".claude/settings.json"), "utf8"));
+    expect(settings.hooks.PostToolBatch).toBeUndefined();
+    expect(settings.hooks.PostToolUse).toHaveLength(1);
+  });
+});
+
+describe("run -- claude", () => {
+  /** A fake `claude` that records its argv and the settings it got, then does what `body` says. */
+  function fakeClaude(d: string, body: string): string {
+    const path = join(d, "bin", "claude");
+    writeFiles(d, {
+      "bin/claude": `#!/bin/bash
+if [ "$1" = "--version" ]; then echo "2.1.330 (Claude Code)"; exit 0; fi
+printf '%s\\n' "$@" > "${d}/argv.txt"
+cat "$2" > "${d}/settings-seen.json"
+echo "$CPILOT_RUN_LOG" > "${d}/runlog-path.txt"
+${body}
+`,
+    });
+    chmodSync(path, 0o755);
+    return path;
+  }
+
+  test("passes the settings with cpilot's hooks, the arguments and the exit code; prints a summary", () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    // The fake agent "edits" a file by calling the hook itself, as Claude Code would.
+    const claude = fakeClaude(
+      d,
+      `echo '{"session_id":"r1","cwd":"${d}","hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Write","tool_input":{"file_path":"${d}/a.ts"},"tool_use_id":"t1","tool_response":"File created"}]}' | ${BINARY} hook claude > /dev/null
+exit 3`,
+    );
+    const r = cpilot(["run", "--", claude, "-p", "hello world"], {
+      cwd: d,
+      env: { AI_AGENT: "claude-code_2-1-330_cli" },
+    });
+    expect(r.code).toBe(3);
+    const argv = readFileSync(join(d, "argv.txt"), "utf8").trim().split("\n");
+    expect(argv[0]).toBe("--settings");
+    expect(argv.slice(2)).toEqual(["-p", "hello world"]);
+    const settings = JSON.parse(readFileSync(join(d, "settings-seen.json"), "utf8"));
+    expect(settings.hooks.PostToolUse[0].hooks[0].command).toBe(`${BINARY} hook claude`);
+    expect(r.stderr).toContain("cpilot: 1 callback run this session: 1 passed");
+    // The temp settings and run log are gone afterwards.
+    expect(existsSync(argv[1] as string)).toBe(false);
+    expect(existsSync(readFileSync(join(d, "runlog-path.txt"), "utf8").trim())).toBe(false);
+  });
+
+  test("merges a --settings the user passed instead of replacing it", () => {
+    const d = dir({
+      "callbacks.config.json": CONFIG,
+      "mine.json": JSON.stringify({ model: "haiku" }),
+    });
+    const claude = fakeClaude(d, "exit 0");
+    const r = cpilot(["run", claude, "--settings", "mine.json", "-p", "x"], { cwd: d });
+    expect(r.code).toBe(0);
+    const settings = JSON.parse(readFileSync(join(d, "settings-seen.json"), "utf8"));
+    expect(settings.model).toBe("haiku");
+    expect(Object.keys(settings.hooks)).toContain("Stop");
+    expect(readFileSync(join(d, "argv.txt"), "utf8").trim().split("\n").slice(2)).toEqual([
+      "-p",
+      "x",
+    ]);
+  });
+
+  test("forwards SIGTERM to the agent and exits as it did", async () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    const claude = fakeClaude(
+      d,
+      `trap 'echo got-term > "${d}/signal.txt"; exit 143' TERM\necho ready > "${d}/ready.txt"\nwhile true; do sleep 0.05; done`,
+    );
+    const child = spawn(cpilotBinary(), ["run", "--", claude], {
+      cwd: d,
+      env: { PATH: "/usr/bin:/bin" },
+      stdio: "pipe",
+    });
+    const end = Date.now() + 10_000;
+    while (!existsSync(join(d, "ready.txt")) && Date.now() < end) await Bun.sleep(20);
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    expect(readFileSync(join(d, "signal.txt"), "utf8").trim()).toBe("got-term");
+    expect(code).toBe(143);
+  });
+
+  test("an agent killed by a signal: exit 128 + its number", async () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    const claude = fakeClaude(d, "kill -KILL $$");
+    const r = cpilot(["run", "--", claude], { cwd: d });
+    expect(r.code).toBe(137);
+  });
+
+  test("only Claude Code can be wired in so far: a clear usage error", () => {
+    const r = cpilot(["run", "--", "vim", "x"], { cwd: "/tmp" });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Cannot wire cpilot into "vim"');
+  });
+});
