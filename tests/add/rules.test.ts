@@ -45,6 +45,10 @@ const TABLE: [string, Record<string, unknown>][] = [
     { run: ["ruff", "check", "--fix", "{files}"], pattern: ["src/**/*.py"] },
   ],
   [
+    "format python files with ruff after each file, in the background",
+    { name: "ruff-format", run: ["ruff", "format", "{file}"], per: "file", blocking: false },
+  ],
+  [
     "format python files with black after each file",
     { run: ["black", "--quiet", "{file}"], per: "file" },
   ],

@@ -101,7 +101,9 @@ function explicit(
   for (const tool of TOOLS) {
     for (const m of matchAll(lower, tool.re)) {
       const variant = tool.variants?.find((v) => v.when.test(lower));
-      const command: Command = variant ? { ...tool, run: variant.run } : tool;
+      const command: Command = variant
+        ? { ...tool, run: variant.run, name: variant.name ?? tool.name }
+        : tool;
       take(m, command, variant?.note);
     }
   }

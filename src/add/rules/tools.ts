@@ -23,6 +23,7 @@ export interface Tool extends Command {
     readonly when: RegExp;
     readonly run: readonly string[];
     readonly note: string;
+    readonly name?: string;
   }[];
 }
 
@@ -107,6 +108,12 @@ export const TOOLS: readonly Tool[] = [
   tool("ruff-format", /\bruff\s+format\b/, ["ruff", "format", "{files}"], ["*.py"], 60),
   tool("ruff", /\bruff(?:\s+check)?\b/, ["ruff", "check", "{files}"], ["*.py"], 60, {
     variants: [
+      {
+        when: /^(?!.*\bruff\s+check\b).*\b(?:re)?format(?:s|ting|ter)?\b/,
+        run: ["ruff", "format", "{files}"],
+        note: '"format … with ruff" read as ruff format',
+        name: "ruff-format",
+      },
       { when: FIX, run: ["ruff", "check", "--fix", "{files}"], note: "fixing what it can (--fix)" },
     ],
   }),
