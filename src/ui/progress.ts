@@ -52,7 +52,7 @@ export class Progress {
     if (!this.live || this.running.size === 0) return;
     this.frame = (this.frame + 1) % FRAMES.length;
     const names = [...new Set(this.running.values())].join(", ");
-    const width = (this.stream.columns ?? 80) - 1;
+    const width = (this.stream.columns || 80) - 1;
     const text = `${FRAMES[this.frame]} running ${names} · ${this.done}/${this.total} done`;
     this.stream.write(`\r\x1b[2K${paint(text.slice(0, width), "gray", colorEnabled(this.stream))}`);
   }
