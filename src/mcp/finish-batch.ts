@@ -129,7 +129,11 @@ export async function finishBatch(
     // Background runs start once the blocking ones (formatters) are done, so what they
     // report as rewritten is their own doing.
     try {
-      const outcome = await state.engine.run(batch, { blocking: true, signal: ctx.signal });
+      const outcome = await state.engine.run(batch, {
+        blocking: true,
+        signal: ctx.signal,
+        resyncTree: state.config.source.resync === "tree",
+      });
       runs = outcome.runs;
       resyncs = outcome.resyncs;
       notes = outcome.notes;
@@ -165,7 +169,13 @@ export async function finishBatch(
     }
   }
 
-  return writes.map((write) => {
+  const paths = new Set(writes.map((w) => w.path));
+  const orphanRuns = runs.filter((r) => !r.files.some((f) => paths.has(f)));
+  const orphanNotes = notes.filter(
+    (n) => !runs.some((r) => r.files.some((f) => paths.has(f)) && n.includes(r.id)),
+  );
+  const otherFiles = resyncs.filter((r) => !paths.has(r.path));
+  return writes.map((write, index) => {
     const lines = [write.summary];
     if (write.gateNote !== null) lines.push(`The write gate changed this write: ${write.gateNote}`);
     const mine = relevant(runs, write.path);
@@ -181,7 +191,25 @@ export async function finishBatch(
     lines.push(...notes.filter((n) => mine.some((r) => n.includes(r.id))));
     const resync = resyncs.find((r) => r.path === write.path);
     if (resync !== undefined && write.kind !== "deleted") lines.push(...resyncNote(write, resync));
+    if (index === 0) {
+      // What belongs to no single call of the batch is told once, in the first result.
+      const other = orphanRuns.flatMap(renderRun);
+      if (other.length > 0) lines.push("other callback runs:", ...other.map((l) => `  ${l}`));
+      lines.push(...orphanNotes);
+      for (const r of otherFiles) lines.push(...otherFileNote(r));
+    }
     if (trouble !== null) lines.push(trouble);
     return lines.join("\n");
   });
+}
+
+/** A file the batch did not edit that a callback changed (config `resync: "tree"`). */
+function otherFileNote(resync: Resync): string[] {
+  if (resync.newText === null) return [`A callback deleted ${resync.path}.`];
+  if (resync.oldText === null)
+    return [`A callback wrote ${resync.path}; read it before editing it.`];
+  return [
+    `A callback changed ${resync.path}:`,
+    boundedDiff(resync.path, toAgentSpace(resync.oldText).text, toAgentSpace(resync.newText).text),
+  ];
 }

@@ -22,7 +22,8 @@ export interface AgentText {
 export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
 
 const BOM = "\uFEFF";
-const decoder = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM keeps a BOM in the text, so toAgentSpace can see it and the write can restore it.
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Why a file cannot be handled as text, or null when it can. */
 export type Unreadable = { kind: "missing" } | { kind: "not-text"; reason: string };
