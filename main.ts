@@ -11,6 +11,8 @@ usage: cpilot <command> [options]
   list                 the callbacks table
   enable | disable     resume or pause callbacks here (NAME... or --all)
   logs [RUN_ID]        recent runs, or one run's full output
+  ps                   what runs now (run id, callback, pid, started, session, command)
+  stop RUN_ID          stop a running run and everything it started (--session ID, --all)
   init                 write a callbacks.config.ts for this project's toolchains
   add "<words>"        build a callback from plain words (a small model, or phrase rules)
   context apply        apply <context-update> blocks to .context/ markdown
@@ -37,6 +39,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     return (args, ctx) => toggleCommand(false, args, ctx);
   },
   logs: async () => (await import("./src/cli/logs.ts")).logsCommand,
+  ps: async () => (await import("./src/cli/ps.ts")).psCommand,
+  stop: async () => (await import("./src/cli/stop.ts")).stopCommand,
   init: async () => (await import("./src/cli/init.ts")).initCommand,
   add: async () => (await import("./src/cli/add.ts")).addCommand,
   gate: async () => {

@@ -1,5 +1,11 @@
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import {
+  type ResolvedHookLimits,
+  type ResolvedHooks,
+  resolveHooks,
+  resolveLimits,
+} from "../engine/hooks/rules.ts";
 import { compilePatterns, type PathMatcher } from "../match/pattern.ts";
 import type { CallbackDef, CpilotConfig, Overlap, Per, RunFunction } from "./types.ts";
 
@@ -23,6 +29,10 @@ export interface ResolvedCallback {
   readonly overlap: Overlap;
   /** As the config says; the per-project toggle is applied by ./state.ts. */
   readonly enabled: boolean;
+  /** onOutput / onExit / onTimeout, compiled; absent when the callback has none. */
+  readonly hooks?: ResolvedHooks;
+  /** Keep running after the owning session ends (non-blocking callbacks only). */
+  readonly persist?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -33,11 +43,18 @@ export interface ResolvedConfig {
   readonly callbacks: readonly ResolvedCallback[];
   readonly concurrency: number;
   readonly keepLogs: number;
+  /** Limits on process hooks, defaults applied. */
+  readonly hookLimits?: ResolvedHookLimits;
   /** The validated config as written, for sections other modules own (gate, context). */
   readonly source: CpilotConfig;
 }
 
-function resolveCallback(def: CallbackDef, root: string): ResolvedCallback {
+function resolveCallback(
+  def: CallbackDef,
+  root: string,
+  limits: ResolvedHookLimits,
+  lookup: (name: string) => ResolvedCallback | undefined,
+): ResolvedCallback {
   const patterns = typeof def.pattern === "string" ? [def.pattern] : [...def.pattern];
   const blocking = def.blocking ?? true;
   const timeoutS = def.timeout ?? DEFAULT_BACKGROUND_TIMEOUT_S;
@@ -55,17 +72,38 @@ function resolveCallback(def: CallbackDef, root: string): ResolvedCallback {
     per: def.per ?? "batch",
     overlap: def.overlap ?? "queue",
     enabled: def.enabled ?? true,
+    ...hookFields(def, limits, lookup),
+  };
+}
+
+function hookFields(
+  def: CallbackDef,
+  limits: ResolvedHookLimits,
+  lookup: (name: string) => ResolvedCallback | undefined,
+): { hooks?: ResolvedHooks; persist?: boolean } {
+  const hooks = resolveHooks(def, limits, lookup);
+  return {
+    ...(hooks ? { hooks } : {}),
+    ...(def.persist ? { persist: true } : {}),
   };
 }
 
 /** Apply defaults to a validated config. */
 export function resolveConfig(config: CpilotConfig, root: string, path = ""): ResolvedConfig {
+  const hookLimits = resolveLimits(config.hookLimits);
+  const byName = new Map<string, ResolvedCallback>();
+  const lookup = (name: string): ResolvedCallback | undefined => byName.get(name);
+  const callbacks = config.callbacks.map((cb) =>
+    resolveCallback(cb, resolve(root), hookLimits, lookup),
+  );
+  for (const cb of callbacks) if (!byName.has(cb.name)) byName.set(cb.name, cb);
   return {
     root: resolve(root),
     path,
-    callbacks: config.callbacks.map((cb) => resolveCallback(cb, resolve(root))),
+    callbacks,
     concurrency: config.concurrency ?? availableParallelism(),
     keepLogs: config.keepLogs ?? 200,
+    hookLimits,
     source: config,
   };
 }

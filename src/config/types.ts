@@ -18,6 +18,16 @@ export interface RunContext {
   readonly callback: string;
   /** Append a line to the run's log (and its tail). */
   readonly log: (line: string) => void;
+  /** Set when a process hook of another run started this one. */
+  readonly hook?: {
+    readonly parentRunId: string;
+    readonly parentCallback: string;
+    readonly trigger: HookTrigger;
+    readonly rule: string;
+    /** The output the hook collected. */
+    readonly output: string;
+    readonly depth: number;
+  };
 }
 
 /**

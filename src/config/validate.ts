@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { checkHookRules, HOOK_KEYS } from "../engine/hooks/check-rules.ts";
 import { validatePatterns } from "../match/pattern.ts";
 import { configSchema } from "./schema.ts";
 import type { CpilotConfig } from "./types.ts";
@@ -39,6 +40,9 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   }
   const got = "input" in issue ? `got ${describeValue(issue.input)}, ` : "";
   if (issue.code === "invalid_union") {
+    const key = issue.path[issue.path.length - 1];
+    if (key === "action") return `${got}expected "stop", "notify", "run" or a function`;
+    if (key === "match") return `${got}expected a regex (a string, or a RegExp)`;
     return `${got}expected a string, a list of strings, or a function`;
   }
   const message = issue.message
@@ -47,10 +51,26 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return `${got}${message}`;
 }
 
+/**
+ * A single hook rule is checked as a list of one: report its problems at
+ * `callbacks[0].onOutput.delay`, as written, not `callbacks[0].onOutput[0].delay`.
+ */
+function asWritten(path: readonly PropertyKey[], value: unknown): readonly PropertyKey[] {
+  const at = path.findIndex((k) => (HOOK_KEYS as readonly PropertyKey[]).includes(k));
+  if (at < 2 || path[0] !== "callbacks" || typeof path[at + 1] !== "number") return path;
+  const callbacks = (value as { callbacks?: unknown[] } | null)?.callbacks;
+  const written = (callbacks?.[path[1] as number] as Record<string, unknown> | undefined)?.[
+    path[at] as string
+  ];
+  return Array.isArray(written) ? path : [...path.slice(0, at + 1), ...path.slice(at + 2)];
+}
+
 /** Checks zod cannot express: rules that span fields or callbacks. */
-function crossChecks(config: CpilotConfig): ConfigProblem[] {
+function crossChecks(config: CpilotConfig, raw: unknown = config): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const seen = new Map<string, number>();
+  const names = new Set(config.callbacks.map((cb) => cb.name));
+  const rawCallbacks = (raw as { callbacks?: unknown[] } | null)?.callbacks;
   config.callbacks.forEach((cb, i) => {
     const at = `callbacks[${i}]`;
     const first = seen.get(cb.name);
@@ -92,6 +112,7 @@ function crossChecks(config: CpilotConfig): ConfigProblem[] {
         message: `got ${describeValue(cb.cwd)}, expected a folder inside the project root`,
       });
     }
+    problems.push(...checkHookRules(cb, rawCallbacks?.[i], at, names));
   });
   return problems;
 }
@@ -105,7 +126,7 @@ export function validateConfig(value: unknown): Validation {
   const parsed = configSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => ({
-      path: formatKeyPath(issue.path) || "(top level)",
+      path: formatKeyPath(asWritten(issue.path, value)) || "(top level)",
       message: issueMessage(issue),
     }));
     // Cross checks still help when only unrelated keys are wrong.
@@ -117,7 +138,9 @@ export function validateConfig(value: unknown): Validation {
       if (sane.length === shaped.callbacks.length) {
         try {
           const flagged = new Set(problems.map((p) => p.path));
-          problems.push(...crossChecks(shaped as CpilotConfig).filter((p) => !flagged.has(p.path)));
+          problems.push(
+            ...crossChecks(shaped as CpilotConfig, value).filter((p) => !flagged.has(p.path)),
+          );
         } catch {
           // malformed enough that zod's problems say it all
         }
@@ -126,7 +149,7 @@ export function validateConfig(value: unknown): Validation {
     return { ok: false, problems: dedupe(problems) };
   }
   const config = parsed.data as CpilotConfig;
-  const problems = crossChecks(config);
+  const problems = crossChecks(config, value);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
 }
 

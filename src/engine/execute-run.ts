@@ -3,16 +3,20 @@ import { join } from "node:path";
 import type { EditBatch } from "./batch.ts";
 import { chunkFiles } from "./chunk.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
+import { attachHooks } from "./hooks/attach.ts";
+import type { HookInput, HookSink } from "./hooks/types.ts";
 import { type RunStatus, SILENT_EXIT_CODE } from "./outcome.ts";
 import { RunOutput } from "./output.ts";
 import { acquireOverlap, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
+import { registerRunning, stopMarkerPath, takeStopReason, unregisterRunning } from "./running.ts";
 import { prepareLog, type StoredRun, saveRunRecord } from "./runs-store.ts";
 import { commandLine, scriptEnv, scriptStdin } from "./script-input.ts";
 import type { Semaphore } from "./semaphore.ts";
 import { spawnGroup } from "./spawn.ts";
+import { spawnWatchdog } from "./watchdog.ts";
 
 export interface ExecuteOptions {
   readonly batch: EditBatch;
@@ -24,6 +28,25 @@ export interface ExecuteOptions {
   readonly onStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
   /** Fixed id for this run (a background run announced before it starts). */
   readonly runId?: string;
+  /** Hook depth: 0 for a run an edit started, +1 per hook. Default env CP_HOOK_DEPTH, else 0. */
+  readonly depth?: number;
+  /** Set when a hook started this run: why, and the output it hands on. */
+  readonly hookInput?: HookInput;
+  /** Where results of hook-started runs and hook notes go. Default: the session inbox. */
+  readonly hookSink?: HookSink;
+  /** Called once when this run's process ends, before its hooks finish (a hook slot). */
+  readonly releaseAtEnd?: () => void;
+  /**
+   * A non-blocking run is stopped when this process exits (unless its callback has
+   * `persist`). Default: env CP_OWNER_PID, else this process.
+   */
+  readonly ownerPid?: number;
+}
+
+/** A non-negative integer from the environment, or undefined. */
+function envInt(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value !== undefined && value !== "" && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 interface RawEnd {
@@ -35,13 +58,48 @@ interface RawEnd {
   spawnError: string | null;
 }
 
-/** Execute one planned run: take its overlap lock and a slot, run it, record the result. */
+/**
+ * Execute one planned run: take its overlap lock and a slot, run it, record the result.
+ * When the callback has hooks, they are evaluated as it runs, and the result comes back
+ * once the work they started is done too.
+ */
 export async function executeRun(planned: PlannedRun, options: ExecuteOptions): Promise<StoredRun> {
   const { callback, files } = planned;
   const root = options.batch.root;
   const id = options.runId ?? newRunId();
   const logPath = prepareLog(root, id);
   const abort = new AbortController();
+  const depth =
+    options.depth ??
+    envInt(options.extraEnv?.CP_HOOK_DEPTH) ??
+    envInt(process.env.CP_HOOK_DEPTH) ??
+    0;
+  let stoppedBy: string | null = null;
+  let output: RunOutput | null = null;
+  const watcher = attachHooks({
+    callback,
+    planned,
+    runId: id,
+    batch: options.batch,
+    batchId: options.batchId,
+    depth,
+    logPath,
+    sink: options.hookSink,
+    tail: () => output?.tail() ?? [],
+    stop: (reason) => {
+      stoppedBy ??= reason;
+      abort.abort(new Error(reason));
+    },
+    launch: (next, extra) => {
+      const { runId: _fixed, ...rest } = options;
+      return executeRun(next, {
+        ...rest,
+        depth: extra.hookInput.depth,
+        hookInput: extra.hookInput,
+        releaseAtEnd: extra.releaseAtEnd,
+      });
+    },
+  });
   const forward = (): void => abort.abort(options.signal.reason);
   if (options.signal.aborted) forward();
   else options.signal.addEventListener("abort", forward, { once: true });
@@ -60,7 +118,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
         });
   const release = await options.semaphore.acquire();
   const startedAt = Date.now();
-  const output = new RunOutput(logPath);
+  output = new RunOutput(logPath, watcher?.onLine);
   let end: RawEnd = {
     exitCode: null,
     signal: null,
@@ -69,21 +127,29 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     aborted: true,
     spawnError: null,
   };
+  let spawned = false;
   try {
     if (!abort.signal.aborted) {
       options.onStart?.({ id, callback: callback.name, files });
-      end = await runBody(planned, id, output, abort.signal, options, (pgid) =>
-        lock?.setChild(pgid),
-      );
+      watcher?.started();
+      end = await runBody(planned, id, output, abort.signal, { ...options, depth }, (pgid) => {
+        spawned = true;
+        lock?.setChild(pgid);
+        supervise(planned, id, pgid, depth, options);
+      });
     }
   } finally {
     output.close();
+    if (spawned) unregisterRunning(root, id);
+    watcher?.ended();
     release();
     lock?.release();
+    options.releaseAtEnd?.();
     options.signal.removeEventListener("abort", forward);
   }
   const replacedBy = takeReplacedBy(root, id);
-  const { status, summary } = judge(end, callback.timeoutMs, replacedBy);
+  const stopReason = spawned ? takeStopReason(root, id) : null;
+  const { status, summary } = judge(end, callback.timeoutMs, replacedBy, stopReason, stoppedBy);
   const result: StoredRun = {
     id,
     callback: callback.name,
@@ -98,9 +164,56 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     summary,
     successMessage: callback.successMessage,
     startedAt,
+    ...(options.hookInput
+      ? {
+          startedBy: {
+            runId: options.hookInput.parentRunId,
+            callback: options.hookInput.parentCallback,
+            hook: options.hookInput.rule,
+            depth: options.hookInput.depth,
+          },
+        }
+      : {}),
   };
   saveRunRecord(root, result);
+  if (watcher !== null) {
+    watcher.exited(result);
+    await watcher.settled();
+  }
   return result;
+}
+
+/**
+ * Record a spawned process group for `cpilot ps` / `cpilot stop`, and guard a
+ * non-blocking one with a watchdog so it never outlives its owner (unless `persist`).
+ */
+function supervise(
+  planned: PlannedRun,
+  runId: string,
+  pgid: number,
+  depth: number,
+  options: ExecuteOptions,
+): void {
+  const { callback } = planned;
+  const root = options.batch.root;
+  const ownerPid = options.ownerPid ?? envInt(process.env.CP_OWNER_PID) ?? process.pid;
+  const persist = callback.persist === true && !callback.blocking;
+  const recordPath = registerRunning(root, {
+    runId,
+    callback: callback.name,
+    pid: pgid,
+    session: options.batch.origin.session ?? null,
+    ownerPid,
+    hostPid: process.pid,
+    startedAt: Date.now(),
+    command: typeof callback.run === "string" ? callback.run : JSON.stringify(callback.run),
+    blocking: callback.blocking,
+    persist,
+    depth,
+  });
+  if (!callback.blocking && !persist) {
+    spawnWatchdog({ ownerPid, pgid, recordPath, stopMarkerPath: stopMarkerPath(root, runId) });
+  }
 }
 
 async function runBody(
@@ -123,6 +236,7 @@ async function runBody(
       timeoutMs: callback.timeoutMs,
       signal,
       output,
+      ...(options.hookInput ? { hook: options.hookInput } : {}),
     });
     return { ...r, signal: null, killed: false, spawnError: null };
   }
@@ -148,6 +262,8 @@ async function runBody(
       files,
       nulListPath,
       ...(options.extraEnv ? { extraEnv: options.extraEnv } : {}),
+      depth: options.depth ?? 0,
+      ...(options.hookInput ? { hook: options.hookInput } : {}),
     };
     const { command, args } = commandLine(callback.run, files, callback.name);
     try {
@@ -174,9 +290,14 @@ function judge(
   end: RawEnd,
   timeoutMs: number,
   replacedBy: string | null,
+  stopReason: string | null,
+  stoppedByHook: string | null,
 ): { status: RunStatus; summary: string } {
   if (replacedBy !== null)
     return { status: "replaced", summary: `stopped: replaced by run ${replacedBy}` };
+  if (stopReason !== null) return { status: "skipped", summary: `stopped: ${stopReason}` };
+  if (stoppedByHook !== null && (end.aborted || end.exitCode !== 0))
+    return { status: "failed", summary: stoppedByHook };
   if (end.timedOut) return { status: "timed_out", summary: describeTimeout(timeoutMs, end.killed) };
   if (end.spawnError !== null)
     return { status: "failed", summary: `could not start (${end.spawnError})` };

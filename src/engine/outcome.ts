@@ -33,6 +33,14 @@ export interface RunResult {
   /** The exit status in words: `exit 127 (command not found)`. */
   readonly summary: string;
   readonly successMessage: string | undefined;
+  /** Set when a process hook of another run started this one. */
+  readonly startedBy?: {
+    readonly runId: string;
+    readonly callback: string;
+    /** The rule, as `onExit` or `onOutput[1]`. */
+    readonly hook: string;
+    readonly depth: number;
+  };
 }
 
 /** A file a callback rewrote (a formatter): the agent's view of it must be corrected. */

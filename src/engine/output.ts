@@ -15,7 +15,14 @@ export class RunOutput {
   private partial = "";
   private closed = false;
 
-  constructor(logPath: string) {
+  /**
+   * @param onLine called with each whole line as it arrives (cut like the tail), and with
+   * an unfinished last line at close; process hooks listen here. Absent: no extra work.
+   */
+  constructor(
+    logPath: string,
+    private readonly onLine?: (line: string) => void,
+  ) {
     this.fd = openSync(logPath, "a");
   }
 
@@ -38,8 +45,10 @@ export class RunOutput {
 
   private pushLine(raw: string): void {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    this.ring.push(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)} … [line cut]` : line);
+    const kept = line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)} … [line cut]` : line;
+    this.ring.push(kept);
     if (this.ring.length > TAIL_LINES) this.ring.shift();
+    this.onLine?.(kept);
   }
 
   /** The last `n` lines, trailing blank lines dropped. */
@@ -53,5 +62,6 @@ export class RunOutput {
     if (this.closed) return;
     this.closed = true;
     closeSync(this.fd);
+    if (this.partial !== "") this.onLine?.(this.partial);
   }
 }

@@ -1,4 +1,5 @@
 import type { RunFunction } from "../config/types.ts";
+import type { HookInput } from "./hooks/types.ts";
 import type { RunOutput } from "./output.ts";
 
 export interface FunctionResult {
@@ -22,6 +23,7 @@ export async function runFunction(options: {
   timeoutMs: number;
   signal: AbortSignal;
   output: RunOutput;
+  hook?: HookInput;
 }): Promise<FunctionResult> {
   const controller = new AbortController();
   let timedOut = false;
@@ -45,6 +47,7 @@ export async function runFunction(options: {
           runId: options.runId,
           callback: options.callback,
           log: (line) => options.output.line(line),
+          ...(options.hook ? { hook: options.hook } : {}),
         }),
       ),
       stopped,

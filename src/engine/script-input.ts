@@ -1,5 +1,6 @@
 import type { ResolvedCallback } from "../config/resolve.ts";
 import type { EditBatch } from "./batch.ts";
+import type { HookInput } from "./hooks/types.ts";
 
 export interface ScriptInput {
   readonly runId: string;
@@ -11,7 +12,20 @@ export interface ScriptInput {
   readonly nulListPath: string;
   /** Extra env set by the caller (hook depth, session). */
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /** Hook depth of the run (`CP_HOOK_DEPTH`), so nested cpilot processes keep counting. */
+  readonly depth?: number;
+  /** Set when a hook started the run. */
+  readonly hook?: HookInput;
 }
+
+/** Inherited hook variables are not this run's: a run an edit started has none. */
+const HOOK_ENV = [
+  "CP_HOOK_OUTPUT",
+  "CP_HOOK_TRIGGER",
+  "CP_HOOK_RULE",
+  "CP_HOOK_PARENT_RUN",
+  "CP_HOOK_PARENT_CALLBACK",
+] as const;
 
 /** The environment a callback's process sees: the user's, the callback's, then `CP_*`. */
 export function scriptEnv(input: ScriptInput): NodeJS.ProcessEnv {
@@ -25,9 +39,20 @@ export function scriptEnv(input: ScriptInput): NodeJS.ProcessEnv {
     CP_PROJECT_ROOT: batch.root,
     CP_CALLBACK_NAME: callback.name,
     CP_RUN_ID: input.runId,
+    CP_HOOK_DEPTH: String(input.depth ?? 0),
   };
   if (callback.per === "file" && files[0] !== undefined) env.CP_CHANGED_FILE = files[0];
   else delete env.CP_CHANGED_FILE;
+  const { hook } = input;
+  if (hook) {
+    env.CP_HOOK_OUTPUT = hook.output;
+    env.CP_HOOK_TRIGGER = hook.trigger;
+    env.CP_HOOK_RULE = hook.rule;
+    env.CP_HOOK_PARENT_RUN = hook.parentRunId;
+    env.CP_HOOK_PARENT_CALLBACK = hook.parentCallback;
+  } else {
+    for (const key of HOOK_ENV) delete env[key];
+  }
   return env;
 }
 
@@ -41,6 +66,7 @@ export function scriptStdin(input: ScriptInput): string {
     files: input.files,
     changes: input.batch.files.filter((f) => wanted.has(f.path)),
     origin: input.batch.origin,
+    ...(input.hook ? { hook: input.hook } : {}),
   })}\n`;
 }
 
@@ -57,7 +83,16 @@ export function commandLine(
   if (typeof run === "string") {
     return {
       command: "bash",
-      args: ["-o", "pipefail", "-c", run, `cpilot:${callbackName}`, ...files],
+      args: [
+        "--norc",
+        "--noprofile",
+        "-o",
+        "pipefail",
+        "-c",
+        run,
+        `cpilot:${callbackName}`,
+        ...files,
+      ],
     };
   }
   const args: string[] = [];

@@ -1,0 +1,93 @@
+import type { HookContext } from "../../config/types.ts";
+import { ANY_SESSION, postNotice } from "../../session/inbox.ts";
+import type { RunResult } from "../outcome.ts";
+import { claimFire } from "./limits.ts";
+import type { Fire, WatchedRun } from "./types.ts";
+
+/** Most output a hook hands on (env var limits are ~128 kB per string on Linux). */
+const MAX_OUTPUT_CHARS = 64_000;
+
+/** The collected output as one text, cut from the front when it is huge. */
+export function outputText(fire: Pick<Fire, "lines" | "more">): string {
+  let text = fire.lines.join("\n");
+  if (text.length > MAX_OUTPUT_CHARS) text = `… [cut]\n${text.slice(-MAX_OUTPUT_CHARS)}`;
+  return fire.more > 0 ? `${text}\n… ${fire.more} more lines in the log` : text;
+}
+
+/** What the agent reads for a notify. */
+export function noticeText(run: WatchedRun, fire: Fire, message: string | undefined): string {
+  const head = `cpilot: '${run.callback}' (run ${run.runId}) ${fire.event}`;
+  const body = outputText(fire);
+  return [
+    `${head}${body === "" ? "" : ":"}`,
+    ...(message ? [message] : []),
+    ...(body === "" ? [] : [body]),
+    `(full log: ${run.logPath})`,
+  ].join("\n");
+}
+
+function notify(run: WatchedRun, fire: Fire, text: string): void {
+  postNotice(run.batch.root, run.batch.origin.session ?? ANY_SESSION, {
+    kind: "hook",
+    text,
+    runId: run.runId,
+    failing: fire.trigger === "onExit" && fire.result?.status !== "passed",
+  });
+}
+
+function startRun(run: WatchedRun, fire: Fire, callback: string): Promise<RunResult | null> {
+  return run.startRun(callback, {
+    parentRunId: run.runId,
+    parentCallback: run.callback,
+    trigger: fire.trigger,
+    rule: fire.rule,
+    output: outputText(fire),
+    depth: run.depth + 1,
+  });
+}
+
+/** Carry out a fire's action. Errors are the caller's to report. */
+export async function perform(run: WatchedRun, fire: Fire): Promise<void> {
+  const { action } = fire;
+  switch (action.kind) {
+    case "stop":
+      run.stop(`stopped by its ${fire.rule} hook`);
+      return;
+    case "notify":
+      notify(run, fire, noticeText(run, fire, action.message));
+      return;
+    case "run":
+      await startRun(run, fire, action.callback);
+      return;
+    case "function": {
+      const ctx: HookContext = {
+        runId: run.runId,
+        callback: run.callback,
+        trigger: fire.trigger,
+        output: outputText(fire),
+        lines: fire.lines,
+        ...(fire.result ? { exitCode: fire.result.exitCode, status: fire.result.status } : {}),
+        session: run.batch.origin.session,
+        depth: run.depth,
+        stop: () => run.stop(`stopped by its ${fire.rule} hook`),
+        notify: (text) => notify(run, fire, text),
+        run: (callback) => {
+          // Each run a function starts is work started: it draws on the budget too.
+          const { root, origin } = run.batch;
+          if (!claimFire(root, origin.session, run.batchId, run.hooks.limits.sessionBudget)) {
+            run.sink.note(budgetNote(run));
+            return Promise.resolve(null);
+          }
+          return startRun(run, fire, callback);
+        },
+      };
+      await action.fn(ctx);
+      return;
+    }
+  }
+}
+
+export function budgetNote(run: WatchedRun): string {
+  const who = run.batch.origin.session ? `session ${run.batch.origin.session}` : "this batch";
+  return `hook of '${run.callback}' (run ${run.runId}) not fired: ${who} used its budget of ${run.hooks.limits.sessionBudget} hook fires`;
+}

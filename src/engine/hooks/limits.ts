@@ -1,0 +1,72 @@
+import { closeSync, mkdirSync, openSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { Semaphore } from "../semaphore.ts";
+
+/**
+ * The limits that hold across runs: a semaphore on hook-started runs (per process, held
+ * for each run's whole life) and a budget of hook fires per agent session (on disk, so
+ * every cpilot process of the session draws from the same budget).
+ */
+
+const slots = new Map<string, Semaphore>();
+
+/** The semaphore every hook-started run of this project takes in this process. */
+export function hookSlots(root: string, maxConcurrent: number): Semaphore {
+  const key = `${root}\0${maxConcurrent}`;
+  let semaphore = slots.get(key);
+  if (semaphore === undefined) {
+    semaphore = new Semaphore(maxConcurrent);
+    slots.set(key, semaphore);
+  }
+  return semaphore;
+}
+
+function budgetDir(root: string, session: string): string {
+  const safe = session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128) || "_";
+  return join(root, ".cpilot", "hooks", "budget", safe);
+}
+
+/** Fires taken by batches with no session: their budget lives as long as the process. */
+const sessionless = new Map<string, number>();
+
+/**
+ * Take one fire from a session's budget; false when it is used up. Each fire claims a
+ * numbered file with O_EXCL, so concurrent processes never both get the last one and a
+ * crash never gives one back. Batches without a session (cpilot check, the API) count
+ * per `batchKey` in memory instead: there is no session to share a budget with.
+ */
+export function claimFire(
+  root: string,
+  session: string | undefined,
+  batchKey: string,
+  budget: number,
+): boolean {
+  if (session === undefined) {
+    const used = sessionless.get(batchKey) ?? 0;
+    if (used >= budget) return false;
+    sessionless.set(batchKey, used + 1);
+    return true;
+  }
+  if (budget <= 0) return false;
+  const dir = budgetDir(root, session);
+  mkdirSync(dir, { recursive: true });
+  let n = readdirSync(dir).length + 1;
+  for (; n <= budget; n++) {
+    try {
+      closeSync(openSync(join(dir, `fire-${n}`), "wx"));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+  return false;
+}
+
+/** Fires a session has used (for tests and `cpilot ps`). */
+export function firesUsed(root: string, session: string): number {
+  try {
+    return readdirSync(budgetDir(root, session)).length;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,55 @@
+import type { HookTrigger } from "../../config/types.ts";
+import type { EditBatch } from "../batch.ts";
+import type { RunResult } from "../outcome.ts";
+import type { ResolvedAction, ResolvedHooks } from "./rules.ts";
+
+/** Where hook results go: the engine's Outcome, or the session inbox when there is none. */
+export interface HookSink {
+  /** A run that a hook started has finished. */
+  runEnded(result: RunResult): void;
+  /** Worth telling the agent: a fire refused by a limit, an action that threw. */
+  note(text: string): void;
+}
+
+/** What a run that a hook started knows about why (env `CP_HOOK_*`, stdin `hook`). */
+export interface HookInput {
+  readonly parentRunId: string;
+  readonly parentCallback: string;
+  readonly trigger: HookTrigger;
+  /** The rule, as `onExit` or `onOutput[1]`. */
+  readonly rule: string;
+  readonly output: string;
+  /** This run's depth: its parent's plus one. */
+  readonly depth: number;
+}
+
+/** One run under watch: what trigger evaluation and actions need from execute-run. */
+export interface WatchedRun {
+  readonly runId: string;
+  readonly callback: string;
+  readonly hooks: ResolvedHooks;
+  readonly batch: EditBatch;
+  readonly batchId: string;
+  readonly depth: number;
+  readonly logPath: string;
+  readonly sink: HookSink;
+  /** The run's last lines so far. */
+  tail(): readonly string[];
+  /** Stop the run's process group (or abort its function), saying why. */
+  stop(reason: string): void;
+  /** Start another callback for this run's files, as a hook run; null when refused. */
+  startRun(callback: string, input: HookInput): Promise<RunResult | null>;
+}
+
+/** One firing of a rule, ready for its action. */
+export interface Fire {
+  readonly trigger: HookTrigger;
+  readonly rule: string;
+  readonly action: ResolvedAction;
+  readonly lines: readonly string[];
+  /** Lines past the collected ones (still in the log). */
+  readonly more: number;
+  /** What happened, for the notice head: `printed a line matching /x/`. */
+  readonly event: string;
+  readonly result?: RunResult;
+}

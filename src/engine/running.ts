@@ -1,0 +1,155 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { KILL_GRACE_MS, reapGroup } from "./spawn.ts";
+
+/**
+ * What is running right now, across every cpilot process of the project: one record per
+ * spawned process group under `.cpilot/running/<run id>.json`, written when the process
+ * starts and removed when its group is gone. `cpilot ps` reads them, `cpilot stop` and
+ * `stopSessionRuns` act on them; records whose group died without cleanup are dropped
+ * whenever they are listed.
+ */
+export interface RunningRecord {
+  readonly runId: string;
+  readonly callback: string;
+  /** The run's process, leader of its own process group (pgid = pid). */
+  readonly pid: number;
+  /** The agent session that started it; null for `cpilot check` and the API. */
+  readonly session: string | null;
+  /** The run ends when this process exits (unless `persist`). */
+  readonly ownerPid: number;
+  /** The cpilot process that spawned it and waits for it. */
+  readonly hostPid: number;
+  readonly startedAt: number;
+  /** What runs, for people: the bash string or the argv. */
+  readonly command: string;
+  readonly blocking: boolean;
+  readonly persist: boolean;
+  readonly depth: number;
+}
+
+export function runningDir(root: string): string {
+  return join(root, ".cpilot", "running");
+}
+
+function recordPath(root: string, runId: string): string {
+  return join(runningDir(root), `${runId}.json`);
+}
+
+/** The file that tells a run's host why it was stopped (`cpilot stop`, session end). */
+export function stopMarkerPath(root: string, runId: string): string {
+  return join(runningDir(root), `${runId}.stop`);
+}
+
+export function registerRunning(root: string, record: RunningRecord): string {
+  mkdirSync(runningDir(root), { recursive: true });
+  const path = recordPath(root, record.runId);
+  writeFileAtomic(path, JSON.stringify(record));
+  return path;
+}
+
+export function unregisterRunning(root: string, runId: string): void {
+  rmSync(recordPath(root, runId), { force: true });
+}
+
+/** Why a run was stopped from outside, if it was; consumes the marker. */
+export function takeStopReason(root: string, runId: string): string | null {
+  const path = stopMarkerPath(root, runId);
+  try {
+    const reason = readFileSync(path, "utf8").trim();
+    rmSync(path, { force: true });
+    return reason || "stopped";
+  } catch {
+    return null;
+  }
+}
+
+/** True while any process of the group lives (EPERM: it lives, as someone else). */
+export function groupAlive(pgid: number): boolean {
+  return signalZero(-pgid);
+}
+
+export function processAlive(pid: number): boolean {
+  return signalZero(pid);
+}
+
+function signalZero(target: number): boolean {
+  try {
+    process.kill(target, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Every running record, oldest first; records of groups that are gone are removed. */
+export function listRunning(root: string): RunningRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(runningDir(root)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
+  } catch {
+    return [];
+  }
+  const out: RunningRecord[] = [];
+  for (const name of names) {
+    let record: RunningRecord;
+    try {
+      record = JSON.parse(readFileSync(join(runningDir(root), name), "utf8")) as RunningRecord;
+    } catch {
+      continue; // being written or removed right now
+    }
+    if (groupAlive(record.pid)) out.push(record);
+    else unregisterRunning(root, record.runId);
+  }
+  return out.sort((a, b) => a.startedAt - b.startedAt || a.runId.localeCompare(b.runId));
+}
+
+/**
+ * Stop one running run from any process: mark why (its host reports "stopped: <reason>"),
+ * SIGTERM the whole group, SIGKILL after the grace period. Resolves the record, or null
+ * when no such run is running.
+ */
+export async function stopRunning(
+  root: string,
+  runId: string,
+  reason: string,
+  graceMs = KILL_GRACE_MS,
+): Promise<RunningRecord | null> {
+  const record = listRunning(root).find((r) => r.runId === runId);
+  if (record === undefined) return null;
+  writeFileAtomic(stopMarkerPath(root, runId), reason);
+  await reapGroup(record.pid, graceMs);
+  unregisterRunning(root, runId);
+  return record;
+}
+
+/**
+ * Stop every run a session started, except `persist` ones: what an agent adapter calls
+ * when the session ends (Claude Code's SessionEnd). Resolves the runs it stopped.
+ *
+ * @example
+ * await stopSessionRuns(root, sessionId);
+ */
+export async function stopSessionRuns(
+  root: string,
+  session: string,
+  options: { graceMs?: number; includePersist?: boolean } = {},
+): Promise<RunningRecord[]> {
+  const mine = listRunning(root).filter(
+    (r) => r.session === session && (options.includePersist === true || !r.persist),
+  );
+  const stopped = await Promise.all(
+    mine.map((r) => stopRunning(root, r.runId, "its session ended", options.graceMs)),
+  );
+  return stopped.filter((r): r is RunningRecord => r !== null);
+}
+
+/** Stop runs whose owner process is gone (an owner killed before its watchdog ran). */
+export async function stopOrphans(root: string, graceMs?: number): Promise<RunningRecord[]> {
+  const orphans = listRunning(root).filter((r) => !r.persist && !processAlive(r.ownerPid));
+  const stopped = await Promise.all(
+    orphans.map((r) => stopRunning(root, r.runId, "its session ended", graceMs)),
+  );
+  return stopped.filter((r): r is RunningRecord => r !== null);
+}

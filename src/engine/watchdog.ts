@@ -1,0 +1,52 @@
+import { spawn } from "node:child_process";
+import { KILL_GRACE_MS } from "./spawn.ts";
+
+// $1 owner pid, $2 run's pgid, $3 record file, $4 stop marker, $5 grace in tenths of a second.
+const SCRIPT = `o=$1 g=$2
+while kill -0 "$o" 2>/dev/null && kill -0 -- "-$g" 2>/dev/null; do sleep 0.5; done
+kill -0 -- "-$g" 2>/dev/null || exit 0
+printf 'its session ended' > "$4"
+kill -TERM -- "-$g" 2>/dev/null
+i=0
+while [ "$i" -lt "$5" ] && kill -0 -- "-$g" 2>/dev/null; do sleep 0.1; i=$((i+1)); done
+kill -KILL -- "-$g" 2>/dev/null
+rm -f "$3"`;
+
+/**
+ * Guard a non-blocking run against outliving its owner: a tiny detached bash loop that
+ * checks twice a second that the owner process and the run's group both live. When the
+ * owner goes (the agent session ended, the cpilot process was SIGKILLed) it stops the whole
+ * group, SIGTERM then SIGKILL, and removes the running record. When the run ends first,
+ * it exits by itself. It holds no pipes, so it never keeps anyone waiting.
+ */
+export function spawnWatchdog(options: {
+  ownerPid: number;
+  pgid: number;
+  recordPath: string;
+  stopMarkerPath: string;
+  graceMs?: number;
+}): void {
+  const tenths = Math.max(1, Math.round((options.graceMs ?? KILL_GRACE_MS) / 100));
+  try {
+    const child = spawn(
+      "bash",
+      [
+        "-c",
+        SCRIPT,
+        "cpilot-watchdog",
+        String(options.ownerPid),
+        String(options.pgid),
+        options.recordPath,
+        options.stopMarkerPath,
+        String(tenths),
+      ],
+      { detached: true, stdio: "ignore" },
+    );
+    child.on("error", () => {
+      // no bash: the run is still stopped by its host, `cpilot stop` and stopSessionRuns
+    });
+    child.unref();
+  } catch {
+    // same as above
+  }
+}

@@ -1,0 +1,202 @@
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { HookContext } from "../../src/config/types.ts";
+import { countNotices, takeNotices } from "../../src/session/inbox.ts";
+import { processAlive, waitFor } from "../helpers/tmp.ts";
+import { batch, cb, engine, project } from "./_helpers.ts";
+
+test("an error line fires once, after the delay, with the lines that followed it", async () => {
+  const root = project();
+  const script = [
+    "echo compiling",
+    'echo "src/a.ts(3,1): error TS2322: bad type"',
+    "sleep 0.2",
+    'echo "  expected string"',
+    'echo "src/b.ts(9,1): error TS2345: also bad"',
+    "sleep 0.3",
+    'echo "  got number"',
+    "sleep 1.2",
+    "echo after-the-window",
+  ].join("\n");
+  const e = engine(root, [
+    cb("tsc", script, { onOutput: { match: "error TS\\d+", delay: 0.8, action: "notify" } }),
+  ]);
+  const started = Date.now();
+  const running = e.run(batch(root, "s1"));
+  expect(await waitFor(() => countNotices(root, "s1") > 0, 5000)).toBe(true);
+  const firedAfter = Date.now() - started;
+  const outcome = await running;
+  const notices = takeNotices(root, "s1");
+  expect(notices).toHaveLength(1);
+  const text = notices[0]?.text ?? "";
+  expect(text).toContain("error TS2322: bad type");
+  expect(text).toContain("expected string");
+  expect(text).toContain("error TS2345"); // a second match inside the window is part of it
+  expect(text).toContain("got number");
+  expect(text).not.toContain("after-the-window");
+  expect(text).not.toContain("compiling");
+  expect(notices[0]?.runId).toBe(outcome.runs[0]?.id as string);
+  // Fired after the delay, while the run still went on.
+  expect(firedAfter).toBeGreaterThanOrEqual(750);
+  expect(notices[0]?.createdAt ?? 0).toBeLessThan(started + (outcome.runs[0]?.durationMs ?? 0));
+});
+
+test("maxFires holds under a burst of matches, and a window keeps at most 200 lines", async () => {
+  const root = project();
+  const e = engine(root, [
+    cb("burst", 'for i in $(seq 1 1000); do echo "error $i"; done', {
+      onOutput: { match: "^error", delay: 0.3, action: "notify" },
+    }),
+    cb("spaced", 'for i in 1 2 3 4 5 6 7 8; do echo "warn $i"; sleep 0.12; done', {
+      onOutput: { match: "^warn", delay: 0, maxFires: 3, action: "notify" },
+    }),
+  ]);
+  await e.run(batch(root, "s1"));
+  const notices = takeNotices(root, "s1");
+  const burst = notices.filter((n) => n.text.includes("'burst'"));
+  const spaced = notices.filter((n) => n.text.includes("'spaced'"));
+  expect(burst).toHaveLength(1);
+  expect(burst[0]?.text).toContain("error 1\n");
+  expect(burst[0]?.text).toContain("error 200\n");
+  expect(burst[0]?.text).not.toContain("error 201\n");
+  expect(burst[0]?.text).toContain("800 more lines in the log");
+  expect(spaced).toHaveLength(3);
+  expect(spaced.map((n) => n.text.match(/warn \d/)?.[0])).toEqual(["warn 1", "warn 2", "warn 3"]);
+});
+
+test("onTimeout fires while the process still runs; the run goes on", async () => {
+  const root = project();
+  const e = engine(root, [
+    cb("slow", "echo working; sleep 1.5; echo done", {
+      onTimeout: { after: 0.3, action: "notify", message: "still at it" },
+    }),
+  ]);
+  let finished = false;
+  const running = e.run(batch(root, "s1")).then((o) => {
+    finished = true;
+    return o;
+  });
+  expect(await waitFor(() => countNotices(root, "s1") > 0, 3000)).toBe(true);
+  expect(finished).toBe(false);
+  const outcome = await running;
+  expect(outcome.runs[0]?.status).toBe("passed");
+  const [notice] = takeNotices(root, "s1");
+  expect(notice?.text).toContain("is still running after 0.3 s");
+  expect(notice?.text).toContain("still at it");
+  expect(notice?.text).toContain("working");
+});
+
+test("onTimeout stop ends a run early; a run that ends first fires nothing", async () => {
+  const root = project();
+  const e = engine(root, [
+    cb("hang", "sleep 20", { onTimeout: { after: 0.3, action: "stop" } }),
+    cb("quick", "true", { onTimeout: { after: 0.3, action: "notify" } }),
+  ]);
+  const outcome = await e.run(batch(root, "s1"));
+  const hang = outcome.runs.find((r) => r.callback === "hang");
+  expect(hang?.status).toBe("failed");
+  expect(hang?.summary).toBe("stopped by its onTimeout hook");
+  expect(hang?.durationMs ?? 0).toBeLessThan(5000);
+  await new Promise((r) => setTimeout(r, 400));
+  expect(takeNotices(root, "s1")).toHaveLength(0);
+});
+
+test("stop kills the whole process group: grandchildren are gone", async () => {
+  const root = project();
+  const script = `sleep 30 & echo $! > "${root}/gc.pid"; echo READY; wait`;
+  const e = engine(root, [
+    cb("server", script, { onOutput: { match: "READY", delay: 0, action: "stop" } }),
+  ]);
+  const outcome = await e.run(batch(root));
+  expect(outcome.runs[0]?.status).toBe("failed");
+  expect(outcome.runs[0]?.summary).toBe("stopped by its onOutput hook");
+  const grandchild = Number(readFileSync(join(root, "gc.pid"), "utf8"));
+  expect(await waitFor(() => !processAlive(grandchild), 3000)).toBe(true);
+});
+
+test("onExit filters by success and failure; notify reaches the run's session, or any session", async () => {
+  const root = project();
+  const e = engine(root, [
+    cb("bad", "echo broken; exit 3", {
+      onExit: [
+        { when: "failure", action: "notify", message: "it failed" },
+        { when: "success", action: "notify", message: "it passed" },
+      ],
+    }),
+    cb("good", "echo fine", { onExit: { when: "success", action: "notify" } }),
+  ]);
+  await e.run(batch(root, "s1"));
+  const texts = takeNotices(root, "s1").map((n) => n.text);
+  expect(texts).toHaveLength(2);
+  expect(
+    texts.some((t) => t.includes("it failed") && t.includes("broken") && t.includes("exit 3")),
+  ).toBe(true);
+  expect(texts.some((t) => t.includes("'good'") && t.includes("passed"))).toBe(true);
+  expect(texts.some((t) => t.includes("it passed"))).toBe(false);
+  await e.run(batch(root));
+  // Without a session the notices wait for whichever session asks first.
+  expect(
+    takeNotices(root, "another")
+      .map((n) => n.text)
+      .join(),
+  ).toContain("it failed");
+});
+
+test("a function action gets the output and can stop, notify and run", async () => {
+  const root = project();
+  const seen: HookContext[] = [];
+  const e = engine(root, [
+    cb("watch", 'echo "FAIL one"; echo detail; sleep 5', {
+      onOutput: {
+        match: /^FAIL/,
+        delay: 0.2,
+        action: async (ctx) => {
+          seen.push(ctx);
+          ctx.notify(`custom: ${ctx.lines.length} lines`);
+          const result = await ctx.run("hints");
+          ctx.notify(`hints said ${result?.tail.join("|")}`);
+          ctx.stop();
+        },
+      },
+    }),
+    cb("hints", 'echo "hint for: $CP_HOOK_OUTPUT"', { pattern: "nothing-matches" }),
+  ]);
+  const outcome = await e.run(batch(root, "s1"));
+  expect(seen[0]?.trigger).toBe("onOutput");
+  expect(seen[0]?.lines).toEqual(["FAIL one", "detail"]);
+  const texts = takeNotices(root, "s1").map((n) => n.text);
+  expect(texts).toEqual(["custom: 2 lines", "hints said hint for: FAIL one|detail"]);
+  expect(outcome.runs.map((r) => [r.callback, r.status])).toEqual([
+    ["watch", "failed"],
+    ["hints", "passed"],
+  ]);
+  expect(outcome.runs[0]?.durationMs ?? 99_999).toBeLessThan(4000);
+});
+
+test("a throwing function action becomes a note, not a crash", async () => {
+  const root = project();
+  const e = engine(root, [
+    cb("x", "echo hi", {
+      onExit: {
+        action: () => {
+          throw new Error("boom");
+        },
+      },
+    }),
+  ]);
+  const outcome = await e.run(batch(root));
+  expect(outcome.runs[0]?.status).toBe("passed");
+  expect(outcome.notes.join("\n")).toContain("onExit hook of 'x'");
+  expect(outcome.notes.join("\n")).toContain("boom");
+});
+
+test("a callback without hooks resolves with none: no listener, no timers", () => {
+  const root = project();
+  const e = engine(root, [
+    cb("plain", "true"),
+    cb("hooked", "true", { onExit: { action: "notify" } }),
+  ]);
+  expect(e.config.callbacks[0]?.hooks).toBeUndefined();
+  expect(e.config.callbacks[1]?.hooks?.onExit).toHaveLength(1);
+});
