@@ -1,0 +1,392 @@
+/**
+ * cpilot wired into the real Claude Code CLI (2.1.330) with `cpilot install claude --local`,
+ * driven by the fake Messages API: what the model reads in its next request, and what is on disk.
+ */
+import { afterAll, afterEach, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { chmod, mkdir, readFile } from "node:fs/promises";
+import { cpilot } from "../../helpers/binary.ts";
+import { type ClaudeRun, runClaude } from "../../support/claude-cli.ts";
+import {
+  conversationText,
+  type FakeAnthropic,
+  startFakeAnthropic,
+  type Turn,
+  textOf,
+  toolResults,
+} from "../../support/fake-anthropic.ts";
+import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
+
+const TIMEOUT = 60_000;
+const cleanups: (() => Promise<void>)[] = [];
+const timings: string[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+afterAll(() => console.log(`claude e2e runs: ${timings.join(", ")}`));
+
+const write = (file_path: string, content: string): Turn[number] => ({
+  type: "tool_use",
+  name: "Write",
+  input: { file_path, content },
+});
+const read = (file_path: string): Turn[number] => ({
+  type: "tool_use",
+  name: "Read",
+  input: { file_path },
+});
+const edit = (file_path: string, old_string: string, new_string: string): Turn[number] => ({
+  type: "tool_use",
+  name: "Edit",
+  input: { file_path, old_string, new_string },
+});
+const say = (text: string): Turn => [{ type: "text", text }];
+
+/** A temp git project with `config` as callbacks.config.json and cpilot installed for Claude Code. */
+async function setup(
+  config: unknown,
+  script: (p: TempProject) => Turn[],
+): Promise<{ project: TempProject; api: FakeAnthropic }> {
+  const project = await makeTempProject();
+  const api = await startFakeAnthropic(script(project));
+  cleanups.push(
+    () => api.close(),
+    () => project.remove(),
+  );
+  await project.write("callbacks.config.json", JSON.stringify(config, null, 2));
+  const installed = cpilot(["install", "claude", "--local"], { cwd: project.dir });
+  if (installed.code !== 0) throw new Error(`install failed: ${installed.stderr}`);
+  return { project, api };
+}
+
+async function run(
+  name: string,
+  { project, api }: { project: TempProject; api: FakeAnthropic },
+): Promise<ClaudeRun> {
+  const result = await runClaude({ cwd: project.dir, apiUrl: api.url, prompt: "do the task" });
+  timings.push(`${name} ${result.durationMs} ms`);
+  if (result.exitCode !== 0)
+    throw new Error(`claude exited ${result.exitCode}\nstderr:\n${result.stderr}`);
+  expect(api.escapes()).toEqual([]);
+  return result;
+}
+
+const lint = {
+  name: "lint",
+  description: "no TODO left in code",
+  pattern: "*.ts",
+  run: 'if grep -n TODO "$CP_CHANGED_FILE"; then echo "lint: TODO found" >&2; exit 1; fi',
+  timeout: 20,
+  per: "file",
+};
+
+test(
+  "a failed blocking callback reaches the model after the edit: name, file, exit words, tail, run id",
+  async () => {
+    const ctx = await setup({ callbacks: [lint] }, (p) => [
+      [write(p.path("a.ts"), "export const a = 1; // TODO remove\n")],
+      [write(p.path("a.ts"), "export const a = 1;\n")],
+      say("fixed"),
+    ]);
+    await run("failure", ctx);
+    const seen = textOf(ctx.api.turns()[1]!);
+    expect(seen).toContain("PostToolUse:Write hook blocking error");
+    expect(seen).toContain(
+      "✗ 'lint' failed on a.ts: exit 1 (failed)\n  1:export const a = 1; // TODO remove\n  lint: TODO found",
+    );
+    const id = /run ([a-z0-9]+-[a-f0-9]+), full log: cpilot logs \1/.exec(seen)?.[1];
+    expect(existsSync(ctx.project.path(`.cpilot/runs/${id}.log`))).toBe(true);
+    // The fix passes quietly (no successMessage): nothing more is said, and the stop is not blocked.
+    expect(textOf(ctx.api.turns()[2]!)).not.toContain("lint");
+    expect(ctx.api.turns()).toHaveLength(3);
+  },
+  TIMEOUT,
+);
+
+test(
+  "the callbacks table reaches the model once per session; a success message after an edit",
+  async () => {
+    const ok = {
+      ...lint,
+      name: "types",
+      description: "tsc --noEmit",
+      run: "true",
+      successMessage: "types OK",
+    };
+    const ctx = await setup({ callbacks: [ok] }, (p) => [
+      [write(p.path("a.ts"), "x\n")],
+      [write(p.path("b.ts"), "y\n")],
+      say("done"),
+    ]);
+    await run("panel", ctx);
+    const [first, second, third] = ctx.api.turns();
+    expect(conversationText(first!)).toContain(
+      "| types | *.ts | blocking, per file | tsc --noEmit |",
+    );
+    expect(textOf(second!)).toContain(
+      "PostToolUse:Write hook additional context: ✓ 'types' passed on a.ts: types OK",
+    );
+    const all = conversationText(third!);
+    expect(all.split("cpilot runs these checks").length - 1).toBe(1);
+    expect(all).toContain("✓ 'types' passed on b.ts: types OK");
+  },
+  TIMEOUT,
+);
+
+test(
+  "a formatter's rewrite comes back as a diff, and the model's next Edit against it lands",
+  async () => {
+    const fmt = {
+      name: "fmt",
+      pattern: "*.ts",
+      run: `sed -i 's/  */ /g; s/"/'"'"'/g' "$CP_CHANGED_FILE"`,
+      timeout: 20,
+      per: "file",
+      successMessage: "silent",
+    };
+    const ctx = await setup({ callbacks: [fmt] }, (p) => [
+      [read(p.path("a.ts"))],
+      [edit(p.path("a.ts"), 'const a  =  "one";', 'const a  =  "uno";')],
+      // Written against the formatted text the diff showed, as a model would.
+      [edit(p.path("a.ts"), "const a = 'uno';", "const a = 'eins';")],
+      say("done"),
+    ]);
+    await ctx.project.write("a.ts", 'const a  =  "one";\n');
+    ctx.project.commit("init");
+    await run("resync", ctx);
+    const seen = textOf(ctx.api.turns()[2]!);
+    expect(seen).toContain("~ a callback rewrote a.ts after your edit");
+    expect(seen).toContain(`-const a  =  "uno";\n+const a = 'uno';`);
+    expect(toolResults(ctx.api.turns()[3]!)[0]).not.toMatchObject({ is_error: true });
+    expect(await readFile(ctx.project.path("a.ts"), "utf8")).toBe("const a = 'eins';\n");
+  },
+  TIMEOUT,
+);
+
+test(
+  "a parallel batch: the once-per-batch callback runs once with both files, through PostToolBatch",
+  async () => {
+    const types = {
+      name: "types",
+      pattern: "*.ts",
+      run: 'echo "checked: $(echo $CP_CHANGED_FILES)"; exit 1',
+      timeout: 20,
+    };
+    const ctx = await setup({ callbacks: [types] }, (p) => [
+      [write(p.path("a.ts"), "a\n"), write(p.path("b.ts"), "b\n")],
+      say("done"),
+    ]);
+    const result = await run("batch", ctx);
+    const seen = textOf(ctx.api.turns()[1]!);
+    expect(seen).toContain(
+      "PostToolBatch hook additional context: cpilot: checks failed after your last edits",
+    );
+    expect(seen).toContain(
+      "✗ 'types' failed on a.ts and b.ts: exit 1 (failed)\n  checked: a.ts b.ts",
+    );
+    // Once for the batch, not once per Write.
+    expect(seen.match(/'types' failed/g)).toHaveLength(1);
+    expect(result.exitCode).toBe(0);
+  },
+  TIMEOUT,
+);
+
+test(
+  "a background callback: started at once, its failure delivered at a later hook call",
+  async () => {
+    const e2e = {
+      name: "e2e",
+      pattern: "*.ts",
+      run: "sleep 1; echo '3 specs, 1 failure'; exit 1",
+      blocking: false,
+      per: "file",
+    };
+    const ctx = await setup({ callbacks: [e2e] }, (p) => [
+      [write(p.path("a.ts"), "a\n")],
+      [{ type: "tool_use", name: "Bash", input: { command: "sleep 3", description: "wait" } }],
+      say("done"),
+    ]);
+    await run("background", ctx);
+    const first = textOf(ctx.api.turns()[1]!);
+    const id = /'e2e' started in background on a\.ts, run ([a-z0-9]+-[a-f0-9]+)/.exec(first)?.[1];
+    expect(id).toBeDefined();
+    const later = textOf(ctx.api.turns()[2]!);
+    expect(later).toContain(
+      `✗ 'e2e' (background run ${id}) failed on a.ts: exit 1 (failed)\n  3 specs, 1 failure`,
+    );
+    expect(conversationText(ctx.api.turns()[2]!).split(`background run ${id}`).length - 1).toBe(1);
+  },
+  TIMEOUT,
+);
+
+test(
+  "Stop is blocked while a check fails, at most agent.maxStopBlocks times",
+  async () => {
+    const ctx = await setup({ agent: { maxStopBlocks: 2 }, callbacks: [lint] }, (p) => [
+      [write(p.path("a.ts"), "// TODO\n")],
+      say("done"),
+      say("done, really"),
+      say("giving up"),
+    ]);
+    const result = await run("stop", ctx);
+    const turns = ctx.api.turns();
+    expect(turns).toHaveLength(4);
+    expect(textOf(turns[2]!)).toContain(
+      "Stop hook feedback:\ncpilot: do not stop yet: this needs fixing first (reminder 1 of at most 2):",
+    );
+    expect(textOf(turns[2]!)).toContain("✗ 'lint' failed on a.ts");
+    expect(textOf(turns[3]!)).toContain("(reminder 2 of at most 2)");
+    expect(result.events.findLast((e) => e.type === "result")).toMatchObject({
+      result: "giving up",
+    });
+  },
+  TIMEOUT,
+);
+
+test(
+  "context updates in the final message are applied to .context/ at Stop",
+  async () => {
+    const ctx = await setup({ callbacks: [] }, () => [
+      say(
+        'Done.\n<context-update file="TASKS.md" action="add" section="Open">\n- ship the hook\n</context-update>',
+      ),
+    ]);
+    await mkdir(ctx.project.path(".context"));
+    await ctx.project.write(".context/TASKS.md", "# Tasks\n\n## Open\n\n- first\n");
+    await run("context", ctx);
+    expect(await readFile(ctx.project.path(".context/TASKS.md"), "utf8")).toContain(
+      "- ship the hook",
+    );
+    expect(ctx.api.turns()).toHaveLength(1);
+  },
+  TIMEOUT,
+);
+
+test(
+  "the write gate: a denied Write leaves no file and the model reads why; a plugin's change lands via updatedInput",
+  async () => {
+    const config = {
+      callbacks: [],
+      gate: { plugins: [{ command: ["./header.sh"], name: "header" }] },
+    };
+    const ctx = await setup(config, (p) => [
+      [write(p.path(".env"), "SECRET=1\n")],
+      [write(p.path("src.ts"), "export {};\n")],
+      say("done"),
+    ]);
+    const plugin = await ctx.project.write(
+      "header.sh",
+      `#!/bin/bash\ninput=$(cat)\ncase "$input" in *'"path":"src.ts"'*) echo '{"decision":"modify","content":"// (c) us\\nexport {};\\n"}';; *) echo '{"decision":"allow"}';; esac\n`,
+    );
+    await chmod(plugin, 0o755);
+    await run("gate", ctx);
+    expect(existsSync(ctx.project.path(".env"))).toBe(false);
+    const denied = toolResults(ctx.api.turns()[1]!)[0]!;
+    expect(denied).toMatchObject({ is_error: true });
+    expect(textOf(ctx.api.turns()[1]!)).toContain("PreToolUse:Write hook error");
+    expect(textOf(ctx.api.turns()[1]!)).toContain(".env");
+    expect(await readFile(ctx.project.path("src.ts"), "utf8")).toBe("// (c) us\nexport {};\n");
+    expect(textOf(ctx.api.turns()[2]!)).toContain(
+      "cpilot's write gate changed this Write before it ran",
+    );
+  },
+  TIMEOUT,
+);
+
+test(
+  "a broken config reaches the model once, as a clear message, and never blocks the stop",
+  async () => {
+    const ctx = await setup({ callbacks: [{ name: "x", pattern: "*.ts", run: "true" }] }, (p) => [
+      [write(p.path("a.ts"), "a\n")],
+      [write(p.path("b.ts"), "b\n")],
+      say("done"),
+    ]);
+    await run("config-error", ctx);
+    const all = conversationText(ctx.api.turns()[2]!);
+    expect(all).toContain("the project's checks are NOT running: its config is broken");
+    expect(all).toContain("callbacks[0].timeout");
+    expect(all.split("config is broken").length - 1).toBe(1);
+    expect(ctx.api.turns()).toHaveLength(3);
+    expect(readdirSync(ctx.project.dir)).toContain("a.ts");
+  },
+  TIMEOUT,
+);
+
+test(
+  "a plugin's change to an Edit lands as one whole-file edit through updatedInput",
+  async () => {
+    const config = {
+      callbacks: [],
+      gate: { plugins: [{ command: ["./stamp.sh"], name: "stamp" }] },
+    };
+    const ctx = await setup(config, (p) => [
+      [read(p.path("a.ts"))],
+      [edit(p.path("a.ts"), "1", "2")],
+      say("done"),
+    ]);
+    const plugin = await ctx.project.write(
+      "stamp.sh",
+      `#!/bin/bash\ncat >/dev/null\necho '{"decision":"modify","content":"// stamped\\nlet a = 2;\\n"}'\n`,
+    );
+    await chmod(plugin, 0o755);
+    await ctx.project.write("a.ts", "let a = 1;\n");
+    ctx.project.commit("init");
+    await run("gate-edit", ctx);
+    expect(await readFile(ctx.project.path("a.ts"), "utf8")).toBe("// stamped\nlet a = 2;\n");
+    expect(toolResults(ctx.api.turns()[2]!)[0]).not.toMatchObject({ is_error: true });
+    expect(textOf(ctx.api.turns()[2]!)).toContain(
+      "cpilot's write gate changed this Edit before it ran",
+    );
+  },
+  TIMEOUT,
+);
+
+test(
+  "separate processes: queued runs never overlap, a replaced run says nothing, every result arrives once",
+  async () => {
+    const queued = {
+      name: "queued",
+      pattern: "q*.ts",
+      run: 'echo "start $CP_CHANGED_FILE" >> trace; sleep 0.3; echo "end $CP_CHANGED_FILE" >> trace; exit 1',
+      blocking: false,
+      per: "file",
+      overlap: "queue",
+    };
+    const replaced = {
+      name: "latest",
+      pattern: "r*.ts",
+      run: "sleep 1; exit 1",
+      blocking: false,
+      overlap: "replace",
+    };
+    const ctx = await setup({ callbacks: [queued, replaced] }, (p) => [
+      [
+        write(p.path("q1.ts"), "1\n"),
+        write(p.path("q2.ts"), "2\n"),
+        write(p.path("q3.ts"), "3\n"),
+        write(p.path("r1.ts"), "r\n"),
+      ],
+      [write(p.path("r2.ts"), "r\n")],
+      [{ type: "tool_use", name: "Bash", input: { command: "sleep 3", description: "wait" } }],
+      say("done"),
+    ]);
+    await run("overlap", ctx);
+    const trace = (await readFile(ctx.project.path("trace"), "utf8")).trim().split("\n");
+    expect(trace).toHaveLength(6);
+    for (let i = 0; i < 6; i += 2) expect(trace[i + 1]).toBe(trace[i]?.replace("start", "end"));
+    const all = conversationText(ctx.api.turns()[3]!);
+    for (const file of ["q1.ts", "q2.ts", "q3.ts"]) {
+      expect(
+        all.match(
+          new RegExp(
+            `'queued' \\(background run [a-z0-9-]+\\) failed on ${file.replace(".", "\\.")}`,
+            "g",
+          ),
+        ),
+      ).toHaveLength(1);
+    }
+    expect(all.match(/'latest' \(background run [a-z0-9-]+\) failed on r2\.ts/g)).toHaveLength(1);
+    expect(all).not.toMatch(/'latest' \(background run [a-z0-9-]+\) failed on r1\.ts/);
+  },
+  TIMEOUT,
+);
