@@ -83,7 +83,6 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     batch: options.batch,
     batchId: options.batchId,
     depth,
-    logPath,
     sink: options.hookSink,
     tail: () => output?.tail() ?? [],
     stop: (reason) => {

@@ -1,6 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../util/atomic-write.ts";
 import { KILL_GRACE_MS, reapGroup } from "./spawn.ts";
 
 /**
@@ -42,13 +42,25 @@ export function stopMarkerPath(root: string, runId: string): string {
   return join(runningDir(root), `${runId}.stop`);
 }
 
+/**
+ * Write a small file readers see whole (temp file, rename) without an fsync: these
+ * records only matter while the machine is up, and every run pays for writing one.
+ */
+function writeWhole(path: string, text: string): void {
+  const tmp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** Record a run's process group as running; returns the record's path. */
 export function registerRunning(root: string, record: RunningRecord): string {
   mkdirSync(runningDir(root), { recursive: true });
   const path = recordPath(root, record.runId);
-  writeFileAtomic(path, JSON.stringify(record));
+  writeWhole(path, JSON.stringify(record));
   return path;
 }
 
+/** Forget a run's record (its group is gone). */
 export function unregisterRunning(root: string, runId: string): void {
   rmSync(recordPath(root, runId), { force: true });
 }
@@ -70,6 +82,7 @@ export function groupAlive(pgid: number): boolean {
   return signalZero(-pgid);
 }
 
+/** True while the process lives. */
 export function processAlive(pid: number): boolean {
   return signalZero(pid);
 }
@@ -118,7 +131,7 @@ export async function stopRunning(
 ): Promise<RunningRecord | null> {
   const record = listRunning(root).find((r) => r.runId === runId);
   if (record === undefined) return null;
-  writeFileAtomic(stopMarkerPath(root, runId), reason);
+  writeWhole(stopMarkerPath(root, runId), reason);
   await reapGroup(record.pid, graceMs);
   unregisterRunning(root, runId);
   return record;

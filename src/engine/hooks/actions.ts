@@ -22,7 +22,7 @@ export function noticeText(run: WatchedRun, fire: Fire, message: string | undefi
     `${head}${body === "" ? "" : ":"}`,
     ...(message ? [message] : []),
     ...(body === "" ? [] : [body]),
-    `(full log: ${run.logPath})`,
+    `(full log: cpilot logs ${run.runId})`,
   ].join("\n");
 }
 

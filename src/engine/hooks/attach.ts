@@ -94,7 +94,6 @@ export function attachHooks(options: {
   batch: EditBatch;
   batchId: string;
   depth: number;
-  logPath: string;
   sink: HookSink | undefined;
   tail: () => readonly string[];
   stop: (reason: string) => void;
@@ -110,7 +109,6 @@ export function attachHooks(options: {
     batch: options.batch,
     batchId: options.batchId,
     depth: options.depth,
-    logPath: options.logPath,
     sink,
     tail: options.tail,
     stop: options.stop,

@@ -31,7 +31,6 @@ export interface WatchedRun {
   readonly batch: EditBatch;
   readonly batchId: string;
   readonly depth: number;
-  readonly logPath: string;
   readonly sink: HookSink;
   /** The run's last lines so far. */
   tail(): readonly string[];
