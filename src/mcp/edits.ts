@@ -32,8 +32,8 @@ export type EditResult =
       ok: true;
       text: string;
       splices: Splice[];
-      /** Per edit, where its new_string sits in the final text (null: a later edit overwrote it). */
-      regions: (Region | null)[][];
+      /** Per edit, where its new_string sits in the final text (a later edit that rewrote part of it drops it). */
+      regions: Region[][];
       replacements: number;
     }
   | { ok: false; failure: EditFailure };
@@ -72,7 +72,7 @@ export function shiftRegion(region: Region, splice: Splice): Region | null {
 export function applyEdits(original: string, edits: readonly Edit[]): EditResult {
   let text = original;
   const splices: Splice[] = [];
-  const regions: (Region | null)[][] = [];
+  const regions: Region[][] = [];
   let replacements = 0;
   for (const [index, edit] of edits.entries()) {
     if (edit.oldString === "") return { ok: false, failure: { kind: "empty-old", index } };
@@ -95,8 +95,8 @@ export function applyEdits(original: string, edits: readonly Edit[]): EditResult
         removed: edit.oldString.length,
         inserted: edit.newString.length,
       };
-      for (const list of regions) {
-        for (const [i, r] of list.entries()) list[i] = r === null ? null : shiftRegion(r, splice);
+      for (const [i, list] of regions.entries()) {
+        regions[i] = list.flatMap((r) => shiftRegion(r, splice) ?? []);
       }
       splices.push(splice);
       mine.push({ start: splice.at, end: splice.at + edit.newString.length });

@@ -88,8 +88,21 @@ export function resyncNote(write: WriteDone, resync: Resync): string[] {
     );
     lines.push(...renderRegion(first, "").slice(1));
   } else {
-    for (const { label, view } of views)
+    // Regions the formatter merged into the same lines are shown once, naming each edit.
+    const groups = new Map<string, { labels: string[]; view: RegionView }>();
+    for (const { label, view } of views) {
+      const key =
+        view.kind === "lines"
+          ? `lines:${view.startLine}-${view.endLine}`
+          : `${groups.size}:${label}`;
+      const group = groups.get(key);
+      if (group) group.labels.push(label);
+      else groups.set(key, { labels: [label], view });
+    }
+    for (const { labels, view } of groups.values()) {
+      const label = labels.join(" and ");
       lines.push(...renderRegion(view, label[0]!.toUpperCase() + label.slice(1)));
+    }
   }
   if (lines.length === 0 && !elsewhere) return [];
   if (elsewhere) {

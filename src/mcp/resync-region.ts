@@ -3,8 +3,8 @@ import type { Region } from "./edits.ts";
 
 /**
  * Where an agent's new_string stands after a callback (a formatter) rewrote the file:
- * - exact: the formatted new_string itself (the lines around it were left alone)
- * - lines: whole lines that now hold it (the formatter also touched its neighbours)
+ * - exact: the formatted new_string itself (the text around it was left alone)
+ * - lines: whole lines that now hold it (the formatter also rewrote text around it)
  * - unchanged: the formatter left this region alone
  * - unsure: it cannot be located with confidence; the agent must re-read
  */
@@ -21,13 +21,12 @@ export interface LocatedRegion {
 
 /** Beyond this many differing lines the diff is not computed: the agent re-reads instead. */
 const MAX_EDIT_LENGTH = 4000;
-/** Extra lines (before the region and after it) a formatter may pull in and still be "located". */
+/** Changed lines next to the region a formatter may pull in and the region still count as located. */
 const MAX_EXTRA_LINES = 10;
 
 /** Lines with their terminators, so joining gives the text back. */
 function splitKeep(text: string): string[] {
-  const lines = text.match(/[^\n]*\n|[^\n]+$/g);
-  return lines ?? [];
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
 function lineStarts(lines: readonly string[]): number[] {
@@ -41,21 +40,32 @@ function lineStarts(lines: readonly string[]): number[] {
   return starts;
 }
 
-/** Index of the line holding `offset` (an offset at the very end belongs to the last line). */
+/** Index of the line holding `offset`. */
 function lineIndex(starts: readonly number[], offset: number): number {
   let lo = 0;
-  let hi = starts.length - 2;
+  let hi = Math.max(0, starts.length - 2);
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
     if ((starts[mid] ?? 0) <= offset) lo = mid;
     else hi = mid - 1;
   }
-  return Math.max(0, lo);
+  return lo;
+}
+
+const blank = (line: string | undefined): boolean => (line ?? "").trim() === "";
+
+/** A run of changed lines: [wFrom, wTo) in the text written, [bFrom, bTo) in the text now. */
+interface Hunk {
+  wFrom: number;
+  wTo: number;
+  bFrom: number;
+  bTo: number;
 }
 
 /**
  * Find `region` of `before` (what was written) in `after` (what a callback left on disk).
- * Both texts are in agent space (LF).
+ * Both texts are in agent space (LF). Offsets in unchanged lines map exactly; an offset in
+ * a changed run of lines maps when the text between it and the run's edge survived.
  *
  * @example
  * locateRegion("a\nx=1\nb\n", "a\nx = 1\nb\n", { start: 2, end: 5 });
@@ -81,54 +91,126 @@ export function locateRegion(before: string, after: string, region: Region): Loc
       bi += count;
     }
   }
-  const starts = lineStarts(a);
-  const first = lineIndex(starts, region.start);
-  const last = region.end > region.start ? lineIndex(starts, region.end - 1) : first;
-  let below = first - 1;
-  while (below >= 0 && map[below]! < 0) below--;
-  let above = last + 1;
-  while (above < a.length && map[above]! < 0) above++;
-  const fromB = below < 0 ? 0 : map[below]! + 1;
-  const toB = above >= a.length ? b.length : map[above]!;
-
-  const regionUntouched =
-    region.end > region.start &&
-    map.slice(first, last + 1).every((m, k) => m >= 0 && m === map[first]! + k);
   const anyChange = changes.some((c) => c.added || c.removed);
-  const mappedB = new Set(map.filter((m) => m >= 0));
-  const changedElsewhere = regionUntouched
-    ? anyChange
-    : map.some((m, i) => m < 0 && (i <= below || i >= above)) ||
-      b.some((_, j) => !mappedB.has(j) && (j < fromB || j >= toB));
-  if (region.end === region.start || regionUntouched) {
-    const startLine = region.end > region.start ? map[first]! + 1 : fromB + 1;
-    return { view: { kind: "unchanged", startLine }, changedElsewhere };
+  const aStarts = lineStarts(a);
+  const bStarts = lineStarts(b);
+  const first = lineIndex(aStarts, region.start);
+  if (region.end <= region.start) {
+    const m = map[first] ?? -1;
+    return { view: { kind: "unchanged", startLine: m + 1 }, changedElsewhere: anyChange };
+  }
+  const last = lineIndex(aStarts, region.end - 1);
+  const untouched = map
+    .slice(first, last + 1)
+    .every((m, k) => m >= 0 && m === (map[first] ?? 0) + k);
+  if (untouched) {
+    return {
+      view: { kind: "unchanged", startLine: (map[first] ?? 0) + 1 },
+      changedElsewhere: anyChange,
+    };
   }
 
-  const extra = first - below - 1 + (above - last - 1);
-  const regionLines = last - first + 1;
-  const newLines = toB - fromB;
-  if (extra > MAX_EXTRA_LINES || newLines === 0 || newLines > 3 * regionLines + 20) {
+  const hunkOf = (i: number): Hunk => {
+    let lo = i;
+    while (lo >= 0 && (map[lo] ?? 0) < 0) lo--;
+    let hi = i;
+    while (hi < a.length && (map[hi] ?? 0) < 0) hi++;
     return {
-      view: { kind: "unsure", startLine: fromB + 1, endLine: Math.max(fromB + 1, toB) },
+      wFrom: lo + 1,
+      wTo: hi,
+      bFrom: lo < 0 ? 0 : (map[lo] ?? 0) + 1,
+      bTo: hi >= a.length ? b.length : (map[hi] ?? b.length),
+    };
+  };
+  const hunks: Hunk[] = [];
+  for (let i = first; i <= last; i++) {
+    if ((map[i] ?? 0) >= 0) continue;
+    const h = hunkOf(i);
+    hunks.push(h);
+    i = h.wTo;
+  }
+  for (const h of hunks) {
+    const outside = Math.max(0, first - h.wFrom) + Math.max(0, h.wTo - 1 - last);
+    if (outside > MAX_EXTRA_LINES || h.bTo - h.bFrom > 3 * (h.wTo - h.wFrom) + 20) {
+      return {
+        view: { kind: "unsure", startLine: h.bFrom + 1, endLine: Math.max(h.bFrom + 1, h.bTo) },
+        changedElsewhere: true,
+      };
+    }
+  }
+
+  // The start: exact in an unchanged line; in a changed run, when the text before it survived.
+  let fs: number | null = null;
+  let startLine: number;
+  if ((map[first] ?? -1) >= 0) {
+    fs = (bStarts[map[first]!] ?? 0) + region.start - (aStarts[first] ?? 0);
+    startLine = map[first]!;
+  } else {
+    const h = hunks[0]!;
+    let from = h.bFrom;
+    if (region.start === aStarts[h.wFrom] && !blank(a[h.wFrom])) {
+      while (from < h.bTo && blank(b[from])) from++;
+    }
+    const prefix = before.slice(aStarts[h.wFrom] ?? 0, region.start);
+    const now = after.slice(bStarts[from] ?? 0, bStarts[h.bTo] ?? after.length);
+    if (now.startsWith(prefix)) fs = (bStarts[from] ?? 0) + prefix.length;
+    startLine = from;
+  }
+  // The end, the same way from the other side.
+  let fe: number | null = null;
+  let endLine: number;
+  if ((map[last] ?? -1) >= 0) {
+    fe = (bStarts[map[last]!] ?? 0) + region.end - (aStarts[last] ?? 0);
+    endLine = map[last]!;
+  } else {
+    const h = hunks[hunks.length - 1]!;
+    let to = h.bTo;
+    const suffix = before.slice(region.end, aStarts[h.wTo] ?? before.length);
+    if (suffix.trim() === "" && !blank(a[h.wTo - 1])) {
+      while (to > h.bFrom && blank(b[to - 1])) to--;
+    }
+    const now = after.slice(bStarts[h.bFrom] ?? 0, bStarts[to] ?? after.length);
+    if (now.endsWith(suffix) && (bStarts[to] ?? 0) - suffix.length >= (fs ?? 0)) {
+      fe = (bStarts[to] ?? 0) - suffix.length;
+    }
+    endLine = Math.max(h.bFrom, to - 1);
+  }
+
+  const coveredW = [
+    Math.min(first, ...hunks.map((h) => h.wFrom)),
+    Math.max(last, ...hunks.map((h) => h.wTo - 1)),
+  ];
+  const coveredB = [startLine, endLine];
+  const mappedB = new Set(map.filter((m) => m >= 0));
+  const changedElsewhere =
+    map.some((m, i) => m < 0 && (i < coveredW[0]! || i > coveredW[1]!)) ||
+    b.some((_, j) => !mappedB.has(j) && (j < coveredB[0]! || j > coveredB[1]!));
+
+  if (fs !== null && fe !== null && fe > fs) {
+    const text = after.slice(fs, fe);
+    return {
+      view: {
+        kind: "exact",
+        text,
+        startLine: lineIndex(bStarts, fs) + 1,
+        endLine: lineIndex(bStarts, fe - 1) + 1,
+      },
       changedElsewhere,
     };
   }
-  const now = b.slice(fromB, toB).join("");
-  const prefix = before.slice(starts[below + 1] ?? 0, region.start);
-  const suffix = before.slice(region.end, starts[above] ?? before.length);
-  if (
-    now.startsWith(prefix) &&
-    now.endsWith(suffix) &&
-    prefix.length + suffix.length <= now.length
-  ) {
-    const text = now.slice(prefix.length, now.length - suffix.length);
-    const startLine = fromB + 1 + (prefix.split("\n").length - 1);
-    const endLine = startLine + (text.replace(/\n$/, "").split("\n").length - 1);
-    return { view: { kind: "exact", text, startLine, endLine }, changedElsewhere };
+  if (endLine < startLine) {
+    return {
+      view: { kind: "unsure", startLine: startLine + 1, endLine: startLine + 1 },
+      changedElsewhere,
+    };
   }
   return {
-    view: { kind: "lines", text: now, startLine: fromB + 1, endLine: toB },
+    view: {
+      kind: "lines",
+      text: b.slice(startLine, endLine + 1).join(""),
+      startLine: startLine + 1,
+      endLine: endLine + 1,
+    },
     changedElsewhere,
   };
 }

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { readManaged } from "../../config/managed.ts";
 import { isActive, readToggles } from "../../config/state.ts";
@@ -60,7 +61,7 @@ export function registerCallbackList(server: McpServer, ctx: ToolContext): void 
         rows,
       );
       const notes = [
-        "config: callbacks.config.ts, written by people (callback_upsert cannot change those); managed: callbacks.managed.json",
+        `config: ${basename(state.config.path) || "the config"}, written by people (callback_upsert cannot change those); managed: callbacks.managed.json`,
       ];
       if (toggles.allDisabled)
         notes.push(

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import {
@@ -110,7 +111,7 @@ export function registerCallbackUpsert(server: McpServer, ctx: ToolContext): voi
       const configNames = state.config.callbacks.map((c) => c.name).filter((n) => !managed.has(n));
       if (configNames.includes(name)) {
         return ctx.reply(
-          `Cannot ${action} callback "${name}": it is defined in callbacks.config.ts, which only people edit\nhint: ask the user to change it, or use another name`,
+          `Cannot ${action} callback "${name}": it is defined in ${basename(state.config.path) || "the config"}, which only people edit\nhint: ask the user to change it, or use another name`,
           true,
         );
       }
