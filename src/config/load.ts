@@ -1,13 +1,14 @@
+import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CpilotError } from "../util/errors.ts";
 import { registerCpilotModule } from "./_register-module.ts";
 import { findConfig } from "./find.ts";
-import { MANAGED_NAME, readManaged } from "./managed.ts";
+import { MANAGED_NAME, readManaged } from "./managed-file.ts";
 import { type ResolvedConfig, resolveConfig } from "./resolve.ts";
-import type { CallbackDef } from "./types.ts";
-import { validateConfig } from "./validate.ts";
+import type { CallbackDef, CpilotConfig } from "./types.ts";
+import { configFingerprint, knownValid, rememberValid } from "./validation-cache.ts";
 
 /** Read a config file into a plain value, without validating it. */
 export async function readConfigValue(path: string): Promise<unknown> {
@@ -35,8 +36,14 @@ export async function readConfigValue(path: string): Promise<unknown> {
     return doc.toJS();
   }
   registerCpilotModule();
-  // The mtime in the URL makes a long-running server see edits to the config.
-  const url = `${pathToFileURL(path).href}?mtime=${statSync(path).mtimeMs}`;
+  // The content hash in the URL makes a long-running server see edits to the config.
+  const version = createHash("sha1").update(readFileSync(path)).digest("hex").slice(0, 12);
+  // Bun keys its module cache on a plain path's query but not on a file URL's; Deno on both.
+  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
+  const url =
+    isBun && !/[?#]/.test(path)
+      ? `${path}?v=${version}`
+      : `${pathToFileURL(path).href}?v=${version}`;
   let mod: { default?: unknown };
   try {
     mod = (await import(url)) as { default?: unknown };
@@ -59,11 +66,22 @@ export async function readConfigValue(path: string): Promise<unknown> {
 export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
   const value = await readConfigValue(path);
   const root = dirname(path);
+  const managedValue = readManaged(root);
+  const fingerprint = configFingerprint([value, managedValue]);
+  if (knownValid(root, fingerprint)) {
+    const config = value as CpilotConfig;
+    const merged = {
+      ...config,
+      callbacks: [...config.callbacks, ...(managedValue as CallbackDef[])],
+    };
+    return resolveConfig(merged, root, path);
+  }
+  // Only a config not seen before pays for loading the schemas.
+  const { validateConfig } = await import("./validate.ts");
   const result = validateConfig(value);
   const problems = result.ok
     ? []
     : result.problems.map((p) => `${basename(path)}: ${p.path}: ${p.message}`);
-  const managedValue = readManaged(root);
   let managed: CallbackDef[] = [];
   if (managedValue.length > 0) {
     const checked = validateConfig({ callbacks: managedValue });
@@ -86,6 +104,7 @@ export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
       { hint: "fix the keys above; `cpilot list` shows the config once it loads" },
     );
   }
+  rememberValid(root, fingerprint);
   const merged = { ...result.config, callbacks: [...result.config.callbacks, ...managed] };
   return resolveConfig(merged, root, path);
 }

@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { CpilotError } from "../util/errors.ts";
+import { MANAGED_NAME, managedPath, readManaged } from "./managed-file.ts";
+
+export { MANAGED_NAME, managedPath, readManaged };
+
 import type { CallbackDef } from "./types.ts";
 import { validateConfig } from "./validate.ts";
 
@@ -11,35 +13,8 @@ import { validateConfig } from "./validate.ts";
  * merged into the config when it loads, so a hand-written TypeScript config is never
  * rewritten by a program.
  */
-export const MANAGED_NAME = "callbacks.managed.json";
-
 /** A callback as stored in the managed file: no functions. */
 export type ManagedCallback = CallbackDef & { run: string | string[] };
-
-export function managedPath(root: string): string {
-  return join(root, MANAGED_NAME);
-}
-
-/** The managed callbacks, unvalidated; [] when the file does not exist. */
-export function readManaged(root: string): unknown[] {
-  const path = managedPath(root);
-  if (!existsSync(path)) return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, "utf8"));
-  } catch (err) {
-    throw new CpilotError(`Cannot parse "${MANAGED_NAME}": ${(err as Error).message}`, {
-      hint: "fix the JSON, or delete the file to drop the callbacks tools created",
-    });
-  }
-  const callbacks = (value as { callbacks?: unknown })?.callbacks;
-  if (!Array.isArray(callbacks)) {
-    throw new CpilotError(`Cannot use "${MANAGED_NAME}": expected { "callbacks": [...] }`, {
-      hint: "fix the file, or delete it",
-    });
-  }
-  return callbacks;
-}
 
 function writeManaged(root: string, callbacks: unknown[]): void {
   writeFileAtomic(managedPath(root), `${JSON.stringify({ callbacks }, null, 2)}\n`);

@@ -1,0 +1,42 @@
+import { createHash } from "node:crypto";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { VERSION } from "../version.ts";
+
+/**
+ * Validating a config means building its schemas, which costs more than the rest of a hook
+ * call. A config value that validated once validates again, so its fingerprint (the value
+ * with functions by their source, and cpilot's version) is remembered under `.cpilot/cache/`
+ * and the schemas are not even loaded the next time.
+ */
+export function configFingerprint(value: unknown): string {
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === "function") return `fn:${v.toString()}`;
+    if (v instanceof RegExp) return `re:${v.toString()}`;
+    return v;
+  });
+  return createHash("sha1").update(`${VERSION}\0${text}`).digest("hex");
+}
+
+function cacheFile(root: string): string {
+  return join(root, ".cpilot", "cache", "valid-configs");
+}
+
+/** True when a value with this fingerprint validated before in this project. */
+export function knownValid(root: string, fingerprint: string): boolean {
+  try {
+    return readFileSync(cacheFile(root), "utf8").includes(`${fingerprint}\n`);
+  } catch {
+    return false;
+  }
+}
+
+/** Remember a fingerprint that validated; best effort (a read-only tree just revalidates). */
+export function rememberValid(root: string, fingerprint: string): void {
+  try {
+    mkdirSync(join(root, ".cpilot", "cache"), { recursive: true });
+    appendFileSync(cacheFile(root), `${fingerprint}\n`);
+  } catch {
+    // nothing to do: the next run validates again
+  }
+}
