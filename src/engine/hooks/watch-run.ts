@@ -45,6 +45,8 @@ export function watchRun(run: WatchedRun): RunWatcher {
   const { hooks } = run;
   const fired = new Map<OutputRule, number>();
   const windows = new Map<OutputRule, Window>();
+  /** Fire a rule's open window now (the run ended before its delay did). */
+  const flushers = new Map<OutputRule, () => void>();
   const timers: ReturnType<typeof setTimeout>[] = [];
   const work = new Set<Promise<void>>();
   let ended = false;
@@ -98,7 +100,6 @@ export function watchRun(run: WatchedRun): RunWatcher {
     if (rule.delayMs === 0 || ended) fire();
     else window.timer = setTimeout(fire, rule.delayMs);
   };
-  const flushers = new Map<OutputRule, () => void>();
 
   const onLine =
     hooks.onOutput.length === 0
