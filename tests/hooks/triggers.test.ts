@@ -200,3 +200,28 @@ test("a callback without hooks resolves with none: no listener, no timers", () =
   expect(e.config.callbacks[0]?.hooks).toBeUndefined();
   expect(e.config.callbacks[1]?.hooks?.onExit).toHaveLength(1);
 });
+
+test("a TypeScript run's log lines feed onOutput; stop aborts its signal", async () => {
+  const root = project();
+  let signal: AbortSignal | undefined;
+  const e = engine(root, [
+    cb("fn", "", {
+      run: async (ctx) => {
+        signal = ctx.signal;
+        ctx.log("warming up");
+        ctx.log("FATAL: out of memory");
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+      },
+      onOutput: { match: "^FATAL", delay: 0.1, action: "stop" },
+      onExit: { when: "failure", action: "notify" },
+    }),
+  ]);
+  const outcome = await e.run(batch(root, "s1"));
+  expect(outcome.runs[0]?.status).toBe("failed");
+  expect(outcome.runs[0]?.summary).toBe("stopped by its onOutput hook");
+  expect(outcome.runs[0]?.durationMs ?? 99_999).toBeLessThan(2000);
+  const [notice] = takeNotices(root, "s1");
+  expect(notice?.text).toContain("FATAL: out of memory");
+  expect(notice?.failing).toBe(true);
+  expect(signal?.aborted).toBe(true);
+});
