@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { loadProjectConfig } from "../config/load.ts";
 import type { EditBatch, FileChange } from "../engine/batch.ts";
 import { createEngine } from "../engine/engine.ts";
@@ -133,7 +135,8 @@ function selectFiles(
   mode: { staged: boolean; all: boolean; changedRef: string | undefined },
 ): FileChange[] {
   if (paths.length > 0) return explicitFiles(root, paths, cwd);
-  const git = gitRoot(root);
+  // A root holding .git is its own top level: no need to ask git (a process per call).
+  const git = existsSync(join(root, ".git")) ? root : gitRoot(root);
   if (mode.all) return allFiles(root);
   if (git === null) {
     throw new CpilotError(

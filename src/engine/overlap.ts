@@ -107,7 +107,7 @@ export async function acquireOverlap(options: {
       return {
         setChild(pgid) {
           me.pgid = pgid;
-          writeFileAtomic(path, JSON.stringify(me));
+          writeFileAtomic(path, JSON.stringify(me), { durable: false });
         },
         release() {
           if (released) return;
@@ -134,7 +134,9 @@ export async function acquireOverlap(options: {
     ) {
       if (marked !== holder.runId) {
         marked = holder.runId;
-        writeFileAtomic(replacedMarker(options.root, holder.runId), options.runId);
+        writeFileAtomic(replacedMarker(options.root, holder.runId), options.runId, {
+          durable: false,
+        });
       }
       // The holder may not have spawned its child yet: try again on the next poll.
       const local = localAborts.get(holder.runId);

@@ -17,7 +17,9 @@ export function prepareLog(root: string, runId: string): string {
 
 /** Record a finished run next to its log, for `cpilot logs` and later deliveries. */
 export function saveRunRecord(root: string, run: RunResult & { startedAt: number }): void {
-  writeFileAtomic(join(runsDir(root), `${run.id}.json`), `${JSON.stringify(run)}\n`);
+  writeFileAtomic(join(runsDir(root), `${run.id}.json`), `${JSON.stringify(run)}\n`, {
+    durable: false,
+  });
 }
 
 export type StoredRun = RunResult & { startedAt: number };

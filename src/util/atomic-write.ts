@@ -12,9 +12,14 @@ import { basename, dirname, join } from "node:path";
 
 /**
  * Write a file so that readers see the old content or the new one, never half of it:
- * a temp file beside the target, fsync, rename. Keeps the target's mode when it exists.
+ * a temp file beside the target, fsync (unless `durable: false`), rename. Keeps the
+ * target's mode when it exists.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { durable?: boolean } = {},
+): void {
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
   let mode = 0o644;
   try {
@@ -34,7 +39,8 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
         throw new Error(`short write to ${tmp}: ${offset} of ${bytes.length} bytes`);
       offset += written;
     }
-    fsyncSync(fd);
+    // Bookkeeping (run records, locks) skips the fsync: a crash may lose it, never tear it.
+    if (options.durable !== false) fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
     unlinkSync(tmp);
