@@ -36,6 +36,8 @@ export async function installCommand(
   args: string[],
   ctx: { cwd: string },
 ): Promise<number> {
+  if (args.includes("--mcp"))
+    return (await import("./mcp.ts")).mcpInstallCommand(action, args, ctx);
   const { values, positionals } = parseFlags(
     args,
     {

@@ -1,7 +1,8 @@
+import { resolve } from "node:path";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
 
-const USAGE = "cpilot mcp [--config PATH] [--batch-window MS] [--session ID]";
+const USAGE = "cpilot mcp [--root DIR] [--config PATH] [--batch-window MS] [--session ID]";
 
 /**
  * `cpilot mcp`: an MCP server on stdio whose edit tools run the write gate and the
@@ -15,6 +16,7 @@ export async function mcpCommand(
     args,
     {
       config: { type: "string" },
+      root: { type: "string" },
       "batch-window": { type: "string" },
       session: { type: "string" },
     },
@@ -36,13 +38,63 @@ export async function mcpCommand(
     );
   }
   const session = values.session ?? process.env.CPILOT_SESSION;
+  // A client that does not expand its variables passes "${workspaceFolder}" as is: use cwd.
+  const root =
+    values.root !== undefined && !values.root.includes("${")
+      ? resolve(options.cwd, values.root)
+      : undefined;
+  if (values.root !== undefined && root === undefined) {
+    process.stderr.write(
+      `cpilot mcp: ignoring --root ${values.root} (an unexpanded variable); using ${options.cwd}\n`,
+    );
+  }
   const { serveStdio } = await import("../mcp/server.ts");
   await serveStdio({
-    cwd: options.cwd,
+    cwd: root ?? options.cwd,
     signal: options.signal,
     ...(values.config === undefined ? {} : { config: values.config }),
     ...(windowMs === undefined ? {} : { batchWindowMs: windowMs }),
     ...(session === undefined || session === "" ? {} : { session }),
   });
+  return 0;
+}
+
+const INSTALL_USAGE =
+  "cpilot install|uninstall <claude|gemini|cursor|codex> --mcp [--command CMD] [--config PATH]";
+
+/**
+ * `cpilot install <agent> --mcp` / `cpilot uninstall <agent> --mcp`: add (or remove) the
+ * `cpilot mcp` server entry in the agent's MCP config. `src/cli/install.ts` hands `--mcp`
+ * here.
+ */
+export async function mcpInstallCommand(
+  action: "install" | "uninstall",
+  args: string[],
+  ctx: { cwd: string },
+): Promise<number> {
+  const { values, positionals } = parseFlags(
+    args,
+    { mcp: { type: "boolean" }, command: { type: "string" }, config: { type: "string" } },
+    INSTALL_USAGE,
+  );
+  const agent = positionals[0];
+  if (agent === undefined || positionals.length > 1) {
+    throw new CpilotError(`Cannot ${action} the MCP server: name one agent`, {
+      hint: `usage: ${INSTALL_USAGE}`,
+    });
+  }
+  const { projectRoot } = await import("../mcp/project.ts");
+  const { describeMcpResult, installMcp, uninstallMcp } = await import("../mcp/install/index.ts");
+  const options = {
+    root: projectRoot(ctx.cwd, values.config),
+    ...(values.command === undefined ? {} : { command: values.command }),
+  };
+  const result = action === "install" ? installMcp(agent, options) : uninstallMcp(agent, options);
+  process.stderr.write(`${describeMcpResult(result)}\n`);
+  if (action === "install" && agent === "claude" && result.action !== "unchanged") {
+    process.stderr.write(
+      "  Claude Code asks once before it starts a project's .mcp.json servers; approve cpilot there\n",
+    );
+  }
   return 0;
 }
