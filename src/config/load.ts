@@ -84,7 +84,8 @@ export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
     : result.problems.map((p) => `${basename(path)}: ${p.path}: ${p.message}`);
   let managed: CallbackDef[] = [];
   if (managedValue.length > 0) {
-    const checked = validateConfig({ callbacks: managedValue });
+    const ownNames = result.ok ? result.config.callbacks.map((c) => c.name) : [];
+    const checked = validateConfig({ callbacks: managedValue }, { knownNames: ownNames });
     if (checked.ok) managed = checked.config.callbacks;
     else problems.push(...checked.problems.map((p) => `${MANAGED_NAME}: ${p.path}: ${p.message}`));
   }

@@ -42,7 +42,7 @@ export function upsertManaged(
   const next = [...current];
   if (index >= 0) next[index] = callback;
   else next.push(callback);
-  const check = validateConfig({ callbacks: next });
+  const check = validateConfig({ callbacks: next }, { knownNames: configNames });
   if (!check.ok) {
     const lines = check.problems.map((p) => `${p.path}: ${p.message}`).join("; ");
     throw new CpilotError(`Cannot save callback "${callback.name}": ${lines}`, {

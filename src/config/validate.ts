@@ -65,11 +65,23 @@ function asWritten(path: readonly PropertyKey[], value: unknown): readonly Prope
   return Array.isArray(written) ? path : [...path.slice(0, at + 1), ...path.slice(at + 2)];
 }
 
+export interface ValidateOptions {
+  /**
+   * Callback names defined elsewhere that hook `run` actions may name: the hand-written
+   * config's, when the managed file is checked on its own.
+   */
+  readonly knownNames?: readonly string[];
+}
+
 /** Checks zod cannot express: rules that span fields or callbacks. */
-function crossChecks(config: CpilotConfig, raw: unknown = config): ConfigProblem[] {
+function crossChecks(
+  config: CpilotConfig,
+  raw: unknown = config,
+  knownNames: readonly string[] = [],
+): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const seen = new Map<string, number>();
-  const names = new Set(config.callbacks.map((cb) => cb.name));
+  const names = new Set([...config.callbacks.map((cb) => cb.name), ...knownNames]);
   const rawCallbacks = (raw as { callbacks?: unknown[] } | null)?.callbacks;
   config.callbacks.forEach((cb, i) => {
     const at = `callbacks[${i}]`;
@@ -122,7 +134,8 @@ export type Validation =
   | { ok: false; problems: ConfigProblem[] };
 
 /** Validate a loaded config value and report every problem at once. */
-export function validateConfig(value: unknown): Validation {
+export function validateConfig(value: unknown, options: ValidateOptions = {}): Validation {
+  const known = options.knownNames ?? [];
   const parsed = configSchema.safeParse(value, { reportInput: true });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => ({
@@ -139,7 +152,9 @@ export function validateConfig(value: unknown): Validation {
         try {
           const flagged = new Set(problems.map((p) => p.path));
           problems.push(
-            ...crossChecks(shaped as CpilotConfig, value).filter((p) => !flagged.has(p.path)),
+            ...crossChecks(shaped as CpilotConfig, value, known).filter(
+              (p) => !flagged.has(p.path),
+            ),
           );
         } catch {
           // malformed enough that zod's problems say it all
@@ -149,7 +164,7 @@ export function validateConfig(value: unknown): Validation {
     return { ok: false, problems: dedupe(problems) };
   }
   const config = parsed.data as CpilotConfig;
-  const problems = crossChecks(config, value);
+  const problems = crossChecks(config, value, known);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, config };
 }
 

@@ -29,3 +29,41 @@ test("a config that validated once is remembered, and any change is validated ag
   });
   await expect(loadProjectConfig(root)).rejects.toThrow(/duplicate name "t"/);
 });
+
+test("a managed callback's hook may start a callback of the hand-written config", async () => {
+  const root = tempDir();
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "hints", pattern: "*.ts", run: "true", timeout: 5 }],
+    }),
+    "callbacks.managed.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "tsc",
+          pattern: "*.ts",
+          run: "tsc",
+          timeout: 5,
+          onExit: { when: "failure", action: "run", callback: "hints" },
+        },
+      ],
+    }),
+  });
+  const config = await loadProjectConfig(root);
+  expect(config.callbacks.map((c) => c.name)).toEqual(["hints", "tsc"]);
+  writeFiles(root, {
+    "callbacks.managed.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "tsc",
+          pattern: "*.ts",
+          run: "tsc",
+          timeout: 5,
+          onExit: { action: "run", callback: "nope" },
+        },
+      ],
+    }),
+  });
+  await expect(loadProjectConfig(root)).rejects.toThrow(
+    /callbacks\.managed\.json: callbacks\[0\]\.onExit/,
+  );
+});
