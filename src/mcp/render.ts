@@ -76,8 +76,19 @@ export function boundedDiff(path: string, before: string, after: string): string
   return fenced(diff.trimEnd());
 }
 
+/** Lines of a region shown in a result; a longer one is named by its lines instead. */
+const MAX_REGION_LINES = 150;
+
 /** What to tell the agent about its edit region after callbacks rewrote the file. */
 export function renderRegion(view: RegionView, label: string): string[] {
+  if (
+    (view.kind === "exact" || view.kind === "lines") &&
+    view.text.split("\n").length > MAX_REGION_LINES
+  ) {
+    return [
+      `${label} was rewritten and now spans lines ${view.startLine}-${view.endLine}, too long to show here: re-read them with read_file before editing them again`,
+    ];
+  }
   switch (view.kind) {
     case "unchanged":
       return [];
