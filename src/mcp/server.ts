@@ -42,18 +42,34 @@ export interface CpilotMcp {
   drain(): Promise<void>;
 }
 
+/** What the agent is told when it connects: what the tools do and the callbacks that run. */
+async function instructions(project: Project): Promise<string> {
+  const lines = [
+    "cpilot's edit tools write files through the project's write gate and run the project's checks " +
+      "(callbacks) on every edit; their results come back in the tool result. Prefer them to other edit tools here. " +
+      "When a result says a formatter rewrote your text, use the text it shows in your next old_string.",
+  ];
+  const state = await project.load();
+  if (state.kind === "ok" && state.config.callbacks.length > 0) {
+    lines.push("Callbacks in this project (callback_list shows which are on):");
+    for (const cb of state.config.callbacks) {
+      const how = cb.blocking ? "blocking" : "background";
+      lines.push(
+        `- ${cb.name} (${cb.patterns.join(" ")}, ${how})${cb.description ? `: ${cb.description}` : ""}`,
+      );
+    }
+  }
+  return lines.join("\n");
+}
+
 /** Build the MCP server with every cpilot tool registered (not yet connected). */
-export function createCpilotMcp(options: CpilotMcpOptions): CpilotMcp {
+export async function createCpilotMcp(options: CpilotMcpOptions): Promise<CpilotMcp> {
   const project = new Project(projectRoot(options.cwd, options.config), options.config);
   const session = options.session ?? `mcp-${randomBytes(4).toString("hex")}`;
   const signal = options.signal ?? new AbortController().signal;
   const server = new McpServer(
     { name: "cpilot", version: VERSION },
-    {
-      instructions:
-        "cpilot's edit tools write files through the project's write gate and run the project's checks " +
-        "(callbacks) on every edit; results come back in the tool result. Prefer them to other edit tools here.",
-    },
+    { instructions: await instructions(project) },
   );
   const agent = (): string | undefined => server.server.getClientVersion()?.name;
   const background = new Set<Promise<void>>();
@@ -109,7 +125,7 @@ export async function serveStdio(
 ): Promise<void> {
   const guard = options.stdout === undefined ? guardStdout() : null;
   const stdin = options.stdin ?? process.stdin;
-  const mcp = createCpilotMcp(options);
+  const mcp = await createCpilotMcp(options);
   const transport = new StdioServerTransport(stdin, options.stdout ?? guard?.protocol);
   const closed = new Promise<void>((resolve) => {
     stdin.once("end", () => resolve());

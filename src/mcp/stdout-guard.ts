@@ -8,7 +8,8 @@ import { Writable } from "node:stream";
  */
 export function guardStdout(): { protocol: Writable; restore: () => void } {
   const stdout = process.stdout;
-  const realWrite = stdout.write.bind(stdout) as (
+  const original = stdout.write;
+  const realWrite = original.bind(stdout) as (
     chunk: string | Uint8Array,
     callback: (err?: Error | null) => void,
   ) => boolean;
@@ -38,7 +39,7 @@ export function guardStdout(): { protocol: Writable; restore: () => void } {
   return {
     protocol,
     restore: () => {
-      stdout.write = realWrite as typeof stdout.write;
+      stdout.write = original;
       Object.assign(console, saved);
     },
   };

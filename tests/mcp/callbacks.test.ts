@@ -40,6 +40,12 @@ afterAll(async () => {
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+test("the server tells the agent which callbacks run, at connect time", () => {
+  const text = mcp.client.getInstructions() ?? "";
+  expect(text).toContain("- check (*.txt, blocking): fails when a file says FAIL");
+  expect(text).toContain("- slow-bg (*.txt, background)");
+});
+
 describe("results in the tool result", () => {
   test("a passing blocking callback shows its success message; a background one is noted as started", async () => {
     const r = await mcp.call("write_file", { path: "a.txt", content: "hello\n" });
