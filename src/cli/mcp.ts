@@ -38,6 +38,7 @@ export async function mcpCommand(
     );
   }
   const session = values.session ?? process.env.CPILOT_SESSION;
+  const progress = Number(process.env.CPILOT_MCP_PROGRESS_MS);
   // A client that does not expand its variables passes "${workspaceFolder}" as is: use cwd.
   const root =
     values.root !== undefined && !values.root.includes("${")
@@ -54,6 +55,7 @@ export async function mcpCommand(
     signal: options.signal,
     ...(values.config === undefined ? {} : { config: values.config }),
     ...(windowMs === undefined ? {} : { batchWindowMs: windowMs }),
+    ...(Number.isFinite(progress) && progress >= 0 ? { progressMs: progress } : {}),
     ...(session === undefined || session === "" ? {} : { session }),
   });
   return 0;

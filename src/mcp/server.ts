@@ -5,6 +5,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { VERSION } from "../version.ts";
 import { Batcher } from "./batcher.ts";
 import { finishBatch } from "./finish-batch.ts";
+import { DEFAULT_PROGRESS_MS } from "./keep-alive.ts";
 import { Project, projectRoot } from "./project.ts";
 import { guardStdout } from "./stdout-guard.ts";
 import { createToolContext } from "./tool-context.ts";
@@ -31,6 +32,8 @@ export interface CpilotMcpOptions {
   readonly batchWindowMs?: number;
   /** Inbox session for background results; default a fresh id per server. */
   readonly session?: string;
+  /** Progress notifications while a call waits for callbacks (when the client asks). */
+  readonly progressMs?: number;
   /** Aborting stops every callback run (Ctrl-C, SIGTERM). */
   readonly signal?: AbortSignal;
 }
@@ -91,7 +94,13 @@ export async function createCpilotMcp(options: CpilotMcpOptions): Promise<Cpilot
         },
       }),
   });
-  const ctx = createToolContext({ project, batcher, session, agent });
+  const ctx = createToolContext({
+    project,
+    batcher,
+    session,
+    agent,
+    progressMs: options.progressMs ?? DEFAULT_PROGRESS_MS,
+  });
   for (const register of [
     registerWriteFile,
     registerEditFile,

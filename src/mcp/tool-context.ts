@@ -1,7 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { takeNotices } from "../session/inbox.ts";
 import type { Batcher } from "./batcher.ts";
-import type { WriteContext } from "./perform-write.ts";
+import { keepAlive, type ToolExtra } from "./keep-alive.ts";
+import { performWrite, type WriteContext, type WriteRequest } from "./perform-write.ts";
 import type { Project } from "./project.ts";
 
 /** What every tool handler gets: the project, the batcher, and how to answer. */
@@ -15,6 +16,8 @@ export interface ToolContext {
   writeContext(): Promise<WriteContext>;
   /** A tool result: waiting notices (background results) first, then `text`. */
   reply(text: string, isError?: boolean): CallToolResult;
+  /** An edit tool call: written in order, answered when its batch's callbacks are done. */
+  edit(request: WriteRequest, extra: ToolExtra): Promise<CallToolResult>;
 }
 
 /** Prepend the session's waiting notices to a result text. */
@@ -31,21 +34,30 @@ export function createToolContext(options: {
   batcher: Batcher;
   session: string;
   agent: () => string | undefined;
+  /** Progress notifications while a call waits for callbacks; 0: none. */
+  progressMs: number;
 }): ToolContext {
   const { project, batcher, session, agent } = options;
+  const writeContext = async (): Promise<WriteContext> => {
+    await project.load();
+    const name = agent();
+    return { root: project.root, gate: project.gateConfig(), agent: name ?? "mcp", session };
+  };
+  const reply = (text: string, isError = false): CallToolResult => ({
+    content: [{ type: "text", text: withNotices(project.root, session, text) }],
+    ...(isError ? { isError: true } : {}),
+  });
   return {
     project,
     batcher,
     session,
     agent,
-    writeContext: async () => {
-      await project.load();
-      const name = agent();
-      return { root: project.root, gate: project.gateConfig(), agent: name ?? "mcp", session };
+    writeContext,
+    reply,
+    edit: async (request, extra) => {
+      const work = batcher.submit(async () => performWrite(request, await writeContext()));
+      const end = await keepAlive(extra, work, options.progressMs);
+      return "refused" in end ? reply(end.refused, true) : reply(end.text);
     },
-    reply: (text, isError = false) => ({
-      content: [{ type: "text", text: withNotices(project.root, session, text) }],
-      ...(isError ? { isError: true } : {}),
-    }),
   };
 }

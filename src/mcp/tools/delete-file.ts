@@ -1,6 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { performWrite } from "../perform-write.ts";
 import type { ToolContext } from "../tool-context.ts";
 
 /** delete_file: remove one file; callbacks matching it run (a deletion is an edit too). */
@@ -13,11 +12,8 @@ export function registerDeleteFile(server: McpServer, ctx: ToolContext): void {
         "The project's checks (callbacks) that match the file run and their results are part of this result.",
       inputSchema: { path: z.string().describe("File path, relative to the project root") },
     },
-    async ({ path }) => {
-      const end = await ctx.batcher.submit(async () =>
-        performWrite({ tool: "delete_file", path }, await ctx.writeContext()),
-      );
-      return "refused" in end ? ctx.reply(end.refused, true) : ctx.reply(end.text);
+    async ({ path }, extra) => {
+      return ctx.edit({ tool: "delete_file", path }, extra);
     },
   );
 }

@@ -1,6 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { performWrite } from "../perform-write.ts";
 import type { ToolContext } from "../tool-context.ts";
 
 /** edit_file: replace exact text; callbacks run before the result, with formatter resync. */
@@ -21,16 +20,13 @@ export function registerEditFile(server: McpServer, ctx: ToolContext): void {
         replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
       },
     },
-    async ({ path, old_string, new_string, replace_all }) => {
+    async ({ path, old_string, new_string, replace_all }, extra) => {
       const edit = {
         oldString: old_string,
         newString: new_string,
         ...(replace_all === undefined ? {} : { replaceAll: replace_all }),
       };
-      const end = await ctx.batcher.submit(async () =>
-        performWrite({ tool: "edit_file", path, edits: [edit] }, await ctx.writeContext()),
-      );
-      return "refused" in end ? ctx.reply(end.refused, true) : ctx.reply(end.text);
+      return ctx.edit({ tool: "edit_file", path, edits: [edit] }, extra);
     },
   );
 }

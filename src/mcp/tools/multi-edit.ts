@@ -1,6 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { performWrite } from "../perform-write.ts";
 import type { ToolContext } from "../tool-context.ts";
 
 /** multi_edit: several exact edits to one file, all or nothing. */
@@ -27,16 +26,13 @@ export function registerMultiEdit(server: McpServer, ctx: ToolContext): void {
           .describe("The edits, applied in order"),
       },
     },
-    async ({ path, edits }) => {
+    async ({ path, edits }, extra) => {
       const list = edits.map((e) => ({
         oldString: e.old_string,
         newString: e.new_string,
         ...(e.replace_all === undefined ? {} : { replaceAll: e.replace_all }),
       }));
-      const end = await ctx.batcher.submit(async () =>
-        performWrite({ tool: "multi_edit", path, edits: list }, await ctx.writeContext()),
-      );
-      return "refused" in end ? ctx.reply(end.refused, true) : ctx.reply(end.text);
+      return ctx.edit({ tool: "multi_edit", path, edits: list }, extra);
     },
   );
 }

@@ -1,6 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { performWrite } from "../perform-write.ts";
 import type { ToolContext } from "../tool-context.ts";
 
 /** write_file: create or replace a whole file; the project's callbacks run before the result. */
@@ -18,11 +17,8 @@ export function registerWriteFile(server: McpServer, ctx: ToolContext): void {
         content: z.string().describe("The whole new content of the file"),
       },
     },
-    async ({ path, content }) => {
-      const end = await ctx.batcher.submit(async () =>
-        performWrite({ tool: "write_file", path, content }, await ctx.writeContext()),
-      );
-      return "refused" in end ? ctx.reply(end.refused, true) : ctx.reply(end.text);
+    async ({ path, content }, extra) => {
+      return ctx.edit({ tool: "write_file", path, content }, extra);
     },
   );
 }
