@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { RunResult } from "../../engine/outcome.ts";
-import { writeFileAtomic } from "../../util/atomic-write.ts";
 
 /**
  * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which
@@ -70,7 +69,7 @@ export function readCounter(root: string, session: string, name: string): number
 /** Add one to a counter and return the new value (for events an agent sends one at a time). */
 export function bumpCounter(root: string, session: string, name: string): number {
   const next = readCounter(root, session, name) + 1;
-  writeFileAtomic(join(sessionDir(root, session), `count-${name}`), String(next));
+  replaceFile(join(sessionDir(root, session), `count-${name}`), String(next));
   return next;
 }
 
@@ -112,7 +111,7 @@ export function recordResult(
     runId: run.id,
     startedAt,
   };
-  writeFileAtomic(path, JSON.stringify(entry));
+  replaceFile(path, JSON.stringify(entry));
 }
 
 /** The latest result of every callback the session triggered. */
@@ -131,6 +130,17 @@ export function sessionResults(root: string, session: string): SessionResult[] {
     if (entry !== null) out.push(entry);
   }
   return out;
+}
+
+/**
+ * Replace a file in one step (temp file + rename) without fsync: readers never see half a
+ * file; a crash may lose the latest fact, which only costs a repeated reminder. The hook
+ * path runs on every edit, and an fsync costs more than the rest of this module.
+ */
+function replaceFile(path: string, data: string): void {
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
 }
 
 function readJson<T>(path: string): T | null {

@@ -1,9 +1,53 @@
 /** A temp git project with a cpilot config, and the built binary answering hook payloads. */
-import { spawn } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cpilot, cpilotBinary, type Result } from "../../helpers/binary.ts";
+import { cpilotBinary, type Result } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
+
+let privateCopy: string | undefined;
+
+/**
+ * dist/cpilot, copied once per test file: other work in the same checkout rebuilds dist/
+ * (which deletes it first), and a test must not lose its binary halfway.
+ */
+export function binary(): string {
+  if (privateCopy !== undefined) return privateCopy;
+  const dir = mkdtempSync(join(tmpdir(), "cpilot-bin-"));
+  const target = join(dir, "cpilot");
+  for (let attempt = 0; ; attempt++) {
+    try {
+      copyFileSync(cpilotBinary(), target);
+      break;
+    } catch (err) {
+      if (attempt > 40) throw err;
+      spawnSync("sleep", ["0.25"]);
+    }
+  }
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  privateCopy = target;
+  return target;
+}
+
+/** Run the (private copy of the) binary with a clean environment, like tests/helpers/binary.ts. */
+export function cpilot(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; input?: string },
+): Result {
+  const r = spawnSync(binary(), args, {
+    cwd: options.cwd,
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      ...options.env,
+    },
+    input: options.input ?? "",
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
 
 /** Claude Code 2.1.330 sets this for its hooks; it tells cpilot PostToolBatch exists. */
 export const CLAUDE_ENV = { AI_AGENT: "claude-code_2-1-330_cli" };
@@ -55,7 +99,7 @@ export function runAsync(
   input: string,
 ): Promise<Result & { json: unknown }> {
   return new Promise((resolvePromise) => {
-    const child = spawn(cpilotBinary(), args, {
+    const child = spawn(binary(), args, {
       cwd,
       env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...env },
     });

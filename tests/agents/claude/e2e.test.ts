@@ -5,7 +5,6 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { chmod, mkdir, readFile } from "node:fs/promises";
-import { cpilot } from "../../helpers/binary.ts";
 import { type ClaudeRun, runClaude } from "../../support/claude-cli.ts";
 import {
   conversationText,
@@ -16,6 +15,7 @@ import {
   toolResults,
 } from "../../support/fake-anthropic.ts";
 import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
+import { cpilot } from "./_helpers.ts";
 
 const TIMEOUT = 60_000;
 const cleanups: (() => Promise<void>)[] = [];

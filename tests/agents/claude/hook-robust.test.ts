@@ -2,10 +2,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpilot, cpilotBinary } from "../../helpers/binary.ts";
 import {
+  binary,
   CLAUDE_ENV,
   contextOf,
+  cpilot,
   makeProject,
   type Project,
   postBatch,
@@ -53,7 +54,7 @@ describe("bad payloads", () => {
 
   test("stdin that never closes: the hook gives up after its timeout instead of hanging", async () => {
     const p = project({ callbacks: [] });
-    const child = spawn(cpilotBinary(), ["hook", "claude"], {
+    const child = spawn(binary(), ["hook", "claude"], {
       cwd: p.dir,
       env: { PATH: "/usr/bin:/bin", CPILOT_HOOK_STDIN_TIMEOUT_MS: "300" },
       stdio: ["pipe", "pipe", "pipe"],

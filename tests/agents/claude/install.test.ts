@@ -3,8 +3,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BINARY, cpilot, cpilotBinary } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
+import { binary, cpilot } from "./_helpers.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -43,7 +43,7 @@ describe("install / uninstall", () => {
       "added hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop",
     );
     const settings = JSON.parse(readFileSync(path, "utf8"));
-    const ours = { type: "command", command: `${BINARY} hook claude`, timeout: 960 };
+    const ours = { type: "command", command: `${binary()} hook claude`, timeout: 960 };
     expect(settings.model).toBe("opus");
     expect(settings.permissions).toEqual(userSettings.permissions);
     expect(settings.hooks.Notification).toEqual(userSettings.hooks.Notification);
@@ -123,7 +123,7 @@ ${body}
     // The fake agent "edits" a file by calling the hook itself, as Claude Code would.
     const claude = fakeClaude(
       d,
-      `echo '{"session_id":"r1","cwd":"${d}","hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Write","tool_input":{"file_path":"${d}/a.ts"},"tool_use_id":"t1","tool_response":"File created"}]}' | ${BINARY} hook claude > /dev/null
+      `echo '{"session_id":"r1","cwd":"${d}","hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Write","tool_input":{"file_path":"${d}/a.ts"},"tool_use_id":"t1","tool_response":"File created"}]}' | ${binary()} hook claude > /dev/null
 exit 3`,
     );
     const r = cpilot(["run", "--", claude, "-p", "hello world"], {
@@ -135,7 +135,7 @@ exit 3`,
     expect(argv[0]).toBe("--settings");
     expect(argv.slice(2)).toEqual(["-p", "hello world"]);
     const settings = JSON.parse(readFileSync(join(d, "settings-seen.json"), "utf8"));
-    expect(settings.hooks.PostToolUse[0].hooks[0].command).toBe(`${BINARY} hook claude`);
+    expect(settings.hooks.PostToolUse[0].hooks[0].command).toBe(`${binary()} hook claude`);
     expect(r.stderr).toContain("cpilot: 1 callback run this session: 1 passed");
     // The temp settings and run log are gone afterwards.
     expect(existsSync(argv[1] as string)).toBe(false);
@@ -165,7 +165,7 @@ exit 3`,
       d,
       `trap 'echo got-term > "${d}/signal.txt"; exit 143' TERM\necho ready > "${d}/ready.txt"\nwhile true; do sleep 0.05; done`,
     );
-    const child = spawn(cpilotBinary(), ["run", "--", claude], {
+    const child = spawn(binary(), ["run", "--", claude], {
       cwd: d,
       env: { PATH: "/usr/bin:/bin" },
       stdio: "pipe",

@@ -1,0 +1,164 @@
+// Times one Claude Code PostToolUse hook call (`dist/cpilot hook claude`, payload on stdin):
+// a Write of a file one `true` callback matches, and one nothing matches, beside baselines
+// measured in the same run: the floor (`bash -c true`), `dist/cpilot --version` (the binary's
+// start), and lefthook running one matching `true` job for one file, when it is installed
+// (scripts/bench.ts installs it under node_modules/.cache/cpilot-bench). Builds nothing:
+// run `npm run build` first. Reports medians and ratios; asserts nothing.
+// Usage: bun scripts/bench-hook.ts [--runs N] [--keep]
+import { execFileSync, spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "41" }, keep: { type: "boolean" } },
+});
+const RUNS = Number(values.runs);
+const repoRoot = resolve(import.meta.dir, "..");
+const built = join(repoRoot, "dist", "cpilot");
+if (!existsSync(built)) {
+  process.stderr.write("dist/cpilot is missing: run `npm run build` first\n");
+  process.exit(2);
+}
+const lefthookCandidates = [
+  join(repoRoot, "node_modules", ".bin", "lefthook"),
+  join(repoRoot, "node_modules", ".cache", "cpilot-bench", "node_modules", ".bin", "lefthook"),
+];
+const lefthook = lefthookCandidates.find((p) => existsSync(p));
+
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-bench-hook-")));
+// A private copy: a rebuild of dist/ during the run cannot pull the binary away.
+const cpilot = join(dir, "cpilot");
+copyFileSync(built, cpilot);
+const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore" });
+git("init", "-q", "-b", "main");
+git("config", "core.hooksPath", "/dev/null");
+writeFileSync(
+  join(dir, "callbacks.config.json"),
+  JSON.stringify({
+    callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 30, per: "file" }],
+  }),
+);
+writeFileSync(
+  join(dir, "lefthook.yml"),
+  "post-edit:\n  commands:\n    t:\n      glob: '*.ts'\n      run: true {files}\n",
+);
+writeFileSync(join(dir, "a.ts"), "export const a = 1;\n");
+writeFileSync(join(dir, "a.md"), "# a\n");
+
+const payload = (file: string) =>
+  JSON.stringify({
+    session_id: "bench",
+    transcript_path: join(dir, "t.jsonl"),
+    cwd: dir,
+    permission_mode: "bypassPermissions",
+    hook_event_name: "PostToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(dir, file), content: "x" },
+    tool_response: { type: "update", filePath: join(dir, file) },
+    tool_use_id: "toolu_bench",
+  });
+
+interface Case {
+  name: string;
+  cmd: string;
+  args: string[];
+  input?: string;
+  env?: Record<string, string>;
+}
+const cases: Case[] = [
+  { name: "floor: bash -c true", cmd: "bash", args: ["-c", "true"] },
+  { name: "dist/cpilot --version", cmd: cpilot, args: ["--version"] },
+  { name: "hook, empty stdin (fixed cost)", cmd: cpilot, args: ["hook", "claude"], input: "" },
+  {
+    name: "hook PostToolUse, nothing matches",
+    cmd: cpilot,
+    args: ["hook", "claude"],
+    input: payload("a.md"),
+  },
+  {
+    name: "hook PostToolUse, one `true` callback",
+    cmd: cpilot,
+    args: ["hook", "claude"],
+    input: payload("a.ts"),
+  },
+];
+if (lefthook) {
+  cases.push({
+    name: "lefthook run, one `true` job",
+    cmd: lefthook,
+    args: ["run", "post-edit", "--no-tty", "--file", "a.ts"],
+    env: { LEFTHOOK_QUIET: "meta,summary,execution" },
+  });
+}
+
+function once(c: Case): number {
+  const t = performance.now();
+  const r = spawnSync(c.cmd, c.args, {
+    cwd: dir,
+    input: c.input ?? "",
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1", AI_AGENT: "claude-code_2-1-330_cli", ...c.env },
+  });
+  const ms = performance.now() - t;
+  if (r.status !== 0) {
+    throw new Error(`${c.name} exited ${r.status}: ${String(r.stderr).slice(0, 500)}`);
+  }
+  if (c.input && String(r.stdout).trim() !== "") {
+    throw new Error(`${c.name} answered ${String(r.stdout).slice(0, 300)}: expected nothing`);
+  }
+  return ms;
+}
+
+// Interleaved rounds, so load from other processes hits every case alike; 3 warm-up rounds.
+const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+for (let round = 0; round < RUNS + 3; round++) {
+  for (const c of cases) {
+    const ms = once(c);
+    if (round >= 3) samples.get(c.name)?.push(ms);
+  }
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+};
+const med = new Map([...samples].map(([name, xs]) => [name, median(xs)]));
+const floor = med.get("floor: bash -c true") ?? 1;
+const start = med.get("dist/cpilot --version") ?? 1;
+const lh = lefthook ? med.get("lefthook run, one `true` job") : undefined;
+
+const out = [
+  `cpilot hook bench: median of ${RUNS} interleaved runs, ${new Date().toISOString()}`,
+  "",
+  `${"case".padEnd(40)} ${"median".padStart(9)} ${"× floor".padStart(8)} ${"× start".padStart(8)}${lh ? ` ${"× lefthook".padStart(10)}` : ""}`,
+];
+for (const [name, ms] of med) {
+  const cells = [
+    name.padEnd(40),
+    `${ms.toFixed(1)} ms`.padStart(9),
+    (ms / floor).toFixed(2).padStart(8),
+    (ms / start).toFixed(2).padStart(8),
+  ];
+  if (lh) cells.push((ms / lh).toFixed(2).padStart(10));
+  out.push(cells.join(" "));
+}
+out.push("");
+const hook = med.get("hook PostToolUse, one `true` callback") ?? 0;
+const none = med.get("hook PostToolUse, nothing matches") ?? 0;
+out.push(`one matching callback: ${hook.toFixed(1)} ms (target < 15 ms)`);
+if (lh) out.push(`vs lefthook: ${(hook / lh).toFixed(2)}× its per-call time (target < 0.20)`);
+else out.push("lefthook not installed: compare with the floor and the binary's start above");
+out.push(`nothing matches: ${(none - start).toFixed(1)} ms over the binary's start`);
+process.stdout.write(`${out.join("\n")}\n`);
+if (!values.keep) rmSync(dir, { recursive: true, force: true });
+else process.stdout.write(`kept ${dir}\n`);

@@ -1,0 +1,13 @@
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+
+/** Run the write gate for a hook (no terminal to ask on: `ask` rules use the headless mode). */
+export async function gateEdit(config: ResolvedConfig, write: PendingWrite): Promise<GateDecision> {
+  const { evaluateWrite } = await import("../../gate/evaluate.ts");
+  return evaluateWrite(write, { root: config.root, config: config.source.gate ?? {}, tty: false });
+}
+
+/** What the model is told when the gate changed its write before it ran. */
+export function modifiedNote(tool: string, decision: GateDecision): string {
+  return `cpilot's write gate changed this ${tool} before it ran; the file now holds the changed version, not exactly what you sent:\n${decision.modified?.summary ?? "(no summary)"}`;
+}

@@ -1,0 +1,43 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
+import { CpilotError } from "../../util/errors.ts";
+
+export type JsonObject = Record<string, unknown>;
+
+/** An agent's JSON config file as an object ({} when missing or empty). Invalid JSON is an error, never overwritten. */
+export function readJsonObject(path: string): JsonObject {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return {};
+    throw new CpilotError(`Cannot read "${path}": ${(err as Error).message}`);
+  }
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new CpilotError(
+      `Cannot update "${path}": it is not valid JSON (${(err as Error).message})`,
+      { hint: "fix the file by hand first; cpilot does not overwrite what it cannot read" },
+    );
+  }
+  if (!isObject(value)) {
+    throw new CpilotError(`Cannot update "${path}": it is not a JSON object`, {
+      hint: "the file must hold one JSON object",
+    });
+  }
+  return value;
+}
+
+/** Write a JSON object atomically, 2-space indented, creating the folder. */
+export function writeJsonObject(path: string, value: JsonObject): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,44 @@
+import { isObject } from "../_shared/json-file.ts";
+
+/**
+ * What Gemini CLI writes on a hook's stdin: `session_id, transcript_path, cwd,
+ * hook_event_name, timestamp, tool_name, tool_input`, and for AfterTool `tool_response
+ * {llmContent, returnDisplay, error?}`.
+ */
+export interface GeminiHookInput {
+  readonly event: string;
+  readonly session: string;
+  readonly cwd: string;
+  readonly toolName: string;
+  readonly toolInput: Record<string, unknown>;
+  readonly toolResponse: Record<string, unknown> | undefined;
+}
+
+export type ParsedGemini = { ok: true; input: GeminiHookInput } | { ok: false; error: string };
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** Parse the stdin of a Gemini CLI hook; `fallbackCwd` when the payload has no cwd. */
+export function parseGeminiInput(text: string, fallbackCwd: string): ParsedGemini {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    const what = text.trim() === "" ? "stdin was empty" : (err as Error).message;
+    return { ok: false, error: `Cannot read the hook input: ${what}` };
+  }
+  if (!isObject(raw)) return { ok: false, error: "Cannot read the hook input: not a JSON object" };
+  const event = str(raw.hook_event_name);
+  if (!event) return { ok: false, error: "Cannot read the hook input: no hook_event_name" };
+  return {
+    ok: true,
+    input: {
+      event,
+      session: str(raw.session_id) || "unknown-session",
+      cwd: str(raw.cwd) || fallbackCwd,
+      toolName: str(raw.tool_name) ?? "",
+      toolInput: isObject(raw.tool_input) ? raw.tool_input : {},
+      toolResponse: isObject(raw.tool_response) ? raw.tool_response : undefined,
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import type { GroupedHooks } from "../_shared/grouped-hooks.ts";
+import { isCpilotHookCommand } from "../_shared/hook-command.ts";
+import { GEMINI_EDIT_MATCHER } from "./tools.ts";
+
+/** Gemini CLI's default hook timeout, milliseconds. */
+export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * Milliseconds Gemini CLI gives each cpilot hook (its `timeout` is in ms, not seconds):
+ * past the longest blocking callback with a minute to spare, never under the default.
+ */
+export function geminiHookTimeoutMs(config: ResolvedConfig | null): number {
+  let longest = 0;
+  for (const cb of config?.callbacks ?? []) if (cb.blocking) longest = Math.max(longest, cb.timeoutMs);
+  return Math.max(GEMINI_DEFAULT_TIMEOUT_MS, longest + 60_000);
+}
+
+/** cpilot's entries for `.gemini/settings.json`: the gate before edits, callbacks after. */
+export function geminiHooks(command: string, timeoutMs: number): GroupedHooks {
+  const group = (name: string) => ({
+    matcher: GEMINI_EDIT_MATCHER,
+    hooks: [{ type: "command", command, name, timeout: timeoutMs }],
+  });
+  return { BeforeTool: [group("cpilot-gate")], AfterTool: [group("cpilot-callbacks")] };
+}
+
+export const isGeminiCpilotCommand = (cmd: unknown): boolean => isCpilotHookCommand(cmd, "gemini");

@@ -1,0 +1,77 @@
+import { readFileSync } from "node:fs";
+import type { ChangeKind } from "../../engine/batch.ts";
+import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+
+/** Gemini CLI's file-editing tools. */
+export const GEMINI_EDIT_TOOLS = ["write_file", "replace"] as const;
+
+/** The `matcher` (a regex on the tool name) for them in `.gemini/settings.json`. */
+export const GEMINI_EDIT_MATCHER = GEMINI_EDIT_TOOLS.join("|");
+
+export function isGeminiEditTool(name: string): boolean {
+  return (GEMINI_EDIT_TOOLS as readonly string[]).includes(name);
+}
+
+const s = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** The path a write_file/replace call edits, or null. */
+export function geminiEditedPath(input: Record<string, unknown>): string | null {
+  const path = s(input.file_path);
+  return path ? path : null;
+}
+
+/** The gate's view of a write_file / replace call. */
+export function geminiPendingWrite(
+  toolName: string,
+  path: string,
+  input: Record<string, unknown>,
+  session: string,
+): PendingWrite {
+  const base = { tool: toolName, path, agent: "gemini", session };
+  if (toolName === "write_file") {
+    const content = s(input.content);
+    return content === undefined ? base : { ...base, content };
+  }
+  const oldString = s(input.old_string);
+  const newString = s(input.new_string);
+  return {
+    ...base,
+    ...(oldString === undefined ? {} : { oldString }),
+    ...(newString === undefined ? {} : { newString }),
+    ...(input.allow_multiple === true ? { replaceAll: true } : {}),
+  };
+}
+
+/**
+ * The tool input keys that make Gemini CLI write what the gate decided (merged into the
+ * call's params by the CLI). A replace with whole new content becomes one replacement of
+ * the file as it is now; impossible for a missing or empty file (null: deny instead).
+ */
+export function geminiUpdatedInput(
+  toolName: string,
+  decision: GateDecision,
+): Record<string, unknown> | null {
+  const path = { file_path: decision.path };
+  if (decision.content === undefined) return path;
+  if (toolName === "write_file") return { ...path, content: decision.content };
+  let current: string;
+  try {
+    current = readFileSync(decision.path, "utf8");
+  } catch {
+    return null;
+  }
+  if (current === "") return null;
+  return { ...path, old_string: current, new_string: decision.content, allow_multiple: false };
+}
+
+/** Created or modified, from the tool's answer ("Successfully created and wrote to new file…"). */
+export function geminiChangeKind(response: Record<string, unknown> | undefined): ChangeKind {
+  const text = s(response?.llmContent) ?? "";
+  return /created and wrote to new file/i.test(text) ? "created" : "modified";
+}
+
+/** True when the tool reported an error: it changed nothing. */
+export function geminiToolFailed(response: Record<string, unknown> | undefined): boolean {
+  const error = response?.error;
+  return error !== undefined && error !== null && error !== "";
+}
