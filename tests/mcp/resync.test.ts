@@ -166,3 +166,18 @@ test("when the region cannot be located with confidence, the agent is asked to r
   expect(all.text).toContain("cannot be located with confidence");
   expect(all.text).toContain("re-read the file with read_file");
 });
+
+test("two edits of one file in one batch: each result shows its own new_string as formatted", async () => {
+  writeFileSync(join(proj.dir, "pair.js"), "first;\nmiddle\nsecond;\n");
+  const [a, b] = await Promise.all([
+    mcp.call("edit_file", { path: "pair.js", old_string: "second;", new_string: "s=2 ;" }),
+    mcp.call("edit_file", {
+      path: "pair.js",
+      old_string: "first;",
+      new_string: "f=1 ;\nextra=0 ;",
+    }),
+  ]);
+  expect(read("pair.js")).toBe("f = 1;\nextra = 0;\nmiddle\ns = 2;\n");
+  expect(fencedAfter(a!.text, "Your new_string now reads (line 4)")).toBe("s = 2;");
+  expect(fencedAfter(b!.text, "Your new_string now reads (lines 1-2)")).toBe("f = 1;\nextra = 0;");
+});
