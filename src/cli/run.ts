@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
 import { renderRunSummary } from "../agents/_shared/run-summary.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "../agents/claude/detect-version.ts";
@@ -86,7 +86,7 @@ function takeSettingsArg(
     else out.push(arg);
   }
   if (raw === undefined) return { settings: {}, args: out };
-  const text = raw.trimStart().startsWith("{") ? raw : readFileSync(join(cwd, raw), "utf8");
+  const text = raw.trimStart().startsWith("{") ? raw : readFileSync(resolve(cwd, raw), "utf8");
   try {
     return { settings: JSON.parse(text) as Record<string, unknown>, args: out };
   } catch (err) {

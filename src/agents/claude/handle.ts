@@ -43,7 +43,7 @@ export async function handleClaudeHook(
     const { loadConfigFile } = await import("../../config/load.ts");
     config = await loadConfigFile(configPath);
   } catch (err) {
-    return configError(input, dirname(configPath), err);
+    return configError(input, dirname(configPath), err, options.env);
   }
   try {
     const handler = await load();
@@ -66,6 +66,7 @@ async function configError(
   input: ClaudeHookInput,
   root: string,
   err: unknown,
+  env: NodeJS.ProcessEnv,
 ): Promise<ClaudeReply> {
   const message =
     err instanceof CpilotError
@@ -75,7 +76,7 @@ async function configError(
   if (input.event === "PreToolUse") {
     const { onPreToolUse } = await import("./pre-tool-use.ts");
     const { resolveConfig } = await import("../../config/resolve.ts");
-    const fallback = hookContext(input, resolveConfig({ callbacks: [] }, root), process.env);
+    const fallback = hookContext(input, resolveConfig({ callbacks: [] }, root), env);
     const gated = await onPreToolUse(fallback, {});
     return { ...gated, stderr };
   }
