@@ -1,6 +1,7 @@
 /** `cpilot install claude` / `cpilot uninstall claude`: cpilot's hooks in Claude Code's settings. */
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import type { AgentInstaller } from "../agents/_shared/agent-installer.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "../agents/claude/detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "../agents/claude/hooks-config.ts";
 import {
@@ -15,7 +16,16 @@ import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
 
-const USAGE = "cpilot install|uninstall claude [--project | --local | --user] [--config PATH]";
+const USAGE =
+  "cpilot install|uninstall claude|gemini|cursor|codex|opencode [--project | --local | --user] [--config PATH]";
+
+/** The agents besides Claude Code, each with its own installer. */
+const OTHER_AGENTS: Record<string, () => Promise<AgentInstaller>> = {
+  gemini: async () => (await import("../agents/gemini/install.ts")).geminiInstaller,
+  cursor: async () => (await import("../agents/cursor/install.ts")).cursorInstaller,
+  codex: async () => (await import("../agents/codex/install.ts")).codexInstaller,
+  opencode: async () => (await import("../agents/opencode/install.ts")).opencodeInstaller,
+};
 
 type Scope = "user" | "project" | "local";
 
@@ -49,9 +59,18 @@ export async function installCommand(
     USAGE,
   );
   const agent = positionals[0];
+  const other = agent === undefined ? undefined : OTHER_AGENTS[agent];
+  if (other !== undefined && positionals.length === 1) {
+    const { installOther } = await import("./install-other.ts");
+    return installOther(action, await other(), {
+      cwd: ctx.cwd,
+      user: values.user === true,
+      configFlag: values.config,
+    });
+  }
   if (agent !== "claude" || positionals.length > 1) {
     throw new CpilotError(
-      `Cannot ${action} hooks for "${positionals.join(" ")}": cpilot knows "claude"`,
+      `Cannot ${action} hooks for "${positionals.join(" ")}": cpilot knows claude, ${Object.keys(OTHER_AGENTS).join(", ")}`,
       {
         hint: `usage: ${USAGE}`,
       },

@@ -8,7 +8,10 @@ import { isObject, type JsonObject } from "./json-file.ts";
 export type GroupedHooks = Record<string, JsonObject[]>;
 
 /** An event's groups without cpilot's entries; groups left empty are dropped. */
-function withoutOurs(groups: unknown, ours: (cmd: unknown) => boolean): { kept: unknown[]; removed: number } {
+function withoutOurs(
+  groups: unknown,
+  ours: (cmd: unknown) => boolean,
+): { kept: unknown[]; removed: number } {
   if (!Array.isArray(groups)) return { kept: [], removed: 0 };
   let removed = 0;
   const kept: unknown[] = [];
@@ -73,13 +76,20 @@ export function hasGroupedHooks(settings: JsonObject, ours: (cmd: unknown) => bo
 }
 
 /** True when cpilot's entries in `settings` are exactly the groups of `add` (nothing to do). */
-function sameOurs(settings: JsonObject, add: GroupedHooks, ours: (cmd: unknown) => boolean): boolean {
+function sameOurs(
+  settings: JsonObject,
+  add: GroupedHooks,
+  ours: (cmd: unknown) => boolean,
+): boolean {
   const hooks = hooksOf(settings);
   const events = new Set([...Object.keys(hooks), ...Object.keys(add)]);
   for (const event of events) {
     const groups = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
     const mine = groups.filter(
-      (g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some((h) => ours(isObject(h) ? h.command : undefined)),
+      (g) =>
+        isObject(g) &&
+        Array.isArray(g.hooks) &&
+        g.hooks.some((h) => ours(isObject(h) ? h.command : undefined)),
     );
     if (JSON.stringify(mine) !== JSON.stringify(add[event] ?? [])) return false;
   }

@@ -12,7 +12,8 @@ export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
  */
 export function geminiHookTimeoutMs(config: ResolvedConfig | null): number {
   let longest = 0;
-  for (const cb of config?.callbacks ?? []) if (cb.blocking) longest = Math.max(longest, cb.timeoutMs);
+  for (const cb of config?.callbacks ?? [])
+    if (cb.blocking) longest = Math.max(longest, cb.timeoutMs);
   return Math.max(GEMINI_DEFAULT_TIMEOUT_MS, longest + 60_000);
 }
 

@@ -1,0 +1,50 @@
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import { addGroupedHooks, type GroupedHooks, removeGroupedHooks } from "./grouped-hooks.ts";
+import { readJsonObject, writeJsonObject } from "./json-file.ts";
+
+/** Where and with what an agent's hooks are installed. */
+export interface InstallContext {
+  /** The project root (the folder of callbacks.config.ts, else the cwd). */
+  readonly root: string;
+  /** project: files in the repo, shared with the team; user: the person's home config. */
+  readonly scope: "project" | "user";
+  readonly home: string;
+  /** The loaded config, for timeouts; null when there is none or it does not load. */
+  readonly config: ResolvedConfig | null;
+}
+
+export interface InstallResult {
+  /** The file written (or that would have been). */
+  readonly path: string;
+  readonly changed: boolean;
+  /** What to tell the person, first line first. */
+  readonly lines: readonly string[];
+}
+
+/** `cpilot install <agent>` / `uninstall` for one agent. Idempotent; keeps everything not cpilot's. */
+export type AgentInstaller = (
+  action: "install" | "uninstall",
+  ctx: InstallContext,
+) => InstallResult;
+
+/**
+ * Merge cpilot's groups into (or out of) a JSON file in Claude Code's hook schema
+ * (Gemini CLI's settings.json, Codex's hooks.json).
+ */
+export function installGroupedFile(
+  path: string,
+  action: "install" | "uninstall",
+  ours: GroupedHooks,
+  isOurs: (cmd: unknown) => boolean,
+): { changed: boolean; removed: number } {
+  const before = readJsonObject(path);
+  if (action === "uninstall") {
+    const { settings, removed } = removeGroupedHooks(before, isOurs);
+    if (removed > 0) writeJsonObject(path, settings);
+    return { changed: removed > 0, removed };
+  }
+  const after = addGroupedHooks(before, ours, isOurs);
+  if (JSON.stringify(after) === JSON.stringify(before)) return { changed: false, removed: 0 };
+  writeJsonObject(path, after);
+  return { changed: true, removed: 0 };
+}

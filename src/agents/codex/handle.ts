@@ -1,0 +1,129 @@
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import { afterEdits, reportText } from "../_shared/after-edits.ts";
+import { modifiedNote } from "../_shared/edit-gate.ts";
+import { gateAll } from "../_shared/gate-all.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
+import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
+import { pathInRoot } from "../_shared/root-path.ts";
+import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "./patch.ts";
+import { patchChanges, patchWrites } from "./patch-files.ts";
+import { type CodexHookInput, parseCodexInput } from "./payload.ts";
+
+/** Codex's patch tool; `matcher` in .codex/hooks.json. */
+export const CODEX_PATCH_TOOL = "apply_patch";
+
+/**
+ * Answer one Codex CLI hook call on `apply_patch`. PreToolUse: the write gate for every
+ * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
+ * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks; failures as
+ * `decision: "block"` + `reason`, the rest as `additionalContext`. Only fields Codex's
+ * output schema documents are printed (it rejects unknown ones). Exit 0, never throws.
+ */
+export async function handleCodexHook(
+  stdin: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<HookReply> {
+  const parsed = parseCodexInput(stdin, options.cwd);
+  if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
+  const { input } = parsed;
+  if (input.event !== "PreToolUse" && input.event !== "PostToolUse") return EMPTY_REPLY;
+  if (input.toolName !== CODEX_PATCH_TOOL) return EMPTY_REPLY;
+  const text = patchText(input.toolInput);
+  const files = text === null ? [] : parsePatch(text);
+  if (files.length === 0 || text === null) return EMPTY_REPLY;
+  const loaded = await loadHookConfig(input.cwd);
+  if (loaded.kind === "none") return EMPTY_REPLY;
+  try {
+    if (loaded.kind === "error") {
+      const stderr = `cpilot: ${loaded.message}`;
+      if (input.event === "PreToolUse")
+        return {
+          ...(await preToolUse(input, await emptyConfig(loaded.root), text, files)),
+          stderr,
+        };
+      const note = configErrorForModel(loaded.root, input.session, loaded.message);
+      return { ...(note === null ? EMPTY_REPLY : contextReply(note)), stderr };
+    }
+    return input.event === "PreToolUse"
+      ? await preToolUse(input, loaded.config, text, files)
+      : await postToolUse(input, loaded.config, files);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      json: null,
+      stderr: `cpilot: internal error in the ${input.event} hook (please report it): ${message}`,
+    };
+  }
+}
+
+async function preToolUse(
+  input: CodexHookInput,
+  config: ResolvedConfig,
+  text: string,
+  files: readonly PatchFile[],
+): Promise<HookReply> {
+  const verdict = await gateAll(config, patchWrites(files, "codex", input.session));
+  if (verdict.kind === "allow") return EMPTY_REPLY;
+  if (verdict.kind === "deny") return permission("deny", verdict.reason);
+  let patch = text;
+  const notes: string[] = [];
+  for (const { write, decision } of verdict.changes) {
+    const file = files.find((f) => f.op === "add" && f.path === write.path);
+    if (file === undefined) {
+      return permission(
+        "deny",
+        `A write-gate plugin wants ${write.path} written differently, and only a whole new file (*** Add File) can be rewritten in a patch. Write the whole file with *** Add File after deleting it, or follow this:\n${decision.modified?.summary ?? "(no summary)"}`,
+      );
+    }
+    const target = pathInRoot(config.root, input.cwd, decision.path) ?? decision.path;
+    patch = rewriteAddFile(patch, file.path, { path: target, content: decision.content });
+    notes.push(modifiedNote("apply_patch", decision));
+  }
+  return {
+    json: {
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "allow",
+        permissionDecisionReason: notes.join("\n"),
+        updatedInput: { ...input.toolInput, command: patch },
+        additionalContext: notes.join("\n"),
+      },
+    },
+  };
+}
+
+function permission(decision: "deny", reason: string): HookReply {
+  return {
+    json: {
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: decision,
+        permissionDecisionReason: reason,
+      },
+    },
+  };
+}
+
+async function postToolUse(
+  input: CodexHookInput,
+  config: ResolvedConfig,
+  files: readonly PatchFile[],
+): Promise<HookReply> {
+  const changes = patchChanges(config.root, input.cwd, files);
+  const report = await afterEdits({
+    config,
+    agent: "codex",
+    session: input.session,
+    files: changes,
+  });
+  const text = reportText(report);
+  if (text === "") return EMPTY_REPLY;
+  if (report.failures.length > 0) return { json: { decision: "block", reason: text } };
+  return contextReply(text);
+}
+
+function contextReply(text: string): HookReply {
+  return {
+    json: { hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: text } },
+  };
+}

@@ -1,0 +1,20 @@
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import type { GroupedHooks } from "../_shared/grouped-hooks.ts";
+import { isCpilotHookCommand } from "../_shared/hook-command.ts";
+import { CODEX_PATCH_TOOL } from "./handle.ts";
+
+/** Seconds Codex gives each cpilot hook: past the longest blocking callback, at least 600. */
+export function codexHookTimeoutSeconds(config: ResolvedConfig | null): number {
+  let longest = 0;
+  for (const cb of config?.callbacks ?? [])
+    if (cb.blocking) longest = Math.max(longest, cb.timeoutMs);
+  return Math.max(600, Math.ceil(longest / 1000) + 60);
+}
+
+/** cpilot's entries for `.codex/hooks.json` (Claude Code's schema, timeout in seconds). */
+export function codexHooks(command: string, timeout: number): GroupedHooks {
+  const group = { matcher: CODEX_PATCH_TOOL, hooks: [{ type: "command", command, timeout }] };
+  return { PreToolUse: [group], PostToolUse: [group] };
+}
+
+export const isCodexCpilotCommand = (cmd: unknown): boolean => isCpilotHookCommand(cmd, "codex");

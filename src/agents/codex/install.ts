@@ -1,0 +1,50 @@
+import { join } from "node:path";
+import { type AgentInstaller, installGroupedFile } from "../_shared/agent-installer.ts";
+import { agentHookCommand } from "../_shared/hook-command.ts";
+import { codexHooks, codexHookTimeoutSeconds, isCodexCpilotCommand } from "./hooks-file.ts";
+
+/** `.codex/hooks.json` in the repo, or `$CODEX_HOME/hooks.json` (~/.codex) for --user. */
+export function codexHooksPath(
+  scope: "project" | "user",
+  root: string,
+  home: string,
+  env = process.env,
+): string {
+  if (scope === "user") return join(env.CODEX_HOME || join(home, ".codex"), "hooks.json");
+  return join(root, ".codex", "hooks.json");
+}
+
+/** PreToolUse (gate) and PostToolUse (callbacks) on apply_patch, timeouts in seconds. */
+export const codexInstaller: AgentInstaller = (action, ctx) => {
+  const path = codexHooksPath(ctx.scope, ctx.root, ctx.home);
+  const command = agentHookCommand("codex");
+  const timeout = codexHookTimeoutSeconds(ctx.config);
+  const { changed, removed } = installGroupedFile(
+    path,
+    action,
+    codexHooks(command, timeout),
+    isCodexCpilotCommand,
+  );
+  if (action === "uninstall") {
+    return {
+      path,
+      changed,
+      lines: [
+        changed
+          ? `removed ${removed} cpilot hook${removed === 1 ? "" : "s"}`
+          : "no cpilot hooks: nothing changed",
+      ],
+    };
+  }
+  return {
+    path,
+    changed,
+    lines: changed
+      ? [
+          "added hooks for PreToolUse, PostToolUse (apply_patch)",
+          `  command: ${command} (timeout ${timeout} s)`,
+          "  Codex runs hooks only with its hooks feature on: `codex_hooks = true` under [features] in ~/.codex/config.toml",
+        ]
+      : ["hooks already there: nothing changed"],
+  };
+};

@@ -1,0 +1,46 @@
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { FileChange } from "../../engine/batch.ts";
+import type { PendingWrite } from "../../gate/types.ts";
+import { pathInRoot } from "../_shared/root-path.ts";
+import type { PatchFile } from "./patch.ts";
+
+/** One write the gate must allow per file a patch touches (a move: both ends). */
+export function patchWrites(
+  files: readonly PatchFile[],
+  agent: string,
+  session: string,
+): PendingWrite[] {
+  const out: PendingWrite[] = [];
+  for (const f of files) {
+    const base = { tool: "apply_patch", agent, session };
+    if (f.op === "add") out.push({ ...base, path: f.path, content: f.content ?? "" });
+    else out.push({ ...base, path: f.path });
+    if (f.moveTo) out.push({ ...base, path: f.moveTo });
+  }
+  return out;
+}
+
+/**
+ * The batch changes a patch made, inside the root only, checked against the disk: an
+ * added or updated file that is not there (the patch failed) is left out, and so is a
+ * deleted one that still is.
+ */
+export function patchChanges(root: string, cwd: string, files: readonly PatchFile[]): FileChange[] {
+  const seen = new Map<string, FileChange>();
+  const put = (path: string, kind: FileChange["kind"]): void => {
+    const exists = existsSync(isAbsolute(path) ? path : resolve(cwd, path));
+    if (kind === "deleted" ? exists : !exists) return;
+    const rel = pathInRoot(root, cwd, path);
+    if (rel !== null) seen.set(rel, { path: rel, kind });
+  };
+  for (const f of files) {
+    if (f.op === "add") put(f.path, "created");
+    else if (f.op === "delete") put(f.path, "deleted");
+    else if (f.moveTo) {
+      put(f.path, "deleted");
+      put(f.moveTo, "created");
+    } else put(f.path, "modified");
+  }
+  return [...seen.values()];
+}

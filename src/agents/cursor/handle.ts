@@ -1,0 +1,161 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import type { FileChange } from "../../engine/batch.ts";
+import { postNotice } from "../../session/inbox.ts";
+import { afterEdits, reportText } from "../_shared/after-edits.ts";
+import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
+import { pathInRoot } from "../_shared/root-path.ts";
+import { claimOnce } from "../_shared/session-state.ts";
+import { type CursorHookInput, parseCursorInput } from "./payload.ts";
+import { contentKey, cursorPendingWrite, isCursorEditTool, pathKey } from "./tools.ts";
+
+/** Cursor reads JSON on stdout; `{}` says nothing and changes nothing. */
+const NOTHING: HookReply = { json: {} };
+
+/**
+ * Answer one Cursor hook call. preToolUse on an edit tool: the write gate (`permission`,
+ * `agent_message`, `updated_input`). afterFileEdit (Cursor ignores its output): run the
+ * callbacks and leave the result in the conversation's inbox. postToolUse: run the
+ * callbacks for an edit no afterFileEdit handled yet, plus everything waiting in the
+ * inbox, as `additional_context`. Each edit runs its callbacks once, whichever of the two
+ * events comes first (keyed by the file's path and content). Exit 0, never throws.
+ */
+export async function handleCursorHook(
+  stdin: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<HookReply> {
+  const parsed = parseCursorInput(stdin, options.env.CURSOR_PROJECT_DIR || options.cwd);
+  if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
+  const { input } = parsed;
+  if (!["preToolUse", "postToolUse", "afterFileEdit"].includes(input.event)) return NOTHING;
+  if (input.event === "preToolUse" && !isCursorEditTool(input.toolName)) return NOTHING;
+  const loaded = await loadHookConfig(input.cwd);
+  if (loaded.kind === "none") return NOTHING;
+  try {
+    if (loaded.kind === "error") {
+      const stderr = `cpilot: ${loaded.message}`;
+      if (input.event === "preToolUse")
+        return { ...(await preToolUse(input, await emptyConfig(loaded.root))), stderr };
+      if (input.event === "afterFileEdit") return { ...NOTHING, stderr };
+      const note = configErrorForModel(loaded.root, input.session, loaded.message);
+      return { json: note === null ? {} : { additional_context: note }, stderr };
+    }
+    if (input.event === "preToolUse") return await preToolUse(input, loaded.config);
+    if (input.event === "afterFileEdit") return await afterFileEdit(input, loaded.config);
+    return await postToolUse(input, loaded.config);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      ...NOTHING,
+      stderr: `cpilot: internal error in the ${input.event} hook (please report it): ${message}`,
+    };
+  }
+}
+
+async function preToolUse(input: CursorHookInput, config: ResolvedConfig): Promise<HookReply> {
+  const write = cursorPendingWrite(input.toolName, input.toolInput, input.session);
+  if (write === null) return NOTHING;
+  const decision = await gateEdit(config, write);
+  if (decision.decision === "deny") {
+    return {
+      json: {
+        permission: "deny",
+        agent_message: decision.reason,
+        user_message: `cpilot gate: ${decision.reason}${decision.hint ? `\nhint: ${decision.hint}` : ""}`,
+      },
+    };
+  }
+  if (decision.modified === undefined) return NOTHING;
+  const updated = updatedInput(input.toolInput, decision.path, decision.content);
+  const note = modifiedNote(input.toolName, decision);
+  if (updated === null) {
+    return {
+      json: {
+        permission: "deny",
+        agent_message: `A write-gate plugin wants this file written differently, and this edit cannot carry the whole file. Write the whole file instead. What the plugin changed:\n${decision.modified.summary}`,
+      },
+    };
+  }
+  return { json: { permission: "allow", updated_input: updated, agent_message: note } };
+}
+
+/** The tool input that writes what the gate decided, or null when this tool cannot carry it. */
+function updatedInput(
+  input: Record<string, unknown>,
+  path: string,
+  content: string | undefined,
+): Record<string, unknown> | null {
+  const pk = pathKey(input) ?? "file_path";
+  const next: Record<string, unknown> = { ...input, [pk]: path };
+  if (content === undefined) return next;
+  const ck = contentKey(input);
+  if (ck !== null && ck !== "code_edit") return { ...next, [ck]: content };
+  if (typeof input.old_string !== "string") return null;
+  let current: string;
+  try {
+    current = readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+  if (current === "") return null;
+  return { ...next, old_string: current, new_string: content, replace_all: false };
+}
+
+async function afterFileEdit(input: CursorHookInput, config: ResolvedConfig): Promise<HookReply> {
+  const change = input.filePath ? firstClaim(config.root, input, input.filePath) : null;
+  if (change === null) return NOTHING;
+  const { handleEdits } = await import("../_shared/handle-edits.ts");
+  const { report } = await handleEdits({
+    config,
+    batch: {
+      root: config.root,
+      files: [change],
+      origin: { surface: "hook", agent: "cursor", session: input.session },
+    },
+    session: input.session,
+    extraEnv: { CP_AGENT: "cursor", CP_SESSION_ID: input.session },
+  });
+  const text = reportText(report);
+  if (text !== "") {
+    postNotice(config.root, input.session, {
+      kind: "cursor-after-edit",
+      text,
+      failing: report.failures.length > 0,
+    });
+  }
+  return NOTHING;
+}
+
+async function postToolUse(input: CursorHookInput, config: ResolvedConfig): Promise<HookReply> {
+  const key = isCursorEditTool(input.toolName) ? pathKey(input.toolInput) : null;
+  const path = key === null ? null : (input.toolInput[key] as string);
+  const change = path === null ? null : firstClaim(config.root, input, path);
+  const files = change === null ? [] : [change];
+  const report = await afterEdits({ config, agent: "cursor", session: input.session, files });
+  const text = reportText(report);
+  return text === "" ? NOTHING : { json: { additional_context: text } };
+}
+
+/**
+ * The edit as a batch change if this hook call is the first to see this file in this
+ * state (afterFileEdit and postToolUse both report one edit), else null.
+ */
+function firstClaim(root: string, input: CursorHookInput, path: string): FileChange | null {
+  const rel = pathInRoot(root, input.cwd, path);
+  if (rel === null) return null;
+  let state = "deleted";
+  try {
+    state = createHash("sha1")
+      .update(readFileSync(isAbsolute(path) ? path : resolve(input.cwd, path)))
+      .digest("hex");
+  } catch {
+    // gone: a delete
+  }
+  const key = createHash("sha1").update(`${rel}\0${state}`).digest("hex").slice(0, 20);
+  if (!claimOnce(root, input.session, `cursor-edit-${key}`)) return null;
+  return { path: rel, kind: state === "deleted" ? "deleted" : "modified" };
+}

@@ -1,0 +1,49 @@
+import { join } from "node:path";
+import type { AgentInstaller } from "../_shared/agent-installer.ts";
+import { agentHookCommand } from "../_shared/hook-command.ts";
+import { readJsonObject, writeJsonObject } from "../_shared/json-file.ts";
+import {
+  addCursorHooks,
+  CURSOR_EVENTS,
+  cursorHookTimeoutSeconds,
+  removeCursorHooks,
+} from "./hooks-file.ts";
+
+/** `.cursor/hooks.json` in the project, or `~/.cursor/hooks.json` for --user. */
+export function cursorHooksPath(scope: "project" | "user", root: string, home: string): string {
+  return join(scope === "user" ? home : root, ".cursor", "hooks.json");
+}
+
+/** preToolUse (gate), postToolUse (callbacks + inbox), afterFileEdit (callbacks → inbox). */
+export const cursorInstaller: AgentInstaller = (action, ctx) => {
+  const path = cursorHooksPath(ctx.scope, ctx.root, ctx.home);
+  const before = readJsonObject(path);
+  if (action === "uninstall") {
+    const { file, removed } = removeCursorHooks(before);
+    if (removed > 0) writeJsonObject(path, file);
+    return {
+      path,
+      changed: removed > 0,
+      lines: [
+        removed > 0
+          ? `removed ${removed} cpilot hook${removed === 1 ? "" : "s"}`
+          : "no cpilot hooks: nothing changed",
+      ],
+    };
+  }
+  const command = agentHookCommand("cursor");
+  const timeout = cursorHookTimeoutSeconds(ctx.config);
+  const after = addCursorHooks(before, command, timeout);
+  const changed = JSON.stringify(after) !== JSON.stringify(before);
+  if (changed) writeJsonObject(path, after);
+  return {
+    path,
+    changed,
+    lines: changed
+      ? [
+          `added hooks for ${CURSOR_EVENTS.join(", ")}`,
+          `  command: ${command} (timeout ${timeout} s)`,
+        ]
+      : ["hooks already there: nothing changed"],
+  };
+};

@@ -1,0 +1,49 @@
+import { isObject } from "../_shared/json-file.ts";
+
+/**
+ * What Cursor writes on a hook's stdin. Every event: `hook_event_name, conversation_id,
+ * generation_id, workspace_roots`. preToolUse/postToolUse: `tool_name, tool_input`
+ * (postToolUse adds `tool_output`); afterFileEdit: `file_path, edits:[{old_string,new_string}]`.
+ */
+export interface CursorHookInput {
+  readonly event: string;
+  /** `conversation_id`: one agent chat. */
+  readonly session: string;
+  /** The first workspace root, else `cwd`, else the fallback. */
+  readonly cwd: string;
+  readonly toolName: string;
+  readonly toolInput: Record<string, unknown>;
+  /** afterFileEdit: the edited file. */
+  readonly filePath: string | undefined;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+export function parseCursorInput(
+  text: string,
+  fallbackCwd: string,
+): { ok: true; input: CursorHookInput } | { ok: false; error: string } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    const what = text.trim() === "" ? "stdin was empty" : (err as Error).message;
+    return { ok: false, error: `Cannot read the hook input: ${what}` };
+  }
+  if (!isObject(raw)) return { ok: false, error: "Cannot read the hook input: not a JSON object" };
+  const event = str(raw.hook_event_name);
+  if (!event) return { ok: false, error: "Cannot read the hook input: no hook_event_name" };
+  const roots = Array.isArray(raw.workspace_roots) ? raw.workspace_roots : [];
+  const root = roots.find((r): r is string => typeof r === "string" && r !== "");
+  return {
+    ok: true,
+    input: {
+      event,
+      session: str(raw.conversation_id) || str(raw.session_id) || "unknown-session",
+      cwd: root || str(raw.cwd) || fallbackCwd,
+      toolName: str(raw.tool_name) ?? "",
+      toolInput: isObject(raw.tool_input) ? raw.tool_input : {},
+      filePath: str(raw.file_path),
+    },
+  };
+}

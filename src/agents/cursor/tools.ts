@@ -1,0 +1,50 @@
+import type { PendingWrite } from "../../gate/types.ts";
+
+/**
+ * Cursor's file-writing tools, by name: its own (`Write`, `Edit`, `StrReplace`, `Delete`,
+ * `MultiEdit`, `edit_file`, `search_replace`…) vary by version, so any tool whose name says
+ * write/edit/replace/delete and whose input names a file counts.
+ */
+export function isCursorEditTool(name: string): boolean {
+  return /write|edit|replace|delete/i.test(name) && !/^mcp/i.test(name);
+}
+
+/** The key holding the edited file's path in a tool input, or null. */
+export function pathKey(input: Record<string, unknown>): string | null {
+  for (const key of ["file_path", "path", "target_file", "filePath"]) {
+    if (typeof input[key] === "string" && input[key] !== "") return key;
+  }
+  return null;
+}
+
+/** The key holding a whole-file content, if the tool writes one. */
+export function contentKey(input: Record<string, unknown>): string | null {
+  for (const key of ["content", "contents", "file_text", "code_edit"]) {
+    if (typeof input[key] === "string") return key;
+  }
+  return null;
+}
+
+const s = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** The gate's view of a Cursor edit call. */
+export function cursorPendingWrite(
+  toolName: string,
+  input: Record<string, unknown>,
+  session: string,
+): PendingWrite | null {
+  const key = pathKey(input);
+  if (key === null) return null;
+  const base = { tool: toolName, path: input[key] as string, agent: "cursor", session };
+  const ck = contentKey(input);
+  if (ck !== null && ck !== "code_edit") return { ...base, content: input[ck] as string };
+  const oldString = s(input.old_string);
+  const newString = s(input.new_string);
+  if (oldString === undefined && newString === undefined) return base;
+  return {
+    ...base,
+    ...(oldString === undefined ? {} : { oldString }),
+    ...(newString === undefined ? {} : { newString }),
+    ...(input.replace_all === true ? { replaceAll: true } : {}),
+  };
+}

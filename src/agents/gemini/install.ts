@@ -1,0 +1,43 @@
+import { join } from "node:path";
+import { type AgentInstaller, installGroupedFile } from "../_shared/agent-installer.ts";
+import { agentHookCommand } from "../_shared/hook-command.ts";
+import { geminiHooks, geminiHookTimeoutMs, isGeminiCpilotCommand } from "./settings.ts";
+
+/** `.gemini/settings.json` in the project, or `~/.gemini/settings.json` for --user. */
+export function geminiSettingsPath(scope: "project" | "user", root: string, home: string): string {
+  return join(scope === "user" ? home : root, ".gemini", "settings.json");
+}
+
+/** BeforeTool (gate) and AfterTool (callbacks) on write_file|replace, timeouts in ms. */
+export const geminiInstaller: AgentInstaller = (action, ctx) => {
+  const path = geminiSettingsPath(ctx.scope, ctx.root, ctx.home);
+  const command = agentHookCommand("gemini");
+  const timeout = geminiHookTimeoutMs(ctx.config);
+  const { changed, removed } = installGroupedFile(
+    path,
+    action,
+    geminiHooks(command, timeout),
+    isGeminiCpilotCommand,
+  );
+  if (action === "uninstall") {
+    return {
+      path,
+      changed,
+      lines: [
+        changed
+          ? `removed ${removed} cpilot hook${removed === 1 ? "" : "s"}`
+          : "no cpilot hooks: nothing changed",
+      ],
+    };
+  }
+  return {
+    path,
+    changed,
+    lines: changed
+      ? [
+          "added hooks for BeforeTool, AfterTool (write_file|replace)",
+          `  command: ${command} (timeout ${timeout} ms)`,
+        ]
+      : ["hooks already there: nothing changed"],
+  };
+};

@@ -1,0 +1,163 @@
+import { readFileSync } from "node:fs";
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import type { FileChange } from "../../engine/batch.ts";
+import type { PendingWrite } from "../../gate/types.ts";
+import { afterEdits, reportText } from "../_shared/after-edits.ts";
+import { modifiedNote } from "../_shared/edit-gate.ts";
+import { gateAll } from "../_shared/gate-all.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
+import { isObject } from "../_shared/json-file.ts";
+import { pathInRoot } from "../_shared/root-path.ts";
+import { parsePatch } from "../codex/patch.ts";
+import { patchChanges, patchWrites } from "../codex/patch-files.ts";
+
+/**
+ * `cpilot hook opencode`: called by the plugin `cpilot install opencode` writes
+ * (`.opencode/plugins/cpilot.ts`) with
+ * `{ hook_event_name: "tool.execute.before" | "tool.execute.after", tool, session_id, call_id, args, cwd }`.
+ * Replies: before → `{ decision: "deny", reason }` (the plugin throws, so the tool does not
+ * run), `{ decision: "allow", args, message }` (the plugin changes the args), or `{}`;
+ * after → `{ additional_context }` (appended to what the model reads), or `{}`.
+ */
+export interface OpencodeCall {
+  readonly event: string;
+  readonly tool: string;
+  readonly session: string;
+  readonly cwd: string;
+  readonly args: Record<string, unknown>;
+}
+
+const NOTHING: HookReply = { json: {} };
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+export async function handleOpencodeHook(
+  stdin: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<HookReply> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(stdin);
+  } catch (err) {
+    return { json: null, stderr: `cpilot: Cannot read the hook input: ${(err as Error).message}` };
+  }
+  if (!isObject(raw))
+    return { json: null, stderr: "cpilot: Cannot read the hook input: not a JSON object" };
+  const call: OpencodeCall = {
+    event: str(raw.hook_event_name) ?? "",
+    tool: str(raw.tool) ?? "",
+    session: str(raw.session_id) || "unknown-session",
+    cwd: str(raw.cwd) || options.cwd,
+    args: isObject(raw.args) ? raw.args : {},
+  };
+  if (call.event !== "tool.execute.before" && call.event !== "tool.execute.after") return NOTHING;
+  const loaded = await loadHookConfig(call.cwd);
+  if (loaded.kind === "none") return NOTHING;
+  try {
+    if (loaded.kind === "error") {
+      const stderr = `cpilot: ${loaded.message}`;
+      if (call.event === "tool.execute.before")
+        return { ...(await before(call, await emptyConfig(loaded.root))), stderr };
+      const note = configErrorForModel(loaded.root, call.session, loaded.message);
+      return { json: note === null ? {} : { additional_context: note }, stderr };
+    }
+    return call.event === "tool.execute.before"
+      ? await before(call, loaded.config)
+      : await after(call, loaded.config);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      ...NOTHING,
+      stderr: `cpilot: internal error in ${call.event} (please report it): ${message}`,
+    };
+  }
+}
+
+/** The writes an OpenCode tool call makes: write, edit, multiedit, patch/apply_patch. */
+function writesOf(call: OpencodeCall): PendingWrite[] {
+  const a = call.args;
+  const base = { tool: call.tool, agent: "opencode", session: call.session };
+  const filePath = str(a.filePath);
+  if (call.tool === "write" && filePath)
+    return [{ ...base, path: filePath, content: str(a.content) ?? "" }];
+  if ((call.tool === "edit" || call.tool === "multiedit") && filePath) {
+    const oldString = str(a.oldString);
+    const newString = str(a.newString);
+    return [
+      {
+        ...base,
+        path: filePath,
+        ...(oldString === undefined ? {} : { oldString }),
+        ...(newString === undefined ? {} : { newString }),
+        ...(a.replaceAll === true ? { replaceAll: true } : {}),
+      },
+    ];
+  }
+  const patch = str(a.patchText) ?? str(a.patch);
+  if (patch !== undefined) return patchWrites(parsePatch(patch), "opencode", call.session);
+  return [];
+}
+
+async function before(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
+  const writes = writesOf(call);
+  if (writes.length === 0) return NOTHING;
+  const verdict = await gateAll(config, writes);
+  if (verdict.kind === "allow") return NOTHING;
+  if (verdict.kind === "deny") return { json: { decision: "deny", reason: verdict.reason } };
+  const change = verdict.changes[0];
+  const filePath = str(call.args.filePath);
+  if (verdict.changes.length > 1 || change === undefined || filePath === undefined) {
+    return {
+      json: {
+        decision: "deny",
+        reason: `A write-gate plugin wants this written differently; write each file whole with the write tool instead:\n${verdict.changes.map((c) => c.decision.modified?.summary ?? "").join("\n")}`,
+      },
+    };
+  }
+  const { decision } = change;
+  const message = modifiedNote(call.tool, decision);
+  if (decision.content === undefined || call.tool === "write") {
+    const args = {
+      filePath: decision.path,
+      ...(decision.content === undefined ? {} : { content: decision.content }),
+    };
+    return { json: { decision: "allow", args, message } };
+  }
+  let current = "";
+  try {
+    current = readFileSync(decision.path, "utf8");
+  } catch {
+    // missing: cannot be expressed as an edit
+  }
+  if (current === "" || call.tool !== "edit") {
+    return {
+      json: {
+        decision: "deny",
+        reason: `A write-gate plugin wants this file written differently, and this edit cannot carry the whole file. Use the write tool with the whole file instead. What the plugin changed:\n${decision.modified?.summary ?? ""}`,
+      },
+    };
+  }
+  const args = {
+    filePath: decision.path,
+    oldString: current,
+    newString: decision.content,
+    replaceAll: false,
+  };
+  return { json: { decision: "allow", args, message } };
+}
+
+async function after(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
+  const files = changesOf(call, config);
+  const report = await afterEdits({ config, agent: "opencode", session: call.session, files });
+  const text = reportText(report);
+  return text === "" ? NOTHING : { json: { additional_context: text } };
+}
+
+function changesOf(call: OpencodeCall, config: ResolvedConfig): FileChange[] {
+  const patch = str(call.args.patchText) ?? str(call.args.patch);
+  if (patch !== undefined) return patchChanges(config.root, call.cwd, parsePatch(patch));
+  const filePath = str(call.args.filePath);
+  if (filePath === undefined || !["write", "edit", "multiedit"].includes(call.tool)) return [];
+  const rel = pathInRoot(config.root, call.cwd, filePath);
+  return rel === null ? [] : [{ path: rel, kind: "modified" }];
+}

@@ -1,0 +1,65 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
+import { CpilotError } from "../../util/errors.ts";
+import type { AgentInstaller } from "../_shared/agent-installer.ts";
+import { isCompiledBinary, selfArgv } from "../_shared/self-command.ts";
+import { opencodePluginSource, PLUGIN_MARKER } from "./plugin-source.ts";
+
+/** `.opencode/plugins/cpilot.ts` in the project, or `~/.config/opencode/plugins/cpilot.ts` for --user. */
+export function opencodePluginPath(
+  scope: "project" | "user",
+  root: string,
+  home: string,
+  env = process.env,
+): string {
+  if (scope === "user")
+    return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode", "plugins", "cpilot.ts");
+  return join(root, ".opencode", "plugins", "cpilot.ts");
+}
+
+/** The argv the plugin starts cpilot with: this binary, or `cpilot` from PATH when run from source. */
+export function pluginArgv(): string[] {
+  return isCompiledBinary() ? selfArgv() : ["cpilot"];
+}
+
+/** True when the file at `path` is cpilot's generated plugin. */
+export function isCpilotPlugin(path: string): boolean {
+  try {
+    return readFileSync(path, "utf8").startsWith(PLUGIN_MARKER);
+  } catch {
+    return false;
+  }
+}
+
+/** Write (or remove) the generated plugin; a file of that name that cpilot did not write is left alone. */
+export const opencodeInstaller: AgentInstaller = (action, ctx) => {
+  const path = opencodePluginPath(ctx.scope, ctx.root, ctx.home);
+  const exists = existsSync(path);
+  if (exists && !isCpilotPlugin(path)) {
+    throw new CpilotError(`Cannot ${action} "${path}": it exists and cpilot did not write it`, {
+      hint: "rename or remove it first; cpilot only touches the plugin it generated",
+    });
+  }
+  if (action === "uninstall") {
+    if (exists) rmSync(path);
+    return {
+      path,
+      changed: exists,
+      lines: [exists ? "removed the cpilot plugin" : "no cpilot plugin: nothing changed"],
+    };
+  }
+  const text = opencodePluginSource(pluginArgv());
+  if (exists && readFileSync(path, "utf8") === text)
+    return { path, changed: false, lines: ["plugin already there: nothing changed"] };
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, text);
+  return {
+    path,
+    changed: true,
+    lines: [
+      "wrote the plugin: tool.execute.before runs the write gate, tool.execute.after the callbacks",
+      `  cpilot: ${pluginArgv().join(" ")}`,
+    ],
+  };
+};

@@ -1,0 +1,42 @@
+/** `cpilot install|uninstall gemini|cursor|codex|opencode`: one agent's hook file, merged. */
+import { homedir } from "node:os";
+import { dirname, relative } from "node:path";
+import type { AgentInstaller } from "../agents/_shared/agent-installer.ts";
+import { findConfig } from "../config/find.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { say } from "../ui/style.ts";
+
+/** Run one agent's installer for the project (or the user's home with --user) and say what it did. */
+export async function installOther(
+  action: "install" | "uninstall",
+  installer: AgentInstaller,
+  options: { cwd: string; user: boolean; configFlag: string | undefined },
+): Promise<number> {
+  const configPath = options.configFlag ?? findConfig(options.cwd);
+  const root = configPath === null ? options.cwd : dirname(configPath);
+  const config = action === "install" && configPath !== null ? await loadQuietly(configPath) : null;
+  const result = installer(action, {
+    root,
+    scope: options.user ? "user" : "project",
+    home: process.env.HOME || homedir(),
+    config,
+  });
+  const shown = options.user ? result.path : relative(options.cwd, result.path) || result.path;
+  const [first, ...rest] = result.lines;
+  say(`cpilot: ${shown}: ${first ?? ""}`);
+  for (const line of rest) say(line);
+  if (action === "install" && configPath === null)
+    say(
+      "  no callbacks.config.ts here yet: `cpilot init` writes one; until then the hooks do nothing",
+    );
+  return 0;
+}
+
+async function loadQuietly(path: string): Promise<ResolvedConfig | null> {
+  try {
+    const { loadConfigFile } = await import("../config/load.ts");
+    return await loadConfigFile(path);
+  } catch {
+    return null;
+  }
+}
