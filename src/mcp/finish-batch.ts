@@ -1,11 +1,11 @@
 import type { EditBatch, FileChange } from "../engine/batch.ts";
-import type { Outcome, Resync, RunResult } from "../engine/outcome.ts";
+import type { Resync, RunResult } from "../engine/outcome.ts";
 import { postNotice } from "../session/inbox.ts";
+import { backgroundNotice } from "./background-notice.ts";
+import { callResults } from "./call-result.ts";
 import { shiftRegion } from "./edits.ts";
 import type { WriteDone } from "./perform-write.ts";
 import type { Project } from "./project.ts";
-import { boundedDiff, renderRun } from "./render.ts";
-import { resyncNote } from "./resync-note.ts";
 import { toAgentSpace } from "./text-file.ts";
 
 export interface FinishContext {
@@ -55,49 +55,6 @@ export function carryRegions(writes: readonly WriteDone[]): void {
       );
     }
   });
-}
-
-function relevant(runs: readonly RunResult[], path: string): RunResult[] {
-  return runs.filter((r) => r.files.includes(path));
-}
-
-/** The text of a background outcome, posted to the inbox for the agent's next call. */
-function backgroundNotice(
-  outcome: Outcome,
-  known: Map<string, string>,
-): { text: string; failing: boolean } | null {
-  const lines: string[] = [];
-  for (const run of outcome.runs) lines.push(...renderRun(run));
-  for (const resync of outcome.resyncs) {
-    const path = resync.path;
-    if (resync.newText === null) {
-      lines.push(`A background callback deleted ${path}.`);
-      known.delete(path);
-      continue;
-    }
-    const now = toAgentSpace(resync.newText).text;
-    const before =
-      known.get(path) ?? (resync.oldText === null ? null : toAgentSpace(resync.oldText).text);
-    if (before === now) continue;
-    known.set(path, now);
-    if (before === null) {
-      lines.push(`A background callback changed ${path}: re-read it before editing it.`);
-    } else {
-      lines.push(
-        `A background callback rewrote ${path}; re-read it before editing it, or use this diff:`,
-        boundedDiff(path, before, now),
-      );
-    }
-  }
-  lines.push(...outcome.notes);
-  if (lines.length === 0) return null;
-  const files = outcome.batch.files.map((f) => f.path);
-  const shown = files.length <= 3 ? files.join(", ") : `${files.length} files`;
-  const failing = outcome.runs.some((r) => r.status === "failed" || r.status === "timed_out");
-  return {
-    text: [`Background callbacks for your edits of ${shown} finished:`, ...lines].join("\n"),
-    failing,
-  };
 }
 
 /**
@@ -169,47 +126,5 @@ export async function finishBatch(
     }
   }
 
-  const paths = new Set(writes.map((w) => w.path));
-  const orphanRuns = runs.filter((r) => !r.files.some((f) => paths.has(f)));
-  const orphanNotes = notes.filter(
-    (n) => !runs.some((r) => r.files.some((f) => paths.has(f)) && n.includes(r.id)),
-  );
-  const otherFiles = resyncs.filter((r) => !paths.has(r.path));
-  return writes.map((write, index) => {
-    const lines = [write.summary];
-    if (write.gateNote !== null) lines.push(`The write gate changed this write: ${write.gateNote}`);
-    const mine = relevant(runs, write.path);
-    const runLines = mine.flatMap(renderRun);
-    const later = background.filter((b) => b.files.includes(write.path));
-    for (const b of later) {
-      runLines.push(
-        `started ${b.callback} in the background: its result comes with a later tool call`,
-      );
-    }
-    if (runLines.length > 0)
-      lines.push(`callbacks for ${write.path}:`, ...runLines.map((l) => `  ${l}`));
-    lines.push(...notes.filter((n) => mine.some((r) => n.includes(r.id))));
-    const resync = resyncs.find((r) => r.path === write.path);
-    if (resync !== undefined && write.kind !== "deleted") lines.push(...resyncNote(write, resync));
-    if (index === 0) {
-      // What belongs to no single call of the batch is told once, in the first result.
-      const other = orphanRuns.flatMap(renderRun);
-      if (other.length > 0) lines.push("other callback runs:", ...other.map((l) => `  ${l}`));
-      lines.push(...orphanNotes);
-      for (const r of otherFiles) lines.push(...otherFileNote(r));
-    }
-    if (trouble !== null) lines.push(trouble);
-    return lines.join("\n");
-  });
-}
-
-/** A file the batch did not edit that a callback changed (config `resync: "tree"`). */
-function otherFileNote(resync: Resync): string[] {
-  if (resync.newText === null) return [`A callback deleted ${resync.path}.`];
-  if (resync.oldText === null)
-    return [`A callback wrote ${resync.path}; read it before editing it.`];
-  return [
-    `A callback changed ${resync.path}:`,
-    boundedDiff(resync.path, toAgentSpace(resync.oldText).text, toAgentSpace(resync.newText).text),
-  ];
+  return callResults(writes, { runs, resyncs, notes, background, trouble });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { stopSessionRuns } from "../engine/running.ts";
 import { VERSION } from "../version.ts";
 import { Batcher } from "./batcher.ts";
 import { finishBatch } from "./finish-batch.ts";
@@ -41,7 +42,10 @@ export interface CpilotMcpOptions {
 export interface CpilotMcp {
   readonly server: McpServer;
   readonly project: Project;
-  /** Wait for queued edits, their callbacks and background runs to finish. */
+  /**
+   * The session ended: finish queued edits and their blocking callbacks, stop background
+   * runs (except `persist` ones, which are waited for and leave their result in the inbox).
+   */
   drain(): Promise<void>;
 }
 
@@ -120,6 +124,7 @@ export async function createCpilotMcp(options: CpilotMcpOptions): Promise<Cpilot
     project,
     drain: async () => {
       await batcher.idle();
+      if (background.size > 0) await stopSessionRuns(project.root, session);
       while (background.size > 0) await Promise.allSettled([...background]);
     },
   };

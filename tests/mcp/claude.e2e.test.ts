@@ -5,10 +5,10 @@
 import { afterEach, expect, test } from "bun:test";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { cpilotBinary } from "../helpers/binary.ts";
 import { runClaude } from "../support/claude-cli.ts";
 import { type FakeAnthropic, startFakeAnthropic, toolResults } from "../support/fake-anthropic.ts";
 import { makeTempProject, type TempProject } from "../support/temp-project.ts";
+import { mcpBinary } from "./_client.ts";
 
 const TIMEOUT = 60_000;
 const cleanups: (() => Promise<void>)[] = [];
@@ -41,7 +41,7 @@ async function setup(): Promise<{ project: TempProject; mcpConfig: string }> {
   const mcpConfig = project.path("mcp.json");
   await writeFile(
     mcpConfig,
-    JSON.stringify({ mcpServers: { cpilot: { command: cpilotBinary(), args: ["mcp"] } } }),
+    JSON.stringify({ mcpServers: { cpilot: { command: mcpBinary(), args: ["mcp"] } } }),
   );
   return { project, mcpConfig };
 }

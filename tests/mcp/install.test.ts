@@ -206,7 +206,16 @@ x = 1
 
 describe("the CLI", () => {
   test("cpilot install/uninstall <agent> --mcp through the binary", async () => {
-    const { cpilot } = await import("../helpers/binary.ts");
+    const { spawnSync } = await import("node:child_process");
+    const { mcpBinary } = await import("./_client.ts");
+    const cpilot = (args: string[], o: { cwd: string; env: Record<string, string> }) => {
+      const r = spawnSync(mcpBinary(), args, {
+        cwd: o.cwd,
+        env: { PATH: "/usr/local/bin:/usr/bin:/bin", ...o.env },
+        encoding: "utf8",
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    };
     const root = temp();
     const home = temp();
     writeFileSync(join(root, "callbacks.config.json"), '{"callbacks":[]}');
@@ -217,7 +226,7 @@ describe("the CLI", () => {
     const entry = (json(join(root, ".mcp.json")) as { mcpServers: { cpilot: { command: string } } })
       .mcpServers.cpilot;
     // The compiled binary registers itself by absolute path.
-    expect(entry.command.endsWith("/dist/cpilot")).toBe(true);
+    expect(entry.command).toBe(mcpBinary());
     r = cpilot(["install", "claude", "--mcp"], { cwd: root, env: { HOME: home } });
     expect(r.stderr).toContain("nothing changed");
     r = cpilot(["install", "codex", "--mcp", "--command", "cpilot"], {

@@ -1,9 +1,8 @@
 /** Nothing but protocol on stdout: noisy callbacks and a chatty TypeScript config cannot corrupt it. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { cpilotBinary } from "../helpers/binary.ts";
 import { writeFiles } from "../helpers/tmp.ts";
-import { project } from "./_client.ts";
+import { mcpBinary, project } from "./_client.ts";
 
 const CONFIG = `import { defineConfig } from "cpilot";
 
@@ -44,7 +43,7 @@ beforeAll(() => {
 afterAll(() => proj.remove());
 
 test("every stdout line is a JSON-RPC message, and the call gets its result", async () => {
-  const child = spawn(cpilotBinary(), ["mcp"], {
+  const child = spawn(mcpBinary(), ["mcp"], {
     cwd: proj.dir,
     env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: process.env.HOME ?? "/root" },
     stdio: ["pipe", "pipe", "pipe"],

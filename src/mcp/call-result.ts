@@ -1,0 +1,68 @@
+import type { Resync, RunResult } from "../engine/outcome.ts";
+import type { WriteDone } from "./perform-write.ts";
+import { boundedDiff, renderRun } from "./render.ts";
+import { resyncNote } from "./resync-note.ts";
+import { toAgentSpace } from "./text-file.ts";
+
+/** What a batch's callbacks did, for turning into each call's result. */
+export interface BatchReport {
+  readonly runs: readonly RunResult[];
+  readonly resyncs: readonly Resync[];
+  readonly notes: readonly string[];
+  /** Non-blocking runs started for the batch; their results come later via the inbox. */
+  readonly background: readonly { callback: string; files: readonly string[] }[];
+  /** Why callbacks did not run (a config that does not load), if so. */
+  readonly trouble: string | null;
+}
+
+/**
+ * One result text per write of a batch: what the call did, the gate's change, the runs for
+ * its file (finished blocking ones, started background ones), what a formatter changed in
+ * its text; what belongs to no single call goes in the first result.
+ */
+export function callResults(writes: readonly WriteDone[], report: BatchReport): string[] {
+  const { runs, resyncs, notes, background, trouble } = report;
+  const paths = new Set(writes.map((w) => w.path));
+  const orphanRuns = runs.filter((r) => !r.files.some((f) => paths.has(f)));
+  const orphanNotes = notes.filter(
+    (n) => !runs.some((r) => r.files.some((f) => paths.has(f)) && n.includes(r.id)),
+  );
+  const otherFiles = resyncs.filter((r) => !paths.has(r.path));
+  return writes.map((write, index) => {
+    const lines = [write.summary];
+    if (write.gateNote !== null) lines.push(`The write gate changed this write: ${write.gateNote}`);
+    const mine = runs.filter((r) => r.files.includes(write.path));
+    const runLines = mine.flatMap(renderRun);
+    const later = background.filter((b) => b.files.includes(write.path));
+    for (const b of later) {
+      runLines.push(
+        `started ${b.callback} in the background: its result comes with a later tool call`,
+      );
+    }
+    if (runLines.length > 0)
+      lines.push(`callbacks for ${write.path}:`, ...runLines.map((l) => `  ${l}`));
+    lines.push(...notes.filter((n) => mine.some((r) => n.includes(r.id))));
+    const resync = resyncs.find((r) => r.path === write.path);
+    if (resync !== undefined && write.kind !== "deleted") lines.push(...resyncNote(write, resync));
+    if (index === 0) {
+      // What belongs to no single call of the batch is told once, in the first result.
+      const other = orphanRuns.flatMap(renderRun);
+      if (other.length > 0) lines.push("other callback runs:", ...other.map((l) => `  ${l}`));
+      lines.push(...orphanNotes);
+      for (const r of otherFiles) lines.push(...otherFileNote(r));
+    }
+    if (trouble !== null) lines.push(trouble);
+    return lines.join("\n");
+  });
+}
+
+/** A file the batch did not edit that a callback changed (config `resync: "tree"`). */
+function otherFileNote(resync: Resync): string[] {
+  if (resync.newText === null) return [`A callback deleted ${resync.path}.`];
+  if (resync.oldText === null)
+    return [`A callback wrote ${resync.path}; read it before editing it.`];
+  return [
+    `A callback changed ${resync.path}:`,
+    boundedDiff(resync.path, toAgentSpace(resync.oldText).text, toAgentSpace(resync.newText).text),
+  ];
+}
