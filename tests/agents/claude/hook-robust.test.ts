@@ -71,9 +71,9 @@ describe("bad payloads", () => {
   });
 
   test("an unknown agent is a usage error for the person, exit 2", () => {
-    const r = cpilot(["hook", "gemini"], { cwd: "/tmp", input: "{}" });
+    const r = cpilot(["hook", "notepad"], { cwd: "/tmp", input: "{}" });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Cannot answer hooks for "gemini"');
+    expect(r.stderr).toContain('Cannot answer hooks for "notepad"');
   });
 });
 
