@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { RunResult } from "../../engine/outcome.ts";
@@ -130,6 +138,36 @@ export function sessionResults(root: string, session: string): SessionResult[] {
     if (entry !== null) out.push(entry);
   }
   return out;
+}
+
+/** Sessions untouched this long are forgotten (called when a new session starts). */
+export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+/** Remove the folders of sessions not touched for `maxAgeMs`; returns how many went. */
+export function pruneSessions(
+  root: string,
+  maxAgeMs = SESSION_MAX_AGE_MS,
+  now = Date.now(),
+): number {
+  const dir = join(root, ".cpilot", "sessions");
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const path = join(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs < maxAgeMs) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed++;
+    } catch {
+      // another process pruned it
+    }
+  }
+  return removed;
 }
 
 /**

@@ -1,6 +1,6 @@
 /** `cpilot hook claude` alone: Stop, SessionStart / UserPromptSubmit, PreToolUse (the gate). */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { contextOf, makeProject, type Project, postWrite } from "./_helpers.ts";
 
 const projects: Project[] = [];
@@ -299,4 +299,16 @@ test("a project without a cpilot config: every event answers nothing", () => {
     const r = p.hook({ ...postWrite("/tmp/x.ts"), hook_event_name: event, cwd: "/" });
     expect({ event, stdout: r.stdout, code: r.code }).toEqual({ event, stdout: "", code: 0 });
   }
+});
+
+test("a new session forgets sessions untouched for a week, and keeps recent ones", () => {
+  const p = project({ callbacks: [{ name: "x", pattern: "*", run: "true", timeout: 5 }] });
+  p.hook({ hook_event_name: "UserPromptSubmit", session_id: "old", prompt: "x" });
+  p.hook({ hook_event_name: "UserPromptSubmit", session_id: "recent", prompt: "x" });
+  const week = 8 * 24 * 3600;
+  const then = new Date(Date.now() - week * 1000);
+  utimesSync(p.path(".cpilot/sessions/old"), then, then);
+  p.hook({ hook_event_name: "SessionStart", session_id: "new" });
+  expect(existsSync(p.path(".cpilot/sessions/old"))).toBe(false);
+  expect(existsSync(p.path(".cpilot/sessions/recent"))).toBe(true);
 });
