@@ -1,0 +1,130 @@
+/**
+ * A fake Gemini API (generativelanguage v1beta) on 127.0.0.1 that answers the real Gemini
+ * CLI with scripted turns, and records every request. It also acts as the run's HTTP(S)
+ * proxy, refusing and recording any request meant for another host (an "escape").
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One part of a scripted model turn. */
+export type Part =
+  | { text: string }
+  | { functionCall: { name: string; args: Record<string, unknown> } };
+
+export interface GeminiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly kind: "turn" | "side" | "other" | "escape";
+  readonly body: GenerateBody | null;
+}
+
+/** The fields of a generateContent body the fake looks at. */
+export interface GenerateBody {
+  contents?: { role: string; parts: Record<string, unknown>[] }[];
+  tools?: unknown[];
+  systemInstruction?: unknown;
+}
+
+export interface FakeGemini {
+  readonly url: string;
+  readonly requests: GeminiRequest[];
+  /** Requests answered from the script (the main agent loop), in order. */
+  turns(): GeminiRequest[];
+  escapes(): GeminiRequest[];
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let data = "";
+    req.setEncoding("utf8");
+    req.on("data", (d: string) => {
+      data += d;
+    });
+    req.on("end", () => resolve(data));
+  });
+}
+
+const usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
+
+function response(parts: Part[]): Record<string, unknown> {
+  return {
+    candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
+    usageMetadata: usage,
+    modelVersion: "gemini-2.5-pro",
+  };
+}
+
+/** The turn index of a request: how many model turns its history holds. */
+function turnIndex(body: GenerateBody): number {
+  return (body.contents ?? []).filter((c) => c.role === "model").length;
+}
+
+/**
+ * Start the fake. A request with tools (the agent loop) gets `script[turn]`; one without
+ * (routing, next-speaker checks, summaries) gets a short JSON-ish text answer.
+ */
+export async function startFakeGemini(script: Part[][]): Promise<FakeGemini> {
+  const requests: GeminiRequest[] = [];
+  const server = createServer(async (req, res) => {
+    const url = req.url ?? "/";
+    if (url.startsWith("http://") || url.startsWith("https://")) {
+      requests.push({ method: req.method ?? "", path: url, kind: "escape", body: null });
+      res.writeHead(403).end();
+      return;
+    }
+    const text = await readBody(req);
+    let body: GenerateBody | null = null;
+    try {
+      body = text === "" ? null : (JSON.parse(text) as GenerateBody);
+    } catch {
+      body = null;
+    }
+    const generate = /:(stream)?[gG]enerateContent/.test(url);
+    if (!generate || body === null) {
+      requests.push({ method: req.method ?? "", path: url, kind: "other", body });
+      res.writeHead(url.includes(":countTokens") ? 200 : 404, {
+        "content-type": "application/json",
+      });
+      res.end(url.includes(":countTokens") ? JSON.stringify({ totalTokens: 10 }) : "{}");
+      return;
+    }
+    const isTurn = Array.isArray(body.tools) && body.tools.length > 0;
+    requests.push({ method: req.method ?? "", path: url, kind: isTurn ? "turn" : "side", body });
+    const parts: Part[] = isTurn
+      ? (script[turnIndex(body)] ?? [{ text: "(fake-gemini: script exhausted)" }])
+      : [{ text: '{"reasoning":"fake","model_choice":"pro","next_speaker":"user"}' }];
+    if (url.includes("streamGenerateContent")) {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(`data: ${JSON.stringify(response(parts))}\r\n\r\n`);
+    } else {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(response(parts)));
+    }
+  });
+  server.on("connect", (req, socket) => {
+    requests.push({ method: "CONNECT", path: req.url ?? "", kind: "escape", body: null });
+    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    turns: () => requests.filter((r) => r.kind === "turn"),
+    escapes: () => requests.filter((r) => r.kind === "escape"),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Every text part (and function response) of a request after the last model turn, as one string. */
+export function lastUserText(req: GeminiRequest): string {
+  const contents = req.body?.contents ?? [];
+  let i = contents.length - 1;
+  while (i >= 0 && contents[i]?.role !== "model") i--;
+  return JSON.stringify(contents.slice(i + 1));
+}

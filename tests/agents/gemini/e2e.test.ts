@@ -1,0 +1,77 @@
+/**
+ * The real Gemini CLI 0.61.0, offline: `cpilot install gemini` wires the hooks, a fake
+ * Gemini API scripts the model, and the test reads what the model received next.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { type AgentProject, agentProject, cpilot, FORMAT, GATE, LINT } from "./_agent-project.ts";
+import { type FakeGemini, lastUserText, startFakeGemini } from "./_fake-gemini.ts";
+import { runGemini } from "./_gemini-cli.ts";
+
+let project: AgentProject | undefined;
+let api: FakeGemini | undefined;
+afterEach(async () => {
+  project?.remove();
+  await api?.close();
+  project = undefined;
+  api = undefined;
+});
+
+async function session(
+  config: unknown,
+  firstTurn: (p: AgentProject) => Record<string, unknown>[],
+  files: Record<string, string> = {},
+) {
+  project = agentProject("gemini", config, files);
+  const p = project;
+  const install = cpilot(["install", "gemini"], { cwd: p.dir });
+  expect(install.code).toBe(0);
+  api = await startFakeGemini([firstTurn(p) as never, [{ text: "done" }]]);
+  const run = await runGemini({ cwd: p.dir, prompt: "do the edit", apiUrl: api.url });
+  expect(api.escapes()).toEqual([]);
+  const turns = api.turns();
+  expect(turns.length).toBeGreaterThanOrEqual(2);
+  return { p, run, next: lastUserText(turns[1] as never) };
+}
+
+const write = (path: string, content: string) => ({
+  functionCall: { name: "write_file", args: { file_path: path, content } },
+});
+
+describe("real Gemini CLI with cpilot's hooks", () => {
+  test("a failing callback after write_file reaches the model in the tool result (AfterTool additionalContext)", async () => {
+    const { p, run, next } = await session({ callbacks: [LINT] }, (p) => [
+      write(p.path("src/a.ts"), "let x = BAD;\n"),
+    ]);
+    expect(run.code).toBe(0);
+    expect(readFileSync(p.path("src/a.ts"), "utf8")).toBe("let x = BAD;\n");
+    expect(next).toContain("Successfully created and wrote to new file");
+    expect(next).toContain("<hook_context>");
+    expect(next).toContain("'lint' failed on src/a.ts");
+    expect(next).toContain("BAD in src/a.ts");
+  }, 90_000);
+
+  test("BeforeTool deny: no file, and the model gets the gate's reason as the tool error", async () => {
+    const { p, next } = await session({ callbacks: [LINT], gate: GATE }, (p) => [
+      write(p.path("locked/x.ts"), "hi\n"),
+    ]);
+    expect(existsSync(p.path("locked/x.ts"))).toBe(false);
+    expect(next).toContain("Tool execution blocked");
+    expect(next).toContain("locked/ is read-only for agents");
+  }, 90_000);
+
+  test("a formatter's rewrite comes back as a diff; a gate plugin's change is what lands on disk", async () => {
+    const { p, next } = await session({ callbacks: [FORMAT], gate: GATE }, (p) => [
+      write(p.path("notes.fmt"), "hello\n"),
+    ]);
+    expect(readFileSync(p.path("notes.fmt"), "utf8")).toBe("HELLO\n");
+    expect(next).toContain("+HELLO");
+    project?.remove();
+    await api?.close();
+    const second = await session({ callbacks: [], gate: GATE }, (p) => [
+      write(p.path("a.mod"), "mine\n"),
+    ]);
+    expect(readFileSync(second.p.path("a.mod"), "utf8")).toBe("MODIFIED\n");
+    expect(second.next).toContain("write gate changed this write_file");
+  }, 120_000);
+});
