@@ -55,7 +55,7 @@ export const LINT = {
   name: "lint",
   pattern: "**/*.ts",
   timeout: 30,
-  run: 'for f in $CP_CHANGED_FILES; do if grep -q BAD "$f"; then echo "BAD in $f"; exit 1; fi; done',
+  run: 'printf "%s\\n" "$CP_CHANGED_FILES" | while IFS= read -r f; do if grep -q BAD "$f"; then echo "BAD in $f"; exit 1; fi; done',
 };
 
 /** A callback that rewrites .fmt files (a formatter): lowercase to uppercase. */

@@ -1,0 +1,163 @@
+/** `cpilot hook codex` through the built binary, with apply_patch payloads (Claude Code's schema). */
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import {
+  type AgentProject,
+  agentProject,
+  FORMAT,
+  GATE,
+  LINT,
+  OK,
+} from "../gemini/_agent-project.ts";
+
+let project: AgentProject | undefined;
+afterEach(() => project?.remove());
+
+function make(config: unknown, files: Record<string, string> = {}): AgentProject {
+  project = agentProject("codex", config, files);
+  return project;
+}
+
+const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n");
+const call = (p: AgentProject, event: string, command: string) =>
+  p.hook({
+    hook_event_name: event,
+    tool_name: "apply_patch",
+    tool_input: { command },
+    tool_use_id: "call_1",
+  });
+
+/** Keys Codex's output schemas allow (it rejects anything else). */
+const PRE_KEYS = [
+  "hookEventName",
+  "permissionDecision",
+  "permissionDecisionReason",
+  "updatedInput",
+  "additionalContext",
+];
+
+describe("PreToolUse: the gate on every file of the patch", () => {
+  test("deny when any file is denied; exit 0; only documented fields", () => {
+    const p = make({ callbacks: [], gate: GATE });
+    const r = call(
+      p,
+      "PreToolUse",
+      patch("*** Add File: ok.ts", "+1", "*** Update File: locked/b.ts", "@@", "-a", "+b"),
+    );
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: expect.stringContaining("locked/ is read-only for agents"),
+      },
+    });
+  });
+
+  test("a Move to into a denied place is denied", () => {
+    const p = make({ callbacks: [], gate: GATE });
+    const r = call(
+      p,
+      "PreToolUse",
+      patch("*** Update File: free.ts", "*** Move to: locked/free.ts"),
+    );
+    expect(
+      (r.json as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput
+        .permissionDecision,
+    ).toBe("deny");
+  });
+
+  test("allow: no output", () => {
+    const p = make({ callbacks: [], gate: GATE });
+    expect(call(p, "PreToolUse", patch("*** Add File: fine name.ts", "+x"))).toMatchObject({
+      code: 0,
+      stdout: "",
+    });
+  });
+
+  test("modify an added file: updatedInput with the rewritten patch", () => {
+    const p = make({ callbacks: [], gate: GATE });
+    const r = call(
+      p,
+      "PreToolUse",
+      patch("*** Add File: a.mod", "+mine", "*** Add File: b.ts", "+x"),
+    );
+    const out = (r.json as { hookSpecificOutput: Record<string, unknown> }).hookSpecificOutput;
+    expect(Object.keys(r.json as object)).toEqual(["hookSpecificOutput"]);
+    for (const key of Object.keys(out)) expect(PRE_KEYS).toContain(key);
+    expect(out.permissionDecision).toBe("allow");
+    expect(out.updatedInput).toEqual({
+      command: patch("*** Add File: a.mod", "+MODIFIED", "*** Add File: b.ts", "+x"),
+    });
+    expect(out.additionalContext).toContain("write gate changed this apply_patch");
+  });
+
+  test("modify an updated file cannot be carried in a patch: deny with the reason", () => {
+    const p = make({ callbacks: [], gate: GATE }, { "u.mod": "a\n" });
+    const r = call(p, "PreToolUse", patch("*** Update File: u.mod", "@@", "-a", "+b"));
+    expect(
+      (r.json as { hookSpecificOutput: Record<string, string> }).hookSpecificOutput,
+    ).toMatchObject({
+      permissionDecision: "deny",
+      permissionDecisionReason: expect.stringContaining("only a whole new file"),
+    });
+  });
+
+  test("other tools and non-patches: no output", () => {
+    const p = make({ callbacks: [], gate: GATE });
+    expect(
+      p.hook({
+        hook_event_name: "PreToolUse",
+        tool_name: "shell",
+        tool_input: { command: ["rm", "x"] },
+      }).stdout,
+    ).toBe("");
+    expect(call(p, "PreToolUse", "not a patch").stdout).toBe("");
+  });
+});
+
+describe("PostToolUse: callbacks on the patched files", () => {
+  test("failure: decision block with the output as reason", () => {
+    const p = make({ callbacks: [LINT] }, { "src/my file.ts": "BAD\n", "src/b.ts": "ok\n" });
+    const r = call(
+      p,
+      "PostToolUse",
+      patch("*** Add File: src/my file.ts", "+BAD", "*** Update File: src/b.ts", "@@", "-x", "+ok"),
+    );
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({
+      decision: "block",
+      reason: expect.stringContaining("BAD in src/my file.ts"),
+    });
+  });
+
+  test("success message: additionalContext only", () => {
+    const p = make({ callbacks: [OK] }, { "t.ok": "1" });
+    const r = call(p, "PostToolUse", patch("*** Add File: t.ok", "+1"));
+    expect(r.json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PostToolUse",
+        additionalContext: "✓ 'types' passed on t.ok: types are fine",
+      },
+    });
+  });
+
+  test("resync: a formatter's rewrite as a diff; a moved file counts at its new name", () => {
+    const p = make({ callbacks: [FORMAT] }, { "new.fmt": "moved\n" });
+    const r = call(
+      p,
+      "PostToolUse",
+      patch("*** Update File: old.fmt", "*** Move to: new.fmt", "@@", "-a", "+moved"),
+    );
+    expect(readFileSync(p.path("new.fmt"), "utf8")).toBe("MOVED\n");
+    const ctx = (r.json as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+      .additionalContext;
+    expect(ctx).toContain("new.fmt");
+    expect(ctx).toContain("+MOVED");
+  });
+
+  test("a patch that did not apply (files not there) runs nothing", () => {
+    const p = make({ callbacks: [LINT] });
+    expect(call(p, "PostToolUse", patch("*** Add File: never.ts", "+BAD")).stdout).toBe("");
+  });
+});
