@@ -1,11 +1,11 @@
 #!/usr/bin/env bun
 // argv → command. The only place that exits the process.
-import { CpilotError } from "./src/util/errors.ts";
+import { CpilotError, HelpRequest } from "./src/util/errors.ts";
 import { VERSION } from "./src/version.ts";
 
 const HELP = `cpilot ${VERSION}: run your project's checks when an AI agent edits files
 
-usage: cpilot <command> [options]
+usage: cpilot <command> [options]        (cpilot <command> --help for its options)
 
   check [PATHS...]     run callbacks on files (--staged, --changed [REF], --all, --only, --skip, --dry-run, --json)
   list                 the callbacks table
@@ -17,10 +17,13 @@ usage: cpilot <command> [options]
   add "<words>"        build a callback from plain words (a small model, or phrase rules)
   context apply        apply <context-update> blocks to .context/ markdown
   gate test | log      dry-run the write gate, or show its decisions
-  install claude       add cpilot's hooks to Claude Code's settings (--user, --project, --local)
-  uninstall claude     remove them again
-  run -- claude ARGS   start Claude Code with cpilot's hooks for this session only
-  hook claude          answer a Claude Code hook (reads its JSON on stdin)
+
+  install AGENT        wire cpilot into an agent: claude, gemini, cursor, codex, opencode (--mcp: as an MCP server)
+  uninstall AGENT      remove exactly what install added
+  run -- AGENT ARGS    start an agent with cpilot wired in for this session only
+  hook AGENT           answer an agent's hook call (reads its JSON on stdin; agents call this)
+  mcp                  serve cpilot's edit, callback and context tools over MCP (stdio)
+  doctor               is cpilot wired into each agent here, does the config load, do the commands exist
 
 Exit codes: 0 ok, 1 a blocking callback failed, 2 usage or config error, 130 interrupted.
 Docs: README.md`;
@@ -48,6 +51,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     const { loadProjectConfig } = await import("./src/config/load.ts");
     return async (args, ctx) => {
       const { rest, config: explicit } = takeConfigFlag(args);
+      // Help needs no project.
+      if (rest[0] === "--help" || rest[0] === "-h" || rest[0] === "help") {
+        return gateCommand(rest, { root: ctx.cwd, gate: {} });
+      }
       const config = await loadProjectConfig(ctx.cwd, explicit);
       return gateCommand(rest, { root: config.root, gate: config.source.gate ?? {} });
     };
@@ -84,9 +91,13 @@ function takeConfigFlag(args: string[]): { rest: string[]; config: string | unde
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+  if (name === undefined) {
     process.stderr.write(`${HELP}\n`);
-    return name === undefined ? 2 : 0;
+    return 2;
+  }
+  if (name === "help" || name === "--help" || name === "-h") {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
   }
   if (name === "--version" || name === "-v" || name === "version") {
     process.stdout.write(`${VERSION}\n`);
@@ -97,6 +108,10 @@ async function main(argv: string[]): Promise<number> {
     throw new CpilotError(`Cannot run "cpilot ${name}": no such command`, {
       hint: "`cpilot help` lists the commands",
     });
+  }
+  if ((args[0] === "--help" || args[0] === "-h") && (name === "run" || name === "hook")) {
+    process.stdout.write(`${commandHelp(name)}\n`);
+    return 0;
   }
   const controller = new AbortController();
   const interrupt = (): void => {
@@ -110,7 +125,17 @@ async function main(argv: string[]): Promise<number> {
   return command(args, { cwd: process.cwd(), signal: controller.signal });
 }
 
+/** The lines of HELP about one command, for `cpilot <command> --help` where it has no usage of its own. */
+function commandHelp(name: string): string {
+  const lines = HELP.split("\n").filter((l) => new RegExp(`^  (\\S+ \\| )?${name}\\b`).test(l));
+  return `${lines.join("\n") || `  ${name}`}\n\nDocs: README.md`;
+}
+
 function report(err: unknown): number {
+  if (err instanceof HelpRequest) {
+    process.stdout.write(`${err.usage}\n`);
+    return 0;
+  }
   if (err instanceof CpilotError) {
     process.stderr.write(`cpilot: ${err.message}\n`);
     if (err.hint) process.stderr.write(`hint: ${err.hint}\n`);

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { CpilotError } from "../util/errors.ts";
+import { CpilotError, HelpRequest } from "../util/errors.ts";
 
 /** parseArgs with strict checking, turning its errors into usage errors (exit 2). */
 export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
@@ -7,6 +7,9 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
   options: T,
   usage: string,
 ) {
+  const end = args.indexOf("--");
+  const own = end === -1 ? args : args.slice(0, end);
+  if (own.includes("--help") || own.includes("-h")) throw new HelpRequest(`usage: ${usage}`);
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {

@@ -151,7 +151,7 @@ export async function contextCommand(
     return printError(err);
   }
   if (parsed.help) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n`);
     return 0;
   }
   const { values, input, idleExitMs } = parsed;

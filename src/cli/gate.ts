@@ -137,9 +137,13 @@ export async function gateCommand(
   const [sub, ...rest] = args;
   if (sub === "log") return logCommand(rest, options.root);
   if (sub === "test") return testCommand(rest, options.root, options.gate);
-  if (sub === undefined || sub === "help" || sub === "--help" || sub === "-h") {
+  if (sub === "help" || sub === "--help" || sub === "-h") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (sub === undefined) {
     err(USAGE);
-    return sub === undefined ? 2 : 0;
+    return 2;
   }
   err(`Cannot run "cpilot gate ${sub}": unknown subcommand\n${USAGE}`);
   return 2;

@@ -17,3 +17,11 @@ export class CpilotError extends Error {
     this.exitCode = options.exitCode ?? 2;
   }
 }
+
+/** `--help` on a subcommand: not an error, main.ts prints the usage on stdout and exits 0. */
+export class HelpRequest extends Error {
+  override readonly name = "HelpRequest";
+  constructor(readonly usage: string) {
+    super(usage);
+  }
+}
