@@ -19,15 +19,20 @@ export interface RunContext {
   /** Append a line to the run's log (and its tail). */
   readonly log: (line: string) => void;
   /** Set when a process hook of another run started this one. */
-  readonly hook?: {
-    readonly parentRunId: string;
-    readonly parentCallback: string;
-    readonly trigger: HookTrigger;
-    readonly rule: string;
-    /** The output the hook collected. */
-    readonly output: string;
-    readonly depth: number;
-  };
+  readonly hook?: HookOrigin;
+}
+
+/** Why a run was started by a process hook (also in env `CP_HOOK_*` and stdin `hook`). */
+export interface HookOrigin {
+  readonly parentRunId: string;
+  readonly parentCallback: string;
+  readonly trigger: HookTrigger;
+  /** The rule, as `onExit` or `onOutput[1]`. */
+  readonly rule: string;
+  /** The output the hook collected. */
+  readonly output: string;
+  /** This run's depth: its parent's plus one. */
+  readonly depth: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { HookTrigger } from "../../config/types.ts";
+import type { HookOrigin, HookTrigger } from "../../config/types.ts";
 import type { EditBatch } from "../batch.ts";
 import type { RunResult } from "../outcome.ts";
 import type { ResolvedAction, ResolvedHooks } from "./rules.ts";
@@ -12,16 +12,7 @@ export interface HookSink {
 }
 
 /** What a run that a hook started knows about why (env `CP_HOOK_*`, stdin `hook`). */
-export interface HookInput {
-  readonly parentRunId: string;
-  readonly parentCallback: string;
-  readonly trigger: HookTrigger;
-  /** The rule, as `onExit` or `onOutput[1]`. */
-  readonly rule: string;
-  readonly output: string;
-  /** This run's depth: its parent's plus one. */
-  readonly depth: number;
-}
+export type HookInput = HookOrigin;
 
 /** One run under watch: what trigger evaluation and actions need from execute-run. */
 export interface WatchedRun {
