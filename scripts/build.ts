@@ -1,8 +1,10 @@
 // Build dist/cpilot: one executable with the runtime inside (no node_modules, no bun on PATH).
+// Built beside the target and renamed over it, so a running test never finds it missing.
 import { spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync } from "node:fs";
 
-rmSync("dist", { recursive: true, force: true });
+mkdirSync("dist", { recursive: true });
+const tmp = `dist/.cpilot-${process.pid}.tmp`;
 const args = [
   "build",
   "./main.ts",
@@ -11,10 +13,12 @@ const args = [
   "--minify",
   "--sourcemap=none",
   "--outfile",
-  "dist/cpilot",
+  tmp,
 ];
 const result = spawnSync(process.execPath, args, { stdio: "inherit" });
 if (result.status !== 0) {
+  rmSync(tmp, { force: true });
   process.stderr.write(`build failed: bun ${args.join(" ")} exited ${result.status}\n`);
   process.exit(1);
 }
+renameSync(tmp, "dist/cpilot");

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { TYPES_SOURCE } from "../config/_types-source.ts";
+import { TYPES_SOURCES } from "../config/_types-source.ts";
 import { CONFIG_NAMES } from "../config/find.ts";
 import { gitRoot } from "../match/files.ts";
 import { say } from "../ui/style.ts";
@@ -10,7 +10,8 @@ import { detectToolchains } from "./init-detect.ts";
 
 /** Ambient declarations so editors type `import ... from "cpilot"` with only the binary. */
 export function ambientDeclarations(): string {
-  const body = TYPES_SOURCE.replace(/^import[^\n]*\n/gm, "")
+  const body = TYPES_SOURCES.join("\n")
+    .replace(/^import[^\n]*\n/gm, "")
     .split("\n")
     .map((l) => (l === "" ? l : `  ${l}`))
     .join("\n");

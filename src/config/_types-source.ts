@@ -1,6 +1,17 @@
-// Bun (and `bun build --compile`) import the file's text here; tsc only sees a module.
+// Bun (and `bun build --compile`) import these files' text; tsc only sees modules.
+// @ts-expect-error: a text import has no types of its own
+import batchSource from "../engine/batch.ts" with { type: "text" };
+// @ts-expect-error: a text import has no types of its own
+import outcomeSource from "../engine/outcome.ts" with { type: "text" };
 // @ts-expect-error: a text import has no types of its own
 import source from "./types.ts" with { type: "text" };
 
-/** The public config types as source text, for the ambient declarations `cpilot init` writes. */
-export const TYPES_SOURCE: string = source as unknown as string;
+/**
+ * The public types as source text, for the ambient declarations `cpilot init` writes:
+ * the config's types and the run results they mention.
+ */
+export const TYPES_SOURCES: readonly string[] = [
+  source,
+  outcomeSource,
+  batchSource,
+] as unknown as string[];

@@ -1,3 +1,4 @@
+// Types only: `cpilot init` embeds this file's text in the ambient declarations it writes.
 import type { EditBatch } from "./batch.ts";
 
 /**
@@ -14,9 +15,6 @@ export type RunStatus =
   | "silent"
   | "replaced"
   | "started";
-
-/** The exit code a script uses to say "nothing to do here, stay silent". */
-export const SILENT_EXIT_CODE = 7;
 
 export interface RunResult {
   readonly id: string;
