@@ -24,6 +24,8 @@ export async function runGemini(options: {
   prompt: string;
   apiUrl: string;
   timeoutMs?: number;
+  /** Start it through this, e.g. `[cpilot, "run", "--"]`. */
+  via?: string[];
 }): Promise<GeminiRun> {
   const home = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-gemini-home-")));
   mkdirSync(join(home, ".gemini"), { recursive: true });
@@ -39,24 +41,25 @@ export async function runGemini(options: {
   const started = Date.now();
   try {
     return await new Promise<GeminiRun>((resolve) => {
-      const child = spawn(
-        GEMINI_BIN,
-        ["-p", options.prompt, "--yolo", "-m", "gemini-2.5-pro", "-o", "json"],
-        {
-          cwd: options.cwd,
-          stdio: ["ignore", "pipe", "pipe"],
-          env: {
-            PATH: process.env.PATH ?? "/usr/bin:/bin",
-            HOME: home,
-            GEMINI_API_KEY: "dummy-key",
-            GOOGLE_GEMINI_BASE_URL: options.apiUrl,
-            HTTPS_PROXY: options.apiUrl,
-            HTTP_PROXY: options.apiUrl,
-            NO_PROXY: "127.0.0.1,localhost",
-            GEMINI_CLI_NO_RELAUNCH: "true",
-          },
+      const geminiArgs = ["-p", options.prompt, "--yolo", "-m", "gemini-2.5-pro", "-o", "json"];
+      const [cmd, ...args] = [...(options.via ?? []), GEMINI_BIN, ...geminiArgs] as [
+        string,
+        ...string[],
+      ];
+      const child = spawn(cmd, args, {
+        cwd: options.cwd,
+        stdio: ["ignore", "pipe", "pipe"],
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: home,
+          GEMINI_API_KEY: "dummy-key",
+          GOOGLE_GEMINI_BASE_URL: options.apiUrl,
+          HTTPS_PROXY: options.apiUrl,
+          HTTP_PROXY: options.apiUrl,
+          NO_PROXY: "127.0.0.1,localhost",
+          GEMINI_CLI_NO_RELAUNCH: "true",
         },
-      );
+      });
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (d: string) => {

@@ -4,7 +4,15 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { type AgentProject, agentProject, cpilot, FORMAT, GATE, LINT } from "./_agent-project.ts";
+import {
+  type AgentProject,
+  agentProject,
+  binary,
+  cpilot,
+  FORMAT,
+  GATE,
+  LINT,
+} from "./_agent-project.ts";
 import { type FakeGemini, lastUserText, startFakeGemini } from "./_fake-gemini.ts";
 import { runGemini } from "./_gemini-cli.ts";
 
@@ -74,4 +82,41 @@ describe("real Gemini CLI with cpilot's hooks", () => {
     expect(readFileSync(second.p.path("a.mod"), "utf8")).toBe("MODIFIED\n");
     expect(second.next).toContain("write gate changed this write_file");
   }, 120_000);
+});
+
+describe("cpilot run -- gemini", () => {
+  test("installed: the hooks do the work, the run ends with a summary", async () => {
+    project = agentProject("gemini", { callbacks: [LINT] });
+    const p = project;
+    expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
+    api = await startFakeGemini([[write(p.path("b.ts"), "BAD\n") as never], [{ text: "done" }]]);
+    const run = await runGemini({
+      cwd: p.dir,
+      prompt: "go",
+      apiUrl: api.url,
+      via: [binary(), "run", "--"],
+    });
+    expect(run.code).toBe(0);
+    expect(api.escapes()).toEqual([]);
+    expect(lastUserText(api.turns()[1] as never)).toContain("BAD in b.ts");
+    expect(run.stderr).not.toContain("watching");
+    expect(existsSync(p.path(".cpilot/last-results.md"))).toBe(false);
+  }, 90_000);
+
+  test("not installed: a watcher checks the edit and writes .cpilot/last-results.md", async () => {
+    project = agentProject("gemini", { callbacks: [LINT] });
+    const p = project;
+    api = await startFakeGemini([[write(p.path("c.ts"), "BAD\n") as never], [{ text: "done" }]]);
+    const run = await runGemini({
+      cwd: p.dir,
+      prompt: "go",
+      apiUrl: api.url,
+      via: [binary(), "run", "--"],
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("`cpilot install gemini` sends them straight to the model");
+    expect(run.stderr).toContain("cpilot: ✗ 'lint' failed on c.ts");
+    expect(readFileSync(p.path(".cpilot/last-results.md"), "utf8")).toContain("BAD in c.ts");
+    expect(existsSync(p.path(".gemini"))).toBe(false);
+  }, 90_000);
 });

@@ -1,0 +1,86 @@
+/**
+ * `cpilot run -- <agent>` for agents other than Claude Code. An agent whose hooks already
+ * call cpilot (`cpilot install <agent>`) just runs; any other command runs under the
+ * watcher. Gemini CLI cannot be given hooks for one session: the only settings file it
+ * takes from the environment (GEMINI_CLI_SYSTEM_SETTINGS_PATH) must be owned by root in
+ * folders no one else can write, which a temp file never is.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
+import { renderRunSummary } from "../agents/_shared/run-summary.ts";
+import { findConfig } from "../config/find.ts";
+import { CpilotError } from "../util/errors.ts";
+import { runWatched, type SpawnAgent } from "../watch/run-watched.ts";
+import { DEFAULT_QUIET_MS } from "../watch/watch-session.ts";
+import { agentOfCommand, hooksWired } from "./agent-wiring.ts";
+
+const USAGE = "cpilot run [--quiet-ms MS] -- <agent command> [ARGS...]";
+
+/** `--quiet-ms N` before `--`, else CPILOT_WATCH_QUIET_MS, else 300. */
+function takeOptions(args: string[]): { quietMs: number; argv: string[] } {
+  let quietMs = Number(process.env.CPILOT_WATCH_QUIET_MS) || DEFAULT_QUIET_MS;
+  let i = 0;
+  while (i < args.length && args[i] !== "--") {
+    const arg = args[i] as string;
+    const value =
+      arg === "--quiet-ms" ? args[++i] : arg.startsWith("--quiet-ms=") ? arg.slice(11) : undefined;
+    if (value === undefined) break;
+    const ms = Number(value);
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new CpilotError(`Cannot use --quiet-ms "${value}": not a number of milliseconds`, {
+        hint: `usage: ${USAGE}`,
+      });
+    quietMs = ms;
+    i++;
+  }
+  return { quietMs, argv: args[i] === "--" ? args.slice(i + 1) : args.slice(i) };
+}
+
+export async function runOtherAgent(
+  args: string[],
+  ctx: { cwd: string; spawnAgent: SpawnAgent },
+): Promise<number> {
+  const { quietMs, argv } = takeOptions(args);
+  const [command, ...rest] = argv;
+  if (command === undefined)
+    throw new CpilotError("Cannot run an agent: no command given", { hint: `usage: ${USAGE}` });
+  const agent = agentOfCommand(command);
+  const configPath = findConfig(ctx.cwd);
+  const root = configPath === null ? ctx.cwd : dirname(configPath);
+  if (agent !== null && hooksWired(agent, root, process.env.HOME || homedir())) {
+    return runWithHooks(command, rest, ctx, configPath === null);
+  }
+  if (agent !== null && agent !== "claude") {
+    process.stderr.write(
+      `cpilot: ${agent}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to .cpilot/last-results.md; \`cpilot install ${agent}\` sends them straight to the model\n`,
+    );
+  }
+  return runWatched(command, rest, { cwd: ctx.cwd, quietMs, spawnAgent: ctx.spawnAgent });
+}
+
+/** The agent's own hooks call cpilot: just run it, with a summary of the runs at the end. */
+async function runWithHooks(
+  command: string,
+  args: string[],
+  ctx: { cwd: string; spawnAgent: SpawnAgent },
+  noConfig: boolean,
+): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "cpilot-run-"));
+  const runLog = join(dir, "runs.jsonl");
+  writeFileSync(runLog, "");
+  try {
+    const code = await ctx.spawnAgent(command, args, ctx.cwd, {
+      ...process.env,
+      [RUN_LOG_ENV]: runLog,
+    });
+    const summary = renderRunSummary(readRunLog(runLog));
+    if (summary !== "") process.stderr.write(`${summary}\n`);
+    else if (noConfig)
+      process.stderr.write("cpilot: no callbacks.config.ts here, so no callbacks ran\n");
+    return code;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { renderResync } from "../agents/_shared/render-resync.ts";
+import {
+  filesLabel,
+  isFailure,
+  renderFailure,
+  renderSuccess,
+} from "../agents/_shared/render-run.ts";
+import type { Outcome } from "../engine/outcome.ts";
+import { STATE_DIR } from "../match/walk.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+
+/** Where the watcher leaves the latest batch's results for the agent (and people) to read. */
+export const RESULTS_FILE = join(STATE_DIR, "last-results.md");
+
+/**
+ * The latest batch as markdown: a status line the agent can grep, then each failure with
+ * its output, successes, and files callbacks rewrote (with the diff).
+ */
+export function renderResults(outcome: Outcome, options: { at: Date; tailLines: number }): string {
+  const failed = outcome.runs.filter(isFailure);
+  const files = outcome.batch.files.map((f) => f.path);
+  const status = failed.length > 0 ? `FAILED: ${failed.map((r) => r.callback).join(", ")}` : "OK";
+  const lines = [
+    "# cpilot: results of the last checks",
+    "",
+    `status: ${status}`,
+    `at: ${options.at.toISOString()}`,
+    `files: ${filesLabel(files)}`,
+    "",
+  ];
+  if (outcome.runs.length === 0) lines.push("No callback matched these files.", "");
+  for (const run of failed)
+    lines.push("```", renderFailure(run, { tailLines: options.tailLines }), "```", "");
+  for (const run of outcome.runs) {
+    if (isFailure(run)) continue;
+    const success =
+      renderSuccess(run) ?? `✓ '${run.callback}' ${run.status} on ${filesLabel(run.files)}`;
+    lines.push(`- ${success}`);
+  }
+  if (outcome.resyncs.length > 0) {
+    lines.push("", "## Files the callbacks rewrote (re-read them before editing)", "");
+    for (const resync of outcome.resyncs) lines.push("```", renderResync(resync), "```", "");
+  }
+  for (const note of outcome.notes) lines.push(`- note: ${note}`);
+  return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/** Replace `.cpilot/last-results.md` in one step: a reader sees the old results or the new. */
+export function writeResults(root: string, text: string): string {
+  const path = join(root, RESULTS_FILE);
+  mkdirSync(join(root, STATE_DIR), { recursive: true });
+  writeFileAtomic(path, text, { durable: false });
+  return path;
+}

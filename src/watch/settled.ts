@@ -1,0 +1,35 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** sha1 of a file's bytes, or null when it is not there (or not a readable file). */
+export function fileHash(root: string, rel: string): string | null {
+  try {
+    return createHash("sha1")
+      .update(readFileSync(join(root, rel)))
+      .digest("hex");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What each file held when cpilot last finished with it (after a batch's runs: a
+ * formatter's rewrite included). A change event for a file that still holds exactly that
+ * is cpilot's own write, or no change at all, and starts nothing: this is what keeps a
+ * formatter from triggering itself forever.
+ */
+export class Settled {
+  readonly #hashes = new Map<string, string | null>();
+
+  /** Remember what `paths` hold now. */
+  record(root: string, paths: Iterable<string>): void {
+    for (const path of paths) this.#hashes.set(path, fileHash(root, path));
+  }
+
+  /** True when `path` holds what was recorded (a deleted file counts if it was gone then too). */
+  unchanged(root: string, path: string): boolean {
+    if (!this.#hashes.has(path)) return false;
+    return this.#hashes.get(path) === fileHash(root, path);
+  }
+}

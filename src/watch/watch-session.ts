@@ -1,0 +1,118 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { agentSettings } from "../agents/_shared/agent-settings.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import type { FileChange } from "../engine/batch.ts";
+import { createEngine } from "../engine/engine.ts";
+import type { Outcome } from "../engine/outcome.ts";
+import { IgnoreFilter } from "./ignore-filter.ts";
+import { quietBatcher } from "./quiet-batcher.ts";
+import { renderResults, writeResults } from "./results-file.ts";
+import { fileHash, Settled } from "./settled.ts";
+import { type TreeWatcher, watchTree } from "./tree-watcher.ts";
+
+/** Default quiet period: how long the tree must stay still before a batch runs. */
+export const DEFAULT_QUIET_MS = 300;
+
+export interface WatchSessionOptions {
+  readonly config: ResolvedConfig;
+  readonly quietMs?: number;
+  /** e.g. the wrapped command's name; set as CP_AGENT for callbacks. */
+  readonly agent?: string;
+  readonly mode?: "per-dir" | "recursive";
+  /** After each batch: the outcome and the path of the results file. */
+  readonly onBatch?: (outcome: Outcome, resultsPath: string) => void;
+  readonly onError?: (err: Error) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface WatchSession {
+  /** Batches run so far. */
+  readonly batches: () => number;
+  readonly watchCount: () => number;
+  /** Run what is still waiting, wait for a running batch, stop watching. */
+  close(): Promise<void>;
+}
+
+/**
+ * Watch the project and run the callbacks on what changed: changes gather until the tree
+ * is quiet, one batch runs at a time (changes meanwhile wait for the next), and a file
+ * that still holds what the last runs left is not a change, so callbacks that rewrite
+ * files never trigger themselves. After each batch `.cpilot/last-results.md` is rewritten.
+ */
+export function startWatchSession(options: WatchSessionOptions): WatchSession {
+  const { config } = options;
+  const root = config.root;
+  const engine = createEngine({ root, config });
+  const settled = new Settled();
+  const tailLines = agentSettings(config.source.agent).tailLines;
+  const waiting = new Set<string>();
+  let running: Promise<void> | null = null;
+  let batches = 0;
+
+  const runBatch = async (paths: string[]): Promise<void> => {
+    const files: FileChange[] = [];
+    for (const path of paths) {
+      if (isDirectory(join(root, path)) || settled.unchanged(root, path)) continue;
+      files.push({ path, kind: fileHash(root, path) === null ? "deleted" : "modified" });
+    }
+    if (files.length === 0) return;
+    const batch = {
+      root,
+      files,
+      origin: { surface: "watch" as const, ...(options.agent ? { agent: options.agent } : {}) },
+    };
+    const outcome = await engine.run(batch, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      extraEnv: { CP_AGENT: options.agent ?? "watch" },
+    });
+    settled.record(root, [...files.map((f) => f.path), ...outcome.resyncs.map((r) => r.path)]);
+    batches++;
+    if (outcome.runs.length === 0) return;
+    const path = writeResults(root, renderResults(outcome, { at: new Date(), tailLines }));
+    options.onBatch?.(outcome, path);
+  };
+
+  const pump = (): void => {
+    if (running !== null || waiting.size === 0) return;
+    const paths = [...waiting].sort();
+    waiting.clear();
+    running = runBatch(paths)
+      .catch((err: unknown) =>
+        options.onError?.(err instanceof Error ? err : new Error(String(err))),
+      )
+      .finally(() => {
+        running = null;
+        pump();
+      });
+  };
+
+  const batcher = quietBatcher({ quietMs: options.quietMs ?? DEFAULT_QUIET_MS }, (paths) => {
+    for (const p of paths) waiting.add(p);
+    pump();
+  });
+  const filter = new IgnoreFilter(root);
+  const watcher: TreeWatcher = watchTree(root, filter, (rel) => batcher.add(rel), {
+    ...(options.mode ? { mode: options.mode } : {}),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+
+  return {
+    batches: () => batches,
+    watchCount: () => watcher.watchCount(),
+    async close() {
+      batcher.flushNow();
+      watcher.close();
+      while (running !== null) await running;
+      batcher.close();
+    },
+  };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
