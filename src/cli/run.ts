@@ -12,7 +12,8 @@ import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { CpilotError } from "../util/errors.ts";
 
-const USAGE = "cpilot run -- claude [ARGS...]";
+const USAGE =
+  "cpilot run -- claude [ARGS...]   (or any agent: gemini gets hooks, others a watcher)";
 
 /** Signals passed on to the agent. SIGINT/SIGQUIT only when no terminal sent them to it already. */
 const FORWARDED = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT", "SIGUSR1", "SIGUSR2"] as const;
@@ -29,12 +30,9 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
   if (command === undefined)
     throw new CpilotError("Cannot run an agent: no command given", { hint: `usage: ${USAGE}` });
   if (!basename(command).toLowerCase().includes("claude")) {
-    throw new CpilotError(
-      `Cannot wire cpilot into "${command}": cpilot run knows Claude Code ("claude") so far`,
-      {
-        hint: `usage: ${USAGE}`,
-      },
-    );
+    // Gemini CLI: hooks for this session; anything else: a watcher on the project.
+    const { runOtherAgent } = await import("./run-other.ts");
+    return runOtherAgent(args, { cwd: ctx.cwd, spawnAgent });
   }
   const configPath = findConfig(ctx.cwd);
   const config = configPath === null ? null : await loadQuietly(configPath);
@@ -96,7 +94,7 @@ function takeSettingsArg(
   }
 }
 
-function spawnAgent(
+export function spawnAgent(
   command: string,
   args: string[],
   cwd: string,
@@ -123,7 +121,7 @@ function spawnAgent(
       for (const [signal, handler] of handlers) process.off(signal, handler);
       reject(
         new CpilotError(`Cannot start "${command}": ${err.message}`, {
-          hint: "is Claude Code installed and on PATH?",
+          hint: `is "${command}" installed and on PATH?`,
           exitCode: 127,
           cause: err,
         }),
