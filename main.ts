@@ -70,6 +70,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   },
   run: async () => (await import("./src/cli/run.ts")).runCommand,
   mcp: async () => (await import("./src/cli/mcp.ts")).mcpCommand,
+  doctor: async () => (await import("./src/cli/doctor.ts")).doctorCommand,
   context: async () => {
     const { contextCommand } = await import("./src/cli/context.ts");
     return (args) => contextCommand(args);

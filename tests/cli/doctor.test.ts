@@ -1,0 +1,152 @@
+/** `cpilot doctor` through the built binary, on temp projects with a controlled PATH and HOME. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { firstProgram } from "../../src/cli/doctor.ts";
+import { cpilot } from "../agents/claude/_helpers.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+function setup(config: string | null, name = "callbacks.config.json") {
+  const dir = tempDir("cpilot-doctor-", { git: true });
+  const home = tempDir("cpilot-doctor-home-");
+  const bin = tempDir("cpilot-doctor-bin-");
+  dirs.push(dir, home, bin);
+  if (config !== null) writeFileSync(join(dir, name), config);
+  const env = { HOME: home, PATH: `${bin}:/usr/bin:/bin` };
+  const doctor = (...args: string[]) => cpilot(["doctor", ...args], { cwd: dir, env });
+  const json = () => JSON.parse(doctor("--json").stdout) as Record<string, unknown>;
+  return { dir, home, bin, doctor, json, env };
+}
+
+const good = JSON.stringify({
+  callbacks: [
+    {
+      name: "lint",
+      pattern: "*.ts",
+      run: "FOO=1 no-such-linter --fix $CP_CHANGED_FILES",
+      timeout: 10,
+    },
+    { name: "types", pattern: "*.ts", run: ["sh", "-c", "true"], timeout: 10 },
+    { name: "local", pattern: "*.ts", run: "./scripts/check.sh", timeout: 10 },
+    { name: "builtin", pattern: "*.ts", run: "echo hi", timeout: 10 },
+  ],
+});
+
+describe("cpilot doctor", () => {
+  test("a missing command is a problem (exit 1); found ones show where they are", () => {
+    const p = setup(good);
+    const r = p.doctor();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("✗ lint");
+    expect(r.stdout).toContain('"no-such-linter" is not on PATH');
+    expect(r.stdout).toContain("✓ types");
+    expect(r.stdout).toContain("/bin/sh");
+    expect(r.stdout).toContain("✗ local");
+    const report = p.json();
+    expect(report.callbacks).toEqual([
+      {
+        name: "lint",
+        command: "no-such-linter",
+        status: "missing",
+        detail: '"no-such-linter" is not on PATH',
+      },
+      expect.objectContaining({ name: "types", command: "sh", status: "ok" }),
+      expect.objectContaining({ name: "local", command: "./scripts/check.sh", status: "missing" }),
+      expect.objectContaining({ name: "builtin", command: "echo", status: "ok" }),
+    ]);
+    expect(report.problems).toBe(2);
+    // fix both: the linter on PATH, the script executable
+    writeFileSync(join(p.bin, "no-such-linter"), "#!/bin/sh\n");
+    chmodSync(join(p.bin, "no-such-linter"), 0o755);
+    mkdirSync(join(p.dir, "scripts"));
+    writeFileSync(join(p.dir, "scripts", "check.sh"), "#!/bin/sh\n");
+    chmodSync(join(p.dir, "scripts", "check.sh"), 0o755);
+    const fixed = p.doctor();
+    expect(fixed.code).toBe(0);
+    expect(fixed.stdout).toContain("all good");
+  });
+
+  test("a broken config: the error with its key path, exit 1", () => {
+    const p = setup(JSON.stringify({ callbacks: [{ name: "x", pattern: "*", run: "true" }] }));
+    const r = p.doctor();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("callbacks[0].timeout");
+    const report = p.json();
+    expect(report.config).toEqual({
+      path: join(p.dir, "callbacks.config.json"),
+      ok: false,
+      error: expect.stringContaining("callbacks[0].timeout"),
+    });
+  });
+
+  test("a TypeScript config that does not even parse", () => {
+    const p = setup("export default {{ broken", "callbacks.config.ts");
+    const r = p.doctor("--json");
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.stdout) as { config: { ok: boolean } }).config.ok).toBe(false);
+  });
+
+  test("no config at all is a problem", () => {
+    const p = setup(null);
+    const r = p.doctor();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("cpilot init");
+  });
+
+  test("an agent the project uses but cpilot is not wired into; then installed (hooks) or as MCP", () => {
+    const p = setup(JSON.stringify({ callbacks: [] }));
+    mkdirSync(join(p.dir, ".gemini"));
+    mkdirSync(join(p.dir, ".cursor"));
+    writeFileSync(join(p.bin, "codex"), "#!/bin/sh\n");
+    chmodSync(join(p.bin, "codex"), 0o755);
+    const before = p.json();
+    expect(before.agents).toEqual([
+      expect.objectContaining({
+        agent: "gemini",
+        hooks: { wired: false, path: null },
+        problem: expect.stringContaining("cpilot install gemini"),
+      }),
+      expect.objectContaining({
+        agent: "cursor",
+        problem: expect.stringContaining("cpilot install cursor"),
+      }),
+      // found only on PATH: shown, not a problem
+      expect.objectContaining({ agent: "codex", foundBy: [join(p.bin, "codex")], problem: null }),
+    ]);
+    expect(p.doctor().code).toBe(1);
+    expect(cpilot(["install", "gemini"], { cwd: p.dir, env: p.env }).code).toBe(0);
+    expect(cpilot(["install", "cursor", "--mcp"], { cwd: p.dir, env: p.env }).code).toBe(0);
+    const after = p.json();
+    expect(after.agents).toEqual([
+      expect.objectContaining({
+        agent: "gemini",
+        hooks: { wired: true, path: join(p.dir, ".gemini", "settings.json") },
+        problem: null,
+      }),
+      expect.objectContaining({
+        agent: "cursor",
+        hooks: { wired: false, path: null },
+        mcp: { wired: true, path: join(p.dir, ".cursor", "mcp.json") },
+        problem: null,
+      }),
+      expect.objectContaining({ agent: "codex" }),
+    ]);
+    const table = p.doctor();
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/gemini\s+✓/);
+  });
+});
+
+describe("firstProgram", () => {
+  test("skips assignments, unquotes", () => {
+    expect(firstProgram("A=1 B='x y' eslint --fix")).toBe("eslint");
+    expect(firstProgram(`"./my tool" a`)).toBe("./my tool");
+    expect(firstProgram("   ")).toBeNull();
+  });
+});
