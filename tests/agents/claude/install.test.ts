@@ -185,9 +185,9 @@ exit 3`,
     expect(r.code).toBe(137);
   });
 
-  test("only Claude Code can be wired in so far: a clear usage error", () => {
-    const r = cpilot(["run", "--", "vim", "x"], { cwd: "/tmp" });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('Cannot wire cpilot into "vim"');
+  test("another command runs too (under the watcher, tests/watch), its exit code passed through", () => {
+    const r = cpilot(["run", "--", "sh", "-c", "exit 5"], { cwd: "/tmp" });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain("no callbacks.config.ts here");
   });
 });
