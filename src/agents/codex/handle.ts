@@ -27,8 +27,9 @@ export async function handleCodexHook(
   if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
   const { input } = parsed;
   if (input.event !== "PreToolUse" && input.event !== "PostToolUse") return EMPTY_REPLY;
-  if (input.toolName !== CODEX_PATCH_TOOL) return EMPTY_REPLY;
   const text = patchText(input.toolInput);
+  // apply_patch, or any tool name a Codex version reports for a patch (its input says so).
+  if (input.toolName !== CODEX_PATCH_TOOL && !text?.includes("*** Begin Patch")) return EMPTY_REPLY;
   const files = text === null ? [] : parsePatch(text);
   if (files.length === 0 || text === null) return EMPTY_REPLY;
   const loaded = await loadHookConfig(input.cwd);

@@ -103,6 +103,24 @@ describe("PreToolUse: the gate on every file of the patch", () => {
     });
   });
 
+  test("a patch under another tool name (a shell heredoc) is still gated", () => {
+    const p = make({ callbacks: [], gate: GATE });
+    const command = [
+      "bash",
+      "-lc",
+      `apply_patch <<'EOF'\n${patch("*** Add File: locked/h.ts", "+x")}EOF`,
+    ];
+    const r = p.hook({
+      hook_event_name: "PreToolUse",
+      tool_name: "shell",
+      tool_input: { command },
+    });
+    expect(
+      (r.json as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput
+        .permissionDecision,
+    ).toBe("deny");
+  });
+
   test("other tools and non-patches: no output", () => {
     const p = make({ callbacks: [], gate: GATE });
     expect(
