@@ -61,12 +61,12 @@ async function preToolUse(input: CursorHookInput, config: ResolvedConfig): Promi
   if (write === null) return NOTHING;
   const decision = await gateEdit(config, write);
   if (decision.decision === "deny") {
+    // Only the documented fields; the hint (which config key allows it) goes to stderr.
     return {
-      json: {
-        permission: "deny",
-        agent_message: decision.reason,
-        user_message: `cpilot gate: ${decision.reason}${decision.hint ? `\nhint: ${decision.hint}` : ""}`,
-      },
+      json: { permission: "deny", agent_message: decision.reason },
+      ...(decision.hint
+        ? { stderr: `cpilot gate: ${decision.reason}\nhint: ${decision.hint}` }
+        : {}),
     };
   }
   if (decision.modified === undefined) return NOTHING;

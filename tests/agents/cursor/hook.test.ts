@@ -34,7 +34,6 @@ describe("preToolUse: the write gate", () => {
     expect(r.json).toEqual({
       permission: "deny",
       agent_message: expect.stringContaining("locked/ is read-only for agents"),
-      user_message: expect.stringContaining("cpilot gate:"),
     });
   });
 
