@@ -61,6 +61,13 @@ export async function installCommand(
   const agent = positionals[0];
   const other = agent === undefined ? undefined : OTHER_AGENTS[agent];
   if (other !== undefined && positionals.length === 1) {
+    if (values.local === true)
+      throw new CpilotError(
+        `Cannot use --local with ${agent}: only Claude Code has a local settings file`,
+        {
+          hint: `usage: ${USAGE}`,
+        },
+      );
     const { installOther } = await import("./install-other.ts");
     return installOther(action, await other(), {
       cwd: ctx.cwd,

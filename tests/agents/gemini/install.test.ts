@@ -1,5 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { binary } from "./_agent-project.ts";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../../helpers/tmp.ts";
+import { binary, cpilot } from "./_agent-project.ts";
 import { checkInstallCycle, checkRefusesBadJson } from "./_install-check.ts";
 
 const USER = {
@@ -59,4 +62,28 @@ describe("cpilot install gemini", () => {
 
   test("refuses a settings file that is not JSON", () =>
     checkRefusesBadJson("gemini", ".gemini/settings.json"));
+});
+
+describe("cpilot install <agent> --user", () => {
+  test("writes the home folder's file; --local is Claude-only", () => {
+    const dir = tempDir("cpilot-install-user-");
+    const home = tempDir("cpilot-install-home-");
+    try {
+      const r = cpilot(["install", "gemini", "--user"], { cwd: dir, env: { HOME: home } });
+      expect(r.code).toBe(0);
+      const settings = JSON.parse(readFileSync(join(home, ".gemini", "settings.json"), "utf8"));
+      expect(Object.keys(settings.hooks)).toEqual(["BeforeTool", "AfterTool"]);
+      expect(existsSync(join(dir, ".gemini"))).toBe(false);
+      expect(
+        cpilot(["install", "opencode", "--user"], { cwd: dir, env: { HOME: home } }).code,
+      ).toBe(0);
+      expect(existsSync(join(home, ".config", "opencode", "plugins", "cpilot.ts"))).toBe(true);
+      const local = cpilot(["install", "codex", "--local"], { cwd: dir, env: { HOME: home } });
+      expect(local.code).toBe(2);
+      expect(local.stderr).toContain("only Claude Code has a local settings file");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
 });
