@@ -1,10 +1,14 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { postNotice } from "../../session/inbox.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
+import { agentSettings } from "../_shared/agent-settings.ts";
+import { renderCallbacksPanel } from "../_shared/callbacks-panel.ts";
 import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
+import { takeDelivery } from "../_shared/notices.ts";
 import { pathInRoot } from "../_shared/root-path.ts";
+import { claimOnce } from "../_shared/session-state.ts";
 import { type GeminiHookInput, parseGeminiInput } from "./payload.ts";
 import {
   geminiChangeKind,
@@ -29,6 +33,7 @@ export async function handleGeminiHook(
   const parsed = parseGeminiInput(stdin, options.env.GEMINI_PROJECT_DIR || options.cwd);
   if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
   const { input } = parsed;
+  if (input.event === "BeforeAgent") return beforeAgent(input);
   if (input.event !== "BeforeTool" && input.event !== "AfterTool") return EMPTY_REPLY;
   if (!isGeminiEditTool(input.toolName)) return EMPTY_REPLY;
   const loaded = await loadHookConfig(input.cwd);
@@ -95,6 +100,30 @@ async function afterTool(input: GeminiHookInput, config: ResolvedConfig): Promis
   const report = await afterEdits({ config, agent: "gemini", session: input.session, files });
   const text = reportText(report);
   return text === "" ? EMPTY_REPLY : afterToolReply(text);
+}
+
+/**
+ * BeforeAgent (each prompt): once per session the table of active callbacks, and every
+ * time the results that waited in the inbox (background runs that finished after the
+ * last edit), added to the prompt as context.
+ */
+async function beforeAgent(input: GeminiHookInput): Promise<HookReply> {
+  const loaded = await loadHookConfig(input.cwd);
+  if (loaded.kind !== "ok") return EMPTY_REPLY;
+  const { config } = loaded;
+  const parts: string[] = [];
+  if (agentSettings(config.source.agent).announceCallbacks) {
+    const panel = renderCallbacksPanel(config);
+    if (panel !== null && claimOnce(config.root, input.session, "announce")) parts.push(panel);
+  }
+  const waiting = takeDelivery(config.root, input.session);
+  parts.push(...waiting.failing, ...waiting.info);
+  if (parts.length === 0) return EMPTY_REPLY;
+  return {
+    json: {
+      hookSpecificOutput: { hookEventName: "BeforeAgent", additionalContext: parts.join("\n\n") },
+    },
+  };
 }
 
 function afterToolReply(text: string): HookReply {

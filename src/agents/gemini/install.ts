@@ -35,7 +35,7 @@ export const geminiInstaller: AgentInstaller = (action, ctx) => {
     changed,
     lines: changed
       ? [
-          "added hooks for BeforeTool, AfterTool (write_file|replace)",
+          "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace)",
           `  command: ${command} (timeout ${timeout} ms)`,
         ]
       : ["hooks already there: nothing changed"],

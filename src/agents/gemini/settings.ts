@@ -17,13 +17,22 @@ export function geminiHookTimeoutMs(config: ResolvedConfig | null): number {
   return Math.max(GEMINI_DEFAULT_TIMEOUT_MS, longest + 60_000);
 }
 
-/** cpilot's entries for `.gemini/settings.json`: the gate before edits, callbacks after. */
+/**
+ * cpilot's entries for `.gemini/settings.json`: the callbacks table and waiting results with
+ * each prompt, the gate before edits, callbacks after.
+ */
 export function geminiHooks(command: string, timeoutMs: number): GroupedHooks {
   const group = (name: string) => ({
     matcher: GEMINI_EDIT_MATCHER,
     hooks: [{ type: "command", command, name, timeout: timeoutMs }],
   });
-  return { BeforeTool: [group("cpilot-gate")], AfterTool: [group("cpilot-callbacks")] };
+  return {
+    BeforeAgent: [
+      { hooks: [{ type: "command", command, name: "cpilot-context", timeout: 10_000 }] },
+    ],
+    BeforeTool: [group("cpilot-gate")],
+    AfterTool: [group("cpilot-callbacks")],
+  };
 }
 
 export const isGeminiCpilotCommand = (cmd: unknown): boolean => isCpilotHookCommand(cmd, "gemini");

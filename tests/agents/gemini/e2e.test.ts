@@ -57,6 +57,10 @@ describe("real Gemini CLI with cpilot's hooks", () => {
     expect(next).toContain("<hook_context>");
     expect(next).toContain("'lint' failed on src/a.ts");
     expect(next).toContain("BAD in src/a.ts");
+    // BeforeAgent: the first request carries the callbacks table with the prompt
+    expect(lastUserText(api?.turns()[0] as never)).toContain(
+      "cpilot runs these checks when you edit matching files",
+    );
   }, 90_000);
 
   test("BeforeTool deny: no file, and the model gets the gate's reason as the tool error", async () => {

@@ -197,3 +197,14 @@ describe("AfterTool: callbacks", () => {
     p.remove();
   });
 });
+
+describe("BeforeAgent: context with each prompt", () => {
+  test("the callbacks table once per session, then waiting results every time", () => {
+    const p = make({ callbacks: [LINT] });
+    const prompt = () => p.hook({ hook_event_name: "BeforeAgent", prompt: "go" });
+    const first = contextOf(prompt().json);
+    expect(first).toContain("cpilot runs these checks when you edit matching files");
+    expect(first).toContain("| lint | **/*.ts | blocking, per batch |");
+    expect(prompt().stdout).toBe("");
+  });
+});

@@ -38,6 +38,18 @@ describe("cpilot install gemini", () => {
           ],
         },
       ]);
+      expect(hooks.BeforeAgent).toEqual([
+        {
+          hooks: [
+            {
+              type: "command",
+              command: `${binary()} hook gemini`,
+              name: "cpilot-context",
+              timeout: 10_000,
+            },
+          ],
+        },
+      ]);
       expect(hooks.AfterTool).toEqual([
         {
           matcher: "write_file|replace",
@@ -56,7 +68,7 @@ describe("cpilot install gemini", () => {
 
   test("into a project without the file", () => {
     checkInstallCycle("gemini", ".gemini/settings.json", null, (s) => {
-      expect(Object.keys(s.hooks as object)).toEqual(["BeforeTool", "AfterTool"]);
+      expect(Object.keys(s.hooks as object)).toEqual(["BeforeAgent", "BeforeTool", "AfterTool"]);
     });
   });
 
@@ -72,7 +84,7 @@ describe("cpilot install <agent> --user", () => {
       const r = cpilot(["install", "gemini", "--user"], { cwd: dir, env: { HOME: home } });
       expect(r.code).toBe(0);
       const settings = JSON.parse(readFileSync(join(home, ".gemini", "settings.json"), "utf8"));
-      expect(Object.keys(settings.hooks)).toEqual(["BeforeTool", "AfterTool"]);
+      expect(Object.keys(settings.hooks)).toEqual(["BeforeAgent", "BeforeTool", "AfterTool"]);
       expect(existsSync(join(dir, ".gemini"))).toBe(false);
       expect(
         cpilot(["install", "opencode", "--user"], { cwd: dir, env: { HOME: home } }).code,
