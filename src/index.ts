@@ -19,8 +19,8 @@ export { applyUpdates, parseUpdates, renderReport, validateUpdate } from "./cont
 export type { ChangeKind, EditBatch, FileChange, Origin } from "./engine/batch.ts";
 export { createEngine, type Engine, type RunOptions } from "./engine/engine.ts";
 export type { Outcome, Resync, RunResult, RunStatus } from "./engine/outcome.ts";
-export { SILENT_EXIT_CODE } from "./engine/silent-exit.ts";
 export { listRunning, stopSessionRuns } from "./engine/running.ts";
+export { SILENT_EXIT_CODE } from "./engine/silent-exit.ts";
 // The write gate: ask before an agent's write lands.
 export { evaluateWrite } from "./gate/index.ts";
 export type { GateDecision, PendingWrite } from "./gate/types.ts";

@@ -1,4 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { ResolvedConfig } from "../config/resolve.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";
 
 /** parseArgs with strict checking, turning its errors into usage errors (exit 2). */
@@ -59,3 +60,17 @@ export function assertKnownNames(
     });
   }
 }
+
+/** A config for an install step, or null when there is none or it does not load (install still works). */
+export async function loadConfigQuietly(path: string): Promise<ResolvedConfig | null> {
+  try {
+    const { loadConfigFile } = await import("../config/load.ts");
+    return await loadConfigFile(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Said after an install when the project has no config yet. */
+export const NO_CONFIG_YET =
+  "  no callbacks.config.ts here yet: `cpilot init` writes one; until then the hooks do nothing";

@@ -3,8 +3,8 @@ import { homedir } from "node:os";
 import { dirname, relative } from "node:path";
 import type { AgentInstaller } from "../agents/_shared/agent-installer.ts";
 import { findConfig } from "../config/find.ts";
-import type { ResolvedConfig } from "../config/resolve.ts";
 import { say } from "../ui/style.ts";
+import { loadConfigQuietly, NO_CONFIG_YET } from "./_common.ts";
 
 /** Run one agent's installer for the project (or the user's home with --user) and say what it did. */
 export async function installOther(
@@ -14,7 +14,8 @@ export async function installOther(
 ): Promise<number> {
   const configPath = options.configFlag ?? findConfig(options.cwd);
   const root = configPath === null ? options.cwd : dirname(configPath);
-  const config = action === "install" && configPath !== null ? await loadQuietly(configPath) : null;
+  const config =
+    action === "install" && configPath !== null ? await loadConfigQuietly(configPath) : null;
   const result = installer(action, {
     root,
     scope: options.user ? "user" : "project",
@@ -25,18 +26,6 @@ export async function installOther(
   const [first, ...rest] = result.lines;
   say(`cpilot: ${shown}: ${first ?? ""}`);
   for (const line of rest) say(line);
-  if (action === "install" && configPath === null)
-    say(
-      "  no callbacks.config.ts here yet: `cpilot init` writes one; until then the hooks do nothing",
-    );
+  if (action === "install" && configPath === null) say(NO_CONFIG_YET);
   return 0;
-}
-
-async function loadQuietly(path: string): Promise<ResolvedConfig | null> {
-  try {
-    const { loadConfigFile } = await import("../config/load.ts");
-    return await loadConfigFile(path);
-  } catch {
-    return null;
-  }
 }

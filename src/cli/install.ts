@@ -11,10 +11,9 @@ import {
   writeSettings,
 } from "../agents/claude/settings-file.ts";
 import { findConfig } from "../config/find.ts";
-import type { ResolvedConfig } from "../config/resolve.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
-import { parseFlags } from "./_common.ts";
+import { loadConfigQuietly, NO_CONFIG_YET, parseFlags } from "./_common.ts";
 
 const USAGE =
   "cpilot install|uninstall claude|gemini|cursor|codex|opencode [--project | --local | --user] [--config PATH]";
@@ -107,7 +106,7 @@ export async function installCommand(
     return 0;
   }
 
-  const config = configPath === null ? null : await loadQuietly(configPath);
+  const config = configPath === null ? null : await loadConfigQuietly(configPath);
   const version = detectClaudeVersion(process.env.CPILOT_CLAUDE_BIN || "claude");
   const ours = cpilotHooks({
     command: hookCommandLine(),
@@ -130,18 +129,6 @@ export async function installCommand(
     say(
       `  Claude Code ${version.join(".")} has no PostToolBatch: batch callbacks run after every edit`,
     );
-  if (configPath === null)
-    say(
-      "  no callbacks.config.ts here yet: `cpilot init` writes one; until then the hooks do nothing",
-    );
+  if (configPath === null) say(NO_CONFIG_YET);
   return 0;
-}
-
-async function loadQuietly(path: string): Promise<ResolvedConfig | null> {
-  try {
-    const { loadConfigFile } = await import("../config/load.ts");
-    return await loadConfigFile(path);
-  } catch {
-    return null;
-  }
 }

@@ -6,7 +6,6 @@ import { describeExit, describeTimeout } from "./exit-words.ts";
 import { attachHooks } from "./hooks/attach.ts";
 import type { HookInput, HookSink } from "./hooks/types.ts";
 import type { RunStatus } from "./outcome.ts";
-import { SILENT_EXIT_CODE } from "./silent-exit.ts";
 import { RunOutput } from "./output.ts";
 import { acquireOverlap, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
@@ -16,6 +15,7 @@ import { registerRunning, stopMarkerPath, takeStopReason, unregisterRunning } fr
 import { prepareLog, type StoredRun, saveRunRecord } from "./runs-store.ts";
 import { commandLine, scriptEnv, scriptStdin } from "./script-input.ts";
 import type { Semaphore } from "./semaphore.ts";
+import { SILENT_EXIT_CODE } from "./silent-exit.ts";
 import { spawnGroup } from "./spawn.ts";
 import { spawnWatchdog } from "./watchdog.ts";
 

@@ -48,3 +48,24 @@ export function installGroupedFile(
   writeJsonObject(path, after);
   return { changed: true, removed: 0 };
 }
+
+/**
+ * Install or uninstall grouped hooks in one file and say what happened: the shared body of
+ * the Gemini and Codex installers. `added` are the lines shown after a fresh install.
+ */
+export function installGroupedHooks(
+  path: string,
+  action: "install" | "uninstall",
+  ours: GroupedHooks,
+  isOurs: (cmd: unknown) => boolean,
+  added: readonly string[],
+): InstallResult {
+  const { changed, removed } = installGroupedFile(path, action, ours, isOurs);
+  if (action === "uninstall") {
+    const line = changed
+      ? `removed ${removed} cpilot hook${removed === 1 ? "" : "s"}`
+      : "no cpilot hooks: nothing changed";
+    return { path, changed, lines: [line] };
+  }
+  return { path, changed, lines: changed ? added : ["hooks already there: nothing changed"] };
+}

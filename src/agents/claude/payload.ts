@@ -1,3 +1,6 @@
+import { readHookJson, str } from "../_shared/hook-json.ts";
+import { isObject } from "../_shared/json-file.ts";
+
 /**
  * The JSON Claude Code writes on a hook's stdin, checked by hand (no schema library on the
  * hot path). Unknown fields are ignored; a missing required field is an error, never a crash.
@@ -33,8 +36,7 @@ export type ParsedInput = { ok: true; input: ClaudeHookInput } | { ok: false; er
 
 type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+const isObj = isObject as (v: unknown) => v is Obj;
 
 function toolCall(raw: Obj, names: { input: string; response: string }): ClaudeToolCall | null {
   const toolName = str(raw.tool_name);
@@ -53,18 +55,9 @@ function toolCall(raw: Obj, names: { input: string; response: string }): ClaudeT
  * (CLAUDE_PROJECT_DIR, else the process's cwd).
  */
 export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    const what = text.trim() === "" ? "stdin was empty" : (err as Error).message;
-    return { ok: false, error: `Cannot read the hook input: ${what}` };
-  }
-  if (!isObj(raw)) return { ok: false, error: "Cannot read the hook input: not a JSON object" };
-  const event = str(raw.hook_event_name);
-  if (event === undefined || event === "") {
-    return { ok: false, error: "Cannot read the hook input: no hook_event_name" };
-  }
+  const read = readHookJson(text);
+  if (!read.ok) return read;
+  const { raw, event } = read;
   const tool = toolCall(raw, { input: "tool_input", response: "tool_response" }) ?? undefined;
   const calls = Array.isArray(raw.tool_calls) ? raw.tool_calls : [];
   const toolCalls = calls

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type AgentInstaller, installGroupedFile } from "../_shared/agent-installer.ts";
+import { type AgentInstaller, installGroupedHooks } from "../_shared/agent-installer.ts";
 import { agentHookCommand } from "../_shared/hook-command.ts";
 import { codexHooks, codexHookTimeoutSeconds, isCodexCpilotCommand } from "./hooks-file.ts";
 
@@ -19,32 +19,9 @@ export const codexInstaller: AgentInstaller = (action, ctx) => {
   const path = codexHooksPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("codex");
   const timeout = codexHookTimeoutSeconds(ctx.config);
-  const { changed, removed } = installGroupedFile(
-    path,
-    action,
-    codexHooks(command, timeout),
-    isCodexCpilotCommand,
-  );
-  if (action === "uninstall") {
-    return {
-      path,
-      changed,
-      lines: [
-        changed
-          ? `removed ${removed} cpilot hook${removed === 1 ? "" : "s"}`
-          : "no cpilot hooks: nothing changed",
-      ],
-    };
-  }
-  return {
-    path,
-    changed,
-    lines: changed
-      ? [
-          "added hooks for PreToolUse, PostToolUse (apply_patch)",
-          `  command: ${command} (timeout ${timeout} s)`,
-          "  Codex runs hooks only with its hooks feature on: `codex_hooks = true` under [features] in ~/.codex/config.toml",
-        ]
-      : ["hooks already there: nothing changed"],
-  };
+  return installGroupedHooks(path, action, codexHooks(command, timeout), isCodexCpilotCommand, [
+    "added hooks for PreToolUse, PostToolUse (apply_patch)",
+    `  command: ${command} (timeout ${timeout} s)`,
+    "  Codex runs hooks only with its hooks feature on: `codex_hooks = true` under [features] in ~/.codex/config.toml",
+  ]);
 };

@@ -1,3 +1,4 @@
+import { readHookJson, str } from "../_shared/hook-json.ts";
 import { isObject } from "../_shared/json-file.ts";
 
 /**
@@ -17,22 +18,13 @@ export interface CursorHookInput {
   readonly filePath: string | undefined;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
 export function parseCursorInput(
   text: string,
   fallbackCwd: string,
 ): { ok: true; input: CursorHookInput } | { ok: false; error: string } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    const what = text.trim() === "" ? "stdin was empty" : (err as Error).message;
-    return { ok: false, error: `Cannot read the hook input: ${what}` };
-  }
-  if (!isObject(raw)) return { ok: false, error: "Cannot read the hook input: not a JSON object" };
-  const event = str(raw.hook_event_name);
-  if (!event) return { ok: false, error: "Cannot read the hook input: no hook_event_name" };
+  const read = readHookJson(text);
+  if (!read.ok) return read;
+  const { raw, event } = read;
   const roots = Array.isArray(raw.workspace_roots) ? raw.workspace_roots : [];
   const root = roots.find((r): r is string => typeof r === "string" && r !== "");
   return {

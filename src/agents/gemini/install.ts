@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { type AgentInstaller, installGroupedFile } from "../_shared/agent-installer.ts";
+import { type AgentInstaller, installGroupedHooks } from "../_shared/agent-installer.ts";
 import { agentHookCommand } from "../_shared/hook-command.ts";
 import { geminiHooks, geminiHookTimeoutMs, isGeminiCpilotCommand } from "./settings.ts";
 
@@ -13,31 +13,8 @@ export const geminiInstaller: AgentInstaller = (action, ctx) => {
   const path = geminiSettingsPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("gemini");
   const timeout = geminiHookTimeoutMs(ctx.config);
-  const { changed, removed } = installGroupedFile(
-    path,
-    action,
-    geminiHooks(command, timeout),
-    isGeminiCpilotCommand,
-  );
-  if (action === "uninstall") {
-    return {
-      path,
-      changed,
-      lines: [
-        changed
-          ? `removed ${removed} cpilot hook${removed === 1 ? "" : "s"}`
-          : "no cpilot hooks: nothing changed",
-      ],
-    };
-  }
-  return {
-    path,
-    changed,
-    lines: changed
-      ? [
-          "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace)",
-          `  command: ${command} (timeout ${timeout} ms)`,
-        ]
-      : ["hooks already there: nothing changed"],
-  };
+  return installGroupedHooks(path, action, geminiHooks(command, timeout), isGeminiCpilotCommand, [
+    "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace)",
+    `  command: ${command} (timeout ${timeout} ms)`,
+  ]);
 };

@@ -1,3 +1,4 @@
+import { readHookJson, str } from "../_shared/hook-json.ts";
 import { isObject } from "../_shared/json-file.ts";
 
 /**
@@ -16,20 +17,11 @@ export interface GeminiHookInput {
 
 export type ParsedGemini = { ok: true; input: GeminiHookInput } | { ok: false; error: string };
 
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
 /** Parse the stdin of a Gemini CLI hook; `fallbackCwd` when the payload has no cwd. */
 export function parseGeminiInput(text: string, fallbackCwd: string): ParsedGemini {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    const what = text.trim() === "" ? "stdin was empty" : (err as Error).message;
-    return { ok: false, error: `Cannot read the hook input: ${what}` };
-  }
-  if (!isObject(raw)) return { ok: false, error: "Cannot read the hook input: not a JSON object" };
-  const event = str(raw.hook_event_name);
-  if (!event) return { ok: false, error: "Cannot read the hook input: no hook_event_name" };
+  const read = readHookJson(text);
+  if (!read.ok) return read;
+  const { raw, event } = read;
   return {
     ok: true,
     input: {
