@@ -5,6 +5,9 @@ import { mkdirSync, renameSync, rmSync } from "node:fs";
 
 mkdirSync("dist", { recursive: true });
 const tmp = `dist/.cpilot-${process.pid}.tmp`;
+// A compiled Bun binary would otherwise read .env and bunfig.toml from whatever folder it
+// runs in: a project's secrets would leak into every callback, and a bunfig preload written
+// by an agent would run inside cpilot.
 const args = [
   "build",
   "./main.ts",
@@ -12,6 +15,8 @@ const args = [
   "--bytecode",
   "--minify",
   "--sourcemap=none",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
   "--outfile",
   tmp,
 ];
