@@ -143,6 +143,28 @@ describe("cpilot doctor", () => {
   });
 });
 
+describe("cpilot doctor and package runners", () => {
+  test("npx TOOL counts as missing until TOOL is in node_modules/.bin", () => {
+    const { dir, json, bin } = setup(
+      JSON.stringify({
+        callbacks: [
+          { name: "types", pattern: "*.ts", run: "npx --no-install tsc --noEmit", timeout: 10 },
+          { name: "fmt", pattern: "*.ts", run: ["npx", "biome", "check", "{files}"], timeout: 10 },
+        ],
+      }),
+    );
+    writeFileSync(join(bin, "npx"), "#!/bin/sh\nexit 0\n");
+    chmodSync(join(bin, "npx"), 0o755);
+    const before = json().callbacks as { name: string; status: string; detail: string }[];
+    expect(before.map((c) => c.status)).toEqual(["missing", "missing"]);
+    expect(before[0]?.detail).toContain('"tsc" is not in node_modules/.bin');
+    mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", ".bin", "tsc"), "");
+    const after = json().callbacks as { name: string; status: string }[];
+    expect(after.map((c) => c.status)).toEqual(["ok", "missing"]);
+  });
+});
+
 describe("firstProgram", () => {
   test("skips assignments, unquotes", () => {
     expect(firstProgram("A=1 B='x y' eslint --fix")).toBe("eslint");

@@ -1,0 +1,50 @@
+import { homedir } from "node:os";
+import { dirname } from "node:path";
+import { AGENTS } from "../cli/agent-wiring.ts";
+import { findConfig } from "../config/find.ts";
+import { CpilotError } from "../util/errors.ts";
+import { checkAgent } from "./agents.ts";
+import { checkCallback } from "./callback-command.ts";
+import type { AgentCheck, CallbackCheck, DoctorReport } from "./types.ts";
+
+/** Everything the doctor looks at, as data. */
+export async function diagnose(
+  cwd: string,
+  options: { config?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<DoctorReport> {
+  const env = options.env ?? process.env;
+  const home = env.HOME || homedir();
+  const configPath = options.config ?? findConfig(cwd);
+  const root = configPath === null ? cwd : dirname(configPath);
+  let configError: string | null =
+    configPath === null
+      ? "no callbacks.config.ts (or .js/.json/.yaml) here or above: `cpilot init` writes one"
+      : null;
+  let callbacks: CallbackCheck[] = [];
+  if (configPath !== null) {
+    try {
+      const { loadConfigFile } = await import("../config/load.ts");
+      const config = await loadConfigFile(configPath);
+      callbacks = config.callbacks.map((cb) => checkCallback(cb, env));
+    } catch (err) {
+      configError =
+        err instanceof CpilotError
+          ? `${err.message}${err.hint ? `\nhint: ${err.hint}` : ""}`
+          : String(err);
+    }
+  }
+  const agents = AGENTS.map((a) => checkAgent(a, root, home, env)).filter(
+    (a): a is AgentCheck => a !== null,
+  );
+  const problems =
+    (configError === null ? 0 : 1) +
+    agents.filter((a) => a.problem !== null).length +
+    callbacks.filter((c) => c.status === "missing").length;
+  return {
+    root,
+    config: { path: configPath, ok: configError === null, error: configError },
+    agents,
+    callbacks,
+    problems,
+  };
+}

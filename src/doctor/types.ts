@@ -1,0 +1,32 @@
+import type { AgentName } from "../cli/agent-wiring.ts";
+
+/** What the doctor found about one agent. */
+export interface AgentCheck {
+  readonly agent: AgentName;
+  /** Why it counts as found: its folder in the project, in the home folder, its CLI on PATH. */
+  readonly foundBy: string[];
+  readonly hooks: { readonly wired: boolean; readonly path: string | null };
+  readonly mcp: { readonly wired: boolean; readonly path: string | null } | null;
+  /** A problem only when the project itself uses the agent (its folder is in the project). */
+  readonly problem: string | null;
+}
+
+export interface CallbackCheck {
+  readonly name: string;
+  /** The program it starts; null for a TypeScript function. */
+  readonly command: string | null;
+  readonly status: "ok" | "missing" | "n/a";
+  readonly detail: string;
+}
+
+export interface DoctorReport {
+  readonly root: string;
+  readonly config: {
+    readonly path: string | null;
+    readonly ok: boolean;
+    readonly error: string | null;
+  };
+  readonly agents: AgentCheck[];
+  readonly callbacks: CallbackCheck[];
+  readonly problems: number;
+}
