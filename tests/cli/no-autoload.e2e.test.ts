@@ -13,7 +13,7 @@ test("the binary loads neither the project's .env nor its bunfig.toml", () => {
     "preload.ts": `require("node:fs").writeFileSync(${JSON.stringify(join(root, "preloaded"))}, "x");\n`,
     "callbacks.config.json": JSON.stringify({
       callbacks: [
-        { name: "t", pattern: "*.txt", run: 'echo "[${SECRET_FROM_DOTENV:-}]"', timeout: 5 },
+        { name: "t", pattern: "*.txt", run: 'echo "[$SECRET_FROM_DOTENV]"', timeout: 5 },
       ],
     }),
     "a.txt": "",
