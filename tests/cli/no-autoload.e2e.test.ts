@@ -12,9 +12,7 @@ test("the binary loads neither the project's .env nor its bunfig.toml", () => {
     "bunfig.toml": 'preload = ["./preload.ts"]\n',
     "preload.ts": `require("node:fs").writeFileSync(${JSON.stringify(join(root, "preloaded"))}, "x");\n`,
     "callbacks.config.json": JSON.stringify({
-      callbacks: [
-        { name: "t", pattern: "*.txt", run: 'echo "[$SECRET_FROM_DOTENV]"', timeout: 5 },
-      ],
+      callbacks: [{ name: "t", pattern: "*.txt", run: 'echo "[$SECRET_FROM_DOTENV]"', timeout: 5 }],
     }),
     "a.txt": "",
   });
