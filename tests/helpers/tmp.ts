@@ -1,11 +1,19 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
-/** A fresh real temp folder (symlinks resolved), optionally a git repo. */
+const created: string[] = [];
+
+/** Remove every folder tempDir made in this test process (tests/setup.ts calls it after all tests). */
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh real temp folder (symlinks resolved), optionally a git repo; removed after the run. */
 export function tempDir(prefix = "cpilot-test-", options: { git?: boolean } = {}): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  created.push(dir);
   if (options.git) {
     const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "pipe" });
     git("init", "-q", "-b", "main");

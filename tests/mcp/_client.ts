@@ -1,7 +1,5 @@
 /** A real MCP client (the SDK's) talking to the built `dist/cpilot mcp` over stdio. */
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { cpilotBinary } from "../helpers/binary.ts";
@@ -21,26 +19,9 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-let privateCopy: string | null = null;
-
-/**
- * A private copy of dist/cpilot for this test process, so a rebuild by someone else
- * (which deletes dist/ first) cannot pull the binary away mid-run.
- */
+/** The built binary (scripts/build.ts renames a new one into place, so it never vanishes mid-run). */
 export function mcpBinary(): string {
-  if (privateCopy === null) {
-    // bun test does not always run exit handlers: sweep copies left by earlier runs.
-    for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith("cpilot-mcp-bin-"))) {
-      const old = join(tmpdir(), name);
-      if (Date.now() - statSync(old).mtimeMs > 30 * 60_000)
-        rmSync(old, { recursive: true, force: true });
-    }
-    const dir = mkdtempSync(join(tmpdir(), "cpilot-mcp-bin-"));
-    privateCopy = join(dir, "cpilot");
-    copyFileSync(cpilotBinary(), privateCopy);
-    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return privateCopy;
+  return cpilotBinary();
 }
 
 /** Start `cpilot mcp` in `cwd` and connect the SDK client to it. */

@@ -1,36 +1,16 @@
 /** A temp git project with a cpilot config, and the built binary answering hook payloads. */
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilotBinary, type Result } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 
-let privateCopy: string | undefined;
-
-/**
- * dist/cpilot, copied once per test file: other work in the same checkout rebuilds dist/
- * (which deletes it first), and a test must not lose its binary halfway.
- */
+/** The built binary (scripts/build.ts renames a new one into place, so it never vanishes mid-run). */
 export function binary(): string {
-  if (privateCopy !== undefined) return privateCopy;
-  const dir = mkdtempSync(join(tmpdir(), "cpilot-bin-"));
-  const target = join(dir, "cpilot");
-  for (let attempt = 0; ; attempt++) {
-    try {
-      copyFileSync(cpilotBinary(), target);
-      break;
-    } catch (err) {
-      if (attempt > 40) throw err;
-      spawnSync("sleep", ["0.25"]);
-    }
-  }
-  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
-  privateCopy = target;
-  return target;
+  return cpilotBinary();
 }
 
-/** Run the (private copy of the) binary with a clean environment, like tests/helpers/binary.ts. */
+/** Run the binary with a clean environment, like tests/helpers/binary.ts. */
 export function cpilot(
   args: string[],
   options: { cwd: string; env?: Record<string, string>; input?: string },
