@@ -1,8 +1,8 @@
 /** A temp git project with a cpilot config, and the built binary answering hook payloads. */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cpilotBinary, type Result } from "../../helpers/binary.ts";
+import { cpilot, cpilotBinary, type Result } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 
 /** The built binary (scripts/build.ts renames a new one into place, so it never vanishes mid-run). */
@@ -10,24 +10,8 @@ export function binary(): string {
   return cpilotBinary();
 }
 
-/** Run the binary with a clean environment, like tests/helpers/binary.ts. */
-export function cpilot(
-  args: string[],
-  options: { cwd: string; env?: Record<string, string>; input?: string },
-): Result {
-  const r = spawnSync(binary(), args, {
-    cwd: options.cwd,
-    env: {
-      PATH: "/usr/local/bin:/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/root",
-      ...options.env,
-    },
-    input: options.input ?? "",
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+/** Run the binary with a clean environment (the shared runner). */
+export { cpilot };
 
 /** Claude Code 2.1.330 sets this for its hooks; it tells cpilot PostToolBatch exists. */
 export const CLAUDE_ENV = { AI_AGENT: "claude-code_2-1-330_cli" };
