@@ -41,7 +41,9 @@ export function postNotice(
   const dir = inboxDir(root, session);
   mkdirSync(dir, { recursive: true });
   const createdAt = Date.now();
-  const id = `${createdAt.toString(36)}-${randomBytes(4).toString("hex")}`;
+  // The monotonic clock is shared by every process on the machine, and fine enough that
+  // notices posted in the same millisecond still sort in the order they were posted.
+  const id = `${process.hrtime.bigint().toString().padStart(20, "0")}-${randomBytes(4).toString("hex")}`;
   writeFileAtomic(join(dir, `${id}.json`), JSON.stringify({ ...notice, id, createdAt }));
   return id;
 }
@@ -72,7 +74,7 @@ export function takeNotices(root: string, session: string): Notice[] {
       rmSync(claimed, { force: true });
     }
   }
-  return taken.sort((a, b) => a.createdAt - b.createdAt);
+  return taken.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Peek without taking: how many notices wait for a session. */
