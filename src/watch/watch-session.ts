@@ -92,15 +92,30 @@ export function startWatchSession(options: WatchSessionOptions): WatchSession {
     pump();
   });
   const filter = new IgnoreFilter(root);
-  const watcher: TreeWatcher = watchTree(root, filter, (rel) => batcher.add(rel), {
-    ...(options.mode ? { mode: options.mode } : {}),
-    ...(options.onError ? { onError: options.onError } : {}),
-  });
+  let lastEvent = 0;
+  const watcher: TreeWatcher = watchTree(
+    root,
+    filter,
+    (rel) => {
+      lastEvent = Date.now();
+      batcher.add(rel);
+    },
+    {
+      ...(options.mode ? { mode: options.mode } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
+    },
+  );
 
   return {
     batches: () => batches,
     watchCount: () => watcher.watchCount(),
     async close() {
+      // An agent that writes and exits at once: its last events are still in the kernel's
+      // queue. Let the loop read them, until the tree has been quiet a moment (bounded).
+      const deadline = Date.now() + CLOSE_SETTLE_MAX_MS;
+      do {
+        await new Promise((r) => setTimeout(r, CLOSE_SETTLE_MS / 2));
+      } while (Date.now() - lastEvent < CLOSE_SETTLE_MS && Date.now() < deadline);
       batcher.flushNow();
       watcher.close();
       while (running !== null) await running;
@@ -108,6 +123,10 @@ export function startWatchSession(options: WatchSessionOptions): WatchSession {
     },
   };
 }
+
+/** How long the tree must be quiet before a closing session takes its last changes. */
+const CLOSE_SETTLE_MS = 100;
+const CLOSE_SETTLE_MAX_MS = 1000;
 
 function isDirectory(path: string): boolean {
   try {
