@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { VERSION } from "../version.ts";
 
 /**
  * Validating a config means building its schemas, which costs more than the rest of a hook
  * call. A config value that validated once validates again, so its fingerprint (the value
- * with functions by their source, and cpilot's version) is remembered under `.cpilot/cache/`
+ * with functions by their source, cpilot's version and build) is remembered under `.cpilot/cache/`
  * and the schemas are not even loaded the next time.
  */
 export function configFingerprint(value: unknown): string {
@@ -15,8 +15,21 @@ export function configFingerprint(value: unknown): string {
     if (v instanceof RegExp) return `re:${v.toString()}`;
     return v;
   });
-  return createHash("sha1").update(`${VERSION}\0${text}`).digest("hex");
+  return createHash("sha1").update(`${VERSION}\0${BUILD}\0${text}`).digest("hex");
 }
+
+/**
+ * The running executable's identity: a rebuilt cpilot (new rules, same version number)
+ * validates every config again.
+ */
+const BUILD = (() => {
+  try {
+    const st = statSync(process.execPath);
+    return `${process.execPath}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return process.execPath;
+  }
+})();
 
 function cacheFile(root: string): string {
   return join(root, ".cpilot", "cache", "valid-configs");
