@@ -23,3 +23,16 @@ export function readHookJson(
   if (!event) return { ok: false, error: "Cannot read the hook input: no hook_event_name" };
   return { ok: true, raw, event };
 }
+
+/** The fields Claude Code's schema shares with Codex and Gemini: session, cwd, tool name and input. */
+export function toolHookFields(
+  raw: JsonObject,
+  fallbackCwd: string,
+): { session: string; cwd: string; toolName: string; toolInput: JsonObject } {
+  return {
+    session: str(raw.session_id) || "unknown-session",
+    cwd: str(raw.cwd) || fallbackCwd,
+    toolName: str(raw.tool_name) ?? "",
+    toolInput: isObject(raw.tool_input) ? raw.tool_input : {},
+  };
+}

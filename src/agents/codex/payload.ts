@@ -1,5 +1,4 @@
-import { readHookJson, str } from "../_shared/hook-json.ts";
-import { isObject } from "../_shared/json-file.ts";
+import { readHookJson, toolHookFields } from "../_shared/hook-json.ts";
 
 /**
  * What Codex CLI writes on a hook's stdin (Claude Code's schema): `session_id, cwd,
@@ -25,10 +24,7 @@ export function parseCodexInput(
     ok: true,
     input: {
       event,
-      session: str(raw.session_id) || "unknown-session",
-      cwd: str(raw.cwd) || fallbackCwd,
-      toolName: str(raw.tool_name) ?? "",
-      toolInput: isObject(raw.tool_input) ? raw.tool_input : {},
+      ...toolHookFields(raw, fallbackCwd),
       toolResponse: raw.tool_response,
     },
   };

@@ -1,4 +1,4 @@
-import { readHookJson, str } from "../_shared/hook-json.ts";
+import { readHookJson, toolHookFields } from "../_shared/hook-json.ts";
 import { isObject } from "../_shared/json-file.ts";
 
 /**
@@ -26,10 +26,7 @@ export function parseGeminiInput(text: string, fallbackCwd: string): ParsedGemin
     ok: true,
     input: {
       event,
-      session: str(raw.session_id) || "unknown-session",
-      cwd: str(raw.cwd) || fallbackCwd,
-      toolName: str(raw.tool_name) ?? "",
-      toolInput: isObject(raw.tool_input) ? raw.tool_input : {},
+      ...toolHookFields(raw, fallbackCwd),
       toolResponse: isObject(raw.tool_response) ? raw.tool_response : undefined,
     },
   };
