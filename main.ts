@@ -1,6 +1,8 @@
 #!/usr/bin/env bun
+import { writeErr, writeOut } from "./src/platform/stdio.ts";
 // argv → command. The only place that exits the process.
 import { CpilotError, HelpRequest } from "./src/util/errors.ts";
+import { mark } from "./src/util/trace.ts";
 import { VERSION } from "./src/version.ts";
 
 const HELP = `cpilot ${VERSION}: run your project's checks when an AI agent edits files
@@ -91,17 +93,18 @@ function takeConfigFlag(args: string[]): { rest: string[]; config: string | unde
 }
 
 async function main(argv: string[]): Promise<number> {
+  mark("main");
   const [name, ...args] = argv;
   if (name === undefined) {
-    process.stderr.write(`${HELP}\n`);
+    writeErr(`${HELP}\n`);
     return 2;
   }
   if (name === "help" || name === "--help" || name === "-h") {
-    process.stdout.write(`${HELP}\n`);
+    writeOut(`${HELP}\n`);
     return 0;
   }
   if (name === "--version" || name === "-v" || name === "version") {
-    process.stdout.write(`${VERSION}\n`);
+    writeOut(`${VERSION}\n`);
     return 0;
   }
   const load = COMMANDS[name];
@@ -111,13 +114,13 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   if ((args[0] === "--help" || args[0] === "-h") && (name === "run" || name === "hook")) {
-    process.stdout.write(`${commandHelp(name)}\n`);
+    writeOut(`${commandHelp(name)}\n`);
     return 0;
   }
   const controller = new AbortController();
   const interrupt = (): void => {
     if (controller.signal.aborted) process.exit(130);
-    process.stderr.write("\ncpilot: stopping every run (Ctrl-C again to quit now)\n");
+    writeErr("\ncpilot: stopping every run (Ctrl-C again to quit now)\n");
     controller.abort(new Error("interrupted"));
   };
   process.on("SIGINT", interrupt);
@@ -134,16 +137,16 @@ function commandHelp(name: string): string {
 
 function report(err: unknown): number {
   if (err instanceof HelpRequest) {
-    process.stdout.write(`${err.usage}\n`);
+    writeOut(`${err.usage}\n`);
     return 0;
   }
   if (err instanceof CpilotError) {
-    process.stderr.write(`cpilot: ${err.message}\n`);
-    if (err.hint) process.stderr.write(`hint: ${err.hint}\n`);
+    writeErr(`cpilot: ${err.message}\n`);
+    if (err.hint) writeErr(`hint: ${err.hint}\n`);
     return err.exitCode;
   }
   const text = err instanceof Error ? (err.stack ?? err.message) : String(err);
-  process.stderr.write(`cpilot: internal error (please report it): ${text}\n`);
+  writeErr(`cpilot: internal error (please report it): ${text}\n`);
   return 70;
 }
 

@@ -1,9 +1,10 @@
-import { type ParseArgsConfig, parseArgs } from "node:util";
+import type * as NodeUtil from "node:util";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import { nodeBuiltin } from "../platform/builtin.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";
 
 /** parseArgs with strict checking, turning its errors into usage errors (exit 2). */
-export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
+export function parseFlags<T extends NonNullable<NodeUtil.ParseArgsConfig["options"]>>(
   args: string[],
   options: T,
   usage: string,
@@ -12,6 +13,7 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig["options"]>>(
   const own = end === -1 ? args : args.slice(0, end);
   if (own.includes("--help") || own.includes("-h")) throw new HelpRequest(`usage: ${usage}`);
   try {
+    const { parseArgs } = nodeBuiltin<typeof NodeUtil>("node:util");
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new CpilotError(`Cannot parse arguments: ${(err as Error).message}`, {

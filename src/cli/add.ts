@@ -7,6 +7,7 @@ import { callbackJson, renderPreview, shellQuote } from "../add/render.ts";
 import { findConfig } from "../config/find.ts";
 import { MANAGED_NAME, managedPath, upsertManaged } from "../config/managed.ts";
 import { promptOnTty } from "../gate/ask.ts";
+import { writeOut } from "../platform/stdio.ts";
 import { paint, say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
@@ -113,7 +114,7 @@ export async function addCommand(
       `"${built.callback.name}" is taken, so it is named "${name}" (--name or --replace to change)`,
     );
   say(renderPreview(callback, built.via, notes));
-  if (values.json) process.stdout.write(`${callbackJson(callback)}\n`);
+  if (values.json) writeOut(`${callbackJson(callback)}\n`);
   if (dryRun || configPath === null) {
     say("dry run: nothing saved");
     return 0;

@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { FileChange } from "../engine/batch.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
+import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
 
 /** `--changed` takes an optional REF: the next word, when git knows it as a commit. */
@@ -30,8 +30,9 @@ export function splitChangedRef(
 }
 
 function isCommit(ref: string, cwd: string): boolean {
-  const r = spawnSync("git", ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd });
-  return r.status === 0;
+  return (
+    runSync("git", ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd }).status === 0
+  );
 }
 
 /** The files `cpilot check` runs on: PATHS, --all, --staged, or --changed REF (the default). */

@@ -1,6 +1,7 @@
 import { loadProjectConfig } from "../config/load.ts";
 import type { EditBatch } from "../engine/batch.ts";
 import { createEngine } from "../engine/engine.ts";
+import { writeOut } from "../platform/stdio.ts";
 import { printSummary, toJson } from "../ui/check-report.ts";
 import { Progress } from "../ui/progress.ts";
 import { renderRunLines } from "../ui/run-line.ts";
@@ -66,7 +67,7 @@ export async function checkCommand(
         files: p.files,
         blocking: p.callback.blocking,
       }));
-      process.stdout.write(`${JSON.stringify({ ok: true, dryRun: true, runs })}\n`);
+      writeOut(`${JSON.stringify({ ok: true, dryRun: true, runs })}\n`);
     } else {
       say(
         `cpilot check --dry-run: ${files.length} file${files.length === 1 ? "" : "s"}, ${planned.length} run${planned.length === 1 ? "" : "s"} planned`,
@@ -93,7 +94,7 @@ export async function checkCommand(
     },
   });
   progress.stop();
-  if (values.json) process.stdout.write(`${JSON.stringify(toJson(outcome))}\n`);
+  if (values.json) writeOut(`${JSON.stringify(toJson(outcome))}\n`);
   else printSummary(outcome, files.length, Date.now() - started, color);
   if (options.signal.aborted) return 130;
   return outcome.ok ? 0 : 1;

@@ -1,8 +1,7 @@
 /** `cpilot context apply`: apply `<context-update>` blocks from a file, stdin or a followed log. */
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import type * as NodeUtil from "node:util";
 import {
   type ApplyReport,
   createContextSession,
@@ -12,6 +11,9 @@ import {
   renderReport,
   summarize,
 } from "../context/index.ts";
+import { gitRoot } from "../match/files.ts";
+import { nodeBuiltin } from "../platform/builtin.ts";
+import { writeErr, writeOut } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 
 const USAGE = `usage: cpilot context apply [FILE|-] [--dry-run] [--backup] [--follow] [--json] [--dir DIR]
@@ -37,24 +39,21 @@ function usage(message: string, hint = HELP_HINT): CpilotError {
 }
 
 function printError(err: CpilotError): number {
-  process.stderr.write(
-    `error: ${err.message}\n${err.hint === undefined ? "" : `hint: ${err.hint}\n`}`,
-  );
+  writeErr(`error: ${err.message}\n${err.hint === undefined ? "" : `hint: ${err.hint}\n`}`);
   return err.exitCode;
 }
 
 /** The git top-level of `cwd`, else `cwd`. */
 function projectRoot(cwd: string): string {
-  const git = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd, encoding: "utf8" });
-  const top = git.status === 0 ? git.stdout.trim() : "";
-  return top === "" ? cwd : top;
+  return gitRoot(cwd) ?? cwd;
 }
 
 function parse(args: string[]) {
   let parsed: ReturnType<
-    typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>
+    typeof NodeUtil.parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>
   >;
   try {
+    const { parseArgs } = nodeBuiltin<typeof NodeUtil>("node:util");
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
     throw usage((err as Error).message);
@@ -151,7 +150,7 @@ export async function contextCommand(
     return printError(err);
   }
   if (parsed.help) {
-    process.stdout.write(`${USAGE}\n`);
+    writeOut(`${USAGE}\n`);
     return 0;
   }
   const { values, input, idleExitMs } = parsed;
@@ -168,7 +167,7 @@ export async function contextCommand(
   const show = (report: ApplyReport) => {
     total.results.push(...report.results);
     total.parseErrors.push(...report.parseErrors);
-    process.stderr.write(`${renderReport(report, { dryRun, diffs: dryRun })}\n`);
+    writeErr(`${renderReport(report, { dryRun, diffs: dryRun })}\n`);
   };
   try {
     if (values.follow) {
@@ -180,7 +179,7 @@ export async function contextCommand(
         show({ results: session.apply(updates).results, parseErrors: errors });
       });
       const { applied, failed, unreadable } = summarize(total);
-      process.stderr.write(
+      writeErr(
         `context updates: stopped following (${WHY[end]}): ${applied} applied, ${failed + unreadable} failed\n`,
       );
     } else {
@@ -192,9 +191,7 @@ export async function contextCommand(
   }
   const summary = summarize(total);
   if (values.json) {
-    process.stdout.write(
-      `${JSON.stringify({ ok: summary.ok, dryRun, contextDir, ...total }, null, 2)}\n`,
-    );
+    writeOut(`${JSON.stringify({ ok: summary.ok, dryRun, contextDir, ...total }, null, 2)}\n`);
   }
   return summary.ok ? 0 : 1;
 }

@@ -5,6 +5,7 @@
  */
 import { diagnose } from "../doctor/diagnose.ts";
 import { renderDoctor } from "../doctor/render.ts";
+import { writeOut } from "../platform/stdio.ts";
 import { parseFlags } from "./_common.ts";
 
 export { firstProgram } from "../doctor/callback-command.ts";
@@ -18,6 +19,6 @@ export async function doctorCommand(args: string[], ctx: { cwd: string }): Promi
     USAGE,
   );
   const report = await diagnose(ctx.cwd, values.config ? { config: values.config } : {});
-  process.stdout.write(`${values.json ? JSON.stringify(report, null, 2) : renderDoctor(report)}\n`);
+  writeOut(`${values.json ? JSON.stringify(report, null, 2) : renderDoctor(report)}\n`);
   return report.problems === 0 ? 0 : 1;
 }

@@ -3,16 +3,17 @@ import { evaluateWrite } from "../gate/evaluate.ts";
 import { type GateLogEntry, readGateLog } from "../gate/log.ts";
 import type { GateConfig } from "../gate/schema.ts";
 import type { AskMode, PendingWrite } from "../gate/types.ts";
+import { writeErr, writeOut } from "../platform/stdio.ts";
 
 const USAGE = `usage:
   cpilot gate log [--json] [-n N]
   cpilot gate test PATH [--content FILE] [--tool NAME] [--mode prompt|deny|allow|rules-only] [--json]`;
 
 const out = (text: string): void => {
-  process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+  writeOut(text.endsWith("\n") ? text : `${text}\n`);
 };
 const err = (text: string): void => {
-  process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+  writeErr(text.endsWith("\n") ? text : `${text}\n`);
 };
 
 /** Split argv into flags with values, boolean flags and positionals. */
@@ -138,7 +139,7 @@ export async function gateCommand(
   if (sub === "log") return logCommand(rest, options.root);
   if (sub === "test") return testCommand(rest, options.root, options.gate);
   if (sub === "help" || sub === "--help" || sub === "-h") {
-    process.stdout.write(`${USAGE}\n`);
+    writeOut(`${USAGE}\n`);
     return 0;
   }
   if (sub === undefined) {

@@ -1,6 +1,7 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
-import { fstatSync, writeSync } from "node:fs";
+import { isTerminal, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
+import { mark } from "../util/trace.ts";
 
 const USAGE =
   "cpilot hook claude|gemini|cursor|codex|opencode   (reads the hook event JSON on stdin; the agent calls it)";
@@ -35,7 +36,7 @@ const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 export async function readStdin(
   timeoutMs = stdinTimeout(),
 ): Promise<{ text: string; complete: boolean }> {
-  if (await stdinIsTerminal()) return { text: "", complete: false };
+  if (isTerminal(0)) return { text: "", complete: false };
   const reader = stdinReader();
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -63,30 +64,15 @@ export async function readStdin(
   return { text: Buffer.concat(parts).toString("utf8"), complete: true };
 }
 
-/**
- * Bun's own stdin stream (about 1 ms to EOF, measured in the compiled binary) rather than
- * `process.stdin` (about 8 ms): this runs on every edit the agent makes.
- */
-/**
- * Is stdin a terminal (a person ran the hook by hand)? An agent gives a pipe, which fstat
- * tells at once; only a character device pays for loading node:tty (~2 ms, as does
- * touching process.stdin), since /dev/null is one too.
- */
-async function stdinIsTerminal(): Promise<boolean> {
-  try {
-    if (!fstatSync(0).isCharacterDevice()) return false;
-  } catch {
-    return false;
-  }
-  const { isatty } = await import("node:tty");
-  return isatty(0);
-}
-
 interface ChunkReader {
   read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
   cancel(): Promise<void>;
 }
 
+/**
+ * Bun's own stdin stream (about 1 ms to EOF, measured in the compiled binary) rather than
+ * `process.stdin` (about 8 ms): this runs on every edit the agent makes.
+ */
 function stdinReader(): ChunkReader {
   const bun = (globalThis as { Bun?: { stdin: { stream(): { getReader(): ChunkReader } } } }).Bun;
   if (bun) return bun.stdin.stream().getReader();
@@ -116,34 +102,21 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     });
   }
   const { text, complete } = await readStdin();
+  mark("stdin read");
   if (!complete) {
-    writeAll(
+    writeFd(
       2,
-      text === "" && (await stdinIsTerminal())
+      text === "" && isTerminal(0)
         ? `cpilot: no hook input: this command reads the agent's hook JSON on stdin\nusage: ${USAGE}\n`
         : `cpilot: Cannot read the hook input: stdin did not close within ${stdinTimeout() / 1000} s (or was too large)\n`,
     );
     return 0;
   }
   const handle = await adapter();
+  mark("adapter loaded");
   const reply = await handle(text, { cwd: ctx.cwd, env: process.env });
-  if (reply.stderr) writeAll(2, `${reply.stderr}\n`);
-  if (reply.json !== null) writeAll(1, `${JSON.stringify(reply.json)}\n`);
+  mark("handled");
+  if (reply.stderr) writeFd(2, `${reply.stderr}\n`);
+  if (reply.json !== null) writeFd(1, `${JSON.stringify(reply.json)}\n`);
   return reply.exitCode ?? 0;
-}
-
-/**
- * Write synchronously to fd 1 or 2: the first `process.stdout.write` costs 4 ms or more in
- * the compiled binary, on a path that runs on every edit. Handles short writes.
- */
-function writeAll(fd: number, text: string): void {
-  const data = Buffer.from(text);
-  let offset = 0;
-  while (offset < data.length) {
-    try {
-      offset += writeSync(fd, data, offset);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return; // the reader went away
-    }
-  }
 }

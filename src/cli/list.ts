@@ -1,5 +1,6 @@
 import { loadProjectConfig } from "../config/load.ts";
 import { isActive, readToggles } from "../config/state.ts";
+import { writeErr, writeOut } from "../platform/stdio.ts";
 import { renderTable } from "../ui/table.ts";
 import { parseFlags } from "./_common.ts";
 
@@ -21,7 +22,7 @@ export async function listCommand(args: string[], options: { cwd: string }): Pro
     enabled: isActive(cb, toggles),
   }));
   if (values.json) {
-    process.stdout.write(
+    writeOut(
       `${JSON.stringify({ root: config.root, config: config.path, allDisabled: toggles.allDisabled, callbacks: rows })}\n`,
     );
     return 0;
@@ -36,8 +37,8 @@ export async function listCommand(args: string[], options: { cwd: string }): Pro
       r.enabled ? "yes" : "no",
     ]),
   );
-  process.stdout.write(`${table}\n`);
+  writeOut(`${table}\n`);
   if (toggles.allDisabled)
-    process.stderr.write("all callbacks are paused here: `cpilot enable --all` resumes them\n");
+    writeErr("all callbacks are paused here: `cpilot enable --all` resumes them\n");
   return 0;
 }

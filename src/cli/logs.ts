@@ -1,6 +1,7 @@
 import { createReadStream } from "node:fs";
 import { loadProjectConfig } from "../config/load.ts";
 import { listRuns, readRun } from "../engine/runs-store.ts";
+import { writeErr, writeOut } from "../platform/stdio.ts";
 import { formatDuration } from "../ui/style.ts";
 import { renderTable } from "../ui/table.ts";
 import { CpilotError } from "../util/errors.ts";
@@ -22,7 +23,7 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
   if (id === undefined) {
     const runs = listRuns(config.root, Number(values.limit ?? 20) || 20);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(runs)}\n`);
+      writeOut(`${JSON.stringify(runs)}\n`);
       return 0;
     }
     const rows = runs.map((r) => [
@@ -32,7 +33,7 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
       formatDuration(r.durationMs),
       r.files.length === 1 ? (r.files[0] ?? "") : `${r.files.length} files`,
     ]);
-    process.stdout.write(`${renderTable(["run", "callback", "status", "time", "files"], rows)}\n`);
+    writeOut(`${renderTable(["run", "callback", "status", "time", "files"], rows)}\n`);
     return 0;
   }
   const run = readRun(config.root, id);
@@ -42,10 +43,10 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
     });
   }
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(run)}\n`);
+    writeOut(`${JSON.stringify(run)}\n`);
     return 0;
   }
-  process.stderr.write(
+  writeErr(
     `# ${run.callback} · ${run.status} · ${run.summary} · ${formatDuration(run.durationMs)} · ${new Date(run.startedAt).toISOString()}\n`,
   );
   await new Promise<void>((resolve, reject) => {

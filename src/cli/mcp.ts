@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
 
@@ -45,7 +46,7 @@ export async function mcpCommand(
       ? resolve(options.cwd, values.root)
       : undefined;
   if (values.root !== undefined && root === undefined) {
-    process.stderr.write(
+    writeErr(
       `cpilot mcp: ignoring --root ${values.root} (an unexpanded variable); using ${options.cwd}\n`,
     );
   }
@@ -92,9 +93,9 @@ export async function mcpInstallCommand(
     ...(values.command === undefined ? {} : { command: values.command }),
   };
   const result = action === "install" ? installMcp(agent, options) : uninstallMcp(agent, options);
-  process.stderr.write(`${describeMcpResult(result)}\n`);
+  writeErr(`${describeMcpResult(result)}\n`);
   if (action === "install" && agent === "claude" && result.action !== "unchanged") {
-    process.stderr.write(
+    writeErr(
       "  Claude Code asks once before it starts a project's .mcp.json servers; approve cpilot there\n",
     );
   }

@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { findConfig } from "../config/find.ts";
 import { listRunning, type RunningRecord, stopOrphans } from "../engine/running.ts";
+import { writeOut } from "../platform/stdio.ts";
 import { formatDuration, say } from "../ui/style.ts";
 import { renderTable } from "../ui/table.ts";
 import { parseFlags } from "./_common.ts";
@@ -45,7 +46,7 @@ export async function psCommand(args: string[], options: { cwd: string }): Promi
   const orphans = await stopOrphans(root);
   const running = listRunning(root);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ root, running, stoppedOrphans: orphans })}\n`);
+    writeOut(`${JSON.stringify({ root, running, stoppedOrphans: orphans })}\n`);
     return 0;
   }
   for (const o of orphans)
@@ -58,6 +59,6 @@ export async function psCommand(args: string[], options: { cwd: string }): Promi
     ["run", "callback", "pid", "started", "session", "command"],
     rows(running, Date.now()),
   );
-  process.stdout.write(`${table}\n`);
+  writeOut(`${table}\n`);
   return 0;
 }

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
 import { renderRunSummary } from "../agents/_shared/run-summary.ts";
 import { findConfig } from "../config/find.ts";
+import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { runWatched, type SpawnAgent } from "../watch/run-watched.ts";
 import { DEFAULT_QUIET_MS } from "../watch/watch-session.ts";
@@ -53,7 +54,7 @@ export async function runOtherAgent(
     return runWithHooks(command, rest, ctx, configPath === null);
   }
   if (agent !== null && agent !== "claude") {
-    process.stderr.write(
+    writeErr(
       `cpilot: ${agent}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to .cpilot/last-results.md; \`cpilot install ${agent}\` sends them straight to the model\n`,
     );
   }
@@ -76,9 +77,8 @@ async function runWithHooks(
       [RUN_LOG_ENV]: runLog,
     });
     const summary = renderRunSummary(readRunLog(runLog));
-    if (summary !== "") process.stderr.write(`${summary}\n`);
-    else if (noConfig)
-      process.stderr.write("cpilot: no callbacks.config.ts here, so no callbacks ran\n");
+    if (summary !== "") writeErr(`${summary}\n`);
+    else if (noConfig) writeErr("cpilot: no callbacks.config.ts here, so no callbacks ran\n");
     return code;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 /** `cpilot run -- claude [args…]`: Claude Code with cpilot's hooks for this session only. */
-import { spawn } from "node:child_process";
+import type * as NodeChildProcess from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -10,6 +10,8 @@ import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "../agents/clau
 import { addCpilotHooks } from "../agents/claude/settings-file.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import { nodeBuiltin } from "../platform/builtin.ts";
+import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 
 const USAGE =
@@ -61,9 +63,9 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
       },
     );
     const summary = renderRunSummary(readRunLog(runLog));
-    if (summary !== "") process.stderr.write(`${summary}\n`);
+    if (summary !== "") writeErr(`${summary}\n`);
     else if (configPath === null)
-      process.stderr.write("cpilot: no callbacks.config.ts here, so no callbacks ran\n");
+      writeErr("cpilot: no callbacks.config.ts here, so no callbacks ran\n");
     return code;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -103,6 +105,7 @@ export function spawnAgent(
   // This command owns the terminal's signals while the agent runs: main.ts's handlers
   // would abort (and on a second Ctrl-C exit) under a still-running agent.
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
+  const { spawn } = nodeBuiltin<typeof NodeChildProcess>("node:child_process");
   const child = spawn(command, args, { cwd, env, stdio: "inherit" });
   const fromTerminal = process.stdin.isTTY === true;
   const forward = (signal: NodeJS.Signals) => () => {
@@ -143,7 +146,7 @@ async function loadQuietly(path: string): Promise<ResolvedConfig | null> {
     const { loadConfigFile } = await import("../config/load.ts");
     return await loadConfigFile(path);
   } catch (err) {
-    process.stderr.write(
+    writeErr(
       `cpilot: ${err instanceof Error ? err.message : String(err)}\n(the agent starts anyway; the hooks will report the config problem)\n`,
     );
     return null;

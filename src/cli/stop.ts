@@ -4,6 +4,7 @@ import {
   stopRunning,
   stopSessionRuns,
 } from "../engine/running.ts";
+import { writeOut } from "../platform/stdio.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { nearest, parseFlags } from "./_common.ts";
@@ -53,7 +54,7 @@ export async function stopCommand(args: string[], options: { cwd: string }): Pro
     const results = await Promise.all(ids.map((id) => stopRunning(root, id, "`cpilot stop`")));
     stopped = results.filter((r): r is RunningRecord => r !== null);
   }
-  if (values.json) process.stdout.write(`${JSON.stringify({ stopped })}\n`);
+  if (values.json) writeOut(`${JSON.stringify({ stopped })}\n`);
   else if (stopped.length === 0) say("cpilot stop: nothing was running");
   else for (const r of stopped) say(`stopped run ${r.runId} ('${r.callback}', pid ${r.pid})`);
   return 0;

@@ -1,8 +1,10 @@
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname } from "node:path";
-import { pathToFileURL } from "node:url";
+import type * as NodeUrl from "node:url";
+import { nodeBuiltin } from "../platform/builtin.ts";
+import { sha1Hex } from "../platform/digest.ts";
 import { CpilotError } from "../util/errors.ts";
+import { mark } from "../util/trace.ts";
 import { registerCpilotModule } from "./_register-module.ts";
 import { findConfig } from "./find.ts";
 import { MANAGED_NAME, readManaged } from "./managed-file.ts";
@@ -37,13 +39,13 @@ export async function readConfigValue(path: string): Promise<unknown> {
   }
   registerCpilotModule();
   // The content hash in the URL makes a long-running server see edits to the config.
-  const version = createHash("sha1").update(readFileSync(path)).digest("hex").slice(0, 12);
+  const version = sha1Hex(readFileSync(path)).slice(0, 12);
   // Bun keys its module cache on a plain path's query but not on a file URL's; Deno on both.
   const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
   const url =
     isBun && !/[?#]/.test(path)
       ? `${path}?v=${version}`
-      : `${pathToFileURL(path).href}?v=${version}`;
+      : `${nodeBuiltin<typeof NodeUrl>("node:url").pathToFileURL(path).href}?v=${version}`;
   let mod: { default?: unknown };
   try {
     mod = (await import(url)) as { default?: unknown };
@@ -64,11 +66,15 @@ export async function readConfigValue(path: string): Promise<unknown> {
 
 /** Load, validate and resolve a config file (plus its managed callbacks); every problem is reported at once. */
 export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
+  mark("load: start");
   const value = await readConfigValue(path);
+  mark("load: read");
   const root = dirname(path);
   const managedValue = readManaged(root);
   const fingerprint = configFingerprint([value, managedValue]);
+  mark("load: fingerprint");
   if (knownValid(root, fingerprint)) {
+    mark("load: known");
     const config = value as CpilotConfig;
     const merged = {
       ...config,

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 
 /**
@@ -15,7 +15,7 @@ export function configFingerprint(value: unknown): string {
     if (v instanceof RegExp) return `re:${v.toString()}`;
     return v;
   });
-  return createHash("sha1").update(`${VERSION}\0${BUILD}\0${text}`).digest("hex");
+  return sha1Hex(`${VERSION}\0${BUILD}\0${text}`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { runSync, utf8 } from "../platform/run-sync.ts";
 
 /**
  * Files git sees as changed or untracked (not ignored), relative to `root`; null outside a
@@ -6,17 +6,13 @@ import { spawnSync } from "node:child_process";
  * that were not part of the batch (a generator's output, a formatter run on the project).
  */
 export function dirtyFiles(root: string): string[] | null {
-  const r = spawnSync(
+  const r = runSync(
     "git",
     ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"],
-    {
-      cwd: root,
-      encoding: "buffer",
-      maxBuffer: 256 * 1024 * 1024,
-    },
+    { cwd: root },
   );
   if (r.status !== 0) return null;
-  const out = r.stdout.toString("utf8");
+  const out = utf8(r.stdout);
   const files: string[] = [];
   for (const entry of out.split("\0")) {
     // cpilot's own run logs and state are never a callback's rewrite.

@@ -1,7 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import type { CpilotConfig } from "../config/types.ts";
+import { randomHex } from "../platform/digest.ts";
+import { mark } from "../util/trace.ts";
 import type { EditBatch } from "./batch.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
@@ -66,7 +67,8 @@ export function createEngine(options: {
     const plannedPaths = new Set(planned.flatMap((p) => p.files));
     const dirtyBefore = runOptions.resyncTree ? dirtyFiles(batch.root) : null;
     const before = snapshot(batch.root, new Set([...plannedPaths, ...(dirtyBefore ?? [])]));
-    const batchId = randomBytes(6).toString("hex");
+    mark("snapshot");
+    const batchId = randomHex(6);
     const signal = runOptions.signal ?? new AbortController().signal;
     // Runs that process hooks start, and what the hooks had to say, join this Outcome.
     const hookRuns: RunResult[] = [];
@@ -96,9 +98,11 @@ export function createEngine(options: {
       }),
     );
     const runs = [...mainRuns, ...hookRuns];
+    mark("runs done");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
     const resyncs = compareSnapshot(batch.root, before, dirtyAfter);
     pruneRuns(batch.root, config.keepLogs);
+    mark("resync+prune");
     const notes = [
       ...runs
         .filter((r) => r.status === "replaced")

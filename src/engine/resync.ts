@@ -1,8 +1,8 @@
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createTwoFilesPatch } from "diff";
+import { sha1Hex } from "../platform/digest.ts";
+import { runSync, utf8 } from "../platform/run-sync.ts";
 import type { Resync } from "./outcome.ts";
 
 /** Files larger than this are hashed but not diffed: the agent gets "re-read it" instead. */
@@ -31,7 +31,7 @@ function readEntry(root: string, path: string): Entry {
     const abs = join(root, path);
     if (!statSync(abs).isFile()) return { hash: null, text: null };
     const data = readFileSync(abs);
-    const hash = createHash("sha1").update(data).digest("hex");
+    const hash = sha1Hex(data);
     return { hash, text: data.length <= MAX_DIFF_BYTES ? data.toString("utf8") : null };
   } catch {
     return { hash: null, text: null };
@@ -61,10 +61,7 @@ export function snapshot(root: string, paths: Iterable<string>): Snapshot {
 }
 
 function insideGit(root: string): boolean {
-  return (
-    spawnSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root, stdio: "ignore" })
-      .status === 0
-  );
+  return runSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root }).status === 0;
 }
 
 function fingerprint(root: string, path: string): string | null {
@@ -80,13 +77,11 @@ const REREAD = "(changed by a callback during a large batch: re-read it)";
 
 /** Tracked files that differ from the index, or null outside git: one call, no stat per file. */
 function gitModified(root: string): Set<string> | null {
-  const r = spawnSync("git", ["diff", "--name-only", "-z", "--relative", "--no-renames"], {
+  const r = runSync("git", ["diff", "--name-only", "-z", "--relative", "--no-renames"], {
     cwd: root,
-    encoding: "buffer",
-    maxBuffer: 256 * 1024 * 1024,
   });
   if (r.status !== 0) return null;
-  return new Set(r.stdout.toString("utf8").split("\0").filter(Boolean));
+  return new Set(utf8(r.stdout).split("\0").filter(Boolean));
 }
 
 /**

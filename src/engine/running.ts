@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { randomHex } from "../platform/digest.ts";
 import { KILL_GRACE_MS, reapGroup } from "./spawn.ts";
 
 /**
@@ -47,7 +47,7 @@ export function stopMarkerPath(root: string, runId: string): string {
  * records only matter while the machine is up, and every run pays for writing one.
  */
 function writeWhole(path: string, text: string): void {
-  const tmp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
+  const tmp = `${path}.${randomHex(4)}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, path);
 }

@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { startProcess } from "../platform/start-process.ts";
+import { mark } from "../util/trace.ts";
 import type { RunOutput } from "./output.ts";
 
 /** Seconds between SIGTERM and SIGKILL when a run is stopped. */
@@ -70,84 +71,72 @@ export async function reapGroup(pid: number, graceMs: number): Promise<boolean> 
  * the leader exits, whatever it left running in its group is stopped the same way.
  */
 export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
-  return new Promise((resolvePromise) => {
-    let timedOut = false;
-    let killed = false;
-    let aborted = false;
-    let settled = false;
-    let killTimer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  let killed = false;
+  let aborted = false;
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  const grace = req.graceMs ?? KILL_GRACE_MS;
 
-    const child = spawn(req.command, [...req.args], {
-      cwd: req.cwd,
-      env: req.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const pid = child.pid;
-    if (pid !== undefined) req.onSpawn?.(pid);
+  const child = startProcess(req.command, req.args, {
+    cwd: req.cwd,
+    env: req.env,
+    detached: true,
+    stdin: req.stdin,
+    onOutput: (chunk) => req.output.write(chunk),
+  });
+  const pid = child.pid;
+  mark("spawned");
+  if (pid !== undefined) req.onSpawn?.(pid);
 
-    const stop = (): void => {
-      if (pid === undefined || killTimer !== undefined) return;
-      killGroup(pid, "SIGTERM");
-      killTimer = setTimeout(() => {
-        if (killGroup(pid, "SIGKILL")) killed = true;
-      }, req.graceMs ?? KILL_GRACE_MS);
-      killTimer.unref?.();
-    };
+  const stop = (): void => {
+    if (pid === undefined || killTimer !== undefined) return;
+    killGroup(pid, "SIGTERM");
+    killTimer = setTimeout(() => {
+      if (killGroup(pid, "SIGKILL")) killed = true;
+    }, grace);
+    killTimer.unref?.();
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    stop();
+  }, req.timeoutMs);
+  const onAbort = (): void => {
+    aborted = true;
+    stop();
+  };
+  if (req.signal.aborted) onAbort();
+  else req.signal.addEventListener("abort", onAbort, { once: true });
 
-    const timer = setTimeout(() => {
-      timedOut = true;
-      stop();
-    }, req.timeoutMs);
-    const onAbort = (): void => {
-      aborted = true;
-      stop();
-    };
-    if (req.signal.aborted) onAbort();
-    else req.signal.addEventListener("abort", onAbort, { once: true });
-
-    const finish = (result: Omit<SpawnResult, "timedOut" | "killed" | "aborted">): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
+  return child.exited.then(async (end) => {
+    mark("exit event");
+    clearTimeout(timer);
+    req.signal.removeEventListener("abort", onAbort);
+    if (end.error !== null) {
       clearTimeout(killTimer);
-      req.signal.removeEventListener("abort", onAbort);
-      // Leftovers in the group (a backgrounded or SIGTERM-deaf grandchild) end with the run.
-      const reaped =
-        pid === undefined ? Promise.resolve(false) : reapGroup(pid, req.graceMs ?? KILL_GRACE_MS);
-      void reaped.then((needed) => {
-        resolvePromise({ ...result, timedOut, killed: killed || needed, aborted });
-      });
+      const spawnError = `${end.error.code}: ${end.error.message}`;
+      return { exitCode: null, signal: null, spawnError, timedOut, killed, aborted };
+    }
+    // Let buffered output arrive, but do not wait on pipes a grandchild still holds.
+    let drain: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      child.outputClosed,
+      new Promise((resolve) => {
+        drain = setTimeout(resolve, 50);
+      }),
+    ]);
+    clearTimeout(drain);
+    child.stopReading();
+    clearTimeout(killTimer);
+    if (killTimer !== undefined && !killed && end.signal === "SIGKILL") killed = true;
+    // Leftovers in the group (a backgrounded or SIGTERM-deaf grandchild) end with the run.
+    const reaped = pid === undefined ? false : await reapGroup(pid, grace);
+    return {
+      exitCode: end.code,
+      signal: end.signal,
+      spawnError: null,
+      timedOut,
+      killed: killed || reaped,
+      aborted,
     };
-
-    child.stdout.on("data", (chunk: Buffer) => req.output.write(chunk));
-    child.stderr.on("data", (chunk: Buffer) => req.output.write(chunk));
-    child.stdin.on("error", () => {
-      // The script did not read its stdin: that is its right.
-    });
-    child.stdin.end(req.stdin);
-
-    child.on("error", (err: NodeJS.ErrnoException) => {
-      finish({
-        exitCode: null,
-        signal: null,
-        spawnError: `${err.code ?? "error"}: ${err.message}`,
-      });
-    });
-    child.on("exit", (code, signal) => {
-      // Let buffered output arrive, but do not wait on pipes a grandchild still holds.
-      const drain = setTimeout(() => done(), 50);
-      let closed = false;
-      const done = (): void => {
-        if (closed) return;
-        closed = true;
-        clearTimeout(drain);
-        child.stdout.destroy();
-        child.stderr.destroy();
-        if (killTimer !== undefined && !killed && signal === "SIGKILL") killed = true;
-        finish({ exitCode: code, signal, spawnError: null });
-      };
-      child.once("close", done);
-    });
   });
 }

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { startProcess } from "../platform/start-process.ts";
 import { KILL_GRACE_MS } from "./spawn.ts";
 
 // $1 owner pid, $2 run's pgid, $3 record file, $4 stop marker, $5 grace in tenths of a second.
@@ -27,26 +27,19 @@ export function spawnWatchdog(options: {
   graceMs?: number;
 }): void {
   const tenths = Math.max(1, Math.round((options.graceMs ?? KILL_GRACE_MS) / 100));
-  try {
-    const child = spawn(
-      "bash",
-      [
-        "-c",
-        SCRIPT,
-        "cpilot-watchdog",
-        String(options.ownerPid),
-        String(options.pgid),
-        options.recordPath,
-        options.stopMarkerPath,
-        String(tenths),
-      ],
-      { detached: true, stdio: "ignore" },
-    );
-    child.on("error", () => {
-      // no bash: the run is still stopped by its host, `cpilot stop` and stopSessionRuns
-    });
-    child.unref();
-  } catch {
-    // same as above
-  }
+  // No bash: the run is still stopped by its host, `cpilot stop` and stopSessionRuns.
+  startProcess(
+    "bash",
+    [
+      "-c",
+      SCRIPT,
+      "cpilot-watchdog",
+      String(options.ownerPid),
+      String(options.pgid),
+      options.recordPath,
+      options.stopMarkerPath,
+      String(tenths),
+    ],
+    { detached: true },
+  ).unref();
 }

@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { spawn } from "node:child_process";
+import { startProcess } from "../platform/start-process.ts";
 
 export type ProcessOutcome =
   | { kind: "exited"; code: number; stdout: string; stderr: string }
@@ -38,73 +38,78 @@ export function runProcess(
     timeoutMs: number;
   },
 ): Promise<ProcessOutcome> {
+  const [file, ...args] = argv;
+  if (file === undefined) {
+    return Promise.resolve({
+      kind: "spawn-failed",
+      code: "EINVAL",
+      message: "the command is empty",
+    });
+  }
   return new Promise((resolvePromise) => {
-    const [file, ...args] = argv;
-    if (file === undefined) {
-      resolvePromise({ kind: "spawn-failed", code: "EINVAL", message: "the command is empty" });
-      return;
-    }
     let settled = false;
-    const stdout: Buffer[] = [];
+    let timedOut = false;
+    const stdout: Uint8Array[] = [];
     let stdoutBytes = 0;
     let stderr = "";
+    const decoder = new TextDecoder();
     const timers: ReturnType<typeof setTimeout>[] = [];
-    const child = spawn(file, args, {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const seconds = options.timeoutMs / 1000;
     const finish = (outcome: ProcessOutcome): void => {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
       // No plugin may leave anything running behind it.
       killGroup(child.pid, "SIGKILL");
+      child.stopReading();
       resolvePromise(outcome);
     };
-    child.on("error", (err: NodeJS.ErrnoException) => {
-      finish({ kind: "spawn-failed", code: err.code ?? "ERROR", message: err.message });
+    const child = startProcess(file, args, {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdin: options.input,
+      onOutput: (chunk, stream) => {
+        if (settled) return;
+        if (stream === "stderr") {
+          stderr = (stderr + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL);
+          return;
+        }
+        stdoutBytes += chunk.length;
+        if (stdoutBytes > MAX_STDOUT) finish({ kind: "too-much-output", limit: MAX_STDOUT });
+        else stdout.push(chunk);
+      },
     });
-    child.stdin.on("error", () => {
-      // the plugin did not read its input; its answer still counts
-    });
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdoutBytes += chunk.length;
-      if (stdoutBytes > MAX_STDOUT) {
-        finish({ kind: "too-much-output", limit: MAX_STDOUT });
+    void child.exited.then(async (end) => {
+      if (end.error !== null) {
+        finish({ kind: "spawn-failed", code: end.error.code, message: end.error.message });
         return;
       }
-      stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
-    });
-    const done = (code: number | null, signal: NodeJS.Signals | null): void => {
-      if (signal !== null) finish({ kind: "signaled", signal, stderr });
+      if (timedOut) {
+        finish({ kind: "timeout", seconds, stderr });
+        return;
+      }
+      // A straggler holding the plugin's stdout open gets CLOSE_GRACE_MS.
+      await Promise.race([
+        child.outputClosed,
+        new Promise((resolve) => timers.push(setTimeout(resolve, CLOSE_GRACE_MS))),
+      ]);
+      if (end.signal !== null) finish({ kind: "signaled", signal: end.signal, stderr });
       else
         finish({
           kind: "exited",
-          code: code ?? 0,
+          code: end.code ?? 0,
           stdout: Buffer.concat(stdout).toString("utf8"),
           stderr,
         });
-    };
-    child.on("close", done);
-    child.on("exit", (code, signal) => {
-      timers.push(setTimeout(() => done(code, signal), CLOSE_GRACE_MS));
     });
     timers.push(
       setTimeout(() => {
         if (settled) return;
+        timedOut = true;
         killGroup(child.pid, "SIGTERM");
-        const seconds = options.timeoutMs / 1000;
         timers.push(setTimeout(() => finish({ kind: "timeout", seconds, stderr }), KILL_GRACE_MS));
-        child.removeAllListeners("close");
-        child.removeAllListeners("exit");
-        child.on("close", () => finish({ kind: "timeout", seconds, stderr }));
       }, options.timeoutMs),
     );
-    child.stdin.end(options.input);
   });
 }

@@ -1,5 +1,6 @@
 import { closeSync, openSync, writeSync } from "node:fs";
-import { ReadStream } from "node:tty";
+import type * as NodeTty from "node:tty";
+import { nodeBuiltin } from "../platform/builtin.ts";
 import type { AskMode, HeadlessMode, TtyPrompt } from "./types.ts";
 
 /**
@@ -16,10 +17,10 @@ export const promptOnTty: TtyPrompt = (question, timeoutMs) =>
       resolvePromise(null);
       return;
     }
-    let stream: ReadStream;
+    let stream: NodeTty.ReadStream;
     try {
       writeSync(fd, `${question} [y/N] `);
-      stream = new ReadStream(fd);
+      stream = new (nodeBuiltin<typeof NodeTty>("node:tty").ReadStream)(fd);
     } catch {
       closeSync(fd);
       resolvePromise(null);

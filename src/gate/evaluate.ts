@@ -1,4 +1,5 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { writeErr } from "../platform/stdio.ts";
 import { contentSummary, intendedContent } from "./_summary.ts";
 import { effectiveAskMode, promptOnTty } from "./ask.ts";
 import { appendGateLog, GATE_LOG, logEntry } from "./log.ts";
@@ -224,7 +225,7 @@ export async function evaluateWrite(
     try {
       appendGateLog(file, logEntry(write, decision));
     } catch (err) {
-      process.stderr.write(
+      writeErr(
         `cpilot: cannot append to the gate log ${relative(process.cwd(), file)}: ${err instanceof Error ? err.message : String(err)}\n`,
       );
     }

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { runSync, utf8 } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
 
 export interface GitResult {
@@ -16,18 +16,15 @@ export interface GitResult {
  * beside us), and messages are in English so callers can recognize them.
  */
 export function runGit(cwd: string, args: readonly string[]): GitResult {
-  const result = spawnSync("git", args, {
+  const result = runSync("git", args, {
     cwd,
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-    stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, GIT_LITERAL_PATHSPECS: "1", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
   });
   return {
     ok: result.status === 0,
-    stdout: result.stdout ?? "",
-    stderr: (result.stderr ?? "").trim(),
-    missing: (result.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT",
+    stdout: utf8(result.stdout),
+    stderr: utf8(result.stderr).trim(),
+    missing: result.error === "ENOENT",
   };
 }
 

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { findConfig } from "../config/find.ts";
@@ -7,6 +6,7 @@ import { managedPath } from "../config/managed.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { createEngine, type Engine } from "../engine/engine.ts";
 import type { GateConfig } from "../gate/schema.ts";
+import { gitRoot } from "../match/files.ts";
 
 /** The project as the server sees it right now. */
 export type ProjectState =
@@ -25,12 +25,6 @@ function mtime(path: string): string {
   }
 }
 
-function gitTop(cwd: string): string | null {
-  const r = spawnSync("git", ["rev-parse", "--show-toplevel"], { cwd, encoding: "utf8" });
-  const top = r.status === 0 ? r.stdout.trim() : "";
-  return top === "" ? null : top;
-}
-
 /**
  * The project root: the folder of the config (explicit or found from `cwd` upwards),
  * else the git top level, else `cwd`.
@@ -39,7 +33,7 @@ export function projectRoot(cwd: string, explicitConfig?: string): string {
   if (explicitConfig !== undefined) return dirname(resolve(cwd, explicitConfig));
   const found = findConfig(cwd);
   if (found !== null) return dirname(found);
-  return gitTop(cwd) ?? resolve(cwd);
+  return gitRoot(cwd) ?? resolve(cwd);
 }
 
 /**

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { stopSessionRuns } from "../engine/running.ts";
+import { randomHex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { Batcher } from "./batcher.ts";
 import { finishBatch } from "./finish-batch.ts";
@@ -72,7 +72,7 @@ async function instructions(project: Project): Promise<string> {
 /** Build the MCP server with every cpilot tool registered (not yet connected). */
 export async function createCpilotMcp(options: CpilotMcpOptions): Promise<CpilotMcp> {
   const project = new Project(projectRoot(options.cwd, options.config), options.config);
-  const session = options.session ?? `mcp-${randomBytes(4).toString("hex")}`;
+  const session = options.session ?? `mcp-${randomHex(4)}`;
   const signal = options.signal ?? new AbortController().signal;
   const server = new McpServer(
     { name: "cpilot", version: VERSION },

@@ -1,12 +1,14 @@
 import type { Buffer } from "node:buffer";
-import { Writable } from "node:stream";
+import type * as NodeStream from "node:stream";
+import { nodeBuiltin } from "../platform/builtin.ts";
 
 /**
  * Keep stdout for protocol messages only. Returns a stream that writes to the real stdout
  * (give it to the transport); from then on anything else this process prints to stdout
  * (a config's console.log, a TypeScript callback's output) goes to stderr instead.
  */
-export function guardStdout(): { protocol: Writable; restore: () => void } {
+export function guardStdout(): { protocol: NodeStream.Writable; restore: () => void } {
+  const { Writable } = nodeBuiltin<typeof NodeStream>("node:stream");
   const stdout = process.stdout;
   const original = stdout.write;
   const realWrite = original.bind(stdout) as (

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { randomHex } from "../platform/digest.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 
 /**
@@ -43,7 +43,7 @@ export function postNotice(
   const createdAt = Date.now();
   // The monotonic clock is shared by every process on the machine, and fine enough that
   // notices posted in the same millisecond still sort in the order they were posted.
-  const id = `${process.hrtime.bigint().toString().padStart(20, "0")}-${randomBytes(4).toString("hex")}`;
+  const id = `${process.hrtime.bigint().toString().padStart(20, "0")}-${randomHex(4)}`;
   writeFileAtomic(join(dir, `${id}.json`), JSON.stringify({ ...notice, id, createdAt }));
   return id;
 }
@@ -60,7 +60,7 @@ export function takeNotices(root: string, session: string): Notice[] {
       continue;
     }
     for (const name of names.sort()) {
-      const claimed = join(dir, `.${name}.${process.pid}-${randomBytes(3).toString("hex")}.taken`);
+      const claimed = join(dir, `.${name}.${process.pid}-${randomHex(3)}.taken`);
       try {
         renameSync(join(dir, name), claimed);
       } catch {

@@ -1,3 +1,4 @@
+import { isTerminal, terminalColumns, writeErr } from "../platform/stdio.ts";
 import { colorEnabled, paint } from "./style.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -13,11 +14,8 @@ export class Progress {
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly live: boolean;
 
-  constructor(
-    private readonly total: number,
-    private readonly stream: NodeJS.WriteStream = process.stderr,
-  ) {
-    this.live = stream.isTTY === true && process.env.CI === undefined;
+  constructor(private readonly total: number) {
+    this.live = process.env.CI === undefined && isTerminal(2);
   }
 
   start(id: string, name: string): void {
@@ -37,23 +35,23 @@ export class Progress {
 
   /** Print a finished line above the status line. */
   log(line: string): void {
-    if (this.live) this.stream.write("\r\x1b[2K");
-    this.stream.write(`${line}\n`);
+    if (this.live) writeErr("\r\x1b[2K");
+    writeErr(`${line}\n`);
     this.draw();
   }
 
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
-    if (this.live) this.stream.write("\r\x1b[2K");
+    if (this.live) writeErr("\r\x1b[2K");
   }
 
   private draw(): void {
     if (!this.live || this.running.size === 0) return;
     this.frame = (this.frame + 1) % FRAMES.length;
     const names = [...new Set(this.running.values())].join(", ");
-    const width = (this.stream.columns || 80) - 1;
+    const width = terminalColumns() - 1;
     const text = `${FRAMES[this.frame]} running ${names} · ${this.done}/${this.total} done`;
-    this.stream.write(`\r\x1b[2K${paint(text.slice(0, width), "gray", colorEnabled(this.stream))}`);
+    writeErr(`\r\x1b[2K${paint(text.slice(0, width), "gray", colorEnabled())}`);
   }
 }

@@ -1,9 +1,10 @@
+import { isTerminal, writeErr } from "../platform/stdio.ts";
 /** Colors only on a TTY and never with NO_COLOR (https://no-color.org). */
-export function colorEnabled(stream: { isTTY?: boolean } = process.stderr): boolean {
+export function colorEnabled(): boolean {
   const noColor = process.env.NO_COLOR;
   if (noColor !== undefined && noColor !== "") return false;
   if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== "0") return true;
-  return stream.isTTY === true;
+  return isTerminal(2);
 }
 
 const CODES = { red: 31, green: 32, yellow: 33, blue: 34, gray: 90, bold: 1, dim: 2 } as const;
@@ -23,5 +24,5 @@ export function formatDuration(ms: number): string {
 
 /** Write a line for people: always stderr, so stdout stays for protocol and --json. */
 export function say(line = ""): void {
-  process.stderr.write(`${line}\n`);
+  writeErr(`${line}\n`);
 }

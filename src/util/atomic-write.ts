@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   closeSync,
   fsyncSync,
@@ -9,6 +8,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { randomHex } from "../platform/digest.ts";
 
 /**
  * Write a file so that readers see the old content or the new one, never half of it:
@@ -20,7 +20,7 @@ export function writeFileAtomic(
   data: string | Uint8Array,
   options: { durable?: boolean } = {},
 ): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const tmp = join(dirname(path), `.${basename(path)}.${randomHex(6)}.tmp`);
   let mode = 0o644;
   try {
     mode = statSync(path).mode & 0o7777;

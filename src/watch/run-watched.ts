@@ -4,6 +4,7 @@ import { filesLabel, isFailure } from "../agents/_shared/render-run.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { Outcome } from "../engine/outcome.ts";
+import { writeErr } from "../platform/stdio.ts";
 import { RESULTS_FILE } from "./results-file.ts";
 import { startWatchSession } from "./watch-session.ts";
 
@@ -75,7 +76,7 @@ export function batchLine(outcome: Outcome): string {
 }
 
 function say(line: string): void {
-  process.stderr.write(`${line}\n`);
+  writeErr(`${line}\n`);
 }
 
 async function loadOrSay(path: string): Promise<ResolvedConfig | null> {

@@ -1,13 +1,11 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { sha1Hex } from "../platform/digest.ts";
 
 /** sha1 of a file's bytes, or null when it is not there (or not a readable file). */
 export function fileHash(root: string, rel: string): string | null {
   try {
-    return createHash("sha1")
-      .update(readFileSync(join(root, rel)))
-      .digest("hex");
+    return sha1Hex(readFileSync(join(root, rel)));
   } catch {
     return null;
   }

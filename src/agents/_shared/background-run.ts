@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { loadConfigFile, loadProjectConfig } from "../../config/load.ts";
 import { isActive, readToggles } from "../../config/state.ts";
@@ -6,6 +5,7 @@ import { executeRun } from "../../engine/execute-run.ts";
 import type { RunResult } from "../../engine/outcome.ts";
 import { compareSnapshot, snapshot } from "../../engine/resync.ts";
 import { Semaphore } from "../../engine/semaphore.ts";
+import { randomHex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
 import { agentSettings } from "./agent-settings.ts";
 import type { BackgroundSpec } from "./background.ts";
@@ -43,7 +43,7 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
   const settings = agentSettings(config.source.agent);
   const toggles = readToggles(config.root);
   const semaphore = new Semaphore(config.concurrency);
-  const batchId = randomBytes(6).toString("hex");
+  const batchId = randomHex(6);
   const signal = new AbortController().signal;
   const paths = new Set(spec.runs.flatMap((r) => r.files));
   const before = snapshot(spec.root, paths);

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { EditBatch } from "../../engine/batch.ts";
 import type { PlannedRun } from "../../engine/plan.ts";
 import { newRunId } from "../../engine/run-id.ts";
+import { startProcess } from "../../platform/start-process.ts";
 import { selfArgv } from "./self-command.ts";
 
 /** What a detached background process needs to run some callbacks and report later. */
@@ -43,14 +43,10 @@ export function startBackground(
   const spec: BackgroundSpec = { ...context, runs };
   writeFileSync(specPath, JSON.stringify(spec));
   const [command, ...args] = selfArgv();
-  const child = spawn(command as string, [...args, "hook", BACKGROUND_FLAG, specPath], {
+  // Should it not start, the spec stays for `cpilot doctor` and no result ever arrives.
+  startProcess(command as string, [...args, "hook", BACKGROUND_FLAG, specPath], {
     cwd: context.root,
     detached: true,
-    stdio: "ignore",
-  });
-  child.on("error", () => {
-    // reported by the runner never starting: the spec stays for `cpilot doctor`
-  });
-  child.unref();
+  }).unref();
   return runs;
 }

@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { findConfig } from "../../config/find.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { claimOnce } from "./session-state.ts";
 
@@ -41,7 +41,7 @@ export async function emptyConfig(root: string): Promise<ResolvedConfig> {
  * distinct error (null afterwards: stderr only, the model was told).
  */
 export function configErrorForModel(root: string, session: string, message: string): string | null {
-  const hash = createHash("sha1").update(message).digest("hex").slice(0, 12);
+  const hash = sha1Hex(message).slice(0, 12);
   let first = false;
   try {
     first = claimOnce(root, session, `config-error-${hash}`);

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   mkdirSync,
   readdirSync,
@@ -11,6 +10,7 @@ import {
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { RunResult } from "../../engine/outcome.ts";
+import { sha1Hex } from "../../platform/digest.ts";
 
 /**
  * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which
@@ -83,7 +83,7 @@ export function bumpCounter(root: string, session: string, name: string): number
 
 function resultKey(callback: string, per: Per, files: readonly string[]): string {
   if (per === "batch") return callback;
-  const hash = createHash("sha1").update(files.join("\0")).digest("hex").slice(0, 16);
+  const hash = sha1Hex(files.join("\0")).slice(0, 16);
   return `${callback}@${hash}`;
 }
 

@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import type * as NodeChildProcess from "node:child_process";
+import { nodeBuiltin } from "../../platform/builtin.ts";
 import { compareVersions, parseClaudeVersion } from "./batch-event.ts";
 
 /**
@@ -6,6 +7,7 @@ import { compareVersions, parseClaudeVersion } from "./batch-event.ts";
  * Null when it cannot be run or says something unexpected.
  */
 export function detectClaudeVersion(command = "claude"): [number, number, number] | null {
+  const { spawnSync } = nodeBuiltin<typeof NodeChildProcess>("node:child_process");
   const r = spawnSync(command, ["--version"], {
     encoding: "utf8",
     timeout: 5_000,

@@ -1,8 +1,9 @@
-import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import { findConfig } from "../../config/find.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
+import { mark } from "../../util/trace.ts";
 import { claimOnce } from "../_shared/session-state.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
@@ -42,11 +43,13 @@ export async function handleClaudeHook(
   try {
     const { loadConfigFile } = await import("../../config/load.ts");
     config = await loadConfigFile(configPath);
+    mark("config loaded");
   } catch (err) {
     return configError(input, dirname(configPath), err, options.env);
   }
   try {
     const handler = await load();
+    mark("handler loaded");
     return await handler(hookContext(input, config, options.env));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -80,7 +83,7 @@ async function configError(
     const gated = await onPreToolUse(fallback, {});
     return { ...gated, stderr };
   }
-  const hash = createHash("sha1").update(message).digest("hex").slice(0, 12);
+  const hash = sha1Hex(message).slice(0, 12);
   let first = false;
   try {
     first = claimOnce(root, input.session, `config-error-${hash}`);

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { sha1Hex } from "../../platform/digest.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../_shared/session-state.ts";
 import type { HookContext } from "./hook-context.ts";
@@ -58,7 +58,7 @@ async function applyContextUpdates(
     ctx.input.lastAssistantMessage ??
     (ctx.input.transcriptPath ? lastAssistantText(ctx.input.transcriptPath) : "");
   if (!message.includes("<context-update")) return null;
-  const hash = createHash("sha1").update(message).digest("hex").slice(0, 16);
+  const hash = sha1Hex(message).slice(0, 16);
   if (!claimOnce(ctx.config.root, ctx.input.session, `context-${hash}`)) return null;
   return applyNow(ctx, message);
 }

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { FileChange } from "../../engine/batch.ts";
+import { sha1Hex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
 import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
@@ -149,13 +149,11 @@ function firstClaim(root: string, input: CursorHookInput, path: string): FileCha
   if (rel === null) return null;
   let state = "deleted";
   try {
-    state = createHash("sha1")
-      .update(readFileSync(isAbsolute(path) ? path : resolve(input.cwd, path)))
-      .digest("hex");
+    state = sha1Hex(readFileSync(isAbsolute(path) ? path : resolve(input.cwd, path)));
   } catch {
     // gone: a delete
   }
-  const key = createHash("sha1").update(`${rel}\0${state}`).digest("hex").slice(0, 20);
+  const key = sha1Hex(`${rel}\0${state}`).slice(0, 20);
   if (!claimOnce(root, input.session, `cursor-edit-${key}`)) return null;
   return { path: rel, kind: state === "deleted" ? "deleted" : "modified" };
 }

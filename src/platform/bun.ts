@@ -1,0 +1,44 @@
+/**
+ * The few Bun APIs cpilot uses, typed here so the sources type-check in a project that has
+ * no Bun type definitions (cpilot as an npm dependency). Undefined on other runtimes.
+ */
+export interface BunSubprocess {
+  readonly pid: number;
+  readonly exited: Promise<number>;
+  readonly exitCode: number | null;
+  readonly signalCode: string | null;
+  readonly stdout: unknown;
+  readonly stderr: unknown;
+  unref(): void;
+}
+
+type Stdio = "pipe" | "ignore";
+
+export interface BunRuntime {
+  CryptoHasher: new (
+    algorithm: "sha1",
+  ) => { update(data: string | Uint8Array): { digest(encoding: "hex"): string } };
+  spawn(
+    cmd: string[],
+    options: {
+      cwd?: string;
+      env?: Record<string, string>;
+      detached?: boolean;
+      stdin?: Stdio | Uint8Array;
+      stdout?: Stdio;
+      stderr?: Stdio;
+    },
+  ): BunSubprocess;
+  spawnSync(
+    cmd: string[],
+    options: {
+      cwd?: string;
+      env?: Record<string, string>;
+      stdin?: Stdio;
+      stdout?: Stdio;
+      stderr?: Stdio;
+    },
+  ): { exitCode: number | null; stdout?: Uint8Array; stderr?: Uint8Array };
+}
+
+export const bun: BunRuntime | undefined = (globalThis as { Bun?: BunRuntime }).Bun;

@@ -1,0 +1,18 @@
+import type * as NodeCrypto from "node:crypto";
+import { nodeBuiltin } from "./builtin.ts";
+import { bun } from "./bun.ts";
+
+/** Hex SHA-1 of text or bytes: Bun's native hasher, else node:crypto (Deno, Node). */
+export function sha1Hex(data: string | Uint8Array): string {
+  if (bun) return new bun.CryptoHasher("sha1").update(data).digest("hex");
+  const { createHash } = nodeBuiltin<typeof NodeCrypto>("node:crypto");
+  return createHash("sha1").update(data).digest("hex");
+}
+
+/** `bytes` random bytes as hex, from the Web Crypto every runtime has. */
+export function randomHex(bytes: number): string {
+  const buf = crypto.getRandomValues(new Uint8Array(bytes));
+  let hex = "";
+  for (const b of buf) hex += b.toString(16).padStart(2, "0");
+  return hex;
+}

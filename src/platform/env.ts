@@ -1,0 +1,8 @@
+/** An environment without its undefined entries, as spawn APIs want it. */
+export function definedEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) out[key] = value;
+  return out;
+}

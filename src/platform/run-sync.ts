@@ -1,0 +1,70 @@
+import type * as NodeChildProcess from "node:child_process";
+import { nodeBuiltin } from "./builtin.ts";
+import { bun } from "./bun.ts";
+import { definedEnv } from "./env.ts";
+
+export interface SyncResult {
+  /** Exit code; null when killed by a signal or not started. */
+  readonly status: number | null;
+  readonly stdout: Uint8Array;
+  readonly stderr: Uint8Array;
+  /** The process could not start (ENOENT when the command or cwd is missing): the code. */
+  readonly error: string | null;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Run a command to completion with an argument array (never a shell), no stdin, capturing
+ * stdout and stderr. Bun's native spawn where it exists (git runs on the hook and
+ * pre-commit paths; see start-process.ts), node:child_process elsewhere. Never throws.
+ */
+export function runSync(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Readonly<Record<string, string | undefined>> },
+): SyncResult {
+  if (bun) {
+    try {
+      const r = bun.spawnSync([command, ...args], {
+        cwd: options.cwd,
+        ...(options.env !== undefined ? { env: definedEnv(options.env) } : {}),
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      return {
+        status: r.exitCode,
+        stdout: r.stdout ?? EMPTY,
+        stderr: r.stderr ?? EMPTY,
+        error: null,
+      };
+    } catch (err) {
+      return failed(err);
+    }
+  }
+  const { spawnSync } = nodeBuiltin<typeof NodeChildProcess>("node:child_process");
+  const r = spawnSync(command, [...args], {
+    cwd: options.cwd,
+    ...(options.env !== undefined ? { env: { ...options.env } } : {}),
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 1 << 30,
+  });
+  if (r.error) return failed(r.error);
+  return { status: r.status, stdout: r.stdout ?? EMPTY, stderr: r.stderr ?? EMPTY, error: null };
+}
+
+function failed(err: unknown): SyncResult {
+  const code = (err as { code?: unknown })?.code;
+  return {
+    status: null,
+    stdout: EMPTY,
+    stderr: EMPTY,
+    error: typeof code === "string" ? code : "ERROR",
+  };
+}
+
+/** Bytes as UTF-8 text. */
+export function utf8(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
+}

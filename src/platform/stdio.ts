@@ -1,0 +1,52 @@
+import { fstatSync, writeSync } from "node:fs";
+import type * as NodeTty from "node:tty";
+import { nodeBuiltin } from "./builtin.ts";
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Write all of `text` to stdout (1) or stderr (2) before returning. Synchronous on purpose:
+ * the first touch of `process.stdout`/`process.stderr` costs ~8 ms in the compiled binary,
+ * and every hook call and pre-commit run would pay it. Short writes continue; a full
+ * non-blocking pipe (EAGAIN) is waited on; a reader that went away ends the write.
+ */
+export function writeFd(fd: 1 | 2, text: string): void {
+  const data = new TextEncoder().encode(text);
+  let offset = 0;
+  while (offset < data.length) {
+    try {
+      offset += writeSync(fd, data, offset);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EAGAIN") return;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}
+
+/** Protocol and --json output. */
+export function writeOut(text: string): void {
+  writeFd(1, text);
+}
+
+/** Everything for people. */
+export function writeErr(text: string): void {
+  writeFd(2, text);
+}
+
+/**
+ * Is this descriptor a terminal? fstat tells a pipe or a file at once; only a character
+ * device (a terminal, or /dev/null) pays for loading node:tty.
+ */
+export function isTerminal(fd: 0 | 1 | 2): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return nodeBuiltin<typeof NodeTty>("node:tty").isatty(fd);
+}
+
+/** Width of the terminal on stderr (80 when unknown). */
+export function terminalColumns(): number {
+  return process.stderr.columns || 80;
+}
