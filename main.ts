@@ -93,7 +93,7 @@ function takeConfigFlag(args: string[]): { rest: string[]; config: string | unde
 }
 
 async function main(argv: string[]): Promise<number> {
-  mark("main");
+  mark("cpilot started");
   const [name, ...args] = argv;
   if (name === undefined) {
     writeErr(`${HELP}\n`);
@@ -126,6 +126,7 @@ async function main(argv: string[]): Promise<number> {
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
   const command = await load();
+  mark("command loaded");
   return command(args, { cwd: process.cwd(), signal: controller.signal });
 }
 

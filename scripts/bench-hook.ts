@@ -1,9 +1,10 @@
 // Times one Claude Code PostToolUse hook call (`dist/cpilot hook claude`, payload on stdin):
 // a Write of a file one `true` callback matches, and one nothing matches, beside baselines
-// measured in the same run: the floor (`bash -c true`), `dist/cpilot --version` (the binary's
-// start), and lefthook running one matching `true` job for one file, when it is installed
-// (scripts/bench.ts installs it under node_modules/.cache/cpilot-bench). Builds nothing:
-// run `npm run build` first. Reports medians and ratios; asserts nothing.
+// measured in the same run: the floor (`bash -c true`), an empty program compiled like
+// dist/cpilot (the runtime's own start and exit), `dist/cpilot --version`, and lefthook
+// running one matching `true` job for one file, when it is installed (scripts/bench.ts
+// installs it under node_modules/.cache/cpilot-bench). Builds nothing: run `npm run build`
+// first. Reports medians and ratios; asserts nothing.
 // Usage: bun scripts/bench-hook.ts [--runs N] [--keep]
 import { execFileSync, spawnSync } from "node:child_process";
 import {
@@ -17,6 +18,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildRuntimeFloor } from "./_runtime-floor.ts";
 
 const { values } = parseArgs({
   options: { runs: { type: "string", default: "41" }, keep: { type: "boolean" } },
@@ -76,6 +78,7 @@ interface Case {
 }
 const cases: Case[] = [
   { name: "floor: bash -c true", cmd: "bash", args: ["-c", "true"] },
+  { name: "runtime floor: empty Bun program", cmd: buildRuntimeFloor(dir), args: [] },
   { name: "dist/cpilot --version", cmd: cpilot, args: ["--version"] },
   { name: "hook, empty stdin (fixed cost)", cmd: cpilot, args: ["hook", "claude"], input: "" },
   {
@@ -159,6 +162,10 @@ out.push(`one matching callback: ${hook.toFixed(1)} ms (target < 15 ms)`);
 if (lh) out.push(`vs lefthook: ${(hook / lh).toFixed(2)}× its per-call time (target < 0.20)`);
 else out.push("lefthook not installed: compare with the floor and the binary's start above");
 out.push(`nothing matches: ${(none - start).toFixed(1)} ms over the binary's start`);
+const runtime = med.get("runtime floor: empty Bun program") ?? 0;
+out.push(
+  `cpilot's own work in the matching call: ${(hook - runtime).toFixed(1)} ms over the runtime floor (${runtime.toFixed(1)} ms: any compiled Bun program starting and exiting here)`,
+);
 process.stdout.write(`${out.join("\n")}\n`);
 if (!values.keep) rmSync(dir, { recursive: true, force: true });
 else process.stdout.write(`kept ${dir}\n`);

@@ -1,12 +1,15 @@
 // Times `cpilot check` with a `true` callback on 1 staged file, 1,000 staged files and --all
 // in a generated repo of 20,000 files (10,000 *.ts), beside the floor (spawning `bash -c true`)
 // and lefthook and lint-staged doing the same job, all in the same run. Reports medians and
-// ratios; asserts nothing. Usage: scripts/bench [--runs N] [--files N] [--keep] [--no-others]
+// ratios, and how much of cpilot's time is the runtime's own start and exit (an empty
+// program compiled the same way); asserts nothing.
+// Usage: scripts/bench [--runs N] [--files N] [--keep] [--no-others]
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildRuntimeFloor } from "./_runtime-floor.ts";
 
 const { values } = parseArgs({
   options: {
@@ -126,6 +129,8 @@ const record = (scenario: string, tool: string, samples: number[]) =>
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 makeRepo();
+const runtimeFloor = buildRuntimeFloor(mkdtempSync(join(tmpdir(), "cpilot-bench-floor-")));
+process.on("exit", () => rmSync(dirname(runtimeFloor), { recursive: true, force: true }));
 const hasLefthook = !values["no-others"] && existsSync(lefthook);
 const hasLintStaged = !values["no-others"] && existsSync(lintStaged);
 for (const [scenario, n] of [
@@ -134,6 +139,7 @@ for (const [scenario, n] of [
 ] as const) {
   stage(n);
   record(scenario, "floor: bash -c true", time("bash", ["-c", "true"]));
+  record(scenario, "runtime floor: empty Bun program", time(runtimeFloor, []));
   record(scenario, "cpilot check --staged", time(cpilot, ["check", "--staged"]));
   if (hasLefthook)
     record(
@@ -149,6 +155,7 @@ for (const [scenario, n] of [
 git("reset", "-q");
 git("checkout", "-q", "--", ".");
 record("--all (20,000 files)", "floor: bash -c true", time("bash", ["-c", "true"]));
+record("--all (20,000 files)", "runtime floor: empty Bun program", time(runtimeFloor, []));
 record("--all (20,000 files)", "cpilot check --all", time(cpilot, ["check", "--all"]));
 if (hasLefthook)
   record(
@@ -174,7 +181,12 @@ for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
   const mine = group.find((r) => r.tool.startsWith("cpilot"))!;
   out.push(scenario);
   for (const r of group) {
-    const ratio = r === mine ? "" : `  cpilot is ${(mine.ms / r.ms).toFixed(2)}x this`;
+    const ratio =
+      r === mine
+        ? ""
+        : r.tool.startsWith("runtime floor")
+          ? `  cpilot's own work: ${(mine.ms - r.ms).toFixed(1)} ms over this`
+          : `  cpilot is ${(mine.ms / r.ms).toFixed(2)}x this`;
     out.push(`  ${r.tool.padEnd(44)} ${r.ms.toFixed(1).padStart(8)} ms${ratio}`);
   }
   out.push("");

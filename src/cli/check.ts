@@ -7,6 +7,7 @@ import { Progress } from "../ui/progress.ts";
 import { renderRunLines } from "../ui/run-line.ts";
 import { colorEnabled, say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
+import { mark } from "../util/trace.ts";
 import { assertKnownNames, parseFlags } from "./_common.ts";
 import { selectFiles, splitChangedRef } from "./check-files.ts";
 
@@ -42,6 +43,7 @@ export async function checkCommand(
     });
   }
   const config = await loadProjectConfig(options.cwd, values.config);
+  mark("config loaded");
   const names = config.callbacks.map((c) => c.name);
   assertKnownNames(values.only ?? [], names, "use --only");
   assertKnownNames(values.skip ?? [], names, "use --skip");
@@ -52,6 +54,7 @@ export async function checkCommand(
     all: values.all === true,
     changedRef: split.ref,
   });
+  mark("files selected");
   const batch: EditBatch = { root, files, origin: { surface: "check" } };
   const engine = createEngine({ root, config });
   const planOptions = {
@@ -81,12 +84,13 @@ export async function checkCommand(
   }
 
   const color = colorEnabled();
-  const progress = new Progress(engine.plan(batch, planOptions).length);
+  const progress = new Progress();
   const started = Date.now();
   const outcome = await engine.run(batch, {
     ...planOptions,
     signal: options.signal,
     resyncTree: config.source.resync === "tree",
+    onPlanned: (runs) => progress.setTotal(runs.length),
     onRunStart: (r) => progress.start(r.id, r.callback),
     onRunEnd: (r) => {
       progress.end(r.id);
@@ -96,6 +100,7 @@ export async function checkCommand(
   progress.stop();
   if (values.json) writeOut(`${JSON.stringify(toJson(outcome))}\n`);
   else printSummary(outcome, files.length, Date.now() - started, color);
+  mark("check reported");
   if (options.signal.aborted) return 130;
   return outcome.ok ? 0 : 1;
 }

@@ -102,7 +102,7 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     });
   }
   const { text, complete } = await readStdin();
-  mark("stdin read");
+  mark("hook input read");
   if (!complete) {
     writeFd(
       2,
@@ -113,9 +113,8 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     return 0;
   }
   const handle = await adapter();
-  mark("adapter loaded");
   const reply = await handle(text, { cwd: ctx.cwd, env: process.env });
-  mark("handled");
+  mark("hook answered");
   if (reply.stderr) writeFd(2, `${reply.stderr}\n`);
   if (reply.json !== null) writeFd(1, `${JSON.stringify(reply.json)}\n`);
   return reply.exitCode ?? 0;

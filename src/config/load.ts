@@ -4,7 +4,6 @@ import type * as NodeUrl from "node:url";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { CpilotError } from "../util/errors.ts";
-import { mark } from "../util/trace.ts";
 import { registerCpilotModule } from "./_register-module.ts";
 import { findConfig } from "./find.ts";
 import { MANAGED_NAME, readManaged } from "./managed-file.ts";
@@ -66,15 +65,11 @@ export async function readConfigValue(path: string): Promise<unknown> {
 
 /** Load, validate and resolve a config file (plus its managed callbacks); every problem is reported at once. */
 export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
-  mark("load: start");
   const value = await readConfigValue(path);
-  mark("load: read");
   const root = dirname(path);
   const managedValue = readManaged(root);
   const fingerprint = configFingerprint([value, managedValue]);
-  mark("load: fingerprint");
   if (knownValid(root, fingerprint)) {
-    mark("load: known");
     const config = value as CpilotConfig;
     const merged = {
       ...config,

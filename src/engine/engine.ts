@@ -16,6 +16,8 @@ import { Semaphore } from "./semaphore.ts";
 export interface RunOptions extends PlanOptions {
   /** Stops every run of this batch (Ctrl-C). */
   readonly signal?: AbortSignal;
+  /** Called once with the runs the batch starts, before any starts. */
+  readonly onPlanned?: (runs: readonly PlannedRun[]) => void;
   /** Called as each run starts and ends, for progress lines. */
   readonly onRunStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
   readonly onRunEnd?: (run: RunResult) => void;
@@ -62,12 +64,13 @@ export function createEngine(options: {
 
   const run = async (batch: EditBatch, runOptions: RunOptions = {}): Promise<Outcome> => {
     const planned = plan(batch, runOptions);
+    runOptions.onPlanned?.(planned);
     if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: [] };
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths = new Set(planned.flatMap((p) => p.files));
     const dirtyBefore = runOptions.resyncTree ? dirtyFiles(batch.root) : null;
     const before = snapshot(batch.root, new Set([...plannedPaths, ...(dirtyBefore ?? [])]));
-    mark("snapshot");
+    mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
     const signal = runOptions.signal ?? new AbortController().signal;
     // Runs that process hooks start, and what the hooks had to say, join this Outcome.
@@ -98,11 +101,11 @@ export function createEngine(options: {
       }),
     );
     const runs = [...mainRuns, ...hookRuns];
-    mark("runs done");
+    mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
-    const resyncs = compareSnapshot(batch.root, before, dirtyAfter);
+    const resyncs = await compareSnapshot(batch.root, before, dirtyAfter);
     pruneRuns(batch.root, config.keepLogs);
-    mark("resync+prune");
+    mark("engine: resync compared");
     const notes = [
       ...runs
         .filter((r) => r.status === "replaced")

@@ -1,6 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { mark } from "../util/trace.ts";
 import type { EditBatch } from "./batch.ts";
 import { chunkFiles } from "./chunk.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
@@ -118,7 +117,6 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
           abort,
         });
   const release = await options.semaphore.acquire();
-  mark("lock+slot");
   const startedAt = Date.now();
   output = new RunOutput(logPath, watcher?.onLine);
   let end: RawEnd = {
@@ -150,7 +148,6 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     options.signal.removeEventListener("abort", forward);
   }
   const replacedBy = takeReplacedBy(root, id);
-  mark("process ended");
   const stopReason = spawned ? takeStopReason(root, id) : null;
   const { status, summary } = judge(end, callback.timeoutMs, replacedBy, stopReason, stoppedBy);
   const result: StoredRun = {
@@ -179,7 +176,6 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       : {}),
   };
   saveRunRecord(root, result);
-  mark("saved");
   if (watcher !== null) {
     watcher.exited(result);
     await watcher.settled();

@@ -1,9 +1,11 @@
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
 
 /** Lines kept in memory per run; the log file has everything. */
 export const TAIL_LINES = 200;
 /** Longest line kept in the tail; longer ones are cut with a marker. */
 const MAX_LINE = 2000;
+/** How far back from the end of a directly written log the tail's lines are looked for. */
+const TAIL_SCAN_BYTES = 16 * 1024 * 1024;
 
 /**
  * Sink for a run's output: every byte goes to the log file, the last lines stay in a
@@ -12,8 +14,12 @@ const MAX_LINE = 2000;
 export class RunOutput {
   private readonly fd: number;
   private readonly ring: string[] = [];
+  private readonly decoder = new TextDecoder();
   private partial = "";
   private closed = false;
+  /** The process writes the log itself: the tail comes from the file's end. */
+  private direct = false;
+  private finalTail: string[] | null = null;
 
   /**
    * @param onLine called with each whole line as it arrives (cut like the tail), and with
@@ -23,15 +29,28 @@ export class RunOutput {
     logPath: string,
     private readonly onLine?: (line: string) => void,
   ) {
-    this.fd = openSync(logPath, "a");
+    // Readable too: a process writing the log directly leaves its tail to be read back.
+    this.fd = openSync(logPath, "a+");
+  }
+
+  /**
+   * The log's file descriptor, for a process to write its stdout and stderr straight into
+   * (no pipes, no copying through cpilot, true interleaving), or null when someone listens
+   * to lines as they arrive. After this, the tail is read back from the file.
+   */
+  takeDirectFd(): number | null {
+    if (this.onLine !== undefined || this.closed) return null;
+    this.direct = true;
+    return this.fd;
   }
 
   /** Append a chunk of raw output. */
   write(chunk: Uint8Array | string): void {
     if (this.closed) return;
-    const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    const buf = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
     writeSync(this.fd, buf);
-    const text = this.partial + Buffer.from(buf).toString("utf8");
+    if (this.direct) return;
+    const text = this.partial + this.decoder.decode(buf, { stream: true });
     const parts = text.split("\n");
     this.partial = parts.pop() ?? "";
     if (this.partial.length > MAX_LINE) this.partial = this.partial.slice(-MAX_LINE);
@@ -44,8 +63,7 @@ export class RunOutput {
   }
 
   private pushLine(raw: string): void {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    const kept = line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)} … [line cut]` : line;
+    const kept = cutLine(raw);
     this.ring.push(kept);
     if (this.ring.length > TAIL_LINES) this.ring.shift();
     this.onLine?.(kept);
@@ -53,15 +71,79 @@ export class RunOutput {
 
   /** The last `n` lines, trailing blank lines dropped. */
   tail(n = TAIL_LINES): string[] {
-    const lines = this.partial === "" ? [...this.ring] : [...this.ring, this.partial];
+    const lines = this.direct
+      ? (this.finalTail ?? this.readTail())
+      : this.partial === ""
+        ? [...this.ring]
+        : [...this.ring, this.partial];
     while (lines.length > 0 && lines[lines.length - 1]?.trim() === "") lines.pop();
     return lines.slice(-n);
   }
 
+  /**
+   * The last lines of the log file itself (direct mode), cut as the in-memory tail cuts
+   * them. Finds line ends by scanning back in blocks, and reads at most a few kB of each
+   * line, so a 1 GB line costs no memory.
+   */
+  private readTail(): string[] {
+    const size = fstatSync(this.fd).size;
+    if (size === 0) return [];
+    const newlines: number[] = []; // offsets of "\n", last first
+    const block = new Uint8Array(64 * 1024);
+    let pos = size;
+    while (pos > 0 && newlines.length <= TAIL_LINES && size - pos < TAIL_SCAN_BYTES) {
+      const len = Math.min(block.length, pos);
+      pos -= len;
+      const n = this.readAt(block, len, pos);
+      for (let i = n - 1; i >= 0; i--) if (block[i] === 10) newlines.push(pos + i);
+    }
+    const lines: string[] = [];
+    // An unfinished last line keeps its end, as the in-memory tail does.
+    const last = newlines[0];
+    if (last === undefined || last < size - 1) {
+      const start = last === undefined ? pos : last + 1;
+      const take = Math.min(size - start, MAX_LINE * 4);
+      lines.push(this.decodeAt(size - take, take).slice(-MAX_LINE));
+    }
+    for (let i = 0; i < newlines.length; i++) {
+      const end = newlines[i] as number;
+      const before = newlines[i + 1];
+      // The first line found is whole only when the scan reached the file's start.
+      if (before === undefined && pos > 0) break;
+      const start = before === undefined ? 0 : before + 1;
+      const take = Math.min(end - start, MAX_LINE * 4);
+      const text = this.decodeAt(start, take);
+      lines.push(end - start > take ? `${text.slice(0, MAX_LINE)} … [line cut]` : cutLine(text));
+    }
+    return lines.slice(0, TAIL_LINES).reverse();
+  }
+
+  private readAt(buf: Uint8Array, length: number, position: number): number {
+    let read = 0;
+    while (read < length) {
+      const n = readSync(this.fd, buf, read, length - read, position + read);
+      if (n === 0) break;
+      read += n;
+    }
+    return read;
+  }
+
+  private decodeAt(position: number, length: number): string {
+    const buf = new Uint8Array(length);
+    return new TextDecoder().decode(buf.subarray(0, this.readAt(buf, length, position)));
+  }
+
   close(): void {
     if (this.closed) return;
+    if (this.direct) this.finalTail = this.readTail();
     this.closed = true;
     closeSync(this.fd);
     if (this.partial !== "") this.onLine?.(this.partial);
   }
+}
+
+/** A line as the tail keeps it: no carriage return, cut past MAX_LINE. */
+function cutLine(raw: string): string {
+  const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+  return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)} … [line cut]` : line;
 }

@@ -1,6 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { createTwoFilesPatch } from "diff";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { runSync, utf8 } from "../platform/run-sync.ts";
 import type { Resync } from "./outcome.ts";
@@ -60,8 +59,12 @@ export function snapshot(root: string, paths: Iterable<string>): Snapshot {
   return snap;
 }
 
+/** A `.git` (folder, or file for worktrees) here or above: no git process needed. */
 function insideGit(root: string): boolean {
-  return runSync("git", ["rev-parse", "--is-inside-work-tree"], { cwd: root }).status === 0;
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return true;
+    if (dirname(dir) === dir) return false;
+  }
 }
 
 function fingerprint(root: string, path: string): string | null {
@@ -114,24 +117,29 @@ function changedSince(root: string, before: Snapshot, since: number): Resync[] {
  * Compare files with their snapshot (and `extra` paths that were not in it, taken as
  * absent before) and describe every change as a unified diff.
  */
-export function compareSnapshot(
+export async function compareSnapshot(
   root: string,
   before: Snapshot,
   extra: Iterable<string> = [],
-): Resync[] {
+): Promise<Resync[]> {
   if (before.since !== undefined) return changedSince(root, before, before.since);
   if (before.fingerprints) return changedFingerprints(root, before);
-  const resyncs: Resync[] = [];
+  const changed: { path: string; old: Entry; now: Entry }[] = [];
   const paths = new Set([...before.keys(), ...extra]);
   for (const path of [...paths].sort()) {
     const old = before.get(path) ?? { hash: null, text: null };
     const now = readEntry(root, path);
-    if (old.hash === now.hash) continue;
-    const oldText = old.hash === null ? null : old.text;
-    const newText = now.hash === null ? null : now.text;
-    resyncs.push({ path, diff: unifiedDiff(path, old, now), oldText, newText });
+    if (old.hash !== now.hash) changed.push({ path, old, now });
   }
-  return resyncs;
+  if (changed.length === 0) return [];
+  // Loaded only when something changed: most hook calls change nothing.
+  const { createTwoFilesPatch } = await import("diff");
+  return changed.map(({ path, old, now }) => ({
+    path,
+    diff: unifiedDiff(createTwoFilesPatch, path, old, now),
+    oldText: old.hash === null ? null : old.text,
+    newText: now.hash === null ? null : now.text,
+  }));
 }
 
 function changedFingerprints(root: string, before: Snapshot): Resync[] {
@@ -149,7 +157,12 @@ function changedFingerprints(root: string, before: Snapshot): Resync[] {
   return resyncs;
 }
 
-function unifiedDiff(path: string, old: Entry, now: Entry): string {
+function unifiedDiff(
+  createTwoFilesPatch: typeof import("diff").createTwoFilesPatch,
+  path: string,
+  old: Entry,
+  now: Entry,
+): string {
   if ((old.hash !== null && old.text === null) || (now.hash !== null && now.text === null)) {
     return `--- a/${path}\n+++ b/${path}\n(file over ${MAX_DIFF_BYTES} bytes changed: re-read it)\n`;
   }

@@ -59,9 +59,12 @@ export function pruneRuns(root: string, keep: number): void {
   } catch {
     return;
   }
+  // Prune in slices so the common case reads the folder and does nothing more: each run
+  // has two files (a log and a record), so few enough names cannot be too many runs.
+  const slack = Math.ceil(keep / 10);
+  if (names.length <= 2 * (keep + slack)) return;
   const ids = [...new Set(names.map((n) => n.replace(/\.(log|json)$/, "")))].sort();
-  // Prune in slices so the common case reads the folder and does nothing.
-  if (ids.length <= keep + Math.ceil(keep / 10)) return;
+  if (ids.length <= keep + slack) return;
   for (const id of ids.slice(0, ids.length - keep)) {
     rmSync(join(runsDir(root), `${id}.log`), { force: true });
     rmSync(join(runsDir(root), `${id}.json`), { force: true });

@@ -1,5 +1,4 @@
 import { startProcess } from "../platform/start-process.ts";
-import { mark } from "../util/trace.ts";
 import type { RunOutput } from "./output.ts";
 
 /** Seconds between SIGTERM and SIGKILL when a run is stopped. */
@@ -77,15 +76,18 @@ export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
   let killTimer: ReturnType<typeof setTimeout> | undefined;
   const grace = req.graceMs ?? KILL_GRACE_MS;
 
+  // Straight into the log when nobody listens line by line: no pipes to pump.
+  const logFd = req.output.takeDirectFd();
   const child = startProcess(req.command, req.args, {
     cwd: req.cwd,
     env: req.env,
     detached: true,
     stdin: req.stdin,
-    onOutput: (chunk) => req.output.write(chunk),
+    ...(logFd === null
+      ? { onOutput: (chunk: Uint8Array) => req.output.write(chunk) }
+      : { outputFd: logFd }),
   });
   const pid = child.pid;
-  mark("spawned");
   if (pid !== undefined) req.onSpawn?.(pid);
 
   const stop = (): void => {
@@ -108,7 +110,6 @@ export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
   else req.signal.addEventListener("abort", onAbort, { once: true });
 
   return child.exited.then(async (end) => {
-    mark("exit event");
     clearTimeout(timer);
     req.signal.removeEventListener("abort", onAbort);
     if (end.error !== null) {

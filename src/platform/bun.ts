@@ -25,8 +25,8 @@ export interface BunRuntime {
       env?: Record<string, string>;
       detached?: boolean;
       stdin?: Stdio | Uint8Array;
-      stdout?: Stdio;
-      stderr?: Stdio;
+      stdout?: Stdio | number;
+      stderr?: Stdio | number;
     },
   ): BunSubprocess;
   spawnSync(

@@ -13,6 +13,8 @@ export interface StartOptions {
   readonly stdin?: string | Uint8Array;
   /** Receives stdout and stderr as they arrive; undefined: both are discarded. */
   readonly onOutput?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
+  /** Instead: stdout and stderr both go straight to this open file. */
+  readonly outputFd?: number;
 }
 
 export interface ProcessEnd {
@@ -75,6 +77,7 @@ function startWithBun(
 ): StartedProcess {
   const piped = options.onOutput !== undefined;
   const env = options.env === undefined ? undefined : definedEnv(options.env);
+  const out = options.outputFd ?? (piped ? "pipe" : "ignore");
   let proc: BunSubprocess;
   try {
     proc = runtime.spawn([command, ...args], {
@@ -87,8 +90,8 @@ function startWithBun(
           : typeof options.stdin === "string"
             ? new TextEncoder().encode(options.stdin)
             : options.stdin,
-      stdout: piped ? "pipe" : "ignore",
-      stderr: piped ? "pipe" : "ignore",
+      stdout: out,
+      stderr: out,
     });
   } catch (err) {
     return notStarted(err);
@@ -147,8 +150,8 @@ function startWithNode(
       detached: options.detached === true,
       stdio: [
         options.stdin === undefined ? "ignore" : "pipe",
-        piped ? "pipe" : "ignore",
-        piped ? "pipe" : "ignore",
+        options.outputFd ?? (piped ? "pipe" : "ignore"),
+        options.outputFd ?? (piped ? "pipe" : "ignore"),
       ],
     });
   } catch (err) {

@@ -10,12 +10,18 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 export class Progress {
   private readonly running = new Map<string, string>();
   private done = 0;
+  private total = 0;
   private frame = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly live: boolean;
 
-  constructor(private readonly total: number) {
+  constructor() {
     this.live = process.env.CI === undefined && isTerminal(2);
+  }
+
+  /** How many runs there will be, once known. */
+  setTotal(total: number): void {
+    this.total = total;
   }
 
   start(id: string, name: string): void {

@@ -79,7 +79,7 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
   );
   const finished = results.filter((r): r is RunResult => r !== null);
   appendRunLog(finished);
-  for (const resync of compareSnapshot(spec.root, before)) {
+  for (const resync of await compareSnapshot(spec.root, before)) {
     postNotice(spec.root, spec.session, { kind: "resync", text: renderResync(resync) });
   }
   return finished.filter(isFailure).length;

@@ -3,7 +3,6 @@ import type { EditBatch } from "../../engine/batch.ts";
 import { createEngine } from "../../engine/engine.ts";
 import type { Outcome } from "../../engine/outcome.ts";
 import type { PlanOptions } from "../../engine/plan.ts";
-import { mark } from "../../util/trace.ts";
 import { agentSettings } from "./agent-settings.ts";
 import { startBackground } from "./background.ts";
 import { type AgentReport, reportOutcome } from "./render-outcome.ts";
@@ -35,7 +34,6 @@ export async function handleEdits(
   const per = options.per === undefined ? {} : { per: options.per };
   const extraEnv = options.extraEnv ?? {};
   const background = engine.plan(batch, { blocking: false, ...per });
-  mark("plan+engine");
   const started = startBackground(background, {
     root: config.root,
     configPath: config.path,
@@ -44,13 +42,11 @@ export async function handleEdits(
     extraEnv,
   });
   const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
-  mark("engine.run done");
   for (const run of outcome.runs) {
     const callback = config.callbacks.find((c) => c.name === run.callback);
     recordResult(config.root, session, run, callback?.per ?? "batch");
   }
   appendRunLog(outcome.runs);
-  mark("recorded");
   const report = reportOutcome(outcome, { tailLines: settings.tailLines });
   for (const run of started) report.info.push(renderStarted(run.callback, run.files, run.runId));
   return { outcome, report };

@@ -49,7 +49,6 @@ export async function handleClaudeHook(
   }
   try {
     const handler = await load();
-    mark("handler loaded");
     return await handler(hookContext(input, config, options.env));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

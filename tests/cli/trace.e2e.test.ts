@@ -1,0 +1,59 @@
+import { expect, test } from "bun:test";
+import { cpilot } from "../helpers/binary.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+function project(): string {
+  const root = tempDir("cpilot-trace-", { git: true });
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 10 }],
+    }),
+    "a.ts": "",
+  });
+  return root;
+}
+
+const TRACE_LINE = /^\[trace\] \d+\.\d\d [^\n]+$/;
+
+test("CPILOT_TRACE=1 puts phase timings on stderr, in order, and leaves stdout to --json", () => {
+  const root = project();
+  const r = cpilot(["check", "a.ts", "--json"], { cwd: root, env: { CPILOT_TRACE: "1" } });
+  expect(r.code).toBe(0);
+  expect(JSON.parse(r.stdout).ok).toBe(true);
+  const lines = r.stderr.split("\n").filter((l) => l.startsWith("[trace]"));
+  for (const line of lines) expect(line).toMatch(TRACE_LINE);
+  const labels = lines.map((l) => l.split(" ").slice(2).join(" "));
+  expect(labels).toEqual([
+    "cpilot started",
+    "command loaded",
+    "config loaded",
+    "files selected",
+    "engine: files snapshotted, starting runs",
+    "engine: runs ended",
+    "engine: resync compared",
+    "check reported",
+  ]);
+  const times = lines.map((l) => Number(l.split(" ")[1]));
+  expect(times).toEqual([...times].sort((a, b) => a - b));
+});
+
+test("without CPILOT_TRACE nothing is traced, and a hook's stdout stays protocol only", () => {
+  const root = project();
+  expect(cpilot(["check", "a.ts"], { cwd: root }).stderr).not.toContain("[trace]");
+  const payload = JSON.stringify({
+    session_id: "s",
+    cwd: root,
+    hook_event_name: "PostToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: `${root}/a.ts`, content: "" },
+    tool_response: {},
+  });
+  const traced = cpilot(["hook", "claude"], {
+    cwd: root,
+    env: { CPILOT_TRACE: "1" },
+    input: payload,
+  });
+  expect(traced.code).toBe(0);
+  expect(traced.stdout).not.toContain("[trace]");
+  expect(traced.stderr).toMatch(/\[trace\] [\d.]+ hook answered\n$/);
+});
