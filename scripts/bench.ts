@@ -82,23 +82,39 @@ function makeRepo(): void {
   git("commit", "-q", "-m", "bench repo");
 }
 
-function time(cmd: string, args: string[], env: Record<string, string> = {}): number[] {
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS + 2; i++) {
-    const t = performance.now();
-    const r = spawnSync(cmd, args, {
-      cwd: dir,
-      stdio: ["ignore", "ignore", "pipe"],
-      env: { ...process.env, NO_COLOR: "1", ...env },
-    });
-    const ms = performance.now() - t;
-    if (r.status !== 0)
-      throw new Error(
-        `${cmd} ${args.join(" ")} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`,
-      );
-    if (i >= 2) samples.push(ms); // two warm-up runs
+interface Case {
+  readonly tool: string;
+  readonly cmd: string;
+  readonly args: readonly string[];
+  readonly env?: Record<string, string>;
+}
+
+function once(c: Case): number {
+  const t = performance.now();
+  const r = spawnSync(c.cmd, c.args, {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, NO_COLOR: "1", ...c.env },
+  });
+  const ms = performance.now() - t;
+  if (r.status !== 0)
+    throw new Error(`${c.tool} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
+  return ms;
+}
+
+/**
+ * Time the cases in interleaved rounds (two warm-up rounds), so a burst of load from
+ * elsewhere on the machine hits every tool alike and the ratios stay fair.
+ */
+function measure(scenario: string, cases: readonly Case[]): void {
+  const samples = new Map<Case, number[]>(cases.map((c) => [c, []]));
+  for (let round = 0; round < RUNS + 2; round++) {
+    for (const c of cases) {
+      const ms = once(c);
+      if (round >= 2) samples.get(c)?.push(ms);
+    }
   }
-  return samples;
+  for (const c of cases) rows.push({ scenario, tool: c.tool, ms: median(samples.get(c) ?? []) });
 }
 
 const median = (xs: number[]): number => {
@@ -124,8 +140,6 @@ interface Row {
   ms: number;
 }
 const rows: Row[] = [];
-const record = (scenario: string, tool: string, samples: number[]) =>
-  rows.push({ scenario, tool, ms: median(samples) });
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
 
 makeRepo();
@@ -133,47 +147,62 @@ const runtimeFloor = buildRuntimeFloor(mkdtempSync(join(tmpdir(), "cpilot-bench-
 process.on("exit", () => rmSync(dirname(runtimeFloor), { recursive: true, force: true }));
 const hasLefthook = !values["no-others"] && existsSync(lefthook);
 const hasLintStaged = !values["no-others"] && existsSync(lintStaged);
+const QUIET_LEFTHOOK = { LEFTHOOK_QUIET: "meta,summary,execution" };
+const floors: Case[] = [
+  { tool: "floor: bash -c true", cmd: "bash", args: ["-c", "true"] },
+  { tool: "runtime floor: empty Bun program", cmd: runtimeFloor, args: [] },
+];
 for (const [scenario, n] of [
   ["1 staged file", 1],
   ["1,000 staged files", 1000],
 ] as const) {
   stage(n);
-  record(scenario, "floor: bash -c true", time("bash", ["-c", "true"]));
-  record(scenario, "runtime floor: empty Bun program", time(runtimeFloor, []));
-  record(scenario, "cpilot check --staged", time(cpilot, ["check", "--staged"]));
-  if (hasLefthook)
-    record(
-      scenario,
-      "lefthook run pre-commit",
-      time(lefthook, ["run", "pre-commit", "--no-tty"], {
-        LEFTHOOK_QUIET: "meta,summary,execution",
-      }),
-    );
-  if (hasLintStaged)
-    record(scenario, "lint-staged --no-stash", time(lintStaged, ["--no-stash", "--quiet"]));
+  measure(scenario, [
+    ...floors,
+    { tool: "cpilot check --staged", cmd: cpilot, args: ["check", "--staged"] },
+    ...(hasLefthook
+      ? [
+          {
+            tool: "lefthook run pre-commit",
+            cmd: lefthook,
+            args: ["run", "pre-commit", "--no-tty"],
+            env: QUIET_LEFTHOOK,
+          },
+        ]
+      : []),
+    ...(hasLintStaged
+      ? [{ tool: "lint-staged --no-stash", cmd: lintStaged, args: ["--no-stash", "--quiet"] }]
+      : []),
+  ]);
 }
 git("reset", "-q");
 git("checkout", "-q", "--", ".");
-record("--all (20,000 files)", "floor: bash -c true", time("bash", ["-c", "true"]));
-record("--all (20,000 files)", "runtime floor: empty Bun program", time(runtimeFloor, []));
-record("--all (20,000 files)", "cpilot check --all", time(cpilot, ["check", "--all"]));
-if (hasLefthook)
-  record(
-    "--all (20,000 files)",
-    "lefthook run pre-commit --all-files",
-    time(lefthook, ["run", "pre-commit", "--all-files", "--no-tty"], {
-      LEFTHOOK_QUIET: "meta,summary,execution",
-    }),
-  );
-if (hasLintStaged)
-  record(
-    "--all (20,000 files)",
-    `lint-staged --diff ${EMPTY_TREE.slice(0, 7)}..HEAD`,
-    time(lintStaged, ["--no-stash", "--quiet", "--diff", `${EMPTY_TREE}..HEAD`]),
-  );
+measure("--all (20,000 files)", [
+  ...floors,
+  { tool: "cpilot check --all", cmd: cpilot, args: ["check", "--all"] },
+  ...(hasLefthook
+    ? [
+        {
+          tool: "lefthook run pre-commit --all-files",
+          cmd: lefthook,
+          args: ["run", "pre-commit", "--all-files", "--no-tty"],
+          env: QUIET_LEFTHOOK,
+        },
+      ]
+    : []),
+  ...(hasLintStaged
+    ? [
+        {
+          tool: `lint-staged --diff ${EMPTY_TREE.slice(0, 7)}..HEAD`,
+          cmd: lintStaged,
+          args: ["--no-stash", "--quiet", "--diff", `${EMPTY_TREE}..HEAD`],
+        },
+      ]
+    : []),
+]);
 
 const out: string[] = [
-  `cpilot bench: ${TOTAL} files (${TOTAL / 2} *.ts), median of ${RUNS} runs, ${new Date().toISOString()}`,
+  `cpilot bench: ${TOTAL} files (${TOTAL / 2} *.ts), median of ${RUNS} interleaved runs, ${new Date().toISOString()}`,
   "",
 ];
 for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
