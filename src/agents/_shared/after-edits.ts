@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { FileChange } from "../../engine/batch.ts";
-import { handleEdits } from "./handle-edits.ts";
+import { anyCallbackMatches } from "./any-match.ts";
 import { takeDelivery } from "./notices.ts";
 import type { AgentReport } from "./render-outcome.ts";
 
@@ -17,7 +17,8 @@ export async function afterEdits(options: {
 }): Promise<AgentReport> {
   const { config, agent, session, files } = options;
   const waiting = takeDelivery(config.root, session);
-  if (files.length === 0) return { failures: waiting.failing, info: waiting.info };
+  if (!anyCallbackMatches(config, files)) return { failures: waiting.failing, info: waiting.info };
+  const { handleEdits } = await import("./handle-edits.ts");
   const { report } = await handleEdits({
     config,
     batch: { root: config.root, files, origin: { surface: "hook", agent, session } },

@@ -1,4 +1,4 @@
-import { handleEdits } from "../_shared/handle-edits.ts";
+import { anyCallbackMatches } from "../_shared/any-match.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { wasClaimed } from "../_shared/session-state.ts";
 import { markBatchEventSeen } from "./batch-event.ts";
@@ -25,7 +25,8 @@ export async function onPostToolBatch(ctx: HookContext): Promise<ClaudeReply> {
   const files = batchFiles(config.root, input.cwd, calls);
   const parts = [...waiting.failing];
   const info = [...waiting.info];
-  if (files.length > 0) {
+  if (anyCallbackMatches(config, files)) {
+    const { handleEdits } = await import("../_shared/handle-edits.ts");
     const { report } = await handleEdits({
       config,
       batch: claudeBatch(ctx, files),

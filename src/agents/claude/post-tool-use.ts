@@ -1,4 +1,4 @@
-import { handleEdits } from "../_shared/handle-edits.ts";
+import { anyCallbackMatches } from "../_shared/any-match.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { claimOnce } from "../_shared/session-state.ts";
 import { hasBatchEvent } from "./batch-event.ts";
@@ -23,6 +23,8 @@ export async function onPostToolUse(ctx: HookContext): Promise<ClaudeReply> {
     if (!batchEvent && input.tool.toolUseId !== "") {
       claimOnce(config.root, input.session, `legacy-${safeId(input.tool.toolUseId)}`);
     }
+    if (!anyCallbackMatches(config, files)) return deliver(failures, info);
+    const { handleEdits } = await import("../_shared/handle-edits.ts");
     const { report } = await handleEdits({
       config,
       batch: claudeBatch(ctx, files),
@@ -33,6 +35,11 @@ export async function onPostToolUse(ctx: HookContext): Promise<ClaudeReply> {
     failures.unshift(...report.failures);
     info.unshift(...report.info);
   }
+  return deliver(failures, info);
+}
+
+/** Failures as a block the model cannot miss; the rest as context; nothing when empty. */
+function deliver(failures: readonly string[], info: readonly string[]): ClaudeReply {
   if (failures.length > 0) return blockReply([...failures, ...info].join("\n\n"));
   if (info.length > 0) return contextReply("PostToolUse", info.join("\n\n"));
   return NO_REPLY;

@@ -5,6 +5,7 @@ import type { FileChange } from "../../engine/batch.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
+import { anyCallbackMatches } from "../_shared/any-match.ts";
 import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import type { HookReply } from "../_shared/hook-reply.ts";
@@ -107,7 +108,7 @@ function updatedInput(
 
 async function afterFileEdit(input: CursorHookInput, config: ResolvedConfig): Promise<HookReply> {
   const change = input.filePath ? firstClaim(config.root, input, input.filePath) : null;
-  if (change === null) return NOTHING;
+  if (change === null || !anyCallbackMatches(config, [change])) return NOTHING;
   const { handleEdits } = await import("../_shared/handle-edits.ts");
   const { report } = await handleEdits({
     config,

@@ -196,6 +196,21 @@ describe("background callbacks", () => {
       id as string,
     );
   });
+
+  test("a later edit of a file nothing matches still delivers a waiting result", async () => {
+    const p = project({
+      callbacks: [
+        { name: "slow", pattern: "*.ts", run: "sleep 0.5; exit 3", blocking: false, per: "file" },
+      ],
+    });
+    const id = /run ([a-z0-9-]+)/.exec(contextOf(p.hook(postWrite(p.path("a.ts"))).json))?.[1];
+    expect(id).toBeDefined();
+    await waitForFile(p.path(`.cpilot/runs/${id}.json`));
+    const later = p.hook(postWrite(p.path("notes.md")));
+    expect(later.json).toMatchObject({ decision: "block" });
+    expect(JSON.stringify(later.json)).toContain(`'slow' (background run ${id}) failed on a.ts`);
+    expect(p.hook(postWrite(p.path("notes.md"))).stdout).toBe("");
+  });
 });
 
 async function waitForFile(path: string, ms = 10_000): Promise<void> {
