@@ -36,12 +36,12 @@ function isCommit(ref: string, cwd: string): boolean {
 }
 
 /** The files `cpilot check` runs on: PATHS, --all, --staged, or --changed REF (the default). */
-export function selectFiles(
+export async function selectFiles(
   root: string,
   cwd: string,
   paths: string[],
   mode: { staged: boolean; all: boolean; changedRef: string | undefined },
-): FileChange[] {
+): Promise<FileChange[]> {
   if (paths.length > 0) return explicitFiles(root, paths, cwd);
   // A root holding .git is its own top level: no need to ask git (a process per call).
   const git = existsSync(join(root, ".git")) ? root : gitRoot(root);
@@ -56,7 +56,7 @@ export function selectFiles(
   }
   const inRoot = (changes: FileChange[]): FileChange[] => rebase(changes, git, root);
   if (mode.staged) return inRoot(stagedFiles(git));
-  return inRoot(changedFiles(git, mode.changedRef ?? "HEAD"));
+  return inRoot(await changedFiles(git, mode.changedRef ?? "HEAD"));
 }
 
 /** git reports paths from its top level; the config may sit in a subfolder. */

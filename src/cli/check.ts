@@ -49,7 +49,7 @@ export async function checkCommand(
   assertKnownNames(values.skip ?? [], names, "use --skip");
 
   const root = config.root;
-  const files = selectFiles(root, options.cwd, positionals, {
+  const files = await selectFiles(root, options.cwd, positionals, {
     staged: values.staged === true,
     all: values.all === true,
     changedRef: split.ref,

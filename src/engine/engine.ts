@@ -69,7 +69,10 @@ export function createEngine(options: {
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths = new Set(planned.flatMap((p) => p.files));
     const dirtyBefore = runOptions.resyncTree ? dirtyFiles(batch.root) : null;
-    const before = snapshot(batch.root, new Set([...plannedPaths, ...(dirtyBefore ?? [])]));
+    const before = snapshot(
+      batch.root,
+      dirtyBefore === null ? plannedPaths : new Set([...plannedPaths, ...dirtyBefore]),
+    );
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
     const signal = runOptions.signal ?? new AbortController().signal;

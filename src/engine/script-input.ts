@@ -1,5 +1,5 @@
 import type { ResolvedCallback } from "../config/resolve.ts";
-import type { EditBatch } from "./batch.ts";
+import type { EditBatch, FileChange } from "./batch.ts";
 import type { HookInput } from "./hooks/types.ts";
 
 export interface ScriptInput {
@@ -56,15 +56,27 @@ export function scriptEnv(input: ScriptInput): NodeJS.ProcessEnv {
   return env;
 }
 
+const indexes = new WeakMap<EditBatch, ReadonlyMap<string, FileChange>>();
+
+/** A batch's changes by path, built once per batch rather than once per process. */
+function changeIndex(batch: EditBatch): ReadonlyMap<string, FileChange> {
+  let index = indexes.get(batch);
+  if (index === undefined) {
+    index = new Map(batch.files.map((f) => [f.path, f]));
+    indexes.set(batch, index);
+  }
+  return index;
+}
+
 /** The batch as JSON on stdin: the one channel where no file name can be mangled. */
 export function scriptStdin(input: ScriptInput): string {
-  const wanted = new Set(input.files);
+  const index = changeIndex(input.batch);
   return `${JSON.stringify({
     runId: input.runId,
     callback: input.callback.name,
     root: input.batch.root,
     files: input.files,
-    changes: input.batch.files.filter((f) => wanted.has(f.path)),
+    changes: input.files.flatMap((path) => index.get(path) ?? []),
     origin: input.batch.origin,
     ...(input.hook ? { hook: input.hook } : {}),
   })}\n`;

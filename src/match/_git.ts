@@ -1,4 +1,5 @@
-import { runSync, utf8 } from "../platform/run-sync.ts";
+import { runAsync } from "../platform/run-async.ts";
+import { type CapturedRun, runSync, utf8 } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
 
 export interface GitResult {
@@ -11,21 +12,30 @@ export interface GitResult {
 }
 
 /**
- * Run git with an argument array (never a shell) in `cwd`. Pathspecs are literal (a file
- * named `*` means that file), no optional locks are taken (an agent may be running git
- * beside us), and messages are in English so callers can recognize them.
+ * Pathspecs are literal (a file named `*` means that file), no optional locks are taken (an
+ * agent may be running git beside us), and messages are in English so callers can read them.
  */
-export function runGit(cwd: string, args: readonly string[]): GitResult {
-  const result = runSync("git", args, {
-    cwd,
-    env: { ...process.env, GIT_LITERAL_PATHSPECS: "1", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
-  });
+function gitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_LITERAL_PATHSPECS: "1", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
+}
+
+function toGitResult(result: CapturedRun): GitResult {
   return {
     ok: result.status === 0,
     stdout: utf8(result.stdout),
     stderr: utf8(result.stderr).trim(),
     missing: result.error === "ENOENT",
   };
+}
+
+/** Run git with an argument array (never a shell) in `cwd`; see {@link gitEnv}. */
+export function runGit(cwd: string, args: readonly string[]): GitResult {
+  return toGitResult(runSync("git", args, { cwd, env: gitEnv() }));
+}
+
+/** {@link runGit} without blocking, so independent git scans can overlap. */
+export async function runGitAsync(cwd: string, args: readonly string[]): Promise<GitResult> {
+  return toGitResult(await runAsync("git", args, { cwd, env: gitEnv() }));
 }
 
 /** True when git failed because `cwd` is not inside a work tree (or git is missing). */

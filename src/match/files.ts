@@ -8,7 +8,7 @@ import { existsSync, lstatSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ChangeKind, FileChange } from "../engine/batch.ts";
 import { CpilotError } from "../util/errors.ts";
-import { gitFailure, gitOrThrow, isNotRepo, runGit, splitNul } from "./_git.ts";
+import { gitFailure, gitOrThrow, isNotRepo, runGit, runGitAsync, splitNul } from "./_git.ts";
 import { parseNameStatus, toChanges } from "./_name-status.ts";
 import { onDisk } from "./_on-disk.ts";
 import { rootRelative } from "./_root-relative.ts";
@@ -44,7 +44,7 @@ export function stagedFiles(root: string): FileChange[] {
  * ignored, as created. In a repository with no commit yet and `ref` "HEAD", every file
  * is created.
  */
-export function changedFiles(root: string, ref = "HEAD"): FileChange[] {
+export async function changedFiles(root: string, ref = "HEAD"): Promise<FileChange[]> {
   if (ref === "" || ref.startsWith("-") || ref.includes("\0")) {
     throw new CpilotError(`Cannot compare with ${JSON.stringify(ref)}: it is not a git revision`, {
       hint: "pass a branch, tag or commit, such as --changed main",
@@ -52,20 +52,25 @@ export function changedFiles(root: string, ref = "HEAD"): FileChange[] {
   }
   const args = ["diff", ...DIFF, ref, "--"];
   const action = `list files changed since ${JSON.stringify(ref)}`;
-  const diff = runGit(root, args);
+  const othersArgs = ["ls-files", "-z", "--others", "--exclude-standard"];
+  // Both scan the work tree: on two cores they overlap.
+  const [diff, others] = await Promise.all([
+    runGitAsync(root, args),
+    runGitAsync(root, othersArgs),
+  ]);
   if (!diff.ok) {
     if (
       ref === "HEAD" &&
       !isNotRepo(diff) &&
       !runGit(root, ["rev-parse", "--verify", "-q", "HEAD"]).ok
     ) {
-      return (gitFiles(root, []) ?? []).map((path) => ({ path, kind: "created" }));
+      return ((await gitFiles(root, [])) ?? []).map((path) => ({ path, kind: "created" }));
     }
     throw gitFailure(root, args, diff, action);
   }
   const changes = parseNameStatus(diff.stdout);
-  const untracked = gitOrThrow(root, ["ls-files", "-z", "--others", "--exclude-standard"], action);
-  for (const path of splitNul(untracked)) {
+  if (!others.ok) throw gitFailure(root, othersArgs, others, action);
+  for (const path of splitNul(others.stdout)) {
     if (path.endsWith("/")) continue; // a nested repository, not a file
     const kind = changes.get(path);
     // deleted from the index but still on disk: it is there in both
@@ -78,8 +83,9 @@ export function changedFiles(root: string, ref = "HEAD"): FileChange[] {
  * Every file that exists, as modified, in git's order. Inside git: tracked files still on disk plus
  * untracked ones that are not ignored. Outside git: a .gitignore-aware walk ({@link walkFiles}).
  */
-export function allFiles(root: string): FileChange[] {
-  return (gitFiles(root, []) ?? walkFiles(root)).map((path) => ({ path, kind: "modified" }));
+export async function allFiles(root: string): Promise<FileChange[]> {
+  const files = (await gitFiles(root, [])) ?? walkFiles(root);
+  return files.map((path) => ({ path, kind: "modified" }));
 }
 
 /**
@@ -89,7 +95,11 @@ export function allFiles(root: string): FileChange[] {
  *
  * @throws CpilotError when a path is outside `root`.
  */
-export function explicitFiles(root: string, paths: readonly string[], cwd: string): FileChange[] {
+export async function explicitFiles(
+  root: string,
+  paths: readonly string[],
+  cwd: string,
+): Promise<FileChange[]> {
   const named = paths.map((given) => {
     const path = rootRelative(root, cwd, given);
     return { path, kind: kindOnDisk(join(root, path)) };
@@ -98,7 +108,7 @@ export function explicitFiles(root: string, paths: readonly string[], cwd: strin
   const below =
     dirs.length === 0
       ? []
-      : (gitFiles(root, dirs) ?? dirs.flatMap((d) => walkFiles(root, d))).sort();
+      : ((await gitFiles(root, dirs)) ?? dirs.flatMap((d) => walkFiles(root, d))).sort();
   const result = new Map<string, ChangeKind>();
   for (const { path, kind } of named) {
     if (kind !== "directory") {
@@ -131,40 +141,45 @@ function hasSubmodules(root: string): boolean {
 }
 
 /**
- * Existing files below `pathspecs` (all when empty) that git tracks or would add, from
- * one `git ls-files` call whose `-t` tags tell untracked files (`?`, on disk by definition)
- * from tracked ones, which may have been deleted. `--deleted` would lstat every tracked
- * file; {@link onDisk} reads each directory once instead. Null outside a git work tree.
- * Submodules and `.cpilot/` are left out.
+ * Existing files below `pathspecs` (all when empty) that git tracks or would add. Two git
+ * scans run at once: `ls-files -v` lists tracked and untracked files (untracked are on disk
+ * by definition), while `diff-files --diff-filter=D` stats the tracked ones with git's
+ * threaded index preload and names those deleted from the work tree. Entries that scan
+ * does not stat (skip-worktree, assume-unchanged, unmerged) are looked up on disk, one
+ * directory listing per folder ({@link onDisk}). Null outside a git work tree. Submodules
+ * and `.cpilot/` are left out.
  */
-function gitFiles(root: string, pathspecs: readonly string[]): string[] | null {
+async function gitFiles(root: string, pathspecs: readonly string[]): Promise<string[] | null> {
   const specs = pathspecs.map((p) => (p === "" ? "." : p));
-  const args = [
-    "ls-files",
-    "-z",
-    "-t",
-    "--cached",
-    "--others",
-    "--exclude-standard",
-    "--",
-    ...specs,
-  ];
-  const result = runGit(root, args);
-  if (!result.ok && isNotRepo(result)) return null;
-  if (!result.ok) throw gitFailure(root, args, result, `list the files in ${root}`);
+  const listArgs = ["ls-files", "-z", "-v", "--cached", "--others", "--exclude-standard"];
+  const goneArgs = ["diff-files", "-z", "--name-only", "--relative", "--diff-filter=D"];
+  const [listed, gone] = await Promise.all([
+    runGitAsync(root, [...listArgs, "--", ...specs]),
+    runGitAsync(root, [...goneArgs, "--ignore-submodules=all", "--", ...specs]),
+  ]);
+  if (!listed.ok && isNotRepo(listed)) return null;
+  const action = `list the files in ${root}`;
+  if (!listed.ok) throw gitFailure(root, listArgs, listed, action);
+  if (!gone.ok) throw gitFailure(root, goneArgs, gone, action);
+  const deleted = new Set(splitNul(gone.stdout));
   const exists = onDisk(root);
-  const files = new Set<string>();
-  for (const field of splitNul(result.stdout)) {
+  const files: string[] = [];
+  let last = "";
+  for (const field of splitNul(listed.stdout)) {
+    const tag = field[0];
     const path = field.slice(2);
-    if (path.endsWith("/") || path.startsWith(`${STATE_DIR}/`) || files.has(path)) continue;
-    if (field[0] === "?" || exists(path)) files.add(path);
-  }
-  if (hasSubmodules(root)) {
-    for (const line of splitNul(
-      gitOrThrow(root, ["ls-files", "-z", "--stage"], "list submodules"),
-    )) {
-      if (line.startsWith("160000 ")) files.delete(line.slice(line.indexOf("\t") + 1));
+    // an unmerged path is listed once per stage, one after the other
+    if (path === last || path.endsWith("/") || path.startsWith(`${STATE_DIR}/`)) continue;
+    const present = tag === "?" || (tag === "H" ? !deleted.has(path) : exists(path));
+    if (present) {
+      files.push(path);
+      last = path;
     }
   }
-  return [...files];
+  if (!hasSubmodules(root)) return files;
+  const submodules = new Set<string>();
+  for (const line of splitNul(gitOrThrow(root, ["ls-files", "-z", "--stage"], "list submodules"))) {
+    if (line.startsWith("160000 ")) submodules.add(line.slice(line.indexOf("\t") + 1));
+  }
+  return files.filter((f) => !submodules.has(f));
 }

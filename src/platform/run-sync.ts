@@ -3,7 +3,7 @@ import { nodeBuiltin } from "./builtin.ts";
 import { bun } from "./bun.ts";
 import { definedEnv } from "./env.ts";
 
-export interface SyncResult {
+export interface CapturedRun {
   /** Exit code; null when killed by a signal or not started. */
   readonly status: number | null;
   readonly stdout: Uint8Array;
@@ -23,7 +23,7 @@ export function runSync(
   command: string,
   args: readonly string[],
   options: { cwd: string; env?: Readonly<Record<string, string | undefined>> },
-): SyncResult {
+): CapturedRun {
   if (bun) {
     try {
       const r = bun.spawnSync([command, ...args], {
@@ -54,7 +54,7 @@ export function runSync(
   return { status: r.status, stdout: r.stdout ?? EMPTY, stderr: r.stderr ?? EMPTY, error: null };
 }
 
-function failed(err: unknown): SyncResult {
+function failed(err: unknown): CapturedRun {
   const code = (err as { code?: unknown })?.code;
   return {
     status: null,

@@ -105,7 +105,7 @@ describe("gitRoot", () => {
 });
 
 describe("hostile file names", () => {
-  test("survive staged, changed, all and explicit sets, and run nothing", () => {
+  test("survive staged, changed, all and explicit sets, and run nothing", async () => {
     const p = project();
     for (const name of HOSTILE) p.write(name);
     p.commit();
@@ -114,7 +114,7 @@ describe("hostile file names", () => {
     p.rm(second!);
     p.git("mv", "--", third!, "renamed\nnew.ts");
     p.write("$(touch pwned)/new file.ts");
-    expect(sorted(changedFiles(p.dir))).toEqual(
+    expect(sorted(await changedFiles(p.dir))).toEqual(
       sorted([
         change(first!, "modified"),
         change(second!, "deleted"),
@@ -126,19 +126,19 @@ describe("hostile file names", () => {
     expect(sorted(stagedFiles(p.dir))).toEqual(
       sorted([change(third!, "deleted"), change("renamed\nnew.ts", "created")]),
     );
-    expect(paths(allFiles(p.dir))).toEqual(
+    expect(paths(await allFiles(p.dir))).toEqual(
       [first!, "renamed\nnew.ts", "$(touch pwned)/new file.ts", ...rest, ".gitignore"]
         .filter((f) => f !== ".gitignore")
         .sort(),
     );
-    expect(explicitFiles(p.dir, HOSTILE, p.dir)).toEqual([
+    expect(await explicitFiles(p.dir, HOSTILE, p.dir)).toEqual([
       change(first!, "modified"),
       change(second!, "deleted"),
       change(third!, "deleted"),
       ...rest.map((r) => change(r, "modified")),
     ]);
     expect(paths(walkFiles(p.dir).map((path) => change(path, "modified")))).toEqual(
-      paths(allFiles(p.dir)),
+      paths(await allFiles(p.dir)),
     );
     assertNotPwned(base);
   });
@@ -184,7 +184,7 @@ describe("stagedFiles", () => {
 });
 
 describe("changedFiles", () => {
-  test("working tree and index against HEAD, plus untracked files that are not ignored", () => {
+  test("working tree and index against HEAD, plus untracked files that are not ignored", async () => {
     const p = project();
     p.write(".gitignore", "*.log\n");
     p.write("keep.ts");
@@ -204,7 +204,7 @@ describe("changedFiles", () => {
     p.write("sub/local.txt");
     p.write("sub/shared.txt");
     p.write(".cpilot/runs/1.log");
-    expect(sorted(changedFiles(p.dir))).toEqual(
+    expect(sorted(await changedFiles(p.dir))).toEqual(
       sorted([
         change("edit.ts", "modified"),
         change("staged-edit.ts", "modified"),
@@ -217,7 +217,7 @@ describe("changedFiles", () => {
     );
   });
 
-  test("against an older ref includes committed changes", () => {
+  test("against an older ref includes committed changes", async () => {
     const p = project();
     p.write("a.ts");
     p.write("b.ts");
@@ -226,7 +226,7 @@ describe("changedFiles", () => {
     p.git("mv", "b.ts", "c.ts");
     p.commit("two");
     p.write("d.ts");
-    expect(sorted(changedFiles(p.dir, "HEAD~1"))).toEqual(
+    expect(sorted(await changedFiles(p.dir, "HEAD~1"))).toEqual(
       sorted([
         change("a.ts", "modified"),
         change("b.ts", "deleted"),
@@ -234,10 +234,10 @@ describe("changedFiles", () => {
         change("d.ts", "created"),
       ]),
     );
-    expect(changedFiles(p.dir, "HEAD")).toEqual([change("d.ts", "created")]);
+    expect(await changedFiles(p.dir, "HEAD")).toEqual([change("d.ts", "created")]);
   });
 
-  test("a repository with no commit yet: every existing file is created", () => {
+  test("a repository with no commit yet: every existing file is created", async () => {
     const p = project();
     p.write("a.ts");
     p.write("staged-then-deleted.ts");
@@ -246,7 +246,7 @@ describe("changedFiles", () => {
     p.write("untracked.ts");
     p.write(".gitignore", "*.log\n");
     p.write("x.log");
-    expect(sorted(changedFiles(p.dir))).toEqual(
+    expect(sorted(await changedFiles(p.dir))).toEqual(
       sorted([
         change("a.ts", "created"),
         change("untracked.ts", "created"),
@@ -255,20 +255,20 @@ describe("changedFiles", () => {
     );
   });
 
-  test("an unknown or option-like ref is a CpilotError naming it", () => {
+  test("an unknown or option-like ref is a CpilotError naming it", async () => {
     const p = project();
     p.write("a.ts");
     p.commit();
-    expect(() => changedFiles(p.dir, "no-such-branch")).toThrow(
+    await expect(changedFiles(p.dir, "no-such-branch")).rejects.toThrow(
       /Cannot list files changed since "no-such-branch"/,
     );
-    expect(() => changedFiles(p.dir, "--output=/tmp/x")).toThrow(
+    await expect(changedFiles(p.dir, "--output=/tmp/x")).rejects.toThrow(
       /Cannot compare with "--output=\/tmp\/x"/,
     );
-    expect(() => changedFiles(project().dir, "main")).toThrow(CpilotError);
+    await expect(changedFiles(project().dir, "main")).rejects.toThrow(CpilotError);
   });
 
-  test("a root below the repository top sees only its own files, relative to itself", () => {
+  test("a root below the repository top sees only its own files, relative to itself", async () => {
     const p = project();
     p.write("app/a.ts");
     p.write("other/b.ts");
@@ -276,15 +276,15 @@ describe("changedFiles", () => {
     p.write("app/a.ts", "changed\n");
     p.write("other/b.ts", "changed\n");
     p.write("app/new.ts");
-    expect(sorted(changedFiles(join(p.dir, "app")))).toEqual(
+    expect(sorted(await changedFiles(join(p.dir, "app")))).toEqual(
       sorted([change("a.ts", "modified"), change("new.ts", "created")]),
     );
-    expect(paths(allFiles(join(p.dir, "app")))).toEqual(["a.ts", "new.ts"]);
+    expect(paths(await allFiles(join(p.dir, "app")))).toEqual(["a.ts", "new.ts"]);
   });
 });
 
 describe("allFiles", () => {
-  test("inside git: tracked files still on disk plus untracked, not ignored, no duplicates", () => {
+  test("inside git: tracked files still on disk plus untracked, not ignored, no duplicates", async () => {
     const p = project();
     p.write(".gitignore", "dist/\n*.log\n");
     p.write("src/a.ts");
@@ -305,26 +305,32 @@ describe("allFiles", () => {
     p.write("conflict.txt", "main\n");
     p.git("commit", "-q", "-am", "main");
     expect(() => p.git("merge", "-q", "other")).toThrow();
-    expect(paths(allFiles(p.dir))).toEqual([
+    expect(paths(await allFiles(p.dir))).toEqual([
       ".gitignore",
       "conflict.txt",
       "src/a.ts",
       "src/new.ts",
     ]);
-    expect(allFiles(p.dir).every((c) => c.kind === "modified")).toBe(true);
+    expect((await allFiles(p.dir)).every((c) => c.kind === "modified")).toBe(true);
   });
 
-  test("a skip-worktree file counts only while it is on disk", () => {
+  test("a skip-worktree or assume-unchanged file counts only while it is on disk", async () => {
     const p = project();
     p.write("local.json");
     p.write("sparse.txt");
     p.commit();
+    p.write("assumed.txt");
+    p.write("kept.txt");
+    p.commit();
     p.git("update-index", "--skip-worktree", "local.json", "sparse.txt");
     p.rm("sparse.txt");
-    expect(paths(allFiles(p.dir))).toEqual(["local.json"]);
+    // git itself never looks at an assume-unchanged file: a deleted one is only seen on disk
+    p.git("update-index", "--assume-unchanged", "assumed.txt", "kept.txt");
+    p.rm("assumed.txt");
+    expect(paths(await allFiles(p.dir))).toEqual(["kept.txt", "local.json"]);
   });
 
-  test("submodules are not files", () => {
+  test("submodules are not files", async () => {
     const lib = project();
     lib.write("lib.ts");
     lib.commit();
@@ -332,17 +338,21 @@ describe("allFiles", () => {
     p.write("a.ts");
     p.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", lib.dir, "vendor/lib");
     p.commit();
-    expect(paths(allFiles(p.dir))).toEqual([".gitmodules", "a.ts"]);
+    expect(paths(await allFiles(p.dir))).toEqual([".gitmodules", "a.ts"]);
   });
 
-  test("outside git: a .gitignore-aware walk", () => {
+  test("outside git: a .gitignore-aware walk", async () => {
     const p = project(false);
     p.write(".gitignore", "*.log\nbuild/\n");
     p.write("a.ts");
     p.write("a.log");
     p.write("build/out.js");
     p.write("node_modules/pkg/index.js");
-    expect(paths(allFiles(p.dir))).toEqual([".gitignore", "a.ts", "node_modules/pkg/index.js"]);
+    expect(paths(await allFiles(p.dir))).toEqual([
+      ".gitignore",
+      "a.ts",
+      "node_modules/pkg/index.js",
+    ]);
   });
 });
 
@@ -413,14 +423,14 @@ describe("walkFiles agrees with git ls-files --others --exclude-standard", () =>
 });
 
 describe("explicitFiles", () => {
-  test("paths relative to cwd or absolute; missing files are deleted; order kept, no duplicates", () => {
+  test("paths relative to cwd or absolute; missing files are deleted; order kept, no duplicates", async () => {
     const p = project();
     p.write("src/a.ts");
     p.write("src/b.ts");
     p.commit();
     const cwd = join(p.dir, "src");
     expect(
-      explicitFiles(
+      await explicitFiles(
         p.dir,
         ["b.ts", join(p.dir, "src/a.ts"), "gone.ts", "./b.ts", "../src/b.ts"],
         cwd,
@@ -432,7 +442,7 @@ describe("explicitFiles", () => {
     ]);
   });
 
-  test("a directory stands for the files below it, gitignore-aware, in git and outside", () => {
+  test("a directory stands for the files below it, gitignore-aware, in git and outside", async () => {
     for (const git of [true, false]) {
       const p = project(git);
       p.write(".gitignore", "*.log\n");
@@ -444,53 +454,49 @@ describe("explicitFiles", () => {
       if (git) p.commit();
       p.write("pkg/new.ts");
       expect(
-        explicitFiles(p.dir, ["pkg/", "other/d.ts", "pkg/a.ts"], p.dir).map((c) => c.path),
+        (await explicitFiles(p.dir, ["pkg/", "other/d.ts", "pkg/a.ts"], p.dir)).map((c) => c.path),
       ).toEqual([...["pkg/a.ts", "pkg/deep/b.ts", "pkg/new.ts"].sort(), "other/d.ts"]);
-      expect(paths(explicitFiles(p.dir, ["."], p.dir))).toEqual(paths(allFiles(p.dir)));
+      expect(paths(await explicitFiles(p.dir, ["."], p.dir))).toEqual(paths(await allFiles(p.dir)));
       // named explicitly, an ignored file is still checked
-      expect(explicitFiles(p.dir, ["pkg/debug.log"], p.dir)).toEqual([
+      expect(await explicitFiles(p.dir, ["pkg/debug.log"], p.dir)).toEqual([
         change("pkg/debug.log", "modified"),
       ]);
     }
   });
 
-  test("a path outside the root is a CpilotError that names it", () => {
+  test("a path outside the root is a CpilotError that names it", async () => {
     const p = project();
     p.write("a.ts");
-    const err = (() => {
-      try {
-        explicitFiles(p.dir, ["../elsewhere.ts"], p.dir);
-      } catch (e) {
-        return e;
-      }
-    })();
+    const err = await explicitFiles(p.dir, ["../elsewhere.ts"], p.dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CpilotError);
     expect((err as CpilotError).message).toBe(
       `Cannot check "../elsewhere.ts": it is outside the project root ${p.dir}`,
     );
-    expect(() => explicitFiles(p.dir, ["/etc/passwd"], p.dir)).toThrow(/outside the project root/);
-    expect(() => explicitFiles(p.dir, [""], p.dir)).toThrow(
+    await expect(explicitFiles(p.dir, ["/etc/passwd"], p.dir)).rejects.toThrow(
+      /outside the project root/,
+    );
+    await expect(explicitFiles(p.dir, [""], p.dir)).rejects.toThrow(
       /Cannot check "": it is not a file path/,
     );
   });
 
-  test("the root reached through a symlink is still the root; a symlinked file is not followed", () => {
+  test("the root reached through a symlink is still the root; a symlinked file is not followed", async () => {
     const p = project();
     p.write("a.ts");
     const alias = join(base, `alias-${count}`);
     symlinkSync(p.dir, alias);
     symlinkSync("/etc/hostname", join(p.dir, "outside-link"));
-    expect(explicitFiles(p.dir, [join(alias, "a.ts"), "outside-link"], p.dir)).toEqual([
+    expect(await explicitFiles(p.dir, [join(alias, "a.ts"), "outside-link"], p.dir)).toEqual([
       change("a.ts", "modified"),
       change("outside-link", "modified"),
     ]);
   });
 
-  test("renaming keeps both sides visible", () => {
+  test("renaming keeps both sides visible", async () => {
     const p = project(false);
     p.write("old.ts");
     renameSync(join(p.dir, "old.ts"), join(p.dir, "new.ts"));
-    expect(explicitFiles(p.dir, ["old.ts", "new.ts"], p.dir)).toEqual([
+    expect(await explicitFiles(p.dir, ["old.ts", "new.ts"], p.dir)).toEqual([
       change("old.ts", "deleted"),
       change("new.ts", "modified"),
     ]);
