@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import {
   type ResolvedHookLimits,
@@ -101,9 +100,16 @@ export function resolveConfig(config: CpilotConfig, root: string, path = ""): Re
     root: resolve(root),
     path,
     callbacks,
-    concurrency: config.concurrency ?? availableParallelism(),
+    concurrency: config.concurrency ?? cores(),
     keepLogs: config.keepLogs ?? 200,
     hookLimits,
     source: config,
   };
+}
+
+/** CPU cores, from the Web API every runtime has (node:os costs a hook call ~0.4 ms to load). */
+function cores(): number {
+  const n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
+    ?.hardwareConcurrency;
+  return typeof n === "number" && n > 0 ? n : 2;
 }
