@@ -1,4 +1,5 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
+import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { isTerminal, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";
@@ -64,17 +65,11 @@ export async function readStdin(
   return { text: Buffer.concat(parts).toString("utf8"), complete: true };
 }
 
-interface ChunkReader {
-  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
-  cancel(): Promise<void>;
-}
-
 /**
  * Bun's own stdin stream (about 1 ms to EOF, measured in the compiled binary) rather than
  * `process.stdin` (about 8 ms): this runs on every edit the agent makes.
  */
 function stdinReader(): ChunkReader {
-  const bun = (globalThis as { Bun?: { stdin: { stream(): { getReader(): ChunkReader } } } }).Bun;
   if (bun) return bun.stdin.stream().getReader();
   const streams = ReadableStream as unknown as { from(it: AsyncIterable<Uint8Array>): unknown };
   return (streams.from(process.stdin) as { getReader(): ChunkReader }).getReader();

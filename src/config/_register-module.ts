@@ -1,3 +1,4 @@
+import { bun } from "../platform/bun.ts";
 import * as define from "./define.ts";
 
 let registered = false;
@@ -11,12 +12,11 @@ let registered = false;
 export function registerCpilotModule(): void {
   if (registered) return;
   registered = true;
-  const bun = (globalThis as { Bun?: { plugin?: (p: unknown) => void } }).Bun;
-  if (!bun?.plugin) return;
+  if (!bun) return;
   const exports = { defineConfig: define.defineConfig, defineCallback: define.defineCallback };
   bun.plugin({
     name: "cpilot-config-module",
-    setup(build: { module: (name: string, fn: () => unknown) => void }) {
+    setup(build) {
       build.module("cpilot", () => ({ exports, loader: "object" }));
     },
   });

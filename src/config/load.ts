@@ -2,6 +2,7 @@ import { readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname } from "node:path";
 import type * as NodeUrl from "node:url";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { bun } from "../platform/bun.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { CpilotError } from "../util/errors.ts";
 import { registerCpilotModule } from "./_register-module.ts";
@@ -40,9 +41,8 @@ export async function readConfigValue(path: string): Promise<unknown> {
   // The content hash in the URL makes a long-running server see edits to the config.
   const version = sha1Hex(readFileSync(path)).slice(0, 12);
   // Bun keys its module cache on a plain path's query but not on a file URL's; Deno on both.
-  const isBun = typeof (globalThis as { Bun?: unknown }).Bun !== "undefined";
   const url =
-    isBun && !/[?#]/.test(path)
+    bun && !/[?#]/.test(path)
       ? `${path}?v=${version}`
       : `${nodeBuiltin<typeof NodeUrl>("node:url").pathToFileURL(path).href}?v=${version}`;
   let mod: { default?: unknown };

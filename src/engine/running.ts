@@ -1,6 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { randomHex } from "../platform/digest.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 import { KILL_GRACE_MS, reapGroup } from "./spawn.ts";
 
 /**
@@ -43,13 +43,11 @@ export function stopMarkerPath(root: string, runId: string): string {
 }
 
 /**
- * Write a small file readers see whole (temp file, rename) without an fsync: these
- * records only matter while the machine is up, and every run pays for writing one.
+ * Write a small file readers see whole, without an fsync: these records only matter while
+ * the machine is up, and every run pays for writing one.
  */
 function writeWhole(path: string, text: string): void {
-  const tmp = `${path}.${randomHex(4)}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  writeFileAtomic(path, text, { durable: false });
 }
 
 /** Record a run's process group as running; returns the record's path. */

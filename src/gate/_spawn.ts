@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { killGroup } from "../engine/spawn.ts";
 import { startProcess } from "../platform/start-process.ts";
 
 export type ProcessOutcome =
@@ -14,15 +15,6 @@ const STDERR_TAIL = 2000;
 const KILL_GRACE_MS = 500;
 /** After the plugin exits, a straggler holding its stdout open gets this long. */
 const CLOSE_GRACE_MS = 200;
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
 
 /**
  * Run `argv` in its own process group with `input` on stdin; collect stdout and a stderr
@@ -60,7 +52,7 @@ export function runProcess(
       settled = true;
       for (const t of timers) clearTimeout(t);
       // No plugin may leave anything running behind it.
-      killGroup(child.pid, "SIGKILL");
+      if (child.pid !== undefined) killGroup(child.pid, "SIGKILL");
       child.stopReading();
       resolvePromise(outcome);
     };
@@ -107,7 +99,7 @@ export function runProcess(
       setTimeout(() => {
         if (settled) return;
         timedOut = true;
-        killGroup(child.pid, "SIGTERM");
+        if (child.pid !== undefined) killGroup(child.pid, "SIGTERM");
         timers.push(setTimeout(() => finish({ kind: "timeout", seconds, stderr }), KILL_GRACE_MS));
       }, options.timeoutMs),
     );

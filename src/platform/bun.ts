@@ -14,7 +14,19 @@ export interface BunSubprocess {
 
 type Stdio = "pipe" | "ignore";
 
+export interface BunStdinReader {
+  read(): Promise<{ done: true; value?: undefined } | { done: false; value: Uint8Array }>;
+  cancel(): Promise<void>;
+}
+
 export interface BunRuntime {
+  /** The entry script when running from source. */
+  readonly main?: string;
+  readonly stdin: { stream(): { getReader(): BunStdinReader } };
+  plugin(plugin: {
+    name: string;
+    setup(build: { module(name: string, load: () => unknown): void }): void;
+  }): void;
   CryptoHasher: new (
     algorithm: "sha1",
   ) => { update(data: string | Uint8Array): { digest(encoding: "hex"): string } };

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import type { CapturedRun } from "./run-sync.ts";
 import { startProcess } from "./start-process.ts";
 
@@ -20,19 +21,8 @@ export async function runAsync(
   const [end] = await Promise.all([child.exited, child.outputClosed]);
   return {
     status: end.code,
-    stdout: concat(out),
-    stderr: concat(err),
+    stdout: Buffer.concat(out),
+    stderr: Buffer.concat(err),
     error: end.error?.code ?? null,
   };
-}
-
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const c of chunks) {
-    all.set(c, offset);
-    offset += c.length;
-  }
-  return all;
 }

@@ -112,3 +112,31 @@ test("a command that does not exist is reported, not thrown", async () => {
   });
   expect(result.spawnError).toContain("ENOENT");
 });
+
+test("a run nobody listens to line by line writes its log itself; a listened-to run is piped", async () => {
+  const script = 'readlink "/proc/$$/fd/1"; readlink "/proc/$$/fd/2" >&2';
+  const direct = run(script, 10_000);
+  await direct.done;
+  direct.output.close();
+  const log = join(direct.dir, "out.log");
+  expect(direct.output.tail()).toEqual([log, log]);
+
+  const dir = tempDir();
+  const heard: string[] = [];
+  const output = new RunOutput(join(dir, "out.log"), (line) => heard.push(line));
+  await spawnGroup({
+    command: "bash",
+    args: ["-c", script],
+    cwd: dir,
+    env: process.env,
+    stdin: "",
+    timeoutMs: 10_000,
+    signal: new AbortController().signal,
+    output,
+  });
+  output.close();
+  expect(heard).toHaveLength(2);
+  // a pipe (Bun uses a socket pair), never the log file
+  for (const line of heard) expect(line).toMatch(/^(pipe|socket):\[/);
+  expect(readFileSync(join(dir, "out.log"), "utf8").trim().split("\n")).toHaveLength(2);
+});

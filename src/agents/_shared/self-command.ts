@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { bun } from "../../platform/bun.ts";
 
 /** True when running as the compiled `cpilot` binary rather than `bun main.ts`. */
 export function isCompiledBinary(execPath = process.execPath): boolean {
@@ -12,6 +13,6 @@ export function isCompiledBinary(execPath = process.execPath): boolean {
  */
 export function selfArgv(): string[] {
   if (isCompiledBinary()) return [process.execPath];
-  const main = (globalThis as { Bun?: { main?: string } }).Bun?.main ?? process.argv[1] ?? "";
+  const main = bun?.main ?? process.argv[1] ?? "";
   return [process.execPath, main];
 }

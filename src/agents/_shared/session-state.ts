@@ -1,16 +1,9 @@
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { RunResult } from "../../engine/outcome.ts";
 import { sha1Hex } from "../../platform/digest.ts";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
 
 /**
  * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which
@@ -176,9 +169,7 @@ export function pruneSessions(
  * path runs on every edit, and an fsync costs more than the rest of this module.
  */
 function replaceFile(path: string, data: string): void {
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
+  writeFileAtomic(path, data, { durable: false });
 }
 
 function readJson<T>(path: string): T | null {
