@@ -28,7 +28,8 @@ export function runSync(
     try {
       const r = bun.spawnSync([command, ...args], {
         cwd: options.cwd,
-        ...(options.env !== undefined ? { env: definedEnv(options.env) } : {}),
+        // Bun would pass the environment this process started with (see start-process.ts).
+        env: definedEnv(options.env ?? process.env),
         stdin: "ignore",
         stdout: "pipe",
         stderr: "pipe",

@@ -76,13 +76,15 @@ function startWithBun(
   options: StartOptions,
 ): StartedProcess {
   const piped = options.onOutput !== undefined;
-  const env = options.env === undefined ? undefined : definedEnv(options.env);
+  // Bun's default is the environment this process started with, not process.env as it is
+  // now: the hook server sets process.env per request, and children must see that one.
+  const env = definedEnv(options.env ?? process.env);
   const out = options.outputFd ?? (piped ? "pipe" : "ignore");
   let proc: BunSubprocess;
   try {
     proc = runtime.spawn([command, ...args], {
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-      ...(env !== undefined ? { env } : {}),
+      env,
       detached: options.detached === true,
       stdin:
         options.stdin === undefined
