@@ -13,6 +13,7 @@ import {
   existsSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -71,6 +72,10 @@ const payload = (file: string) =>
     tool_use_id: "toolu_bench",
   });
 
+// The hook server (src/hook-server/) answers calls from a warm process; the other cases
+// turn it off, so they measure a call answered in its own process. Its sockets live here.
+const SERVER_ENV = { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: join(dir, "run") };
+
 interface Case {
   name: string;
   cmd: string;
@@ -94,6 +99,20 @@ const cases: Case[] = [
     cmd: cpilot,
     args: ["hook", "claude"],
     input: payload("a.ts"),
+  },
+  {
+    name: "warm server: nothing matches",
+    cmd: cpilot,
+    args: ["hook", "claude"],
+    input: payload("a.md"),
+    env: SERVER_ENV,
+  },
+  {
+    name: "warm server: one `true` callback",
+    cmd: cpilot,
+    args: ["hook", "claude"],
+    input: payload("a.ts"),
+    env: SERVER_ENV,
   },
 ];
 if (lefthook) {
@@ -126,7 +145,13 @@ function once(c: Case): number {
   const r = spawnSync(c.cmd, c.args, {
     cwd: dir,
     stdio: [stdin, "pipe", "pipe"],
-    env: { ...process.env, NO_COLOR: "1", AI_AGENT: "claude-code_2-1-330_cli", ...c.env },
+    env: {
+      ...process.env,
+      NO_COLOR: "1",
+      AI_AGENT: "claude-code_2-1-330_cli",
+      CPILOT_HOOK_SERVER: "0",
+      ...c.env,
+    },
   });
   const ms = performance.now() - t;
   closeSync(stdin);
@@ -137,6 +162,21 @@ function once(c: Case): number {
     throw new Error(`${c.name} answered ${String(r.stdout).slice(0, 300)}: expected nothing`);
   }
   return ms;
+}
+
+// The first call starts the server; wait until it listens, then let it warm up.
+const serverCase = cases.find((c) => c.env === SERVER_ENV);
+if (serverCase) {
+  const deadline = Date.now() + 10_000;
+  once(serverCase);
+  while (
+    !existsSync(join(dir, "run")) ||
+    !readdirSync(join(dir, "run")).some((f) => f.endsWith(".sock"))
+  ) {
+    if (Date.now() > deadline) throw new Error("the hook server did not start within 10 s");
+    await Bun.sleep(20);
+  }
+  for (let i = 0; i < 30; i++) once(serverCase);
 }
 
 // Interleaved rounds, so load from other processes hits every case alike; 3 warm-up rounds.
@@ -180,6 +220,11 @@ out.push(`one matching callback: ${hook.toFixed(1)} ms (target < 15 ms)`);
 if (lh) out.push(`vs lefthook: ${(hook / lh).toFixed(2)}× its per-call time (target < 0.20)`);
 else out.push("lefthook not installed: compare with the floor and the binary's start above");
 out.push(`nothing matches: ${(none - start).toFixed(1)} ms over the binary's start`);
+const warm = med.get("warm server: one `true` callback") ?? 0;
+const warmNone = med.get("warm server: nothing matches") ?? 0;
+out.push(
+  `through the warm hook server: ${warm.toFixed(1)} ms one matching callback${lh ? ` (${(warm / lh).toFixed(2)}× lefthook)` : ""}, ${warmNone.toFixed(1)} ms nothing matches (${(warmNone - start).toFixed(1)} ms over the binary's start)`,
+);
 const runtime = med.get("runtime floor: empty Bun program") ?? 0;
 out.push(
   `cpilot's own work in the matching call: ${(hook - runtime).toFixed(1)} ms over the runtime floor (${runtime.toFixed(1)} ms: any compiled Bun program starting and exiting here)`,

@@ -1,25 +1,18 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
+import type { HookReply } from "../agents/_shared/hook-reply.ts";
+import { isCompiledBinary } from "../agents/_shared/self-command.ts";
+import { hookServerWanted, runtimeDir, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { isTerminal, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";
+import { ADAPTERS } from "./hook-adapters.ts";
 
 const USAGE =
   "cpilot hook claude|gemini|cursor|codex|opencode   (reads the hook event JSON on stdin; the agent calls it)";
 
-type HookHandler = (
-  stdin: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-) => Promise<{ json: Record<string, unknown> | null; stderr?: string; exitCode?: number }>;
-
-/** One adapter per agent, loaded on demand: each turns its agent's JSON into its reply. */
-const ADAPTERS: Record<string, () => Promise<HookHandler>> = {
-  claude: async () => (await import("../agents/claude/handle.ts")).handleClaudeHook,
-  gemini: async () => (await import("../agents/gemini/handle.ts")).handleGeminiHook,
-  cursor: async () => (await import("../agents/cursor/handle.ts")).handleCursorHook,
-  codex: async () => (await import("../agents/codex/handle.ts")).handleCodexHook,
-  opencode: async () => (await import("../agents/opencode/handle.ts")).handleOpencodeHook,
-};
+/** The hidden command line of a hook server: `cpilot hook --serve <socket>`. */
+const SERVE_FLAG = "--serve";
 
 /** Longest wait for the agent to send and close stdin; a hook must never hang. */
 export const STDIN_TIMEOUT_MS = 10_000;
@@ -81,6 +74,19 @@ function stdinReader(): ChunkReader {
  */
 export async function hookCommand(args: string[], ctx: { cwd: string }): Promise<number> {
   const [agent, ...rest] = args;
+  if (agent === SERVE_FLAG) {
+    const socket = rest[0];
+    if (socket === undefined)
+      throw new CpilotError("Cannot serve hooks: no socket path", { hint: USAGE });
+    const { serveHooks, logServerProblem } = await import("../hook-server/server.ts");
+    try {
+      await serveHooks({ socket });
+    } catch (err) {
+      logServerProblem(socket, `cannot serve: ${err instanceof Error ? err.message : String(err)}`);
+      return 1;
+    }
+    return 0;
+  }
   if (agent === "--background") {
     const spec = rest[0];
     if (spec === undefined)
@@ -96,9 +102,14 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
       hint: `usage: ${USAGE}`,
     });
   }
+  // The connection to a hook server is made while stdin is read.
+  const server = serverSocket();
+  const connection =
+    server === null ? null : (await import("../hook-server/client.ts")).connectHookServer(server);
   const { text, complete } = await readStdin();
   mark("hook input read");
   if (!complete) {
+    connection?.close();
     writeFd(
       2,
       text === "" && isTerminal(0)
@@ -107,10 +118,40 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     );
     return 0;
   }
-  const handle = await adapter();
-  const reply = await handle(text, { cwd: ctx.cwd, env: process.env });
-  mark("hook answered");
+  const answerHere = async (): Promise<number> => {
+    const reply = await (await adapter())(text, { cwd: ctx.cwd, env: process.env });
+    mark("hook answered");
+    return emit(reply);
+  };
+  if (server === null || connection === null) return answerHere();
+  const answer = await connection.ask({
+    agent: agent as string,
+    stdin: text,
+    cwd: ctx.cwd,
+    env: process.env,
+    umask: process.umask(),
+  });
+  mark(answer.served ? "hook answered by the server" : `hook server: ${answer.reason}`);
+  if (answer.served) return emit(answer);
+  const code = await answerHere();
+  // No server listens: start one for the next calls, once this one has its answer.
+  if ("absent" in answer && answer.absent) {
+    const { startHookServer } = await import("../hook-server/start.ts");
+    startHookServer(server);
+  }
+  return code;
+}
+
+/** Write a reply out: protocol JSON on stdout, text for people on stderr. */
+function emit(reply: HookReply): number {
   if (reply.stderr) writeFd(2, `${reply.stderr}\n`);
   if (reply.json !== null) writeFd(1, `${JSON.stringify(reply.json)}\n`);
   return reply.exitCode ?? 0;
+}
+
+/** The socket of this binary's hook server when one is wanted here, else null. */
+function serverSocket(): string | null {
+  if (!hookServerWanted(process.env, isCompiledBinary())) return null;
+  const dir = runtimeDir(process.env);
+  return dir === null ? null : socketPath(dir);
 }

@@ -12,6 +12,19 @@ import { type ResolvedConfig, resolveConfig } from "./resolve.ts";
 import type { CallbackDef, CpilotConfig } from "./types.ts";
 import { configFingerprint, knownValid, rememberValid } from "./validation-cache.ts";
 
+/**
+ * Thrown by a config guard: this process must not use this config (a hook server keeps
+ * only plain-data configs). Not a config error: the caller hands the whole call back.
+ */
+export class ConfigRefused extends Error {}
+
+let configGuard: ((path: string, value: unknown) => void) | null = null;
+
+/** Check every config this process loads before it is used (the hook server sets one). */
+export function setConfigGuard(guard: ((path: string, value: unknown) => void) | null): void {
+  configGuard = guard;
+}
+
 /** Read a config file into a plain value, without validating it. */
 export async function readConfigValue(path: string): Promise<unknown> {
   const ext = extname(path);
@@ -63,19 +76,29 @@ export async function readConfigValue(path: string): Promise<unknown> {
   return mod.default;
 }
 
+/**
+ * The config this process resolved last, by file and fingerprint: a long-lived process (the
+ * hook server, `cpilot mcp`) that loads an unchanged config again gets the same object.
+ */
+let lastResolved: { key: string; config: ResolvedConfig } | null = null;
+
 /** Load, validate and resolve a config file (plus its managed callbacks); every problem is reported at once. */
 export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
   const value = await readConfigValue(path);
+  configGuard?.(path, value);
   const root = dirname(path);
   const managedValue = readManaged(root);
   const fingerprint = configFingerprint([value, managedValue]);
+  const key = `${path}\0${fingerprint}`;
+  if (lastResolved?.key === key) return lastResolved.config;
   if (knownValid(root, fingerprint)) {
     const config = value as CpilotConfig;
     const merged = {
       ...config,
       callbacks: [...config.callbacks, ...(managedValue as CallbackDef[])],
     };
-    return resolveConfig(merged, root, path);
+    lastResolved = { key, config: resolveConfig(merged, root, path) };
+    return lastResolved.config;
   }
   // Only a config not seen before pays for loading the schemas.
   const { validateConfig } = await import("./validate.ts");

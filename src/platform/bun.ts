@@ -19,6 +19,13 @@ export interface BunStdinReader {
   cancel(): Promise<void>;
 }
 
+/** One side of a Unix socket connection (Bun.connect). */
+export interface BunSocket {
+  write(data: string | Uint8Array): number;
+  flush(): void;
+  end(): void;
+}
+
 export interface BunRuntime {
   /** The entry script when running from source. */
   readonly main?: string;
@@ -41,6 +48,18 @@ export interface BunRuntime {
       stderr?: Stdio | number;
     },
   ): BunSubprocess;
+  connect(options: {
+    unix: string;
+    socket: {
+      open?(socket: BunSocket): void;
+      data?(socket: BunSocket, data: Uint8Array): void;
+      drain?(socket: BunSocket): void;
+      close?(socket: BunSocket): void;
+      end?(socket: BunSocket): void;
+      error?(socket: BunSocket, error: Error): void;
+      connectError?(socket: BunSocket, error: Error): void;
+    };
+  }): Promise<BunSocket>;
   spawnSync(
     cmd: string[],
     options: {

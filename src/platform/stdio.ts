@@ -11,6 +11,10 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * non-blocking pipe (EAGAIN) is waited on; a reader that went away ends the write.
  */
 export function writeFd(fd: 1 | 2, text: string): void {
+  if (fd === 2 && stderrSink !== null) {
+    stderrSink(text);
+    return;
+  }
   const data = new TextEncoder().encode(text);
   let offset = 0;
   while (offset < data.length) {
@@ -21,6 +25,13 @@ export function writeFd(fd: 1 | 2, text: string): void {
       Atomics.wait(pause, 0, 0, 1);
     }
   }
+}
+
+let stderrSink: ((text: string) => void) | null = null;
+
+/** Send what would go to stderr to `sink` instead (null: back to fd 2). The hook server's. */
+export function redirectStderr(sink: ((text: string) => void) | null): void {
+  stderrSink = sink;
 }
 
 /** Protocol and --json output. */

@@ -1,11 +1,26 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { tempDir } from "./tmp.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 export const BINARY = join(REPO, "dist", "cpilot");
 
 let built = false;
+
+let runtimeDir: string | undefined;
+
+/**
+ * Env that decides how the binary answers hook calls in tests: in their own process (the
+ * default), or through the opt-in hook server when the run sets CPILOT_TEST_HOOK_SERVER=1
+ * (then every hook suite doubles as a test of the server; its sockets live in a temp folder
+ * removed after the run, which stops the servers).
+ */
+export function hookServerEnv(): Record<string, string> {
+  if (process.env.CPILOT_TEST_HOOK_SERVER !== "1") return {};
+  runtimeDir ??= tempDir("cpilot-run-");
+  return { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtimeDir };
+}
 
 /** The compiled binary; built once per test run when missing (CI builds it before tests). */
 export function cpilotBinary(): string {
@@ -37,6 +52,7 @@ export function cpilot(
     env: {
       PATH: "/usr/local/bin:/usr/bin:/bin",
       HOME: process.env.HOME ?? "/root",
+      ...hookServerEnv(),
       ...options.env,
     },
     input: options.input ?? "",

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binary } from "../agents/claude/_helpers.ts";
+import { hookServerEnv } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 let dirs: string[] = [];
@@ -28,7 +29,11 @@ function run(
   return new Promise((resolve) => {
     const child = spawn(binary(), ["run", ...args], {
       cwd: dir,
-      env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: process.env.HOME ?? "/root" },
+      env: {
+        PATH: "/usr/local/bin:/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/root",
+        ...hookServerEnv(),
+      },
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

@@ -18,10 +18,11 @@ export type HookConfig =
 export async function loadHookConfig(cwd: string): Promise<HookConfig> {
   const path = findConfig(cwd);
   if (path === null) return { kind: "none" };
+  const { loadConfigFile, ConfigRefused } = await import("../../config/load.ts");
   try {
-    const { loadConfigFile } = await import("../../config/load.ts");
     return { kind: "ok", config: await loadConfigFile(path) };
   } catch (err) {
+    if (err instanceof ConfigRefused) throw err; // the hook server hands the call back
     const message =
       err instanceof CpilotError
         ? `${err.message}${err.hint ? `\nhint: ${err.hint}` : ""}`

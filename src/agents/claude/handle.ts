@@ -40,11 +40,12 @@ export async function handleClaudeHook(
   const configPath = findConfig(input.cwd);
   if (configPath === null) return NO_REPLY; // cpilot is not set up in this project
   let config: ResolvedConfig;
+  const { loadConfigFile, ConfigRefused } = await import("../../config/load.ts");
   try {
-    const { loadConfigFile } = await import("../../config/load.ts");
     config = await loadConfigFile(configPath);
     mark("config loaded");
   } catch (err) {
+    if (err instanceof ConfigRefused) throw err; // the hook server hands the call back
     return configError(input, dirname(configPath), err, options.env);
   }
   try {

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cpilot, cpilotBinary, type Result } from "../../helpers/binary.ts";
+import { cpilot, cpilotBinary, hookServerEnv, type Result } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 
 /** The built binary (scripts/build.ts renames a new one into place, so it never vanishes mid-run). */
@@ -65,7 +65,12 @@ export function runAsync(
   return new Promise((resolvePromise) => {
     const child = spawn(binary(), args, {
       cwd,
-      env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...env },
+      env: {
+        PATH: "/usr/local/bin:/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/root",
+        ...hookServerEnv(),
+        ...env,
+      },
     });
     let stdout = "";
     let stderr = "";
