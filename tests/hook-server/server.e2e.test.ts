@@ -2,10 +2,16 @@
 // answered by it exactly as their own process would answer them (the caller's env, umask,
 // config as it is now), and whatever it must not answer is answered in-process.
 import { afterAll, describe, expect, test } from "bun:test";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLAUDE_ENV, contextOf, makeProject, postWrite } from "../agents/claude/_helpers.ts";
+import {
+  CLAUDE_ENV,
+  contextOf,
+  makeProject,
+  postWrite,
+  runAsync,
+} from "../agents/claude/_helpers.ts";
 import { cpilotBinary } from "../helpers/binary.ts";
 import { processAlive, tempDir } from "../helpers/tmp.ts";
 
@@ -203,32 +209,12 @@ describe("hook server", () => {
     call(p.dir, postWrite(p.path("quick.ts")), runtime);
     await serverUp(runtime);
 
-    const slow = new Promise<Call>((resolve) => {
-      const child = spawn(cpilotBinary(), ["hook", "claude"], {
-        cwd: p.dir,
-        env: {
-          PATH: "/usr/local/bin:/usr/bin:/bin",
-          ...CLAUDE_ENV,
-          CPILOT_HOOK_SERVER: "1",
-          CPILOT_RUNTIME_DIR: runtime,
-          CPILOT_TRACE: "1",
-        },
-      });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (d: string) => {
-        stdout += d;
-      });
-      child.stderr.setEncoding("utf8").on("data", (d: string) => {
-        stderr += d;
-      });
-      child.on("close", (code) =>
-        resolve({ code, stdout, stderr, json: stdout.trim() ? JSON.parse(stdout) : null }),
-      );
-      child.stdin.end(
-        JSON.stringify({ session_id: "s1", cwd: p.dir, ...postWrite(p.path("slow.ts")) }),
-      );
-    });
+    const slow = runAsync(
+      ["hook", "claude"],
+      p.dir,
+      { ...CLAUDE_ENV, CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtime, CPILOT_TRACE: "1" },
+      JSON.stringify({ session_id: "s1", cwd: p.dir, ...postWrite(p.path("slow.ts")) }),
+    );
     // The slow run is under way once its running record exists.
     const running = join(p.dir, ".cpilot", "running");
     const deadline = Date.now() + 10_000;
