@@ -11,6 +11,12 @@ import { ADAPTERS } from "./hook-adapters.ts";
 const USAGE =
   "cpilot hook claude|gemini|cursor|codex|opencode   (reads the hook event JSON on stdin; the agent calls it)";
 
+/**
+ * Payloads past this (a Write of a multi-megabyte file) are answered in-process: copying
+ * them through the socket costs more than the server saves (~5 ms).
+ */
+const SERVER_MAX_PAYLOAD = 1024 * 1024;
+
 /** The hidden command line of a hook server: `cpilot hook --serve <socket>`. */
 const SERVE_FLAG = "--serve";
 
@@ -124,6 +130,11 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     return emit(reply);
   };
   if (server === null || connection === null) return answerHere();
+  if (text.length > SERVER_MAX_PAYLOAD) {
+    connection.close();
+    mark("hook server: payload too large to hand over");
+    return answerHere();
+  }
   const answer = await connection.ask({
     agent: agent as string,
     stdin: text,

@@ -230,6 +230,24 @@ describe("hook server", () => {
     expect(contextOf(done.json)).toContain("slow ok");
   }, 30_000);
 
+  test("a payload of megabytes is answered in-process: copying it would cost more", async () => {
+    const runtime = tempDir("cpilot-rt-");
+    const p = makeProject({
+      callbacks: [
+        { name: "t", pattern: "*.ts", run: "true", timeout: 9, per: "file", successMessage: "ok" },
+      ],
+    });
+    p.write({ "a.ts": "x\n" });
+    call(p.dir, postWrite(p.path("a.ts")), runtime);
+    await serverUp(runtime);
+    const big = postWrite(p.path("a.ts"));
+    (big.tool_input as { content: string }).content = "x".repeat(2 * 1024 * 1024);
+    const c = call(p.dir, big, runtime);
+    expect(c.stderr).toContain("hook server: payload too large to hand over");
+    expect(contextOf(c.json)).toContain("ok");
+    expect(served(call(p.dir, postWrite(p.path("a.ts")), runtime))).toBe(true);
+  }, 30_000);
+
   test("stderr of a call comes back with the answer", async () => {
     const runtime = tempDir("cpilot-rt-");
     const p = makeProject({
