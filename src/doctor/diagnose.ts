@@ -5,6 +5,7 @@ import { findConfig } from "../config/find.ts";
 import { CpilotError } from "../util/errors.ts";
 import { checkAgent } from "./agents.ts";
 import { checkCallback } from "./callback-command.ts";
+import { checkHookServer } from "./hook-server.ts";
 import type { AgentCheck, CallbackCheck, DoctorReport } from "./types.ts";
 
 /** Everything the doctor looks at, as data. */
@@ -45,6 +46,7 @@ export async function diagnose(
     config: { path: configPath, ok: configError === null, error: configError },
     agents,
     callbacks,
+    hookServer: await checkHookServer(configError === null ? configPath : null, env),
     problems,
   };
 }
