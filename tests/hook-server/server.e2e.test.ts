@@ -3,7 +3,15 @@
 // config as it is now), and whatever it must not answer is answered in-process.
 import { afterAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import {
   CLAUDE_ENV,
@@ -262,6 +270,22 @@ describe("hook server", () => {
     const strip = (s: string) => s.replace(/^\[trace\].*\n/gm, "");
     expect(strip(c.stderr)).toContain("cpilot: ");
     expect(strip(c.stderr)).toBe(strip(inProcess.stderr));
+
+    // What the call's own process writes to stderr on its way (a gate log it cannot append
+    // to) comes back with the answer too.
+    mkdirSync(join(p.dir, ".cpilot", "gate.log.jsonl"), { recursive: true });
+    const pre = {
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: p.path("b.ts"), content: "x" },
+      tool_use_id: "toolu_9",
+    };
+    const gated = call(p.dir, pre, runtime);
+    expect(served(gated)).toBe(true);
+    expect(gated.stderr).toContain("cannot append to the gate log .cpilot/gate.log.jsonl");
+    const gatedHere = call(p.dir, pre, runtime, { CPILOT_HOOK_SERVER: "0" });
+    expect(strip(gated.stderr)).toBe(strip(gatedHere.stderr));
+    expect(gated.stdout).toBe(gatedHere.stdout);
     expect(c.stdout).toBe(inProcess.stdout);
   }, 30_000);
 
