@@ -290,8 +290,9 @@ describe("allFiles", () => {
     p.write("src/a.ts");
     p.write("src/b.ts");
     p.write("conflict.txt", "base\n");
+    p.write("src/was-file.ts");
+    p.write("gone/whole-folder.ts");
     p.commit();
-    p.rm("src/b.ts");
     p.write("src/new.ts");
     p.write("dist/out.js");
     p.write("x.log");
@@ -305,11 +306,20 @@ describe("allFiles", () => {
     p.write("conflict.txt", "main\n");
     p.git("commit", "-q", "-am", "main");
     expect(() => p.git("merge", "-q", "other")).toThrow();
+    // still tracked, gone from disk: deleted, a folder now, or in a folder removed whole
+    p.rm("src/b.ts");
+    p.rm("src/was-file.ts");
+    p.write("src/was-file.ts/inner.ts");
+    p.rm("gone");
+    expect(p.git("ls-files", "src/b.ts", "src/was-file.ts", "gone")).toContain(
+      "gone/whole-folder.ts",
+    );
     expect(paths(await allFiles(p.dir))).toEqual([
       ".gitignore",
       "conflict.txt",
       "src/a.ts",
       "src/new.ts",
+      "src/was-file.ts/inner.ts",
     ]);
     expect((await allFiles(p.dir)).every((c) => c.kind === "modified")).toBe(true);
   });
