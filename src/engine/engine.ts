@@ -9,7 +9,7 @@ import { executeRun } from "./execute-run.ts";
 import type { HookSink } from "./hooks/types.ts";
 import type { Outcome, RunResult } from "./outcome.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
-import { compareSnapshot, snapshot } from "./resync.ts";
+import { compareSnapshot, deletedIn, snapshot } from "./resync.ts";
 import { pruneRuns } from "./runs-store.ts";
 import { Semaphore } from "./semaphore.ts";
 
@@ -72,6 +72,7 @@ export function createEngine(options: {
     const before = snapshot(
       batch.root,
       dirtyBefore === null ? plannedPaths : new Set([...plannedPaths, ...dirtyBefore]),
+      deletedIn(batch),
     );
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);

@@ -50,6 +50,10 @@ export function renderResyncLine(resync: Resync, color: boolean): string {
     if (line.startsWith("+") && !line.startsWith("+++")) added++;
     else if (line.startsWith("-") && !line.startsWith("---")) removed++;
   }
-  const what = resync.newText === null && resync.oldText !== null ? "deleted" : "rewrote";
-  return `${paint("~", "yellow", color)} a callback ${what} ${resync.path} ${paint(`(+${added} -${removed})`, "gray", color)}`;
+  const gone = resync.newText === null && resync.diff.includes("\n+++ /dev/null\n");
+  // A large batch's resync has no hunks (only "re-read it"): no line counts to give.
+  const counts = resync.diff.includes("\n@@")
+    ? ` ${paint(`(+${added} -${removed})`, "gray", color)}`
+    : "";
+  return `${paint("~", "yellow", color)} a callback ${gone ? "deleted" : "rewrote"} ${resync.path}${counts}`;
 }

@@ -3,7 +3,7 @@ import { loadConfigFile, loadProjectConfig } from "../../config/load.ts";
 import { isActive, readToggles } from "../../config/state.ts";
 import { executeRun } from "../../engine/execute-run.ts";
 import type { RunResult } from "../../engine/outcome.ts";
-import { compareSnapshot, snapshot } from "../../engine/resync.ts";
+import { compareSnapshot, deletedIn, snapshot } from "../../engine/resync.ts";
 import { Semaphore } from "../../engine/semaphore.ts";
 import { randomHex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
@@ -46,7 +46,7 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
   const batchId = randomHex(6);
   const signal = new AbortController().signal;
   const paths = new Set(spec.runs.flatMap((r) => r.files));
-  const before = snapshot(spec.root, paths);
+  const before = snapshot(spec.root, paths, deletedIn(spec.batch));
   const results = await Promise.all(
     spec.runs.map(async (run): Promise<RunResult | null> => {
       const callback = config.callbacks.find((c) => c.name === run.callback);
