@@ -55,6 +55,22 @@ test("hostile file names reach a bash script byte for byte, through every channe
   expect(existsSync(join(root, "pwned2"))).toBe(false);
 });
 
+test("the stdin JSON gives each file its kind: created, modified or deleted", async () => {
+  const root = tempDir();
+  writeFiles(root, { "new.ts": "", "old.ts": "" });
+  const engine = engineFor(root, [
+    { name: "probe", pattern: "*.ts", run: `cat > "$CP_PROJECT_ROOT/.stdin"`, timeout: 10 },
+  ]);
+  const files = [
+    { path: "new.ts", kind: "created" as const },
+    { path: "old.ts", kind: "modified" as const },
+    { path: "gone.ts", kind: "deleted" as const },
+  ];
+  const outcome = await engine.run({ root, files, origin: { surface: "api" } });
+  expect(outcome.runs[0]?.status).toBe("passed");
+  expect(JSON.parse(readFileSync(join(root, ".stdin"), "utf8")).changes).toEqual(files);
+});
+
 test("argv runs expand {files} and {file} to separate arguments, with no shell", async () => {
   const root = tempDir();
   writeFiles(root, Object.fromEntries(HOSTILE.map((n) => [n, "x"])));
