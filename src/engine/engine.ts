@@ -67,11 +67,12 @@ export function createEngine(options: {
     runOptions.onPlanned?.(planned);
     if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: [] };
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
-    const plannedPaths = new Set(planned.flatMap((p) => p.files));
+    const plannedPaths =
+      planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);
     const dirtyBefore = runOptions.resyncTree ? dirtyFiles(batch.root) : null;
     const before = snapshot(
       batch.root,
-      dirtyBefore === null ? plannedPaths : new Set([...plannedPaths, ...dirtyBefore]),
+      dirtyBefore === null ? plannedPaths : [...plannedPaths, ...dirtyBefore],
       deletedIn(batch),
     );
     mark("engine: files snapshotted, starting runs");

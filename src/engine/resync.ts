@@ -23,7 +23,8 @@ export const CONTENT_SNAPSHOT_LIMIT = 1000;
 export type Snapshot =
   | { readonly entries: ReadonlyMap<string, Entry>; readonly since?: undefined }
   | {
-      readonly paths: ReadonlySet<string>;
+      /** May repeat a path (several runs had it). */
+      readonly paths: readonly string[];
       readonly since: number;
       /** Paths that did not exist before (the batch's deletions). */
       readonly absent: ReadonlySet<string>;
@@ -42,17 +43,17 @@ function readEntry(root: string, path: string): Entry {
 }
 
 /**
- * Read and hash files (relative to root) before the runs; past the limit, note the time
- * and which paths were already gone (`absent`: the batch's deletions).
+ * Read and hash files (relative to root, repeats allowed) before the runs; past the limit,
+ * note the time and which paths were already gone (`absent`: the batch's deletions).
  */
 export function snapshot(
   root: string,
-  paths: ReadonlySet<string>,
+  paths: readonly string[],
   absent: ReadonlySet<string> = new Set(),
 ): Snapshot {
-  if (paths.size > CONTENT_SNAPSHOT_LIMIT) return { paths, since: fileSystemNow(root), absent };
+  if (paths.length > CONTENT_SNAPSHOT_LIMIT) return { paths, since: fileSystemNow(root), absent };
   const entries = new Map<string, Entry>();
-  for (const path of paths) entries.set(path, readEntry(root, path));
+  for (const path of paths) if (!entries.has(path)) entries.set(path, readEntry(root, path));
   return { entries };
 }
 
@@ -90,23 +91,23 @@ function fileSystemNow(root: string): number {
  * 20,000-file tree ~55 ms).
  */
 function changedSince(root: string, before: Snapshot & { since: number }): Resync[] {
-  const written: string[] = [];
-  const deleted: string[] = [];
+  const written = new Set<string>();
+  const deleted = new Set<string>();
   for (const path of before.paths) {
     const st = lstatSync(join(root, path), { throwIfNoEntry: false });
     // mtime, not ctime: a chmod or a new hard link is not a rewrite of the content
     if (st === undefined) {
-      if (!before.absent.has(path)) deleted.push(path);
-    } else if (st.mtimeMs >= before.since) written.push(path);
+      if (!before.absent.has(path)) deleted.add(path);
+    } else if (st.mtimeMs >= before.since) written.add(path);
   }
   const resyncs: Resync[] = [
-    ...written.map((path) => ({
+    ...[...written].map((path) => ({
       path,
       diff: `--- a/${path}\n+++ b/${path}\n(changed by a callback during a large batch: re-read it)\n`,
       oldText: null,
       newText: readEntry(root, path).text,
     })),
-    ...deleted.map((path) => ({
+    ...[...deleted].map((path) => ({
       path,
       diff: `--- a/${path}\n+++ /dev/null\n(deleted by a callback)\n`,
       oldText: null,

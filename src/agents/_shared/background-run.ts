@@ -45,7 +45,7 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
   const semaphore = new Semaphore(config.concurrency);
   const batchId = randomHex(6);
   const signal = new AbortController().signal;
-  const paths = new Set(spec.runs.flatMap((r) => r.files));
+  const paths = spec.runs.flatMap((r) => r.files);
   const before = snapshot(spec.root, paths, deletedIn(spec.batch));
   const results = await Promise.all(
     spec.runs.map(async (run): Promise<RunResult | null> => {
