@@ -18,7 +18,10 @@ export function renderResync(resync: Resync, maxLines = MAX_DIFF_LINES): string 
     return `~ a callback deleted ${resync.path} after your edit: it is gone from disk`;
   }
   if (!resync.diff.includes("@@")) {
-    return `~ a callback rewrote ${resync.path} after your edit (too large to diff): Read it again before you edit it`;
+    const why = resync.diff.includes("large batch")
+      ? "too many files to diff"
+      : "too large to diff";
+    return `~ a callback rewrote ${resync.path} after your edit (${why}): Read it again before you edit it`;
   }
   const hunks = resync.diff
     .split("\n")
