@@ -1,10 +1,11 @@
 // Preloaded by `bun test` (bunfig.toml): temp folders made through tests/helpers/tmp.ts are
 // removed once every test has run, so a developer's /tmp does not fill up run after run.
-// Children that inherit this process's environment (agent CLIs calling `cpilot hook`) answer
-// hook calls the way tests/helpers/binary.ts says: in-process, or through the hook server.
+// This process and the children that inherit its environment (agent CLIs calling `cpilot
+// hook`) use the test run's own runtime folder and answer hook calls the way
+// tests/helpers/binary.ts says: in-process, or through the hook server.
 import { afterAll } from "bun:test";
-import { hookServerEnv } from "./helpers/binary.ts";
+import { runtimeEnv } from "./helpers/binary.ts";
 import { removeTempDirs } from "./helpers/tmp.ts";
 
-Object.assign(process.env, hookServerEnv());
+Object.assign(process.env, runtimeEnv());
 afterAll(() => removeTempDirs());

@@ -1,8 +1,9 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import { isCompiledBinary } from "../agents/_shared/self-command.ts";
-import { hookServerWanted, runtimeDir, socketPath } from "../hook-server/address.ts";
+import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
+import { runtimeDir } from "../platform/runtime-dir.ts";
 import { isTerminal, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";

@@ -11,6 +11,7 @@ import { MANAGED_NAME, readManaged } from "./managed-file.ts";
 import { type ResolvedConfig, resolveConfig } from "./resolve.ts";
 import type { CallbackDef, CpilotConfig } from "./types.ts";
 import { configFingerprint, knownValid, rememberValid } from "./validation-cache.ts";
+import { cachedConfigValue, rememberConfigValue } from "./value-cache.ts";
 
 /**
  * Thrown by a config guard: this process must not use this config (a hook server keeps
@@ -50,9 +51,12 @@ export async function readConfigValue(path: string): Promise<unknown> {
     }
     return doc.toJS();
   }
+  const source = readFileSync(path);
+  const cached = cachedConfigValue(path, source);
+  if (cached !== undefined) return cached;
   registerCpilotModule();
   // The content hash in the URL makes a long-running server see edits to the config.
-  const version = sha1Hex(readFileSync(path)).slice(0, 12);
+  const version = sha1Hex(source).slice(0, 12);
   // Bun keys its module cache on a plain path's query but not on a file URL's; Deno on both.
   const url =
     bun && !/[?#]/.test(path)
@@ -73,6 +77,7 @@ export async function readConfigValue(path: string): Promise<unknown> {
       hint: "end it with `export default defineConfig({ callbacks: [...] })`",
     });
   }
+  rememberConfigValue(path, source, mod.default);
   return mod.default;
 }
 

@@ -3,9 +3,10 @@
 import type * as NodeNet from "node:net";
 import { isCompiledBinary } from "../agents/_shared/self-command.ts";
 import { ConfigRefused, readConfigValue } from "../config/load.ts";
-import { hookServerWanted, runtimeDir, socketPath } from "../hook-server/address.ts";
+import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { assertServable } from "../hook-server/servable.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { runtimeDir } from "../platform/runtime-dir.ts";
 import type { HookServerCheck } from "./types.ts";
 
 export async function checkHookServer(

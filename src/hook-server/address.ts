@@ -1,7 +1,8 @@
-// Where this user's hook server for this cpilot binary listens. Cheap on purpose: every
-// hook call computes it before anything else.
-import { lstatSync, mkdirSync, type Stats, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+// Where this user's hook server for this cpilot binary listens (in the private runtime
+// folder, src/platform/runtime-dir.ts). Cheap on purpose: every hook call computes it
+// before anything else.
+import { type Stats, statSync } from "node:fs";
+import { join } from "node:path";
 import { VERSION } from "../version.ts";
 
 /** Unix socket paths longer than this do not fit `sockaddr_un` (108 bytes with the NUL). */
@@ -15,41 +16,6 @@ const MAX_SOCKET_PATH = 100;
 export function hookServerWanted(env: NodeJS.ProcessEnv, compiled: boolean): boolean {
   const flag = env.CPILOT_HOOK_SERVER;
   return compiled && (flag === "1" || flag === "true" || flag === "on");
-}
-
-/**
- * The private folder the sockets live in: `CPILOT_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/cpilot`,
- * else `$TMPDIR/cpilot-<uid>`. It must be ours and closed to others (mode 700), or there is
- * no server: anyone who could reach the socket could run this user's callbacks.
- */
-export function runtimeDir(env: NodeJS.ProcessEnv): string | null {
-  const uid = process.getuid?.();
-  if (uid === undefined) return null;
-  const dir = resolve(
-    env.CPILOT_RUNTIME_DIR ||
-      (env.XDG_RUNTIME_DIR
-        ? join(env.XDG_RUNTIME_DIR, "cpilot")
-        : join(env.TMPDIR || "/tmp", `cpilot-${uid}`)),
-  );
-  try {
-    let st = statOrNull(dir);
-    if (st === null) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      st = lstatSync(dir);
-    }
-    if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) return null;
-  } catch {
-    return null;
-  }
-  return dir;
-}
-
-function statOrNull(path: string): Stats | null {
-  try {
-    return lstatSync(path);
-  } catch {
-    return null;
-  }
 }
 
 /**

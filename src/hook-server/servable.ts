@@ -6,26 +6,9 @@
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { ConfigRefused } from "../config/load.ts";
+import { scriptProblem } from "../config/plain-script.ts";
 
 const DATA_FILES = new Set([".json", ".yaml", ".yml"]);
-/** Names that reach the environment, other files or global state from a config script. */
-const LIVE_NAMES =
-  /\b(?:process|Bun|Deno|globalThis|require|eval|Function|Date|Math\.random)\b|import\.meta/;
-/** Every module specifier of a static import, export-from or dynamic import. */
-const SPECIFIERS = /\b(?:from|import)\s*\(?\s*(["'`])([^"'`]*)\1/g;
-
-/** Why a config script's source does not qualify, or null when it does. */
-export function scriptProblem(source: string): string | null {
-  for (const match of source.matchAll(SPECIFIERS)) {
-    const specifier = match[2] ?? "";
-    if (specifier !== "cpilot" && !specifier.startsWith("cpilot/")) {
-      return `it imports "${specifier}"`;
-    }
-  }
-  const live = LIVE_NAMES.exec(source);
-  return live === null ? null : `it uses ${live[0]}`;
-}
-
 /** The first function found in a loaded config value (a run or hook written in code), or null. */
 function functionIn(value: unknown, path: string, depth = 0): string | null {
   if (typeof value === "function") return path || "the config";

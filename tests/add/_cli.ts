@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { hookServerEnv } from "../helpers/binary.ts";
+import { runtimeEnv } from "../helpers/binary.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 const BUN = join(REPO, "node_modules", ".bin", "bun");
@@ -27,7 +27,7 @@ export function runAdd(
         PATH: "/usr/local/bin:/usr/bin:/bin",
         HOME: options.cwd,
         NO_COLOR: "1",
-        ...hookServerEnv(),
+        ...runtimeEnv(),
         ...options.env,
       },
       stdio: ["pipe", "pipe", "pipe"],

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { cpilotBinary, hookServerEnv } from "../helpers/binary.ts";
+import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 /** Run the binary on a pseudo-terminal (util-linux `script`), as a person would. */
@@ -8,7 +8,7 @@ function onTty(root: string, args: string, env: Record<string, string> = {}): st
   const r = spawnSync("script", ["-qec", `${cpilotBinary()} ${args}`, "/dev/null"], {
     cwd: root,
     encoding: "utf8",
-    env: { PATH: "/usr/bin:/bin", TERM: "xterm", ...hookServerEnv(), ...env },
+    env: { PATH: "/usr/bin:/bin", TERM: "xterm", ...runtimeEnv(), ...env },
     timeout: 30_000,
   });
   return r.stdout;

@@ -11,14 +11,15 @@ let built = false;
 let runtimeDir: string | undefined;
 
 /**
- * Env that decides how the binary answers hook calls in tests: in their own process (the
- * default), or through the opt-in hook server when the run sets CPILOT_TEST_HOOK_SERVER=1
- * (then every hook suite doubles as a test of the server; its sockets live in a temp folder
- * removed after the run, which stops the servers).
+ * Env every cpilot a test starts gets: a private runtime folder of this test run (the hook
+ * server's sockets, cached config values), removed after the run, so tests never touch the
+ * developer's own; and how hook calls are answered: in their own process (the default), or
+ * through the opt-in hook server when the run sets CPILOT_TEST_HOOK_SERVER=1 (then every
+ * hook suite doubles as a test of the server; removing the folder stops the servers).
  */
-export function hookServerEnv(): Record<string, string> {
-  if (process.env.CPILOT_TEST_HOOK_SERVER !== "1") return {};
+export function runtimeEnv(): Record<string, string> {
   runtimeDir ??= tempDir("cpilot-run-");
+  if (process.env.CPILOT_TEST_HOOK_SERVER !== "1") return { CPILOT_RUNTIME_DIR: runtimeDir };
   return { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtimeDir };
 }
 
@@ -52,7 +53,7 @@ export function cpilot(
     env: {
       PATH: "/usr/local/bin:/usr/bin:/bin",
       HOME: process.env.HOME ?? "/root",
-      ...hookServerEnv(),
+      ...runtimeEnv(),
       ...options.env,
     },
     input: options.input ?? "",

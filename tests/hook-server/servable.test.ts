@@ -2,7 +2,8 @@
 // a refused config is answered in-process, which is slower but never stale.
 import { describe, expect, test } from "bun:test";
 import { ConfigRefused } from "../../src/config/load.ts";
-import { assertServable, scriptProblem } from "../../src/hook-server/servable.ts";
+import { scriptProblem } from "../../src/config/plain-script.ts";
+import { assertServable } from "../../src/hook-server/servable.ts";
 
 describe("scriptProblem", () => {
   test("a config that imports only cpilot and holds data qualifies", () => {
@@ -25,6 +26,11 @@ describe("scriptProblem", () => {
     ["const here = import.meta.dir;", "it uses import.meta"],
     ["const stamp = Date.now();", "it uses Date"],
     ['const cfg = require("./x.json");', "it uses require"],
+    ["const id = crypto.randomUUID();", "it uses crypto"],
+    ["const t = performance.now();", "it uses performance"],
+    ['const list = await (await fetch("http://127.0.0.1/x")).json();', "it uses fetch"],
+    ["const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;", "it uses Intl"],
+    ["const g = global.x;", "it uses global"],
   ])("%s → refused (%s)", (line, problem) => {
     expect(scriptProblem(`import { defineConfig } from "cpilot";\n${line}\n`)).toBe(problem);
   });

@@ -2,7 +2,7 @@
 import { rmSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { cpilotBinary, hookServerEnv } from "../helpers/binary.ts";
+import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 export interface ToolReply {
@@ -36,7 +36,7 @@ export async function startMcp(
     env: {
       PATH: "/usr/local/bin:/usr/bin:/bin",
       HOME: process.env.HOME ?? "/root",
-      ...hookServerEnv(),
+      ...runtimeEnv(),
       ...options.env,
     },
     stderr: "pipe",

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binary } from "../agents/claude/_helpers.ts";
-import { hookServerEnv } from "../helpers/binary.ts";
+import { runtimeEnv } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 let dirs: string[] = [];
@@ -32,7 +32,7 @@ function run(
       env: {
         PATH: "/usr/local/bin:/usr/bin:/bin",
         HOME: process.env.HOME ?? "/root",
-        ...hookServerEnv(),
+        ...runtimeEnv(),
       },
       stdio: ["ignore", "ignore", "pipe"],
     });

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { hookServerEnv } from "../../helpers/binary.ts";
+import { runtimeEnv } from "../../helpers/binary.ts";
 import {
   binary,
   CLAUDE_ENV,
@@ -57,7 +57,7 @@ describe("bad payloads", () => {
     const p = project({ callbacks: [] });
     const child = spawn(binary(), ["hook", "claude"], {
       cwd: p.dir,
-      env: { PATH: "/usr/bin:/bin", CPILOT_HOOK_STDIN_TIMEOUT_MS: "300", ...hookServerEnv() },
+      env: { PATH: "/usr/bin:/bin", CPILOT_HOOK_STDIN_TIMEOUT_MS: "300", ...runtimeEnv() },
       stdio: ["pipe", "pipe", "pipe"],
     });
     child.stdin.write('{"hook_event_name":');

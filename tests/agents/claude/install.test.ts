@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hookServerEnv } from "../../helpers/binary.ts";
+import { runtimeEnv } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 import { binary, cpilot } from "./_helpers.ts";
 
@@ -168,7 +168,7 @@ exit 3`,
     );
     const child = spawn(binary(), ["run", "--", claude], {
       cwd: d,
-      env: { PATH: "/usr/bin:/bin", ...hookServerEnv() },
+      env: { PATH: "/usr/bin:/bin", ...runtimeEnv() },
       stdio: "pipe",
     });
     const end = Date.now() + 10_000;

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { hookServerEnv } from "../../helpers/binary.ts";
+import { runtimeEnv } from "../../helpers/binary.ts";
 
 export const GEMINI_BIN = join(import.meta.dir, "..", "..", "..", "node_modules", ".bin", "gemini");
 
@@ -59,7 +59,7 @@ export async function runGemini(options: {
           HTTP_PROXY: options.apiUrl,
           NO_PROXY: "127.0.0.1,localhost",
           GEMINI_CLI_NO_RELAUNCH: "true",
-          ...hookServerEnv(),
+          ...runtimeEnv(),
         },
       });
       let stdout = "";

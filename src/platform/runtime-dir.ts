@@ -1,0 +1,39 @@
+import { lstatSync, mkdirSync, type Stats } from "node:fs";
+import { join, resolve } from "node:path";
+
+/**
+ * The user's private folder for what must neither sit in a project nor be reachable by
+ * others (the hook server's sockets, cached config values): `CPILOT_RUNTIME_DIR`, else
+ * `$XDG_RUNTIME_DIR/cpilot`, else `$TMPDIR/cpilot-<uid>`. It must be ours and closed to
+ * others (mode 700), or there is none: anyone who could reach a socket there could run
+ * this user's callbacks, and anyone who could write there could choose them.
+ */
+export function runtimeDir(env: NodeJS.ProcessEnv): string | null {
+  const uid = process.getuid?.();
+  if (uid === undefined) return null;
+  const dir = resolve(
+    env.CPILOT_RUNTIME_DIR ||
+      (env.XDG_RUNTIME_DIR
+        ? join(env.XDG_RUNTIME_DIR, "cpilot")
+        : join(env.TMPDIR || "/tmp", `cpilot-${uid}`)),
+  );
+  try {
+    let st = statOrNull(dir);
+    if (st === null) {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      st = lstatSync(dir);
+    }
+    if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) return null;
+  } catch {
+    return null;
+  }
+  return dir;
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
