@@ -11,6 +11,7 @@ import {
   closeSync,
   copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -58,17 +59,32 @@ writeFileSync(
 );
 writeFileSync(join(dir, "a.ts"), "export const a = 1;\n");
 writeFileSync(join(dir, "a.md"), "# a\n");
+// The same project with the config most users write: callbacks.config.ts.
+const tsProject = join(dir, "ts-config");
+mkdirSync(tsProject);
+writeFileSync(
+  join(tsProject, "callbacks.config.ts"),
+  [
+    'import { defineConfig } from "cpilot";',
+    "",
+    "export default defineConfig({",
+    '  callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 30, per: "file" }],',
+    "});",
+    "",
+  ].join("\n"),
+);
+writeFileSync(join(tsProject, "a.ts"), "export const a = 1;\n");
 
-const payload = (file: string) =>
+const payload = (file: string, project = dir) =>
   JSON.stringify({
     session_id: "bench",
-    transcript_path: join(dir, "t.jsonl"),
-    cwd: dir,
+    transcript_path: join(project, "t.jsonl"),
+    cwd: project,
     permission_mode: "bypassPermissions",
     hook_event_name: "PostToolUse",
     tool_name: "Write",
-    tool_input: { file_path: join(dir, file), content: "x" },
-    tool_response: { type: "update", filePath: join(dir, file) },
+    tool_input: { file_path: join(project, file), content: "x" },
+    tool_response: { type: "update", filePath: join(project, file) },
     tool_use_id: "toolu_bench",
   });
 
@@ -99,6 +115,12 @@ const cases: Case[] = [
     cmd: cpilot,
     args: ["hook", "claude"],
     input: payload("a.ts"),
+  },
+  {
+    name: "same, config in callbacks.config.ts",
+    cmd: cpilot,
+    args: ["hook", "claude"],
+    input: payload("a.ts", tsProject),
   },
   {
     name: "warm server: nothing matches",
@@ -150,6 +172,8 @@ function once(c: Case): number {
       NO_COLOR: "1",
       AI_AGENT: "claude-code_2-1-330_cli",
       CPILOT_HOOK_SERVER: "0",
+      // the private folder of sockets and kept config values: this run's own
+      CPILOT_RUNTIME_DIR: join(dir, "run"),
       ...c.env,
     },
   });
