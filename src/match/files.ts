@@ -4,8 +4,8 @@
  * argument arrays and `-z` output, so no file name (spaces, quotes, newlines, `$(…)`)
  * can break the parse or reach a shell.
  */
-import { existsSync, lstatSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
 import type { ChangeKind, FileChange } from "../engine/batch.ts";
 import { CpilotError } from "../util/errors.ts";
 import { gitFailure, gitOrThrow, isNotRepo, runGit, runGitAsync, splitNul } from "./_git.ts";
@@ -132,21 +132,13 @@ function kindOnDisk(abs: string): ChangeKind | "directory" {
   }
 }
 
-/** Does a .gitmodules sit between `root` and the top of its repository? */
-function hasSubmodules(root: string): boolean {
-  for (let dir = resolve(root); ; dir = dirname(dir)) {
-    if (existsSync(join(dir, ".gitmodules"))) return true;
-    if (existsSync(join(dir, ".git")) || dirname(dir) === dir) return false;
-  }
-}
-
 /**
  * Existing files below `pathspecs` (all when empty) that git tracks or would add: one
  * `ls-files` scan lists tracked and untracked files (untracked are on disk by definition),
  * and tracked ones are confirmed on disk with one directory listing per folder
  * ({@link onDisk}) rather than a stat per file, which is what `git diff-files` pays (20,000
- * lstat calls took 60 ms here, the listings 8). Null outside a git work tree. Submodules
- * and `.cpilot/` are left out.
+ * lstat calls took 60 ms here, the listings 8). A submodule is a folder, so no file. Null
+ * outside a git work tree; `.cpilot/` is left out.
  */
 async function gitFiles(root: string, pathspecs: readonly string[]): Promise<string[] | null> {
   const specs = pathspecs.map((p) => (p === "" ? "." : p));
@@ -167,10 +159,5 @@ async function gitFiles(root: string, pathspecs: readonly string[]): Promise<str
       last = path;
     }
   }
-  if (!hasSubmodules(root)) return files;
-  const submodules = new Set<string>();
-  for (const line of splitNul(gitOrThrow(root, ["ls-files", "-z", "--stage"], "list submodules"))) {
-    if (line.startsWith("160000 ")) submodules.add(line.slice(line.indexOf("\t") + 1));
-  }
-  return files.filter((f) => !submodules.has(f));
+  return files;
 }
