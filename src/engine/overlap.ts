@@ -4,12 +4,14 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { killGroup } from "./spawn.ts";
+import { isRunId } from "./run-id.ts";
+import { isRunGroup, killGroup } from "./spawn.ts";
 
 /** What a lock file says about the run holding it. */
 interface Holder {
@@ -44,11 +46,37 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The lock file's holder, or null while it cannot be read as one (caught mid-write, or not
+ * written by cpilot). Its ids become paths and its group gets signals: both are checked.
+ */
 function readHolder(path: string): Holder | null {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as Holder;
+    const h = JSON.parse(readFileSync(path, "utf8")) as Partial<Holder> | null;
+    if (
+      h === null ||
+      !isRunId(h.runId) ||
+      typeof h.batchId !== "string" ||
+      !Number.isSafeInteger(h.pid) ||
+      (h.pid as number) <= 1 ||
+      (h.pgid !== null && !isRunGroup(h.pgid))
+    ) {
+      return null;
+    }
+    return h as Holder;
   } catch {
     return null;
+  }
+}
+
+/** A lock file unreadable for this long is not being written: it is left over, or garbage. */
+const TORN_LOCK_MS = 2000;
+
+function olderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > ms;
+  } catch {
+    return false;
   }
 }
 
@@ -122,8 +150,9 @@ export async function acquireOverlap(options: {
     }
     const holder = readHolder(path);
     if (holder === null || !alive(holder.pid)) {
-      // A holder that died without letting go, or a lock file caught mid-write.
-      if (holder !== null || !existsSync(path)) tryUnlink(path);
+      // A holder that died without letting go, or a lock file caught mid-write (which
+      // becomes readable within moments, or was left by a crash or is not cpilot's).
+      if (holder !== null || !existsSync(path) || olderThan(path, TORN_LOCK_MS)) tryUnlink(path);
       else await sleep(POLL_MS);
       continue;
     }

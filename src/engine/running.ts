@@ -1,7 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { KILL_GRACE_MS, reapGroup } from "./spawn.ts";
+import { isRunId } from "./run-id.ts";
+import { isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
 
 /**
  * What is running right now, across every cpilot process of the project: one record per
@@ -77,7 +78,7 @@ export function takeStopReason(root: string, runId: string): string | null {
 
 /** True while any process of the group lives (EPERM: it lives, as someone else). */
 export function groupAlive(pgid: number): boolean {
-  return signalZero(-pgid);
+  return isRunGroup(pgid) && signalZero(-pgid);
 }
 
 /** True while the process lives. */
@@ -109,6 +110,11 @@ export function listRunning(root: string): RunningRecord[] {
       record = JSON.parse(readFileSync(join(runningDir(root), name), "utf8")) as RunningRecord;
     } catch {
       continue; // being written or removed right now
+    }
+    // Not a record cpilot wrote (its id names another file, its pid is no run's group):
+    // never signalled, never deleted.
+    if (!isRunId(record?.runId) || name !== `${record.runId}.json` || !isRunGroup(record.pid)) {
+      continue;
     }
     if (groupAlive(record.pid)) out.push(record);
     else unregisterRunning(root, record.runId);

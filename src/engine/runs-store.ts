@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { isOwnStateDir } from "../util/state-dir.ts";
 import type { RunResult } from "./outcome.ts";
 
 /** Where run logs live: `.cpilot/runs/<id>.log` beside `<id>.json`. */
@@ -51,8 +52,12 @@ export function readRun(root: string, runId: string): StoredRun | null {
   }
 }
 
+/** A run's log or record: `mhx8k2p1-a3f9c1.log` (see newRunId). */
+const RUN_FILE = /^[0-9a-z]+-[0-9a-f]+\.(?:log|json)$/;
+
 /** Keep only the newest `keep` runs; called after a batch, cheap when under the limit. */
 export function pruneRuns(root: string, keep: number): void {
+  if (!isOwnStateDir(root, "runs")) return; // never delete through a symlink
   let names: string[];
   try {
     names = readdirSync(runsDir(root));
@@ -63,7 +68,10 @@ export function pruneRuns(root: string, keep: number): void {
   // has two files (a log and a record), so few enough names cannot be too many runs.
   const slack = Math.ceil(keep / 10);
   if (names.length <= 2 * (keep + slack)) return;
-  const ids = [...new Set(names.map((n) => n.replace(/\.(log|json)$/, "")))].sort();
+  // Only what cpilot wrote: `<run id>.log` and `<run id>.json`.
+  const ids = [
+    ...new Set(names.filter((n) => RUN_FILE.test(n)).map((n) => n.replace(/\.(log|json)$/, ""))),
+  ].sort();
   if (ids.length <= keep + slack) return;
   for (const id of ids.slice(0, ids.length - keep)) {
     rmSync(join(runsDir(root), `${id}.log`), { force: true });

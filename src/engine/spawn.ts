@@ -30,8 +30,18 @@ export interface SpawnResult {
   readonly spawnError: string | null;
 }
 
-/** Signal a whole process group; false when it is already gone. */
+/**
+ * Could `pid` lead a process group cpilot started? A whole number above 1 and not this
+ * process: a pid read back from a state file must never make `kill(-pid)` reach this
+ * process's own group (0), every process we may signal (1, as -1), or ourselves.
+ */
+export function isRunGroup(pid: unknown): pid is number {
+  return Number.isSafeInteger(pid) && (pid as number) > 1 && pid !== process.pid;
+}
+
+/** Signal a whole process group; false when it is already gone (or is no run's group). */
 export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
+  if (!isRunGroup(pid)) return false;
   try {
     process.kill(-pid, signal);
     return true;
@@ -42,6 +52,7 @@ export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
 
 /** True while any process of the group is alive. */
 function groupAlive(pid: number): boolean {
+  if (!isRunGroup(pid)) return false;
   try {
     process.kill(-pid, 0);
     return true;

@@ -2,6 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:f
 import { join } from "node:path";
 import { randomHex } from "../platform/digest.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { isOwnStateDir } from "../util/state-dir.ts";
+import { sessionFolderName } from "./folder-name.ts";
 
 /**
  * Messages waiting for an agent's next hook or MCP call: a background run's result, a
@@ -25,7 +27,7 @@ export interface Notice {
 export const ANY_SESSION = "_any";
 
 function safeSession(session: string): string {
-  return session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128) || ANY_SESSION;
+  return sessionFolderName(session, ANY_SESSION);
 }
 
 function inboxDir(root: string, session: string): string {
@@ -52,6 +54,8 @@ export function postNotice(
 export function takeNotices(root: string, session: string): Notice[] {
   const taken: Notice[] = [];
   for (const who of new Set([safeSession(session), ANY_SESSION])) {
+    // taking a notice deletes it: only from cpilot's own folder, never through a symlink
+    if (!isOwnStateDir(root, "inbox", who)) continue;
     const dir = inboxDir(root, who);
     let names: string[];
     try {

@@ -1,9 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { RunResult } from "../../engine/outcome.ts";
 import { sha1Hex } from "../../platform/digest.ts";
+import { isSessionFolderName, sessionFolderName } from "../../session/folder-name.ts";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
+import { isOwnStateDir } from "../../util/state-dir.ts";
 
 /**
  * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which
@@ -25,7 +27,7 @@ export interface SessionResult {
 
 /** A session id made safe as one folder name. */
 export function safeSessionName(session: string): string {
-  return session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128) || "_any";
+  return sessionFolderName(session, "_any");
 }
 
 /** The session's folder (created). */
@@ -142,6 +144,7 @@ export function pruneSessions(
   maxAgeMs = SESSION_MAX_AGE_MS,
   now = Date.now(),
 ): number {
+  if (!isOwnStateDir(root, "sessions")) return 0;
   const dir = join(root, ".cpilot", "sessions");
   let names: string[];
   try {
@@ -151,9 +154,10 @@ export function pruneSessions(
   }
   let removed = 0;
   for (const name of names) {
+    if (!isSessionFolderName(name)) continue; // not a folder cpilot made
     const path = join(dir, name);
     try {
-      if (now - statSync(path).mtimeMs < maxAgeMs) continue;
+      if (now - lstatSync(path).mtimeMs < maxAgeMs) continue;
       rmSync(path, { recursive: true, force: true });
       removed++;
     } catch {

@@ -1,0 +1,115 @@
+// cpilot reads its state files back (running records, lock files, session folders, run
+// logs), and anyone with a shell in the project, or a commit, can write them. What they
+// say must never make cpilot signal processes it did not start or delete what is not its
+// own. Signals are tested with SIGCONT, which harms nothing even if a guard fails.
+import { expect, test } from "bun:test";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { pruneSessions } from "../../src/agents/_shared/session-state.ts";
+import { acquireOverlap } from "../../src/engine/overlap.ts";
+import { listRunning, runningDir } from "../../src/engine/running.ts";
+import { pruneRuns } from "../../src/engine/runs-store.ts";
+import { killGroup } from "../../src/engine/spawn.ts";
+import { postNotice, takeNotices } from "../../src/session/inbox.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const OLD = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+
+test("no group but a run's is signalled: not 0 (our group), not 1 (-1: everyone), not us", () => {
+  for (const pid of [0, 1, -1, process.pid, 1.5, Number.NaN]) {
+    expect(killGroup(pid, "SIGCONT")).toBe(false);
+  }
+});
+
+test("running records that are not cpilot's are neither signalled, listed nor deleted", () => {
+  const root = tempDir();
+  const dir = runningDir(root);
+  mkdirSync(dir, { recursive: true });
+  const outside = join(root, "keep.json");
+  writeFileSync(outside, "{}");
+  const record = (runId: string, pid: number) =>
+    JSON.stringify({ runId, pid, callback: "x", session: null, ownerPid: 2 ** 22 + 1 });
+  writeFileSync(join(dir, "everyone.json"), record("everyone", 1));
+  writeFileSync(join(dir, "own-group.json"), record("own-group", 0));
+  // an id that names another file than the record: deleting "its" record would remove keep.json
+  writeFileSync(join(dir, "escape.json"), record("../../keep", 2 ** 22 + 7));
+  expect(listRunning(root)).toEqual([]);
+  expect(readdirSync(dir).sort()).toEqual(["escape.json", "everyone.json", "own-group.json"]);
+  expect(existsSync(outside)).toBe(true);
+});
+
+test("a lock file naming a path as its run id is not obeyed; a garbage one is cleared", async () => {
+  const root = tempDir();
+  mkdirSync(join(root, ".cpilot", "locks"), { recursive: true });
+  const lock = join(root, ".cpilot", "locks", "fmt.lock");
+  const take = () =>
+    acquireOverlap({
+      root,
+      callback: "fmt",
+      mode: "replace",
+      runId: "mine-1",
+      batchId: "b1",
+      signal: new AbortController().signal,
+      abort: new AbortController(),
+    });
+  // A live holder (this process) whose id would put a "replaced-by" marker outside .cpilot/.
+  writeFileSync(
+    lock,
+    JSON.stringify({ pid: process.pid, runId: "../../x", batchId: "b0", pgid: null }),
+  );
+  const held = await take();
+  expect(held).not.toBeNull();
+  expect(existsSync(join(root, "x.replaced-by"))).toBe(false);
+  held?.release();
+  // Unreadable and old: left by a crash, not being written; it must not block forever.
+  writeFileSync(lock, "{");
+  utimesSync(lock, OLD, OLD);
+  const again = await take();
+  expect(again).not.toBeNull();
+  again?.release();
+});
+
+test("pruning never deletes through a symlinked state folder, or files it did not write", () => {
+  const root = tempDir();
+  const elsewhere = tempDir("cpilot-elsewhere-");
+  for (let i = 0; i < 500; i++) writeFileSync(join(elsewhere, `note-${i}.json`), "{}");
+  mkdirSync(join(elsewhere, "old-project"));
+  utimesSync(join(elsewhere, "old-project"), OLD, OLD);
+  mkdirSync(join(root, ".cpilot"), { recursive: true });
+  symlinkSync(elsewhere, join(root, ".cpilot", "runs"));
+  symlinkSync(elsewhere, join(root, ".cpilot", "sessions"));
+  pruneRuns(root, 10);
+  expect(pruneSessions(root)).toBe(0);
+  expect(readdirSync(elsewhere)).toHaveLength(501);
+
+  // In its own runs folder, only run files go: a user's notes.json stays.
+  const own = tempDir();
+  const runs = join(own, ".cpilot", "runs");
+  mkdirSync(runs, { recursive: true });
+  writeFileSync(join(runs, "notes.json"), "{}");
+  for (let i = 0; i < 60; i++) {
+    const id = `${(1_700_000_000_000 + i).toString(36)}-a1b2c3`;
+    writeFileSync(join(runs, `${id}.log`), "");
+    writeFileSync(join(runs, `${id}.json`), "{}");
+  }
+  pruneRuns(own, 10);
+  expect(existsSync(join(runs, "notes.json"))).toBe(true);
+  expect(readdirSync(runs).filter((n) => n.endsWith(".log"))).toHaveLength(10);
+});
+
+test('a session called ".." is a folder of its own, not the state folder above', () => {
+  const root = tempDir();
+  mkdirSync(join(root, ".cpilot"), { recursive: true });
+  writeFileSync(join(root, ".cpilot", "state.json"), '{"disabled":[]}');
+  postNotice(root, "..", { kind: "note", text: "hello" });
+  expect(takeNotices(root, "..").map((n) => n.text)).toEqual(["hello"]);
+  // taken as a notice, the toggles file would have been deleted
+  expect(existsSync(join(root, ".cpilot", "state.json"))).toBe(true);
+});
