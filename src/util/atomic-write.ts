@@ -1,25 +1,35 @@
 import {
   closeSync,
   fsyncSync,
+  lstatSync,
   openSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { randomHex } from "../platform/digest.ts";
+import { physicalPath } from "./contained-path.ts";
 
 /**
  * Write a file so that readers see the old content or the new one, never half of it:
  * a temp file beside the target, fsync (unless `durable: false`), rename. Keeps the
- * target's mode when it exists.
+ * target's mode when it exists. A symlink at `path` is replaced, unless `throughSymlink`:
+ * then the file it leads to is written and the link stays (a user's settings file kept
+ * in a dotfiles repository). State files keep the default, so a planted link cannot
+ * point their writes at another file.
  */
 export function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
-  options: { durable?: boolean } = {},
+  options: { durable?: boolean; throughSymlink?: boolean } = {},
 ): void {
+  if (options.throughSymlink && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    const target = physicalPath(resolve(path));
+    if (target === null) throw new Error(`Cannot write "${path}": its symlinks form a loop`);
+    path = target;
+  }
   const tmp = join(dirname(path), `.${basename(path)}.${randomHex(6)}.tmp`);
   let mode = 0o644;
   try {

@@ -32,10 +32,10 @@ export function readJsonObject(path: string): JsonObject {
   return value;
 }
 
-/** Write a JSON object atomically, 2-space indented, creating the folder. */
+/** Write a JSON object atomically, 2-space indented, creating the folder; a symlinked file stays linked. */
 export function writeJsonObject(path: string, value: JsonObject): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { throughSymlink: true });
 }
 
 export function isObject(v: unknown): v is JsonObject {

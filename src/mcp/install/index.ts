@@ -109,7 +109,7 @@ export function installMcp(agent: string, options: McpInstallOptions): McpInstal
   const { text, action } = upsertTomlServer(before, SERVER_NAME, { command, args }, path);
   if (action !== "unchanged") {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomic(path, text);
+    writeFileAtomic(path, text, { throughSymlink: true });
   }
   return {
     agent,
@@ -131,7 +131,7 @@ export function uninstallMcp(agent: string, options: McpInstallOptions): McpInst
   const { text, action } = removeTomlServer(readFileSync(path, "utf8"), SERVER_NAME, path);
   if (action === "removed") {
     if (text.trim() === "") rmSync(path);
-    else writeFileAtomic(path, text);
+    else writeFileAtomic(path, text, { throughSymlink: true });
   }
   return { agent, path, action, command, args };
 }

@@ -49,7 +49,7 @@ function servers(path: string, value: Json): Json {
 
 function write(path: string, value: Json, indent: string | number): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileAtomic(path, `${JSON.stringify(value, null, indent)}\n`);
+  writeFileAtomic(path, `${JSON.stringify(value, null, indent)}\n`, { throughSymlink: true });
 }
 
 /**

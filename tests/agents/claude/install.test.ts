@@ -1,7 +1,16 @@
 /** `cpilot install|uninstall claude` and `cpilot run -- claude`, with the built binary. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { runtimeEnv } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
@@ -80,6 +89,21 @@ describe("install / uninstall", () => {
     expect(Object.keys(user.hooks)).toContain("PostToolUse");
     cpilot(["uninstall", "claude", "--user"], { cwd: d, env: { HOME: home } });
     expect(JSON.parse(readFileSync(join(home, ".claude/settings.json"), "utf8"))).toEqual({});
+  });
+
+  test("a settings file kept in a dotfiles folder through a symlink stays a symlink", () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    const home = dir({ "dotfiles/claude/settings.json": JSON.stringify({ model: "opus" }) });
+    mkdirSync(join(home, ".claude"));
+    // relative, as stow makes them
+    symlinkSync("../dotfiles/claude/settings.json", join(home, ".claude/settings.json"));
+    for (const command of ["install", "uninstall"]) {
+      expect(cpilot([command, "claude", "--user"], { cwd: d, env: { HOME: home } }).code).toBe(0);
+      expect(lstatSync(join(home, ".claude/settings.json")).isSymbolicLink()).toBe(true);
+      const kept = JSON.parse(readFileSync(join(home, "dotfiles/claude/settings.json"), "utf8"));
+      expect(kept.model).toBe("opus");
+      expect(kept.hooks === undefined).toBe(command === "uninstall");
+    }
   });
 
   test("a settings file that is not JSON is left alone with a clear error", () => {
