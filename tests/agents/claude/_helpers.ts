@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cpilot, cpilotBinary, runtimeEnv, type Result } from "../../helpers/binary.ts";
+import { cpilot, cpilotBinary, type Result, runtimeEnv } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 
 /** The built binary (scripts/build.ts renames a new one into place, so it never vanishes mid-run). */
