@@ -18,6 +18,20 @@ function server(root: string, tag: string): string {
 
 const pidOf = (root: string, file: string): number =>
   Number(readFileSync(join(root, file), "utf8"));
+
+/**
+ * Both pids of a server written down: a file exists before `echo` fills it, and the
+ * leader's is written after the grandchild's, so waiting for one file is not enough.
+ */
+function up(root: string, tag: string): boolean {
+  return [`${tag}.gc`, `${tag}.pid`].every((file) => {
+    try {
+      return readFileSync(join(root, file), "utf8").trim() !== "";
+    } catch {
+      return false;
+    }
+  });
+}
 const cleanup: (() => void)[] = [];
 afterEach(() => {
   for (const fn of cleanup.splice(0)) fn();
@@ -44,12 +58,7 @@ test("cpilot ps lists real runs and cpilot stop stops one, grandchildren include
   };
   const runner = startRunner({ root, config, files: ["a.txt"], session: "s1" });
   killLater(runner.child);
-  expect(
-    await waitFor(
-      () => existsSync(join(root, "dev.gc")) && existsSync(join(root, "watch.gc")),
-      8000,
-    ),
-  ).toBe(true);
+  expect(await waitFor(() => up(root, "dev") && up(root, "watch"), 8000)).toBe(true);
 
   const ps = await cli(root, ["ps", "--json"]);
   expect(ps.code).toBe(0);
@@ -102,12 +111,7 @@ test("a non-blocking run does not outlive its owner, even when the owner is SIGK
   };
   const runner = startRunner({ root, config, files: ["a.txt"], session: "s1" });
   killLater(runner.child);
-  expect(
-    await waitFor(
-      () => existsSync(join(root, "dev.gc")) && existsSync(join(root, "keep.gc")),
-      8000,
-    ),
-  ).toBe(true);
+  expect(await waitFor(() => up(root, "dev") && up(root, "keep"), 8000)).toBe(true);
   runner.child.kill("SIGKILL");
   await runner.done;
   const leader = pidOf(root, "dev.pid");
@@ -133,7 +137,7 @@ test("an explicit owner (the agent's pid) ends its runs when it exits; the host 
     ownerPid: owner.pid,
   });
   killLater(runner.child);
-  expect(await waitFor(() => existsSync(join(root, "dev.gc")), 8000)).toBe(true);
+  expect(await waitFor(() => up(root, "dev"), 8000)).toBe(true);
   owner.kill("SIGKILL");
   const { out } = await runner.done;
   const [run] = JSON.parse(out).runs as { status: string; summary: string }[];
@@ -158,7 +162,7 @@ test("stopSessionRuns stops what one session started, and nothing else", async (
   });
   writeFiles(root, { "b.md": "x" });
   const s1 = e.run(batch(root, "s1"));
-  expect(await waitFor(() => existsSync(join(root, "dev.gc")), 5000)).toBe(true);
+  expect(await waitFor(() => up(root, "dev"), 5000)).toBe(true);
   const gc1 = pidOf(root, "dev.gc");
   const s2 = e.run({
     ...batch(root, "s2"),
