@@ -1,12 +1,15 @@
 import { readFileSync, rmSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { loadConfigFile, loadProjectConfig } from "../../config/load.ts";
 import { isActive, readToggles } from "../../config/state.ts";
 import { executeRun } from "../../engine/execute-run.ts";
 import type { RunResult } from "../../engine/outcome.ts";
 import { compareSnapshot, deletedIn, snapshot } from "../../engine/resync.ts";
+import { isRunId } from "../../engine/run-id.ts";
 import { Semaphore } from "../../engine/semaphore.ts";
 import { randomHex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
+import { CpilotError } from "../../util/errors.ts";
 import { agentSettings } from "./agent-settings.ts";
 import type { BackgroundSpec } from "./background.ts";
 import { renderResync } from "./render-resync.ts";
@@ -20,6 +23,18 @@ import { recordResult } from "./session-state.ts";
  * next hook call picks it up. Returns the number of failed runs.
  */
 export async function runBackground(specPath: string): Promise<number> {
+  // The spec is deleted once read: only ever one that startBackground wrote.
+  const name = basename(specPath);
+  if (
+    basename(dirname(specPath)) !== "background" ||
+    basename(dirname(dirname(specPath))) !== ".cpilot" ||
+    !name.endsWith(".json") ||
+    !isRunId(name.slice(0, -".json".length))
+  ) {
+    throw new CpilotError(`Cannot run "${specPath}": it is not a background spec cpilot wrote`, {
+      hint: "`cpilot hook --background` is cpilot's own; nothing needs to call it",
+    });
+  }
   const spec = JSON.parse(readFileSync(specPath, "utf8")) as BackgroundSpec;
   rmSync(specPath, { force: true });
   try {
