@@ -34,6 +34,19 @@ export function cachedConfigValue(configPath: string, source: Uint8Array): unkno
   }
 }
 
+/**
+ * Why a config script's value is not kept between processes (imported on every call), or
+ * null when it is. For `cpilot doctor`, and the rule {@link rememberConfigValue} applies.
+ */
+export function whyNotKept(source: Uint8Array, value: unknown): string | null {
+  const problem = scriptProblem(new TextDecoder().decode(source));
+  if (problem !== null) return problem;
+  if (!isPlainData(value, 0)) return "its value holds more than JSON can (a function, say)";
+  if (runtimeDir(process.env) === null)
+    return "there is no private runtime folder (mode 700, yours)";
+  return null;
+}
+
 /** Keep `value` for the next process, when the source is plain data and so is the value. */
 export function rememberConfigValue(configPath: string, source: Uint8Array, value: unknown): void {
   if (!isPlainData(value, 0) || scriptProblem(new TextDecoder().decode(source)) !== null) return;

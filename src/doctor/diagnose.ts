@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { AGENTS } from "../cli/agent-wiring.ts";
@@ -22,11 +23,16 @@ export async function diagnose(
       ? "no callbacks.config.ts (or .js/.json/.yaml) here or above: `cpilot init` writes one"
       : null;
   let callbacks: CallbackCheck[] = [];
+  let kept: true | string | null = null;
   if (configPath !== null) {
     try {
-      const { loadConfigFile } = await import("../config/load.ts");
+      const { loadConfigFile, readConfigValue } = await import("../config/load.ts");
       const config = await loadConfigFile(configPath);
       callbacks = config.callbacks.map((cb) => checkCallback(cb, env));
+      if (!/\.(?:json|ya?ml)$/.test(configPath)) {
+        const { whyNotKept } = await import("../config/value-cache.ts");
+        kept = whyNotKept(readFileSync(configPath), await readConfigValue(configPath)) ?? true;
+      }
     } catch (err) {
       configError =
         err instanceof CpilotError
@@ -43,7 +49,7 @@ export async function diagnose(
     callbacks.filter((c) => c.status === "missing").length;
   return {
     root,
-    config: { path: configPath, ok: configError === null, error: configError },
+    config: { path: configPath, ok: configError === null, error: configError, kept },
     agents,
     callbacks,
     hookServer: await checkHookServer(configError === null ? configPath : null, env),

@@ -6,6 +6,9 @@ export function renderDoctor(report: DoctorReport): string {
   const mark = (ok: boolean | null) => (ok === null ? "-" : ok ? "✓" : "✗");
   lines.push("config");
   if (report.config.ok) lines.push(`  ✓ ${report.config.path} loads`);
+  const { kept } = report.config;
+  if (kept === true) lines.push("  ✓ plain data: its value is kept between calls (faster hooks)");
+  else if (kept !== null) lines.push(`  - imported on every call: ${kept}`);
   else lines.push(...`✗ ${report.config.error}`.split("\n").map((l) => `  ${l}`));
   lines.push("", "agents           hooks  mcp  found by");
   if (report.agents.length === 0)

@@ -35,6 +35,11 @@ export interface DoctorReport {
     readonly path: string | null;
     readonly ok: boolean;
     readonly error: string | null;
+    /**
+     * A script config's value kept between calls (true), or why it is imported on every
+     * call; null for JSON/YAML (data already) or a config that does not load.
+     */
+    readonly kept: true | string | null;
   };
   readonly agents: AgentCheck[];
   readonly callbacks: CallbackCheck[];

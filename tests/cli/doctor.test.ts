@@ -72,6 +72,21 @@ describe("cpilot doctor", () => {
     expect(fixed.stdout).toContain("all good");
   });
 
+  test("says whether a script config's value is kept between calls, and why not", () => {
+    const plain = setup(
+      'import { defineConfig } from "cpilot";\nexport default defineConfig({ callbacks: [] });\n',
+      "callbacks.config.ts",
+    );
+    expect(plain.doctor().stdout).toContain("✓ plain data: its value is kept between calls");
+    expect((plain.json().config as { kept: unknown }).kept).toBe(true);
+    const live = setup(
+      "export default { callbacks: process.env.CI ? [] : [] };\n",
+      "callbacks.config.ts",
+    );
+    expect(live.doctor().stdout).toContain("- imported on every call: it uses process");
+    expect((setup('{ "callbacks": [] }').json().config as { kept: unknown }).kept).toBeNull();
+  });
+
   test("a broken config: the error with its key path, exit 1", () => {
     const p = setup(JSON.stringify({ callbacks: [{ name: "x", pattern: "*", run: "true" }] }));
     const r = p.doctor();
@@ -82,6 +97,7 @@ describe("cpilot doctor", () => {
       path: join(p.dir, "callbacks.config.json"),
       ok: false,
       error: expect.stringContaining("callbacks[0].timeout"),
+      kept: null,
     });
   });
 
