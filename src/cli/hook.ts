@@ -4,7 +4,7 @@ import { isCompiledBinary } from "../agents/_shared/self-command.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { runtimeDir } from "../platform/runtime-dir.ts";
-import { isTerminal, writeFd } from "../platform/stdio.ts";
+import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";
 import { ADAPTERS } from "./hook-adapters.ts";
@@ -80,6 +80,8 @@ function stdinReader(): ChunkReader {
  * Code drops exit 1 silently, and exit 2 in PostToolBatch ends the agent's loop.
  */
 export async function hookCommand(args: string[], ctx: { cwd: string }): Promise<number> {
+  // The agent parses stdout: a config's or a callback's console.log must not land there.
+  keepStdoutForProtocol();
   const [agent, ...rest] = args;
   if (agent === SERVE_FLAG) {
     const socket = rest[0];

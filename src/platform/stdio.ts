@@ -34,6 +34,26 @@ export function redirectStderr(sink: ((text: string) => void) | null): void {
   stderrSink = sink;
 }
 
+/**
+ * Keep stdout for protocol: from now on `console.log` and friends, and `process.stdout`
+ * (a config's or a TypeScript callback's output), go to stderr, while {@link writeOut} still
+ * writes fd 1. Cheap on purpose (no stream is created until someone prints), so every hook
+ * call can afford it; `cpilot mcp` uses the stream-based guard its transport needs.
+ */
+export function keepStdoutForProtocol(): void {
+  const toError = (...args: unknown[]): void => console.error(...args);
+  console.log = toError;
+  console.info = toError;
+  console.debug = toError;
+  console.dir = toError;
+  console.table = toError;
+  try {
+    Object.defineProperty(process, "stdout", { configurable: true, get: () => process.stderr });
+  } catch {
+    // a runtime whose process.stdout cannot be redefined: console is covered all the same
+  }
+}
+
 /** Protocol and --json output. */
 export function writeOut(text: string): void {
   writeFd(1, text);

@@ -1,7 +1,7 @@
 /** `cpilot hook claude` never hangs, never crashes into the model, reports a broken config once, and loses nothing under concurrency. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { runtimeEnv } from "../../helpers/binary.ts";
 import {
   binary,
@@ -23,6 +23,39 @@ function project(config: unknown, files: Record<string, string> = {}): Project {
   projects.push(p);
   return p;
 }
+
+test("what a config or a TypeScript callback prints never reaches stdout, the protocol's", () => {
+  const p = project({ callbacks: [] });
+  rmSync(p.path("callbacks.config.json"));
+  p.write({
+    "callbacks.config.ts": `console.log("config says hi");
+export default {
+  callbacks: [
+    {
+      name: "fn",
+      pattern: "*.ts",
+      per: "file",
+      timeout: 5,
+      successMessage: "fn ok",
+      run: () => {
+        console.log("callback says hi");
+        process.stdout.write("callback writes stdout\\n");
+        return 0;
+      },
+    },
+  ],
+};
+`,
+    "a.ts": "x",
+  });
+  const r = p.hook(postWrite(p.path("a.ts")));
+  expect(r.code).toBe(0);
+  expect(contextOf(r.json)).toContain("fn ok"); // stdout is one JSON document
+  expect(r.stdout).not.toContain("says hi");
+  expect(r.stderr).toContain("config says hi");
+  expect(r.stderr).toContain("callback says hi");
+  expect(r.stderr).toContain("callback writes stdout");
+});
 
 describe("bad payloads", () => {
   test.each([
