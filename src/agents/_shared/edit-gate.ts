@@ -11,3 +11,11 @@ export async function gateEdit(config: ResolvedConfig, write: PendingWrite): Pro
 export function modifiedNote(tool: string, decision: GateDecision): string {
   return `cpilot's write gate changed this ${tool} before it ran; the file now holds the changed version, not exactly what you sent:\n${decision.modified?.summary ?? "(no summary)"}`;
 }
+
+/**
+ * Why a write is refused when the gate itself failed (a bug, not a rule): the gate fails
+ * closed, as it does for a broken plugin. What every agent's pre-write hook answers then.
+ */
+export function gateFailedReason(message: string): string {
+  return `cpilot's write gate could not decide on this write (an internal error: ${message}), so it is not allowed. Try again; if it persists, the user can check \`cpilot doctor\`.`;
+}

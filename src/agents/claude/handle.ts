@@ -4,10 +4,19 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { mark } from "../../util/trace.ts";
+import { gateFailedReason } from "../_shared/edit-gate.ts";
 import { claimOnce } from "../_shared/session-state.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
-import { blockReply, type ClaudeReply, contextReply, NO_REPLY, stopReply } from "./reply.ts";
+import {
+  blockReply,
+  type ClaudeReply,
+  contextReply,
+  NO_REPLY,
+  permissionReply,
+  stopReply,
+} from "./reply.ts";
+import { isEditTool } from "./tool-files.ts";
 
 /** Events cpilot answers; anything else gets no output. */
 const HANDLERS: Record<
@@ -53,10 +62,18 @@ export async function handleClaudeHook(
     return await handler(hookContext(input, config, options.env));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return {
-      json: null,
-      stderr: `cpilot: internal error in the ${input.event} hook (please report it): ${message}`,
-    };
+    const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
+    // The write gate fails closed, as it does for a broken plugin: no verdict, no write.
+    if (input.event === "PreToolUse" && isEditTool(input.tool?.toolName ?? "")) {
+      return {
+        ...permissionReply({
+          decision: "deny",
+          reason: gateFailedReason(message),
+        }),
+        stderr,
+      };
+    }
+    return { json: null, stderr };
   }
 }
 

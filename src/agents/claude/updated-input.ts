@@ -71,6 +71,7 @@ export function intendedMultiEdit(path: string, cwd: string, edits: unknown): st
   if (!Array.isArray(edits)) return null;
   let text = readText(isAbsolute(path) ? path : resolve(cwd, path)) ?? "";
   for (const edit of edits) {
+    if (typeof edit !== "object" || edit === null) return null;
     const e = edit as { old_string?: unknown; new_string?: unknown; replace_all?: unknown };
     if (typeof e.old_string !== "string" || typeof e.new_string !== "string") return null;
     if (e.old_string === "" || !text.includes(e.old_string)) return null;

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
-import { modifiedNote } from "../_shared/edit-gate.ts";
+import { gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
 import { gateAll } from "../_shared/gate-all.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
@@ -50,10 +50,11 @@ export async function handleCodexHook(
       : await postToolUse(input, loaded.config, files);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return {
-      json: null,
-      stderr: `cpilot: internal error in the ${input.event} hook (please report it): ${message}`,
-    };
+    const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
+    if (input.event === "PreToolUse") {
+      return { ...permission("deny", gateFailedReason(message)), stderr };
+    }
+    return { json: null, stderr };
   }
 }
 

@@ -6,7 +6,7 @@ import { sha1Hex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
 import { anyCallbackMatches } from "../_shared/any-match.ts";
-import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
+import { gateEdit, gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import type { HookReply } from "../_shared/hook-reply.ts";
 import { pathInRoot } from "../_shared/root-path.ts";
@@ -50,10 +50,11 @@ export async function handleCursorHook(
     return await postToolUse(input, loaded.config);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return {
-      ...NOTHING,
-      stderr: `cpilot: internal error in the ${input.event} hook (please report it): ${message}`,
-    };
+    const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
+    if (input.event === "preToolUse") {
+      return { json: { permission: "deny", agent_message: gateFailedReason(message) }, stderr };
+    }
+    return { ...NOTHING, stderr };
   }
 }
 

@@ -3,7 +3,7 @@ import { postNotice } from "../../session/inbox.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
 import { agentSettings } from "../_shared/agent-settings.ts";
 import { renderCallbacksPanel } from "../_shared/callbacks-panel.ts";
-import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
+import { gateEdit, gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
 import { takeDelivery } from "../_shared/notices.ts";
@@ -51,10 +51,9 @@ export async function handleGeminiHook(
       : await afterTool(input, loaded.config);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return {
-      json: null,
-      stderr: `cpilot: internal error in the ${input.event} hook (please report it): ${message}`,
-    };
+    const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
+    if (input.event === "BeforeTool") return { ...denyReply(gateFailedReason(message)), stderr };
+    return { json: null, stderr };
   }
 }
 

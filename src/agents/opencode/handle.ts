@@ -3,7 +3,7 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { FileChange } from "../../engine/batch.ts";
 import type { PendingWrite } from "../../gate/types.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
-import { modifiedNote } from "../_shared/edit-gate.ts";
+import { gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
 import { gateAll } from "../_shared/gate-all.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import type { HookReply } from "../_shared/hook-reply.ts";
@@ -66,10 +66,11 @@ export async function handleOpencodeHook(
       : await after(call, loaded.config);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return {
-      ...NOTHING,
-      stderr: `cpilot: internal error in ${call.event} (please report it): ${message}`,
-    };
+    const stderr = `cpilot: internal error in ${call.event} (please report it): ${message}`;
+    if (call.event === "tool.execute.before") {
+      return { json: { decision: "deny", reason: gateFailedReason(message) }, stderr };
+    }
+    return { ...NOTHING, stderr };
   }
 }
 

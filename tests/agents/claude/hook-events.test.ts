@@ -178,6 +178,20 @@ describe("PreToolUse: the write gate", () => {
     tool_use_id: "toolu_1",
   });
 
+  test("a malformed MultiEdit still gets the gate's verdict, never an internal error", () => {
+    const p = project({
+      callbacks: [],
+      gate: { rules: [{ action: "deny", pattern: "vendor/", reason: "read-only" }] },
+    });
+    for (const edits of [[null], [42, { old_string: "a", new_string: "b" }], "nope"]) {
+      const r = p.hook(pre("MultiEdit", { file_path: p.path("vendor/x.ts"), edits }));
+      expect(r.stderr).not.toContain("internal error");
+      expect(
+        (r.json as { hookSpecificOutput: Record<string, string> }).hookSpecificOutput,
+      ).toMatchObject({ permissionDecision: "deny" });
+    }
+  });
+
   test("a denied write: permissionDecision deny with the reason", () => {
     const p = project({
       callbacks: [],
