@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { readStateFile } from "../util/state-file.ts";
 import type { ResolvedCallback } from "./resolve.ts";
 
 /**
@@ -25,7 +26,7 @@ function statePath(root: string): string {
 /** Read the toggles; a missing or unreadable file means nothing is toggled. */
 export function readToggles(root: string): ToggleState {
   try {
-    const value = JSON.parse(readFileSync(statePath(root), "utf8")) as Partial<ToggleState>;
+    const value = JSON.parse(readStateFile(statePath(root)) ?? "{}") as Partial<ToggleState>;
     return {
       allDisabled: value.allDisabled === true,
       disabled: Array.isArray(value.disabled)

@@ -1,6 +1,8 @@
-import { appendFileSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import { VERSION } from "../version.ts";
 
 /**
@@ -37,18 +39,20 @@ function cacheFile(root: string): string {
 
 /** True when a value with this fingerprint validated before in this project. */
 export function knownValid(root: string, fingerprint: string): boolean {
-  try {
-    return readFileSync(cacheFile(root), "utf8").includes(`${fingerprint}\n`);
-  } catch {
-    return false;
-  }
+  return readStateFile(cacheFile(root), MAX_CACHE_BYTES)?.includes(`${fingerprint}\n`) === true;
 }
+
+/** ~6,000 fingerprints: past this the cache starts over instead of growing for ever. */
+const MAX_CACHE_BYTES = 256 * 1024;
 
 /** Remember a fingerprint that validated; best effort (a read-only tree just revalidates). */
 export function rememberValid(root: string, fingerprint: string): void {
   try {
     mkdirSync(join(root, ".cpilot", "cache"), { recursive: true });
-    appendFileSync(cacheFile(root), `${fingerprint}\n`);
+    const file = cacheFile(root);
+    if ((readStateFile(file, MAX_CACHE_BYTES + 1)?.length ?? 0) > MAX_CACHE_BYTES) {
+      writeFileAtomic(file, `${fingerprint}\n`, { durable: false });
+    } else appendStateFile(file, `${fingerprint}\n`);
   } catch {
     // nothing to do: the next run validates again
   }

@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import type { GateDecision, PendingWrite } from "./types.ts";
 
 /** Where decisions are appended, relative to the root. */
@@ -49,22 +50,14 @@ export function logEntry(
  */
 export function appendGateLog(file: string, entry: GateLogEntry): void {
   mkdirSync(dirname(file), { recursive: true });
-  const fd = openSync(file, "a", 0o600);
-  try {
-    writeSync(fd, new TextEncoder().encode(`${JSON.stringify(entry)}\n`));
-  } finally {
-    closeSync(fd);
-  }
+  appendStateFile(file, `${JSON.stringify(entry)}\n`, 0o600);
 }
 
 /** The log's entries, oldest first; lines that do not parse are skipped. */
 export function readGateLog(root: string): GateLogEntry[] {
-  let text: string;
-  try {
-    text = readFileSync(join(root, GATE_LOG), "utf8");
-  } catch {
-    return [];
-  }
+  // the newest 16 MB: the log is never pruned, and `gate log` shows the end
+  const text = readStateFile(join(root, GATE_LOG), 16 * 1024 * 1024);
+  if (text === null) return [];
   const entries: GateLogEntry[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;

@@ -3,10 +3,12 @@
 // say must never make cpilot signal processes it did not start or delete what is not its
 // own. Signals are tested with SIGCONT, which harms nothing even if a guard fails.
 import { expect, test } from "bun:test";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
   readdirSync,
+  readFileSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -17,6 +19,7 @@ import { acquireOverlap } from "../../src/engine/overlap.ts";
 import { listRunning, runningDir } from "../../src/engine/running.ts";
 import { pruneRuns } from "../../src/engine/runs-store.ts";
 import { killGroup } from "../../src/engine/spawn.ts";
+import { appendGateLog, readGateLog } from "../../src/gate/log.ts";
 import { postNotice, takeNotices } from "../../src/session/inbox.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -112,4 +115,32 @@ test('a session called ".." is a folder of its own, not the state folder above',
   expect(takeNotices(root, "..").map((n) => n.text)).toEqual(["hello"]);
   // taken as a notice, the toggles file would have been deleted
   expect(existsSync(join(root, ".cpilot", "state.json"))).toBe(true);
+});
+
+test("state files are never appended to through a symlink, nor waited on as a FIFO", () => {
+  const root = tempDir();
+  mkdirSync(join(root, ".cpilot", "cache"), { recursive: true });
+  const bashrc = join(tempDir("cpilot-elsewhere-"), ".bashrc");
+  writeFileSync(bashrc, "# mine\n");
+  symlinkSync(bashrc, join(root, ".cpilot", "gate.log.jsonl"));
+  expect(() =>
+    appendGateLog(join(root, ".cpilot", "gate.log.jsonl"), {
+      at: new Date().toISOString(),
+    } as never),
+  ).toThrow();
+  expect(readFileSync(bashrc, "utf8")).toBe("# mine\n");
+  expect(readGateLog(root)).toEqual([]);
+
+  // FIFOs where cpilot reads on every call: in a child with a deadline (a blocked open
+  // cannot be interrupted from inside)
+  execFileSync("mkfifo", [join(root, ".cpilot", "cache", "valid-configs")]);
+  execFileSync("mkfifo", [join(root, ".cpilot", "state.json")]);
+  const src = join(import.meta.dir, "../../src");
+  const script = `const { knownValid, rememberValid } = await import(${JSON.stringify(`${src}/config/validation-cache.ts`)});
+const { readToggles } = await import(${JSON.stringify(`${src}/config/state.ts`)});
+rememberValid(${JSON.stringify(root)}, "abc");
+console.log(JSON.stringify([knownValid(${JSON.stringify(root)}, "abc"), readToggles(${JSON.stringify(root)}).allDisabled]));`;
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 4_000 });
+  expect(r.signal).toBeNull();
+  expect(JSON.parse(r.stdout)).toEqual([false, false]);
 });

@@ -24,7 +24,8 @@ export function markBatchEventSeen(root: string): void {
   if (existsSync(markerPath(root))) return;
   try {
     mkdirSync(join(root, ".cpilot"), { recursive: true });
-    writeFileSync(markerPath(root), `${new Date().toISOString()}\n`);
+    // "wx": never through a planted (even dangling) symlink
+    writeFileSync(markerPath(root), `${new Date().toISOString()}\n`, { flag: "wx" });
   } catch {
     // next time then
   }
