@@ -1,12 +1,12 @@
+import { relative } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
 import { gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
 import { gateAll } from "../_shared/gate-all.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
-import { pathInRoot } from "../_shared/root-path.ts";
 import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "./patch.ts";
-import { patchChanges, patchWrites } from "./patch-files.ts";
+import { patchChanges, patchPath, patchWrites } from "./patch-files.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 
 /** Codex's patch tool; `matcher` in .codex/hooks.json. */
@@ -64,20 +64,21 @@ async function preToolUse(
   text: string,
   files: readonly PatchFile[],
 ): Promise<HookReply> {
-  const verdict = await gateAll(config, patchWrites(files, "codex", input.session));
+  const verdict = await gateAll(config, patchWrites(files, "codex", input.session, input.cwd));
   if (verdict.kind === "allow") return EMPTY_REPLY;
   if (verdict.kind === "deny") return permission("deny", verdict.reason);
   let patch = text;
   const notes: string[] = [];
   for (const { write, decision } of verdict.changes) {
-    const file = files.find((f) => f.op === "add" && f.path === write.path);
+    const file = files.find((f) => f.op === "add" && patchPath(input.cwd, f.path) === write.path);
     if (file === undefined) {
       return permission(
         "deny",
         `A write-gate plugin wants ${write.path} written differently, and only a whole new file (*** Add File) can be rewritten in a patch. Write the whole file with *** Add File after deleting it, or follow this:\n${decision.modified?.summary ?? "(no summary)"}`,
       );
     }
-    const target = pathInRoot(config.root, input.cwd, decision.path) ?? decision.path;
+    // the patch is applied in the agent's folder: name the target from there
+    const target = relative(input.cwd, decision.path) || decision.path;
     patch = rewriteAddFile(patch, file.path, { path: target, content: decision.content });
     notes.push(modifiedNote("apply_patch", decision));
   }

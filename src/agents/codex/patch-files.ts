@@ -5,20 +5,32 @@ import type { PendingWrite } from "../../gate/types.ts";
 import { pathInRoot } from "../_shared/root-path.ts";
 import type { PatchFile } from "./patch.ts";
 
-/** One write the gate must allow per file a patch touches (a move: both ends). */
+/**
+ * One write the gate must allow per file a patch touches (a move: both ends), at the
+ * absolute path the agent applies it to: relative paths in a patch are relative to the
+ * agent's working folder, which may be below the project root (the gate would otherwise
+ * read them from the root: `lib.js` applied in `vendor/` is `vendor/lib.js`).
+ */
 export function patchWrites(
   files: readonly PatchFile[],
   agent: string,
   session: string,
+  cwd: string,
 ): PendingWrite[] {
   const out: PendingWrite[] = [];
   for (const f of files) {
     const base = { tool: "apply_patch", agent, session };
-    if (f.op === "add") out.push({ ...base, path: f.path, content: f.content ?? "" });
-    else out.push({ ...base, path: f.path });
-    if (f.moveTo) out.push({ ...base, path: f.moveTo });
+    const path = patchPath(cwd, f.path);
+    if (f.op === "add") out.push({ ...base, path, content: f.content ?? "" });
+    else out.push({ ...base, path });
+    if (f.moveTo) out.push({ ...base, path: patchPath(cwd, f.moveTo) });
   }
   return out;
+}
+
+/** Where a patch's path lands: as written when absolute, else below `cwd`. */
+export function patchPath(cwd: string, path: string): string {
+  return path.includes("\0") || isAbsolute(path) ? path : resolve(cwd, path);
 }
 
 /**

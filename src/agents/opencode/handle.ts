@@ -95,7 +95,8 @@ function writesOf(call: OpencodeCall): PendingWrite[] {
     ];
   }
   const patch = str(a.patchText) ?? str(a.patch);
-  if (patch !== undefined) return patchWrites(parsePatch(patch), "opencode", call.session);
+  if (patch !== undefined)
+    return patchWrites(parsePatch(patch), "opencode", call.session, call.cwd);
   return [];
 }
 

@@ -54,6 +54,32 @@ describe("PreToolUse: the gate on every file of the patch", () => {
     });
   });
 
+  test("relative patch paths are gated where Codex applies them: below its working folder", () => {
+    const p = make({ callbacks: [], gate: GATE }, { "locked/keep.txt": "", "sub/keep.txt": "" });
+    const inLocked = p.hook({
+      hook_event_name: "PreToolUse",
+      tool_name: "apply_patch",
+      tool_input: { command: patch("*** Add File: lib.ts", "+x") },
+      tool_use_id: "call_1",
+      cwd: p.path("locked"),
+    });
+    expect(
+      (inLocked.json as { hookSpecificOutput: Record<string, string> }).hookSpecificOutput,
+    ).toMatchObject({ permissionDecision: "deny" });
+    // a plugin's rewrite keeps the path as Codex reads it: relative to its folder
+    const inSub = p.hook({
+      hook_event_name: "PreToolUse",
+      tool_name: "apply_patch",
+      tool_input: { command: patch("*** Add File: a.mod", "+mine") },
+      tool_use_id: "call_2",
+      cwd: p.path("sub"),
+    });
+    expect(
+      (inSub.json as { hookSpecificOutput: { updatedInput: unknown } }).hookSpecificOutput
+        .updatedInput,
+    ).toEqual({ command: patch("*** Add File: a.mod", "+MODIFIED") });
+  });
+
   test("a Move to into a denied place is denied", () => {
     const p = make({ callbacks: [], gate: GATE });
     const r = call(
