@@ -3,7 +3,7 @@ import { type FileState, writeFiles } from "./_files.ts";
 import { readTextFile } from "./_text-file.ts";
 import { applyAction } from "./actions.ts";
 import { parseUpdates } from "./parse.ts";
-import { type ContextFile, resolveContextFile } from "./paths.ts";
+import { type ContextFile, contextDirEscapes, resolveContextFile } from "./paths.ts";
 import type { ApplyOptions, ApplyReport, UpdateCommand, UpdateResult } from "./types.ts";
 import { DEFAULT_ALLOWED_FILES, validateUpdate } from "./validate.ts";
 
@@ -70,6 +70,10 @@ export function createContextSession(options: ApplyOptions): ContextSession {
   /** With dryRun nothing is written, so later batches must see earlier ones in memory. */
   const dryRunStates = new Map<string, FileState>();
   const moveCompleted = options.moveCompleted ?? false;
+  const escapes =
+    options.projectRoot === undefined
+      ? null
+      : contextDirEscapes(options.projectRoot, options.contextDir);
 
   function applyOne(command: UpdateCommand, states: Map<string, FileState>): UpdateResult {
     const result = baseResult(command);
@@ -84,6 +88,12 @@ export function createContextSession(options: ApplyOptions): ContextSession {
           : "fix the block's attributes and content",
       );
     }
+    if (escapes)
+      return fail(
+        result,
+        escapes,
+        "keep the context folder inside the project, or name it with an absolute context.dir",
+      );
     const target = resolveContextFile(options.contextDir, command.file, allowed);
     if (!target.ok) return fail(result, target.error, target.hint);
     const state = states.get(target.path) ?? loadState(target);

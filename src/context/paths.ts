@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { containPath } from "../util/contained-path.ts";
+import { containPath, isInside, physicalPath } from "../util/contained-path.ts";
 import { matchesGlob } from "./_glob.ts";
 import { fileNameProblems } from "./validate.ts";
 
@@ -55,4 +55,17 @@ export function resolveContextFile(
     // a missing file is fine here: add creates it, the others report it
   }
   return { ok: true, path, relative: contained.relative };
+}
+
+/**
+ * Why the context directory is not really inside the project (a symlink on the way leads
+ * out of it), or null when it is or does not exist yet.
+ */
+export function contextDirEscapes(projectRoot: string, contextDir: string): string | null {
+  const physical = physicalPath(resolve(contextDir));
+  const root = physicalPath(resolve(projectRoot));
+  if (physical === null)
+    return `Cannot use the context folder ${contextDir}: its symlinks form a loop`;
+  if (root === null || isInside(root, physical)) return null;
+  return `Cannot use the context folder ${contextDir}: it leads outside the project, to ${physical}`;
 }

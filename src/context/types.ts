@@ -41,6 +41,11 @@ export interface ParseResult {
 export interface ApplyOptions {
   /** Absolute path of the context directory; every file stays inside it. */
   contextDir: string;
+  /**
+   * The project root, when the context directory was named relative to it: then the
+   * directory must really be inside it (a `.context` symlinked to ~/.claude is refused).
+   */
+  projectRoot?: string;
   /** Compute results and diffs, write nothing. */
   dryRun?: boolean;
   /** Copy FILE.md to FILE.md.bak before the first write (one backup, overwritten). */

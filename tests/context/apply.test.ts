@@ -211,3 +211,28 @@ test("a directory named like a context file is refused", () => {
   const [result] = applyUpdates(block('file="DIR.md" action="add"', "x"), options).results;
   expect(result?.error).toBe('Cannot use "DIR.md": it exists but is not a regular file');
 });
+
+test("a context folder that leads outside the project is refused when named relative to it", () => {
+  const project = join(root, "project");
+  const home = join(root, "home-claude");
+  mkdirSync(project);
+  mkdirSync(home);
+  writeFileSync(join(home, "CLAUDE.md"), "# mine\n");
+  symlinkSync(home, join(project, ".context"));
+  const update = block('file="CLAUDE.md" action="add" section="Notes"', "- planted");
+  const refused = applyUpdates(update, {
+    contextDir: join(project, ".context"),
+    projectRoot: project,
+  });
+  expect(refused.results.map((r) => r.ok)).toEqual([false]);
+  expect(refused.results[0]?.error).toContain("it leads outside the project");
+  expect(readFileSync(join(home, "CLAUDE.md"), "utf8")).toBe("# mine\n");
+  // a folder inside the project, reached through a symlink, is fine
+  mkdirSync(join(project, "docs"));
+  const inside = join(root, "project2");
+  mkdirSync(inside);
+  mkdirSync(join(inside, "docs"));
+  symlinkSync("docs", join(inside, ".context"));
+  const ok = applyUpdates(update, { contextDir: join(inside, ".context"), projectRoot: inside });
+  expect(ok.results.map((r) => r.ok)).toEqual([true]);
+});

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { sha1Hex } from "../../platform/digest.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../_shared/session-state.ts";
@@ -71,6 +71,10 @@ async function applyNow(ctx: HookContext, message: string): Promise<{ ok: boolea
   const contextDir = join(ctx.config.root, section?.dir ?? ".context");
   const report = applyUpdates(message, {
     contextDir,
+    // named relative to the project: it must really be inside it
+    ...(section?.dir !== undefined && isAbsolute(section.dir)
+      ? {}
+      : { projectRoot: ctx.config.root }),
     ...(section?.files ? { allowedFiles: section.files } : {}),
   });
   const { ok } = summarize(report);

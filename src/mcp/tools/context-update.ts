@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { applyUpdates, renderReport, summarize } from "../../context/index.ts";
@@ -23,6 +23,9 @@ export function registerContextUpdate(server: McpServer, ctx: ToolContext): void
       const source = state.kind === "ok" ? state.config.source.context : undefined;
       const report = applyUpdates(text, {
         contextDir: resolve(ctx.project.root, source?.dir ?? ".context"),
+        ...(source?.dir !== undefined && isAbsolute(source.dir)
+          ? {}
+          : { projectRoot: ctx.project.root }),
         ...(source?.files === undefined ? {} : { allowedFiles: source.files }),
         ...(dry_run === undefined ? {} : { dryRun: dry_run }),
       });
