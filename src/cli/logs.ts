@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs";
 import { loadProjectConfig } from "../config/load.ts";
-import { listRuns, readRun } from "../engine/runs-store.ts";
+import { listRuns, openRunLog, readRun } from "../engine/runs-store.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
 import { formatDuration } from "../ui/style.ts";
 import { renderTable } from "../ui/table.ts";
@@ -49,8 +49,13 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
   writeErr(
     `# ${run.callback} · ${run.status} · ${run.summary} · ${formatDuration(run.durationMs)} · ${new Date(run.startedAt).toISOString()}\n`,
   );
+  const fd = openRunLog(run);
+  if (fd === null) {
+    writeErr("(its log is gone)\n");
+    return 0;
+  }
   await new Promise<void>((resolve, reject) => {
-    createReadStream(run.logPath)
+    createReadStream("", { fd })
       .on("error", reject)
       .on("end", resolve)
       .pipe(process.stdout, { end: false });

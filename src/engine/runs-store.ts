@@ -1,8 +1,10 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isOwnStateDir } from "../util/state-dir.ts";
+import { readStateFile } from "../util/state-file.ts";
 import type { RunResult } from "./outcome.ts";
+import { isRunId } from "./run-id.ts";
 
 /** Where run logs live: `.cpilot/runs/<id>.log` beside `<id>.json`. */
 export function runsDir(root: string): string {
@@ -42,14 +44,52 @@ export function listRuns(root: string, limit = 20): StoredRun[] {
   return runs;
 }
 
-/** One stored run record, or null. */
+/**
+ * One stored run record, or null (none, or not one cpilot wrote). Anyone can write the
+ * file: its shape is checked, and its log is always `<run id>.log` beside it, whatever
+ * the record says (a record must not make `cpilot logs` show some other file).
+ */
 export function readRun(root: string, runId: string): StoredRun | null {
-  if (!/^[a-z0-9-]+$/.test(runId)) return null;
+  if (!isRunId(runId)) return null;
+  let value: unknown;
   try {
-    return JSON.parse(readFileSync(join(runsDir(root), `${runId}.json`), "utf8")) as StoredRun;
+    value = JSON.parse(readStateFile(join(runsDir(root), `${runId}.json`), 32 << 20) ?? "null");
   } catch {
     return null;
   }
+  if (!isRecord(value)) return null;
+  return { ...value, id: runId, logPath: join(runsDir(root), `${runId}.log`) };
+}
+
+function isRecord(v: unknown): v is StoredRun {
+  if (typeof v !== "object" || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.callback === "string" &&
+    typeof r.status === "string" &&
+    typeof r.summary === "string" &&
+    typeof r.durationMs === "number" &&
+    typeof r.startedAt === "number" &&
+    Array.isArray(r.files) &&
+    r.files.every((f) => typeof f === "string") &&
+    (r.tail === undefined || (Array.isArray(r.tail) && r.tail.every((l) => typeof l === "string")))
+  );
+}
+
+/**
+ * The run's log opened for reading, or null when it is missing or not a regular file
+ * (never through a symlink, never waiting on a FIFO).
+ */
+export function openRunLog(run: StoredRun): number | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(run.logPath, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    if (fstatSync(fd).isFile()) return fd;
+  } catch {
+    // missing
+  }
+  if (fd !== undefined) closeSync(fd);
+  return null;
 }
 
 /** A run's log or record: `mhx8k2p1-a3f9c1.log` (see newRunId). */

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { pruneSessions } from "../../src/agents/_shared/session-state.ts";
 import { acquireOverlap } from "../../src/engine/overlap.ts";
 import { listRunning, runningDir } from "../../src/engine/running.ts";
-import { pruneRuns } from "../../src/engine/runs-store.ts";
+import { listRuns, openRunLog, pruneRuns, readRun } from "../../src/engine/runs-store.ts";
 import { killGroup } from "../../src/engine/spawn.ts";
 import { appendGateLog, readGateLog } from "../../src/gate/log.ts";
 import { postNotice, takeNotices } from "../../src/session/inbox.ts";
@@ -143,4 +143,30 @@ console.log(JSON.stringify([knownValid(${JSON.stringify(root)}, "abc"), readTogg
   const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 4_000 });
   expect(r.signal).toBeNull();
   expect(JSON.parse(r.stdout)).toEqual([false, false]);
+});
+
+test("a run record cannot point `cpilot logs` at another file, and a malformed one is skipped", () => {
+  const root = tempDir();
+  const runs = join(root, ".cpilot", "runs");
+  mkdirSync(runs, { recursive: true });
+  const secret = join(tempDir("cpilot-elsewhere-"), "secret.txt");
+  writeFileSync(secret, "password\n");
+  const record = {
+    callback: "t",
+    status: "passed",
+    summary: "exit 0",
+    durationMs: 1,
+    startedAt: 1,
+    files: ["a.ts"],
+    logPath: secret,
+  };
+  writeFileSync(join(runs, "mhx8k2p1-a3f9c1.json"), JSON.stringify(record));
+  writeFileSync(join(runs, "mhx8k2p2-a3f9c1.json"), JSON.stringify({ ...record, files: 3 }));
+  const run = readRun(root, "mhx8k2p1-a3f9c1");
+  expect(run?.logPath).toBe(join(runs, "mhx8k2p1-a3f9c1.log"));
+  expect(run === null ? null : openRunLog(run)).toBeNull(); // no log of its own
+  symlinkSync(secret, join(runs, "mhx8k2p1-a3f9c1.log"));
+  expect(run === null ? null : openRunLog(run)).toBeNull(); // not through a symlink
+  expect(readRun(root, "mhx8k2p2-a3f9c1")).toBeNull();
+  expect(listRuns(root).map((r) => r.id)).toEqual(["mhx8k2p1-a3f9c1"]);
 });

@@ -1,8 +1,8 @@
 import { Buffer } from "node:buffer";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { listRuns, readRun } from "../../engine/runs-store.ts";
+import { listRuns, openRunLog, readRun } from "../../engine/runs-store.ts";
 import { renderTable } from "../../ui/table.ts";
 import type { ToolContext } from "../tool-context.ts";
 
@@ -13,8 +13,7 @@ const MAX_BYTES = 128 * 1024;
 const LINE_CHARS = 500;
 
 /** The last `lines` lines of a file, reading at most MAX_BYTES from its end. */
-export function logTail(path: string, lines: number): { lines: string[]; total: number | null } {
-  const fd = openSync(path, "r");
+export function logTail(fd: number, lines: number): { lines: string[]; total: number | null } {
   try {
     const size = fstatSync(fd).size;
     const length = Math.min(size, MAX_BYTES);
@@ -75,12 +74,9 @@ export function registerCallbackLogs(server: McpServer, ctx: ToolContext): void 
         );
       }
       const head = `run ${run.id} · ${run.callback} · ${run.status} · ${run.summary} · ${(run.durationMs / 1000).toFixed(1)} s · files: ${run.files.join(", ")}`;
-      let tail: { lines: string[]; total: number | null };
-      try {
-        tail = logTail(run.logPath, lines ?? DEFAULT_LINES);
-      } catch {
-        return ctx.reply(`${head}\n(its log is gone)`);
-      }
+      const fd = openRunLog(run);
+      if (fd === null) return ctx.reply(`${head}\n(its log is gone)`);
+      const tail = logTail(fd, lines ?? DEFAULT_LINES);
       const shownCount = tail.lines.length;
       const note =
         tail.total === null
