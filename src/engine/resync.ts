@@ -1,6 +1,7 @@
-import { lstatSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex, sha1Hex } from "../platform/digest.ts";
+import { hashRegularFile, readRegularFile } from "../util/read-regular.ts";
 import type { EditBatch } from "./batch.ts";
 import type { Resync } from "./outcome.ts";
 
@@ -30,16 +31,12 @@ export type Snapshot =
       readonly absent: ReadonlySet<string>;
     };
 
+/** A file's hash and, up to MAX_DIFF_BYTES, its text; a bigger one is hashed in slices. */
 function readEntry(root: string, path: string): Entry {
-  try {
-    const abs = join(root, path);
-    if (!statSync(abs).isFile()) return { hash: null, text: null };
-    const data = readFileSync(abs);
-    const hash = sha1Hex(data);
-    return { hash, text: data.length <= MAX_DIFF_BYTES ? data.toString("utf8") : null };
-  } catch {
-    return { hash: null, text: null };
-  }
+  const abs = join(root, path);
+  const data = readRegularFile(abs, MAX_DIFF_BYTES);
+  if (data !== null) return { hash: sha1Hex(data), text: data.toString("utf8") };
+  return { hash: hashRegularFile(abs), text: null };
 }
 
 /**

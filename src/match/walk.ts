@@ -1,19 +1,18 @@
-import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { readRegularFile } from "../util/read-regular.ts";
 import { gitignoreRules } from "./_gitignore-file.ts";
 
 /** cpilot's own state (run logs) at the project root: never checked. */
 export const STATE_DIR = ".cpilot";
 
+/** A .gitignore bigger than this is not one (a symlink to /dev/zero, a mistake): skipped. */
+export const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
+
 function addGitignore(rules: Ignore, root: string, dir: string): void {
-  let text: string;
-  try {
-    text = readFileSync(join(root, dir, ".gitignore"), "utf8");
-  } catch {
-    return;
-  }
-  rules.add(gitignoreRules(text, dir));
+  const text = readRegularFile(join(root, dir, ".gitignore"), MAX_GITIGNORE_BYTES);
+  if (text !== null) rules.add(gitignoreRules(text.toString("utf8"), dir));
 }
 
 function entries(abs: string): Dirent[] {

@@ -36,7 +36,10 @@ export interface BunRuntime {
   }): void;
   CryptoHasher: new (
     algorithm: "sha1",
-  ) => { update(data: string | Uint8Array): { digest(encoding: "hex"): string } };
+  ) => {
+    update(data: string | Uint8Array): { digest(encoding: "hex"): string };
+    digest(encoding: "hex"): string;
+  };
   spawn(
     cmd: string[],
     options: {

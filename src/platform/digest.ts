@@ -9,6 +9,16 @@ export function sha1Hex(data: string | Uint8Array): string {
   return createHash("sha1").update(data).digest("hex");
 }
 
+/** An incremental SHA-1, for data read in slices. */
+export function sha1Hasher(): { update(data: Uint8Array): void; digest(): string } {
+  if (bun) {
+    const h = new bun.CryptoHasher("sha1");
+    return { update: (d) => void h.update(d), digest: () => h.digest("hex") };
+  }
+  const h = nodeBuiltin<typeof NodeCrypto>("node:crypto").createHash("sha1");
+  return { update: (d) => void h.update(d), digest: () => h.digest("hex") };
+}
+
 /** `bytes` random bytes as hex, from the Web Crypto every runtime has. */
 export function randomHex(bytes: number): string {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));

@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { gitignoreRules } from "../match/_gitignore-file.ts";
-import { STATE_DIR } from "../match/walk.ts";
+import { MAX_GITIGNORE_BYTES, STATE_DIR } from "../match/walk.ts";
+import { readRegularFile } from "../util/read-regular.ts";
 
 /**
  * Decides which paths a watcher ignores, the way git would: every .gitignore from the
@@ -59,11 +59,8 @@ export class IgnoreFilter {
   #own(dir: string): string[] {
     let rules = this.#rules.get(dir);
     if (rules !== undefined) return rules;
-    try {
-      rules = gitignoreRules(readFileSync(join(this.#root, dir, ".gitignore"), "utf8"), dir);
-    } catch {
-      rules = [];
-    }
+    const text = readRegularFile(join(this.#root, dir, ".gitignore"), MAX_GITIGNORE_BYTES);
+    rules = text === null ? [] : gitignoreRules(text.toString("utf8"), dir);
     this.#rules.set(dir, rules);
     return rules;
   }

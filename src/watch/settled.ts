@@ -1,14 +1,9 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { sha1Hex } from "../platform/digest.ts";
+import { hashRegularFile } from "../util/read-regular.ts";
 
 /** sha1 of a file's bytes, or null when it is not there (or not a readable file). */
 export function fileHash(root: string, rel: string): string | null {
-  try {
-    return sha1Hex(readFileSync(join(root, rel)));
-  } catch {
-    return null;
-  }
+  return hashRegularFile(join(root, rel));
 }
 
 /**

@@ -1,17 +1,16 @@
-import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { GateDecision } from "../../gate/types.ts";
+import { readRegularFile } from "../../util/read-regular.ts";
 
 export type UpdatedInput =
   | { ok: true; input: Record<string, unknown> }
   | { ok: false; reason: string };
 
+/** Edits are replayed in memory only on files up to this size; past it the gate judges by path. */
+const MAX_EDIT_BYTES = 32 * 1024 * 1024;
+
 function readText(path: string): string | null {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return null;
-  }
+  return readRegularFile(path, MAX_EDIT_BYTES)?.toString("utf8") ?? null;
 }
 
 /**

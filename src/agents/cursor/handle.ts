@@ -4,6 +4,7 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { FileChange } from "../../engine/batch.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
+import { hashRegularFile } from "../../util/read-regular.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
 import { anyCallbackMatches } from "../_shared/any-match.ts";
 import { gateEdit, gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
@@ -149,12 +150,8 @@ async function postToolUse(input: CursorHookInput, config: ResolvedConfig): Prom
 function firstClaim(root: string, input: CursorHookInput, path: string): FileChange | null {
   const rel = pathInRoot(root, input.cwd, path);
   if (rel === null) return null;
-  let state = "deleted";
-  try {
-    state = sha1Hex(readFileSync(isAbsolute(path) ? path : resolve(input.cwd, path)));
-  } catch {
-    // gone: a delete
-  }
+  // gone (or not a regular file): a delete
+  const state = hashRegularFile(isAbsolute(path) ? path : resolve(input.cwd, path)) ?? "deleted";
   const key = sha1Hex(`${rel}\0${state}`).slice(0, 20);
   if (!claimOnce(root, input.session, `cursor-edit-${key}`)) return null;
   return { path: rel, kind: state === "deleted" ? "deleted" : "modified" };

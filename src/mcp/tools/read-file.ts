@@ -1,8 +1,9 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { resolveGateConfig, secretKind } from "../../gate/index.ts";
 import { containPath } from "../../util/contained-path.ts";
+import { readRegularFile } from "../../util/read-regular.ts";
 import { decodeText, MAX_TEXT_BYTES } from "../text-file.ts";
 import type { ToolContext } from "../tool-context.ts";
 
@@ -86,7 +87,13 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
             true,
           );
         }
-        const decoded = decodeText(readFileSync(where.absolute));
+        const bytes = readRegularFile(where.absolute, MAX_TEXT_BYTES);
+        if (bytes === null)
+          return ctx.reply(
+            `Cannot read ${shown}: it is not a regular file (a FIFO, a device?)`,
+            true,
+          );
+        const decoded = decodeText(bytes);
         if (decoded === null)
           return ctx.reply(`Cannot read ${shown}: it is not UTF-8 text (binary?)`, true);
         try {

@@ -1,5 +1,6 @@
 /** `cpilot hook claude` alone: Stop, SessionStart / UserPromptSubmit, PreToolUse (the gate). */
 import { afterEach, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { contextOf, makeProject, type Project, postWrite } from "./_helpers.ts";
 
@@ -183,6 +184,16 @@ describe("PreToolUse: the write gate", () => {
       callbacks: [],
       gate: { rules: [{ action: "deny", pattern: "vendor/", reason: "read-only" }] },
     });
+    // not a regular file: read, it would block the hook for good (or fill memory: /dev/zero)
+    execFileSync("mkfifo", [p.path("fifo.ts")]);
+    const fifo = p.hook(
+      pre("MultiEdit", {
+        file_path: p.path("fifo.ts"),
+        edits: [{ old_string: "a", new_string: "b" }],
+      }),
+    );
+    expect(fifo.code).toBe(0);
+    expect(fifo.stderr).not.toContain("internal error");
     for (const edits of [[null], [42, { old_string: "a", new_string: "b" }], "nope"]) {
       const r = p.hook(pre("MultiEdit", { file_path: p.path("vendor/x.ts"), edits }));
       expect(r.stderr).not.toContain("internal error");

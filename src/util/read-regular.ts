@@ -1,0 +1,59 @@
+// Reading files whose paths come from outside (an agent's payload, a project's tree): only
+// regular files (a FIFO would block the call for good, /dev/zero would fill memory), opened
+// non-blocking, and never more than a cap in memory. Symlinks are followed: the project's
+// own files may be links.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { sha1Hasher } from "../platform/digest.ts";
+
+function openRegular(path: string): { fd: number; size: number } | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (st.isFile()) return { fd, size: st.size };
+  } catch {
+    // missing or unreadable
+  }
+  if (fd !== undefined) closeSync(fd);
+  return null;
+}
+
+/** A regular file's bytes, or null when it is missing, not a regular file or over `maxBytes`. */
+export function readRegularFile(path: string, maxBytes: number): Buffer | null {
+  const file = openRegular(path);
+  if (file === null) return null;
+  try {
+    if (file.size > maxBytes) return null;
+    const buf = Buffer.alloc(file.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(file.fd, buf, got, buf.length - got, got);
+      if (n <= 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(file.fd);
+  }
+}
+
+/** Hex SHA-1 of a regular file, read in 1 MiB slices (a 1 GB file costs 1 MiB), or null. */
+export function hashRegularFile(path: string): string | null {
+  const file = openRegular(path);
+  if (file === null) return null;
+  try {
+    const hasher = sha1Hasher();
+    const buf = Buffer.alloc(Math.min(file.size, 1024 * 1024) || 1);
+    for (let pos = 0; ; ) {
+      const n = readSync(file.fd, buf, 0, buf.length, pos);
+      if (n <= 0) break;
+      hasher.update(buf.subarray(0, n));
+      pos += n;
+    }
+    return hasher.digest();
+  } catch {
+    return null;
+  } finally {
+    closeSync(file.fd);
+  }
+}
