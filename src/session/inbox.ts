@@ -1,8 +1,9 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex } from "../platform/digest.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isOwnStateDir } from "../util/state-dir.ts";
+import { readStateFile } from "../util/state-file.ts";
 import { sessionFolderName } from "./folder-name.ts";
 
 /**
@@ -71,9 +72,11 @@ export function takeNotices(root: string, session: string): Notice[] {
         continue; // another process took it
       }
       try {
-        taken.push(JSON.parse(readFileSync(claimed, "utf8")) as Notice);
+        const notice = JSON.parse(readStateFile(claimed) ?? "null") as unknown;
+        // not one cpilot posted (or torn): it cannot be delivered, and must not stop the rest
+        if (isNotice(notice)) taken.push(notice);
       } catch {
-        // a torn file cannot be delivered; drop it
+        // torn: dropped
       }
       rmSync(claimed, { force: true });
     }
@@ -90,4 +93,17 @@ export function countNotices(root: string, session: string): number {
   } catch {
     return 0;
   }
+}
+
+function isNotice(v: unknown): v is Notice {
+  if (typeof v !== "object" || v === null) return false;
+  const n = v as Record<string, unknown>;
+  return (
+    typeof n.id === "string" &&
+    typeof n.kind === "string" &&
+    typeof n.text === "string" &&
+    typeof n.createdAt === "number" &&
+    (n.runId === undefined || typeof n.runId === "string") &&
+    (n.failing === undefined || typeof n.failing === "boolean")
+  );
 }

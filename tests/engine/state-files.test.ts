@@ -14,7 +14,11 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { pruneSessions } from "../../src/agents/_shared/session-state.ts";
+import {
+  pruneSessions,
+  recordResult,
+  sessionResults,
+} from "../../src/agents/_shared/session-state.ts";
 import { acquireOverlap } from "../../src/engine/overlap.ts";
 import { listRunning, runningDir } from "../../src/engine/running.ts";
 import { listRuns, openRunLog, pruneRuns, readRun } from "../../src/engine/runs-store.ts";
@@ -169,4 +173,30 @@ test("a run record cannot point `cpilot logs` at another file, and a malformed o
   expect(run === null ? null : openRunLog(run)).toBeNull(); // not through a symlink
   expect(readRun(root, "mhx8k2p2-a3f9c1")).toBeNull();
   expect(listRuns(root).map((r) => r.id)).toEqual(["mhx8k2p1-a3f9c1"]);
+});
+
+test("a notice or a session result that is not cpilot's is skipped, and the rest still arrive", () => {
+  const root = tempDir();
+  postNotice(root, "s1", { kind: "run", text: "✗ lint failed", failing: true });
+  const inbox = join(root, ".cpilot", "inbox", "s1");
+  writeFileSync(join(inbox, "00000000000000000000-aaaaaaaa.json"), "null");
+  writeFileSync(join(inbox, "00000000000000000001-aaaaaaaa.json"), "{}");
+  expect(takeNotices(root, "s1").map((n) => n.text)).toEqual(["✗ lint failed"]);
+
+  recordResult(
+    root,
+    "s1",
+    {
+      callback: "lint",
+      files: ["a.ts"],
+      blocking: true,
+      status: "failed",
+      id: "r1",
+      startedAt: 1,
+    } as never,
+    "batch",
+  );
+  const results = join(root, ".cpilot", "sessions", "s1", "results");
+  writeFileSync(join(results, "zz-bad.json"), JSON.stringify({ blocking: true, status: "failed" }));
+  expect(sessionResults(root, "s1").map((r) => r.callback)).toEqual(["lint"]);
 });

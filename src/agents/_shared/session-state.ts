@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { RunResult } from "../../engine/outcome.ts";
@@ -6,6 +6,7 @@ import { sha1Hex } from "../../platform/digest.ts";
 import { isSessionFolderName, sessionFolderName } from "../../session/folder-name.ts";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { isOwnStateDir } from "../../util/state-dir.ts";
+import { readStateFile } from "../../util/state-file.ts";
 
 /**
  * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which
@@ -51,22 +52,13 @@ export function claimOnce(root: string, session: string, name: string): boolean 
 
 /** True when `claimOnce(name)` already happened. */
 export function wasClaimed(root: string, session: string, name: string): boolean {
-  try {
-    readFileSync(join(sessionDir(root, session), `once-${name}`));
-    return true;
-  } catch {
-    return false;
-  }
+  return !!lstatSync(join(sessionDir(root, session), `once-${name}`), { throwIfNoEntry: false });
 }
 
 /** Read a small counter (0 when absent). */
 export function readCounter(root: string, session: string, name: string): number {
-  try {
-    const n = Number(readFileSync(join(sessionDir(root, session), `count-${name}`), "utf8"));
-    return Number.isFinite(n) ? n : 0;
-  } catch {
-    return 0;
-  }
+  const n = Number(readStateFile(join(sessionDir(root, session), `count-${name}`), 64) ?? 0);
+  return Number.isFinite(n) ? n : 0;
 }
 
 /** Add one to a counter and return the new value (for events an agent sends one at a time). */
@@ -129,8 +121,8 @@ export function sessionResults(root: string, session: string): SessionResult[] {
   }
   const out: SessionResult[] = [];
   for (const name of names.sort()) {
-    const entry = readJson<SessionResult>(join(resultsDir(root, session), name));
-    if (entry !== null) out.push(entry);
+    const entry = readJson<unknown>(join(resultsDir(root, session), name));
+    if (isSessionResult(entry)) out.push(entry); // anything else is not cpilot's: skipped
   }
   return out;
 }
@@ -178,8 +170,23 @@ function replaceFile(path: string, data: string): void {
 
 function readJson<T>(path: string): T | null {
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as T;
+    return JSON.parse(readStateFile(path) ?? "null") as T;
   } catch {
     return null;
   }
+}
+
+function isSessionResult(v: unknown): v is SessionResult {
+  if (typeof v !== "object" || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return (
+    typeof r.callback === "string" &&
+    (r.per === "file" || r.per === "batch") &&
+    Array.isArray(r.files) &&
+    r.files.every((f) => typeof f === "string") &&
+    typeof r.blocking === "boolean" &&
+    typeof r.status === "string" &&
+    typeof r.runId === "string" &&
+    typeof r.startedAt === "number"
+  );
 }
