@@ -92,15 +92,25 @@ export function scriptStdin(input: ScriptInput): string {
 }
 
 /**
+ * A file name as a command argument: one starting with `-` gets `./` in front, so a file
+ * called `--plugin=evil.js` (an agent can create any name) is a file to the tool, never an
+ * option. The other channels (CP_CHANGED_FILES, the NUL list, stdin) keep the name as is.
+ */
+function asArgument(file: string): string {
+  return file.startsWith("-") ? `./${file}` : file;
+}
+
+/**
  * The command line for a callback. A string runs in bash with pipefail and the files as
  * `"$@"`; an argv array runs with no shell, `{file}` / `{files}` expanding to separate
- * arguments. File names are never pasted into shell text.
+ * arguments. File names are never pasted into shell text, and never read as options.
  */
 export function commandLine(
   run: string | readonly string[],
-  files: readonly string[],
+  names: readonly string[],
   callbackName: string,
 ): { command: string; args: string[] } {
+  const files = names.map(asArgument);
   if (typeof run === "string") {
     return {
       command: "bash",
@@ -120,7 +130,8 @@ export function commandLine(
   for (const part of run) {
     if (part === "{files}") args.push(...files);
     else if (part === "{file}") args.push(files[0] ?? "");
-    else args.push(part.includes("{file}") ? part.replaceAll("{file}", files[0] ?? "") : part);
+    // inside a larger argument (`--input={file}`) the name cannot be an option: as is
+    else args.push(part.includes("{file}") ? part.replaceAll("{file}", names[0] ?? "") : part);
   }
   const [command, ...rest] = args;
   return { command: command ?? "", args: rest };

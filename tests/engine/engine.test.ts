@@ -45,7 +45,8 @@ test("hostile file names reach a bash script byte for byte, through every channe
   expect(outcome.runs[0]?.status).toBe("passed");
   const sorted = [...HOSTILE];
   const args = readFileSync(join(root, ".args"), "utf8").split("\0").slice(0, -1);
-  expect(args).toEqual(sorted);
+  // as arguments, a name starting with "-" is "./-…": the same file, never an option
+  expect(args).toEqual(sorted.map((n) => (n.startsWith("-") ? `./${n}` : n)));
   expect(readFileSync(join(root, ".nul"), "utf8").split("\0").slice(0, -1)).toEqual(sorted);
   expect(readFileSync(join(root, ".env-list"), "utf8")).toBe(sorted.join("\n"));
   const stdin = JSON.parse(readFileSync(join(root, ".stdin"), "utf8"));
@@ -96,7 +97,9 @@ test("argv runs expand {files} and {file} to separate arguments, with no shell",
   const outcome = await engine.run(batch(root, HOSTILE));
   expect(outcome.runs.filter((r) => r.callback === "each")).toHaveLength(HOSTILE.length);
   expect(outcome.ok).toBe(true);
-  expect(readFileSync(join(root, "batch.out"), "utf8").split("\0").slice(0, -1)).toEqual(HOSTILE);
+  expect(readFileSync(join(root, "batch.out"), "utf8").split("\0").slice(0, -1)).toEqual(
+    HOSTILE.map((n) => (n.startsWith("-") ? `./${n}` : n)),
+  );
   const each = readFileSync(join(root, "each.out"), "utf8").split("\0").slice(0, -1).sort();
   expect(each).toEqual(HOSTILE.map((n) => `--file=${n}`).sort());
   expect(existsSync(join(root, "pwned"))).toBe(false);
