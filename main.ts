@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import { processStop, stopProcessRuns } from "./src/engine/process-stop.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
 // argv → command. The only place that exits the process.
 import { CpilotError, HelpRequest } from "./src/util/errors.ts";
@@ -117,17 +118,16 @@ async function main(argv: string[]): Promise<number> {
     writeOut(`${commandHelp(name)}\n`);
     return 0;
   }
-  const controller = new AbortController();
   const interrupt = (): void => {
-    if (controller.signal.aborted) process.exit(130);
+    if (processStop.aborted) process.exit(130);
     writeErr("\ncpilot: stopping every run (Ctrl-C again to quit now)\n");
-    controller.abort(new Error("interrupted"));
+    stopProcessRuns(new Error("interrupted"));
   };
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
   const command = await load();
   mark("command loaded");
-  return command(args, { cwd: process.cwd(), signal: controller.signal });
+  return command(args, { cwd: process.cwd(), signal: processStop });
 }
 
 /** The lines of HELP about one command, for `cpilot <command> --help` where it has no usage of its own. */

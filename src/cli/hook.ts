@@ -132,11 +132,11 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     mark("hook answered");
     return emit(reply);
   };
-  if (server === null || connection === null) return answerHere();
+  if (server === null || connection === null) return answered(await answerHere());
   if (text.length > SERVER_MAX_PAYLOAD) {
     connection.close();
     mark("hook server: payload too large to hand over");
-    return answerHere();
+    return answered(await answerHere());
   }
   const answer = await connection.ask({
     agent: agent as string,
@@ -153,7 +153,15 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     const { startHookServer } = await import("../hook-server/start.ts");
     startHookServer(server);
   }
-  return code;
+  return answered(code);
+}
+
+/**
+ * Exit as soon as the answer is out: a TypeScript callback that ignores its abort signal
+ * (a timer, an open handle) must not keep the agent's hook waiting after the reply.
+ */
+function answered(code: number): never {
+  process.exit(code);
 }
 
 /** Write a reply out: protocol JSON on stdout, text for people on stderr. */

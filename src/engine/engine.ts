@@ -9,6 +9,7 @@ import { executeRun } from "./execute-run.ts";
 import type { HookSink } from "./hooks/types.ts";
 import type { Outcome, RunResult } from "./outcome.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
+import { processStop } from "./process-stop.ts";
 import { compareSnapshot, deletedIn, snapshot } from "./resync.ts";
 import { pruneRuns } from "./runs-store.ts";
 import { Semaphore } from "./semaphore.ts";
@@ -77,7 +78,7 @@ export function createEngine(options: {
     );
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
-    const signal = runOptions.signal ?? new AbortController().signal;
+    const signal = runOptions.signal ?? processStop;
     // Runs that process hooks start, and what the hooks had to say, join this Outcome.
     const hookRuns: RunResult[] = [];
     const hookNotes: string[] = [];

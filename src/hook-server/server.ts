@@ -7,6 +7,7 @@ import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "no
 import type * as NodeNet from "node:net";
 import { ADAPTERS } from "../cli/hook-adapters.ts";
 import { ConfigRefused, setConfigGuard } from "../config/load.ts";
+import { processStop } from "../engine/process-stop.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { redirectStderr } from "../platform/stdio.ts";
 import { type HookRequest, type HookResponse, MESSAGE_END } from "./protocol.ts";
@@ -99,6 +100,8 @@ export async function serveHooks(options: ServerOptions): Promise<void> {
   }, CHECK_MS);
   checker.unref();
   armIdle();
+  // SIGTERM/SIGINT (main.ts) stop the runs in flight; the server stops with them.
+  processStop.addEventListener("abort", stop, { once: true });
   await new Promise<void>((resolve) => server.on("close", () => resolve()));
 }
 

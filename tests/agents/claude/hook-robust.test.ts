@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { runtimeEnv } from "../../helpers/binary.ts";
+import { processAlive } from "../../helpers/tmp.ts";
 import {
   binary,
   CLAUDE_ENV,
@@ -55,6 +56,52 @@ export default {
   expect(r.stderr).toContain("config says hi");
   expect(r.stderr).toContain("callback says hi");
   expect(r.stderr).toContain("callback writes stdout");
+});
+
+test("a hook the agent stops (SIGTERM, its timeout) stops the callbacks it started", async () => {
+  const p = project({
+    callbacks: [
+      {
+        name: "slow",
+        pattern: "*.ts",
+        per: "file",
+        run: `echo $$ > "${"$"}CP_PROJECT_ROOT/slow.pid"; sleep 30`,
+        timeout: 60,
+      },
+    ],
+  });
+  p.write({ "a.ts": "x" });
+  const child = spawn(binary(), ["hook", "claude"], {
+    cwd: p.dir,
+    env: { PATH: "/usr/bin:/bin", ...CLAUDE_ENV, ...runtimeEnv() },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  child.stdin.end(JSON.stringify({ session_id: "s1", cwd: p.dir, ...postWrite(p.path("a.ts")) }));
+  await waitFor(() => existsSync(p.path("slow.pid")), 10_000);
+  const started = Date.now();
+  child.kill("SIGTERM");
+  await new Promise((resolve) => child.on("exit", resolve));
+  expect(Date.now() - started).toBeLessThan(8_000);
+  const pid = Number(readFileSync(p.path("slow.pid"), "utf8"));
+  await waitFor(() => !processAlive(pid), 5_000);
+});
+
+test("the hook exits once it has answered, even when a TypeScript callback left a timer", () => {
+  const p = project({ callbacks: [] });
+  rmSync(p.path("callbacks.config.json"));
+  p.write({
+    "callbacks.config.ts": `export default {
+  callbacks: [
+    { name: "fn", pattern: "*.ts", per: "file", timeout: 5, run: () => { setTimeout(() => {}, 60_000); return 0; } },
+  ],
+};
+`,
+    "a.ts": "x",
+  });
+  const started = Date.now();
+  const r = p.hook(postWrite(p.path("a.ts")));
+  expect(r.code).toBe(0);
+  expect(Date.now() - started).toBeLessThan(20_000);
 });
 
 describe("bad payloads", () => {
