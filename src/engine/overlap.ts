@@ -16,6 +16,8 @@ import { isRunGroup, killGroup } from "./spawn.ts";
 /** What a lock file says about the run holding it. */
 interface Holder {
   pid: number;
+  /** When that process started (Linux: /proc/<pid>/stat), so a reused pid is not taken for it. */
+  started?: number | null;
   runId: string;
   batchId: string;
   /** Process group of the run's child, once spawned; null for in-process functions. */
@@ -37,13 +39,29 @@ function lockDir(root: string): string {
   return dir;
 }
 
-function alive(pid: number): boolean {
+/** The holder's process lives, and is the same process (not its pid reused by another). */
+function alive(holder: Holder): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    process.kill(holder.pid, 0);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const now = startTime(holder.pid);
+  return holder.started == null || now === null || now === holder.started;
+}
+
+/** A process's start time in clock ticks since boot, or null where /proc does not say. */
+function startTime(pid: number): number | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8"); // procfs: size 0, read to the end
+  } catch {
+    return null;
+  }
+  // the command name (field 2) may hold spaces and parentheses: count from the last ")"
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[19]);
+  return Number.isFinite(ticks) ? ticks : null;
 }
 
 /**
@@ -119,6 +137,7 @@ export async function acquireOverlap(options: {
   const path = join(lockDir(options.root), `${options.callback}.lock`);
   const me: Holder = {
     pid: process.pid,
+    started: startTime(process.pid),
     runId: options.runId,
     batchId: options.batchId,
     pgid: null,
@@ -149,7 +168,7 @@ export async function acquireOverlap(options: {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
     const holder = readHolder(path);
-    if (holder === null || !alive(holder.pid)) {
+    if (holder === null || !alive(holder)) {
       // A holder that died without letting go, or a lock file caught mid-write (which
       // becomes readable within moments, or was left by a crash or is not cpilot's).
       if (holder !== null || !existsSync(path) || olderThan(path, TORN_LOCK_MS)) tryUnlink(path);

@@ -200,3 +200,25 @@ test("a notice or a session result that is not cpilot's is skipped, and the rest
   writeFileSync(join(results, "zz-bad.json"), JSON.stringify({ blocking: true, status: "failed" }));
   expect(sessionResults(root, "s1").map((r) => r.callback)).toEqual(["lint"]);
 });
+
+test("a lock whose pid now belongs to another process (reused after a crash) is taken over", async () => {
+  if (!existsSync(`/proc/${process.pid}/stat`)) return; // the check needs /proc
+  const root = tempDir();
+  mkdirSync(join(root, ".cpilot", "locks"), { recursive: true });
+  // this process is alive, but it did not start at tick 1: the holder died long ago
+  writeFileSync(
+    join(root, ".cpilot", "locks", "fmt.lock"),
+    JSON.stringify({ pid: process.pid, started: 1, runId: "old-1", batchId: "b0", pgid: null }),
+  );
+  const lock = await acquireOverlap({
+    root,
+    callback: "fmt",
+    mode: "queue",
+    runId: "mine-1",
+    batchId: "b1",
+    signal: AbortSignal.timeout(3_000),
+    abort: new AbortController(),
+  });
+  expect(lock).not.toBeNull();
+  lock?.release();
+});
