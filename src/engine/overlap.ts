@@ -9,6 +9,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { isSameProcess, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isRunId } from "./run-id.ts";
 import { isRunGroup, killGroup } from "./spawn.ts";
@@ -22,6 +23,8 @@ interface Holder {
   batchId: string;
   /** Process group of the run's child, once spawned; null for in-process functions. */
   pgid: number | null;
+  /** When that child started: a replacing run signals the group only if it is still it. */
+  pgidStarted?: number | null;
 }
 
 /** A held per-callback lock; `release` is idempotent. */
@@ -46,22 +49,8 @@ function alive(holder: Holder): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
-  const now = startTime(holder.pid);
+  const now = processStartTime(holder.pid);
   return holder.started == null || now === null || now === holder.started;
-}
-
-/** A process's start time in clock ticks since boot, or null where /proc does not say. */
-function startTime(pid: number): number | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8"); // procfs: size 0, read to the end
-  } catch {
-    return null;
-  }
-  // the command name (field 2) may hold spaces and parentheses: count from the last ")"
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[19]);
-  return Number.isFinite(ticks) ? ticks : null;
 }
 
 /**
@@ -137,7 +126,7 @@ export async function acquireOverlap(options: {
   const path = join(lockDir(options.root), `${options.callback}.lock`);
   const me: Holder = {
     pid: process.pid,
-    started: startTime(process.pid),
+    started: processStartTime(process.pid),
     runId: options.runId,
     batchId: options.batchId,
     pgid: null,
@@ -154,6 +143,7 @@ export async function acquireOverlap(options: {
       return {
         setChild(pgid) {
           me.pgid = pgid;
+          me.pgidStarted = processStartTime(pgid);
           writeFileAtomic(path, JSON.stringify(me), { durable: false });
         },
         release() {
@@ -189,7 +179,9 @@ export async function acquireOverlap(options: {
       // The holder may not have spawned its child yet: try again on the next poll.
       const local = localAborts.get(holder.runId);
       if (local) local.abort();
-      else if (holder.pgid !== null) killGroup(holder.pgid, "SIGTERM");
+      else if (holder.pgid !== null && isSameProcess(holder.pgid, holder.pgidStarted)) {
+        killGroup(holder.pgid, "SIGTERM");
+      }
       if (local || holder.pgid !== null) stopped = holder.runId;
     }
     await sleep(POLL_MS);

@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isRunId } from "./run-id.ts";
 import { isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
@@ -23,6 +24,8 @@ export interface RunningRecord {
   /** The cpilot process that spawned it and waits for it. */
   readonly hostPid: number;
   readonly startedAt: number;
+  /** When the run's process started (see processStartTime): tells it from a reused pid. */
+  readonly pidStarted?: number | null;
   /** What runs, for people: the bash string or the argv. */
   readonly command: string;
   readonly blocking: boolean;
@@ -52,7 +55,8 @@ function writeWhole(path: string, text: string): void {
 }
 
 /** Record a run's process group as running; returns the record's path. */
-export function registerRunning(root: string, record: RunningRecord): string {
+export function registerRunning(root: string, given: RunningRecord): string {
+  const record = { ...given, pidStarted: given.pidStarted ?? processStartTime(given.pid) };
   mkdirSync(runningDir(root), { recursive: true });
   const path = recordPath(root, record.runId);
   writeWhole(path, JSON.stringify(record));
@@ -113,7 +117,12 @@ export function listRunning(root: string): RunningRecord[] {
     }
     // Not a record cpilot wrote (its id names another file, its pid is no run's group):
     // never signalled, never deleted.
-    if (!isRunId(record?.runId) || name !== `${record.runId}.json` || !isRunGroup(record.pid)) {
+    if (
+      !isRunId(record?.runId) ||
+      name !== `${record.runId}.json` ||
+      !isRunGroup(record.pid) ||
+      !leaderIsTheRun(record)
+    ) {
       continue;
     }
     if (groupAlive(record.pid)) out.push(record);
@@ -169,4 +178,14 @@ export async function stopOrphans(root: string, graceMs?: number): Promise<Runni
     orphans.map((r) => stopRunning(root, r.runId, "its session ended", graceMs)),
   );
   return stopped.filter((r): r is RunningRecord => r !== null);
+}
+
+/**
+ * Is the record's pid still the run's process? Its start time must match where /proc tells
+ * it (a pid reused by another process, or one a planted record names, does not); a leader
+ * that is gone cannot be checked, and what is left of its group is taken as the run's.
+ */
+function leaderIsTheRun(record: RunningRecord): boolean {
+  const now = processStartTime(record.pid);
+  return now === null || now === record.pidStarted;
 }

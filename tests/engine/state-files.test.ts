@@ -3,7 +3,7 @@
 // say must never make cpilot signal processes it did not start or delete what is not its
 // own. Signals are tested with SIGCONT, which harms nothing even if a guard fails.
 import { expect, test } from "bun:test";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -20,12 +20,12 @@ import {
   sessionResults,
 } from "../../src/agents/_shared/session-state.ts";
 import { acquireOverlap } from "../../src/engine/overlap.ts";
-import { listRunning, runningDir } from "../../src/engine/running.ts";
+import { listRunning, runningDir, stopOrphans } from "../../src/engine/running.ts";
 import { listRuns, openRunLog, pruneRuns, readRun } from "../../src/engine/runs-store.ts";
 import { killGroup } from "../../src/engine/spawn.ts";
 import { appendGateLog, readGateLog } from "../../src/gate/log.ts";
 import { postNotice, takeNotices } from "../../src/session/inbox.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { processAlive, tempDir } from "../helpers/tmp.ts";
 
 const OLD = new Date(Date.now() - 30 * 24 * 3600 * 1000);
 
@@ -221,4 +221,38 @@ test("a lock whose pid now belongs to another process (reused after a crash) is 
   });
   expect(lock).not.toBeNull();
   lock?.release();
+});
+
+test("a planted record or lock naming someone else's process group gets no signal", async () => {
+  if (!existsSync(`/proc/${process.pid}/stat`)) return; // start times come from /proc
+  const root = tempDir();
+  // the "victim": a process group of its own that cpilot did not start
+  const victim = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+  try {
+    const pgid = victim.pid as number;
+    mkdirSync(runningDir(root), { recursive: true });
+    writeFileSync(
+      join(runningDir(root), "planted-1.json"),
+      JSON.stringify({ runId: "planted-1", pid: pgid, ownerPid: 2 ** 22 + 3, persist: false }),
+    );
+    await stopOrphans(root, 100);
+    mkdirSync(join(root, ".cpilot", "locks"), { recursive: true });
+    writeFileSync(
+      join(root, ".cpilot", "locks", "fmt.lock"),
+      JSON.stringify({ pid: process.pid, runId: "planted-2", batchId: "b0", pgid }),
+    );
+    const waiting = acquireOverlap({
+      root,
+      callback: "fmt",
+      mode: "replace",
+      runId: "mine-1",
+      batchId: "b1",
+      signal: AbortSignal.timeout(500),
+      abort: new AbortController(),
+    });
+    await waiting;
+    expect(processAlive(pgid)).toBe(true);
+  } finally {
+    victim.kill("SIGKILL");
+  }
 });
