@@ -115,6 +115,18 @@ not a header, a string
 model = "o4-mini"
 `;
 
+  test("quoted keys with TOML-only escapes (\\U, \\e) are read, not a crash", () => {
+    const before = `[profiles."fast\\U0001F600"]\nmodel = "o4"\n"tab\\e" = 1\n`;
+    const { text } = upsertTomlServer(
+      before,
+      "cpilot",
+      { command: "cpilot", args: ["mcp"] },
+      "c.toml",
+    );
+    expect(text.startsWith(before)).toBe(true);
+    expect(removeTomlServer(text, "cpilot", "c.toml").text).toBe(before);
+  });
+
   test("adds only its table; idempotent; removal gives the file back byte for byte", () => {
     const home = temp();
     const file = join(home, "config.toml");

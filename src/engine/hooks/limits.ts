@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { sessionFolderName } from "../../session/folder-name.ts";
 import { Semaphore } from "../semaphore.ts";
 
 /**
@@ -22,8 +23,7 @@ export function hookSlots(root: string, maxConcurrent: number): Semaphore {
 }
 
 function budgetDir(root: string, session: string): string {
-  const safe = session.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128) || "_";
-  return join(root, ".cpilot", "hooks", "budget", safe);
+  return join(root, ".cpilot", "hooks", "budget", sessionFolderName(session, "_"));
 }
 
 /** Fires taken by batches with no session: their budget lives as long as the process. */

@@ -74,7 +74,7 @@ function readKey(text: string, start: number): { path: string[]; next: number } 
     const c = text[i];
     if (c === '"') {
       const end = readBasic(text, i + 1);
-      path.push(JSON.parse(text.slice(i, end)) as string);
+      path.push(basicString(text.slice(i, end), lineOf(text, i)));
       i = end;
     } else if (c === "'") {
       const end = readLiteral(text, i + 1);
@@ -159,4 +159,22 @@ export function scanToml(text: string): Statement[] {
     i = to;
   }
   return out;
+}
+
+/**
+ * A TOML basic string's value. Its escapes are JSON's plus `\UXXXXXXXX` (and `\e`), which
+ * JSON.parse does not know: those are turned into characters first.
+ */
+function basicString(quoted: string, line: number): string {
+  const jsonish = quoted
+    .replace(/\\U([0-9A-Fa-f]{8})/g, (_m, hex: string) => {
+      const code = Number.parseInt(hex, 16);
+      return code <= 0x10ffff ? JSON.stringify(String.fromCodePoint(code)).slice(1, -1) : "\uFFFD";
+    })
+    .replace(/\\e/g, "\\u001b");
+  try {
+    return JSON.parse(jsonish) as string;
+  } catch {
+    throw new TomlScanError(`a quoted key on line ${line} has an escape cpilot cannot read`);
+  }
 }
