@@ -99,10 +99,12 @@ export async function finishBatch(
     }
     for (const write of writes) {
       const resync = resyncs.find((r) => r.path === write.path);
+      // re-inserted, so the map's order is least recently written first
+      ctx.known.delete(write.path);
       if (resync?.newText != null) ctx.known.set(write.path, toAgentSpace(resync.newText).text);
       else if (write.written !== null) ctx.known.set(write.path, write.written);
-      else ctx.known.delete(write.path);
     }
+    forgetOldest(ctx.known);
     background = state.engine
       .plan(batch, { blocking: false })
       .map((p) => ({ callback: p.callback.name, files: p.files }));
@@ -127,4 +129,21 @@ export async function finishBatch(
   }
 
   return callResults(writes, { runs, resyncs, notes, background, trouble });
+}
+
+/**
+ * Texts kept for background diffs: the files written most recently, up to this many bytes
+ * in all (a long session writes hundreds of files, some of megabytes). A forgotten file's
+ * later rewrite is reported as "re-read it" instead of as a diff.
+ */
+const KNOWN_MAX_CHARS = 32 * 1024 * 1024;
+
+export function forgetOldest(known: Map<string, string>): void {
+  let total = 0;
+  for (const text of known.values()) total += text.length;
+  for (const [path, text] of known) {
+    if (total <= KNOWN_MAX_CHARS) break;
+    known.delete(path);
+    total -= text.length;
+  }
 }
