@@ -44,6 +44,12 @@ function readFrom(path: string, offset: number, size: number): Uint8Array {
   }
 }
 
+/** Bytes read from the followed file per step. */
+const READ_SLICE = 8 * 1024 * 1024;
+
+/** An unclosed block longer than this (characters) is reported as never closed. */
+const MAX_OPEN_BLOCK = 4 * 1024 * 1024;
+
 /**
  * Tail a growing file (an agent's log or transcript) and hand over each `<context-update>`
  * block once it closes. Reads what is already there first. At the end, a block still open
@@ -90,11 +96,15 @@ export async function followUpdates(path: string, options: FollowOptions): Promi
       firstLine = 1;
     }
     if (size > offset) {
-      const chunk = readFrom(path, offset, size);
+      // a slice at a time: a log that grew by 300 MB is not read into memory at once
+      const chunk = readFrom(path, offset, Math.min(size, offset + READ_SLICE));
       offset += chunk.length;
       pending += decoder.decode(chunk, { stream: true });
       lastGrowth = Date.now();
       deliver(false);
+      // A block open this long is not going to close: report it, and do not hold the rest.
+      if (pending.length > MAX_OPEN_BLOCK) deliver(true);
+      if (offset < size) continue;
     }
     if (options.signal?.aborted) {
       deliver(true);

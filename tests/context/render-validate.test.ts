@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   followUpdates,
@@ -101,6 +101,34 @@ test("followUpdates hands each block over once, also when the file is rewritten"
     writeFileSync(log, one + two);
     expect(await following).toBe("idle");
     expect(seen).toEqual(["one", "two"]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("followUpdates reports a block that never closes instead of holding the log after it", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const log = join(dir, "log");
+    const open = `<context-update file="A.md" action="add">${"x".repeat(5 * 1024 * 1024)}\n`;
+    const later = '<context-update file="B.md" action="add">later</context-update>\n';
+    writeFileSync(log, open);
+    const seen: string[] = [];
+    const errors: string[] = [];
+    const following = followUpdates(log, {
+      pollMs: 20,
+      idleExitMs: 1_000,
+      onBlocks: (updates, problems) => {
+        seen.push(...updates.map((u) => u.content));
+        errors.push(...problems.map((p) => p.message));
+      },
+    });
+    // reported while following, not only at the end: the 5 MB are not held meanwhile
+    await Bun.sleep(400);
+    expect(errors.some((m) => m.includes("never closed"))).toBe(true);
+    appendFileSync(log, later);
+    expect(await following).toBe("idle");
+    expect(seen).toEqual(["later"]);
   } finally {
     cleanup();
   }
