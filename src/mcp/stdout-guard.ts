@@ -1,6 +1,7 @@
 import type { Buffer } from "node:buffer";
 import type * as NodeStream from "node:stream";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { consoleToStderr } from "../platform/stdio.ts";
 
 /**
  * Keep stdout for protocol messages only. Returns a stream that writes to the real stdout
@@ -25,24 +26,12 @@ export function guardStdout(): { protocol: NodeStream.Writable; restore: () => v
     return process.stderr.write(chunk, callback);
   }) as typeof stdout.write;
   stdout.write = toStderr;
-  const saved = {
-    log: console.log,
-    info: console.info,
-    debug: console.debug,
-    dir: console.dir,
-    table: console.table,
-  };
-  const toError = (...args: unknown[]): void => console.error(...args);
-  console.log = toError;
-  console.info = toError;
-  console.debug = toError;
-  console.dir = toError;
-  console.table = toError;
+  const restoreConsole = consoleToStderr();
   return {
     protocol,
     restore: () => {
       stdout.write = original;
-      Object.assign(console, saved);
+      restoreConsole();
     },
   };
 }

@@ -41,17 +41,33 @@ export function redirectStderr(sink: ((text: string) => void) | null): void {
  * call can afford it; `cpilot mcp` uses the stream-based guard its transport needs.
  */
 export function keepStdoutForProtocol(): void {
+  consoleToStderr();
+  try {
+    Object.defineProperty(process, "stdout", { configurable: true, get: () => process.stderr });
+  } catch {
+    // a runtime whose process.stdout cannot be redefined: console is covered all the same
+  }
+}
+
+/**
+ * Send `console.log`, `info`, `debug`, `dir` and `table` to stderr (`console.error`).
+ * Returns a function that puts them back.
+ */
+export function consoleToStderr(): () => void {
+  const saved = {
+    log: console.log,
+    info: console.info,
+    debug: console.debug,
+    dir: console.dir,
+    table: console.table,
+  };
   const toError = (...args: unknown[]): void => console.error(...args);
   console.log = toError;
   console.info = toError;
   console.debug = toError;
   console.dir = toError;
   console.table = toError;
-  try {
-    Object.defineProperty(process, "stdout", { configurable: true, get: () => process.stderr });
-  } catch {
-    // a runtime whose process.stdout cannot be redefined: console is covered all the same
-  }
+  return () => Object.assign(console, saved);
 }
 
 /** Protocol and --json output. */

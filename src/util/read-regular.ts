@@ -5,10 +5,11 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { sha1Hasher } from "../platform/digest.ts";
 
-function openRegular(path: string): { fd: number; size: number } | null {
+function openRegular(path: string, followSymlinks = true): { fd: number; size: number } | null {
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const noFollow = followSymlinks ? 0 : constants.O_NOFOLLOW;
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
     const st = fstatSync(fd);
     if (st.isFile()) return { fd, size: st.size };
   } catch {
@@ -32,6 +33,34 @@ export function readRegularFile(path: string, maxBytes: number): Buffer | null {
       got += n;
     }
     return buf.subarray(0, got);
+  } finally {
+    closeSync(file.fd);
+  }
+}
+
+/**
+ * The last `maxBytes` of a regular file as text (all of it when shorter), or null when it
+ * is missing or not a regular file (with `followSymlinks: false`, a symlink neither).
+ */
+export function readRegularTail(
+  path: string,
+  maxBytes: number,
+  options: { followSymlinks?: boolean } = {},
+): string | null {
+  const file = openRegular(path, options.followSymlinks ?? true);
+  if (file === null) return null;
+  try {
+    const start = Math.max(0, file.size - maxBytes);
+    const buf = Buffer.alloc(file.size - start);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(file.fd, buf, got, buf.length - got, start + got);
+      if (n <= 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got).toString("utf8");
+  } catch {
+    return null;
   } finally {
     closeSync(file.fd);
   }

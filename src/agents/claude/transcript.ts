@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { readRegularTail } from "../../util/read-regular.ts";
 
 /** Transcripts can grow large; only the end matters. */
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -23,7 +23,8 @@ function textOf(content: unknown): string {
  * assistant entries after the last user entry. "" when the file is missing or unreadable.
  */
 export function lastAssistantText(path: string): string {
-  const text = readTail(path, MAX_BYTES);
+  // the tail only (a long session runs to hundreds of MB), from a regular file only
+  const text = readRegularTail(path, MAX_BYTES);
   if (text === null) return "";
   const parts: string[] = [];
   const lines = text.split("\n");
@@ -46,31 +47,4 @@ export function lastAssistantText(path: string): string {
     if (t !== "") parts.unshift(t);
   }
   return parts.join("\n");
-}
-
-/**
- * The last `max` bytes of a regular file as text, or null. Only the tail is read (a long
- * session's transcript runs to hundreds of MB), and anything but a regular file (a FIFO,
- * /dev/zero) is refused without reading: a payload's path must not hang or flood the hook.
- */
-function readTail(path: string, max: number): string | null {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const start = Math.max(0, st.size - max);
-    const buf = Buffer.alloc(st.size - start);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, start + got);
-      if (n <= 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got).toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
