@@ -1,6 +1,7 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import { isCompiledBinary } from "../agents/_shared/self-command.ts";
+import { processStop } from "../engine/process-stop.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { runtimeDir } from "../platform/runtime-dir.ts";
@@ -138,13 +139,26 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     mark("hook server: payload too large to hand over");
     return answered(await answerHere());
   }
-  const answer = await connection.ask({
-    agent: agent as string,
-    stdin: text,
-    cwd: ctx.cwd,
-    env: process.env,
-    umask: process.umask(),
+  // Stopped meanwhile (SIGTERM: the agent's hook timeout): hang up, which makes the server
+  // stop the call's runs, and go.
+  const stopped = new Promise<"stopped">((resolve) => {
+    if (processStop.aborted) resolve("stopped");
+    else processStop.addEventListener("abort", () => resolve("stopped"), { once: true });
   });
+  const answer = await Promise.race([
+    connection.ask({
+      agent: agent as string,
+      stdin: text,
+      cwd: ctx.cwd,
+      env: process.env,
+      umask: process.umask(),
+    }),
+    stopped,
+  ]);
+  if (answer === "stopped") {
+    connection.close();
+    return answered(0);
+  }
   mark(answer.served ? "hook answered by the server" : `hook server: ${answer.reason}`);
   if (answer.served) return emit(answer);
   const code = await answerHere();

@@ -7,7 +7,7 @@ import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "no
 import type * as NodeNet from "node:net";
 import { ADAPTERS } from "../cli/hook-adapters.ts";
 import { ConfigRefused, setConfigGuard } from "../config/load.ts";
-import { processStop } from "../engine/process-stop.ts";
+import { processStop, stopProcessRuns } from "../engine/process-stop.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { redirectStderr } from "../platform/stdio.ts";
 import { type HookRequest, type HookResponse, MESSAGE_END } from "./protocol.ts";
@@ -57,7 +57,16 @@ export async function serveHooks(options: ServerOptions): Promise<void> {
       }
       busy = true;
       clearTimeout(idleTimer);
+      // The caller hung up before its answer (the agent stopped the hook): stop the call's
+      // runs, as its own process would have on SIGTERM. The server stops with them.
+      let answered = false;
+      conn.once("close", () => {
+        if (!answered) stopProcessRuns(new Error("the hook call was stopped"));
+      });
       answer(request, home)
+        .finally(() => {
+          answered = true;
+        })
         .then(reply, (err: unknown) =>
           reply({ served: false, reason: err instanceof Error ? err.message : String(err) }),
         )
