@@ -7,11 +7,18 @@ import { type ClaudeReply, contextReply } from "./reply.ts";
 /**
  * SessionStart and UserPromptSubmit: once per session, the table of active callbacks
  * (whichever event comes first shows it); every time, the results waiting in the inbox.
- * A new session also forgets sessions untouched for a week.
+ * A new session also forgets sessions untouched for a week, and stops runs left behind by
+ * a hook that was killed.
  */
-export function onSessionContext(ctx: HookContext): ClaudeReply {
+export async function onSessionContext(ctx: HookContext): Promise<ClaudeReply> {
   const { input, config, settings } = ctx;
-  if (input.event === "SessionStart") pruneSessions(config.root);
+  if (input.event === "SessionStart") {
+    pruneSessions(config.root);
+    // Runs of a hook that was killed outright (SIGKILL: nothing could stop them) go on
+    // without their host: stop them now (they are rare, so is the half-second this costs).
+    const { stopOrphans } = await import("../../engine/running.ts");
+    await stopOrphans(config.root, 500);
+  }
   const parts: string[] = [];
   if (settings.announceCallbacks) {
     const panel = renderCallbacksPanel(config);

@@ -86,6 +86,34 @@ test("a hook the agent stops (SIGTERM, its timeout) stops the callbacks it start
   await waitFor(() => !processAlive(pid), 5_000);
 });
 
+test("runs left by a hook that was killed outright are stopped when the next session starts", async () => {
+  const p = project({
+    callbacks: [
+      {
+        name: "slow",
+        pattern: "*.ts",
+        per: "file",
+        run: `echo $$ > "${"$"}CP_PROJECT_ROOT/slow.pid"; sleep 30`,
+        timeout: 60,
+      },
+    ],
+  });
+  p.write({ "a.ts": "x" });
+  const child = spawn(binary(), ["hook", "claude"], {
+    cwd: p.dir,
+    env: { PATH: "/usr/bin:/bin", ...CLAUDE_ENV, ...runtimeEnv() },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  child.stdin.end(JSON.stringify({ session_id: "s1", cwd: p.dir, ...postWrite(p.path("a.ts")) }));
+  await waitFor(() => existsSync(p.path("slow.pid")), 10_000);
+  child.kill("SIGKILL"); // nothing can stop the callback now
+  await new Promise((resolve) => child.on("exit", resolve));
+  const pid = Number(readFileSync(p.path("slow.pid"), "utf8"));
+  // (through the hook server the hang-up already stopped it: both ways it must end)
+  expect(p.hook({ hook_event_name: "SessionStart", session_id: "s2" }).code).toBe(0);
+  await waitFor(() => !processAlive(pid), 5_000);
+});
+
 test("the hook exits once it has answered, even when a TypeScript callback left a timer", () => {
   const p = project({ callbacks: [] });
   rmSync(p.path("callbacks.config.json"));
