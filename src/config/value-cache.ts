@@ -39,17 +39,23 @@ export function cachedConfigValue(configPath: string, source: Uint8Array): unkno
  * null when it is. For `cpilot doctor`, and the rule {@link rememberConfigValue} applies.
  */
 export function whyNotKept(source: Uint8Array, value: unknown): string | null {
-  const problem = scriptProblem(new TextDecoder().decode(source));
+  const problem = notPlain(source, value);
   if (problem !== null) return problem;
-  if (!isPlainData(value, 0)) return "its value holds more than JSON can (a function, say)";
   if (runtimeDir(process.env) === null)
     return "there is no private runtime folder (mode 700, yours)";
   return null;
 }
 
+/** Why the source or its value is not plain data, or null when both are. */
+function notPlain(source: Uint8Array, value: unknown): string | null {
+  const problem = scriptProblem(new TextDecoder().decode(source));
+  if (problem !== null) return problem;
+  return isPlainData(value, 0) ? null : "its value holds more than JSON can (a function, say)";
+}
+
 /** Keep `value` for the next process, when the source is plain data and so is the value. */
 export function rememberConfigValue(configPath: string, source: Uint8Array, value: unknown): void {
-  if (!isPlainData(value, 0) || scriptProblem(new TextDecoder().decode(source)) !== null) return;
+  if (notPlain(source, value) !== null) return;
   const path = entryPath(configPath);
   if (path === null) return;
   try {

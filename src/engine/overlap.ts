@@ -9,7 +9,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { isSameProcess, processStartTime } from "../platform/process-start.ts";
+import { isSameProcess, ownStartTime, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isRunId } from "./run-id.ts";
 import { isRunGroup, killGroup } from "./spawn.ts";
@@ -126,7 +126,7 @@ export async function acquireOverlap(options: {
   const path = join(lockDir(options.root), `${options.callback}.lock`);
   const me: Holder = {
     pid: process.pid,
-    started: processStartTime(process.pid),
+    started: ownStartTime(),
     runId: options.runId,
     batchId: options.batchId,
     pgid: null,

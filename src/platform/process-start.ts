@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 
 /**
  * When a process started, in clock ticks since boot (Linux: /proc/<pid>/stat), or null where
@@ -18,14 +18,19 @@ export function processStartTime(pid: number): number | null {
   return Number.isFinite(ticks) ? ticks : null;
 }
 
-/** Can this machine tell processes apart by start time? */
-export const canCheckStartTimes = existsSync("/proc/self/stat");
+let ownStart: number | null | undefined;
+
+/** This process's start time: read once, it never changes (every locked run records it). */
+export function ownStartTime(): number | null {
+  ownStart ??= processStartTime(process.pid);
+  return ownStart;
+}
 
 /**
  * Is `pid` the process a state file recorded (`started`, from {@link processStartTime})?
- * Where start times cannot be read, the pid alone has to do.
+ * Where start times cannot be read (no /proc), the pid alone has to do.
  */
 export function isSameProcess(pid: number, started: unknown): boolean {
-  if (!canCheckStartTimes) return true;
+  if (ownStartTime() === null) return true;
   return typeof started === "number" && processStartTime(pid) === started;
 }

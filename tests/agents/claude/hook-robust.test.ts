@@ -58,7 +58,15 @@ export default {
   expect(r.stderr).toContain("callback writes stdout");
 });
 
-test("a hook the agent stops (SIGTERM, its timeout) stops the callbacks it started", async () => {
+/**
+ * A hook call whose blocking callback runs for 30 s, started in its own process; resolves
+ * once the callback runs, with the hook's process and the callback's pid.
+ */
+async function hookWithSlowCallback(): Promise<{
+  p: Project;
+  child: ReturnType<typeof spawn>;
+  pid: number;
+}> {
   const p = project({
     callbacks: [
       {
@@ -76,39 +84,27 @@ test("a hook the agent stops (SIGTERM, its timeout) stops the callbacks it start
     env: { PATH: "/usr/bin:/bin", ...CLAUDE_ENV, ...runtimeEnv() },
     stdio: ["pipe", "pipe", "pipe"],
   });
-  child.stdin.end(JSON.stringify({ session_id: "s1", cwd: p.dir, ...postWrite(p.path("a.ts")) }));
-  await waitFor(() => existsSync(p.path("slow.pid")), 10_000);
+  child.stdin?.end(JSON.stringify({ session_id: "s1", cwd: p.dir, ...postWrite(p.path("a.ts")) }));
+  await waitFor(
+    () => existsSync(p.path("slow.pid")) && readFileSync(p.path("slow.pid"), "utf8").trim() !== "",
+    10_000,
+  );
+  return { p, child, pid: Number(readFileSync(p.path("slow.pid"), "utf8")) };
+}
+
+test("a hook the agent stops (SIGTERM, its timeout) stops the callbacks it started", async () => {
+  const { child, pid } = await hookWithSlowCallback();
   const started = Date.now();
   child.kill("SIGTERM");
   await new Promise((resolve) => child.on("exit", resolve));
   expect(Date.now() - started).toBeLessThan(8_000);
-  const pid = Number(readFileSync(p.path("slow.pid"), "utf8"));
   await waitFor(() => !processAlive(pid), 5_000);
 });
 
 test("runs left by a hook that was killed outright are stopped when the next session starts", async () => {
-  const p = project({
-    callbacks: [
-      {
-        name: "slow",
-        pattern: "*.ts",
-        per: "file",
-        run: `echo $$ > "${"$"}CP_PROJECT_ROOT/slow.pid"; sleep 30`,
-        timeout: 60,
-      },
-    ],
-  });
-  p.write({ "a.ts": "x" });
-  const child = spawn(binary(), ["hook", "claude"], {
-    cwd: p.dir,
-    env: { PATH: "/usr/bin:/bin", ...CLAUDE_ENV, ...runtimeEnv() },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  child.stdin.end(JSON.stringify({ session_id: "s1", cwd: p.dir, ...postWrite(p.path("a.ts")) }));
-  await waitFor(() => existsSync(p.path("slow.pid")), 10_000);
+  const { p, child, pid } = await hookWithSlowCallback();
   child.kill("SIGKILL"); // nothing can stop the callback now
   await new Promise((resolve) => child.on("exit", resolve));
-  const pid = Number(readFileSync(p.path("slow.pid"), "utf8"));
   // (through the hook server the hang-up already stopped it: both ways it must end)
   expect(p.hook({ hook_event_name: "SessionStart", session_id: "s2" }).code).toBe(0);
   await waitFor(() => !processAlive(pid), 5_000);

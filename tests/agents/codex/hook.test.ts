@@ -19,12 +19,13 @@ function make(config: unknown, files: Record<string, string> = {}): AgentProject
 }
 
 const patch = (...lines: string[]) => ["*** Begin Patch", ...lines, "*** End Patch", ""].join("\n");
-const call = (p: AgentProject, event: string, command: string) =>
+const call = (p: AgentProject, event: string, command: string, cwd?: string) =>
   p.hook({
     hook_event_name: event,
     tool_name: "apply_patch",
     tool_input: { command },
     tool_use_id: "call_1",
+    ...(cwd === undefined ? {} : { cwd }),
   });
 
 /** Keys Codex's output schemas allow (it rejects anything else). */
@@ -56,24 +57,12 @@ describe("PreToolUse: the gate on every file of the patch", () => {
 
   test("relative patch paths are gated where Codex applies them: below its working folder", () => {
     const p = make({ callbacks: [], gate: GATE }, { "locked/keep.txt": "", "sub/keep.txt": "" });
-    const inLocked = p.hook({
-      hook_event_name: "PreToolUse",
-      tool_name: "apply_patch",
-      tool_input: { command: patch("*** Add File: lib.ts", "+x") },
-      tool_use_id: "call_1",
-      cwd: p.path("locked"),
-    });
+    const inLocked = call(p, "PreToolUse", patch("*** Add File: lib.ts", "+x"), p.path("locked"));
     expect(
       (inLocked.json as { hookSpecificOutput: Record<string, string> }).hookSpecificOutput,
     ).toMatchObject({ permissionDecision: "deny" });
     // a plugin's rewrite keeps the path as Codex reads it: relative to its folder
-    const inSub = p.hook({
-      hook_event_name: "PreToolUse",
-      tool_name: "apply_patch",
-      tool_input: { command: patch("*** Add File: a.mod", "+mine") },
-      tool_use_id: "call_2",
-      cwd: p.path("sub"),
-    });
+    const inSub = call(p, "PreToolUse", patch("*** Add File: a.mod", "+mine"), p.path("sub"));
     expect(
       (inSub.json as { hookSpecificOutput: { updatedInput: unknown } }).hookSpecificOutput
         .updatedInput,
