@@ -11,6 +11,7 @@ import {
 import { join } from "node:path";
 import { isSameProcess, ownStartTime, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
 import { isRunGroup, killGroup } from "./spawn.ts";
 
@@ -59,7 +60,7 @@ function alive(holder: Holder): boolean {
  */
 function readHolder(path: string): Holder | null {
   try {
-    const h = JSON.parse(readFileSync(path, "utf8")) as Partial<Holder> | null;
+    const h = JSON.parse(readStateFile(path, 64 * 1024) ?? "null") as Partial<Holder> | null;
     if (
       h === null ||
       !isRunId(h.runId) ||

@@ -256,3 +256,20 @@ test("a planted record or lock naming someone else's process group gets no signa
     victim.kill("SIGKILL");
   }
 });
+
+test("a FIFO where a lock file belongs is cleared, not waited on", () => {
+  const root = tempDir();
+  mkdirSync(join(root, ".cpilot", "locks"), { recursive: true });
+  const lock = join(root, ".cpilot", "locks", "fmt.lock");
+  execFileSync("mkfifo", [lock]);
+  utimesSync(lock, OLD, OLD);
+  // in a child with a deadline: a blocked open cannot be interrupted from inside
+  const module = join(import.meta.dir, "../../src/engine/overlap.ts");
+  const script = `const { acquireOverlap } = await import(${JSON.stringify(module)});
+const lock = await acquireOverlap({ root: ${JSON.stringify(root)}, callback: "fmt", mode: "queue",
+  runId: "mine-1", batchId: "b1", signal: AbortSignal.timeout(3000), abort: new AbortController() });
+console.log(lock === null ? "none" : "taken");`;
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 4_000 });
+  expect(r.signal).toBeNull();
+  expect(r.stdout.trim()).toBe("taken");
+});
