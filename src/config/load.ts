@@ -4,6 +4,7 @@ import type * as NodeUrl from "node:url";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { bun } from "../platform/bun.ts";
 import { sha1Hex } from "../platform/digest.ts";
+import { beforeUserCode } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { registerCpilotModule } from "./_register-module.ts";
 import { findConfig } from "./find.ts";
@@ -63,6 +64,7 @@ export async function readConfigValue(path: string): Promise<unknown> {
       ? `${path}?v=${version}`
       : `${nodeBuiltin<typeof NodeUrl>("node:url").pathToFileURL(path).href}?v=${version}`;
   let mod: { default?: unknown };
+  beforeUserCode();
   try {
     mod = (await import(url)) as { default?: unknown };
   } catch (err) {

@@ -34,13 +34,29 @@ export function redirectStderr(sink: ((text: string) => void) | null): void {
   stderrSink = sink;
 }
 
+let protocolStdout = false;
+let stdoutGuarded = false;
+
 /**
  * Keep stdout for protocol: from now on `console.log` and friends, and `process.stdout`
  * (a config's or a TypeScript callback's output), go to stderr, while {@link writeOut} still
- * writes fd 1. Cheap on purpose (no stream is created until someone prints), so every hook
- * call can afford it; `cpilot mcp` uses the stream-based guard its transport needs.
+ * writes fd 1. The redirection itself is put in place by {@link beforeUserCode}, when code
+ * that is not cpilot's is about to run here: redefining `process.stdout` makes Bun build
+ * its whole lazy `process` object (~3 ms), which a call with a JSON config never needs.
+ * `cpilot mcp` uses the stream-based guard its transport needs.
  */
 export function keepStdoutForProtocol(): void {
+  protocolStdout = true;
+}
+
+/**
+ * Call before importing or running the user's code in this process (a script config, and
+ * through it TypeScript callbacks, hooks and gate plugins): in protocol mode its prints
+ * must not reach stdout.
+ */
+export function beforeUserCode(): void {
+  if (!protocolStdout || stdoutGuarded) return;
+  stdoutGuarded = true;
   consoleToStderr();
   try {
     Object.defineProperty(process, "stdout", { configurable: true, get: () => process.stderr });
