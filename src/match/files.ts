@@ -133,31 +133,42 @@ function kindOnDisk(abs: string): ChangeKind | "directory" {
 }
 
 /**
- * Existing files below `pathspecs` (all when empty) that git tracks or would add: one
- * `ls-files` scan lists tracked and untracked files (untracked are on disk by definition),
- * and tracked ones are confirmed on disk with one directory listing per folder
- * ({@link onDisk}) rather than a stat per file, which is what `git diff-files` pays (20,000
- * lstat calls took 60 ms here, the listings 8). A submodule is a folder, so no file. Null
- * outside a git work tree; `.cpilot/` is left out.
+ * Existing files below `pathspecs` (all when empty) that git tracks or would add. Two git
+ * scans run at once on two cores: `ls-files --others` walks the tree for untracked files
+ * (the slow one; untracked files are on disk by definition) while `ls-files --cached`
+ * reads the index, whose files are confirmed on disk meanwhile with one directory listing
+ * per folder ({@link onDisk}) rather than a stat per file, which is what `git diff-files`
+ * pays (20,000 lstat calls took 60 ms here, the listings 8). Asking for both in one scan
+ * left that confirming for after the walk (~15 ms of a 20,000-file --all here). A
+ * submodule is a folder, so no file. Null outside a git work tree; `.cpilot/` is left out.
+ * Untracked files come first, then tracked ones, each in git's order.
  */
 async function gitFiles(root: string, pathspecs: readonly string[]): Promise<string[] | null> {
-  const specs = pathspecs.map((p) => (p === "" ? "." : p));
-  const listArgs = ["ls-files", "-z", "-v", "--cached", "--others", "--exclude-standard"];
-  const listed = await runGitAsync(root, [...listArgs, "--", ...specs]);
-  if (!listed.ok && isNotRepo(listed)) return null;
-  if (!listed.ok) throw gitFailure(root, listArgs, listed, `list the files in ${root}`);
-  const exists = onDisk(root);
-  const files: string[] = [];
-  const stateDir = `${STATE_DIR}/`;
-  let last = "";
-  for (const field of splitNul(listed.stdout)) {
-    const path = field.slice(2);
-    // an unmerged path is listed once per stage, one after the other
-    if (path === last || path.endsWith("/") || path.startsWith(stateDir)) continue;
-    if (field[0] === "?" || exists(path)) {
-      files.push(path);
-      last = path;
-    }
+  const specs = ["--", ...pathspecs.map((p) => (p === "" ? "." : p))];
+  const othersArgs = ["ls-files", "-z", "--others", "--exclude-standard"];
+  const cachedArgs = ["ls-files", "-z", "--cached"];
+  const walking = runGitAsync(root, [...othersArgs, ...specs]);
+  const indexed = await runGitAsync(root, [...cachedArgs, ...specs]);
+  if (!indexed.ok) {
+    await walking;
+    if (isNotRepo(indexed)) return null;
+    throw gitFailure(root, cachedArgs, indexed, `list the files in ${root}`);
   }
-  return files;
+  const exists = onDisk(root);
+  const stateDir = `${STATE_DIR}/`;
+  const tracked: string[] = [];
+  let last = "";
+  for (const path of splitNul(indexed.stdout)) {
+    // an unmerged path is listed once per stage, one after the other
+    if (path === last || path.startsWith(stateDir)) continue;
+    last = path;
+    if (exists(path)) tracked.push(path);
+  }
+  const others = await walking;
+  if (!others.ok) throw gitFailure(root, othersArgs, others, `list the files in ${root}`);
+  const untracked = splitNul(others.stdout).filter(
+    // another repository is listed as its folder, with a trailing slash
+    (path) => !path.endsWith("/") && !path.startsWith(stateDir),
+  );
+  return untracked.length === 0 ? tracked : [...untracked, ...tracked];
 }
