@@ -10,7 +10,7 @@ import type { HookSink } from "./hooks/types.ts";
 import type { Outcome, RunResult } from "./outcome.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { processStop } from "./process-stop.ts";
-import { compareSnapshot, deletedIn, snapshot } from "./resync.ts";
+import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
 import { pruneRuns } from "./runs-store.ts";
 import { Semaphore } from "./semaphore.ts";
 
@@ -71,7 +71,7 @@ export function createEngine(options: {
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);
     const dirtyBefore = runOptions.resyncTree ? dirtyFiles(batch.root) : null;
-    const before = snapshot(
+    const before = await snapshot(
       batch.root,
       dirtyBefore === null ? plannedPaths : [...plannedPaths, ...dirtyBefore],
       deletedIn(batch),
@@ -89,7 +89,7 @@ export function createEngine(options: {
       },
       note: (text) => hookNotes.push(text),
     };
-    const mainRuns = await Promise.all(
+    const running = Promise.all(
       planned.map(async (p) => {
         const result = await executeRun(p, {
           batch,
@@ -106,6 +106,11 @@ export function createEngine(options: {
         return result;
       }),
     );
+    // a run that throws leaves no snapshot to compare: let its watch go
+    const mainRuns = await running.catch((err: unknown) => {
+      dropSnapshot(before);
+      throw err;
+    });
     const runs = [...mainRuns, ...hookRuns];
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);

@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex, sha1Hex } from "../platform/digest.ts";
+import { type DirectoryWatch, watchDirectories } from "../platform/inotify.ts";
 import { hashRegularFile, readRegularFile } from "../util/read-regular.ts";
 import type { EditBatch } from "./batch.ts";
 import type { Resync } from "./outcome.ts";
@@ -29,6 +30,8 @@ export type Snapshot =
       readonly since: number;
       /** Paths that did not exist before (the batch's deletions). */
       readonly absent: ReadonlySet<string>;
+      /** Which of the paths' folders saw writes, when they could be watched. */
+      readonly watch: DirectoryWatch | null;
     };
 
 /** A file's hash and, up to MAX_DIFF_BYTES, its text; a bigger one is hashed in slices. */
@@ -41,17 +44,46 @@ function readEntry(root: string, path: string): Entry {
 
 /**
  * Read and hash files (relative to root, repeats allowed) before the runs; past the limit,
- * note the time and which paths were already gone (`absent`: the batch's deletions).
+ * note the time and which paths were already gone (`absent`: the batch's deletions), and
+ * watch their folders when that is cheaper than looking at each file afterwards.
  */
-export function snapshot(
+export async function snapshot(
   root: string,
   paths: readonly string[],
   absent: ReadonlySet<string> = new Set(),
-): Snapshot {
-  if (paths.length > CONTENT_SNAPSHOT_LIMIT) return { paths, since: fileSystemNow(root), absent };
+): Promise<Snapshot> {
+  if (paths.length > CONTENT_SNAPSHOT_LIMIT) {
+    const watch = await watchFolders(root, paths);
+    return { paths, since: fileSystemNow(root), absent, watch };
+  }
   const entries = new Map<string, Entry>();
   for (const path of paths) if (!entries.has(path)) entries.set(path, readEntry(root, path));
   return { entries };
+}
+
+/**
+ * Adding an inotify watch costs about what 16 stats do here (~36 us against ~2 us): a
+ * batch with more files than that per folder is cheaper to watch than to look over.
+ */
+const FILES_PER_WATCH = 16;
+
+async function watchFolders(
+  root: string,
+  paths: readonly string[],
+): Promise<DirectoryWatch | null> {
+  const folders = new Map<string, string>();
+  for (const path of paths) {
+    const slash = path.lastIndexOf("/");
+    const folder = slash === -1 ? "" : path.slice(0, slash);
+    if (!folders.has(folder)) folders.set(folder, folder === "" ? root : join(root, folder));
+  }
+  if (paths.length < folders.size * FILES_PER_WATCH) return null;
+  return watchDirectories(folders);
+}
+
+/** Let go of a snapshot that will not be compared (the runs failed to finish). */
+export function dropSnapshot(before: Snapshot): void {
+  if (before.since !== undefined) before.watch?.close();
 }
 
 /** The batch's deleted paths: gone before any callback ran (a snapshot's `absent`). */
@@ -84,13 +116,15 @@ function fileSystemNow(root: string): number {
 
 /**
  * For a time-only snapshot: the files written since it was taken, and those a callback
- * deleted, found with one lstat each (10,000 took ~35 ms here, `git diff` on the
- * 20,000-file tree ~55 ms).
+ * deleted, confirmed with one lstat each: every planned file (10,000 took ~22 ms here),
+ * or, when their folders were watched, only those the watch saw touched.
  */
 function changedSince(root: string, before: Snapshot & { since: number }): Resync[] {
+  const touched = before.watch?.touched() ?? null;
+  before.watch?.close();
   const written = new Set<string>();
   const deleted = new Set<string>();
-  for (const path of before.paths) {
+  for (const path of touched === null ? before.paths : touchedPaths(touched, before.paths)) {
     const st = lstatSync(join(root, path), { throwIfNoEntry: false });
     // mtime, not ctime: a chmod or a new hard link is not a rewrite of the content
     if (st === undefined) {
@@ -112,6 +146,21 @@ function changedSince(root: string, before: Snapshot & { since: number }): Resyn
     })),
   ];
   return resyncs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The planned paths among the names a watch saw touched (by folder, relative to the root). */
+function touchedPaths(
+  touched: ReadonlyMap<string, ReadonlySet<string>>,
+  planned: readonly string[],
+): string[] {
+  if (touched.size === 0) return [];
+  const plannedSet = new Set(planned);
+  const found: string[] = [];
+  for (const [folder, names] of touched) {
+    const prefix = folder === "" ? "" : `${folder}/`;
+    for (const name of names) if (plannedSet.has(prefix + name)) found.push(prefix + name);
+  }
+  return found;
 }
 
 /**

@@ -49,6 +49,8 @@ export interface BunRuntime {
       stdin?: Stdio | Uint8Array;
       stdout?: Stdio | number;
       stderr?: Stdio | number;
+      /** All descriptors at once: 0, 1, 2, then more the child inherits as 3, 4… */
+      stdio?: (Stdio | number)[];
     },
   ): BunSubprocess;
   connect(options: {

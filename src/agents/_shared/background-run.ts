@@ -61,7 +61,7 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
   const batchId = randomHex(6);
   const signal = new AbortController().signal;
   const paths = spec.runs.flatMap((r) => r.files);
-  const before = snapshot(spec.root, paths, deletedIn(spec.batch));
+  const before = await snapshot(spec.root, paths, deletedIn(spec.batch));
   const results = await Promise.all(
     spec.runs.map(async (run): Promise<RunResult | null> => {
       const callback = config.callbacks.find((c) => c.name === run.callback);
