@@ -72,10 +72,13 @@ async function watchFolders(
   paths: readonly string[],
 ): Promise<DirectoryWatch | null> {
   const folders = new Map<string, string>();
+  // a folder's files come one after another (git's order): most paths reuse the last folder
+  let last: string | null = null;
   for (const path of paths) {
     const slash = path.lastIndexOf("/");
-    const folder = slash === -1 ? "" : path.slice(0, slash);
-    if (!folders.has(folder)) folders.set(folder, folder === "" ? root : join(root, folder));
+    if (last !== null && slash === last.length && path.startsWith(last)) continue;
+    last = slash === -1 ? "" : path.slice(0, slash);
+    if (!folders.has(last)) folders.set(last, last === "" ? root : join(root, last));
   }
   if (paths.length < folders.size * FILES_PER_WATCH) return null;
   return watchDirectories(folders);
