@@ -134,7 +134,6 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       watcher?.started();
       end = await runBody(planned, id, output, abort.signal, { ...options, depth }, (pgid) => {
         spawned = true;
-        lock?.setChild(pgid);
         supervise(planned, id, pgid, depth, options);
       });
     }

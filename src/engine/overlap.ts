@@ -9,11 +9,12 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { isSameProcess, ownStartTime, processStartTime } from "../platform/process-start.ts";
+import { ownStartTime, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
-import { isRunGroup, killGroup } from "./spawn.ts";
+import { runningRecord } from "./running.ts";
+import { killGroup } from "./spawn.ts";
 
 /** What a lock file says about the run holding it. */
 interface Holder {
@@ -22,16 +23,13 @@ interface Holder {
   started?: number | null;
   runId: string;
   batchId: string;
-  /** Process group of the run's child, once spawned; null for in-process functions. */
-  pgid: number | null;
-  /** When that child started: a replacing run signals the group only if it is still it. */
-  pgidStarted?: number | null;
 }
 
-/** A held per-callback lock; `release` is idempotent. */
+/**
+ * A held per-callback lock; `release` is idempotent. A replacing run in another process
+ * finds the holder's process group in its running record (`.cpilot/running/<run id>.json`).
+ */
 export interface OverlapLock {
-  /** Record the child's process group so a replacing run can stop it from another process. */
-  setChild(pgid: number): void;
   release(): void;
 }
 
@@ -66,8 +64,7 @@ function readHolder(path: string): Holder | null {
       !isRunId(h.runId) ||
       typeof h.batchId !== "string" ||
       !Number.isSafeInteger(h.pid) ||
-      (h.pid as number) <= 1 ||
-      (h.pgid !== null && !isRunGroup(h.pgid))
+      (h.pid as number) <= 1
     ) {
       return null;
     }
@@ -130,7 +127,6 @@ export async function acquireOverlap(options: {
     started: ownStartTime(),
     runId: options.runId,
     batchId: options.batchId,
-    pgid: null,
   };
   let marked: string | null = null;
   let stopped: string | null = null;
@@ -142,11 +138,6 @@ export async function acquireOverlap(options: {
       localAborts.set(options.runId, options.abort);
       let released = false;
       return {
-        setChild(pgid) {
-          me.pgid = pgid;
-          me.pgidStarted = processStartTime(pgid);
-          writeFileAtomic(path, JSON.stringify(me), { durable: false });
-        },
         release() {
           if (released) return;
           released = true;
@@ -179,11 +170,10 @@ export async function acquireOverlap(options: {
       }
       // The holder may not have spawned its child yet: try again on the next poll.
       const local = localAborts.get(holder.runId);
+      const child = local ? null : runningRecord(options.root, holder.runId);
       if (local) local.abort();
-      else if (holder.pgid !== null && isSameProcess(holder.pgid, holder.pgidStarted)) {
-        killGroup(holder.pgid, "SIGTERM");
-      }
-      if (local || holder.pgid !== null) stopped = holder.runId;
+      else if (child) killGroup(child.pid, "SIGTERM");
+      if (local || child) stopped = holder.runId;
     }
     await sleep(POLL_MS);
   }

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
 import { isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
 
@@ -61,6 +62,23 @@ export function registerRunning(root: string, given: RunningRecord): string {
   const path = recordPath(root, record.runId);
   writeWhole(path, JSON.stringify(record));
   return path;
+}
+
+/**
+ * One run's record, when its host wrote one and its pid still is the run's process group
+ * (see {@link leaderIsTheRun}); else null. What a replacing run signals.
+ */
+export function runningRecord(root: string, runId: string): RunningRecord | null {
+  if (!isRunId(runId)) return null;
+  try {
+    const record = JSON.parse(
+      readStateFile(recordPath(root, runId), 64 * 1024) ?? "null",
+    ) as RunningRecord | null;
+    if (record?.runId !== runId || !isRunGroup(record.pid) || !leaderIsTheRun(record)) return null;
+    return record;
+  } catch {
+    return null; // being written, or not a record
+  }
 }
 
 /** Forget a run's record (its group is gone). */

@@ -241,6 +241,12 @@ test("a planted record or lock naming someone else's process group gets no signa
       join(root, ".cpilot", "locks", "fmt.lock"),
       JSON.stringify({ pid: process.pid, runId: "planted-2", batchId: "b0", pgid }),
     );
+    // a replacing run signals the group the holder's running record names: a planted one
+    // names the victim, but the victim did not start at tick 1
+    writeFileSync(
+      join(runningDir(root), "planted-2.json"),
+      JSON.stringify({ runId: "planted-2", pid: pgid, pidStarted: 1, ownerPid: process.pid }),
+    );
     const waiting = acquireOverlap({
       root,
       callback: "fmt",
