@@ -5,7 +5,8 @@
 // running one matching `true` job for one file, when it is installed (scripts/bench.ts
 // installs it under node_modules/.cache/cpilot-bench). Builds nothing: run `npm run build`
 // first. Reports medians and ratios; asserts nothing.
-// Usage: bun scripts/bench-hook.ts [--runs N] [--keep]
+// Usage: bun scripts/bench-hook.ts [--runs N] [--keep] [--dir DIR]
+// (the project is built below DIR, default node_modules/.cache/cpilot-bench: see _bench-dir.ts)
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   closeSync,
@@ -15,17 +16,21 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
-  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { benchDir, createCostLine } from "./_bench-dir.ts";
 import { buildRuntimeFloor } from "./_runtime-floor.ts";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "41" }, keep: { type: "boolean" } },
+  options: {
+    runs: { type: "string", default: "41" },
+    keep: { type: "boolean" },
+    dir: { type: "string" },
+  },
 });
 const RUNS = Number(values.runs);
 const repoRoot = resolve(import.meta.dir, "..");
@@ -40,7 +45,7 @@ const lefthookCandidates = [
 ];
 const lefthook = lefthookCandidates.find((p) => existsSync(p));
 
-const dir = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-bench-hook-")));
+const dir = benchDir("hook-", values.dir);
 // A private copy: a rebuild of dist/ during the run cannot pull the binary away.
 const cpilot = join(dir, "cpilot");
 copyFileSync(built, cpilot);
@@ -90,7 +95,9 @@ const payload = (file: string, project = dir) =>
 
 // The hook server (src/hook-server/) answers calls from a warm process; the other cases
 // turn it off, so they measure a call answered in its own process. Its sockets live here.
-const SERVER_ENV = { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: join(dir, "run") };
+// A socket's path must stay short (~100 bytes): the runtime folder sits in the temp folder.
+const runtimeDir = mkdtempSync(join(tmpdir(), "cpilot-bench-run-"));
+const SERVER_ENV = { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtimeDir };
 
 interface Case {
   name: string;
@@ -173,7 +180,7 @@ function once(c: Case): number {
       AI_AGENT: "claude-code_2-1-330_cli",
       CPILOT_HOOK_SERVER: "0",
       // the private folder of sockets and kept config values: this run's own
-      CPILOT_RUNTIME_DIR: join(dir, "run"),
+      CPILOT_RUNTIME_DIR: runtimeDir,
       ...c.env,
     },
   });
@@ -193,10 +200,7 @@ const serverCase = cases.find((c) => c.env === SERVER_ENV);
 if (serverCase) {
   const deadline = Date.now() + 10_000;
   once(serverCase);
-  while (
-    !existsSync(join(dir, "run")) ||
-    !readdirSync(join(dir, "run")).some((f) => f.endsWith(".sock"))
-  ) {
+  while (!existsSync(runtimeDir) || !readdirSync(runtimeDir).some((f) => f.endsWith(".sock"))) {
     if (Date.now() > deadline) throw new Error("the hook server did not start within 10 s");
     await Bun.sleep(20);
   }
@@ -224,6 +228,7 @@ const lh = lefthook ? med.get("lefthook run, one `true` job") : undefined;
 
 const out = [
   `cpilot hook bench: median of ${RUNS} interleaved runs, ${new Date().toISOString()}`,
+  createCostLine(dir),
   "",
   `${"case".padEnd(40)} ${"median".padStart(9)} ${"× floor".padStart(8)} ${"× start".padStart(8)}${lh ? ` ${"× lefthook".padStart(10)}` : ""}`,
 ];
@@ -254,5 +259,6 @@ out.push(
   `cpilot's own work in the matching call: ${(hook - runtime).toFixed(1)} ms over the runtime floor (${runtime.toFixed(1)} ms: any compiled Bun program starting and exiting here)`,
 );
 process.stdout.write(`${out.join("\n")}\n`);
+rmSync(runtimeDir, { recursive: true, force: true });
 if (!values.keep) rmSync(dir, { recursive: true, force: true });
 else process.stdout.write(`kept ${dir}\n`);

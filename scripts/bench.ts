@@ -3,12 +3,14 @@
 // and lefthook and lint-staged doing the same job, all in the same run. Reports medians and
 // ratios, and how much of cpilot's time is the runtime's own start and exit (an empty
 // program compiled the same way); asserts nothing.
-// Usage: scripts/bench [--runs N] [--files N] [--keep] [--no-others]
+// Usage: scripts/bench [--runs N] [--files N] [--keep] [--no-others] [--dir DIR]
+// (the repo is built below DIR, default node_modules/.cache/cpilot-bench: see _bench-dir.ts)
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { benchDir, createCostLine } from "./_bench-dir.ts";
 import { buildRuntimeFloor } from "./_runtime-floor.ts";
 
 const { values } = parseArgs({
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     files: { type: "string", default: "20000" },
     keep: { type: "boolean" },
     "no-others": { type: "boolean" },
+    dir: { type: "string" },
   },
 });
 const RUNS = Number(values.runs);
@@ -51,7 +54,7 @@ if (!existsSync(cpilot)) {
   process.exit(2);
 }
 
-const dir = mkdtempSync(join(tmpdir(), "cpilot-bench-"));
+const dir = benchDir("repo-", values.dir);
 const git = (...args: string[]) =>
   execFileSync("git", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
 
@@ -203,6 +206,7 @@ measure("--all (20,000 files)", [
 
 const out: string[] = [
   `cpilot bench: ${TOTAL} files (${TOTAL / 2} *.ts), median of ${RUNS} interleaved runs, ${new Date().toISOString()}`,
+  createCostLine(dir),
   "",
 ];
 for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
