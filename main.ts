@@ -151,11 +151,16 @@ function report(err: unknown): number {
   return 70;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.exitCode = report(err);
-  },
-);
+/**
+ * Commands whose last output may still sit in a stream (the MCP transport; `logs` piping a
+ * file to stdout) end when the runtime has written it. The others write synchronously and
+ * exit at once: letting the runtime wind down by itself cost ~1.5 ms of every check.
+ */
+const ENDS_WITH_STREAMS = new Set(["mcp", "logs"]);
+
+const argv = process.argv.slice(2);
+const finish = (code: number): void => {
+  if (ENDS_WITH_STREAMS.has(argv[0] ?? "")) process.exitCode = code;
+  else process.exit(code);
+};
+main(argv).then(finish, (err) => finish(report(err)));
