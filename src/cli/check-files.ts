@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { FileChange } from "../engine/batch.ts";
+import { gitTimeoutMs } from "../match/_git.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
 import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
@@ -31,7 +32,10 @@ export function splitChangedRef(
 
 function isCommit(ref: string, cwd: string): boolean {
   return (
-    runSync("git", ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], { cwd }).status === 0
+    runSync("git", ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
+      cwd,
+      timeoutMs: gitTimeoutMs(),
+    }).status === 0
   );
 }
 

@@ -1,3 +1,4 @@
+import { gitTimeoutMs } from "../match/_git.ts";
 import { runSync, utf8 } from "../platform/run-sync.ts";
 
 /**
@@ -9,7 +10,7 @@ export function dirtyFiles(root: string): string[] | null {
   const r = runSync(
     "git",
     ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"],
-    { cwd: root },
+    { cwd: root, timeoutMs: gitTimeoutMs() },
   );
   if (r.status !== 0) return null;
   const out = utf8(r.stdout);

@@ -9,6 +9,18 @@ export interface GitResult {
   readonly stderr: string;
   /** git is not installed (or `cwd` does not exist). */
   readonly missing: boolean;
+  /** git did not answer within {@link gitTimeoutMs} and was killed. */
+  readonly timedOut: boolean;
+}
+
+/**
+ * How long a git call may take before it is killed: a repository on a file system that
+ * stopped answering, or a hook or fsmonitor that hangs, must not hang a pre-commit or an
+ * agent's hook with it. `CPILOT_GIT_TIMEOUT_MS` overrides the 2 minutes (huge repos).
+ */
+export function gitTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const ms = Number(env.CPILOT_GIT_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : 120_000;
 }
 
 /**
@@ -25,17 +37,20 @@ function toGitResult(result: CapturedRun): GitResult {
     stdout: utf8(result.stdout),
     stderr: utf8(result.stderr).trim(),
     missing: result.error === "ENOENT",
+    timedOut: result.timedOut === true,
   };
 }
 
 /** Run git with an argument array (never a shell) in `cwd`; see {@link gitEnv}. */
 export function runGit(cwd: string, args: readonly string[]): GitResult {
-  return toGitResult(runSync("git", args, { cwd, env: gitEnv() }));
+  return toGitResult(runSync("git", args, { cwd, env: gitEnv(), timeoutMs: gitTimeoutMs() }));
 }
 
 /** {@link runGit} without blocking, so independent git scans can overlap. */
 export async function runGitAsync(cwd: string, args: readonly string[]): Promise<GitResult> {
-  return toGitResult(await runAsync("git", args, { cwd, env: gitEnv() }));
+  return toGitResult(
+    await runAsync("git", args, { cwd, env: gitEnv(), timeoutMs: gitTimeoutMs() }),
+  );
 }
 
 /** True when git failed because `cwd` is not inside a work tree (or git is missing). */
@@ -57,6 +72,14 @@ export function gitFailure(
   result: GitResult,
   action: string,
 ): CpilotError {
+  if (result.timedOut) {
+    return new CpilotError(
+      `Cannot ${action}: git did not answer within ${gitTimeoutMs() / 1000} s and was stopped`,
+      {
+        hint: `run \`git ${args.join(" ")}\` in ${cwd} to see what it waits for (a slow file system, a hook); CPILOT_GIT_TIMEOUT_MS allows more time`,
+      },
+    );
+  }
   if (result.missing) {
     return new CpilotError(`Cannot ${action}: git is not installed or "${cwd}" does not exist`, {
       hint: "install git, or pass the files to check as arguments",

@@ -61,6 +61,7 @@ export async function changedFiles(root: string, ref = "HEAD"): Promise<FileChan
   if (!diff.ok) {
     if (
       ref === "HEAD" &&
+      !diff.timedOut &&
       !isNotRepo(diff) &&
       !runGit(root, ["rev-parse", "--verify", "-q", "HEAD"]).ok
     ) {

@@ -73,6 +73,9 @@ export interface BunRuntime {
       stdin?: Stdio;
       stdout?: Stdio;
       stderr?: Stdio;
+      /** Kill it after this many milliseconds, with `killSignal`. */
+      timeout?: number;
+      killSignal?: string;
     },
   ): { exitCode: number | null; stdout?: Uint8Array; stderr?: Uint8Array };
 }

@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import type { CapturedRun } from "./run-sync.ts";
+import type { CapturedRun, RunOptions } from "./run-sync.ts";
 import { startProcess } from "./start-process.ts";
 
 /**
@@ -9,7 +9,7 @@ import { startProcess } from "./start-process.ts";
 export async function runAsync(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env?: Readonly<Record<string, string | undefined>> },
+  options: RunOptions,
 ): Promise<CapturedRun> {
   const out: Uint8Array[] = [];
   const err: Uint8Array[] = [];
@@ -18,11 +18,26 @@ export async function runAsync(
     ...(options.env !== undefined ? { env: options.env } : {}),
     onOutput: (chunk, stream) => (stream === "stdout" ? out : err).push(chunk),
   });
+  let timedOut = false;
+  const timer =
+    options.timeoutMs === undefined || child.pid === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          child.stopReading(); // a grandchild holding the pipes must not keep us waiting
+          try {
+            process.kill(child.pid as number, "SIGKILL");
+          } catch {
+            // it ended meanwhile
+          }
+        }, options.timeoutMs);
   const [end] = await Promise.all([child.exited, child.outputClosed]);
+  clearTimeout(timer);
   return {
     status: end.code,
     stdout: Buffer.concat(out),
     stderr: Buffer.concat(err),
     error: end.error?.code ?? null,
+    timedOut,
   };
 }

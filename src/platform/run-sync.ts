@@ -10,6 +10,15 @@ export interface CapturedRun {
   readonly stderr: Uint8Array;
   /** The process could not start (ENOENT when the command or cwd is missing): the code. */
   readonly error: string | null;
+  /** It ran past its `timeoutMs` and was killed. */
+  readonly timedOut?: boolean;
+}
+
+export interface RunOptions {
+  readonly cwd: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Kill it (SIGKILL) once it has run this long; by default it may run for ever. */
+  readonly timeoutMs?: number;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -22,8 +31,15 @@ const EMPTY = new Uint8Array(0);
 export function runSync(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env?: Readonly<Record<string, string | undefined>> },
+  options: RunOptions,
 ): CapturedRun {
+  const started = Date.now();
+  const timedOut = (status: number | null): boolean =>
+    options.timeoutMs !== undefined && status === null && Date.now() - started >= options.timeoutMs;
+  const limit =
+    options.timeoutMs === undefined
+      ? {}
+      : { timeout: options.timeoutMs, killSignal: "SIGKILL" as NodeJS.Signals };
   if (bun) {
     try {
       const r = bun.spawnSync([command, ...args], {
@@ -33,12 +49,14 @@ export function runSync(
         stdin: "ignore",
         stdout: "pipe",
         stderr: "pipe",
+        ...limit,
       });
       return {
         status: r.exitCode,
         stdout: r.stdout ?? EMPTY,
         stderr: r.stderr ?? EMPTY,
         error: null,
+        timedOut: timedOut(r.exitCode),
       };
     } catch (err) {
       return failed(err);
@@ -50,9 +68,12 @@ export function runSync(
     ...(options.env !== undefined ? { env: { ...options.env } } : {}),
     stdio: ["ignore", "pipe", "pipe"],
     maxBuffer: 1 << 30,
+    ...limit,
   });
-  if (r.error) return failed(r.error);
-  return { status: r.status, stdout: r.stdout ?? EMPTY, stderr: r.stderr ?? EMPTY, error: null };
+  if (r.error && (r.error as NodeJS.ErrnoException).code !== "ETIMEDOUT") return failed(r.error);
+  const { status } = r;
+  const stdout = r.stdout ?? EMPTY;
+  return { status, stdout, stderr: r.stderr ?? EMPTY, error: null, timedOut: timedOut(status) };
 }
 
 function failed(err: unknown): CapturedRun {

@@ -1,0 +1,50 @@
+import { expect, test } from "bun:test";
+import { chmodSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { cpilot } from "../helpers/binary.ts";
+import { processAlive, tempDir, writeFiles } from "../helpers/tmp.ts";
+
+/**
+ * A git that never answers (a file system that stopped responding, a hanging hook): every
+ * way `cpilot check` asks git gives up after CPILOT_GIT_TIMEOUT_MS with a clear error, and
+ * leaves no git behind.
+ */
+function hangingGit(): { bin: string; pids: () => number[] } {
+  const bin = tempDir("cpilot-fake-git-");
+  const pidsFile = join(bin, "pids");
+  writeFiles(bin, { git: `#!/bin/sh\necho $$ >> '${pidsFile}'\nexec sleep 30\n` });
+  chmodSync(join(bin, "git"), 0o755);
+  const pids = () => {
+    try {
+      return readFileSync(pidsFile, "utf8").trim().split("\n").map(Number);
+    } catch {
+      return [];
+    }
+  };
+  return { bin, pids };
+}
+
+for (const args of [["--staged"], ["--all"], ["--changed"]]) {
+  test(`check ${args.join(" ")}: a git that hangs is stopped and named`, () => {
+    const root = tempDir("cpilot-git-timeout-");
+    writeFiles(root, {
+      ".git/HEAD": "ref: refs/heads/main\n", // a repository, as far as a look at the folder goes
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 5 }],
+      }),
+      "a.ts": "",
+    });
+    const git = hangingGit();
+    const started = Date.now();
+    const r = cpilot(["check", ...args], {
+      cwd: root,
+      env: { PATH: `${git.bin}:/usr/local/bin:/usr/bin:/bin`, CPILOT_GIT_TIMEOUT_MS: "400" },
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("git did not answer within 0.4 s and was stopped");
+    expect(r.stderr).toContain("CPILOT_GIT_TIMEOUT_MS");
+    expect(git.pids().length).toBeGreaterThan(0);
+    for (const pid of git.pids()) expect(processAlive(pid)).toBe(false);
+  });
+}
