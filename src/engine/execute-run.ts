@@ -11,7 +11,7 @@ import { acquireOverlap, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
-import { registerRunning, stopMarkerPath, takeStopReason, unregisterRunning } from "./running.ts";
+import { registerRunning, stopMarkerPath, takeStopReason } from "./running.ts";
 import { prepareLog, type StoredRun, saveRunRecord } from "./runs-store.ts";
 import { commandLine, scriptEnv, scriptStdin } from "./script-input.ts";
 import type { Semaphore } from "./semaphore.ts";
@@ -128,18 +128,18 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     spawnError: null,
   };
   let spawned = false;
+  let runningRecord: string | undefined;
   try {
     if (!abort.signal.aborted) {
       options.onStart?.({ id, callback: callback.name, files });
       watcher?.started();
       end = await runBody(planned, id, output, abort.signal, { ...options, depth }, (pgid) => {
         spawned = true;
-        supervise(planned, id, pgid, depth, options);
+        runningRecord = supervise(planned, id, pgid, depth, options);
       });
     }
   } finally {
     output.close();
-    if (spawned) unregisterRunning(root, id);
     watcher?.ended();
     release();
     lock?.release();
@@ -163,6 +163,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     summary,
     successMessage: callback.successMessage,
     startedAt,
+    per: callback.per,
     ...(options.hookInput
       ? {
           startedBy: {
@@ -174,7 +175,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
         }
       : {}),
   };
-  saveRunRecord(root, result);
+  // the running record (the group is gone now) becomes the finished one
+  saveRunRecord(root, result, runningRecord);
   if (watcher !== null) {
     watcher.exited(result);
     await watcher.settled();
@@ -185,6 +187,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
 /**
  * Record a spawned process group for `cpilot ps` / `cpilot stop`, and guard a
  * non-blocking one with a watchdog so it never outlives its owner (unless `persist`).
+ * Returns the running record's path.
  */
 function supervise(
   planned: PlannedRun,
@@ -192,7 +195,7 @@ function supervise(
   pgid: number,
   depth: number,
   options: ExecuteOptions,
-): void {
+): string {
   const { callback } = planned;
   const root = options.batch.root;
   const ownerPid = options.ownerPid ?? envInt(process.env.CP_OWNER_PID) ?? process.pid;
@@ -213,6 +216,7 @@ function supervise(
   if (!callback.blocking && !persist) {
     spawnWatchdog({ ownerPid, pgid, recordPath, stopMarkerPath: stopMarkerPath(root, runId) });
   }
+  return recordPath;
 }
 
 async function runBody(

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "../util/atomic-write.ts";
+import type { Per } from "../config/types.ts";
+import { writeFileAtomic, writeFileReusing } from "../util/atomic-write.ts";
 import { isOwnStateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import type { RunResult } from "./outcome.ts";
@@ -18,14 +19,31 @@ export function prepareLog(root: string, runId: string): string {
   return join(dir, `${runId}.log`);
 }
 
-/** Record a finished run next to its log, for `cpilot logs` and later deliveries. */
-export function saveRunRecord(root: string, run: RunResult & { startedAt: number }): void {
-  writeFileAtomic(join(runsDir(root), `${run.id}.json`), `${JSON.stringify(run)}\n`, {
-    durable: false,
-  });
+/** Path of a run's record, beside its log. */
+export function runRecordPath(root: string, runId: string): string {
+  return join(runsDir(root), `${runId}.json`);
 }
 
-export type StoredRun = RunResult & { startedAt: number };
+/**
+ * Record a finished run next to its log, for `cpilot logs` and later deliveries. A run
+ * that was recorded as running hands over that file (`runningRecord`, see running.ts):
+ * it leaves `.cpilot/running/` and becomes this record without a new file being made.
+ */
+export function saveRunRecord(root: string, run: StoredRun, runningRecord?: string): void {
+  const path = runRecordPath(root, run.id);
+  const text = `${JSON.stringify(run)}\n`;
+  if (runningRecord !== undefined) {
+    if (writeFileReusing(path, text, runningRecord)) return;
+    rmSync(runningRecord, { force: true });
+  }
+  writeFileAtomic(path, text, { durable: false });
+}
+
+export type StoredRun = RunResult & {
+  startedAt: number;
+  /** Whether its callback runs once per file or once per batch. */
+  per?: Per;
+};
 
 /** Recent runs, newest first (ids sort by start time). */
 export function listRuns(root: string, limit = 20): StoredRun[] {
@@ -53,7 +71,7 @@ export function readRun(root: string, runId: string): StoredRun | null {
   if (!isRunId(runId)) return null;
   let value: unknown;
   try {
-    value = JSON.parse(readStateFile(join(runsDir(root), `${runId}.json`), 32 << 20) ?? "null");
+    value = JSON.parse(readStateFile(runRecordPath(root, runId), 32 << 20) ?? "null");
   } catch {
     return null;
   }

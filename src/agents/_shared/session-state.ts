@@ -2,9 +2,10 @@ import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { RunResult } from "../../engine/outcome.ts";
+import { runRecordPath } from "../../engine/runs-store.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { isSessionFolderName, sessionFolderName } from "../../session/folder-name.ts";
-import { writeFileAtomic } from "../../util/atomic-write.ts";
+import { linkFileAtomic, writeFileAtomic } from "../../util/atomic-write.ts";
 import { isOwnStateDir } from "../../util/state-dir.ts";
 import { readStateFile } from "../../util/state-file.ts";
 
@@ -88,15 +89,20 @@ function resultsDir(root: string, session: string): string {
 export function recordResult(
   root: string,
   session: string,
-  run: RunResult & { readonly startedAt?: number },
+  run: RunResult & { readonly startedAt?: number; readonly per?: Per },
   per: Per,
 ): void {
   if (run.status === "replaced" || run.status === "skipped" || run.status === "started") return;
   const key = resultKey(run.callback, per, run.files);
   const path = join(resultsDir(root, session), `${key}.json`);
   const startedAt = run.startedAt ?? Date.now() - run.durationMs;
-  const previous = readJson<SessionResult>(path);
+  const previous = asSessionResult(readJson<unknown>(path));
   if (previous !== null && previous.startedAt > startedAt) return;
+  // The run's own record holds every field of a result: another name for it costs no new
+  // file (see linkFileAtomic). A run that is not recorded so gets a file of its own.
+  if (run.per === per && run.startedAt !== undefined) {
+    if (linkFileAtomic(runRecordPath(root, run.id), path)) return;
+  }
   const entry: SessionResult = {
     callback: run.callback,
     per,
@@ -121,8 +127,8 @@ export function sessionResults(root: string, session: string): SessionResult[] {
   }
   const out: SessionResult[] = [];
   for (const name of names.sort()) {
-    const entry = readJson<unknown>(join(resultsDir(root, session), name));
-    if (isSessionResult(entry)) out.push(entry); // anything else is not cpilot's: skipped
+    const entry = asSessionResult(readJson<unknown>(join(resultsDir(root, session), name)));
+    if (entry !== null) out.push(entry); // anything else is not cpilot's: skipped
   }
   return out;
 }
@@ -176,17 +182,33 @@ function readJson<T>(path: string): T | null {
   }
 }
 
-function isSessionResult(v: unknown): v is SessionResult {
-  if (typeof v !== "object" || v === null) return false;
+/**
+ * A stored result, or null when the file is not one cpilot wrote: an entry of its own
+ * (`runId`), or a run's record linked here (`id`).
+ */
+function asSessionResult(v: unknown): SessionResult | null {
+  if (typeof v !== "object" || v === null) return null;
   const r = v as Record<string, unknown>;
-  return (
+  const runId = typeof r.runId === "string" ? r.runId : r.id;
+  if (
     typeof r.callback === "string" &&
     (r.per === "file" || r.per === "batch") &&
     Array.isArray(r.files) &&
     r.files.every((f) => typeof f === "string") &&
     typeof r.blocking === "boolean" &&
     typeof r.status === "string" &&
-    typeof r.runId === "string" &&
+    typeof runId === "string" &&
     typeof r.startedAt === "number"
-  );
+  ) {
+    return {
+      callback: r.callback,
+      per: r.per,
+      files: r.files as string[],
+      blocking: r.blocking,
+      status: r.status as SessionResult["status"],
+      runId,
+      startedAt: r.startedAt,
+    };
+  }
+  return null;
 }

@@ -1,0 +1,96 @@
+// A run's bookkeeping makes as few new files as it can (creating a file is the dear part
+// of writing a small one: up to a millisecond on some disks): the running record becomes
+// the finished run's record, and the session's latest result is another name for it. And
+// when the running record is not what cpilot left there, nothing outside is touched.
+import { expect, test } from "bun:test";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { recordResult, sessionResults } from "../../src/agents/_shared/session-state.ts";
+import { createEngine } from "../../src/engine/engine.ts";
+import { readRun, runRecordPath } from "../../src/engine/runs-store.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+/** Run one callback over a.ts; `script` runs in bash in the project. */
+async function runOnce(script: string) {
+  const root = tempDir("cpilot-reuse-");
+  writeFiles(root, { "a.ts": "" });
+  const engine = createEngine({
+    root,
+    config: { callbacks: [{ name: "c", pattern: "*.ts", run: script, timeout: 10 }] },
+  });
+  const outcome = await engine.run({
+    root,
+    files: [{ path: "a.ts", kind: "modified" }],
+    origin: { surface: "api" },
+  });
+  const run = outcome.runs[0];
+  if (run === undefined) throw new Error("no run");
+  return { root, run };
+}
+
+test("the running record becomes the finished record: same file, new content", async () => {
+  // the script sees its own running record and notes which file it is
+  const { root, run } = await runOnce(
+    'stat -c %i ".cpilot/running/$CP_RUN_ID.json" > ino; cat ".cpilot/running/$CP_RUN_ID.json" > was',
+  );
+  expect(run.status).toBe("passed");
+  expect(JSON.parse(readFileSync(join(root, "was"), "utf8")).runId).toBe(run.id);
+  const ino = Number(readFileSync(join(root, "ino"), "utf8"));
+  expect(statSync(runRecordPath(root, run.id)).ino).toBe(ino);
+  expect(readRun(root, run.id)?.status).toBe("passed");
+  expect(readRun(root, run.id)?.per).toBe("batch");
+  expect(() => statSync(join(root, ".cpilot", "running", `${run.id}.json`))).toThrow();
+});
+
+test("a session's latest result is the run's record under another name", async () => {
+  const { root, run } = await runOnce("exit 3");
+  recordResult(root, "s1", run, "batch");
+  const [result] = sessionResults(root, "s1");
+  expect(result).toEqual({
+    callback: "c",
+    per: "batch",
+    files: ["a.ts"],
+    blocking: true,
+    status: "failed",
+    runId: run.id,
+    startedAt: (run as { startedAt?: number }).startedAt as number,
+  });
+  const linked = join(root, ".cpilot", "sessions", "s1", "results", "c.json");
+  expect(statSync(linked).ino).toBe(statSync(runRecordPath(root, run.id)).ino);
+});
+
+test("a running record the script removed: the finished record is written anew", async () => {
+  const { root, run } = await runOnce('rm -f ".cpilot/running/$CP_RUN_ID.json"');
+  expect(run.status).toBe("passed");
+  expect(readRun(root, run.id)?.status).toBe("passed");
+});
+
+for (const [name, plant] of [
+  ["a hard link to another file", 'ln -f victim ".cpilot/running/$CP_RUN_ID.json"'],
+  ["a symlink to another file", 'ln -sf "$PWD/victim" ".cpilot/running/$CP_RUN_ID.json"'],
+] as const) {
+  test(`a running record replaced by ${name}: that file is left alone`, async () => {
+    const { root, run } = await runOnce(`printf keep > victim; ${plant}`);
+    expect(run.status).toBe("passed");
+    expect(readFileSync(join(root, "victim"), "utf8")).toBe("keep");
+    expect(readRun(root, run.id)?.status).toBe("passed");
+    expect(statSync(runRecordPath(root, run.id)).ino).not.toBe(statSync(join(root, "victim")).ino);
+  });
+}
+
+test("a result written by an older cpilot (its own entry, runId) still reads", () => {
+  const root = tempDir("cpilot-reuse-");
+  const dir = join(root, ".cpilot", "sessions", "s1", "results");
+  writeFiles(root, { ".cpilot/sessions/s1/results/.keep": "" });
+  const entry = {
+    callback: "c",
+    per: "file",
+    files: ["a.ts"],
+    blocking: true,
+    status: "passed",
+    runId: "mx-1",
+    startedAt: 5,
+  };
+  writeFileSync(join(dir, "c@x.json"), JSON.stringify(entry));
+  expect(sessionResults(root, "s1")).toEqual([entry as never]);
+});
