@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ownStartTime } from "../platform/process-start.ts";
 import type { EditBatch } from "./batch.ts";
 import { chunkFiles } from "./chunk.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
@@ -11,7 +12,14 @@ import { acquireOverlap, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
-import { registerRunning, stopMarkerPath, takeStopReason } from "./running.ts";
+import {
+  openPendingRecord,
+  type PendingRecord,
+  type RunningRecord,
+  registerRunning,
+  stopMarkerPath,
+  takeStopReason,
+} from "./running.ts";
 import { prepareLog, type StoredRun, saveRunRecord } from "./runs-store.ts";
 import { commandLine, scriptEnv, scriptStdin } from "./script-input.ts";
 import type { Semaphore } from "./semaphore.ts";
@@ -104,8 +112,13 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   if (options.signal.aborted) forward();
   else options.signal.addEventListener("abort", forward, { once: true });
 
-  const lock =
+  // A locked run's record exists before its process: the lock is another name for it.
+  const pending =
     callback.overlap === "parallel"
+      ? null
+      : openPendingRecord(root, recordFields(planned, id, depth, options));
+  const lock =
+    pending === null || callback.overlap === "parallel" // (the second for the type)
       ? null
       : await acquireOverlap({
           root,
@@ -113,6 +126,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
           mode: callback.overlap,
           runId: id,
           batchId: options.batchId,
+          holderFile: pending.path,
           signal: abort.signal,
           abort,
         });
@@ -135,7 +149,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       watcher?.started();
       end = await runBody(planned, id, output, abort.signal, { ...options, depth }, (pgid) => {
         spawned = true;
-        runningRecord = supervise(planned, id, pgid, depth, options);
+        runningRecord = supervise(planned, id, pgid, depth, options, pending);
       });
     }
   } finally {
@@ -143,6 +157,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     watcher?.ended();
     release();
     lock?.release();
+    pending?.close();
     options.releaseAtEnd?.();
     options.signal.removeEventListener("abort", forward);
   }
@@ -176,7 +191,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       : {}),
   };
   // the running record (the group is gone now) becomes the finished one
-  saveRunRecord(root, result, runningRecord);
+  saveRunRecord(root, result, pending?.path ?? runningRecord);
   if (watcher !== null) {
     watcher.exited(result);
     await watcher.settled();
@@ -184,10 +199,34 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   return result;
 }
 
+/** What a run's record says, but for its process (see running.ts). */
+function recordFields(
+  planned: PlannedRun,
+  runId: string,
+  depth: number,
+  options: ExecuteOptions,
+): Omit<RunningRecord, "pid" | "pidStarted"> {
+  const { callback } = planned;
+  return {
+    runId,
+    callback: callback.name,
+    session: options.batch.origin.session ?? null,
+    ownerPid: options.ownerPid ?? envInt(process.env.CP_OWNER_PID) ?? process.pid,
+    hostPid: process.pid,
+    hostStarted: ownStartTime(),
+    batchId: options.batchId,
+    startedAt: Date.now(),
+    command: typeof callback.run === "string" ? callback.run : JSON.stringify(callback.run),
+    blocking: callback.blocking,
+    persist: callback.persist === true && !callback.blocking,
+    depth,
+  };
+}
+
 /**
- * Record a spawned process group for `cpilot ps` / `cpilot stop`, and guard a
- * non-blocking one with a watchdog so it never outlives its owner (unless `persist`).
- * Returns the running record's path.
+ * Record a spawned process group for `cpilot ps` / `cpilot stop` (completing the pending
+ * record of a locked run, else writing one), and guard a non-blocking run with a watchdog
+ * so it never outlives its owner (unless `persist`). Returns the running record's path.
  */
 function supervise(
   planned: PlannedRun,
@@ -195,26 +234,23 @@ function supervise(
   pgid: number,
   depth: number,
   options: ExecuteOptions,
+  pending: PendingRecord | null,
 ): string {
-  const { callback } = planned;
   const root = options.batch.root;
-  const ownerPid = options.ownerPid ?? envInt(process.env.CP_OWNER_PID) ?? process.pid;
-  const persist = callback.persist === true && !callback.blocking;
-  const recordPath = registerRunning(root, {
-    runId,
-    callback: callback.name,
-    pid: pgid,
-    session: options.batch.origin.session ?? null,
-    ownerPid,
-    hostPid: process.pid,
-    startedAt: Date.now(),
-    command: typeof callback.run === "string" ? callback.run : JSON.stringify(callback.run),
-    blocking: callback.blocking,
-    persist,
-    depth,
-  });
-  if (!callback.blocking && !persist) {
-    spawnWatchdog({ ownerPid, pgid, recordPath, stopMarkerPath: stopMarkerPath(root, runId) });
+  const fields = recordFields(planned, runId, depth, options);
+  let recordPath: string;
+  if (pending === null) recordPath = registerRunning(root, { ...fields, pid: pgid });
+  else {
+    pending.spawned(pgid);
+    recordPath = pending.path;
+  }
+  if (!fields.blocking && !fields.persist) {
+    spawnWatchdog({
+      ownerPid: fields.ownerPid,
+      pgid,
+      recordPath,
+      stopMarkerPath: stopMarkerPath(root, runId),
+    });
   }
   return recordPath;
 }

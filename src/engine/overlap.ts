@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -54,11 +55,25 @@ function alive(holder: Holder): boolean {
 
 /**
  * The lock file's holder, or null while it cannot be read as one (caught mid-write, or not
- * written by cpilot). Its ids become paths and its group gets signals: both are checked.
+ * written by cpilot). A lock is the holder's running record under another name (its host
+ * is the holder), or, where files cannot be linked, a holder of its own. Its ids become
+ * paths and its group gets signals: both are checked.
  */
 function readHolder(path: string): Holder | null {
   try {
-    const h = JSON.parse(readStateFile(path, 64 * 1024) ?? "null") as Partial<Holder> | null;
+    const raw = JSON.parse(readStateFile(path, 64 * 1024) ?? "null") as Record<
+      string,
+      unknown
+    > | null;
+    const h: Partial<Holder> | null =
+      raw !== null && "hostPid" in raw
+        ? {
+            pid: raw.hostPid as number,
+            started: (raw.hostStarted as number | null | undefined) ?? null,
+            runId: raw.runId as string,
+            batchId: raw.batchId as string,
+          }
+        : (raw as Partial<Holder> | null);
     if (
       h === null ||
       !isRunId(h.runId) ||
@@ -107,10 +122,34 @@ export function takeReplacedBy(root: string, runId: string): string | null {
 const localAborts = new Map<string, AbortController>();
 
 /**
+ * Take the lock: another name for the run's pending record (`holderFile`, see
+ * openPendingRecord), which says who holds it, made in one step that fails while another
+ * run holds it. Where files cannot be linked, a file of its own saying the same.
+ */
+function takeLock(path: string, holderFile: string, me: Holder): void {
+  try {
+    linkSync(holderFile, path);
+    return;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EXDEV" && code !== "EMLINK") {
+      throw err;
+    }
+  }
+  const fd = openSync(path, "wx");
+  try {
+    writeSync(fd, JSON.stringify(me));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Take the lock of a callback for a `queue` or `replace` run, across every cpilot process
  * of the project (locks live in `.cpilot/locks/`). queue waits for the holder; replace
  * stops a holder from an earlier batch (and marks it replaced) and then waits for it to
- * let go. Runs of the same batch always queue behind each other.
+ * let go. Runs of the same batch always queue behind each other. `holderFile` is the run's
+ * pending record, written with this process as its host and `batchId`.
  */
 export async function acquireOverlap(options: {
   root: string;
@@ -118,6 +157,7 @@ export async function acquireOverlap(options: {
   mode: "queue" | "replace";
   runId: string;
   batchId: string;
+  holderFile: string;
   signal: AbortSignal;
   abort: AbortController;
 }): Promise<OverlapLock | null> {
@@ -132,9 +172,7 @@ export async function acquireOverlap(options: {
   let stopped: string | null = null;
   while (!options.signal.aborted) {
     try {
-      const fd = openSync(path, "wx");
-      writeSync(fd, JSON.stringify(me));
-      closeSync(fd);
+      takeLock(path, options.holderFile, me);
       localAborts.set(options.runId, options.abort);
       let released = false;
       return {

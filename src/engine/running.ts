@@ -1,6 +1,16 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
-import { processStartTime } from "../platform/process-start.ts";
+import { isSameProcess, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
@@ -11,7 +21,8 @@ import { isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
  * spawned process group under `.cpilot/running/<run id>.json`, written when the process
  * starts and removed when its group is gone. `cpilot ps` reads them, `cpilot stop` and
  * `stopSessionRuns` act on them; records whose group died without cleanup are dropped
- * whenever they are listed.
+ * whenever they are listed. A run that takes an overlap lock writes its record before its
+ * process exists (`pid` null until then): the lock is another name for the same file.
  */
 export interface RunningRecord {
   readonly runId: string;
@@ -24,6 +35,10 @@ export interface RunningRecord {
   readonly ownerPid: number;
   /** The cpilot process that spawned it and waits for it. */
   readonly hostPid: number;
+  /** When the host started (see processStartTime): a lock naming it is not a reused pid's. */
+  readonly hostStarted?: number | null;
+  /** The batch the run is part of: runs of one batch queue, they never replace each other. */
+  readonly batchId?: string;
   readonly startedAt: number;
   /** When the run's process started (see processStartTime): tells it from a reused pid. */
   readonly pidStarted?: number | null;
@@ -62,6 +77,60 @@ export function registerRunning(root: string, given: RunningRecord): string {
   const path = recordPath(root, record.runId);
   writeWhole(path, JSON.stringify(record));
   return path;
+}
+
+/** A run's record written before its process exists, held open to be completed in place. */
+export interface PendingRecord {
+  readonly path: string;
+  /** Write the spawned process group in: the same file, so its other names (the lock) see it. */
+  spawned(pid: number): void;
+  close(): void;
+}
+
+/**
+ * Write a run's record with no process yet (`pid` null), for a run that takes an overlap
+ * lock: the lock is made another name for this file (overlap.ts), so one file does both
+ * jobs. It is created whole before anyone can take it for a lock, and completed through
+ * the descriptor kept here, so nothing planted at its path meanwhile is written to.
+ */
+export function openPendingRecord(
+  root: string,
+  fields: Omit<RunningRecord, "pid" | "pidStarted">,
+): PendingRecord {
+  mkdirSync(runningDir(root), { recursive: true });
+  const path = recordPath(root, fields.runId);
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o644,
+  );
+  let open = true;
+  const put = (record: object): void => {
+    const bytes = Buffer.from(JSON.stringify(record));
+    ftruncateSync(fd, 0);
+    // one write at offset 0: a reader sees nothing, part (not JSON), or all of it
+    if (writeSync(fd, bytes, 0, bytes.length, 0) !== bytes.length) {
+      throw new Error(`short write to ${path}`);
+    }
+  };
+  try {
+    put({ ...fields, pid: null });
+  } catch (err) {
+    closeSync(fd);
+    rmSync(path, { force: true });
+    throw err;
+  }
+  return {
+    path,
+    spawned(pid) {
+      if (open) put({ ...fields, pid, pidStarted: processStartTime(pid) });
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      closeSync(fd);
+    },
+  };
 }
 
 /**
@@ -135,14 +204,14 @@ export function listRunning(root: string): RunningRecord[] {
     }
     // Not a record cpilot wrote (its id names another file, its pid is no run's group):
     // never signalled, never deleted.
-    if (
-      !isRunId(record?.runId) ||
-      name !== `${record.runId}.json` ||
-      !isRunGroup(record.pid) ||
-      !leaderIsTheRun(record)
-    ) {
+    if (!isRunId(record?.runId) || name !== `${record.runId}.json`) continue;
+    if ((record as { pid: unknown }).pid === null) {
+      // not spawned yet (waiting for its lock, or a TypeScript function): nothing to list,
+      // and forgotten once its host is gone
+      if (hostGone(record)) unregisterRunning(root, record.runId);
       continue;
     }
+    if (!isRunGroup(record.pid) || !leaderIsTheRun(record)) continue;
     if (groupAlive(record.pid)) out.push(record);
     else unregisterRunning(root, record.runId);
   }
@@ -206,4 +275,14 @@ export async function stopOrphans(root: string, graceMs?: number): Promise<Runni
 function leaderIsTheRun(record: RunningRecord): boolean {
   const now = processStartTime(record.pid);
   return now === null || now === record.pidStarted;
+}
+
+/** The process that wrote a record without a group is gone (or its pid is another's now). */
+function hostGone(record: RunningRecord): boolean {
+  return (
+    !Number.isSafeInteger(record.hostPid) ||
+    record.hostPid <= 1 ||
+    !processAlive(record.hostPid) ||
+    !isSameProcess(record.hostPid, record.hostStarted)
+  );
 }

@@ -1,13 +1,16 @@
 // A run's bookkeeping makes as few new files as it can (creating a file is the dear part
-// of writing a small one: up to a millisecond on some disks): the running record becomes
-// the finished run's record, and the session's latest result is another name for it. And
-// when the running record is not what cpilot left there, nothing outside is touched.
+// of writing a small one: up to a millisecond on some disks): a locked run's lock is
+// another name for its running record, the running record becomes the finished run's
+// record, and the session's latest result is another name for that. And when the running
+// record is not what cpilot left there, nothing outside is touched.
 import { expect, test } from "bun:test";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordResult, sessionResults } from "../../src/agents/_shared/session-state.ts";
 import { createEngine } from "../../src/engine/engine.ts";
+import { listRunning, openPendingRecord, runningDir } from "../../src/engine/running.ts";
 import { readRun, runRecordPath } from "../../src/engine/runs-store.ts";
+import { ownStartTime } from "../../src/platform/process-start.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 /** Run one callback over a.ts; `script` runs in bash in the project. */
@@ -93,4 +96,41 @@ test("a result written by an older cpilot (its own entry, runId) still reads", (
   };
   writeFileSync(join(dir, "c@x.json"), JSON.stringify(entry));
   expect(sessionResults(root, "s1")).toEqual([entry as never]);
+});
+
+test("a locked run's lock is another name for its running record", async () => {
+  const { root, run } = await runOnce(
+    'stat -c %i .cpilot/locks/c.lock > lock-ino; stat -c "%i %h" ".cpilot/running/$CP_RUN_ID.json" > rec',
+  );
+  expect(run.status).toBe("passed");
+  const [recordIno, links] = readFileSync(join(root, "rec"), "utf8").trim().split(" ").map(Number);
+  expect(Number(readFileSync(join(root, "lock-ino"), "utf8"))).toBe(recordIno as number);
+  expect(links).toBe(2);
+  // the lock is let go, and the record became the finished one
+  expect(() => statSync(join(root, ".cpilot", "locks", "c.lock"))).toThrow();
+  expect(statSync(runRecordPath(root, run.id)).ino).toBe(recordIno as number);
+});
+
+test("a record left by a run that never spawned is forgotten once its host is gone", () => {
+  const root = tempDir("cpilot-reuse-");
+  const fields = (runId: string, hostPid: number, hostStarted: number | null) => ({
+    runId,
+    callback: "c",
+    session: null,
+    ownerPid: hostPid,
+    hostPid,
+    hostStarted,
+    batchId: "b",
+    startedAt: Date.now(),
+    command: "true",
+    blocking: true,
+    persist: false,
+    depth: 0,
+  });
+  const mine = openPendingRecord(root, fields("live-1", process.pid, ownStartTime()));
+  // a host that died while waiting for its lock (its pid now another process's)
+  openPendingRecord(root, fields("dead-1", process.pid, 1)).close();
+  expect(listRunning(root)).toEqual([]);
+  expect(readdirSync(runningDir(root)).sort()).toEqual(["live-1.json"]);
+  mine.close();
 });

@@ -20,7 +20,12 @@ import {
   sessionResults,
 } from "../../src/agents/_shared/session-state.ts";
 import { acquireOverlap } from "../../src/engine/overlap.ts";
-import { listRunning, runningDir, stopOrphans } from "../../src/engine/running.ts";
+import {
+  listRunning,
+  openPendingRecord,
+  runningDir,
+  stopOrphans,
+} from "../../src/engine/running.ts";
 import { listRuns, openRunLog, pruneRuns, readRun } from "../../src/engine/runs-store.ts";
 import { killGroup } from "../../src/engine/spawn.ts";
 import { appendGateLog, readGateLog } from "../../src/gate/log.ts";
@@ -28,6 +33,24 @@ import { postNotice, takeNotices } from "../../src/session/inbox.ts";
 import { processAlive, tempDir } from "../helpers/tmp.ts";
 
 const OLD = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+
+/** What a run that takes a lock writes first: its pending record, which the lock links to. */
+function holderFile(root: string, runId: string, batchId: string): string {
+  return openPendingRecord(root, {
+    runId,
+    callback: "fmt",
+    session: null,
+    ownerPid: process.pid,
+    hostPid: process.pid,
+    hostStarted: null,
+    batchId,
+    startedAt: Date.now(),
+    command: "true",
+    blocking: true,
+    persist: false,
+    depth: 0,
+  }).path;
+}
 
 test("no group but a run's is signalled: not 0 (our group), not 1 (-1: everyone), not us", () => {
   for (const pid of [0, 1, -1, process.pid, 1.5, Number.NaN]) {
@@ -56,6 +79,7 @@ test("a lock file naming a path as its run id is not obeyed; a garbage one is cl
   const root = tempDir();
   mkdirSync(join(root, ".cpilot", "locks"), { recursive: true });
   const lock = join(root, ".cpilot", "locks", "fmt.lock");
+  const mine = holderFile(root, "mine-1", "b1");
   const take = () =>
     acquireOverlap({
       root,
@@ -63,6 +87,7 @@ test("a lock file naming a path as its run id is not obeyed; a garbage one is cl
       mode: "replace",
       runId: "mine-1",
       batchId: "b1",
+      holderFile: mine,
       signal: new AbortController().signal,
       abort: new AbortController(),
     });
@@ -216,6 +241,7 @@ test("a lock whose pid now belongs to another process (reused after a crash) is 
     mode: "queue",
     runId: "mine-1",
     batchId: "b1",
+    holderFile: holderFile(root, "mine-1", "b1"),
     signal: AbortSignal.timeout(3_000),
     abort: new AbortController(),
   });
@@ -253,6 +279,7 @@ test("a planted record or lock naming someone else's process group gets no signa
       mode: "replace",
       runId: "mine-1",
       batchId: "b1",
+      holderFile: holderFile(root, "mine-1", "b1"),
       signal: AbortSignal.timeout(500),
       abort: new AbortController(),
     });
@@ -273,7 +300,8 @@ test("a FIFO where a lock file belongs is cleared, not waited on", () => {
   const module = join(import.meta.dir, "../../src/engine/overlap.ts");
   const script = `const { acquireOverlap } = await import(${JSON.stringify(module)});
 const lock = await acquireOverlap({ root: ${JSON.stringify(root)}, callback: "fmt", mode: "queue",
-  runId: "mine-1", batchId: "b1", signal: AbortSignal.timeout(3000), abort: new AbortController() });
+  runId: "mine-1", batchId: "b1", holderFile: ${JSON.stringify(holderFile(root, "mine-1", "b1"))},
+  signal: AbortSignal.timeout(3000), abort: new AbortController() });
 console.log(lock === null ? "none" : "taken");`;
   const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 4_000 });
   expect(r.signal).toBeNull();
