@@ -14,7 +14,7 @@ import { isSameProcess, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
-import { isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
+import { groupAlive, isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
 
 /**
  * What is running right now, across every cpilot process of the project: one record per
@@ -165,11 +165,6 @@ export function takeStopReason(root: string, runId: string): string | null {
   } catch {
     return null;
   }
-}
-
-/** True while any process of the group lives (EPERM: it lives, as someone else). */
-export function groupAlive(pgid: number): boolean {
-  return isRunGroup(pgid) && signalZero(-pgid);
 }
 
 /** True while the process lives. */

@@ -1,3 +1,4 @@
+import { groupHasLiveMember } from "../platform/process-group.ts";
 import { startProcess } from "../platform/start-process.ts";
 import type { RunOutput } from "./output.ts";
 
@@ -50,15 +51,18 @@ export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/** True while any process of the group is alive. */
-function groupAlive(pid: number): boolean {
+/**
+ * True while any process of the group runs. Zombies do not count (see groupHasLiveMember):
+ * a group of them has nothing left to stop. EPERM: it lives, as another user.
+ */
+export function groupAlive(pid: number): boolean {
   if (!isRunGroup(pid)) return false;
   try {
     process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  return groupHasLiveMember(pid) ?? true;
 }
 
 /**
