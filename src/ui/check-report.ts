@@ -42,11 +42,34 @@ export function printSummary(
   const runs = `${outcome.runs.length} run${outcome.runs.length === 1 ? "" : "s"}`;
   const line =
     failed.length === 0
-      ? paint(`cpilot: ${runs} passed on ${files} in ${formatDuration(ms)}`, "green", color)
+      ? paint(
+          `cpilot: ${endedWell(outcome.runs)} on ${files} in ${formatDuration(ms)}`,
+          outcome.ok ? "green" : "yellow", // a blocking run that was stopped did not pass
+          color,
+        )
       : paint(
           `cpilot: ${failed.length} of ${runs} failed on ${files} in ${formatDuration(ms)}`,
           "red",
           color,
         );
   say(line);
+}
+
+/**
+ * How runs that did not fail ended, for the summary line: "3 runs passed", or with the
+ * ones that never finished named, "2 runs passed, 1 stopped, 1 replaced". A run that had
+ * nothing to do (silent) passed.
+ */
+function endedWell(runs: Outcome["runs"]): string {
+  const count = (statuses: readonly string[]) =>
+    runs.filter((r) => statuses.includes(r.status)).length;
+  const passed = count(["passed", "silent"]);
+  const parts = [`${passed} run${passed === 1 ? "" : "s"} passed`];
+  const stopped = count(["skipped"]);
+  if (stopped > 0) parts.push(`${stopped} stopped`);
+  const replaced = count(["replaced"]);
+  if (replaced > 0) parts.push(`${replaced} replaced`);
+  const started = count(["started"]);
+  if (started > 0) parts.push(`${started} still running`);
+  return parts.join(", ");
 }

@@ -180,6 +180,36 @@ test("Ctrl-C stops every run cpilot started, grandchildren included, and exits 1
   expect(await waitFor(() => !processAlive(grandchild), 3000)).toBe(true);
 });
 
+test("a run `cpilot stop` ends is counted as stopped, not passed, and the check ends with it", async () => {
+  const root = tempDir("cpilot-e2e-", { git: true });
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        // a leftover in the group: once stopped, it waits on the system's init to be reaped
+        { name: "slow", pattern: "*.txt", run: "sleep 30 & echo $$ > up; wait", timeout: 60 },
+      ],
+    }),
+    "a.txt": "",
+  });
+  const child = spawn(cpilotBinary(), ["check", "a.txt"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  child.stderr?.on("data", (d) => {
+    err += d;
+  });
+  expect(await waitFor(() => existsSync(join(root, "up")))).toBe(true);
+  const ps = cpilot(["ps", "--json"], { cwd: root });
+  const runId = (JSON.parse(ps.stdout).running as { runId: string }[])[0]?.runId as string;
+  expect(cpilot(["stop", runId], { cwd: root }).code).toBe(0);
+  const code = await new Promise<number | null>((r) => child.on("close", r));
+  // a blocking check that did not finish did not pass
+  expect(code).toBe(1);
+  expect(err).toContain("stopped: `cpilot stop`");
+  expect(err).toMatch(/cpilot: 0 runs passed, 1 stopped on 1 file in \d+ ms/);
+});
+
 test("list, disable, enable: toggles live in .cpilot/, not in the config", () => {
   const root = project();
   const before = readFileSync(join(root, "callbacks.config.ts"), "utf8");
