@@ -113,12 +113,10 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   else options.signal.addEventListener("abort", forward, { once: true });
 
   // A locked run's record exists before its process: the lock is another name for it.
-  const pending =
-    callback.overlap === "parallel"
-      ? null
-      : openPendingRecord(root, recordFields(planned, id, depth, options));
+  const fields = recordFields(planned, id, depth, options);
+  const pending = callback.overlap === "parallel" ? null : openPendingRecord(root, fields);
   const lock =
-    pending === null || callback.overlap === "parallel" // (the second for the type)
+    pending === null || callback.overlap === "parallel"
       ? null
       : await acquireOverlap({
           root,
@@ -149,7 +147,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       watcher?.started();
       end = await runBody(planned, id, output, abort.signal, { ...options, depth }, (pgid) => {
         spawned = true;
-        runningRecord = supervise(planned, id, pgid, depth, options, pending);
+        runningRecord = supervise(root, id, pgid, fields, pending);
       });
     }
   } finally {
@@ -229,18 +227,16 @@ function recordFields(
  * so it never outlives its owner (unless `persist`). Returns the running record's path.
  */
 function supervise(
-  planned: PlannedRun,
+  root: string,
   runId: string,
   pgid: number,
-  depth: number,
-  options: ExecuteOptions,
+  fields: Omit<RunningRecord, "pid" | "pidStarted">,
   pending: PendingRecord | null,
 ): string {
-  const root = options.batch.root;
-  const fields = recordFields(planned, runId, depth, options);
   let recordPath: string;
-  if (pending === null) recordPath = registerRunning(root, { ...fields, pid: pgid });
-  else {
+  if (pending === null) {
+    recordPath = registerRunning(root, { ...fields, startedAt: Date.now(), pid: pgid });
+  } else {
     pending.spawned(pgid);
     recordPath = pending.path;
   }
