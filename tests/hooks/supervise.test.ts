@@ -112,6 +112,8 @@ test("a non-blocking run does not outlive its owner, even when the owner is SIGK
   const runner = startRunner({ root, config, files: ["a.txt"], session: "s1" });
   killLater(runner.child);
   expect(await waitFor(() => up(root, "dev") && up(root, "keep"), 8000)).toBe(true);
+  // the scripts can be up before a loaded host has written down their groups
+  expect(await waitFor(() => listRunning(root).length === 2, 5000)).toBe(true);
   runner.child.kill("SIGKILL");
   await runner.done;
   const leader = pidOf(root, "dev.pid");
