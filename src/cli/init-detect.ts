@@ -49,6 +49,7 @@ export function detectToolchains(root: string): Proposal[] {
         `pattern: ["*.ts", "*.tsx", "*.js", "*.jsx", "*.json"]`,
         `run: ["npx", "--no-install", "biome", "check", "--write", "--no-errors-on-unmatched", "{files}"]`,
         `timeout: 60`,
+        `fixes: true`,
       ]),
     });
   } else if (hasDep(root, "prettier")) {
@@ -60,6 +61,7 @@ export function detectToolchains(root: string): Proposal[] {
         `pattern: ["*.ts", "*.tsx", "*.js", "*.jsx", "*.css", "*.md"]`,
         `run: ["npx", "--no-install", "prettier", "--write", "--ignore-unknown", "{files}"]`,
         `timeout: 60`,
+        `fixes: true`,
       ]),
     });
   }
@@ -71,6 +73,7 @@ export function detectToolchains(root: string): Proposal[] {
         `pattern: ["*.ts", "*.tsx", "*.js", "*.jsx"]`,
         `run: ["npx", "--no-install", "eslint", "--fix", "{files}"]`,
         `timeout: 120`,
+        `fixes: true`,
       ]),
     });
   }
@@ -82,6 +85,7 @@ export function detectToolchains(root: string): Proposal[] {
         `pattern: "*.rs"`,
         `run: ["rustfmt", "--edition", "2021", "{files}"]`,
         `timeout: 60`,
+        `fixes: true`,
       ]),
     });
     out.push({
@@ -104,6 +108,7 @@ export function detectToolchains(root: string): Proposal[] {
         `pattern: "*.py"`,
         `run: 'ruff format "$@" && ruff check --fix "$@"'`,
         `timeout: 60`,
+        `fixes: true`,
       ]),
     });
   }
@@ -115,6 +120,7 @@ export function detectToolchains(root: string): Proposal[] {
         `pattern: "*.go"`,
         `run: ["gofmt", "-w", "{files}"]`,
         `timeout: 60`,
+        `fixes: true`,
       ]),
     });
     out.push({

@@ -32,6 +32,10 @@ export interface ResolvedCallback {
   readonly hooks?: ResolvedHooks;
   /** Keep running after the owning session ends (non-blocking callbacks only). */
   readonly persist?: boolean;
+  /** Rewrites its files: runs before the other callbacks on them (see ../engine/order.ts). */
+  readonly fixes: boolean;
+  /** Names of callbacks whose runs of the same batch this one waits for. */
+  readonly after: readonly string[];
 }
 
 export interface ResolvedConfig {
@@ -71,6 +75,8 @@ function resolveCallback(
     per: def.per ?? "batch",
     overlap: def.overlap ?? "queue",
     enabled: def.enabled ?? true,
+    fixes: def.fixes ?? false,
+    after: def.after ?? [],
     ...hookFields(def, limits, lookup),
   };
 }

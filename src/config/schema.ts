@@ -70,6 +70,9 @@ const callbackSchema = z
     onExit: oneOrMany(exitHookSchema).optional(),
     onTimeout: oneOrMany(timeoutHookSchema).optional(),
     persist: z.boolean().optional(),
+    fixes: z.boolean().optional(),
+    /** Checked against the callback names, and for cycles, in ./validate.ts. */
+    after: z.array(z.string().regex(NAME_PATTERN, "expected a callback name")).optional(),
   })
   .strict();
 
@@ -108,6 +111,9 @@ export const configSchema = z
       .strict()
       .optional(),
     agent: agentSchema.optional(),
+    stageFixed: z.boolean().optional(),
+    failOnChange: z.enum(["ci", "always", "never"]).optional(),
+    hideUntracked: z.boolean().optional(),
   })
   .strict();
 

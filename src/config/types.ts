@@ -109,6 +109,20 @@ export interface CallbackDef {
    * process group, when their session ends.
    */
   persist?: boolean;
+  /**
+   * This callback rewrites its files (a formatter, a linter with `--fix`). Fixers run
+   * before the other callbacks on the same files, so those read the fixed text, and two
+   * fixers of one file never run at once. Default false.
+   */
+  fixes?: boolean;
+  /**
+   * Start only once these callbacks' runs of the same batch have ended, whatever files
+   * they ran on.
+   *
+   * @example
+   * after: ["format"]
+   */
+  after?: readonly string[];
 }
 
 /** The event a process hook reacts to. */
@@ -209,6 +223,21 @@ export interface CpilotConfig {
   hookLimits?: HookLimits;
   /** How cpilot talks to an agent through its hooks. */
   agent?: AgentConfig;
+  /**
+   * `check --staged`: stage what a callback rewrote in a staged file, so the commit holds
+   * the fixed text. Default true.
+   */
+  stageFixed?: boolean;
+  /**
+   * When a callback rewriting a file is a failure (with the diff shown): "ci" (default)
+   * when the `CI` environment variable is set, "always", or "never".
+   */
+  failOnChange?: "ci" | "always" | "never";
+  /**
+   * `check --staged`: set untracked files that are not ignored aside while callbacks run,
+   * as they will not be in the commit. Default true.
+   */
+  hideUntracked?: boolean;
 }
 
 export interface AgentConfig {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { checkHookRules, HOOK_KEYS } from "../engine/hooks/check-rules.ts";
 import { validatePatterns } from "../match/pattern.ts";
+import { checkAfter } from "./check-after.ts";
 import { configSchema } from "./schema.ts";
 import type { CpilotConfig } from "./types.ts";
 
@@ -126,6 +127,7 @@ function crossChecks(
     }
     problems.push(...checkHookRules(cb, rawCallbacks?.[i], at, names));
   });
+  problems.push(...checkAfter(config.callbacks, knownNames));
   return problems;
 }
 

@@ -8,6 +8,7 @@ import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
 import type { HookSink } from "./hooks/types.ts";
 import type { Outcome, RunResult } from "./outcome.ts";
+import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { processStop } from "./process-stop.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
@@ -89,21 +90,34 @@ export function createEngine(options: {
       },
       note: (text) => hookNotes.push(text),
     };
+    const runOne = async (p: PlannedRun): Promise<RunResult> => {
+      const result = await executeRun(p, {
+        batch,
+        batchId,
+        signal,
+        semaphore,
+        hookSink,
+        ...(runOptions.extraEnv ? { extraEnv: runOptions.extraEnv } : {}),
+        ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),
+        ...(runOptions.hookDepth !== undefined ? { depth: runOptions.hookDepth } : {}),
+        ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
+      });
+      runOptions.onRunEnd?.(result);
+      return result;
+    };
+    // Fixers before readers, `after` lists: each run starts once the runs it waits for ended.
+    const waits = runOrder(planned);
+    const ended: Promise<RunResult>[] = [];
+    const allListed = Promise.resolve(); // every run's promise is in `ended` once this settles
     const running = Promise.all(
-      planned.map(async (p) => {
-        const result = await executeRun(p, {
-          batch,
-          batchId,
-          signal,
-          semaphore,
-          hookSink,
-          ...(runOptions.extraEnv ? { extraEnv: runOptions.extraEnv } : {}),
-          ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),
-          ...(runOptions.hookDepth !== undefined ? { depth: runOptions.hookDepth } : {}),
-          ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
-        });
-        runOptions.onRunEnd?.(result);
-        return result;
+      planned.map((p, i) => {
+        const mine = (async () => {
+          await allListed;
+          await Promise.allSettled((waits[i] ?? []).map((j) => ended[j]));
+          return runOne(p);
+        })();
+        ended[i] = mine;
+        return mine;
       }),
     );
     // a run that throws leaves no snapshot to compare: let its watch go
