@@ -24,7 +24,8 @@ function runIn(callbacks: CallbackDef[], files: string[]) {
   return { root, done };
 }
 
-const lines = (root: string): string[] => readFileSync(join(root, ".log"), "utf8").trim().split("\n");
+const lines = (root: string): string[] =>
+  readFileSync(join(root, ".log"), "utf8").trim().split("\n");
 
 test("a fixer runs before the readers of its files, and readers see the fixed text", async () => {
   const { root, done } = runIn(
