@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { processStop, stopProcessRuns } from "./src/engine/process-stop.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
+import { pendingStage } from "./src/stage/pending.ts";
 // argv → command. The only place that exits the process.
 import { CpilotError, HelpRequest } from "./src/util/errors.ts";
 import { mark } from "./src/util/trace.ts";
@@ -10,7 +11,7 @@ const HELP = `cpilot ${VERSION}: run your project's checks when an AI agent edit
 
 usage: cpilot <command> [options]        (cpilot <command> --help for its options)
 
-  check [PATHS...]     run callbacks on files (--staged, --changed [REF], --all, --only, --skip, --dry-run, --json)
+  check [PATHS...]     run callbacks on files (--staged, --changed [REF], --all, --only, --skip, --dry-run, --json, --restore)
   list                 the callbacks table
   enable | disable     resume or pause callbacks here (NAME... or --all)
   logs [RUN_ID]        recent runs, or one run's full output
@@ -125,9 +126,30 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
+  await recoverSetAsideWork(name, args);
   const command = await load();
   mark("command loaded");
   return command(args, { cwd: process.cwd(), signal: processStop });
+}
+
+/**
+ * A `check --staged` that was killed left the user's unstaged and untracked work set aside
+ * in the git folder: the next cpilot call, whatever it is, puts it back and says so (on
+ * stderr: hook and MCP stdout carry only protocol). `check --restore` does it itself.
+ */
+async function recoverSetAsideWork(name: string, args: string[]): Promise<void> {
+  if (name === "check" && args.includes("--restore")) return;
+  const dir = pendingStage(process.cwd());
+  if (dir === null) return;
+  try {
+    const { recoverStage } = await import("./src/stage/recover.ts");
+    const result = recoverStage(dir);
+    if (result.status === "restored") for (const line of result.lines) writeErr(`${line}\n`);
+  } catch (err) {
+    writeErr(
+      `cpilot: Cannot put back the work an interrupted \`cpilot check --staged\` set aside in ${dir}: ${(err as Error).message}\nhint: it is all still there; run \`cpilot check --restore\` to try again\n`,
+    );
+  }
 }
 
 /** The lines of HELP about one command, for `cpilot <command> --help` where it has no usage of its own. */

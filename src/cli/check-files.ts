@@ -64,7 +64,7 @@ export async function selectFiles(
 }
 
 /** git reports paths from its top level; the config may sit in a subfolder. */
-function rebase(changes: FileChange[], gitTop: string, root: string): FileChange[] {
+export function rebase(changes: FileChange[], gitTop: string, root: string): FileChange[] {
   if (gitTop === root) return changes;
   const prefix = `${root
     .slice(gitTop.length + 1)

@@ -1,6 +1,7 @@
 import { loadProjectConfig } from "../config/load.ts";
 import type { EditBatch } from "../engine/batch.ts";
 import { createEngine } from "../engine/engine.ts";
+import type { Outcome } from "../engine/outcome.ts";
 import { writeOut } from "../platform/stdio.ts";
 import { printSummary, toJson } from "../ui/check-report.ts";
 import { Progress } from "../ui/progress.ts";
@@ -10,9 +11,11 @@ import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";
 import { assertKnownNames, parseFlags } from "./_common.ts";
 import { selectFiles, splitChangedRef } from "./check-files.ts";
+import { openStagedCheck } from "./check-staged.ts";
+import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 
 const USAGE =
-  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--dry-run] [--json] [--config PATH]";
+  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--fail-on-change] [--dry-run] [--json] [--config PATH] | cpilot check --restore";
 
 /** Run the project's callbacks on a set of files, as a pre-commit hook or in CI. */
 export async function checkCommand(
@@ -31,9 +34,12 @@ export async function checkCommand(
       "dry-run": { type: "boolean" },
       json: { type: "boolean" },
       config: { type: "string" },
+      "fail-on-change": { type: "boolean" },
+      restore: { type: "boolean" },
     },
     USAGE,
   );
+  if (values.restore) return restoreCommand(options.cwd);
   const modes = [values.staged, values.changed, values.all, positionals.length > 0].filter(
     Boolean,
   ).length;
@@ -49,12 +55,29 @@ export async function checkCommand(
   assertKnownNames(values.skip ?? [], names, "use --skip");
 
   const root = config.root;
-  const files = await selectFiles(root, options.cwd, positionals, {
-    staged: values.staged === true,
-    all: values.all === true,
-    changedRef: split.ref,
-  });
+  const staged = values.staged
+    ? await openStagedCheck(config, { dryRun: values["dry-run"] === true })
+    : null;
+  const files =
+    staged?.files ??
+    (await selectFiles(root, options.cwd, positionals, {
+      staged: false,
+      all: values.all === true,
+      changedRef: split.ref,
+    }));
   mark("files selected");
+  if (staged && files.length === 0) {
+    if (values.json)
+      writeOut(
+        `${JSON.stringify({ ok: true, runs: [], resyncs: [], notes: ["nothing staged"] })}\n`,
+      );
+    else say("cpilot: nothing staged, nothing to check");
+    return 0;
+  }
+  const failOnChange = failOnChangeActive(
+    config.source.failOnChange,
+    values["fail-on-change"] === true,
+  );
   const batch: EditBatch = { root, files, origin: { surface: "check" } };
   const engine = createEngine({ root, config });
   const planOptions = {
@@ -86,21 +109,50 @@ export async function checkCommand(
   const color = colorEnabled();
   const progress = new Progress();
   const started = Date.now();
-  const outcome = await engine.run(batch, {
-    ...planOptions,
-    signal: options.signal,
-    resyncTree: config.source.resync === "tree",
-    onPlanned: (runs) => progress.setTotal(runs.length),
-    onRunStart: (r) => progress.start(r.id, r.callback),
-    onRunEnd: (r) => {
-      progress.end(r.id);
-      if (!values.json) for (const line of renderRunLines(r, color)) progress.log(line);
-    },
-  });
-  progress.stop();
+  let ran: Outcome | null = null;
+  let combined = true;
+  try {
+    ran = await engine.run(batch, {
+      ...planOptions,
+      signal: options.signal,
+      resyncTree: config.source.resync === "tree" || failOnChange,
+      onPlanned: (runs) => progress.setTotal(runs.length),
+      onRunStart: (r) => progress.start(r.id, r.callback),
+      onRunEnd: (r) => {
+        progress.end(r.id);
+        if (!values.json) for (const line of renderRunLines(r, color)) progress.log(line);
+      },
+    });
+  } finally {
+    progress.stop();
+    // set-aside work goes back whatever happened; fixes are staged unless interrupted
+    if (staged) combined = staged.finish({ aborted: ran === null || options.signal.aborted });
+  }
+  let outcome: Outcome = failOnChange ? failOnChanges(ran) : ran;
+  if (!combined) outcome = { ...outcome, ok: false };
   if (values.json) writeOut(`${JSON.stringify(toJson(outcome))}\n`);
-  else printSummary(outcome, files.length, Date.now() - started, color);
+  else if (failOnChange && outcome.resyncs.length > 0) {
+    for (const r of outcome.resyncs) say(r.diff);
+  }
+  if (!values.json) printSummary(outcome, files.length, Date.now() - started, color);
   mark("check reported");
   if (options.signal.aborted) return 130;
   return outcome.ok ? 0 : 1;
+}
+
+/** `cpilot check --restore`: put back what an interrupted `check --staged` set aside. */
+async function restoreCommand(cwd: string): Promise<number> {
+  const { pendingStage } = await import("../stage/pending.ts");
+  const { recoverStage } = await import("../stage/recover.ts");
+  const dir = pendingStage(cwd);
+  const result = dir === null ? ({ status: "nothing" } as const) : recoverStage(dir);
+  if (result.status === "busy") {
+    throw new CpilotError(
+      `Cannot restore set-aside work: cpilot check --staged (pid ${result.pid}) is still running and will put it back itself`,
+      { hint: `wait for it, or stop it (kill ${result.pid}) and run cpilot check --restore again` },
+    );
+  }
+  if (result.status === "nothing") say("cpilot: nothing set aside: nothing to restore");
+  else for (const line of result.lines) say(line);
+  return 0;
 }

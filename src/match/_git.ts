@@ -46,6 +46,11 @@ export function runGit(cwd: string, args: readonly string[]): GitResult {
   return toGitResult(runSync("git", args, { cwd, env: gitEnv(), timeoutMs: gitTimeoutMs() }));
 }
 
+/** {@link runGit} with stdout as bytes: file contents (binary files too). */
+export function runGitBytes(cwd: string, args: readonly string[]): CapturedRun {
+  return runSync("git", args, { cwd, env: gitEnv(), timeoutMs: gitTimeoutMs() });
+}
+
 /** {@link runGit} without blocking, so independent git scans can overlap. */
 export async function runGitAsync(cwd: string, args: readonly string[]): Promise<GitResult> {
   return toGitResult(

@@ -1,0 +1,126 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import type { FileChange } from "../engine/batch.ts";
+import { gitRoot } from "../match/files.ts";
+import { type FixReport, settleFixes } from "../stage/fixes.ts";
+import { findGitDir } from "../stage/git-dir.ts";
+import { setAside } from "../stage/hide.ts";
+import type { Journal } from "../stage/journal.ts";
+import { stageDir } from "../stage/journal.ts";
+import { putBack } from "../stage/restore.ts";
+import { surveyTree } from "../stage/survey.ts";
+import { stagedMessages } from "../ui/staged-report.ts";
+import { CpilotError } from "../util/errors.ts";
+import { mark } from "../util/trace.ts";
+import { rebase } from "./check-files.ts";
+
+/** Untracked files past this many are worth a word: setting them aside is not free. */
+const MANY_UNTRACKED = 1000;
+
+/** A `check --staged` in progress: the files to check, and the way back. */
+export interface StagedCheck {
+  /** Staged files, relative to the config root. */
+  readonly files: FileChange[];
+  /**
+   * Stage what callbacks fixed, put set-aside work back, and say what happened. False when
+   * a fix could not be combined with unstaged changes (the check must fail).
+   */
+  finish(options: { aborted: boolean }): boolean;
+}
+
+/**
+ * Start `check --staged`: list the staged files and, unless there is nothing to set aside
+ * (or `dryRun`), make the working tree hold exactly what will be committed (see
+ * ../stage/hide.ts). Should cpilot exit before `finish` (a second Ctrl-C), the files go back
+ * on the way out; should it be killed, the next cpilot call puts them back.
+ */
+export async function openStagedCheck(
+  config: ResolvedConfig,
+  options: { dryRun: boolean },
+): Promise<StagedCheck> {
+  const root = config.root;
+  const top = existsSync(join(root, ".git")) ? root : gitRoot(root);
+  if (top === null) {
+    throw new CpilotError(
+      `Cannot find staged files in "${root}": it is not inside a git work tree`,
+      {
+        hint: "pass PATHS or --all",
+      },
+    );
+  }
+  const prefix =
+    top === root
+      ? ""
+      : `${root
+          .slice(top.length + 1)
+          .split("\\")
+          .join("/")}/`;
+  const stateDir = `${prefix}.cpilot`;
+  const mine = (p: string): boolean => p === stateDir || p.startsWith(`${stateDir}/`);
+  const hideUntracked = config.source.hideUntracked ?? true;
+  const survey = await surveyTree(top, { untracked: hideUntracked && !options.dryRun, stateDir });
+  mark("staged: tree surveyed");
+  const files = rebase(survey.staged, top, root);
+  const nothingAside = survey.unstaged.length === 0 && survey.untracked.length === 0;
+  const staged = new Set(survey.staged.filter((c) => c.kind !== "deleted").map((c) => c.path));
+  const gitDir = findGitDir(top);
+  const stageFixed = config.source.stageFixed ?? true;
+  if (options.dryRun || files.length === 0 || gitDir === null) {
+    return { files, finish: () => true };
+  }
+  const keptRoot = join(gitDir, "cpilot", "kept");
+  const keptDir = join(keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
+  let journal: Journal | null = null;
+  const dir = stageDir(gitDir);
+  if (!nothingAside) {
+    if (survey.untracked.length > MANY_UNTRACKED) {
+      stagedMessages.manyUntracked(survey.untracked.length);
+    }
+    journal = setAside(top, dir, survey);
+    if (journal === null) {
+      throw new CpilotError(
+        "Cannot set unstaged changes aside: another `cpilot check --staged` is running in this repository",
+        {
+          hint: `wait for it to end; if it is gone, \`cpilot check --restore\` puts back what it set aside (kept in ${dir})`,
+        },
+      );
+    }
+    mark("staged: unstaged work set aside");
+  }
+  let done = false;
+  const restore = (): void => {
+    if (done || journal === null) return;
+    done = true;
+    const back = putBack(dir, journal, { top, keptRoot });
+    stagedMessages.putBack(journal, back);
+  };
+  // A second Ctrl-C exits at once: the files still go back on the way out.
+  process.on("exit", restore);
+  return {
+    files,
+    finish({ aborted }) {
+      let report: FixReport | null = null;
+      try {
+        if (!aborted) {
+          report = settleFixes({
+            top,
+            dir: journal ? dir : null,
+            journal,
+            staged,
+            stageFixed,
+            keptDir,
+            ignore: mine,
+          });
+        }
+      } finally {
+        restore();
+        process.off("exit", restore);
+      }
+      mark("staged: fixes settled, work put back");
+      if (report === null) return true;
+      stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
+      return report.conflicts.length === 0;
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { chmodSync, lstatSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gitFailure, runGit, runGitBytes, splitNul } from "../match/_git.ts";
+import { gitOnPaths } from "./git-paths.ts";
+import type { Journal } from "./journal.ts";
+import { moveFile, rmIfThere } from "./move.ts";
+
+/** What became of the files callbacks rewrote during `check --staged`. */
+export interface FixReport {
+  /** Rewritten staged files now staged with the fix. */
+  readonly staged: readonly string[];
+  /** Partially staged files whose unstaged changes went back on top of the fix. */
+  readonly merged: readonly string[];
+  /** Partially staged files whose unstaged changes clash with the fix: the fix is kept aside. */
+  readonly conflicts: readonly { readonly path: string; readonly keptAt: string }[];
+  /** Rewritten files left unstaged in the working tree (not staged, or `stageFixed: false`). */
+  readonly unstaged: readonly string[];
+}
+
+/**
+ * After the callbacks ran on the staged content (the working tree equal to the index, but
+ * for what callbacks rewrote): stage the rewritten staged files, and for a file whose
+ * unstaged changes were set aside, put those changes back on top of the fix with a
+ * three-way merge (the file as staged is the base). When they clash, or the file is not
+ * text, the unstaged version goes back untouched by the normal put-back and the fixed
+ * version is kept in `keptDir`: nothing is lost, and the caller fails the check.
+ */
+export function settleFixes(options: {
+  top: string;
+  /** The stage folder, when files were set aside. */
+  dir: string | null;
+  journal: Journal | null;
+  /** Staged paths (from the top) the commit records with content. */
+  staged: ReadonlySet<string>;
+  stageFixed: boolean;
+  keptDir: string;
+  /** Paths never touched here (cpilot's own state folder). */
+  ignore: (path: string) => boolean;
+}): FixReport {
+  const { top, dir, journal } = options;
+  const args = [
+    "diff",
+    "--name-only",
+    "-z",
+    "--no-ext-diff",
+    "--no-renames",
+    "--ignore-submodules=all",
+  ];
+  const listed = runGit(top, args);
+  if (!listed.ok) throw gitFailure(top, args, listed, "list the files callbacks rewrote");
+  const changed = splitNul(listed.stdout).filter((p) => !options.ignore(p));
+  const report = {
+    staged: [] as string[],
+    merged: [] as string[],
+    conflicts: [] as { path: string; keptAt: string }[],
+    unstaged: [] as string[],
+  };
+  if (changed.length === 0) return report;
+  const hidden = new Map((journal?.tracked ?? []).map((c) => [c.path, c.deleted]));
+  // set aside with changes of their own: those go back on top of the rewrite. Their staged
+  // text as checked out (filters applied) is the merge base, read before `git add`.
+  const partial = changed.filter((p) => hidden.get(p) === false && dir !== null);
+  const bases = new Map(partial.map((p) => [p, stagedText(top, p)]));
+  const toStage = options.stageFixed ? changed.filter((p) => options.staged.has(p)) : [];
+  if (toStage.length > 0)
+    gitOnPaths(top, ["add", "--"], toStage, "stage the files callbacks fixed");
+  report.staged.push(...toStage);
+  for (const path of changed) {
+    if (!toStage.includes(path) && !hidden.has(path)) report.unstaged.push(path);
+  }
+  for (const path of partial) {
+    const base = bases.get(path) ?? null;
+    const merged = base === null ? null : mergeOnTop(top, dir as string, path, base);
+    if (merged === "clean") {
+      report.merged.push(path);
+      continue;
+    }
+    const keptAt = join(options.keptDir, path);
+    mkdirSync(dirname(keptAt), { recursive: true });
+    moveFile(join(top, path), keptAt);
+    report.conflicts.push({ path, keptAt });
+  }
+  return report;
+}
+
+/** The staged text of `path` as a checkout writes it (eol and filters applied), or null. */
+function stagedText(top: string, path: string): Uint8Array | null {
+  const r = runGitBytes(top, ["cat-file", "--filters", `:${path}`]);
+  return r.status === 0 ? r.stdout : null;
+}
+
+/**
+ * Merge the set-aside working copy (ours) with the fix (base: the staged text, theirs: the
+ * file as the callback left it). On a clean merge the result replaces the file, with the
+ * working copy's mode, and the set-aside copy is dropped: the put-back skips it.
+ */
+function mergeOnTop(
+  top: string,
+  dir: string,
+  path: string,
+  base: Uint8Array,
+): "clean" | "conflict" {
+  const ours = join(dir, "tracked", path);
+  const theirs = join(top, path);
+  const oursStat = lstatSync(ours, { throwIfNoEntry: false });
+  const theirsStat = lstatSync(theirs, { throwIfNoEntry: false });
+  if (!oursStat?.isFile() || !theirsStat?.isFile()) return "conflict";
+  const work = join(dir, "merge");
+  mkdirSync(work, { recursive: true });
+  const basePath = join(work, "base");
+  writeFileSync(basePath, base);
+  const r = runGitBytes(top, ["merge-file", "-p", "--", ours, basePath, theirs]);
+  if (r.status !== 0) return "conflict"; // >0: clashing hunks; 255: binary, or an error
+  const result = join(work, "result");
+  writeFileSync(result, r.stdout);
+  chmodSync(result, oursStat.mode & 0o7777);
+  renameSync(result, theirs);
+  rmIfThere(ours);
+  return "clean";
+}

@@ -1,0 +1,42 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { gitOnPaths } from "./git-paths.ts";
+import { claimStage, type Journal } from "./journal.ts";
+import { moveFile } from "./move.ts";
+import { putBack } from "./restore.ts";
+import type { Survey } from "./survey.ts";
+
+/**
+ * Make the working tree hold exactly what will be committed: every tracked file that
+ * differs from the index is moved into the stage folder (or, deleted, marked there) and
+ * the index's version checked out in its place; untracked files are moved there too.
+ * The journal is on disk before the first file moves. Returns the journal, or null when
+ * another check holds the stage folder. A failure half way puts back what had moved.
+ */
+export function setAside(top: string, dir: string, survey: Survey): Journal | null {
+  const base = {
+    version: 1 as const,
+    top,
+    createdAt: new Date().toISOString(),
+    tracked: survey.unstaged,
+    untracked: survey.untracked,
+  };
+  if (!claimStage(dir, base)) return null;
+  const journal: Journal = { ...base, pid: process.pid, started: null };
+  try {
+    for (const { path, deleted } of survey.unstaged) {
+      if (deleted) {
+        const marker = join(dir, "deleted", path);
+        mkdirSync(dirname(marker), { recursive: true });
+        writeFileSync(marker, "");
+      } else moveFile(join(top, path), join(dir, "tracked", path));
+    }
+    for (const path of survey.untracked) moveFile(join(top, path), join(dir, "untracked", path));
+    const tracked = survey.unstaged.map((c) => c.path);
+    gitOnPaths(top, ["checkout-index", "-f"], tracked, "check out the staged version of files");
+  } catch (err) {
+    putBack(dir, journal, { top, keptRoot: join(dirname(dir), "kept") });
+    throw err;
+  }
+  return journal;
+}

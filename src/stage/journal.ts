@@ -1,0 +1,91 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ownStartTime } from "../platform/process-start.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+
+/**
+ * What `check --staged` set aside, written (and synced) before the first file moves, so
+ * that whoever finds it after a crash knows what to put back. It lives in
+ * `<git dir>/cpilot/stage/` with the files themselves: `tracked/<path>` holds the working
+ * copy of a tracked file, `untracked/<path>` an untracked file, each moved (renamed) there.
+ */
+export interface Journal {
+  readonly version: 1;
+  /** The cpilot process that set the files aside, and when it started (a reused pid is not it). */
+  readonly pid: number;
+  readonly started: number | null;
+  /** The work tree's top: every path is relative to it. */
+  readonly top: string;
+  readonly createdAt: string;
+  /** Tracked files whose working copy differs from the index; `deleted`: it had none. */
+  readonly tracked: readonly { readonly path: string; readonly deleted: boolean }[];
+  readonly untracked: readonly string[];
+}
+
+/** Where an interrupted check's files wait: `<git dir>/cpilot/stage`. */
+export function stageDir(gitDir: string): string {
+  return join(gitDir, "cpilot", "stage");
+}
+
+export function journalPath(dir: string): string {
+  return join(dir, "journal.json");
+}
+
+/**
+ * Write the journal and claim the stage folder in one step: the folder is built under a
+ * temporary name and renamed into place, which fails while another check holds it.
+ * Returns false when it is held.
+ */
+export function claimStage(dir: string, journal: Omit<Journal, "pid" | "started">): boolean {
+  const temp = `${dir}.new-${process.pid}`;
+  rmSync(temp, { recursive: true, force: true });
+  mkdirSync(temp, { recursive: true });
+  const full: Journal = { ...journal, pid: process.pid, started: ownStartTime() };
+  writeFileAtomic(journalPath(temp), JSON.stringify(full, null, 1));
+  try {
+    renameSync(temp, dir);
+    return true;
+  } catch (err) {
+    rmSync(temp, { recursive: true, force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOTEMPTY" || code === "EEXIST") return false;
+    throw err;
+  }
+}
+
+/** The journal in `dir`, or null when there is none or it cannot be read. */
+export function readJournal(dir: string): Journal | null {
+  try {
+    const j = JSON.parse(readFileSync(journalPath(dir), "utf8")) as Journal;
+    return j.version === 1 && Array.isArray(j.tracked) && Array.isArray(j.untracked) ? j : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Drop the stage folder once everything is back. The journal goes first, so a crash half
+ * way leaves a folder with no journal, which {@link settleOrphanFolder} keeps if anything
+ * is left in it.
+ */
+export function releaseStage(dir: string): void {
+  rmSync(journalPath(dir), { force: true });
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * A stage folder with no journal: its owner died before the journal was in place (nothing
+ * moved) or after everything was back. If files are still in it, keep them where a person
+ * can find them; return that folder, or null when there was nothing to keep.
+ */
+export function settleOrphanFolder(dir: string, keptRoot: string): string | null {
+  const left = ["tracked", "untracked"].some((d) => existsSync(join(dir, d)));
+  if (!left) {
+    rmSync(dir, { recursive: true, force: true });
+    return null;
+  }
+  const to = join(keptRoot, `orphan-${Date.now()}`);
+  mkdirSync(keptRoot, { recursive: true });
+  renameSync(dir, to);
+  return to;
+}

@@ -1,0 +1,15 @@
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { findGitDir } from "./git-dir.ts";
+
+/**
+ * The stage folder of the repository holding `cwd` when one is there (changes a
+ * `check --staged` set aside and has not put back yet), else null. Every cpilot call asks,
+ * so this is a few stat calls and imports nothing heavy.
+ */
+export function pendingStage(cwd: string): string | null {
+  const gitDir = findGitDir(cwd);
+  if (gitDir === null) return null;
+  const dir = join(gitDir, "cpilot", "stage");
+  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : null;
+}

@@ -1,0 +1,51 @@
+import { dirname, join } from "node:path";
+import { isSameProcess } from "../platform/process-start.ts";
+import { readJournal, settleOrphanFolder } from "./journal.ts";
+import { putBack } from "./restore.ts";
+
+export type Recovery =
+  | { readonly status: "restored"; readonly lines: readonly string[] }
+  | { readonly status: "busy"; readonly pid: number }
+  | { readonly status: "nothing" };
+
+function alive(pid: number, started: number | null): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  return isSameProcess(pid, started);
+}
+
+/**
+ * Put back what a `check --staged` set aside in `dir` and did not restore (it was killed,
+ * or the machine stopped), unless that check is still running. Says what it did.
+ */
+export function recoverStage(dir: string): Recovery {
+  const keptRoot = join(dirname(dir), "kept");
+  const journal = readJournal(dir);
+  if (journal === null) {
+    const kept = settleOrphanFolder(dir, keptRoot);
+    if (kept === null) return { status: "nothing" };
+    return {
+      status: "restored",
+      lines: [
+        `cpilot: found files an interrupted \`cpilot check --staged\` set aside with no record of where they go: kept in ${kept}`,
+        "hint: copy back what you miss from there (tracked/ holds working copies of tracked files, untracked/ untracked files)",
+      ],
+    };
+  }
+  if (journal.pid !== process.pid && alive(journal.pid, journal.started)) {
+    return { status: "busy", pid: journal.pid };
+  }
+  const done = putBack(dir, journal, { top: journal.top, keptRoot });
+  const lines = [
+    `cpilot: put back ${done.restored} file${done.restored === 1 ? "" : "s"} an interrupted \`cpilot check --staged\` (pid ${journal.pid}, ${journal.createdAt}) had set aside: your unstaged and untracked work is as it was`,
+  ];
+  if (done.kept.length > 0) {
+    lines.push(
+      `cpilot: what callbacks had written over ${done.kept.length} of them is kept in ${done.keptDir}`,
+    );
+  }
+  return { status: "restored", lines };
+}

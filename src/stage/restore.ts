@@ -1,0 +1,70 @@
+import { lstatSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { splitNul } from "../match/_git.ts";
+import { gitOnPaths } from "./git-paths.ts";
+import { type Journal, releaseStage } from "./journal.ts";
+import { moveFile, rmIfThere } from "./move.ts";
+
+/** What putting the files back did. */
+export interface PutBack {
+  readonly restored: number;
+  /** Files found where a set-aside one goes back, not the index's version: moved to `keptDir`. */
+  readonly kept: readonly string[];
+  readonly keptDir: string;
+}
+
+/**
+ * Put every set-aside file back where it was, byte for byte with its mode, and drop the
+ * stage folder. Idempotent and safe to run after a crash at any point: an entry whose
+ * file is no longer in the stage folder is already back (or never left). Before a file
+ * goes back over its path, whatever is there, if it is not the index's version (a
+ * callback's rewrite), is moved to `kept/<time>/` rather than lost.
+ */
+export function putBack(
+  dir: string,
+  journal: Journal,
+  options: { top: string; keptRoot: string },
+): PutBack {
+  const { top } = options;
+  const keptDir = join(options.keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
+  const kept: string[] = [];
+  const keep = (path: string): void => {
+    const from = join(top, path);
+    if (!there(from)) return;
+    mkdirSync(keptDir, { recursive: true });
+    moveFile(from, join(keptDir, path));
+    kept.push(path);
+  };
+  const there = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  const pending = journal.tracked.filter(({ path, deleted }) =>
+    there(join(dir, deleted ? "deleted" : "tracked", path)),
+  );
+  const changed = new Set(
+    splitNul(
+      gitOnPaths(
+        top,
+        ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames"],
+        pending.map((c) => c.path),
+        "compare set-aside files with the index",
+      ),
+    ),
+  );
+  let restored = 0;
+  for (const { path, deleted } of pending) {
+    if (changed.has(path)) keep(path);
+    if (deleted) {
+      rmIfThere(join(top, path));
+      rmIfThere(join(dir, "deleted", path));
+    } else moveFile(join(dir, "tracked", path), join(top, path));
+    restored++;
+  }
+  for (const path of journal.untracked) {
+    const saved = join(dir, "untracked", path);
+    if (!there(saved)) continue;
+    keep(path); // a callback made a file of that name meanwhile
+    moveFile(saved, join(top, path));
+    restored++;
+  }
+  releaseStage(dir);
+  return { restored, kept, keptDir };
+}

@@ -1,0 +1,77 @@
+import type { FixReport } from "../stage/fixes.ts";
+import type { Journal } from "../stage/journal.ts";
+import type { PutBack } from "../stage/restore.ts";
+import { paint, say } from "./style.ts";
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
+const list = (paths: readonly string[]): string =>
+  paths.length <= 5
+    ? paths.join(", ")
+    : `${paths.slice(0, 5).join(", ")} and ${paths.length - 5} more`;
+
+/** What `check --staged` tells people about setting work aside and staging fixes (stderr). */
+export const stagedMessages = {
+  manyUntracked(count: number): void {
+    say(
+      paint(
+        `cpilot: setting ${plural(count, "untracked file")} aside while the staged content is checked (they are not in the commit)`,
+        "yellow",
+      ),
+    );
+    say(
+      "hint: ignore them in .gitignore, or set hideUntracked: false in the config to leave untracked files in place",
+    );
+  },
+
+  putBack(journal: Journal, back: PutBack): void {
+    const parts = [
+      journal.tracked.length > 0 ? plural(journal.tracked.length, "unstaged change") : "",
+      journal.untracked.length > 0 ? plural(journal.untracked.length, "untracked file") : "",
+    ].filter(Boolean);
+    say(
+      paint(
+        `cpilot: checked the staged content; ${parts.join(" and ")} set aside meanwhile, now back`,
+        "gray",
+      ),
+    );
+    if (back.kept.length > 0) {
+      say(
+        paint(
+          `cpilot: callbacks wrote over ${list(back.kept)} where set-aside work went back: their version is kept in ${back.keptDir}`,
+          "yellow",
+        ),
+      );
+    }
+  },
+
+  fixes(report: FixReport, options: { stageFixed: boolean; keptIn: string }): void {
+    if (report.staged.length > 0) {
+      say(paint(`cpilot: staged what callbacks fixed: ${list(report.staged)}`, "yellow"));
+    }
+    for (const path of report.merged) {
+      say(paint(`cpilot: ${path}: your unstaged changes are back on top of the fix`, "gray"));
+    }
+    if (report.unstaged.length > 0) {
+      say(
+        paint(
+          options.stageFixed
+            ? `cpilot: callbacks rewrote ${list(report.unstaged)}, not staged: the change is left in the working tree`
+            : `cpilot: callbacks rewrote ${list(report.unstaged)}; stageFixed is off, so the fix is in the working tree, not staged`,
+          "yellow",
+        ),
+      );
+    }
+    for (const { path, keptAt } of report.conflicts) {
+      say(
+        paint(
+          `cpilot: Cannot put your unstaged changes to "${path}" back on top of the fix: they touch the same lines (or the file is not text)`,
+          "red",
+        ),
+      );
+      say(
+        `hint: nothing is lost. ${options.stageFixed ? "The index holds the fixed staged version, " : "The index holds your staged version, "}the working tree your unstaged version as it was, and the fixed file is kept in ${keptAt}. ` +
+          `Bring the fix into your working copy (\`git diff --no-index "${path}" "${keptAt}"\` shows it), stage what you mean to commit, and commit again`,
+      );
+    }
+  },
+};
