@@ -62,8 +62,7 @@ export function settleFixes(options: {
   const partial = changed.filter((p) => hidden.get(p) === false && dir !== null);
   const bases = new Map(partial.map((p) => [p, stagedText(top, p)]));
   const toStage = options.stageFixed ? changed.filter((p) => options.staged.has(p)) : [];
-  if (toStage.length > 0)
-    gitOnPaths(top, ["add", "--"], toStage, "stage the files callbacks fixed");
+  if (toStage.length > 0) gitOnPaths(top, ["add"], toStage, "stage the files callbacks fixed");
   report.staged.push(...toStage);
   for (const path of changed) {
     if (!toStage.includes(path) && !hidden.has(path)) report.unstaged.push(path);

@@ -1,0 +1,302 @@
+import { expect, test } from "bun:test";
+import { execFileSync, spawn } from "node:child_process";
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { cpilot, cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
+import { tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
+import { treeState } from "../helpers/tree-state.ts";
+
+const git = (root: string, ...args: string[]): string =>
+  execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+/** A repo with a committed config and files; `callbacks` is the config's list. */
+function repo(callbacks: unknown[], extra: Record<string, unknown> = {}): string {
+  const root = tempDir("cpilot-staged-", { git: true });
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({ callbacks, ...extra }),
+    ".gitignore": ".cpilot/\nignored.log\n",
+    "a.txt": "one\ntwo\nthree\nfour\nfive\nsix\nseven\n",
+    "b.txt": "bee\n",
+    "gone.txt": "to be deleted\n",
+  });
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "init");
+  return root;
+}
+
+/** A callback that copies what it sees of the tree into `seen/` outside the repo. */
+function spy(seen: string, pattern = "*.txt") {
+  return {
+    name: "spy",
+    pattern,
+    timeout: 30,
+    run: `mkdir -p "${seen}" && for f in a.txt b.txt gone.txt new.txt untracked.txt ignored.log; do if [ -e "$f" ]; then cp "$f" "${seen}/$f"; fi; done`,
+  };
+}
+
+const read = (path: string): string => readFileSync(path, "utf8");
+
+test("the callbacks see exactly the staged content; unstaged changes and untracked files come back byte for byte", () => {
+  const seen = join(tempDir("cpilot-seen-"), "s");
+  const root = repo([spy(seen)]);
+  writeFiles(root, { "a.txt": "one\ntwo\nthree STAGED\nfour\nfive\nsix\nseven\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, {
+    "a.txt": "one\ntwo\nthree STAGED\nfour\nfive\nsix UNSTAGED\nseven\n",
+    "b.txt": "bee unstaged, no newline",
+    "untracked.txt": "not in the commit\n",
+    "ignored.log": "ignored stays\n",
+  });
+  rmSync(join(root, "gone.txt")); // an unstaged deletion
+  const before = treeState(root);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(read(join(seen, "a.txt"))).toBe("one\ntwo\nthree STAGED\nfour\nfive\nsix\nseven\n");
+  expect(read(join(seen, "b.txt"))).toBe("bee\n");
+  expect(read(join(seen, "gone.txt"))).toBe("to be deleted\n");
+  expect(existsSync(join(seen, "untracked.txt"))).toBe(false);
+  expect(read(join(seen, "ignored.log"))).toBe("ignored stays\n");
+  expect(treeState(root)).toEqual(before);
+  expect(r.stderr).toContain(
+    "3 unstaged changes and 1 untracked file set aside meanwhile, now back",
+  );
+  expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
+});
+
+test("hideUntracked: false leaves untracked files in place", () => {
+  const seen = join(tempDir("cpilot-seen-"), "s");
+  const root = repo([spy(seen)], { hideUntracked: false });
+  writeFiles(root, { "b.txt": "staged\n", "untracked.txt": "here\n" });
+  git(root, "add", "b.txt");
+  expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(0);
+  expect(read(join(seen, "untracked.txt"))).toBe("here\n");
+});
+
+test("binary, CRLF, no trailing newline, modes, symlinks, renames and deletions survive a failing check", () => {
+  const root = repo([{ name: "fail", pattern: "*", run: "exit 1", timeout: 30 }]);
+  writeFiles(root, { "crlf.txt": "a\r\nb\r\n", "run.sh": "#!/bin/sh\n" });
+  writeFileSync(join(root, "bin.dat"), Buffer.from([0, 1, 2, 255, 254, 0, 10]));
+  symlinkSync("a.txt", join(root, "link"));
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "more");
+  // staged: a rename, a binary change, a CRLF change; unstaged on top of each
+  git(root, "mv", "b.txt", "renamed.txt");
+  writeFileSync(join(root, "bin.dat"), Buffer.from([0, 1, 2, 3, 0]));
+  writeFiles(root, { "crlf.txt": "a\r\nstaged\r\n" });
+  git(root, "add", "-A");
+  writeFileSync(join(root, "bin.dat"), Buffer.from([9, 9, 0, 9]));
+  writeFiles(root, {
+    "crlf.txt": "a\r\nstaged\r\nunstaged no newline",
+    "renamed.txt": "moved and edited",
+  });
+  chmodSync(join(root, "run.sh"), 0o755); // a mode change only
+  rmSync(join(root, "link"));
+  symlinkSync("renamed.txt", join(root, "link")); // a symlink pointed elsewhere
+  writeFileSync(join(root, "new-binary.bin"), Buffer.from([0, 0, 7]));
+  chmodSync(join(root, "new-binary.bin"), 0o700);
+  const before = treeState(root);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(1);
+  expect(treeState(root)).toEqual(before);
+});
+
+test("nothing to set aside: no stage folder is made", () => {
+  const probe = join(tempDir("cpilot-probe-"), "p");
+  const root = repo([
+    {
+      name: "probe",
+      pattern: "*.txt",
+      timeout: 30,
+      run: `if [ -e .git/cpilot/stage ]; then echo aside > "${probe}"; else echo none > "${probe}"; fi`,
+    },
+  ]);
+  writeFiles(root, { "a.txt": "staged whole\n" });
+  git(root, "add", "a.txt");
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(read(probe).trim()).toBe("none");
+  expect(r.stderr).not.toContain("set aside");
+});
+
+test("nothing staged: said, exit 0, nothing runs", () => {
+  const root = repo([{ name: "fail", pattern: "*", run: "exit 1", timeout: 30 }]);
+  writeFiles(root, { "a.txt": "unstaged only\n" });
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("nothing staged");
+});
+
+const SED_FORMAT = {
+  name: "format",
+  pattern: "*.txt",
+  timeout: 30,
+  fixes: true,
+  // "formats" by upper-casing the word "three"
+  run: 'sed -i "s/three/THREE/" "$@"',
+};
+
+test("a fix to a wholly staged file is staged and reported", () => {
+  const root = repo([SED_FORMAT]);
+  writeFiles(root, { "a.txt": "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n" });
+  git(root, "add", "a.txt");
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(git(root, "show", ":a.txt")).toContain("THREE");
+  expect(read(join(root, "a.txt"))).toContain("THREE");
+  expect(git(root, "diff", "--name-only")).toBe("");
+  expect(r.stderr).toContain("staged what callbacks fixed: a.txt");
+});
+
+test("stageFixed: false leaves the fix in the working tree, unstaged", () => {
+  const root = repo([SED_FORMAT], { stageFixed: false });
+  writeFiles(root, { "a.txt": "one\ntwo\nthree\nfour\n" });
+  git(root, "add", "a.txt");
+  expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(0);
+  expect(git(root, "show", ":a.txt")).toContain("three");
+  expect(read(join(root, "a.txt"))).toContain("THREE");
+});
+
+test("a partially staged file: the fix goes to the staged version, the unstaged hunks come back on top", () => {
+  const root = repo([SED_FORMAT]);
+  writeFiles(root, { "a.txt": "one\ntwo\nthree\nfour\nfive\nsix\nseven\nstaged line\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, {
+    "a.txt": "unstaged first\none\ntwo\nthree\nfour\nfive\nsix\nseven\nstaged line\n",
+  });
+  chmodSync(join(root, "a.txt"), 0o755);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(git(root, "show", ":a.txt")).toBe(
+    "one\ntwo\nTHREE\nfour\nfive\nsix\nseven\nstaged line\n",
+  );
+  expect(read(join(root, "a.txt"))).toBe(
+    "unstaged first\none\ntwo\nTHREE\nfour\nfive\nsix\nseven\nstaged line\n",
+  );
+  // the working copy keeps its own mode (an unstaged chmod)
+  expect(git(root, "diff", "--summary")).toContain("mode change 100644 => 100755");
+  expect(r.stderr).toContain("a.txt: your unstaged changes are back on top of the fix");
+});
+
+test("a fix that clashes with unstaged changes fails, keeps both versions and says how to go on", () => {
+  const root = repo([SED_FORMAT]);
+  writeFiles(root, { "a.txt": "one\ntwo\nthree\nfour\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "one\ntwo\nthree, edited unstaged\nfour\n" });
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(1);
+  // the user's working copy is untouched, the fix is staged and kept
+  expect(read(join(root, "a.txt"))).toBe("one\ntwo\nthree, edited unstaged\nfour\n");
+  expect(git(root, "show", ":a.txt")).toBe("one\ntwo\nTHREE\nfour\n");
+  const kept = /kept in (\S+a\.txt)/.exec(r.stderr)?.[1] as string;
+  expect(read(kept)).toBe("one\ntwo\nTHREE\nfour\n");
+  expect(r.stderr).toContain('Cannot put your unstaged changes to "a.txt" back on top of the fix');
+  expect(r.stderr).toContain("hint: nothing is lost");
+});
+
+test("a submodule with work of its own is left alone", () => {
+  const sub = repo([]);
+  const root = repo([{ name: "fail", pattern: "*.txt", run: "exit 1", timeout: 30 }]);
+  git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub");
+  git(root, "commit", "-qm", "sub");
+  writeFiles(root, {
+    "sub/a.txt": "dirty inside the submodule\n",
+    "sub/extra.txt": "untracked in sub\n",
+  });
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "unstaged\n" });
+  const before = treeState(root);
+  const subBefore = treeState(join(root, "sub"));
+  expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(1);
+  expect(treeState(root)).toEqual(before);
+  expect(treeState(join(root, "sub"))).toEqual(subBefore);
+});
+
+/** Start `check --staged` with a callback that says it is up, then sleeps. */
+async function startSleeping(root: string, up: string) {
+  const child = spawn(cpilotBinary(), ["check", "--staged"], {
+    cwd: root,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      ...runtimeEnv(),
+    },
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+  });
+  const closed = new Promise<number | null>((r) => child.on("close", r));
+  expect(await waitFor(() => existsSync(up) && read(up).trim() !== "", 30_000)).toBe(true);
+  return { child, closed, stderr: () => stderr, sleeper: Number(read(up).trim()) };
+}
+
+function interruptible(up: string): unknown[] {
+  return [
+    { name: "slow", pattern: "*.txt", timeout: 120, run: `echo $$ > "${up}"; exec sleep 60` },
+  ];
+}
+
+function messyTree(root: string): void {
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "unstaged\r\nno newline", "untracked.txt": "mine\n" });
+  writeFileSync(join(root, "raw.bin"), Buffer.from([0, 255, 0]));
+  rmSync(join(root, "gone.txt"));
+}
+
+test("Ctrl-C mid-run: runs stop, everything set aside is back, exit 130", async () => {
+  const up = join(tempDir("cpilot-up-"), "up");
+  const root = repo(interruptible(up));
+  messyTree(root);
+  const before = treeState(root);
+  const run = await startSleeping(root, up);
+  // while the callback runs, the working tree holds the staged content
+  expect(read(join(root, "a.txt"))).toBe("staged\n");
+  expect(existsSync(join(root, "untracked.txt"))).toBe(false);
+  run.child.kill("SIGINT");
+  expect(await run.closed).toBe(130);
+  expect(treeState(root)).toEqual(before);
+});
+
+test("cpilot killed mid-run (SIGKILL): the next cpilot call puts everything back and says so", async () => {
+  const up = join(tempDir("cpilot-up-"), "up");
+  const root = repo(interruptible(up));
+  messyTree(root);
+  const before = treeState(root);
+  const run = await startSleeping(root, up);
+  run.child.kill("SIGKILL");
+  await run.closed;
+  process.kill(-run.sleeper, "SIGKILL"); // the callback's own group outlives cpilot
+  expect(read(join(root, "a.txt"))).toBe("staged\n"); // still set aside
+  const next = cpilot(["list"], { cwd: root });
+  expect(next.stderr).toContain("put back 4 files an interrupted `cpilot check --staged`");
+  expect(treeState(root)).toEqual(before);
+  expect(readdirSync(join(root, ".git", "cpilot"))).not.toContain("stage");
+});
+
+test("cpilot check --restore puts back what a killed check set aside, and says when there is nothing", async () => {
+  const up = join(tempDir("cpilot-up-"), "up");
+  const root = repo(interruptible(up));
+  messyTree(root);
+  const before = treeState(root);
+  const run = await startSleeping(root, up);
+  run.child.kill("SIGKILL");
+  await run.closed;
+  process.kill(-run.sleeper, "SIGKILL");
+  const restored = cpilot(["check", "--restore"], { cwd: root });
+  expect(restored.code).toBe(0);
+  expect(restored.stderr).toContain("put back 4 files");
+  expect(treeState(root)).toEqual(before);
+  const again = cpilot(["check", "--restore"], { cwd: root });
+  expect(again.stderr).toContain("nothing to restore");
+});
