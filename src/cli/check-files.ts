@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { FileChange } from "../engine/batch.ts";
-import { gitTimeoutMs } from "../match/_git.ts";
+import { gitTimeoutMs, runGit, splitNul } from "../match/_git.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
 import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
@@ -22,9 +22,19 @@ export function splitChangedRef(
     }
     out.push(arg);
     const next = args[i + 1];
-    if (arg === "--changed" && next !== undefined && !next.startsWith("-") && isCommit(next, cwd)) {
-      ref = next;
-      i++;
+    if (arg === "--changed" && next !== undefined && !next.startsWith("-")) {
+      if (isCommit(next, cwd)) {
+        ref = next;
+        i++;
+      } else if (!existsSync(resolve(cwd, next))) {
+        // neither a revision nor a file: a misspelt branch, not PATHS to combine with
+        throw new CpilotError(
+          `Cannot compare with "${next}": git knows no branch, tag or commit of that name`,
+          {
+            hint: "pass a branch, tag or commit (git branch -a lists them), such as --changed main",
+          },
+        );
+      }
     }
   }
   return { args: out, ref };
@@ -46,7 +56,7 @@ export async function selectFiles(
   paths: string[],
   mode: { staged: boolean; all: boolean; changedRef: string | undefined },
 ): Promise<FileChange[]> {
-  if (paths.length > 0) return explicitFiles(root, paths, cwd);
+  if (paths.length > 0) return assertKnown(root, await explicitFiles(root, paths, cwd));
   // A root holding .git is its own top level: no need to ask git (a process per call).
   const git = existsSync(join(root, ".git")) ? root : gitRoot(root);
   if (mode.all) return allFiles(root);
@@ -73,4 +83,28 @@ export function rebase(changes: FileChange[], gitTop: string, root: string): Fil
   return changes
     .filter((c) => c.path.startsWith(prefix))
     .map((c) => ({ path: c.path.slice(prefix.length), kind: c.kind }));
+}
+
+/**
+ * A named path that is not on disk is checked as deleted only when git still knows it (in
+ * the index or in HEAD): anything else is a typo, and checking nothing would pass silently.
+ */
+function assertKnown(root: string, files: FileChange[]): FileChange[] {
+  const missing = files.filter((f) => f.kind === "deleted").map((f) => f.path);
+  if (missing.length === 0) return files;
+  const known = new Set<string>();
+  for (const args of [
+    ["ls-files", "-z", "--cached", "--", ...missing],
+    ["ls-tree", "-r", "-z", "--name-only", "HEAD", "--", ...missing],
+  ]) {
+    const r = runGit(root, args);
+    if (r.ok) for (const path of splitNul(r.stdout)) known.add(path);
+  }
+  const unknown = missing.find((path) => !known.has(path));
+  if (unknown !== undefined) {
+    throw new CpilotError(`Cannot check "${unknown}": no such file or directory`, {
+      hint: "check the spelling (paths are relative to the current folder); a deleted file can be named while git still knows it",
+    });
+  }
+  return files;
 }

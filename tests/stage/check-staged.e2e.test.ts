@@ -105,6 +105,9 @@ test("binary, CRLF, no trailing newline, modes, symlinks, renames and deletions 
   const before = treeState(root);
   const r = cpilot(["check", "--staged"], { cwd: root });
   expect(r.code).toBe(1);
+  expect(r.stderr).toContain(
+    "5 unstaged changes and 1 untracked file set aside meanwhile, now back",
+  );
   expect(treeState(root)).toEqual(before);
 });
 
@@ -215,7 +218,9 @@ test("a submodule with work of its own is left alone", () => {
   writeFiles(root, { "a.txt": "unstaged\n" });
   const before = treeState(root);
   const subBefore = treeState(join(root, "sub"));
-  expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(1);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("1 unstaged change set aside meanwhile, now back");
   expect(treeState(root)).toEqual(before);
   expect(treeState(join(root, "sub"))).toEqual(subBefore);
 });
