@@ -22,7 +22,8 @@ usage: cpilot <command> [options]        (cpilot <command> --help for its option
   context apply        apply <context-update> blocks to .context/ markdown
   gate test | log      dry-run the write gate, or show its decisions
 
-  install AGENT        wire cpilot into an agent: claude, gemini, cursor, codex, opencode (--mcp: as an MCP server)
+  install AGENT        wire cpilot into an agent: claude, gemini, cursor, codex, opencode (--mcp: as an MCP server);
+                       install git: a pre-commit hook running check --staged (an existing hook runs first)
   uninstall AGENT      remove exactly what install added
   run -- AGENT ARGS    start an agent with cpilot wired in for this session only
   hook AGENT           answer an agent's hook call (reads its JSON on stdin; agents call this)

@@ -16,7 +16,7 @@ import { CpilotError } from "../util/errors.ts";
 import { loadConfigQuietly, NO_CONFIG_YET, parseFlags } from "./_common.ts";
 
 const USAGE =
-  "cpilot install|uninstall claude|gemini|cursor|codex|opencode [--project | --local | --user] [--config PATH]";
+  "cpilot install|uninstall claude|gemini|cursor|codex|opencode [--project | --local | --user] [--config PATH] | cpilot install|uninstall git";
 
 /** The agents besides Claude Code, each with its own installer. */
 const OTHER_AGENTS: Record<string, () => Promise<AgentInstaller>> = {
@@ -47,6 +47,8 @@ export async function installCommand(
 ): Promise<number> {
   if (args.includes("--mcp"))
     return (await import("./mcp.ts")).mcpInstallCommand(action, args, ctx);
+  if (args[0] === "git")
+    return (await import("./install-git.ts")).installGitCommand(action, args, ctx.cwd);
   const { values, positionals } = parseFlags(
     args,
     {
@@ -76,7 +78,7 @@ export async function installCommand(
   }
   if (agent !== "claude" || positionals.length > 1) {
     throw new CpilotError(
-      `Cannot ${action} hooks for "${positionals.join(" ")}": cpilot knows claude, ${Object.keys(OTHER_AGENTS).join(", ")}`,
+      `Cannot ${action} hooks for "${positionals.join(" ")}": cpilot knows claude, ${Object.keys(OTHER_AGENTS).join(", ")} and git`,
       {
         hint: `usage: ${USAGE}`,
       },

@@ -1,0 +1,128 @@
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { gitOrThrow } from "../match/_git.ts";
+import { CpilotError } from "../util/errors.ts";
+import {
+  BLOCK_END,
+  BLOCK_START,
+  CHAINED_SUFFIX,
+  HOOK_MARKER,
+  hookScript,
+  huskyBlock,
+} from "./script.ts";
+
+/** What install or uninstall did, in words, for the command to print. */
+export type HookChange = readonly string[];
+
+/** Where git looks for hooks here: `core.hooksPath` when set, else `.git/hooks`. */
+export function hooksDir(cwd: string): string {
+  const out = gitOrThrow(cwd, ["rev-parse", "--git-path", "hooks"], "find the git hooks folder");
+  return resolve(cwd, out.trim());
+}
+
+/**
+ * husky keeps the hooks people edit in `.husky/` and points `core.hooksPath` at
+ * `.husky/_` (v9), whose files it rewrites on every install, or at `.husky` (v4 to v8):
+ * cpilot's line goes into `.husky/pre-commit`, which husky runs, not into its shims.
+ */
+function huskyFile(hooks: string): string | null {
+  if (basename(hooks) === "_" && basename(dirname(hooks)) === ".husky") {
+    return join(dirname(hooks), "pre-commit");
+  }
+  if (basename(hooks) === ".husky" && existsSync(join(hooks, "_")))
+    return join(hooks, "pre-commit");
+  return null;
+}
+
+const isOurs = (path: string): boolean => readText(path).includes(HOOK_MARKER);
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function writeHook(path: string, text: string): void {
+  writeFileSync(path, text);
+  chmodSync(path, 0o755);
+}
+
+/**
+ * Add a pre-commit hook that runs `cpilot check --staged`. An existing hook (hand-written,
+ * lefthook's, another tool's) is kept as `pre-commit.pre-cpilot` and run first; with husky
+ * the check is a marked block in `.husky/pre-commit`. Running it again changes nothing.
+ */
+export function installGitHook(cwd: string): HookChange {
+  const hooks = hooksDir(cwd);
+  const husky = huskyFile(hooks);
+  if (husky !== null) {
+    const text = readText(husky);
+    if (text.includes(BLOCK_START))
+      return [`cpilot: ${husky} already runs cpilot check --staged: nothing changed`];
+    const next =
+      text === "" ? `${huskyBlock()}\n` : `${text.replace(/\n*$/, "\n")}${huskyBlock()}\n`;
+    writeHook(husky, next);
+    return [`cpilot: added \`cpilot check --staged\` to husky's ${husky}`];
+  }
+  const hook = join(hooks, "pre-commit");
+  const chained = `${hook}${CHAINED_SUFFIX}`;
+  const there = lstatSync(hook, { throwIfNoEntry: false });
+  if (there !== undefined && isOurs(hook)) {
+    if (readText(hook) === hookScript())
+      return [`cpilot: ${hook} already runs cpilot check --staged: nothing changed`];
+    writeHook(hook, hookScript());
+    return [`cpilot: updated cpilot's pre-commit hook in ${hook}`];
+  }
+  const lines: string[] = [];
+  if (there !== undefined) {
+    if (lstatSync(chained, { throwIfNoEntry: false }) !== undefined) {
+      throw new CpilotError(
+        `Cannot chain the pre-commit hook "${hook}": ${chained} is already there`,
+        {
+          hint: `another tool replaced cpilot's hook; move ${chained} away (or merge it into ${hook}) and run cpilot install git again`,
+        },
+      );
+    }
+    renameSync(hook, chained);
+    lines.push(`cpilot: kept the existing hook as ${chained}; it runs first, then the check`);
+  }
+  writeHook(hook, hookScript());
+  lines.unshift(`cpilot: added a pre-commit hook running \`cpilot check --staged\`: ${hook}`);
+  return lines;
+}
+
+/** Take out exactly what {@link installGitHook} added, putting back the hook it chained. */
+export function uninstallGitHook(cwd: string): HookChange {
+  const hooks = hooksDir(cwd);
+  const husky = huskyFile(hooks);
+  if (husky !== null) {
+    const text = readText(husky);
+    const start = text.indexOf(BLOCK_START);
+    const end = text.indexOf(BLOCK_END, start);
+    if (start === -1 || end === -1) return [`cpilot: no cpilot block in ${husky}: nothing changed`];
+    const rest = `${text.slice(0, start)}${text.slice(end + BLOCK_END.length).replace(/^\n/, "")}`;
+    if (rest.trim() === "") unlinkSync(husky);
+    else writeFileSync(husky, rest.replace(/\n+$/, "\n"));
+    return [`cpilot: removed the cpilot block from ${husky}`];
+  }
+  const hook = join(hooks, "pre-commit");
+  const chained = `${hook}${CHAINED_SUFFIX}`;
+  if (!existsSync(hook) || !isOurs(hook))
+    return [`cpilot: no cpilot pre-commit hook in ${hooks}: nothing changed`];
+  if (lstatSync(chained, { throwIfNoEntry: false }) !== undefined) {
+    renameSync(chained, hook);
+    return [`cpilot: removed cpilot's pre-commit hook and put back the one it ran first (${hook})`];
+  }
+  unlinkSync(hook);
+  return [`cpilot: removed cpilot's pre-commit hook ${hook}`];
+}
