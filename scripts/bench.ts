@@ -1,5 +1,5 @@
-// Times `cpilot check` with a `true` callback on 1 staged file, 1,000 staged files and --all
-// in a generated repo of 20,000 files (10,000 *.ts), beside the floor (spawning `bash -c true`)
+// Times `cpilot check` with a `true` callback on 1 staged file, 1,000 staged files, 1 partially
+// staged file (the unstaged change set aside and put back) and --all in a generated repo of 20,000 files (10,000 *.ts), beside the floor (spawning `bash -c true`)
 // and lefthook and lint-staged doing the same job, all in the same run. Reports medians and
 // ratios, and how much of cpilot's time is the runtime's own start and exit (an empty
 // program compiled the same way); asserts nothing.
@@ -178,6 +178,19 @@ for (const [scenario, n] of [
       : []),
   ]);
 }
+// The dance: a staged file with an unstaged change on top, which check --staged sets aside
+// and puts back (lint-staged's default, with its backup stash, does the same job).
+git("reset", "-q");
+git("checkout", "-q", "--", ".");
+stage(1);
+writeFileSync(join(dir, "src/m0/f0.ts"), "export const v0 = 2;\nexport const unstaged = 1;\n");
+measure("1 partially staged file (unstaged change set aside)", [
+  ...floors,
+  { tool: "cpilot check --staged", cmd: cpilot, args: ["check", "--staged"] },
+  ...(hasLintStaged
+    ? [{ tool: "lint-staged (stashing)", cmd: lintStaged, args: ["--quiet"] }]
+    : []),
+]);
 git("reset", "-q");
 git("checkout", "-q", "--", ".");
 measure("--all (20,000 files)", [

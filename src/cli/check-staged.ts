@@ -24,9 +24,10 @@ export interface StagedCheck {
   readonly files: FileChange[];
   /**
    * Stage what callbacks fixed, put set-aside work back, and say what happened. False when
-   * a fix could not be combined with unstaged changes (the check must fail).
+   * a fix could not be combined with unstaged changes (the check must fail). `rewritten`:
+   * the batch files the engine saw callbacks rewrite.
    */
-  finish(options: { aborted: boolean }): boolean;
+  finish(options: { aborted: boolean; rewritten: readonly string[] }): boolean;
 }
 
 /**
@@ -99,10 +100,12 @@ export async function openStagedCheck(
   process.on("exit", restore);
   return {
     files,
-    finish({ aborted }) {
+    finish({ aborted, rewritten }) {
       let report: FixReport | null = null;
       try {
-        if (!aborted) {
+        // Nothing set aside and no batch file rewritten (the engine compared them): no fix
+        // to settle, and no git call to make.
+        if (!aborted && (journal !== null || rewritten.length > 0)) {
           report = settleFixes({
             top,
             dir: journal ? dir : null,

@@ -126,7 +126,12 @@ export async function checkCommand(
   } finally {
     progress.stop();
     // set-aside work goes back whatever happened; fixes are staged unless interrupted
-    if (staged) combined = staged.finish({ aborted: ran === null || options.signal.aborted });
+    if (staged) {
+      combined = staged.finish({
+        aborted: ran === null || options.signal.aborted,
+        rewritten: ran?.resyncs.map((r) => r.path) ?? [],
+      });
+    }
   }
   let outcome: Outcome = failOnChange ? failOnChanges(ran) : ran;
   if (!combined) outcome = { ...outcome, ok: false };

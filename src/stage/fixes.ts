@@ -1,6 +1,6 @@
 import { chmodSync, lstatSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gitFailure, runGit, runGitBytes, splitNul } from "../match/_git.ts";
+import { runGitBytes, splitNul } from "../match/_git.ts";
 import { gitOnPaths } from "./git-paths.ts";
 import type { Journal } from "./journal.ts";
 import { moveFile, rmIfThere } from "./move.ts";
@@ -38,17 +38,18 @@ export function settleFixes(options: {
   ignore: (path: string) => boolean;
 }): FixReport {
   const { top, dir, journal } = options;
-  const args = [
-    "diff",
-    "--name-only",
-    "-z",
-    "--no-ext-diff",
-    "--no-renames",
-    "--ignore-submodules=all",
+  // Only staged and set-aside files can hold a fix to settle; asking about them alone
+  // spares a second pass over the whole tree (other rewrites: see the engine's resync).
+  const candidates = [
+    ...new Set([...options.staged, ...(journal?.tracked ?? []).map((c) => c.path)]),
   ];
-  const listed = runGit(top, args);
-  if (!listed.ok) throw gitFailure(top, args, listed, "list the files callbacks rewrote");
-  const changed = splitNul(listed.stdout).filter((p) => !options.ignore(p));
+  const listed = gitOnPaths(
+    top,
+    ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames", "--ignore-submodules=all"],
+    candidates,
+    "list the files callbacks rewrote",
+  );
+  const changed = splitNul(listed).filter((p) => !options.ignore(p));
   const report = {
     staged: [] as string[],
     merged: [] as string[],

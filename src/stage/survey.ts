@@ -1,6 +1,5 @@
 import type { FileChange } from "../engine/batch.ts";
 import { gitFailure, runGitAsync, splitNul } from "../match/_git.ts";
-import { parseNameStatus, toChanges } from "../match/_name-status.ts";
 
 /** A tracked file whose working copy is not what the index holds. */
 export interface UnstagedChange {
@@ -20,40 +19,61 @@ export interface Survey {
   readonly untracked: string[];
 }
 
-const DIFF = ["--name-status", "-z", "--no-renames", "--no-ext-diff", "--ignore-submodules=all"];
-
 /**
- * Ask git, in three processes that overlap (two cores): what is staged, what differs in
- * the working tree, and (unless `untracked` is false) which files are untracked. The
- * working-tree diff is porcelain `git diff`, which compares content: a file that was only
- * touched is not a change and does not set the dance going. `stateDir` (cpilot's own
- * `.cpilot/`, as seen from the top) is never set aside: runs write their logs there.
+ * Ask git once, with `git status --porcelain=v2` (one process, one pass over the tree with
+ * git's threaded stat): what is staged (index against HEAD), which tracked files differ in
+ * the working tree, and, unless `untracked` is false, which files are untracked and not
+ * ignored. Content is compared, not timestamps: a file that was only touched is no change
+ * and does not set the dance going. `stateDir` (cpilot's own `.cpilot/`, as seen from the
+ * top) is never set aside: runs write their logs there. Submodules are left alone.
  */
 export async function surveyTree(
   top: string,
   options: { untracked: boolean; stateDir: string },
 ): Promise<Survey> {
-  const stagedArgs = ["diff", "--cached", ...DIFF];
-  const unstagedArgs = ["diff", ...DIFF];
-  const othersArgs = ["ls-files", "-z", "--others", "--exclude-standard"];
-  const [staged, unstaged, others] = await Promise.all([
-    runGitAsync(top, stagedArgs),
-    runGitAsync(top, unstagedArgs),
-    options.untracked ? runGitAsync(top, othersArgs) : null,
-  ]);
-  if (!staged.ok) throw gitFailure(top, stagedArgs, staged, "list staged files");
-  if (!unstaged.ok) throw gitFailure(top, unstagedArgs, unstaged, "list unstaged changes");
-  if (others && !others.ok) throw gitFailure(top, othersArgs, others, "list untracked files");
+  const args = [
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--no-renames",
+    "--ignore-submodules=all",
+    options.untracked ? "--untracked-files=all" : "--untracked-files=no",
+  ];
+  const r = await runGitAsync(top, args);
+  if (!r.ok) throw gitFailure(top, args, r, "list staged and unstaged changes");
   const mine = (path: string): boolean =>
     path === options.stateDir || path.startsWith(`${options.stateDir}/`);
-  const changes: UnstagedChange[] = [];
-  for (const c of toChanges(parseNameStatus(unstaged.stdout))) {
-    if (!mine(c.path)) changes.push({ path: c.path, deleted: c.kind === "deleted" });
+  const staged: FileChange[] = [];
+  const unstaged: UnstagedChange[] = [];
+  const untracked: string[] = [];
+  for (const record of splitNul(r.stdout)) {
+    const type = record[0];
+    if (type === "?") {
+      const path = record.slice(2);
+      // a nested repository is listed as its folder, with a trailing slash: it stays
+      if (!path.endsWith("/") && !mine(path)) untracked.push(path);
+      continue;
+    }
+    // "1 XY sub mH mI mW hH hI path" ("u" for unmerged has more fields, and no commit has one)
+    if (type !== "1") continue;
+    const path = fieldsAfter(record, 8);
+    if (path === null || mine(path)) continue;
+    const x = record[2];
+    const y = record[3];
+    if (x !== ".") {
+      staged.push({ path, kind: x === "A" ? "created" : x === "D" ? "deleted" : "modified" });
+    }
+    if (y !== ".") unstaged.push({ path, deleted: y === "D" });
   }
-  return {
-    staged: toChanges(parseNameStatus(staged.stdout)).filter((c) => !mine(c.path)),
-    unstaged: changes,
-    // a nested repository is listed as its folder, with a trailing slash: it stays
-    untracked: others ? splitNul(others.stdout).filter((p) => !p.endsWith("/") && !mine(p)) : [],
-  };
+  return { staged, unstaged, untracked };
+}
+
+/** The rest of `record` after `n` space-separated fields (a path may hold spaces). */
+function fieldsAfter(record: string, n: number): string | null {
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    at = record.indexOf(" ", at) + 1;
+    if (at === 0) return null;
+  }
+  return record.slice(at);
 }
