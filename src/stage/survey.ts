@@ -63,7 +63,9 @@ export async function surveyTree(
     if (x !== ".") {
       staged.push({ path, kind: x === "A" ? "created" : x === "D" ? "deleted" : "modified" });
     }
-    if (y !== ".") unstaged.push({ path, deleted: y === "D" });
+    // `git add -N` (intent to add): not in the commit, so set aside as an untracked file
+    if (y === "A" && x === ".") untracked.push(path);
+    else if (y !== ".") unstaged.push({ path, deleted: y === "D" });
   }
   return { staged, unstaged, untracked };
 }

@@ -56,6 +56,9 @@ test("the callbacks see exactly the staged content; unstaged changes and untrack
     "ignored.log": "ignored stays\n",
   });
   rmSync(join(root, "gone.txt")); // an unstaged deletion
+  writeFiles(root, { "new dir/new\nline $(touch pwned) it's.txt": "hostile name\n" });
+  writeFiles(root, { "intent.txt": "added with -N\n" });
+  git(root, "add", "-N", "intent.txt");
   const before = treeState(root);
   const r = cpilot(["check", "--staged"], { cwd: root });
   expect(r.code).toBe(0);
@@ -66,7 +69,7 @@ test("the callbacks see exactly the staged content; unstaged changes and untrack
   expect(read(join(seen, "ignored.log"))).toBe("ignored stays\n");
   expect(treeState(root)).toEqual(before);
   expect(r.stderr).toContain(
-    "3 unstaged changes and 1 untracked file set aside meanwhile, now back",
+    "3 unstaged changes and 3 untracked files set aside meanwhile, now back",
   );
   expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
 });
