@@ -308,3 +308,18 @@ test("cpilot check --restore puts back what a killed check set aside, and says w
   const again = cpilot(["check", "--restore"], { cwd: root });
   expect(again.stderr).toContain("nothing to restore");
 });
+
+test("a very large untracked set is named, with the way out, and still comes back", () => {
+  const root = repo([{ name: "ok", pattern: "*.txt", run: "true", timeout: 60 }]);
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const many: Record<string, string> = {};
+  for (let i = 0; i < 1001; i++) many[`build/out${i}.js`] = `${i}\n`;
+  writeFiles(root, many);
+  const before = treeState(root);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("setting 1001 untracked files aside");
+  expect(r.stderr).toContain("hideUntracked: false");
+  expect(treeState(root)).toEqual(before);
+});
