@@ -90,11 +90,17 @@ export async function openStagedCheck(
     mark("staged: unstaged work set aside");
   }
   let done = false;
+  let allBack = true;
   const restore = (): void => {
     if (done || journal === null) return;
     done = true;
-    const back = putBack(dir, journal, { top, keptRoot });
-    stagedMessages.putBack(journal, back);
+    try {
+      stagedMessages.putBack(journal, putBack(dir, journal, { top, keptRoot }));
+    } catch (err) {
+      // still all in the stage folder, with its journal: the next call tries again
+      allBack = false;
+      stagedMessages.putBackFailed(dir, err);
+    }
   };
   // A second Ctrl-C exits at once: the files still go back on the way out.
   process.on("exit", restore);
@@ -121,9 +127,9 @@ export async function openStagedCheck(
         process.off("exit", restore);
       }
       mark("staged: fixes settled, work put back");
-      if (report === null) return true;
+      if (report === null) return allBack;
       stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
-      return report.conflicts.length === 0;
+      return allBack && report.conflicts.length === 0;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gitOnPaths } from "./git-paths.ts";
 import { claimStage, type Journal } from "./journal.ts";
@@ -20,6 +20,10 @@ export function setAside(top: string, dir: string, survey: Survey): Journal | nu
     createdAt: new Date().toISOString(),
     tracked: survey.unstaged,
     untracked: survey.untracked,
+    madeDirs: missingDirs(
+      top,
+      survey.unstaged.filter((c) => c.deleted).map((c) => c.path),
+    ),
   };
   if (!claimStage(dir, base)) return null;
   const journal: Journal = { ...base, pid: process.pid, started: null };
@@ -39,4 +43,16 @@ export function setAside(top: string, dir: string, survey: Survey): Journal | nu
     throw err;
   }
   return journal;
+}
+
+/** Folders of `paths` that are not on disk (a whole folder deleted), deepest first. */
+function missingDirs(top: string, paths: readonly string[]): string[] {
+  const missing = new Set<string>();
+  for (const path of paths) {
+    for (let dir = dirname(path); dir !== "." && !missing.has(dir); dir = dirname(dir)) {
+      if (existsSync(join(top, dir))) break;
+      missing.add(dir);
+    }
+  }
+  return [...missing].sort((a, b) => b.split("/").length - a.split("/").length);
 }

@@ -20,6 +20,11 @@ export interface Journal {
   /** Tracked files whose working copy differs from the index; `deleted`: it had none. */
   readonly tracked: readonly { readonly path: string; readonly deleted: boolean }[];
   readonly untracked: readonly string[];
+  /**
+   * Folders that did not exist and that checking out a deleted file's staged version
+   * makes: removed again (when empty) on the way back, deepest first.
+   */
+  readonly madeDirs?: readonly string[];
 }
 
 /** Where an interrupted check's files wait: `<git dir>/cpilot/stage`. */

@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync } from "node:fs";
+import { lstatSync, mkdirSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { splitNul } from "../match/_git.ts";
 import { gitOnPaths } from "./git-paths.ts";
@@ -39,15 +39,9 @@ export function putBack(
   const pending = journal.tracked.filter(({ path, deleted }) =>
     there(join(dir, deleted ? "deleted" : "tracked", path)),
   );
-  const changed = new Set(
-    splitNul(
-      gitOnPaths(
-        top,
-        ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames"],
-        pending.map((c) => c.path),
-        "compare set-aside files with the index",
-      ),
-    ),
+  const changed = changedSinceIndex(
+    top,
+    pending.map((c) => c.path),
   );
   let restored = 0;
   for (const { path, deleted } of pending) {
@@ -58,6 +52,13 @@ export function putBack(
     } else moveFile(join(dir, "tracked", path), join(top, path));
     restored++;
   }
+  for (const dir of journal.madeDirs ?? []) {
+    try {
+      rmdirSync(join(top, dir)); // only when empty: a callback's file in it stays
+    } catch {
+      // not empty, or already gone
+    }
+  }
   for (const path of journal.untracked) {
     const saved = join(dir, "untracked", path);
     if (!there(saved)) continue;
@@ -67,4 +68,19 @@ export function putBack(
   }
   releaseStage(dir);
   return { restored, kept, keptDir };
+}
+
+/**
+ * Which of `paths` differ from the index in the working tree. When git cannot say (a lock,
+ * a timeout), all of them: what is there is then kept aside rather than written over.
+ */
+function changedSinceIndex(top: string, paths: readonly string[]): Set<string> {
+  try {
+    const args = ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames"];
+    return new Set(
+      splitNul(gitOnPaths(top, args, paths, "compare set-aside files with the index")),
+    );
+  } catch {
+    return new Set(paths);
+  }
 }

@@ -44,6 +44,16 @@ export const stagedMessages = {
     }
   },
 
+  putBackFailed(dir: string, err: unknown): void {
+    say(
+      paint(
+        `cpilot: Cannot put back the work set aside in "${dir}": ${(err as Error).message}`,
+        "red",
+      ),
+    );
+    say("hint: it is all still there; `cpilot check --restore` (or any cpilot call) tries again");
+  },
+
   fixes(report: FixReport, options: { stageFixed: boolean; keptIn: string }): void {
     if (report.staged.length > 0) {
       say(paint(`cpilot: staged what callbacks fixed: ${list(report.staged)}`, "yellow"));

@@ -88,6 +88,7 @@ test("binary, CRLF, no trailing newline, modes, symlinks, renames and deletions 
   writeFiles(root, { "crlf.txt": "a\r\nb\r\n", "run.sh": "#!/bin/sh\n" });
   writeFileSync(join(root, "bin.dat"), Buffer.from([0, 1, 2, 255, 254, 0, 10]));
   symlinkSync("a.txt", join(root, "link"));
+  writeFiles(root, { "dir/deep/x.txt": "x\n", "dir/y.txt": "y\n" });
   git(root, "add", "-A");
   git(root, "commit", "-qm", "more");
   // staged: a rename, a binary change, a CRLF change; unstaged on top of each
@@ -96,6 +97,7 @@ test("binary, CRLF, no trailing newline, modes, symlinks, renames and deletions 
   writeFiles(root, { "crlf.txt": "a\r\nstaged\r\n" });
   git(root, "add", "-A");
   writeFileSync(join(root, "bin.dat"), Buffer.from([9, 9, 0, 9]));
+  rmSync(join(root, "dir"), { recursive: true }); // a whole folder deleted, unstaged
   writeFiles(root, {
     "crlf.txt": "a\r\nstaged\r\nunstaged no newline",
     "renamed.txt": "moved and edited",
@@ -109,9 +111,10 @@ test("binary, CRLF, no trailing newline, modes, symlinks, renames and deletions 
   const r = cpilot(["check", "--staged"], { cwd: root });
   expect(r.code).toBe(1);
   expect(r.stderr).toContain(
-    "5 unstaged changes and 1 untracked file set aside meanwhile, now back",
+    "7 unstaged changes and 1 untracked file set aside meanwhile, now back",
   );
   expect(treeState(root)).toEqual(before);
+  expect(existsSync(join(root, "dir"))).toBe(false);
 });
 
 test("nothing to set aside: no stage folder is made", () => {
@@ -321,5 +324,17 @@ test("a very large untracked set is named, with the way out, and still comes bac
   expect(r.code).toBe(0);
   expect(r.stderr).toContain("setting 1001 untracked files aside");
   expect(r.stderr).toContain("hideUntracked: false");
+  expect(treeState(root)).toEqual(before);
+});
+
+test("a callback that times out: the work set aside is back all the same", () => {
+  const root = repo([{ name: "hang", pattern: "*.txt", run: "sleep 30", timeout: 1 }]);
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "unstaged\n", "untracked.txt": "mine\n" });
+  const before = treeState(root);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("timed out");
   expect(treeState(root)).toEqual(before);
 });
