@@ -58,15 +58,19 @@ export function settleFixes(options: {
   };
   if (changed.length === 0) return report;
   const hidden = new Map((journal?.tracked ?? []).map((c) => [c.path, c.deleted]));
-  // set aside with changes of their own: those go back on top of the rewrite. Their staged
-  // text as checked out (filters applied) is the merge base, read before `git add`.
-  const partial = changed.filter((p) => hidden.get(p) === false && dir !== null);
+  // Partially staged: the unstaged changes go back on top of the fix. Their staged text as
+  // checked out (filters applied) is the merge base, read before `git add`. A file with
+  // unstaged changes only is not in the commit: the put-back keeps a rewrite of it aside.
+  const partial = changed.filter(
+    (p) => hidden.get(p) === false && options.staged.has(p) && dir !== null,
+  );
   const bases = new Map(partial.map((p) => [p, stagedText(top, p)]));
   const toStage = options.stageFixed ? changed.filter((p) => options.staged.has(p)) : [];
   if (toStage.length > 0) gitOnPaths(top, ["add"], toStage, "stage the files callbacks fixed");
   report.staged.push(...toStage);
+  const stagedNow = new Set(toStage);
   for (const path of changed) {
-    if (!toStage.includes(path) && !hidden.has(path)) report.unstaged.push(path);
+    if (!stagedNow.has(path) && !hidden.has(path)) report.unstaged.push(path);
   }
   for (const path of partial) {
     const base = bases.get(path) ?? null;

@@ -338,3 +338,24 @@ test("a callback that times out: the work set aside is back all the same", () =>
   expect(r.stderr).toContain("timed out");
   expect(treeState(root)).toEqual(before);
 });
+
+test("a callback that rewrites a file outside the commit: your version comes back, theirs is kept", () => {
+  const root = repo([
+    {
+      name: "everything",
+      pattern: "a.txt",
+      timeout: 30,
+      fixes: true,
+      run: 'echo "rewritten by a project-wide fixer" > b.txt',
+    },
+  ]);
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "b.txt": "my unstaged work\n" });
+  const before = treeState(root);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(treeState(root)).toEqual(before);
+  const kept = /their version is kept in (\S+)/.exec(r.stderr)?.[1] as string;
+  expect(read(join(kept, "b.txt"))).toBe("rewritten by a project-wide fixer\n");
+});
