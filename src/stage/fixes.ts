@@ -1,8 +1,9 @@
-import { chmodSync, lstatSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runGitBytes, splitNul } from "../match/_git.ts";
 import { gitOnPaths } from "./git-paths.ts";
 import type { Journal } from "./journal.ts";
+import { mergeAdjacent } from "./merge-lines.ts";
 import { moveFile, rmIfThere } from "./move.ts";
 
 /** What became of the files callbacks rewrote during `check --staged`. */
@@ -114,9 +115,17 @@ function mergeOnTop(
   const basePath = join(work, "base");
   writeFileSync(basePath, base);
   const r = runGitBytes(top, ["merge-file", "-p", "--", ours, basePath, theirs]);
-  if (r.status !== 0) return "conflict"; // >0: clashing hunks; 255: binary, or an error
+  let merged: Uint8Array | null = r.status === 0 ? r.stdout : null;
+  // git counts changes on neighbouring lines as a clash: try again placing each by the
+  // base's line numbers. 255 (a binary file, an error) stays a conflict.
+  if (merged === null && r.status !== null && r.status > 0 && r.status < 128) {
+    const text = (path: string): string => readFileSync(path).toString("latin1");
+    const again = mergeAdjacent(Buffer.from(base).toString("latin1"), text(ours), text(theirs));
+    merged = again === null ? null : Buffer.from(again, "latin1");
+  }
+  if (merged === null) return "conflict";
   const result = join(work, "result");
-  writeFileSync(result, r.stdout);
+  writeFileSync(result, merged);
   chmodSync(result, oursStat.mode & 0o7777);
   renameSync(result, theirs);
   rmIfThere(ours);

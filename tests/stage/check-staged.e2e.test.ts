@@ -359,3 +359,14 @@ test("a callback that rewrites a file outside the commit: your version comes bac
   const kept = /their version is kept in (\S+)/.exec(r.stderr)?.[1] as string;
   expect(read(join(kept, "b.txt"))).toBe("rewritten by a project-wide fixer\n");
 });
+
+test("an unstaged line right beside the fixed line merges (git merge-file alone calls it a clash)", () => {
+  const root = repo([SED_FORMAT]);
+  writeFiles(root, { "a.txt": "one\nthree\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "one\nthree\nunstaged right below\n" });
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(git(root, "show", ":a.txt")).toBe("one\nTHREE\n");
+  expect(read(join(root, "a.txt"))).toBe("one\nTHREE\nunstaged right below\n");
+});
