@@ -370,3 +370,29 @@ test("an unstaged line right beside the fixed line merges (git merge-file alone 
   expect(git(root, "show", ":a.txt")).toBe("one\nTHREE\n");
   expect(read(join(root, "a.txt"))).toBe("one\nTHREE\nunstaged right below\n");
 });
+
+test("Ctrl-C twice (cpilot quits at once): the work still goes back on the way out", async () => {
+  const up = join(tempDir("cpilot-up-"), "up");
+  const root = repo([
+    // ignores SIGTERM, so the first Ctrl-C cannot end the run within its grace period
+    {
+      name: "stubborn",
+      pattern: "*.txt",
+      timeout: 120,
+      run: `trap '' TERM; echo $$ > "${up}"; sleep 60`,
+    },
+  ]);
+  messyTree(root);
+  const before = treeState(root);
+  const run = await startSleeping(root, up);
+  run.child.kill("SIGINT");
+  expect(await waitFor(() => run.stderr().includes("Ctrl-C again"), 10_000)).toBe(true);
+  run.child.kill("SIGINT");
+  expect(await run.closed).toBe(130);
+  try {
+    process.kill(-run.sleeper, "SIGKILL");
+  } catch {
+    // already gone
+  }
+  expect(treeState(root)).toEqual(before);
+});
