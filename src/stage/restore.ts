@@ -28,6 +28,7 @@ export function putBack(
   const { top } = options;
   const keptDir = join(options.keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
   const kept: string[] = [];
+  const there = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   const keep = (path: string): void => {
     const from = join(top, path);
     if (!there(from)) return;
@@ -35,7 +36,6 @@ export function putBack(
     moveFile(from, join(keptDir, path));
     kept.push(path);
   };
-  const there = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   const pending = journal.tracked.filter(({ path, deleted }) =>
     there(join(dir, deleted ? "deleted" : "tracked", path)),
   );
@@ -52,9 +52,9 @@ export function putBack(
     } else moveFile(join(dir, "tracked", path), join(top, path));
     restored++;
   }
-  for (const dir of journal.madeDirs ?? []) {
+  for (const folder of journal.madeDirs ?? []) {
     try {
-      rmdirSync(join(top, dir)); // only when empty: a callback's file in it stays
+      rmdirSync(join(top, folder)); // only when empty: a callback's file in it stays
     } catch {
       // not empty, or already gone
     }
