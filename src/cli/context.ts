@@ -154,11 +154,14 @@ export async function contextCommand(
     return 0;
   }
   const { values, input, idleExitMs } = parsed;
-  const contextDir =
-    values.dir === undefined ? join(projectRoot(cwd), ".context") : resolve(cwd, values.dir);
+  const root = projectRoot(cwd);
+  const contextDir = values.dir === undefined ? join(root, ".context") : resolve(cwd, values.dir);
   const dryRun = values["dry-run"] ?? false;
   const session = createContextSession({
     contextDir,
+    // The default folder must really be inside the project (as for the Stop hook and the
+    // MCP tool); a folder named with --dir is the person's own choice.
+    ...(values.dir === undefined ? { projectRoot: root } : {}),
     dryRun,
     backup: values.backup ?? false,
     moveCompleted: values["move-completed"] ?? false,

@@ -1,4 +1,5 @@
 /** The in-memory state of each file a batch touches, and writing them out at the end. */
+import type { Target } from "../util/contained-write.ts";
 import { encodeText } from "./_text-file.ts";
 import { writeContextFile } from "./_write.ts";
 import type { UpdateResult } from "./types.ts";
@@ -18,13 +19,15 @@ export interface FileState {
 }
 
 /**
- * Write every changed file. A file that cannot be written is left as it was, and each
- * update that changed it turns into a failure saying so.
+ * Write every changed file, each through `open` (its folder held and checked). A file that
+ * cannot be written is left as it was, and each update that changed it turns into a failure
+ * saying so.
  */
 export function writeFiles(
   states: Iterable<FileState>,
   backup: boolean,
   backedUp: Set<string>,
+  open: (path: string) => Target,
 ): void {
   for (const state of states) {
     if (state.text === null) continue;
@@ -36,7 +39,12 @@ export function writeFiles(
       continue;
     const first = !backedUp.has(state.path);
     try {
-      writeContextFile(state.path, bytes, state.original, backup && first);
+      const target = open(state.path);
+      try {
+        writeContextFile(target, bytes, state.original, backup && first);
+      } finally {
+        target.dir.close();
+      }
       if (backup) backedUp.add(state.path);
     } catch (err) {
       const message = (err as Error).message;

@@ -1,5 +1,6 @@
 /** Reading and writing context files as UTF-8, keeping a byte-order mark when there is one. */
-import { readFileSync } from "node:fs";
+import { readFileIn, type VerifiedDir } from "../util/contained-write.ts";
+import { MAX_CONTEXT_FILE_BYTES, mib } from "./limits.ts";
 
 const BOM = [0xef, 0xbb, 0xbf];
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -9,20 +10,36 @@ export type TextFile =
   | { kind: "missing" }
   | { kind: "error"; message: string };
 
-/** Read a file as UTF-8 text; invalid UTF-8 is an error, not a lossy decode. */
-export function readTextFile(path: string): TextFile {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
-    return { kind: "error", message: (err as Error).message };
-  }
+/** Decode a file's bytes as UTF-8 text; invalid UTF-8 is an error, not a lossy decode. */
+export function decodeTextFile(bytes: Uint8Array): TextFile {
   const bom = BOM.every((byte, i) => bytes[i] === byte);
   try {
     return { kind: "ok", text: decoder.decode(bom ? bytes.subarray(3) : bytes), bom, bytes };
   } catch {
     return { kind: "error", message: "it is not valid UTF-8" };
+  }
+}
+
+/**
+ * Read `name` in the held folder `dir` as UTF-8 text: not through a symlink put there
+ * since the check, and not when it is too big to update in memory.
+ */
+export function readTextFileIn(dir: VerifiedDir, name: string): TextFile {
+  const read = readFileIn(dir, name, MAX_CONTEXT_FILE_BYTES);
+  switch (read.kind) {
+    case "ok":
+      return decodeTextFile(read.bytes);
+    case "missing":
+      return read;
+    case "too-big":
+      return {
+        kind: "error",
+        message: `it is ${mib(read.size)}, over the ${mib(MAX_CONTEXT_FILE_BYTES)} limit for a context file`,
+      };
+    case "error":
+      return { kind: "error", message: read.message };
+    default:
+      return { kind: "error", message: "it is not a regular file" };
   }
 }
 

@@ -1,9 +1,12 @@
 import { createTwoFilesPatch } from "diff";
+import { openTargetAt } from "../util/contained-write.ts";
 import { type FileState, writeFiles } from "./_files.ts";
-import { readTextFile } from "./_text-file.ts";
+import { readTextFileIn, type TextFile } from "./_text-file.ts";
 import { applyAction } from "./actions.ts";
+import { MAX_CONTEXT_FILE_BYTES, mib } from "./limits.ts";
+import { lockContext } from "./lock.ts";
 import { parseUpdates } from "./parse.ts";
-import { type ContextFile, contextDirEscapes, resolveContextFile } from "./paths.ts";
+import { type ContextFile, type ContextPlace, contextPlace, resolveContextFile } from "./paths.ts";
 import type { ApplyOptions, ApplyReport, UpdateCommand, UpdateResult } from "./types.ts";
 import { DEFAULT_ALLOWED_FILES, validateUpdate } from "./validate.ts";
 
@@ -13,10 +16,18 @@ export interface ContextSession {
   apply(input: string | readonly UpdateCommand[]): ApplyReport;
 }
 
+/** Changed lines a diff looks for at most: past that its cost grows with their square. */
+const MAX_DIFF_EDIT = 5000;
+
 /** A unified diff like `diff -u` / git's, "" when nothing changed. */
 function unifiedDiff(from: string, to: string, before: string, after: string): string {
   if (before === after) return "";
-  return createTwoFilesPatch(from, to, before, after).replace(/^=+\n/, "");
+  const patch = createTwoFilesPatch(from, to, before, after, undefined, undefined, {
+    maxEditLength: MAX_DIFF_EDIT,
+  });
+  if (patch === undefined)
+    return `--- ${from}\n+++ ${to}\n(diff not shown: over ${MAX_DIFF_EDIT} lines changed)\n`;
+  return patch.replace(/^=+\n/, "");
 }
 
 function baseResult(command: UpdateCommand): UpdateResult {
@@ -45,16 +56,31 @@ function fail(
   return result;
 }
 
-function loadState(target: Extract<ContextFile, { ok: true }>): FileState | string {
-  const read = readTextFile(target.path);
+/** Read a context file through its held, checked folder (a folder not there yet: no file). */
+function loadState(
+  place: Extract<ContextPlace, { ok: true }>,
+  target: Extract<ContextFile, { ok: true }>,
+): FileState | string {
+  let read: TextFile;
+  try {
+    const at = openTargetAt(place.within, target.path);
+    try {
+      read = readTextFileIn(at.dir, at.name);
+    } finally {
+      at.dir.close();
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") return (err as Error).message;
+    read = { kind: "missing" };
+  }
   if (read.kind === "error") return read.message;
-  const found = read.kind === "ok";
+  const found = read.kind === "ok" ? read : null;
   return {
     path: target.path,
     relative: target.relative,
-    original: found ? read.bytes : null,
-    text: found ? read.text : null,
-    bom: found && read.bom,
+    original: found?.bytes ?? null,
+    text: found?.text ?? null,
+    bom: found?.bom ?? false,
     results: [],
   };
 }
@@ -70,12 +96,13 @@ export function createContextSession(options: ApplyOptions): ContextSession {
   /** With dryRun nothing is written, so later batches must see earlier ones in memory. */
   const dryRunStates = new Map<string, FileState>();
   const moveCompleted = options.moveCompleted ?? false;
-  const escapes =
-    options.projectRoot === undefined
-      ? null
-      : contextDirEscapes(options.projectRoot, options.contextDir);
 
-  function applyOne(command: UpdateCommand, states: Map<string, FileState>): UpdateResult {
+  function applyOne(
+    command: UpdateCommand,
+    states: Map<string, FileState>,
+    place: ContextPlace,
+    locked: string | null,
+  ): UpdateResult {
     const result = baseResult(command);
     const problems = validateUpdate(command, { allowedFiles: allowed });
     if (problems.length > 0) {
@@ -88,15 +115,12 @@ export function createContextSession(options: ApplyOptions): ContextSession {
           : "fix the block's attributes and content",
       );
     }
-    if (escapes)
-      return fail(
-        result,
-        escapes,
-        "keep the context folder inside the project, or name it with an absolute context.dir",
-      );
+    if (!place.ok) return fail(result, place.error, place.hint);
+    if (locked !== null)
+      return fail(result, locked, "apply again once the other update is done, or check the folder");
     const target = resolveContextFile(options.contextDir, command.file, allowed);
     if (!target.ok) return fail(result, target.error, target.hint);
-    const state = states.get(target.path) ?? loadState(target);
+    const state = states.get(target.path) ?? loadState(place, target);
     if (typeof state === "string") return fail(result, `Cannot read "${command.file}": ${state}`);
     states.set(target.path, state);
     if (state.text === null && command.action !== "add") {
@@ -110,6 +134,14 @@ export function createContextSession(options: ApplyOptions): ContextSession {
       now: options.now ?? new Date(),
     });
     if (!out.ok) return fail(result, out.error, out.hint, out.candidates);
+    const size = Buffer.byteLength(out.text);
+    if (size > MAX_CONTEXT_FILE_BYTES) {
+      return fail(
+        result,
+        `Cannot ${command.action} in "${command.file}": the file would be ${mib(size)}, over the ${mib(MAX_CONTEXT_FILE_BYTES)} limit for a context file`,
+        "keep context files short: move old entries out, or split the file",
+      );
+    }
     const seen = touched.get(target.path) ?? new Map<string, string>();
     touched.set(target.path, seen);
     const where =
@@ -136,10 +168,29 @@ export function createContextSession(options: ApplyOptions): ContextSession {
     apply(input) {
       const parsed =
         typeof input === "string" ? parseUpdates(input) : { updates: input, errors: [] };
-      const states = options.dryRun ? dryRunStates : new Map<string, FileState>();
-      const results = parsed.updates.map((command) => applyOne(command, states));
-      if (!options.dryRun) writeFiles(states.values(), options.backup ?? false, backedUp);
-      return { results, parseErrors: parsed.errors };
+      const place = contextPlace(options.contextDir, options.projectRoot);
+      // Read, change and write under the folder's lock, so concurrent updates (agents,
+      // hooks, CLIs) each see the others' writes; a dry run writes nothing and needs none.
+      const lock =
+        options.dryRun || !place.ok || parsed.updates.length === 0
+          ? null
+          : lockContext(
+              place,
+              parsed.updates.some((c) => c.action === "add"),
+            );
+      try {
+        const states = options.dryRun ? dryRunStates : new Map<string, FileState>();
+        const problem = lock !== null && "problem" in lock ? lock.problem : null;
+        const results = parsed.updates.map((command) => applyOne(command, states, place, problem));
+        if (!options.dryRun && place.ok && problem === null) {
+          writeFiles(states.values(), options.backup ?? false, backedUp, (path) =>
+            openTargetAt(place.within, path, { create: true }),
+          );
+        }
+        return { results, parseErrors: parsed.errors };
+      } finally {
+        if (lock !== null && "release" in lock) lock.release();
+      }
     },
   };
 }

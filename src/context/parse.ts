@@ -1,5 +1,6 @@
 import { findBlockEnd } from "./_block-end.ts";
 import { readOpenTag } from "./_open-tag.ts";
+import { MAX_BLOCK_BYTES, mib } from "./limits.ts";
 import type { ParseError, ParseResult, UpdateCommand } from "./types.ts";
 
 const OPEN = /<context-update(?=[\s/>]|$)/gi;
@@ -117,7 +118,16 @@ export function scanUpdates(text: string, options: ScanOptions): ScanResult {
       continue;
     }
     const end = findBlockEnd(text, tag.end, options.final);
-    if (end.kind === "closed") {
+    if (end.kind === "closed" && end.contentEnd - tag.end > MAX_BLOCK_BYTES) {
+      // Not copied, trimmed or diffed: a block this big is a mistake, and would cost its
+      // size many times over in memory.
+      fail(
+        start,
+        `<context-update> block is too big: ${mib(end.contentEnd - tag.end)} (at least), over the ${mib(MAX_BLOCK_BYTES)} limit for one block`,
+        "keep each block to a few entries; context files are notes, not data",
+      );
+      pos = end.end;
+    } else if (end.kind === "closed") {
       updates.push(toCommand(tag.attributes, text.slice(tag.end, end.contentEnd), lineOf(start)));
       pos = end.end;
     } else if (end.kind === "interrupted") {

@@ -1,6 +1,8 @@
-import { realpathSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { containPath, isInside, physicalPath } from "../util/contained-path.ts";
+import { existsSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { containPath, physicalPath } from "../util/contained-path.ts";
+import { realFolder } from "../util/contained-write.ts";
+import { below } from "../util/verified-dir.ts";
 import { matchesGlob } from "./_glob.ts";
 import { fileNameProblems } from "./validate.ts";
 
@@ -13,14 +15,6 @@ export type ContextFile =
       relative: string;
     }
   | { ok: false; error: string; hint: string };
-
-function realDir(dir: string): string {
-  try {
-    return realpathSync(dir);
-  } catch {
-    return resolve(dir);
-  }
-}
 
 /**
  * Resolve a block's `file` inside the context directory. Refused: absolute paths, `..`,
@@ -42,7 +36,7 @@ export function resolveContextFile(
     const error = `Cannot use "${file}": it leads through a symlink to ${contained.relative}, which is not an allowed context file`;
     return { ok: false, error, hint };
   }
-  const path = join(realDir(contextDir), contained.relative);
+  const path = join(realFolder(contextDir), contained.relative);
   try {
     if (!statSync(path).isFile()) {
       return {
@@ -58,14 +52,50 @@ export function resolveContextFile(
 }
 
 /**
- * Why the context directory is not really inside the project (a symlink on the way leads
- * out of it), or null when it is or does not exist yet.
+ * Where a context folder really is, and the root its writes are held inside: the one
+ * containment rule of every surface that applies context updates (CLI, Stop hook, MCP).
+ * A folder named relative to the project (the default `.context`, a relative `context.dir`)
+ * must really be inside the project, a symlink on the way leading out is refused; a folder
+ * the person named outright (an absolute `context.dir`, `--dir`) is held inside itself.
  */
-export function contextDirEscapes(projectRoot: string, contextDir: string): string | null {
-  const physical = physicalPath(resolve(contextDir));
-  const root = physicalPath(resolve(projectRoot));
-  if (physical === null)
-    return `Cannot use the context folder ${contextDir}: its symlinks form a loop`;
-  if (root === null || isInside(root, physical)) return null;
-  return `Cannot use the context folder ${contextDir}: it leads outside the project, to ${physical}`;
+export type ContextPlace =
+  | {
+      ok: true;
+      /** Real folder every write stays inside (opened step by step from here). */
+      within: string;
+      /** The context folder's real path. */
+      real: string;
+      /** The context folder relative to `within`, posix separators ("" when the same). */
+      rel: string;
+    }
+  | { ok: false; error: string; hint: string };
+
+/** The nearest folder at or above `path` that exists, as a real path. */
+function existingAncestor(path: string): string {
+  let at = path;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return realFolder(at);
+}
+
+export function contextPlace(contextDir: string, projectRoot?: string): ContextPlace {
+  const real = physicalPath(resolve(contextDir));
+  const hint =
+    "keep the context folder inside the project, or name it with an absolute context.dir";
+  if (real === null) {
+    return {
+      ok: false,
+      error: `Cannot use the context folder ${contextDir}: its symlinks form a loop`,
+      hint,
+    };
+  }
+  const within = projectRoot === undefined ? existingAncestor(real) : realFolder(projectRoot);
+  const rel = below(within, real);
+  if (rel === null) {
+    return {
+      ok: false,
+      error: `Cannot use the context folder ${contextDir}: it leads outside the project, to ${real}`,
+      hint,
+    };
+  }
+  return { ok: true, within, real, rel };
 }

@@ -1,4 +1,5 @@
 import { matchesGlob } from "./_glob.ts";
+import { MAX_BLOCK_BYTES, mib } from "./limits.ts";
 import { ACTIONS, type Action, type UpdateCommand } from "./types.ts";
 
 /** The files a block may target when `allowedFiles` is not given. */
@@ -62,6 +63,11 @@ export function validateUpdate(
   if (needsContent && command.content.trim() === "") problems.push(`${action} needs content`);
   if (command.section !== undefined && command.section.trim() === "") {
     problems.push("section is empty");
+  }
+  const size = Buffer.byteLength(command.content);
+  if (size > MAX_BLOCK_BYTES) {
+    problems.push(`content is ${mib(size)}, over the ${mib(MAX_BLOCK_BYTES)} limit for one block`);
+    return problems;
   }
   const fence = fenceProblem(command.content);
   if (fence !== null) problems.push(fence);

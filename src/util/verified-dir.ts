@@ -1,0 +1,159 @@
+// A folder checked to lie inside a root, held so that names in it resolve in that very
+// folder, not by its path again: a folder swapped for a symlink after the check cannot
+// redirect a write, a rename or an unlink. Node, Bun and Deno have no openat(2). On Linux
+// the folder is held open and reached as /proc/self/fd/N, which the kernel resolves to the
+// open folder itself (openat in all but name); every step down from the root is opened with
+// O_NOFOLLOW, so no symlink is followed on the way. Elsewhere (macOS) the folder is walked
+// by path with lstat, and its real path and identity are checked again right before each
+// step: a swap inside that last window (microseconds) is not caught there.
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
+import { isInside } from "./contained-path.ts";
+
+/** A folder checked to be inside its root; `at(name)` reaches a name in it. */
+export interface VerifiedDir {
+  /** Its real path when it was checked (for messages). */
+  readonly path: string;
+  /** A path the kernel resolves to `name` (one component) inside this very folder. */
+  at(name: string): string;
+  /** Throws a {@link MovedError} when the folder is no longer where it was checked. */
+  recheck(): void;
+  close(): void;
+}
+
+/** The folder (or a step to it) changed between the check and the write: nothing was done. */
+export class MovedError extends Error {
+  override readonly name = "MovedError";
+}
+
+const PROC_FD = "/proc/self/fd";
+let procUsable: boolean | undefined;
+
+function byHandle(): boolean {
+  procUsable ??= process.platform === "linux" && existsSync(PROC_FD);
+  return procUsable;
+}
+
+function code(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException).code;
+}
+
+function components(rel: string): string[] {
+  const parts = rel.split(/[\\/]/).filter((p) => p !== "" && p !== ".");
+  if (parts.includes("..")) throw new MovedError(`"${rel}" leads up, out of its root`);
+  return parts;
+}
+
+function makeDir(path: string): void {
+  try {
+    mkdirSync(path);
+  } catch (err) {
+    if (code(err) !== "EEXIST") throw err;
+  }
+}
+
+function openDir(path: string, follow: boolean): number {
+  try {
+    return openSync(
+      path,
+      constants.O_RDONLY | constants.O_DIRECTORY | (follow ? 0 : constants.O_NOFOLLOW),
+    );
+  } catch (err) {
+    const c = code(err);
+    if (c === "ELOOP" || c === "ENOTDIR" || c === "EMLINK") {
+      throw new MovedError(`${path} is not a folder any more (a symlink was put in its place?)`);
+    }
+    throw err;
+  }
+}
+
+function openByHandle(root: string, parts: string[], create: boolean): VerifiedDir {
+  let fd = openDir(root, true);
+  const where = (n: number) => `${PROC_FD}/${n}`;
+  try {
+    if (readlinkSync(where(fd)) !== root) throw new MovedError(`${root} moved`);
+    for (const part of parts) {
+      if (create) makeDir(`${where(fd)}/${part}`);
+      const next = openDir(`${where(fd)}/${part}`, false);
+      closeSync(fd);
+      fd = next;
+    }
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  const path = join(root, ...parts);
+  let open = true;
+  return {
+    path,
+    at: (name) => `${where(fd)}/${name}`,
+    recheck() {
+      // Informational: the walk already proved it; a folder moved out would need write
+      // access outside the root, which would not need us.
+      const now = readlinkSync(where(fd));
+      if (!isInside(root, now)) throw new MovedError(`${path} moved to ${now}`);
+    },
+    close() {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
+}
+
+function openByPath(root: string, parts: string[], create: boolean): VerifiedDir {
+  let path = root;
+  for (const part of parts) {
+    path = join(path, part);
+    if (create) makeDir(path);
+    const st = lstatSync(path);
+    if (!st.isDirectory()) throw new MovedError(`${path} is not a folder (a symlink?)`);
+  }
+  const first = statSync(path);
+  const recheck = () => {
+    let real: string;
+    let st: { dev: number; ino: number };
+    try {
+      real = realpathSync(path);
+      st = statSync(path);
+    } catch (err) {
+      throw new MovedError(`${path} is gone: ${(err as Error).message}`);
+    }
+    if (real !== path || st.dev !== first.dev || st.ino !== first.ino) {
+      throw new MovedError(`${path} was replaced (now ${real})`);
+    }
+  };
+  recheck();
+  return { path, at: (name) => join(path, name), recheck, close: () => undefined };
+}
+
+/**
+ * Open the folder `rel` below `root` (a real, absolute folder path: from realpath), each
+ * step a real folder (no symlink), created with `create`. Throws a {@link MovedError} when
+ * a step is a symlink or not a folder, and the file system's error when one is missing.
+ */
+export function openVerifiedDir(
+  root: string,
+  rel: string,
+  options: { create?: boolean } = {},
+): VerifiedDir {
+  if (!isAbsolute(root)) throw new Error(`openVerifiedDir needs an absolute root: ${root}`);
+  const parts = components(rel);
+  const create = options.create === true;
+  return byHandle() ? openByHandle(root, parts, create) : openByPath(root, parts, create);
+}
+
+/** `path` relative to `root` (both absolute), or null when it is not inside. */
+export function below(root: string, path: string): string | null {
+  if (!isInside(root, path)) return null;
+  return relative(root, path).split(sep).join("/");
+}
