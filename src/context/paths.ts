@@ -1,7 +1,7 @@
-import { existsSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { containPath, physicalPath } from "../util/contained-path.ts";
-import { realFolder } from "../util/contained-write.ts";
+import { existingFolder, realFolder } from "../util/contained-write.ts";
 import { below } from "../util/verified-dir.ts";
 import { matchesGlob } from "./_glob.ts";
 import { fileNameProblems } from "./validate.ts";
@@ -70,13 +70,6 @@ export type ContextPlace =
     }
   | { ok: false; error: string; hint: string };
 
-/** The nearest folder at or above `path` that exists, as a real path. */
-function existingAncestor(path: string): string {
-  let at = path;
-  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
-  return realFolder(at);
-}
-
 export function contextPlace(contextDir: string, projectRoot?: string): ContextPlace {
   const real = physicalPath(resolve(contextDir));
   const hint =
@@ -88,7 +81,7 @@ export function contextPlace(contextDir: string, projectRoot?: string): ContextP
       hint,
     };
   }
-  const within = projectRoot === undefined ? existingAncestor(real) : realFolder(projectRoot);
+  const within = projectRoot === undefined ? existingFolder(real) : realFolder(projectRoot);
   const rel = below(within, real);
   if (rel === null) {
     return {

@@ -1,10 +1,18 @@
-import { existsSync, lstatSync, mkdirSync, realpathSync, rmSync } from "node:fs";
-import { dirname, relative, sep } from "node:path";
-import { evaluateWrite } from "../gate/index.ts";
+import { lstatSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
+import { checkPath } from "../gate/rules.ts";
 import type { GateConfig } from "../gate/schema.ts";
 import type { PendingWrite } from "../gate/types.ts";
-import { writeFileAtomic } from "../util/atomic-write.ts";
-import { containPath } from "../util/contained-path.ts";
+import { containPath, physicalPath } from "../util/contained-path.ts";
+import {
+  existingFolder,
+  MovedError,
+  openTargetAt,
+  removeFileIn,
+  type Target,
+  writeFileIn,
+} from "../util/contained-write.ts";
 import { applyEdits, type Edit, type Region, type Splice } from "./edits.ts";
 import { describeEditFailure } from "./nearest.ts";
 import {
@@ -100,22 +108,73 @@ function editFields(request: WriteRequest): Partial<PendingWrite> {
 async function locate(
   request: WriteRequest,
   ctx: WriteContext,
-): Promise<{ absolute: string } | WriteRefused> {
+): Promise<{ absolute: string; inside: boolean } | WriteRefused> {
   const contained = containPath(ctx.root, request.path);
-  if (contained.ok) return { absolute: contained.absolute };
+  if (contained.ok) return { absolute: contained.absolute, inside: true };
   const decision = await gate(request, ctx, editFields(request));
   if (decision.decision === "deny") return { refused: decision.reason };
-  return { absolute: decision.path };
+  return { absolute: decision.path, inside: false };
 }
 
-/** Write to the file a symlink inside the root points at, not over the link itself. */
-function physical(path: string): string {
+/**
+ * The root a file's folder is held inside: the project, or for a path outside it that the
+ * gate allowed (its outside-root protection turned off), that path's own folder as it is now.
+ */
+function holdingRoot(ctx: WriteContext, path: string, inside: boolean): string {
+  return inside ? ctx.root : existingFolder(dirname(physicalPath(resolve(path)) ?? resolve(path)));
+}
+
+/**
+ * Open the folder of the file at `real` (already resolved: see {@link landing}), held so the
+ * write lands where it was checked; null when a folder on the way does not exist (with
+ * `create`, it is made). A symlink put at its name since is replaced, not followed.
+ */
+function target(real: string, root: string, create: boolean): Target | null {
   try {
-    if (lstatSync(path).isSymbolicLink()) return realpathSync(path);
-  } catch {
-    // a new file
+    return openTargetAt(root, real, { create });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw err;
   }
-  return path;
+}
+
+/**
+ * The file a write of `path` lands in, resolved once: a symlink inside the root is written
+ * through to its target, as before. When that target is another file than the one the gate
+ * was asked about (the link may have been put there while it decided), the gate's own
+ * protections and rules must allow the target too.
+ */
+function landing(ctx: WriteContext, path: string, inside: boolean): string | WriteRefused {
+  const real = physicalPath(resolve(path));
+  if (real === null)
+    return { refused: `Cannot write ${JSON.stringify(path)}: its symlinks form a loop` };
+  if (!inside || real === path) return real;
+  let config: ReturnType<typeof resolveGateConfig> | null = null;
+  try {
+    config = resolveGateConfig(ctx.gate);
+  } catch {
+    // a gate section that does not resolve: the built-in protections only
+    config = resolveGateConfig({});
+  }
+  const verdict = checkPath(ctx.root, real, config);
+  if (!verdict.ok) return { refused: verdict.reason };
+  if (verdict.hit.action === "deny") {
+    return {
+      refused: `Cannot write ${JSON.stringify(path)}: it leads to ${verdict.relative}: ${verdict.hit.reason}`,
+    };
+  }
+  return real;
+}
+
+/** Why a write did not happen, for the agent. */
+function cannot(verb: string, shown: string, err: unknown): WriteRefused {
+  const why = err instanceof Error ? err.message : String(err);
+  if (err instanceof MovedError) {
+    return {
+      refused: `Cannot ${verb} ${shown}: a folder on its path changed while it was being written (${why}); nothing was ${verb === "delete" ? "deleted" : "written"}\nhint: a symlink was put in place of a folder: write only inside the project`,
+    };
+  }
+  return { refused: `Cannot ${verb} ${shown}: ${why}` };
 }
 
 /**
@@ -130,27 +189,62 @@ export async function performWrite(
   const where = await locate(request, ctx);
   if ("refused" in where) return where;
   const shown = JSON.stringify(request.path);
-  const current = readAgentText(where.absolute);
-  if ("kind" in current && current.kind === "not-text" && request.tool !== "delete_file") {
-    return { refused: `Cannot change ${shown}: ${current.reason}` };
+  // A delete needs no content; it removes the name itself (a link, not what it points at).
+  let current: ReturnType<typeof readAgentText> = { kind: "missing" };
+  if (request.tool !== "delete_file") {
+    const source = landing(ctx, where.absolute, where.inside);
+    if (typeof source !== "string") return source;
+    try {
+      const at = target(source, holdingRoot(ctx, source, where.inside), false);
+      try {
+        current = at === null ? { kind: "missing" } : readAgentText(at);
+      } finally {
+        at?.dir.close();
+      }
+    } catch (err) {
+      return cannot("change", shown, err);
+    }
+    if ("kind" in current && current.kind === "not-text") {
+      return { refused: `Cannot change ${shown}: ${current.reason}` };
+    }
   }
 
   if (request.tool === "delete_file") {
     const decision = await gate(request, ctx, {});
     if (decision.decision === "deny") return { refused: decision.reason };
-    const target = decision.path;
+    // A link is deleted itself, not the file it points at: only its folder is resolved.
+    const inside = decision.relativePath !== undefined;
+    const parent = dirname(decision.path);
+    const real = join(physicalPath(parent) ?? parent, basename(decision.path));
     let isDir = false;
+    let at: Target;
     try {
-      isDir = lstatSync(target).isDirectory();
-    } catch {
+      at = openTargetAt(holdingRoot(ctx, real, inside), real);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") return cannot("delete", shown, err);
       return {
         refused: `Cannot delete ${shown}: no such file\nhint: it may already be gone; read_file or your file listing shows what exists`,
       };
     }
-    if (isDir)
-      return { refused: `Cannot delete ${shown}: it is a directory; delete_file removes one file` };
-    rmSync(target);
-    const path = decision.relativePath ?? posix(relative(ctx.root, target));
+    try {
+      try {
+        isDir = lstatSync(at.dir.at(at.name)).isDirectory();
+      } catch {
+        return {
+          refused: `Cannot delete ${shown}: no such file\nhint: it may already be gone; read_file or your file listing shows what exists`,
+        };
+      }
+      if (isDir)
+        return {
+          refused: `Cannot delete ${shown}: it is a directory; delete_file removes one file`,
+        };
+      removeFileIn(at.dir, at.name);
+    } catch (err) {
+      return cannot("delete", shown, err);
+    } finally {
+      at.dir.close();
+    }
+    const path = decision.relativePath ?? posix(relative(ctx.root, decision.path));
     return done(request, path, "deleted", null, null, null, null, null, `Deleted ${path}`);
   }
 
@@ -212,16 +306,22 @@ export async function performWrite(
   const data = toDiskSpace(text, shape);
   const decision = await gate(request, ctx, { content: data, ...editFields(request) });
   if (decision.decision === "deny") return { refused: decision.reason };
-  const target = physical(decision.path);
-  const existedBefore = existsSync(target);
   const written = decision.content ?? data;
+  let existedBefore = false;
   try {
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileAtomic(target, written);
+    const inside = decision.relativePath !== undefined;
+    const real = landing(ctx, decision.path, inside);
+    if (typeof real !== "string") return real;
+    const at = target(real, holdingRoot(ctx, real, inside), true);
+    if (at === null) throw new Error("its folder could not be made");
+    try {
+      existedBefore = lstatSync(at.dir.at(at.name), { throwIfNoEntry: false }) !== undefined;
+      writeFileIn(at.dir, at.name, written);
+    } finally {
+      at.dir.close();
+    }
   } catch (err) {
-    return {
-      refused: `Cannot write ${shown}: ${err instanceof Error ? err.message : String(err)}`,
-    };
+    return cannot("write", shown, err);
   }
   const path = decision.relativePath ?? posix(relative(ctx.root, decision.path));
   const gateChanged = decision.content !== undefined && decision.content !== data;

@@ -1,12 +1,14 @@
 import type { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { stopSessionRuns } from "../engine/running.ts";
 import { randomHex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { Batcher } from "./batcher.ts";
 import { finishBatch } from "./finish-batch.ts";
 import { DEFAULT_PROGRESS_MS } from "./keep-alive.ts";
+import { limitLines, MAX_MESSAGE_BYTES, type Oversize } from "./line-limit.ts";
 import { Project, projectRoot } from "./project.ts";
 import { guardStdout } from "./stdout-guard.ts";
 import { createToolContext } from "./tool-context.ts";
@@ -43,8 +45,9 @@ export interface CpilotMcp {
   readonly server: McpServer;
   readonly project: Project;
   /**
-   * The session ended: finish queued edits and their blocking callbacks, stop background
-   * runs (except `persist` ones, which are waited for and leave their result in the inbox).
+   * The session ended (abort `signal` first, so callbacks still running are stopped): let
+   * queued edits end, stop background runs (except `persist` ones, which are waited for and
+   * leave their result in the inbox).
    */
   drain(): Promise<void>;
 }
@@ -130,27 +133,56 @@ export async function createCpilotMcp(options: CpilotMcpOptions): Promise<Cpilot
   };
 }
 
+/** A JSON-RPC error for a message too big to read, so the client's call fails instead of hanging. */
+function oversizeError(oversize: Oversize): JSONRPCMessage {
+  const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
+  return {
+    jsonrpc: "2.0",
+    id: oversize.id,
+    error: {
+      code: -32600,
+      message: `Cannot read the message: it is ${mib(oversize.bytes)}, over the ${mib(MAX_MESSAGE_BYTES)} limit for one message; nothing was done`,
+    },
+  } as unknown as JSONRPCMessage;
+}
+
 /**
  * Serve MCP over stdio until the client closes stdin (or `signal` aborts). Only protocol
- * goes to stdout; anything else printed in this process goes to stderr.
+ * goes to stdout; anything else printed in this process goes to stderr. When the client
+ * goes away, the calls still running are stopped (their callbacks' process groups) and the
+ * server exits: nobody is left to read their results.
  */
 export async function serveStdio(
   options: CpilotMcpOptions & { stdin?: Readable; stdout?: Writable },
 ): Promise<void> {
   const guard = options.stdout === undefined ? guardStdout() : null;
   const stdin = options.stdin ?? process.stdin;
-  const mcp = await createCpilotMcp(options);
-  const transport = new StdioServerTransport(stdin, options.stdout ?? guard?.protocol);
+  const stop = new AbortController();
+  const outer = options.signal;
+  if (outer?.aborted) stop.abort();
+  outer?.addEventListener("abort", () => stop.abort(), { once: true });
+  const mcp = await createCpilotMcp({ ...options, signal: stop.signal });
+  let transport: StdioServerTransport;
+  const lines = limitLines(stdin, MAX_MESSAGE_BYTES, (oversize) => {
+    process.stderr.write(
+      `cpilot mcp: dropped a message of ${oversize.bytes} bytes (over ${MAX_MESSAGE_BYTES})\n`,
+    );
+    transport.send(oversizeError(oversize)).catch(() => undefined);
+  });
+  transport = new StdioServerTransport(lines, options.stdout ?? guard?.protocol, {
+    maxBufferSize: MAX_MESSAGE_BYTES + 1024,
+  });
   const closed = new Promise<void>((resolve) => {
     stdin.once("end", () => resolve());
     stdin.once("close", () => resolve());
     transport.onclose = () => resolve();
-    options.signal?.addEventListener("abort", () => resolve(), { once: true });
+    stop.signal.addEventListener("abort", () => resolve(), { once: true });
   });
   try {
     await mcp.server.connect(transport);
     process.stderr.write(`cpilot mcp: serving ${mcp.project.root}\n`);
     await closed;
+    stop.abort();
     await mcp.drain();
   } finally {
     await mcp.server.close().catch(() => undefined);

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileIn, type Target } from "../util/contained-write.ts";
 
 /**
  * How a text file is laid out on disk, so a write can keep it: a UTF-8 BOM, its line
@@ -78,25 +78,31 @@ export function toDiskSpace(text: string, shape: TextShape | null): string {
   return shape.bom ? `${BOM}${body}` : body;
 }
 
-/** Read a file into agent space, or say why it cannot be. */
-export function readAgentText(path: string): AgentText | Unreadable {
-  let size: number;
-  try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) return { kind: "not-text", reason: "it is a directory" };
-    if (!stat.isFile()) return { kind: "not-text", reason: "it is not a regular file" };
-    size = stat.size;
-  } catch {
-    return { kind: "missing" };
+/**
+ * Read a file into agent space, or say why it cannot be: through its held, checked folder
+ * (`target`, see openTarget), not following a symlink put at its name since the check.
+ */
+export function readAgentText(target: Target): AgentText | Unreadable {
+  const read = readFileIn(target.dir, target.name, MAX_TEXT_BYTES);
+  switch (read.kind) {
+    case "ok":
+      return (
+        decodeText(read.bytes) ?? { kind: "not-text", reason: "it is not UTF-8 text (binary?)" }
+      );
+    case "missing":
+      return { kind: "missing" };
+    case "directory":
+      return { kind: "not-text", reason: "it is a directory" };
+    case "too-big":
+      return {
+        kind: "not-text",
+        reason: `it is ${read.size} bytes, over the ${MAX_TEXT_BYTES}-byte limit for text edits`,
+      };
+    case "error":
+      return { kind: "not-text", reason: read.message };
+    default:
+      return { kind: "not-text", reason: "it is not a regular file" };
   }
-  if (size > MAX_TEXT_BYTES) {
-    return {
-      kind: "not-text",
-      reason: `it is ${size} bytes, over the ${MAX_TEXT_BYTES}-byte limit for text edits`,
-    };
-  }
-  const decoded = decodeText(readFileSync(path));
-  return decoded ?? { kind: "not-text", reason: "it is not UTF-8 text (binary?)" };
 }
 
 /** 1-based line number of a character offset. */

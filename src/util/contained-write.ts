@@ -6,6 +6,7 @@
 import {
   closeSync,
   constants,
+  existsSync,
   fstatSync,
   fsyncSync,
   lstatSync,
@@ -38,6 +39,13 @@ export function realFolder(path: string): string {
   } catch {
     return physicalPath(resolve(path)) ?? resolve(path);
   }
+}
+
+/** The nearest folder at or above `path` (absolute) that exists, as a real path. */
+export function existingFolder(path: string): string {
+  let at = path;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return realFolder(at);
 }
 
 /**

@@ -1,9 +1,9 @@
-import { statSync } from "node:fs";
+import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { resolveGateConfig, secretKind } from "../../gate/index.ts";
 import { containPath } from "../../util/contained-path.ts";
-import { readRegularFile } from "../../util/read-regular.ts";
+import { openTargetAt, readFileIn, realFolder } from "../../util/contained-write.ts";
 import { decodeText, MAX_TEXT_BYTES } from "../text-file.ts";
 import type { ToolContext } from "../tool-context.ts";
 
@@ -66,33 +66,50 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
         } catch {
           // a bad gate section keeps the protection on
         }
-        const kind = secretKind(where.lexical);
+        // The protection applies to the file that would be read: the path as written and
+        // where its symlinks (a link to .env, a linked folder) really lead.
+        const kind = secretKind(where.lexical) ?? secretKind(where.relative);
         if (secrets && kind !== null) {
           return ctx.reply(
-            `Cannot read ${shown}: it is ${kind}, which holds secrets; ask the user for what you need from it`,
+            `Cannot read ${shown}: it is ${kind}${where.lexical === where.relative ? "" : ` (it leads to ${where.relative})`}, which holds secrets; ask the user for what you need from it`,
             true,
           );
         }
-        let size: number;
+        let read: ReturnType<typeof readFileIn>;
         try {
-          const stat = statSync(where.absolute);
-          if (stat.isDirectory()) return ctx.reply(`Cannot read ${shown}: it is a directory`, true);
-          size = stat.size;
-        } catch {
-          return ctx.reply(`Cannot read ${shown}: no such file`, true);
+          // Read the file that was checked: through its held folder, not following a link
+          // put at its name since.
+          const at = openTargetAt(
+            ctx.project.root,
+            join(realFolder(ctx.project.root), where.relative),
+          );
+          try {
+            read = readFileIn(at.dir, at.name, MAX_TEXT_BYTES);
+          } finally {
+            at.dir.close();
+          }
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
+            return ctx.reply(`Cannot read ${shown}: ${(err as Error).message}`, true);
+          }
+          read = { kind: "missing" };
         }
-        if (size > MAX_TEXT_BYTES) {
+        if (read.kind === "missing") return ctx.reply(`Cannot read ${shown}: no such file`, true);
+        if (read.kind === "directory")
+          return ctx.reply(`Cannot read ${shown}: it is a directory`, true);
+        if (read.kind === "too-big") {
           return ctx.reply(
-            `Cannot read ${shown}: it is ${size} bytes, over the ${MAX_TEXT_BYTES}-byte limit`,
+            `Cannot read ${shown}: it is ${read.size} bytes, over the ${MAX_TEXT_BYTES}-byte limit`,
             true,
           );
         }
-        const bytes = readRegularFile(where.absolute, MAX_TEXT_BYTES);
-        if (bytes === null)
+        if (read.kind === "error") return ctx.reply(`Cannot read ${shown}: ${read.message}`, true);
+        if (read.kind !== "ok")
           return ctx.reply(
             `Cannot read ${shown}: it is not a regular file (a FIFO, a device?)`,
             true,
           );
+        const bytes = read.bytes;
         const decoded = decodeText(bytes);
         if (decoded === null)
           return ctx.reply(`Cannot read ${shown}: it is not UTF-8 text (binary?)`, true);
