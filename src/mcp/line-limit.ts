@@ -68,7 +68,7 @@ export function limitLines(
   input: NodeStream.Readable,
   max: number,
   onOversize: (oversize: Oversize) => void,
-): NodeStream.Readable {
+): NodeStream.Transform {
   const { Transform } = nodeBuiltin<typeof NodeStream>("node:stream");
   let parts: Buffer[] = [];
   let size = 0;

@@ -186,6 +186,10 @@ export async function serveStdio(
     await mcp.drain();
   } finally {
     await mcp.server.close().catch(() => undefined);
+    // The transport paused only the line reader: let go of stdin itself, or its open
+    // pipe keeps the process alive after a SIGTERM.
+    stdin.unpipe(lines);
+    stdin.pause();
     guard?.restore();
   }
 }
