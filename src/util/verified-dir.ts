@@ -144,12 +144,17 @@ function openByPath(root: string, parts: string[], create: boolean): VerifiedDir
 export function openVerifiedDir(
   root: string,
   rel: string,
-  options: { create?: boolean } = {},
+  options: {
+    create?: boolean /** Tests: the walk by path, as off Linux. */;
+    byPath?: boolean;
+  } = {},
 ): VerifiedDir {
   if (!isAbsolute(root)) throw new Error(`openVerifiedDir needs an absolute root: ${root}`);
   const parts = components(rel);
   const create = options.create === true;
-  return byHandle() ? openByHandle(root, parts, create) : openByPath(root, parts, create);
+  return byHandle() && options.byPath !== true
+    ? openByHandle(root, parts, create)
+    : openByPath(root, parts, create);
 }
 
 /** `path` relative to `root` (both absolute), or null when it is not inside. */
