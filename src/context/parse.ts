@@ -123,7 +123,7 @@ export function scanUpdates(text: string, options: ScanOptions): ScanResult {
       // size many times over in memory.
       fail(
         start,
-        `<context-update> block is too big: ${mib(end.contentEnd - tag.end)} (at least), over the ${mib(MAX_BLOCK_BYTES)} limit for one block`,
+        `<context-update> block is too big: ${mib(end.contentEnd - tag.end)}, over the ${mib(MAX_BLOCK_BYTES)} limit for one block`,
         "keep each block to a few entries; context files are notes, not data",
       );
       pos = end.end;
