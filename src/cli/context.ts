@@ -1,6 +1,6 @@
 /** `cpilot context apply`: apply `<context-update>` blocks from a file, stdin or a followed log. */
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type * as NodeUtil from "node:util";
 import {
   type ApplyReport,
@@ -8,6 +8,7 @@ import {
   type FollowEnd,
   type FollowOptions,
   followUpdates,
+  projectContext,
   renderReport,
   summarize,
 } from "../context/index.ts";
@@ -154,14 +155,16 @@ export async function contextCommand(
     return 0;
   }
   const { values, input, idleExitMs } = parsed;
-  const root = projectRoot(cwd);
-  const contextDir = values.dir === undefined ? join(root, ".context") : resolve(cwd, values.dir);
+  // The default folder must really be inside the project (the rule of the Stop hook and the
+  // MCP tool); a folder named with --dir is the person's own choice.
+  const where =
+    values.dir === undefined
+      ? projectContext(projectRoot(cwd), undefined)
+      : { contextDir: resolve(cwd, values.dir) };
+  const { contextDir } = where;
   const dryRun = values["dry-run"] ?? false;
   const session = createContextSession({
-    contextDir,
-    // The default folder must really be inside the project (as for the Stop hook and the
-    // MCP tool); a folder named with --dir is the person's own choice.
-    ...(values.dir === undefined ? { projectRoot: root } : {}),
+    ...where,
     dryRun,
     backup: values.backup ?? false,
     moveCompleted: values["move-completed"] ?? false,

@@ -6,7 +6,7 @@ export { type ActionContext, type ActionOutcome, applyAction } from "./actions.t
 export { applyUpdates, type ContextSession, createContextSession } from "./apply.ts";
 export { type FollowEnd, type FollowOptions, followUpdates } from "./follow.ts";
 export { parseUpdates, type ScanOptions, type ScanResult, scanUpdates } from "./parse.ts";
-export { type ContextFile, resolveContextFile } from "./paths.ts";
+export { type ContextFile, projectContext, resolveContextFile } from "./paths.ts";
 export { type RenderOptions, renderReport, summarize } from "./render.ts";
 export type {
   Action,

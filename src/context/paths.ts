@@ -1,5 +1,5 @@
 import { statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { containPath, physicalPath } from "../util/contained-path.ts";
 import { existingFolder, realFolder } from "../util/contained-write.ts";
 import { below } from "../util/verified-dir.ts";
@@ -91,4 +91,17 @@ export function contextPlace(contextDir: string, projectRoot?: string): ContextP
     };
   }
   return { ok: true, within, real, rel };
+}
+
+/**
+ * The context folder of a project (`context.dir`, default `.context`) and the root it must
+ * stay inside: a folder named relative to the project must really be in it; an absolute one
+ * is the person's own choice. What the Stop hook, the MCP tool and the CLI's default use.
+ */
+export function projectContext(
+  root: string,
+  dir: string | undefined,
+): { contextDir: string; projectRoot?: string } {
+  const contextDir = resolve(root, dir ?? ".context");
+  return dir !== undefined && isAbsolute(dir) ? { contextDir } : { contextDir, projectRoot: root };
 }

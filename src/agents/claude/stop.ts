@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
 import { sha1Hex } from "../../platform/digest.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../_shared/session-state.ts";
@@ -66,15 +65,13 @@ async function applyContextUpdates(
 async function applyNow(ctx: HookContext, message: string): Promise<{ ok: boolean; text: string }> {
   // Lazy: only a final message with blocks pays for the context code.
   const { applyUpdates } = await import("../../context/apply.ts");
+  const { projectContext } = await import("../../context/paths.ts");
   const { renderReport, summarize } = await import("../../context/render.ts");
   const section = ctx.config.source.context;
-  const contextDir = join(ctx.config.root, section?.dir ?? ".context");
+  const where = projectContext(ctx.config.root, section?.dir);
+  const contextDir = where.contextDir;
   const report = applyUpdates(message, {
-    contextDir,
-    // named relative to the project: it must really be inside it
-    ...(section?.dir !== undefined && isAbsolute(section.dir)
-      ? {}
-      : { projectRoot: ctx.config.root }),
+    ...where,
     ...(section?.files ? { allowedFiles: section.files } : {}),
   });
   const { ok } = summarize(report);

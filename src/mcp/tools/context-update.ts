@@ -1,7 +1,6 @@
-import { isAbsolute, resolve } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { applyUpdates, renderReport, summarize } from "../../context/index.ts";
+import { applyUpdates, projectContext, renderReport, summarize } from "../../context/index.ts";
 import type { ToolContext } from "../tool-context.ts";
 
 /** context_update: apply `<context-update>` blocks to the project's markdown memory files. */
@@ -22,10 +21,7 @@ export function registerContextUpdate(server: McpServer, ctx: ToolContext): void
       const state = await ctx.project.load();
       const source = state.kind === "ok" ? state.config.source.context : undefined;
       const report = applyUpdates(text, {
-        contextDir: resolve(ctx.project.root, source?.dir ?? ".context"),
-        ...(source?.dir !== undefined && isAbsolute(source.dir)
-          ? {}
-          : { projectRoot: ctx.project.root }),
+        ...projectContext(ctx.project.root, source?.dir),
         ...(source?.files === undefined ? {} : { allowedFiles: source.files }),
         ...(dry_run === undefined ? {} : { dryRun: dry_run }),
       });
