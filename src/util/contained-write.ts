@@ -153,6 +153,7 @@ export type ReadIn =
 export function readFileIn(dir: VerifiedDir, name: string, maxBytes: number): ReadIn {
   let fd: number;
   try {
+    dir.recheck();
     fd = openSync(dir.at(name), constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

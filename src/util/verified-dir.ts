@@ -62,7 +62,8 @@ function makeDir(path: string): void {
   }
 }
 
-function openDir(path: string, follow: boolean): number {
+/** Open a folder (`shown` names it in messages); a symlink there, unless `follow`, is refused. */
+function openDir(path: string, follow: boolean, shown: string): number {
   try {
     return openSync(
       path,
@@ -70,21 +71,35 @@ function openDir(path: string, follow: boolean): number {
     );
   } catch (err) {
     const c = code(err);
-    if (c === "ELOOP" || c === "ENOTDIR" || c === "EMLINK") {
-      throw new MovedError(`${path} is not a folder any more (a symlink was put in its place?)`);
+    // O_NOFOLLOW with O_DIRECTORY on a symlink: ELOOP or ENOTDIR, by kernel.
+    if (c === "ELOOP" || c === "EMLINK" || (c === "ENOTDIR" && isLink(path))) {
+      throw new MovedError(`${shown} is a symlink now, not the folder that was checked`);
+    }
+    if (c === "ENOTDIR") {
+      throw Object.assign(new Error(`${shown} is a file, not a folder`), { code: c });
     }
     throw err;
   }
 }
 
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function openByHandle(root: string, parts: string[], create: boolean): VerifiedDir {
-  let fd = openDir(root, true);
+  let fd = openDir(root, true, root);
   const where = (n: number) => `${PROC_FD}/${n}`;
   try {
     if (readlinkSync(where(fd)) !== root) throw new MovedError(`${root} moved`);
+    let shown = root;
     for (const part of parts) {
+      shown = join(shown, part);
       if (create) makeDir(`${where(fd)}/${part}`);
-      const next = openDir(`${where(fd)}/${part}`, false);
+      const next = openDir(`${where(fd)}/${part}`, false, shown);
       closeSync(fd);
       fd = next;
     }
@@ -116,7 +131,12 @@ function openByPath(root: string, parts: string[], create: boolean): VerifiedDir
     path = join(path, part);
     if (create) makeDir(path);
     const st = lstatSync(path);
-    if (!st.isDirectory()) throw new MovedError(`${path} is not a folder (a symlink?)`);
+    if (st.isSymbolicLink()) {
+      throw new MovedError(`${path} is a symlink now, not the folder that was checked`);
+    }
+    if (!st.isDirectory()) {
+      throw Object.assign(new Error(`${path} is a file, not a folder`), { code: "ENOTDIR" });
+    }
   }
   const first = statSync(path);
   const recheck = () => {

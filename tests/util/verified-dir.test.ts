@@ -46,6 +46,19 @@ for (const byPath of [false, true]) {
       expect(readdirSync(outside)).toEqual([]);
     });
 
+    test("a file in the way is named as such, not taken for a swapped folder", () => {
+      const root = tempDir();
+      writeFileSync(join(root, "f"), "");
+      let caught: unknown;
+      try {
+        openVerifiedDir(root, "f/sub", { create: true, byPath });
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).not.toBeInstanceOf(MovedError);
+      expect((caught as Error).message).toBe(`${join(root, "f")} is a file, not a folder`);
+    });
+
     test("a link put at the name is replaced by a write, not written through; not read", () => {
       const root = tempDir();
       const outside = tempDir();
