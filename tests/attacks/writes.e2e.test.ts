@@ -11,6 +11,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -228,24 +229,22 @@ describe("MCP writes land where they were checked (item 2)", () => {
     writeFileSync(join(outside, "conf.txt"), "mode = safe\n");
     const mcp = await startMcp(proj.dir, { args: ["--batch-window", "0"] });
     cleanups.push(() => void mcp.close());
+    // A write lands by rename: the outside file's inode changes even when its text does not.
+    const ino = () => statSync(join(outside, "conf.txt")).ino;
+    const before = ino();
     const attacker = swapper(proj.dir, outside);
-    for (let i = 0; i < 200; i++) {
-      const r = await mcp.call("edit_file", {
+    const pair = ["mode = safe", "mode = SAFE"];
+    for (let i = 0; i < 400; i++) {
+      await mcp.call("edit_file", {
         path: "sub/conf.txt",
-        old_string: "mode = safe",
-        new_string: "mode = safe ",
+        old_string: pair[i % 2],
+        new_string: pair[(i + 1) % 2],
       });
-      if (!r.isError) {
-        await mcp.call("edit_file", {
-          path: "sub/conf.txt",
-          old_string: "mode = safe ",
-          new_string: "mode = safe",
-        });
-      }
-      if (readFileSync(join(outside, "conf.txt"), "utf8") !== "mode = safe\n") break;
+      if (ino() !== before) break;
     }
     attacker.kill("SIGKILL");
     expect(readFileSync(join(outside, "conf.txt"), "utf8")).toBe("mode = safe\n");
+    expect(ino()).toBe(before);
     expect(readdirSync(outside)).toEqual(["conf.txt"]);
   }, 180_000);
 });
