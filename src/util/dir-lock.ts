@@ -1,9 +1,9 @@
 // An exclusive lock across processes on a folder, for a read-modify-write of files in it
 // (context files updated by several agents, hooks and CLIs at once). The lock is made in
 // one step (which fails while it exists) and names its holder's pid and start time, so a
-// holder that died is told from a live one, and a reused pid is not taken for it. Breaking a dead holder's lock goes through
-// a second, short-lived lock, so two waiters cannot both break it and the second remove
-// the lock the first one took since. Synchronous: the holder's critical section is
+// holder that died is told from a live one, and a reused pid is not taken for it. Breaking
+// a dead holder's lock goes through a second, short-lived lock, so two waiters cannot both
+// break it and the second remove the lock the first one took since. Synchronous: the holder's critical section is
 // synchronous too, and the callers' APIs are.
 import {
   closeSync,
@@ -112,8 +112,11 @@ function create(dir: VerifiedDir, lock: string, content: string): boolean {
   return true;
 }
 
-/** Remove `lock` if it is still the file `ino` whose holder died; one breaker at a time. */
-function breakDead(dir: VerifiedDir, lock: string, ino: number): void {
+/**
+ * Remove `lock` if it is still the one (`ino`) whose holder died; one breaker at a time.
+ * False when another breaker is at it (the caller waits a moment).
+ */
+function breakDead(dir: VerifiedDir, lock: string, ino: number): boolean {
   const breaker = `${lock}.break`;
   let fd: number;
   try {
@@ -126,10 +129,11 @@ function breakDead(dir: VerifiedDir, lock: string, ino: number): void {
     } catch {
       // gone already
     }
-    return;
+    return false;
   }
   closeSync(fd);
   try {
+    // Under the breaker a dead holder's lock cannot change: only a breaker removes it.
     const again = readLock(dir.at(lock));
     if (again !== null && again.ino === ino && (again.holder === null || !alive(again.holder))) {
       tryUnlink(dir.at(lock));
@@ -137,6 +141,7 @@ function breakDead(dir: VerifiedDir, lock: string, ino: number): void {
   } finally {
     tryUnlink(dir.at(breaker));
   }
+  return true;
 }
 
 export class LockTimeout extends Error {
@@ -156,10 +161,7 @@ export function lockDirSync(dir: VerifiedDir, name: string, timeoutMs: number): 
     const seen = readLock(dir.at(name));
     if (seen !== null) {
       const dead = seen.holder === null ? Date.now() - seen.mtimeMs > TORN_MS : !alive(seen.holder);
-      if (dead) {
-        breakDead(dir, name, seen.ino);
-        continue;
-      }
+      if (dead && breakDead(dir, name, seen.ino)) continue;
     }
     if (Date.now() > deadline) {
       throw new LockTimeout(

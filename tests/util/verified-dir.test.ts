@@ -8,6 +8,7 @@ import {
   readlinkSync,
   renameSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -114,4 +115,16 @@ test("the folder lock: exclusive, released, and a dead holder's lock is broken",
   release();
   expect(existsSync(join(root, "L"))).toBe(false);
   lockDirSync(dir, "L", 50)();
+});
+
+test("the folder lock: a breaker that died mid-break does not block the lock for good", () => {
+  const root = tempDir();
+  const dir = openVerifiedDir(root, "");
+  opened.push(dir);
+  symlinkSync(JSON.stringify({ pid: 2 ** 22 + 4321, started: 1 }), join(root, "L"));
+  writeFileSync(join(root, "L.break"), "");
+  const old = new Date(Date.now() - 60_000);
+  utimesSync(join(root, "L.break"), old, old);
+  lockDirSync(dir, "L", 5000)();
+  expect(readdirSync(root)).toEqual([]);
 });
