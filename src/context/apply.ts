@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from "diff";
+import { isInside } from "../util/contained-path.ts";
 import { openTargetAt } from "../util/contained-write.ts";
 import { type FileState, writeFiles } from "./_files.ts";
 import { readTextFileIn, type TextFile } from "./_text-file.ts";
@@ -120,6 +121,11 @@ export function createContextSession(options: ApplyOptions): ContextSession {
       return fail(result, locked, "apply again once the other update is done, or check the folder");
     const target = resolveContextFile(options.contextDir, command.file, allowed);
     if (!target.ok) return fail(result, target.error, target.hint);
+    if (!isInside(place.real, target.path)) {
+      // The folder was swapped for a link since it was checked.
+      const error = `Cannot use "${command.file}": the context folder ${options.contextDir} changed while the update ran (now it leads to ${target.path})`;
+      return fail(result, error, "apply again; keep the context folder a plain folder");
+    }
     const state = states.get(target.path) ?? loadState(place, target);
     if (typeof state === "string") return fail(result, `Cannot read "${command.file}": ${state}`);
     states.set(target.path, state);
