@@ -249,6 +249,27 @@ describe("MCP writes land where they were checked (item 2)", () => {
   }, 180_000);
 });
 
+describe("context updates land where they were checked (item 2)", () => {
+  test("MCP context_update racing .context swapped for a symlink out never writes outside", async () => {
+    const proj = project(null, { ".context/TASKS.md": "# Tasks\n\n## Todo\n" });
+    cleanups.push(proj.remove);
+    const outside = tempDir("cpilot-attack-outside-");
+    writeFileSync(join(outside, "TASKS.md"), "# Tasks\n\n## Todo\n");
+    const ino = () => statSync(join(outside, "TASKS.md")).ino;
+    const before = ino();
+    const mcp = await startMcp(proj.dir);
+    cleanups.push(() => void mcp.close());
+    const attacker = swapper(proj.dir, outside, ".context");
+    for (let i = 0; i < 300 && ino() === before; i++) {
+      await mcp.call("context_update", { text: addTask(i) });
+    }
+    attacker.kill("SIGKILL");
+    expect(ino()).toBe(before);
+    expect(readdirSync(outside)).toEqual(["TASKS.md"]);
+    expect(readFileSync(join(outside, "TASKS.md"), "utf8")).toBe("# Tasks\n\n## Todo\n");
+  }, 180_000);
+});
+
 describe("MCP read_file protects secrets behind links (item 10)", () => {
   test("a link to .env, a link to a link, and a swap race never return the secret", async () => {
     const proj = project(null, { ".env": "API_KEY=hunter2-secret\n", "plain.txt": "plain\n" });
