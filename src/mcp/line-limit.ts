@@ -101,7 +101,7 @@ export function limitLines(
         add(chunk.subarray(start, newline + 1));
         start = newline + 1;
         if (head !== null) {
-          const id = topLevelId(Buffer.from(head).toString("utf8"));
+          const id = topLevelId(head.toString("utf8"));
           onOversize({ bytes: dropped, id });
           head = null;
           dropped = 0;
@@ -114,7 +114,8 @@ export function limitLines(
       callback();
     },
     flush(callback) {
-      if (head === null && parts.length > 0) this.push(Buffer.concat(parts));
+      if (head !== null) onOversize({ bytes: dropped, id: topLevelId(head.toString("utf8")) });
+      else if (parts.length > 0) this.push(Buffer.concat(parts));
       callback();
     },
   });

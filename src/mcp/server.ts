@@ -133,6 +133,25 @@ export async function createCpilotMcp(options: CpilotMcpOptions): Promise<Cpilot
   };
 }
 
+/**
+ * A JSON-RPC error for a line that is not a message (not JSON, or not JSON-RPC): the SDK
+ * drops it and tells only `onerror`; the client is answered as JSON-RPC says (id null).
+ */
+function unreadableError(err: Error): JSONRPCMessage | null {
+  const parse = err instanceof SyntaxError;
+  if (!parse && err.name !== "ZodError") return null;
+  return {
+    jsonrpc: "2.0",
+    id: null,
+    error: {
+      code: parse ? -32700 : -32600,
+      message: parse
+        ? "Cannot read the message: it is not JSON"
+        : "Cannot read the message: it is not a JSON-RPC 2.0 message",
+    },
+  } as unknown as JSONRPCMessage;
+}
+
 /** A JSON-RPC error for a message too big to read, so the client's call fails instead of hanging. */
 function oversizeError(oversize: Oversize): JSONRPCMessage {
   const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
@@ -172,6 +191,10 @@ export async function serveStdio(
   transport = new StdioServerTransport(lines, options.stdout ?? guard?.protocol, {
     maxBufferSize: MAX_MESSAGE_BYTES + 1024,
   });
+  transport.onerror = (err) => {
+    const reply = unreadableError(err);
+    if (reply !== null) transport.send(reply).catch(() => undefined);
+  };
   const closed = new Promise<void>((resolve) => {
     stdin.once("end", () => resolve());
     stdin.once("close", () => resolve());

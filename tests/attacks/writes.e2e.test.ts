@@ -367,6 +367,23 @@ describe("the MCP server never dies or lingers silently (items 12, 17)", () => {
     expect(server.replies.get(8)?.result).toBeDefined();
   }, 120_000);
 
+  test("a line that is not JSON, or not JSON-RPC, gets an error reply and the server goes on", async () => {
+    const proj = project(null);
+    cleanups.push(proj.remove);
+    const server = rawServer(proj.dir);
+    expect(await waitFor(() => server.replies.has(0), 20_000)).toBe(true);
+    server.child.stdin.write("this is not json\n");
+    expect(await waitFor(() => server.replies.has(null), 20_000)).toBe(true);
+    expect((server.replies.get(null)?.error as { code?: number } | undefined)?.code).toBe(-32700);
+    server.replies.delete(null);
+    server.send({ hello: "world" });
+    expect(await waitFor(() => server.replies.has(null), 20_000)).toBe(true);
+    expect((server.replies.get(null)?.error as { code?: number } | undefined)?.code).toBe(-32600);
+    server.send({ jsonrpc: "2.0", id: 3, method: "tools/list" });
+    expect(await waitFor(() => server.replies.has(3), 20_000)).toBe(true);
+    expect(server.exited()).toBeUndefined();
+  }, 60_000);
+
   test("a client that goes away mid-call: its callback is stopped and the server exits", async () => {
     const proj = project({
       callbacks: [

@@ -25,3 +25,13 @@ test("lines pass whole; a line over the limit is dropped and reported, the next 
   expect(lines).toEqual(['{"id":1}\n', '{"id":3}\n']);
   expect(seen).toEqual([{ bytes: 116, id: 2 }]);
 });
+
+test("a line over the limit that never ends (stdin closes) is reported too", async () => {
+  const input = new PassThrough();
+  const seen: Oversize[] = [];
+  const out = limitLines(input, 10, (o) => seen.push(o));
+  out.resume();
+  input.end('{"id":4,"x":"yyyyyyyyyyyy');
+  await new Promise((r) => out.on("end", r));
+  expect(seen).toEqual([{ bytes: 25, id: 4 }]);
+});
