@@ -183,9 +183,11 @@ export function checkPath(
   const contained = containPath(root, path);
   let lexical: string;
   let real: string;
+  let asWritten: string;
   if (contained.ok) {
     lexical = contained.lexical;
     real = contained.relative;
+    asWritten = contained.asWritten;
   } else {
     const symlink = contained.kind === "symlink" || contained.kind === "loop";
     if (symlink ? config.defaults.symlinkEscape : config.defaults.outsideRoot) {
@@ -212,8 +214,15 @@ export function checkPath(
       "it names the project root itself, not a file; give a file's path",
     );
   }
+  // Where the kernel takes the path as written counts too: `hk/../hooks/x` with `hk` a link
+  // to .git/hooks is .git/hooks/x, although its tidied form is hooks/x.
   const spellings = [
-    ...new Set([lexical.normalize("NFC"), lexical.normalize("NFKC"), real.normalize("NFC")]),
+    ...new Set([
+      lexical.normalize("NFC"),
+      lexical.normalize("NFKC"),
+      real.normalize("NFC"),
+      asWritten.normalize("NFC"),
+    ]),
   ];
   const { hit, withoutAsk } = decide(matchers(config), spellings);
   return { ok: true, absolute, relative: lexical, hit, withoutAsk };

@@ -10,6 +10,12 @@ export type Containment =
       relative: string;
       /** The path as written, normalized, relative to the root, posix separators. */
       lexical: string;
+      /**
+       * Where the path exactly as written lands (`link/../x` after following `link`, as
+       * open(2) does), relative to the real root: what an agent that writes the path it was
+       * given really writes. Equals `relative` when the path has no `..` after a symlink.
+       */
+      asWritten: string;
     }
   | { ok: false; kind: "nul" | "outside" | "symlink" | "loop"; reason: string };
 
@@ -124,11 +130,13 @@ export function containPath(root: string, path: string): Containment {
     }
   }
   const real = physicalPath(absolute) as string;
+  const written = physicalPath(isAbsolute(path) ? path : `${lexicalRoot}${sep}${path}`) as string;
   const base = isInside(lexicalRoot, absolute) ? lexicalRoot : physicalRoot;
   return {
     ok: true,
     absolute,
     relative: relative(physicalRoot, real).split(sep).join("/"),
     lexical: relative(base, absolute).split(sep).join("/"),
+    asWritten: relative(physicalRoot, written).split(sep).join("/"),
   };
 }

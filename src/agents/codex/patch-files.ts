@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, resolve, sep } from "node:path";
 import type { FileChange } from "../../engine/batch.ts";
 import type { PendingWrite } from "../../gate/types.ts";
 import { pathInRoot } from "../_shared/root-path.ts";
@@ -28,9 +28,14 @@ export function patchWrites(
   return out;
 }
 
-/** Where a patch's path lands: as written when absolute, else below `cwd`. */
+/**
+ * Where a patch's path lands: as written when absolute, else below `cwd`. Not tidied
+ * (no `..` removed): Codex hands the joined path to the kernel, which applies `..` after
+ * following the symlink before it, and the gate must check that same path.
+ */
 export function patchPath(cwd: string, path: string): string {
-  return path.includes("\0") || isAbsolute(path) ? path : resolve(cwd, path);
+  if (path.includes("\0") || isAbsolute(path)) return path;
+  return `${cwd.endsWith(sep) ? cwd.slice(0, -1) : cwd}${sep}${path}`;
 }
 
 /**
