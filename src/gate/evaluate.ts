@@ -54,6 +54,7 @@ function fromHit(hit: RuleHit, path: string, verdict: PathVerdict): GateDecision
     ...located(verdict),
   };
   if (hit.hint !== undefined) decision.hint = hit.hint;
+  if (hit.askPerson && decision.decision === "deny") decision.askPerson = true;
   return decision;
 }
 
@@ -112,7 +113,7 @@ async function decide(
   options: EvaluateOptions,
 ): Promise<GateDecision> {
   const root = resolve(options.root);
-  const first = checkPath(root, write.path, config);
+  const first = checkPath(root, write.path, config, write.agent);
   if (!first.ok) {
     return {
       decision: "deny",
@@ -153,7 +154,7 @@ async function decide(
       ...(result.path === undefined ? {} : { path: result.path }),
       ...(result.content === undefined ? {} : { content: result.content }),
     };
-    const checked = checkPath(root, next.path, config);
+    const checked = checkPath(root, next.path, config, write.agent);
     const denial = !checked.ok
       ? { reason: checked.reason, source: checked.source, path: checked.absolute }
       : checked.hit.action === "deny"

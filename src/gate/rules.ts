@@ -1,6 +1,8 @@
-import { resolve } from "node:path";
+import { isAbsolute, resolve, sep } from "node:path";
 import { compilePatterns } from "../match/pattern.ts";
 import { containPath } from "../util/contained-path.ts";
+import { agentStateDirOf } from "./agent-state.ts";
+import { ownConfigKind } from "./own-config.ts";
 import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
 import type { ResolvedGateConfig } from "./schema.ts";
 
@@ -12,6 +14,8 @@ export interface RuleHit {
   source: string;
   reason: string;
   hint?: string;
+  /** A person may approve it where the agent can ask one (cpilot's own config files). */
+  askPerson?: true;
 }
 
 /** The path passed the hard checks; `hit` is the rule that decides, `withoutAsk` ignores ask rules. */
@@ -119,6 +123,23 @@ function matchers(config: ResolvedGateConfig): Matcher[] {
         compiled.matches(rel) || folded?.matches(rel.toLowerCase()) === true ? hit : null,
     });
   }
+  // Last, so no rule of the config can allow it: only the person edits what the gate obeys.
+  if (config.defaults.configFiles) {
+    list.push({
+      matches: (rel) => {
+        const kind = ownConfigKind(rel);
+        return kind === null
+          ? null
+          : {
+              action: "deny",
+              source: "default:config-files",
+              reason: `it is ${kind}; an agent may not change what cpilot's gate and checks obey. Tell the user the change you want and let them make it`,
+              hint: "the user edits this file by hand; gate.defaults.configFiles: false lets agents write it",
+              askPerson: true,
+            };
+      },
+    });
+  }
   return list;
 }
 
@@ -151,6 +172,7 @@ export function checkPath(
   root: string,
   path: string,
   config: ResolvedGateConfig,
+  agent?: string,
 ): PathVerdict | PathRefusal {
   const absolute = path.includes("\0") ? path : resolve(root, path);
   const refuse = (source: string, reason: string, hint?: string): PathRefusal => ({
@@ -189,6 +211,19 @@ export function checkPath(
     real = contained.relative;
     asWritten = contained.asWritten;
   } else {
+    const asGiven = isAbsolute(path) ? path : `${resolve(root)}${sep}${path}`;
+    const stateDir =
+      config.defaults.agentState && contained.kind !== "loop"
+        ? agentStateDirOf(asGiven, agent, process.env)
+        : null;
+    if (stateDir !== null) {
+      const hit: RuleHit = {
+        action: "allow",
+        source: "default:agent-state",
+        reason: `it is in ${stateDir}, where the agent keeps its own plans and notes`,
+      };
+      return { ok: true, absolute, relative: "", hit, withoutAsk: hit };
+    }
     const symlink = contained.kind === "symlink" || contained.kind === "loop";
     if (symlink ? config.defaults.symlinkEscape : config.defaults.outsideRoot) {
       return refuse(

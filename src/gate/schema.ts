@@ -40,6 +40,14 @@ const defaultsSchema = z.strictObject({
   cpilotDir: z.boolean().default(true),
   /** Deny names over 255 bytes and paths over 4096 bytes. */
   longNames: z.boolean().default(true),
+  /**
+   * Deny writes to cpilot's config (`callbacks.config.*`, `callbacks.managed.json`) and the
+   * agents' hook settings, at any depth; no rule can allow them. An agent that may ask a
+   * person (Claude Code) asks instead.
+   */
+  configFiles: z.boolean().default(true),
+  /** Allow the agent's own state folders outside the root (Claude Code's plans and todos). */
+  agentState: z.boolean().default(true),
 });
 
 /** The `gate` section of the config. Unknown keys are rejected. */
@@ -51,6 +59,8 @@ export const gateConfigSchema = z.strictObject({
     secrets: true,
     cpilotDir: true,
     longNames: true,
+    configFiles: true,
+    agentState: true,
   }),
   rules: z.array(ruleSchema).default([]),
   plugins: z.array(z.union([commandPluginSchema, functionPluginSchema])).default([]),

@@ -75,6 +75,11 @@ export interface GateDecision {
   modified?: { summary: string };
   /** "rule:<pattern>", "default:<name>", "plugin:<name>", "ask:<how>" or "internal". */
   source: string;
+  /**
+   * A deny a person may overrule (cpilot's own config files): a surface that can ask the
+   * person (Claude Code's "ask") asks instead of denying.
+   */
+  askPerson?: boolean;
   /** Set when an ask rule was resolved: on the terminal or by a headless mode. */
   asked?: "tty" | `headless:${HeadlessMode}`;
 }

@@ -53,3 +53,117 @@ describe("paths are checked where the kernel lands them (issue 16, item 6)", () 
     });
   }
 });
+
+describe("cpilot's own config files are protected by default (issue 16, item 4)", () => {
+  const ALL: Agent[] = ["claude", "codex", "gemini", "cursor"];
+  const targets = [
+    "callbacks.config.json",
+    "callbacks.config.ts",
+    "callbacks.managed.json",
+    "sub/callbacks.config.yaml",
+    ".claude/settings.json",
+    ".codex/hooks.json",
+  ];
+  for (const agent of ALL) {
+    test(`${agent}: writing a config file is refused, saying how the person changes it`, async () => {
+      // a config that allows everything by rule: the protection is not a rule it can undo
+      const p = attackProject({
+        "callbacks.config.json": JSON.stringify({
+          callbacks: [],
+          gate: { rules: [{ action: "allow", pattern: "**" }] },
+        }),
+      });
+      for (const target of targets) {
+        const r = await p.hook(agent, preWrite(agent, p.dir, target, '{"gate":{}}'));
+        // Claude Code can ask the person; the others deny
+        expect(verdict(agent, r)).toBe(agent === "claude" ? "ask" : "deny");
+        expect(reasonOf(r)).toContain("let them make it");
+      }
+    });
+  }
+
+  test("the attack it stops: turn the git protection off, then write a git hook", async () => {
+    const p = attackProject(JSON_CONFIG);
+    const off = JSON.stringify({ callbacks: [], gate: { defaults: { git: false } } });
+    const r = await p.hook("codex", preWrite("codex", p.dir, "callbacks.config.json", off));
+    expect(verdict("codex", r)).toBe("deny");
+  });
+
+  test("the person can let agents write them: gate.defaults.configFiles: false", async () => {
+    const p = attackProject({
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [],
+        gate: { defaults: { configFiles: false } },
+      }),
+    });
+    const r = await p.hook("claude", preWrite("claude", p.dir, "callbacks.config.json"));
+    expect(verdict("claude", r)).toBe("allow");
+  });
+
+  test("callbacks.managed.json cannot carry gate settings (what callback_upsert writes)", async () => {
+    const p = attackProject({
+      ...JSON_CONFIG,
+      "callbacks.managed.json": JSON.stringify({
+        callbacks: [],
+        gate: { defaults: { git: false, configFiles: false } },
+      }),
+    });
+    const r = await p.hook("claude", preWrite("claude", p.dir, ".git/hooks/pre-commit"));
+    expect(verdict("claude", r)).toBe("deny");
+  });
+});
+
+describe("the agent's own state folders are allowed (issue 16, item 20)", () => {
+  test("claude: plan mode writes ~/.claude/plans/<name>.md", async () => {
+    const home = tempDir("cpilot-home-");
+    mkdirSync(join(home, ".claude", "plans"), { recursive: true });
+    const p = attackProject(JSON_CONFIG);
+    const env = { HOME: home };
+    const plan = await p.hook(
+      "claude",
+      preWrite("claude", p.dir, join(home, ".claude/plans/fuzzy-plan.md"), "# Plan\n"),
+      { env },
+    );
+    expect(verdict("claude", plan)).toBe("allow");
+    const todo = await p.hook(
+      "claude",
+      preWrite("claude", p.dir, join(home, ".claude/todos/t.json")),
+      {
+        env,
+      },
+    );
+    expect(verdict("claude", todo)).toBe("allow");
+    // only those folders: the agent's settings beside them stay out of reach
+    for (const path of [".claude/settings.json", ".claude/plans/../settings.json", ".bashrc"]) {
+      const r = await p.hook("claude", preWrite("claude", p.dir, join(home, path)), { env });
+      expect(verdict("claude", r)).toBe("deny");
+    }
+  });
+
+  test("a link in the plans folder cannot lead a write out of it", async () => {
+    const home = tempDir("cpilot-home-");
+    mkdirSync(join(home, ".claude", "plans"), { recursive: true });
+    const p = attackProject(JSON_CONFIG);
+    symlinkSync(p.path(".git/hooks"), join(home, ".claude/plans/hk"));
+    symlinkSync(join(home, ".bashrc"), join(home, ".claude/plans/rc.md"));
+    for (const path of ["hk/pre-commit", "rc.md"]) {
+      const r = await p.hook(
+        "claude",
+        preWrite("claude", p.dir, join(home, ".claude/plans", path)),
+        {
+          env: { HOME: home },
+        },
+      );
+      expect(verdict("claude", r)).toBe("deny");
+    }
+  });
+
+  test("another agent's plans folder is not this agent's", async () => {
+    const home = tempDir("cpilot-home-");
+    const p = attackProject(JSON_CONFIG);
+    const r = await p.hook("gemini", preWrite("gemini", p.dir, join(home, ".claude/plans/x.md")), {
+      env: { HOME: home },
+    });
+    expect(verdict("gemini", r)).toBe("deny");
+  });
+});

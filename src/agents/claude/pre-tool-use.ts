@@ -43,9 +43,10 @@ export async function onPreToolUse(
   });
 }
 
+/** Deny; or ask the person, for a deny a person may overrule (Claude Code asks; `-p` denies). */
 function deny(reason: string, decision: GateDecision): ClaudeReply {
   return permissionReply({
-    decision: "deny",
+    decision: decision.askPerson ? "ask" : "deny",
     reason,
     ...(decision.hint ? { systemMessage: `cpilot gate: ${reason}\nhint: ${decision.hint}` } : {}),
   });
