@@ -1,4 +1,5 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
+import { basename } from "node:path";
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import { isCompiledBinary } from "../agents/_shared/self-command.ts";
 import { processStop } from "../engine/process-stop.ts";
@@ -8,7 +9,8 @@ import { runtimeDir } from "../platform/runtime-dir.ts";
 import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";
-import { ADAPTERS } from "./hook-adapters.ts";
+import { ADAPTERS, type HookHandler } from "./hook-adapters.ts";
+import { ISOLATED_ENV } from "./hook-isolated-env.ts";
 
 const USAGE =
   "cpilot hook claude|gemini|cursor|codex|opencode   (reads the hook event JSON on stdin; the agent calls it)";
@@ -34,10 +36,16 @@ function stdinTimeout(): number {
 /** Hook payloads are JSON with file contents in them; past this something is wrong. */
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
-/** Read all of stdin, or give up after `timeoutMs` or `MAX_STDIN_BYTES` (complete: false). */
+/** What the sniffing of an unreadable input keeps: the event name comes before the tool input. */
+const KEPT_PREFIX = 1024 * 1024;
+
+/**
+ * Read all of stdin, or give up after `timeoutMs` or `MAX_STDIN_BYTES` (complete: false,
+ * with `problem` and the start of what arrived, for the event name).
+ */
 export async function readStdin(
   timeoutMs = stdinTimeout(),
-): Promise<{ text: string; complete: boolean }> {
+): Promise<{ text: string; complete: boolean; problem?: string }> {
   if (isTerminal(0)) return { text: "", complete: false };
   const reader = stdinReader();
   const parts: Uint8Array[] = [];
@@ -46,20 +54,29 @@ export async function readStdin(
   const timeout = new Promise<"timeout">((resolvePromise) => {
     timer = setTimeout(() => resolvePromise("timeout"), timeoutMs);
   });
+  const prefix = (): string => Buffer.concat(parts).subarray(0, KEPT_PREFIX).toString("utf8");
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), timeout]);
       if (next === "timeout" || size > MAX_STDIN_BYTES) {
         // Cancelling releases the pipe, so a writer that never closes cannot keep us alive.
         reader.cancel().catch(() => {});
-        return { text: "", complete: false };
+        const problem =
+          next === "timeout"
+            ? `Cannot read the hook input: stdin did not close within ${timeoutMs / 1000} s`
+            : `Cannot read the hook input: it is over ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
+        return { text: prefix(), complete: false, problem };
       }
       if (next.done) break;
-      parts.push(next.value);
+      if (size < KEPT_PREFIX || size + next.value.length <= MAX_STDIN_BYTES) parts.push(next.value);
       size += next.value.length;
     }
-  } catch {
-    return { text: "", complete: false };
+  } catch (err) {
+    return {
+      text: prefix(),
+      complete: false,
+      problem: `Cannot read the hook input: ${err instanceof Error ? err.message : String(err)}`,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -112,24 +129,35 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
       hint: `usage: ${USAGE}`,
     });
   }
+  // The isolated child of a hook call (./hook-isolated.ts): it answers its parent only.
+  const nonce = process.env[ISOLATED_ENV];
+  if (nonce !== undefined) {
+    delete process.env[ISOLATED_ENV]; // not for the config's code or the callbacks
+    return answered(await answerAsChild(agent as string, nonce, await adapter(), ctx));
+  }
   // The connection to a hook server is made while stdin is read.
   const server = serverSocket();
   const connection =
     server === null ? null : (await import("../hook-server/client.ts")).connectHookServer(server);
-  const { text, complete } = await readStdin();
+  const { text, complete, problem } = await readStdin();
   mark("hook input read");
   if (!complete) {
     connection?.close();
-    writeFd(
-      2,
-      text === "" && isTerminal(0)
-        ? `cpilot: no hook input: this command reads the agent's hook JSON on stdin\nusage: ${USAGE}\n`
-        : `cpilot: Cannot read the hook input: stdin did not close within ${stdinTimeout() / 1000} s (or was too large)\n`,
+    if (text === "" && isTerminal(0)) {
+      writeFd(
+        2,
+        `cpilot: no hook input: this command reads the agent's hook JSON on stdin\nusage: ${USAGE}\n`,
+      );
+      return 0;
+    }
+    // Unread input: a pre-write call (or one that may be) is denied in the agent's form.
+    const { unreadableInputReply } = await import("../agents/_shared/unreadable-input.ts");
+    return emit(
+      unreadableInputReply(agent as string, text, problem ?? "Cannot read the hook input"),
     );
-    return 0;
   }
   const answerHere = async (): Promise<number> => {
-    const reply = await (await adapter())(text, { cwd: ctx.cwd, env: process.env });
+    const reply = await answerInProcess(agent as string, text, await adapter(), ctx);
     mark("hook answered");
     return emit(reply);
   };
@@ -168,6 +196,71 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     startHookServer(server);
   }
   return answered(code);
+}
+
+/**
+ * Answer here when that runs none of the user's code; a config that would run code
+ * (ConfigNeedsIsolation) is loaded in a supervised child instead, and when that child
+ * cannot answer, the call is answered here as for a broken config.
+ */
+async function answerInProcess(
+  agent: string,
+  text: string,
+  handle: HookHandler,
+  ctx: { cwd: string },
+): Promise<HookReply> {
+  const { setHookConfigMode, ConfigNeedsIsolation } = await import(
+    "../agents/_shared/hook-config.ts"
+  );
+  setHookConfigMode({ kind: "isolate" });
+  try {
+    return await handle(text, { cwd: ctx.cwd, env: process.env });
+  } catch (err) {
+    if (!(err instanceof ConfigNeedsIsolation)) throw err;
+    const { answerIsolated } = await import("./hook-isolated.ts");
+    mark("hook answered in a child: the config runs code");
+    return answerIsolated(
+      agent,
+      text,
+      { cwd: ctx.cwd, env: process.env, configName: basename(err.message) },
+      async (message) => {
+        setHookConfigMode({ kind: "failed", message });
+        return handle(text, { cwd: ctx.cwd, env: process.env });
+      },
+    );
+  }
+}
+
+/**
+ * The child's side: load the config here (no isolation), tell the parent once it loaded
+ * (and how long its gate plugins may take), then hand it the reply.
+ */
+async function answerAsChild(
+  agent: string,
+  nonce: string,
+  handle: HookHandler,
+  ctx: { cwd: string },
+): Promise<number> {
+  const { reportLine } = await import("./hook-isolated.ts");
+  const { onHookConfigLoaded } = await import("../agents/_shared/hook-config.ts");
+  const { text, complete, problem } = await readStdin();
+  const { mayBePreWrite, sniffEvent } = await import("../agents/_shared/unreadable-input.ts");
+  if (!complete) {
+    const { unreadableInputReply } = await import("../agents/_shared/unreadable-input.ts");
+    const reply = unreadableInputReply(agent, text, problem ?? "Cannot read the hook input");
+    writeFd(1, reportLine(nonce, { reply }));
+    return 0;
+  }
+  const gateBudget = mayBePreWrite(agent, sniffEvent(text))
+    ? await import("../gate/budget.ts")
+    : null;
+  onHookConfigLoaded((config) => {
+    const gateBudgetMs = gateBudget?.gateBudgetMs(config.root, config.source.gate);
+    writeFd(1, reportLine(nonce, { loaded: true, ...(gateBudgetMs ? { gateBudgetMs } : {}) }));
+  });
+  const reply = await handle(text, { cwd: ctx.cwd, env: process.env });
+  writeFd(1, reportLine(nonce, { reply }));
+  return 0;
 }
 
 /**

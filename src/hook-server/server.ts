@@ -5,6 +5,7 @@
 // is handed back and answered by its own process, as are configs that must load fresh.
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import type * as NodeNet from "node:net";
+import { setHookConfigMode } from "../agents/_shared/hook-config.ts";
 import { ADAPTERS } from "../cli/hook-adapters.ts";
 import { ConfigRefused, setConfigGuard } from "../config/load.ts";
 import { processStop, stopProcessRuns } from "../engine/process-stop.ts";
@@ -31,6 +32,9 @@ export async function serveHooks(options: ServerOptions): Promise<void> {
   const { createServer } = nodeBuiltin<typeof NodeNet>("node:net");
   const idleMs = options.idleMs ?? envMs("CPILOT_HOOK_SERVER_IDLE_MS") ?? DEFAULT_IDLE_MS;
   setConfigGuard(assertServable);
+  // A config whose loading runs code is loaded by the caller's supervised child, never here:
+  // an endless loop in it would hang the server for every later call.
+  setHookConfigMode({ kind: "isolate" });
   const home = { env: { ...process.env }, cwd: process.cwd(), umask: process.umask() };
   let busy = false;
   let calls = 0;

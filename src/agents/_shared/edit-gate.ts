@@ -1,10 +1,18 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import { unloadedConfigNote } from "./hook-config.ts";
 
 /** Run the write gate for a hook (no terminal to ask on: `ask` rules use the headless mode). */
 export async function gateEdit(config: ResolvedConfig, write: PendingWrite): Promise<GateDecision> {
   const { evaluateWrite } = await import("../../gate/evaluate.ts");
-  return evaluateWrite(write, { root: config.root, config: config.source.gate ?? {}, tty: false });
+  const decision = await evaluateWrite(write, {
+    root: config.root,
+    config: config.source.gate ?? {},
+    tty: false,
+  });
+  const note = unloadedConfigNote(config);
+  if (note !== null && decision.decision === "deny") decision.reason += note;
+  return decision;
 }
 
 /** What the model is told when the gate changed its write before it ran. */

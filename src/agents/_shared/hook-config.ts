@@ -1,6 +1,9 @@
-import { dirname } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, extname } from "node:path";
 import { findConfig } from "../../config/find.ts";
+import { ConfigRefused } from "../../config/load.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { cachedConfigValue } from "../../config/value-cache.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { claimOnce } from "./session-state.ts";
@@ -12,15 +15,65 @@ export type HookConfig =
   | { readonly kind: "error"; readonly root: string; readonly message: string };
 
 /**
- * Find and load the config for a hook call made in `cwd`. Never throws: a config that
- * does not load comes back as its error text (key paths, hint), for the agent and stderr.
+ * Thrown instead of loading a config whose loading would run the user's code in this
+ * process: the call is answered by a child process that can be stopped (src/cli/hook-isolated.ts),
+ * so a config that hangs, loops or exits cannot leave the agent's hook without a verdict.
+ * A ConfigRefused, so every surface that hands a call back (the hook server) does so.
+ */
+export class ConfigNeedsIsolation extends ConfigRefused {}
+
+/**
+ * How this process loads configs for hook calls. `direct`: load it here (a child that was
+ * started for it, or a config that runs no code). `isolate`: a config that would run code
+ * throws ConfigNeedsIsolation. `failed`: do not load at all, the config is broken with
+ * `message` (its child could not load it in time, or ended).
+ */
+export type HookConfigMode =
+  | { readonly kind: "direct" }
+  | { readonly kind: "isolate" }
+  | { readonly kind: "failed"; readonly message: string };
+
+let mode: HookConfigMode = { kind: "direct" };
+let loadedListener: ((config: ResolvedConfig) => void) | null = null;
+
+export function setHookConfigMode(next: HookConfigMode): void {
+  mode = next;
+}
+
+/** Called once a config loaded (the isolated child tells its parent it is past loading). */
+export function onHookConfigLoaded(listener: ((config: ResolvedConfig) => void) | null): void {
+  loadedListener = listener;
+}
+
+const SCRIPT = new Set([".ts", ".mts", ".js", ".mjs"]);
+
+/**
+ * True when loading the config at `path` runs the user's code: a script whose value is not
+ * kept from an earlier load (plain-data scripts are: see config/value-cache.ts).
+ */
+export function configRunsCode(path: string): boolean {
+  if (!SCRIPT.has(extname(path))) return false;
+  try {
+    return cachedConfigValue(path, readFileSync(path)) === undefined;
+  } catch {
+    return false; // unreadable: loading it reports that, no code runs
+  }
+}
+
+/**
+ * Find and load the config for a hook call made in `cwd`. Never throws but ConfigRefused:
+ * a config that does not load comes back as its error text (key paths, hint), for the agent and stderr.
  */
 export async function loadHookConfig(cwd: string): Promise<HookConfig> {
   const path = findConfig(cwd);
   if (path === null) return { kind: "none" };
-  const { loadConfigFile, ConfigRefused } = await import("../../config/load.ts");
+  if (mode.kind === "failed") return { kind: "error", root: dirname(path), message: mode.message };
+  if (mode.kind === "isolate" && configRunsCode(path)) throw new ConfigNeedsIsolation(path);
+  const { loadConfigFile } = await import("../../config/load.ts");
   try {
-    return { kind: "ok", config: await loadConfigFile(path) };
+    const config = await loadConfigFile(path);
+    loadedListener?.(config);
+    return { kind: "ok", config };
   } catch (err) {
     if (err instanceof ConfigRefused) throw err; // the hook server hands the call back
     const message =
@@ -31,10 +84,29 @@ export async function loadHookConfig(cwd: string): Promise<HookConfig> {
   }
 }
 
-/** A config with no callbacks for `root`: the gate's built-in protections still apply. */
-export async function emptyConfig(root: string): Promise<ResolvedConfig> {
+/** Why a fallback config stands in for the project's own (see {@link emptyConfig}). */
+const standIns = new WeakMap<ResolvedConfig, string>();
+
+/**
+ * A config with no callbacks for `root`, standing in for a project config that did not
+ * load (`why`): the gate's built-in protections still apply, and none of the project's
+ * settings can relax them.
+ */
+export async function emptyConfig(root: string, why: string): Promise<ResolvedConfig> {
   const { resolveConfig } = await import("../../config/resolve.ts");
-  return resolveConfig({ callbacks: [] }, root);
+  const config = resolveConfig({ callbacks: [] }, root);
+  standIns.set(config, why);
+  return config;
+}
+
+/**
+ * What a deny reason adds when the project's config did not load: only the built-in
+ * protections decided, so whatever the config might have allowed is denied. Null otherwise.
+ */
+export function unloadedConfigNote(config: ResolvedConfig): string | null {
+  const why = standIns.get(config);
+  if (why === undefined) return null;
+  return `\n(The project's cpilot config did not load, so only cpilot's built-in protections decided and nothing the config might allow is allowed: ${why.split("\n")[0]})`;
 }
 
 /**

@@ -1,11 +1,9 @@
-import { dirname } from "node:path";
-import { findConfig } from "../../config/find.ts";
-import type { ResolvedConfig } from "../../config/resolve.ts";
 import { sha1Hex } from "../../platform/digest.ts";
-import { CpilotError } from "../../util/errors.ts";
 import { mark } from "../../util/trace.ts";
 import { gateFailedReason } from "../_shared/edit-gate.ts";
+import { emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import { claimOnce } from "../_shared/session-state.ts";
+import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
 import {
@@ -42,21 +40,15 @@ export async function handleClaudeHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<ClaudeReply> {
   const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
+  if (!parsed.ok) return unreadableInputReply("claude", stdin, parsed.error);
   const { input } = parsed;
   const load = HANDLERS[input.event];
   if (load === undefined) return NO_REPLY;
-  const configPath = findConfig(input.cwd);
-  if (configPath === null) return NO_REPLY; // cpilot is not set up in this project
-  let config: ResolvedConfig;
-  const { loadConfigFile, ConfigRefused } = await import("../../config/load.ts");
-  try {
-    config = await loadConfigFile(configPath);
-    mark("config loaded");
-  } catch (err) {
-    if (err instanceof ConfigRefused) throw err; // the hook server hands the call back
-    return configError(input, dirname(configPath), err, options.env);
-  }
+  const loaded = await loadHookConfig(input.cwd);
+  if (loaded.kind === "none") return NO_REPLY; // cpilot is not set up in this project
+  if (loaded.kind === "error") return configError(input, loaded.root, loaded.message, options.env);
+  const { config } = loaded;
+  mark("config loaded");
   try {
     const handler = await load();
     return await handler(hookContext(input, config, options.env));
@@ -85,18 +77,13 @@ export async function handleClaudeHook(
 async function configError(
   input: ClaudeHookInput,
   root: string,
-  err: unknown,
+  message: string,
   env: NodeJS.ProcessEnv,
 ): Promise<ClaudeReply> {
-  const message =
-    err instanceof CpilotError
-      ? `${err.message}${err.hint ? `\nhint: ${err.hint}` : ""}`
-      : `Cannot load the cpilot config: ${err instanceof Error ? err.message : String(err)}`;
   const stderr = `cpilot: ${message}`;
   if (input.event === "PreToolUse") {
     const { onPreToolUse } = await import("./pre-tool-use.ts");
-    const { resolveConfig } = await import("../../config/resolve.ts");
-    const fallback = hookContext(input, resolveConfig({ callbacks: [] }, root), env);
+    const fallback = hookContext(input, await emptyConfig(root, message), env);
     const gated = await onPreToolUse(fallback, {});
     return { ...gated, stderr };
   }

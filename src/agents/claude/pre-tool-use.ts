@@ -1,4 +1,5 @@
 import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import { unloadedConfigNote } from "../_shared/hook-config.ts";
 import type { HookContext } from "./hook-context.ts";
 import { type ClaudeReply, NO_REPLY, permissionReply } from "./reply.ts";
 import { editedPath, isEditTool } from "./tool-files.ts";
@@ -29,6 +30,8 @@ export async function onPreToolUse(
     config: gateConfig ?? {},
     tty: false,
   });
+  const note = unloadedConfigNote(ctx.config);
+  if (note !== null && decision.decision === "deny") decision.reason += note;
   if (decision.decision === "deny") return deny(decision.reason, decision);
   if (decision.modified === undefined) return NO_REPLY;
   const updated = updatedToolInput(tool.toolName, tool.toolInput, decision);

@@ -5,6 +5,7 @@ import { gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
 import { gateAll } from "../_shared/gate-all.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
 import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
+import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "./patch.ts";
 import { patchChanges, patchPath, patchWrites } from "./patch-files.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
@@ -24,7 +25,7 @@ export async function handleCodexHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<HookReply> {
   const parsed = parseCodexInput(stdin, options.cwd);
-  if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
+  if (!parsed.ok) return unreadableInputReply("codex", stdin, parsed.error);
   const { input } = parsed;
   if (input.event !== "PreToolUse" && input.event !== "PostToolUse") return EMPTY_REPLY;
   const text = patchText(input.toolInput);
@@ -39,7 +40,7 @@ export async function handleCodexHook(
       const stderr = `cpilot: ${loaded.message}`;
       if (input.event === "PreToolUse")
         return {
-          ...(await preToolUse(input, await emptyConfig(loaded.root), text, files)),
+          ...(await preToolUse(input, await emptyConfig(loaded.root, loaded.message), text, files)),
           stderr,
         };
       const note = configErrorForModel(loaded.root, input.session, loaded.message);

@@ -12,6 +12,7 @@ import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hoo
 import type { HookReply } from "../_shared/hook-reply.ts";
 import { pathInRoot } from "../_shared/root-path.ts";
 import { claimOnce } from "../_shared/session-state.ts";
+import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type CursorHookInput, parseCursorInput } from "./payload.ts";
 import { contentKey, cursorPendingWrite, isCursorEditTool, pathKey } from "./tools.ts";
 
@@ -31,7 +32,7 @@ export async function handleCursorHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<HookReply> {
   const parsed = parseCursorInput(stdin, options.env.CURSOR_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
+  if (!parsed.ok) return unreadableInputReply("cursor", stdin, parsed.error);
   const { input } = parsed;
   if (!["preToolUse", "postToolUse", "afterFileEdit"].includes(input.event)) return NOTHING;
   if (input.event === "preToolUse" && !isCursorEditTool(input.toolName)) return NOTHING;
@@ -41,7 +42,10 @@ export async function handleCursorHook(
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (input.event === "preToolUse")
-        return { ...(await preToolUse(input, await emptyConfig(loaded.root))), stderr };
+        return {
+          ...(await preToolUse(input, await emptyConfig(loaded.root, loaded.message))),
+          stderr,
+        };
       if (input.event === "afterFileEdit") return { ...NOTHING, stderr };
       const note = configErrorForModel(loaded.root, input.session, loaded.message);
       return { json: note === null ? {} : { additional_context: note }, stderr };

@@ -9,6 +9,7 @@ import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { pathInRoot } from "../_shared/root-path.ts";
 import { claimOnce } from "../_shared/session-state.ts";
+import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type GeminiHookInput, parseGeminiInput } from "./payload.ts";
 import {
   geminiChangeKind,
@@ -31,7 +32,7 @@ export async function handleGeminiHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<HookReply> {
   const parsed = parseGeminiInput(stdin, options.env.GEMINI_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) return { json: null, stderr: `cpilot: ${parsed.error}` };
+  if (!parsed.ok) return unreadableInputReply("gemini", stdin, parsed.error);
   const { input } = parsed;
   if (input.event === "BeforeAgent") return beforeAgent(input);
   if (input.event !== "BeforeTool" && input.event !== "AfterTool") return EMPTY_REPLY;
@@ -42,7 +43,10 @@ export async function handleGeminiHook(
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (input.event === "BeforeTool")
-        return { ...(await beforeTool(input, await emptyConfig(loaded.root))), stderr };
+        return {
+          ...(await beforeTool(input, await emptyConfig(loaded.root, loaded.message))),
+          stderr,
+        };
       const text = configErrorForModel(loaded.root, input.session, loaded.message);
       return { ...(text === null ? EMPTY_REPLY : afterToolReply(text)), stderr };
     }

@@ -9,6 +9,7 @@ import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hoo
 import type { HookReply } from "../_shared/hook-reply.ts";
 import { isObject } from "../_shared/json-file.ts";
 import { pathInRoot } from "../_shared/root-path.ts";
+import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { parsePatch } from "../codex/patch.ts";
 import { patchChanges, patchWrites } from "../codex/patch-files.ts";
 
@@ -39,10 +40,14 @@ export async function handleOpencodeHook(
   try {
     raw = JSON.parse(stdin);
   } catch (err) {
-    return { json: null, stderr: `cpilot: Cannot read the hook input: ${(err as Error).message}` };
+    return unreadableInputReply(
+      "opencode",
+      stdin,
+      `Cannot read the hook input: ${(err as Error).message}`,
+    );
   }
   if (!isObject(raw))
-    return { json: null, stderr: "cpilot: Cannot read the hook input: not a JSON object" };
+    return unreadableInputReply("opencode", stdin, "Cannot read the hook input: not a JSON object");
   const call: OpencodeCall = {
     event: str(raw.hook_event_name) ?? "",
     tool: str(raw.tool) ?? "",
@@ -57,7 +62,7 @@ export async function handleOpencodeHook(
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (call.event === "tool.execute.before")
-        return { ...(await before(call, await emptyConfig(loaded.root))), stderr };
+        return { ...(await before(call, await emptyConfig(loaded.root, loaded.message))), stderr };
       const note = configErrorForModel(loaded.root, call.session, loaded.message);
       return { json: note === null ? {} : { additional_context: note }, stderr };
     }

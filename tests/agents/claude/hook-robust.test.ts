@@ -134,11 +134,18 @@ describe("bad payloads", () => {
     ["not JSON", "{oops", "Cannot read the hook input"],
     ["a JSON array", "[1,2]", "not a JSON object"],
     ["no event name", '{"session_id":"s"}', "no hook_event_name"],
-  ])("%s: exit 0, nothing on stdout, one line on stderr", (_, input, message) => {
+  ])("%s: exit 0, a deny (it may be a write), one line on stderr", (_, input, message) => {
     const p = project({ callbacks: [{ name: "x", pattern: "*", run: "exit 1", timeout: 5 }] });
     const r = cpilot(["hook", "claude"], { cwd: p.dir, input });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe("");
+    // The event cannot be read: the hook fails closed, in PreToolUse's deny form.
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: expect.stringContaining("could not read this hook call's input"),
+      },
+    });
     expect(r.stderr).toContain(message);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -214,11 +221,15 @@ describe("a broken config", () => {
     };
     const out = p.hook(pre).json as { hookSpecificOutput: Record<string, string> };
     expect(out.hookSpecificOutput.permissionDecision).toBe("deny");
+    // the config itself is the person's to fix: Claude Code asks them
     const fix = {
       ...pre,
       tool_input: { file_path: p.path("callbacks.config.json"), content: "{}" },
     };
-    expect(p.hook(fix).stdout).toBe("");
+    const asked = p.hook(fix).json as { hookSpecificOutput: Record<string, string> };
+    expect(asked.hookSpecificOutput.permissionDecision).toBe("ask");
+    const other = { ...pre, tool_input: { file_path: p.path("src/a.ts"), content: "x" } };
+    expect(p.hook(other).stdout).toBe("");
   });
 
   test("a TypeScript config that throws is a config error too, not a crash", () => {

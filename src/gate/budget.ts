@@ -1,0 +1,14 @@
+import { listPlugins } from "./plugins.ts";
+import { type GateConfig, resolveGateConfig } from "./schema.ts";
+
+/**
+ * The longest the gate may take on one write: every plugin up to its timeout. A hook that
+ * supervises the gate (src/cli/hook-isolated.ts) waits this long, and a little more.
+ */
+export function gateBudgetMs(root: string, gate: GateConfig | undefined): number {
+  try {
+    return listPlugins(root, resolveGateConfig(gate)).reduce((sum, p) => sum + p.timeoutMs, 0);
+  } catch {
+    return 0; // a gate section that does not validate denies at once
+  }
+}
