@@ -167,3 +167,132 @@ describe("the agent's own state folders are allowed (issue 16, item 20)", () => 
     expect(verdict("gemini", r)).toBe("deny");
   });
 });
+
+const ALL_AGENTS: Agent[] = ["claude", "codex", "gemini", "cursor"];
+/** A short load deadline keeps the hanging configs' tests quick; the fix is the verdict, not the time. */
+const FAST = { CPILOT_CONFIG_LOAD_TIMEOUT_MS: "2000" };
+/** Each hanging call waits out its deadline: room for a few on a busy machine. */
+const SLOW_TEST = 60_000;
+const tsConfig = (body: string) => ({
+  "callbacks.config.ts": `${body}\nexport default { callbacks: [] };\n`,
+});
+
+describe("a config that misbehaves while loading cannot open the gate (issue 16, items 3 and 7)", () => {
+  const configs: [string, string][] = [
+    ["a top-level await that never settles", "await new Promise(() => {});"],
+    ["process.exit(0)", "process.exit(0);"],
+    ["killing its own process", 'process.kill(process.pid, "SIGKILL");'],
+    ["an endless loop", "while (true) {}"],
+  ];
+  for (const [what, body] of configs) {
+    for (const agent of ALL_AGENTS) {
+      test(
+        `${agent}, ${what}: .git/hooks/pre-commit and .env are denied, saying the config did not load`,
+        async () => {
+          const p = attackProject(tsConfig(body));
+          for (const target of [".git/hooks/pre-commit", ".env"]) {
+            const r = await p.hook(agent, preWrite(agent, p.dir, target), { env: FAST });
+            expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: "deny" });
+            expect(reasonOf(r)).toContain("config did not load");
+          }
+          // A write only the built-ins decide on goes through, as with any broken config.
+          const plain = await p.hook(agent, preWrite(agent, p.dir, "src/a.ts"), { env: FAST });
+          expect(plain.code).toBe(0);
+          expect(verdict(agent, plain)).toBe("allow");
+        },
+        SLOW_TEST,
+      );
+    }
+  }
+
+  test("a config that loads normally still decides (its rule allows .env.local)", async () => {
+    const p = attackProject({
+      "callbacks.config.ts":
+        'const allow = () => ".env.local";\nexport default { callbacks: [], gate: { rules: [{ action: "allow", pattern: allow() }] } };\n',
+    });
+    const r = await p.hook("claude", preWrite("claude", p.dir, ".env.local"));
+    expect(verdict("claude", r)).toBe("allow");
+    const git = await p.hook("claude", preWrite("claude", p.dir, ".git/config"));
+    expect(verdict("claude", git)).toBe("deny");
+  });
+
+  test(
+    "SIGTERM ends a hook stuck in the config, with a deny",
+    async () => {
+      const p = attackProject(tsConfig("while (true) {}"));
+      const r = await p.hook("claude", preWrite("claude", p.dir, ".git/hooks/pre-commit"), {
+        // the deadline is far off: only the signal can end it
+        env: { CPILOT_CONFIG_LOAD_TIMEOUT_MS: "600000" },
+        signal: { name: "SIGTERM", afterMs: 1500 },
+        killAfterMs: 30_000,
+      });
+      expect(r.signal).toBeNull();
+      expect(r.code).toBe(0);
+      expect(verdict("claude", r)).toBe("deny");
+      expect(reasonOf(r)).toContain("stopped (SIGTERM)");
+    },
+    SLOW_TEST,
+  );
+
+  test(
+    "post-edit: an endless loop in the config ends in a note, not a hang",
+    async () => {
+      const p = attackProject(tsConfig("while (true) {}"));
+      const r = await p.hook(
+        "claude",
+        {
+          session_id: "attack",
+          cwd: p.dir,
+          hook_event_name: "PostToolUse",
+          tool_name: "Write",
+          tool_input: { file_path: p.path("a.ts"), content: "x" },
+          tool_response: { success: true },
+        },
+        { env: FAST },
+      );
+      expect(r.code).toBe(0);
+      expect(String((r.json as { reason?: string } | null)?.reason)).toContain(
+        "did not finish loading within 2 s",
+      );
+    },
+    SLOW_TEST,
+  );
+});
+
+describe("input the hook cannot read denies the write (issue 16, item 5)", () => {
+  for (const agent of ALL_AGENTS) {
+    test(`${agent}: stdin that never closes`, async () => {
+      const p = attackProject(JSON_CONFIG);
+      const payload = JSON.stringify(preWrite(agent, p.dir, ".git/hooks/pre-commit"));
+      const r = await p.hook(agent, payload.slice(0, payload.length - 5), {
+        holdStdin: true,
+        env: { CPILOT_HOOK_STDIN_TIMEOUT_MS: "500" },
+      });
+      expect(verdict(agent, r)).toBe("deny");
+      expect(reasonOf(r)).toContain("could not read this hook call's input");
+    });
+
+    test(
+      `${agent}: a payload over 64 MiB`,
+      async () => {
+        const p = attackProject(JSON_CONFIG);
+        const huge = "A".repeat(65 * 1024 * 1024);
+        const r = await p.hook(agent, preWrite(agent, p.dir, ".git/hooks/pre-commit", huge));
+        expect(verdict(agent, r)).toBe("deny");
+        expect(reasonOf(r)).toContain("over 64 MiB");
+      },
+      SLOW_TEST,
+    );
+  }
+
+  test("a post event that cannot be read is not denied (nothing to deny)", async () => {
+    const p = attackProject(JSON_CONFIG);
+    const r = await p.hook("claude", '{"hook_event_name":"PostToolUse","tool_input":', {
+      holdStdin: true,
+      env: { CPILOT_HOOK_STDIN_TIMEOUT_MS: "500" },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("stdin did not close");
+  });
+});
