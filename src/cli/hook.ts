@@ -222,7 +222,7 @@ async function answerInProcess(
     return answerIsolated(
       agent,
       text,
-      { cwd: ctx.cwd, env: process.env, configName: basename(err.message) },
+      { cwd: ctx.cwd, env: process.env, configName: basename(err.path) },
       async (message) => {
         setHookConfigMode({ kind: "failed", message });
         return handle(text, { cwd: ctx.cwd, env: process.env });

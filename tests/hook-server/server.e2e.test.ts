@@ -191,6 +191,29 @@ describe("hook server", () => {
     expect(contextOf(call(p.dir, postWrite(p.path("a.ts")), runtime).json)).toContain("helper v2");
   }, 30_000);
 
+  test("a config whose loading would run code is never loaded by the server: one that hangs cannot hang it", async () => {
+    const runtime = tempDir("cpilot-rt-");
+    const p = makeProject({ callbacks: [] });
+    p.write({ "a.ts": "x\n" });
+    call(p.dir, postWrite(p.path("a.ts")), runtime);
+    await serverUp(runtime);
+    // plain-looking (no process, no imports), so only the loading itself shows it hangs
+    rmSync(p.path("callbacks.config.json"));
+    p.write({
+      "callbacks.config.ts": "let i = 0;\nwhile (true) i++;\nexport default { callbacks: [] };\n",
+    });
+    const pre = {
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: p.path(".git/hooks/pre-commit"), content: "x" },
+    };
+    for (let i = 0; i < 2; i++) {
+      const r = call(p.dir, pre, runtime, { CPILOT_CONFIG_LOAD_TIMEOUT_MS: "2000" });
+      expect(r.stderr).toContain("loading it runs code");
+      expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    }
+  }, 60_000);
+
   test("a call that comes while the server is busy is answered by its own process", async () => {
     const runtime = tempDir("cpilot-rt-");
     const p = makeProject({

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, extname } from "node:path";
 import { findConfig } from "../../config/find.ts";
 import { ConfigRefused } from "../../config/load.ts";
+import { scriptProblem } from "../../config/plain-script.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { cachedConfigValue } from "../../config/value-cache.ts";
 import { sha1Hex } from "../../platform/digest.ts";
@@ -20,7 +21,17 @@ export type HookConfig =
  * so a config that hangs, loops or exits cannot leave the agent's hook without a verdict.
  * A ConfigRefused, so every surface that hands a call back (the hook server) does so.
  */
-export class ConfigNeedsIsolation extends ConfigRefused {}
+export class ConfigNeedsIsolation extends ConfigRefused {
+  constructor(readonly path: string) {
+    let why = "its value was not kept from an earlier load";
+    try {
+      why = scriptProblem(readFileSync(path, "utf8")) ?? why;
+    } catch {
+      // unreadable: the child that loads it says so
+    }
+    super(`${path}: loading it runs code (${why})`);
+  }
+}
 
 /**
  * How this process loads configs for hook calls. `direct`: load it here (a child that was
