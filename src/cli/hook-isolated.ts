@@ -4,9 +4,10 @@
 // agent waits on, still answers: within the load deadline, and on SIGTERM. When the child
 // cannot answer, the call is answered here as for a broken config: the gate's built-in
 // protections decide (no user code runs for them), and a post-edit call gets a note.
+
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import { selfArgv } from "../agents/_shared/self-command.ts";
-import { mayBePreWrite, sniffEvent } from "../agents/_shared/unreadable-input.ts";
+import { denyForm, mayBePreWrite, sniffEvent } from "../agents/_shared/unreadable-input.ts";
 import { processStop } from "../engine/process-stop.ts";
 import { killGroup } from "../engine/spawn.ts";
 import { startProcess } from "../platform/start-process.ts";
@@ -35,7 +36,9 @@ export function reportLine(nonce: string, report: ChildReport): string {
   return `${nonce} ${JSON.stringify(report)}\n`;
 }
 
-type Outcome = { kind: "reply"; reply: HookReply } | { kind: "failed"; message: string };
+type Outcome =
+  | { kind: "reply"; reply: HookReply }
+  | { kind: "failed"; message: string; afterLoad: boolean };
 
 /**
  * Answer one hook call in a child process, supervised. `fallback(message)` answers the call
@@ -49,8 +52,18 @@ export async function answerIsolated(
 ): Promise<HookReply> {
   const outcome = await superviseChild(agent, stdin, options);
   if (outcome.kind === "reply") return outcome.reply;
-  const reply = await fallback(outcome.message);
-  return reply;
+  // The config loaded and the gate then failed to answer (a plugin that never returns, a
+  // process that ended): the gate's plugins and rules did not decide, so the write is denied.
+  if (outcome.afterLoad && mayBePreWrite(agent, sniffEvent(stdin))) {
+    return {
+      json: denyForm(
+        agent,
+        `cpilot's write gate could not decide on this write (${outcome.message}), so it is not allowed. Tell the user if it keeps happening.`,
+      ),
+      stderr: `cpilot: ${outcome.message}`,
+    };
+  }
+  return fallback(outcome.message);
 }
 
 function superviseChild(
@@ -80,7 +93,7 @@ function superviseChild(
     };
     const arm = (ms: number, message: string): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish({ kind: "failed", message }), ms);
+      timer = setTimeout(() => finish({ kind: "failed", message, afterLoad: loaded }), ms);
     };
     const onReport = (report: ChildReport): void => {
       if ("reply" in report) {
@@ -128,6 +141,7 @@ function superviseChild(
         finish({
           kind: "failed",
           message: `Cannot load config ${name}: the hook was stopped (SIGTERM) before the config finished loading`,
+          afterLoad: false,
         });
         return;
       }
@@ -156,6 +170,7 @@ function superviseChild(
             : `exited with code ${end.code}`;
       finish({
         kind: "failed",
+        afterLoad: loaded,
         message: loaded
           ? `Cannot answer the hook call: its process ${how} without an answer after config ${name} loaded (does the config or a callback end the process?)`
           : `Cannot load config ${name}: the process loading it ${how} before the config finished loading (does the config call process.exit(), kill its process, or await a promise that never settles?)`,

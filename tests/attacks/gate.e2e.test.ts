@@ -296,3 +296,22 @@ describe("input the hook cannot read denies the write (issue 16, item 5)", () =>
     expect(r.stderr).toContain("stdin did not close");
   });
 });
+
+describe("after the config loaded, the gate still ends in a verdict (issue 16, item 7)", () => {
+  test(
+    "a gate plugin function that loops for ever: the write is denied, not allowed",
+    async () => {
+      const p = attackProject({
+        "callbacks.config.ts":
+          "export default { callbacks: [], gate: { pluginTimeout: 1, plugins: [() => { while (true) {} }] } };\n",
+      });
+      const r = await p.hook("claude", preWrite("claude", p.dir, "src/a.ts"), {
+        killAfterMs: 50_000,
+      });
+      expect(r.code).toBe(0);
+      expect(verdict("claude", r)).toBe("deny");
+      expect(reasonOf(r)).toContain("could not decide on this write");
+    },
+    SLOW_TEST,
+  );
+});
