@@ -315,3 +315,38 @@ describe("after the config loaded, the gate still ends in a verdict (issue 16, i
     SLOW_TEST,
   );
 });
+
+describe("MCP: the edit tools and callback_upsert cannot change the gate (issue 16, item 4)", () => {
+  test(
+    "write_file to the config is denied; callback_upsert adds a callback and the gate holds",
+    async () => {
+      const { startMcp } = await import("../mcp/_client.ts");
+      const p = attackProject(JSON_CONFIG);
+      const mcp = await startMcp(p.dir);
+      try {
+        const off = JSON.stringify({ callbacks: [], gate: { defaults: { git: false } } });
+        const write = await mcp.call("write_file", { path: "callbacks.config.json", content: off });
+        expect(write.isError).toBe(true);
+        expect(write.text).toContain("cpilot's config");
+        const managed = await mcp.call("write_file", {
+          path: "callbacks.managed.json",
+          content: '{"callbacks":[]}',
+        });
+        expect(managed.isError).toBe(true);
+        const added = await mcp.call("callback_upsert", {
+          action: "create",
+          name: "lint",
+          pattern: "*.ts",
+          run: "true",
+          timeout: 5,
+        });
+        expect(added).toMatchObject({ isError: false, text: expect.stringContaining("Created") });
+        const hook = await mcp.call("write_file", { path: ".git/hooks/pre-commit", content: "x" });
+        expect(hook.isError).toBe(true);
+      } finally {
+        await mcp.close();
+      }
+    },
+    SLOW_TEST,
+  );
+});
