@@ -4,6 +4,8 @@
  * gate itself is wired in. An agent that could write one of them could turn the gate off
  * and then write anything, so by default only a person changes them.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
 import { MANAGED_NAME } from "../config/managed-file.ts";
 import { skeleton } from "./protected.ts";
@@ -35,4 +37,37 @@ export function ownConfigKind(relPath: string): string | null {
       return `an agent's hook settings (${tail}), which wire in cpilot's gate`;
   }
   return null;
+}
+
+const SCRIPT = new Set([".ts", ".mts", ".js", ".mjs"]);
+/** Every module specifier of a static import, export-from or dynamic import. */
+const SPECIFIERS = /\b(?:from|import)\s*\(?\s*(["'`])([^"'`]*)\1/g;
+/** How a specifier without an extension may resolve. */
+const SUFFIXES = ["", ".ts", ".mts", ".js", ".mjs", ".json", "/index.ts", "/index.js"];
+
+/**
+ * The files a script config at the root imports by a relative path (one level deep),
+ * relative to the root, posix separators: changing one changes the config as surely as
+ * editing it. Read on each call (the config may have changed); [] for a data config.
+ */
+export function configImports(root: string): string[] {
+  // the config of this root: the first name found, as findConfig picks it
+  const config = CONFIG_NAMES.map((n) => join(root, n)).find((p) => existsSync(p));
+  if (config === undefined || !SCRIPT.has(extname(config))) return [];
+  let source: string;
+  try {
+    source = readFileSync(config, "utf8");
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  for (const match of source.matchAll(SPECIFIERS)) {
+    const spec = match[2] ?? "";
+    if (!spec.startsWith("./") && !spec.startsWith("../")) continue;
+    for (const suffix of SUFFIXES) {
+      const rel = relative(root, resolve(dirname(config), spec + suffix));
+      if (rel !== "" && !rel.startsWith("..")) out.add(rel.split(sep).join("/"));
+    }
+  }
+  return [...out];
 }

@@ -2,7 +2,7 @@ import { isAbsolute, resolve, sep } from "node:path";
 import { compilePatterns } from "../match/pattern.ts";
 import { containPath } from "../util/contained-path.ts";
 import { agentStateDirOf } from "./agent-state.ts";
-import { ownConfigKind } from "./own-config.ts";
+import { configImports, ownConfigKind } from "./own-config.ts";
 import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
 import type { ResolvedGateConfig } from "./schema.ts";
 
@@ -55,7 +55,7 @@ const RANK: Record<RuleAction, number> = { allow: 0, ask: 1, deny: 2 };
 /** Rules in the order they are read: built-in protections first, then the user's. */
 type Matcher = { matches: (rel: string) => RuleHit | null };
 
-function matchers(config: ResolvedGateConfig): Matcher[] {
+function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
   const list: Matcher[] = [];
   if (config.defaults.git) {
     list.push({
@@ -125,9 +125,12 @@ function matchers(config: ResolvedGateConfig): Matcher[] {
   }
   // Last, so no rule of the config can allow it: only the person edits what the gate obeys.
   if (config.defaults.configFiles) {
+    const imported = new Set(configImports(root).map((p) => p.toLowerCase()));
     list.push({
       matches: (rel) => {
-        const kind = ownConfigKind(rel);
+        const kind =
+          ownConfigKind(rel) ??
+          (imported.has(rel.toLowerCase()) ? "a file cpilot's config imports" : null);
         return kind === null
           ? null
           : {
@@ -259,6 +262,6 @@ export function checkPath(
       asWritten.normalize("NFC"),
     ]),
   ];
-  const { hit, withoutAsk } = decide(matchers(config), spellings);
+  const { hit, withoutAsk } = decide(matchers(resolve(root), config), spellings);
   return { ok: true, absolute, relative: lexical, hit, withoutAsk };
 }

@@ -89,6 +89,20 @@ describe("cpilot's own config files are protected by default (issue 16, item 4)"
     expect(verdict("codex", r)).toBe("deny");
   });
 
+  test("a file the config imports is the config too; case variants of the names are caught", async () => {
+    const p = attackProject({
+      "gate-rules.ts": "export const rules = [];\n",
+      "callbacks.config.ts":
+        'import { rules } from "./gate-rules";\nexport default { callbacks: [], gate: { rules } };\n',
+    });
+    for (const target of ["gate-rules.ts", "CALLBACKS.CONFIG.TS", "Callbacks.Managed.Json"]) {
+      const r = await p.hook("codex", preWrite("codex", p.dir, target));
+      expect({ target, verdict: verdict("codex", r) }).toEqual({ target, verdict: "deny" });
+    }
+    const other = await p.hook("codex", preWrite("codex", p.dir, "src/rules.ts"));
+    expect(verdict("codex", other)).toBe("allow");
+  });
+
   test("the person can let agents write them: gate.defaults.configFiles: false", async () => {
     const p = attackProject({
       "callbacks.config.json": JSON.stringify({
