@@ -71,3 +71,16 @@ test("physicalPath follows a dangling symlink to where the file would be created
   expect(physicalPath(join(root, "dangling"))).toBe(join(outside, "missing.txt"));
   expect(physicalPath(join(root, "loop-a"))).toBeNull();
 });
+
+test("asWritten: where the path exactly as written lands, `..` after a followed link", () => {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-written-")));
+  mkdirSync(join(root, ".git", "hooks"), { recursive: true });
+  symlinkSync(join(root, ".git", "hooks"), join(root, "hk"));
+  const c = containPath(root, "hk/../hooks/pre-commit");
+  expect(c).toMatchObject({
+    ok: true,
+    lexical: "hooks/pre-commit",
+    asWritten: ".git/hooks/pre-commit",
+  });
+  rmSync(root, { recursive: true, force: true });
+});
