@@ -51,20 +51,25 @@ export async function readStdin(
   const parts: Uint8Array[] = [];
   let size = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((resolvePromise) => {
+  const timeout = new Promise<"timeout" | "stopped">((resolvePromise) => {
     timer = setTimeout(() => resolvePromise("timeout"), timeoutMs);
+    // SIGTERM (the agent's hook timeout) ends the wait too: the call is answered at once.
+    if (processStop.aborted) resolvePromise("stopped");
+    else processStop.addEventListener("abort", () => resolvePromise("stopped"), { once: true });
   });
   const prefix = (): string => Buffer.concat(parts).subarray(0, KEPT_PREFIX).toString("utf8");
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), timeout]);
-      if (next === "timeout" || size > MAX_STDIN_BYTES) {
+      if (next === "timeout" || next === "stopped" || size > MAX_STDIN_BYTES) {
         // Cancelling releases the pipe, so a writer that never closes cannot keep us alive.
         reader.cancel().catch(() => {});
         const problem =
           next === "timeout"
             ? `Cannot read the hook input: stdin did not close within ${timeoutMs / 1000} s`
-            : `Cannot read the hook input: it is over ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
+            : next === "stopped"
+              ? "Cannot read the hook input: the hook was stopped (SIGTERM) before it arrived"
+              : `Cannot read the hook input: it is over ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
         return { text: prefix(), complete: false, problem };
       }
       if (next.done) break;

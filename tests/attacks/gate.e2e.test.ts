@@ -364,3 +364,17 @@ describe("MCP: the edit tools and callback_upsert cannot change the gate (issue 
     SLOW_TEST,
   );
 });
+
+test("SIGTERM while the hook still waits for its input: a deny at once (issue 16, items 5 and 7)", async () => {
+  const p = attackProject(JSON_CONFIG);
+  const r = await p.hook("claude", '{"hook_event_name":"PreToolUse","tool_input":{"file_path":', {
+    holdStdin: true,
+    // the stdin deadline is far off: only the signal ends the wait
+    env: { CPILOT_HOOK_STDIN_TIMEOUT_MS: "600000" },
+    signal: { name: "SIGTERM", afterMs: 1000 },
+    killAfterMs: 30_000,
+  });
+  expect(r.signal).toBeNull();
+  expect(verdict("claude", r)).toBe("deny");
+  expect(r.stderr).toContain("stopped (SIGTERM)");
+}, 60_000);
