@@ -190,6 +190,20 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
   ]);
   if (answer === "stopped") {
     connection.close();
+    // No verdict came: a pre-write call (or one that may be) is denied, never let through.
+    const { mayBePreWrite, sniffEvent, denyForm } = await import(
+      "../agents/_shared/unreadable-input.ts"
+    );
+    if (mayBePreWrite(agent as string, sniffEvent(text))) {
+      const why = "the hook was stopped (SIGTERM) before the hook server answered";
+      emit({
+        json: denyForm(
+          agent as string,
+          `cpilot's write gate could not decide on this write (${why}), so it is not allowed.`,
+        ),
+        stderr: `cpilot: ${why}`,
+      });
+    }
     return answered(0);
   }
   mark(answer.served ? "hook answered by the server" : `hook server: ${answer.reason}`);
