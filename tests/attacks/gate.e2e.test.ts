@@ -378,3 +378,29 @@ test("SIGTERM while the hook still waits for its input: a deny at once (issue 16
   expect(verdict("claude", r)).toBe("deny");
   expect(r.stderr).toContain("stopped (SIGTERM)");
 }, 60_000);
+
+test("SIGTERM while the hook server decides: a deny, not silence (issue 16, item 7)", async () => {
+  const { readdirSync, writeFileSync } = await import("node:fs");
+  const runtime = tempDir("cpilot-rt-");
+  const plugin = 'test -f slow && sleep 20; echo \'{"decision":"allow"}\'';
+  const p = attackProject({
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [],
+      gate: { pluginTimeout: 30, plugins: [{ command: plugin }] },
+    }),
+  });
+  const env = { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtime };
+  const first = await p.hook("claude", preWrite("claude", p.dir, "a.ts"), { env });
+  expect(verdict("claude", first)).toBe("allow");
+  const end = Date.now() + 20_000;
+  while (!readdirSync(runtime).some((f) => f.endsWith(".sock")) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  writeFileSync(p.path("slow"), "");
+  const r = await p.hook("claude", preWrite("claude", p.dir, "b.ts"), {
+    env,
+    signal: { name: "SIGTERM", afterMs: 1500 },
+  });
+  expect(r.code).toBe(0);
+  expect(verdict("claude", r)).toBe("deny");
+}, 60_000);
