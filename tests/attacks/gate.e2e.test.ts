@@ -62,7 +62,12 @@ describe("cpilot's own config files are protected by default (issue 16, item 4)"
     "callbacks.managed.json",
     "sub/callbacks.config.yaml",
     ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".gemini/settings.json",
     ".codex/hooks.json",
+    ".codex/config.toml",
+    ".cursor/hooks.json",
+    ".opencode/plugins/cpilot.ts",
   ];
   for (const agent of ALL) {
     test(`${agent}: writing a config file is refused, saying how the person changes it`, async () => {
@@ -170,6 +175,30 @@ describe("the agent's own state folders are allowed (issue 16, item 20)", () => 
       );
       expect(verdict("claude", r)).toBe("deny");
     }
+  });
+
+  test("gemini's ~/.gemini/tmp and cursor's ~/.cursor/plans", async () => {
+    const home = tempDir("cpilot-home-");
+    const p = attackProject(JSON_CONFIG);
+    const env = { env: { HOME: home } };
+    const gemini = await p.hook(
+      "gemini",
+      preWrite("gemini", p.dir, join(home, ".gemini/tmp/abc/plans/p.md")),
+      env,
+    );
+    expect(verdict("gemini", gemini)).toBe("allow");
+    const cursor = await p.hook(
+      "cursor",
+      preWrite("cursor", p.dir, join(home, ".cursor/plans/p.md")),
+      env,
+    );
+    expect(verdict("cursor", cursor)).toBe("allow");
+    const settings = await p.hook(
+      "gemini",
+      preWrite("gemini", p.dir, join(home, ".gemini/settings.json")),
+      env,
+    );
+    expect(verdict("gemini", settings)).toBe("deny");
   });
 
   test("another agent's plans folder is not this agent's", async () => {
