@@ -5,7 +5,7 @@ import { pendingStage } from "./src/stage/pending.ts";
 // argv → command. The only place that exits the process.
 import { CpilotError, HelpRequest } from "./src/util/errors.ts";
 import { mark } from "./src/util/trace.ts";
-import { VERSION } from "./src/version.ts";
+import { VERSION, VERSION_LINE } from "./src/version.ts";
 
 const HELP = `cpilot ${VERSION}: run your project's checks when an AI agent edits files
 
@@ -107,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (name === "--version" || name === "-v" || name === "version") {
-    writeOut(`${VERSION}\n`);
+    writeOut(`${VERSION_LINE}\n`);
     return 0;
   }
   const load = COMMANDS[name];
