@@ -5,7 +5,8 @@
  */
 import { diagnose } from "../doctor/diagnose.ts";
 import { renderDoctor } from "../doctor/render.ts";
-import { writeOut } from "../platform/stdio.ts";
+import { platformLimits } from "../platform/limits.ts";
+import { writeErr, writeOut } from "../platform/stdio.ts";
 import { parseFlags } from "./_common.ts";
 
 export { firstProgram } from "../doctor/callback-command.ts";
@@ -20,5 +21,7 @@ export async function doctorCommand(args: string[], ctx: { cwd: string }): Promi
   );
   const report = await diagnose(ctx.cwd, values.config ? { config: values.config } : {});
   writeOut(`${values.json ? JSON.stringify(report, null, 2) : renderDoctor(report)}\n`);
+  // What this platform does differently from Linux, where the test suite runs end to end.
+  for (const limit of platformLimits()) writeErr(`note (${process.platform}): ${limit}\n`);
   return report.problems === 0 ? 0 : 1;
 }

@@ -1,5 +1,7 @@
+import { HAS_PROCESS_GROUPS, noteSingleProcessStop, startFailureHint } from "../platform/limits.ts";
 import { groupHasLiveMember } from "../platform/process-group.ts";
 import { startProcess } from "../platform/start-process.ts";
+import { writeErr } from "../platform/stdio.ts";
 import type { RunOutput } from "./output.ts";
 
 /** Seconds between SIGTERM and SIGKILL when a run is stopped. */
@@ -44,7 +46,11 @@ export function isRunGroup(pid: unknown): pid is number {
 export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
   if (!isRunGroup(pid)) return false;
   try {
-    process.kill(-pid, signal);
+    if (HAS_PROCESS_GROUPS) process.kill(-pid, signal);
+    else {
+      noteSingleProcessStop(writeErr);
+      process.kill(pid, signal);
+    }
     return true;
   } catch {
     return false;
@@ -58,7 +64,7 @@ export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
 export function groupAlive(pid: number): boolean {
   if (!isRunGroup(pid)) return false;
   try {
-    process.kill(-pid, 0);
+    process.kill(HAS_PROCESS_GROUPS ? -pid : pid, 0);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
@@ -129,7 +135,7 @@ export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
     req.signal.removeEventListener("abort", onAbort);
     if (end.error !== null) {
       clearTimeout(killTimer);
-      const spawnError = `${end.error.code}: ${end.error.message}`;
+      const spawnError = `${end.error.code}: ${end.error.message}${startFailureHint(req.command, end.error.code)}`;
       return { exitCode: null, signal: null, spawnError, timedOut, killed, aborted };
     }
     // Let buffered output arrive, but do not wait on pipes a grandchild still holds.
