@@ -17,7 +17,9 @@ test("a string run with no bash on PATH says bash is what is missing and how to 
   const r = cpilot(["check", "a.txt", "--json"], { cwd: root, env: { PATH: bin } });
   const run = JSON.parse(r.stdout).runs[0];
   expect(run.status).toBe("failed");
-  expect(run.summary).toContain("a string `run` needs bash on PATH, or write `run` as an argv array");
+  expect(run.summary).toContain(
+    "a string `run` needs bash on PATH, or write `run` as an argv array",
+  );
 });
 
 test("Linux has no limits to state; macOS and Windows name theirs", () => {
