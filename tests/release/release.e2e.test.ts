@@ -5,12 +5,12 @@
 // Takes ~1-3 min when it has to build (6 targets and their npm tarballs), ~20 s when
 // dist/release is fresh.
 import { beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { binaryName, TARGETS } from "../../scripts/release/targets.ts";
-import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 import { executableFormat } from "./_executable-format.ts";
 import { BUILDABLE, ensureRelease, missingReason, RELEASE, REPO } from "./_release-build.ts";
 
@@ -97,7 +97,7 @@ test.skipIf(qemuMissing !== undefined)(
   180_000,
 );
 
-test("npm i -D cpilot from the tarballs: npx cpilot runs without bun, and the config type-checks", () => {
+test("npm i -D cpilot from the tarballs: npx cpilot runs without bun, and the config type-checks", async () => {
   const tarballs = join(RELEASE, "npm");
   const project = projectWithConfig();
   const tarball = (name: string) =>
@@ -145,6 +145,22 @@ test("npm i -D cpilot from the tarballs: npx cpilot runs without bun, and the co
   // The launcher ends with the binary's exit code: a failing blocking callback is 1.
   writeFiles(project, { "b.txt": "fail\n" });
   expect(npx("check", "b.txt").status).toBe(1);
+
+  // A parent's SIGTERM to the launcher alone reaches cpilot, which stops its runs: nothing
+  // is left running (a launcher that just died would leave cpilot and its callback behind).
+  writeFiles(project, { "c.slow": "" });
+  const launcher = spawn(join(project, "node_modules", ".bin", "cpilot"), ["check", "c.slow"], {
+    cwd: project,
+    env,
+    stdio: "ignore",
+  });
+  const pidFile = join(project, "slow.pid");
+  expect(await waitFor(() => existsSync(pidFile), 60_000)).toBe(true);
+  const sleeper = Number(readFileSync(pidFile, "utf8"));
+  const exited = new Promise((resolve) => launcher.on("exit", resolve));
+  launcher.kill("SIGTERM");
+  await exited;
+  expect(await waitFor(() => !processAlive(sleeper), 15_000)).toBe(true);
 
   writeFiles(project, {
     "tsconfig.json": JSON.stringify({
@@ -198,9 +214,15 @@ const count = defineCallback({
   run: 'if grep -qx fail "$@"; then exit 1; fi; wc -l "$@"',
   timeout: 60,
 });
+const slow = defineCallback({
+  name: "slow",
+  pattern: "*.slow",
+  run: "echo $$ > slow.pid.tmp && mv slow.pid.tmp slow.pid && exec sleep 120",
+  timeout: 300,
+});
 
 export default defineConfig({
-  callbacks: [count, { name: "note", pattern: "*.md", run: ({ files, log }) => log(String(files.length)), timeout: 5 }],
+  callbacks: [count, slow, { name: "note", pattern: "*.md", run: ({ files, log }) => log(String(files.length)), timeout: 5 }],
   gate: { rules: [{ action: "deny", pattern: "secrets/", reason: "not for agents" }], headless: "deny" },
 });
 `,
