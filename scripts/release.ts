@@ -3,24 +3,34 @@
 // target comes from the @oven npm packages the lock file pins (scripts/release/runtimes.ts),
 // so nothing is downloaded from anywhere but the npm registry, and only on the first run.
 //
-//   bun scripts/release.ts [--targets linux-x64,linux-arm64] [--out DIR]
+//   bun scripts/release.ts [--targets linux-x64,linux-arm64] [--npm-platforms host] [--out DIR]
+// --npm-platforms host packs only this machine's platform package (what a test installs):
+// packing the other five ~100 MB binaries is most of a full build's time.
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { VERSION } from "../src/version.ts";
 import { compile, currentCommit } from "./compile.ts";
-import { inputsFingerprint } from "./release/inputs.ts";
+import { inputsFingerprint, releaseKey } from "./release/inputs.ts";
 import { packNpmPackages } from "./release/npm-packages.ts";
 import { ensureRuntime, runtimePath } from "./release/runtimes.ts";
 import { binaryName, hostTarget, TARGETS, type Target } from "./release/targets.ts";
 
 const repo = resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
-  options: { targets: { type: "string" }, out: { type: "string" } },
+  options: {
+    targets: { type: "string" },
+    "npm-platforms": { type: "string", default: "all" },
+    out: { type: "string" },
+  },
 });
 const out = resolve(values.out ?? join(repo, "dist", "release"));
 const targets = pickTargets(values.targets);
+if (values["npm-platforms"] !== "all" && values["npm-platforms"] !== "host") {
+  fail(`Cannot pack "${values["npm-platforms"]}" platform packages: say all or host`);
+}
+const packed = targets.filter((t) => values["npm-platforms"] === "all" || t === hostTarget());
 const root = JSON.parse(readFileSync(join(repo, "package.json"), "utf8"));
 if (root.version !== VERSION) {
   fail(
@@ -50,20 +60,14 @@ try {
   const tarballs = packNpmPackages(
     repo,
     root,
-    targets,
+    packed,
     out,
     join(out, ".npm-stage"),
     join(out, "npm"),
   );
   rmSync(join(out, ".npm-stage"), { recursive: true, force: true });
   process.stderr.write(`packed ${tarballs.join(", ")} into ${join(out, "npm")}\n`);
-  writeFileSync(
-    join(out, "INPUTS"),
-    `${inputsFingerprint(
-      repo,
-      targets.map((t) => t.name),
-    )}\n`,
-  );
+  writeFileSync(join(out, "INPUTS"), `${inputsFingerprint(repo, releaseKey(targets, packed))}\n`);
 } catch (err) {
   fail((err as Error).message);
 }

@@ -8,8 +8,16 @@ import { join } from "node:path";
 
 const READ_BY_BUILD = ["main.ts", "src/", "scripts/", "npm/", "package.json", "package-lock.json"];
 
-/** sha256 over the paths and contents of the build's inputs (tracked and new files), and the targets. */
-export function inputsFingerprint(repo: string, targets: readonly string[]): string {
+/** What a build made: its binaries' targets, then its platform packages' ("a,b npm:a"). */
+export function releaseKey(
+  binaries: readonly { name: string }[],
+  packed: readonly { name: string }[],
+): string {
+  return `${binaries.map((t) => t.name).join(",")} npm:${packed.map((t) => t.name).join(",")}`;
+}
+
+/** sha256 over the paths and contents of the build's inputs (tracked and new files), and what it made. */
+export function inputsFingerprint(repo: string, key: string): string {
   const listed = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "-z"], {
     cwd: repo,
     encoding: "utf8",
@@ -20,7 +28,7 @@ export function inputsFingerprint(repo: string, targets: readonly string[]): str
     .split("\0")
     .filter((f) => f !== "" && READ_BY_BUILD.some((p) => f === p || f.startsWith(p)))
     .sort();
-  const hash = createHash("sha256").update(`${targets.join(",")}\n`);
+  const hash = createHash("sha256").update(`${key}\n`);
   for (const file of files) {
     hash.update(`${file}\0`);
     try {
