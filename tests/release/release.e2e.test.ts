@@ -143,6 +143,14 @@ test("npm i -D cpilot from the tarballs: npx cpilot runs without bun, and the co
   expect(npx("--version").stdout.trim()).toMatch(
     new RegExp(`^${VERSION} \\(commit .*, linux-x64\\)$`),
   );
+  // The binary's own path, for scripts that want no Node in between.
+  const binaryPath = spawnSync("node", ["-p", `require("cpilot/binary-path").binaryPath()`], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+  }).stdout.trim();
+  expect(binaryPath).toBe(join(project, "node_modules", "@cpilot", "linux-x64", "cpilot"));
+  expect(spawnSync(binaryPath, ["--version"], { encoding: "utf8" }).stdout).toStartWith(VERSION);
   const check = npx("check", "--all", "--json");
   expect(check.status).toBe(0);
   expect(JSON.parse(check.stdout).runs[0]).toMatchObject({ callback: "count", status: "passed" });
