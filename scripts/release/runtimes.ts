@@ -39,8 +39,16 @@ export function runtimePath(repo: string, target: Target): string | undefined {
   return existsSync(cached) ? cached : undefined;
 }
 
-/** The runtime for `target`, fetched through npm when neither installed nor cached. */
-export function ensureRuntime(repo: string, target: Target): string {
+/**
+ * The runtime for `target`, fetched through npm when neither installed nor cached here.
+ * `offline`: from npm's own cache only (`npm ci` empties node_modules/.cache, npm's cache
+ * keeps the tarballs), failing rather than reaching the registry.
+ */
+export function ensureRuntime(
+  repo: string,
+  target: Target,
+  options: { offline?: boolean } = {},
+): string {
   const present = runtimePath(repo, target);
   if (present !== undefined) return present;
   const { version, integrity } = lockedRuntime(repo, target);
@@ -51,10 +59,18 @@ export function ensureRuntime(repo: string, target: Target): string {
   const spec = `${target.runtimePackage}@${version}`;
   const pack = spawnSync(
     "npm",
-    ["pack", spec, "--prefer-offline", "--json", "--pack-destination", work],
-    { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
+    [
+      "pack",
+      spec,
+      options.offline ? "--offline" : "--prefer-offline",
+      "--json",
+      "--pack-destination",
+      work,
+    ],
+    { encoding: "utf8", stdio: ["ignore", "pipe", options.offline ? "ignore" : "inherit"] },
   );
   if (pack.status !== 0) {
+    rmSync(work, { recursive: true, force: true });
     throw new Error(
       `Cannot fetch "${spec}": npm pack exited ${pack.status}\nhint: the first release build needs the npm registry; later ones use node_modules/.cache`,
     );

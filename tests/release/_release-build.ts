@@ -5,21 +5,30 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { inputsFingerprint, releaseKey } from "../../scripts/release/inputs.ts";
-import { runtimePath } from "../../scripts/release/runtimes.ts";
+import { ensureRuntime, runtimePath } from "../../scripts/release/runtimes.ts";
 import { hostTarget, TARGETS, type Target } from "../../scripts/release/targets.ts";
 
 export const REPO = join(import.meta.dir, "..", "..");
 export const RELEASE = join(REPO, "dist", "release");
 
-/** The targets this machine can build without the network. */
+/** The targets this machine can build without the network (a runtime on disk or in npm's cache). */
 export const BUILDABLE: readonly Target[] = TARGETS.filter(
-  (t) => t === hostTarget() || runtimePath(REPO, t) !== undefined,
+  (t) => t === hostTarget() || runtimePath(REPO, t) !== undefined || fromNpmCache(t),
 );
+
+function fromNpmCache(target: Target): boolean {
+  try {
+    ensureRuntime(REPO, target, { offline: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Why a target is not checked here, or undefined when it is. */
 export function missingReason(target: Target): string | undefined {
   if (BUILDABLE.includes(target)) return undefined;
-  return `${target.runtimePackage} is not on disk: run \`npm run release\` once with the npm registry reachable`;
+  return `${target.runtimePackage} is neither on disk nor in npm's cache: run \`npm run release\` once with the npm registry reachable`;
 }
 
 /**
