@@ -89,7 +89,7 @@ export function binaryName(target: Target): string {
 export function hostTarget(): Target | undefined {
   const cpu = process.arch === "arm64" ? "arm64" : process.arch;
   const os = process.platform;
-  // A musl host: its dynamic loader is the tell (the glibc one is ld-linux-*).
+  // A musl host (Alpine): the runtime reports no glibc version.
   const musl = os === "linux" && isMuslHost();
   return TARGETS.find(
     (t) =>
