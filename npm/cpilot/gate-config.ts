@@ -38,6 +38,13 @@ export interface GateConfig {
         cpilotDir?: boolean | undefined;
         /** Deny names over 255 bytes and paths over 4096 bytes. */
         longNames?: boolean | undefined;
+        /**
+         * Deny writes to cpilot's config and the agents' hook settings, at any depth; no rule
+         * can allow them. An agent that may ask a person (Claude Code) asks instead.
+         */
+        configFiles?: boolean | undefined;
+        /** Allow the agent's own state folders outside the root (Claude Code's plans and todos). */
+        agentState?: boolean | undefined;
       }
     | undefined;
   rules?: GateRule[] | undefined;
