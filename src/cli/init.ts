@@ -2,11 +2,35 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs
 import { join, resolve } from "node:path";
 import { TYPES_SOURCES } from "../config/_types-source.ts";
 import { CONFIG_NAMES } from "../config/find.ts";
+import { promptOnTty } from "../gate/ask.ts";
+import { detectProject } from "../init/detect.ts";
+import { chooseFormat } from "../init/format-choice.ts";
+import { renderPlan } from "../init/plan.ts";
+import { ProjectFiles } from "../init/project-files.ts";
+import { renderJson, renderTs } from "../init/render.ts";
+import type { CallbackSpec } from "../init/spec.ts";
+import { detectStyle } from "../init/style.ts";
 import { gitRoot } from "../match/files.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
-import { detectToolchains } from "./init-detect.ts";
+
+const USAGE = "cpilot init [--yes] [--dry-run] [--format ts|json] [--types] [--force] [--dir DIR]";
+
+export const INIT_HELP = `usage: ${USAGE}
+
+Read the project (package.json scripts, tool configs, Cargo.toml, pyproject.toml, go.mod,
+Makefile) and propose callbacks for what it already runs, scoped as it scopes them, with its
+local binaries. Shows the plan, then writes the config after you say yes.
+
+  --yes, -y        write without asking (for scripts; without a terminal it is required)
+  --dry-run        only show the plan
+  --format F       ts or json (default: ts for TypeScript projects whose checks leave a
+                   root config alone, else json)
+  --types          also write cpilot-env.d.ts, types for callbacks.config.ts when cpilot
+                   is not in node_modules
+  --force          replace an existing config
+  --dir DIR        the project folder (default: here)`;
 
 /** Ambient declarations so editors type `import ... from "cpilot"` with only the binary. */
 export function ambientDeclarations(): string {
@@ -26,61 +50,110 @@ ${body}
 `;
 }
 
-/** `cpilot init`: write a commented callbacks.config.ts for the toolchains found here. */
+const EXAMPLE: CallbackSpec = {
+  name: "example",
+  description: "replace with your checker",
+  pattern: "*.txt",
+  run: 'echo "changed: $CP_CHANGED_FILES"',
+  timeout: 10,
+};
+
+/** `cpilot init`: propose callbacks for what the project runs, show them, write on yes. */
 export async function initCommand(args: string[], options: { cwd: string }): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    const { HelpRequest } = await import("../util/errors.ts");
+    throw new HelpRequest(INIT_HELP);
+  }
   const { values } = parseFlags(
     args,
-    { force: { type: "boolean" }, dir: { type: "string" } },
-    "cpilot init [--force] [--dir DIR]",
+    {
+      yes: { type: "boolean", short: "y" },
+      "dry-run": { type: "boolean" },
+      format: { type: "string" },
+      types: { type: "boolean" },
+      force: { type: "boolean" },
+      dir: { type: "string" },
+    },
+    USAGE,
   );
   const root = resolve(options.cwd, values.dir ?? ".");
+  if (values.format !== undefined && values.format !== "ts" && values.format !== "json") {
+    throw new CpilotError(`Cannot write a config as "${values.format}": unknown format`, {
+      hint: "--format ts or --format json",
+    });
+  }
   const existing = CONFIG_NAMES.map((n) => join(root, n)).find((p) => existsSync(p));
   if (existing && !values.force) {
     throw new CpilotError(`Cannot write a config in "${root}": ${existing} exists`, {
       hint: "edit it, or pass --force to replace it",
     });
   }
-  const proposals = detectToolchains(root);
-  const found = [...new Set(proposals.map((p) => p.why))];
+  const detection = detectProject(root);
+  const style = detectStyle(new ProjectFiles(root));
+  const choice =
+    values.format !== undefined
+      ? { format: values.format, why: "--format" }
+      : chooseFormat(root, detection.proposals);
   const callbacks =
-    proposals.length > 0
-      ? proposals.map((p) => p.source).join(",\n")
-      : `    {\n      name: "example",\n      description: "replace with your checker",\n      pattern: "*.txt",\n      run: 'echo "changed: $CP_CHANGED_FILES"',\n      timeout: 10,\n    }`;
-  const text = `import { defineConfig } from "cpilot";
-
-// Callbacks run when an agent edits files that match \`pattern\` (gitignore-style rules).
-// \`run\`: a bash string (files arrive as "$@", $CP_CHANGED_FILES and JSON on stdin),
-// an argv array ({file} / {files} expand to arguments, no shell), or a function.
-// Exit 0 passes, exit 7 stays silent, anything else is reported to the agent.
-// Found here: ${found.length > 0 ? found.join(", ") : "no known toolchain"}.
-export default defineConfig({
-  callbacks: [
-${callbacks},
-  ],
-});
-`;
-  writeFileSync(join(root, "callbacks.config.ts"), text);
+    detection.proposals.length > 0 ? detection.proposals.map((p) => p.callback) : [EXAMPLE];
+  const file = `callbacks.config.${choice.format}`;
+  const extras = detection.resyncTree ? { resyncTree: true } : {};
+  const found = [...new Set(detection.proposals.map((p) => p.why))];
+  const text =
+    choice.format === "ts"
+      ? renderTs(
+          callbacks,
+          style,
+          [
+            "Written by `cpilot init` from what this project runs. `run`: an argv array",
+            "({files} expands to the changed files, no shell) or a bash string. Exit 0 passes.",
+            ...(detection.resyncTree
+              ? ['resync "tree": rustfmt also rewrites child modules; report those rewrites too.']
+              : []),
+          ],
+          extras,
+        )
+      : renderJson(callbacks, style, extras);
+  say(renderPlan(root, detection, style, file, choice.why));
+  if (found.length === 0) say("  found no known toolchain: the config holds an example to edit");
+  if (values["dry-run"]) {
+    say("dry run: nothing written");
+    return 0;
+  }
+  if (!values.yes) {
+    const answer = await promptOnTty(`Write ${file}?`, 10 * 60_000);
+    if (answer === null) {
+      throw new CpilotError(`Cannot write "${file}" without a yes: no terminal to ask on`, {
+        hint: "pass --yes to write the plan above",
+      });
+    }
+    if (!answer) {
+      say("nothing written");
+      return 1;
+    }
+  }
+  writeFileSync(join(root, file), text);
   say(
-    `wrote ${join(root, "callbacks.config.ts")} with ${proposals.length || 1} callback${proposals.length === 1 ? "" : "s"}`,
+    `wrote ${join(root, file)} with ${callbacks.length} callback${callbacks.length === 1 ? "" : "s"}`,
   );
-  if (!existsSync(join(root, "node_modules", "cpilot"))) {
+  if (values.types && choice.format === "ts" && !existsSync(join(root, "node_modules", "cpilot"))) {
     writeFileSync(join(root, "cpilot-env.d.ts"), ambientDeclarations());
     say(`wrote ${join(root, "cpilot-env.d.ts")} so editors know the config's types`);
   }
-  const top = gitRoot(root);
-  if (top !== null) {
-    const ignorePath = join(top, ".gitignore");
-    const current = existsSync(ignorePath) ? readFileSync(ignorePath, "utf8") : "";
-    if (!/^\/?\.cpilot\/?$/m.test(current)) {
-      appendFileSync(
-        ignorePath,
-        `${current === "" || current.endsWith("\n") ? "" : "\n"}.cpilot/\n`,
-      );
-      say("added .cpilot/ (run logs and local state) to .gitignore");
-    }
-  }
+  ignoreStateDir(root);
   say(
     "next: `cpilot check --all` runs them once; `cpilot install claude` wires them into Claude Code",
   );
   return 0;
+}
+
+/** Add .cpilot/ (run logs, local state) to the repository's .gitignore. */
+function ignoreStateDir(root: string): void {
+  const top = gitRoot(root);
+  if (top === null) return;
+  const ignorePath = join(top, ".gitignore");
+  const current = existsSync(ignorePath) ? readFileSync(ignorePath, "utf8") : "";
+  if (/^\/?\.cpilot\/?$/m.test(current)) return;
+  appendFileSync(ignorePath, `${current === "" || current.endsWith("\n") ? "" : "\n"}.cpilot/\n`);
+  say("added .cpilot/ (run logs and local state) to .gitignore");
 }

@@ -1,0 +1,48 @@
+import type { ProjectFiles } from "./project-files.ts";
+import type { Proposal } from "./spec.ts";
+
+const TARGETS = ["lint", "fmt", "format", "check", "typecheck"];
+
+/** Makefile or justfile targets named lint/fmt/format/check/typecheck. */
+export function makeTargets(
+  p: ProjectFiles,
+): { runner: string; file: string; targets: string[] } | undefined {
+  for (const [file, runner] of [
+    ["Makefile", "make"],
+    ["makefile", "make"],
+    ["GNUmakefile", "make"],
+    ["justfile", "just"],
+    ["Justfile", "just"],
+  ] as const) {
+    const text = p.text(file);
+    if (text === undefined) continue;
+    const found = TARGETS.filter(
+      (t) =>
+        new RegExp(`^${t}\\s*:(?!=)`, "m").test(text) ||
+        (runner === "just" && new RegExp(`^${t}(\\s[^:]*)?:`, "m").test(text)),
+    );
+    if (found.length > 0) return { runner, file, targets: found };
+  }
+  return undefined;
+}
+
+/**
+ * The make/just targets, proposed only when no tool was found for the job: a project whose
+ * checks live in a Makefile runs them that way.
+ */
+export function detectMake(p: ProjectFiles, haveOthers: boolean, pattern: string[]): Proposal[] {
+  const found = makeTargets(p);
+  if (!found || haveOthers) return [];
+  return found.targets.map((t) => ({
+    why: `${found.file} target "${t}"`,
+    callback: {
+      name: `${found.runner}-${t}`,
+      description: `${found.runner} ${t}`,
+      pattern,
+      run: `${found.runner} ${t}`,
+      timeout: 300,
+      overlap: "replace" as const,
+      ...(t === "fmt" || t === "format" ? { fixes: true } : {}),
+    },
+  }));
+}

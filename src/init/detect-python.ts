@@ -1,0 +1,184 @@
+import { iniSections, type ProjectFiles } from "./project-files.ts";
+import type { Proposal } from "./spec.ts";
+
+/** Where a Python tool's settings live: pyproject sections, setup.cfg/tox.ini sections, own files. */
+interface PyTool {
+  readonly name: string;
+  readonly pyproject: readonly string[];
+  readonly ini: readonly string[];
+  readonly files: readonly string[];
+  readonly run: (bin: string) => string[];
+  readonly description: string;
+  readonly fixes?: boolean;
+}
+
+const TOOLS: readonly PyTool[] = [
+  {
+    name: "black",
+    pyproject: ["tool.black"],
+    ini: [],
+    files: [],
+    run: (bin) => [bin, "--quiet", "{files}"],
+    description: "format",
+    fixes: true,
+  },
+  {
+    name: "isort",
+    pyproject: ["tool.isort"],
+    ini: ["isort", "tool:isort"],
+    files: [".isort.cfg"],
+    run: (bin) => [bin, "--quiet", "{files}"],
+    description: "sort imports",
+    fixes: true,
+  },
+  {
+    name: "ruff",
+    pyproject: ["tool.ruff", "tool.ruff.lint", "tool.ruff.format"],
+    ini: [],
+    files: ["ruff.toml", ".ruff.toml"],
+    run: (bin) => [bin, "check", "--fix", "--quiet", "{files}"],
+    description: "lint, fixing what it can",
+    fixes: true,
+  },
+  {
+    name: "flake8",
+    pyproject: ["tool.flake8"],
+    ini: ["flake8"],
+    files: [".flake8"],
+    run: (bin) => [bin, "{files}"],
+    description: "lint",
+  },
+  {
+    name: "pylint",
+    pyproject: [
+      "tool.pylint",
+      "tool.pylint.main",
+      "tool.pylint.MASTER",
+      "tool.pylint.messages_control",
+    ],
+    ini: [],
+    files: [".pylintrc", "pylintrc"],
+    run: (bin) => [bin, "--score=n", "{files}"],
+    description: "lint",
+  },
+  {
+    name: "mypy",
+    pyproject: ["tool.mypy"],
+    ini: ["mypy"],
+    files: ["mypy.ini", ".mypy.ini"],
+    run: (bin) => [bin, "{files}"],
+    description: "types",
+  },
+];
+
+/** The project's virtualenv bin folder, relative to the root, when it has one. */
+function venvBin(p: ProjectFiles): string | undefined {
+  const venv = p.first(".venv/bin", "venv/bin", "env/bin");
+  return venv;
+}
+
+/** Python tools configured in pyproject.toml, setup.cfg, tox.ini or their own files. */
+export function detectPython(p: ProjectFiles): Proposal[] {
+  const isPython = p.first(
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "requirements.txt",
+    "tox.ini",
+  );
+  if (!isPython) return [];
+  const pyproject = iniSections(p.text("pyproject.toml") ?? "");
+  const setupCfg = iniSections(p.text("setup.cfg") ?? "");
+  const tox = iniSections(p.text("tox.ini") ?? "");
+  const deps = [
+    p.text("pyproject.toml"),
+    p.text("requirements-dev.txt"),
+    p.text("requirements.txt"),
+    p.text("setup.cfg"),
+  ]
+    .join("\n")
+    .toLowerCase();
+  const venv = venvBin(p);
+  const bin = (tool: string): string =>
+    venv && p.has(`${venv}/${tool}`) ? `${venv}/${tool}` : tool;
+  const out: Proposal[] = [];
+  for (const tool of TOOLS) {
+    const where =
+      tool.pyproject.find((s) => pyproject.has(s)) !== undefined
+        ? `[${tool.pyproject.find((s) => pyproject.has(s))}] in pyproject.toml`
+        : tool.ini.find((s) => setupCfg.has(s))
+          ? `[${tool.ini.find((s) => setupCfg.has(s))}] in setup.cfg`
+          : tool.ini.find((s) => tox.has(s))
+            ? `[${tool.ini.find((s) => tox.has(s))}] in tox.ini`
+            : p.first(...tool.files);
+    // black reads no section of its own in many projects: a dependency on it counts.
+    const declared =
+      where ??
+      (tool.name === "black" && /\bblack\b/.test(deps)
+        ? "black among the dependencies"
+        : undefined);
+    if (declared === undefined) continue;
+    out.push({
+      why: declared,
+      callback: {
+        name: tool.name,
+        description: tool.description,
+        pattern: "*.py",
+        run: tool.run(bin(tool.name)),
+        timeout: tool.name === "mypy" || tool.name === "pylint" ? 120 : 60,
+        ...(tool.fixes ? { fixes: true } : {}),
+      },
+    });
+  }
+  const names = new Set(out.map((o) => o.callback.name));
+  if (
+    names.has("ruff") &&
+    !names.has("black") &&
+    (pyproject.has("tool.ruff.format") || !names.has("flake8"))
+  ) {
+    out.unshift({
+      why: "ruff configured and no other formatter",
+      callback: {
+        name: "ruff-format",
+        description: "format",
+        pattern: "*.py",
+        run: [bin("ruff"), "format", "--quiet", "{files}"],
+        timeout: 60,
+        fixes: true,
+      },
+    });
+  }
+  if (out.length === 0) {
+    out.push({
+      why: "a Python project with no configured linter (ruff is the usual choice)",
+      callback: {
+        name: "ruff",
+        description: "format and lint",
+        pattern: "*.py",
+        run: `${bin("ruff")} format -- "$@" && ${bin("ruff")} check --fix -- "$@"`,
+        timeout: 60,
+        fixes: true,
+      },
+    });
+  }
+  const pytest =
+    pyproject.has("tool.pytest.ini_options") ||
+    setupCfg.has("tool:pytest") ||
+    tox.has("pytest") ||
+    p.has("pytest.ini");
+  if (pytest) {
+    out.push({
+      why: "pytest configured",
+      callback: {
+        name: "pytest",
+        description: "tests, in the background",
+        pattern: "*.py",
+        run: `${bin("pytest")} -q -x`,
+        timeout: 600,
+        blocking: false,
+        overlap: "replace",
+      },
+    });
+  }
+  return out;
+}

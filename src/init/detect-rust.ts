@@ -1,0 +1,72 @@
+import { iniSections, type ProjectFiles } from "./project-files.ts";
+import type { Proposal } from "./spec.ts";
+
+/** The edition Cargo.toml declares (a workspace's shared one too), or undefined. */
+export function cargoEdition(cargoToml: string): string | undefined {
+  const sections = iniSections(cargoToml);
+  return (
+    sections.get("package")?.get("edition") ?? sections.get("workspace.package")?.get("edition")
+  );
+}
+
+/**
+ * Rust: rustfmt with the crate's own edition and clippy with warnings as errors, across the
+ * workspace when there is one. Not `cargo fmt -- FILES`: it formats the whole crate besides
+ * the files. rustfmt still rewrites the child modules of a file it formats, so the config
+ * reports rewrites beyond the batch (`resync: "tree"`).
+ */
+export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: string[] } {
+  const text = p.text("Cargo.toml");
+  if (text === undefined) return { proposals: [], notes: [] };
+  const sections = iniSections(text);
+  const workspace = sections.has("workspace");
+  const edition = cargoEdition(text);
+  const all = workspace ? ["--workspace"] : [];
+  const notes: string[] = [];
+  // A workspace whose root names no edition: its members may differ, and cargo fmt knows each.
+  const fmt =
+    edition === undefined && workspace
+      ? ["cargo", "fmt", "--all"]
+      : ["rustfmt", "--edition", edition ?? "2015", "{files}"];
+  if (edition === undefined && !workspace)
+    notes.push("Cargo.toml names no edition: cargo uses 2015, so rustfmt does too");
+  return {
+    notes,
+    proposals: [
+      {
+        why: `Cargo.toml${edition ? ` (edition ${edition})` : ""}`,
+        callback: {
+          name: "rustfmt",
+          description: `format (edition ${edition ?? "from each crate"})`,
+          pattern: "*.rs",
+          run: fmt,
+          timeout: 60,
+          fixes: true,
+        },
+      },
+      {
+        why: `Cargo.toml${workspace ? " (a workspace)" : ""}`,
+        callback: {
+          name: "clippy",
+          description: "compile and lint; warnings fail",
+          pattern: ["*.rs", "Cargo.toml"],
+          run: [
+            "cargo",
+            "clippy",
+            ...all,
+            "--all-targets",
+            "--quiet",
+            "--message-format",
+            "short",
+            "--",
+            "-D",
+            "warnings",
+          ].join(" "),
+          timeout: 300,
+          overlap: "replace",
+          successMessage: "clippy passed",
+        },
+      },
+    ],
+  };
+}

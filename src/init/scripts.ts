@@ -1,0 +1,98 @@
+/** A tool a package.json script runs, with the arguments the project gives it. */
+export interface ScriptTool {
+  readonly script: string;
+  readonly tool: string;
+  readonly args: string[];
+}
+
+const RUNNERS = new Set(["npx", "bunx", "pnpx", "cross-env", "dotenv"]);
+const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
+
+/** Split a shell command into words, keeping quoted parts together (quotes removed). */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  for (const m of command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(m[1] ?? m[2] ?? m[3]!);
+  return words;
+}
+
+/**
+ * Every tool the project's scripts run, following `npm run x`, `pnpm x`, `yarn x` and
+ * `bun run x` into the scripts they name; runners such as `npx` and `pnpm exec` are looked
+ * through, so `npx eslint src` is eslint with `src`.
+ */
+export function scriptTools(scripts: Record<string, string>): ScriptTool[] {
+  const out: ScriptTool[] = [];
+  const seen = new Set<string>();
+  const visit = (name: string): void => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const command = scripts[name];
+    if (typeof command !== "string") return;
+    for (const part of command.split(/&&|\|\||;|\|/)) {
+      let words = shellWords(part.trim()).filter((w, i, all) => !isEnvAssignment(w, i, all));
+      while (words.length > 0 && RUNNERS.has(words[0]!))
+        words = words.slice(1).filter((w) => !w.startsWith("-"));
+      const [first, second, third] = words;
+      if (first === undefined) continue;
+      if (PACKAGE_MANAGERS.has(first)) {
+        if (second === "exec" || second === "dlx" || second === "x") {
+          if (third !== undefined) out.push({ script: name, tool: third, args: words.slice(3) });
+        } else if (second === "run" || second === "run-script") {
+          if (third !== undefined) visit(third);
+        } else if (second !== undefined && second in scripts) visit(second);
+        continue;
+      }
+      out.push({ script: name, tool: first, args: words.slice(1) });
+    }
+  };
+  for (const name of Object.keys(scripts)) visit(name);
+  return out;
+}
+
+function isEnvAssignment(word: string, index: number, all: string[]): boolean {
+  return /^[A-Z_][A-Z0-9_]*=/.test(word) && all.slice(0, index).every((w) => w.includes("="));
+}
+
+/** The paths and globs a tool is given (its non-flag arguments, minus its subcommands). */
+export function scopeArgs(args: readonly string[], subcommands: readonly string[] = []): string[] {
+  const out: string[] = [];
+  for (const [i, arg] of args.entries()) {
+    if (arg.startsWith("-")) continue;
+    if (i === 0 && subcommands.includes(arg)) continue;
+    // The value of a flag such as `--config x.json` or `-c x` is not a scope.
+    const prev = args[i - 1];
+    if (prev !== undefined && /^-(c|-config|-ignore-path|-format|f|-project|p)$/.test(prev))
+      continue;
+    out.push(arg);
+  }
+  return out;
+}
+
+/**
+ * Scope arguments as gitignore-style patterns for the given extensions: `src` becomes
+ * `src/**\/*.ts`, a glob stays a glob (braces expanded), `.` or no scope means anywhere.
+ */
+export function scopePatterns(scope: readonly string[], exts: readonly string[]): string[] {
+  const anywhere = exts.map((e) => `*.${e}`);
+  if (scope.length === 0) return anywhere;
+  const out: string[] = [];
+  for (const raw of scope) {
+    const arg = raw.replace(/^\.\//, "").replace(/\/+$/, "");
+    if (arg === "." || arg === "" || arg === "**" || arg === "**/*") return anywhere;
+    if (/[*?[{]/.test(arg)) out.push(...expandBraces(arg));
+    else if (/\.[A-Za-z0-9]+$/.test(arg)) out.push(arg);
+    else out.push(...exts.map((e) => `${arg}/**/*.${e}`));
+  }
+  return [...new Set(out)];
+}
+
+/** `src/**\/*.{ts,js}` → the two globs, since gitignore rules have no braces. */
+export function expandBraces(glob: string): string[] {
+  const m = /\{([^{}]*)\}/.exec(glob);
+  if (!m) return [glob];
+  return m[1]!
+    .split(",")
+    .flatMap((alt) =>
+      expandBraces(glob.slice(0, m.index) + alt + glob.slice(m.index + m[0].length)),
+    );
+}

@@ -1,0 +1,26 @@
+/** One callback `cpilot init` proposes: plain data, rendered as TypeScript or JSON later. */
+export interface CallbackSpec {
+  name: string;
+  description?: string;
+  pattern: string | string[];
+  run: string | string[];
+  timeout: number;
+  blocking?: boolean;
+  overlap?: "queue" | "replace" | "parallel";
+  fixes?: boolean;
+  successMessage?: string;
+}
+
+/** A proposal and where it came from (a script, a config file), for the plan init shows. */
+export interface Proposal {
+  readonly why: string;
+  readonly callback: CallbackSpec;
+}
+
+/** What init found that it could not turn into a callback, said in the plan. */
+export interface Detection {
+  readonly proposals: Proposal[];
+  readonly notes: string[];
+  /** The project's formatter rewrites files outside what it was given (rustfmt's child modules). */
+  readonly resyncTree?: boolean;
+}
