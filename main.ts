@@ -17,7 +17,7 @@ usage: cpilot <command> [options]        (cpilot <command> --help for its option
   logs [RUN_ID]        recent runs, or one run's full output
   ps                   what runs now (run id, callback, pid, started, session, command)
   stop RUN_ID          stop a running run and everything it started (--session ID, --all)
-  init                 write a callbacks.config.ts for this project's toolchains
+  init                 propose callbacks for what the project already runs, then write the config
   add "<words>"        build a callback from plain words (a small model, or phrase rules)
   context apply        apply <context-update> blocks to .context/ markdown
   gate test | log      dry-run the write gate, or show its decisions

@@ -152,7 +152,7 @@ export const localBin = (bin: string): string => `node_modules/.bin/${bin}`;
  * JavaScript and TypeScript tools: those the package.json scripts run (scoped as the
  * scripts scope them), then those configured or depended on but run by no script.
  */
-export function detectNode(p: ProjectFiles): Proposal[] {
+export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: string[] } {
   const pkg = p.packageJson();
   const runs = scriptTools(pkg.scripts ?? {});
   const out: Proposal[] = [];
@@ -161,9 +161,10 @@ export function detectNode(p: ProjectFiles): Proposal[] {
     const config = p.first(...tool.configs);
     const inPackage = tool.packageKey !== undefined && pkg[tool.packageKey] !== undefined;
     if (inScripts.length === 0 && !config && !inPackage && !p.hasDep(tool.pkg)) continue;
-    // A tool neither run by a script nor configured is a leftover dependency: only propose
-    // the formatter, whose job needs no config.
-    if (inScripts.length === 0 && !config && !inPackage && tool.name !== "prettier") continue;
+    // A linter neither run by a script nor configured may be a leftover dependency; a
+    // formatter does its job with no config.
+    if (inScripts.length === 0 && !config && !inPackage && !tool.anyFile && tool.name !== "oxfmt")
+      continue;
     const scope = scopeOf(inScripts, tool.subcommands);
     const pattern =
       tool.anyFile && scope.length > 0
@@ -188,12 +189,24 @@ export function detectNode(p: ProjectFiles): Proposal[] {
       },
     });
   }
+  const notes = biomeNotes(p, out);
   const types = detectTypecheck(p, runs);
   if (types) out.push(types);
   const deno = detectDeno(p);
   out.push(...deno);
-  // biome formats what prettier would: the project runs one of them, never both on a file.
-  return out;
+  return { proposals: out, notes };
+}
+
+/** biome without VCS ignores would lint cpilot's run records in .cpilot/. */
+function biomeNotes(p: ProjectFiles, proposals: readonly Proposal[]): string[] {
+  if (!proposals.some((x) => x.callback.name === "biome")) return [];
+  const config = p.first("biome.json", "biome.jsonc");
+  const vcs = (p.json(config ?? "biome.json") as { vcs?: { useIgnoreFile?: boolean } } | undefined)
+    ?.vcs;
+  if (vcs?.useIgnoreFile === true) return [];
+  return [
+    `biome here does not read .gitignore: its \`biome check .\` would also check cpilot's run records in .cpilot/; set "vcs": { "enabled": true, "clientKind": "git", "useIgnoreFile": true } in ${config ?? "biome.json"}, or add "!.cpilot" to its files.includes`,
+  ];
 }
 
 function scopeOf(runs: readonly ScriptTool[], subcommands: readonly string[] = []): string[] {

@@ -10,8 +10,9 @@ import type { Detection } from "./spec.ts";
 export function detectProject(root: string): Detection {
   const p = new ProjectFiles(root);
   const rust = detectRust(p);
-  const proposals = [...detectNode(p), ...rust.proposals, ...detectPython(p), ...detectGo(p)];
-  const notes = [...rust.notes];
+  const node = detectNode(p);
+  const proposals = [...node.proposals, ...rust.proposals, ...detectPython(p), ...detectGo(p)];
+  const notes = [...node.notes, ...rust.notes];
   const make = detectMake(p, proposals.length > 0, ["*", "!*.md"]);
   proposals.push(...make);
   // Two callbacks may not share a name: the second of a kind gets a suffix.

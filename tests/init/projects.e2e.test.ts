@@ -1,0 +1,177 @@
+import { expect, test } from "bun:test";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { cpilot } from "../helpers/binary.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "projects");
+const CARGO_BIN = dirname(
+  execFileSync("bash", ["-lc", "command -v cargo"], { encoding: "utf8" }).trim(),
+);
+const REPO_BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
+
+interface Listed {
+  name: string;
+  pattern: string[];
+  run: string | string[];
+}
+
+/** A fixture copied into a fresh git repo, committed, with `cpilot init --yes` run in it. */
+function initFixture(name: string): {
+  root: string;
+  callbacks: Map<string, Listed>;
+  stderr: string;
+} {
+  const root = tempDir(`cpilot-init-${name}-`, { git: true });
+  cpSync(join(FIXTURES, name), root, { recursive: true });
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "fixture"], { cwd: root });
+  const r = cpilot(["init", "--yes"], { cwd: root });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
+  const config = existsSync(join(root, "callbacks.config.ts"))
+    ? readFileSync(join(root, "callbacks.config.ts"), "utf8")
+    : readFileSync(join(root, "callbacks.config.json"), "utf8");
+  expect(config.length).toBeGreaterThan(0);
+  return { root, callbacks: readCallbacks(root), stderr: r.stderr };
+}
+
+/** The callbacks as the config file holds them (list --json gives names; the file, the rest). */
+function readCallbacks(root: string): Map<string, Listed> {
+  const listed = JSON.parse(cpilot(["list", "--json"], { cwd: root }).stdout) as {
+    callbacks: { name: string }[];
+  };
+  const path = join(root, "callbacks.config.json");
+  const out = new Map<string, Listed>();
+  if (existsSync(path)) {
+    const json = JSON.parse(readFileSync(path, "utf8")) as { callbacks: Listed[] };
+    for (const c of json.callbacks)
+      out.set(c.name, { ...c, pattern: [c.pattern].flat() as string[] });
+  } else {
+    for (const c of listed.callbacks) out.set(c.name, { name: c.name, pattern: [], run: "" });
+  }
+  expect([...out.keys()]).toEqual(listed.callbacks.map((c) => c.name));
+  return out;
+}
+
+const argv = (c: Listed | undefined): string => [c?.run ?? ""].flat().join(" ");
+
+test("ky (xo + tsc): xo, run from node_modules/.bin and fixing; JSON config since xo lints root .ts files", () => {
+  const { root, callbacks } = initFixture("ky");
+  expect([...callbacks.keys()]).toEqual(["xo", "typecheck"]);
+  expect(argv(callbacks.get("xo"))).toBe("node_modules/.bin/xo --fix {files}");
+  expect(argv(callbacks.get("typecheck"))).toBe("node_modules/.bin/tsc --noEmit -p .");
+  expect(existsSync(join(root, "callbacks.config.ts"))).toBe(false);
+  expect(existsSync(join(root, "cpilot-env.d.ts"))).toBe(false);
+  // In ky's style: tabs, as its .editorconfig and xo want.
+  expect(readFileSync(join(root, "callbacks.config.json"), "utf8")).toContain('\n\t"callbacks"');
+  expect(
+    JSON.parse(readFileSync(join(root, "callbacks.config.json"), "utf8")).callbacks[0].fixes,
+  ).toBe(true);
+});
+
+test("tinyexec (eslint src + prettier src + tsc): scoped to src, in its prettier style, out of its checks' scope", () => {
+  const { root } = initFixture("tinyexec");
+  const text = readFileSync(join(root, "callbacks.config.ts"), "utf8");
+  // Its .prettierrc.json: single quotes, no bracket spacing, no trailing commas.
+  expect(text).toStartWith("import {defineConfig} from 'cpilot';\n");
+  expect(text).toContain("name: 'eslint'");
+  expect(text).toContain("run: ['node_modules/.bin/eslint', '--no-warn-ignored', '{files}']");
+  expect(text).toContain("pattern: ['src/**', '!dist', '!coverage']");
+  expect(text).toContain("run: 'node_modules/.bin/tsc --noEmit'");
+  expect(text).not.toContain("npx");
+  expect(text).not.toMatch(/,\n\s*[}\]]/);
+  const names = JSON.parse(cpilot(["list", "--json"], { cwd: root }).stdout).callbacks.map(
+    (c: { name: string }) => c.name,
+  );
+  expect(names).toEqual(["eslint", "prettier", "typecheck"]);
+  // prettier is scoped to src: the README it never formats is not matched.
+  const dry = cpilot(["check", "--dry-run", "README.md", "src/main.ts"], { cwd: root });
+  expect(dry.stdout + dry.stderr).not.toMatch(/prettier[^\n]*README/);
+});
+
+test("tinyexec: the generated typecheck runs with check --all (tsc from the project's node_modules)", () => {
+  const { root } = initFixture("tinyexec");
+  mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
+  symlinkSync(join(REPO_BIN, "tsc"), join(root, "node_modules", ".bin", "tsc"));
+  const ok = cpilot(["check", "--all", "--only", "typecheck"], { cwd: root });
+  expect({ code: ok.code, out: ok.stderr }).toEqual({
+    code: 0,
+    out: expect.stringContaining("types OK"),
+  });
+  writeFileSync(join(root, "src", "main.ts"), "export const n: number = 'x';\n");
+  const bad = cpilot(["check", "--all", "--only", "typecheck"], { cwd: root });
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toContain("src/main.ts");
+});
+
+test("citty (oxlint + oxfmt + tsgo): what its scripts run, oxfmt fixing", () => {
+  const { callbacks } = initFixture("citty");
+  expect([...callbacks.keys()]).toEqual(["oxlint", "oxfmt", "typecheck"]);
+  expect(argv(callbacks.get("oxlint"))).toBe("node_modules/.bin/oxlint {files}");
+  expect(argv(callbacks.get("oxfmt"))).toBe("node_modules/.bin/oxfmt {files}");
+  expect(argv(callbacks.get("typecheck"))).toBe("node_modules/.bin/tsgo --noEmit");
+});
+
+test("biome project: biome with --write, config in its style, and check --all leaves the config as written", () => {
+  const { root, callbacks } = initFixture("biome-app");
+  expect([...callbacks.keys()]).toEqual(["biome", "typecheck"]);
+  const path = join(root, "callbacks.config.json");
+  const before = readFileSync(path, "utf8");
+  mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
+  for (const bin of ["biome", "tsc"])
+    symlinkSync(join(REPO_BIN, bin), join(root, "node_modules", ".bin", bin));
+  const r = cpilot(["check", "--all"], { cwd: root });
+  expect({ code: r.code, out: r.stderr }).toEqual({ code: 0, out: expect.any(String) });
+  expect(readFileSync(path, "utf8")).toBe(before);
+  const lint = spawnSync(join(REPO_BIN, "biome"), ["check", "."], { cwd: root, encoding: "utf8" });
+  expect(lint.stdout + lint.stderr).toContain("Checked");
+  expect(lint.status).toBe(0);
+});
+
+test("Rust crate, edition 2024: rustfmt with that edition, clippy -D warnings, child-module rewrites reported", () => {
+  const { root, callbacks } = initFixture("rust-2024");
+  expect(argv(callbacks.get("rustfmt"))).toBe("rustfmt --edition 2024 {files}");
+  expect(argv(callbacks.get("clippy"))).toContain("-- -D warnings");
+  const env = { PATH: `${CARGO_BIN}:/usr/local/bin:/usr/bin:/bin` };
+  const clean = cpilot(["check", "--all"], { cwd: root, env });
+  expect({ code: clean.code, out: clean.stderr }).toEqual({ code: 0, out: expect.any(String) });
+  // rustfmt formats digits.rs (a child module) when handed lib.rs: reported, not silent.
+  writeFileSync(
+    join(root, "src", "digits.rs"),
+    "pub fn render(n: u32) -> String {  n.to_string() }\n",
+  );
+  execFileSync("git", ["commit", "-qam", "unformatted child"], { cwd: root });
+  writeFileSync(
+    join(root, "src", "lib.rs"),
+    `${readFileSync(join(root, "src", "lib.rs"), "utf8")}\n`,
+  );
+  const r = cpilot(["check", "--json", "--only", "rustfmt", "src/lib.rs"], { cwd: root, env });
+  const report = JSON.parse(r.stdout) as { resyncs: { path: string }[] };
+  expect(report.resyncs.map((x) => x.path)).toContain("src/digits.rs");
+  // A clippy warning fails the check.
+  writeFileSync(
+    join(root, "src", "lib.rs"),
+    "mod digits;\n\npub fn format(n: u32) -> String {\n    let unused = 1;\n    digits::render(n)\n}\n",
+  );
+  const warned = cpilot(["check", "--only", "clippy", "src/lib.rs"], { cwd: root, env });
+  expect(warned.code).toBe(1);
+  expect(warned.stderr).toContain("unused");
+}, 120_000);
+
+test("Python package with black + flake8 + mypy: those, not ruff; JSON config", () => {
+  const { root, callbacks } = initFixture("python-black");
+  expect([...callbacks.keys()]).toEqual(["black", "flake8", "mypy", "pytest"]);
+  expect(callbacks.has("ruff")).toBe(false);
+  expect(existsSync(join(root, "callbacks.config.json"))).toBe(true);
+});
+
+test("without a terminal and without --yes, init shows the plan, writes nothing and says to pass --yes", () => {
+  const root = tempDir("cpilot-init-plan-", { git: true });
+  cpSync(join(FIXTURES, "citty"), root, { recursive: true });
+  const r = cpilot(["init"], { cwd: root });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("oxlint");
+  expect(r.stderr).toContain("--yes");
+  expect(existsSync(join(root, "callbacks.config.json"))).toBe(false);
+});
