@@ -2,6 +2,7 @@
 import { homedir } from "node:os";
 import { dirname, relative } from "node:path";
 import type { AgentInstaller } from "../agents/_shared/agent-installer.ts";
+import { portableCpilot, portableProblem } from "../agents/_shared/portable-command.ts";
 import { findConfig } from "../config/find.ts";
 import { say } from "../ui/style.ts";
 import { loadConfigQuietly, NO_CONFIG_YET } from "./_common.ts";
@@ -10,7 +11,7 @@ import { loadConfigQuietly, NO_CONFIG_YET } from "./_common.ts";
 export async function installOther(
   action: "install" | "uninstall",
   installer: AgentInstaller,
-  options: { cwd: string; user: boolean; configFlag: string | undefined },
+  options: { cwd: string; user: boolean; configFlag: string | undefined; agent: string },
 ): Promise<number> {
   const configPath = options.configFlag ?? findConfig(options.cwd);
   const root = configPath === null ? options.cwd : dirname(configPath);
@@ -26,6 +27,13 @@ export async function installOther(
   const [first, ...rest] = result.lines;
   say(`cpilot: ${shown}: ${first ?? ""}`);
   for (const line of rest) say(line);
+  if (action === "install" && !options.user) {
+    const problem = portableProblem(portableCpilot(options.agent, root), root);
+    if (problem !== null)
+      say(
+        `  warning: ${problem}: the hooks fail on this machine until it is (\`cpilot doctor\` checks); --user installs this machine's binary path instead`,
+      );
+  }
   if (action === "install" && configPath === null) say(NO_CONFIG_YET);
   return 0;
 }

@@ -2,6 +2,7 @@
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import type { AgentInstaller } from "../agents/_shared/agent-installer.ts";
+import { portableCpilot, portableProblem } from "../agents/_shared/portable-command.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "../agents/claude/detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "../agents/claude/hooks-config.ts";
 import {
@@ -74,6 +75,7 @@ export async function installCommand(
       cwd: ctx.cwd,
       user: values.user === true,
       configFlag: values.config,
+      agent: agent ?? "",
     });
   }
   if (agent !== "claude" || positionals.length > 1) {
@@ -90,9 +92,15 @@ export async function installCommand(
       hint: `usage: ${USAGE}`,
     });
   }
-  const scope: Scope = scopes[0] ?? "project";
   const configPath = values.config ?? findConfig(ctx.cwd);
   const root = configPath === null ? ctx.cwd : dirname(configPath);
+  // The shared file gets a command every teammate can run; when it cannot run here, hooks
+  // go to this machine's local file with this binary's path, unless --project was asked for.
+  const portable = `${portableCpilot("claude", root)} hook claude`;
+  const portableFails = portableProblem(portable, root);
+  const scope: Scope =
+    scopes[0] ?? (action === "install" && portableFails !== null ? "local" : "project");
+  const command = scope === "project" ? portable : hookCommandLine();
   const path = settingsPath(scope, root);
   const shown = scope === "user" ? path : relative(ctx.cwd, path) || path;
   const before = readSettings(path);
@@ -111,7 +119,7 @@ export async function installCommand(
   const config = configPath === null ? null : await loadConfigQuietly(configPath);
   const version = detectClaudeVersion(process.env.CPILOT_CLAUDE_BIN || "claude");
   const ours = cpilotHooks({
-    command: hookCommandLine(),
+    command,
     timeout: hookTimeoutSeconds(config),
     batchEvent: supportsBatchEvent(version),
   });
@@ -122,7 +130,15 @@ export async function installCommand(
   }
   writeSettings(path, after);
   say(`cpilot: added hooks for ${Object.keys(ours).join(", ")} to ${shown}`);
-  say(`  command: ${hookCommandLine()} (timeout ${hookTimeoutSeconds(config)} s)`);
+  say(`  command: ${command} (timeout ${hookTimeoutSeconds(config)} s)`);
+  if (portableFails !== null && scope === "project")
+    say(
+      `  warning: ${portableFails}: the hooks fail on this machine until it is (\`cpilot doctor\` checks)`,
+    );
+  if (portableFails !== null && scopes.length === 0)
+    say(
+      `  ${portableFails}, so the hooks went to ${shown} (this machine only, with this binary's path); to share them in .claude/settings.json, put cpilot on PATH or add it as a devDependency, then \`cpilot install claude --project\``,
+    );
   if (version === null)
     say(
       "  Claude Code's version is unknown (`claude --version` failed): PostToolBatch registered, as for 2.1+",

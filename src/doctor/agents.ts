@@ -4,6 +4,7 @@ import { isObject } from "../agents/_shared/json-file.ts";
 import { type AgentName, hookPlaces } from "../cli/agent-wiring.ts";
 import { type McpAgent, mcpConfigPath, SERVER_NAME } from "../mcp/install/index.ts";
 import { onPath } from "./callback-command.ts";
+import { brokenHookCommand } from "./hook-command-check.ts";
 import type { AgentCheck } from "./types.ts";
 
 const CLI_NAMES: Record<AgentName, string[]> = {
@@ -63,7 +64,13 @@ export function checkAgent(
   const cli = CLI_NAMES[agent].map((n) => onPath(n, env)).find((p) => p !== null);
   if (cli) foundBy.push(`${cli}`);
   if (foundBy.length === 0) return null;
-  const wiredPlace = hookPlaces(agent, root, home, env).find((p) => p.wired);
+  const places = hookPlaces(agent, root, home, env);
+  const wiredPlace = places.find((p) => p.wired);
+  const broken =
+    places
+      .filter((p) => p.wired && agent !== "opencode")
+      .map((p) => brokenHookCommand(p.path, agent, root, env))
+      .find((p) => p !== null) ?? null;
   const hooks = { wired: wiredPlace !== undefined, path: wiredPlace?.path ?? null };
   const mcp = mcpWired(agent, root, env);
   const wired = hooks.wired || mcp?.wired === true;
@@ -73,8 +80,9 @@ export function checkAgent(
     hooks,
     mcp,
     problem:
-      !wired && inProject
+      broken ??
+      (!wired && inProject
         ? `cpilot is not wired into ${agent}: run \`cpilot install ${agent}\``
-        : null,
+        : null),
   };
 }

@@ -9,7 +9,8 @@ export function renderDoctor(report: DoctorReport): string {
   const { kept } = report.config;
   if (kept === true) lines.push("  ✓ plain data: its value is kept between calls (faster hooks)");
   else if (kept !== null) lines.push(`  - imported on every call: ${kept}`);
-  else lines.push(...`✗ ${report.config.error}`.split("\n").map((l) => `  ${l}`));
+  else if (!report.config.ok)
+    lines.push(...`✗ ${report.config.error}`.split("\n").map((l) => `  ${l}`));
   lines.push("", "agents           hooks  mcp  found by");
   if (report.agents.length === 0)
     lines.push("  (none found: no agent folders here or in your home, no agent CLI on PATH)");

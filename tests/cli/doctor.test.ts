@@ -1,9 +1,9 @@
 /** `cpilot doctor` through the built binary, on temp projects with a controlled PATH and HOME. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { firstProgram } from "../../src/cli/doctor.ts";
-import { cpilot } from "../agents/claude/_helpers.ts";
+import { binary, cpilot } from "../agents/claude/_helpers.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 let dirs: string[] = [];
@@ -191,6 +191,8 @@ describe("cpilot doctor", () => {
       expect.objectContaining({ agent: "codex", foundBy: [join(p.bin, "codex")], problem: null }),
     ]);
     expect(p.doctor().code).toBe(1);
+    // cpilot on PATH, as the shared hook command `cpilot hook gemini` needs.
+    symlinkSync(binary(), join(p.bin, "cpilot"));
     expect(cpilot(["install", "gemini"], { cwd: p.dir, env: p.env }).code).toBe(0);
     expect(cpilot(["install", "cursor", "--mcp"], { cwd: p.dir, env: p.env }).code).toBe(0);
     const after = p.json();

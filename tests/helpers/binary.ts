@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "./tmp.ts";
 
@@ -61,4 +61,15 @@ export function cpilot(
     timeout: 60_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let cpilotPathDir: string | undefined;
+
+/** A PATH with `cpilot` on it (a link to the built binary), as on a machine that installed it. */
+export function pathWithCpilot(): string {
+  if (cpilotPathDir === undefined) {
+    cpilotPathDir = tempDir("cpilot-path-");
+    symlinkSync(cpilotBinary(), join(cpilotPathDir, "cpilot"));
+  }
+  return `${cpilotPathDir}:/usr/local/bin:/usr/bin:/bin`;
 }

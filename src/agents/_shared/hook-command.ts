@@ -1,13 +1,22 @@
+import { portableCpilot } from "./portable-command.ts";
 import { isCompiledBinary } from "./self-command.ts";
 
 /**
- * The shell command an agent's hook config runs: this binary's absolute path when cpilot
- * is the compiled binary (works without cpilot on PATH), else `cpilot` from PATH.
+ * The shell command an agent's hook config runs. In a file shared with the team (a project
+ * scope): a command every teammate's machine can run (see portableCpilot). In a file of
+ * this machine only (the user's home): this binary's absolute path when cpilot is the
+ * compiled binary (works without cpilot on PATH), else `cpilot` from PATH.
  *
  * @example
- * agentHookCommand("gemini") // "/usr/local/bin/cpilot hook gemini"
+ * agentHookCommand("gemini", { shared: false }) // "/usr/local/bin/cpilot hook gemini"
+ * agentHookCommand("gemini", { shared: true, root }) // "cpilot hook gemini"
  */
-export function agentHookCommand(agent: string, execPath = process.execPath): string {
+export function agentHookCommand(
+  agent: string,
+  where: { shared: true; root: string } | { shared: false },
+  execPath = process.execPath,
+): string {
+  if (where.shared) return `${portableCpilot(agent, where.root)} hook ${agent}`;
   const bin = isCompiledBinary(execPath) ? shellQuote(execPath) : "cpilot";
   return `${bin} hook ${agent}`;
 }
@@ -22,4 +31,12 @@ export function isCpilotHookCommand(command: unknown, agent: string): boolean {
   if (typeof command !== "string") return false;
   const re = new RegExp(`(^|[/\\s'"])cpilot(\\.exe)?['"]?\\s+hook\\s+${agent}(\\s|$)`);
   return re.test(command);
+}
+
+/** Where an installer writes: a project file is shared with the team, a user file is not. */
+export function hookPlace(ctx: {
+  readonly scope: "project" | "user";
+  readonly root: string;
+}): { shared: true; root: string } | { shared: false } {
+  return ctx.scope === "project" ? { shared: true, root: ctx.root } : { shared: false };
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { AgentInstaller } from "../_shared/agent-installer.ts";
-import { agentHookCommand } from "../_shared/hook-command.ts";
+import { agentHookCommand, hookPlace } from "../_shared/hook-command.ts";
 import { readJsonObject, writeJsonObject } from "../_shared/json-file.ts";
 import {
   addCursorHooks,
@@ -31,7 +31,7 @@ export const cursorInstaller: AgentInstaller = (action, ctx) => {
       ],
     };
   }
-  const command = agentHookCommand("cursor");
+  const command = agentHookCommand("cursor", hookPlace(ctx));
   const timeout = cursorHookTimeoutSeconds(ctx.config);
   const after = addCursorHooks(before, command, timeout);
   const changed = JSON.stringify(after) !== JSON.stringify(before);

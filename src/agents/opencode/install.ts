@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
 import type { AgentInstaller } from "../_shared/agent-installer.ts";
+import { portableCpilot } from "../_shared/portable-command.ts";
 import { isCompiledBinary, selfArgv } from "../_shared/self-command.ts";
 import { opencodePluginSource, PLUGIN_MARKER } from "./plugin-source.ts";
 
@@ -18,8 +19,13 @@ export function opencodePluginPath(
   return join(root, ".opencode", "plugins", "cpilot.ts");
 }
 
-/** The argv the plugin starts cpilot with: this binary, or `cpilot` from PATH when run from source. */
-export function pluginArgv(): string[] {
+/**
+ * The argv the plugin starts cpilot with. A project plugin is shared with the team: the
+ * project's cpilot through npx when it depends on cpilot, else `cpilot` from PATH. A user
+ * plugin: this binary, or `cpilot` from PATH when run from source.
+ */
+export function pluginArgv(ctx: { scope: "project" | "user"; root: string }): string[] {
+  if (ctx.scope === "project") return portableCpilot("opencode", ctx.root).split(" ");
   return isCompiledBinary() ? selfArgv() : ["cpilot"];
 }
 
@@ -49,7 +55,7 @@ export const opencodeInstaller: AgentInstaller = (action, ctx) => {
       lines: [exists ? "removed the cpilot plugin" : "no cpilot plugin: nothing changed"],
     };
   }
-  const text = opencodePluginSource(pluginArgv());
+  const text = opencodePluginSource(pluginArgv(ctx));
   if (exists && readFileSync(path, "utf8") === text)
     return { path, changed: false, lines: ["plugin already there: nothing changed"] };
   mkdirSync(dirname(path), { recursive: true });
@@ -59,7 +65,7 @@ export const opencodeInstaller: AgentInstaller = (action, ctx) => {
     changed: true,
     lines: [
       "wrote the plugin: tool.execute.before runs the write gate, tool.execute.after the callbacks",
-      `  cpilot: ${pluginArgv().join(" ")}`,
+      `  cpilot: ${pluginArgv(ctx).join(" ")}`,
     ],
   };
 };

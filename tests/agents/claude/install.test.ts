@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { runtimeEnv } from "../../helpers/binary.ts";
+import { pathWithCpilot, runtimeEnv } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 import { binary, cpilot } from "./_helpers.ts";
 
@@ -47,13 +47,15 @@ describe("install / uninstall", () => {
       ".claude/settings.json": JSON.stringify(userSettings),
     });
     const path = join(d, ".claude/settings.json");
-    const r = cpilot(["install", "claude"], { cwd: d });
+    // cpilot on PATH: the shared file gets `cpilot`, which works on every teammate's machine.
+    const env = { PATH: pathWithCpilot() };
+    const r = cpilot(["install", "claude"], { cwd: d, env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
       "added hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop",
     );
     const settings = JSON.parse(readFileSync(path, "utf8"));
-    const ours = { type: "command", command: `${binary()} hook claude`, timeout: 960 };
+    const ours = { type: "command", command: "cpilot hook claude", timeout: 960 };
     expect(settings.model).toBe("opus");
     expect(settings.permissions).toEqual(userSettings.permissions);
     expect(settings.hooks.Notification).toEqual(userSettings.hooks.Notification);
@@ -68,7 +70,7 @@ describe("install / uninstall", () => {
       expect(settings.hooks[event]).toEqual([{ hooks: [ours] }]);
     }
     const text = readFileSync(path, "utf8");
-    const again = cpilot(["install", "claude"], { cwd: d });
+    const again = cpilot(["install", "claude"], { cwd: d, env });
     expect(again.stderr).toContain("nothing changed");
     expect(readFileSync(path, "utf8")).toBe(text);
 
@@ -108,7 +110,7 @@ describe("install / uninstall", () => {
 
   test("a settings file that is not JSON is left alone with a clear error", () => {
     const d = dir({ ".claude/settings.json": "{ not json" });
-    const r = cpilot(["install", "claude"], { cwd: d });
+    const r = cpilot(["install", "claude"], { cwd: d, env: { PATH: pathWithCpilot() } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("it is not valid JSON");
     expect(readFileSync(join(d, ".claude/settings.json"), "utf8")).toBe("{ not json");
@@ -119,7 +121,10 @@ describe("install / uninstall", () => {
     const fake = join(d, "old-claude");
     writeFileSync(fake, "#!/bin/sh\necho '2.0.76 (Claude Code)'\n");
     chmodSync(fake, 0o755);
-    cpilot(["install", "claude"], { cwd: d, env: { CPILOT_CLAUDE_BIN: fake } });
+    cpilot(["install", "claude"], {
+      cwd: d,
+      env: { CPILOT_CLAUDE_BIN: fake, PATH: pathWithCpilot() },
+    });
     const settings = JSON.parse(readFileSync(join(d, ".claude/settings.json"), "utf8"));
     expect(settings.hooks.PostToolBatch).toBeUndefined();
     expect(settings.hooks.PostToolUse).toHaveLength(1);

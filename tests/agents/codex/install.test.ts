@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { binary } from "../gemini/_agent-project.ts";
 import { checkInstallCycle, checkRefusesBadJson } from "../gemini/_install-check.ts";
 
 const USER = {
@@ -15,7 +14,7 @@ describe("cpilot install codex", () => {
       const hooks = s.hooks as Record<string, unknown[]>;
       const ours = {
         matcher: "apply_patch",
-        hooks: [{ type: "command", command: `${binary()} hook codex`, timeout: 1260 }],
+        hooks: [{ type: "command", command: "cpilot hook codex", timeout: 1260 }],
       };
       expect(hooks.PreToolUse).toEqual([USER.hooks.PreToolUse[0], ours]);
       expect(hooks.PostToolUse).toEqual([ours]);

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { binary } from "../gemini/_agent-project.ts";
 import { checkInstallCycle, checkRefusesBadJson } from "../gemini/_install-check.ts";
 
 const USER = {
@@ -15,7 +14,7 @@ describe("cpilot install cursor", () => {
     checkInstallCycle("cursor", ".cursor/hooks.json", USER, (s) => {
       expect(s.version).toBe(1);
       const hooks = s.hooks as Record<string, unknown[]>;
-      const ours = { command: `${binary()} hook cursor`, timeout: 1260 };
+      const ours = { command: "cpilot hook cursor", timeout: 1260 };
       expect(hooks.beforeShellExecution).toEqual(USER.hooks.beforeShellExecution);
       expect(hooks.afterFileEdit).toEqual([USER.hooks.afterFileEdit[0], ours]);
       expect(hooks.preToolUse).toEqual([ours]);

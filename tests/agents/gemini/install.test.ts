@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../helpers/tmp.ts";
-import { binary, cpilot } from "./_agent-project.ts";
+import { cpilot } from "./_agent-project.ts";
 import { checkInstallCycle, checkRefusesBadJson } from "./_install-check.ts";
 
 const USER = {
@@ -31,7 +31,7 @@ describe("cpilot install gemini", () => {
           hooks: [
             {
               type: "command",
-              command: `${binary()} hook gemini`,
+              command: "cpilot hook gemini",
               name: "cpilot-gate",
               timeout: 1_260_000,
             },
@@ -43,7 +43,7 @@ describe("cpilot install gemini", () => {
           hooks: [
             {
               type: "command",
-              command: `${binary()} hook gemini`,
+              command: "cpilot hook gemini",
               name: "cpilot-context",
               timeout: 10_000,
             },
@@ -56,7 +56,7 @@ describe("cpilot install gemini", () => {
           hooks: [
             {
               type: "command",
-              command: `${binary()} hook gemini`,
+              command: "cpilot hook gemini",
               name: "cpilot-callbacks",
               timeout: 1_260_000,
             },

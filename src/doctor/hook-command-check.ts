@@ -1,0 +1,70 @@
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { isCpilotHookCommand } from "../agents/_shared/hook-command.ts";
+import { firstProgram, onPath } from "./callback-command.ts";
+
+/** Every string in a JSON value that is a cpilot hook command for `agent`. */
+function cpilotCommands(value: unknown, agent: string, out: string[] = []): string[] {
+  if (typeof value === "string") {
+    if (isCpilotHookCommand(value, agent)) out.push(value);
+  } else if (Array.isArray(value)) for (const v of value) cpilotCommands(v, agent, out);
+  else if (typeof value === "object" && value !== null)
+    for (const v of Object.values(value)) cpilotCommands(v, agent, out);
+  return out;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Why an installed hook command cannot start cpilot on this machine, or null when it can:
+ * a binary path that is gone (the binary moved), `cpilot` not on PATH, the project's
+ * node_modules copy missing. The agents' project-folder variables stand for the root.
+ */
+export function hookCommandProblem(
+  command: string,
+  root: string,
+  env: NodeJS.ProcessEnv,
+): string | null {
+  const expanded = command.replace(/\$\{?(CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR)\}?/g, root);
+  // Quotes may wrap part of a word: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot.
+  const program = firstProgram(expanded)?.replace(/["']/g, "") ?? null;
+  if (program === null) return "it is empty";
+  if (program === "npx") {
+    return existsSync(join(root, "node_modules", ".bin", "cpilot"))
+      ? null
+      : "npx finds no cpilot: node_modules/.bin/cpilot is missing (install the project's dependencies)";
+  }
+  if (program.includes("/")) {
+    const full = isAbsolute(program) ? program : join(root, program);
+    return executable(full) ? null : `${program} does not exist or is not executable`;
+  }
+  return onPath(program, env) !== null ? null : `${program} is not on PATH`;
+}
+
+/** The first broken cpilot hook command in a hook file, as a problem line; null when all start. */
+export function brokenHookCommand(
+  path: string,
+  agent: string,
+  root: string,
+  env: NodeJS.ProcessEnv,
+): string | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return null;
+  }
+  for (const command of new Set(cpilotCommands(json, agent))) {
+    const why = hookCommandProblem(command, root, env);
+    if (why !== null)
+      return `the hook command in ${path} cannot start cpilot: ${why} (\`${command}\`); run \`cpilot install ${agent}\` again`;
+  }
+  return null;
+}
