@@ -112,8 +112,13 @@ async function main(argv: string[]): Promise<number> {
   }
   const load = COMMANDS[name];
   if (load === undefined) {
+    const { closestNames } = await import("./src/util/edit-distance.ts");
+    const near = closestNames(name, [...Object.keys(COMMANDS), "help", "version"]);
     throw new CpilotError(`Cannot run "cpilot ${name}": no such command`, {
-      hint: "`cpilot help` lists the commands",
+      hint:
+        near.length > 0
+          ? `did you mean ${near.map((n) => `\`cpilot ${n}\``).join(" or ")}? (\`cpilot help\` lists the commands)`
+          : "`cpilot help` lists the commands",
     });
   }
   if ((args[0] === "--help" || args[0] === "-h") && (name === "run" || name === "hook")) {

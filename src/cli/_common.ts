@@ -1,48 +1,83 @@
 import type * as NodeUtil from "node:util";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { closestNames, didYouMean } from "../util/edit-distance.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";
+
+/** What a flag does, in one line, where most commands mean the same by it. */
+const FLAG_HELP: Record<string, string> = {
+  json: "print JSON on stdout (people's text stays on stderr)",
+  config: "use this config file instead of the one found walking up from here",
+  "dry-run": "show what would happen; change nothing",
+  staged: "the staged content (pre-commit), other work set aside and restored",
+  changed: "the working tree against REF (default HEAD), untracked files too; the default",
+  all: "every tracked file and untracked file not ignored",
+  only: "run only this callback (repeat for more)",
+  skip: "leave this callback out (repeat for more)",
+  limit: "show the last N",
+  session: "the agent session id",
+  user: "the user's own settings (this machine only; keeps this binary's path)",
+  project: "the project's shared settings (the default; a command every teammate can run)",
+  local: "Claude Code's .claude/settings.local.json (this machine only, not committed)",
+  mcp: "wire cpilot in as an MCP server instead of hooks",
+  command: "the command the agent starts the server with",
+  root: "the project root (default: the config's folder)",
+  "batch-window": "milliseconds to gather edits into one batch (default 75)",
+};
+
+/** The help a command prints: its usage, then each flag with a line saying what it does. */
+export function flagHelp(
+  usage: string,
+  options: NonNullable<NodeUtil.ParseArgsConfig["options"]>,
+  help: Record<string, string> = {},
+): string {
+  const rows = Object.entries(options).map(([name, o]) => {
+    // The placeholder the usage line gives the flag's value (`--only NAME`), else VALUE.
+    const flags = `--${name}${o.short ? `|-${o.short}` : ""}`;
+    const placeholder = new RegExp(`(?:${flags})[ =]\\[?([A-Z][A-Z_]*)`).exec(usage)?.[1];
+    const value = o.type === "string" ? ` ${placeholder ?? "VALUE"}` : "";
+    return [
+      `--${name}${o.short ? `, -${o.short}` : ""}${value}`,
+      help[name] ?? FLAG_HELP[name] ?? "",
+    ];
+  });
+  rows.push(["--help, -h", "this help"]);
+  const width = Math.max(...rows.map(([flag]) => flag!.length)) + 2;
+  return [
+    `usage: ${usage}`,
+    "",
+    ...rows.map(([flag, text]) => `  ${flag!.padEnd(width)}${text}`),
+  ].join("\n");
+}
 
 /** parseArgs with strict checking, turning its errors into usage errors (exit 2). */
 export function parseFlags<T extends NonNullable<NodeUtil.ParseArgsConfig["options"]>>(
   args: string[],
   options: T,
   usage: string,
+  help: Record<string, string> = {},
 ) {
   const end = args.indexOf("--");
   const own = end === -1 ? args : args.slice(0, end);
-  if (own.includes("--help") || own.includes("-h")) throw new HelpRequest(`usage: ${usage}`);
+  // A command with a `help` option of its own prints its longer help itself.
+  if ((own.includes("--help") || own.includes("-h")) && !("help" in options))
+    throw new HelpRequest(flagHelp(usage, options, help));
   try {
     const { parseArgs } = nodeBuiltin<typeof NodeUtil>("node:util");
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new CpilotError(`Cannot parse arguments: ${(err as Error).message}`, {
-      hint: `usage: ${usage}`,
+    const message = (err as Error).message;
+    // parseArgs says "Unknown option '--fro'": offer the flags this command has.
+    const unknown = /Unknown option '(--?[^']+)'/.exec(message)?.[1];
+    const flags = Object.entries(options).flatMap(([name, o]) => [
+      `--${name}`,
+      ...(o.short ? [`-${o.short}`] : []),
+    ]);
+    const near = unknown === undefined ? "" : didYouMean(unknown, flags);
+    throw new CpilotError(`Cannot parse arguments: ${message.split(".")[0]}`, {
+      hint: `${near ? `${near}\n` : ""}usage: ${usage}`,
     });
   }
-}
-
-/** The nearest names to a misspelled one, for "did you mean" hints. */
-export function nearest(name: string, candidates: readonly string[], max = 3): string[] {
-  const distance = (a: string, b: string): number => {
-    const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-    for (let i = 1; i <= a.length; i++) {
-      let prev = row[0]!;
-      row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
-        const tmp = row[j]!;
-        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-        prev = tmp;
-      }
-    }
-    return row[b.length]!;
-  };
-  return [...candidates]
-    .map((c) => ({ c, d: distance(name, c) }))
-    .filter(({ c, d }) => d <= Math.max(2, Math.floor(c.length / 3)) || c.includes(name))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, max)
-    .map(({ c }) => c);
 }
 
 /** Fail with a clear message when a callback name is not in the config. */
@@ -53,7 +88,7 @@ export function assertKnownNames(
 ): void {
   for (const name of names) {
     if (known.includes(name)) continue;
-    const near = nearest(name, known);
+    const near = closestNames(name, known);
     throw new CpilotError(`Cannot ${flag} "${name}": no callback has that name`, {
       hint:
         near.length > 0

@@ -66,7 +66,7 @@ export async function addCommand(
     USAGE,
   );
   if (values.help) {
-    say(ADD_HELP);
+    writeOut(`${ADD_HELP}\n`);
     return 0;
   }
   const words = positionals.join(" ").trim();

@@ -7,7 +7,16 @@ import { writeErr, writeOut } from "../platform/stdio.ts";
 
 const USAGE = `usage:
   cpilot gate log [--json] [-n N]
-  cpilot gate test PATH [--content FILE] [--tool NAME] [--mode prompt|deny|allow|rules-only] [--json]`;
+  cpilot gate test PATH [--content FILE] [--tool NAME] [--mode prompt|deny|allow|rules-only] [--json]
+
+  log                the gate's recent decisions
+    -n N             the last N decisions
+    --json           one JSON object a line on stdout
+  test PATH          what the gate would decide for a write to PATH, writing nothing
+    --content FILE   the content the write would carry
+    --tool NAME      the agent tool that writes (default Write)
+    --mode M         how an "ask" is answered: prompt, deny, allow, rules-only
+    --json           the decision as JSON on stdout`;
 
 const out = (text: string): void => {
   writeOut(text.endsWith("\n") ? text : `${text}\n`);

@@ -22,6 +22,7 @@ export async function mcpCommand(
       session: { type: "string" },
     },
     USAGE,
+    { session: "record the runs under this session id (default: one per server)" },
   );
   if (positionals.length > 0) {
     throw new CpilotError(`Cannot parse arguments: unexpected "${positionals[0]}"`, {

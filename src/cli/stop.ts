@@ -6,8 +6,9 @@ import {
 } from "../engine/running.ts";
 import { writeOut } from "../platform/stdio.ts";
 import { say } from "../ui/style.ts";
+import { closestNames } from "../util/edit-distance.ts";
 import { CpilotError } from "../util/errors.ts";
-import { nearest, parseFlags } from "./_common.ts";
+import { parseFlags } from "./_common.ts";
 import { supervisionRoot } from "./ps.ts";
 
 const USAGE = "cpilot stop RUN_ID... | --session ID | --all [--json] [--config PATH]";
@@ -27,6 +28,10 @@ export async function stopCommand(args: string[], options: { cwd: string }): Pro
       config: { type: "string" },
     },
     USAGE,
+    {
+      all: "every run cpilot started in this project",
+      session: "every run this agent session started",
+    },
   );
   const chosen = [positionals.length > 0, values.session !== undefined, values.all === true];
   if (chosen.filter(Boolean).length !== 1) {
@@ -43,7 +48,7 @@ export async function stopCommand(args: string[], options: { cwd: string }): Pro
     const running = listRunning(root).map((r) => r.runId);
     for (const id of ids) {
       if (running.includes(id)) continue;
-      const near = nearest(id, running);
+      const near = closestNames(id, running);
       throw new CpilotError(`Cannot stop run "${id}": it is not running`, {
         hint:
           near.length > 0

@@ -19,6 +19,7 @@ export async function toggleCommand(
     args,
     { all: { type: "boolean" }, config: { type: "string" } },
     usage,
+    { all: "every callback in the config" },
   );
   if (!values.all && positionals.length === 0) {
     throw new CpilotError(`Cannot ${verb}: no callback named`, { hint: `usage: ${usage}` });

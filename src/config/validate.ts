@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import { checkHookRules, HOOK_KEYS } from "../engine/hooks/check-rules.ts";
 import { validatePatterns } from "../match/pattern.ts";
+import { didYouMean } from "../util/edit-distance.ts";
 import { checkAfter } from "./check-after.ts";
 import { configSchema } from "./schema.ts";
+import { keysAt } from "./schema-keys.ts";
 import type { CpilotConfig } from "./types.ts";
 
 /** One thing wrong with a config: where, what was there, what was expected. */
@@ -37,7 +39,9 @@ export function describeValue(value: unknown): string {
 
 function issueMessage(issue: z.core.$ZodIssue): string {
   if (issue.code === "unrecognized_keys") {
-    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+    const known = keysAt(issue.path);
+    const hints = issue.keys.map((k) => didYouMean(k, known)).filter((h) => h !== "");
+    return `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}${hints.length > 0 ? ` (${hints.join("; ")})` : ""}`;
   }
   const got = "input" in issue ? `got ${describeValue(issue.input)}, ` : "";
   if (issue.code === "invalid_union") {

@@ -1,22 +1,5 @@
 /** Ranking of near misses for "did you mean" lists. */
-
-/** Edit distance between two strings (insert, delete, substitute each cost 1). */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
+import { editDistance } from "../util/edit-distance.ts";
 
 /** The `limit` entries of `options` nearest to `target`, nearest first, ties in input order. */
 export function nearest<T>(

@@ -36,3 +36,24 @@ test("every command answers --help on stdout with exit 0, even outside a project
   expect(bare.code).toBe(2);
   expect(bare.stderr).toContain("usage: cpilot <command>");
 });
+
+test("every flag a command's usage names has a line of its own in its --help", () => {
+  const dir = tempDir();
+  for (const command of COMMANDS) {
+    const help = cpilot([command, "--help"], { cwd: dir }).stdout;
+    const usage = help
+      .split("\n")
+      .filter((l) => l.includes(`cpilot ${command}`) || l.startsWith("usage"));
+    const flags = new Set(
+      [...usage.join(" ").matchAll(/(?<![\w-])(--[a-z][a-z-]*)/g)].map((m) => m[1]!),
+    );
+    for (const flag of flags) {
+      const described = help
+        .split("\n")
+        .some((l) =>
+          new RegExp(`^\\s+(-\\w, )?${flag}(?![\\w-])(, -\\w)?( [A-Za-z_|.]+)?\\s{2,}\\S`).test(l),
+        );
+      expect({ command, flag, described }).toEqual({ command, flag, described: true });
+    }
+  }
+});
