@@ -37,18 +37,15 @@ export async function readConfigValue(path: string): Promise<unknown> {
       try {
         return JSON.parse(text);
       } catch (err) {
-        throw new CpilotError(`Cannot parse config "${name}": ${(err as Error).message}`, {
-          hint: "fix the JSON syntax at the position shown",
-        });
+        const { syntaxError } = await import("./syntax-error-report.ts");
+        throw syntaxError(path, text, "json", err);
       }
     }
     const { parseDocument } = await import("yaml");
     const doc = parseDocument(text);
     if (doc.errors.length > 0) {
-      const lines = doc.errors.map((e) => e.message.split("\n")[0]).join("; ");
-      throw new CpilotError(`Cannot parse config "${name}": ${lines}`, {
-        hint: "fix the YAML syntax at the line shown",
-      });
+      const { syntaxError } = await import("./syntax-error-report.ts");
+      throw syntaxError(path, text, "yaml", doc.errors[0]);
     }
     return doc.toJS();
   }
@@ -68,11 +65,8 @@ export async function readConfigValue(path: string): Promise<unknown> {
   try {
     mod = (await import(url)) as { default?: unknown };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new CpilotError(`Cannot load config "${name}": ${message.split("\n")[0]}`, {
-      hint: "the config threw while it was imported; run it with `bun` to see the stack",
-      cause: err,
-    });
+    const { syntaxError } = await import("./syntax-error-report.ts");
+    throw syntaxError(path, source.toString("utf8"), "script", err);
   }
   if (mod.default === undefined) {
     throw new CpilotError(`Cannot load config "${name}": it has no default export`, {

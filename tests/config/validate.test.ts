@@ -40,7 +40,9 @@ test("every problem is reported at once, each with its key path, value and expec
   expect(found).toContainEqual(
     expect.stringMatching(/^callbacks\[3\]\.per: got "sometimes", expected one of "batch"\|"file"/),
   );
-  expect(found).toContainEqual('(top level): unknown key "concurency"');
+  expect(found).toContainEqual(
+    '(top level): unknown key "concurency" (did you mean "concurrency"?)',
+  );
   expect(found.length).toBeGreaterThanOrEqual(7);
 });
 
@@ -89,7 +91,13 @@ test("a config that throws on import, or has no default export, is a clear error
     "callbacks.config.ts",
     `throw new Error("boom from config");\nexport default {};\n`,
   );
-  expect(thrown.message).toBe('Cannot load config "callbacks.config.ts": boom from config');
+  expect(thrown.message).toStartWith(
+    'Cannot load config "callbacks.config.ts": boom from config\n',
+  );
+  // Where it threw, with the line; never "run it with bun" (binary users have no bun).
+  expect(thrown.message).toContain("callbacks.config.ts:1:");
+  expect(thrown.message).toContain('> 1 | throw new Error("boom from config");');
+  expect(thrown.hint).not.toContain("bun");
   const noDefault = await loadError(dir, "callbacks.config.mjs", "export const x = 1;\n");
   expect(noDefault.message).toContain("it has no default export");
 });
@@ -102,10 +110,28 @@ test("JSON and YAML configs load; their syntax errors are clear", async () => {
   });
   const yaml = await loadProjectConfig(join(dir, "y"));
   expect(yaml.callbacks[0]?.name).toBe("lint");
-  const badJson = await loadError(dir, "callbacks.config.json", '{"callbacks": [}');
-  expect(badJson.message).toMatch(/^Cannot parse config "callbacks.config.json": /);
+  const badJson = await loadError(
+    dir,
+    "callbacks.config.json",
+    '{\n  "callbacks": [\n    {"name": "a" "pattern": "*"}\n  ]\n}\n',
+  );
+  expect(badJson.message).toMatch(
+    /^Cannot parse config "callbacks.config.json": expected "," or "}"/,
+  );
+  expect(badJson.message).toContain(`${join(dir, "callbacks.config.json")}:3:18`);
+  expect(badJson.message).toContain(
+    '> 3 |     {"name": "a" "pattern": "*"}\n    |                  ^',
+  );
   const badYaml = await loadError(dir, "callbacks.config.yml", "callbacks:\n  - name: [unclosed\n");
   expect(badYaml.message).toMatch(/^Cannot parse config "callbacks.config.yml": /);
+  expect(badYaml.message).toMatch(/callbacks\.config\.yml:\d+:\d+\n/);
+  const badTs = await loadError(
+    dir,
+    "callbacks.config.ts",
+    'export default {\n  callbacks: [\n    { name: "a" pattern: "*" },\n  ],\n};\n',
+  );
+  expect(badTs.message).toContain(`${join(dir, "callbacks.config.ts")}:3:`);
+  expect(badTs.message).toContain('> 3 |     { name: "a" pattern: "*" },');
 });
 
 test("the config is found by walking up from a subfolder, and a missing one says how to start", async () => {
