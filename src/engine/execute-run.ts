@@ -25,6 +25,7 @@ import { commandLine, scriptEnv, scriptStdin } from "./script-input.ts";
 import type { Semaphore } from "./semaphore.ts";
 import { SILENT_EXIT_CODE } from "./silent-exit.ts";
 import { spawnGroup } from "./spawn.ts";
+import { toolOf } from "./tool-exit-words.ts";
 import { spawnWatchdog } from "./watchdog.ts";
 
 export interface ExecuteOptions {
@@ -161,7 +162,14 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   }
   const replacedBy = takeReplacedBy(root, id);
   const stopReason = spawned ? takeStopReason(root, id) : null;
-  const { status, summary } = judge(end, callback.timeoutMs, replacedBy, stopReason, stoppedBy);
+  const { status, summary } = judge(
+    end,
+    callback.timeoutMs,
+    replacedBy,
+    stopReason,
+    stoppedBy,
+    toolOf(callback.run),
+  );
   const result: StoredRun = {
     id,
     callback: callback.name,
@@ -327,6 +335,7 @@ function judge(
   replacedBy: string | null,
   stopReason: string | null,
   stoppedByHook: string | null,
+  tool: string | null,
 ): { status: RunStatus; summary: string } {
   if (replacedBy !== null)
     return { status: "replaced", summary: `stopped: replaced by run ${replacedBy}` };
@@ -341,5 +350,5 @@ function judge(
   if (end.exitCode === 0) return { status: "passed", summary: "exit 0" };
   if (end.exitCode === SILENT_EXIT_CODE)
     return { status: "silent", summary: `exit ${SILENT_EXIT_CODE} (nothing to do)` };
-  return { status: "failed", summary: describeExit(end.exitCode, end.signal) };
+  return { status: "failed", summary: describeExit(end.exitCode, end.signal, tool) };
 }

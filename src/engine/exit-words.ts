@@ -1,5 +1,6 @@
 import type * as NodeOs from "node:os";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { toolExitMeaning } from "./tool-exit-words.ts";
 
 const EXIT_MEANINGS: Record<number, string> = {
   1: "failed",
@@ -22,15 +23,23 @@ const SIGNAL_MEANINGS: Record<string, string> = {
   SIGILL: "illegal instruction",
 };
 
-/** `exit 127 (command not found)`, `killed by SIGSEGV (segmentation fault)`. */
-export function describeExit(exitCode: number | null, signal: string | null): string {
+/**
+ * `exit 127 (command not found)`, `killed by SIGSEGV (segmentation fault)`, and a known
+ * tool's own meaning: `exit 2 (errors reported, output emitted anyway)` for tsc.
+ */
+export function describeExit(
+  exitCode: number | null,
+  signal: string | null,
+  tool: string | null = null,
+): string {
   if (signal !== null) {
     const meaning = SIGNAL_MEANINGS[signal];
     return `killed by ${signal}${meaning ? ` (${meaning})` : ""}`;
   }
   if (exitCode === null) return "did not exit";
   if (exitCode === 0) return "exit 0";
-  const meaning = EXIT_MEANINGS[exitCode];
+  const meaning =
+    (exitCode < 126 ? toolExitMeaning(tool, exitCode) : undefined) ?? EXIT_MEANINGS[exitCode];
   if (meaning) return `exit ${exitCode} (${meaning})`;
   if (exitCode > 128 && exitCode < 160) {
     // node:os only here: loading it costs every hook call ~0.4 ms.

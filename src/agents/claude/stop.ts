@@ -17,12 +17,14 @@ import { lastAssistantText } from "./transcript.ts";
 export async function onStop(ctx: HookContext): Promise<ClaudeReply> {
   const { input, config, settings } = ctx;
   const waiting = takeDelivery(config.root, input.session);
-  const failing = await recheckFailing(ctx);
+  const used = readCounter(config.root, input.session, "stop-blocks");
+  // Once it will not block any more, re-running every check at each stop is wasted time.
+  const spent = used >= settings.maxStopBlocks;
+  const failing = spent ? [] : await recheckFailing(ctx);
   const context = await applyContextUpdates(ctx);
   const problems = [...failing, ...waiting.failing];
   if (context?.ok === false) problems.push(context.text);
-  const used = readCounter(config.root, input.session, "stop-blocks");
-  if (problems.length > 0 && used < settings.maxStopBlocks) {
+  if (problems.length > 0 && !spent) {
     const n = bumpCounter(config.root, input.session, "stop-blocks");
     const head = `cpilot: do not stop yet: ${problems.length === 1 ? "this needs" : "these need"} fixing first (reminder ${n} of at most ${settings.maxStopBlocks}):`;
     const tail = context?.ok === true ? [context.text] : [];
@@ -32,9 +34,20 @@ export async function onStop(ctx: HookContext): Promise<ClaudeReply> {
     });
   }
   const notes: string[] = [];
+  if (
+    spent &&
+    settings.maxStopBlocks > 0 &&
+    claimOnce(config.root, input.session, "stop-blocks-spent")
+  ) {
+    notes.push(
+      `cpilot: stopped blocking: the agent was reminded ${used} time${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}) and may stop now; checks are not re-run at its stops for the rest of this session (\`cpilot check\` runs them)`,
+    );
+  }
   if (problems.length > 0) {
     notes.push(
-      `cpilot: still failing after ${used} reminder${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}); the agent was allowed to stop:`,
+      spent
+        ? "cpilot: these were still open when the agent stopped:"
+        : `cpilot: still failing after ${used} reminder${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}); the agent was allowed to stop:`,
       ...problems,
     );
   }

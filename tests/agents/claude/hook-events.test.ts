@@ -48,17 +48,33 @@ describe("Stop", () => {
     expect(p.hook(stop()).stdout).toBe("");
   });
 
-  test("blocks at most agent.maxStopBlocks times, then lets the agent stop and tells the person", () => {
-    const p = project(config({ agent: { maxStopBlocks: 2 } }), { "a.ts": "BAD\n" });
+  test("blocks at most agent.maxStopBlocks times, then tells the person once and stops re-running the checks", () => {
+    const counting = {
+      agent: { maxStopBlocks: 2 },
+      callbacks: [
+        {
+          name: "lint",
+          pattern: "*.ts",
+          run: 'echo run >> runs.txt; grep -q BAD "$CP_CHANGED_FILE" && { echo "found BAD"; exit 1; }; exit 0',
+          timeout: 10,
+          per: "file",
+        },
+      ],
+    };
+    const p = project(counting, { "a.ts": "BAD\n" });
+    const runs = () => readFileSync(p.path("runs.txt"), "utf8").split("\n").length - 1;
     p.hook(postWrite(p.path("a.ts")));
     expect(p.hook(stop()).json).toMatchObject({ decision: "block" });
     expect(p.hook({ ...stop(), stop_hook_active: true }).json).toMatchObject({ decision: "block" });
+    const before = runs();
     const third = p.hook({ ...stop(), stop_hook_active: true }).json as Record<string, string>;
     expect(third.decision).toBeUndefined();
     expect(third.systemMessage).toContain(
-      "still failing after 2 reminders (agent.maxStopBlocks = 2)",
+      "cpilot: stopped blocking: the agent was reminded 2 times (agent.maxStopBlocks = 2)",
     );
-    expect(third.systemMessage).toContain("✗ 'lint' failed on a.ts");
+    // It will not block, so the check is not run again, now or at later stops.
+    expect(p.hook(stop()).stdout).toBe("");
+    expect(runs()).toBe(before);
   });
 
   test("another session's failures do not block this one", () => {
