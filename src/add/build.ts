@@ -122,7 +122,7 @@ export async function buildCallback(options: BuildOptions): Promise<Built> {
     why = result.why;
     options.progress?.(`no usable answer from the model: ${why}`);
   }
-  const rules = buildFromRules(options.words, options.context);
+  const rules = buildFromRules(options.words, { ...options.context, root: options.root });
   if (!rules.ok) {
     throw new CpilotError(`Cannot build a callback: ${rules.problem}`, {
       hint: `${rules.hint}\n(no model was used: ${why})`,

@@ -122,4 +122,5 @@ export const CALLBACK_JSON_SCHEMA = {
 } as const;
 
 /** Config keys the model schema leaves out on purpose (see above). */
-export const KEYS_NOT_ASKED = ["cwd", "env", "enabled"] as const;
+// fixes: what a callback does to files is known from its tool, not from the request.
+export const KEYS_NOT_ASKED = ["cwd", "env", "enabled", "fixes"] as const;

@@ -1,11 +1,13 @@
 import { buildCallback } from "../add/build.ts";
 import { gatherContext } from "../add/context.ts";
 import { chooseName } from "../add/names.ts";
+import { findOverlap } from "../add/overlap.ts";
 import { loadTakenNames } from "../add/project.ts";
 import { resolveProvider } from "../add/provider.ts";
 import { callbackJson, renderPreview, shellQuote } from "../add/render.ts";
 import { findConfig } from "../config/find.ts";
-import { MANAGED_NAME, managedPath, upsertManaged } from "../config/managed.ts";
+import { deleteManaged, MANAGED_NAME, managedPath, upsertManaged } from "../config/managed.ts";
+import { readToggles, writeToggles } from "../config/state.ts";
 import { promptOnTty } from "../gate/ask.ts";
 import { writeOut } from "../platform/stdio.ts";
 import { paint, say } from "../ui/style.ts";
@@ -85,7 +87,7 @@ export async function addCommand(
       },
     );
   }
-  const { root, taken } = await loadTakenNames(ctx.cwd, configPath);
+  const { root, taken, existing } = await loadTakenNames(ctx.cwd, configPath);
   const replace = values.replace === true;
   // A --name that cannot be used fails before any model is asked.
   if (values.name !== undefined) chooseName(values.name, values.name, taken, replace);
@@ -136,9 +138,49 @@ export async function addCommand(
       return 1;
     }
   }
+  const overlap = findOverlap(
+    callback.run,
+    existing.filter((c) => c.name !== name),
+  );
   const result = upsertManaged(root, callback, taken.config);
   say(
     `${paint(result === "created" ? "saved" : "replaced", "green")} "${name}" in ${managedPath(root)}; \`cpilot list\` shows it`,
   );
+  if (overlap !== null) await offerReplace(root, name, overlap, taken.managed, values.yes === true);
   return 0;
+}
+
+/**
+ * The new callback does the job of an existing one (clippy beside cargo check): offer to
+ * replace it. One in the managed file is removed; one in the config file is paused here
+ * (`cpilot disable`), since cpilot does not edit the config file.
+ */
+async function offerReplace(
+  root: string,
+  name: string,
+  overlap: { name: string; job: string },
+  managed: readonly string[],
+  yes: boolean,
+): Promise<void> {
+  const inManaged = managed.includes(overlap.name);
+  const how = inManaged
+    ? `removes it from ${MANAGED_NAME}`
+    : "pauses it here; `cpilot enable` undoes that";
+  const question = `"${overlap.name}" already runs ${overlap.job}, which "${name}" does too. Replace it? (${how})`;
+  const answer = yes ? null : await promptOnTty(question, 10 * 60_000);
+  if (answer !== true) {
+    say(
+      `note: "${overlap.name}" also runs ${overlap.job}; to keep only "${name}": ${inManaged ? `\`cpilot add\` with --replace, or delete it from ${MANAGED_NAME}` : `\`cpilot disable ${overlap.name}\``}`,
+    );
+    return;
+  }
+  if (inManaged) {
+    deleteManaged(root, overlap.name);
+    say(`removed "${overlap.name}" from ${MANAGED_NAME}`);
+    return;
+  }
+  const state = readToggles(root);
+  if (!state.disabled.includes(overlap.name)) state.disabled.push(overlap.name);
+  writeToggles(root, state);
+  say(`paused "${overlap.name}" here; remove it from the config file to drop it for everyone`);
 }

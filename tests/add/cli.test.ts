@@ -173,7 +173,7 @@ describe("names", () => {
     );
     expect(replaced.code).toBe(0);
     expect(saved(root)).toMatchObject([
-      { name: "rc", run: "cargo clippy --quiet --message-format short" },
+      { name: "rc", run: "cargo clippy --quiet --message-format short -- -D warnings" },
     ]);
   });
 });

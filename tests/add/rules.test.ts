@@ -5,7 +5,7 @@ import { resolveProvider } from "../../src/add/provider.ts";
 import { buildFromRules } from "../../src/add/rules/index.ts";
 import { validateConfig } from "../../src/config/validate.ts";
 import { CpilotError } from "../../src/util/errors.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 const NPM = (...rest: string[]) => ["npx", "--no-install", ...rest];
 
@@ -95,7 +95,10 @@ const TABLE: [string, Record<string, unknown>][] = [
   ["format rust files", { name: "rustfmt", run: ["rustfmt", "--edition", "2021", "{files}"] }],
   [
     "cargo fmt and cargo clippy on rust files",
-    { run: "cargo fmt && cargo clippy --quiet --message-format short", timeout: 300 },
+    {
+      run: "cargo fmt && cargo clippy --quiet --message-format short -- -D warnings",
+      timeout: 300,
+    },
   ],
   ["run tsc, cancel the previous run if it is still running", { overlap: "replace" }],
   [
@@ -103,6 +106,24 @@ const TABLE: [string, Record<string, unknown>][] = [
     { per: "file", successMessage: "formatted" },
   ],
   ["run eslint on files in packages/api/", { pattern: ["/packages/api/"] }],
+  // Scope words: "in src" is the src folder (a usual one, or one the project has).
+  ["run eslint on typescript files in src", { pattern: ["src/**/*.ts", "src/**/*.tsx"] }],
+  ["run cargo clippy in the background", { blocking: false, pattern: ["*.rs", "Cargo.toml"] }],
+  [
+    "run vitest when tests change",
+    {
+      pattern: ["*.test.*", "*.spec.*", "*_test.*", "test_*.py", "/test/", "/tests/", "__tests__/"],
+    },
+  ],
+  // Lint tools fail on the warnings the request asks about.
+  [
+    "run cargo clippy after rust edits",
+    { run: "cargo clippy --quiet --message-format short -- -D warnings" },
+  ],
+  [
+    "run eslint on ts files and fail on warnings",
+    { run: ["npx", "--no-install", "eslint", "--max-warnings", "0", "{files}"] },
+  ],
 ];
 
 describe("the phrase rules", () => {
@@ -187,4 +208,21 @@ describe("offline: no key set", () => {
     expect((err as CpilotError).message).toContain('no command recognised in "flibber the wozzle"');
     expect((err as CpilotError).hint).toContain("run `make lint` after I edit C files");
   });
+});
+
+test("the rules fit a known tool to the project: its node_modules/.bin, its Rust edition, its folders", () => {
+  const root = tempDir("cpilot-rules-fit-");
+  writeFiles(root, {
+    "node_modules/.bin/eslint": "#!/bin/sh\n",
+    "Cargo.toml": '[package]\nname = "x"\nedition = "2024"\n',
+  });
+  const eslint = buildFromRules("run eslint on ts files", { root });
+  expect(eslint.ok && eslint.callback.run).toEqual(["node_modules/.bin/eslint", "{files}"]);
+  const rustfmt = buildFromRules("format rust files", { root });
+  expect(rustfmt.ok && rustfmt.callback.run).toEqual(["rustfmt", "--edition", "2024", "{files}"]);
+  // "in web" is a folder only when the project has one by that name.
+  const web = buildFromRules("run eslint on ts files in web", { topLevel: ["web/"] });
+  expect(web.ok && web.callback.pattern).toEqual(["web/**/*.ts", "web/**/*.tsx"]);
+  const notFolder = buildFromRules("run eslint on ts files in web", { topLevel: ["src/"] });
+  expect(notFolder.ok && notFolder.callback.pattern).toEqual(["*.ts", "*.tsx"]);
 });

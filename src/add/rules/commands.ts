@@ -12,6 +12,10 @@ export interface Found {
 /** Toolchain hints from the project, for the package manager and a default language. */
 export interface RulesProject {
   readonly toolchainFiles?: readonly string[];
+  /** Top-level entries, folders ending in `/`: "in src" is a folder when `src/` is here. */
+  readonly topLevel?: readonly string[];
+  /** The project root, to fit commands to it (its node_modules/.bin, its Rust edition). */
+  readonly root?: string;
 }
 
 /** Lowercase slug for a callback name. */

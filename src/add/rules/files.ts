@@ -139,7 +139,44 @@ function addLang(languages: Lang[], lang: Lang | undefined): void {
  * Read which files the request means. `lower` is the lowercased request with commands
  * already blanked; `original` has the same offsets and keeps the case of globs and folders.
  */
-export function readFiles(lower: string, original: string): FileChoice {
+/** Folders "in src" may name without a slash when the project's top level is unknown. */
+const COMMON_FOLDERS = new Set([
+  "src",
+  "lib",
+  "source",
+  "app",
+  "apps",
+  "packages",
+  "pkg",
+  "cmd",
+  "internal",
+  "crates",
+  "test",
+  "tests",
+  "scripts",
+  "docs",
+]);
+
+/** Files that are tests, by the usual names and folders. */
+export const TEST_PATTERNS = [
+  "*.test.*",
+  "*.spec.*",
+  "*_test.*",
+  "test_*.py",
+  "/test/",
+  "/tests/",
+  "__tests__/",
+];
+
+/** "when tests change", "test files", "the tests": the project's test files. */
+const TESTS =
+  /\b(?:(?:unit|integration)\s+)?(?:tests?|specs?)(?:\s+(?:files?|code|suites?))?\s+(?:change[sd]?|are\s+(?:edited|changed|touched)|get\s+(?:edited|changed))\b|\btest\s+files?\b|\b(?:edit|change|touch)\s+(?:the\s+|a\s+)?tests?\b/;
+
+export function readFiles(
+  lower: string,
+  original: string,
+  knownFolders: readonly string[] = [],
+): FileChoice {
   const types: string[] = [];
   const languages: Lang[] = [];
   const readFrom: string[] = [];
@@ -202,6 +239,31 @@ export function readFiles(lower: string, original: string): FileChoice {
       }
       used.push(m);
     }
+    rest = blank(lower, used);
+  }
+  // "in src", "under lib": a bare word is a folder when the project has it (or, with its
+  // listing unknown, when it is a usual source folder); "in the background" is not.
+  for (const m of matchAll(
+    rest,
+    /\b(?:in|under|inside|within)\s+(?:the\s+)?([\w.-]+)(?=$|[\s,;:)])/,
+  )) {
+    const word = original.slice(
+      m.start + m[0].lastIndexOf(m[1]!),
+      m.start + m[0].lastIndexOf(m[1]!) + m[1]!.length,
+    );
+    const known =
+      knownFolders.length > 0 ? knownFolders.includes(`${word}/`) : COMMON_FOLDERS.has(word);
+    if (!known || folders.includes(word)) continue;
+    folders.push(word);
+    readFrom.push(`${word}/`);
+    used.push(m);
+  }
+  rest = blank(lower, used);
+  const tests = matchAll(rest, TESTS)[0];
+  if (tests !== undefined) {
+    types.push(...TEST_PATTERNS.filter((p) => !types.includes(p)));
+    readFrom.push(tests[0].trim());
+    used.push(tests);
     rest = blank(lower, used);
   }
   let patterns = [...globs, ...types];

@@ -3,6 +3,7 @@ import { blank, type Span } from "./_spans.ts";
 import { explicitCommands, type Found, fromIntents, type RulesProject, slug } from "./commands.ts";
 import { readFiles } from "./files.ts";
 import { readOptions, readQuoted, readSuccess } from "./options.ts";
+import { fitStringToProject, fitToProject, WARNINGS_FAIL } from "./project-fit.ts";
 import { type Command, TOOLS } from "./tools.ts";
 
 export type { RulesProject } from "./commands.ts";
@@ -43,6 +44,19 @@ function quotedCommand(text: string, span: Span): Found {
   return { command, span, note: `runs \`${text}\` with bash, as written` };
 }
 
+/** A lint command that fails on warnings too, where the tool has a switch for it. */
+function failOnWarnings(run: string | readonly string[]): string | readonly string[] {
+  if (typeof run === "string") return run;
+  const tool = run.find(
+    (a) => /(?:^|\/)(?:eslint|oxlint)$/.test(a) || a === "eslint" || a === "oxlint",
+  );
+  if (tool === undefined || run.some((a) => /^--(?:max-warnings|deny-warnings)/.test(a)))
+    return run;
+  const flag = tool.endsWith("eslint") ? ["--max-warnings", "0"] : ["--deny-warnings"];
+  const at = run.indexOf(tool) + 1;
+  return [...run.slice(0, at), ...flag, ...run.slice(at)];
+}
+
 const looksLikeFiles = (text: string): boolean =>
   !/\s/.test(text) && (text.includes("*") || text.endsWith("/"));
 
@@ -77,7 +91,7 @@ export function buildFromRules(words: string, project: RulesProject = {}): Rules
   const lower = lowerSameLength(original);
   const found = explicitCommands(blank(lower, used), blank(original, used), quoted, project);
   used.push(...found.map((f) => f.span));
-  const files = readFiles(blank(lower, used), blank(original, used));
+  const files = readFiles(blank(lower, used), blank(original, used), project.topLevel ?? []);
   if (files.patterns.length === 0 && files.unknown.length > 0) {
     return {
       ok: false,
@@ -103,7 +117,8 @@ export function buildFromRules(words: string, project: RulesProject = {}): Rules
       hint: `say which command to run, ${EXAMPLE}`,
     };
   }
-  const commands = found.map((f) => f.command);
+  // Copies: the commands are fitted to this request below; TOOLS stays as it is.
+  const commands = found.map((f) => ({ ...f.command }));
   const notes = found.flatMap((f) => (f.note ? [f.note] : []));
   const label = commands.map((c) => c.label).join(" and ");
   let pattern = files.patterns;
@@ -129,6 +144,22 @@ export function buildFromRules(words: string, project: RulesProject = {}): Rules
     ),
   );
   let run: string | string[];
+  if (WARNINGS_FAIL.test(lower)) {
+    for (const c of commands) {
+      const strict = failOnWarnings(c.run);
+      if (strict !== c.run) {
+        Object.assign(c, { run: strict });
+        notes.push(`${c.label} fails on warnings, as asked`);
+      }
+    }
+  }
+  for (const c of commands) {
+    const fitted =
+      typeof c.run === "string"
+        ? fitStringToProject(c.run, project.root)
+        : fitToProject(c.run, project.root);
+    Object.assign(c, { run: fitted });
+  }
   if (commands.length === 1) {
     const only = commands[0]!.run;
     run =

@@ -62,7 +62,8 @@ export const TOOLS: readonly Tool[] = [
   tool(
     "cargo-clippy",
     /\b(?:cargo\s+)?clippy\b/,
-    "cargo clippy --quiet --message-format short",
+    // Clippy's findings are warnings: without -D warnings it passes whatever it finds.
+    "cargo clippy --quiet --message-format short -- -D warnings",
     RUST,
     300,
   ),
