@@ -15,7 +15,8 @@ import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
 
-const USAGE = "cpilot init [--yes] [--dry-run] [--format ts|json] [--types] [--force] [--dir DIR]";
+const USAGE =
+  "cpilot init [--from lefthook|lint-staged|pre-commit|husky] [--yes] [--dry-run] [--format ts|json] [--types] [--force] [--dir DIR]";
 
 export const INIT_HELP = `usage: ${USAGE}
 
@@ -23,6 +24,9 @@ Read the project (package.json scripts, tool configs, Cargo.toml, pyproject.toml
 Makefile) and propose callbacks for what it already runs, scoped as it scopes them, with its
 local binaries. Shows the plan, then writes the config after you say yes.
 
+  --from TOOL      turn that hook runner's config into callbacks instead: lefthook,
+                   lint-staged, pre-commit or husky (globs, commands, {staged_files},
+                   excludes); the plan says what could not be carried over
   --yes, -y        write without asking (for scripts; without a terminal it is required)
   --dry-run        only show the plan
   --format F       ts or json (default: ts for TypeScript projects whose checks leave a
@@ -73,6 +77,7 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
       types: { type: "boolean" },
       force: { type: "boolean" },
       dir: { type: "string" },
+      from: { type: "string" },
     },
     USAGE,
   );
@@ -88,7 +93,8 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
       hint: "edit it, or pass --force to replace it",
     });
   }
-  const detection = detectProject(root);
+  const detection =
+    values.from !== undefined ? await migrateFrom(values.from, root) : detectProject(root);
   const style = detectStyle(new ProjectFiles(root));
   const choice =
     values.format !== undefined
@@ -156,4 +162,25 @@ function ignoreStateDir(root: string): void {
   if (/^\/?\.cpilot\/?$/m.test(current)) return;
   appendFileSync(ignorePath, `${current === "" || current.endsWith("\n") ? "" : "\n"}.cpilot/\n`);
   say("added .cpilot/ (run logs and local state) to .gitignore");
+}
+
+/** `--from TOOL`: the hook runner's config as init's detection; an error when it is not here. */
+async function migrateFrom(source: string, root: string) {
+  const { migrate, SOURCES } = await import("../init/migrate/index.ts");
+  if (!(source in SOURCES)) {
+    const { didYouMean } = await import("../util/edit-distance.ts");
+    throw new CpilotError(
+      `Cannot migrate from "${source}": cpilot reads ${Object.keys(SOURCES).join(", ")}`,
+      {
+        hint: didYouMean(source, Object.keys(SOURCES)) || `usage: ${USAGE}`,
+      },
+    );
+  }
+  const result = migrate(source as keyof typeof SOURCES, root);
+  if (result.found === null) {
+    throw new CpilotError(`Cannot migrate from ${source} in "${root}": no ${source} config here`, {
+      hint: "run it in the folder that holds the config, or pass --dir DIR",
+    });
+  }
+  return result;
 }

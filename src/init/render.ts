@@ -92,6 +92,7 @@ function plain(callbacks: readonly CallbackSpec[]): Value[] {
     overlap: c.overlap,
     fixes: c.fixes,
     successMessage: c.successMessage,
+    cwd: c.cwd,
   }));
 }
 

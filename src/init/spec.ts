@@ -9,6 +9,7 @@ export interface CallbackSpec {
   overlap?: "queue" | "replace" | "parallel";
   fixes?: boolean;
   successMessage?: string;
+  cwd?: string;
 }
 
 /** A proposal and where it came from (a script, a config file), for the plan init shows. */

@@ -1,0 +1,58 @@
+import { expandBraces } from "../scripts.ts";
+import type { CallbackSpec } from "../spec.ts";
+
+/** A file-list template of a hook runner, replaced by the files cpilot passes ("$@"). */
+const FILE_TEMPLATES = /\{(?:staged_files|all_files|files|push_files|file)\}/g;
+
+/** A hook runner's command as a cpilot bash command: its file templates become "$@". */
+export function withFiles(command: string): { run: string; takesFiles: boolean } {
+  const takesFiles = FILE_TEMPLATES.test(command);
+  FILE_TEMPLATES.lastIndex = 0;
+  return { run: command.replace(FILE_TEMPLATES, '"$@"').trim(), takesFiles };
+}
+
+/** A glob list (braces and all) as gitignore-style patterns. */
+export function globPatterns(glob: string | readonly string[]): string[] {
+  const globs = typeof glob === "string" ? [glob] : [...glob];
+  return [...new Set(globs.flatMap((g) => expandBraces(g.replace(/^\.\//, ""))))];
+}
+
+/** True when the command rewrites files (a formatter, --fix, --write). */
+export function looksFixing(command: string): boolean {
+  return /\s--(?:fix|write)\b|\bformat\b|\bfmt\b|\bprettier\b|\bblack\b|\bisort\b|\bgofmt\b|\brustfmt\b/.test(
+    command,
+  );
+}
+
+/** A callback name from a command or a hook's name: a slug, at most 40 characters. */
+export function nameFrom(text: string): string {
+  const slug = text
+    .toLowerCase()
+    .replace(/^(?:npx|pnpm|yarn|bunx|npm run|pnpm exec|uv run|poetry run)\s+(--no-install\s+)?/, "")
+    .replace(/[^a-z0-9_-]+/g, "-")
+    .replace(/-+/g, "-")
+    .replace(/^[-_]+|[-_]+$/g, "")
+    .slice(0, 40)
+    .replace(/[-_]+$/, "");
+  return /^[a-z0-9]/.test(slug) ? slug : `cb-${slug || "callback"}`;
+}
+
+/** A migrated callback with the defaults every migration shares. */
+export function migrated(
+  name: string,
+  pattern: string[],
+  command: string,
+  extra: Partial<CallbackSpec> = {},
+): CallbackSpec {
+  const { run, takesFiles } = withFiles(command);
+  return {
+    name,
+    description: `from ${command.length > 60 ? `${command.slice(0, 57)}...` : command}`,
+    pattern: pattern.length > 0 ? pattern : ["*"],
+    run,
+    timeout: 120,
+    ...(takesFiles ? {} : { overlap: "replace" as const }),
+    ...(looksFixing(command) ? { fixes: true } : {}),
+    ...extra,
+  };
+}
