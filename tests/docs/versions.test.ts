@@ -1,0 +1,27 @@
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const REPO = join(import.meta.dir, "..", "..");
+const pkg = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")) as {
+  engines: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const readme = readFileSync(join(REPO, "README.md"), "utf8");
+const section = readme.slice(readme.indexOf("## Supported versions"));
+
+test("the README's supported versions are the engines field's, and the pinned Bun satisfies them", () => {
+  const node = /^>=(\d+)$/.exec(pkg.engines.node ?? "")?.[1];
+  const bun = /^>=(\d+\.\d+)$/.exec(pkg.engines.bun ?? "")?.[1];
+  expect(node).toBeDefined();
+  expect(bun).toBeDefined();
+  expect(section).toContain(`Node >= ${node} (\`engines\`)`);
+  expect(section).toContain(`Bun >= ${bun}`);
+  const pinned = pkg.devDependencies.bun ?? "";
+  expect(Bun.semver.satisfies(pinned, `>=${bun}`)).toBe(true);
+  // The types describe the Bun that runs the tests.
+  expect((pkg.devDependencies["@types/bun"] ?? "").split(".").slice(0, 2)).toEqual(
+    pinned.split(".").slice(0, 2),
+  );
+  expect(Bun.semver.satisfies(Bun.version, `>=${bun}`)).toBe(true);
+});
