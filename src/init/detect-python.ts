@@ -71,6 +71,24 @@ const TOOLS: readonly PyTool[] = [
   },
 ];
 
+/**
+ * Where a project lists its dependencies: requirement files, setup.cfg's install lists,
+ * and pyproject.toml outside its [tool.*] sections (where `profile = "black"` is a setting).
+ */
+function dependencyText(p: ProjectFiles): string {
+  const pyproject = (p.text("pyproject.toml") ?? "")
+    .split(/^(?=\[)/m)
+    .filter((section) => !section.startsWith("[tool."))
+    .join("\n");
+  const setupCfg = (p.text("setup.cfg") ?? "")
+    .split(/^(?=\[)/m)
+    .filter((x) => x.startsWith("[options"))
+    .join("\n");
+  return [pyproject, setupCfg, p.text("requirements-dev.txt"), p.text("requirements.txt")]
+    .join("\n")
+    .toLowerCase();
+}
+
 /** The project's virtualenv bin folder, relative to the root, when it has one. */
 function venvBin(p: ProjectFiles): string | undefined {
   const venv = p.first(".venv/bin", "venv/bin", "env/bin");
@@ -90,14 +108,7 @@ export function detectPython(p: ProjectFiles): Proposal[] {
   const pyproject = iniSections(p.text("pyproject.toml") ?? "");
   const setupCfg = iniSections(p.text("setup.cfg") ?? "");
   const tox = iniSections(p.text("tox.ini") ?? "");
-  const deps = [
-    p.text("pyproject.toml"),
-    p.text("requirements-dev.txt"),
-    p.text("requirements.txt"),
-    p.text("setup.cfg"),
-  ]
-    .join("\n")
-    .toLowerCase();
+  const deps = dependencyText(p);
   const venv = venvBin(p);
   const bin = (tool: string): string =>
     venv && p.has(`${venv}/${tool}`) ? `${venv}/${tool}` : tool;
@@ -114,7 +125,7 @@ export function detectPython(p: ProjectFiles): Proposal[] {
     // black reads no section of its own in many projects: a dependency on it counts.
     const declared =
       where ??
-      (tool.name === "black" && /\bblack\b/.test(deps)
+      (tool.name === "black" && /(?:^|["'\s])black(?:\[[^\]]*\])?\s*(?:[<>=~!;,"']|$)/m.test(deps)
         ? "black among the dependencies"
         : undefined);
     if (declared === undefined) continue;

@@ -1,0 +1,103 @@
+import { expect, test } from "bun:test";
+import { detectProject } from "../../src/init/detect.ts";
+import { ProjectFiles } from "../../src/init/project-files.ts";
+import { detectStyle } from "../../src/init/style.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+function project(files: Record<string, string>): string {
+  const root = tempDir("cpilot-detect-");
+  writeFiles(root, files);
+  return root;
+}
+
+const summary = (root: string) =>
+  detectProject(root).proposals.map(({ callback: c }) => [
+    c.name,
+    Array.isArray(c.run) ? c.run.join(" ") : c.run,
+  ]);
+
+test("Go: gofmt, and golangci-lint when configured (else go vet)", () => {
+  expect(summary(project({ "go.mod": "module x\n" }))).toEqual([
+    ["gofmt", "gofmt -w {files}"],
+    ["go-vet", "go vet ./..."],
+  ]);
+  expect(summary(project({ "go.mod": "module x\n", ".golangci.yml": "linters: {}\n" }))).toEqual([
+    ["gofmt", "gofmt -w {files}"],
+    ["golangci-lint", "golangci-lint run ./..."],
+  ]);
+});
+
+test("a Makefile's lint/fmt/check targets, when no tool was found for the project", () => {
+  const root = project({
+    Makefile: "lint:\n\tshellcheck *.sh\nfmt:\n\tshfmt -w .\nbuild:\n\tcc x.c\n",
+  });
+  expect(summary(root)).toEqual([
+    ["make-lint", "make lint"],
+    ["make-fmt", "make fmt"],
+  ]);
+  expect(summary(project({ justfile: "check:\n  cargo check\n" }))).toEqual([
+    ["just-check", "just check"],
+  ]);
+});
+
+test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff with its formatter", () => {
+  const root = project({
+    "pyproject.toml": "[tool.ruff]\nline-length = 100\n",
+    "tox.ini": "[mypy]\nstrict = True\n",
+    ".venv/bin/ruff": "",
+    ".venv/bin/mypy": "",
+  });
+  expect(summary(root)).toEqual([
+    ["ruff-format", ".venv/bin/ruff format --quiet {files}"],
+    ["ruff", ".venv/bin/ruff check --fix --quiet {files}"],
+    ["mypy", ".venv/bin/mypy {files}"],
+  ]);
+  expect(summary(project({ "setup.cfg": "[isort]\nprofile = black\n[flake8]\n" }))).toEqual([
+    ["isort", "isort --quiet {files}"],
+    ["flake8", "flake8 {files}"],
+  ]);
+});
+
+test("Rust: a workspace without an edition uses cargo fmt --all (each crate's own edition); clippy on the workspace", () => {
+  const root = project({ "Cargo.toml": '[workspace]\nmembers = ["a"]\n' });
+  expect(summary(root)).toEqual([
+    ["rustfmt", "cargo fmt --all"],
+    [
+      "clippy",
+      "cargo clippy --workspace --all-targets --quiet --message-format short -- -D warnings",
+    ],
+  ]);
+  const shared = project({
+    "Cargo.toml": '[workspace]\nmembers = ["a"]\n[workspace.package]\nedition = "2024"\n',
+  });
+  expect(summary(shared)[0]).toEqual(["rustfmt", "rustfmt --edition 2024 {files}"]);
+});
+
+test("deno.json: deno fmt and deno lint; legacy .eslintrc: eslint without the flat-config flag", () => {
+  expect(summary(project({ "deno.json": "{}" })).map(([n]) => n)).toEqual([
+    "deno-fmt",
+    "deno-lint",
+  ]);
+  const legacy = project({
+    "package.json": JSON.stringify({ scripts: { lint: "npx eslint 'lib/**/*.{js,ts}'" } }),
+    ".eslintrc.json": "{}",
+  });
+  const eslint = detectProject(legacy).proposals[0]!.callback;
+  expect(eslint.run).toEqual(["node_modules/.bin/eslint", "{files}"]);
+  expect(eslint.pattern).toEqual(["lib/**/*.js", "lib/**/*.ts"]);
+});
+
+test("the project's style: biome's defaults are tabs; prettier options in package.json; editorconfig", () => {
+  const biome = detectStyle(new ProjectFiles(project({ "biome.json": "{}" })));
+  expect([biome.useTabs, biome.singleQuote]).toEqual([true, false]);
+  const pkg = detectStyle(
+    new ProjectFiles(
+      project({ "package.json": JSON.stringify({ prettier: { singleQuote: true, semi: false } }) }),
+    ),
+  );
+  expect([pkg.singleQuote, pkg.semi]).toEqual([true, false]);
+  const editor = detectStyle(
+    new ProjectFiles(project({ ".editorconfig": "[*]\nindent_style = space\nindent_size = 4\n" })),
+  );
+  expect([editor.useTabs, editor.indentWidth]).toEqual([false, 4]);
+});
