@@ -68,7 +68,7 @@ export function checkAgent(
   const wiredPlace = places.find((p) => p.wired);
   const broken =
     places
-      .filter((p) => p.wired && agent !== "opencode")
+      .filter((p) => p.wired)
       .map((p) => brokenHookCommand(p.path, agent, root, env))
       .find((p) => p !== null) ?? null;
   const hooks = { wired: wiredPlace !== undefined, path: wiredPlace?.path ?? null };

@@ -48,6 +48,18 @@ export function hookCommandProblem(
   return onPath(program, env) !== null ? null : `${program} is not on PATH`;
 }
 
+/** The opencode plugin's `const CPILOT = [...]` argv as a command line, or null. */
+function pluginCommand(text: string): string | null {
+  const m = /^const CPILOT: string\[\] = (\[.*\]);$/m.exec(text);
+  if (!m) return null;
+  try {
+    const argv = JSON.parse(m[1]!) as string[];
+    return `${argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(" ")} hook opencode`;
+  } catch {
+    return null;
+  }
+}
+
 /** The first broken cpilot hook command in a hook file, as a problem line; null when all start. */
 export function brokenHookCommand(
   path: string,
@@ -55,13 +67,16 @@ export function brokenHookCommand(
   root: string,
   env: NodeJS.ProcessEnv,
 ): string | null {
-  let json: unknown;
+  let commands: string[];
   try {
-    json = JSON.parse(readFileSync(path, "utf8"));
+    const text = readFileSync(path, "utf8");
+    const plugin = agent === "opencode" ? pluginCommand(text) : null;
+    commands =
+      agent === "opencode" ? (plugin ? [plugin] : []) : cpilotCommands(JSON.parse(text), agent);
   } catch {
     return null;
   }
-  for (const command of new Set(cpilotCommands(json, agent))) {
+  for (const command of new Set(commands)) {
     const why = hookCommandProblem(command, root, env);
     if (why !== null)
       return `the hook command in ${path} cannot start cpilot: ${why} (\`${command}\`); run \`cpilot install ${agent}\` again`;

@@ -89,9 +89,20 @@ test("doctor fails when the binary an installed hook names has moved", () => {
   });
   expect(r.status).toBe(0);
   expect(read(join(p.dir, ".claude", "settings.local.json"))).toContain(`${copy} hook claude`);
+  // The user's own opencode plugin keeps this machine's binary too.
+  const opencode = spawnSync(copy, ["install", "opencode", "--user"], {
+    cwd: p.dir,
+    env: p.env,
+    encoding: "utf8",
+  });
+  expect(opencode.status).toBe(0);
+  mkdirSync(join(p.dir, ".opencode"), { recursive: true });
   expect(cpilot(["doctor"], { cwd: p.dir, env: p.env }).code).toBe(0);
   rmSync(copy);
   const d = cpilot(["doctor"], { cwd: p.dir, env: p.env });
   expect(d.code).toBe(1);
   expect(d.stdout).toContain(`${copy} does not exist`);
+  expect(d.stdout).toMatch(
+    /opencode[^\n]*\n\s+✗ the hook command in [^\n]*plugins\/cpilot\.ts cannot start cpilot/,
+  );
 });
