@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { cpilot } from "../helpers/binary.ts";
+import { cpilot, cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "projects");
@@ -174,4 +174,24 @@ test("without a terminal and without --yes, init shows the plan, writes nothing 
   expect(r.stderr).toContain("oxlint");
   expect(r.stderr).toContain("--yes");
   expect(existsSync(join(root, "callbacks.config.json"))).toBe(false);
+});
+
+test("on a terminal, init asks before it writes: no writes nothing, yes writes the plan", () => {
+  const onTty = (root: string, answer: string) =>
+    spawnSync("script", ["-qec", `${cpilotBinary()} init`, "/dev/null"], {
+      cwd: root,
+      input: answer,
+      encoding: "utf8",
+      env: { PATH: "/usr/bin:/bin", TERM: "xterm", NO_COLOR: "1", HOME: root, ...runtimeEnv() },
+      timeout: 30_000,
+    });
+  const root = tempDir("cpilot-init-tty-", { git: true });
+  cpSync(join(FIXTURES, "python-black"), root, { recursive: true });
+  const no = onTty(root, "n\n");
+  expect(no.stdout).toContain("Write callbacks.config.json?");
+  expect(existsSync(join(root, "callbacks.config.json"))).toBe(false);
+  onTty(root, "y\n");
+  expect(
+    JSON.parse(readFileSync(join(root, "callbacks.config.json"), "utf8")).callbacks[0].name,
+  ).toBe("black");
 });
