@@ -122,5 +122,6 @@ export const CALLBACK_JSON_SCHEMA = {
 } as const;
 
 /** Config keys the model schema leaves out on purpose (see above). */
-// fixes: what a callback does to files is known from its tool, not from the request.
-export const KEYS_NOT_ASKED = ["cwd", "env", "enabled", "fixes"] as const;
+// fixes and after: what a callback does to files, and its order among the others, come from
+// the tool and the whole config, not from one request.
+export const KEYS_NOT_ASKED = ["cwd", "env", "enabled", "fixes", "after"] as const;

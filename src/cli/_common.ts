@@ -23,6 +23,8 @@ const FLAG_HELP: Record<string, string> = {
   command: "the command the agent starts the server with",
   root: "the project root (default: the config's folder)",
   "batch-window": "milliseconds to gather edits into one batch (default 75)",
+  "fail-on-change": "a callback that rewrites a file fails the check (the default with CI set)",
+  restore: "put back what a killed `check --staged` set aside",
 };
 
 /** The help a command prints: its usage, then each flag with a line saying what it does. */

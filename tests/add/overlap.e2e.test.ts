@@ -27,7 +27,7 @@ test("add clippy beside cargo check: with --yes it saves and says how to keep on
   expect(r.stderr).toContain('note: "cargo-check" also runs cargo check');
   expect(r.stderr).toContain("`cpilot disable cargo-check`");
   expect(existsSync(join(root, ".cpilot", "state.json"))).toBe(false);
-});
+}, 60_000);
 
 test("add clippy beside cargo check on a terminal: offers to replace it, and a yes pauses it here", () => {
   const root = project();
@@ -55,4 +55,4 @@ test("add clippy beside cargo check on a terminal: offers to replace it, and a y
     ["cargo-check", false],
     ["cargo-clippy", true],
   ]);
-});
+}, 60_000);

@@ -25,4 +25,4 @@ test("a misspelled command, flag or config key gets a did-you-mean", () => {
   expect(key.stderr).toContain('unknown key "concurency" (did you mean "concurrency"?)');
   expect(key.stderr).toContain('unknown key "maxStopBlock" (did you mean "maxStopBlocks"?)');
   expect(key.stderr).toContain('unknown key "sucessMessage" (did you mean "successMessage"?)');
-});
+}, 60_000);

@@ -34,7 +34,7 @@ test("cpilot not on PATH: Claude's hooks go to settings.local.json with this bin
   const text = read(join(p.dir, ".claude", "settings.json"));
   expect(text).toContain('"cpilot hook claude"');
   expect(text).not.toContain(cpilotBinary());
-});
+}, 60_000);
 
 test("cpilot on PATH: the shared files name `cpilot`, for Claude, Gemini, Codex, Cursor and opencode", () => {
   const p = project();
@@ -55,7 +55,7 @@ test("cpilot on PATH: the shared files name `cpilot`, for Claude, Gemini, Codex,
   }
   expect(read(join(p.dir, ".opencode", "plugins", "cpilot.ts"))).not.toContain(cpilotBinary());
   expect(cpilot(["doctor"], { cwd: p.dir, env }).code).toBe(0);
-});
+}, 60_000);
 
 test("cpilot as a devDependency: the project's node_modules copy, through the agent's project folder", () => {
   const p = project({ "package.json": JSON.stringify({ devDependencies: { cpilot: "0.1.0" } }) });
@@ -75,7 +75,7 @@ test("cpilot as a devDependency: the project's node_modules copy, through the ag
   const after = cpilot(["doctor"], { cwd: p.dir, env: p.env });
   expect(after.code).toBe(1);
   expect(after.stdout).toContain("cannot start cpilot");
-});
+}, 60_000);
 
 test("doctor fails when the binary an installed hook names has moved", () => {
   const p = project();
@@ -105,4 +105,4 @@ test("doctor fails when the binary an installed hook names has moved", () => {
   expect(d.stdout).toMatch(
     /opencode[^\n]*\n\s+✗ the hook command in [^\n]*plugins\/cpilot\.ts cannot start cpilot/,
   );
-});
+}, 60_000);

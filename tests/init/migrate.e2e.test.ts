@@ -35,7 +35,7 @@ test("lefthook: globs (braces expanded), {staged_files}, excludes, stage_fixed; 
   expect(stderr).toContain("exclude is a regex (\\.d\\.ts$); not carried over");
   expect(stderr).toContain("tags not carried over");
   expect(stderr).toContain("pre-push: not carried over");
-});
+}, 60_000);
 
 test("husky + lint-staged: the lint-staged globs become callbacks whose commands each get the files", () => {
   const { callbacks, stderr } = migrate("migrate-lint-staged", "husky");
@@ -48,7 +48,7 @@ test("husky + lint-staged: the lint-staged globs become callbacks whose commands
   // The same lint-staged config read directly.
   const direct = migrate("migrate-lint-staged", "lint-staged");
   expect(direct.callbacks.map((c) => c.name)).toEqual(["eslint-fix", "prettier-write"]);
-});
+}, 60_000);
 
 test("pre-commit: known hooks run their tool, local hooks their entry; the config runs with check --all", () => {
   const { root, callbacks, stderr } = migrate("migrate-pre-commit", "pre-commit");
@@ -66,7 +66,7 @@ test("pre-commit: known hooks run their tool, local hooks their entry; the confi
   const bad = cpilot(["check", "--all", "--only", "no-print"], { cwd: root });
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain('print("hi")');
-});
+}, 60_000);
 
 test("--from a tool whose config is not here, or an unknown tool, is a usage error", () => {
   const root = tempDir("cpilot-migrate-none-", { git: true });
@@ -76,4 +76,4 @@ test("--from a tool whose config is not here, or an unknown tool, is a usage err
   const typo = cpilot(["init", "--from", "lefthok"], { cwd: root });
   expect(typo.code).toBe(2);
   expect(typo.stderr).toContain('did you mean "lefthook"?');
-});
+}, 60_000);

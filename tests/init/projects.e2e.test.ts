@@ -68,7 +68,7 @@ test("ky (xo + tsc): xo, run from node_modules/.bin and fixing; JSON config sinc
   expect(
     JSON.parse(readFileSync(join(root, "callbacks.config.json"), "utf8")).callbacks[0].fixes,
   ).toBe(true);
-});
+}, 60_000);
 
 test("tinyexec (eslint src + prettier src + tsc): scoped to src, in its prettier style, out of its checks' scope", () => {
   const { root } = initFixture("tinyexec");
@@ -88,7 +88,7 @@ test("tinyexec (eslint src + prettier src + tsc): scoped to src, in its prettier
   // prettier is scoped to src: the README it never formats is not matched.
   const dry = cpilot(["check", "--dry-run", "README.md", "src/main.ts"], { cwd: root });
   expect(dry.stdout + dry.stderr).not.toMatch(/prettier[^\n]*README/);
-});
+}, 60_000);
 
 test("tinyexec: the generated typecheck runs with check --all (tsc from the project's node_modules)", () => {
   const { root } = initFixture("tinyexec");
@@ -103,7 +103,7 @@ test("tinyexec: the generated typecheck runs with check --all (tsc from the proj
   const bad = cpilot(["check", "--all", "--only", "typecheck"], { cwd: root });
   expect(bad.code).toBe(1);
   expect(bad.stderr).toContain("src/main.ts");
-});
+}, 120_000);
 
 test("citty (oxlint + oxfmt + tsgo): what its scripts run, oxfmt fixing", () => {
   const { callbacks } = initFixture("citty");
@@ -111,7 +111,7 @@ test("citty (oxlint + oxfmt + tsgo): what its scripts run, oxfmt fixing", () => 
   expect(argv(callbacks.get("oxlint"))).toBe("node_modules/.bin/oxlint {files}");
   expect(argv(callbacks.get("oxfmt"))).toBe("node_modules/.bin/oxfmt {files}");
   expect(argv(callbacks.get("typecheck"))).toBe("node_modules/.bin/tsgo --noEmit");
-});
+}, 60_000);
 
 test("biome project: biome with --write, config in its style, and check --all leaves the config as written", () => {
   const { root, callbacks } = initFixture("biome-app");
@@ -127,7 +127,7 @@ test("biome project: biome with --write, config in its style, and check --all le
   const lint = spawnSync(join(REPO_BIN, "biome"), ["check", "."], { cwd: root, encoding: "utf8" });
   expect(lint.stdout + lint.stderr).toContain("Checked");
   expect(lint.status).toBe(0);
-});
+}, 120_000);
 
 test("Rust crate, edition 2024: rustfmt with that edition, clippy -D warnings, child-module rewrites reported", () => {
   const { root, callbacks } = initFixture("rust-2024");
@@ -164,7 +164,7 @@ test("Python package with black + flake8 + mypy: those, not ruff; JSON config", 
   expect([...callbacks.keys()]).toEqual(["black", "flake8", "mypy", "pytest"]);
   expect(callbacks.has("ruff")).toBe(false);
   expect(existsSync(join(root, "callbacks.config.json"))).toBe(true);
-});
+}, 60_000);
 
 test("without a terminal and without --yes, init shows the plan, writes nothing and says to pass --yes", () => {
   const root = tempDir("cpilot-init-plan-", { git: true });
@@ -174,7 +174,7 @@ test("without a terminal and without --yes, init shows the plan, writes nothing 
   expect(r.stderr).toContain("oxlint");
   expect(r.stderr).toContain("--yes");
   expect(existsSync(join(root, "callbacks.config.json"))).toBe(false);
-});
+}, 60_000);
 
 test("on a terminal, init asks before it writes: no writes nothing, yes writes the plan", () => {
   const onTty = (root: string, answer: string) =>
@@ -194,4 +194,4 @@ test("on a terminal, init asks before it writes: no writes nothing, yes writes t
   expect(
     JSON.parse(readFileSync(join(root, "callbacks.config.json"), "utf8")).callbacks[0].name,
   ).toBe("black");
-});
+}, 120_000);
