@@ -142,9 +142,14 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
   say(
     `wrote ${join(root, file)} with ${callbacks.length} callback${callbacks.length === 1 ? "" : "s"}`,
   );
-  if (values.types && choice.format === "ts" && !existsSync(join(root, "node_modules", "cpilot"))) {
-    writeFileSync(join(root, "cpilot-env.d.ts"), ambientDeclarations());
-    say(`wrote ${join(root, "cpilot-env.d.ts")} so editors know the config's types`);
+  if (choice.format === "ts" && !existsSync(join(root, "node_modules", "cpilot"))) {
+    if (values.types) {
+      writeFileSync(join(root, "cpilot-env.d.ts"), ambientDeclarations());
+      say(`wrote ${join(root, "cpilot-env.d.ts")} so editors know the config's types`);
+    } else
+      say(
+        "its types: add cpilot as a devDependency, or `cpilot init --types --force` for a cpilot-env.d.ts",
+      );
   }
   ignoreStateDir(root);
   say(
