@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { TYPES_SOURCES } from "../config/_types-source.ts";
 import { CONFIG_NAMES } from "../config/find.ts";
@@ -138,6 +138,12 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
       return 1;
     }
   }
+  // --force replaces the config: one of another format would win over the new one.
+  for (const other of CONFIG_NAMES.map((n) => join(root, n)))
+    if (other !== join(root, file) && existsSync(other)) {
+      rmSync(other);
+      say(`removed ${other} (replaced by ${file})`);
+    }
   writeFileSync(join(root, file), text);
   say(
     `wrote ${join(root, file)} with ${callbacks.length} callback${callbacks.length === 1 ? "" : "s"}`,

@@ -161,6 +161,10 @@ test("Rust crate, edition 2024: rustfmt with that edition, clippy -D warnings, c
 
 test("Python package with black + flake8 + mypy: those, not ruff; JSON config", () => {
   const { root, callbacks } = initFixture("python-black");
+  // --force replaces a config of another format instead of leaving it to win.
+  writeFileSync(join(root, "callbacks.config.yaml"), "callbacks: []\n");
+  expect(cpilot(["init", "--yes", "--force"], { cwd: root }).code).toBe(0);
+  expect(existsSync(join(root, "callbacks.config.yaml"))).toBe(false);
   expect([...callbacks.keys()]).toEqual(["black", "flake8", "mypy", "pytest"]);
   expect(callbacks.has("ruff")).toBe(false);
   expect(existsSync(join(root, "callbacks.config.json"))).toBe(true);
