@@ -1,0 +1,71 @@
+import { localBin } from "./local-bin.ts";
+import { JS_TS } from "./node-tools.ts";
+import type { ProjectFiles } from "./project-files.ts";
+import { type ScriptTool, scopePatterns } from "./scripts.ts";
+import type { Proposal } from "./spec.ts";
+
+/** tsc (or tsgo, vue-tsc) as the scripts run it, else as tsconfig.json implies. */
+export function detectTypecheck(
+  p: ProjectFiles,
+  runs: readonly ScriptTool[],
+): Proposal | undefined {
+  if (!p.has("tsconfig.json")) return undefined;
+  const checker = runs.find(
+    (r) =>
+      (r.tool === "tsc" || r.tool === "tsgo" || r.tool === "vue-tsc") &&
+      (r.args.includes("--noEmit") || /type/i.test(r.script)),
+  );
+  const bin = checker?.tool ?? (p.hasDep("typescript") ? "tsc" : undefined);
+  if (bin === undefined) return undefined;
+  const args = checker ? checker.args : ["--noEmit", "-p", "."];
+  if (!args.includes("--noEmit")) args.push("--noEmit");
+  const tsconfig = p.json("tsconfig.json") as { include?: unknown } | undefined;
+  const include = Array.isArray(tsconfig?.include)
+    ? tsconfig.include.filter((i): i is string => typeof i === "string")
+    : [];
+  const pattern =
+    include.length > 0
+      ? include.flatMap((i) => scopePatterns([i], ["ts", "tsx", "mts", "cts"]))
+      : scopePatterns([], ["ts", "tsx", "mts", "cts"]);
+  return {
+    why: checker ? `package.json script "${checker.script}" runs ${checker.tool}` : "tsconfig.json",
+    callback: {
+      name: "typecheck",
+      description: "TypeScript types",
+      pattern: [...pattern, "tsconfig.json"],
+      run: [localBin(bin), ...args].join(" "),
+      timeout: 120,
+      overlap: "replace",
+      successMessage: "types OK",
+    },
+  };
+}
+
+/** deno.json: deno fmt and deno lint on the files. */
+export function detectDeno(p: ProjectFiles): Proposal[] {
+  const config = p.first("deno.json", "deno.jsonc");
+  if (!config) return [];
+  return [
+    {
+      why: config,
+      callback: {
+        name: "deno-fmt",
+        description: "format",
+        pattern: scopePatterns([], [...JS_TS, "json", "jsonc", "md"]),
+        run: ["deno", "fmt", "--quiet", "{files}"],
+        timeout: 60,
+        fixes: true,
+      },
+    },
+    {
+      why: config,
+      callback: {
+        name: "deno-lint",
+        description: "lint",
+        pattern: scopePatterns([], JS_TS),
+        run: ["deno", "lint", "--quiet", "{files}"],
+        timeout: 60,
+      },
+    },
+  ];
+}
