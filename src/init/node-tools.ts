@@ -1,6 +1,7 @@
 import type { ProjectFiles } from "./project-files.ts";
 import type { CallbackSpec } from "./spec.ts";
 
+/** Extensions of JavaScript and TypeScript sources. */
 export const JS_TS = ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
 const BIOME_EXTS = [...JS_TS, "json", "jsonc", "css"];
 const PRETTIER_EXTS = [...JS_TS, "json", "css", "scss", "html", "vue", "yaml", "yml"];
@@ -19,6 +20,7 @@ export interface NodeTool {
   readonly build: (bin: string, p: ProjectFiles) => Omit<CallbackSpec, "name" | "pattern">;
 }
 
+/** The JavaScript tools init knows, formatters and linters, in the order they are proposed. */
 export const NODE_TOOLS: readonly NodeTool[] = [
   {
     name: "biome",
