@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { pathWithCpilot } from "../../helpers/binary.ts";
 import {
   type AgentProject,
   agentProject,
@@ -30,12 +31,18 @@ type Hooks = {
 let project: AgentProject;
 let hooks: Hooks;
 
+const savedPath = process.env.PATH;
+
 beforeAll(async () => {
   project = agentProject("opencode", { callbacks: [LINT, FORMAT], gate: GATE });
-  const r = cpilot(["install", "opencode"], { cwd: project.dir });
+  // The project plugin is shared with the team: it starts `cpilot` from PATH, never this
+  // machine's binary path; here PATH has it, as a teammate who installed cpilot does.
+  process.env.PATH = pathWithCpilot();
+  const r = cpilot(["install", "opencode"], { cwd: project.dir, env: { PATH: pathWithCpilot() } });
   expect(r.code).toBe(0);
   const file = project.path(".opencode/plugins/cpilot.ts");
-  expect(readFileSync(file, "utf8")).toContain(JSON.stringify([binary()]));
+  expect(readFileSync(file, "utf8")).toContain('const CPILOT: string[] = ["cpilot"];');
+  expect(readFileSync(file, "utf8")).not.toContain(binary());
   const mod = (await import(file)) as Record<string, (ctx: unknown) => Promise<Hooks>>;
   expect(Object.keys(mod)).toEqual(["CpilotPlugin"]);
   hooks = await (mod.CpilotPlugin as (ctx: unknown) => Promise<Hooks>)({
@@ -43,7 +50,10 @@ beforeAll(async () => {
     worktree: project.dir,
   });
 });
-afterAll(() => project.remove());
+afterAll(() => {
+  process.env.PATH = savedPath;
+  project.remove();
+});
 
 let callId = 0;
 /** One tool call as OpenCode makes it: before, the tool itself (`apply`), after. */
@@ -131,9 +141,10 @@ describe("the generated OpenCode plugin", () => {
 
   test("when cpilot cannot run, the plugin stays out of the way", async () => {
     const text = readFileSync(project.path(".opencode/plugins/cpilot.ts"), "utf8").replace(
-      JSON.stringify([binary()]),
+      JSON.stringify(["cpilot"]),
       JSON.stringify(["/nonexistent/cpilot"]),
     );
+    expect(text).toContain("/nonexistent/cpilot");
     const file = project.path(".opencode/plugins/broken.ts");
     writeFileSync(file, text);
     const mod = (await import(file)) as { CpilotPlugin: (ctx: unknown) => Promise<Hooks> };
