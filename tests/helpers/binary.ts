@@ -66,10 +66,10 @@ export function cpilot(
 let cpilotPathDir: string | undefined;
 
 /** A PATH with `cpilot` on it (a link to the built binary), as on a machine that installed it. */
-export function pathWithCpilot(): string {
+export function pathWithCpilot(rest = "/usr/local/bin:/usr/bin:/bin"): string {
   if (cpilotPathDir === undefined) {
     cpilotPathDir = tempDir("cpilot-path-");
     symlinkSync(cpilotBinary(), join(cpilotPathDir, "cpilot"));
   }
-  return `${cpilotPathDir}:/usr/local/bin:/usr/bin:/bin`;
+  return `${cpilotPathDir}:${rest}`;
 }

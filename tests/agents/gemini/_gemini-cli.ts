@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runtimeEnv } from "../../helpers/binary.ts";
+import { pathWithCpilot, runtimeEnv } from "../../helpers/binary.ts";
 
 export const GEMINI_BIN = join(import.meta.dir, "..", "..", "..", "node_modules", ".bin", "gemini");
 
@@ -51,7 +51,8 @@ export async function runGemini(options: {
         cwd: options.cwd,
         stdio: ["ignore", "pipe", "pipe"],
         env: {
-          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          // The shared .gemini/settings.json names `cpilot`: on PATH, as for a teammate.
+          PATH: pathWithCpilot(process.env.PATH ?? "/usr/bin:/bin"),
           HOME: home,
           GEMINI_API_KEY: "dummy-key",
           GOOGLE_GEMINI_BASE_URL: options.apiUrl,
