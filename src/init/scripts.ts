@@ -53,16 +53,19 @@ function isEnvAssignment(word: string, index: number, all: string[]): boolean {
   return /^[A-Z_][A-Z0-9_]*=/.test(word) && all.slice(0, index).every((w) => w.includes("="));
 }
 
+/** Flags of the known tools that take the next word as their value. */
+const VALUE_FLAGS =
+  /^-(c|f|o|p|-config|-config-path|-ignore-path|-format|-project|-ext|-max-warnings|-cache-location|-output-file|-rulesdir|-parser|-plugin|-ignore-pattern|-resolve-plugins-relative-to|-log-level|-tsconfig|-reporter|-env|-global|-stdin-filename|-plugin-search-dir)$/;
+
 /** The paths and globs a tool is given (its non-flag arguments, minus its subcommands). */
 export function scopeArgs(args: readonly string[], subcommands: readonly string[] = []): string[] {
   const out: string[] = [];
   for (const [i, arg] of args.entries()) {
     if (arg.startsWith("-")) continue;
     if (i === 0 && subcommands.includes(arg)) continue;
-    // The value of a flag such as `--config x.json` or `-c x` is not a scope.
+    // The value of a flag such as `--config x.json` or `--ext .ts` is not a scope.
     const prev = args[i - 1];
-    if (prev !== undefined && /^-(c|-config|-ignore-path|-format|f|-project|p)$/.test(prev))
-      continue;
+    if (prev !== undefined && VALUE_FLAGS.test(prev)) continue;
     out.push(arg);
   }
   return out;

@@ -101,3 +101,14 @@ test("the project's style: biome's defaults are tabs; prettier options in packag
   );
   expect([editor.useTabs, editor.indentWidth]).toEqual([false, 4]);
 });
+
+test("a script's flag values are not its scope: eslint src --ext .ts,.tsx --max-warnings 0", () => {
+  const root = project({
+    "package.json": JSON.stringify({
+      scripts: { lint: "eslint src --ext .ts,.tsx --max-warnings 0" },
+    }),
+    ".eslintrc.cjs": "module.exports = {};\n",
+  });
+  const eslint = detectProject(root).proposals[0]!.callback;
+  expect((eslint.pattern as string[]).every((p) => p.startsWith("src/**/*."))).toBe(true);
+});
