@@ -7,16 +7,16 @@ import { detectProject } from "../init/detect.ts";
 import { chooseFormat } from "../init/format-choice.ts";
 import { renderPlan } from "../init/plan.ts";
 import { ProjectFiles } from "../init/project-files.ts";
-import { renderJson, renderTs } from "../init/render.ts";
+import { renderJson, renderTs, renderYaml } from "../init/render.ts";
 import type { CallbackSpec } from "../init/spec.ts";
 import { detectStyle } from "../init/style.ts";
 import { gitRoot } from "../match/files.ts";
 import { say } from "../ui/style.ts";
-import { CpilotError } from "../util/errors.ts";
+import { CpilotError, HelpRequest } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
 
 const USAGE =
-  "cpilot init [--from lefthook|lint-staged|pre-commit|husky] [--yes] [--dry-run] [--format ts|json] [--types] [--force] [--dir DIR]";
+  "cpilot init [--from lefthook|lint-staged|pre-commit|husky] [--yes] [--dry-run] [--format ts|json|yaml] [--types] [--force] [--dir DIR]";
 
 export const INIT_HELP = `usage: ${USAGE}
 
@@ -29,8 +29,8 @@ local binaries. Shows the plan, then writes the config after you say yes.
                    excludes); the plan says what could not be carried over
   --yes, -y        write without asking (for scripts; without a terminal it is required)
   --dry-run        only show the plan
-  --format F       ts or json (default: ts for TypeScript projects whose checks leave a
-                   root config alone, else json)
+  --format F       ts, json or yaml (default: ts for TypeScript projects whose checks
+                   leave a root config alone, else json)
   --types          also write cpilot-env.d.ts, types for callbacks.config.ts when cpilot
                    is not in node_modules
   --force          replace an existing config
@@ -64,10 +64,7 @@ const EXAMPLE: CallbackSpec = {
 
 /** `cpilot init`: propose callbacks for what the project runs, show them, write on yes. */
 export async function initCommand(args: string[], options: { cwd: string }): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    const { HelpRequest } = await import("../util/errors.ts");
-    throw new HelpRequest(INIT_HELP);
-  }
+  if (args.includes("--help") || args.includes("-h")) throw new HelpRequest(INIT_HELP);
   const { values } = parseFlags(
     args,
     {
@@ -82,9 +79,9 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
     USAGE,
   );
   const root = resolve(options.cwd, values.dir ?? ".");
-  if (values.format !== undefined && values.format !== "ts" && values.format !== "json") {
+  if (values.format !== undefined && !["ts", "json", "yaml"].includes(values.format)) {
     throw new CpilotError(`Cannot write a config as "${values.format}": unknown format`, {
-      hint: "--format ts or --format json",
+      hint: "--format ts, --format json or --format yaml",
     });
   }
   const existing = CONFIG_NAMES.map((n) => join(root, n)).find((p) => existsSync(p));
@@ -119,7 +116,9 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
           ],
           extras,
         )
-      : renderJson(callbacks, style, extras);
+      : choice.format === "yaml"
+        ? await renderYaml(callbacks, style, extras)
+        : renderJson(callbacks, style, extras);
   say(renderPlan(root, detection, style, file, choice.why));
   if (found.length === 0) say("  found no known toolchain: the config holds an example to edit");
   if (values["dry-run"]) {

@@ -135,3 +135,18 @@ export function renderJson(
   const p = new Printer(style, true);
   return `${p.value({ ...(extras.resyncTree ? { resync: "tree" } : {}), callbacks: plain(callbacks) }, 0, 0, 0)}\n`;
 }
+
+/** callbacks.config.yaml, indented as the project indents (YAML has no tabs: spaces). */
+export async function renderYaml(
+  callbacks: readonly CallbackSpec[],
+  style: CodeStyle,
+  extras: ConfigExtras = {},
+): Promise<string> {
+  const { stringify } = await import("yaml");
+  const value = { ...(extras.resyncTree ? { resync: "tree" } : {}), callbacks: plain(callbacks) };
+  // Drop the keys a callback leaves unset: YAML would print them as null.
+  return stringify(JSON.parse(JSON.stringify(value)), {
+    indent: style.useTabs ? 2 : style.indentWidth,
+    lineWidth: 0,
+  });
+}

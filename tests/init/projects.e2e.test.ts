@@ -161,13 +161,20 @@ test("Rust crate, edition 2024: rustfmt with that edition, clippy -D warnings, c
 
 test("Python package with black + flake8 + mypy: those, not ruff; JSON config", () => {
   const { root, callbacks } = initFixture("python-black");
+  expect(existsSync(join(root, "callbacks.config.json"))).toBe(true);
   // --force replaces a config of another format instead of leaving it to win.
   writeFileSync(join(root, "callbacks.config.yaml"), "callbacks: []\n");
   expect(cpilot(["init", "--yes", "--force"], { cwd: root }).code).toBe(0);
   expect(existsSync(join(root, "callbacks.config.yaml"))).toBe(false);
+  // YAML on request, and it loads to the same callbacks.
+  expect(cpilot(["init", "--yes", "--force", "--format", "yaml"], { cwd: root }).code).toBe(0);
+  expect(existsSync(join(root, "callbacks.config.json"))).toBe(false);
+  const listed = JSON.parse(cpilot(["list", "--json"], { cwd: root }).stdout) as {
+    callbacks: { name: string }[];
+  };
+  expect(listed.callbacks.map((c) => c.name)).toEqual(["black", "flake8", "mypy", "pytest"]);
   expect([...callbacks.keys()]).toEqual(["black", "flake8", "mypy", "pytest"]);
   expect(callbacks.has("ruff")).toBe(false);
-  expect(existsSync(join(root, "callbacks.config.json"))).toBe(true);
 }, 60_000);
 
 test("without a terminal and without --yes, init shows the plan, writes nothing and says to pass --yes", () => {
