@@ -13,6 +13,7 @@ import {
 } from "../agents/claude/settings-file.ts";
 import { findConfig } from "../config/find.ts";
 import { say } from "../ui/style.ts";
+import { didYouMean } from "../util/edit-distance.ts";
 import { CpilotError } from "../util/errors.ts";
 import { loadConfigQuietly, NO_CONFIG_YET, parseFlags } from "./_common.ts";
 
@@ -82,7 +83,12 @@ export async function installCommand(
     throw new CpilotError(
       `Cannot ${action} hooks for "${positionals.join(" ")}": cpilot knows claude, ${Object.keys(OTHER_AGENTS).join(", ")} and git`,
       {
-        hint: `usage: ${USAGE}`,
+        hint: [
+          didYouMean(positionals[0] ?? "", ["claude", ...Object.keys(OTHER_AGENTS), "git"]),
+          `usage: ${USAGE}`,
+        ]
+          .filter(Boolean)
+          .join("\n"),
       },
     );
   }

@@ -12,6 +12,9 @@ test("a misspelled command, flag or config key gets a did-you-mean", () => {
   const flag = cpilot(["check", "--stagd"], { cwd: dir });
   expect(flag.code).toBe(2);
   expect(flag.stderr).toContain('did you mean "--staged"?');
+  const agent = cpilot(["install", "cluade"], { cwd: dir });
+  expect(agent.code).toBe(2);
+  expect(agent.stderr).toContain('did you mean "claude"?');
   writeFileSync(
     join(dir, "callbacks.config.json"),
     JSON.stringify({
