@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 "use strict";
 // `npx cpilot …`: start this platform's cpilot binary (from the optional dependency npm
-// installed for it) with the same arguments, and end the way it ends. Agent hooks that
-// `cpilot install` writes call the binary's own path and skip this launcher (and Node).
+// installed for it) with the same arguments, and end the way it ends. Hooks in shared
+// settings files come through here (portable); machine-local ones (`cpilot install --user`,
+// Claude Code's --local) call the binary's own path and skip this launcher (and Node).
 const { spawn } = require("node:child_process");
 const { binaryPath } = require("../lib/binary-path.cjs");
 
