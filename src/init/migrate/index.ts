@@ -12,6 +12,7 @@ export interface Migration {
   readonly notes: string[];
 }
 
+/** The hook runners `init --from` reads, by the name the flag takes. */
 export const SOURCES = {
   lefthook: fromLefthook,
   "lint-staged": fromLintStaged,
@@ -19,6 +20,7 @@ export const SOURCES = {
   husky: fromHusky,
 } as const;
 
+/** A name `init --from` takes. */
 export type MigrationSource = keyof typeof SOURCES;
 
 /** Turn a hook runner's config into a detection init can show and write. */
