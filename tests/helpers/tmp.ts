@@ -1,13 +1,35 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 const created: string[] = [];
 
-/** Remove every folder tempDir made in this test process (tests/setup.ts calls it after all tests). */
+/**
+ * Remove every folder tempDir made in this test process (tests/setup.ts calls it after all
+ * tests), in a detached `rm` that outlives the test run: the run never waits for it and its
+ * failures (a folder something is mounted on, a busy disk) never fail the run.
+ */
 export function removeTempDirs(): void {
-  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+  const dirs = created.splice(0);
+  if (dirs.length === 0) return;
+  try {
+    const rm = spawn("rm", ["-rf", "--", ...dirs], { detached: true, stdio: "ignore" });
+    rm.on("error", () => removeHere(dirs));
+    rm.unref();
+  } catch {
+    removeHere(dirs);
+  }
+}
+
+function removeHere(dirs: readonly string[]): void {
+  for (const dir of dirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (err) {
+      process.stderr.write(`tests/helpers/tmp.ts: cannot remove ${dir}: ${String(err)}\n`);
+    }
+  }
 }
 
 /** A fresh real temp folder (symlinks resolved), optionally a git repo; removed after the run. */
