@@ -2,10 +2,10 @@ import {
   closeSync,
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -14,8 +14,8 @@ import { ownStartTime, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
-import { runningRecord } from "./running.ts";
-import { killGroup } from "./spawn.ts";
+import { runningRecord, stopMarkerPath } from "./running.ts";
+import { groupAlive, isRunGroup, KILL_GRACE_MS, killGroup, reapGroup } from "./spawn.ts";
 
 /** What a lock file says about the run holding it. */
 interface Holder {
@@ -24,6 +24,9 @@ interface Holder {
   started?: number | null;
   runId: string;
   batchId: string;
+  /** The run's process group once spawned (a record's `pid`), and when its leader started. */
+  runPid?: number | null;
+  runStarted?: number | null;
 }
 
 /**
@@ -72,6 +75,8 @@ function readHolder(path: string): Holder | null {
             started: (raw.hostStarted as number | null | undefined) ?? null,
             runId: raw.runId as string,
             batchId: raw.batchId as string,
+            runPid: (raw.pid as number | null | undefined) ?? null,
+            runStarted: (raw.pidStarted as number | null | undefined) ?? null,
           }
         : (raw as Partial<Holder> | null);
     if (
@@ -89,14 +94,21 @@ function readHolder(path: string): Holder | null {
   }
 }
 
-/** A lock file unreadable for this long is not being written: it is left over, or garbage. */
-const TORN_LOCK_MS = 2000;
+/**
+ * A lock file seen unreadable, as the same file, for this long is not being written: it is
+ * left over (a host killed mid-write), or garbage. Counted from when this process first saw
+ * it so, never from the file's mtime: a waiting run's record is old when it takes the lock,
+ * and judging by that once let a waiter delete a lock that had just been taken.
+ */
+const TORN_LOCK_MS = 5000;
 
-function olderThan(path: string, ms: number): boolean {
+/** The lock file's identity (device and inode), or null when there is none. */
+function fileId(path: string): string | null {
   try {
-    return Date.now() - statSync(path).mtimeMs > ms;
+    const st = lstatSync(path);
+    return `${st.dev}:${st.ino}`;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -187,12 +199,29 @@ export async function acquireOverlap(options: {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
+    const id = fileId(path);
+    if (id === null) continue; // let go meanwhile: try again at once
     const holder = readHolder(path);
-    if (holder === null || !alive(holder)) {
-      // A holder that died without letting go, or a lock file caught mid-write (which
-      // becomes readable within moments, or was left by a crash or is not cpilot's).
-      if (holder !== null || !existsSync(path) || olderThan(path, TORN_LOCK_MS)) tryUnlink(path);
-      else await sleep(POLL_MS);
+    if (holder === null) {
+      // Unreadable: caught mid-write, left over by a crash, or not cpilot's. Removed once
+      // the same file stayed so for a while (and only that file, see breakStaleLock).
+      if (fileId(path) !== id) continue;
+      const since = unreadableSince.get(id) ?? Date.now();
+      unreadableSince.set(id, since);
+      if (Date.now() - since > TORN_LOCK_MS) {
+        await breakStaleLock(path, id, () => readHolder(path) === null);
+      } else await sleep(POLL_MS);
+      continue;
+    }
+    if (!alive(holder)) {
+      // Its host died without letting go (SIGKILL): what it started may still run, and no
+      // one will ever read its result or enforce its timeout. Stop that first, so a second
+      // copy never runs beside it, then remove the lock (only that file, only if still so).
+      await stopHostless(options.root, holder);
+      await breakStaleLock(path, id, () => {
+        const now = readHolder(path);
+        return now !== null && now.runId === holder.runId && !alive(now);
+      });
       continue;
     }
     if (
@@ -216,6 +245,70 @@ export async function acquireOverlap(options: {
     await sleep(POLL_MS);
   }
   return null;
+}
+
+/** Lock files (by identity) this process saw unreadable, and since when. */
+const unreadableSince = new Map<string, number>();
+
+/** A break lock older than this was left by a process killed in the few steps it covers. */
+const STALE_BREAK_MS = 10_000;
+
+/**
+ * Remove a lock judged stale, without ever removing one taken since: waiters that judged
+ * the same stale lock could otherwise each remove it, the second one removing the lock a
+ * third run had taken meanwhile. Breakers take turns through `<lock>.break` (made with
+ * O_EXCL), and under it the lock must still be the same file (`id`) and still stale.
+ * Only breakers remove a lock that is not their own, and a holder removes only its own.
+ */
+async function breakStaleLock(path: string, id: string, stillStale: () => boolean): Promise<void> {
+  const guard = `${path}.break`;
+  let fd: number;
+  try {
+    fd = openSync(guard, "wx");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    // Another waiter is breaking it (a few steps), or one was killed doing so.
+    const guardId = fileId(guard);
+    if (guardId !== null && olderThan(guard, STALE_BREAK_MS) && fileId(guard) === guardId) {
+      tryUnlink(guard);
+    }
+    await sleep(POLL_MS);
+    return;
+  }
+  try {
+    if (fileId(path) === id && stillStale()) {
+      unlinkSync(path);
+      unreadableSince.delete(id);
+    }
+  } finally {
+    closeSync(fd);
+    tryUnlink(guard);
+  }
+}
+
+/**
+ * Stop what a run whose host died left running: its process group, and every process it
+ * started that left the group. Waits until they are gone (SIGKILL after the grace period).
+ */
+async function stopHostless(root: string, holder: Holder): Promise<void> {
+  const pgid = holder.runPid;
+  if (!isRunGroup(pgid)) return;
+  // its leader must still be the run's (or be gone, leaving the group), not a reused pid
+  const leader = processStartTime(pgid);
+  if (leader !== null && holder.runStarted != null && leader !== holder.runStarted) return;
+  if (!groupAlive(pgid)) return;
+  writeFileAtomic(stopMarkerPath(root, holder.runId), "the cpilot process running it died", {
+    durable: false,
+  });
+  await reapGroup(pgid, KILL_GRACE_MS);
+}
+
+function olderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - lstatSync(path).mtimeMs > ms;
+  } catch {
+    return false;
+  }
 }
 
 function tryUnlink(path: string): void {

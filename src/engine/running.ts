@@ -107,11 +107,13 @@ export function openPendingRecord(
   let open = true;
   const put = (record: object): void => {
     const bytes = Buffer.from(JSON.stringify(record));
-    ftruncateSync(fd, 0);
-    // one write at offset 0: a reader sees nothing, part (not JSON), or all of it
+    // One write at offset 0, then cut what is past it: the record only grows (a pid comes
+    // in), so the file is never empty on the way, and a lock reader never takes a live
+    // holder's lock for one left over torn (see overlap.ts).
     if (writeSync(fd, bytes, 0, bytes.length, 0) !== bytes.length) {
       throw new Error(`short write to ${path}`);
     }
+    ftruncateSync(fd, bytes.length);
   };
   try {
     put({ ...fields, pid: null });

@@ -1,0 +1,50 @@
+// Attacks on how cpilot runs callbacks, through the compiled binary: locks, hosts that die,
+// processes that escape their group, state that cannot be written.
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { processAlive, waitFor } from "../helpers/tmp.ts";
+import { attackProject, run, spawnBinary } from "./_helpers.ts";
+
+// A run takes a marker folder for its whole life; mkdir fails while another run holds it.
+const EXCLUSIVE = `if ! mkdir held 2>/dev/null; then echo "$CP_RUN_ID" >> overlaps; exit 0; fi
+echo x >> starts; sleep 0.3; rmdir held`;
+
+test("20 parallel checks of a queued callback never run it twice at once", async () => {
+  const dir = attackProject(
+    [{ name: "q", pattern: "*.txt", run: EXCLUSIVE, overlap: "queue", timeout: 120 }],
+    { "a.txt": "a\n" },
+  );
+  const calls = Array.from({ length: 20 }, () => run(dir, ["check", "a.txt"]));
+  const results = await Promise.all(calls);
+  for (const r of results) expect(r.code).toBe(0);
+  expect(existsSync(join(dir, "overlaps")) ? readFileSync(join(dir, "overlaps"), "utf8") : "").toBe(
+    "",
+  );
+  expect(readFileSync(join(dir, "starts"), "utf8").trim().split("\n")).toHaveLength(20);
+}, 240_000);
+
+test("a run whose host was SIGKILLed is stopped before the next run of its callback starts", async () => {
+  // The first run holds `held` until it ends or is stopped (SIGTERM: it lets go and says so).
+  const script = `if ! mkdir held 2>/dev/null; then echo "$CP_RUN_ID" >> overlaps; exit 0; fi
+trap 'echo stopped >> ends; rmdir held; exit 143' TERM
+if [ -e slow ]; then rm slow; echo "$$" > leader; sleep 60 & wait; fi
+rmdir held; echo ended >> ends`;
+  const dir = attackProject(
+    [{ name: "q", pattern: "*.txt", run: script, overlap: "queue", timeout: 120 }],
+    { "a.txt": "a\n", slow: "" },
+  );
+  const first = spawnBinary(dir, ["check", "a.txt"]);
+  expect(await waitFor(() => existsSync(join(dir, "leader")), 60_000)).toBe(true);
+  first.kill("SIGKILL"); // the host only: the run is in a process group of its own
+  await new Promise((r) => first.on("close", r));
+  const leader = Number(readFileSync(join(dir, "leader"), "utf8"));
+  expect(processAlive(leader)).toBe(true); // nothing stopped it yet
+  const second = await run(dir, ["check", "a.txt"]);
+  expect(existsSync(join(dir, "overlaps")) ? readFileSync(join(dir, "overlaps"), "utf8") : "").toBe(
+    "",
+  );
+  expect(readFileSync(join(dir, "ends"), "utf8")).toBe("stopped\nended\n");
+  expect(processAlive(leader)).toBe(false);
+  expect(second.code).toBe(0);
+}, 240_000);
