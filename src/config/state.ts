@@ -1,6 +1,6 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import type { ResolvedCallback } from "./resolve.ts";
 
@@ -43,7 +43,7 @@ export function readToggles(root: string): ToggleState {
 
 /** Write the toggles atomically. */
 export function writeToggles(root: string, state: ToggleState): void {
-  mkdirSync(join(root, ".cpilot"), { recursive: true });
+  stateDir(root);
   writeFileAtomic(statePath(root), `${JSON.stringify(state, null, 2)}\n`);
 }
 

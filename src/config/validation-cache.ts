@@ -1,7 +1,8 @@
-import { mkdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { stateDir } from "../util/state-dir.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import { VERSION } from "../version.ts";
 
@@ -48,7 +49,7 @@ const MAX_CACHE_BYTES = 256 * 1024;
 /** Remember a fingerprint that validated; best effort (a read-only tree just revalidates). */
 export function rememberValid(root: string, fingerprint: string): void {
   try {
-    mkdirSync(join(root, ".cpilot", "cache"), { recursive: true });
+    stateDir(root, "cache");
     const file = cacheFile(root);
     if ((readStateFile(file, MAX_CACHE_BYTES + 1)?.length ?? 0) > MAX_CACHE_BYTES) {
       writeFileAtomic(file, `${fingerprint}\n`, { durable: false });

@@ -2,6 +2,7 @@ import { type ResolvedConfig, resolveConfig } from "../config/resolve.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import type { CpilotConfig } from "../config/types.ts";
 import { randomHex } from "../platform/digest.ts";
+import { bookkeep } from "../util/state-trouble.ts";
 import { mark } from "../util/trace.ts";
 import type { EditBatch } from "./batch.ts";
 import { dirtyFiles } from "./dirty-files.ts";
@@ -129,7 +130,7 @@ export function createEngine(options: {
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
     const resyncs = await compareSnapshot(batch.root, before, dirtyAfter);
-    pruneRuns(batch.root, config.keepLogs);
+    bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs));
     mark("engine: resync compared");
     const notes = [
       ...runs

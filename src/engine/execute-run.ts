@@ -1,6 +1,9 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ownStartTime } from "../platform/process-start.ts";
+import { stateDir } from "../util/state-dir.ts";
+import { bookkeep, noteStateTrouble } from "../util/state-trouble.ts";
 import type { EditBatch } from "./batch.ts";
 import { chunkFiles } from "./chunk.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
@@ -8,7 +11,7 @@ import { attachHooks } from "./hooks/attach.ts";
 import type { HookInput, HookSink } from "./hooks/types.ts";
 import type { RunStatus } from "./outcome.ts";
 import { RunOutput } from "./output.ts";
-import { acquireOverlap, takeReplacedBy } from "./overlap.ts";
+import { acquireOverlap, type OverlapLock, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
@@ -20,7 +23,7 @@ import {
   stopMarkerPath,
   takeStopReason,
 } from "./running.ts";
-import { prepareLog, type StoredRun, saveRunRecord } from "./runs-store.ts";
+import { prepareLog, runsDir, type StoredRun, saveRunRecord } from "./runs-store.ts";
 import { commandLine, scriptEnv, scriptStdin } from "./script-input.ts";
 import type { Semaphore } from "./semaphore.ts";
 import { SILENT_EXIT_CODE } from "./silent-exit.ts";
@@ -77,7 +80,9 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const { callback, files } = planned;
   const root = options.batch.root;
   const id = options.runId ?? newRunId();
-  const logPath = prepareLog(root, id);
+  // Bookkeeping that fails (a full disk, a .cpilot that cannot be written) is noted for the
+  // reply and never stops the run: its result reaches the agent whatever happens to state.
+  const logPath = bookkeep(root, join(runsDir(root), `${id}.log`), () => prepareLog(root, id));
   const abort = new AbortController();
   const depth =
     options.depth ??
@@ -115,20 +120,27 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
 
   // A locked run's record exists before its process: the lock is another name for it.
   const fields = recordFields(planned, id, depth, options);
-  const pending = callback.overlap === "parallel" ? null : openPendingRecord(root, fields);
-  const lock =
-    pending === null || callback.overlap === "parallel"
+  const pending =
+    callback.overlap === "parallel"
       ? null
-      : await acquireOverlap({
-          root,
-          callback: callback.name,
-          mode: callback.overlap,
-          runId: id,
-          batchId: options.batchId,
-          holderFile: pending.path,
-          signal: abort.signal,
-          abort,
-        });
+      : bookkeep(root, null, () => openPendingRecord(root, fields));
+  let lock: OverlapLock | null = null;
+  if (pending !== null && callback.overlap !== "parallel") {
+    try {
+      lock = await acquireOverlap({
+        root,
+        callback: callback.name,
+        mode: callback.overlap,
+        runId: id,
+        batchId: options.batchId,
+        holderFile: pending.path,
+        signal: abort.signal,
+        abort,
+      });
+    } catch (err) {
+      noteStateTrouble(root, err);
+    }
+  }
   const release = await options.semaphore.acquire();
   const startedAt = Date.now();
   output = new RunOutput(logPath, watcher?.onLine);
@@ -148,20 +160,25 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       watcher?.started();
       end = await runBody(planned, id, output, abort.signal, { ...options, depth }, (pgid) => {
         spawned = true;
-        runningRecord = supervise(root, id, pgid, fields, pending);
-      });
+        runningRecord = bookkeep(root, undefined, () => supervise(root, id, pgid, fields, pending));
+      }).catch((err: unknown) => ({
+        ...end,
+        aborted: false,
+        spawnError: err instanceof Error ? err.message : String(err),
+      }));
     }
   } finally {
     output.close();
+    if (output.trouble !== null) noteStateTrouble(root, output.trouble);
     watcher?.ended();
     release();
-    lock?.release();
+    bookkeep(root, undefined, () => lock?.release());
     pending?.close();
     options.releaseAtEnd?.();
     options.signal.removeEventListener("abort", forward);
   }
-  const replacedBy = takeReplacedBy(root, id);
-  const stopReason = spawned ? takeStopReason(root, id) : null;
+  const replacedBy = lock === null ? null : bookkeep(root, null, () => takeReplacedBy(root, id));
+  const stopReason = spawned ? bookkeep(root, null, () => takeStopReason(root, id)) : null;
   const { status, summary } = judge(
     end,
     callback.timeoutMs,
@@ -197,7 +214,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       : {}),
   };
   // the running record (the group is gone now) becomes the finished one
-  saveRunRecord(root, result, pending?.path ?? runningRecord);
+  bookkeep(root, undefined, () => saveRunRecord(root, result, pending?.path ?? runningRecord));
   if (watcher !== null) {
     watcher.exited(result);
     await watcher.settled();
@@ -283,8 +300,6 @@ async function runBody(
     });
     return { ...r, signal: null, killed: false, spawnError: null };
   }
-  const tmpDir = join(root, ".cpilot", "tmp");
-  mkdirSync(tmpDir, { recursive: true });
   const deadline = Date.now() + callback.timeoutMs;
   let last: RawEnd = {
     exitCode: 0,
@@ -296,8 +311,7 @@ async function runBody(
   };
   const chunks = chunkFiles(planned.files);
   for (const [index, files] of chunks.entries()) {
-    const nulListPath = join(tmpDir, `${id}-${index}.nul`);
-    writeFileSync(nulListPath, files.length > 0 ? `${files.join("\0")}\0` : "");
+    const nulListPath = writeNulList(root, `${id}-${index}.nul`, files);
     const input = {
       runId: id,
       callback,
@@ -327,6 +341,24 @@ async function runBody(
     if (last.exitCode !== 0) break;
   }
   return last;
+}
+
+/**
+ * The run's files as a NUL-separated list (CP_CHANGED_FILES_NUL) under `.cpilot/tmp`, or in
+ * the system's temp folder when that cannot be written: the callback gets its list anyway.
+ */
+function writeNulList(root: string, name: string, files: readonly string[]): string {
+  const text = files.length > 0 ? `${files.join("\0")}\0` : "";
+  try {
+    const path = join(stateDir(root, "tmp"), name);
+    writeFileSync(path, text);
+    return path;
+  } catch (err) {
+    noteStateTrouble(root, err);
+    const path = join(tmpdir(), `cpilot-${process.pid}-${name}`);
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
+  }
 }
 
 function judge(

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statfsSync, writeSync } from "node:fs";
 
 /** Lines kept in memory per run; the log file has everything. */
 export const TAIL_LINES = 200;
@@ -12,7 +12,10 @@ const TAIL_SCAN_BYTES = 16 * 1024 * 1024;
  * bounded ring so a 1 GB output costs a few hundred kB of memory.
  */
 export class RunOutput {
-  private readonly fd: number;
+  /** The log file, or -1 when it cannot be written (see `trouble`): the tail still works. */
+  private fd: number;
+  /** Why the log could not be opened or written, if it could not. */
+  trouble: unknown = null;
   private readonly ring: string[] = [];
   private readonly decoder = new TextDecoder();
   private partial = "";
@@ -30,7 +33,12 @@ export class RunOutput {
     private readonly onLine?: (line: string) => void,
   ) {
     // Readable too: a process writing the log directly leaves its tail to be read back.
-    this.fd = openSync(logPath, "a+");
+    try {
+      this.fd = openSync(logPath, "a+");
+    } catch (err) {
+      this.trouble = err;
+      this.fd = -1;
+    }
   }
 
   /**
@@ -39,7 +47,7 @@ export class RunOutput {
    * to lines as they arrive. After this, the tail is read back from the file.
    */
   takeDirectFd(): number | null {
-    if (this.onLine !== undefined || this.closed) return null;
+    if (this.onLine !== undefined || this.closed || this.fd < 0 || !roomFor(this.fd)) return null;
     this.direct = true;
     return this.fd;
   }
@@ -48,7 +56,14 @@ export class RunOutput {
   write(chunk: Uint8Array | string): void {
     if (this.closed) return;
     const buf = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    writeSync(this.fd, buf);
+    if (this.fd >= 0) {
+      try {
+        writeSync(this.fd, buf);
+      } catch (err) {
+        // a full disk: the log stops, the tail the agent gets does not
+        this.trouble ??= err;
+      }
+    }
     if (this.direct) return;
     const text = this.partial + this.decoder.decode(buf, { stream: true });
     const parts = text.split("\n");
@@ -137,8 +152,21 @@ export class RunOutput {
     if (this.closed) return;
     if (this.direct) this.finalTail = this.readTail();
     this.closed = true;
-    closeSync(this.fd);
+    if (this.fd >= 0) closeSync(this.fd);
     if (this.partial !== "") this.onLine?.(this.partial);
+  }
+}
+
+/** Below this much free space, output goes through cpilot, so the tail survives a full disk. */
+const MIN_FREE_BYTES = 8 * 1024 * 1024;
+
+/** Is there room on the log's file system for a process to write its output straight in? */
+function roomFor(fd: number): boolean {
+  try {
+    const fs = statfsSync(`/proc/self/fd/${fd}`);
+    return fs.bavail * fs.bsize >= MIN_FREE_BYTES;
+  } catch {
+    return true; // cannot tell (no /proc, no statfs): as before
   }
 }
 

@@ -3,7 +3,6 @@ import {
   existsSync,
   linkSync,
   lstatSync,
-  mkdirSync,
   openSync,
   readFileSync,
   unlinkSync,
@@ -12,6 +11,7 @@ import {
 import { join } from "node:path";
 import { ownStartTime, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
 import { runningRecord, stopMarkerPath } from "./running.ts";
@@ -40,9 +40,7 @@ export interface OverlapLock {
 const POLL_MS = 25;
 
 function lockDir(root: string): string {
-  const dir = join(root, ".cpilot", "locks");
-  mkdirSync(dir, { recursive: true });
-  return dir;
+  return stateDir(root, "locks");
 }
 
 /** The holder's process lives, and is the same process (not its pid reused by another). */
@@ -100,13 +98,16 @@ function readHolder(path: string): Holder | null {
  * it so, never from the file's mtime: a waiting run's record is old when it takes the lock,
  * and judging by that once let a waiter delete a lock that had just been taken.
  */
-const TORN_LOCK_MS = 5000;
+const TORN_LOCK_MS = 2000;
 
-/** The lock file's identity (device and inode), or null when there is none. */
+/**
+ * The lock file's identity (device and inode), or null when there is none. Not a regular
+ * file (a FIFO, a folder planted there): never a lock cpilot made, marked so.
+ */
 function fileId(path: string): string | null {
   try {
     const st = lstatSync(path);
-    return `${st.dev}:${st.ino}`;
+    return `${st.dev}:${st.ino}${st.isFile() ? "" : ":odd"}`;
   } catch {
     return null;
   }
@@ -208,7 +209,7 @@ export async function acquireOverlap(options: {
       if (fileId(path) !== id) continue;
       const since = unreadableSince.get(id) ?? Date.now();
       unreadableSince.set(id, since);
-      if (Date.now() - since > TORN_LOCK_MS) {
+      if (id.endsWith(":odd") || Date.now() - since > TORN_LOCK_MS) {
         await breakStaleLock(path, id, () => readHolder(path) === null);
       } else await sleep(POLL_MS);
       continue;

@@ -1,8 +1,9 @@
-import { lstatSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex, sha1Hex } from "../platform/digest.ts";
 import { type DirectoryWatch, watchDirectories } from "../platform/inotify.ts";
 import { hashRegularFile, readRegularFile } from "../util/read-regular.ts";
+import { stateDir } from "../util/state-dir.ts";
 import type { EditBatch } from "./batch.ts";
 import type { Resync } from "./outcome.ts";
 
@@ -104,16 +105,15 @@ const CLOCK_SLACK_MS = 20;
  * so a later write to the project compares on the same clock (as `find -newer` does).
  */
 function fileSystemNow(root: string): number {
-  const dir = join(root, ".cpilot", "tmp");
-  const marker = join(dir, `since-${process.pid}-${randomHex(4)}`);
+  let marker: string | null = null;
   try {
-    mkdirSync(dir, { recursive: true });
+    marker = join(stateDir(root, "tmp"), `since-${process.pid}-${randomHex(4)}`);
     writeFileSync(marker, "");
     return statSync(marker).mtimeMs;
   } catch {
     return Date.now() - CLOCK_SLACK_MS; // read-only project: our clock, with slack
   } finally {
-    rmSync(marker, { force: true });
+    if (marker !== null) rmSync(marker, { force: true });
   }
 }
 

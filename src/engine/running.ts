@@ -2,7 +2,6 @@ import {
   closeSync,
   constants,
   ftruncateSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -12,6 +11,7 @@ import {
 import { join } from "node:path";
 import { isSameProcess, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
 import { groupAlive, isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
@@ -73,7 +73,7 @@ function writeWhole(path: string, text: string): void {
 /** Record a run's process group as running; returns the record's path. */
 export function registerRunning(root: string, given: RunningRecord): string {
   const record = { ...given, pidStarted: given.pidStarted ?? processStartTime(given.pid) };
-  mkdirSync(runningDir(root), { recursive: true });
+  stateDir(root, "running");
   const path = recordPath(root, record.runId);
   writeWhole(path, JSON.stringify(record));
   return path;
@@ -97,7 +97,7 @@ export function openPendingRecord(
   root: string,
   fields: Omit<RunningRecord, "pid" | "pidStarted">,
 ): PendingRecord {
-  mkdirSync(runningDir(root), { recursive: true });
+  stateDir(root, "running");
   const path = recordPath(root, fields.runId);
   const fd = openSync(
     path,

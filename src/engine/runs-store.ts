@@ -1,8 +1,8 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, rmSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../config/types.ts";
 import { writeFileAtomic, writeFileReusing } from "../util/atomic-write.ts";
-import { isOwnStateDir } from "../util/state-dir.ts";
+import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import type { RunResult } from "./outcome.ts";
 import { isRunId } from "./run-id.ts";
@@ -14,9 +14,7 @@ export function runsDir(root: string): string {
 
 /** Create the runs folder and return the log path for a run. */
 export function prepareLog(root: string, runId: string): string {
-  const dir = runsDir(root);
-  mkdirSync(dir, { recursive: true });
-  return join(dir, `${runId}.log`);
+  return join(stateDir(root, "runs"), `${runId}.log`);
 }
 
 /** Path of a run's record, beside its log. */

@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { randomHex } from "../platform/digest.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { isOwnStateDir } from "../util/state-dir.ts";
+import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { sessionFolderName } from "./folder-name.ts";
 
@@ -41,8 +41,7 @@ export function postNotice(
   session: string,
   notice: Omit<Notice, "id" | "createdAt">,
 ): string {
-  const dir = inboxDir(root, session);
-  mkdirSync(dir, { recursive: true });
+  const dir = stateDir(root, "inbox", safeSession(session));
   const createdAt = Date.now();
   // The monotonic clock is shared by every process on the machine, and fine enough that
   // notices posted in the same millisecond still sort in the order they were posted.

@@ -1,5 +1,6 @@
-import { lstatSync } from "node:fs";
+import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { CpilotError } from "./errors.ts";
 
 /**
  * Is `.cpilot/<sub>` below `root` cpilot's own folder: `.cpilot` and each part of `sub` a
@@ -16,4 +17,39 @@ export function isOwnStateDir(root: string, ...sub: string[]): boolean {
     if (st.isSymbolicLink() || !st.isDirectory()) return false;
   }
   return true;
+}
+
+/**
+ * `.cpilot/<sub...>` below `root`, made where missing, each part a real folder of its own:
+ * the one way state folders are made. A `.cpilot` (or a part below it) that is a symlink
+ * is refused, wherever it leads: following it put state, logs and locks outside the
+ * project (or into another project's). So is one that is a file or a FIFO. Throws a
+ * CpilotError the caller treats as "state cannot be saved" (results still reach the agent).
+ * Costs one lstat per part when the folders exist.
+ */
+export function stateDir(root: string, ...sub: string[]): string {
+  let path = join(root, ".cpilot");
+  for (const part of ["", ...sub]) {
+    if (part !== "") path = join(path, part);
+    let st = lstatSync(path, { throwIfNoEntry: false });
+    if (st === undefined) {
+      try {
+        mkdirSync(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      }
+      st = lstatSync(path);
+    }
+    if (st.isSymbolicLink()) {
+      throw new CpilotError(`Cannot save cpilot's state in "${path}": it is a symlink`, {
+        hint: "cpilot keeps its state in a folder of the project itself: remove the link (cpilot makes the folder)",
+      });
+    }
+    if (!st.isDirectory()) {
+      throw new CpilotError(`Cannot save cpilot's state in "${path}": it is not a folder`, {
+        hint: "remove or rename it: cpilot makes the folder",
+      });
+    }
+  }
+  return path;
 }

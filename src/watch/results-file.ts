@@ -1,4 +1,3 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { renderResync } from "../agents/_shared/render-resync.ts";
 import {
@@ -10,6 +9,7 @@ import {
 import type { Outcome } from "../engine/outcome.ts";
 import { STATE_DIR } from "../match/walk.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { stateDir } from "../util/state-dir.ts";
 
 /** Where the watcher leaves the latest batch's results for the agent (and people) to read. */
 export const RESULTS_FILE = join(STATE_DIR, "last-results.md");
@@ -50,7 +50,7 @@ export function renderResults(outcome: Outcome, options: { at: Date; tailLines: 
 /** Replace `.cpilot/last-results.md` in one step: a reader sees the old results or the new. */
 export function writeResults(root: string, text: string): string {
   const path = join(root, RESULTS_FILE);
-  mkdirSync(join(root, STATE_DIR), { recursive: true });
+  stateDir(root);
   writeFileAtomic(path, text, { durable: false });
   return path;
 }

@@ -1,10 +1,11 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { EditBatch } from "../../engine/batch.ts";
 import type { PlannedRun } from "../../engine/plan.ts";
 import { newRunId } from "../../engine/run-id.ts";
 import { startProcess } from "../../platform/start-process.ts";
+import { stateDir } from "../../util/state-dir.ts";
 import { selfArgv } from "./self-command.ts";
 
 /** What a detached background process needs to run some callbacks and report later. */
@@ -37,8 +38,7 @@ export function startBackground(
     files: p.files,
     runId: newRunId(),
   }));
-  const dir = join(context.root, ".cpilot", "background");
-  mkdirSync(dir, { recursive: true });
+  const dir = stateDir(context.root, "background");
   const specPath = join(dir, `${runs[0]?.runId}.json`);
   const spec: BackgroundSpec = { ...context, runs };
   writeFileSync(specPath, JSON.stringify(spec));

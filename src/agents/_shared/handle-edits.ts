@@ -3,6 +3,7 @@ import type { EditBatch } from "../../engine/batch.ts";
 import { createEngine } from "../../engine/engine.ts";
 import type { Outcome } from "../../engine/outcome.ts";
 import type { PlanOptions } from "../../engine/plan.ts";
+import { bookkeep, noteStateTrouble, takeStateTrouble } from "../../util/state-trouble.ts";
 import { agentSettings } from "./agent-settings.ts";
 import { startBackground } from "./background.ts";
 import { type AgentReport, reportOutcome } from "./render-outcome.ts";
@@ -34,20 +35,39 @@ export async function handleEdits(
   const per = options.per === undefined ? {} : { per: options.per };
   const extraEnv = options.extraEnv ?? {};
   const background = engine.plan(batch, { blocking: false, ...per });
-  const started = startBackground(background, {
-    root: config.root,
-    configPath: config.path,
-    session,
-    batch,
-    extraEnv,
-  });
-  const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
-  for (const run of outcome.runs) {
-    const callback = config.callbacks.find((c) => c.name === run.callback);
-    recordResult(config.root, session, run, callback?.per ?? "batch");
+  let notStarted: string | null = null;
+  let started: ReturnType<typeof startBackground> = [];
+  try {
+    started = startBackground(background, {
+      root: config.root,
+      configPath: config.path,
+      session,
+      batch,
+      extraEnv,
+    });
+  } catch (err) {
+    // a background run is handed its work through a file under .cpilot/
+    noteStateTrouble(config.root, err);
+    notStarted = [...new Set(background.map((p) => p.callback.name))].join("', '");
   }
-  appendRunLog(outcome.runs);
+  const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
+  // The report is made before anything is remembered: bookkeeping that fails (a full
+  // disk, a .cpilot that cannot be written) is told beside the results, never instead.
   const report = reportOutcome(outcome, { tailLines: settings.tailLines });
   for (const run of started) report.info.push(renderStarted(run.callback, run.files, run.runId));
+  if (notStarted !== null) {
+    report.failures.push(
+      `cpilot: the background callback(s) '${notStarted}' could not be started: cpilot's state folder cannot be written.`,
+    );
+  }
+  for (const run of outcome.runs) {
+    const callback = config.callbacks.find((c) => c.name === run.callback);
+    bookkeep(config.root, undefined, () =>
+      recordResult(config.root, session, run, callback?.per ?? "batch"),
+    );
+  }
+  bookkeep(config.root, undefined, () => appendRunLog(outcome.runs));
+  const trouble = takeStateTrouble(config.root);
+  if (trouble !== null) report.info.push(trouble);
   return { outcome, report };
 }

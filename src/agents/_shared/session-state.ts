@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
 import type { RunResult } from "../../engine/outcome.ts";
@@ -6,7 +6,7 @@ import { runRecordPath } from "../../engine/runs-store.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { isSessionFolderName, sessionFolderName } from "../../session/folder-name.ts";
 import { linkFileAtomic, writeFileAtomic } from "../../util/atomic-write.ts";
-import { isOwnStateDir } from "../../util/state-dir.ts";
+import { isOwnStateDir, stateDir } from "../../util/state-dir.ts";
 import { readStateFile } from "../../util/state-file.ts";
 
 /**
@@ -34,9 +34,7 @@ export function safeSessionName(session: string): string {
 
 /** The session's folder (created). */
 export function sessionDir(root: string, session: string): string {
-  const dir = join(root, ".cpilot", "sessions", safeSessionName(session));
-  mkdirSync(dir, { recursive: true });
-  return dir;
+  return stateDir(root, "sessions", safeSessionName(session));
 }
 
 /** True the first time it is called for `name` in a session, across processes. */
@@ -51,14 +49,23 @@ export function claimOnce(root: string, session: string, name: string): boolean 
   }
 }
 
+/** The session's folder, not made: for reading (state that cannot be read is none). */
+function sessionPath(root: string, session: string): string {
+  return join(root, ".cpilot", "sessions", safeSessionName(session));
+}
+
 /** True when `claimOnce(name)` already happened. */
 export function wasClaimed(root: string, session: string, name: string): boolean {
-  return !!lstatSync(join(sessionDir(root, session), `once-${name}`), { throwIfNoEntry: false });
+  try {
+    return !!lstatSync(join(sessionPath(root, session), `once-${name}`), { throwIfNoEntry: false });
+  } catch {
+    return false; // .cpilot is not a folder: nothing was ever claimed there
+  }
 }
 
 /** Read a small counter (0 when absent). */
 export function readCounter(root: string, session: string, name: string): number {
-  const n = Number(readStateFile(join(sessionDir(root, session), `count-${name}`), 64) ?? 0);
+  const n = Number(readStateFile(join(sessionPath(root, session), `count-${name}`), 64) ?? 0);
   return Number.isFinite(n) ? n : 0;
 }
 
@@ -76,9 +83,7 @@ function resultKey(callback: string, per: Per, files: readonly string[]): string
 }
 
 function resultsDir(root: string, session: string): string {
-  const dir = join(sessionDir(root, session), "results");
-  mkdirSync(dir, { recursive: true });
-  return dir;
+  return stateDir(root, "sessions", safeSessionName(session), "results");
 }
 
 /**
@@ -98,15 +103,30 @@ export function recordResult(
   const startedAt = run.startedAt ?? Date.now() - run.durationMs;
   const previous = asSessionResult(readJson<unknown>(path));
   if (previous !== null && previous.startedAt > startedAt) return;
+  // A per-batch callback's result covers only the files its run was given: a pass on b.txt
+  // says nothing about a.txt that failed before, so a failure stays (with the files no pass
+  // has covered since) until a run on them passes; a new failure adds its files.
+  const carried = previous !== null && per === "batch" && isFailing(previous) ? previous : null;
+  const files =
+    carried === null
+      ? run.files
+      : isFailing(run)
+        ? [...new Set([...carried.files, ...run.files])]
+        : carried.files.filter((f) => !run.files.includes(f));
+  if (carried !== null && !isFailing(run) && files.length > 0) {
+    // still failing, on what is left: the failed run's result, its log included
+    replaceFile(path, JSON.stringify({ ...carried, files, startedAt }));
+    return;
+  }
   // The run's own record holds every field of a result: another name for it costs no new
   // file (see linkFileAtomic). A run that is not recorded so gets a file of its own.
-  if (run.per === per && run.startedAt !== undefined) {
+  if (run.per === per && run.startedAt !== undefined && files === run.files) {
     if (linkFileAtomic(runRecordPath(root, run.id), path)) return;
   }
   const entry: SessionResult = {
     callback: run.callback,
     per,
-    files: run.files,
+    files,
     blocking: run.blocking,
     status: run.status,
     runId: run.id,
@@ -115,19 +135,23 @@ export function recordResult(
   replaceFile(path, JSON.stringify(entry));
 }
 
+/** A result the Stop check holds the agent to (when its callback is blocking). */
+function isFailing(r: { readonly status: RunResult["status"] }): boolean {
+  return r.status === "failed" || r.status === "timed_out";
+}
+
 /** The latest result of every callback the session triggered. */
 export function sessionResults(root: string, session: string): SessionResult[] {
   let names: string[];
+  const dir = join(sessionPath(root, session), "results");
   try {
-    names = readdirSync(resultsDir(root, session)).filter(
-      (n) => n.endsWith(".json") && !n.startsWith("."),
-    );
+    names = readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
   } catch {
     return [];
   }
   const out: SessionResult[] = [];
   for (const name of names.sort()) {
-    const entry = asSessionResult(readJson<unknown>(join(resultsDir(root, session), name)));
+    const entry = asSessionResult(readJson<unknown>(join(dir, name)));
     if (entry !== null) out.push(entry); // anything else is not cpilot's: skipped
   }
   return out;

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stateDir } from "../../util/state-dir.ts";
 
 /**
  * Does this Claude Code send PostToolBatch (2.1.x does; 2.0.x does not)? When it does, the
@@ -23,7 +24,7 @@ export function hasBatchEvent(root: string, env: NodeJS.ProcessEnv = process.env
 export function markBatchEventSeen(root: string): void {
   if (existsSync(markerPath(root))) return;
   try {
-    mkdirSync(join(root, ".cpilot"), { recursive: true });
+    stateDir(root);
     // "wx": never through a planted (even dangling) symlink
     writeFileSync(markerPath(root), `${new Date().toISOString()}\n`, { flag: "wx" });
   } catch {

@@ -1,3 +1,4 @@
+import { bookkeep } from "../../util/state-trouble.ts";
 import { anyCallbackMatches } from "../_shared/any-match.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { claimOnce } from "../_shared/session-state.ts";
@@ -14,14 +15,17 @@ import { batchFiles } from "./tool-files.ts";
  */
 export async function onPostToolUse(ctx: HookContext): Promise<ClaudeReply> {
   const { input, config } = ctx;
-  const waiting = takeDelivery(config.root, input.session);
+  const waiting = bookkeep(config.root, { failing: [], info: [] }, () =>
+    takeDelivery(config.root, input.session),
+  );
   const failures = [...waiting.failing];
   const info = [...waiting.info];
   const files = input.tool ? batchFiles(config.root, input.cwd, [input.tool]) : [];
   if (files.length > 0 && input.tool) {
     const batchEvent = hasBatchEvent(config.root, ctx.env);
     if (!batchEvent && input.tool.toolUseId !== "") {
-      claimOnce(config.root, input.session, `legacy-${safeId(input.tool.toolUseId)}`);
+      const once = `legacy-${safeId(input.tool.toolUseId)}`;
+      bookkeep(config.root, false, () => claimOnce(config.root, input.session, once));
     }
     if (!anyCallbackMatches(config, files)) return deliver(failures, info);
     const { handleEdits } = await import("../_shared/handle-edits.ts");

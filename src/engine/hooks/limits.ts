@@ -1,6 +1,7 @@
-import { closeSync, mkdirSync, openSync, readdirSync } from "node:fs";
+import { closeSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFolderName } from "../../session/folder-name.ts";
+import { stateDir } from "../../util/state-dir.ts";
 import { Semaphore } from "../semaphore.ts";
 
 /**
@@ -48,8 +49,7 @@ export function claimFire(
     return true;
   }
   if (budget <= 0) return false;
-  const dir = budgetDir(root, session);
-  mkdirSync(dir, { recursive: true });
+  const dir = stateDir(root, "hooks", "budget", sessionFolderName(session, "_"));
   let n = readdirSync(dir).length + 1;
   for (; n <= budget; n++) {
     try {

@@ -77,6 +77,30 @@ describe("Stop", () => {
     expect(runs()).toBe(before);
   });
 
+  test("a per-batch callback that passes on b.ts does not forget that it failed on a.ts", () => {
+    const p = project(
+      {
+        callbacks: [
+          {
+            name: "lint",
+            pattern: "*.ts",
+            run: 'for f in "$@"; do grep -q BAD "$f" && { echo "BAD in $f"; exit 1; }; done; exit 0',
+            timeout: 10,
+          },
+        ],
+      },
+      { "a.ts": "BAD\n", "b.ts": "good\n" },
+    );
+    // no PostToolBatch in this Claude Code: PostToolUse runs the per-batch callbacks
+    expect(p.hook(postWrite(p.path("a.ts")), {}).json).toMatchObject({ decision: "block" });
+    expect(p.hook(postWrite(p.path("b.ts"), "toolu_2"), {}).stdout).toBe("");
+    const blocked = p.hook(stop()).json as { decision: string; reason: string };
+    expect(blocked.decision).toBe("block");
+    expect(blocked.reason).toContain("BAD in a.ts");
+    writeFileSync(p.path("a.ts"), "good\n");
+    expect(p.hook(stop()).stdout).toBe("");
+  });
+
   test("another session's failures do not block this one", () => {
     const p = project(config(), { "a.ts": "BAD\n" });
     p.hook(postWrite(p.path("a.ts")));
