@@ -2,7 +2,6 @@
 // is full, a read-only project, a `.cpilot` that is a file, a FIFO or a symlink (refused,
 // see state-dir.ts). None of that may cost the agent a result: the work is done and
 // reported in the same reply, and what could not be saved is told once, beside it.
-import { CpilotError } from "./errors.ts";
 
 /** Per project root: the first reason state could not be saved, not yet told. */
 const troubles = new Map<string, string>();
@@ -10,12 +9,7 @@ const troubles = new Map<string, string>();
 /** Remember that some state of `root` could not be saved, and why. */
 export function noteStateTrouble(root: string, err: unknown): void {
   if (troubles.has(root)) return;
-  const reason =
-    err instanceof CpilotError
-      ? err.message
-      : err instanceof Error
-        ? ((err as NodeJS.ErrnoException).code ?? err.message)
-        : String(err);
+  const reason = err instanceof Error ? err.message : String(err);
   troubles.set(root, reason);
 }
 
@@ -37,5 +31,5 @@ export function takeStateTrouble(root: string): string | null {
   const reason = troubles.get(root);
   if (reason === undefined) return null;
   troubles.delete(root);
-  return `cpilot: note: its state could not be saved in .cpilot/ (${reason}). The results above are complete, but no run log or history was kept: \`cpilot logs\` and the Stop check will not know them, and overlapping runs were not locked against other cpilot processes.`;
+  return `cpilot: note: state could not be saved in .cpilot/ (${reason}). The results in this reply are complete, but cpilot's records of them may be missing: run logs (\`cpilot logs\`), the session history the Stop check uses, locks between cpilot processes.`;
 }
