@@ -8,6 +8,7 @@ import { Progress } from "../ui/progress.ts";
 import { renderRunLines } from "../ui/run-line.ts";
 import { colorEnabled, say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
+import { takeStateTrouble } from "../util/state-trouble.ts";
 import { mark } from "../util/trace.ts";
 import { assertKnownNames, parseFlags } from "./_common.ts";
 import { selectFiles, splitChangedRef } from "./check-files.ts";
@@ -140,6 +141,8 @@ export async function checkCommand(
     for (const r of outcome.resyncs) say(r.diff);
   }
   if (!values.json) printSummary(outcome, files.length, Date.now() - started, color);
+  const trouble = takeStateTrouble(config.root);
+  if (trouble !== null) process.stderr.write(`${trouble}\n`);
   mark("check reported");
   if (options.signal.aborted) return 130;
   return outcome.ok ? 0 : 1;

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createEngine } from "../../engine/engine.ts";
+import { bookkeep } from "../../util/state-trouble.ts";
 import { reportOutcome } from "../_shared/render-outcome.ts";
 import { appendRunLog } from "../_shared/run-log.ts";
 import { recordResult, sessionResults } from "../_shared/session-state.ts";
@@ -31,8 +32,12 @@ export async function recheckFailing(ctx: HookContext): Promise<string[]> {
         blocking: true,
         extraEnv: callbackEnv(ctx),
       });
-      for (const run of outcome.runs) recordResult(config.root, input.session, run, entry.per);
-      appendRunLog(outcome.runs);
+      for (const run of outcome.runs) {
+        bookkeep(config.root, undefined, () =>
+          recordResult(config.root, input.session, run, entry.per),
+        );
+      }
+      bookkeep(config.root, undefined, () => appendRunLog(outcome.runs));
       return outcome;
     }),
   );

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { sha1Hex } from "../../platform/digest.ts";
+import { bookkeep, takeStateTrouble } from "../../util/state-trouble.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../_shared/session-state.ts";
 import type { HookContext } from "./hook-context.ts";
@@ -25,12 +26,17 @@ export async function onStop(ctx: HookContext): Promise<ClaudeReply> {
   const problems = [...failing, ...waiting.failing];
   if (context?.ok === false) problems.push(context.text);
   if (problems.length > 0 && !spent) {
-    const n = bumpCounter(config.root, input.session, "stop-blocks");
+    const n = bookkeep(config.root, used + 1, () =>
+      bumpCounter(config.root, input.session, "stop-blocks"),
+    );
+    const trouble = takeStateTrouble(config.root);
     const head = `cpilot: do not stop yet: ${problems.length === 1 ? "this needs" : "these need"} fixing first (reminder ${n} of at most ${settings.maxStopBlocks}):`;
     const tail = context?.ok === true ? [context.text] : [];
     return stopReply({
       block: true,
-      reason: [head, ...problems, ...tail, ...waiting.info].join("\n\n"),
+      reason: [head, ...problems, ...tail, ...waiting.info, ...(trouble ? [trouble] : [])].join(
+        "\n\n",
+      ),
     });
   }
   const notes: string[] = [];
@@ -53,6 +59,8 @@ export async function onStop(ctx: HookContext): Promise<ClaudeReply> {
   }
   if (context?.ok === true) notes.push(context.text);
   notes.push(...waiting.info);
+  const trouble = takeStateTrouble(config.root);
+  if (trouble !== null) notes.push(trouble);
   return stopReply({
     block: false,
     ...(notes.length > 0 ? { systemMessage: notes.join("\n\n") } : {}),
@@ -71,7 +79,10 @@ async function applyContextUpdates(
     (ctx.input.transcriptPath ? lastAssistantText(ctx.input.transcriptPath) : "");
   if (!message.includes("<context-update")) return null;
   const hash = sha1Hex(message).slice(0, 16);
-  if (!claimOnce(ctx.config.root, ctx.input.session, `context-${hash}`)) return null;
+  const root = ctx.config.root;
+  if (!bookkeep(root, false, () => claimOnce(root, ctx.input.session, `context-${hash}`))) {
+    return null;
+  }
   return applyNow(ctx, message);
 }
 
