@@ -334,6 +334,7 @@ async function runBody(
         signal,
         output,
         onSpawn,
+        marker: `CP_RUN_ID=${id}`,
       });
     } finally {
       rmSync(nulListPath, { force: true });

@@ -301,7 +301,8 @@ async function stopHostless(root: string, holder: Holder): Promise<void> {
   writeFileAtomic(stopMarkerPath(root, holder.runId), "the cpilot process running it died", {
     durable: false,
   });
-  await reapGroup(pgid, KILL_GRACE_MS);
+  // its host (the subreaper) is gone: what escaped the group went to init, found anywhere
+  await reapGroup(pgid, KILL_GRACE_MS, `CP_RUN_ID=${holder.runId}`, true);
 }
 
 function olderThan(path: string, ms: number): boolean {

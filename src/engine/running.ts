@@ -229,7 +229,8 @@ export async function stopRunning(
   const record = listRunning(root).find((r) => r.runId === runId);
   if (record === undefined) return null;
   writeWhole(stopMarkerPath(root, runId), reason);
-  await reapGroup(record.pid, graceMs);
+  // from another process: what left the group is found by the run's id in its environment
+  await reapGroup(record.pid, graceMs, `CP_RUN_ID=${record.runId}`, true);
   unregisterRunning(root, runId);
   return record;
 }

@@ -2,7 +2,9 @@ import { HAS_PROCESS_GROUPS, noteSingleProcessStop, startFailureHint } from "../
 import { groupHasLiveMember } from "../platform/process-group.ts";
 import { startProcess } from "../platform/start-process.ts";
 import { writeErr } from "../platform/stdio.ts";
+import { becomeSubreaper } from "../platform/subreaper.ts";
 import type { RunOutput } from "./output.ts";
+import { anyAlive, escapedProcesses, signalEach } from "./stop-tree.ts";
 
 /** Seconds between SIGTERM and SIGKILL when a run is stopped. */
 export const KILL_GRACE_MS = 2000;
@@ -20,6 +22,11 @@ export interface SpawnRequest {
   readonly graceMs?: number;
   /** Called with the child's pid (= its process group id) once it has started. */
   readonly onSpawn?: (pid: number) => void;
+  /**
+   * An entry of `env` (`CP_RUN_ID=<id>`) its processes inherit: those that left the group
+   * and were adopted by this process (a subreaper) are found by it (see stop-tree.ts).
+   */
+  readonly marker?: string;
 }
 
 export interface SpawnResult {
@@ -72,17 +79,36 @@ export function groupAlive(pid: number): boolean {
 }
 
 /**
- * Stop what is left of a group: SIGTERM, wait up to the grace period, then SIGKILL.
- * Resolves true when SIGKILL was needed. Costs nothing when the group is already empty.
+ * Stop what is left of a run: its group and the processes that left it (see
+ * escapedProcesses: `marker` finds those adopted by this process, `everywhere` those
+ * anywhere on the system). SIGTERM, wait up to the grace period, then SIGKILL. Resolves
+ * true when SIGKILL was needed. Costs little when nothing is left: one look at this
+ * process's children.
  */
-export async function reapGroup(pid: number, graceMs: number): Promise<boolean> {
-  if (!killGroup(pid, "SIGTERM")) return false;
+export async function reapGroup(
+  pid: number,
+  graceMs: number,
+  marker: string | null = null,
+  everywhere = false,
+): Promise<boolean> {
+  let escaped = escapedProcesses(pid, marker, everywhere);
+  const group = killGroup(pid, "SIGTERM");
+  if (!signalEach(escaped, "SIGTERM") && !group) return false;
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 20));
-    if (!groupAlive(pid)) return false;
+    if (!groupAlive(pid) && !anyAlive(escaped)) return false;
   }
-  return killGroup(pid, "SIGKILL");
+  escaped = [...new Set([...escaped, ...escapedProcesses(pid, marker, everywhere)])];
+  const killed = signalEach(escaped, "SIGKILL");
+  return killGroup(pid, "SIGKILL") || killed;
+}
+
+/** SIGTERM or SIGKILL to a run: its group and every process of it that left the group. */
+function signalRun(pid: number, marker: string | null, signal: NodeJS.Signals): boolean {
+  const escaped = escapedProcesses(pid, marker);
+  const group = killGroup(pid, signal);
+  return signalEach(escaped, signal) || group;
 }
 
 /**
@@ -90,7 +116,11 @@ export async function reapGroup(pid: number, graceMs: number): Promise<boolean> 
  * group gets SIGTERM, then SIGKILL after the grace period, so grandchildren die too. When
  * the leader exits, whatever it left running in its group is stopped the same way.
  */
-export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
+export async function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
+  // Linux under Bun: orphans of the run come to this process, where they can be found. Its
+  // first call loads the FFI (~1 ms, once per process): that happens while the child starts.
+  const reaper = becomeSubreaper();
+  const marker = req.marker ?? null;
   let timedOut = false;
   let killed = false;
   let aborted = false;
@@ -113,9 +143,9 @@ export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
 
   const stop = (): void => {
     if (pid === undefined || killTimer !== undefined) return;
-    killGroup(pid, "SIGTERM");
+    signalRun(pid, marker, "SIGTERM");
     killTimer = setTimeout(() => {
-      if (killGroup(pid, "SIGKILL")) killed = true;
+      if (signalRun(pid, marker, "SIGKILL")) killed = true;
     }, grace);
     killTimer.unref?.();
   };
@@ -130,6 +160,7 @@ export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
   if (req.signal.aborted) onAbort();
   else req.signal.addEventListener("abort", onAbort, { once: true });
 
+  await reaper;
   return child.exited.then(async (end) => {
     clearTimeout(timer);
     req.signal.removeEventListener("abort", onAbort);
@@ -151,7 +182,7 @@ export function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
     clearTimeout(killTimer);
     if (killTimer !== undefined && !killed && end.signal === "SIGKILL") killed = true;
     // Leftovers in the group (a backgrounded or SIGTERM-deaf grandchild) end with the run.
-    const reaped = pid === undefined ? false : await reapGroup(pid, grace);
+    const reaped = pid === undefined ? false : await reapGroup(pid, grace, marker);
     return {
       exitCode: end.code,
       signal: end.signal,

@@ -1,6 +1,9 @@
 import { Buffer } from "node:buffer";
 import { killGroup } from "../engine/spawn.ts";
+import { escapedProcesses, signalEach } from "../engine/stop-tree.ts";
+import { randomHex } from "../platform/digest.ts";
 import { startProcess } from "../platform/start-process.ts";
+import { becomeSubreaper } from "../platform/subreaper.ts";
 
 export type ProcessOutcome =
   | { kind: "exited"; code: number; stdout: string; stderr: string }
@@ -30,6 +33,22 @@ export function runProcess(
     timeoutMs: number;
   },
 ): Promise<ProcessOutcome> {
+  // Before the plugin starts, so what it leaves behind (`setsid` included) comes to this
+  // process when the plugin exits, and is found by the marker in its environment.
+  return becomeSubreaper().then(() => runPlugin(argv, options, randomHex(8)));
+}
+
+function runPlugin(
+  argv: readonly string[],
+  options: {
+    cwd: string;
+    env: Record<string, string | undefined>;
+    input: string;
+    timeoutMs: number;
+  },
+  id: string,
+): Promise<ProcessOutcome> {
+  const marker = `CP_PLUGIN_RUN=${id}`;
   const [file, ...args] = argv;
   if (file === undefined) {
     return Promise.resolve({
@@ -51,14 +70,17 @@ export function runProcess(
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
-      // No plugin may leave anything running behind it.
-      if (child.pid !== undefined) killGroup(child.pid, "SIGKILL");
+      // No plugin may leave anything running behind it, in its group or out of it.
+      if (child.pid !== undefined) {
+        signalEach(escapedProcesses(child.pid, marker), "SIGKILL");
+        killGroup(child.pid, "SIGKILL");
+      }
       child.stopReading();
       resolvePromise(outcome);
     };
     const child = startProcess(file, args, {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, CP_PLUGIN_RUN: id },
       detached: true,
       stdin: options.input,
       onOutput: (chunk, stream) => {
@@ -99,7 +121,10 @@ export function runProcess(
       setTimeout(() => {
         if (settled) return;
         timedOut = true;
-        if (child.pid !== undefined) killGroup(child.pid, "SIGTERM");
+        if (child.pid !== undefined) {
+          signalEach(escapedProcesses(child.pid, marker), "SIGTERM");
+          killGroup(child.pid, "SIGTERM");
+        }
         timers.push(setTimeout(() => finish({ kind: "timeout", seconds, stderr }), KILL_GRACE_MS));
       }, options.timeoutMs),
     );

@@ -47,8 +47,22 @@ export function startProcess(
   args: readonly string[],
   options: StartOptions = {},
 ): StartedProcess {
-  return bun ? startWithBun(bun, command, args, options) : startWithNode(command, args, options);
+  const started = bun
+    ? startWithBun(bun, command, args, options)
+    : startWithNode(command, args, options);
+  const pid = started.pid;
+  if (pid !== undefined) {
+    startedPids.add(pid);
+    void started.exited.then(() => startedPids.delete(pid));
+  }
+  return started;
 }
+
+/**
+ * Children this process started and that have not ended: any other child of it was
+ * adopted, as a subreaper, from a run or a plugin whose process exited (see subreaper.ts).
+ */
+export const startedPids = new Set<number>();
 
 function notStarted(err: unknown): StartedProcess {
   const e = err as { code?: unknown; message?: unknown };

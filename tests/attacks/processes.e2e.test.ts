@@ -48,3 +48,54 @@ rmdir held; echo ended >> ends`;
   expect(processAlive(leader)).toBe(false);
   expect(second.code).toBe(0);
 }, 240_000);
+
+/** The pid a callback wrote to `file` once it is there. */
+async function pidIn(dir: string, file: string): Promise<number> {
+  expect(
+    await waitFor(
+      () => existsSync(join(dir, file)) && readFileSync(join(dir, file), "utf8").endsWith("\n"),
+      60_000,
+    ),
+  ).toBe(true);
+  return Number(readFileSync(join(dir, file), "utf8"));
+}
+
+// `setsid` leaves the run's process group (and session): only the process tree finds it.
+const ESCAPE = `setsid sleep 300 < /dev/null > /dev/null 2>&1 & echo $! > escaped.tmp; mv escaped.tmp escaped`;
+
+test("a setsid grandchild does not outlive its run when the run ends", async () => {
+  const dir = attackProject(
+    [{ name: "esc", pattern: "*.txt", run: `${ESCAPE}; exit 0`, timeout: 60 }],
+    { "a.txt": "a\n" },
+  );
+  const r = await run(dir, ["check", "a.txt"]);
+  expect(r.code).toBe(0);
+  const escaped = await pidIn(dir, "escaped");
+  expect(await waitFor(() => !processAlive(escaped), 10_000)).toBe(true);
+}, 120_000);
+
+test("a setsid grandchild does not outlive its run's timeout", async () => {
+  const dir = attackProject(
+    [{ name: "esc", pattern: "*.txt", run: `${ESCAPE}; sleep 300`, timeout: 1 }],
+    { "a.txt": "a\n" },
+  );
+  const r = await run(dir, ["check", "a.txt"]);
+  expect(r.code).toBe(1);
+  const escaped = await pidIn(dir, "escaped");
+  expect(await waitFor(() => !processAlive(escaped), 10_000)).toBe(true);
+}, 120_000);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  test(`a setsid grandchild does not outlive ${signal} to cpilot`, async () => {
+    const dir = attackProject(
+      [{ name: "esc", pattern: "*.txt", run: `${ESCAPE}; sleep 300`, timeout: 600 }],
+      { "a.txt": "a\n" },
+    );
+    const host = spawnBinary(dir, ["check", "a.txt"]);
+    const closed = new Promise((r) => host.on("close", r));
+    const escaped = await pidIn(dir, "escaped");
+    host.kill(signal);
+    await closed;
+    expect(await waitFor(() => !processAlive(escaped), 10_000)).toBe(true);
+  }, 120_000);
+}

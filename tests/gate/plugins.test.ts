@@ -163,6 +163,20 @@ describe("a broken plugin denies the write (fail closed)", () => {
     expect(b.reason).toContain("command not found");
   });
 
+  test("a setsid child does not outlive the plugin that started it", async () => {
+    const pidFile = join(base, "escaped.pid");
+    const p = script(
+      `setsid sleep 300 </dev/null >/dev/null 2>&1 &\necho $! > ${pidFile}\necho '{"decision":"allow"}'`,
+    );
+    const d = await decide({ plugins: [{ command: [p], name: "escaper" }] });
+    expect(d.decision).toBe("allow");
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    for (let i = 0; i < 150 && alive(pid); i++) await Bun.sleep(20);
+    const left = alive(pid);
+    if (left) process.kill(pid, "SIGKILL");
+    expect(left).toBe(false);
+  });
+
   test("timeout kills the plugin's whole process group, grandchildren included", async () => {
     const pidFile = join(base, "grandchild.pid");
     const p = script(`sleep 100 &\necho $! > ${pidFile}\nsleep 100`);

@@ -1,0 +1,70 @@
+import {
+  childrenOf,
+  descendantsOf,
+  environHas,
+  isZombie,
+  processesWithEnv,
+} from "../platform/process-tree.ts";
+import { startedPids } from "../platform/start-process.ts";
+import { isSubreaper, reapAdopted } from "../platform/subreaper.ts";
+
+/**
+ * The processes of a run (or a plugin) that left its process group, `setsid` ones included:
+ * every process below its leader while the leader lives, and those this process adopted
+ * as subreaper whose environment carries the run's `marker` (`CP_RUN_ID=<id>`), with what
+ * is below them. `everywhere`: also search every process on the system for the marker
+ * (slow: for a run whose host died, whose escaped processes went to init).
+ */
+export function escapedProcesses(
+  leader: number,
+  marker: string | null,
+  everywhere = false,
+): number[] {
+  const roots = [leader];
+  if (marker !== null && isSubreaper()) {
+    for (const child of childrenOf(process.pid)) {
+      if (startedPids.has(child)) continue;
+      if (isZombie(child))
+        reapAdopted(child); // ended: collect it, or it stays a zombie
+      else if (environHas(child, marker)) roots.push(child);
+    }
+  }
+  if (marker !== null && everywhere) roots.push(...processesWithEnv(marker));
+  const found = new Set([...roots.slice(1), ...descendantsOf(roots)]);
+  found.delete(leader);
+  found.delete(process.pid);
+  return [...found].filter((pid) => pid > 1);
+}
+
+/** Send `signal` to each process; true when any of them was there to get it. */
+export function signalEach(pids: readonly number[], signal: NodeJS.Signals): boolean {
+  let any = false;
+  for (const pid of pids) {
+    if (pid <= 1 || pid === process.pid) continue;
+    try {
+      process.kill(pid, signal);
+      any = true;
+    } catch {
+      // gone already
+    }
+  }
+  return any;
+}
+
+/** Any of them still running (zombies aside)? Adopted ones that ended are collected. */
+export function anyAlive(pids: readonly number[]): boolean {
+  let alive = false;
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      continue;
+    }
+    if (isZombie(pid)) {
+      if (!startedPids.has(pid)) reapAdopted(pid);
+      continue;
+    }
+    alive = true;
+  }
+  return alive;
+}
