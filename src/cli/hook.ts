@@ -8,6 +8,7 @@ import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { runtimeDir } from "../platform/runtime-dir.ts";
 import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
+import { decodeBytes } from "../util/path-bytes.ts";
 import { mark } from "../util/trace.ts";
 import { ADAPTERS, type HookHandler } from "./hook-adapters.ts";
 import { ISOLATED_ENV } from "./hook-isolated-env.ts";
@@ -85,7 +86,8 @@ export async function readStdin(
   } finally {
     clearTimeout(timer);
   }
-  return { text: Buffer.concat(parts).toString("utf8"), complete: true };
+  // bytes that are not UTF-8 (a file name) are kept, not made U+FFFD: see path-bytes.ts
+  return { text: decodeBytes(Buffer.concat(parts)), complete: true };
 }
 
 /**

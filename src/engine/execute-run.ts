@@ -2,6 +2,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ownStartTime } from "../platform/process-start.ts";
+import { encodeBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { bookkeep, noteStateTrouble } from "../util/state-trouble.ts";
 import type { EditBatch } from "./batch.ts";
@@ -13,6 +14,7 @@ import type { RunStatus } from "./outcome.ts";
 import { RunOutput } from "./output.ts";
 import { acquireOverlap, type OverlapLock, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
+import { byteExactLaunch } from "./raw-names.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
 import {
@@ -322,13 +324,16 @@ async function runBody(
       depth: options.depth ?? 0,
       ...(options.hookInput ? { hook: options.hookInput } : {}),
     };
-    const { command, args } = commandLine(callback.run, files, callback.name);
+    const env = scriptEnv(input);
+    const argvFile = `${nulListPath}.argv`;
+    const line = commandLine(callback.run, files, callback.name);
+    const { command, args } = byteExactLaunch(line.command, line.args, env, argvFile);
     try {
       last = await spawnGroup({
         command,
         args,
         cwd: callback.cwd,
-        env: scriptEnv(input),
+        env,
         stdin: scriptStdin(input),
         timeoutMs: Math.max(1, deadline - Date.now()),
         signal,
@@ -338,6 +343,7 @@ async function runBody(
       });
     } finally {
       rmSync(nulListPath, { force: true });
+      rmSync(argvFile, { force: true });
     }
     if (last.exitCode !== 0) break;
   }
@@ -349,7 +355,8 @@ async function runBody(
  * the system's temp folder when that cannot be written: the callback gets its list anyway.
  */
 function writeNulList(root: string, name: string, files: readonly string[]): string {
-  const text = files.length > 0 ? `${files.join("\0")}\0` : "";
+  // the names' own bytes, those that are not UTF-8 included (see path-bytes.ts)
+  const text = Buffer.concat(files.flatMap((f) => [encodeBytes(f), Buffer.from([0])]));
   try {
     const path = join(stateDir(root, "tmp"), name);
     writeFileSync(path, text);

@@ -1,6 +1,7 @@
 import { runAsync } from "../platform/run-async.ts";
 import { type CapturedRun, runSync, utf8 } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
+import { decodeBytes } from "../util/path-bytes.ts";
 
 export interface GitResult {
   /** Exit code 0. */
@@ -34,7 +35,8 @@ function gitEnv(): NodeJS.ProcessEnv {
 function toGitResult(result: CapturedRun): GitResult {
   return {
     ok: result.status === 0,
-    stdout: utf8(result.stdout),
+    // a file name is bytes: ones that are not UTF-8 are kept (see path-bytes.ts)
+    stdout: decodeBytes(result.stdout),
     stderr: utf8(result.stderr).trim(),
     missing: result.error === "ENOENT",
     timedOut: result.timedOut === true,

@@ -1,4 +1,5 @@
 import { lstatSync, readdirSync } from "node:fs";
+import { fsPath } from "../util/path-bytes.ts";
 
 /**
  * A checker for "is there a file (not a directory) at this path below `root`?" that reads
@@ -29,7 +30,7 @@ export function onDisk(root: string): (relPosixPath: string) => boolean {
     }
     if (names.has(path.slice(slash + 1))) return true;
     try {
-      return !lstatSync(`${root}/${path}`).isDirectory();
+      return !lstatSync(fsPath(`${root}/${path}`)).isDirectory(); // a name not UTF-8: its bytes
     } catch {
       return false;
     }

@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { isInside } from "../util/contained-path.ts";
 import { CpilotError } from "../util/errors.ts";
+import { viaPathModule } from "../util/path-bytes.ts";
 
 function realpathOrNull(path: string): string | null {
   try {
@@ -18,6 +19,11 @@ function realpathOrNull(path: string): string | null {
  * @throws CpilotError when the path is empty or outside `root`.
  */
 export function rootRelative(root: string, cwd: string, given: string): string {
+  // a name that is not UTF-8 keeps its bytes through node:path (see path-bytes.ts)
+  return viaPathModule(given, (safe) => rootRelativeUtf8(root, cwd, safe)) as string;
+}
+
+function rootRelativeUtf8(root: string, cwd: string, given: string): string {
   const abs = resolve(cwd, given);
   const top = resolve(root);
   let rel = isInside(top, abs) ? relative(top, abs) : null;

@@ -1,5 +1,6 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { ChangeKind, FileChange } from "../../engine/batch.ts";
+import { viaPathModule } from "../../util/path-bytes.ts";
 import type { ClaudeToolCall } from "./payload.ts";
 
 /** Claude Code's file-editing tools (MultiEdit is gone in 2.1.x; kept for older versions). */
@@ -23,10 +24,13 @@ export function editedPath(call: Pick<ClaudeToolCall, "toolName" | "toolInput">)
 
 /** `path` relative to `root` with posix separators, or null when it is outside the root. */
 export function relativeToRoot(root: string, path: string, cwd: string): string | null {
-  const abs = isAbsolute(path) ? path : resolve(cwd, path);
-  const rel = relative(root, abs);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
-  return rel.split(sep).join("/");
+  // a name that is not UTF-8 keeps its bytes (see path-bytes.ts)
+  return viaPathModule(path, (given) => {
+    const abs = isAbsolute(given) ? given : resolve(cwd, given);
+    const rel = relative(root, abs);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
+    return rel.split(sep).join("/");
+  });
 }
 
 /** Created or modified, from what the tool answered (an object in PostToolUse, a string in PostToolBatch). */
