@@ -1,3 +1,5 @@
+import { Buffer } from "node:buffer";
+
 // A file name is bytes; a JavaScript string is UTF-16. Names that are valid UTF-8 (nearly
 // all) map one to one; for the others cpilot keeps each byte that is not part of valid
 // UTF-8 as the lone surrogate U+DC00 + byte ("surrogateescape", as Python does, PEP 383),
