@@ -10,12 +10,14 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { ownStartTime, processStartTime } from "../platform/process-start.ts";
+import { processesWithEnv } from "../platform/process-tree.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
 import { runningRecord, stopMarkerPath } from "./running.ts";
 import { groupAlive, isRunGroup, KILL_GRACE_MS, killGroup, reapGroup } from "./spawn.ts";
+import { anyAlive, signalEach } from "./stop-tree.ts";
 
 /** What a lock file says about the run holding it. */
 interface Holder {
@@ -293,7 +295,17 @@ async function breakStaleLock(path: string, id: string, stillStale: () => boolea
  */
 async function stopHostless(root: string, holder: Holder): Promise<void> {
   const pgid = holder.runPid;
-  if (!isRunGroup(pgid)) return;
+  const marker = `CP_RUN_ID=${holder.runId}`;
+  if (!isRunGroup(pgid)) {
+    // killed before it wrote its process down: what it started carries its id
+    const left = processesWithEnv(marker);
+    if (left.length === 0) return;
+    signalEach(left, "SIGTERM");
+    const deadline = Date.now() + KILL_GRACE_MS;
+    while (Date.now() < deadline && anyAlive(left)) await sleep(POLL_MS);
+    signalEach(left, "SIGKILL");
+    return;
+  }
   // its leader must still be the run's (or be gone, leaving the group), not a reused pid
   const leader = processStartTime(pgid);
   if (leader !== null && holder.runStarted != null && leader !== holder.runStarted) return;
@@ -302,7 +314,7 @@ async function stopHostless(root: string, holder: Holder): Promise<void> {
     durable: false,
   });
   // its host (the subreaper) is gone: what escaped the group went to init, found anywhere
-  await reapGroup(pgid, KILL_GRACE_MS, `CP_RUN_ID=${holder.runId}`, true);
+  await reapGroup(pgid, KILL_GRACE_MS, marker, true);
 }
 
 function olderThan(path: string, ms: number): boolean {

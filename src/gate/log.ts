@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { stateDir } from "../util/state-dir.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import type { GateDecision, PendingWrite } from "./types.ts";
 
@@ -49,7 +50,9 @@ export function logEntry(
  * concurrent processes never interleave.
  */
 export function appendGateLog(file: string, entry: GateLogEntry): void {
-  mkdirSync(dirname(file), { recursive: true });
+  // the default log is state: never through a .cpilot that is a symlink (see state-dir.ts)
+  if (basename(dirname(file)) === ".cpilot") stateDir(dirname(dirname(file)));
+  else mkdirSync(dirname(file), { recursive: true });
   appendStateFile(file, `${JSON.stringify(entry)}\n`, 0o600);
 }
 

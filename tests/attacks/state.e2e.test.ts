@@ -69,6 +69,13 @@ test(".cpilot as a symlink leading out: refused, nothing written outside, result
   const outside = tempDir("cpilot-outside-");
   symlinkSync(outside, p.path(".cpilot"));
   expect(expectDelivered(p)).toContain("it is a symlink");
+  // the write gate's log is state too
+  const gate = p.hook({
+    hook_event_name: "PreToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: p.path("b.txt"), content: "b" },
+  });
+  expect(gate.code).toBe(0);
   expect(readdirSync(outside)).toEqual([]);
 });
 
