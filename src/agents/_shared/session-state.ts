@@ -8,6 +8,14 @@ import { isSessionFolderName, sessionFolderName } from "../../session/folder-nam
 import { linkFileAtomic, writeFileAtomic } from "../../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../../util/state-dir.ts";
 import { readStateFile } from "../../util/state-file.ts";
+import {
+  asLedger,
+  isFailingStatus,
+  type LedgerEntry,
+  ledgerSummary,
+  mergeIntoLedger,
+  withLockFile,
+} from "./batch-ledger.ts";
 
 /**
  * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which
@@ -101,32 +109,21 @@ export function recordResult(
   const key = resultKey(run.callback, per, run.files);
   const path = join(resultsDir(root, session), `${key}.json`);
   const startedAt = run.startedAt ?? Date.now() - run.durationMs;
-  const previous = asSessionResult(readJson<unknown>(path));
-  if (previous !== null && previous.startedAt > startedAt) return;
-  // A per-batch callback's result covers only the files its run was given: a pass on b.txt
-  // says nothing about a.txt that failed before, so a failure stays (with the files no pass
-  // has covered since) until a run on them passes; a new failure adds its files.
-  const carried = previous !== null && per === "batch" && isFailing(previous) ? previous : null;
-  const files =
-    carried === null
-      ? run.files
-      : isFailing(run)
-        ? [...new Set([...carried.files, ...run.files])]
-        : carried.files.filter((f) => !run.files.includes(f));
-  if (carried !== null && !isFailing(run) && files.length > 0) {
-    // still failing, on what is left: the failed run's result, its log included
-    replaceFile(path, JSON.stringify({ ...carried, files, startedAt }));
+  if (per === "batch") {
+    recordBatchResult(path, run, startedAt);
     return;
   }
+  const previous = asSessionResult(readJson<unknown>(path));
+  if (previous !== null && previous.startedAt > startedAt) return;
   // The run's own record holds every field of a result: another name for it costs no new
   // file (see linkFileAtomic). A run that is not recorded so gets a file of its own.
-  if (run.per === per && run.startedAt !== undefined && files === run.files) {
+  if (run.per === per && run.startedAt !== undefined) {
     if (linkFileAtomic(runRecordPath(root, run.id), path)) return;
   }
   const entry: SessionResult = {
     callback: run.callback,
     per,
-    files,
+    files: run.files,
     blocking: run.blocking,
     status: run.status,
     runId: run.id,
@@ -135,9 +132,46 @@ export function recordResult(
   replaceFile(path, JSON.stringify(entry));
 }
 
-/** A result the Stop check holds the agent to (when its callback is blocking). */
-function isFailing(r: { readonly status: RunResult["status"] }): boolean {
-  return r.status === "failed" || r.status === "timed_out";
+/**
+ * A per-batch callback's result, merged file by file (see batch-ledger.ts): a pass clears
+ * only the files it covered, and results recorded out of order do not undo each other.
+ * Hooks that finish together take turns (a lock beside the file).
+ */
+function recordBatchResult(path: string, run: RunResult, startedAt: number): void {
+  withLockFile(`${path}.lock`, () => {
+    const raw = readJson<Record<string, unknown>>(path);
+    const previous = asSessionResult(raw);
+    const ledger =
+      asLedger(raw?.ledger) ??
+      (previous === null
+        ? {}
+        : Object.fromEntries(
+            previous.files.map((f): [string, LedgerEntry] => [
+              f,
+              [
+                previous.startedAt,
+                isFailingStatus(previous.status) ? 1 : 0,
+                previous.runId,
+                previous.status,
+              ],
+            ]),
+          ));
+    const merged = mergeIntoLedger(ledger, run, startedAt);
+    const summary = ledgerSummary(merged);
+    replaceFile(
+      path,
+      JSON.stringify({
+        callback: run.callback,
+        per: "batch",
+        files: summary.files,
+        blocking: run.blocking,
+        status: summary.status,
+        runId: summary.runId,
+        startedAt: summary.startedAt,
+        ledger: merged,
+      }),
+    );
+  });
 }
 
 /** The latest result of every callback the session triggered. */

@@ -1,0 +1,120 @@
+import { closeSync, lstatSync, openSync, rmSync } from "node:fs";
+import type { RunResult } from "../../engine/outcome.ts";
+
+/**
+ * For a per-batch callback, the session's result is kept per file: each run covers only
+ * the files it was given. A pass on b.txt says nothing about a.txt that failed before, and
+ * results recorded out of order (two hooks finishing together) must not undo each other:
+ * each file keeps its latest run, by start time.
+ */
+export type Ledger = Record<string, LedgerEntry>;
+/** The file's latest run: when it started, whether it failed, its id and status. */
+export type LedgerEntry = [startedAt: number, failed: 0 | 1, runId: string, status: string];
+
+/** Past this many files, the oldest passes are forgotten (failures never are). */
+const MAX_FILES = 5000;
+
+export function isFailingStatus(status: string): boolean {
+  return status === "failed" || status === "timed_out";
+}
+
+/** The ledger after `run` (started at `startedAt`), whatever order runs are recorded in. */
+export function mergeIntoLedger(
+  ledger: Ledger,
+  run: Pick<RunResult, "id" | "status" | "files">,
+  startedAt: number,
+): Ledger {
+  const next: Ledger = { ...ledger };
+  const failed = isFailingStatus(run.status) ? 1 : 0;
+  for (const file of run.files) {
+    const seen = next[file];
+    if (seen === undefined || seen[0] <= startedAt)
+      next[file] = [startedAt, failed, run.id, run.status];
+  }
+  const names = Object.keys(next);
+  if (names.length > MAX_FILES) {
+    const passes = names
+      .filter((n) => next[n]?.[1] === 0)
+      .sort((a, b) => (next[a]?.[0] ?? 0) - (next[b]?.[0] ?? 0));
+    for (const n of passes.slice(0, names.length - MAX_FILES)) delete next[n];
+  }
+  return next;
+}
+
+/**
+ * What the ledger says as a result: failing, on the files whose latest run failed (with the
+ * newest failing run's id and status), or else the newest run's.
+ */
+export function ledgerSummary(ledger: Ledger): {
+  files: string[];
+  runId: string;
+  status: string;
+  startedAt: number;
+} {
+  const entries = Object.entries(ledger);
+  const failing = entries.filter(([, e]) => e[1] === 1);
+  const pool = failing.length > 0 ? failing : entries;
+  const newest = pool.reduce((a, b) => (b[1][0] > a[1][0] ? b : a));
+  const latestRun = pool.filter(([, e]) => e[2] === newest[1][2]);
+  return {
+    files: (failing.length > 0 ? failing : latestRun).map(([f]) => f).sort(),
+    runId: newest[1][2],
+    status: newest[1][3],
+    startedAt: Math.max(...entries.map(([, e]) => e[0])),
+  };
+}
+
+/** A ledger read back from a file: only well-formed entries. */
+export function asLedger(v: unknown): Ledger | null {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+  const out: Ledger = {};
+  for (const [file, e] of Object.entries(v)) {
+    if (
+      Array.isArray(e) &&
+      typeof e[0] === "number" &&
+      (e[1] === 0 || e[1] === 1) &&
+      typeof e[2] === "string" &&
+      typeof e[3] === "string"
+    ) {
+      out[file] = [e[0], e[1], e[2], e[3]];
+    }
+  }
+  return out;
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Run `work` holding `lockPath` (made with O_EXCL) so hooks of one session that finish
+ * together merge their results one after the other. A lock older than 3 s was left by a
+ * killed process; after 3 s of waiting the work is done anyway (a result is worth more).
+ */
+export function withLockFile<T>(lockPath: string, work: () => T): T {
+  const deadline = Date.now() + 3000;
+  let held = false;
+  while (!held) {
+    try {
+      closeSync(openSync(lockPath, "wx"));
+      held = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      const age = ageMs(lockPath);
+      if (age !== null && age > 3000) rmSync(lockPath, { force: true });
+      else if (Date.now() > deadline) break;
+      else Atomics.wait(pause, 0, 0, 5);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    if (held) rmSync(lockPath, { force: true });
+  }
+}
+
+function ageMs(path: string): number | null {
+  try {
+    return Date.now() - lstatSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
