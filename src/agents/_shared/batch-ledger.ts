@@ -1,4 +1,3 @@
-import { closeSync, lstatSync, openSync, rmSync } from "node:fs";
 import type { RunResult } from "../../engine/outcome.ts";
 
 /**
@@ -80,41 +79,4 @@ export function asLedger(v: unknown): Ledger | null {
     }
   }
   return out;
-}
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Run `work` holding `lockPath` (made with O_EXCL) so hooks of one session that finish
- * together merge their results one after the other. A lock older than 3 s was left by a
- * killed process; after 3 s of waiting the work is done anyway (a result is worth more).
- */
-export function withLockFile<T>(lockPath: string, work: () => T): T {
-  const deadline = Date.now() + 3000;
-  let held = false;
-  while (!held) {
-    try {
-      closeSync(openSync(lockPath, "wx"));
-      held = true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const age = ageMs(lockPath);
-      if (age !== null && age > 3000) rmSync(lockPath, { force: true });
-      else if (Date.now() > deadline) break;
-      else Atomics.wait(pause, 0, 0, 5);
-    }
-  }
-  try {
-    return work();
-  } finally {
-    if (held) rmSync(lockPath, { force: true });
-  }
-}
-
-function ageMs(path: string): number | null {
-  try {
-    return Date.now() - lstatSync(path).mtimeMs;
-  } catch {
-    return null;
-  }
 }

@@ -14,7 +14,6 @@ import {
   type LedgerEntry,
   ledgerSummary,
   mergeIntoLedger,
-  withLockFile,
 } from "./batch-ledger.ts";
 
 /**
@@ -135,10 +134,12 @@ export function recordResult(
 /**
  * A per-batch callback's result, merged file by file (see batch-ledger.ts): a pass clears
  * only the files it covered, and results recorded out of order do not undo each other.
- * Hooks that finish together take turns (a lock beside the file).
+ * Optimistic, not locked (a lock costs two file operations on every hook call): when the
+ * file changed while this merge was made, it is made again from the new one.
  */
 function recordBatchResult(path: string, run: RunResult, startedAt: number): void {
-  withLockFile(`${path}.lock`, () => {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const seen = fileStamp(path);
     const raw = readJson<Record<string, unknown>>(path);
     const previous = asSessionResult(raw);
     const ledger =
@@ -158,20 +159,26 @@ function recordBatchResult(path: string, run: RunResult, startedAt: number): voi
           ));
     const merged = mergeIntoLedger(ledger, run, startedAt);
     const summary = ledgerSummary(merged);
-    replaceFile(
-      path,
-      JSON.stringify({
-        callback: run.callback,
-        per: "batch",
-        files: summary.files,
-        blocking: run.blocking,
-        status: summary.status,
-        runId: summary.runId,
-        startedAt: summary.startedAt,
-        ledger: merged,
-      }),
-    );
-  });
+    const text = JSON.stringify({
+      callback: run.callback,
+      per: "batch",
+      files: summary.files,
+      blocking: run.blocking,
+      status: summary.status,
+      runId: summary.runId,
+      startedAt: summary.startedAt,
+      ledger: merged,
+    });
+    if (fileStamp(path) !== seen) continue; // another hook merged meanwhile: again
+    replaceFile(path, text);
+    return;
+  }
+}
+
+/** Which version of a file this is (inode, size, change time), or "" when there is none. */
+function fileStamp(path: string): string {
+  const st = lstatSync(path, { throwIfNoEntry: false, bigint: true });
+  return st === undefined ? "" : `${st.ino}:${st.size}:${st.ctimeNs}`;
 }
 
 /** The latest result of every callback the session triggered. */
