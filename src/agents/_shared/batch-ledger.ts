@@ -10,6 +10,9 @@ export type Ledger = Record<string, LedgerEntry>;
 /** The file's latest run: when it started, whether it failed, its id and status. */
 export type LedgerEntry = [startedAt: number, failed: 0 | 1, runId: string, status: string];
 
+/** How long a pass is remembered to order results recorded late (hooks finishing together). */
+const PASS_MEMORY_MS = 60_000;
+
 /** Past this many files, the oldest passes are forgotten (failures never are). */
 const MAX_FILES = 5000;
 
@@ -29,6 +32,12 @@ export function mergeIntoLedger(
     const seen = next[file];
     if (seen === undefined || seen[0] <= startedAt)
       next[file] = [startedAt, failed, run.id, run.status];
+  }
+  // A pass long before the newest run no longer orders anything: forgotten (a failure
+  // recorded that late is kept, and the Stop check's re-run settles it).
+  const newest = Math.max(...Object.values(next).map((e) => e[0]));
+  for (const [file, e] of Object.entries(next)) {
+    if (e[1] === 0 && e[0] < newest - PASS_MEMORY_MS) delete next[file];
   }
   const names = Object.keys(next);
   if (names.length > MAX_FILES) {

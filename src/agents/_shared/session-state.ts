@@ -109,7 +109,7 @@ export function recordResult(
   const path = join(resultsDir(root, session), `${key}.json`);
   const startedAt = run.startedAt ?? Date.now() - run.durationMs;
   if (per === "batch") {
-    recordBatchResult(path, run, startedAt);
+    recordBatchResult(root, path, run, startedAt);
     return;
   }
   const previous = asSessionResult(readJson<unknown>(path));
@@ -137,7 +137,12 @@ export function recordResult(
  * Optimistic, not locked (a lock costs two file operations on every hook call): when the
  * file changed while this merge was made, it is made again from the new one.
  */
-function recordBatchResult(path: string, run: RunResult, startedAt: number): void {
+function recordBatchResult(
+  root: string,
+  path: string,
+  run: RunResult & { readonly startedAt?: number; readonly per?: Per },
+  startedAt: number,
+): void {
   for (let attempt = 0; attempt < 5; attempt++) {
     const seen = fileStamp(path);
     const raw = readJson<Record<string, unknown>>(path);
@@ -170,6 +175,12 @@ function recordBatchResult(path: string, run: RunResult, startedAt: number): voi
       ledger: merged,
     });
     if (fileStamp(path) !== seen) continue; // another hook merged meanwhile: again
+    // Nothing but this run to remember (the usual case): its own record, under another
+    // name, says it all and costs no new file (see linkFileAtomic).
+    const onlyThisRun = Object.values(merged).every((e) => e[2] === run.id);
+    if (onlyThisRun && run.per === "batch" && run.startedAt !== undefined) {
+      if (linkFileAtomic(runRecordPath(root, run.id), path)) return;
+    }
     replaceFile(path, text);
     return;
   }
