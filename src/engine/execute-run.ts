@@ -274,6 +274,7 @@ function supervise(
       pgid,
       recordPath,
       stopMarkerPath: stopMarkerPath(root, runId),
+      runId,
     });
   }
   return recordPath;

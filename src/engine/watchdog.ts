@@ -1,15 +1,18 @@
 import { startProcess } from "../platform/start-process.ts";
 import { KILL_GRACE_MS } from "./spawn.ts";
 
-// $1 owner pid, $2 run's pgid, $3 record file, $4 stop marker, $5 grace in tenths of a second.
-const SCRIPT = `o=$1 g=$2
+// $1 owner pid, $2 run's pgid, $3 record file, $4 stop marker, $5 grace in tenths of a
+// second, $6 the run's id: what left the group (setsid) still has CP_RUN_ID=$6 in its
+// environment, and is stopped with the group.
+const SCRIPT = `o=$1 g=$2 r=$6
 while kill -0 "$o" 2>/dev/null && kill -0 -- "-$g" 2>/dev/null; do sleep 0.5; done
 kill -0 -- "-$g" 2>/dev/null || exit 0
 printf 'its session ended' > "$4"
-kill -TERM -- "-$g" 2>/dev/null
+left() { grep -lzx "CP_RUN_ID=$r" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
+kill -TERM -- "-$g" $(left) 2>/dev/null
 i=0
 while [ "$i" -lt "$5" ] && kill -0 -- "-$g" 2>/dev/null; do sleep 0.1; i=$((i+1)); done
-kill -KILL -- "-$g" 2>/dev/null
+kill -KILL -- "-$g" $(left) 2>/dev/null
 rm -f "$3"`;
 
 /**
@@ -24,6 +27,7 @@ export function spawnWatchdog(options: {
   pgid: number;
   recordPath: string;
   stopMarkerPath: string;
+  runId: string;
   graceMs?: number;
 }): void {
   const tenths = Math.max(1, Math.round((options.graceMs ?? KILL_GRACE_MS) / 100));
@@ -39,6 +43,7 @@ export function spawnWatchdog(options: {
       options.recordPath,
       options.stopMarkerPath,
       String(tenths),
+      options.runId,
     ],
     { detached: true },
   ).unref();

@@ -126,6 +126,22 @@ test("a non-blocking run does not outlive its owner, even when the owner is SIGK
   cleanup.push(() => void stopSessionRuns(root, "s1", { includePersist: true, graceMs: 100 }));
 });
 
+test("a non-blocking run's setsid grandchild does not outlive a SIGKILLed owner either", async () => {
+  const root = project();
+  const escaper = `setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! > "${root}/esc.gc"; echo $$ > "${root}/esc.pid"; wait`;
+  const config = { callbacks: [cb("esc", escaper, { blocking: false, timeout: 120 })] };
+  const runner = startRunner({ root, config, files: ["a.txt"], session: "s1" });
+  killLater(runner.child);
+  expect(await waitFor(() => up(root, "esc"), 8000)).toBe(true);
+  expect(await waitFor(() => listRunning(root).length === 1, 5000)).toBe(true);
+  runner.child.kill("SIGKILL");
+  await runner.done;
+  const escaped = pidOf(root, "esc.gc");
+  const stopped = await waitFor(() => !processAlive(escaped), 6000);
+  if (!stopped) process.kill(escaped, "SIGKILL");
+  expect(stopped).toBe(true);
+}, 30_000);
+
 test("an explicit owner (the agent's pid) ends its runs when it exits; the host says why", async () => {
   const root = project();
   const owner = spawn("sleep", ["60"], { stdio: "ignore" });
