@@ -117,9 +117,10 @@ function signalRun(pid: number, marker: string | null, signal: NodeJS.Signals): 
  * the leader exits, whatever it left running in its group is stopped the same way.
  */
 export async function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
-  // Linux under Bun: orphans of the run come to this process, where they can be found. Its
-  // first call loads the FFI (~1 ms, once per process): that happens while the child starts.
-  const reaper = becomeSubreaper();
+  // Linux under Bun: orphans of the run come to this process, where they can be found.
+  // Before the child starts: its first call loads the FFI (~1 ms, once per process), and a
+  // quick `setsid x &; exit` could orphan x before a later prctl.
+  await becomeSubreaper();
   const marker = req.marker ?? null;
   let timedOut = false;
   let killed = false;
@@ -160,7 +161,6 @@ export async function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
   if (req.signal.aborted) onAbort();
   else req.signal.addEventListener("abort", onAbort, { once: true });
 
-  await reaper;
   return child.exited.then(async (end) => {
     clearTimeout(timer);
     req.signal.removeEventListener("abort", onAbort);
