@@ -11,6 +11,7 @@ import { addCpilotHooks } from "../agents/claude/settings-file.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { startedPids } from "../platform/start-process.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 
@@ -107,6 +108,8 @@ export function spawnAgent(
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
   const { spawn } = nodeBuiltin<typeof NodeChildProcess>("node:child_process");
   const child = spawn(command, args, { cwd, env, stdio: "inherit" });
+  // ours: a subreaper scan (a watcher's runs, see stop-tree.ts) must never collect its status
+  if (child.pid !== undefined) startedPids.add(child.pid);
   const fromTerminal = process.stdin.isTTY === true;
   const forward = (signal: NodeJS.Signals) => () => {
     // A terminal's Ctrl-C / Ctrl-\ already reached the agent (same process group).

@@ -1,4 +1,5 @@
 import { bun } from "./bun.ts";
+import { startedPids } from "./start-process.ts";
 
 /**
  * Which names in a set of directories saw a write, a create, a delete, a move or a change
@@ -167,9 +168,15 @@ export async function watchDirectories(
  */
 function handOff(fd: number): void {
   try {
-    bun
-      ?.spawn(["sleep", "1"], { stdio: ["ignore", "ignore", "ignore", fd], detached: true })
-      .unref();
+    const sleeper = bun?.spawn(["sleep", "1"], {
+      stdio: ["ignore", "ignore", "ignore", fd],
+      detached: true,
+    });
+    if (sleeper === undefined) return;
+    // ours: a subreaper scan (see stop-tree.ts) must never collect its status
+    startedPids.add(sleeper.pid);
+    void sleeper.exited.then(() => startedPids.delete(sleeper.pid));
+    sleeper.unref();
   } catch {
     // no sleep on PATH: pay for the close here
   }
