@@ -24,6 +24,29 @@ test("20 parallel checks of a queued callback never run it twice at once", async
   expect(readFileSync(join(dir, "starts"), "utf8").trim().split("\n")).toHaveLength(20);
 }, 240_000);
 
+test("20 parallel agent hook calls never run a queued callback twice at once", async () => {
+  const dir = attackProject(
+    [{ name: "q", pattern: "*.txt", run: EXCLUSIVE, overlap: "queue", timeout: 120 }],
+    { "a.txt": "a\n" },
+  );
+  const payload = (i: number) =>
+    JSON.stringify({
+      session_id: `s${i}`,
+      cwd: dir,
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(dir, "a.txt"), content: "a" },
+      tool_response: { type: "update", filePath: join(dir, "a.txt") },
+      tool_use_id: `toolu_${i}`,
+    });
+  const calls = Array.from({ length: 20 }, (_, i) => run(dir, ["hook", "claude"], payload(i)));
+  for (const r of await Promise.all(calls)) expect(r.code).toBe(0);
+  expect(existsSync(join(dir, "overlaps")) ? readFileSync(join(dir, "overlaps"), "utf8") : "").toBe(
+    "",
+  );
+  expect(readFileSync(join(dir, "starts"), "utf8").trim().split("\n")).toHaveLength(20);
+}, 240_000);
+
 test("a run whose host was SIGKILLed is stopped before the next run of its callback starts", async () => {
   // The first run holds `held` until it ends or is stopped (SIGTERM: it lets go and says so).
   const script = `if ! mkdir held 2>/dev/null; then echo "$CP_RUN_ID" >> overlaps; exit 0; fi
