@@ -85,7 +85,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const id = options.runId ?? newRunId();
   // Bookkeeping that fails (a full disk, a .cpilot that cannot be written) is noted for the
   // reply and never stops the run: its result reaches the agent whatever happens to state.
-  const logPath = bookkeep(root, join(runsDir(root), `${id}.log`), () => prepareLog(root, id));
+  const preparedLog = bookkeep<string | null>(root, null, () => prepareLog(root, id));
+  const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
   const abort = new AbortController();
   const depth =
     options.depth ??
@@ -146,7 +147,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   }
   const release = await options.semaphore.acquire();
   const startedAt = Date.now();
-  output = new RunOutput(logPath, watcher?.onLine);
+  // no log where its folder could not be made (never through a refused .cpilot symlink)
+  output = new RunOutput(preparedLog, watcher?.onLine);
   let end: RawEnd = {
     exitCode: null,
     signal: null,

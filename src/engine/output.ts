@@ -29,11 +29,12 @@ export class RunOutput {
    * an unfinished last line at close; process hooks listen here. Absent: no extra work.
    */
   constructor(
-    logPath: string,
+    logPath: string | null,
     private readonly onLine?: (line: string) => void,
   ) {
     // Readable too: a process writing the log directly leaves its tail to be read back.
     try {
+      if (logPath === null) throw new Error("no log folder");
       this.fd = openSync(logPath, "a+");
     } catch (err) {
       this.trouble = err;

@@ -11,7 +11,7 @@ import {
 import { join } from "node:path";
 import { isSameProcess, processStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { stateDir } from "../util/state-dir.ts";
+import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
 import { groupAlive, isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
@@ -185,6 +185,8 @@ function signalZero(target: number): boolean {
 
 /** Every running record, oldest first; records of groups that are gone are removed. */
 export function listRunning(root: string): RunningRecord[] {
+  // never what a symlinked .cpilot leads to: its records would be signalled, deleted, marked
+  if (!isOwnStateDir(root, "running")) return [];
   let names: string[];
   try {
     names = readdirSync(runningDir(root)).filter((n) => n.endsWith(".json") && !n.startsWith("."));

@@ -28,6 +28,7 @@ export function runRecordPath(root: string, runId: string): string {
  * it leaves `.cpilot/running/` and becomes this record without a new file being made.
  */
 export function saveRunRecord(root: string, run: StoredRun, runningRecord?: string): void {
+  stateDir(root, "runs"); // a real folder of the project, never through a symlink
   const path = runRecordPath(root, run.id);
   const text = `${JSON.stringify(run)}\n`;
   if (runningRecord !== undefined) {

@@ -67,6 +67,9 @@ test(".cpilot as a FIFO: the result still reaches the agent, nothing waits on it
 test(".cpilot as a symlink leading out: refused, nothing written outside, result delivered", () => {
   const p = failingProject();
   const outside = tempDir("cpilot-outside-");
+  // folders cpilot would use, already there: nothing may be written into them either
+  const folders = ["runs", "running", "tmp", "locks", "sessions", "inbox"];
+  for (const f of folders) mkdirSync(join(outside, f));
   symlinkSync(outside, p.path(".cpilot"));
   expect(expectDelivered(p)).toContain("it is a symlink");
   // the write gate's log is state too
@@ -76,7 +79,8 @@ test(".cpilot as a symlink leading out: refused, nothing written outside, result
     tool_input: { file_path: p.path("b.txt"), content: "b" },
   });
   expect(gate.code).toBe(0);
-  expect(readdirSync(outside)).toEqual([]);
+  expect(readdirSync(outside).sort()).toEqual([...folders].sort());
+  for (const f of folders) expect(readdirSync(join(outside, f))).toEqual([]);
 });
 
 test.skipIf(!canMount)(".cpilot read-only: the result still reaches the agent", () => {
