@@ -1,7 +1,7 @@
 // Attacks on how cpilot runs callbacks, through the compiled binary: locks, hosts that die,
 // processes that escape their group, state that cannot be written.
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processAlive, waitFor } from "../helpers/tmp.ts";
 import { attackProject, run, spawnBinary } from "./_helpers.ts";
@@ -122,3 +122,27 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     expect(await waitFor(() => !processAlive(escaped), 10_000)).toBe(true);
   }, 120_000);
 }
+
+test("a gate plugin's setsid child does not outlive the plugin (pre-write hook)", async () => {
+  const dir = attackProject([], {
+    "plugin.sh": `#!/bin/sh\nsetsid sleep 300 </dev/null >/dev/null 2>&1 &\necho $! > escaped.tmp; mv escaped.tmp escaped\necho '{"decision":"allow"}'\n`,
+  });
+  chmodSync(join(dir, "plugin.sh"), 0o755);
+  const config = JSON.parse(readFileSync(join(dir, "callbacks.config.json"), "utf8"));
+  config.gate = { plugins: [{ command: ["./plugin.sh"], name: "escaper" }] };
+  writeFileSync(join(dir, "callbacks.config.json"), JSON.stringify(config));
+  const payload = JSON.stringify({
+    session_id: "s1",
+    cwd: dir,
+    hook_event_name: "PreToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(dir, "a.txt"), content: "a" },
+    tool_use_id: "toolu_1",
+  });
+  const r = await run(dir, ["hook", "claude"], payload);
+  expect(r.code).toBe(0);
+  const escaped = await pidIn(dir, "escaped");
+  const gone = await waitFor(() => !processAlive(escaped), 10_000);
+  if (!gone) process.kill(escaped, "SIGKILL");
+  expect(gone).toBe(true);
+}, 120_000);
