@@ -18,7 +18,8 @@ import { patchChanges, patchWrites } from "../codex/patch-files.ts";
  * (`.opencode/plugins/cpilot.ts`) with
  * `{ hook_event_name: "tool.execute.before" | "tool.execute.after", tool, session_id, call_id, args, cwd }`.
  * Replies: before → `{ decision: "deny", reason }` (the plugin throws, so the tool does not
- * run), `{ decision: "allow", args, message }` (the plugin changes the args), or `{}`;
+ * run) or `{ decision: "allow", args?, message? }` (the plugin changes the args): always a
+ * verdict, since the plugin refuses a write that gets none;
  * after → `{ additional_context }` (appended to what the model reads), or `{}`.
  */
 export interface OpencodeCall {
@@ -31,6 +32,8 @@ export interface OpencodeCall {
 
 const NOTHING: HookReply = { json: {} };
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+const ALLOW: HookReply = { json: { decision: "allow" } };
 
 export async function handleOpencodeHook(
   stdin: string,
@@ -56,6 +59,18 @@ export async function handleOpencodeHook(
     args: isObject(raw.args) ? raw.args : {},
   };
   if (call.event !== "tool.execute.before" && call.event !== "tool.execute.after") return NOTHING;
+  const reply = await answer(call);
+  // A before-event always gets a verdict: "nothing to say" is an explicit allow.
+  if (
+    call.event === "tool.execute.before" &&
+    reply.json !== null &&
+    Object.keys(reply.json).length === 0
+  )
+    return { ...reply, json: ALLOW.json };
+  return reply;
+}
+
+async function answer(call: OpencodeCall): Promise<HookReply> {
   const loaded = await loadHookConfig(call.cwd);
   if (loaded.kind === "none") return NOTHING;
   try {

@@ -139,7 +139,7 @@ describe("the generated OpenCode plugin", () => {
     expect(output).toContain("write gate changed this write");
   });
 
-  test("when cpilot cannot run, the plugin stays out of the way", async () => {
+  test("when cpilot cannot run, a write is refused and its after-event says the checks did not run", async () => {
     const text = readFileSync(project.path(".opencode/plugins/cpilot.ts"), "utf8").replace(
       JSON.stringify(["cpilot"]),
       JSON.stringify(["/nonexistent/cpilot"]),
@@ -150,15 +150,17 @@ describe("the generated OpenCode plugin", () => {
     const mod = (await import(file)) as { CpilotPlugin: (ctx: unknown) => Promise<Hooks> };
     const broken = await mod.CpilotPlugin({ directory: project.dir });
     const out = { args: { filePath: project.path("locked/y.ts"), content: "y" } };
-    await broken["tool.execute.before"]({ tool: "write", sessionID: "s", callID: "c" }, out);
+    await expect(
+      broken["tool.execute.before"]({ tool: "write", sessionID: "s", callID: "c" }, out),
+    ).rejects.toThrow("could not start");
     const after = { title: "", output: "done", metadata: {} };
     await broken["tool.execute.after"]({ tool: "write", sessionID: "s", callID: "c" }, after);
-    expect(after.output).toBe("done");
+    expect(after.output).toContain("checks did not run");
   });
 });
 
 describe("cpilot hook opencode (the plugin's endpoint)", () => {
-  test("replies: deny, allow with args, additional_context, {}", () => {
+  test("replies: deny, an explicit allow, additional_context", () => {
     const call = (event: string, tool: string, args: Record<string, unknown>) =>
       project.hook({
         hook_event_name: event,
@@ -178,7 +180,12 @@ describe("cpilot hook opencode (the plugin's endpoint)", () => {
       decision: "deny",
       reason: expect.stringContaining("locked/"),
     });
-    expect(call("tool.execute.before", "bash", { command: "ls" }).json).toEqual({});
+    expect(call("tool.execute.before", "bash", { command: "ls" }).json).toEqual({
+      decision: "allow",
+    });
+    expect(
+      call("tool.execute.before", "write", { filePath: "src/fine.ts", content: "x" }).json,
+    ).toEqual({ decision: "allow" });
     writeFileSync(project.path("q.ts"), "BAD\n");
     expect(call("tool.execute.after", "edit", { filePath: project.path("q.ts") }).json).toEqual({
       additional_context: expect.stringContaining("BAD in q.ts"),

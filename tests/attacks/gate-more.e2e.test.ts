@@ -1,0 +1,123 @@
+/**
+ * More attacks on the gate's fail-closed promise (issue 16, items 3, 5 and 7): OpenCode's
+ * plugin when cpilot gives no verdict, `cpilot mcp` and `cpilot check` with a config that
+ * hangs, loops or exits, and the size limit of MCP writes.
+ */
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { opencodePluginSource } from "../../src/agents/opencode/plugin-source.ts";
+import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+/** Each hanging call waits out its deadline: room for a few on a busy machine. */
+const SLOW_TEST = 60_000;
+
+type Hooks = {
+  "tool.execute.before": (
+    input: Record<string, unknown>,
+    output: { args: Record<string, unknown> },
+  ) => Promise<void>;
+  "tool.execute.after": (
+    input: Record<string, unknown>,
+    output: { title: string; output: string; metadata: unknown },
+  ) => Promise<void>;
+};
+
+/** The generated plugin, starting `argv` as cpilot, loaded as OpenCode loads it. */
+async function plugin(dir: string, argv: string[]): Promise<Hooks> {
+  const file = join(dir, `.cpilot-plugin-${crypto.randomUUID()}.ts`);
+  writeFileSync(file, opencodePluginSource(argv));
+  const mod = (await import(file)) as { CpilotPlugin: (ctx: unknown) => Promise<Hooks> };
+  return mod.CpilotPlugin({ directory: dir, worktree: dir });
+}
+
+/** A stand-in for cpilot: a shell script with `body` (after reading its stdin). */
+function fakeCpilot(dir: string, name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\ncat >/dev/null\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const write = (dir: string, name: string) => ({
+  input: { tool: "write", sessionID: "s", callID: `c-${name}` },
+  output: { args: { filePath: join(dir, name), content: "x\n" } },
+});
+
+describe("OpenCode's plugin refuses a write that gets no verdict (issue 16, item 3)", () => {
+  // The plugin inherits OpenCode's environment: here the test's.
+  Object.assign(process.env, runtimeEnv(), { CPILOT_OPENCODE_HOOK_TIMEOUT_MS: "1500" });
+  const dir = tempDir("cpilot-opencode-", { git: true });
+  writeFiles(dir, { "callbacks.config.json": '{ "callbacks": [] }\n' });
+  const fakes: [string, () => string, string][] = [
+    ["cpilot cannot start", () => join(dir, "no-such-cpilot"), "could not start"],
+    ["cpilot crashes", () => fakeCpilot(dir, "crash", "echo boom >&2; exit 3"), "boom"],
+    ["cpilot prints garbage", () => fakeCpilot(dir, "garbage", "echo 'not json'"), "not a reply"],
+    [
+      "cpilot answers without a verdict",
+      () => fakeCpilot(dir, "empty", "echo '{}'"),
+      "without a verdict",
+    ],
+    [
+      "cpilot hangs, ignoring SIGTERM",
+      () => fakeCpilot(dir, "hang", "trap '' TERM\nexec sleep 600"),
+      "did not answer within 1.5 s",
+    ],
+  ];
+  for (const [what, fake, why] of fakes) {
+    test(
+      `${what}: the write is refused with the reason; other tools go on; an edit's after-event notes it`,
+      async () => {
+        const hooks = await plugin(dir, [fake()]);
+        const { input, output } = write(dir, "src/a.ts");
+        const refused = await hooks["tool.execute.before"](input, output).then(
+          () => "allowed",
+          (err: Error) => err.message,
+        );
+        expect(refused).toContain("could not decide on this write");
+        expect(refused).toContain(why);
+        // A read is not the gate's business: it goes on.
+        await hooks["tool.execute.before"](
+          { tool: "read", sessionID: "s", callID: "r" },
+          { args: { filePath: join(dir, "x") } },
+        );
+        const after = { title: "", output: "done", metadata: {} };
+        await hooks["tool.execute.after"]({ ...input, args: output.args }, after);
+        // `{}` is a post-edit event's "nothing to say"; no answer at all gets a note.
+        if (why === "without a verdict") expect(after.output).toBe("done");
+        else expect(after.output).toContain("checks did not run");
+      },
+      SLOW_TEST,
+    );
+  }
+
+  test(
+    "the real cpilot: a plain write is allowed explicitly, .git/ is denied, a config that loops denies .env",
+    async () => {
+      const hooks = await plugin(dir, [cpilotBinary()]);
+      const ok = write(dir, "src/ok.ts");
+      await hooks["tool.execute.before"](ok.input, ok.output);
+      const git = write(dir, ".git/hooks/pre-commit");
+      await expect(hooks["tool.execute.before"](git.input, git.output)).rejects.toThrow(".git");
+      const looping = tempDir("cpilot-opencode-loop-", { git: true });
+      writeFiles(looping, {
+        "callbacks.config.ts": "while (true) {}\nexport default { callbacks: [] };\n",
+      });
+      process.env.CPILOT_CONFIG_LOAD_TIMEOUT_MS = "2000";
+      process.env.CPILOT_OPENCODE_HOOK_TIMEOUT_MS = "30000";
+      try {
+        const stuck = await plugin(looping, [cpilotBinary()]);
+        const env = write(looping, ".env");
+        await expect(stuck["tool.execute.before"](env.input, env.output)).rejects.toThrow(
+          "config did not load",
+        );
+        expect(existsSync(join(looping, ".env"))).toBe(false);
+      } finally {
+        delete process.env.CPILOT_CONFIG_LOAD_TIMEOUT_MS;
+        process.env.CPILOT_OPENCODE_HOOK_TIMEOUT_MS = "1500";
+      }
+    },
+    SLOW_TEST,
+  );
+});
