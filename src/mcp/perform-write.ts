@@ -18,6 +18,7 @@ import { describeEditFailure } from "./nearest.ts";
 import {
   fromAgent,
   keepFinalNewline,
+  MAX_TEXT_BYTES,
   readAgentText,
   type TextShape,
   toAgentSpace,
@@ -166,6 +167,18 @@ function landing(ctx: WriteContext, path: string, inside: boolean): string | Wri
   return real;
 }
 
+/**
+ * A file written through MCP is held to the limit edits read files with (MAX_TEXT_BYTES):
+ * one the tools could not edit or read back is not written either.
+ */
+function overLimit(shown: string, data: string): WriteRefused | null {
+  const bytes = Buffer.byteLength(data, "utf8");
+  if (bytes <= MAX_TEXT_BYTES) return null;
+  return {
+    refused: `Cannot write ${shown}: it would be ${bytes} bytes, over the ${MAX_TEXT_BYTES}-byte (${MAX_TEXT_BYTES / 1024 / 1024} MiB) limit for files written, edited and read through cpilot's MCP tools; nothing was written\nhint: generate a file that large with a script or command instead`,
+  };
+}
+
 /** Why a write did not happen, for the agent. */
 function cannot(verb: string, shown: string, err: unknown): WriteRefused {
   const why = err instanceof Error ? err.message : String(err);
@@ -304,9 +317,13 @@ export async function performWrite(
   }
 
   const data = toDiskSpace(text, shape);
+  const tooBig = overLimit(shown, data);
+  if (tooBig !== null) return tooBig;
   const decision = await gate(request, ctx, { content: data, ...editFields(request) });
   if (decision.decision === "deny") return { refused: decision.reason };
   const written = decision.content ?? data;
+  const modifiedTooBig = overLimit(shown, written);
+  if (modifiedTooBig !== null) return modifiedTooBig;
   let existedBefore = false;
   try {
     const inside = decision.relativePath !== undefined;

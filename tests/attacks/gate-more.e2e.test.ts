@@ -4,7 +4,7 @@
  * hangs, loops or exits, and the size limit of MCP writes.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { opencodePluginSource } from "../../src/agents/opencode/plugin-source.ts";
 import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
@@ -116,6 +116,42 @@ describe("OpenCode's plugin refuses a write that gets no verdict (issue 16, item
       } finally {
         delete process.env.CPILOT_CONFIG_LOAD_TIMEOUT_MS;
         process.env.CPILOT_OPENCODE_HOOK_TIMEOUT_MS = "1500";
+      }
+    },
+    SLOW_TEST,
+  );
+});
+
+describe("MCP writes are held to the 10 MiB limit of edits and reads", () => {
+  test(
+    "write_file and a creating edit_file over 10 MiB are refused, nothing is written; 10 MiB itself is fine",
+    async () => {
+      const { startMcp } = await import("../mcp/_client.ts");
+      const dir = tempDir("cpilot-mcp-size-", { git: true });
+      writeFiles(dir, { "callbacks.config.json": '{ "callbacks": [] }\n' });
+      const mcp = await startMcp(dir);
+      try {
+        const limit = 10 * 1024 * 1024;
+        const big = await mcp.call("write_file", {
+          path: "big.txt",
+          content: "a".repeat(limit + 1),
+        });
+        expect(big.isError).toBe(true);
+        expect(big.text).toContain("over the 10485760-byte (10 MiB) limit");
+        expect(existsSync(join(dir, "big.txt"))).toBe(false);
+        // Multi-byte text counts in bytes: 4 MiB of three-byte characters is 12 MiB.
+        const wide = await mcp.call("edit_file", {
+          path: "wide.txt",
+          old_string: "",
+          new_string: "€".repeat(4 * 1024 * 1024),
+        });
+        expect(wide.isError).toBe(true);
+        expect(existsSync(join(dir, "wide.txt"))).toBe(false);
+        const fits = await mcp.call("write_file", { path: "fits.txt", content: "a".repeat(limit) });
+        expect(fits.isError).toBe(false);
+        expect(statSync(join(dir, "fits.txt")).size).toBe(limit);
+      } finally {
+        await mcp.close();
       }
     },
     SLOW_TEST,
