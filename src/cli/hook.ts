@@ -121,6 +121,11 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     }
     return 0;
   }
+  // A config's trial load for `cpilot mcp` and `cpilot check` (src/config/load-probe.ts).
+  if (agent === "--load-config") {
+    const { answerProbe } = await import("../config/load-probe.ts");
+    return answered(await answerProbe(rest[0]));
+  }
   if (agent === "--background") {
     const spec = rest[0];
     if (spec === undefined)

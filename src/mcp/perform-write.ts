@@ -3,7 +3,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
 import { checkPath } from "../gate/rules.ts";
 import type { GateConfig } from "../gate/schema.ts";
-import type { PendingWrite } from "../gate/types.ts";
+import type { GateDecision, PendingWrite } from "../gate/types.ts";
 import { containPath, physicalPath } from "../util/contained-path.ts";
 import {
   existingFolder,
@@ -60,6 +60,8 @@ export interface WriteContext {
   readonly gate: GateConfig;
   readonly agent: string;
   readonly session: string;
+  /** Why the project's config did not finish loading, when it did not: writes are refused. */
+  readonly unloaded?: string;
 }
 
 function posix(path: string): string {
@@ -86,11 +88,33 @@ async function gate(
   ctx: WriteContext,
   extra: Partial<PendingWrite>,
   log = true,
-) {
-  return evaluateWrite(
-    { tool: request.tool, path: request.path, agent: ctx.agent, session: ctx.session, ...extra },
-    { root: ctx.root, config: ctx.gate, tty: false, log },
-  );
+): Promise<GateDecision> {
+  const write = {
+    tool: request.tool,
+    path: request.path,
+    agent: ctx.agent,
+    session: ctx.session,
+    ...extra,
+  };
+  if (ctx.unloaded === undefined)
+    return evaluateWrite(write, { root: ctx.root, config: ctx.gate, tty: false, log });
+  // The config did not load: its rules and plugins cannot decide. The built-in protections
+  // still do (no user code), and their reason comes first; whatever they allow is refused.
+  const why = ctx.unloaded.split("\n")[0];
+  const builtIn = await evaluateWrite(write, { root: ctx.root, config: {}, tty: false, log });
+  if (builtIn.decision === "deny") {
+    return {
+      ...builtIn,
+      reason: `${builtIn.reason}\n(The project's cpilot config did not load, so only cpilot's built-in protections decided: ${why})`,
+    };
+  }
+  return {
+    decision: "deny",
+    reason: `Cannot write ${JSON.stringify(request.path)}: the project's cpilot config did not load, so the write gate cannot consult its rules and plugins and no write is allowed (${why})\nhint: tell the user; the config must finish loading on its own (\`cpilot check\` shows the error)`,
+    path: builtIn.path,
+    ...(builtIn.relativePath === undefined ? {} : { relativePath: builtIn.relativePath }),
+    source: "internal",
+  };
 }
 
 /** Fields describing an edit to the gate and its plugins. */

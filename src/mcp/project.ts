@@ -1,9 +1,11 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { findConfig } from "../config/find.ts";
 import { loadProjectConfig } from "../config/load.ts";
+import { probeTimeoutMs } from "../config/load-probe.ts";
 import { managedPath } from "../config/managed.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import { ConfigDidNotLoad, loadConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine, type Engine } from "../engine/engine.ts";
 import type { GateConfig } from "../gate/schema.ts";
 import { gitRoot } from "../match/files.ts";
@@ -13,8 +15,15 @@ export type ProjectState =
   | { kind: "ok"; config: ResolvedConfig; engine: Engine }
   /** No config file: edits work, no callbacks run. */
   | { kind: "none" }
-  /** The config does not load (often mid-edit): edits work, callbacks wait for a fix. */
-  | { kind: "broken"; error: string };
+  /**
+   * The config does not load (often mid-edit): edits work, callbacks wait for a fix. When
+   * it did not even finish loading (`unloaded`: it hangs, loops or exits), the gate cannot
+   * consult it, so writes are refused (see perform-write.ts).
+   */
+  | { kind: "broken"; error: string; unloaded?: true };
+
+/** Longest a config may take to load (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides), as for hooks. */
+const LOAD_TIMEOUT_MS = 10_000;
 
 function mtime(path: string): string {
   try {
@@ -68,7 +77,13 @@ export class Project {
       return this.state;
     }
     try {
-      const config = await loadProjectConfig(this.root, path);
+      // User code runs here only once it has shown, in a child, that it loads in time.
+      const config = existsSync(path)
+        ? await loadConfigSupervised(path, {
+            cwd: this.root,
+            timeoutMs: probeTimeoutMs(process.env, LOAD_TIMEOUT_MS),
+          })
+        : await loadProjectConfig(this.root, path);
       this.lastGate = config.source.gate ?? {};
       this.state = { kind: "ok", config, engine: createEngine({ root: config.root, config }) };
     } catch (err) {
@@ -77,6 +92,7 @@ export class Project {
       this.state = {
         kind: "broken",
         error: typeof hint === "string" ? `${message}\nhint: ${hint}` : message,
+        ...(err instanceof ConfigDidNotLoad ? { unloaded: true as const } : {}),
       };
     }
     return this.state;

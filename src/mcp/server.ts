@@ -6,6 +6,7 @@ import { stopSessionRuns } from "../engine/running.ts";
 import { randomHex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { Batcher } from "./batcher.ts";
+import { reportExits } from "./exit-report.ts";
 import { finishBatch } from "./finish-batch.ts";
 import { DEFAULT_PROGRESS_MS } from "./keep-alive.ts";
 import { limitLines, MAX_MESSAGE_BYTES, type Oversize } from "./line-limit.ts";
@@ -175,6 +176,7 @@ export async function serveStdio(
   options: CpilotMcpOptions & { stdin?: Readable; stdout?: Writable },
 ): Promise<void> {
   const guard = options.stdout === undefined ? guardStdout() : null;
+  const undoExitReport = reportExits();
   const stdin = options.stdin ?? process.stdin;
   const stop = new AbortController();
   const outer = options.signal;
@@ -214,5 +216,6 @@ export async function serveStdio(
     stdin.unpipe(lines);
     stdin.pause();
     guard?.restore();
+    undoExitReport();
   }
 }

@@ -39,9 +39,15 @@ export function createToolContext(options: {
 }): ToolContext {
   const { project, batcher, session, agent } = options;
   const writeContext = async (): Promise<WriteContext> => {
-    await project.load();
+    const state = await project.load();
     const name = agent();
-    return { root: project.root, gate: project.gateConfig(), agent: name ?? "mcp", session };
+    return {
+      root: project.root,
+      gate: project.gateConfig(),
+      agent: name ?? "mcp",
+      session,
+      ...(state.kind === "broken" && state.unloaded ? { unloaded: state.error } : {}),
+    };
   };
   const reply = (text: string, isError = false): CallToolResult => ({
     content: [{ type: "text", text: withNotices(project.root, session, text) }],

@@ -4,6 +4,7 @@
  * hangs, loops or exits, and the size limit of MCP writes.
  */
 import { describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { opencodePluginSource } from "../../src/agents/opencode/plugin-source.ts";
@@ -156,4 +157,156 @@ describe("MCP writes are held to the 10 MiB limit of edits and reads", () => {
     },
     SLOW_TEST,
   );
+});
+
+const FAST = { CPILOT_CONFIG_LOAD_TIMEOUT_MS: "2000" };
+const tsConfig = (body: string) => ({
+  "callbacks.config.ts": `${body}\nexport default { callbacks: [] };\n`,
+});
+const MISBEHAVING: [string, string][] = [
+  ["an endless loop", "while (true) {}"],
+  ["a top-level await that never settles", "await new Promise(() => {});"],
+  ["process.exit(0)", "process.exit(0);"],
+  ["killing its own process", 'process.kill(process.pid, "SIGKILL");'],
+];
+
+describe("cpilot mcp answers every call when the config cannot load (issue 16, items 3 and 7)", () => {
+  for (const [what, body] of MISBEHAVING) {
+    test(
+      `${what}: writes are refused saying so (built-ins first), reads and lists say it, the server lives on`,
+      async () => {
+        const { startMcp } = await import("../mcp/_client.ts");
+        const dir = tempDir("cpilot-mcp-load-", { git: true });
+        writeFiles(dir, { ...tsConfig(body), "notes.txt": "hello\n" });
+        const mcp = await startMcp(dir, { env: FAST });
+        try {
+          const plain = await mcp.call("write_file", { path: "src/a.ts", content: "x\n" });
+          expect(plain.isError).toBe(true);
+          expect(plain.text).toContain("config did not load");
+          expect(existsSync(join(dir, "src/a.ts"))).toBe(false);
+          const hook = await mcp.call("write_file", {
+            path: ".git/hooks/pre-commit",
+            content: "x",
+          });
+          expect(hook.isError).toBe(true);
+          expect(hook.text).toContain(".git");
+          expect(hook.text).toContain("config did not load");
+          const gone = await mcp.call("delete_file", { path: "notes.txt" });
+          expect(gone.isError).toBe(true);
+          expect(existsSync(join(dir, "notes.txt"))).toBe(true);
+          const read = await mcp.call("read_file", { path: "notes.txt" });
+          expect(read.isError).toBe(false);
+          expect(read.text).toContain("hello");
+          expect(read.text).toContain("config did not load");
+          const list = await mcp.call("callback_list");
+          expect(list.text).toContain("Cannot load config");
+          // The person fixes the config: the next call sees it.
+          writeFiles(dir, { "callbacks.config.ts": "export default { callbacks: [] };\n" });
+          const fixed = await mcp.call("write_file", { path: "src/a.ts", content: "x\n" });
+          expect(fixed.isError).toBe(false);
+        } finally {
+          await mcp.close();
+        }
+      },
+      SLOW_TEST,
+    );
+  }
+
+  test(
+    "a config that calls process.exit() later, from a timer: the server's log says why it ended",
+    async () => {
+      const { startMcp } = await import("../mcp/_client.ts");
+      const dir = tempDir("cpilot-mcp-exit-", { git: true });
+      writeFiles(dir, tsConfig("setTimeout(() => process.exit(3), 300);"));
+      const mcp = await startMcp(dir, { env: FAST });
+      try {
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(mcp.stderr()).toContain("called process.exit(3)");
+      } finally {
+        await mcp.close().catch(() => undefined);
+      }
+    },
+    SLOW_TEST,
+  );
+});
+
+interface CheckRun {
+  code: number | null;
+  signal: string | null;
+  stderr: string;
+}
+
+/** `cpilot check a.txt` in `dir`, with `signal` sent after `afterMs`; SIGKILL after 30 s. */
+function check(
+  dir: string,
+  env: Record<string, string>,
+  signal?: { name: NodeJS.Signals; afterMs: number },
+): Promise<CheckRun> {
+  return new Promise((resolve) => {
+    const child = spawn(cpilotBinary(), ["check", "a.txt"], {
+      cwd: dir,
+      env: {
+        PATH: "/usr/local/bin:/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/root",
+        ...runtimeEnv(),
+        ...env,
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString("utf8");
+    });
+    const timers = [setTimeout(() => child.kill("SIGKILL"), 30_000)];
+    if (signal) timers.push(setTimeout(() => child.kill(signal.name), signal.afterMs));
+    child.on("close", (code, sig) => {
+      for (const t of timers) clearTimeout(t);
+      resolve({ code, signal: sig, stderr });
+    });
+  });
+}
+
+describe("cpilot check with a config that cannot load (issue 16, item 7)", () => {
+  for (const [what, body] of MISBEHAVING) {
+    test(
+      `${what}: exit 2 with the reason, within the deadline`,
+      async () => {
+        const dir = tempDir("cpilot-check-load-", { git: true });
+        writeFiles(dir, { ...tsConfig(body), "a.txt": "x\n" });
+        const r = await check(dir, FAST);
+        expect({ code: r.code, signal: r.signal }).toEqual({ code: 2, signal: null });
+        expect(r.stderr).toContain('Cannot load config "callbacks.config.ts"');
+      },
+      SLOW_TEST,
+    );
+  }
+
+  for (const name of ["SIGINT", "SIGTERM"] as const) {
+    test(
+      `${name} ends a check whose config loops (the deadline far off)`,
+      async () => {
+        const dir = tempDir("cpilot-check-sig-", { git: true });
+        writeFiles(dir, { ...tsConfig("while (true) {}"), "a.txt": "x\n" });
+        const r = await check(
+          dir,
+          { CPILOT_CONFIG_LOAD_TIMEOUT_MS: "600000" },
+          { name, afterMs: 1500 },
+        );
+        expect(r.signal).not.toBe("SIGKILL");
+        expect(r.code).toBe(130);
+      },
+      SLOW_TEST,
+    );
+  }
+
+  test("a script config that loads still runs its callbacks", async () => {
+    const dir = tempDir("cpilot-check-ok-", { git: true });
+    writeFiles(dir, {
+      "callbacks.config.ts": `const cmd = ["sh", "-c", "echo ran-" + "it >&2; exit 1"];\nexport default { callbacks: [{ name: "c", pattern: "*.txt", run: cmd, timeout: 30 }] };\n`,
+      "a.txt": "x\n",
+    });
+    const r = await check(dir, {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("ran-it");
+  });
 });

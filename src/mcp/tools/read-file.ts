@@ -51,7 +51,7 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
     },
     ({ path, offset, limit }) =>
       ctx.batcher.serial(async () => {
-        await ctx.project.load();
+        const state = await ctx.project.load();
         const shown = JSON.stringify(path);
         const where = containPath(ctx.project.root, path);
         if (!where.ok) {
@@ -114,7 +114,13 @@ export function registerReadFile(server: McpServer, ctx: ToolContext): void {
         if (decoded === null)
           return ctx.reply(`Cannot read ${shown}: it is not UTF-8 text (binary?)`, true);
         try {
-          return ctx.reply(formatRead(decoded.text, offset ?? 1, limit ?? DEFAULT_READ_LINES));
+          const text = formatRead(decoded.text, offset ?? 1, limit ?? DEFAULT_READ_LINES);
+          // After the numbered lines, so it cannot be taken for the file's text.
+          const note =
+            state.kind === "broken" && state.unloaded
+              ? `\n\n(cpilot: the project's config did not load, so writes through cpilot's tools are refused until the user fixes it: ${state.error.split("\n")[0]})`
+              : "";
+          return ctx.reply(text + note);
         } catch (err) {
           return ctx.reply(`Cannot read ${shown}: ${(err as Error).message}`, true);
         }

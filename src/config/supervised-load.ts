@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { configRunsCode } from "../agents/_shared/hook-config.ts";
+import { sha1Hex } from "../platform/digest.ts";
+import { CpilotError } from "../util/errors.ts";
+import { loadConfigFile } from "./load.ts";
+import { proveConfigLoads } from "./load-probe.ts";
+import type { ResolvedConfig } from "./resolve.ts";
+
+/** A config that did not finish loading in its supervised child (hangs, loops, exits). */
+export class ConfigDidNotLoad extends CpilotError {}
+
+/**
+ * Load the config at `path` in this process, but only once it has shown it loads: a config
+ * whose loading runs code is first loaded in a supervised child (src/config/load-probe.ts)
+ * within `timeoutMs`, and `signal` stops that at once. Then, while it loads here,
+ * process.exit() fails the load instead of ending this process, and with `defaultSignals`
+ * SIGINT and SIGTERM have their default effect (a JavaScript handler cannot run while the
+ * config's code holds the thread: a config that loops only here still ends on Ctrl-C). Throws ConfigDidNotLoad, or the load's own CpilotError.
+ */
+export async function loadConfigSupervised(
+  path: string,
+  options: { timeoutMs: number; cwd: string; signal?: AbortSignal; defaultSignals?: boolean },
+): Promise<ResolvedConfig> {
+  if (!configRunsCode(path)) return loadConfigFile(path);
+  // This process imported this very source before: its module is kept, no code runs again.
+  const version = sourceVersion(path);
+  if (version !== null && proven.has(version)) return loadConfigFile(path);
+  const probe = await proveConfigLoads(path, options);
+  if (!probe.ok) {
+    const [message, ...rest] = probe.message.split("\nhint: ");
+    throw new ConfigDidNotLoad(message ?? probe.message, {
+      hint:
+        rest.join("\n") || "the config must finish loading on its own; run it with `bun` to see",
+      exitCode: options.signal?.aborted ? 130 : 2,
+    });
+  }
+  const load = () => withExitRefused(basename(path), () => loadConfigFile(path));
+  const config = await (options.defaultSignals ? withDefaultSignals(load) : load());
+  if (version !== null) proven.add(version);
+  return config;
+}
+
+/** The config sources this process imported (path and content hash). */
+const proven = new Set<string>();
+
+function sourceVersion(path: string): string | null {
+  try {
+    return `${path}\0${sha1Hex(readFileSync(path))}`;
+  } catch {
+    return null;
+  }
+}
+
+const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
+
+/** Run `work` with no JavaScript handler on SIGINT and SIGTERM: the kernel's default ends the process. */
+async function withDefaultSignals<T>(work: () => Promise<T>): Promise<T> {
+  const saved = STOP_SIGNALS.map((s) => [s, process.listeners(s)] as const);
+  for (const s of STOP_SIGNALS) process.removeAllListeners(s);
+  try {
+    return await work();
+  } finally {
+    for (const [s, listeners] of saved) for (const l of listeners) process.on(s, l);
+  }
+}
+
+/** Run `work` with process.exit() throwing: a config's exit while it loads is a load error. */
+async function withExitRefused<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const exit = process.exit;
+  process.exit = ((code?: number) => {
+    throw new CpilotError(
+      `Cannot load config "${name}": it called process.exit(${code ?? ""}) while loading`,
+      { hint: "a config exports its settings; it must not end the process that loads it" },
+    );
+  }) as typeof process.exit;
+  try {
+    return await work();
+  } finally {
+    process.exit = exit;
+  }
+}
