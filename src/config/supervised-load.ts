@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { configRunsCode } from "../agents/_shared/hook-config.ts";
+import { processStop } from "../engine/process-stop.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { CpilotError } from "../util/errors.ts";
 import { loadConfigFile } from "./load.ts";
@@ -69,6 +70,8 @@ async function withDefaultSignals<T>(work: () => Promise<T>): Promise<T> {
 async function withExitRefused<T>(name: string, work: () => Promise<T>): Promise<T> {
   const exit = process.exit;
   process.exit = ((code?: number) => {
+    // A second Ctrl-C (main.ts) exits on purpose, whatever is loading.
+    if (processStop.aborted) return exit(code);
     throw new CpilotError(
       `Cannot load config "${name}": it called process.exit(${code ?? ""}) while loading`,
       { hint: "a config exports its settings; it must not end the process that loads it" },

@@ -66,36 +66,60 @@ export class Project {
     return this.explicitConfig ?? findConfig(this.root);
   }
 
-  /** The current state, reloading the config when a file it comes from changed. */
+  /**
+   * The current state, reloading the config when a file it comes from changed. A call made
+   * while that reload runs (its trial load may take seconds) waits for it, rather than
+   * getting the state of the config as it was before.
+   */
   async load(): Promise<ProjectState> {
     const path = this.configPath();
     const key = path === null ? "none" : `${path}|${mtime(path)}|${mtime(managedPath(this.root))}`;
-    if (key === this.key) return this.state;
+    if (key === this.key) return this.reloading ?? this.state;
     this.key = key;
-    if (path === null) {
-      this.state = { kind: "none" };
-      return this.state;
-    }
+    const reload = this.reload(path);
+    this.reloading = reload;
     try {
-      // User code runs here only once it has shown, in a child, that it loads in time.
-      const config = existsSync(path)
-        ? await loadConfigSupervised(path, {
-            cwd: this.root,
-            timeoutMs: probeTimeoutMs(process.env, LOAD_TIMEOUT_MS),
-          })
-        : await loadProjectConfig(this.root, path);
-      this.lastGate = config.source.gate ?? {};
-      this.state = { kind: "ok", config, engine: createEngine({ root: config.root, config }) };
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const hint = (err as { hint?: unknown }).hint;
-      this.state = {
-        kind: "broken",
-        error: typeof hint === "string" ? `${message}\nhint: ${hint}` : message,
-        ...(err instanceof ConfigDidNotLoad ? { unloaded: true as const } : {}),
-      };
+      return await reload;
+    } finally {
+      if (this.reloading === reload) this.reloading = null;
     }
-    return this.state;
+  }
+
+  private reloading: Promise<ProjectState> | null = null;
+
+  /** Load the config at `path`; the result becomes the state unless a newer reload began meanwhile. */
+  private async reload(path: string | null): Promise<ProjectState> {
+    const key = this.key;
+    let next: ProjectState;
+    let gate: GateConfig | null = null;
+    if (path === null) {
+      next = { kind: "none" };
+    } else {
+      try {
+        // User code runs here only once it has shown, in a child, that it loads in time.
+        const config = existsSync(path)
+          ? await loadConfigSupervised(path, {
+              cwd: this.root,
+              timeoutMs: probeTimeoutMs(process.env, LOAD_TIMEOUT_MS),
+            })
+          : await loadProjectConfig(this.root, path);
+        gate = config.source.gate ?? {};
+        next = { kind: "ok", config, engine: createEngine({ root: config.root, config }) };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        const hint = (err as { hint?: unknown }).hint;
+        next = {
+          kind: "broken",
+          error: typeof hint === "string" ? `${message}\nhint: ${hint}` : message,
+          ...(err instanceof ConfigDidNotLoad ? { unloaded: true as const } : {}),
+        };
+      }
+    }
+    if (this.key === key) {
+      this.state = next;
+      if (gate !== null) this.lastGate = gate;
+    }
+    return next;
   }
 
   /** The gate section of the last config that loaded ({} before any did: built-in protections). */

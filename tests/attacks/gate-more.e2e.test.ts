@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { opencodePluginSource } from "../../src/agents/opencode/plugin-source.ts";
 import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
@@ -211,6 +211,35 @@ describe("cpilot mcp answers every call when the config cannot load (issue 16, i
       SLOW_TEST,
     );
   }
+
+  test(
+    "a call made while a changed config is tried waits for it: the old config's rules no longer count",
+    async () => {
+      const { startMcp } = await import("../mcp/_client.ts");
+      const dir = tempDir("cpilot-mcp-reload-", { git: true });
+      const allow = 'gate: { rules: [{ action: "allow", pattern: ".env.local" }] }';
+      writeFiles(dir, { "callbacks.config.ts": `export default { callbacks: [], ${allow} };\n` });
+      const mcp = await startMcp(dir, { env: FAST });
+      try {
+        const before = await mcp.call("write_file", { path: ".env.local", content: "A=1\n" });
+        expect(before.isError).toBe(false);
+        writeFiles(dir, {
+          "callbacks.config.ts": `while (true) {}\nexport default { callbacks: [], ${allow} };\n`,
+        });
+        // The list starts the trial load of the changed config; the write arrives meanwhile.
+        const [, write] = await Promise.all([
+          mcp.call("callback_list"),
+          mcp.call("write_file", { path: ".env.local", content: "A=2\n" }),
+        ]);
+        expect(write.isError).toBe(true);
+        expect(write.text).toContain("config did not load");
+        expect(readFileSync(join(dir, ".env.local"), "utf8")).toBe("A=1\n");
+      } finally {
+        await mcp.close();
+      }
+    },
+    SLOW_TEST,
+  );
 
   test(
     "a config that calls process.exit() later, from a timer: the server's log says why it ended",
