@@ -8,6 +8,7 @@
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import { selfArgv } from "../agents/_shared/self-command.ts";
 import { denyForm, mayBePreWrite, sniffEvent } from "../agents/_shared/unreadable-input.ts";
+import { probeTimeoutMs } from "../config/load-probe.ts";
 import { processStop } from "../engine/process-stop.ts";
 import { killGroup } from "../engine/spawn.ts";
 import { startProcess } from "../platform/start-process.ts";
@@ -27,8 +28,7 @@ export type ChildReport =
   | { readonly reply: HookReply };
 
 export function loadTimeoutMs(env: NodeJS.ProcessEnv): number {
-  const ms = Number(env.CPILOT_CONFIG_LOAD_TIMEOUT_MS);
-  return Number.isFinite(ms) && ms > 0 ? ms : CONFIG_LOAD_TIMEOUT_MS;
+  return probeTimeoutMs(env, CONFIG_LOAD_TIMEOUT_MS);
 }
 
 /** A report line for the parent (the child's side). */
