@@ -53,14 +53,14 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   add: async () => (await import("./src/cli/add.ts")).addCommand,
   gate: async () => {
     const { gateCommand } = await import("./src/cli/gate.ts");
-    const { loadProjectConfig } = await import("./src/config/load.ts");
+    const { loadProjectConfigSupervised } = await import("./src/config/supervised-load.ts");
     return async (args, ctx) => {
       const { rest, config: explicit } = takeConfigFlag(args);
       // Help needs no project.
       if (rest[0] === "--help" || rest[0] === "-h" || rest[0] === "help") {
         return gateCommand(rest, { root: ctx.cwd, gate: {} });
       }
-      const config = await loadProjectConfig(ctx.cwd, explicit);
+      const config = await loadProjectConfigSupervised(ctx.cwd, explicit, ctx.signal);
       return gateCommand(rest, { root: config.root, gate: config.source.gate ?? {} });
     };
   },

@@ -1,8 +1,4 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { findConfig } from "../config/find.ts";
-import { loadProjectConfig } from "../config/load.ts";
-import type { ResolvedConfig } from "../config/resolve.ts";
+import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import type { EditBatch } from "../engine/batch.ts";
 import { createEngine } from "../engine/engine.ts";
 import type { Outcome } from "../engine/outcome.ts";
@@ -53,7 +49,7 @@ export async function checkCommand(
       hint: `usage: ${USAGE}`,
     });
   }
-  const config = await loadCheckConfig(options.cwd, values.config, options.signal);
+  const config = await loadProjectConfigSupervised(options.cwd, values.config, options.signal);
   mark("config loaded");
   const names = config.callbacks.map((c) => c.name);
   assertKnownNames(values.only ?? [], names, "use --only");
@@ -167,28 +163,4 @@ async function restoreCommand(cwd: string): Promise<number> {
   if (result.status === "nothing") say("cpilot: nothing set aside: nothing to restore");
   else for (const line of result.lines) say(line);
   return 0;
-}
-
-/** Longest a config may take to load for `check` (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
-const CHECK_LOAD_TIMEOUT_MS = 30_000;
-
-/**
- * The project's config, loaded so that one that hangs, loops or exits ends `check` with a
- * clear error (exit 2) within the deadline, and Ctrl-C or SIGTERM end it meanwhile (130).
- */
-async function loadCheckConfig(
-  cwd: string,
-  explicit: string | undefined,
-  signal: AbortSignal,
-): Promise<ResolvedConfig> {
-  const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
-  if (path === null || !existsSync(path)) return loadProjectConfig(cwd, explicit);
-  const { loadConfigSupervised } = await import("../config/supervised-load.ts");
-  const { probeTimeoutMs } = await import("../config/load-probe.ts");
-  return loadConfigSupervised(path, {
-    cwd,
-    signal,
-    timeoutMs: probeTimeoutMs(process.env, CHECK_LOAD_TIMEOUT_MS),
-    defaultSignals: true,
-  });
 }

@@ -1,5 +1,5 @@
-import { loadProjectConfig } from "../config/load.ts";
 import { isActive, readToggles } from "../config/state.ts";
+import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
 import { renderTable } from "../ui/table.ts";
 import { parseFlags } from "./_common.ts";
@@ -11,7 +11,7 @@ export async function listCommand(args: string[], options: { cwd: string }): Pro
     { json: { type: "boolean" }, config: { type: "string" } },
     "cpilot list [--json] [--config PATH]",
   );
-  const config = await loadProjectConfig(options.cwd, values.config);
+  const config = await loadProjectConfigSupervised(options.cwd, values.config);
   const toggles = readToggles(config.root);
   const rows = config.callbacks.map((cb) => ({
     name: cb.name,

@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import { loadProjectConfig } from "../config/load.ts";
+import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { listRuns, openRunLog, readRun } from "../engine/runs-store.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
 import { formatDuration } from "../ui/style.ts";
@@ -18,7 +18,7 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
     },
     "cpilot logs [RUN_ID] [-n N] [--json]",
   );
-  const config = await loadProjectConfig(options.cwd, values.config);
+  const config = await loadProjectConfigSupervised(options.cwd, values.config);
   const id = positionals[0];
   if (id === undefined) {
     const runs = listRuns(config.root, Number(values.limit ?? 20) || 20);

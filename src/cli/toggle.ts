@@ -1,5 +1,5 @@
-import { loadProjectConfig } from "../config/load.ts";
 import { readToggles, writeToggles } from "../config/state.ts";
+import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { assertKnownNames, parseFlags } from "./_common.ts";
@@ -24,7 +24,7 @@ export async function toggleCommand(
   if (!values.all && positionals.length === 0) {
     throw new CpilotError(`Cannot ${verb}: no callback named`, { hint: `usage: ${usage}` });
   }
-  const config = await loadProjectConfig(options.cwd, values.config);
+  const config = await loadProjectConfigSupervised(options.cwd, values.config);
   const names = config.callbacks.map((c) => c.name);
   assertKnownNames(positionals, names, verb);
   const state = readToggles(config.root);

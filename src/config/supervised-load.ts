@@ -1,12 +1,37 @@
-import { readFileSync } from "node:fs";
-import { basename } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { configRunsCode } from "../agents/_shared/hook-config.ts";
 import { processStop } from "../engine/process-stop.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { CpilotError } from "../util/errors.ts";
-import { loadConfigFile } from "./load.ts";
-import { proveConfigLoads } from "./load-probe.ts";
+import { findConfig } from "./find.ts";
+import { loadConfigFile, loadProjectConfig } from "./load.ts";
+import { probeTimeoutMs, proveConfigLoads } from "./load-probe.ts";
 import type { ResolvedConfig } from "./resolve.ts";
+
+/** Longest a config may take to load for a command (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
+export const COMMAND_LOAD_TIMEOUT_MS = 30_000;
+
+/**
+ * The project's config for a command run by a person (`check`, `list`, `gate`…): found from
+ * `cwd` (or `explicit`) and loaded so that one that hangs, loops or exits ends the command
+ * with a clear error (exit 2) within the deadline, and Ctrl-C or SIGTERM end it meanwhile
+ * (exit 130), even while the config's own code runs in this process.
+ */
+export async function loadProjectConfigSupervised(
+  cwd: string,
+  explicit: string | undefined,
+  signal: AbortSignal = processStop,
+): Promise<ResolvedConfig> {
+  const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
+  if (path === null || !existsSync(path)) return loadProjectConfig(cwd, explicit);
+  return loadConfigSupervised(path, {
+    cwd,
+    signal,
+    timeoutMs: probeTimeoutMs(process.env, COMMAND_LOAD_TIMEOUT_MS),
+    defaultSignals: true,
+  });
+}
 
 /** A config that did not finish loading in its supervised child (hangs, loops, exits). */
 export class ConfigDidNotLoad extends CpilotError {}

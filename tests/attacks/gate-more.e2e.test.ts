@@ -265,14 +265,15 @@ interface CheckRun {
   stderr: string;
 }
 
-/** `cpilot check a.txt` in `dir`, with `signal` sent after `afterMs`; SIGKILL after 30 s. */
+/** `cpilot check a.txt` (or `args`) in `dir`, with `signal` sent after `afterMs`; SIGKILL after 30 s. */
 function check(
   dir: string,
   env: Record<string, string>,
   signal?: { name: NodeJS.Signals; afterMs: number },
+  args = ["check", "a.txt"],
 ): Promise<CheckRun> {
   return new Promise((resolve) => {
-    const child = spawn(cpilotBinary(), ["check", "a.txt"], {
+    const child = spawn(cpilotBinary(), args, {
       cwd: dir,
       env: {
         PATH: "/usr/local/bin:/usr/bin:/bin",
@@ -295,7 +296,7 @@ function check(
   });
 }
 
-describe("cpilot check with a config that cannot load (issue 16, item 7)", () => {
+describe("cpilot check (and list, logs, gate…) with a config that cannot load (issue 16, item 7)", () => {
   for (const [what, body] of MISBEHAVING) {
     test(
       `${what}: exit 2 with the reason, within the deadline`,
@@ -327,6 +328,20 @@ describe("cpilot check with a config that cannot load (issue 16, item 7)", () =>
       SLOW_TEST,
     );
   }
+
+  test(
+    "list, logs, disable and gate test end the same way",
+    async () => {
+      const dir = tempDir("cpilot-cli-load-", { git: true });
+      writeFiles(dir, tsConfig("while (true) {}"));
+      for (const args of [["list"], ["logs"], ["disable", "--all"], ["gate", "test", "x"]]) {
+        const r = await check(dir, FAST, undefined, args);
+        expect({ args, code: r.code }).toEqual({ args, code: 2 });
+        expect(r.stderr).toContain("did not finish loading within 2 s");
+      }
+    },
+    SLOW_TEST,
+  );
 
   test("a script config that loads still runs its callbacks", async () => {
     const dir = tempDir("cpilot-check-ok-", { git: true });
