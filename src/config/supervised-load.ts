@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { configRunsCode } from "../agents/_shared/hook-config.ts";
 import { processStop } from "../engine/process-stop.ts";
+import { bun } from "../platform/bun.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { CpilotError } from "../util/errors.ts";
 import { findConfig } from "./find.ts";
@@ -49,9 +50,14 @@ export async function loadConfigSupervised(
   options: { timeoutMs: number; cwd: string; signal?: AbortSignal; defaultSignals?: boolean },
 ): Promise<ResolvedConfig> {
   if (!configRunsCode(path)) return loadConfigFile(path);
+  const load = () => withExitRefused(basename(path), () => loadConfigFile(path));
+  const here = () => (options.defaultSignals ? withDefaultSignals(load) : load());
   // This process imported this very source before: its module is kept, no code runs again.
   const version = sourceVersion(path);
   if (version !== null && proven.has(version)) return loadConfigFile(path);
+  // Only under Bun can cpilot start itself again (selfArgv); elsewhere (Deno)
+  // the config loads here, without the deadline, Ctrl-C still ending it.
+  if (!bun) return here();
   const probe = await proveConfigLoads(path, options);
   if (!probe.ok) {
     const [message, ...rest] = probe.message.split("\nhint: ");
@@ -61,8 +67,7 @@ export async function loadConfigSupervised(
       exitCode: options.signal?.aborted ? 130 : 2,
     });
   }
-  const load = () => withExitRefused(basename(path), () => loadConfigFile(path));
-  const config = await (options.defaultSignals ? withDefaultSignals(load) : load());
+  const config = await here();
   if (version !== null) proven.add(version);
   return config;
 }

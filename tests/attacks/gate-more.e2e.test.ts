@@ -4,7 +4,7 @@
  * hangs, loops or exits, and the size limit of MCP writes.
  */
 import { describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { opencodePluginSource } from "../../src/agents/opencode/plugin-source.ts";
@@ -354,3 +354,30 @@ describe("cpilot check (and list, logs, gate…) with a config that cannot load 
     expect(r.stderr).toContain("ran-it");
   });
 });
+
+test(
+  "on Deno (no child to try the config in) check still loads a script config and runs it",
+  () => {
+    const dir = tempDir("cpilot-deno-ts-", { git: true });
+    writeFiles(dir, {
+      "callbacks.config.ts": `const cmd = ["sh", "-c", "echo ran-" + "it >&2"];\nexport default { callbacks: [{ name: "c", pattern: "*.txt", run: cmd, timeout: 30 }] };\n`,
+      "a.txt": "x\n",
+    });
+    const repo = join(import.meta.dir, "..", "..");
+    const r = spawnSync(
+      join(repo, "node_modules", ".bin", "deno"),
+      ["run", "-A", "--node-modules-dir=manual", join(repo, "main.ts"), "check", "a.txt"],
+      {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+        timeout: 50_000,
+      },
+    );
+    expect({ code: r.status, stderr: r.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringContaining("1 run passed"),
+    });
+  },
+  SLOW_TEST,
+);
