@@ -9,7 +9,7 @@ import type { Survey } from "./survey.ts";
 /**
  * Make the working tree hold exactly what will be committed: every tracked file that
  * differs from the index is moved into the stage folder (or, deleted, marked there) and
- * the index's version checked out in its place; untracked files are moved there too.
+ * the index's version checked out in its place (through the stage folder); untracked files are moved there too.
  * The journal is on disk before the first file moves. Returns the journal, or null when
  * another check holds the stage folder. A failure half way puts back what had moved.
  */
@@ -36,8 +36,14 @@ export function setAside(top: string, dir: string, survey: Survey): Journal | nu
       } else moveFile(join(top, path), join(dir, "tracked", path));
     }
     for (const path of survey.untracked) moveFile(join(top, path), join(dir, "untracked", path));
+    // git writes the staged versions into the stage folder and cpilot renames them into
+    // place: a git still at work after cpilot was killed must not write over the work the
+    // next cpilot call has put back (what it writes there is dropped with the folder).
     const tracked = survey.unstaged.map((c) => c.path);
-    gitOnPaths(top, ["checkout-index", "-f"], tracked, "check out the staged version of files");
+    const fresh = join(dir, "checkout");
+    const args = ["checkout-index", "-f", `--prefix=${fresh}/`];
+    gitOnPaths(top, args, tracked, "check out the staged version of files");
+    for (const path of tracked) moveFile(join(fresh, path), join(top, path));
   } catch (err) {
     putBack(dir, journal, { top, keptRoot: join(dirname(dir), "kept") });
     throw err;

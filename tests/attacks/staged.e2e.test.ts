@@ -1,0 +1,96 @@
+/**
+ * Attacks on `cpilot check --staged` against the compiled binary, as an unlucky user meets
+ * them: cpilot SIGKILLed while a child it started (git, a callback) is still at work, so
+ * that child writes into the work tree after the next cpilot call put the user's work back.
+ * "Nothing the user wrote is ever lost" (issue 17) must hold whatever those children do.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { chmodSync, existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { cpilot, cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
+import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
+import { treeState } from "../helpers/tree-state.ts";
+
+const git = (root: string, ...args: string[]): string =>
+  execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
+const leftovers: number[] = [];
+afterEach(() => {
+  for (const pid of leftovers.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+});
+
+function repo(config: unknown, files: Record<string, string> = {}): string {
+  const root = tempDir("cpilot-attack-staged-", { git: true });
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify(config),
+    ".gitignore": ".cpilot/\n",
+    "a.txt": "a\n",
+    ...files,
+  });
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "init");
+  return root;
+}
+
+function startCheck(
+  root: string,
+  env: Record<string, string> = {},
+): { child: ChildProcess; closed: Promise<number | null> } {
+  const child = spawn(cpilotBinary(), ["check", "--staged"], {
+    cwd: root,
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      ...runtimeEnv(),
+      ...env,
+    },
+    stdio: "ignore",
+  });
+  const closed = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+  return { child, closed };
+}
+
+const pidIn = (path: string): number => Number(readFileSync(path, "utf8").trim());
+
+test("git still checking out the staged version when cpilot is SIGKILLed cannot write over the work put back", async () => {
+  const marks = tempDir("cpilot-marks-");
+  const started = join(marks, "checkout-started");
+  const ended = join(marks, "checkout-ended");
+  // A slow `git checkout-index` (a big tree, a slow disk, a smudge filter): a git on PATH
+  // that waits before doing the real work, and says when it is done.
+  const bin = join(marks, "bin");
+  const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  writeFiles(bin, {
+    git: `#!/bin/sh\ncase " $* " in *" checkout-index "*) touch "${started}"; sleep 3; "${realGit}" "$@"; s=$?; touch "${ended}"; exit $s;; esac\nexec "${realGit}" "$@"\n`,
+  });
+  chmodSync(join(bin, "git"), 0o755);
+  const root = repo(
+    { callbacks: [{ name: "ok", pattern: "*.txt", timeout: 60, run: "true" }] },
+    { "b.txt": "committed\n", "run.sh": "#!/bin/sh\n" },
+  );
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "b.txt": "committed\nmy unstaged work\n" });
+  chmodSync(join(root, "run.sh"), 0o755); // a mode-only change
+  const before = treeState(root);
+  const env = { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin` };
+  const run = startCheck(root, env);
+  expect(await waitFor(() => existsSync(started), 30_000)).toBe(true);
+  run.child.kill("SIGKILL");
+  await run.closed;
+  const restored = cpilot(["check", "--restore"], { cwd: root, env });
+  expect(restored.stderr).toContain("put back 2 files");
+  expect(await waitFor(() => existsSync(ended), 30_000)).toBe(true);
+  expect(treeState(root)).toEqual(before);
+  // what the late git left in cpilot's folder is cleared without a word by the next call
+  const next = cpilot(["list"], { cwd: root, env });
+  expect(next.stderr).not.toContain("set aside");
+  expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
+}, 60_000);
