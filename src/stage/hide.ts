@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gitOnPaths } from "./git-paths.ts";
 import { claimStage, type Journal } from "./journal.ts";
@@ -14,21 +14,22 @@ import type { Survey } from "./survey.ts";
  * another check holds the stage folder. A failure half way puts back what had moved.
  */
 export function setAside(top: string, dir: string, survey: Survey): Journal | null {
+  const unstaged = survey.unstaged.filter((c) => !(c.deleted && inTheWay(top, c.path)));
   const base = {
     version: 1 as const,
     top,
     createdAt: new Date().toISOString(),
-    tracked: survey.unstaged,
+    tracked: unstaged,
     untracked: survey.untracked,
     madeDirs: missingDirs(
       top,
-      survey.unstaged.filter((c) => c.deleted).map((c) => c.path),
+      unstaged.filter((c) => c.deleted).map((c) => c.path),
     ),
   };
   if (!claimStage(dir, base)) return null;
   const journal: Journal = { ...base, pid: process.pid, started: null };
   try {
-    for (const { path, deleted } of survey.unstaged) {
+    for (const { path, deleted } of unstaged) {
       if (deleted) {
         const marker = join(dir, "deleted", path);
         mkdirSync(dirname(marker), { recursive: true });
@@ -39,7 +40,7 @@ export function setAside(top: string, dir: string, survey: Survey): Journal | nu
     // git writes the staged versions into the stage folder and cpilot renames them into
     // place: a git still at work after cpilot was killed must not write over the work the
     // next cpilot call has put back (what it writes there is dropped with the folder).
-    const tracked = survey.unstaged.map((c) => c.path);
+    const tracked = unstaged.map((c) => c.path);
     const fresh = join(dir, "checkout");
     const args = ["checkout-index", "-f", `--prefix=${fresh}/`];
     gitOnPaths(top, args, tracked, "check out the staged version of files");
@@ -49,6 +50,24 @@ export function setAside(top: string, dir: string, survey: Survey): Journal | nu
     throw err;
   }
   return journal;
+}
+
+/**
+ * A deleted file whose place now holds something else: a folder (with ignored files, a
+ * nested repository, untracked files under `hideUntracked: false`) at its path, or a file
+ * or link where one of its folders was. Checking it out would delete that (`git
+ * checkout-index -f` removes a whole folder in its way), so it stays out of the check: the
+ * callbacks see the folder, not the deleted file, and nothing is lost.
+ */
+function inTheWay(top: string, path: string): boolean {
+  const parts = path.split("/");
+  // from the top down: below a missing folder nothing can be in the way
+  for (let i = 1; i <= parts.length; i++) {
+    const stat = lstatSync(join(top, ...parts.slice(0, i)), { throwIfNoEntry: false });
+    if (stat === undefined) return false;
+    if (i === parts.length || !stat.isDirectory()) return true;
+  }
+  return false;
 }
 
 /** Folders of `paths` that are not on disk (a whole folder deleted), deepest first. */

@@ -4,9 +4,9 @@
  * that child writes into the work tree after the next cpilot call put the user's work back.
  * "Nothing the user wrote is ever lost" (issue 17) must hold whatever those children do.
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
@@ -94,3 +94,53 @@ test("git still checking out the staged version when cpilot is SIGKILLed cannot 
   expect(next.stderr).not.toContain("set aside");
   expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
 }, 60_000);
+
+describe("a tracked file deleted and something else in its place: checking out the staged version must not delete it", () => {
+  const cases: [string, Record<string, unknown>, (root: string) => void][] = [
+    [
+      "a folder of ignored build output",
+      {},
+      (root) => writeFiles(root, { "lib/out.log": "ignored, but mine\n" }),
+    ],
+    [
+      "a folder of untracked files under hideUntracked: false",
+      { hideUntracked: false },
+      (root) => writeFiles(root, { "lib/new.ts": "untracked, not hidden\n" }),
+    ],
+    [
+      "a nested repository",
+      {},
+      (root) => {
+        mkdirSync(join(root, "lib"));
+        git(join(root, "lib"), "init", "-q");
+        writeFiles(root, { "lib/work.txt": "in a nested repository\n" });
+      },
+    ],
+    [
+      "a file where its folder was, under hideUntracked: false",
+      { hideUntracked: false },
+      (root) => writeFiles(root, { pkg: "a file now\n" }), // pkg/x.txt was deleted
+    ],
+  ];
+  for (const [name, extra, replace] of cases) {
+    test(name, () => {
+      const root = repo(
+        { callbacks: [{ name: "ok", pattern: "*.txt", timeout: 60, run: "true" }], ...extra },
+        { ".gitignore": ".cpilot/\n*.log\n", lib: "was a file\n", "pkg/x.txt": "was in pkg\n" },
+      );
+      writeFiles(root, { "a.txt": "staged\n" });
+      git(root, "add", "a.txt");
+      rmSync(join(root, "lib"));
+      rmSync(join(root, "pkg"), { recursive: true });
+      replace(root);
+      const before = treeState(root);
+      const ignored = existsSync(join(root, "lib/out.log"));
+      const r = cpilot(["check", "--staged"], { cwd: root });
+      expect(r.stderr).not.toContain("internal error");
+      expect(r.code).toBe(0);
+      expect(treeState(root)).toEqual(before);
+      if (ignored)
+        expect(readFileSync(join(root, "lib/out.log"), "utf8")).toBe("ignored, but mine\n");
+    });
+  }
+});
