@@ -149,7 +149,7 @@ async function recoverSetAsideWork(name: string, args: string[]): Promise<void> 
   if (dir === null) return;
   try {
     const { recoverStage } = await import("./src/stage/recover.ts");
-    const result = recoverStage(dir);
+    const result = await recoverStage(dir);
     if (result.status === "restored") for (const line of result.lines) writeErr(`${line}\n`);
   } catch (err) {
     writeErr(

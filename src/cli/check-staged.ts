@@ -8,6 +8,7 @@ import { findGitDir } from "../stage/git-dir.ts";
 import { setAside } from "../stage/hide.ts";
 import type { Journal } from "../stage/journal.ts";
 import { stageDir } from "../stage/journal.ts";
+import { stopLeftRunsNow } from "../stage/left-runs.ts";
 import { putBack } from "../stage/restore.ts";
 import { surveyTree } from "../stage/survey.ts";
 import { stagedMessages } from "../ui/staged-report.ts";
@@ -78,7 +79,7 @@ export async function openStagedCheck(
     if (survey.untracked.length > MANY_UNTRACKED) {
       stagedMessages.manyUntracked(survey.untracked.length);
     }
-    journal = setAside(top, dir, survey);
+    journal = setAside(top, dir, survey, root);
     if (journal === null) {
       throw new CpilotError(
         "Cannot set unstaged changes aside: another `cpilot check --staged` is running in this repository",
@@ -95,6 +96,8 @@ export async function openStagedCheck(
     if (done || journal === null) return;
     done = true;
     try {
+      // quitting at once (a second Ctrl-C): a run still going would write over the work
+      stopLeftRunsNow(root, process.pid, null);
       stagedMessages.putBack(journal, putBack(dir, journal, { top, keptRoot }));
     } catch (err) {
       // still all in the stage folder, with its journal: the next call tries again

@@ -13,11 +13,17 @@ import type { Survey } from "./survey.ts";
  * The journal is on disk before the first file moves. Returns the journal, or null when
  * another check holds the stage folder. A failure half way puts back what had moved.
  */
-export function setAside(top: string, dir: string, survey: Survey): Journal | null {
+export function setAside(
+  top: string,
+  dir: string,
+  survey: Survey,
+  root: string = top,
+): Journal | null {
   const unstaged = survey.unstaged.filter((c) => !(c.deleted && inTheWay(top, c.path)));
   const base = {
     version: 1 as const,
     top,
+    root,
     createdAt: new Date().toISOString(),
     tracked: unstaged,
     untracked: survey.untracked,

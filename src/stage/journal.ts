@@ -16,6 +16,11 @@ export interface Journal {
   readonly started: number | null;
   /** The work tree's top: every path is relative to it. */
   readonly top: string;
+  /**
+   * The config root, whose `.cpilot/running/` lists the check's runs: a run that outlived
+   * its killed check is stopped before the files go back (it would write over them).
+   */
+  readonly root?: string;
   readonly createdAt: string;
   /** Tracked files whose working copy differs from the index; `deleted`: it had none. */
   readonly tracked: readonly { readonly path: string; readonly deleted: boolean }[];

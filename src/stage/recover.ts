@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import { isSameProcess } from "../platform/process-start.ts";
 import { readJournal, settleOrphanFolder } from "./journal.ts";
+import { stopLeftRuns } from "./left-runs.ts";
 import { putBack } from "./restore.ts";
 
 export type Recovery =
@@ -21,7 +22,7 @@ function alive(pid: number, started: number | null): boolean {
  * Put back what a `check --staged` set aside in `dir` and did not restore (it was killed,
  * or the machine stopped), unless that check is still running. Says what it did.
  */
-export function recoverStage(dir: string): Recovery {
+export async function recoverStage(dir: string): Promise<Recovery> {
   const keptRoot = join(dirname(dir), "kept");
   const journal = readJournal(dir);
   if (journal === null) {
@@ -37,6 +38,10 @@ export function recoverStage(dir: string): Recovery {
   }
   if (journal.pid !== process.pid && alive(journal.pid, journal.started)) {
     return { status: "busy", pid: journal.pid };
+  }
+  // a run that outlived the check would write over the work about to go back
+  if (journal.root !== undefined && journal.pid !== process.pid) {
+    await stopLeftRuns(journal.root, journal.pid, journal.started);
   }
   const done = putBack(dir, journal, { top: journal.top, keptRoot });
   const lines = [

@@ -59,6 +59,74 @@ function startCheck(
 
 const pidIn = (path: string): number => Number(readFileSync(path, "utf8").trim());
 
+test("a fixer still running when cpilot is SIGKILLed cannot write over the work the next call put back", async () => {
+  const marks = tempDir("cpilot-marks-");
+  const up = join(marks, "up");
+  // A formatter as many are: read the file, work a while, write the result.
+  const root = repo({
+    callbacks: [
+      {
+        name: "slow-format",
+        pattern: "a.txt",
+        timeout: 60,
+        fixes: true,
+        run: `c=$(cat a.txt); echo $$ > "${up}"; sleep 3; printf '%s\\n' "$c" | tr a-z A-Z > a.txt`,
+      },
+    ],
+  });
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "staged\nmy precious unstaged line\n" });
+  const before = treeState(root);
+  const run = startCheck(root);
+  expect(
+    await waitFor(() => existsSync(up) && readFileSync(up, "utf8").endsWith("\n"), 30_000),
+  ).toBe(true);
+  const fixer = pidIn(up);
+  leftovers.push(-fixer);
+  run.child.kill("SIGKILL");
+  await run.closed;
+  const restored = cpilot(["check", "--restore"], { cwd: root });
+  expect(restored.stderr).toContain("put back 1 file");
+  // the fixer, had it lived, would have written its uppercased staged text by now
+  expect(await waitFor(() => !processAlive(fixer), 30_000)).toBe(true);
+  await new Promise((r) => setTimeout(r, 200));
+  expect(treeState(root)).toEqual(before);
+}, 60_000);
+
+test("Ctrl-C twice while a fixer that ignores SIGTERM still runs: it cannot write over the work put back on the way out", async () => {
+  const marks = tempDir("cpilot-marks-");
+  const up = join(marks, "up");
+  const root = repo({
+    callbacks: [
+      {
+        name: "stubborn-format",
+        pattern: "a.txt",
+        timeout: 120,
+        fixes: true,
+        run: `trap '' TERM INT; c=$(cat a.txt); echo $$ > "${up}"; sleep 3; printf '%s\\n' "$c" | tr a-z A-Z > a.txt`,
+      },
+    ],
+  });
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "staged\nmy precious unstaged line\n" });
+  const before = treeState(root);
+  const run = startCheck(root);
+  expect(
+    await waitFor(() => existsSync(up) && readFileSync(up, "utf8").endsWith("\n"), 30_000),
+  ).toBe(true);
+  const fixer = pidIn(up);
+  leftovers.push(-fixer);
+  run.child.kill("SIGINT");
+  await new Promise((r) => setTimeout(r, 300)); // the first one starts stopping the runs
+  run.child.kill("SIGINT");
+  expect(await run.closed).toBe(130);
+  expect(await waitFor(() => !processAlive(fixer), 30_000)).toBe(true);
+  await new Promise((r) => setTimeout(r, 200));
+  expect(treeState(root)).toEqual(before);
+}, 60_000);
+
 test("git still checking out the staged version when cpilot is SIGKILLed cannot write over the work put back", async () => {
   const marks = tempDir("cpilot-marks-");
   const started = join(marks, "checkout-started");

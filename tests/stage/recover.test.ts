@@ -39,7 +39,7 @@ test("a check that died (journal of a dead pid) is put back whole", async () => 
   const journalFile = join(dir, "journal.json");
   const journal = JSON.parse(readFileSync(journalFile, "utf8"));
   writeFileSync(journalFile, JSON.stringify({ ...journal, pid: 2 ** 22 + 7, started: 1 }));
-  expect(recoverStage(dir).status).toBe("restored");
+  expect((await recoverStage(dir)).status).toBe("restored");
   expect(treeState(root)).toEqual(before);
   expect(existsSync(dir)).toBe(false);
 });
@@ -52,7 +52,7 @@ test("a crash half way through putting back: the files already back are not touc
   const journalFile = join(dir, "journal.json");
   const journal = JSON.parse(readFileSync(journalFile, "utf8"));
   writeFileSync(journalFile, JSON.stringify({ ...journal, pid: 2 ** 22 + 7, started: 1 }));
-  const result = recoverStage(dir);
+  const result = await recoverStage(dir);
   expect(result.status).toBe("restored");
   expect(treeState(root)).toEqual(before);
   // nothing was mistaken for a callback's rewrite
@@ -66,7 +66,7 @@ test("a callback's rewrite of a set-aside file is kept, never written over silen
   const journalFile = join(dir, "journal.json");
   const journal = JSON.parse(readFileSync(journalFile, "utf8"));
   writeFileSync(journalFile, JSON.stringify({ ...journal, pid: 2 ** 22 + 7, started: 1 }));
-  const result = recoverStage(dir);
+  const result = await recoverStage(dir);
   expect(result.status).toBe("restored");
   expect(treeState(root)).toEqual(before);
   const keptRoot = join(root, ".git", "cpilot", "kept");
@@ -85,8 +85,8 @@ test("a check that is still running is left alone", async () => {
     journalFile,
     JSON.stringify({ ...journal, pid: process.ppid, started: processStartTime(process.ppid) }),
   );
-  expect(recoverStage(dir).status).toBe("busy");
+  expect((await recoverStage(dir)).status).toBe("busy");
   expect(existsSync(join(dir, "journal.json"))).toBe(true);
   writeFileSync(journalFile, JSON.stringify(journal));
-  expect(recoverStage(dir).status).toBe("restored"); // its own journal: this process may
+  expect((await recoverStage(dir)).status).toBe("restored"); // its own journal: this process may
 });
