@@ -7,7 +7,7 @@ import { type FixReport, settleFixes } from "../stage/fixes.ts";
 import { findGitDir } from "../stage/git-dir.ts";
 import { setAside } from "../stage/hide.ts";
 import type { Journal } from "../stage/journal.ts";
-import { stageDir } from "../stage/journal.ts";
+import { claimStage, releaseStage, stageDir } from "../stage/journal.ts";
 import { stopLeftRunsNow } from "../stage/left-runs.ts";
 import { putBack } from "../stage/restore.ts";
 import { surveyTree } from "../stage/survey.ts";
@@ -61,40 +61,74 @@ export async function openStagedCheck(
   const stateDir = `${prefix}.cpilot`;
   const mine = (p: string): boolean => p === stateDir || p.startsWith(`${stateDir}/`);
   const hideUntracked = config.source.hideUntracked ?? true;
-  const survey = await surveyTree(top, { untracked: hideUntracked && !options.dryRun, stateDir });
+  const gitDir = findGitDir(top);
+  const dir = gitDir === null || options.dryRun ? null : stageDir(gitDir);
+  // The stage folder is held before the tree is looked at, for the whole check: a second
+  // check must never survey a tree the first has set aside, then fix and stage the
+  // unstaged work the first puts back meanwhile. Holding it costs a folder and a rename.
+  const hold: Omit<Journal, "pid" | "started"> = {
+    version: 1,
+    top,
+    root,
+    createdAt: new Date().toISOString(),
+    tracked: [],
+    untracked: [],
+  };
+  if (dir !== null && !claimStage(dir, hold, { durable: false })) {
+    throw new CpilotError(
+      "Cannot set unstaged changes aside: another `cpilot check --staged` is running in this repository",
+      {
+        hint: `wait for it to end; if it is gone, \`cpilot check --restore\` puts back what it set aside (kept in ${dir})`,
+      },
+    );
+  }
+  let held = dir !== null;
+  const letGo = (): void => {
+    if (!held || dir === null) return;
+    held = false;
+    releaseStage(dir);
+  };
+  process.on("exit", letGo);
+  let survey: Awaited<ReturnType<typeof surveyTree>>;
+  try {
+    survey = await surveyTree(top, { untracked: hideUntracked && !options.dryRun, stateDir });
+  } catch (err) {
+    letGo();
+    throw err;
+  }
   mark("staged: tree surveyed");
   const files = rebase(survey.staged, top, root);
   const nothingAside = survey.unstaged.length === 0 && survey.untracked.length === 0;
   const staged = new Set(survey.staged.filter((c) => c.kind !== "deleted").map((c) => c.path));
-  const gitDir = findGitDir(top);
   const stageFixed = config.source.stageFixed ?? true;
-  if (options.dryRun || files.length === 0 || gitDir === null) {
+  if (dir === null || gitDir === null || files.length === 0) {
+    letGo();
+    process.off("exit", letGo);
     return { files, finish: () => true };
   }
   const keptRoot = join(gitDir, "cpilot", "kept");
   const keptDir = join(keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
   let journal: Journal | null = null;
-  const dir = stageDir(gitDir);
   if (!nothingAside) {
     if (survey.untracked.length > MANY_UNTRACKED) {
       stagedMessages.manyUntracked(survey.untracked.length);
     }
-    journal = setAside(top, dir, survey, root);
-    if (journal === null) {
-      throw new CpilotError(
-        "Cannot set unstaged changes aside: another `cpilot check --staged` is running in this repository",
-        {
-          hint: `wait for it to end; if it is gone, \`cpilot check --restore\` puts back what it set aside (kept in ${dir})`,
-        },
-      );
-    }
+    // From here the put-back releases the folder; should setting aside fail, what had
+    // moved is back and the folder released, or all of it left for the next call.
+    held = false;
+    process.off("exit", letGo);
+    journal = setAside(top, dir, survey, root, { held: true });
     mark("staged: unstaged work set aside");
   }
   let done = false;
   let allBack = true;
   const restore = (): void => {
-    if (done || journal === null) return;
+    if (done) return;
     done = true;
+    if (journal === null) {
+      letGo();
+      return;
+    }
     try {
       // quitting at once (a second Ctrl-C): a run still going would write over the work
       stopLeftRunsNow(root, process.pid, null);
@@ -128,6 +162,7 @@ export async function openStagedCheck(
       } finally {
         restore();
         process.off("exit", restore);
+        process.off("exit", letGo);
       }
       mark("staged: fixes settled, work put back");
       if (report === null) return allBack;

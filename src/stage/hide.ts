@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { gitOnPaths } from "./git-paths.ts";
-import { claimStage, type Journal } from "./journal.ts";
+import { claimStage, type Journal, rewriteJournal } from "./journal.ts";
 import { moveFile } from "./move.ts";
 import { putBack } from "./restore.ts";
 import type { Survey } from "./survey.ts";
@@ -11,13 +11,14 @@ import type { Survey } from "./survey.ts";
  * differs from the index is moved into the stage folder (or, deleted, marked there) and
  * the index's version checked out in its place (through the stage folder); untracked files are moved there too.
  * The journal is on disk before the first file moves. Returns the journal, or null when
- * another check holds the stage folder. A failure half way puts back what had moved.
+ * another check holds the stage folder (`held`: this process claimed it already). A failure half way puts back what had moved.
  */
 export function setAside(
   top: string,
   dir: string,
   survey: Survey,
   root: string = top,
+  options: { held?: boolean } = {},
 ): Journal | null {
   const unstaged = survey.unstaged.filter((c) => !(c.deleted && inTheWay(top, c.path)));
   const base = {
@@ -32,7 +33,8 @@ export function setAside(
       unstaged.filter((c) => c.deleted).map((c) => c.path),
     ),
   };
-  if (!claimStage(dir, base)) return null;
+  if (options.held) rewriteJournal(dir, base);
+  else if (!claimStage(dir, base)) return null;
   const journal: Journal = { ...base, pid: process.pid, started: null };
   try {
     for (const { path, deleted } of unstaged) {

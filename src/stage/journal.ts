@@ -46,12 +46,16 @@ export function journalPath(dir: string): string {
  * temporary name and renamed into place, which fails while another check holds it.
  * Returns false when it is held.
  */
-export function claimStage(dir: string, journal: Omit<Journal, "pid" | "started">): boolean {
+export function claimStage(
+  dir: string,
+  journal: Omit<Journal, "pid" | "started">,
+  options: { durable?: boolean } = {},
+): boolean {
   const temp = `${dir}.new-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });
   mkdirSync(temp, { recursive: true });
   const full: Journal = { ...journal, pid: process.pid, started: ownStartTime() };
-  writeFileAtomic(journalPath(temp), JSON.stringify(full, null, 1));
+  writeFileAtomic(journalPath(temp), JSON.stringify(full, null, 1), options);
   try {
     renameSync(temp, dir);
     return true;
@@ -61,6 +65,13 @@ export function claimStage(dir: string, journal: Omit<Journal, "pid" | "started"
     if (code === "ENOTEMPTY" || code === "EEXIST") return false;
     throw err;
   }
+}
+
+/** Replace the journal of a stage folder this process holds (synced: files move next). */
+export function rewriteJournal(dir: string, journal: Omit<Journal, "pid" | "started">): Journal {
+  const full: Journal = { ...journal, pid: process.pid, started: ownStartTime() };
+  writeFileAtomic(journalPath(dir), JSON.stringify(full, null, 1));
+  return full;
 }
 
 /** The journal in `dir`, or null when there is none or it cannot be read. */

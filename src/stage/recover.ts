@@ -44,6 +44,8 @@ export async function recoverStage(dir: string): Promise<Recovery> {
     await stopLeftRuns(journal.root, journal.pid, journal.started);
   }
   const done = putBack(dir, journal, { top: journal.top, keptRoot });
+  // a check killed before it set anything aside (it holds the folder from its start)
+  if (journal.tracked.length === 0 && journal.untracked.length === 0) return { status: "nothing" };
   const lines = [
     `cpilot: put back ${done.restored} file${done.restored === 1 ? "" : "s"} an interrupted \`cpilot check --staged\` (pid ${journal.pid}, ${journal.createdAt}) had set aside: your unstaged and untracked work is as it was`,
   ];

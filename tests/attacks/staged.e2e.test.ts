@@ -212,3 +212,38 @@ describe("a tracked file deleted and something else in its place: checking out t
     });
   }
 });
+
+test("two `check --staged` at once: the second never sees, fixes or stages the work the first set aside", async () => {
+  const marks = tempDir("cpilot-marks-");
+  const up = join(marks, "up");
+  const root = repo({
+    callbacks: [
+      {
+        name: "trim",
+        pattern: "a.txt",
+        timeout: 60,
+        fixes: true,
+        // the first run waits to be told to go on, so the second check starts meanwhile;
+        // the second's run takes a while, so the first is done before it writes
+        run: `if [ ! -e "${up}" ]; then touch "${up}"; while [ ! -e "${up}.go" ]; do sleep 0.05; done; else touch "${up}.2"; sleep 2; fi; sed -i 's/ *$//' a.txt`,
+      },
+    ],
+  });
+  writeFiles(root, { "a.txt": "one  \nstaged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "one  \nstaged\nunstaged, not for this commit\n" });
+  const first = startCheck(root);
+  expect(await waitFor(() => existsSync(up), 30_000)).toBe(true);
+  const second = startCheck(root);
+  // the second check either refuses at once or gets as far as its run
+  await Promise.race([second.closed, waitFor(() => existsSync(`${up}.2`), 3000)]);
+  writeFiles(marks, { "up.go": "" });
+  expect(await first.closed).toBe(0);
+  await second.closed;
+  // whatever the second did, the commit holds only what was staged (fixed), and the
+  // unstaged line is in the work tree only
+  expect(git(root, "show", ":a.txt")).toBe("one\nstaged\n");
+  expect(readFileSync(join(root, "a.txt"), "utf8")).toBe(
+    "one\nstaged\nunstaged, not for this commit\n",
+  );
+}, 60_000);

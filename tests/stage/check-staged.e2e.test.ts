@@ -117,14 +117,14 @@ test("binary, CRLF, no trailing newline, modes, symlinks, renames and deletions 
   expect(existsSync(join(root, "dir"))).toBe(false);
 });
 
-test("nothing to set aside: no stage folder is made", () => {
+test("nothing to set aside: nothing is moved (the stage folder only holds the check's place)", () => {
   const probe = join(tempDir("cpilot-probe-"), "p");
   const root = repo([
     {
       name: "probe",
       pattern: "*.txt",
       timeout: 30,
-      run: `if [ -e .git/cpilot/stage ]; then echo aside > "${probe}"; else echo none > "${probe}"; fi`,
+      run: `if [ -e .git/cpilot/stage/tracked ] || [ -e .git/cpilot/stage/untracked ]; then echo aside > "${probe}"; else echo none > "${probe}"; fi`,
     },
   ]);
   writeFiles(root, { "a.txt": "staged whole\n" });
@@ -133,6 +133,7 @@ test("nothing to set aside: no stage folder is made", () => {
   expect(r.code).toBe(0);
   expect(read(probe).trim()).toBe("none");
   expect(r.stderr).not.toContain("set aside");
+  expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
 });
 
 test("nothing staged: said, exit 0, nothing runs", () => {
