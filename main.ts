@@ -132,6 +132,7 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on("SIGINT", interrupt);
   process.on("SIGTERM", interrupt);
+  process.on("SIGHUP", interrupt); // the terminal closed: stop and clean up as for SIGTERM
   await recoverSetAsideWork(name, args);
   const command = await load();
   mark("command loaded");

@@ -247,3 +247,24 @@ test("two `check --staged` at once: the second never sees, fixes or stages the w
     "one\nstaged\nunstaged, not for this commit\n",
   );
 }, 60_000);
+
+test("the terminal closes mid-check (SIGHUP): the work is back when cpilot has gone, without another call", async () => {
+  const marks = tempDir("cpilot-marks-");
+  const up = join(marks, "up");
+  const root = repo({
+    callbacks: [{ name: "slow", pattern: "*.txt", timeout: 60, run: `echo $$ > "${up}"; sleep 2` }],
+  });
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "staged\nunstaged\n", "untracked.txt": "mine\n" });
+  const before = treeState(root);
+  const run = startCheck(root);
+  expect(
+    await waitFor(() => existsSync(up) && readFileSync(up, "utf8").endsWith("\n"), 30_000),
+  ).toBe(true);
+  leftovers.push(-pidIn(up));
+  run.child.kill("SIGHUP");
+  await run.closed;
+  expect(treeState(root)).toEqual(before);
+  expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
+}, 60_000);
