@@ -74,7 +74,7 @@ export async function openStagedCheck(
     tracked: [],
     untracked: [],
   };
-  if (dir !== null && !claimStage(dir, hold, { durable: false })) {
+  if (dir !== null && !claim(dir, hold)) {
     throw new CpilotError(
       "Cannot set unstaged changes aside: another `cpilot check --staged` is running in this repository",
       {
@@ -170,4 +170,16 @@ export async function openStagedCheck(
       return allBack && report.conflicts.length === 0;
     },
   };
+}
+
+/** Claim the stage folder; false while another check holds it, a CpilotError when it cannot be made. */
+function claim(dir: string, hold: Omit<Journal, "pid" | "started">): boolean {
+  try {
+    return claimStage(dir, hold, { durable: false });
+  } catch (err) {
+    throw new CpilotError(
+      `Cannot set unstaged changes aside in "${dir}": ${(err as Error).message}`,
+      { hint: `make ${dirname(dir)} a folder cpilot can write (or remove it), then commit again` },
+    );
+  }
 }

@@ -8,8 +8,14 @@ import { findGitDir } from "./git-dir.ts";
  * so this is a few stat calls and imports nothing heavy.
  */
 export function pendingStage(cwd: string): string | null {
-  const gitDir = findGitDir(cwd);
-  if (gitDir === null) return null;
-  const dir = join(gitDir, "cpilot", "stage");
-  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : null;
+  // Never throws: every call (the pre-write hook too) asks before doing its job, and a git
+  // folder it cannot look into (`.git/cpilot` a file, no permission) holds nothing of ours.
+  try {
+    const gitDir = findGitDir(cwd);
+    if (gitDir === null) return null;
+    const dir = join(gitDir, "cpilot", "stage");
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : null;
+  } catch {
+    return null;
+  }
 }

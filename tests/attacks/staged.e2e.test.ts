@@ -268,3 +268,24 @@ test("the terminal closes mid-check (SIGHUP): the work is back when cpilot has g
   expect(treeState(root)).toEqual(before);
   expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
 }, 60_000);
+
+test("a .git/cpilot that is not a folder never crashes a cpilot call: the pre-write gate still denies", () => {
+  const root = repo({ callbacks: [] });
+  writeFiles(root, { ".git/cpilot": "a file, not a folder\n" });
+  const payload = {
+    hook_event_name: "PreToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(root, ".git/hooks/pre-commit"), content: "evil\n" },
+    session_id: "s",
+    cwd: root,
+  };
+  const r = cpilot(["hook", "claude"], { cwd: root, input: JSON.stringify(payload) });
+  expect(r.stderr).not.toContain("internal error");
+  expect(`${r.code} ${r.stdout}`).toMatch(/deny|^2 /);
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const check = cpilot(["check", "--staged"], { cwd: root });
+  expect(check.stderr).not.toContain("internal error");
+  expect(check.stderr).toContain("Cannot set unstaged changes aside");
+  expect(check.code).toBe(2);
+});
