@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runGitBytes, splitNul } from "../match/_git.ts";
 import { gitOnPaths } from "./git-paths.ts";
@@ -127,7 +127,7 @@ function mergeOnTop(
   const result = join(work, "result");
   writeFileSync(result, merged);
   chmodSync(result, oursStat.mode & 0o7777);
-  renameSync(result, theirs);
+  moveFile(result, theirs); // the git folder may be on another file system (a worktree)
   rmIfThere(ours);
   return "clean";
 }

@@ -13,7 +13,7 @@ import { dirname } from "node:path";
 /**
  * Move a file (or symlink) to `to`, replacing what is there, creating folders: a rename,
  * which keeps bytes, mode and times and costs nothing, or a copy and unlink where the two
- * sit on different file systems. Returns false when `from` does not exist.
+ * sit on different file systems (a linked worktree whose git folder is on another disk). Returns false when `from` does not exist.
  */
 export function moveFile(from: string, to: string): boolean {
   mkdirSync(dirname(to), { recursive: true });
@@ -25,12 +25,21 @@ export function moveFile(from: string, to: string): boolean {
     if (code === "ENOENT") return false;
     if (code !== "EXDEV") throw err;
   }
+  // Copied beside `to` under a temporary name, then renamed over it: `to` is never missing
+  // or half written (a full disk, a kill), and `from` goes only once the copy is whole.
   const stat = lstatSync(from);
-  rmIfThere(to);
-  if (stat.isSymbolicLink()) symlinkSync(readlinkSync(from), to);
-  else {
-    copyFileSync(from, to);
-    chmodSync(to, stat.mode & 0o7777);
+  const temp = `${to}.cpilot-move-${process.pid}`;
+  rmIfThere(temp);
+  try {
+    if (stat.isSymbolicLink()) symlinkSync(readlinkSync(from), temp);
+    else {
+      copyFileSync(from, temp);
+      chmodSync(temp, stat.mode & 0o7777);
+    }
+    renameSync(temp, to);
+  } catch (err) {
+    rmIfThere(temp);
+    throw err;
   }
   unlinkSync(from);
   return true;

@@ -6,8 +6,17 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import { cpilot, cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 import { treeState } from "../helpers/tree-state.ts";
@@ -289,3 +298,57 @@ test("a .git/cpilot that is not a folder never crashes a cpilot call: the pre-wr
   expect(check.stderr).toContain("Cannot set unstaged changes aside");
   expect(check.code).toBe(2);
 });
+
+// A linked worktree on another file system than its repository's git folder (the repo on
+// disk, the worktree in a tmpfs /dev/shm or /tmp): every move between the two is a copy.
+const otherFs = (() => {
+  try {
+    return (
+      statSync("/dev/shm").isDirectory() && statSync("/dev/shm").dev !== statSync(tmpdir()).dev
+    );
+  } catch {
+    return false;
+  }
+})();
+
+test.skipIf(!otherFs)(
+  "a worktree on another file system than its git folder: fixes merge, everything comes back",
+  () => {
+    const root = repo(
+      {
+        callbacks: [
+          {
+            name: "fix",
+            pattern: "a.txt",
+            timeout: 60,
+            fixes: true,
+            run: "sed -i s/staged/STAGED/ a.txt",
+          },
+        ],
+      },
+      { "a.txt": "a\n\n\n\nz\n", "b.txt": "b\n" },
+    );
+    const wt = join(mkdtempSync("/dev/shm/cpilot-attack-wt-"), "wt");
+    try {
+      git(root, "worktree", "add", "-q", wt, "-b", "wt");
+      writeFiles(wt, { "a.txt": "a\nstaged\n\n\nz\n" });
+      git(wt, "add", "a.txt");
+      writeFiles(wt, {
+        "a.txt": "a\nstaged\n\n\nz\nunstaged\n",
+        "b.txt": "b\nunstaged\n",
+        "u.txt": "mine\n",
+      });
+      chmodSync(join(wt, "b.txt"), 0o755);
+      const r = cpilot(["check", "--staged"], { cwd: wt });
+      expect(r.stderr).not.toContain("internal error");
+      expect(r.code).toBe(0);
+      expect(git(wt, "show", ":a.txt")).toBe("a\nSTAGED\n\n\nz\n");
+      expect(readFileSync(join(wt, "a.txt"), "utf8")).toBe("a\nSTAGED\n\n\nz\nunstaged\n");
+      expect(readFileSync(join(wt, "b.txt"), "utf8")).toBe("b\nunstaged\n");
+      expect(statSync(join(wt, "b.txt")).mode & 0o777).toBe(0o755);
+      expect(readFileSync(join(wt, "u.txt"), "utf8")).toBe("mine\n");
+    } finally {
+      rmSync(dirname(wt), { recursive: true, force: true });
+    }
+  },
+);
