@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { type Dirent, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ownStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
@@ -100,7 +100,8 @@ export function releaseStage(dir: string): void {
  * can find them; return that folder, or null when there was nothing to keep.
  */
 export function settleOrphanFolder(dir: string, keptRoot: string): string | null {
-  const left = ["tracked", "untracked"].some((d) => existsSync(join(dir, d)));
+  // the put-back leaves emptied folders behind: only a file (or link) still there counts
+  const left = ["tracked", "untracked"].some((d) => holdsAFile(join(dir, d)));
   if (!left) {
     rmSync(dir, { recursive: true, force: true });
     return null;
@@ -109,4 +110,15 @@ export function settleOrphanFolder(dir: string, keptRoot: string): string | null
   mkdirSync(keptRoot, { recursive: true });
   renameSync(dir, to);
   return to;
+}
+
+/** Is there anything but folders below `dir`? */
+function holdsAFile(dir: string): boolean {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  return entries.some((e) => !e.isDirectory() || holdsAFile(join(dir, e.name)));
 }

@@ -14,6 +14,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -352,3 +353,21 @@ test.skipIf(!otherFs)(
     }
   },
 );
+
+test("a check killed after its last file went back (only empty folders left) raises no false alarm", () => {
+  const root = repo({ callbacks: [] });
+  // what the put-back leaves for a moment: the journal removed, the emptied folders not yet
+  const stage = join(root, ".git", "cpilot", "stage");
+  mkdirSync(join(stage, "tracked", "src", "deep"), { recursive: true });
+  mkdirSync(join(stage, "untracked", "build"), { recursive: true });
+  mkdirSync(join(stage, "deleted"), { recursive: true });
+  const r = cpilot(["list"], { cwd: root });
+  expect(r.stderr).not.toContain("interrupted");
+  expect(existsSync(stage)).toBe(false);
+  expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
+  // one file left is still kept and said
+  mkdirSync(join(stage, "untracked", "build"), { recursive: true });
+  writeFileSync(join(stage, "untracked", "build", "left.txt"), "mine\n");
+  const again = cpilot(["list"], { cwd: root });
+  expect(again.stderr).toContain("no record of where they go");
+});
