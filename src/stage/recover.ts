@@ -1,8 +1,16 @@
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isSameProcess } from "../platform/process-start.ts";
+import { lockDirSync } from "../util/dir-lock.ts";
+import { openVerifiedDir } from "../util/verified-dir.ts";
 import { readJournal, settleOrphanFolder } from "./journal.ts";
 import { stopLeftRuns } from "./left-runs.ts";
 import { putBack } from "./restore.ts";
+
+/** The lock recoverers take, beside the stage folder. */
+const RECOVER_LOCK = "recover.lock";
+/** Putting back a large set takes seconds; a dead holder's lock is broken at once. */
+const RECOVER_WAIT_MS = 60_000;
 
 export type Recovery =
   | { readonly status: "restored"; readonly lines: readonly string[] }
@@ -23,6 +31,27 @@ function alive(pid: number, started: number | null): boolean {
  * or the machine stopped), unless that check is still running. Says what it did.
  */
 export async function recoverStage(dir: string): Promise<Recovery> {
+  // One recoverer at a time: parallel calls (an agent's hooks fire together) each putting
+  // back the same files took one another's restored files for callbacks' writes and moved
+  // them to kept/. The others wait here, then find the folder gone.
+  let unlock: () => void;
+  const folder = openVerifiedDir(dirname(dir), "");
+  try {
+    unlock = lockDirSync(folder, RECOVER_LOCK, RECOVER_WAIT_MS);
+  } catch (err) {
+    folder.close();
+    throw err;
+  }
+  try {
+    if (!existsSync(dir)) return { status: "nothing" };
+    return await recoverHeld(dir);
+  } finally {
+    unlock();
+    folder.close();
+  }
+}
+
+async function recoverHeld(dir: string): Promise<Recovery> {
   const keptRoot = join(dirname(dir), "kept");
   const journal = readJournal(dir);
   if (journal === null) {

@@ -11,6 +11,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -371,3 +372,49 @@ test("a check killed after its last file went back (only empty folders left) rai
   const again = cpilot(["list"], { cwd: root });
   expect(again.stderr).toContain("no record of where they go");
 });
+
+test("after a killed check, six cpilot calls at once (parallel agent hooks) put the work back once, whole", async () => {
+  const root = repo({
+    callbacks: [{ name: "slow", pattern: "a.txt", timeout: 60, run: "sleep 30" }],
+  });
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 300; i++) files[`t/f${i}.txt`] = `${i}\n`;
+  writeFiles(root, files);
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "many");
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  for (let i = 0; i < 300; i++) files[`t/f${i}.txt`] = `${i}\nunstaged\n`;
+  writeFiles(root, files);
+  const before = treeState(root);
+  const run = startCheck(root);
+  const running = join(root, ".cpilot", "running");
+  expect(
+    await waitFor(
+      () => existsSync(running) && readdirSync(running).some((n) => n.endsWith(".json")),
+      30_000,
+    ),
+  ).toBe(true);
+  run.child.kill("SIGKILL");
+  await run.closed;
+  const calls = Array.from({ length: 6 }, () => {
+    const child = spawn(cpilotBinary(), ["list"], {
+      cwd: root,
+      env: {
+        PATH: "/usr/local/bin:/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/root",
+        ...runtimeEnv(),
+      },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    return new Promise<string>((r) => child.on("close", () => r(stderr)));
+  });
+  const said = await Promise.all(calls);
+  expect(treeState(root)).toEqual(before);
+  expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
+  expect(said.filter((s) => s.includes("put back 300 files")).length).toBe(1);
+}, 90_000);
