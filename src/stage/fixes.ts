@@ -4,7 +4,7 @@ import { runGitBytes, splitNul } from "../match/_git.ts";
 import { gitOnPaths } from "./git-paths.ts";
 import type { Journal } from "./journal.ts";
 import { mergeAdjacent } from "./merge-lines.ts";
-import { moveFile, rmIfThere } from "./move.ts";
+import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
 
 /** What became of the files callbacks rewrote during `check --staged`. */
 export interface FixReport {
@@ -62,8 +62,11 @@ export function settleFixes(options: {
   // Partially staged: the unstaged changes go back on top of the fix. Their staged text as
   // checked out (filters applied) is the merge base, read before `git add`. A file with
   // unstaged changes only is not in the commit: the put-back keeps a rewrite of it aside.
+  // (A file whose folder a callback swapped for a link is left to the put-back, which keeps
+  // the link aside: merging or keeping it here would reach through the link.)
   const partial = changed.filter(
-    (p) => hidden.get(p) === false && options.staged.has(p) && dir !== null,
+    (p) =>
+      hidden.get(p) === false && options.staged.has(p) && dir !== null && onRealFolders(top, p),
   );
   const bases = new Map(partial.map((p) => [p, stagedText(top, p)]));
   const toStage = options.stageFixed ? changed.filter((p) => options.staged.has(p)) : [];

@@ -8,7 +8,7 @@ import {
   symlinkSync,
   unlinkSync,
 } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * Move a file (or symlink) to `to`, replacing what is there, creating folders: a rename,
@@ -52,4 +52,15 @@ export function rmIfThere(path: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
   }
+}
+
+/** Is every folder on the way from `top` to `path` (relative, `/`) a real folder, no link? */
+export function onRealFolders(top: string, path: string): boolean {
+  const parts = path.split("/");
+  for (let i = 1; i < parts.length; i++) {
+    const stat = lstatSync(join(top, ...parts.slice(0, i)), { throwIfNoEntry: false });
+    if (stat === undefined) return true;
+    if (!stat.isDirectory()) return false;
+  }
+  return true;
 }

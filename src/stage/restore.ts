@@ -36,6 +36,21 @@ export function putBack(
     moveFile(from, join(keptDir, path));
     kept.push(path);
   };
+  // Every folder on the way to a file going back must be a real folder: a link (or file)
+  // a callback put there would send the file, or the removal of a deleted one, out of the
+  // tree. Such a thing is kept aside like any other callback write.
+  const clearWay = (path: string): void => {
+    const parts = path.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const rel = parts.slice(0, i).join("/");
+      const stat = lstatSync(join(top, rel), { throwIfNoEntry: false });
+      if (stat === undefined) return;
+      if (!stat.isDirectory()) {
+        keep(rel);
+        return;
+      }
+    }
+  };
   const pending = journal.tracked.filter(({ path, deleted }) =>
     there(join(dir, deleted ? "deleted" : "tracked", path)),
   );
@@ -45,6 +60,7 @@ export function putBack(
   );
   let restored = 0;
   for (const { path, deleted } of pending) {
+    clearWay(path);
     if (changed.has(path)) keep(path);
     if (deleted) {
       rmIfThere(join(top, path));
@@ -62,6 +78,7 @@ export function putBack(
   for (const path of journal.untracked) {
     const saved = join(dir, "untracked", path);
     if (!there(saved)) continue;
+    clearWay(path);
     keep(path); // a callback made a file of that name meanwhile
     moveFile(saved, join(top, path));
     restored++;

@@ -418,3 +418,32 @@ test("after a killed check, six cpilot calls at once (parallel agent hooks) put 
   expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
   expect(said.filter((s) => s.includes("put back 300 files")).length).toBe(1);
 }, 90_000);
+
+test("a callback that swaps a folder of set-aside files for a link out: the work comes back inside, nothing outside is touched", () => {
+  const outside = tempDir("cpilot-attack-outside-");
+  writeFiles(outside, {
+    "f.txt": "outside, must survive\n",
+    "gone.txt": "outside too\n",
+    "p.txt": "outside as well\n",
+  });
+  const root = repo(
+    {
+      callbacks: [
+        { name: "swap", pattern: "a.txt", timeout: 60, run: `rm -rf t && ln -s "${outside}" t` },
+      ],
+    },
+    { "t/f.txt": "f\n", "t/gone.txt": "tracked, deleted unstaged\n", "t/p.txt": "p\n" },
+  );
+  writeFiles(root, { "a.txt": "staged\n", "t/p.txt": "p staged\n" });
+  git(root, "add", "a.txt", "t/p.txt");
+  writeFiles(root, { "t/p.txt": "p staged\np unstaged\n" }); // partially staged
+  writeFiles(root, { "t/f.txt": "f\nmy work\n", "t/new.txt": "untracked\n" });
+  rmSync(join(root, "t/gone.txt"));
+  const before = treeState(root);
+  cpilot(["check", "--staged"], { cwd: root });
+  expect(readdirSync(outside).sort()).toEqual(["f.txt", "gone.txt", "p.txt"]);
+  expect(readFileSync(join(outside, "p.txt"), "utf8")).toBe("outside as well\n");
+  expect(readFileSync(join(outside, "f.txt"), "utf8")).toBe("outside, must survive\n");
+  expect(readFileSync(join(outside, "gone.txt"), "utf8")).toBe("outside too\n");
+  expect(treeState(root)).toEqual(before);
+});
