@@ -447,3 +447,19 @@ test("a callback that swaps a folder of set-aside files for a link out: the work
   expect(readFileSync(join(outside, "gone.txt"), "utf8")).toBe("outside too\n");
   expect(treeState(root)).toEqual(before);
 });
+
+// Open: paths are decoded from git's output as UTF-8 throughout src/stage, so a name that is
+// not UTF-8 (bytes like \xff) is mangled: a tracked one with unstaged changes makes every
+// `check --staged` fail ("git checkout-index: bad\uFFFD.txt is not in the cache", exit 2, nothing
+// lost), an untracked one is silently not set aside (the callbacks see it; the message still
+// counts it). The fix is paths as bytes end to end (issue 16 item 19): git output read as
+// bytes, fs calls on Buffers, paths passed to git on stdin (`checkout-index --stdin -z`,
+// `add --pathspec-from-file=- --pathspec-file-nul`), the journal storing bytes as base64.
+test.todo("a file name that is not UTF-8 is set aside and put back like any other");
+
+// Open: `git commit <paths>` runs the hook against a temporary index; a fix staged there is
+// committed, but the repository's own index (written by git before the hook) keeps the
+// unfixed text, so the next commit reverts the fix unless the file is staged again
+// (lint-staged has the same gap). Updating git's locked index from the hook is not a
+// documented git interface.
+test.todo("after `git commit <paths>` the fix is in the real index too");
