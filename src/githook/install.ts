@@ -60,7 +60,8 @@ function writeHook(path: string, text: string): void {
 /**
  * Add a pre-commit hook that runs `cpilot check --staged`. An existing hook (hand-written,
  * lefthook's, another tool's) is kept as `pre-commit.pre-cpilot` and run first; with husky
- * the check is a marked block in `.husky/pre-commit`. Running it again changes nothing.
+ * the check is a marked block at the top of `.husky/pre-commit`. Running it again changes
+ * nothing.
  */
 export function installGitHook(cwd: string): HookChange {
   const hooks = hooksDir(cwd);
@@ -69,8 +70,10 @@ export function installGitHook(cwd: string): HookChange {
     const text = readText(husky);
     if (text.includes(BLOCK_START))
       return [`cpilot: ${husky} already runs cpilot check --staged: nothing changed`];
-    const next =
-      text === "" ? `${huskyBlock()}\n` : `${text.replace(/\n*$/, "\n")}${huskyBlock()}\n`;
+    // First (after a shebang): a file that ends in `exit 0` or `exec …` would never reach
+    // a block at its end, and the commit would pass unchecked.
+    const shebang = /^#!.*\n/.exec(text)?.[0] ?? "";
+    const next = `${shebang}${huskyBlock()}\n${text.slice(shebang.length)}`;
     writeHook(husky, next);
     return [`cpilot: added \`cpilot check --staged\` to husky's ${husky}`];
   }

@@ -5,7 +5,7 @@
  * "Nothing the user wrote is ever lost" (issue 17) must hold whatever those children do.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -463,3 +463,34 @@ test.todo("a file name that is not UTF-8 is set aside and put back like any othe
 // (lint-staged has the same gap). Updating git's locked index from the hook is not a
 // documented git interface.
 test.todo("after `git commit <paths>` the fix is in the real index too");
+
+test("husky: a .husky/pre-commit that ends in `exit 0` still runs the check, and uninstall restores it", () => {
+  const root = repo({
+    callbacks: [{ name: "no-fail", pattern: "*.txt", timeout: 60, run: '! grep -q FAIL "$@"' }],
+  });
+  mkdirSync(join(root, ".husky", "_"), { recursive: true });
+  // husky v9's shim: run .husky/<hook> with sh -e
+  writeFiles(root, {
+    ".husky/_/pre-commit": '#!/usr/bin/env sh\n. "$(dirname "$0")/h"\n',
+    ".husky/_/h":
+      '#!/usr/bin/env sh\nn=$(basename "$0"); s=$(dirname "$(dirname "$0")")/$n\n[ ! -f "$s" ] && exit 0\nsh -e "$s" "$@"\n',
+  });
+  chmodSync(join(root, ".husky/_/pre-commit"), 0o755);
+  chmodSync(join(root, ".husky/_/h"), 0o755);
+  git(root, "config", "core.hooksPath", ".husky/_");
+  const user = '#!/usr/bin/env sh\necho "lint ran"\nexit 0\n';
+  writeFiles(root, { ".husky/pre-commit": user });
+  expect(cpilot(["install", "git"], { cwd: root }).code).toBe(0);
+  writeFiles(root, { "a.txt": "FAIL\n" });
+  git(root, "add", "a.txt");
+  const bin = dirname(cpilotBinary());
+  const commit = spawnSync("git", ["commit", "-qm", "broken"], {
+    cwd: root,
+    env: { ...process.env, PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, ...runtimeEnv() },
+    encoding: "utf8",
+  });
+  expect(commit.status).not.toBe(0);
+  expect(git(root, "log", "--format=%s")).toBe("init\n");
+  expect(cpilot(["uninstall", "git"], { cwd: root }).code).toBe(0);
+  expect(readFileSync(join(root, ".husky", "pre-commit"), "utf8")).toBe(user);
+});

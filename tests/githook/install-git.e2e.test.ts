@@ -117,7 +117,7 @@ test("husky: the check goes into .husky/pre-commit, not husky's shims; uninstall
   expect(cpilot(["install", "git"], { cwd: root }).code).toBe(0);
   expect(existsSync(join(root, ".husky", "_", "pre-commit"))).toBe(false);
   const text = readFileSync(join(root, ".husky", "pre-commit"), "utf8");
-  expect(text.startsWith(user)).toBe(true);
+  expect(text.endsWith(user)).toBe(true); // the check first: see the attack suite
   expect(text).toContain("cpilot check --staged");
   expect(cpilot(["install", "git"], { cwd: root }).stderr).toContain("nothing changed");
   expect(cpilot(["uninstall", "git"], { cwd: root }).code).toBe(0);
