@@ -2,12 +2,14 @@ import {
   chmodSync,
   existsSync,
   lstatSync,
+  mkdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve, sep } from "node:path";
 import { gitOrThrow } from "../match/_git.ts";
 import { CpilotError } from "../util/errors.ts";
 import {
@@ -26,6 +28,33 @@ export type HookChange = readonly string[];
 export function hooksDir(cwd: string): string {
   const out = gitOrThrow(cwd, ["rev-parse", "--git-path", "hooks"], "find the git hooks folder");
   return resolve(cwd, out.trim());
+}
+
+/**
+ * A hooks folder outside this repository (a `core.hooksPath` set globally, a folder shared
+ * by every clone on the machine) runs its pre-commit for every repository: one there would
+ * stop each commit of a repository without a cpilot config. Refused, with the way to do it.
+ */
+function refuseShared(cwd: string, hooks: string): void {
+  const where = (args: string[]): string =>
+    realpathOr(resolve(cwd, gitOrThrow(cwd, ["rev-parse", ...args], "find the repository").trim()));
+  const real = realpathOr(hooks);
+  const own = [where(["--show-toplevel"]), where(["--git-common-dir"])];
+  if (own.some((dir) => real === dir || real.startsWith(`${dir}${sep}`))) return;
+  throw new CpilotError(
+    `Cannot install the pre-commit hook in "${hooks}": core.hooksPath points outside this repository, so every repository using that folder would run it`,
+    {
+      hint: "add `cpilot check --staged` to that shared hook yourself (only where a callbacks config exists), or give this repository its own: git config core.hooksPath .git/hooks",
+    },
+  );
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
@@ -53,6 +82,7 @@ function readText(path: string): string {
 }
 
 function writeHook(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true }); // a core.hooksPath folder not made yet
   writeFileSync(path, text);
   chmodSync(path, 0o755);
 }
@@ -65,6 +95,7 @@ function writeHook(path: string, text: string): void {
  */
 export function installGitHook(cwd: string): HookChange {
   const hooks = hooksDir(cwd);
+  refuseShared(cwd, hooks);
   const husky = huskyFile(hooks);
   if (husky !== null) {
     const text = readText(husky);

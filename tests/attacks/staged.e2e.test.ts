@@ -494,3 +494,20 @@ test("husky: a .husky/pre-commit that ends in `exit 0` still runs the check, and
   expect(cpilot(["uninstall", "git"], { cwd: root }).code).toBe(0);
   expect(readFileSync(join(root, ".husky", "pre-commit"), "utf8")).toBe(user);
 });
+
+test("install git with a global core.hooksPath: refused, so other repositories' commits are not stopped", () => {
+  const home = tempDir("cpilot-attack-home-");
+  const shared = join(home, "git-hooks");
+  mkdirSync(shared);
+  writeFiles(home, { ".gitconfig": `[core]\n\thooksPath = ${shared}\n` });
+  const root = repo({ callbacks: [] });
+  const r = cpilot(["install", "git"], { cwd: root, env: { HOME: home } });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("outside this repository");
+  expect(readdirSync(shared)).toEqual([]);
+  // a folder inside the repository is the project's own: fine
+  git(root, "config", "core.hooksPath", ".githooks");
+  const own = cpilot(["install", "git"], { cwd: root, env: { HOME: home } });
+  expect(own.code).toBe(0);
+  expect(existsSync(join(root, ".githooks", "pre-commit"))).toBe(true);
+});
