@@ -1,0 +1,11 @@
+import type { Severity } from "./types.ts";
+
+/** A tool's severity word (`Error`, `warn`, `note`, `fatal error`, `E`) as a Severity. */
+export function severityOf(word: string | undefined, fallback: Severity = "error"): Severity {
+  const w = (word ?? "").toLowerCase();
+  if (w === "") return fallback;
+  if (w.startsWith("err") || w.startsWith("fatal") || w === "e" || w === "f" || w === "deny")
+    return "error";
+  if (w.startsWith("warn") || w === "w") return "warning";
+  return "info";
+}

@@ -1,0 +1,66 @@
+import { stripVTControlCharacters } from "node:util";
+import { type PathBase, rootRelative } from "./_path.ts";
+import type { OutputParser, RawDiagnostic } from "./parser.ts";
+import { GENERIC, PARSERS } from "./registry.ts";
+import type { Diagnostic } from "./types.ts";
+
+/** Most diagnostics kept from one output: past this, the rest is in the log. */
+export const MAX_DIAGNOSTICS = 5000;
+/** Longest message kept. */
+const MAX_MESSAGE = 2000;
+
+export interface ParseOptions extends PathBase {
+  /** A parser's name to use it alone, "none" to parse nothing; default "auto". */
+  readonly format?: string | undefined;
+}
+
+/**
+ * A tool's output as diagnostics: colour codes stripped, the formats it contains
+ * recognized (or the one `format` names), paths made root-relative and posix, duplicates
+ * dropped. When no known format matched, any `path:line[:col]` line counts.
+ */
+export function parseDiagnostics(output: string, options: ParseOptions): Diagnostic[] {
+  const format = options.format ?? "auto";
+  if (format === "none" || output === "") return [];
+  const text = stripVTControlCharacters(output);
+  // A line redrawn with carriage returns (a progress bar) shows its last state.
+  const lines = text.split("\n").map((l) => {
+    const cr = l.lastIndexOf("\r", l.length - 2);
+    return (cr >= 0 ? l.slice(cr + 1) : l).replace(/\r$/, "");
+  });
+  const claimed = new Uint8Array(lines.length);
+  const raw: RawDiagnostic[] = [];
+  const chosen = format === "auto" ? null : [...PARSERS, GENERIC].find((p) => p.name === format);
+  const parsers: readonly OutputParser[] = chosen ? [chosen] : PARSERS;
+  for (const parser of parsers) {
+    if (chosen === null && !parser.detect(text)) continue;
+    raw.push(...parser.parse(lines, claimed, options));
+    if (raw.length >= MAX_DIAGNOSTICS) break;
+  }
+  if (raw.length === 0 && chosen === null) raw.push(...GENERIC.parse(lines, claimed, options));
+  return unique(raw.slice(0, MAX_DIAGNOSTICS).map((d) => normalize(d, options)));
+}
+
+function normalize(d: RawDiagnostic, base: PathBase): Diagnostic {
+  const message =
+    d.message.length > MAX_MESSAGE ? `${d.message.slice(0, MAX_MESSAGE)} …` : d.message;
+  return { ...d, file: rootRelative(d.file, base), message };
+}
+
+/** Identity of a diagnostic, whichever tool or callback printed it. */
+export function diagnosticKey(d: Diagnostic): string {
+  return `${d.file}\0${d.line}\0${d.column}\0${d.severity}\0${d.code}\0${d.message}`;
+}
+
+/** Diagnostics without repeats, first kept. */
+export function unique(list: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of list) {
+    const key = diagnosticKey(d);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
+
+// `src/b.js:1:5 lint/correctness/noUnusedVariables  FIXABLE  ━━━━` (or `src/b.js format ━━━`),
+// then, a blank line later, the message after a mark: `×` error, `!` warning, `i` info.
+const HEADER = /^(\S+?)(?::(\d+):(\d+))? ([\w/-]+)(?:\s+FIXABLE)?\s+━{3,}/;
+const MESSAGE = /^\s+([×✖!⚠iℹ]) (.*)$/;
+
+/** Biome's `check`, `lint` and `format` output. */
+export const biome: OutputParser = {
+  name: "biome",
+  detect: (text) => /^\S+? [\w/-]+(?:\s+FIXABLE)?\s+━{3,}/m.test(text),
+  parse(lines, claimed) {
+    const out: RawDiagnostic[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      if (claimed[i]) continue;
+      const h = HEADER.exec(lines[i] as string);
+      if (h === null) continue;
+      claimed[i] = 1;
+      let mark = "×";
+      let message = "";
+      for (let j = i + 1; j < Math.min(lines.length, i + 4); j++) {
+        const m = MESSAGE.exec(lines[j] as string);
+        if (m === null) continue;
+        mark = m[1] as string;
+        message = (m[2] as string).trim();
+        claimed[j] = 1;
+        break;
+      }
+      const category = h[4] as string;
+      out.push({
+        file: h[1] as string,
+        line: int(h[2]),
+        column: int(h[3]),
+        severity:
+          mark === "!" || mark === "⚠"
+            ? "warning"
+            : mark === "i" || mark === "ℹ"
+              ? "info"
+              : "error",
+        code: category,
+        message: category === "format" ? "not formatted as Biome would" : message || category,
+        tool: "biome",
+      });
+    }
+    return out;
+  },
+};

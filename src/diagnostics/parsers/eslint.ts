@@ -1,0 +1,72 @@
+import { severityOf } from "../_severity.ts";
+import { int, lineParser, type OutputParser, type RawDiagnostic } from "../parser.ts";
+
+// stylish (the default): a file's path on its own line, then one row per problem:
+//   `  3:25  error  'x' is not defined  no-undef` (the rule is absent for parse errors).
+const ROW = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.*?)(?:\s{2,}([@\w/-]+))?\s*$/;
+const HEADER = /^(\S.*\S)\s*$/;
+
+/** ESLint's default `stylish` output. */
+export const eslintStylish: OutputParser = {
+  name: "eslint",
+  detect: (text) => /^\s+\d+:\d+\s+(?:error|warning)\s{2,}\S/m.test(text),
+  parse(lines, claimed) {
+    const out: RawDiagnostic[] = [];
+    let file: string | null = null;
+    for (let i = 0; i < lines.length; i++) {
+      if (claimed[i]) continue;
+      const line = lines[i] as string;
+      const row = file === null ? null : ROW.exec(line);
+      if (row !== null && file !== null) {
+        claimed[i] = 1;
+        out.push({
+          file,
+          line: int(row[1]),
+          column: int(row[2]),
+          severity: severityOf(row[3]),
+          code: row[5] ?? "",
+          message: (row[4] ?? "").trim(),
+          tool: "eslint",
+        });
+        continue;
+      }
+      const header = HEADER.exec(line);
+      // A header is a path: a following row proves it.
+      file = header !== null && ROW.test(lines[i + 1] ?? "") ? (header[1] as string) : null;
+      if (file !== null) claimed[i] = 1;
+    }
+    return out;
+  },
+};
+
+/** `eslint -f compact`: `/a/b.js: line 3, col 25, Error - 'x' is not defined. (no-undef)`. */
+export const eslintCompact = lineParser(
+  "eslint-compact",
+  /: line \d+, col \d+, (?:Error|Warning) - /,
+  /^(.+?): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([@\w/-]+)\))?$/,
+  (m) => ({
+    file: m[1] as string,
+    line: int(m[2]),
+    column: int(m[3]),
+    severity: severityOf(m[4]),
+    code: m[6] ?? "",
+    message: m[5] ?? "",
+    tool: "eslint",
+  }),
+);
+
+/** `eslint -f unix`: `/a/b.js:3:25: 'x' is not defined. [Error/no-undef]`. */
+export const eslintUnix = lineParser(
+  "eslint-unix",
+  /:\d+:\d+: .* \[(?:Error|Warning)(?:\/[^\]]+)?\]$/m,
+  /^(.+?):(\d+):(\d+): (.*) \[(Error|Warning)(?:\/([^\]]+))?\]$/,
+  (m) => ({
+    file: m[1] as string,
+    line: int(m[2]),
+    column: int(m[3]),
+    severity: severityOf(m[5]),
+    code: m[6] ?? "",
+    message: m[4] ?? "",
+    tool: "eslint",
+  }),
+);

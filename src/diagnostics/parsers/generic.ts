@@ -1,0 +1,22 @@
+import { severityOf } from "../_severity.ts";
+import { int, lineParser } from "../parser.ts";
+
+// Anything that starts with `path/to/file.ext:line[:col]` (after an optional word such as
+// `ERROR` or `at`): the fallback when no known format matched.
+const LINE =
+  /^(?:\s*(?:\[?(error|warning|warn|info|note)\]?:?|at)\s+)?((?:[A-Za-z]:)?[\w./\\@~+-]*\.[A-Za-z0-9]+):(\d+)(?::(\d+))?(?::|\s|$)\s*(.*)$/i;
+
+/** A `path:line[:col] message` line of any tool. */
+export const generic = lineParser("generic", /\.[A-Za-z0-9]+:\d+/, LINE, (m) => {
+  const rest = (m[5] ?? "").trim();
+  const word = /^(error|warning|warn|note|info)\b:?\s*/i.exec(rest);
+  return {
+    file: m[2] as string,
+    line: int(m[3]),
+    column: int(m[4]),
+    severity: severityOf(m[1] ?? word?.[1]),
+    code: "",
+    message: (word ? rest.slice(word[0].length) : rest) || "(no message)",
+    tool: "generic",
+  };
+});

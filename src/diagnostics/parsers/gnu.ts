@@ -1,0 +1,68 @@
+import { severityOf } from "../_severity.ts";
+import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
+
+// The GNU shape many tools share: `file:line[:col[:endLine:endCol]]: severity: message`,
+// the code in brackets after the severity (rustc short: `error[E0425]:`) or at the end
+// (gcc `[-Wunused-variable]`, mypy `  [assignment]`, shellcheck -f gcc `[SC2086]`).
+const LINE =
+  /^(.+?):(\d+):(?:(\d+):)?(?:(\d+):(\d+):)? ?(fatal error|error|warning|note|info|style|help)(?:\[([^\]]+)\])?: (.*)$/;
+const TRAILING_CODE = /\s+\[([^\]\s]+)\]$/;
+
+/** Which tool prints this shape, judged by the file and the code. */
+function toolOf(file: string, code: string): string {
+  if (code.startsWith("clippy::")) return "clippy";
+  if (/^SC\d{4}$/.test(code)) return "shellcheck";
+  const ext = /\.([A-Za-z0-9]+)$/.exec(file)?.[1]?.toLowerCase() ?? "";
+  if (ext === "rs") return "rustc";
+  if (ext === "py" || ext === "pyi") return "mypy";
+  if (ext === "go") return "go";
+  if (["sh", "bash", "zsh", "ksh"].includes(ext)) return "shellcheck";
+  if (["c", "h", "cc", "cpp", "cxx", "hpp", "hh", "m", "mm"].includes(ext)) return "gcc";
+  return "compiler";
+}
+
+/**
+ * gcc and clang, mypy, rustc/cargo `--message-format short`, shellcheck `-f gcc`. A note
+ * right after a diagnostic on the same spot (gcc's "each undeclared identifier…", mypy's
+ * hints) joins its message instead of standing alone.
+ */
+export const gnu: OutputParser = {
+  name: "gnu",
+  detect: (text) =>
+    /^.+?:\d+:(?:\d+:)? ?(?:fatal error|error|warning|note)(?:\[[^\]]+\])?: /m.test(text),
+  parse(lines, claimed) {
+    const out: RawDiagnostic[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      if (claimed[i]) continue;
+      const m = LINE.exec(lines[i] as string);
+      if (m === null) continue;
+      claimed[i] = 1;
+      let message = m[8] as string;
+      let code = m[7] ?? "";
+      const trailing = TRAILING_CODE.exec(message);
+      if (code === "" && trailing !== null) {
+        code = trailing[1] as string;
+        message = message.slice(0, trailing.index);
+      }
+      const word = m[6] as string;
+      const file = m[1] as string;
+      const prev = out.at(-1);
+      if ((word === "note" || word === "help") && code === "" && prev?.file === file) {
+        out[out.length - 1] = { ...prev, message: `${prev.message}\n  ${word}: ${message}` };
+        continue;
+      }
+      out.push({
+        file,
+        line: int(m[2]),
+        column: int(m[3]),
+        ...(m[4] !== undefined ? { endLine: int(m[4]) } : {}),
+        ...(m[5] !== undefined ? { endColumn: int(m[5]) } : {}),
+        severity: word === "style" ? "info" : severityOf(word),
+        code,
+        message: message.trim(),
+        tool: toolOf(file, code),
+      });
+    }
+    return out;
+  },
+};

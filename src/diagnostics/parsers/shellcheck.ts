@@ -1,0 +1,42 @@
+import { severityOf } from "../_severity.ts";
+import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
+
+// The default (tty) format: `In sh/a.sh line 3:`, the source line, then a marker under the
+// column: `     ^-- SC2086 (info): Double quote …` (one marker per problem on that line).
+const WHERE = /^In (.+) line (\d+):$/;
+const MARK = /^(\s*)\^[-^~]*\s*(SC\d{4}) \((error|warning|info|style)\): (.*)$/;
+
+/** shellcheck's default output (`-f gcc` is read by the gnu parser). */
+export const shellcheck: OutputParser = {
+  name: "shellcheck",
+  detect: (text) => /^In .+ line \d+:$/m.test(text) && / SC\d{4} \(/.test(text),
+  parse(lines, claimed) {
+    const out: RawDiagnostic[] = [];
+    let file = "";
+    let line = 0;
+    for (let i = 0; i < lines.length; i++) {
+      if (claimed[i]) continue;
+      const text = lines[i] as string;
+      const where = WHERE.exec(text);
+      if (where !== null) {
+        file = where[1] as string;
+        line = int(where[2]);
+        claimed[i] = 1;
+        continue;
+      }
+      const m = file === "" ? null : MARK.exec(text);
+      if (m === null) continue;
+      claimed[i] = 1;
+      out.push({
+        file,
+        line,
+        column: (m[1] as string).length + 1,
+        severity: m[3] === "style" ? "info" : severityOf(m[3]),
+        code: m[2] as string,
+        message: m[4] as string,
+        tool: "shellcheck",
+      });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,43 @@
+import { severityOf } from "../_severity.ts";
+import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
+
+// `src/a.ts(1,7): error TS2322: …` (plain) and `src/a.ts:1:7 - error TS2322: …` (--pretty);
+// a project-wide error has no file: `error TS5023: …`.
+const PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
+const PRETTY = /^(.+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
+const GLOBAL = /^(error|warning|message) (TS\d+): (.*)$/;
+
+/** TypeScript's compiler. An indented line right after a header continues its message. */
+export const tsc: OutputParser = {
+  name: "tsc",
+  detect: (text) => / (?:error|warning) TS\d+: /.test(text) || /^error TS\d+: /m.test(text),
+  parse(lines, claimed) {
+    const out: RawDiagnostic[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      if (claimed[i]) continue;
+      const line = lines[i] as string;
+      const m = PLAIN.exec(line) ?? PRETTY.exec(line);
+      const g = m === null ? GLOBAL.exec(line) : null;
+      if (m === null && g === null) continue;
+      claimed[i] = 1;
+      let message = (m ? m[6] : g?.[3]) ?? "";
+      // A message chain: indented lines that are not a code frame (`~~~`, `12 code`).
+      while (i + 1 < lines.length && /^ {2,}\S/.test(lines[i + 1] as string)) {
+        const next = (lines[i + 1] as string).trim();
+        if (/^[~\s]+$/.test(next) || /^\d+ /.test(next)) break;
+        message += `\n  ${next}`;
+        claimed[++i] = 1;
+      }
+      out.push({
+        file: m ? (m[1] as string) : "",
+        line: int(m?.[2]),
+        column: int(m?.[3]),
+        severity: severityOf(m ? m[4] : g?.[1]),
+        code: (m ? m[5] : g?.[2]) ?? "",
+        message,
+        tool: "tsc",
+      });
+    }
+    return out;
+  },
+};

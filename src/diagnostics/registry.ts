@@ -1,0 +1,65 @@
+import type { OutputParser } from "./parser.ts";
+import { biome } from "./parsers/biome.ts";
+import { eslintCompact, eslintStylish, eslintUnix } from "./parsers/eslint.ts";
+import { flake8 } from "./parsers/flake8.ts";
+import { black, prettier, rustfmt } from "./parsers/format-check.ts";
+import { generic } from "./parsers/generic.ts";
+import { gnu } from "./parsers/gnu.ts";
+import { go } from "./parsers/go.ts";
+import { oxlint } from "./parsers/oxlint.ts";
+import { pylint } from "./parsers/pylint.ts";
+import { ruffFull, ruffJson } from "./parsers/ruff.ts";
+import { rustc, rustJson } from "./parsers/rustc.ts";
+import { shellcheck } from "./parsers/shellcheck.ts";
+import { bunTest } from "./parsers/tests/bun-test.ts";
+import { cargoTest } from "./parsers/tests/cargo-test.ts";
+import { goTest } from "./parsers/tests/go-test.ts";
+import { jest } from "./parsers/tests/jest.ts";
+import { pytest } from "./parsers/tests/pytest.ts";
+import { vitest } from "./parsers/tests/vitest.ts";
+import { tsc } from "./parsers/tsc.ts";
+import { xo } from "./parsers/xo.ts";
+
+/**
+ * Every known format, most particular first: a line one parser claims is not read by the
+ * next, so a shape that others could mistake (JSON, code-framed reports) goes before the
+ * shapes many tools share (`file:line:col: error: …`).
+ */
+export const PARSERS: readonly OutputParser[] = [
+  rustJson,
+  ruffJson,
+  tsc,
+  biome,
+  oxlint,
+  rustc,
+  ruffFull,
+  shellcheck,
+  xo,
+  eslintStylish,
+  eslintCompact,
+  eslintUnix,
+  pylint,
+  flake8,
+  gnu,
+  go,
+  black,
+  prettier,
+  rustfmt,
+  pytest,
+  jest,
+  vitest,
+  bunTest,
+  cargoTest,
+  goTest,
+];
+
+/** The fallback when no format is recognized. */
+export const GENERIC: OutputParser = generic;
+
+/** Names a callback's `format:` accepts: a parser's name, "auto" (the default) or "none". */
+export const FORMAT_NAMES: readonly string[] = [
+  "auto",
+  "none",
+  ...PARSERS.map((p) => p.name),
+  generic.name,
+];
