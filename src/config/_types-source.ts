@@ -1,5 +1,7 @@
 // Bun (and `bun build --compile`) import these files' text; tsc only sees modules.
 // @ts-expect-error: a text import has no types of its own
+import diagnosticSource from "../diagnostics/types.ts" with { type: "text" };
+// @ts-expect-error: a text import has no types of its own
 import batchSource from "../engine/batch.ts" with { type: "text" };
 // @ts-expect-error: a text import has no types of its own
 import outcomeSource from "../engine/outcome.ts" with { type: "text" };
@@ -14,4 +16,5 @@ export const TYPES_SOURCES: readonly string[] = [
   source,
   outcomeSource,
   batchSource,
+  diagnosticSource,
 ] as unknown as string[];

@@ -36,6 +36,9 @@ export interface ResolvedCallback {
   readonly fixes: boolean;
   /** Names of callbacks whose runs of the same batch this one waits for. */
   readonly after: readonly string[];
+  /** How its output is read as diagnostics, and what an agent sees of them (as written). */
+  readonly format?: CallbackDef["format"];
+  readonly report?: CallbackDef["report"];
 }
 
 export interface ResolvedConfig {
@@ -78,6 +81,8 @@ function resolveCallback(
     fixes: def.fixes ?? false,
     after: def.after ?? [],
     ...hookFields(def, limits, lookup),
+    ...(def.format ? { format: def.format } : {}),
+    ...(def.report ? { report: def.report } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FORMAT_NAMES } from "../diagnostics/format-names.ts";
 import { gateConfigSchema } from "../gate/schema.ts";
 
 /** Slug rule for callback names: they appear in file names, env vars and commands. */
@@ -73,6 +74,9 @@ const callbackSchema = z
     fixes: z.boolean().optional(),
     /** Checked against the callback names, and for cycles, in ./validate.ts. */
     after: z.array(z.string().regex(NAME_PATTERN, "expected a callback name")).optional(),
+    // diagnostics (issue 20)
+    format: z.enum(FORMAT_NAMES).optional(),
+    report: z.enum(["new", "all"]).optional(),
   })
   .strict();
 

@@ -1,3 +1,4 @@
+import type { DiagnosticFormat } from "../diagnostics/types.ts";
 import type { RunResult, RunStatus } from "../engine/outcome.ts";
 import type { GateConfig } from "../gate/schema.ts";
 
@@ -123,6 +124,19 @@ export interface CallbackDef {
    * after: ["format"]
    */
   after?: readonly string[];
+
+  // --- diagnostics (issue 20) ---
+  /**
+   * How the output is read as diagnostics. Default "auto": the formats in it are
+   * recognized (tsc, eslint, ruff, cargo, pytest…); "none" shows the agent the raw tail.
+   */
+  format?: DiagnosticFormat;
+  /**
+   * What an agent sees in full: "new" (default) the diagnostics its edit brought, with the
+   * ones already there as a count; "all" every one. `cpilot check` shows all unless this
+   * says "new".
+   */
+  report?: "new" | "all";
 }
 
 /** The event a process hook reacts to. */

@@ -1,5 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { type PathBase, rootRelative } from "./_path.ts";
+import { FORMAT_ALIASES } from "./format-names.ts";
 import type { OutputParser, RawDiagnostic } from "./parser.ts";
 import { GENERIC, PARSERS } from "./registry.ts";
 import type { Diagnostic } from "./types.ts";
@@ -30,7 +31,8 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
   });
   const claimed = new Uint8Array(lines.length);
   const raw: RawDiagnostic[] = [];
-  const chosen = format === "auto" ? null : [...PARSERS, GENERIC].find((p) => p.name === format);
+  const name = FORMAT_ALIASES[format] ?? format;
+  const chosen = [...PARSERS, GENERIC].find((p) => p.name === name) ?? null; // else "auto"
   const parsers: readonly OutputParser[] = chosen ? [chosen] : PARSERS;
   for (const parser of parsers) {
     if (chosen === null && !parser.detect(text)) continue;

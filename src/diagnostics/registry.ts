@@ -55,11 +55,3 @@ export const PARSERS: readonly OutputParser[] = [
 
 /** The fallback when no format is recognized. */
 export const GENERIC: OutputParser = generic;
-
-/** Names a callback's `format:` accepts: a parser's name, "auto" (the default) or "none". */
-export const FORMAT_NAMES: readonly string[] = [
-  "auto",
-  "none",
-  ...PARSERS.map((p) => p.name),
-  generic.name,
-];

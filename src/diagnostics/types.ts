@@ -30,3 +30,45 @@ export interface Diagnostic {
   /** What an "unchanged" diagnostic was compared with: an earlier run, or the committed file. */
   readonly since?: "run" | "commit";
 }
+
+/**
+ * How a callback's output is read as diagnostics: "auto" (default) recognizes the formats
+ * in it, "none" reads none (the agent sees the raw tail), a name uses that format alone.
+ * Tool names map to the format they print (`mypy`, `gcc`, `clang` -> `gnu`, `clippy`,
+ * `cargo` -> `rustc`, `golangci-lint` -> `go`).
+ */
+export type DiagnosticFormat =
+  | "auto"
+  | "none"
+  | "tsc"
+  | "eslint"
+  | "eslint-compact"
+  | "eslint-unix"
+  | "xo"
+  | "biome"
+  | "oxlint"
+  | "ruff"
+  | "ruff-json"
+  | "flake8"
+  | "pylint"
+  | "gnu"
+  | "mypy"
+  | "gcc"
+  | "clang"
+  | "rustc"
+  | "cargo"
+  | "clippy"
+  | "rust-json"
+  | "go"
+  | "golangci-lint"
+  | "shellcheck"
+  | "black"
+  | "prettier"
+  | "rustfmt"
+  | "pytest"
+  | "jest"
+  | "vitest"
+  | "bun-test"
+  | "cargo-test"
+  | "go-test"
+  | "generic";

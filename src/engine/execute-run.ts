@@ -2,6 +2,7 @@ import { Buffer } from "node:buffer";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { diagnoseRun } from "../diagnostics/diagnose-run.ts";
 import { ownStartTime } from "../platform/process-start.ts";
 import { encodeBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
@@ -192,6 +193,15 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     stoppedBy,
     toolOf(callback.run),
   );
+  const diagnostics = diagnoseRun({
+    batch: options.batch,
+    callback: callback.name,
+    format: callback.format,
+    cwd: callback.cwd,
+    files,
+    logPath,
+    status,
+  });
   const result: StoredRun = {
     id,
     callback: callback.name,
@@ -205,6 +215,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     tail: output.tail(),
     summary,
     successMessage: callback.successMessage,
+    ...(diagnostics ? { diagnostics } : {}),
     startedAt,
     per: callback.per,
     ...(options.hookInput

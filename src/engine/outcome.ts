@@ -1,4 +1,5 @@
 // Types only: `cpilot init` embeds this file's text in the ambient declarations it writes.
+import type { Diagnostic } from "../diagnostics/types.ts";
 import type { EditBatch } from "./batch.ts";
 
 /**
@@ -31,6 +32,11 @@ export interface RunResult {
   /** The exit status in words: `exit 127 (command not found)`. */
   readonly summary: string;
   readonly successMessage: string | undefined;
+  /**
+   * What the output says, parsed (see src/diagnostics/): set for a run that finished;
+   * empty when nothing in it was recognized.
+   */
+  readonly diagnostics?: readonly Diagnostic[];
   /** Set when a process hook of another run started this one. */
   readonly startedBy?: {
     readonly runId: string;

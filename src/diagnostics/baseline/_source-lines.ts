@@ -1,0 +1,28 @@
+import { join } from "node:path";
+import { readRegularFile } from "../../util/read-regular.ts";
+
+/** Files larger than this are not read for line texts: their diagnostics match by line. */
+const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The lines of a project file as on disk now, or null when it is missing, not a regular
+ * file, or too large. A file's lines let a diagnostic be recognized after lines above it
+ * moved.
+ */
+export function sourceLines(root: string, file: string): string[] | null {
+  if (file === "" || file.startsWith("/")) return null;
+  const bytes = readRegularFile(join(root, file), MAX_SOURCE_BYTES);
+  return bytes === null ? null : bytes.toString("utf8").split("\n");
+}
+
+/** A short fingerprint of a source line, blind to indentation (32-bit FNV-1a, hex). */
+export function lineHash(line: string | undefined): string {
+  if (line === undefined) return "";
+  const text = line.trim();
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16);
+}

@@ -1,0 +1,121 @@
+import type { Diagnostic } from "../types.ts";
+import { linesUnchangedSinceCommit } from "./_committed.ts";
+import { lineHash, sourceLines } from "./_source-lines.ts";
+import { type Baseline, type BaselineEntry, readBaseline, writeBaseline } from "./store.ts";
+
+/** Files read for their line texts per run; diagnostics in more files match by line. */
+const MAX_FILES_READ = 300;
+
+export interface CompareInput {
+  readonly root: string;
+  readonly callback: string;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The files the run checked: one without diagnostics now is known clean. */
+  readonly files: readonly string[];
+  /** Files an agent just edited; empty for `cpilot check`. */
+  readonly edited: ReadonlySet<string>;
+  /**
+   * `cpilot check` sees the project as its people left it: it records what it finds as
+   * already there and marks nothing.
+   */
+  readonly fromCheck: boolean;
+}
+
+/**
+ * Mark each diagnostic "new" or "unchanged" against the callback's baseline (the last run
+ * that saw its file), then make this run the baseline. A diagnostic is the same one when its
+ * tool, severity, code and message are equal and it sits on the same source text (lines the
+ * edit moved do not count), or on the same line when the text cannot be read.
+ *
+ * A file with no baseline yet: in a file the agent edited, what is on a line unchanged since
+ * the last commit was there before; in any other file it counts as new (those are shown as a
+ * count and a few, after the edited files'). What an agent's edit brought stays "new" in
+ * later runs until it is gone. Saving is best effort and never throws.
+ */
+export function compareWithBaseline(input: CompareInput): Diagnostic[] {
+  const { root, callback, edited, fromCheck } = input;
+  const before = safeRead(root, callback);
+  const next: Baseline = { ...before };
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const d of input.diagnostics) {
+    const list = byFile.get(d.file);
+    if (list === undefined) byFile.set(d.file, [d]);
+    else list.push(d);
+  }
+  const marked = new Map<Diagnostic, Diagnostic>();
+  let read = 0;
+  for (const [file, list] of byFile) {
+    const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
+    const entries = before[file];
+    const used = new Uint8Array(entries?.length ?? 0);
+    let committed: Set<number> | null | undefined;
+    const kept: BaselineEntry[] = [];
+    for (const d of list) {
+      const key = `${d.tool}\0${d.severity}\0${d.code}\0${d.message}`;
+      const text = d.line > 0 && src !== null ? lineHash(src[d.line - 1]) : "";
+      let introduced: boolean;
+      let since: "run" | "commit" = "run";
+      if (fromCheck) introduced = false;
+      else if (entries !== undefined) {
+        const at = findMatch(entries, used, key, d.line, text);
+        introduced = at < 0 ? true : (entries[at] as BaselineEntry).introduced;
+      } else if (edited.has(file) && src !== null) {
+        committed ??= linesUnchangedSinceCommit(root, file, src);
+        introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
+        since = "commit";
+      } else introduced = true;
+      kept.push({ key, line: d.line, text, introduced });
+      if (!fromCheck)
+        marked.set(d, {
+          ...d,
+          baseline: introduced ? "new" : "unchanged",
+          ...(introduced ? {} : { since }),
+        });
+    }
+    delete next[file];
+    next[file] = kept;
+  }
+  for (const file of input.files) {
+    if (byFile.has(file)) continue;
+    delete next[file];
+    next[file] = [];
+  }
+  writeBaseline(root, callback, next);
+  return input.diagnostics.map((d) => marked.get(d) ?? d);
+}
+
+function safeRead(root: string, callback: string): Baseline {
+  try {
+    return readBaseline(root, callback);
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The unused entry that is this diagnostic: same key, on the same text (nearest line
+ * first); without texts, on the same line; -1 when none.
+ */
+function findMatch(
+  entries: readonly BaselineEntry[],
+  used: Uint8Array,
+  key: string,
+  line: number,
+  text: string,
+): number {
+  let best = -1;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as BaselineEntry;
+    if (used[i] || e.key !== key) continue;
+    const sameText = text !== "" && e.text !== "" ? e.text === text : e.line === line;
+    if (!sameText) continue;
+    const distance = Math.abs(e.line - line);
+    if (distance < bestDistance) {
+      best = i;
+      bestDistance = distance;
+    }
+  }
+  if (best >= 0) used[best] = 1;
+  return best;
+}

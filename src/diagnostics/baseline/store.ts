@@ -1,0 +1,75 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
+import { isOwnStateDir } from "../../util/state-dir.ts";
+import { readStateFile } from "../../util/state-file.ts";
+
+/** A diagnostic as a baseline remembers it: enough to recognize it after lines moved. */
+export interface BaselineEntry {
+  /** tool, severity, code and message: what must be equal. */
+  readonly key: string;
+  readonly line: number;
+  /** lineHash of the source line it was on; "" when unknown. */
+  readonly text: string;
+  /** True when an agent's edit brought it (it stays the agent's to fix). */
+  readonly introduced: boolean;
+}
+
+/** Per file (root-relative), the diagnostics of the last run that saw it. */
+export type Baseline = Record<string, readonly BaselineEntry[]>;
+
+/** Entries kept per callback: past this, the files seen longest ago are dropped. */
+const MAX_ENTRIES = 10_000;
+
+function baselinePath(root: string, callback: string): string {
+  return join(root, ".cpilot", "baseline", `${callback}.json`);
+}
+
+/** The callback's baseline, empty when there is none or it cannot be read. */
+export function readBaseline(root: string, callback: string): Baseline {
+  const text = readStateFile(baselinePath(root, callback), 8 * 1024 * 1024);
+  if (text === null) return {};
+  try {
+    const value = JSON.parse(text) as { version?: number; files?: Baseline };
+    return value.version === 1 && value.files && typeof value.files === "object" ? value.files : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Save a callback's baseline. Best effort: a folder that is not cpilot's own, a full disk
+ * or a read-only tree leaves the old one (the reply to the agent never waits on this).
+ */
+export function writeBaseline(root: string, callback: string, files: Baseline): boolean {
+  try {
+    if (!isOwnStateDir(root, "baseline")) return false;
+    mkdirSync(join(root, ".cpilot", "baseline"), { recursive: true });
+    writeFileAtomic(
+      baselinePath(root, callback),
+      JSON.stringify({ version: 1, files: bounded(files) }),
+      {
+        durable: false,
+      },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The newest files (last inserted) whose entries fit MAX_ENTRIES, in their order. */
+function bounded(files: Baseline): Baseline {
+  const names = Object.keys(files);
+  let total = 0;
+  let first = names.length;
+  while (first > 0) {
+    const size = files[names[first - 1] as string]?.length ?? 0;
+    if (total + size > MAX_ENTRIES) break;
+    total += size;
+    first--;
+  }
+  const kept: Baseline = {};
+  for (const name of names.slice(first)) kept[name] = files[name] ?? [];
+  return kept;
+}

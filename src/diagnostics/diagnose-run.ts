@@ -1,0 +1,53 @@
+import type { EditBatch } from "../engine/batch.ts";
+import type { RunStatus } from "../engine/outcome.ts";
+import { readLogBounded } from "./_read-log.ts";
+import { compareWithBaseline } from "./baseline/compare.ts";
+import { parseDiagnostics } from "./parse-output.ts";
+import type { Diagnostic } from "./types.ts";
+
+export interface DiagnoseInput {
+  readonly batch: EditBatch;
+  readonly callback: string;
+  /** The callback's `format`, default "auto". */
+  readonly format: string | undefined;
+  /** Absolute folder the run ran in. */
+  readonly cwd: string;
+  readonly files: readonly string[];
+  readonly logPath: string;
+  readonly status: RunStatus;
+}
+
+/**
+ * A finished run's diagnostics, read from its whole log (bounded), compared with the
+ * callback's baseline (which this run then becomes). Undefined for a run that did not
+ * finish (replaced, stopped). Never throws: bookkeeping must not cost the reply.
+ */
+export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
+  const { status, batch } = input;
+  if (status !== "passed" && status !== "failed" && status !== "timed_out") return undefined;
+  let found: Diagnostic[];
+  try {
+    const log = readLogBounded(input.logPath);
+    found = parseDiagnostics(log, { root: batch.root, cwd: input.cwd, format: input.format });
+  } catch {
+    return [];
+  }
+  // A cut-off run, or a failure cpilot cannot read (a crash), says nothing about the files.
+  if (status === "timed_out" || (status === "failed" && found.length === 0)) return found;
+  try {
+    return compareWithBaseline({
+      root: batch.root,
+      callback: input.callback,
+      diagnostics: found,
+      files: input.files,
+      edited: new Set(
+        batch.origin.surface === "check"
+          ? []
+          : batch.files.filter((f) => f.kind !== "deleted").map((f) => f.path),
+      ),
+      fromCheck: batch.origin.surface === "check",
+    });
+  } catch {
+    return found;
+  }
+}

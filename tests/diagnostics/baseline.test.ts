@@ -1,0 +1,85 @@
+import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CallbackDef } from "../../src/config/types.ts";
+import type { Diagnostic } from "../../src/diagnostics/types.ts";
+import type { EditBatch } from "../../src/engine/batch.ts";
+import { createEngine } from "../../src/engine/engine.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+// A real checker: every line holding BAD is an error, printed in the GNU shape gcc uses.
+const CHECKER: CallbackDef = {
+  name: "bad-words",
+  pattern: "*.txt",
+  run: `grep -n -H -o BAD *.txt src/*.txt 2>/dev/null | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`,
+  timeout: 20,
+};
+
+function hookBatch(root: string, paths: string[], surface: "hook" | "check" = "hook"): EditBatch {
+  return {
+    root,
+    files: paths.map((path) => ({ path, kind: "modified" as const })),
+    origin: surface === "hook" ? { surface, agent: "claude", session: "s1" } : { surface },
+  };
+}
+
+async function runOnce(root: string, paths: string[], surface: "hook" | "check" = "hook") {
+  const engine = createEngine({ root, config: { callbacks: [CHECKER] } });
+  const outcome = await engine.run(hookBatch(root, paths, surface));
+  return (outcome.runs[0]?.diagnostics ?? []) as Diagnostic[];
+}
+
+const shown = (ds: readonly Diagnostic[]) =>
+  ds.map((d) => `${d.file}:${d.line} ${d.baseline ?? "-"}${d.since ? `/${d.since}` : ""}`);
+
+function repo(files: Record<string, string>): string {
+  const root = tempDir("cpilot-baseline-", { git: true });
+  writeFiles(root, files);
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "start"], { cwd: root });
+  return root;
+}
+
+test("what was there before the edit stays old through line shifts; what the edit brought stays new", async () => {
+  const root = repo({ "src/a.txt": "one\nBAD old\nthree\n", "src/b.txt": "BAD elsewhere\n" });
+  // First edit: three lines added on top, one of them BAD. No run yet: the commit decides.
+  writeFileSync(join(root, "src/a.txt"), "BAD new\nx\ny\none\nBAD old\nthree\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
+    "src/a.txt:1 new",
+    "src/a.txt:5 unchanged/commit",
+    "src/b.txt:1 new", // not edited and never seen: cpilot cannot know, so it is shown
+  ]);
+  // Second edit: two more lines on top shift everything; the last run is the baseline now.
+  writeFileSync(join(root, "src/a.txt"), "p\nq\nBAD new\nx\ny\none\nBAD old\nthree\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
+    "src/a.txt:3 new", // the agent's own, still not fixed
+    "src/a.txt:7 unchanged/run",
+    "src/b.txt:1 new",
+  ]);
+  // A new BAD on a line the agent rewrote is new, however many BADs there were before.
+  writeFileSync(join(root, "src/a.txt"), "p\nq\nBAD new\nx\nBAD y\none\nBAD old\nthree\n");
+  const third = shown(await runOnce(root, ["src/a.txt"]));
+  expect(third).toContain("src/a.txt:5 new");
+  expect(third).toContain("src/a.txt:7 unchanged/run");
+});
+
+test("cpilot check marks nothing and records what it finds as already there", async () => {
+  const root = repo({ "src/a.txt": "BAD one\n" });
+  expect(shown(await runOnce(root, ["src/a.txt"], "check"))).toEqual(["src/a.txt:1 -"]);
+  writeFileSync(join(root, "src/a.txt"), "added\nBAD one\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:2 unchanged/run"]);
+});
+
+test("a baseline that cannot be saved costs nothing: diagnostics still come back", async () => {
+  const root = repo({ "src/a.txt": "BAD one\n" });
+  mkdirSync(join(root, ".cpilot"), { recursive: true });
+  writeFileSync(join(root, ".cpilot", "baseline"), "a file where the folder should be");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 unchanged/commit"]);
+  rmSync(join(root, ".cpilot", "baseline"));
+  // A symlinked state folder is not followed.
+  const elsewhere = tempDir("cpilot-elsewhere-");
+  execFileSync("ln", ["-s", elsewhere, join(root, ".cpilot", "baseline")]);
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 unchanged/commit"]);
+  expect(execFileSync("ls", ["-A", elsewhere]).toString()).toBe("");
+});
