@@ -10,6 +10,8 @@ export interface DiagnoseInput {
   readonly callback: string;
   /** The callback's `format`, default "auto". */
   readonly format: string | undefined;
+  /** The callback's `report`: "all" leaves every diagnostic unmarked, so agents see all. */
+  readonly report?: "new" | "all" | undefined;
   /** Absolute folder the run ran in. */
   readonly cwd: string;
   readonly files: readonly string[];
@@ -35,7 +37,7 @@ export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
   // A cut-off run, or a failure cpilot cannot read (a crash), says nothing about the files.
   if (status === "timed_out" || (status === "failed" && found.length === 0)) return found;
   try {
-    return compareWithBaseline({
+    const marked = compareWithBaseline({
       root: batch.root,
       callback: input.callback,
       diagnostics: found,
@@ -47,6 +49,7 @@ export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
       ),
       fromCheck: batch.origin.surface === "check",
     });
+    return input.report === "all" ? found : marked;
   } catch {
     return found;
   }

@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
 import { type PathBase, rootRelative } from "./_path.ts";
 import { FORMAT_ALIASES } from "./format-names.ts";
+import { unique } from "./key.ts";
 import type { OutputParser, RawDiagnostic } from "./parser.ts";
 import { GENERIC, PARSERS } from "./registry.ts";
 import type { Diagnostic } from "./types.ts";
@@ -47,22 +48,4 @@ function normalize(d: RawDiagnostic, base: PathBase): Diagnostic {
   const message =
     d.message.length > MAX_MESSAGE ? `${d.message.slice(0, MAX_MESSAGE)} …` : d.message;
   return { ...d, file: rootRelative(d.file, base), message };
-}
-
-/** Identity of a diagnostic, whichever tool or callback printed it. */
-export function diagnosticKey(d: Diagnostic): string {
-  return `${d.file}\0${d.line}\0${d.column}\0${d.severity}\0${d.code}\0${d.message}`;
-}
-
-/** Diagnostics without repeats, first kept. */
-export function unique(list: readonly Diagnostic[]): Diagnostic[] {
-  const seen = new Set<string>();
-  const out: Diagnostic[] = [];
-  for (const d of list) {
-    const key = diagnosticKey(d);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(d);
-  }
-  return out;
 }

@@ -197,6 +197,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     batch: options.batch,
     callback: callback.name,
     format: callback.format,
+    report: callback.report,
     cwd: callback.cwd,
     files,
     logPath,

@@ -1,11 +1,17 @@
 import type { WriteDone, WriteRefused } from "./perform-write.ts";
 
-/** What one edit call ends with: its result text, or the reason it was refused. */
-export type CallEnd = { text: string } | WriteRefused;
+/** A done edit call's answer: its result text, and data for MCP structured content. */
+export interface CallAnswer {
+  readonly text: string;
+  readonly structured?: Record<string, unknown>;
+}
+
+/** What one edit call ends with: its answer, or the reason it was refused. */
+export type CallEnd = CallAnswer | WriteRefused;
 
 interface OpenBatch {
   readonly done: WriteDone[];
-  readonly waiting: ((text: string) => void)[];
+  readonly waiting: ((answer: CallAnswer) => void)[];
   readonly firstAt: number;
   timer: ReturnType<typeof setTimeout> | null;
 }
@@ -15,8 +21,8 @@ export interface BatcherOptions {
   readonly windowMs: number;
   /** A batch closes this long after its first call even if calls keep coming. */
   readonly maxWaitMs: number;
-  /** Run the batch's callbacks; returns one result text per write, in order. */
-  readonly finish: (writes: readonly WriteDone[]) => Promise<string[]>;
+  /** Run the batch's callbacks; returns one answer per write, in order. */
+  readonly finish: (writes: readonly WriteDone[]) => Promise<CallAnswer[]>;
 }
 
 /**
@@ -49,8 +55,8 @@ export class Batcher {
       if ("refused" in result) return result;
       batch.done.push(result);
       // Not awaited here: the batch's callbacks run on this chain after this step.
-      return { answer: new Promise<string>((resolve) => batch.waiting.push(resolve)) };
-    }).then(async (step) => ("refused" in step ? step : { text: await step.answer }));
+      return { answer: new Promise<CallAnswer>((resolve) => batch.waiting.push(resolve)) };
+    }).then(async (step) => ("refused" in step ? step : await step.answer));
   }
 
   /** Resolves when every queued step (and so every batch) has finished. */
@@ -81,15 +87,15 @@ export class Batcher {
     batch.timer = null;
     void this.serial(async () => {
       if (batch.done.length === 0) return;
-      let texts: string[];
+      let answers: CallAnswer[];
       try {
-        texts = await this.options.finish(batch.done);
+        answers = await this.options.finish(batch.done);
       } catch (err) {
         const message = `callbacks could not run: ${err instanceof Error ? err.message : String(err)}`;
-        texts = batch.done.map((d) => `${d.summary}\n${message}`);
+        answers = batch.done.map((d) => ({ text: `${d.summary}\n${message}` }));
       }
       for (const [i, answer] of batch.waiting.entries()) {
-        answer(texts[i] ?? batch.done[i]?.summary ?? "");
+        answer(answers[i] ?? { text: batch.done[i]?.summary ?? "" });
       }
     });
   }

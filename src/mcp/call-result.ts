@@ -1,4 +1,7 @@
+import { diagnosticKey } from "../diagnostics/key.ts";
+import type { Diagnostic } from "../diagnostics/types.ts";
 import type { Resync, RunResult } from "../engine/outcome.ts";
+import type { CallAnswer } from "./batcher.ts";
 import type { WriteDone } from "./perform-write.ts";
 import { boundedDiff, renderRun } from "./render.ts";
 import { resyncNote } from "./resync-note.ts";
@@ -20,7 +23,7 @@ export interface BatchReport {
  * its file (finished blocking ones, started background ones), what a formatter changed in
  * its text; what belongs to no single call goes in the first result.
  */
-export function callResults(writes: readonly WriteDone[], report: BatchReport): string[] {
+export function callResults(writes: readonly WriteDone[], report: BatchReport): CallAnswer[] {
   const { runs, resyncs, notes, background, trouble } = report;
   const paths = new Set(writes.map((w) => w.path));
   const orphanRuns = runs.filter((r) => !r.files.some((f) => paths.has(f)));
@@ -29,10 +32,13 @@ export function callResults(writes: readonly WriteDone[], report: BatchReport): 
   );
   const otherFiles = resyncs.filter((r) => !paths.has(r.path));
   return writes.map((write, index) => {
+    // A diagnostic two callbacks print (cargo check and clippy) is told once per result.
+    const seen = new Set<string>();
+    const render = (run: RunResult) => renderRun(run, seen);
     const lines = [write.summary];
     if (write.gateNote !== null) lines.push(`The write gate changed this write: ${write.gateNote}`);
     const mine = runs.filter((r) => r.files.includes(write.path));
-    const runLines = mine.flatMap(renderRun);
+    const runLines = mine.flatMap(render);
     const later = background.filter((b) => b.files.includes(write.path));
     for (const b of later) {
       runLines.push(
@@ -46,14 +52,37 @@ export function callResults(writes: readonly WriteDone[], report: BatchReport): 
     if (resync !== undefined && write.kind !== "deleted") lines.push(...resyncNote(write, resync));
     if (index === 0) {
       // What belongs to no single call of the batch is told once, in the first result.
-      const other = orphanRuns.flatMap(renderRun);
+      const other = orphanRuns.flatMap(render);
       if (other.length > 0) lines.push("other callback runs:", ...other.map((l) => `  ${l}`));
       lines.push(...orphanNotes);
       for (const r of otherFiles) lines.push(...otherFileNote(r));
     }
     if (trouble !== null) lines.push(trouble);
-    return lines.join("\n");
+    const shownRuns = index === 0 ? [...mine, ...orphanRuns] : mine;
+    return withDiagnostics(lines.join("\n"), shownRuns);
   });
+}
+
+/** A diagnostic in structured content: which callback's run reported it. */
+export type RunDiagnostic = Diagnostic & { readonly callback: string; readonly runId: string };
+
+/**
+ * The answer with the runs' diagnostics as structured content beside the text (MCP
+ * `structuredContent`), for clients that act on data rather than prose; each diagnostic
+ * once, however many callbacks printed it.
+ */
+function withDiagnostics(text: string, runs: readonly RunResult[]): CallAnswer {
+  const seen = new Set<string>();
+  const diagnostics: RunDiagnostic[] = [];
+  for (const run of runs) {
+    for (const d of run.diagnostics ?? []) {
+      const key = diagnosticKey(d);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      diagnostics.push({ ...d, callback: run.callback, runId: run.id });
+    }
+  }
+  return diagnostics.length === 0 ? { text } : { text, structured: { diagnostics } };
 }
 
 /** A file the batch did not edit that a callback changed (config `resync: "tree"`). */

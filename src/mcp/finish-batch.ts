@@ -2,6 +2,7 @@ import type { EditBatch, FileChange } from "../engine/batch.ts";
 import type { Resync, RunResult } from "../engine/outcome.ts";
 import { postNotice } from "../session/inbox.ts";
 import { backgroundNotice } from "./background-notice.ts";
+import type { CallAnswer } from "./batcher.ts";
 import { callResults } from "./call-result.ts";
 import { shiftRegion } from "./edits.ts";
 import type { WriteDone } from "./perform-write.ts";
@@ -65,7 +66,7 @@ export function carryRegions(writes: readonly WriteDone[]): void {
 export async function finishBatch(
   writes: readonly WriteDone[],
   ctx: FinishContext,
-): Promise<string[]> {
+): Promise<CallAnswer[]> {
   carryRegions(writes);
   const state = await ctx.project.load();
   const changes = mergeChanges(writes);

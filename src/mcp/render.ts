@@ -1,4 +1,5 @@
 import { createTwoFilesPatch } from "diff";
+import { agentView } from "../diagnostics/agent-view.ts";
 import type { RunResult } from "../engine/outcome.ts";
 import type { RegionView } from "./resync-region.ts";
 
@@ -18,9 +19,10 @@ function cut(line: string): string {
 
 /**
  * One callback run in a few lines: passed (with its success message), or failed with the
- * exit in words, its last lines and the run id for callback_logs. Silent runs say nothing.
+ * exit in words, its diagnostics (else its last lines) and the run id for callback_logs.
+ * Silent runs say nothing. `seen` holds diagnostics an earlier run of the reply showed.
  */
-export function renderRun(run: RunResult): string[] {
+export function renderRun(run: RunResult, seen?: Set<string>): string[] {
   const files = run.files.length === 1 ? ` on ${run.files[0]}` : ` on ${run.files.length} files`;
   switch (run.status) {
     case "silent":
@@ -38,8 +40,10 @@ export function renderRun(run: RunResult): string[] {
     case "failed":
     case "timed_out": {
       const lines = [`FAILED  ${run.callback}${files}: ${run.summary} (run ${run.id})`];
-      const tail = run.tail.slice(-TAIL_SHOWN);
-      if (tail.length > 0) {
+      const view = diagnosticsView(run, seen);
+      const tail = view === null ? run.tail.slice(-TAIL_SHOWN) : [];
+      if (view !== null) lines.push(...view.map((l) => `  ${l}`));
+      else if (tail.length > 0) {
         if (run.tail.length > tail.length) lines.push("  | …");
         lines.push(...tail.map((l) => `  | ${cut(l)}`));
       } else {
@@ -49,6 +53,14 @@ export function renderRun(run: RunResult): string[] {
       return lines;
     }
   }
+}
+
+/** A failed run's diagnostics for the agent, or null to show its tail instead. */
+function diagnosticsView(run: RunResult, seen: Set<string> | undefined): string[] | null {
+  const diagnostics = run.diagnostics ?? [];
+  if (!diagnostics.some((d) => d.severity === "error")) return null;
+  const view = agentView(diagnostics, { edited: run.files, ...(seen ? { seen } : {}) });
+  return view === null ? null : view.flatMap((l) => l.split("\n"));
 }
 
 /** A fenced block that no backtick run in `text` can close early. */

@@ -63,7 +63,9 @@ export function createToolContext(options: {
     edit: async (request, extra) => {
       const work = batcher.submit(async () => performWrite(request, await writeContext()));
       const end = await keepAlive(extra, work, options.progressMs);
-      return "refused" in end ? reply(end.refused, true) : reply(end.text);
+      if ("refused" in end) return reply(end.refused, true);
+      const result = reply(end.text);
+      return end.structured ? { ...result, structuredContent: end.structured } : result;
     },
   };
 }

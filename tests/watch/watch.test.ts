@@ -115,7 +115,7 @@ for (const mode of ["per-dir", "recursive"] as const) {
       expect(await waitFor(() => outcomes.length === 1, 5000)).toBe(true);
       const text = readFileSync(join(dir, ".cpilot", "last-results.md"), "utf8");
       expect(text).toContain("status: FAILED: lint");
-      expect(text).toContain("x.ts:1 nope");
+      expect(text).toContain("x.ts:1 error: nope"); // read as a diagnostic
       expect(existsSync(join(dir, ".cpilot", "last-results.md"))).toBe(true);
     });
   });

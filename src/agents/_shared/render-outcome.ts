@@ -22,9 +22,11 @@ export function isEmptyReport(report: AgentReport): boolean {
 export function reportOutcome(outcome: Outcome, options: { tailLines: number }): AgentReport {
   const failures: string[] = [];
   const info: string[] = [];
+  // A diagnostic two callbacks print (cargo check and clippy) is told once.
+  const seen = new Set<string>();
   for (const run of outcome.runs) {
     if (isFailure(run)) {
-      (run.blocking ? failures : info).push(renderFailure(run, options));
+      (run.blocking ? failures : info).push(renderFailure(run, { ...options, seen }));
       continue;
     }
     const success = renderSuccess(run);

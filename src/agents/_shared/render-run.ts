@@ -1,3 +1,4 @@
+import { agentView } from "../../diagnostics/agent-view.ts";
 import type { RunResult } from "../../engine/outcome.ts";
 
 /** Longest output line shown to an agent; longer lines are cut in the middle of nowhere. */
@@ -34,24 +35,47 @@ export function isFailure(run: Pick<RunResult, "status">): boolean {
 }
 
 /**
- * A failed (or timed out) run for an agent: name, files, exit status in words, the last
- * lines of output, and how to read the full log.
+ * The body of a failed run for an agent: its diagnostics when its output was understood
+ * (see agentView), else (or when none of them is an error) the last lines of output.
+ */
+export function failureBody(
+  run: RunResult,
+  options: { tailLines: number; seen?: Set<string> },
+): string[] {
+  const diagnostics = run.diagnostics ?? [];
+  const view =
+    diagnostics.length === 0
+      ? null
+      : agentView(diagnostics, {
+          edited: run.files,
+          ...(options.seen ? { seen: options.seen } : {}),
+        });
+  const lines = (view ?? []).flatMap((l) => l.split("\n"));
+  if (view !== null && diagnostics.some((d) => d.severity === "error")) return lines;
+  const tail = clipTail(run.tail, options.tailLines);
+  if (tail.length === 0 && lines.length === 0) return ["(no output)"];
+  if (lines.length > 0 && tail.length > 0) lines.push("the output ends:");
+  return [...lines, ...tail];
+}
+
+/**
+ * A failed (or timed out) run for an agent: name, files, exit status in words, what its
+ * output says (diagnostics, or the last lines), and how to read the full log.
  *
  * @example
  * // ✗ 'lint' failed on src/a.ts: exit 1 (failed)
- * //   src/a.ts:3:7 'x' is never reassigned
+ * //   src/a.ts:3:7 error prefer-const: 'x' is never reassigned
+ * //   and 12 that were already there before your edit
  * //   run mhx8k2p1-a3f9c1, full log: cpilot logs mhx8k2p1-a3f9c1
  */
 export function renderFailure(
   run: RunResult,
-  options: { tailLines: number; background?: boolean },
+  options: { tailLines: number; background?: boolean; seen?: Set<string> },
 ): string {
   const what = run.status === "timed_out" ? "timed out" : "failed";
   const where = options.background ? ` (background run ${run.id})` : "";
   const lines = [`✗ '${run.callback}'${where} ${what} on ${filesLabel(run.files)}: ${run.summary}`];
-  const tail = clipTail(run.tail, options.tailLines);
-  if (tail.length === 0) lines.push("  (no output)");
-  for (const line of tail) lines.push(`  ${line}`);
+  for (const line of failureBody(run, options)) lines.push(`  ${line}`);
   lines.push(`  run ${run.id}, full log: cpilot logs ${run.id}`);
   return lines.join("\n");
 }

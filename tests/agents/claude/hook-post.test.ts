@@ -24,7 +24,7 @@ const lint = (run: string, extra: Record<string, unknown> = {}) => ({
 
 describe("PostToolUse", () => {
   test("a failed blocking callback blocks with name, file, exit words, tail and run id", () => {
-    const p = project({ callbacks: [lint("echo first; echo 'a.ts:1 bad thing' >&2; exit 1")] });
+    const p = project({ callbacks: [lint("echo first; echo 'bad thing' >&2; exit 1")] });
     const r = p.hook(postWrite(p.path("src/a.ts")));
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
@@ -33,7 +33,7 @@ describe("PostToolUse", () => {
     const id = /run ([a-z0-9]+-[a-f0-9]+), full log: cpilot logs \1/.exec(json.reason)?.[1];
     expect(id).toBeDefined();
     expect(json.reason).toBe(
-      `✗ 'lint' failed on src/a.ts: exit 1 (failed)\n  first\n  a.ts:1 bad thing\n  run ${id}, full log: cpilot logs ${id}`,
+      `✗ 'lint' failed on src/a.ts: exit 1 (failed)\n  first\n  bad thing\n  run ${id}, full log: cpilot logs ${id}`,
     );
     expect(existsSync(p.path(`.cpilot/runs/${id}.log`))).toBe(true);
   });

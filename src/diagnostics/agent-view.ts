@@ -1,0 +1,103 @@
+import { diagnosticKey } from "./key.ts";
+import type { Diagnostic } from "./types.ts";
+
+/** Characters of diagnostics shown per run; the rest is counted, and in the log. */
+export const DIAGNOSTIC_BUDGET = 4000;
+/** Diagnostics of files the agent did not just edit, shown before they are only counted. */
+const OTHERS_SHOWN = 3;
+/** Longest single diagnostic; a longer message is cut with a note of how much. */
+const MAX_ONE = 1000;
+
+export interface AgentViewOptions {
+  /** The files the run was for: the agent's edits, shown first and in full. */
+  readonly edited: readonly string[];
+  /** Character budget for the whole view. */
+  readonly budget?: number;
+  /**
+   * Diagnostics already shown in this reply (by an earlier run: cargo check and clippy
+   * print the same errors); these are skipped and the set is extended.
+   */
+  readonly seen?: Set<string>;
+}
+
+/** One diagnostic on one line (its message's own lines indented below it). */
+export function formatDiagnostic(d: Diagnostic): string {
+  const where =
+    d.file === ""
+      ? ""
+      : `${d.file}${d.line > 0 ? `:${d.line}${d.column > 0 ? `:${d.column}` : ""}` : ""} `;
+  const code = d.code === "" ? "" : ` ${d.code}`;
+  const text = `${where}${d.severity}${code}: ${d.message.replaceAll("\n", "\n    ")}`;
+  return text.length > MAX_ONE
+    ? `${text.slice(0, MAX_ONE)}… (${text.length - MAX_ONE} more chars)`
+    : text;
+}
+
+const RANK = { error: 0, warning: 1, info: 2 } as const;
+
+/**
+ * What an agent reads of a run's diagnostics: what it brought into the files it edited, in
+ * full; then new ones elsewhere, the first few and a count; then how many were already
+ * there. Whole diagnostics only, within a character budget. Null when there is nothing
+ * left to say (every one was shown by an earlier run of this reply).
+ */
+export function agentView(all: readonly Diagnostic[], options: AgentViewOptions): string[] | null {
+  const budget = options.budget ?? DIAGNOSTIC_BUDGET;
+  const seen = options.seen ?? new Set<string>();
+  const list = all.filter((d) => !seen.has(diagnosticKey(d)));
+  const repeated = all.length - list.length;
+  if (list.length === 0)
+    return repeated > 0 ? [`(the same ${count(repeated, "diagnostic")} as above)`] : null;
+  const edited = new Set(options.edited);
+  const order = (a: Diagnostic, b: Diagnostic) =>
+    RANK[a.severity] - RANK[b.severity] || a.file.localeCompare(b.file) || a.line - b.line;
+  const fresh = list.filter((d) => d.baseline !== "unchanged");
+  const old = list.filter((d) => d.baseline === "unchanged");
+  const mine = fresh.filter((d) => edited.has(d.file)).sort(order);
+  const others = fresh.filter((d) => !edited.has(d.file)).sort(order);
+
+  const lines: string[] = [];
+  let left = budget;
+  const take = (d: Diagnostic): boolean => {
+    const text = formatDiagnostic(d);
+    if (text.length + 1 > left && lines.length > 0) return false;
+    left -= text.length + 1;
+    lines.push(text);
+    seen.add(diagnosticKey(d));
+    return true;
+  };
+  let shownMine = 0;
+  for (const d of mine)
+    if (take(d)) shownMine++;
+    else break;
+  if (shownMine < mine.length)
+    lines.push(
+      `… and ${count(mine.length - shownMine, "more")} in the files you edited (see the log)`,
+    );
+  if (others.length > 0) {
+    const cap = mine.length === 0 ? others.length : OTHERS_SHOWN;
+    if (mine.length > 0) lines.push(`${count(others.length, "new diagnostic")} in other files:`);
+    let shown = 0;
+    for (const d of others.slice(0, cap))
+      if (take(d)) shown++;
+      else break;
+    if (shown < others.length) lines.push(`… and ${others.length - shown} more in other files`);
+  }
+  if (old.length > 0) {
+    if (fresh.length === 0) {
+      lines.push(
+        `all ${count(old.length, "diagnostic")} were already there before your edit; the first:`,
+      );
+      for (const d of old.slice(0, OTHERS_SHOWN)) take(d);
+    } else
+      lines.push(
+        `and ${old.length} that ${old.length === 1 ? "was" : "were"} already there before your edit`,
+      );
+  }
+  if (repeated > 0) lines.push(`(and ${count(repeated, "diagnostic")} shown above)`);
+  return lines;
+}
+
+function count(n: number, word: string): string {
+  return word === "more" ? `${n} more` : `${n} ${word}${n === 1 ? "" : "s"}`;
+}
