@@ -3,6 +3,7 @@ import type { EditBatch } from "../engine/batch.ts";
 import { createEngine } from "../engine/engine.ts";
 import type { Outcome } from "../engine/outcome.ts";
 import { writeOut } from "../platform/stdio.ts";
+import { checkFormat, writeCheckExport } from "../ui/check-export.ts";
 import { printSummary, toJson } from "../ui/check-report.ts";
 import { Progress } from "../ui/progress.ts";
 import { renderRunLines } from "../ui/run-line.ts";
@@ -16,7 +17,7 @@ import { openStagedCheck } from "./check-staged.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 
 const USAGE =
-  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--fail-on-change] [--dry-run] [--json] [--config PATH] | cpilot check --restore";
+  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--fail-on-change] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore";
 
 /** Run the project's callbacks on a set of files, as a pre-commit hook or in CI. */
 export async function checkCommand(
@@ -34,6 +35,7 @@ export async function checkCommand(
       skip: { type: "string", multiple: true },
       "dry-run": { type: "boolean" },
       json: { type: "boolean" },
+      format: { type: "string" },
       config: { type: "string" },
       "fail-on-change": { type: "boolean" },
       restore: { type: "boolean" },
@@ -41,6 +43,8 @@ export async function checkCommand(
     USAGE,
   );
   if (values.restore) return restoreCommand(options.cwd);
+  const format = checkFormat(values.format, values.json === true);
+  if (format === "json") values.json = true;
   const modes = [values.staged, values.changed, values.all, positionals.length > 0].filter(
     Boolean,
   ).length;
@@ -141,6 +145,7 @@ export async function checkCommand(
     for (const r of outcome.resyncs) say(r.diff);
   }
   if (!values.json) printSummary(outcome, files.length, Date.now() - started, color);
+  writeCheckExport(outcome, format);
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) process.stderr.write(`${trouble}\n`);
   mark("check reported");

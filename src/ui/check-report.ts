@@ -18,6 +18,7 @@ export function toJson(outcome: Outcome) {
       logPath: r.logPath,
       summary: r.summary,
       tail: r.tail,
+      diagnostics: r.diagnostics ?? [],
     })),
     resyncs: outcome.resyncs.map((r) => ({ path: r.path, diff: r.diff })),
     notes: outcome.notes,
