@@ -6,6 +6,40 @@ import type { OutputParser, RawDiagnostic } from "./parser.ts";
 import { GENERIC, PARSERS } from "./registry.ts";
 import type { Diagnostic } from "./types.ts";
 
+/** A line as last drawn: what follows its last carriage return (a CRLF's CR dropped). */
+function lastState(line: string): string {
+  const l = line.endsWith("\r") ? line.slice(0, -1) : line;
+  const cr = l.lastIndexOf("\r");
+  return cr >= 0 ? l.slice(cr + 1) : l;
+}
+
+/** Lines of a long output's start and end in which formats are looked for… */
+const SAMPLE_EDGE = 1000;
+/** …and, between them, a block of this many lines every SAMPLE_STRIDE lines. */
+const SAMPLE_BLOCK = 100;
+const SAMPLE_STRIDE = 1000;
+
+/**
+ * Where formats are recognized: the whole text, or for a long output its first and last
+ * SAMPLE_EDGE lines (where tools print, and where a second tool's output follows the
+ * first's) and a block of lines every SAMPLE_STRIDE, so a format with a section of a
+ * thousand lines anywhere is found, and recognizing 10,000 lines costs like 3,000. A
+ * short section of one tool deep inside a long output of others can be missed: `format:`
+ * names it for sure.
+ */
+function detectionSample(text: string, lines: readonly string[]): string {
+  if (lines.length <= 2 * SAMPLE_EDGE + SAMPLE_STRIDE) return text;
+  const parts = [lines.slice(0, SAMPLE_EDGE)];
+  for (
+    let at = SAMPLE_EDGE + SAMPLE_STRIDE / 2;
+    at < lines.length - SAMPLE_EDGE;
+    at += SAMPLE_STRIDE
+  )
+    parts.push(lines.slice(at, at + SAMPLE_BLOCK));
+  parts.push(lines.slice(-SAMPLE_EDGE));
+  return parts.map((p) => p.join("\n")).join("\n");
+}
+
 /** Most diagnostics kept from one output: past this, the rest is in the log. */
 export const MAX_DIAGNOSTICS = 5000;
 /** Longest message kept. */
@@ -26,26 +60,32 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
   if (format === "none" || output === "") return [];
   const text = stripVTControlCharacters(output);
   // A line redrawn with carriage returns (a progress bar) shows its last state.
-  const lines = text.split("\n").map((l) => {
-    const cr = l.lastIndexOf("\r", l.length - 2);
-    return (cr >= 0 ? l.slice(cr + 1) : l).replace(/\r$/, "");
-  });
+  const split = text.split("\n");
+  const lines = text.includes("\r") ? split.map(lastState) : split;
   const claimed = new Uint8Array(lines.length);
+  const sample = detectionSample(text, lines);
   const raw: RawDiagnostic[] = [];
   const name = FORMAT_ALIASES[format] ?? format;
   const chosen = [...PARSERS, GENERIC].find((p) => p.name === name) ?? null; // else "auto"
   const parsers: readonly OutputParser[] = chosen ? [chosen] : PARSERS;
   for (const parser of parsers) {
-    if (chosen === null && !parser.detect(text)) continue;
+    if (chosen === null && !parser.detect(sample)) continue;
     raw.push(...parser.parse(lines, claimed, options));
     if (raw.length >= MAX_DIAGNOSTICS) break;
   }
   if (raw.length === 0 && chosen === null) raw.push(...GENERIC.parse(lines, claimed, options));
-  return unique(raw.slice(0, MAX_DIAGNOSTICS).map((d) => normalize(d, options)));
-}
-
-function normalize(d: RawDiagnostic, base: PathBase): Diagnostic {
-  const message =
-    d.message.length > MAX_MESSAGE ? `${d.message.slice(0, MAX_MESSAGE)} …` : d.message;
-  return { ...d, file: rootRelative(d.file, base), message };
+  // Paths repeat (one file, many problems): each distinct one is resolved once.
+  const paths = new Map<string, string>();
+  const normalize = (d: RawDiagnostic): Diagnostic => {
+    let file = paths.get(d.file);
+    if (file === undefined) {
+      file = rootRelative(d.file, options);
+      paths.set(d.file, file);
+    }
+    if (d.message.length > MAX_MESSAGE)
+      return { ...d, file, message: `${d.message.slice(0, MAX_MESSAGE)} …` };
+    (d as { file: string }).file = file; // a parser's fresh object: no copy needed
+    return d;
+  };
+  return unique(raw.slice(0, MAX_DIAGNOSTICS).map(normalize));
 }

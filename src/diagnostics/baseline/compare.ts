@@ -47,6 +47,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   for (const [file, list] of byFile) {
     const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
     const entries = before[file];
+    const byKey = indexByKey(entries ?? []);
     const used = new Uint8Array(entries?.length ?? 0);
     let committed: Set<number> | null | undefined;
     const kept: BaselineEntry[] = [];
@@ -57,10 +58,11 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
       let since: "run" | "commit" = "run";
       if (fromCheck) introduced = false;
       else if (entries !== undefined) {
-        const at = findMatch(entries, used, key, d.line, text);
+        const at = findMatch(entries, byKey.get(key) ?? [], used, d.line, text);
         introduced = at < 0 ? true : (entries[at] as BaselineEntry).introduced;
       } else if (edited.has(file) && src !== null) {
-        committed ??= linesUnchangedSinceCommit(root, file, src);
+        // Asked once per file (null, a file new since the commit, is an answer too).
+        if (committed === undefined) committed = linesUnchangedSinceCommit(root, file, src);
         introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
         since = "commit";
       } else introduced = true;
@@ -92,22 +94,33 @@ function safeRead(root: string, callback: string): Baseline {
   }
 }
 
+/** Entry indexes by key, so matching costs per diagnostic the entries that can match it. */
+function indexByKey(entries: readonly BaselineEntry[]): Map<string, number[]> {
+  const index = new Map<string, number[]>();
+  entries.forEach((e, i) => {
+    const list = index.get(e.key);
+    if (list === undefined) index.set(e.key, [i]);
+    else list.push(i);
+  });
+  return index;
+}
+
 /**
- * The unused entry that is this diagnostic: same key, on the same text (nearest line
- * first); without texts, on the same line; -1 when none.
+ * The unused entry (of `candidates`, those with its key) that is this diagnostic: on the
+ * same text (nearest line first); without texts, on the same line; -1 when none.
  */
 function findMatch(
   entries: readonly BaselineEntry[],
+  candidates: readonly number[],
   used: Uint8Array,
-  key: string,
   line: number,
   text: string,
 ): number {
   let best = -1;
   let bestDistance = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < entries.length; i++) {
+  for (const i of candidates) {
     const e = entries[i] as BaselineEntry;
-    if (used[i] || e.key !== key) continue;
+    if (used[i]) continue;
     const sameText = text !== "" && e.text !== "" ? e.text === text : e.line === line;
     if (!sameText) continue;
     const distance = Math.abs(e.line - line);

@@ -1,0 +1,126 @@
+// Times reading checker output as diagnostics, in process, on 10,000-line outputs: tsc,
+// eslint (stylish), cargo (human, with code frames), a mix of formats, and plain noise that
+// no format matches (every detector and the fallback read it all). Then the whole step a run
+// pays on the hook path: read the log, parse, compare with the baseline, save it (in a temp
+// git repo). Reports medians; asserts nothing.
+// Usage: bun scripts/bench-diagnostics.ts [--runs N] [--lines N]
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { diagnoseRun } from "../src/diagnostics/diagnose-run.ts";
+import { parseDiagnostics } from "../src/diagnostics/parse-output.ts";
+
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "21" }, lines: { type: "string", default: "10000" } },
+});
+const RUNS = Number(values.runs);
+const LINES = Number(values.lines);
+const fixtures = resolve(import.meta.dir, "..", "tests", "diagnostics", "fixtures");
+
+/** `count` lines made by repeating a real output, its line numbers varied so nothing dedupes. */
+function grow(fixture: string, count: number): string {
+  const lines = readFileSync(join(fixtures, fixture), "utf8").split("\n");
+  const out: string[] = [];
+  for (let i = 0; out.length < count; i++) {
+    const line = lines[i % lines.length] as string;
+    const round = Math.floor(i / lines.length);
+    out.push(
+      line.replace(
+        /(\d+)([,:]\d+)/,
+        (_m, n: string, rest: string) => `${Number(n) + round}${rest}`,
+      ),
+    );
+  }
+  return out.join("\n");
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
+}
+
+/**
+ * Median CPU time of `fn` in ms (user + system: on a machine busy with other work, wall
+ * time measures the neighbours), and the first call's, before the JIT warmed up, as a
+ * one-shot hook process pays it.
+ */
+function time(fn: () => unknown): { first: number; warm: number } {
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  let t = cpu();
+  fn();
+  const first = cpu() - t;
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    t = cpu();
+    fn();
+    samples.push(cpu() - t);
+  }
+  return { first, warm: median(samples) };
+}
+
+const show = (t: { first: number; warm: number }) =>
+  `${t.warm.toFixed(2).padStart(7)} ms  (first call ${t.first.toFixed(1)} ms)`;
+
+const base = { root: "/tmp/diag-sample", cwd: "/tmp/diag-sample" };
+const cases: [string, string][] = [
+  ["tsc", grow("tsc-7.0.2.txt", LINES)],
+  ["eslint stylish", grow("eslint-10.15.0-stylish.txt", LINES)],
+  ["cargo (code frames)", grow("cargo-clippy-1.95.0-lints.txt", LINES)],
+  [
+    "mixed formats",
+    ["tsc-7.0.2.txt", "eslint-10.15.0-stylish.txt", "flake8-5.0.4.txt", "pytest-9.0.3.txt"]
+      .map((f) => grow(f, LINES / 4))
+      .join("\n"),
+  ],
+  [
+    "noise, nothing parses",
+    Array.from({ length: LINES }, (_, i) => `progress ${i}: building module number ${i}`).join(
+      "\n",
+    ),
+  ],
+];
+
+console.log(`parsing ${LINES}-line outputs, CPU time, median of ${RUNS} runs:`);
+for (const [name, text] of cases) {
+  let found = 0;
+  const t = time(() => {
+    found = parseDiagnostics(text, base).length;
+  });
+  console.log(`  ${name.padEnd(24)} ${show(t)}  ${found} diagnostics`);
+}
+
+// The whole step after a run: read the log, parse, compare with the baseline, save.
+const root = mkdtempSync(join(tmpdir(), "cpilot-bench-diag-"));
+try {
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  const source = Array.from({ length: 2000 }, (_, i) => `const v${i}: number = "x";`).join("\n");
+  writeFileSync(join(root, "a.ts"), source);
+  const log = join(root, "run.log");
+  writeFileSync(
+    log,
+    Array.from(
+      { length: LINES },
+      (_, i) => `a.ts(${(i % 2000) + 1},7): error TS2322: Type 'string' is not assignable (${i}).`,
+    ).join("\n"),
+  );
+  const run = () =>
+    diagnoseRun({
+      batch: { root, files: [{ path: "a.ts", kind: "modified" }], origin: { surface: "hook" } },
+      callback: "types",
+      format: undefined,
+      cwd: root,
+      files: ["a.ts"],
+      logPath: log,
+      status: "failed",
+    });
+  console.log(
+    `  ${"log+parse+baseline".padEnd(24)} ${show(time(run))}  ${LINES} lines, 5,000 kept, in one 2,000-line file`,
+  );
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
