@@ -1,0 +1,90 @@
+import { expect, test } from "bun:test";
+import { validateConfig } from "../../src/config/validate.ts";
+import { FORMAT_ALIASES, FORMAT_NAMES } from "../../src/diagnostics/format-names.ts";
+import { parseDiagnostics } from "../../src/diagnostics/parse-output.ts";
+import { GENERIC, PARSERS } from "../../src/diagnostics/registry.ts";
+
+const base = { root: "/p", cwd: "/p" };
+const brief = (text: string, format?: string) =>
+  parseDiagnostics(text, { ...base, format }).map(
+    (d) => `${d.tool} ${d.file}:${d.line}:${d.column} ${d.severity} [${d.code}] ${d.message}`,
+  );
+
+test("colour codes and progress redraws are gone before parsing", () => {
+  const text =
+    "\x1b[96msrc/a.ts\x1b[0m:\x1b[93m1\x1b[0m:\x1b[93m7\x1b[0m - \x1b[91merror\x1b[0m\x1b[90m TS2322: \x1b[0mbad\n";
+  expect(brief(text)).toEqual(["tsc src/a.ts:1:7 error [TS2322] bad"]);
+  expect(
+    brief("building 10%\rbuilding 100%\rsrc/a.ts(2,3): error TS1005: ';' expected.\r\n"),
+  ).toEqual(["tsc src/a.ts:2:3 error [TS1005] ';' expected."]);
+});
+
+test("paths become root-relative and posix; a path outside the root stays absolute", () => {
+  const text = [
+    "/p/src/a.py:1:1: F401 'os' imported but unused",
+    "./src/b.py:2:1: F401 'sys' imported but unused",
+    "src\\c.py:3:1: F401 're' imported but unused",
+    "/elsewhere/d.py:4:1: F401 'x' imported but unused",
+  ].join("\n");
+  expect(parseDiagnostics(text, { root: "/p", cwd: "/p" }).map((d) => d.file)).toEqual([
+    "src/a.py",
+    "src/b.py",
+    "src/c.py",
+    "/elsewhere/d.py",
+  ]);
+  // A callback running in a subfolder prints paths relative to it.
+  expect(
+    parseDiagnostics("a.py:1:1: F401 'os' imported but unused", { root: "/p", cwd: "/p/pkg" })[0]
+      ?.file,
+  ).toBe("pkg/a.py");
+});
+
+test("the generic path:line matcher only speaks when no format was recognized", () => {
+  expect(brief("npm warn deprecated\nlib/x.rb:12: syntax error, unexpected end\n")).toEqual([
+    "generic lib/x.rb:12:0 error [] syntax error, unexpected end",
+  ]);
+  // With a recognized format, other path:line lines are not guessed at.
+  expect(
+    brief("src/a.ts(1,7): error TS2322: bad\nsee docs/guide.md:12 for more\n").map(
+      (l) => l.split(" ")[0],
+    ),
+  ).toEqual(["tsc"]);
+  expect(brief("all good, 12 files checked\n")).toEqual([]);
+});
+
+test("format: forces one format, or none", () => {
+  const text = "src/a.c:3:10: error: 'y' undeclared\n";
+  expect(brief(text, "gcc")).toEqual(["gcc src/a.c:3:10 error [] 'y' undeclared"]);
+  expect(brief(text, "none")).toEqual([]);
+  // Forced to a format that is not there, the generic matcher is not tried either.
+  expect(brief(text, "eslint")).toEqual([]);
+});
+
+test("the same diagnostic printed twice (cargo's lib and lib test builds) is kept once", () => {
+  const once = "warning: unused variable: `x`\n --> src/lib.rs:2:9\n  |\n\n";
+  expect(brief(once + once)).toEqual(["rustc src/lib.rs:2:9 warning [] unused variable: `x`"]);
+});
+
+test("every parser's name is a format the config accepts, and so is every alias", () => {
+  const names: readonly string[] = FORMAT_NAMES;
+  for (const p of [...PARSERS, GENERIC]) expect(names).toContain(p.name);
+  for (const [alias, target] of Object.entries(FORMAT_ALIASES)) {
+    expect(names).toContain(alias);
+    expect(names).toContain(target);
+  }
+});
+
+test("config: format and report are checked like every other key", () => {
+  const ok = validateConfig({
+    callbacks: [{ name: "a", pattern: "*", run: "x", timeout: 5, format: "clippy", report: "all" }],
+  });
+  expect(ok.ok).toBe(true);
+  const bad = validateConfig({
+    callbacks: [
+      { name: "a", pattern: "*", run: "x", timeout: 5, format: "eslint-json", report: "some" },
+    ],
+  });
+  expect(bad.ok).toBe(false);
+  const paths = bad.ok ? [] : bad.problems.map((p) => p.path);
+  expect(paths).toEqual(["callbacks[0].format", "callbacks[0].report"]);
+});
