@@ -133,8 +133,7 @@ export interface CallbackDef {
   format?: DiagnosticFormat;
   /**
    * What an agent sees in full: "new" (default) the diagnostics its edit brought, with the
-   * ones already there as a count; "all" every one. `cpilot check` shows all unless this
-   * says "new".
+   * ones already there as a count; "all" every one. `cpilot check` always reports all.
    */
   report?: "new" | "all";
 }
