@@ -1,0 +1,96 @@
+import { expect, test } from "bun:test";
+import { agentView } from "../../src/diagnostics/agent-view.ts";
+import type { Diagnostic } from "../../src/diagnostics/types.ts";
+
+function d(file: string, line: number, extra: Partial<Diagnostic> = {}): Diagnostic {
+  return {
+    file,
+    line,
+    column: 1,
+    severity: "error",
+    code: "E1",
+    message: `problem at ${file}:${line}`,
+    tool: "t",
+    baseline: "new",
+    ...extra,
+  };
+}
+
+test("the edited files' diagnostics first and in full, then a few of the others, then the old count", () => {
+  const view = agentView(
+    [
+      d("lib/z.ts", 1),
+      d("src/a.ts", 9, { severity: "warning" }),
+      d("lib/y.ts", 2),
+      d("src/a.ts", 3),
+      d("lib/x.ts", 3),
+      d("lib/w.ts", 4),
+      d("src/a.ts", 1, { baseline: "unchanged", since: "run" }),
+      d("lib/v.ts", 1, { baseline: "unchanged", since: "commit" }),
+    ],
+    { edited: ["src/a.ts"] },
+  );
+  expect(view).toEqual([
+    "src/a.ts:3:1 error E1: problem at src/a.ts:3",
+    "src/a.ts:9:1 warning E1: problem at src/a.ts:9",
+    "4 new diagnostics in other files:",
+    "lib/w.ts:4:1 error E1: problem at lib/w.ts:4",
+    "lib/x.ts:3:1 error E1: problem at lib/x.ts:3",
+    "lib/y.ts:2:1 error E1: problem at lib/y.ts:2",
+    "… and 1 more in other files",
+    "and 2 that were already there before your edit",
+  ]);
+});
+
+test("when every diagnostic was already there, the first few still say why the run failed", () => {
+  const old = [1, 2, 3, 4].map((n) => d("src/a.ts", n, { baseline: "unchanged", since: "run" }));
+  expect(agentView(old, { edited: ["src/a.ts"] })).toEqual([
+    "all 4 diagnostics were already there before your edit; the first:",
+    "src/a.ts:1:1 error E1: problem at src/a.ts:1",
+    "src/a.ts:2:1 error E1: problem at src/a.ts:2",
+    "src/a.ts:3:1 error E1: problem at src/a.ts:3",
+  ]);
+});
+
+test("a diagnostic an earlier run of the reply showed is not shown again", () => {
+  const seen = new Set<string>();
+  const same = [d("src/a.ts", 1), d("src/a.ts", 2)];
+  expect(agentView(same, { edited: ["src/a.ts"], seen })).toHaveLength(2);
+  expect(agentView(same, { edited: ["src/a.ts"], seen })).toEqual([
+    "(the same 2 diagnostics as above)",
+  ]);
+  expect(agentView([...same, d("src/a.ts", 3)], { edited: ["src/a.ts"], seen })).toEqual([
+    "src/a.ts:3:1 error E1: problem at src/a.ts:3",
+    "(and 2 diagnostics shown above)",
+  ]);
+});
+
+test("whole diagnostics within the budget; a huge message is cut with its size, never its location", () => {
+  const many = Array.from({ length: 100 }, (_, i) => d("src/a.ts", i + 1));
+  const view = agentView(many, { edited: ["src/a.ts"], budget: 500 }) ?? [];
+  expect(view.join("\n").length).toBeLessThan(560);
+  expect(view.at(-1)).toMatch(/^… and \d+ more in the files you edited \(see the log\)$/);
+  for (const line of view.slice(0, -1))
+    expect(line).toMatch(/^src\/a\.ts:\d+:1 error E1: problem at src\/a\.ts:\d+$/);
+  const huge = agentView([d("src/a.ts", 7, { message: "x".repeat(5000) })], {
+    edited: ["src/a.ts"],
+  });
+  expect(huge?.[0]).toStartWith("src/a.ts:7:1 error E1: xxx");
+  expect(huge?.[0]).toEndWith("… (4023 more chars)");
+});
+
+test("a whole-file diagnostic (a formatter's) and one without a file read naturally", () => {
+  expect(
+    agentView(
+      [
+        d("src/a.py", 0, { column: 0, code: "format", message: "would be reformatted by black" }),
+        d("", 0, { column: 0, code: "TS5023", message: "Unknown compiler option 'x'." }),
+      ],
+      { edited: ["src/a.py"] },
+    ),
+  ).toEqual([
+    "src/a.py error format: would be reformatted by black",
+    "1 new diagnostic in other files:",
+    "error TS5023: Unknown compiler option 'x'.",
+  ]);
+});
