@@ -134,6 +134,9 @@ const EXPECTED: Record<string, string[]> = {
     "pylint py/a.py:3:5 warning [W0612] Unused variable 'y' (unused-variable)",
     "pylint py/a.py:1:1 warning [W0611] Unused import os (unused-import)",
   ],
+  "pytest-9.0.3-collection-error.txt": [
+    "pytest tests_collect/test_b.py:0:0 error [collection] could not be collected: ModuleNotFoundError: No module named 'nonexistent_mod'",
+  ],
   "pytest-9.0.3.txt": [
     "pytest tests/test_a.py:6:0 error [test_add] failed: test_add: assert -1 == 3",
     "pytest tests/test_a.py:10:0 error [test_raises] failed: test_raises: ValueError: bad value",

@@ -2,9 +2,10 @@ import { severityOf } from "../_severity.ts";
 import { int, lineParser } from "../parser.ts";
 
 // Anything that starts with `path/to/file.ext:line[:col]` (after an optional word such as
-// `ERROR` or `at`): the fallback when no known format matched.
+// `ERROR` or `at`): the fallback when no known format matched. The extension starts with a
+// letter, so `127.0.0.1:5432` is not a file.
 const LINE =
-  /^(?:\s*(?:\[?(error|warning|warn|info|note)\]?:?|at)\s+)?((?:[A-Za-z]:)?[\w./\\@~+-]*\.[A-Za-z0-9]+):(\d+)(?::(\d+))?(?::|\s|$)\s*(.*)$/i;
+  /^(?:\s*(?:\[?(error|warning|warn|info|note)\]?:?|at)\s+)?((?:[A-Za-z]:)?[\w./\\@~+-]*\.[A-Za-z][A-Za-z0-9]*):(\d+)(?::(\d+))?(?::|\s|$)\s*(.*)$/i;
 
 /** A `path:line[:col] message` line of any tool. */
 export const generic = lineParser("generic", /\.[A-Za-z0-9]+:\d+/, LINE, (m) => {

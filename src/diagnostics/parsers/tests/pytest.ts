@@ -3,13 +3,15 @@ import { int, type OutputParser, type RawDiagnostic } from "../../parser.ts";
 // The short summary names each failure (`FAILED tests/test_a.py::test_add - assert -1 == 3`);
 // the failure's section above it (`____ test_add ____`) ends in its spot: `tests/test_a.py:6: AssertionError`.
 const SUMMARY = /^(FAILED|ERROR) ([^\s:]+)::(\S+)(?: - (.*))?$/;
+// A file that could not even be collected (an import error): `ERROR tests/test_b.py`.
+const COLLECT = /^ERROR ([^\s:]+\.py)(?: - (.*))?$/;
 const SECTION = /^_{3,} (.+?) _{3,}$/;
 const SPOT = /^([^\s:]+\.py):(\d+): \w/;
 
 /** pytest's failure summary. */
 export const pytest: OutputParser = {
   name: "pytest",
-  detect: (text) => /^(?:FAILED|ERROR) \S+::\S+/m.test(text),
+  detect: (text) => /^(?:(?:FAILED|ERROR) \S+::\S+|ERROR \S+\.py\b)/m.test(text),
   parse(lines, claimed) {
     const spots = new Map<string, { file: string; line: number }>();
     let section: string | null = null;
@@ -23,6 +25,20 @@ export const pytest: OutputParser = {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {
       if (claimed[i]) continue;
+      const collect = COLLECT.exec(lines[i] as string);
+      if (collect !== null) {
+        claimed[i] = 1;
+        out.push({
+          file: collect[1] as string,
+          line: 0,
+          column: 0,
+          severity: "error",
+          code: "collection",
+          message: `could not be collected: ${collect[2] ?? lastError(lines, i) ?? "see the log"}`,
+          tool: "pytest",
+        });
+        continue;
+      }
       const m = SUMMARY.exec(lines[i] as string);
       if (m === null) continue;
       claimed[i] = 1;
@@ -43,3 +59,12 @@ export const pytest: OutputParser = {
     return out;
   },
 };
+
+/** The last `E   <error>` line of pytest's report above line `before`: a collection error's cause. */
+function lastError(lines: readonly string[], before: number): string | undefined {
+  for (let i = before - 1; i >= 0; i--) {
+    const m = /^E\s+(\S.*)$/.exec(lines[i] as string);
+    if (m !== null) return m[1];
+  }
+  return undefined;
+}
