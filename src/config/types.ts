@@ -261,7 +261,10 @@ export interface AgentConfig {
   maxStopBlocks?: number;
   /** Show the agent a table of the active callbacks once per session. Default true. */
   announceCallbacks?: boolean;
-  /** Lines of a failed run's output shown to the agent (the rest is in the log). Default 15. */
+  /**
+   * Lines of a failed run's output shown to the agent when none of it was understood as
+   * diagnostics (the rest is in the log). Default 15.
+   */
   tailLines?: number;
 }
 
