@@ -45,5 +45,7 @@ export const FORMAT_NAMES = [
   "bun-test",
   "cargo-test",
   "go-test",
+  "python-traceback",
+  "node-error",
   "generic",
 ] as const satisfies readonly DiagnosticFormat[];

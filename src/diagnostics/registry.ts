@@ -1,5 +1,6 @@
 import type { OutputParser } from "./parser.ts";
 import { biome } from "./parsers/biome.ts";
+import { nodeError, pythonTraceback } from "./parsers/crash.ts";
 import { eslintCompact, eslintStylish, eslintUnix } from "./parsers/eslint.ts";
 import { flake8 } from "./parsers/flake8.ts";
 import { black, prettier, rustfmt } from "./parsers/format-check.ts";
@@ -51,6 +52,8 @@ export const PARSERS: readonly OutputParser[] = [
   bunTest,
   cargoTest,
   goTest,
+  pythonTraceback,
+  nodeError,
 ];
 
 /** The fallback when no format is recognized. */

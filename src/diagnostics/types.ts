@@ -71,4 +71,6 @@ export type DiagnosticFormat =
   | "bun-test"
   | "cargo-test"
   | "go-test"
+  | "python-traceback"
+  | "node-error"
   | "generic";

@@ -87,6 +87,18 @@ const cases: { tool: string; files: Record<string, string>; argv: string[]; expe
       argv: ["black", "--check", "a.py"],
       expected: ["black a.py:0:0 error [format]"],
     },
+    {
+      tool: "python3",
+      files: { "a.py": "def f():\n    return y\n\nf()\n" },
+      argv: ["python3", "a.py"],
+      expected: ["python a.py:2:0 error [NameError]"],
+    },
+    {
+      tool: "node",
+      files: { "a.js": "function f() {\n  return y;\n}\nf();\n" },
+      argv: ["node", "a.js"],
+      expected: ["node a.js:2:3 error [ReferenceError]"],
+    },
   ];
 
 for (const c of cases) {

@@ -13,6 +13,7 @@ function rootOf(name: string): string {
   if (name.startsWith("cargo") || name.startsWith("rustfmt")) return "/tmp/diag-rs";
   if (name.startsWith("jest")) return "/tmp/diag-jest";
   if (name.startsWith("go")) return "/tmp/diag-sample/go";
+  if (name.startsWith("python") || name.startsWith("node")) return "/tmp/diag-crash";
   return "/tmp/diag-sample";
 }
 
@@ -115,12 +116,18 @@ const EXPECTED: Record<string, string[]> = {
     'mypy py/a.py:4:0 error [name-defined] Name "undefined_name" is not defined',
     'mypy py/a.py:5:0 error [assignment] Incompatible types in assignment (expression has type "str", variable has type "int")',
   ],
+  "node-20.20.2-uncaught.txt": [
+    "node a.js:2:3 error [ReferenceError] ReferenceError: y is not defined",
+  ],
   "oxlint-1.94.0.txt": [
     "oxlint src/d.js:2:1 error [no-debugger] `debugger` statement is not allowed",
     "oxlint src/b.js:1:5 warning [no-unused-vars] Variable 'unused' is declared but never used. Unused variables should start with a '_'.",
   ],
   "prettier-3.10.1-check.txt": [
     "prettier src/d.js:0:0 error [format] not formatted as Prettier would",
+  ],
+  "python-3.11.7-traceback.txt": [
+    "python a.py:2:0 error [NameError] NameError: name 'y' is not defined",
   ],
   "pylint-2.16.2.txt": [
     "pylint py/a.py:1:1 info [C0114] Missing module docstring (missing-module-docstring)",

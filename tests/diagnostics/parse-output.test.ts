@@ -50,6 +50,8 @@ test("the generic path:line matcher only speaks when no format was recognized", 
     ),
   ).toEqual(["tsc"]);
   expect(brief("all good, 12 files checked\n")).toEqual([]);
+  // A bare spot with nothing said is left to the raw output.
+  expect(brief("dist/x.min.js:1\n")).toEqual([]);
   // An address is not a file.
   expect(brief("127.0.0.1:5432 refused the connection\n")).toEqual([]);
 });

@@ -10,6 +10,8 @@ const LINE =
 /** A `path:line[:col] message` line of any tool. */
 export const generic = lineParser("generic", /\.[A-Za-z0-9]+:\d+/, LINE, (m) => {
   const rest = (m[5] ?? "").trim();
+  // A bare `file:line` says where but not what: the raw output says it better.
+  if (rest === "") return null;
   const word = /^(error|warning|warn|note|info)\b:?\s*/i.exec(rest);
   return {
     file: m[2] as string,
@@ -17,7 +19,7 @@ export const generic = lineParser("generic", /\.[A-Za-z0-9]+:\d+/, LINE, (m) => 
     column: int(m[4]),
     severity: severityOf(m[1] ?? word?.[1]),
     code: "",
-    message: (word ? rest.slice(word[0].length) : rest) || "(no message)",
+    message: (word ? rest.slice(word[0].length) : rest) || rest,
     tool: "generic",
   };
 });
