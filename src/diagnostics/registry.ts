@@ -1,17 +1,17 @@
 import type { OutputParser } from "./parser.ts";
 import { biome } from "./parsers/biome.ts";
 import { nodeError, pythonTraceback } from "./parsers/crash.ts";
-import { eslintCompact, eslintStylish, eslintUnix } from "./parsers/eslint.ts";
+import { eslintCompact, eslintJson, eslintStylish, eslintUnix } from "./parsers/eslint.ts";
 import { flake8 } from "./parsers/flake8.ts";
 import { black, prettier, rustfmt } from "./parsers/format-check.ts";
 import { generic } from "./parsers/generic.ts";
 import { gnu } from "./parsers/gnu.ts";
 import { go } from "./parsers/go.ts";
 import { oxlint } from "./parsers/oxlint.ts";
-import { pylint } from "./parsers/pylint.ts";
+import { pylint, pylintJson } from "./parsers/pylint.ts";
 import { ruffFull, ruffJson } from "./parsers/ruff.ts";
 import { rustc, rustJson } from "./parsers/rustc.ts";
-import { shellcheck } from "./parsers/shellcheck.ts";
+import { shellcheck, shellcheckJson } from "./parsers/shellcheck.ts";
 import { bunTest } from "./parsers/tests/bun-test.ts";
 import { cargoTest } from "./parsers/tests/cargo-test.ts";
 import { goTest } from "./parsers/tests/go-test.ts";
@@ -29,6 +29,9 @@ import { xo } from "./parsers/xo.ts";
 export const PARSERS: readonly OutputParser[] = [
   rustJson,
   ruffJson,
+  eslintJson,
+  pylintJson,
+  shellcheckJson,
   tsc,
   biome,
   oxlint,

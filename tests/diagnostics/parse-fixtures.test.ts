@@ -61,6 +61,12 @@ const EXPECTED: Record<string, string[]> = {
     "eslint src/b.js:3:9 warning [eqeqeq] Expected '===' and instead saw '=='.",
     "eslint src/b.js:3:25 error [no-undef] 'undefinedThing' is not defined.",
   ],
+  "eslint-10.15.0-json.txt": [
+    "eslint src/b.js:1:1 error [no-var] Unexpected var, use let or const instead.",
+    "eslint src/b.js:1:5 error [no-unused-vars] 'unused' is assigned a value but never used.",
+    "eslint src/b.js:3:9 warning [eqeqeq] Expected '===' and instead saw '=='.",
+    "eslint src/b.js:3:25 error [no-undef] 'undefinedThing' is not defined.",
+  ],
   "eslint-10.15.0-stylish-color.txt": [
     "eslint src/b.js:1:1 error [no-var] Unexpected var, use let or const instead",
     "eslint src/b.js:1:5 error [no-unused-vars] 'unused' is assigned a value but never used",
@@ -126,8 +132,17 @@ const EXPECTED: Record<string, string[]> = {
   "prettier-3.10.1-check.txt": [
     "prettier src/d.js:0:0 error [format] not formatted as Prettier would",
   ],
-  "python-3.11.7-traceback.txt": [
-    "python a.py:2:0 error [NameError] NameError: name 'y' is not defined",
+  "pylint-2.16.2-json.txt": [
+    "pylint py/a.py:1:1 info [C0114] Missing module docstring (missing-module-docstring)",
+    "pylint py/a.py:2:1 info [C0116] Missing function or method docstring (missing-function-docstring)",
+    'pylint py/a.py:2:1 info [C0103] Function name "f" doesn\'t conform to snake_case naming style (invalid-name)',
+    'pylint py/a.py:2:7 info [C0103] Argument name "x" doesn\'t conform to snake_case naming style (invalid-name)',
+    "pylint py/a.py:2:7 warning [W0621] Redefining name 'x' from outer scope (line 5) (redefined-outer-name)",
+    'pylint py/a.py:3:5 info [C0103] Variable name "y" doesn\'t conform to snake_case naming style (invalid-name)',
+    "pylint py/a.py:4:12 error [E0602] Undefined variable 'undefined_name' (undefined-variable)",
+    "pylint py/a.py:2:7 warning [W0613] Unused argument 'x' (unused-argument)",
+    "pylint py/a.py:3:5 warning [W0612] Unused variable 'y' (unused-variable)",
+    "pylint py/a.py:1:1 warning [W0611] Unused import os (unused-import)",
   ],
   "pylint-2.16.2.txt": [
     "pylint py/a.py:1:1 info [C0114] Missing module docstring (missing-module-docstring)",
@@ -148,6 +163,9 @@ const EXPECTED: Record<string, string[]> = {
     "pytest tests/test_a.py:6:0 error [test_add] failed: test_add: assert -1 == 3",
     "pytest tests/test_a.py:10:0 error [test_raises] failed: test_raises: ValueError: bad value",
   ],
+  "python-3.11.7-traceback.txt": [
+    "python a.py:2:0 error [NameError] NameError: name 'y' is not defined",
+  ],
   "ruff-NOT-CAPTURED-written-from-docs-concise.txt": [
     "ruff py/a.py:1:8 error [F401] `os` imported but unused",
     "ruff py/a.py:3:5 error [F841] Local variable `y` is assigned to but never used",
@@ -166,6 +184,11 @@ const EXPECTED: Record<string, string[]> = {
     "rustfmt src/main.rs:1:0 error [format] not formatted as rustfmt would",
   ],
   "shellcheck-0.9.0-gcc.txt": [
+    "shellcheck sh/a.sh:3:6 info [SC2086] Double quote to prevent globbing and word splitting.",
+    "shellcheck sh/a.sh:4:1 warning [SC2164] Use 'cd ... || exit' or 'cd ... || return' in case cd fails.",
+    "shellcheck sh/a.sh:5:4 warning [SC2046] Quote this to prevent word splitting.",
+  ],
+  "shellcheck-0.9.0-json1.txt": [
     "shellcheck sh/a.sh:3:6 info [SC2086] Double quote to prevent globbing and word splitting.",
     "shellcheck sh/a.sh:4:1 warning [SC2164] Use 'cd ... || exit' or 'cd ... || return' in case cd fails.",
     "shellcheck sh/a.sh:5:4 warning [SC2046] Quote this to prevent word splitting.",

@@ -85,7 +85,7 @@ test("config: format and report are checked like every other key", () => {
   expect(ok.ok).toBe(true);
   const bad = validateConfig({
     callbacks: [
-      { name: "a", pattern: "*", run: "x", timeout: 5, format: "eslint-json", report: "some" },
+      { name: "a", pattern: "*", run: "x", timeout: 5, format: "eslint-xml", report: "some" },
     ],
   });
   expect(bad.ok).toBe(false);

@@ -1,3 +1,4 @@
+import { jsonDocument } from "../_json-document.ts";
 import { severityOf } from "../_severity.ts";
 import { int, lineParser, type OutputParser, type RawDiagnostic } from "../parser.ts";
 
@@ -70,3 +71,41 @@ export const eslintUnix = lineParser(
     tool: "eslint",
   }),
 );
+
+interface EslintFile {
+  filePath?: string;
+  messages?: {
+    ruleId?: string | null;
+    severity?: number;
+    message?: string;
+    line?: number;
+    column?: number;
+    endLine?: number;
+    endColumn?: number;
+  }[];
+}
+
+/** `eslint -f json` (also what xo prints with `--reporter json`): files, each with messages. */
+export const eslintJson: OutputParser = {
+  name: "eslint-json",
+  detect: (text) => text.includes('"filePath":') && text.includes('"messages":'),
+  parse(lines, claimed) {
+    const files = jsonDocument(lines, claimed, "[");
+    if (!Array.isArray(files)) return [];
+    return (files as EslintFile[]).flatMap((f) =>
+      (f.messages ?? []).map(
+        (m): RawDiagnostic => ({
+          file: f.filePath ?? "",
+          line: m.line ?? 0,
+          column: m.column ?? 0,
+          ...(m.endLine ? { endLine: m.endLine } : {}),
+          ...(m.endColumn ? { endColumn: m.endColumn } : {}),
+          severity: m.severity === 2 ? "error" : "warning",
+          code: m.ruleId ?? "",
+          message: m.message ?? "",
+          tool: "eslint",
+        }),
+      ),
+    );
+  },
+};

@@ -1,3 +1,4 @@
+import { jsonDocument } from "../_json-document.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 
 // ruff's full output (0.5 and later): `F821 Undefined name `x`` (`F401 [*] …` when fixable),
@@ -48,18 +49,9 @@ export const ruffJson: OutputParser = {
   name: "ruff-json",
   detect: (text) => /^\s*\[/.test(text) && /"noqa_row"|"end_location"/.test(text),
   parse(lines, claimed) {
-    const start = lines.findIndex((l) => l.trimStart().startsWith("["));
-    let end = lines.length - 1;
-    while (end > start && !(lines[end] as string).trimEnd().endsWith("]")) end--;
-    let items: RuffJson[];
-    try {
-      items = JSON.parse(lines.slice(start, end + 1).join("\n")) as RuffJson[];
-    } catch {
-      return [];
-    }
+    const items = jsonDocument(lines, claimed, "[");
     if (!Array.isArray(items)) return [];
-    for (let i = start; i <= end; i++) claimed[i] = 1;
-    return items.map(
+    return (items as RuffJson[]).map(
       (f): RawDiagnostic => ({
         file: f.filename ?? "",
         line: int(String(f.location?.row ?? 0)),

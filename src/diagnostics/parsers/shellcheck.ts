@@ -1,3 +1,4 @@
+import { jsonDocument } from "../_json-document.ts";
 import { severityOf } from "../_severity.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 
@@ -38,5 +39,42 @@ export const shellcheck: OutputParser = {
       });
     }
     return out;
+  },
+};
+
+interface ShellcheckComment {
+  file?: string;
+  line?: number;
+  endLine?: number;
+  column?: number;
+  endColumn?: number;
+  level?: string;
+  code?: number;
+  message?: string;
+}
+
+/** `shellcheck -f json1` (`-f json` is the same list without the wrapping object). */
+export const shellcheckJson: OutputParser = {
+  name: "shellcheck-json",
+  detect: (text) => /"code":\s*\d{4}/.test(text) && text.includes('"level":'),
+  parse(lines, claimed) {
+    const doc = jsonDocument(lines, claimed, lines.some((l) => l.startsWith("[")) ? "[" : "{");
+    const comments = Array.isArray(doc)
+      ? doc
+      : ((doc as { comments?: unknown } | undefined)?.comments ?? []);
+    if (!Array.isArray(comments)) return [];
+    return (comments as ShellcheckComment[]).map(
+      (c): RawDiagnostic => ({
+        file: c.file ?? "",
+        line: c.line ?? 0,
+        column: c.column ?? 0,
+        ...(c.endLine ? { endLine: c.endLine } : {}),
+        ...(c.endColumn ? { endColumn: c.endColumn } : {}),
+        severity: c.level === "style" ? "info" : severityOf(c.level),
+        code: c.code === undefined ? "" : `SC${c.code}`,
+        message: c.message ?? "",
+        tool: "shellcheck",
+      }),
+    );
   },
 };
