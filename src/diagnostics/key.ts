@@ -7,10 +7,15 @@ export function diagnosticKey(d: Diagnostic): string {
 
 /** Diagnostics without repeats, first kept. Most spots hold one: their message is only compared when two share one. */
 export function unique(list: readonly Diagnostic[]): Diagnostic[] {
-  const bySpot = new Map<string, Diagnostic[]>();
+  const byFile = new Map<string, Map<number, Diagnostic[]>>();
   const out: Diagnostic[] = [];
   for (const d of list) {
-    const spot = `${d.file}:${d.line}:${d.column}`;
+    let bySpot = byFile.get(d.file);
+    if (bySpot === undefined) {
+      bySpot = new Map();
+      byFile.set(d.file, bySpot);
+    }
+    const spot = d.line * 100_000 + d.column;
     const same = bySpot.get(spot);
     if (same === undefined) bySpot.set(spot, [d]);
     else if (

@@ -8,7 +8,7 @@ const MESSAGE = /^\s+([×✖!⚠iℹ]) (.*)$/;
 /** Biome's `check`, `lint` and `format` output. */
 export const biome: OutputParser = {
   name: "biome",
-  detect: (text) => /^\S+? [\w/-]+(?:\s+FIXABLE)?\s+━{3,}/m.test(text),
+  detect: (text) => text.includes("━━━") && /^\S+? [\w/-]+(?:\s+FIXABLE)?\s+━{3,}/m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {

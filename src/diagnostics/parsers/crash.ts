@@ -47,7 +47,8 @@ const NODE_ERROR = /^((?:\w+\.)*\w*(?:Error|Exception)\w*)(?: \[\w+\])?: (.*)$/;
 /** An uncaught error that ended a Node.js (or Bun, Deno) program. */
 export const nodeError: OutputParser = {
   name: "node-error",
-  detect: (text) => /^\S+\.[cm]?[jt]sx?:\d+$/m.test(text),
+  detect: (text) =>
+    (text.includes("Error") || text.includes("Exception")) && /^\S+\.[cm]?[jt]sx?:\d+$/m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {

@@ -29,6 +29,7 @@ function toolOf(file: string, code: string): string {
 export const gnu: OutputParser = {
   name: "gnu",
   detect: (text) =>
+    (text.includes("error") || text.includes("warning") || text.includes("note")) &&
     /^.+?:\d+:(?:\d+:)? ?(?:fatal error|error|warning|note)(?:\[[^\]]+\])?: /m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];

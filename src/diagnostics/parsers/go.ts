@@ -8,7 +8,7 @@ const LINTER = /^(.*) \(([a-z0-9]+)\)$/;
 /** go build, go vet, golangci-lint. */
 export const go: OutputParser = {
   name: "go",
-  detect: (text) => /^(?:vet: )?\S+?\.go:\d+(?::\d+)?: /m.test(text),
+  detect: (text) => text.includes(".go:") && /^(?:vet: )?\S+?\.go:\d+(?::\d+)?: /m.test(text),
   parse(lines, claimed) {
     // golangci-lint ends with a count (`1 issues:` or `N issues.`); go build and vet do not.
     const golangci = lines.some((l) => /^\d+ issues?[:.]/.test(l));

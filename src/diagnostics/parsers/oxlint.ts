@@ -8,7 +8,9 @@ const LOCATION = /^\s+(?:,-|╭─)\[(.+?):(\d+):(\d+)\]\s*$/;
 /** oxlint's default output. */
 export const oxlint: OutputParser = {
   name: "oxlint",
-  detect: (text) => /^\s+(?:,-|╭─)\[.+?:\d+:\d+\]\s*$/m.test(text),
+  detect: (text) =>
+    (text.includes(",-[") || text.includes("╭─[")) &&
+    /^\s+(?:,-|╭─)\[.+?:\d+:\d+\]\s*$/m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {

@@ -11,6 +11,7 @@ const ARROW = /^\s*--> (.+?):(\d+):(\d+)\s*$/;
 export const ruffFull: OutputParser = {
   name: "ruff",
   detect: (text) =>
+    text.includes("--> ") &&
     /^(?:[A-Z]{1,4}\d{1,4}(?: \[\*\])? |[a-z]+(?:-[a-z]+)+: ).*\n\s*--> /m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];

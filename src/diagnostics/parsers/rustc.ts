@@ -10,7 +10,8 @@ const LINT = /#\[(?:warn|deny|forbid)\(([\w:]+)\)\]/;
 /** rustc, cargo build/check/clippy's human output. */
 export const rustc: OutputParser = {
   name: "rustc",
-  detect: (text) => /^(?:error|warning)(?:\[[\w:]+\])?: .*\n\s*--> /m.test(text),
+  detect: (text) =>
+    text.includes("--> ") && /^(?:error|warning)(?:\[[\w:]+\])?: .*\n\s*--> /m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i + 1 < lines.length; i++) {

@@ -8,7 +8,9 @@ const ROW = /^\s+([✖⚠ℹ×])\s+(\d+):(\d+)\s+(.*?)(?:\s{2,}([@\w/-]+))?\s*$/
 /** xo (and eslint-formatter-pretty, which it uses). */
 export const xo: OutputParser = {
   name: "xo",
-  detect: (text) => /^\s+[✖⚠ℹ]\s+\d+:\d+\s+\S/m.test(text),
+  detect: (text) =>
+    (text.includes("✖") || text.includes("⚠") || text.includes("ℹ")) &&
+    /^\s+[✖⚠ℹ]\s+\d+:\d+\s+\S/m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     let file: string | null = null;

@@ -7,7 +7,7 @@ const LOG = /^\s+(\S+?\.go):(\d+): (.*)$/;
 /** `go test`'s failures. The file is as go prints it: relative to the package's folder. */
 export const goTest: OutputParser = {
   name: "go-test",
-  detect: (text) => /^\s*--- FAIL: /m.test(text),
+  detect: (text) => text.includes("--- FAIL: "),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {

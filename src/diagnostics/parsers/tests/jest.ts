@@ -9,7 +9,7 @@ const TITLE = /^\s{2}● (.+)$/;
 /** Jest's failure reports. */
 export const jest: OutputParser = {
   name: "jest",
-  detect: (text) => /^\s{2}● .+\n\n/m.test(text),
+  detect: (text) => text.includes("●") && /^\s{2}● .+\n\n/m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     let file = "";

@@ -7,7 +7,7 @@ const SPOT = /^\s*❯ (\S+?):(\d+):(\d+)\s*$/;
 /** Vitest's failure reports. */
 export const vitest: OutputParser = {
   name: "vitest",
-  detect: (text) => /^\s*FAIL\s+\S+ > /m.test(text),
+  detect: (text) => text.includes("FAIL") && /^[ \t]*FAIL\s+\S+ > /m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {
