@@ -86,7 +86,9 @@ export function agentView(all: readonly Diagnostic[], options: AgentViewOptions)
   if (old.length > 0) {
     if (fresh.length === 0) {
       lines.push(
-        `all ${count(old.length, "diagnostic")} were already there before your edit; the first:`,
+        old.length === 1
+          ? "its 1 diagnostic was already there before your edit:"
+          : `all ${old.length} diagnostics were already there before your edit; the first:`,
       );
       for (const d of old.slice(0, OTHERS_SHOWN)) take(d);
     } else
@@ -96,6 +98,19 @@ export function agentView(all: readonly Diagnostic[], options: AgentViewOptions)
   }
   if (repeated > 0) lines.push(`(and ${count(repeated, "diagnostic")} shown above)`);
   return lines;
+}
+
+/**
+ * True when a failed run's diagnostics explain its failure by what was already there: it
+ * has errors, and every diagnostic it reported predates the edit. The agent is told, but
+ * not made to fix code it never touched (the failure does not block).
+ */
+export function onlyPreexisting(diagnostics: readonly Diagnostic[] | undefined): boolean {
+  if (diagnostics === undefined || diagnostics.length === 0) return false;
+  return (
+    diagnostics.some((d) => d.severity === "error") &&
+    diagnostics.every((d) => d.baseline === "unchanged")
+  );
 }
 
 function count(n: number, word: string): string {

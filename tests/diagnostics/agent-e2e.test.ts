@@ -65,6 +65,19 @@ test("tsc: the error the edit brought in full, the ones already there as a count
   expect(again[2]).toBe("  and 2 that were already there before your edit");
 }, 120_000);
 
+test("a run that fails only on what was already there informs the agent; it does not block", () => {
+  const p = committed(
+    { callbacks: [{ name: "types", pattern: "*.ts", run: `${TSC} -p .`, timeout: 120 }] },
+    { "tsconfig.json": TSCONFIG, "src/a.ts": 'export const a: number = "old";\n' },
+  );
+  writeFileSync(p.path("src/a.ts"), '// a comment\nexport const a: number = "old";\n');
+  const r = p.hook(postBatch([p.path("src/a.ts")]));
+  const text = contextOf(r.json);
+  expect(text).not.toContain("checks failed after your last edits");
+  expect(text).toContain("its 1 diagnostic was already there before your edit:");
+  expect(text).toContain("src/a.ts:2:14 error TS2322");
+}, 120_000);
+
 test("report: all shows the old ones too", () => {
   const p = committed(
     {

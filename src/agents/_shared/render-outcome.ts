@@ -1,3 +1,4 @@
+import { onlyPreexisting } from "../../diagnostics/agent-view.ts";
 import type { Outcome } from "../../engine/outcome.ts";
 import { renderResync } from "./render-resync.ts";
 import { isFailure, renderFailure, renderSuccess } from "./render-run.ts";
@@ -17,7 +18,8 @@ export function isEmptyReport(report: AgentReport): boolean {
 
 /**
  * Turn an Outcome into short texts for an agent. Replaced and skipped runs say nothing (the
- * newer run reports); a failed non-blocking run is info, not a failure.
+ * newer run reports); a failed non-blocking run is info, not a failure, and so is a failed
+ * run whose every diagnostic was already there before the edit.
  */
 export function reportOutcome(outcome: Outcome, options: { tailLines: number }): AgentReport {
   const failures: string[] = [];
@@ -26,7 +28,9 @@ export function reportOutcome(outcome: Outcome, options: { tailLines: number }):
   const seen = new Set<string>();
   for (const run of outcome.runs) {
     if (isFailure(run)) {
-      (run.blocking ? failures : info).push(renderFailure(run, { ...options, seen }));
+      // A run that fails only on what was there before the edit informs; it does not block.
+      const blocks = run.blocking && !onlyPreexisting(run.diagnostics);
+      (blocks ? failures : info).push(renderFailure(run, { ...options, seen }));
       continue;
     }
     const success = renderSuccess(run);
