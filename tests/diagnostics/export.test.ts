@@ -119,6 +119,14 @@ test("inside GitHub Actions, check prints annotations on the checkout's paths", 
   expect(cpilot(["check", "--all"], { cwd: root }).stdout).toBe("");
 }, 120_000);
 
+test("an output format cpilot does not write is a usage error", () => {
+  const { root } = project();
+  const r = cpilot(["check", "--all", "--format", "xml"], { cwd: root });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('Cannot use output format "xml": it is not one cpilot writes');
+  expect(r.stdout).toBe("");
+});
+
 test("workflow command escaping follows GitHub's toolkit", () => {
   expect(escapeData("a%b\r\nc")).toBe("a%25b%0D%0Ac");
   expect(escapeProperty("a:b,c%\n")).toBe("a%3Ab%2Cc%25%0A");
