@@ -18,8 +18,8 @@ export interface BaselineEntry {
 /** Per file (root-relative), the diagnostics of the last run that saw it. */
 export type Baseline = Record<string, readonly BaselineEntry[]>;
 
-/** Entries kept per callback: past this, the files seen longest ago are dropped. */
-const MAX_ENTRIES = 10_000;
+/** Files plus entries kept per callback: past this, the files seen longest ago are dropped. */
+const MAX_ENTRIES = 20_000;
 
 function baselinePath(root: string, callback: string): string {
   return join(root, ".cpilot", "baseline", `${callback}.json`);
@@ -64,7 +64,8 @@ function bounded(files: Baseline): Baseline {
   let total = 0;
   let first = names.length;
   while (first > 0) {
-    const size = files[names[first - 1] as string]?.length ?? 0;
+    // A clean file costs one: a tree of files known clean stays bounded too.
+    const size = 1 + (files[names[first - 1] as string]?.length ?? 0);
     if (total + size > MAX_ENTRIES) break;
     total += size;
     first--;
