@@ -21,6 +21,7 @@ export const FORMAT_NAMES = [
   "eslint-json",
   "xo",
   "biome",
+  "biome-json",
   "oxlint",
   "ruff",
   "ruff-json",
@@ -50,5 +51,6 @@ export const FORMAT_NAMES = [
   "go-test",
   "python-traceback",
   "node-error",
+  "github",
   "generic",
 ] as const satisfies readonly DiagnosticFormat[];

@@ -1,10 +1,11 @@
 import type { OutputParser } from "./parser.ts";
-import { biome } from "./parsers/biome.ts";
+import { biome, biomeJson } from "./parsers/biome.ts";
 import { nodeError, pythonTraceback } from "./parsers/crash.ts";
 import { eslintCompact, eslintJson, eslintStylish, eslintUnix } from "./parsers/eslint.ts";
 import { flake8 } from "./parsers/flake8.ts";
 import { black, prettier, rustfmt } from "./parsers/format-check.ts";
 import { generic } from "./parsers/generic.ts";
+import { githubCommands } from "./parsers/github-commands.ts";
 import { gnu } from "./parsers/gnu.ts";
 import { go } from "./parsers/go.ts";
 import { oxlint } from "./parsers/oxlint.ts";
@@ -29,6 +30,8 @@ import { xo } from "./parsers/xo.ts";
 export const PARSERS: readonly OutputParser[] = [
   rustJson,
   ruffJson,
+  biomeJson,
+  githubCommands,
   eslintJson,
   pylintJson,
   shellcheckJson,

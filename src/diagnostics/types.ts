@@ -47,6 +47,7 @@ export type DiagnosticFormat =
   | "eslint-json"
   | "xo"
   | "biome"
+  | "biome-json"
   | "oxlint"
   | "ruff"
   | "ruff-json"
@@ -76,4 +77,5 @@ export type DiagnosticFormat =
   | "go-test"
   | "python-traceback"
   | "node-error"
+  | "github"
   | "generic";

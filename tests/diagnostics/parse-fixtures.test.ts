@@ -24,6 +24,18 @@ const EXPECTED: Record<string, string[]> = {
     "biome src/d.js:2:1 error [lint/suspicious/noDebugger] This is an unexpected use of the debugger statement.",
     "biome src/d.js:0:0 error [format] not formatted as Biome would",
   ],
+  "biome-2.5.15-github.txt": [
+    "github src/b.js:1:5 warning [lint/correctness/noUnusedVariables] This variable unused is unused.",
+    "github src/b.js:1:2 error [format] Formatter would have printed the following content:",
+    "github src/d.js:2:1 error [lint/suspicious/noDebugger] This is an unexpected use of the debugger statement.",
+    "github src/d.js:1:2 error [format] Formatter would have printed the following content:",
+  ],
+  "biome-2.5.15-json.txt": [
+    "biome src/b.js:1:5 warning [lint/correctness/noUnusedVariables] This variable unused is unused.",
+    "biome src/b.js:0:0 error [format] not formatted as Biome would",
+    "biome src/d.js:2:1 error [lint/suspicious/noDebugger] This is an unexpected use of the debugger statement.",
+    "biome src/d.js:0:0 error [format] not formatted as Biome would",
+  ],
   "black-23.1.0-check.txt": ["black py/a.py:0:0 error [format] would be reformatted by black"],
   "bun-test-1.4.5.txt": [
     "bun-test src/e.test.ts:5:19 error [math > adds] failed: math > adds: expect(received).toBe(expected)",

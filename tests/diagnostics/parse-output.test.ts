@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { validateConfig } from "../../src/config/validate.ts";
+import { githubAnnotations } from "../../src/diagnostics/export-github.ts";
 import { FORMAT_ALIASES, FORMAT_NAMES } from "../../src/diagnostics/format-names.ts";
 import { parseDiagnostics } from "../../src/diagnostics/parse-output.ts";
 import { GENERIC, PARSERS } from "../../src/diagnostics/registry.ts";
@@ -91,4 +92,44 @@ test("config: format and report are checked like every other key", () => {
   expect(bad.ok).toBe(false);
   const paths = bad.ok ? [] : bad.problems.map((p) => p.path);
   expect(paths).toEqual(["callbacks[0].format", "callbacks[0].report"]);
+});
+
+test("workflow commands read back what cpilot's own annotations wrote, escapes and all", () => {
+  const run = {
+    id: "r1",
+    callback: "lint",
+    files: [],
+    blocking: true,
+    status: "failed" as const,
+    exitCode: 1,
+    signal: null,
+    durationMs: 1,
+    logPath: "",
+    tail: [],
+    summary: "exit 1",
+    successMessage: undefined,
+    diagnostics: [
+      {
+        file: "src/x,y:z.ts",
+        line: 3,
+        column: 2,
+        severity: "warning" as const,
+        code: "c1",
+        message: "100% sure\nsecond line",
+        tool: "t",
+      },
+    ],
+  };
+  const text = githubAnnotations([run], "/p").join("\n");
+  expect(parseDiagnostics(text, base)).toEqual([
+    {
+      file: "src/x,y:z.ts",
+      line: 3,
+      column: 2,
+      severity: "warning",
+      code: "lint: t c1",
+      message: "100% sure\nsecond line",
+      tool: "github",
+    },
+  ]);
 });

@@ -1,3 +1,4 @@
+import { jsonDocument } from "../_json-document.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 
 // `src/b.js:1:5 lint/correctness/noUnusedVariables  FIXABLE  ━━━━` (or `src/b.js format ━━━`),
@@ -43,5 +44,49 @@ export const biome: OutputParser = {
       });
     }
     return out;
+  },
+};
+
+interface BiomeJson {
+  diagnostics?: {
+    severity?: string;
+    message?: string;
+    category?: string;
+    location?: {
+      path?: string;
+      start?: { line?: number; column?: number };
+      end?: { line?: number; column?: number };
+    };
+  }[];
+}
+
+/** `biome check --reporter=json` (and lint, format, ci). */
+export const biomeJson: OutputParser = {
+  name: "biome-json",
+  detect: (text) => text.includes('"diagnostics":[') && text.includes('"category":'),
+  parse(lines, claimed) {
+    const doc = jsonDocument(lines, claimed, "{") as BiomeJson | undefined;
+    if (!Array.isArray(doc?.diagnostics)) return [];
+    return doc.diagnostics.map((d): RawDiagnostic => {
+      const start = d.location?.start;
+      const end = d.location?.end;
+      const category = d.category ?? "";
+      return {
+        file: d.location?.path ?? "",
+        line: start?.line ?? 0,
+        column: start?.column ?? 0,
+        ...(end?.line ? { endLine: end.line } : {}),
+        ...(end?.column ? { endColumn: end.column } : {}),
+        severity:
+          d.severity === "error" || d.severity === "fatal"
+            ? "error"
+            : d.severity === "warning"
+              ? "warning"
+              : "info",
+        code: category,
+        message: category === "format" ? "not formatted as Biome would" : (d.message ?? ""),
+        tool: "biome",
+      };
+    });
   },
 };
