@@ -5,6 +5,8 @@ import { type Baseline, type BaselineEntry, readBaseline, writeBaseline } from "
 
 /** Files read for their line texts per run; diagnostics in more files match by line. */
 const MAX_FILES_READ = 300;
+/** Edited files compared with their last commit per run (one `git show` each); past this, new. */
+const MAX_COMMIT_LOOKUPS = 20;
 
 export interface CompareInput {
   readonly root: string;
@@ -44,6 +46,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   }
   const marked = new Map<Diagnostic, Diagnostic>();
   let read = 0;
+  let lookups = 0;
   for (const [file, list] of byFile) {
     const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
     const entries = before[file];
@@ -62,7 +65,9 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         introduced = at < 0 ? true : (entries[at] as BaselineEntry).introduced;
       } else if (edited.has(file) && src !== null) {
         // Asked once per file (null, a file new since the commit, is an answer too).
-        if (committed === undefined) committed = linesUnchangedSinceCommit(root, file, src);
+        if (committed === undefined)
+          committed =
+            lookups++ < MAX_COMMIT_LOOKUPS ? linesUnchangedSinceCommit(root, file, src) : null;
         introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
         since = "commit";
       } else introduced = true;
