@@ -41,6 +41,10 @@ export async function checkCommand(
       restore: { type: "boolean" },
     },
     USAGE,
+    {
+      format:
+        "text (default), json, sarif (a SARIF 2.1.0 log) or github (workflow annotations, on with text in GitHub Actions)",
+    },
   );
   if (values.restore) return restoreCommand(options.cwd);
   const format = checkFormat(values.format, values.json === true);
