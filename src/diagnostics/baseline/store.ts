@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { isOwnStateDir } from "../../util/state-dir.ts";
 import { readStateFile } from "../../util/state-file.ts";
+import { noteStateTrouble } from "../../util/state-trouble.ts";
 
 /** A diagnostic as a baseline remembers it: enough to recognize it after lines moved. */
 export interface BaselineEntry {
@@ -39,11 +40,15 @@ export function readBaseline(root: string, callback: string): Baseline {
 
 /**
  * Save a callback's baseline. Best effort: a folder that is not cpilot's own, a full disk
- * or a read-only tree leaves the old one (the reply to the agent never waits on this).
+ * or a read-only tree leaves the old one, and is told once beside the reply (see
+ * state-trouble.ts); the reply itself never waits on this.
  */
 export function writeBaseline(root: string, callback: string, files: Baseline): boolean {
   try {
-    if (!isOwnStateDir(root, "baseline")) return false;
+    if (!isOwnStateDir(root, "baseline")) {
+      noteStateTrouble(root, new Error(".cpilot/baseline is not a folder of cpilot's own"));
+      return false;
+    }
     mkdirSync(join(root, ".cpilot", "baseline"), { recursive: true });
     writeFileAtomic(
       baselinePath(root, callback),
@@ -53,7 +58,8 @@ export function writeBaseline(root: string, callback: string, files: Baseline): 
       },
     );
     return true;
-  } catch {
+  } catch (err) {
+    noteStateTrouble(root, err);
     return false;
   }
 }
