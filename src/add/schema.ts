@@ -123,5 +123,14 @@ export const CALLBACK_JSON_SCHEMA = {
 
 /** Config keys the model schema leaves out on purpose (see above). */
 // fixes and after: what a callback does to files, and its order among the others, come from
-// the tool and the whole config, not from one request.
-export const KEYS_NOT_ASKED = ["cwd", "env", "enabled", "fixes", "after"] as const;
+// the tool and the whole config, not from one request. format and report: the output's format
+// is recognized from what the tool prints, and what the agent is shown is a project choice.
+export const KEYS_NOT_ASKED = [
+  "cwd",
+  "env",
+  "enabled",
+  "fixes",
+  "after",
+  "format",
+  "report",
+] as const;

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { binaryName, TARGETS } from "../../scripts/release/targets.ts";
 import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
@@ -80,7 +80,16 @@ test.skipIf(qemuMissing !== undefined)(
     const arm64 = [QEMU!, "-L", ARM64_SYSROOT, join(RELEASE, binaryName(linuxArm64))];
     const version = spawnSync(arm64[0]!, [...arm64.slice(1), "--version"], { encoding: "utf8" });
     expect(version.stdout.trim()).toMatch(new RegExp(`^${VERSION} \\(commit .*, linux-arm64\\)$`));
+    // A JSON config: under qemu-user the binary's own path reads as the emulator's, so cpilot
+    // cannot start itself again to load a script config in a supervised child (on arm64
+    // hardware it can; the x64 binary's tests cover that path).
     const project = projectWithConfig();
+    rmSync(join(project, "callbacks.config.ts"));
+    writeFiles(project, {
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [{ name: "count", pattern: "*.txt", run: 'wc -l "$@"', timeout: 60 }],
+      }),
+    });
     const check = spawnSync(arm64[0]!, [...arm64.slice(1), "check", "--all", "--json"], {
       cwd: project,
       encoding: "utf8",
