@@ -33,7 +33,7 @@ export function hookCommandProblem(
   env: NodeJS.ProcessEnv,
 ): string | null {
   const expanded = command.replace(/\$\{?(CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR)\}?/g, root);
-  // Quotes may wrap part of a word: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot.
+  // Quotes may wrap part of a word: "$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh.
   const program = firstProgram(expanded)?.replace(/["']/g, "") ?? null;
   if (program === null) return "it is empty";
   if (program === "npx") {

@@ -61,13 +61,16 @@ test("cpilot as a devDependency: the project's node_modules copy, through the ag
   const p = project({ "package.json": JSON.stringify({ devDependencies: { cpilot: "0.1.0" } }) });
   mkdirSync(join(p.dir, "node_modules", ".bin"), { recursive: true });
   symlinkSync(cpilotBinary(), join(p.dir, "node_modules", ".bin", "cpilot"));
+  // The npm package's sh shim (a stand-in: the release test runs the real one).
+  mkdirSync(join(p.dir, "node_modules", "cpilot", "bin"), { recursive: true });
+  symlinkSync(cpilotBinary(), join(p.dir, "node_modules", "cpilot", "bin", "cpilot.sh"));
   for (const agent of ["claude", "gemini", "codex"])
     expect(cpilot(["install", agent], { cwd: p.dir, env: p.env }).code).toBe(0);
   expect(read(join(p.dir, ".claude/settings.json"))).toContain(
-    '"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/cpilot hook claude"',
+    '"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/cpilot/bin/cpilot.sh hook claude"',
   );
   expect(read(join(p.dir, ".gemini/settings.json"))).toContain(
-    '"\\"$GEMINI_PROJECT_DIR\\"/node_modules/.bin/cpilot hook gemini"',
+    '"\\"$GEMINI_PROJECT_DIR\\"/node_modules/cpilot/bin/cpilot.sh hook gemini"',
   );
   expect(read(join(p.dir, ".codex/hooks.json"))).toContain('"npx --no-install cpilot hook codex"');
   expect(cpilot(["doctor"], { cwd: p.dir, env: p.env }).code).toBe(0);
