@@ -189,9 +189,10 @@ test("npm i -D cpilot from the tarballs: npx cpilot runs without bun, and the co
   // No platform package (installed with --omit=optional): the shim hands over to the Node
   // launcher, which says what is missing.
   const platformDir = join(project, "node_modules", "@cpilot", "linux-x64");
-  renameSync(platformDir, `${platformDir}.away`);
+  const away = join(project, "platform-package-away");
+  renameSync(platformDir, away);
   const fallback = hook("b.txt", { ...env, CLAUDE_PROJECT_DIR: project });
-  renameSync(`${platformDir}.away`, platformDir);
+  renameSync(away, platformDir);
   expect(fallback.stderr).toContain(`Cannot find a cpilot binary for "linux-x64"`);
   expect(fallback.status).toBe(2);
 
