@@ -29,14 +29,16 @@ export const NPM_SHIM = "node_modules/cpilot/bin/cpilot.sh";
  * works on every teammate's machine, never this machine's binary path. The project's own
  * node_modules copy when it depends on cpilot, else `cpilot` from PATH. Through the agent's
  * project-folder variable it is the package's sh shim, which starts the binary with no Node;
- * an agent with no such variable (Codex, Cursor, OpenCode) may run hooks from a subfolder, so
- * `npx --no-install` finds the project's copy from there (and pays a Node start).
+ * OpenCode's plugin finds the shim from its own place in the project (a "./" path). Codex
+ * and Cursor have no such variable and may run hooks from a subfolder, so `npx --no-install`
+ * finds the project's copy from there (and pays a Node start).
  *
  * @example
  * portableCpilot("claude", root) // '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh'
  */
 export function portableCpilot(agent: string, root: string, platform = process.platform): string {
   if (!cpilotIsDependency(root)) return "cpilot";
+  if (agent === "opencode") return `./${NPM_SHIM}`;
   const dirVar = PROJECT_DIR_VAR[agent];
   if (!dirVar) return "npx --no-install cpilot";
   // Windows has no sh to start the shim outside Git Bash: npm's own .bin wrapper (Node).
