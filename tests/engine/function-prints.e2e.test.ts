@@ -82,3 +82,9 @@ test("hook claude PostToolUse: stdout is the protocol reply, which carries the p
   expect(reply.reason).toContain(one.map((line) => `  ${line}`).join("\n"));
   expect(r.stderr).not.toContain("from one");
 }, 60_000);
+
+test("check --format sarif: stdout is the SARIF log alone", () => {
+  const r = cpilot(["check", "--all", "--format", "sarif"], { cwd: project() });
+  expect((JSON.parse(r.stdout) as { version: string }).version).toBe("2.1.0");
+  expect(r.stderr).toContain("config top-level console.log");
+}, 60_000);
