@@ -8,6 +8,7 @@ const SOURCES = [
   "src/config/types.ts",
   "src/engine/outcome.ts",
   "src/engine/batch.ts",
+  "src/diagnostics/types.ts",
   "src/gate/types.ts",
   "npm/cpilot/gate-config.ts",
 ];

@@ -2,7 +2,7 @@ import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import type { EditBatch } from "../engine/batch.ts";
 import { createEngine } from "../engine/engine.ts";
 import type { Outcome } from "../engine/outcome.ts";
-import { writeOut } from "../platform/stdio.ts";
+import { keepStdoutForProtocol, writeOut } from "../platform/stdio.ts";
 import { checkFormat, writeCheckExport } from "../ui/check-export.ts";
 import { printSummary, toJson } from "../ui/check-report.ts";
 import { Progress } from "../ui/progress.ts";
@@ -57,6 +57,8 @@ export async function checkCommand(
       hint: `usage: ${USAGE}`,
     });
   }
+  // JSON and SARIF are for programs: the config's own prints (at load, in its hooks) go to stderr.
+  if (values.json || format === "sarif") keepStdoutForProtocol();
   const config = await loadProjectConfigSupervised(options.cwd, values.config, options.signal);
   mark("config loaded");
   const names = config.callbacks.map((c) => c.name);

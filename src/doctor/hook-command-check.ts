@@ -1,6 +1,7 @@
-import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import { isCpilotHookCommand } from "../agents/_shared/hook-command.ts";
+import { NPM_SHIM } from "../agents/_shared/portable-command.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 
 /** Every string in a JSON value that is a cpilot hook command for `agent`. */
@@ -33,7 +34,7 @@ export function hookCommandProblem(
   env: NodeJS.ProcessEnv,
 ): string | null {
   const expanded = command.replace(/\$\{?(CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR)\}?/g, root);
-  // Quotes may wrap part of a word: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot.
+  // Quotes may wrap part of a word: "$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh.
   const program = firstProgram(expanded)?.replace(/["']/g, "") ?? null;
   if (program === null) return "it is empty";
   if (program === "npx") {
@@ -43,9 +44,30 @@ export function hookCommandProblem(
   }
   if (program.includes("/")) {
     const full = isAbsolute(program) ? program : join(root, program);
-    return executable(full) ? null : `${program} does not exist or is not executable`;
+    if (!executable(full)) return `${program} does not exist or is not executable`;
+    return full.endsWith(NPM_SHIM) ? shimProblem(full, env) : null;
   }
   return onPath(program, env) !== null ? null : `${program} is not on PATH`;
+}
+
+/**
+ * What the npm package's sh shim (bin/cpilot.sh) would fail at: it starts the one
+ * @cpilot/<platform> binary beside it, else the Node launcher, which needs node on PATH.
+ */
+function shimProblem(shim: string, env: NodeJS.ProcessEnv): string | null {
+  const modules = dirname(dirname(dirname(shim)));
+  let binaries: string[] = [];
+  try {
+    binaries = readdirSync(join(modules, "@cpilot"))
+      .map((name) => join(modules, "@cpilot", name, "cpilot"))
+      .filter(executable);
+  } catch {
+    // no platform package: the launcher decides
+  }
+  if (binaries.length === 1 || onPath("node", env) !== null) return null;
+  return binaries.length === 0
+    ? "node_modules/@cpilot/ has no cpilot binary for this platform (installed with --omit=optional?) and node, which the launcher the shim falls back to needs, is not on PATH"
+    : "node_modules/@cpilot/ has several cpilot binaries and node, which picks one, is not on PATH";
 }
 
 /** The opencode plugin's `const CPILOT = [...]` argv as a command line, or null. */

@@ -1,4 +1,5 @@
 import type { RunFunction } from "../config/types.ts";
+import { capturePrints } from "../platform/user-output.ts";
 import type { HookInput } from "./hooks/types.ts";
 import type { RunOutput } from "./output.ts";
 
@@ -12,7 +13,9 @@ export interface FunctionResult {
  * Run a TypeScript callback in-process. It passes by returning nothing, 0 or true; a number
  * is its exit code, false is 1, a throw fails with the error's message in the log. It gets
  * a signal that aborts at its timeout; a function that ignores the signal is left behind
- * and reported as timed out.
+ * and reported as timed out. What it prints (console.*, process.stdout) is its output, in
+ * its log and tail like a shell callback's, never on cpilot's stdout (hook and MCP protocol,
+ * check --json).
  */
 export async function runFunction(options: {
   fn: RunFunction;
@@ -37,18 +40,21 @@ export async function runFunction(options: {
   const stopped = new Promise<"stopped">((resolve) => {
     controller.signal.addEventListener("abort", () => resolve("stopped"), { once: true });
   });
+  const prints = capturePrints((chunk) => options.output.write(chunk));
   try {
     const value = await Promise.race([
-      Promise.resolve().then(() =>
-        options.fn({
-          files: options.files,
-          root: options.root,
-          signal: controller.signal,
-          runId: options.runId,
-          callback: options.callback,
-          log: (line) => options.output.line(line),
-          ...(options.hook ? { hook: options.hook } : {}),
-        }),
+      prints.run(() =>
+        Promise.resolve().then(() =>
+          options.fn({
+            files: options.files,
+            root: options.root,
+            signal: controller.signal,
+            runId: options.runId,
+            callback: options.callback,
+            log: (line) => options.output.line(line),
+            ...(options.hook ? { hook: options.hook } : {}),
+          }),
+        ),
       ),
       stopped,
     ]);
@@ -61,6 +67,7 @@ export async function runFunction(options: {
     options.output.line(err instanceof Error ? (err.stack ?? err.message) : String(err));
     return { exitCode: 1, timedOut: false, aborted: false };
   } finally {
+    prints.close();
     clearTimeout(timer);
     options.signal.removeEventListener("abort", onAbort);
   }

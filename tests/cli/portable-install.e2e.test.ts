@@ -1,7 +1,16 @@
 /** Shared hook files get a command every teammate can run; doctor catches one that cannot start. */
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { join } from "node:path";
 import { cpilot, cpilotBinary } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -61,13 +70,16 @@ test("cpilot as a devDependency: the project's node_modules copy, through the ag
   const p = project({ "package.json": JSON.stringify({ devDependencies: { cpilot: "0.1.0" } }) });
   mkdirSync(join(p.dir, "node_modules", ".bin"), { recursive: true });
   symlinkSync(cpilotBinary(), join(p.dir, "node_modules", ".bin", "cpilot"));
+  // The npm package's sh shim (a stand-in: the release test runs the real one).
+  mkdirSync(join(p.dir, "node_modules", "cpilot", "bin"), { recursive: true });
+  symlinkSync(cpilotBinary(), join(p.dir, "node_modules", "cpilot", "bin", "cpilot.sh"));
   for (const agent of ["claude", "gemini", "codex"])
     expect(cpilot(["install", agent], { cwd: p.dir, env: p.env }).code).toBe(0);
   expect(read(join(p.dir, ".claude/settings.json"))).toContain(
-    '"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/cpilot hook claude"',
+    '"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/cpilot/bin/cpilot.sh hook claude"',
   );
   expect(read(join(p.dir, ".gemini/settings.json"))).toContain(
-    '"\\"$GEMINI_PROJECT_DIR\\"/node_modules/.bin/cpilot hook gemini"',
+    '"\\"$GEMINI_PROJECT_DIR\\"/node_modules/cpilot/bin/cpilot.sh hook gemini"',
   );
   expect(read(join(p.dir, ".codex/hooks.json"))).toContain('"npx --no-install cpilot hook codex"');
   expect(cpilot(["doctor"], { cwd: p.dir, env: p.env }).code).toBe(0);
@@ -105,4 +117,33 @@ test("doctor fails when the binary an installed hook names has moved", () => {
   expect(d.stdout).toMatch(
     /opencode[^\n]*\n\s+✗ the hook command in [^\n]*plugins\/cpilot\.ts cannot start cpilot/,
   );
+}, 60_000);
+
+test("doctor: the npm sh shim starts cpilot when it finds the platform binary, or node for the launcher", () => {
+  const p = project({ "package.json": JSON.stringify({ devDependencies: { cpilot: "0.1.0" } }) });
+  const modules = join(p.dir, "node_modules");
+  mkdirSync(join(modules, "cpilot", "bin"), { recursive: true });
+  copyFileSync(
+    join(import.meta.dir, "../../npm/cpilot/bin/cpilot.sh"),
+    join(modules, "cpilot/bin/cpilot.sh"),
+  );
+  chmodSync(join(modules, "cpilot/bin/cpilot.sh"), 0o755);
+  mkdirSync(join(modules, ".bin"));
+  symlinkSync(cpilotBinary(), join(modules, ".bin", "cpilot"));
+  expect(cpilot(["install", "claude"], { cwd: p.dir, env: p.env }).code).toBe(0);
+  // PATH without node: the shim has nothing to fall back to until the binary is there.
+  const noNode = tempDir("cpilot-no-node-");
+  for (const name of readdirSync("/usr/bin"))
+    if (!/^(node|nodejs|npm|npx|corepack)$/.test(name))
+      symlinkSync(join("/usr/bin", name), join(noNode, name));
+  const env = { ...p.env, PATH: noNode };
+  const broken = cpilot(["doctor"], { cwd: p.dir, env });
+  expect(broken.code).toBe(1);
+  expect(broken.stdout).toContain("has no cpilot binary for this platform");
+  expect(cpilot(["doctor"], { cwd: p.dir, env: p.env }).stdout).not.toContain(
+    "cannot start cpilot",
+  );
+  mkdirSync(join(modules, "@cpilot", "linux-x64"), { recursive: true });
+  symlinkSync(cpilotBinary(), join(modules, "@cpilot", "linux-x64", "cpilot"));
+  expect(cpilot(["doctor"], { cwd: p.dir, env }).stdout).not.toContain("cannot start cpilot");
 }, 60_000);

@@ -7,7 +7,15 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { binaryName, TARGETS } from "../../scripts/release/targets.ts";
 import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
@@ -167,6 +175,44 @@ test("npm i -D cpilot from the tarballs: npx cpilot runs without bun, and the co
   writeFiles(project, { "b.txt": "fail\n" });
   expect(npx("check", "b.txt").status).toBe(1);
 
+  // Shared hook settings start the binary through the package's sh shim, with no Node: with
+  // node nowhere on PATH the hook still answers (the shim's only fallback is `node`).
+  expect(npx("install", "claude").status).toBe(0);
+  const settings = JSON.parse(readFileSync(join(project, ".claude", "settings.json"), "utf8"));
+  const command: string = settings.hooks.PostToolUse[0].hooks[0].command;
+  expect(command).toBe('"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh hook claude');
+  const noNode = { PATH: pathWithoutNode(project), HOME: project, CLAUDE_PROJECT_DIR: project };
+  expect(spawnSync("sh", ["-c", "command -v node"], { env: noNode }).status).not.toBe(0);
+  const hook = (payloadFile: string, env: NodeJS.ProcessEnv) =>
+    spawnSync("/bin/sh", ["-c", command], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+      timeout: 120_000,
+      input: JSON.stringify({
+        hook_event_name: "PostToolUse",
+        tool_name: "Write",
+        tool_input: { file_path: join(project, payloadFile), content: "fail\n" },
+        tool_response: { type: "create", filePath: join(project, payloadFile) },
+        tool_use_id: "toolu_1",
+      }),
+    });
+  const answered = hook("b.txt", noNode);
+  expect(answered.stderr).toBe("");
+  expect(answered.status).toBe(0);
+  expect(JSON.parse(answered.stdout)).toMatchObject({ decision: "block" });
+  expect(JSON.parse(answered.stdout).reason).toStartWith("✗ 'count' failed on b.txt: exit 1");
+  expect(npx("doctor").stdout).not.toContain("cannot start cpilot");
+  // No platform package (installed with --omit=optional): the shim hands over to the Node
+  // launcher, which says what is missing.
+  const platformDir = join(project, "node_modules", "@cpilot", "linux-x64");
+  const away = join(project, "platform-package-away");
+  renameSync(platformDir, away);
+  const fallback = hook("b.txt", { ...env, CLAUDE_PROJECT_DIR: project });
+  renameSync(away, platformDir);
+  expect(fallback.stderr).toContain(`Cannot find a cpilot binary for "linux-x64"`);
+  expect(fallback.status).toBe(2);
+
   // A parent's SIGTERM to the launcher alone reaches cpilot, which stops its runs: nothing
   // is left running (a launcher that just died would leave cpilot and its callback behind).
   writeFiles(project, { "c.slow": "" });
@@ -256,4 +302,15 @@ export default defineConfig({
 function nodePath(): string {
   const r = spawnSync("sh", ["-c", "command -v node"], { encoding: "utf8" });
   return r.stdout.trim();
+}
+
+/** A PATH of everything in /usr/bin but Node and its package managers (links in `dir`/nonode-bin). */
+function pathWithoutNode(dir: string): string {
+  const bin = join(dir, "nonode-bin");
+  mkdirSync(bin);
+  for (const name of readdirSync("/usr/bin")) {
+    if (!/^(node|nodejs|npm|npx|corepack)$/.test(name))
+      symlinkSync(join("/usr/bin", name), join(bin, name));
+  }
+  return bin;
 }

@@ -26,10 +26,10 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** True for a hook command cpilot installed for `agent` (any binary path, any quoting). */
+/** True for a hook command cpilot installed for `agent` (any binary path or the npm shim, any quoting). */
 export function isCpilotHookCommand(command: unknown, agent: string): boolean {
   if (typeof command !== "string") return false;
-  const re = new RegExp(`(^|[/\\s'"])cpilot(\\.exe)?['"]?\\s+hook\\s+${agent}(\\s|$)`);
+  const re = new RegExp(`(^|[/\\s'"])cpilot(\\.exe|\\.sh)?['"]?\\s+hook\\s+${agent}(\\s|$)`);
   return re.test(command);
 }
 

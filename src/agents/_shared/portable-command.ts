@@ -21,19 +21,30 @@ export function cpilotIsDependency(root: string): boolean {
   }
 }
 
+/** The npm package's sh shim, which starts the platform binary without Node (bin/cpilot.sh). */
+export const NPM_SHIM = "node_modules/cpilot/bin/cpilot.sh";
+
 /**
  * The cpilot command for a hook file shared with the team (committed to the repo): one that
  * works on every teammate's machine, never this machine's binary path. The project's own
- * node_modules copy when it depends on cpilot (through the agent's project-folder variable,
- * or `npx --no-install` where the agent has none), else `cpilot` from PATH.
+ * node_modules copy when it depends on cpilot, else `cpilot` from PATH. Through the agent's
+ * project-folder variable it is the package's sh shim, which starts the binary with no Node;
+ * OpenCode's plugin finds the shim from its own place in the project (a "./" path). Codex
+ * and Cursor have no such variable and may run hooks from a subfolder, so `npx --no-install`
+ * finds the project's copy from there (and pays a Node start).
  *
  * @example
- * portableCpilot("claude", root) // '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot'
+ * portableCpilot("claude", root) // '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh'
  */
-export function portableCpilot(agent: string, root: string): string {
+export function portableCpilot(agent: string, root: string, platform = process.platform): string {
   if (!cpilotIsDependency(root)) return "cpilot";
+  if (agent === "opencode") return `./${NPM_SHIM}`;
   const dirVar = PROJECT_DIR_VAR[agent];
-  return dirVar ? `"$${dirVar}"/node_modules/.bin/cpilot` : "npx --no-install cpilot";
+  if (!dirVar) return "npx --no-install cpilot";
+  // Windows has no sh to start the shim outside Git Bash: npm's own .bin wrapper (Node).
+  return platform === "win32"
+    ? `"$${dirVar}"/node_modules/.bin/cpilot`
+    : `"$${dirVar}"/${NPM_SHIM}`;
 }
 
 /** Why the portable command would not start cpilot on this machine, or null when it would. */
@@ -44,8 +55,9 @@ export function portableProblem(command: string, root: string, env = process.env
       ? `cpilot is not on PATH here (this one is ${process.execPath})`
       : "cpilot is not on PATH here";
   }
-  if (!existsSync(join(root, "node_modules", ".bin", "cpilot")))
-    return "node_modules/.bin/cpilot is missing here (run your package manager's install)";
+  const file = command.includes(NPM_SHIM) ? NPM_SHIM : "node_modules/.bin/cpilot";
+  if (!existsSync(join(root, file)))
+    return `${file} is missing here (run your package manager's install)`;
   return null;
 }
 

@@ -21,7 +21,8 @@ export function opencodePluginPath(
 
 /**
  * The argv the plugin starts cpilot with. A project plugin is shared with the team: the
- * project's cpilot through npx when it depends on cpilot, else `cpilot` from PATH. A user
+ * project's npm copy when it depends on cpilot (its sh shim, a "./" path the plugin finds
+ * from its own place), else `cpilot` from PATH. A user
  * plugin: this binary, or `cpilot` from PATH when run from source.
  */
 export function pluginArgv(ctx: { scope: "project" | "user"; root: string }): string[] {

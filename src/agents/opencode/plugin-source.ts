@@ -17,8 +17,19 @@ export function opencodePluginSource(argv: readonly string[]): string {
   return `${PLUGIN_MARKER}; \`cpilot uninstall opencode\` removes it.
 // Your checks live in callbacks.config.ts; this file only connects OpenCode to cpilot.
 import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 
 const CPILOT: string[] = ${JSON.stringify(argv)};
+
+/**
+ * A path starting "./" is the project's npm copy, beside this file's .opencode folder: its sh
+ * shim starts the binary with no Node start. Windows has no sh for it: npx there.
+ */
+function command(): string[] {
+  if (!CPILOT[0]!.startsWith("./")) return CPILOT;
+  if (process.platform === "win32") return ["npx", "--no-install", "cpilot"];
+  return [fileURLToPath(new URL(\`../../\${CPILOT[0]!.slice(2)}\`, import.meta.url)), ...CPILOT.slice(1)];
+}
 
 type Reply = { decision?: string; reason?: string; args?: Record<string, unknown>; message?: string; additional_context?: string };
 type Answer = { reply: Reply } | { problem: string };
@@ -37,7 +48,8 @@ function ask(payload: Record<string, unknown>, cwd: string): Promise<Answer> {
     let err = "";
     let child: ReturnType<typeof spawn>;
     try {
-      child = spawn(CPILOT[0]!, [...CPILOT.slice(1), "hook", "opencode"], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+      const argv = command();
+      child = spawn(argv[0]!, [...argv.slice(1), "hook", "opencode"], { cwd, stdio: ["pipe", "pipe", "pipe"] });
     } catch (e) {
       resolve({ problem: \`cpilot could not start (\${(e as Error).message})\` });
       return;

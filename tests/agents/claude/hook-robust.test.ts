@@ -54,8 +54,11 @@ export default {
   expect(contextOf(r.json)).toContain("fn ok"); // stdout is one JSON document
   expect(r.stdout).not.toContain("says hi");
   expect(r.stderr).toContain("config says hi");
-  expect(r.stderr).toContain("callback says hi");
-  expect(r.stderr).toContain("callback writes stdout");
+  // The callback's prints are its run's output (its log), like a shell callback's stdout.
+  expect(r.stderr).not.toContain("callback says hi");
+  const logs = readdirSync(p.path(".cpilot/runs")).filter((f) => f.endsWith(".log"));
+  const log = readFileSync(p.path(`.cpilot/runs/${logs[0]}`), "utf8");
+  expect(log).toContain("callback says hi\ncallback writes stdout\n");
 });
 
 /**

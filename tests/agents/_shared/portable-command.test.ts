@@ -1,0 +1,41 @@
+/** The command shared hook files get for a project that depends on cpilot, and that cpilot knows it again. */
+import { expect, test } from "bun:test";
+import { isCpilotHookCommand } from "../../../src/agents/_shared/hook-command.ts";
+import { portableCpilot } from "../../../src/agents/_shared/portable-command.ts";
+import { tempDir, writeFiles } from "../../helpers/tmp.ts";
+
+function dependent(): string {
+  const root = tempDir("cpilot-portable-");
+  writeFiles(root, { "package.json": JSON.stringify({ devDependencies: { cpilot: "0.1.0" } }) });
+  return root;
+}
+
+test("the npm sh shim through the project-folder variable; npx where there is none", () => {
+  const root = dependent();
+  expect(portableCpilot("claude", root, "linux")).toBe(
+    '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh',
+  );
+  expect(portableCpilot("gemini", root, "darwin")).toBe(
+    '"$GEMINI_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh',
+  );
+  expect(portableCpilot("opencode", root, "linux")).toBe("./node_modules/cpilot/bin/cpilot.sh");
+  expect(portableCpilot("codex", root, "linux")).toBe("npx --no-install cpilot");
+  expect(portableCpilot("cursor", root, "linux")).toBe("npx --no-install cpilot");
+  // Windows: npm's .bin wrapper (Node), no sh shim.
+  expect(portableCpilot("claude", root, "win32")).toBe(
+    '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot',
+  );
+  expect(portableCpilot("claude", tempDir("cpilot-portable-"), "linux")).toBe("cpilot");
+});
+
+test("install, uninstall and doctor recognise the shim's command as cpilot's", () => {
+  const root = dependent();
+  for (const agent of ["claude", "gemini"]) {
+    expect(
+      isCpilotHookCommand(`${portableCpilot(agent, root, "linux")} hook ${agent}`, agent),
+    ).toBe(true);
+  }
+  expect(isCpilotHookCommand('"$CLAUDE_PROJECT_DIR"/bin/cpilot.shx hook claude', "claude")).toBe(
+    false,
+  );
+});
