@@ -12,6 +12,7 @@
 // --quick: 2,000 files, both shapes, no ignored files, 3 runs (under a minute on a quiet
 // 2-core machine). The full matrix (3 sizes × 2 shapes × 2 = 12 repos, 15 runs) takes about
 // an hour on the 2-core development machine, most of it in the 100,000-file repos.
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -251,9 +252,14 @@ const peerLines = (
   ] as const
 ).map(([name, p]) =>
   p
-    ? `${name === "cpilot" ? "cpilot" : p.label}: timed binary ${p.path}: ${executableKind(p.path)}`
+    ? `${name === "cpilot" ? "cpilot" : p.label}: timed binary ${p.path}: ${executableKind(p.path)}${name === "lint-staged" ? `, run by Node ${nodeVersion()}` : ""}`
     : `${name}: not installed, left out`,
 );
+/** The Node a `#!/usr/bin/env node` launcher gets here. */
+function nodeVersion(): string {
+  const r = spawnSync("node", ["--version"], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : "(none found)";
+}
 const report = renderReport(
   {
     date: new Date(started),
