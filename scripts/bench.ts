@@ -9,9 +9,11 @@
 // Usage: scripts/bench [--quick] [--sizes 2000,20000,100000] [--shapes 10,200]
 //   [--ignored 0,50000] [--cases all,staged:1,staged:1000,hook] [--runs N] [--warmup N]
 //   [--out docs/bench/DATE.md] [--dir DIR] [--keep]
-// --quick: 2,000 files, both shapes, no ignored files, 3 runs (under a minute on a quiet
-// 2-core machine). The full matrix (3 sizes × 2 shapes × 2 = 12 repos, 15 runs) takes about
-// an hour on the 2-core development machine, most of it in the 100,000-file repos.
+// --quick: 2,000 files, both shapes, no ignored files, 3 runs: 48 s on the busy 2-core
+// development machine. The full matrix has not been run there yet: 2,000 and 20,000 files
+// at 7 runs took 16 min (11 of them the 20,000-file repos); the 100,000-file repos should
+// take about 5 times the 20,000-file ones, so expect 1 to 2 hours at 7 runs, twice that
+// at the default 15.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
