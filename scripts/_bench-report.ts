@@ -107,6 +107,30 @@ export function renderReport(head: ReportHead, rows: readonly Row[]): string {
       `| ${first.repo} | ${first.caseName} | ${cell("cpilot")} | ${cell("lefthook")} | ${cell("prek")} | ${cell("lint-staged")} | ${mine && best ? `${ratio(med(mine, "wallMs"), med(best, "wallMs"))} (${best.tool})` : ""} | ${mine && best ? ratio(med(mine, "cpuMs"), med(best, "cpuMs")) : ""} | ${mine && best ? `${mb(med(mine, "rssKb"))} / ${mb(med(best, "rssKb"))}` : ""} |`,
     );
   }
+  const hookLines = [...groups.values()].flatMap((group) => {
+    const mine = group.find((r) => r.tool === "cpilot");
+    const empty = group.find((r) => r.tool === "empty Bun program");
+    const bash = group.find((r) => r.tool === "bash -c true");
+    if (!mine || !empty || !bash || !mine.caseName.startsWith("Claude hook")) return [];
+    const over = med(mine, "wallMs") - med(empty, "wallMs") - med(bash, "wallMs");
+    const spike = quantile(
+      mine.samples.map((s) => s.wallMs),
+      0.95,
+    );
+    return [`| ${mine.repo} | ${ms(over)} | ${ratio(spike, med(mine, "wallMs"))} |`];
+  });
+  if (hookLines.length > 0) {
+    out.push(
+      "",
+      "## The hook call against its floor",
+      "",
+      "The floor: an empty compiled Bun program plus spawning `bash -c true`, medians of the same rounds.",
+      "",
+      "| repo | cpilot's hook call over the floor, wall | p95 ÷ median |",
+      "|---|---|---|",
+      ...hookLines,
+    );
+  }
   let repo = "";
   for (const group of groups.values()) {
     const first = group[0];

@@ -78,6 +78,10 @@ test("quick bench on a tiny repo reports every row and times the peers natively"
     "bash -c true",
   ];
   const cell = "[\\d.]+ ms";
+  // The hook call against its floor (empty Bun program + bash -c true), one row per repo.
+  for (const repo of repos) {
+    expect(report).toMatch(new RegExp(`^\\| ${esc(repo)} \\| -?[\\d.]+ ms \\| [\\d.]+× \\|$`, "m"));
+  }
   for (const repo of repos) {
     const section = report.split(`### ${repo}\n`)[1]?.split("\n### ")[0] ?? "";
     expect(section, `no details for ${repo}`).not.toBe("");
