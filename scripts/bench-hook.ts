@@ -2,9 +2,10 @@
 // a Write of a file one `true` callback matches, and one nothing matches, beside baselines
 // measured in the same run: the floor (`bash -c true`), an empty program compiled like
 // dist/cpilot (the runtime's own start and exit), `dist/cpilot --version`, and lefthook
-// running one matching `true` job for one file, when it is installed (scripts/bench.ts
-// installs it under node_modules/.cache/cpilot-bench). Builds nothing: run `npm run build`
-// first. Reports medians and ratios; asserts nothing.
+// running one matching `true` job for one file (its native binary, installed on first use
+// under node_modules/.cache/cpilot-bench/tools: see _bench-peers.ts). Builds nothing: run
+// `npm run build` first. scripts/bench times the same call against lefthook and prek in
+// repos of every size; this one breaks the call down (warm server, TS config, fixed cost). Reports medians and ratios; asserts nothing.
 // Usage: bun scripts/bench-hook.ts [--runs N] [--keep] [--dir DIR]
 // (the project is built below DIR, default node_modules/.cache/cpilot-bench: see _bench-dir.ts)
 import { execFileSync, spawnSync } from "node:child_process";
@@ -23,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchDir, createCostLine } from "./_bench-dir.ts";
+import { findPeers } from "./_bench-peers.ts";
 import { buildRuntimeFloor } from "./_runtime-floor.ts";
 
 const { values } = parseArgs({
@@ -39,11 +41,8 @@ if (!existsSync(built)) {
   process.stderr.write("dist/cpilot is missing: run `npm run build` first\n");
   process.exit(2);
 }
-const lefthookCandidates = [
-  join(repoRoot, "node_modules", ".bin", "lefthook"),
-  join(repoRoot, "node_modules", ".cache", "cpilot-bench", "node_modules", ".bin", "lefthook"),
-];
-const lefthook = lefthookCandidates.find((p) => existsSync(p));
+// lefthook's native binary, not node_modules/.bin/lefthook (a Node script that starts it).
+const lefthook = findPeers(repoRoot).lefthook?.path;
 
 const dir = benchDir("hook-", values.dir);
 // A private copy: a rebuild of dist/ during the run cannot pull the binary away.

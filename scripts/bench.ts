@@ -1,242 +1,284 @@
-// Times `cpilot check` with a `true` callback on 1 staged file, 1,000 staged files, 1 partially
-// staged file (the unstaged change set aside and put back) and --all in a generated repo of 20,000 files (10,000 *.ts), beside the floor (spawning `bash -c true`)
-// and lefthook and lint-staged doing the same job, all in the same run. Reports medians and
-// ratios, and how much of cpilot's time is the runtime's own start and exit (an empty
-// program compiled the same way); asserts nothing.
-// Usage: scripts/bench [--runs N] [--files N] [--keep] [--no-others] [--dir DIR]
-// (the repo is built below DIR, default node_modules/.cache/cpilot-bench: see _bench-dir.ts)
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// Times cpilot against the native lefthook and prek binaries and lint-staged as users run it
+// (see _bench-peers.ts), with one `true` callback on *.ts, in generated repos of each size and
+// folder shape, without and with ignored files in node_modules/: `check --all`, `--staged`
+// with 1 and 1,000 staged files, and the Claude Code PostToolUse hook call (the peers'
+// equivalent: a run on that one file). Floors run in the same rounds: git's own listings, an
+// empty compiled Bun program, `bash -c true`. Prints a markdown report; asserts nothing.
+// Needs `npm run build` first, and GNU time (/usr/bin/time) for the peak memory.
+//
+// Usage: scripts/bench [--quick] [--sizes 2000,20000,100000] [--shapes 10,200]
+//   [--ignored 0,50000] [--cases all,staged:1,staged:1000,hook] [--runs N] [--warmup N]
+//   [--out docs/bench/DATE.md] [--dir DIR] [--keep]
+// --quick: 2,000 files, both shapes, no ignored files, 3 runs: 48 s on the busy 2-core
+// development machine. The full matrix has not been run there yet: 2,000 and 20,000 files
+// at 7 runs took 16 min (11 of them the 20,000-file repos); the 100,000-file repos should
+// take about 5 times the 20,000-file ones, so expect 1 to 2 hours at 7 runs, twice that
+// at the default 15.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchDir, createCostLine } from "./_bench-dir.ts";
+import { type Command, measureOnce, requireGnuTime, type Sample } from "./_bench-measure.ts";
+import { executableKind, findPeers } from "./_bench-peers.ts";
+import {
+  addIgnored,
+  makeRepo,
+  type RepoShape,
+  stageChanges,
+  trackedPath,
+  unstageAll,
+} from "./_bench-repo.ts";
+import { loadLine, type Row, renderReport } from "./_bench-report.ts";
 import { buildRuntimeFloor } from "./_runtime-floor.ts";
 
 const { values } = parseArgs({
   options: {
-    runs: { type: "string", default: "15" },
-    files: { type: "string", default: "20000" },
-    keep: { type: "boolean" },
-    "no-others": { type: "boolean" },
+    quick: { type: "boolean" },
+    sizes: { type: "string" },
+    shapes: { type: "string" },
+    ignored: { type: "string" },
+    cases: { type: "string" },
+    runs: { type: "string" },
+    warmup: { type: "string" },
+    out: { type: "string" },
     dir: { type: "string" },
+    keep: { type: "boolean" },
   },
 });
-const RUNS = Number(values.runs);
-const TOTAL = Number(values.files);
-const repoRoot = resolve(import.meta.dir, "..");
-const cpilot = join(repoRoot, "dist", "cpilot");
-// The tools we compare with are installed on first use into a cache folder, with scripts off:
-// lefthook's postinstall would otherwise install git hooks into whatever repo ran npm.
-const toolsDir = join(repoRoot, "node_modules", ".cache", "cpilot-bench");
-if (!values["no-others"] && !existsSync(join(toolsDir, "node_modules", ".bin", "lefthook"))) {
-  mkdirSync(toolsDir, { recursive: true });
-  spawnSync(
-    "npm",
-    [
-      "install",
-      "--no-save",
-      "--ignore-scripts",
-      "--no-audit",
-      "--no-fund",
-      "--prefix",
-      toolsDir,
-      "lefthook@2.2.2",
-      "lint-staged@17.6.1",
-    ],
-    { stdio: "inherit" },
-  );
+const list = (s: string) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+const numbers = (s: string) => list(s).map(Number);
+const quick = values.quick === true;
+const SIZES = numbers(values.sizes ?? (quick ? "2000" : "2000,20000,100000"));
+const SHAPES = numbers(values.shapes ?? "10,200");
+const IGNORED = numbers(values.ignored ?? (quick ? "0" : "0,50000")).sort((a, b) => a - b);
+const CASES = list(values.cases ?? "all,staged:1,staged:1000,hook");
+const RUNS = Number(values.runs ?? (quick ? "3" : "15"));
+const WARMUP = Number(values.warmup ?? (quick ? "1" : "2"));
+for (const c of CASES) {
+  if (!/^(all|hook|staged:\d+)$/.test(c)) {
+    process.stderr.write(`Cannot run case "${c}": unknown\nhint: all, staged:N or hook\n`);
+    process.exit(2);
+  }
 }
-const lefthook = join(toolsDir, "node_modules", ".bin", "lefthook");
-const lintStaged = join(toolsDir, "node_modules", ".bin", "lint-staged");
-if (!existsSync(cpilot)) {
-  process.stderr.write("dist/cpilot is missing: run `npm run build` first\n");
+
+requireGnuTime();
+const repoRoot = resolve(import.meta.dir, "..");
+const started = Date.now();
+const loadStart = loadLine();
+const peers = findPeers(repoRoot);
+const work = benchDir("run-", values.dir);
+const scratch = join(work, "scratch");
+mkdirSync(scratch);
+// A private copy: a rebuild of dist/ during the run cannot pull the binary away.
+const cpilot = join(work, "cpilot");
+try {
+  copyFileSync(join(repoRoot, "dist", "cpilot"), cpilot);
+} catch {
+  process.stderr.write(`Cannot copy "dist/cpilot": it is missing\nhint: npm run build\n`);
   process.exit(2);
 }
+const runtimeFloor = buildRuntimeFloor(mkdtempSync(join(tmpdir(), "cpilot-bench-floor-")));
+// The runtime folder (kept config values) of this run only; the hook server stays off, so
+// each hook call is answered in its own process, as an agent's command hook is.
+const runtimeDir = mkdtempSync(join(tmpdir(), "cpilot-bench-run-"));
+process.on("exit", () => {
+  rmSync(dirname(runtimeFloor), { recursive: true, force: true });
+  rmSync(runtimeDir, { recursive: true, force: true });
+  if (!values.keep) rmSync(work, { recursive: true, force: true });
+});
 
-const dir = benchDir("repo-", values.dir);
-const git = (...args: string[]) =>
-  execFileSync("git", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
-
-function makeRepo(): void {
-  git("init", "-q", "-b", "main");
-  git("config", "user.email", "bench@example.invalid");
-  git("config", "user.name", "bench");
-  git("config", "core.hooksPath", "/dev/null");
-  for (let i = 0; i < TOTAL; i++) {
-    const folder = join(dir, "src", `m${i % 100}`);
-    if (i < 100) mkdirSync(folder, { recursive: true });
-    writeFileSync(
-      join(folder, `f${i}.${i % 2 === 0 ? "ts" : "md"}`),
-      `export const v${i} = ${i};\n`,
-    );
-  }
-  writeFileSync(
-    join(dir, "callbacks.config.json"),
-    JSON.stringify({ callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 30 }] }),
-  );
-  writeFileSync(
-    join(dir, "lefthook.yml"),
-    "pre-commit:\n  commands:\n    t:\n      glob: '*.ts'\n      run: true {staged_files}\n",
-  );
-  writeFileSync(join(dir, ".lintstagedrc.json"), JSON.stringify({ "*.ts": "true" }));
-  writeFileSync(join(dir, ".gitignore"), ".cpilot/\n");
-  git("add", "-A");
-  git("commit", "-q", "-m", "bench repo");
-}
-
-interface Case {
+interface Tool extends Command {
   readonly tool: string;
-  readonly cmd: string;
-  readonly args: readonly string[];
-  readonly env?: Record<string, string>;
+  readonly floor?: boolean;
+}
+const CPILOT_ENV = { CPILOT_HOOK_SERVER: "0", CPILOT_RUNTIME_DIR: runtimeDir };
+const LEFTHOOK_ENV = { LEFTHOOK_QUIET: "meta,summary,execution" };
+const PREK_ENV = { PREK_HOME: join(work, "prek-home") };
+
+const FLOORS: Tool[] = [
+  { tool: "git ls-files", cmd: "git", args: ["ls-files"], floor: true },
+  {
+    tool: "git ls-files -o --exclude-standard",
+    cmd: "git",
+    args: ["ls-files", "-o", "--exclude-standard"],
+    floor: true,
+  },
+  {
+    tool: "git diff --cached --name-only",
+    cmd: "git",
+    args: ["diff", "--cached", "--name-only"],
+    floor: true,
+  },
+  { tool: "empty Bun program", cmd: runtimeFloor, args: [], floor: true },
+  { tool: "bash -c true", cmd: "bash", args: ["-c", "true"], floor: true },
+];
+
+function toolsFor(caseName: string, dir: string): Tool[] {
+  const { lefthook, prek, lintStaged } = peers;
+  const tools: Tool[] = [];
+  if (caseName === "all") {
+    tools.push({ tool: "cpilot", cmd: cpilot, args: ["check", "--all"], env: CPILOT_ENV });
+    if (lefthook)
+      tools.push({
+        tool: "lefthook",
+        cmd: lefthook.path,
+        args: ["run", "pre-commit", "--all-files", "--no-tty"],
+        env: LEFTHOOK_ENV,
+      });
+    if (prek)
+      tools.push({ tool: "prek", cmd: prek.path, args: ["run", "--all-files"], env: PREK_ENV });
+  } else if (caseName.startsWith("staged:")) {
+    tools.push({ tool: "cpilot", cmd: cpilot, args: ["check", "--staged"], env: CPILOT_ENV });
+    if (lefthook)
+      tools.push({
+        tool: "lefthook",
+        cmd: lefthook.path,
+        args: ["run", "pre-commit", "--no-tty"],
+        env: LEFTHOOK_ENV,
+      });
+    if (prek) tools.push({ tool: "prek", cmd: prek.path, args: ["run"], env: PREK_ENV });
+    // As a pre-commit hook runs it: the launcher, no flags (its backup stash included).
+    if (lintStaged) tools.push({ tool: "lint-staged", cmd: lintStaged.path, args: [] });
+  } else {
+    const rel = trackedPath(0, currentShape.perFolder);
+    const abs = join(dir, rel);
+    const payload = join(scratch, "payload.json");
+    writeFileSync(
+      payload,
+      JSON.stringify({
+        session_id: "bench",
+        transcript_path: join(dir, "t.jsonl"),
+        cwd: dir,
+        permission_mode: "bypassPermissions",
+        hook_event_name: "PostToolUse",
+        tool_name: "Write",
+        tool_input: { file_path: abs, content: "x" },
+        tool_response: { type: "update", filePath: abs },
+        tool_use_id: "toolu_bench",
+      }),
+    );
+    tools.push({
+      tool: "cpilot",
+      cmd: cpilot,
+      args: ["hook", "claude"],
+      env: { ...CPILOT_ENV, AI_AGENT: "claude-code_2-1-330_cli" },
+      stdinFile: payload,
+      silentStdout: true,
+    });
+    if (lefthook)
+      tools.push({
+        tool: "lefthook",
+        cmd: lefthook.path,
+        args: ["run", "pre-commit", "--no-tty", "--file", rel],
+        env: LEFTHOOK_ENV,
+      });
+    if (prek)
+      tools.push({ tool: "prek", cmd: prek.path, args: ["run", "--files", rel], env: PREK_ENV });
+  }
+  return [...tools, ...FLOORS];
 }
 
-function once(c: Case): number {
-  const t = performance.now();
-  const r = spawnSync(c.cmd, c.args, {
-    cwd: dir,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, NO_COLOR: "1", ...c.env },
-  });
-  const ms = performance.now() - t;
-  if (r.status !== 0)
-    throw new Error(`${c.tool} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
-  return ms;
-}
+const CASE_LABELS: Record<string, string> = {
+  all: "check --all",
+  hook: "Claude hook call (PostToolUse, 1 file)",
+};
+const caseLabel = (c: string, staged: number) =>
+  CASE_LABELS[c] ?? `--staged, ${staged.toLocaleString("en-US")} file${staged === 1 ? "" : "s"}`;
 
-/**
- * Time the cases in interleaved rounds (two warm-up rounds), so a burst of load from
- * elsewhere on the machine hits every tool alike and the ratios stay fair.
- */
-function measure(scenario: string, cases: readonly Case[]): void {
-  const samples = new Map<Case, number[]>(cases.map((c) => [c, []]));
-  for (let round = 0; round < RUNS + 2; round++) {
-    for (const c of cases) {
-      const ms = once(c);
-      if (round >= 2) samples.get(c)?.push(ms);
+/** Interleaved rounds over every tool of one case; the order rotates each round. */
+function measureCase(repo: string, label: string, dir: string, tools: readonly Tool[]): Row[] {
+  const samples = tools.map((): Sample[] => []);
+  for (let round = 0; round < WARMUP + RUNS; round++) {
+    for (let k = 0; k < tools.length; k++) {
+      const i = (k + round) % tools.length;
+      const t = tools[i];
+      if (!t) continue;
+      const s = measureOnce(t, dir, scratch, `${t.tool} (${label}, ${repo})`);
+      if (round >= WARMUP) samples[i]?.push(s);
     }
   }
-  for (const c of cases) rows.push({ scenario, tool: c.tool, ms: median(samples.get(c) ?? []) });
+  return tools.map((t, i) => ({
+    repo,
+    caseName: label,
+    tool: t.tool,
+    floor: t.floor === true,
+    samples: samples[i] ?? [],
+  }));
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
-function stage(n: number): void {
-  git("reset", "-q");
-  const paths: string[] = [];
-  for (let i = 0; i < n * 2; i += 2) {
-    const p = `src/m${i % 100}/f${i}.ts`;
-    writeFileSync(join(dir, p), `export const v${i} = ${i + 1};\n`);
-    paths.push(p);
-  }
-  git("add", "--", ...paths);
-}
-
-interface Row {
-  scenario: string;
-  tool: string;
-  ms: number;
-}
+let currentShape: RepoShape = { files: 0, perFolder: 1 };
 const rows: Row[] = [];
-const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-
-makeRepo();
-const runtimeFloor = buildRuntimeFloor(mkdtempSync(join(tmpdir(), "cpilot-bench-floor-")));
-process.on("exit", () => rmSync(dirname(runtimeFloor), { recursive: true, force: true }));
-const hasLefthook = !values["no-others"] && existsSync(lefthook);
-const hasLintStaged = !values["no-others"] && existsSync(lintStaged);
-const QUIET_LEFTHOOK = { LEFTHOOK_QUIET: "meta,summary,execution" };
-const floors: Case[] = [
-  { tool: "floor: bash -c true", cmd: "bash", args: ["-c", "true"] },
-  { tool: "runtime floor: empty Bun program", cmd: runtimeFloor, args: [] },
-];
-for (const [scenario, n] of [
-  ["1 staged file", 1],
-  ["1,000 staged files", 1000],
-] as const) {
-  stage(n);
-  measure(scenario, [
-    ...floors,
-    { tool: "cpilot check --staged", cmd: cpilot, args: ["check", "--staged"] },
-    ...(hasLefthook
-      ? [
-          {
-            tool: "lefthook run pre-commit",
-            cmd: lefthook,
-            args: ["run", "pre-commit", "--no-tty"],
-            env: QUIET_LEFTHOOK,
-          },
-        ]
-      : []),
-    ...(hasLintStaged
-      ? [{ tool: "lint-staged --no-stash", cmd: lintStaged, args: ["--no-stash", "--quiet"] }]
-      : []),
-  ]);
-}
-// The dance: a staged file with an unstaged change on top, which check --staged sets aside
-// and puts back (lint-staged's default, with its backup stash, does the same job).
-git("reset", "-q");
-git("checkout", "-q", "--", ".");
-stage(1);
-writeFileSync(join(dir, "src/m0/f0.ts"), "export const v0 = 2;\nexport const unstaged = 1;\n");
-measure("1 partially staged file (unstaged change set aside)", [
-  ...floors,
-  { tool: "cpilot check --staged", cmd: cpilot, args: ["check", "--staged"] },
-  ...(hasLintStaged
-    ? [{ tool: "lint-staged (stashing)", cmd: lintStaged, args: ["--quiet"] }]
-    : []),
-]);
-git("reset", "-q");
-git("checkout", "-q", "--", ".");
-measure("--all (20,000 files)", [
-  ...floors,
-  { tool: "cpilot check --all", cmd: cpilot, args: ["check", "--all"] },
-  ...(hasLefthook
-    ? [
-        {
-          tool: "lefthook run pre-commit --all-files",
-          cmd: lefthook,
-          args: ["run", "pre-commit", "--all-files", "--no-tty"],
-          env: QUIET_LEFTHOOK,
-        },
-      ]
-    : []),
-  ...(hasLintStaged
-    ? [
-        {
-          tool: `lint-staged --diff ${EMPTY_TREE.slice(0, 7)}..HEAD`,
-          cmd: lintStaged,
-          args: ["--no-stash", "--quiet", "--diff", `${EMPTY_TREE}..HEAD`],
-        },
-      ]
-    : []),
-]);
-
-const out: string[] = [
-  `cpilot bench: ${TOTAL} files (${TOTAL / 2} *.ts), median of ${RUNS} interleaved runs, ${new Date().toISOString()}`,
-  createCostLine(dir),
-  "",
-];
-for (const scenario of [...new Set(rows.map((r) => r.scenario))]) {
-  const group = rows.filter((r) => r.scenario === scenario);
-  const mine = group.find((r) => r.tool.startsWith("cpilot"))!;
-  out.push(scenario);
-  for (const r of group) {
-    const ratio =
-      r === mine
-        ? ""
-        : r.tool.startsWith("runtime floor")
-          ? `  cpilot's own work: ${(mine.ms - r.ms).toFixed(1)} ms over this`
-          : `  cpilot is ${(mine.ms / r.ms).toFixed(2)}x this`;
-    out.push(`  ${r.tool.padEnd(44)} ${r.ms.toFixed(1).padStart(8)} ms${ratio}`);
+const progress = (s: string) =>
+  process.stderr.write(`[bench ${((Date.now() - started) / 1000).toFixed(0)} s] ${s}\n`);
+for (const files of SIZES) {
+  for (const perFolder of SHAPES) {
+    currentShape = { files, perFolder };
+    const dir = join(work, `repo-${files}-${perFolder}`);
+    mkdirSync(dir);
+    progress(`making ${files} files in ${perFolder}-file folders`);
+    makeRepo(dir, currentShape);
+    let ignoredSoFar = 0;
+    for (const ignored of IGNORED) {
+      if (ignored > ignoredSoFar) {
+        progress(`adding ${ignored - ignoredSoFar} ignored files`);
+        addIgnored(dir, ignored);
+        ignoredSoFar = ignored;
+      }
+      const repo = `${files.toLocaleString("en-US")} files, ${perFolder}-file folders, ${ignored ? `${ignored.toLocaleString("en-US")} ignored in node_modules` : "no ignored files"}`;
+      for (const c of CASES) {
+        const wanted = c.startsWith("staged:") ? Number(c.slice(7)) : 0;
+        const staged = wanted ? stageChanges(dir, currentShape, wanted) : 0;
+        if (!wanted) unstageAll(dir);
+        const label = caseLabel(c, staged);
+        progress(`${repo}: ${label}`);
+        rows.push(...measureCase(repo, label, dir, toolsFor(c, dir)));
+      }
+      unstageAll(dir);
+    }
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
   }
-  out.push("");
 }
-process.stdout.write(`${out.join("\n")}\n`);
-if (!values.keep) rmSync(dir, { recursive: true, force: true });
-else process.stderr.write(`kept ${dir}\n`);
+
+const peerLines = (
+  [
+    ["cpilot", { label: "cpilot (dist/cpilot)", path: join(repoRoot, "dist", "cpilot") }],
+    ["lefthook", peers.lefthook],
+    ["prek", peers.prek],
+    ["lint-staged", peers.lintStaged],
+  ] as const
+).map(([name, p]) =>
+  p
+    ? `${name === "cpilot" ? "cpilot" : p.label}: timed binary ${p.path}: ${executableKind(p.path)}${name === "lint-staged" ? `, run by Node ${nodeVersion()}` : ""}`
+    : `${name}: not installed, left out`,
+);
+/** The Node a `#!/usr/bin/env node` launcher gets here. */
+function nodeVersion(): string {
+  const r = spawnSync("node", ["--version"], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : "(none found)";
+}
+const report = renderReport(
+  {
+    date: new Date(started),
+    runs: RUNS,
+    warmup: WARMUP,
+    loadStart,
+    loadEnd: loadLine(),
+    costLine: createCostLine(scratch),
+    peerLines,
+    elapsedS: (Date.now() - started) / 1000,
+  },
+  rows,
+);
+process.stdout.write(report);
+if (values.out) {
+  mkdirSync(dirname(resolve(values.out)), { recursive: true });
+  writeFileSync(values.out, report);
+  progress(`written to ${values.out}`);
+}
+if (values.keep) progress(`kept ${work}`);
