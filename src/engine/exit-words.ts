@@ -25,7 +25,7 @@ const SIGNAL_MEANINGS: Record<string, string> = {
 
 /**
  * `exit 127 (command not found)`, `killed by SIGSEGV (segmentation fault)`, and a known
- * tool's own meaning: `exit 2 (errors reported, output emitted anyway)` for tsc.
+ * tool's own meaning: `exit 2 (type errors reported)` for tsc.
  */
 export function describeExit(
   exitCode: number | null,

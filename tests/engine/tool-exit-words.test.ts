@@ -11,9 +11,9 @@ test("the tool a run starts, past env assignments, runners and paths", () => {
 });
 
 test("exit codes in the tool's own words; unknown tools keep the generic ones", () => {
-  // tsc: 1 = errors and nothing emitted (--noEmit), 2 = errors but output emitted anyway.
-  expect(describeExit(2, null, "tsc")).toBe("exit 2 (errors reported, output emitted anyway)");
-  expect(describeExit(1, null, "tsc")).toBe("exit 1 (errors reported, nothing emitted)");
+  // tsc: 1 and 2 both mean errors were reported (TypeScript 5 exits 2 under --noEmit too).
+  expect(describeExit(2, null, "tsc")).toBe("exit 2 (type errors reported)");
+  expect(describeExit(1, null, "tsc")).toBe("exit 1 (type errors reported)");
   expect(describeExit(5, null, "pytest")).toBe("exit 5 (no tests collected)");
   expect(describeExit(20, null, "pylint")).toBe("exit 20 (warnings, convention messages)");
   expect(describeExit(101, null, "cargo")).toBe("exit 101 (compile errors, or a panic)");
