@@ -41,10 +41,13 @@ export function printSummary(
     return;
   }
   const runs = `${outcome.runs.length} run${outcome.runs.length === 1 ? "" : "s"}`;
+  // Every run passed, yet the check did not (a blocking run stopped, fixes in CI, work that
+  // could not go back): the last line must not read as a pass.
+  const notPassed = outcome.ok ? "" : ", but the check failed (see above)";
   const line =
     failed.length === 0
       ? paint(
-          `cpilot: ${endedWell(outcome.runs)} on ${files} in ${formatDuration(ms)}`,
+          `cpilot: ${endedWell(outcome.runs)} on ${files} in ${formatDuration(ms)}${notPassed}`,
           outcome.ok ? "green" : "yellow", // a blocking run that was stopped did not pass
           color,
         )

@@ -36,6 +36,8 @@ test("in CI a callback that rewrites a file fails the check and shows the diff",
   expect(ci.stderr).toContain("failOnChange: callbacks rewrote 1 file");
   expect(ci.stderr).toContain("-three  ");
   expect(ci.stderr).toContain("+three");
+  // The last line is the one people read: it must not say the check passed.
+  expect(ci.stderr.trimEnd().split("\n").at(-1)).toMatch(/1 run passed .*, but the check failed/);
 });
 
 test("outside CI a rewrite passes; --fail-on-change and failOnChange: always fail it, never lets CI pass", () => {
