@@ -122,6 +122,7 @@ export async function checkCommand(
   const started = Date.now();
   let ran: Outcome | null = null;
   let combined = true;
+  const shown = new Set<string>(); // diagnostics printed under an earlier run: not again
   try {
     ran = await engine.run(batch, {
       ...planOptions,
@@ -131,7 +132,7 @@ export async function checkCommand(
       onRunStart: (r) => progress.start(r.id, r.callback),
       onRunEnd: (r) => {
         progress.end(r.id);
-        if (!values.json) for (const line of renderRunLines(r, color)) progress.log(line);
+        if (!values.json) for (const line of renderRunLines(r, color, shown)) progress.log(line);
       },
     });
   } finally {

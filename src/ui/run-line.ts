@@ -1,3 +1,4 @@
+import { failureBody } from "../agents/_shared/render-run.ts";
 import type { Resync, RunResult } from "../engine/outcome.ts";
 import { type Color, formatDuration, paint } from "./style.ts";
 
@@ -11,7 +12,7 @@ const MARKS: Record<RunResult["status"], [string, Color]> = {
   started: ["…", "blue"],
 };
 
-/** Lines of the tail shown under a failed run in a terminal. */
+/** Lines of the raw tail shown under a failed run whose output cpilot could not parse. */
 export const TERMINAL_TAIL = 15;
 
 function fileLabel(files: readonly string[]): string {
@@ -19,8 +20,13 @@ function fileLabel(files: readonly string[]): string {
   return `${files.length} files`;
 }
 
-/** A finished run as terminal lines: the mark, name, files, time and, on failure, its tail. */
-export function renderRunLines(run: RunResult, color: boolean): string[] {
+/**
+ * A finished run as terminal lines: the mark, name, files, time and, on failure, what its
+ * output says: its diagnostics as an agent reads them (whole ones, the first few and a
+ * count, none repeated from an earlier run of this check: pass one `seen` set to every
+ * call), or the last lines of output when nothing in it parsed.
+ */
+export function renderRunLines(run: RunResult, color: boolean, seen?: Set<string>): string[] {
   const [mark, tint] = MARKS[run.status];
   const head = `${paint(mark, tint, color)} ${paint(run.callback, "bold", color)} ${paint(`(${fileLabel(run.files)}, ${formatDuration(run.durationMs)})`, "gray", color)}`;
   const bad = run.status === "failed" || run.status === "timed_out";
@@ -36,8 +42,12 @@ export function renderRunLines(run: RunResult, color: boolean): string[] {
   const lines = [
     `${head} ${paint(run.summary, tint, color)}${run.blocking ? "" : paint(" (non-blocking)", "gray", color)}`,
   ];
-  const tail = run.tail.slice(-TERMINAL_TAIL);
-  for (const line of tail) lines.push(`    ${line}`);
+  const body = failureBody(run, {
+    tailLines: TERMINAL_TAIL,
+    ownFiles: "the checked files",
+    ...(seen ? { seen } : {}),
+  });
+  for (const line of body) lines.push(`    ${line}`);
   lines.push(paint(`    full log: cpilot logs ${run.id}`, "gray", color));
   return lines;
 }
