@@ -6,9 +6,11 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -448,14 +450,71 @@ test("a callback that swaps a folder of set-aside files for a link out: the work
   expect(treeState(root)).toEqual(before);
 });
 
-// Open: paths are decoded from git's output as UTF-8 throughout src/stage, so a name that is
-// not UTF-8 (bytes like \xff) is mangled: a tracked one with unstaged changes makes every
-// `check --staged` fail ("git checkout-index: bad\uFFFD.txt is not in the cache", exit 2, nothing
-// lost), an untracked one is silently not set aside (the callbacks see it; the message still
-// counts it). The fix is paths as bytes end to end (issue 16 item 19): git output read as
-// bytes, fs calls on Buffers, paths passed to git on stdin (`checkout-index --stdin -z`,
-// `add --pathspec-from-file=- --pathspec-file-nul`), the journal storing bytes as base64.
-test.todo("a file name that is not UTF-8 is set aside and put back like any other");
+/** A work tree as bytes (names that are not UTF-8 included): each file's mode and sha256, the index and status. */
+function byteState(root: string): Record<string, string> {
+  const state: Record<string, string> = {};
+  const walk = (dir: Buffer, rel: Buffer): void => {
+    for (const name of readdirSync(dir, { encoding: "buffer" })) {
+      const path = rel.length === 0 ? name : Buffer.concat([rel, Buffer.from("/"), name]);
+      if ([".git", ".cpilot"].includes(path.toString("latin1"))) continue;
+      const abs = Buffer.concat([dir, Buffer.from("/"), name]);
+      const stat = lstatSync(abs);
+      const key = path.toString("hex");
+      if (stat.isDirectory()) walk(abs, path);
+      else {
+        const sha = createHash("sha256").update(readFileSync(abs)).digest("hex");
+        state[key] = `${(stat.mode & 0o7777).toString(8)} ${sha}`;
+      }
+    }
+  };
+  walk(Buffer.from(root), Buffer.alloc(0));
+  const gitBytes = (...args: string[]) => execFileSync("git", args, { cwd: root }).toString("hex");
+  state["(index)"] = gitBytes("ls-files", "--stage", "-z");
+  state["(status)"] = gitBytes("status", "--porcelain=v1", "-z", "--untracked-files=all");
+  return state;
+}
+
+test("file names that are not UTF-8 are set aside and put back byte for byte", () => {
+  // The callback passes only when none of the work that is not staged is in the tree.
+  const root = repo({
+    callbacks: [
+      {
+        name: "staged-only",
+        pattern: "*.txt",
+        timeout: 60,
+        run: "! grep -rl --exclude-dir=.git --exclude-dir=.cpilot --exclude=callbacks.config.json MINE .",
+      },
+    ],
+  });
+  const at = (...parts: (string | number[])[]): Buffer =>
+    Buffer.concat([
+      Buffer.from(`${root}/`),
+      ...parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p))),
+    ]);
+  const cafe = at("caf", [0xe9], ".txt"); // tracked, unstaged change
+  const folder = at("t", [0xe9]); // a tracked folder with such a name
+  mkdirSync(folder);
+  writeFileSync(cafe, "v1\n");
+  writeFileSync(at("t", [0xe9], "/in", [0xff], ".txt"), "in folder\n");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "bytes");
+  writeFileSync(cafe, "v1\nMINE unstaged\n");
+  writeFileSync(at("t", [0xe9], "/in", [0xff], ".txt"), "in folder\nMINE unstaged\n");
+  writeFileSync(at("new", [0xff], ".txt"), "MINE untracked\n", { mode: 0o755 });
+  mkdirSync(at("u", [0xfe]));
+  writeFileSync(at("u", [0xfe], "/x", [0xe9]), "MINE untracked in a folder\n");
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const before = byteState(root);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.stderr).not.toContain("Cannot");
+  expect(r.stderr).toContain("2 unstaged changes");
+  expect(r.stderr).toContain("2 untracked files");
+  expect(r.code, r.stderr).toBe(0);
+  expect(byteState(root)).toEqual(before);
+  expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
+  expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
+});
 
 // Open: `git commit <paths>` runs the hook against a temporary index; a fix staged there is
 // committed, but the repository's own index (written by git before the hook) keeps the
