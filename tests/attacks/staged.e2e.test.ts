@@ -570,3 +570,39 @@ test("install git with a global core.hooksPath: refused, so other repositories' 
   expect(own.code).toBe(0);
   expect(existsSync(join(root, ".githooks", "pre-commit"))).toBe(true);
 });
+
+test("a fix to a partially staged file whose name is not UTF-8 is staged, its unstaged change back on top", () => {
+  const root = repo({
+    callbacks: [
+      {
+        name: "fix",
+        pattern: "*.txt",
+        timeout: 60,
+        fixes: true,
+        run: "sed -i 's/^2$/two/' \"$@\"",
+      },
+    ],
+  });
+  const name = Buffer.from([0x70, 0xe9, 0x2e, 0x74, 0x78, 0x74]); // p\xe9.txt
+  const file = Buffer.concat([Buffer.from(`${root}/`), name]);
+  writeFileSync(file, "1\n2\n3\n4\n5\n");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "bytes");
+  writeFileSync(file, "one\n2\n3\n4\n5\n");
+  git(root, "add", "-A");
+  writeFileSync(file, "one\n2\n3\n4\nfive\n");
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code, r.stderr).toBe(0);
+  expect(readFileSync(file, "utf8")).toBe("one\ntwo\n3\n4\nfive\n");
+  // the index entry, found by its name's bytes (latin1 keeps each byte as one character)
+  const index = execFileSync("git", ["ls-files", "-s", "-z"], { cwd: root });
+  const entry = index
+    .toString("latin1")
+    .split("\0")
+    .find((l) => l.endsWith("\tp\u00e9.txt"));
+  const blob = entry?.split(" ")[1] ?? "";
+  expect(execFileSync("git", ["cat-file", "blob", blob], { cwd: root }).toString()).toBe(
+    "one\ntwo\n3\n4\n5\n",
+  );
+  expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
+});
