@@ -450,6 +450,14 @@ test("a callback that swaps a folder of set-aside files for a link out: the work
   expect(treeState(root)).toEqual(before);
 });
 
+/** A path below `root` from text and raw bytes: `inRoot(r, ["caf", [0xe9]])` is `r/caf\xe9`. */
+function inRoot(root: string, parts: readonly (string | readonly number[])[]): Buffer {
+  return Buffer.concat([
+    Buffer.from(`${root}/`),
+    ...parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from([...p]))),
+  ]);
+}
+
 /** A work tree as bytes (names that are not UTF-8 included): each file's mode and sha256, the index and status. */
 function byteState(root: string): Record<string, string> {
   const state: Record<string, string> = {};
@@ -486,11 +494,7 @@ test("file names that are not UTF-8 are set aside and put back byte for byte", (
       },
     ],
   });
-  const at = (...parts: (string | number[])[]): Buffer =>
-    Buffer.concat([
-      Buffer.from(`${root}/`),
-      ...parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p))),
-    ]);
+  const at = (...parts: (string | number[])[]): Buffer => inRoot(root, parts);
   const cafe = at("caf", [0xe9], ".txt"); // tracked, unstaged change
   const folder = at("t", [0xe9]); // a tracked folder with such a name
   mkdirSync(folder);
@@ -606,3 +610,36 @@ test("a fix to a partially staged file whose name is not UTF-8 is staged, its un
   );
   expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
 });
+
+test("after a SIGKILL, `check --restore` puts back set-aside files whose names are not UTF-8, byte for byte", async () => {
+  const marks = tempDir("cpilot-marks-");
+  const up = join(marks, "up");
+  const root = repo({
+    callbacks: [
+      { name: "slow", pattern: "a.txt", timeout: 60, run: `echo $$ > "${up}"; sleep 30` },
+    ],
+  });
+  const at = (...parts: (string | number[])[]): Buffer => inRoot(root, parts);
+  writeFileSync(at("caf", [0xe9], ".txt"), "v1\n");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "bytes");
+  writeFileSync(at("caf", [0xe9], ".txt"), "v1\nunstaged\n");
+  mkdirSync(at("u", [0xfe]));
+  writeFileSync(at("u", [0xfe], "/x", [0xe9]), "untracked in a folder\n", { mode: 0o700 });
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const before = byteState(root);
+  const run = startCheck(root);
+  expect(
+    await waitFor(() => existsSync(up) && readFileSync(up, "utf8").endsWith("\n"), 30_000),
+  ).toBe(true);
+  leftovers.push(-pidIn(up));
+  // the work is set aside while the callback runs
+  expect(existsSync(at("u", [0xfe], "/x", [0xe9]))).toBe(false);
+  run.child.kill("SIGKILL");
+  await run.closed;
+  const restored = cpilot(["check", "--restore"], { cwd: root });
+  expect(restored.stderr).toContain("put back 2 files");
+  expect(byteState(root)).toEqual(before);
+  expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
+}, 60_000);
