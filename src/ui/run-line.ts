@@ -12,9 +12,6 @@ const MARKS: Record<RunResult["status"], [string, Color]> = {
   started: ["…", "blue"],
 };
 
-/** Lines of the raw tail shown under a failed run whose output cpilot could not parse. */
-export const TERMINAL_TAIL = 15;
-
 function fileLabel(files: readonly string[]): string {
   if (files.length === 1) return JSON.stringify(files[0]).slice(1, -1);
   return `${files.length} files`;
@@ -24,9 +21,13 @@ function fileLabel(files: readonly string[]): string {
  * A finished run as terminal lines: the mark, name, files, time and, on failure, what its
  * output says: its diagnostics as an agent reads them (whole ones, the first few and a
  * count, none repeated from an earlier run of this check: pass one `seen` set to every
- * call), or the last lines of output when nothing in it parsed.
+ * call), or its last `tailLines` lines of output (`agent.tailLines`) when nothing parsed.
  */
-export function renderRunLines(run: RunResult, color: boolean, seen?: Set<string>): string[] {
+export function renderRunLines(
+  run: RunResult,
+  color: boolean,
+  options: { tailLines: number; seen?: Set<string> },
+): string[] {
   const [mark, tint] = MARKS[run.status];
   const head = `${paint(mark, tint, color)} ${paint(run.callback, "bold", color)} ${paint(`(${fileLabel(run.files)}, ${formatDuration(run.durationMs)})`, "gray", color)}`;
   const bad = run.status === "failed" || run.status === "timed_out";
@@ -43,9 +44,9 @@ export function renderRunLines(run: RunResult, color: boolean, seen?: Set<string
     `${head} ${paint(run.summary, tint, color)}${run.blocking ? "" : paint(" (non-blocking)", "gray", color)}`,
   ];
   const body = failureBody(run, {
-    tailLines: TERMINAL_TAIL,
+    tailLines: options.tailLines,
     ownFiles: "the checked files",
-    ...(seen ? { seen } : {}),
+    ...(options.seen ? { seen: options.seen } : {}),
   });
   for (const line of body) lines.push(`    ${line}`);
   lines.push(paint(`    full log: cpilot logs ${run.id}`, "gray", color));

@@ -8,10 +8,14 @@ import { tempDir, writeFiles } from "../helpers/tmp.ts";
 const REPO = join(import.meta.dir, "..", "..");
 const TSC = join(REPO, "node_modules", ".bin", "tsc");
 
-function project(callbacks: unknown[], files: Record<string, string>): string {
+function project(
+  callbacks: unknown[],
+  files: Record<string, string>,
+  settings: Record<string, unknown> = {},
+): string {
   const root = tempDir("cpilot-check-terminal-", { git: true });
   writeFiles(root, {
-    "callbacks.config.json": JSON.stringify({ callbacks }),
+    "callbacks.config.json": JSON.stringify({ callbacks, ...settings }),
     "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, noEmit: true } }),
     ...files,
   });
@@ -78,15 +82,21 @@ test("many diagnostics: whole ones within the budget, then a count", () => {
   expect(body.at(-1)).toMatch(/^full log: cpilot logs \S+$/);
 }, 120_000);
 
-test("output with nothing to parse: its last lines, as many as the terminal tail holds", () => {
+test("output with nothing to parse: its last lines, as many as agent.tailLines says (15 by default)", () => {
   const script = 'for i in $(seq 1 40); do echo "plain line $i"; done; exit 3';
-  const root = project([{ name: "odd", pattern: "*.txt", run: script, timeout: 60 }], {
-    "a.txt": "x\n",
-  });
-  const r = cpilot(["check", "--all"], { cwd: root });
-  expect(r.code).toBe(1);
-  const body = under(r.stderr, "odd");
-  expect(body[0]).toBe("… (earlier output is in the log)");
-  expect(body.slice(1, -1)).toEqual(Array.from({ length: 15 }, (_, i) => `plain line ${i + 26}`));
-  expect(body.at(-1)).toMatch(/^full log: cpilot logs \S+$/);
+  const callbacks = [{ name: "odd", pattern: "*.txt", run: script, timeout: 60 }];
+  for (const [settings, count] of [
+    [{}, 15],
+    [{ agent: { tailLines: 4 } }, 4],
+  ] as const) {
+    const root = project(callbacks, { "a.txt": "x\n" }, settings);
+    const r = cpilot(["check", "--all"], { cwd: root });
+    expect(r.code).toBe(1);
+    const body = under(r.stderr, "odd");
+    expect(body[0]).toBe("… (earlier output is in the log)");
+    expect(body.slice(1, -1)).toEqual(
+      Array.from({ length: count }, (_, i) => `plain line ${40 - count + i + 1}`),
+    );
+    expect(body.at(-1)).toMatch(/^full log: cpilot logs \S+$/);
+  }
 }, 120_000);
