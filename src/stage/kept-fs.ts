@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fsPath, viaPathModule } from "../util/path-bytes.ts";
