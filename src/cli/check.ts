@@ -1,3 +1,4 @@
+import { agentSettings } from "../agents/_shared/agent-settings.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import type { EditBatch } from "../engine/batch.ts";
 import { createEngine } from "../engine/engine.ts";
@@ -122,6 +123,8 @@ export async function checkCommand(
   const started = Date.now();
   let ran: Outcome | null = null;
   let combined = true;
+  const shown = new Set<string>(); // diagnostics printed under an earlier run: not again
+  const { tailLines } = agentSettings(config.source.agent); // the raw tail: as agents see it
   try {
     ran = await engine.run(batch, {
       ...planOptions,
@@ -131,7 +134,9 @@ export async function checkCommand(
       onRunStart: (r) => progress.start(r.id, r.callback),
       onRunEnd: (r) => {
         progress.end(r.id);
-        if (!values.json) for (const line of renderRunLines(r, color)) progress.log(line);
+        if (!values.json)
+          for (const line of renderRunLines(r, color, { tailLines, seen: shown }))
+            progress.log(line);
       },
     });
   } finally {

@@ -18,6 +18,8 @@ export interface AgentViewOptions {
    * print the same errors); these are skipped and the set is extended.
    */
   readonly seen?: Set<string>;
+  /** How the run's own files are named: an agent edited them, `cpilot check` checked them. */
+  readonly ownFiles?: string;
 }
 
 /** One diagnostic on one line (its message's own lines indented below it). */
@@ -72,7 +74,7 @@ export function agentView(all: readonly Diagnostic[], options: AgentViewOptions)
     else break;
   if (shownMine < mine.length)
     lines.push(
-      `… and ${count(mine.length - shownMine, "more")} in the files you edited (see the log)`,
+      `… and ${count(mine.length - shownMine, "more")} in ${options.ownFiles ?? "the files you edited"} (see the log)`,
     );
   if (others.length > 0) {
     const cap = mine.length === 0 ? others.length : OTHERS_SHOWN;

@@ -60,6 +60,29 @@ export async function runGitAsync(cwd: string, args: readonly string[]): Promise
   );
 }
 
+/**
+ * {@link runGit} with `args` followed by the NUL-separated names in the file `listFile`:
+ * a process's arguments reach it as UTF-8, so a name that is not (see path-bytes.ts) goes
+ * through a file as its bytes, and xargs (which keeps them) adds them to git's command line.
+ */
+export function runGitWithList(cwd: string, args: readonly string[], listFile: string): GitResult {
+  return toGitResult(runGitBytesWithList(cwd, args, listFile));
+}
+
+/** {@link runGitWithList} with stdout as bytes: file contents. */
+export function runGitBytesWithList(
+  cwd: string,
+  args: readonly string[],
+  listFile: string,
+): CapturedRun {
+  const script = 'f=$1; shift; exec xargs -0 git "$@" < "$f"';
+  return runSync("sh", ["-c", script, "sh", listFile, ...args], {
+    cwd,
+    env: gitEnv(),
+    timeoutMs: gitTimeoutMs(),
+  });
+}
+
 /** True when git failed because `cwd` is not inside a work tree (or git is missing). */
 export function isNotRepo(result: GitResult): boolean {
   return result.missing || /not a git repository/i.test(result.stderr);

@@ -1,8 +1,16 @@
-import { chmodSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { runGitBytes, splitNul } from "../match/_git.ts";
-import { gitOnPaths } from "./git-paths.ts";
+import { runGitBytes, runGitBytesWithList, splitNul } from "../match/_git.ts";
+import { hasEscapedBytes } from "../util/path-bytes.ts";
+import { gitOnPaths, gitWithNames } from "./git-paths.ts";
 import type { Journal } from "./journal.ts";
+import {
+  chmodSync,
+  dirname,
+  join,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+} from "./kept-fs.ts";
 import { mergeAdjacent } from "./merge-lines.ts";
 import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
 
@@ -93,7 +101,10 @@ export function settleFixes(options: {
 
 /** The staged text of `path` as a checkout writes it (eol and filters applied), or null. */
 function stagedText(top: string, path: string): Uint8Array | null {
-  const r = runGitBytes(top, ["cat-file", "--filters", `:${path}`]);
+  const args = ["cat-file", "--filters"];
+  const r = hasEscapedBytes(path)
+    ? gitWithNames(top, args, [`:${path}`], runGitBytesWithList)
+    : runGitBytes(top, [...args, `:${path}`]);
   return r.status === 0 ? r.stdout : null;
 }
 
@@ -117,7 +128,10 @@ function mergeOnTop(
   mkdirSync(work, { recursive: true });
   const basePath = join(work, "base");
   writeFileSync(basePath, base);
-  const r = runGitBytes(top, ["merge-file", "-p", "--", ours, basePath, theirs]);
+  const files = [ours, basePath, theirs];
+  const r = files.some(hasEscapedBytes)
+    ? gitWithNames(top, ["merge-file", "-p", "--"], files, runGitBytesWithList)
+    : runGitBytes(top, ["merge-file", "-p", "--", ...files]);
   let merged: Uint8Array | null = r.status === 0 ? r.stdout : null;
   // git counts changes on neighbouring lines as a clash: try again placing each by the
   // base's line numbers. 255 (a binary file, an error) stays a conflict.

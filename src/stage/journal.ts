@@ -1,7 +1,8 @@
-import { type Dirent, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { ownStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { holdsAFile } from "./kept-fs.ts";
 
 /**
  * What `check --staged` set aside, written (and synced) before the first file moves, so
@@ -110,15 +111,4 @@ export function settleOrphanFolder(dir: string, keptRoot: string): string | null
   mkdirSync(keptRoot, { recursive: true });
   renameSync(dir, to);
   return to;
-}
-
-/** Is there anything but folders below `dir`? */
-function holdsAFile(dir: string): boolean {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return false;
-  }
-  return entries.some((e) => !e.isDirectory() || holdsAFile(join(dir, e.name)));
 }

@@ -1,14 +1,14 @@
 import {
   chmodSync,
   copyFileSync,
+  copyLinkSync,
+  dirname,
+  join,
   lstatSync,
   mkdirSync,
-  readlinkSync,
   renameSync,
-  symlinkSync,
   unlinkSync,
-} from "node:fs";
-import { dirname, join } from "node:path";
+} from "./kept-fs.ts";
 
 /**
  * Move a file (or symlink) to `to`, replacing what is there, creating folders: a rename,
@@ -31,7 +31,7 @@ export function moveFile(from: string, to: string): boolean {
   const temp = `${to}.cpilot-move-${process.pid}`;
   rmIfThere(temp);
   try {
-    if (stat.isSymbolicLink()) symlinkSync(readlinkSync(from), temp);
+    if (stat.isSymbolicLink()) copyLinkSync(from, temp);
     else {
       copyFileSync(from, temp);
       chmodSync(temp, stat.mode & 0o7777);

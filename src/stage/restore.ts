@@ -1,8 +1,7 @@
-import { lstatSync, mkdirSync, rmdirSync } from "node:fs";
-import { join } from "node:path";
 import { splitNul } from "../match/_git.ts";
 import { gitOnPaths } from "./git-paths.ts";
 import { type Journal, releaseStage } from "./journal.ts";
+import { join, lstatSync, mkdirSync, rmdirSync } from "./kept-fs.ts";
 import { moveFile, rmIfThere } from "./move.ts";
 
 /** What putting the files back did. */

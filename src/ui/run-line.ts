@@ -1,3 +1,4 @@
+import { failureBody } from "../agents/_shared/render-run.ts";
 import type { Resync, RunResult } from "../engine/outcome.ts";
 import { type Color, formatDuration, paint } from "./style.ts";
 
@@ -11,16 +12,22 @@ const MARKS: Record<RunResult["status"], [string, Color]> = {
   started: ["…", "blue"],
 };
 
-/** Lines of the tail shown under a failed run in a terminal. */
-export const TERMINAL_TAIL = 15;
-
 function fileLabel(files: readonly string[]): string {
   if (files.length === 1) return JSON.stringify(files[0]).slice(1, -1);
   return `${files.length} files`;
 }
 
-/** A finished run as terminal lines: the mark, name, files, time and, on failure, its tail. */
-export function renderRunLines(run: RunResult, color: boolean): string[] {
+/**
+ * A finished run as terminal lines: the mark, name, files, time and, on failure, what its
+ * output says: its diagnostics as an agent reads them (whole ones, the first few and a
+ * count, none repeated from an earlier run of this check: pass one `seen` set to every
+ * call), or its last `tailLines` lines of output (`agent.tailLines`) when nothing parsed.
+ */
+export function renderRunLines(
+  run: RunResult,
+  color: boolean,
+  options: { tailLines: number; seen?: Set<string> },
+): string[] {
   const [mark, tint] = MARKS[run.status];
   const head = `${paint(mark, tint, color)} ${paint(run.callback, "bold", color)} ${paint(`(${fileLabel(run.files)}, ${formatDuration(run.durationMs)})`, "gray", color)}`;
   const bad = run.status === "failed" || run.status === "timed_out";
@@ -36,8 +43,12 @@ export function renderRunLines(run: RunResult, color: boolean): string[] {
   const lines = [
     `${head} ${paint(run.summary, tint, color)}${run.blocking ? "" : paint(" (non-blocking)", "gray", color)}`,
   ];
-  const tail = run.tail.slice(-TERMINAL_TAIL);
-  for (const line of tail) lines.push(`    ${line}`);
+  const body = failureBody(run, {
+    tailLines: options.tailLines,
+    ownFiles: "the checked files",
+    ...(options.seen ? { seen: options.seen } : {}),
+  });
+  for (const line of body) lines.push(`    ${line}`);
   lines.push(paint(`    full log: cpilot logs ${run.id}`, "gray", color));
   return lines;
 }

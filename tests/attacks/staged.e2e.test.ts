@@ -6,9 +6,11 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -448,14 +450,75 @@ test("a callback that swaps a folder of set-aside files for a link out: the work
   expect(treeState(root)).toEqual(before);
 });
 
-// Open: paths are decoded from git's output as UTF-8 throughout src/stage, so a name that is
-// not UTF-8 (bytes like \xff) is mangled: a tracked one with unstaged changes makes every
-// `check --staged` fail ("git checkout-index: bad\uFFFD.txt is not in the cache", exit 2, nothing
-// lost), an untracked one is silently not set aside (the callbacks see it; the message still
-// counts it). The fix is paths as bytes end to end (issue 16 item 19): git output read as
-// bytes, fs calls on Buffers, paths passed to git on stdin (`checkout-index --stdin -z`,
-// `add --pathspec-from-file=- --pathspec-file-nul`), the journal storing bytes as base64.
-test.todo("a file name that is not UTF-8 is set aside and put back like any other");
+/** A path below `root` from text and raw bytes: `inRoot(r, ["caf", [0xe9]])` is `r/caf\xe9`. */
+function inRoot(root: string, parts: readonly (string | readonly number[])[]): Buffer {
+  return Buffer.concat([
+    Buffer.from(`${root}/`),
+    ...parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from([...p]))),
+  ]);
+}
+
+/** A work tree as bytes (names that are not UTF-8 included): each file's mode and sha256, the index and status. */
+function byteState(root: string): Record<string, string> {
+  const state: Record<string, string> = {};
+  const walk = (dir: Buffer, rel: Buffer): void => {
+    for (const name of readdirSync(dir, { encoding: "buffer" })) {
+      const path = rel.length === 0 ? name : Buffer.concat([rel, Buffer.from("/"), name]);
+      if ([".git", ".cpilot"].includes(path.toString("latin1"))) continue;
+      const abs = Buffer.concat([dir, Buffer.from("/"), name]);
+      const stat = lstatSync(abs);
+      const key = path.toString("hex");
+      if (stat.isDirectory()) walk(abs, path);
+      else {
+        const sha = createHash("sha256").update(readFileSync(abs)).digest("hex");
+        state[key] = `${(stat.mode & 0o7777).toString(8)} ${sha}`;
+      }
+    }
+  };
+  walk(Buffer.from(root), Buffer.alloc(0));
+  const gitBytes = (...args: string[]) => execFileSync("git", args, { cwd: root }).toString("hex");
+  state["(index)"] = gitBytes("ls-files", "--stage", "-z");
+  state["(status)"] = gitBytes("status", "--porcelain=v1", "-z", "--untracked-files=all");
+  return state;
+}
+
+test("file names that are not UTF-8 are set aside and put back byte for byte", () => {
+  // The callback passes only when none of the work that is not staged is in the tree.
+  const root = repo({
+    callbacks: [
+      {
+        name: "staged-only",
+        pattern: "*.txt",
+        timeout: 60,
+        run: "! grep -rl --exclude-dir=.git --exclude-dir=.cpilot --exclude=callbacks.config.json MINE .",
+      },
+    ],
+  });
+  const at = (...parts: (string | number[])[]): Buffer => inRoot(root, parts);
+  const cafe = at("caf", [0xe9], ".txt"); // tracked, unstaged change
+  const folder = at("t", [0xe9]); // a tracked folder with such a name
+  mkdirSync(folder);
+  writeFileSync(cafe, "v1\n");
+  writeFileSync(at("t", [0xe9], "/in", [0xff], ".txt"), "in folder\n");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "bytes");
+  writeFileSync(cafe, "v1\nMINE unstaged\n");
+  writeFileSync(at("t", [0xe9], "/in", [0xff], ".txt"), "in folder\nMINE unstaged\n");
+  writeFileSync(at("new", [0xff], ".txt"), "MINE untracked\n", { mode: 0o755 });
+  mkdirSync(at("u", [0xfe]));
+  writeFileSync(at("u", [0xfe], "/x", [0xe9]), "MINE untracked in a folder\n");
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const before = byteState(root);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.stderr).not.toContain("Cannot");
+  expect(r.stderr).toContain("2 unstaged changes");
+  expect(r.stderr).toContain("2 untracked files");
+  expect(r.code, r.stderr).toBe(0);
+  expect(byteState(root)).toEqual(before);
+  expect(existsSync(join(root, ".git", "cpilot", "stage"))).toBe(false);
+  expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
+});
 
 // Open: `git commit <paths>` runs the hook against a temporary index; a fix staged there is
 // committed, but the repository's own index (written by git before the hook) keeps the
@@ -511,3 +574,72 @@ test("install git with a global core.hooksPath: refused, so other repositories' 
   expect(own.code).toBe(0);
   expect(existsSync(join(root, ".githooks", "pre-commit"))).toBe(true);
 });
+
+test("a fix to a partially staged file whose name is not UTF-8 is staged, its unstaged change back on top", () => {
+  const root = repo({
+    callbacks: [
+      {
+        name: "fix",
+        pattern: "*.txt",
+        timeout: 60,
+        fixes: true,
+        run: "sed -i 's/^2$/two/' \"$@\"",
+      },
+    ],
+  });
+  const name = Buffer.from([0x70, 0xe9, 0x2e, 0x74, 0x78, 0x74]); // p\xe9.txt
+  const file = Buffer.concat([Buffer.from(`${root}/`), name]);
+  writeFileSync(file, "1\n2\n3\n4\n5\n");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "bytes");
+  writeFileSync(file, "one\n2\n3\n4\n5\n");
+  git(root, "add", "-A");
+  writeFileSync(file, "one\n2\n3\n4\nfive\n");
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code, r.stderr).toBe(0);
+  expect(readFileSync(file, "utf8")).toBe("one\ntwo\n3\n4\nfive\n");
+  // the index entry, found by its name's bytes (latin1 keeps each byte as one character)
+  const index = execFileSync("git", ["ls-files", "-s", "-z"], { cwd: root });
+  const entry = index
+    .toString("latin1")
+    .split("\0")
+    .find((l) => l.endsWith("\tp\u00e9.txt"));
+  const blob = entry?.split(" ")[1] ?? "";
+  expect(execFileSync("git", ["cat-file", "blob", blob], { cwd: root }).toString()).toBe(
+    "one\ntwo\n3\n4\n5\n",
+  );
+  expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
+});
+
+test("after a SIGKILL, `check --restore` puts back set-aside files whose names are not UTF-8, byte for byte", async () => {
+  const marks = tempDir("cpilot-marks-");
+  const up = join(marks, "up");
+  const root = repo({
+    callbacks: [
+      { name: "slow", pattern: "a.txt", timeout: 60, run: `echo $$ > "${up}"; sleep 30` },
+    ],
+  });
+  const at = (...parts: (string | number[])[]): Buffer => inRoot(root, parts);
+  writeFileSync(at("caf", [0xe9], ".txt"), "v1\n");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "bytes");
+  writeFileSync(at("caf", [0xe9], ".txt"), "v1\nunstaged\n");
+  mkdirSync(at("u", [0xfe]));
+  writeFileSync(at("u", [0xfe], "/x", [0xe9]), "untracked in a folder\n", { mode: 0o700 });
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const before = byteState(root);
+  const run = startCheck(root);
+  expect(
+    await waitFor(() => existsSync(up) && readFileSync(up, "utf8").endsWith("\n"), 30_000),
+  ).toBe(true);
+  leftovers.push(-pidIn(up));
+  // the work is set aside while the callback runs
+  expect(existsSync(at("u", [0xfe], "/x", [0xe9]))).toBe(false);
+  run.child.kill("SIGKILL");
+  await run.closed;
+  const restored = cpilot(["check", "--restore"], { cwd: root });
+  expect(restored.stderr).toContain("put back 2 files");
+  expect(byteState(root)).toEqual(before);
+  expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
+}, 60_000);

@@ -40,7 +40,7 @@ export function isFailure(run: Pick<RunResult, "status">): boolean {
  */
 export function failureBody(
   run: RunResult,
-  options: { tailLines: number; seen?: Set<string> },
+  options: { tailLines: number; seen?: Set<string>; ownFiles?: string },
 ): string[] {
   const diagnostics = run.diagnostics ?? [];
   const view =
@@ -49,6 +49,7 @@ export function failureBody(
       : agentView(diagnostics, {
           edited: run.files,
           ...(options.seen ? { seen: options.seen } : {}),
+          ...(options.ownFiles ? { ownFiles: options.ownFiles } : {}),
         });
   const lines = (view ?? []).flatMap((l) => l.split("\n"));
   if (view !== null && diagnostics.some((d) => d.severity === "error")) return lines;
