@@ -11,6 +11,7 @@ import { denyForm, mayBePreWrite, sniffEvent } from "../agents/_shared/unreadabl
 import { probeTimeoutMs } from "../config/load-probe.ts";
 import { processStop } from "../engine/process-stop.ts";
 import { killGroup } from "../engine/spawn.ts";
+import { parentPidEnv } from "../platform/parent-death.ts";
 import { startProcess } from "../platform/start-process.ts";
 import { writeFd } from "../platform/stdio.ts";
 import { ISOLATED_ENV } from "./hook-isolated-env.ts";
@@ -113,7 +114,7 @@ function superviseChild(
     };
     const child = startProcess(command as string, [...args, "hook", agent], {
       cwd: options.cwd,
-      env: { ...options.env, [ISOLATED_ENV]: nonce },
+      env: { ...options.env, ...parentPidEnv(), [ISOLATED_ENV]: nonce },
       detached: true,
       stdin,
       onOutput: (chunk, stream) => {

@@ -5,6 +5,7 @@ import { isCompiledBinary } from "../agents/_shared/self-command.ts";
 import { processStop } from "../engine/process-stop.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
+import { dieWithParent } from "../platform/parent-death.ts";
 import { runtimeDir } from "../platform/runtime-dir.ts";
 import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
@@ -107,6 +108,8 @@ function stdinReader(): ChunkReader {
 export async function hookCommand(args: string[], ctx: { cwd: string }): Promise<number> {
   // The agent parses stdout: a config's or a callback's console.log must not land there.
   keepStdoutForProtocol();
+  // A child that loads a config for its parent (below) ends with it, whatever that code does.
+  await dieWithParent();
   const [agent, ...rest] = args;
   if (agent === SERVE_FLAG) {
     const socket = rest[0];

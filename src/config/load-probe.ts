@@ -7,6 +7,7 @@
 import { basename } from "node:path";
 import { selfArgv } from "../agents/_shared/self-command.ts";
 import { killGroup } from "../engine/spawn.ts";
+import { parentPidEnv } from "../platform/parent-death.ts";
 import { startProcess } from "../platform/start-process.ts";
 import { writeFd } from "../platform/stdio.ts";
 
@@ -40,7 +41,7 @@ export function proveConfigLoads(
     let pending = "";
     const child = startProcess(command as string, [...args, "hook", PROBE_FLAG, path], {
       cwd: options.cwd,
-      env: { ...(options.env ?? process.env), [PROBE_ENV]: nonce },
+      env: { ...(options.env ?? process.env), ...parentPidEnv(), [PROBE_ENV]: nonce },
       detached: true,
       stdin: "",
       onOutput: (chunk, stream) => {

@@ -1,13 +1,8 @@
-import { bun } from "./bun.ts";
+import { type Libc, linuxLibc } from "./libc.ts";
 
 // <sys/prctl.h>, <sys/wait.h>
 const PR_SET_CHILD_SUBREAPER = 36;
 const WNOHANG = 1;
-
-interface Libc {
-  prctl(option: number, a: bigint, b: bigint, c: bigint, d: bigint): number;
-  waitpid(pid: number, status: unknown, options: number): number;
-}
 
 let state: Promise<Libc | null> | undefined;
 
@@ -20,25 +15,11 @@ let state: Promise<Libc | null> | undefined;
  */
 export function becomeSubreaper(): Promise<boolean> {
   state ??= (async () => {
-    if (bun === undefined || process.platform !== "linux") return null;
-    try {
-      const specifier = "bun:ffi"; // a variable: bundlers and Deno leave it alone
-      const ffi = (await import(specifier)) as {
-        dlopen(
-          path: string,
-          symbols: Record<string, { args: string[]; returns: string }>,
-        ): { symbols: Libc };
-      };
-      const { symbols } = ffi.dlopen("libc.so.6", {
-        prctl: { args: ["i32", "u64", "u64", "u64", "u64"], returns: "i32" },
-        waitpid: { args: ["i32", "ptr", "i32"], returns: "i32" },
-      });
-      if (symbols.prctl(PR_SET_CHILD_SUBREAPER, 1n, 0n, 0n, 0n) !== 0) return null;
-      libcNow = symbols;
-      return symbols;
-    } catch {
-      return null; // no libc.so.6 (musl), no FFI: as without
-    }
+    const symbols = await linuxLibc();
+    if (symbols === null || symbols.prctl(PR_SET_CHILD_SUBREAPER, 1n, 0n, 0n, 0n) !== 0)
+      return null;
+    libcNow = symbols;
+    return symbols;
   })();
   return state.then((libc) => libc !== null);
 }
