@@ -1,6 +1,6 @@
 import { dirname, resolve } from "node:path";
-import { loadProjectConfig } from "../config/load.ts";
 import { readManaged } from "../config/managed.ts";
+import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import type { TakenNames } from "./names.ts";
 
 /**
@@ -18,7 +18,7 @@ export async function loadTakenNames(
 }> {
   if (configPath === null)
     return { root: resolve(cwd), taken: { config: [], managed: [] }, existing: [] };
-  const config = await loadProjectConfig(cwd, configPath);
+  const config = await loadProjectConfigSupervised(cwd, configPath);
   const root = config.root || dirname(configPath);
   const managed = readManaged(root)
     .map((c) => (c as { name?: unknown })?.name)

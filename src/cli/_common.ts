@@ -1,6 +1,8 @@
+import { dirname } from "node:path";
 import type * as NodeUtil from "node:util";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { writeErr } from "../platform/stdio.ts";
 import { closestNames, didYouMean } from "../util/edit-distance.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";
 
@@ -102,10 +104,15 @@ export function assertKnownNames(
 
 /** A config for an install step, or null when there is none or it does not load (install still works). */
 export async function loadConfigQuietly(path: string): Promise<ResolvedConfig | null> {
+  const { ConfigDidNotLoad, loadCommandConfig } = await import("../config/supervised-load.ts");
   try {
-    const { loadConfigFile } = await import("../config/load.ts");
-    return await loadConfigFile(path);
-  } catch {
+    return await loadCommandConfig(path, dirname(path));
+  } catch (err) {
+    // One that hangs or exits is worth a word (it cost the wait); Ctrl-C ends the command.
+    if (err instanceof ConfigDidNotLoad) {
+      if (err.exitCode === 130) throw err;
+      writeErr(`cpilot: ${err.message}\n(installing anyway)\n`);
+    }
     return null;
   }
 }

@@ -2,7 +2,7 @@
 import type * as NodeChildProcess from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
 import { renderRunSummary } from "../agents/_shared/run-summary.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "../agents/claude/detect-version.ts";
@@ -146,9 +146,10 @@ function signalNumber(signal: NodeJS.Signals | null): number {
 
 async function loadQuietly(path: string): Promise<ResolvedConfig | null> {
   try {
-    const { loadConfigFile } = await import("../config/load.ts");
-    return await loadConfigFile(path);
+    const { loadCommandConfig } = await import("../config/supervised-load.ts");
+    return await loadCommandConfig(path, dirname(path));
   } catch (err) {
+    if (err instanceof CpilotError && err.exitCode === 130) throw err; // Ctrl-C while it loaded
     writeErr(
       `cpilot: ${err instanceof Error ? err.message : String(err)}\n(the agent starts anyway; the hooks will report the config problem)\n`,
     );

@@ -26,6 +26,18 @@ export async function loadProjectConfigSupervised(
 ): Promise<ResolvedConfig> {
   const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
   if (path === null || !existsSync(path)) return loadProjectConfig(cwd, explicit);
+  return loadCommandConfig(path, cwd, signal);
+}
+
+/**
+ * The config at `path` for a command run by a person (`install`, `doctor`, `run`…), loaded
+ * as {@link loadProjectConfigSupervised} does: within the deadline, Ctrl-C ending it.
+ */
+export function loadCommandConfig(
+  path: string,
+  cwd: string,
+  signal: AbortSignal = processStop,
+): Promise<ResolvedConfig> {
   return loadConfigSupervised(path, {
     cwd,
     signal,

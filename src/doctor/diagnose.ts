@@ -26,8 +26,9 @@ export async function diagnose(
   let kept: true | string | null = null;
   if (configPath !== null) {
     try {
-      const { loadConfigFile, readConfigValue } = await import("../config/load.ts");
-      const config = await loadConfigFile(configPath);
+      const { readConfigValue } = await import("../config/load.ts");
+      const { loadCommandConfig } = await import("../config/supervised-load.ts");
+      const config = await loadCommandConfig(configPath, root);
       callbacks = config.callbacks.map((cb) => checkCallback(cb, env));
       if (!/\.(?:json|ya?ml)$/.test(configPath)) {
         const { whyNotKept } = await import("../config/value-cache.ts");

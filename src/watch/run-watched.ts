@@ -1,10 +1,11 @@
 /** `cpilot run -- <agent>` for an agent cpilot has no hooks in: the agent runs, a watcher checks its edits. */
-import { basename, relative } from "node:path";
+import { basename, dirname, relative } from "node:path";
 import { filesLabel, isFailure } from "../agents/_shared/render-run.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { Outcome } from "../engine/outcome.ts";
 import { writeErr } from "../platform/stdio.ts";
+import { CpilotError } from "../util/errors.ts";
 import { RESULTS_FILE } from "./results-file.ts";
 import { startWatchSession } from "./watch-session.ts";
 
@@ -81,9 +82,10 @@ function say(line: string): void {
 
 async function loadOrSay(path: string): Promise<ResolvedConfig | null> {
   try {
-    const { loadConfigFile } = await import("../config/load.ts");
-    return await loadConfigFile(path);
+    const { loadCommandConfig } = await import("../config/supervised-load.ts");
+    return await loadCommandConfig(path, dirname(path));
   } catch (err) {
+    if (err instanceof CpilotError && err.exitCode === 130) throw err; // Ctrl-C while it loaded
     say(
       `cpilot: ${err instanceof Error ? err.message : String(err)}\n(the agent starts anyway, without checks)`,
     );

@@ -111,3 +111,62 @@ for (const [what, args, input] of [
     90_000,
   );
 }
+
+/** Every command gives up on a looping config after this (the child is stopped). */
+const SHORT_DEADLINE = { CPILOT_CONFIG_LOAD_TIMEOUT_MS: "2000" };
+
+for (const [what, args] of [
+  ["install claude", ["install", "claude"]],
+  ["doctor", ["doctor"]],
+  ["add", ["add", "run true on txt files", "--offline", "--yes"]],
+  ["run -- (the watcher)", ["run", "--", "true"]],
+] as const) {
+  test(`\`cpilot ${what}\` ends on a config that loops, saying it did not load`, async () => {
+    const dir = loopingProject();
+    const { exited } = start(dir, [...args], null, SHORT_DEADLINE);
+    // Far past the deadline on a busy machine; a command that loads the config on its own
+    // thread never ends, and the test fails here.
+    const ended = await Promise.race([exited, new Promise((r) => setTimeout(r, 60_000))]);
+    expect(ended).toBeDefined();
+    expect((ended as { output: string }).output).toContain("did not finish loading within 2 s");
+    for (const pid of loaderPids(dir)) expect(processAlive(pid)).toBe(false);
+  }, 90_000);
+}
+
+test("a background run whose config loops on its own load ends within the load deadline", async () => {
+  const dir = tempDir("cpilot-attack-", { git: true });
+  const loads = join(dir, "loads");
+  // The hook call's own load goes through; the background process's load (the second) loops.
+  writeFileSync(
+    join(dir, "callbacks.config.ts"),
+    `import { appendFileSync, existsSync, readFileSync } from "node:fs";
+const before = existsSync(${JSON.stringify(loads)}) ? readFileSync(${JSON.stringify(loads)}, "utf8").split("\\n").length - 1 : 0;
+appendFileSync(${JSON.stringify(loads)}, process.pid + " " + process.ppid + "\\n");
+if (before >= 1) while (true) {}
+export default { callbacks: [{ name: "bg", pattern: "*.txt", run: "true", blocking: false }] };
+`,
+  );
+  writeFileSync(join(dir, "a.txt"), "a\n");
+  const { exited } = start(
+    dir,
+    ["hook", "claude"],
+    JSON.stringify({
+      session_id: "attack",
+      cwd: dir,
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(dir, "a.txt"), content: "a" },
+      tool_response: { type: "update", filePath: join(dir, "a.txt") },
+      tool_use_id: "toolu_1",
+    }),
+    SHORT_DEADLINE,
+  );
+  expect((await exited).code).toBe(0);
+  const second = () =>
+    existsSync(loads) ? readFileSync(loads, "utf8").trim().split("\n")[1] : undefined;
+  expect(await waitFor(() => second() !== undefined, 30_000)).toBe(true);
+  const pids = (second() as string).split(" ").map(Number);
+  loaders.push(...pids);
+  // The loading process and the background process that waits on it both end.
+  for (const pid of pids) expect(await waitFor(() => !processAlive(pid), 30_000)).toBe(true);
+}, 90_000);

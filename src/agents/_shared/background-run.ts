@@ -1,7 +1,10 @@
 import { readFileSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { loadConfigFile, loadProjectConfig } from "../../config/load.ts";
+import { findConfig } from "../../config/find.ts";
+import { loadProjectConfig } from "../../config/load.ts";
+import { probeTimeoutMs } from "../../config/load-probe.ts";
 import { isActive, readToggles } from "../../config/state.ts";
+import { loadConfigSupervised } from "../../config/supervised-load.ts";
 import { executeRun } from "../../engine/execute-run.ts";
 import type { RunResult } from "../../engine/outcome.ts";
 import { compareSnapshot, deletedIn, snapshot } from "../../engine/resync.ts";
@@ -16,6 +19,9 @@ import { renderResync } from "./render-resync.ts";
 import { isFailure, renderFailure, renderSuccess } from "./render-run.ts";
 import { appendRunLog } from "./run-log.ts";
 import { recordResult } from "./session-state.ts";
+
+/** Longest the config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
+const LOAD_TIMEOUT_MS = 10_000;
 
 /**
  * The detached side of `startBackground`: run the spec's callbacks (overlap locks and all,
@@ -52,9 +58,15 @@ export async function runBackground(specPath: string): Promise<number> {
 }
 
 async function runSpec(spec: BackgroundSpec): Promise<number> {
-  const config = spec.configPath
-    ? await loadConfigFile(spec.configPath)
-    : await loadProjectConfig(spec.root);
+  // The config loads again here, and may not this time: bounded like a hook call's load.
+  const path = spec.configPath || findConfig(spec.root);
+  const config =
+    path === null
+      ? await loadProjectConfig(spec.root)
+      : await loadConfigSupervised(path, {
+          cwd: spec.root,
+          timeoutMs: probeTimeoutMs(process.env, LOAD_TIMEOUT_MS),
+        });
   const settings = agentSettings(config.source.agent);
   const toggles = readToggles(config.root);
   const semaphore = new Semaphore(config.concurrency);
