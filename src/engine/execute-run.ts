@@ -14,7 +14,7 @@ import { attachHooks } from "./hooks/attach.ts";
 import type { HookInput, HookSink } from "./hooks/types.ts";
 import type { RunStatus } from "./outcome.ts";
 import { RunOutput } from "./output.ts";
-import { acquireOverlap, type OverlapLock, takeReplacedBy } from "./overlap.ts";
+import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
 import { runFunction } from "./run-function.ts";
@@ -123,12 +123,12 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   if (options.signal.aborted) forward();
   else options.signal.addEventListener("abort", forward, { once: true });
 
-  // A locked run's record exists before its process: the lock is another name for it.
+  // What a killed host left of this callback is stopped first (a second copy never runs
+  // beside it); this run's record exists before its process, so a kill right after the
+  // spawn leaves it findable too. A locked run's lock is another name for that record.
+  await stopHostlessRuns(root, callback.name).catch((err: unknown) => noteStateTrouble(root, err));
   const fields = recordFields(planned, id, depth, options);
-  const pending =
-    callback.overlap === "parallel"
-      ? null
-      : bookkeep(root, null, () => openPendingRecord(root, fields));
+  const pending = bookkeep(root, null, () => openPendingRecord(root, fields));
   let lock: OverlapLock | null = null;
   if (pending !== null && callback.overlap !== "parallel") {
     try {

@@ -4,6 +4,7 @@ import {
   linkSync,
   lstatSync,
   openSync,
+  readdirSync,
   readFileSync,
   unlinkSync,
   writeSync,
@@ -12,10 +13,10 @@ import { join } from "node:path";
 import { ownStartTime, processStartTime } from "../platform/process-start.ts";
 import { processesWithEnv } from "../platform/process-tree.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { stateDir } from "../util/state-dir.ts";
+import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
-import { runningRecord, stopMarkerPath } from "./running.ts";
+import { runningDir, runningRecord, stopMarkerPath, unregisterRunning } from "./running.ts";
 import { groupAlive, isRunGroup, KILL_GRACE_MS, killGroup, reapGroup } from "./spawn.ts";
 import { anyAlive, signalEach } from "./stop-tree.ts";
 
@@ -286,6 +287,39 @@ async function breakStaleLock(path: string, id: string, stillStale: () => boolea
   } finally {
     closeSync(fd);
     tryUnlink(guard);
+  }
+}
+
+/**
+ * Stop what earlier runs of `callback` left running when their host died (SIGKILL), before
+ * another run of it starts: every run writes its record, with its host's identity, before
+ * its process exists (execute-run.ts), so a host killed between the spawn and recording
+ * the process is found too, its processes by the run id in their environment. A lock finds
+ * only its last holder, and a run that takes none (`overlap: "parallel"`) has no lock.
+ */
+export async function stopHostlessRuns(root: string, callback: string): Promise<void> {
+  // never what a symlinked .cpilot leads to (see running.ts)
+  if (!isOwnStateDir(root, "running")) return;
+  let names: string[];
+  try {
+    names = readdirSync(runningDir(root)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(runningDir(root), name);
+    let own: unknown;
+    try {
+      own = (JSON.parse(readStateFile(path, 64 * 1024) ?? "null") as { callback?: unknown })
+        ?.callback;
+    } catch {
+      continue; // being written, or not a record
+    }
+    if (own !== callback) continue;
+    const holder = readHolder(path);
+    if (holder === null || name !== `${holder.runId}.json` || alive(holder)) continue;
+    await stopHostless(root, holder);
+    unregisterRunning(root, holder.runId);
   }
 }
 

@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { isSameProcess, processStartTime } from "../platform/process-start.ts";
+import { processesWithEnv } from "../platform/process-tree.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
@@ -206,8 +207,10 @@ export function listRunning(root: string): RunningRecord[] {
     if (!isRunId(record?.runId) || name !== `${record.runId}.json`) continue;
     if ((record as { pid: unknown }).pid === null) {
       // not spawned yet (waiting for its lock, or a TypeScript function): nothing to list,
-      // and forgotten once its host is gone
-      if (hostGone(record)) unregisterRunning(root, record.runId);
+      // and forgotten once its host is gone, unless that host was killed just after the
+      // spawn: then the next run of its callback stops what carries its id (overlap.ts)
+      if (hostGone(record) && processesWithEnv(`CP_RUN_ID=${record.runId}`).length === 0)
+        unregisterRunning(root, record.runId);
       continue;
     }
     if (!isRunGroup(record.pid) || !leaderIsTheRun(record)) continue;
