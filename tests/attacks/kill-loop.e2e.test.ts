@@ -2,7 +2,8 @@
 // the callback, before or after its running record is written) leaves nothing behind once
 // the next run of that callback has started (issue 16, item 16).
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { processAlive, waitFor } from "../helpers/tmp.ts";
 import { attackProject, run, spawnBinary } from "./_helpers.ts";
@@ -60,5 +61,55 @@ for (const overlap of ["queue", "parallel"] as const) {
       }
     },
     240_000,
+  );
+}
+
+for (const overlap of ["queue", "parallel"] as const) {
+  test.skipIf(process.platform !== "linux")(
+    `a ${overlap} run whose host died between the spawn and recording its process is stopped by the next run`,
+    async () => {
+      const dir = attackProject(
+        [{ name: "slow", pattern: "*.txt", run: "true", overlap, timeout: 60 }],
+        { "a.txt": "a\n" },
+      );
+      // What a host SIGKILLed right after the spawn leaves: its record without a process
+      // (and no lock: a parallel callback takes none, a queued run whose lock could not be
+      // made runs without), and the callback, running, its run id in its environment.
+      const host = spawnSync("true");
+      const runId = "attack-host-died";
+      mkdirSync(join(dir, ".cpilot", "running"), { recursive: true });
+      writeFileSync(
+        join(dir, ".cpilot", "running", `${runId}.json`),
+        JSON.stringify({
+          runId,
+          callback: "slow",
+          pid: null,
+          session: null,
+          ownerPid: host.pid,
+          hostPid: host.pid,
+          hostStarted: null,
+          batchId: "b",
+          startedAt: Date.now(),
+          command: "sleep 120",
+          blocking: true,
+          persist: false,
+          depth: 0,
+        }),
+      );
+      const orphan = spawn("sleep", ["120"], {
+        cwd: dir,
+        env: { PATH: process.env.PATH, CP_RUN_ID: runId },
+        detached: true,
+        stdio: "ignore",
+      });
+      try {
+        expect(await waitFor(() => callbackProcesses(dir).length === 1, 10_000)).toBe(true);
+        expect((await run(dir, ["check", "a.txt"])).code).toBe(0);
+        expect(await waitFor(() => callbackProcesses(dir).length === 0, 10_000)).toBe(true);
+      } finally {
+        orphan.kill("SIGKILL");
+      }
+    },
+    60_000,
   );
 }
