@@ -3,18 +3,20 @@
 // that loops (issue 16, items 3 and 7).
 import { afterEach, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import { processAlive, tempDir, waitFor } from "../helpers/tmp.ts";
 
 const started: ChildProcess[] = [];
-const loaders: number[] = [];
+/** Processes that loaded a test's config, with the project folder they run in. */
+const loaders: [number, string][] = [];
 afterEach(() => {
   for (const child of started.splice(0)) child.kill("SIGKILL");
-  for (const pid of loaders.splice(0)) {
+  for (const [pid, dir] of loaders.splice(0)) {
     try {
-      process.kill(pid, "SIGKILL");
+      // only a loader still there, never a process that got its pid since
+      if (readlinkSync(`/proc/${pid}/cwd`) === dir) process.kill(pid, "SIGKILL");
     } catch {
       // gone, as it should be
     }
@@ -40,7 +42,7 @@ function loaderPids(dir: string): number[] {
   const file = join(dir, "loaders");
   if (!existsSync(file)) return [];
   const pids = readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map(Number);
-  loaders.push(...pids);
+  loaders.push(...pids.map((pid): [number, string] => [pid, dir]));
   return pids;
 }
 
@@ -166,7 +168,7 @@ export default { callbacks: [{ name: "bg", pattern: "*.txt", run: "true", blocki
     existsSync(loads) ? readFileSync(loads, "utf8").trim().split("\n")[1] : undefined;
   expect(await waitFor(() => second() !== undefined, 30_000)).toBe(true);
   const pids = (second() as string).split(" ").map(Number);
-  loaders.push(...pids);
+  loaders.push(...pids.map((pid): [number, string] => [pid, dir]));
   // The loading process and the background process that waits on it both end.
   for (const pid of pids) expect(await waitFor(() => !processAlive(pid), 30_000)).toBe(true);
 }, 90_000);
