@@ -12,6 +12,12 @@ interface PyTool {
   readonly fixes?: boolean;
 }
 
+// Output formats (issue #20): cpilot parses each tool's readable default, and `cpilot logs`
+// shows the raw log, so init keeps the readable forms and adds only what makes them exact:
+// - ruff: its default (full) output, parsed with its codes; not `--output-format concise`,
+//   which under `--quiet` drops the summary that tells ruff's lines from flake8's.
+// - flake8 and pylint: `file:line:col: CODE message` already; pylint's JSON reads worse in a log.
+// - mypy: `--show-column-numbers`, or its diagnostics point at column 0 (`-O json` has no parser).
 const TOOLS: readonly PyTool[] = [
   {
     name: "black",
@@ -66,7 +72,7 @@ const TOOLS: readonly PyTool[] = [
     pyproject: ["tool.mypy"],
     ini: ["mypy"],
     files: ["mypy.ini", ".mypy.ini"],
-    run: (bin) => [bin, "{files}"],
+    run: (bin) => [bin, "--show-column-numbers", "{files}"],
     description: "types",
   },
 ];

@@ -50,6 +50,9 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
           name: "clippy",
           description: "compile and lint; warnings fail",
           pattern: ["*.rs", "Cargo.toml"],
+          // `--message-format short`: one `file:line:col: error[E0425]: …` line each, parsed
+          // and readable in `cpilot logs`. Not `json`: a ~2 KB line per message plus one per
+          // built crate, unreadable in the log; it would add only the lint's name as the code.
           run: [
             "cargo",
             "clippy",

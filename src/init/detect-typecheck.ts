@@ -17,6 +17,8 @@ export function detectTypecheck(
   );
   const bin = checker?.tool ?? (p.hasDep("typescript") ? "tsc" : undefined);
   if (bin === undefined) return undefined;
+  // tsc's plain output (`file(line,col): error TS2322: …`, as it prints off a terminal) is
+  // what cpilot parses; it has no machine format beside it.
   const args = checker ? checker.args : ["--noEmit", "-p", "."];
   if (!args.includes("--noEmit")) args.push("--noEmit");
   const tsconfig = p.json("tsconfig.json") as { include?: unknown } | undefined;

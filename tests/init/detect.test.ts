@@ -50,7 +50,7 @@ test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff 
   expect(summary(root)).toEqual([
     ["ruff-format", ".venv/bin/ruff format --quiet {files}"],
     ["ruff", ".venv/bin/ruff check --fix --quiet {files}"],
-    ["mypy", ".venv/bin/mypy {files}"],
+    ["mypy", ".venv/bin/mypy --show-column-numbers {files}"],
   ]);
   expect(summary(project({ "setup.cfg": "[isort]\nprofile = black\n[flake8]\n" }))).toEqual([
     ["isort", "isort --quiet {files}"],
