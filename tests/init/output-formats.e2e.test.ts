@@ -1,0 +1,107 @@
+/**
+ * What init writes, run with the real tools: each callback's output is read as diagnostics
+ * (file, line, column, code) in `check --json`. A tool not installed here skips its test.
+ */
+import { expect, test } from "bun:test";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { cpilot } from "../helpers/binary.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "projects");
+const REPO_BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
+
+function which(tool: string): string {
+  return spawnSync("bash", ["-lc", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+}
+
+/** A fixture (or files) in a fresh committed git repo, with `cpilot init --yes` run in it. */
+function initProject(fixture: string, files: Record<string, string> = {}): string {
+  const root = tempDir("cpilot-initfmt-", { git: true });
+  if (fixture !== "") cpSync(join(FIXTURES, fixture), root, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "fixture"], { cwd: root });
+  expect(cpilot(["init", "--yes"], { cwd: root }).code).toBe(0);
+  return root;
+}
+
+/** `check --all --json --only <callback>`: its diagnostics as `tool file:line:col [code]`. */
+function diagnostics(root: string, callback: string, env: Record<string, string> = {}): string[] {
+  const r = cpilot(["check", "--all", "--json", "--only", callback], { cwd: root, env });
+  const report = JSON.parse(r.stdout) as {
+    runs: {
+      diagnostics?: { tool: string; file: string; line: number; column: number; code: string }[];
+    }[];
+  };
+  return report.runs.flatMap((run) =>
+    (run.diagnostics ?? []).map((d) => `${d.tool} ${d.file}:${d.line}:${d.column} [${d.code}]`),
+  );
+}
+
+const PY_BAD = 'import os\n\n\ndef f(x: int) -> int:\n    return "s"\n';
+
+test.skipIf(which("flake8") === "" || which("mypy") === "")(
+  "Python (flake8, mypy): codes and columns parsed from what init runs",
+  () => {
+    const root = initProject("python-black");
+    writeFileSync(join(root, "src", "pkg", "__init__.py"), PY_BAD);
+    expect(diagnostics(root, "flake8")).toEqual(["flake8 src/pkg/__init__.py:1:1 [F401]"]);
+    // --show-column-numbers: without it mypy's diagnostics point at column 0.
+    expect(diagnostics(root, "mypy")).toEqual(["mypy src/pkg/__init__.py:5:12 [return-value]"]);
+  },
+  120_000,
+);
+
+test.skipIf(which("pylint") === "")(
+  "pylint: its text output parsed with the message code",
+  () => {
+    const root = initProject("", {
+      "pyproject.toml": '[project]\nname = "p"\n\n[tool.pylint.main]\ndisable = ["C"]\n',
+      "p.py": "print(undefined_name)\n",
+    });
+    expect(diagnostics(root, "pylint")).toEqual(["pylint p.py:1:7 [E0602]"]);
+  },
+  120_000,
+);
+
+test.skipIf(which("cargo") === "")(
+  "clippy --message-format short: compile errors with their code, lint warnings located",
+  () => {
+    // As `cargo new` writes it: the build folder is not the project's change.
+    const root = initProject("rust-2024", { ".gitignore": "/target\n" });
+    const env = { PATH: `${dirname(which("cargo"))}:/usr/local/bin:/usr/bin:/bin` };
+    writeFileSync(
+      join(root, "src", "lib.rs"),
+      "mod digits;\n\npub fn format(n: u32) -> String {\n    digits::render(missing)\n}\n",
+    );
+    expect(diagnostics(root, "clippy", env)).toEqual(["rustc src/lib.rs:4:20 [E0425]"]);
+    writeFileSync(
+      join(root, "src", "lib.rs"),
+      "mod digits;\n\npub fn format(n: u32) -> String {\n    let unused = 1;\n    digits::render(n)\n}\n",
+    );
+    // The short format names no lint: the location and the message carry it.
+    expect(diagnostics(root, "clippy", env)).toEqual(["rustc src/lib.rs:4:9 []"]);
+  },
+  300_000,
+);
+
+test("biome and tsc: their default output parsed with rule and error codes", () => {
+  const root = initProject("biome-app");
+  mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
+  for (const bin of ["biome", "tsc"])
+    symlinkSync(join(REPO_BIN, bin), join(root, "node_modules", ".bin", bin));
+  writeFileSync(
+    join(root, "src", "index.ts"),
+    'export function f(): number {\n  debugger;\n  return "s";\n}\n',
+  );
+  // biome check --write reformats first (tabs, biome's default), then reports.
+  expect(diagnostics(root, "biome")).toEqual([
+    "biome src/index.ts:2:2 [lint/suspicious/noDebugger]",
+  ]);
+  expect(diagnostics(root, "typecheck")).toEqual(["tsc src/index.ts:3:2 [TS2322]"]);
+}, 120_000);
