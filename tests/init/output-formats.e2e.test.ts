@@ -105,3 +105,17 @@ test("biome and tsc: their default output parsed with rule and error codes", () 
   ]);
   expect(diagnostics(root, "typecheck")).toEqual(["tsc src/index.ts:3:2 [TS2322]"]);
 }, 120_000);
+
+test.skipIf(which("go") === "")(
+  "go vet: its output parsed with the file and line",
+  () => {
+    const root = initProject("", {
+      "go.mod": "module example.com/d\n\ngo 1.19\n",
+      "main.go": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Printf("%d\\n", "s")\n}\n',
+    });
+    const home = tempDir("cpilot-initfmt-gohome-");
+    const env = { HOME: home, GOPATH: join(home, "go"), GOFLAGS: "-mod=mod", GOPROXY: "off" };
+    expect(diagnostics(root, "go-vet", env)).toEqual(["go main.go:6:2 []"]);
+  },
+  240_000,
+);
