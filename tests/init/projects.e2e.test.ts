@@ -132,7 +132,7 @@ test("biome project: biome with --write, config in its style, and check --all le
 test("Rust crate, edition 2024: rustfmt with that edition, clippy -D warnings, child-module rewrites reported", () => {
   const { root, callbacks } = initFixture("rust-2024");
   expect(argv(callbacks.get("rustfmt"))).toBe("rustfmt --edition 2024 {files}");
-  expect(argv(callbacks.get("clippy"))).toContain("-- -D warnings");
+  expect(argv(callbacks.get("clippy"))).toContain("--message-format short -- -D warnings");
   const env = { PATH: `${CARGO_BIN}:/usr/local/bin:/usr/bin:/bin` };
   const clean = cpilot(["check", "--all"], { cwd: root, env });
   expect({ code: clean.code, out: clean.stderr }).toEqual({ code: 0, out: expect.any(String) });
@@ -175,6 +175,8 @@ test("Python package with black + flake8 + mypy: those, not ruff; JSON config", 
   expect(listed.callbacks.map((c) => c.name)).toEqual(["black", "flake8", "mypy", "pytest"]);
   expect([...callbacks.keys()]).toEqual(["black", "flake8", "mypy", "pytest"]);
   expect(callbacks.has("ruff")).toBe(false);
+  // Columns in mypy's diagnostics (output-formats.e2e.test.ts runs them).
+  expect(argv(callbacks.get("mypy"))).toBe("mypy --show-column-numbers {files}");
 }, 60_000);
 
 test("without a terminal and without --yes, init shows the plan, writes nothing and says to pass --yes", () => {
