@@ -12,8 +12,11 @@ import { tempDir } from "../helpers/tmp.ts";
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "projects");
 const REPO_BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
 
+/** Where `tool` is: on this PATH, or on a login shell's (cargo's installer puts it there). */
 function which(tool: string): string {
-  return spawnSync("bash", ["-lc", `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+  const find = (shell: string, flag: string): string =>
+    spawnSync(shell, [flag, `command -v ${tool}`], { encoding: "utf8" }).stdout.trim();
+  return find("sh", "-c") || find("bash", "-lc");
 }
 
 /** A fixture (or files) in a fresh committed git repo, with `cpilot init --yes` run in it. */
@@ -118,4 +121,19 @@ test.skipIf(which("go") === "")(
     expect(diagnostics(root, "go-vet", env)).toEqual(["go main.go:6:2 []"]);
   },
   240_000,
+);
+
+test.skipIf(which("ruff") === "")(
+  "ruff: its full output parsed with the rule code, what --fix left",
+  () => {
+    const root = initProject("", {
+      "pyproject.toml": '[project]\nname = "p"\n\n[tool.ruff]\nline-length = 88\n',
+      "p.py": "def f():\n    return 1\n",
+    });
+    writeFileSync(join(root, "p.py"), "import os\n\n\ndef f():\n    return undefined_name\n");
+    // --fix removed the unused import, so the name is on line 4.
+    const env = { PATH: `${dirname(which("ruff"))}:/usr/local/bin:/usr/bin:/bin` };
+    expect(diagnostics(root, "ruff", env)).toEqual(["ruff p.py:4:12 [F821]"]);
+  },
+  120_000,
 );
