@@ -16,7 +16,8 @@ interface PyTool {
 // shows the raw log, so init keeps the readable forms and adds only what makes them exact:
 // - ruff: its default (full) output, parsed with its codes; not `--output-format concise`,
 //   which under `--quiet` drops the summary that tells ruff's lines from flake8's.
-// - flake8 and pylint: `file:line:col: CODE message` already; pylint's JSON reads worse in a log.
+// - flake8 and pylint: `file:line:col: CODE message` already; pylint's JSON reads worse in a
+//   log. pylint's text is named, as a pylintrc may choose `parseable` (no column, no parser).
 // - mypy: `--show-column-numbers`, or its diagnostics point at column 0 (`-O json` has no parser).
 const TOOLS: readonly PyTool[] = [
   {
@@ -64,7 +65,7 @@ const TOOLS: readonly PyTool[] = [
     ],
     ini: [],
     files: [".pylintrc", "pylintrc"],
-    run: (bin) => [bin, "--score=n", "{files}"],
+    run: (bin) => [bin, "--score=n", "--output-format=text", "{files}"],
     description: "lint",
   },
   {

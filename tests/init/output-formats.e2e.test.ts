@@ -61,10 +61,11 @@ test.skipIf(which("flake8") === "" || which("mypy") === "")(
 );
 
 test.skipIf(which("pylint") === "")(
-  "pylint: its text output parsed with the message code",
+  "pylint: its text output parsed with the message code, whatever format the project's config picks",
   () => {
     const root = initProject("", {
-      "pyproject.toml": '[project]\nname = "p"\n\n[tool.pylint.main]\ndisable = ["C"]\n',
+      "pyproject.toml":
+        '[project]\nname = "p"\n\n[tool.pylint.main]\ndisable = ["C"]\n\n[tool.pylint.reports]\noutput-format = "parseable"\n',
       "p.py": "print(undefined_name)\n",
     });
     expect(diagnostics(root, "pylint")).toEqual(["pylint p.py:1:7 [E0602]"]);
