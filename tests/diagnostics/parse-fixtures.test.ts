@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { parseDiagnostics } from "../../src/diagnostics/parse-output.ts";
 
 // Each fixture is a real tool's output, captured in a sample project (named by the tool and
-// its version), except the files named NOT-CAPTURED: ruff and golangci-lint could not be
-// installed here, so those are written from the tools' documented output formats.
+// its version), except the file named NOT-CAPTURED: golangci-lint could not be installed
+// here, so that one is written from its documented output format. ruff 0.16.9 was captured
+// with `ruff check --isolated --no-cache --output-format full|concise|json py/a.py`.
 const FIXTURES = join(import.meta.dir, "fixtures");
 
 /** The folder each sample project was captured in (absolute paths in outputs name it). */
@@ -18,6 +19,24 @@ function rootOf(name: string): string {
 }
 
 const EXPECTED: Record<string, string[]> = {
+  "ruff-0.16.9-concise.txt": [
+    "ruff py/a.py:1:1 error [I001] Import block is un-sorted or un-formatted",
+    "ruff py/a.py:1:8 error [F401] `os` imported but unused",
+    "ruff py/a.py:3:5 error [F841] Local variable `y` is assigned to but never used",
+    "ruff py/a.py:4:12 error [F821] Undefined name `undefined_name`",
+  ],
+  "ruff-0.16.9-full.txt": [
+    "ruff py/a.py:1:1 error [I001] Import block is un-sorted or un-formatted",
+    "ruff py/a.py:1:8 error [F401] `os` imported but unused",
+    "ruff py/a.py:3:5 error [F841] Local variable `y` is assigned to but never used",
+    "ruff py/a.py:4:12 error [F821] Undefined name `undefined_name`",
+  ],
+  "ruff-0.16.9-json.txt": [
+    "ruff py/a.py:1:1 error [I001] Import block is un-sorted or un-formatted",
+    "ruff py/a.py:1:8 error [F401] `os` imported but unused",
+    "ruff py/a.py:3:5 error [F841] Local variable `y` is assigned to but never used",
+    "ruff py/a.py:4:12 error [F821] Undefined name `undefined_name`",
+  ],
   "biome-2.5.15-check.txt": [
     "biome src/b.js:1:5 warning [lint/correctness/noUnusedVariables] This variable unused is unused.",
     "biome src/b.js:0:0 error [format] not formatted as Biome would",
@@ -177,20 +196,6 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "python-3.11.7-traceback.txt": [
     "python a.py:2:0 error [NameError] NameError: name 'y' is not defined",
-  ],
-  "ruff-NOT-CAPTURED-written-from-docs-concise.txt": [
-    "ruff py/a.py:1:8 error [F401] `os` imported but unused",
-    "ruff py/a.py:3:5 error [F841] Local variable `y` is assigned to but never used",
-    "ruff py/a.py:4:12 error [F821] Undefined name `undefined_name`",
-  ],
-  "ruff-NOT-CAPTURED-written-from-docs-full.txt": [
-    "ruff py/a.py:1:8 error [F401] `os` imported but unused",
-    "ruff py/a.py:3:5 error [F841] Local variable `y` is assigned to but never used",
-    "ruff py/a.py:4:12 error [F821] Undefined name `undefined_name`",
-  ],
-  "ruff-NOT-CAPTURED-written-from-docs-json.txt": [
-    "ruff py/a.py:1:8 error [F401] `os` imported but unused",
-    "ruff py/a.py:4:12 error [F821] Undefined name `undefined_name`",
   ],
   "rustfmt-1.9.0-stable-check.txt": [
     "rustfmt src/main.rs:1:0 error [format] not formatted as rustfmt would",
