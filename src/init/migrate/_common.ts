@@ -1,5 +1,12 @@
 import { expandBraces } from "../scripts.ts";
-import type { CallbackSpec } from "../spec.ts";
+import type { CallbackSpec, Proposal } from "../spec.ts";
+
+/** What a migration read: the file it came from (null when there is none), callbacks, and what it left. */
+export interface Migration {
+  readonly found: string | null;
+  readonly proposals: Proposal[];
+  readonly notes: string[];
+}
 
 /** A file-list template of a hook runner, replaced by the files cpilot passes ("$@"). */
 const FILE_TEMPLATES = /\{(?:staged_files|all_files|files|push_files|file)\}/g;

@@ -1,7 +1,6 @@
 import type { ProjectFiles } from "../project-files.ts";
 import type { Proposal } from "../spec.ts";
-import { migrated, nameFrom } from "./_common.ts";
-import type { Migration } from "./index.ts";
+import { type Migration, migrated, nameFrom } from "./_common.ts";
 import { fromLintStaged } from "./lint-staged.ts";
 
 /**

@@ -1,16 +1,9 @@
 import { ProjectFiles } from "../project-files.ts";
-import type { Detection, Proposal } from "../spec.ts";
+import type { Detection } from "../spec.ts";
 import { fromHusky } from "./husky.ts";
 import { fromLefthook } from "./lefthook.ts";
 import { fromLintStaged } from "./lint-staged.ts";
 import { fromPreCommit } from "./pre-commit.ts";
-
-/** What a migration read: the file it came from (null when there is none), callbacks, and what it left. */
-export interface Migration {
-  readonly found: string | null;
-  readonly proposals: Proposal[];
-  readonly notes: string[];
-}
 
 /** The hook runners `init --from` reads, by the name the flag takes. */
 export const SOURCES = {

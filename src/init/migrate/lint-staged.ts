@@ -1,8 +1,7 @@
 import { parse } from "yaml";
 import type { ProjectFiles } from "../project-files.ts";
 import type { Proposal } from "../spec.ts";
-import { globPatterns, migrated, nameFrom } from "./_common.ts";
-import type { Migration } from "./index.ts";
+import { globPatterns, type Migration, migrated, nameFrom } from "./_common.ts";
 
 const DATA_FILES = [
   ".lintstagedrc",

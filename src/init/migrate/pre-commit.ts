@@ -1,8 +1,7 @@
 import { parse } from "yaml";
 import type { ProjectFiles } from "../project-files.ts";
 import type { Proposal } from "../spec.ts";
-import { migrated, nameFrom } from "./_common.ts";
-import type { Migration } from "./index.ts";
+import { type Migration, migrated, nameFrom } from "./_common.ts";
 
 /** pre-commit hook ids whose tool cpilot can run directly, and how. */
 const KNOWN: Record<string, { run: string; exts: string[] }> = {
