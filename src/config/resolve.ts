@@ -29,7 +29,7 @@ export interface ResolvedCallback {
   /** As the config says; the per-project toggle is applied by ./state.ts. */
   readonly enabled: boolean;
   /** onOutput / onExit / onTimeout, compiled; absent when the callback has none. */
-  readonly hooks?: ResolvedHooks;
+  readonly hooks?: ResolvedHooks<ResolvedCallback>;
   /** Keep running after the owning session ends (non-blocking callbacks only). */
   readonly persist?: boolean;
   /** Rewrites its files: runs before the other callbacks on them (see ../engine/order.ts). */
@@ -90,7 +90,7 @@ function hookFields(
   def: CallbackDef,
   limits: ResolvedHookLimits,
   lookup: (name: string) => ResolvedCallback | undefined,
-): { hooks?: ResolvedHooks; persist?: boolean } {
+): { hooks?: ResolvedHooks<ResolvedCallback>; persist?: boolean } {
   const hooks = resolveHooks(def, limits, lookup);
   return {
     ...(hooks ? { hooks } : {}),

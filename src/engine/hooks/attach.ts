@@ -49,7 +49,7 @@ export function inboxSink(batch: EditBatch): HookSink {
 export async function startHookRun(options: {
   name: string;
   input: HookInput;
-  hooks: ResolvedHooks;
+  hooks: ResolvedHooks<ResolvedCallback>;
   files: readonly string[];
   root: string;
   sink: HookSink;

@@ -1,4 +1,3 @@
-import type { ResolvedCallback } from "../../config/resolve.ts";
 import type { CallbackDef, HookFunction, HookLimits } from "../../config/types.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { checkHookRegex } from "./regex-safety.ts";
@@ -45,14 +44,18 @@ export interface TimeoutRule extends RuleBase {
   readonly afterMs: number;
 }
 
-/** A callback's hooks, compiled: what the engine evaluates while the callback runs. */
-export interface ResolvedHooks {
+/**
+ * A callback's hooks, compiled: what the engine evaluates while the callback runs.
+ * `Callback` is config/resolve.ts's ResolvedCallback, passed in rather than imported, so
+ * this file and config/resolve.ts (which holds a ResolvedHooks) do not import each other.
+ */
+export interface ResolvedHooks<Callback> {
   readonly onOutput: readonly OutputRule[];
   readonly onExit: readonly ExitRule[];
   readonly onTimeout: readonly TimeoutRule[];
   readonly limits: ResolvedHookLimits;
   /** Another callback of the same config, for action "run". */
-  readonly lookup: (name: string) => ResolvedCallback | undefined;
+  readonly lookup: (name: string) => Callback | undefined;
 }
 
 export function resolveLimits(limits: HookLimits | undefined): ResolvedHookLimits {
@@ -91,11 +94,11 @@ function action(rule: RawRule, where: string, callbackName: string): ResolvedAct
  * costs nothing while it runs. Regexes are checked again here because a config given in
  * code (`createEngine({ config })`) skips the loader's validation.
  */
-export function resolveHooks(
+export function resolveHooks<Callback>(
   def: CallbackDef,
   limits: ResolvedHookLimits,
-  lookup: (name: string) => ResolvedCallback | undefined,
-): ResolvedHooks | undefined {
+  lookup: (name: string) => Callback | undefined,
+): ResolvedHooks<Callback> | undefined {
   const output = list(def.onOutput);
   const exit = list(def.onExit);
   const timeout = list(def.onTimeout);

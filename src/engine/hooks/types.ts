@@ -1,3 +1,4 @@
+import type { ResolvedCallback } from "../../config/resolve.ts";
 import type { HookOrigin, HookTrigger } from "../../config/types.ts";
 import type { EditBatch } from "../batch.ts";
 import type { RunResult } from "../outcome.ts";
@@ -18,7 +19,7 @@ export type HookInput = HookOrigin;
 export interface WatchedRun {
   readonly runId: string;
   readonly callback: string;
-  readonly hooks: ResolvedHooks;
+  readonly hooks: ResolvedHooks<ResolvedCallback>;
   readonly batch: EditBatch;
   readonly batchId: string;
   readonly depth: number;
