@@ -1,0 +1,77 @@
+// The layer order of cpilot's source, in one place. tests/layers.test.ts runs
+// dependency-cruiser with this file and fails on a file-level import cycle or on an import
+// from a lower layer up into a higher one, type-only imports included (they are
+// dependencies too). Known violations are listed, with why, in that test (a ratchet).
+//
+// LAYERS goes from the bottom up; each entry is a folder under src/ (or a file: src/x.ts,
+// main.ts). A module may import its own folder and any folder BELOW it, never one above.
+// Every folder has its own rank, so two folders cannot import each other either.
+// Roughly: platform/util, then match/config, the engine and what runs on it (diagnostics,
+// stage, githook, gate), the rendering, then the agent-facing edges (context, agents, watch,
+// mcp), the commands' helpers (init, add, hook-server, doctor), cli, and main.ts on top.
+const LAYERS = [
+  "platform", // runtime adapter: spawn, process groups, files, Bun/Deno/Node differences
+  "util", // small helpers with no cpilot concept
+  "src/version.ts",
+  "session", // per-session state under the runtime folder
+  "match", // patterns, file sets from git and the tree
+  "config", // define, find, load, validate, resolve
+  "diagnostics", // parse tool output into diagnostics, baselines
+  "engine", // batch, plan, execute, outcome, resync, process hooks
+  "stage", // `check --staged`: set unstaged work aside and restore it
+  "githook", // git hook scripts
+  "gate", // the write gate: permission rules
+  "ui", // terminal rendering for people
+  "context", // context updates
+  "agents", // one adapter per agent, and their shared kit
+  "watch", // `cpilot watch`
+  "mcp", // the MCP server and its tools
+  "init", // `cpilot init`: detect a project, propose a config
+  "add", // `cpilot add`: a callback from a description
+  "hook-server", // the warm hook server
+  "doctor", // `cpilot doctor` checks
+  "cli", // one file per subcommand
+  "src/index.ts", // the library entry
+  "main.ts", // argv -> command; the only place that exits
+];
+
+const escapeDots = (text) => text.replace(/[.]/g, "\\.");
+/** A path regex for one layer entry. */
+const pathOf = (layer) => (layer.endsWith(".ts") ? `^${escapeDots(layer)}$` : `^src/${escapeDots(layer)}/`);
+
+const upward = LAYERS.slice(0, -1).map((layer, i) => ({
+  name: `layer:${layer}`,
+  comment: `${layer} may import only the layers below it (see LAYERS)`,
+  severity: "error",
+  from: { path: pathOf(layer) },
+  to: { path: LAYERS.slice(i + 1).map(pathOf) },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "a file may not reach itself through its imports",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "no-unlayered",
+      comment: "every source folder has a place in LAYERS",
+      severity: "error",
+      from: { path: "^src/", pathNot: LAYERS.map(pathOf) },
+      to: {},
+    },
+    ...upward,
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    // TypeScript 7 has no compiler API for dependency-cruiser to use; swc parses the
+    // sources and keeps type-only imports.
+    parser: "swc",
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".json"] },
+  },
+};
