@@ -37,7 +37,8 @@ const LAYERS = [
 
 const escapeDots = (text) => text.replace(/[.]/g, "\\.");
 /** A path regex for one layer entry. */
-const pathOf = (layer) => (layer.endsWith(".ts") ? `^${escapeDots(layer)}$` : `^src/${escapeDots(layer)}/`);
+const pathOf = (layer) =>
+  layer.endsWith(".ts") ? `^${escapeDots(layer)}$` : `^src/${escapeDots(layer)}/`;
 
 const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   name: `layer:${layer}`,
