@@ -44,6 +44,9 @@ const KNOWN_VIOLATIONS = [
   "src/doctor/diagnose.ts -> src/cli/agent-wiring.ts",
   "src/doctor/types.ts -> src/cli/agent-wiring.ts",
   "src/hook-server/server.ts -> src/cli/hook-adapters.ts",
+  // ui/ (terminal) reuses the agents' run rendering: rendering lives in three places
+  // (issue 18, item 3: one home for rendering).
+  "src/ui/run-line.ts -> src/agents/_shared/render-run.ts",
   // match/ reads the batch types from engine/.
   "src/match/_name-status.ts -> src/engine/batch.ts",
   "src/match/files.ts -> src/engine/batch.ts",
