@@ -80,7 +80,7 @@ export function addIgnored(dir: string, count: number): void {
 }
 
 /** Stage a change to `n` tracked *.ts files (fewer if the repo has fewer); unstage anything else. */
-export function stageChanges(dir: string, shape: RepoShape, n: number): number {
+export function stageChanges(dir: string, shape: RepoShape, n: number, partial = false): number {
   const git = gitIn(dir);
   git("reset", "-q");
   git("checkout", "-q", "--", ".");
@@ -91,6 +91,11 @@ export function stageChanges(dir: string, shape: RepoShape, n: number): number {
     paths.push(p);
   }
   for (let k = 0; k < paths.length; k += 500) git("add", "--", ...paths.slice(k, k + 500));
+  // A partially staged file: one more change on top, left unstaged, which a check of the
+  // staged content must set aside and put back (lint-staged's and lefthook's stash case).
+  const first = paths[0];
+  if (partial && first !== undefined)
+    writeFileSync(join(dir, first), "export const unstaged = 1;\n", { flag: "a" });
   return paths.length;
 }
 

@@ -1,13 +1,13 @@
 // Times cpilot against the native lefthook and prek binaries and lint-staged as users run it
 // (see _bench-peers.ts), with one `true` callback on *.ts, in generated repos of each size and
 // folder shape, without and with ignored files in node_modules/: `check --all`, `--staged`
-// with 1 and 1,000 staged files, and the Claude Code PostToolUse hook call (the peers'
+// with 1 and 1,000 staged files and with 1 partially staged file, and the Claude Code PostToolUse hook call (the peers'
 // equivalent: a run on that one file). Floors run in the same rounds: git's own listings, an
 // empty compiled Bun program, `bash -c true`. Prints a markdown report; asserts nothing.
 // Needs `npm run build` first, and GNU time (/usr/bin/time) for the peak memory.
 //
 // Usage: scripts/bench [--quick] [--sizes 2000,20000,100000] [--shapes 10,200]
-//   [--ignored 0,50000] [--cases all,staged:1,staged:1000,hook] [--runs N] [--warmup N]
+//   [--ignored 0,50000] [--cases all,staged:1,staged:1000,partial:1,hook] [--runs N] [--warmup N]
 //   [--out docs/bench/DATE.md] [--dir DIR] [--keep]
 // --quick: 2,000 files, both shapes, no ignored files, 3 runs: 48 s on the busy 2-core
 // development machine. The full matrix has not been run there yet: 2,000 and 20,000 files
@@ -57,12 +57,14 @@ const quick = values.quick === true;
 const SIZES = numbers(values.sizes ?? (quick ? "2000" : "2000,20000,100000"));
 const SHAPES = numbers(values.shapes ?? "10,200");
 const IGNORED = numbers(values.ignored ?? (quick ? "0" : "0,50000")).sort((a, b) => a - b);
-const CASES = list(values.cases ?? "all,staged:1,staged:1000,hook");
+const CASES = list(values.cases ?? "all,staged:1,staged:1000,partial:1,hook");
 const RUNS = Number(values.runs ?? (quick ? "3" : "15"));
 const WARMUP = Number(values.warmup ?? (quick ? "1" : "2"));
 for (const c of CASES) {
-  if (!/^(all|hook|staged:\d+)$/.test(c)) {
-    process.stderr.write(`Cannot run case "${c}": unknown\nhint: all, staged:N or hook\n`);
+  if (!/^(all|hook|(staged|partial):\d+)$/.test(c)) {
+    process.stderr.write(
+      `Cannot run case "${c}": unknown\nhint: all, staged:N, partial:N or hook\n`,
+    );
     process.exit(2);
   }
 }
@@ -133,7 +135,7 @@ function toolsFor(caseName: string, dir: string): Tool[] {
       });
     if (prek)
       tools.push({ tool: "prek", cmd: prek.path, args: ["run", "--all-files"], env: PREK_ENV });
-  } else if (caseName.startsWith("staged:")) {
+  } else if (caseName.startsWith("staged:") || caseName.startsWith("partial:")) {
     tools.push({ tool: "cpilot", cmd: cpilot, args: ["check", "--staged"], env: CPILOT_ENV });
     if (lefthook)
       tools.push({
@@ -189,7 +191,8 @@ const CASE_LABELS: Record<string, string> = {
   hook: "Claude hook call (PostToolUse, 1 file)",
 };
 const caseLabel = (c: string, staged: number) =>
-  CASE_LABELS[c] ?? `--staged, ${staged.toLocaleString("en-US")} file${staged === 1 ? "" : "s"}`;
+  CASE_LABELS[c] ??
+  `--staged, ${staged.toLocaleString("en-US")} file${staged === 1 ? "" : "s"}${c.startsWith("partial:") ? ", the first also changed unstaged (set aside and put back)" : ""}`;
 
 /** Interleaved rounds over every tool of one case; the order rotates each round. */
 function measureCase(repo: string, label: string, dir: string, tools: readonly Tool[]): Row[] {
@@ -232,8 +235,11 @@ for (const files of SIZES) {
       }
       const repo = `${files.toLocaleString("en-US")} files, ${perFolder}-file folders, ${ignored ? `${ignored.toLocaleString("en-US")} ignored in node_modules` : "no ignored files"}`;
       for (const c of CASES) {
-        const wanted = c.startsWith("staged:") ? Number(c.slice(7)) : 0;
-        const staged = wanted ? stageChanges(dir, currentShape, wanted) : 0;
+        const count = c.match(/^(?:staged|partial):(\d+)$/)?.[1];
+        const wanted = count === undefined ? 0 : Number(count);
+        const staged = wanted
+          ? stageChanges(dir, currentShape, wanted, c.startsWith("partial:"))
+          : 0;
         if (!wanted) unstageAll(dir);
         const label = caseLabel(c, staged);
         progress(`${repo}: ${label}`);

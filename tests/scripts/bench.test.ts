@@ -68,6 +68,12 @@ test("quick bench on a tiny repo reports every row and times the peers natively"
     "--staged, 1 file": ["cpilot", "lefthook", "prek", "lint-staged"],
     // 1,000 asked for, but the repo has only 100 *.ts files: the label says what ran.
     "--staged, 100 files": ["cpilot", "lefthook", "prek", "lint-staged"],
+    "--staged, 1 file, the first also changed unstaged (set aside and put back)": [
+      "cpilot",
+      "lefthook",
+      "prek",
+      "lint-staged",
+    ],
     "Claude hook call (PostToolUse, 1 file)": ["cpilot", "lefthook", "prek"],
   };
   const floors = [
