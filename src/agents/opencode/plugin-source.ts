@@ -136,3 +136,15 @@ export const CpilotPlugin = async (ctx: { directory?: string; worktree?: string 
 };
 `;
 }
+
+/** The plugin's `const CPILOT = [...]` argv as a hook command line, or null. */
+export function pluginCommandLine(text: string): string | null {
+  const m = /^const CPILOT: string\[\] = (\[.*\]);$/m.exec(text);
+  if (!m) return null;
+  try {
+    const argv = JSON.parse(m[1] as string) as string[];
+    return `${argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(" ")} hook opencode`;
+  } catch {
+    return null;
+  }
+}

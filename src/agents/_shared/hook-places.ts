@@ -1,0 +1,58 @@
+/**
+ * Reading an agent's hook files for doctor and `cpilot run`: is cpilot wired in, and with
+ * which commands. The agents' `hookPlaces` build on these.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import type { HookPlace } from "../contract.ts";
+import { hasGroupedHooks } from "./grouped-hooks.ts";
+import { isCpilotHookCommand } from "./hook-command.ts";
+import { type JsonObject, readJsonObject } from "./json-file.ts";
+
+/** Every string in a JSON value that is a cpilot hook command for `agent`. */
+export function cpilotCommandsIn(value: unknown, agent: string, out: string[] = []): string[] {
+  if (typeof value === "string") {
+    if (isCpilotHookCommand(value, agent)) out.push(value);
+  } else if (Array.isArray(value)) for (const v of value) cpilotCommandsIn(v, agent, out);
+  else if (typeof value === "object" && value !== null)
+    for (const v of Object.values(value)) cpilotCommandsIn(v, agent, out);
+  return out;
+}
+
+/** A JSON hook file: `wired` decides whether cpilot is in it. */
+export function jsonHookPlace(
+  path: string,
+  agent: string,
+  wired: (json: JsonObject) => boolean,
+): HookPlace {
+  if (!existsSync(path)) return { path, exists: false, wired: false, commands: [] };
+  try {
+    const json = readJsonObject(path);
+    return { path, exists: true, wired: wired(json), commands: cpilotCommandsIn(json, agent) };
+  } catch (err) {
+    return { path, exists: true, wired: false, error: (err as Error).message, commands: [] };
+  }
+}
+
+/** A JSON hook file in Claude Code's grouped schema (Claude Code, Gemini CLI, Codex). */
+export function groupedHookPlace(path: string, agent: string): HookPlace {
+  return jsonHookPlace(path, agent, (json) =>
+    hasGroupedHooks(json, (cmd) => isCpilotHookCommand(cmd, agent)),
+  );
+}
+
+/** A text file (a plugin) that is cpilot's when `isOurs`; `command` reads its command line. */
+export function pluginHookPlace(
+  path: string,
+  isOurs: (text: string) => boolean,
+  command: (text: string) => string | null,
+): HookPlace {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { path, exists: existsSync(path), wired: false, commands: [] };
+  }
+  const wired = isOurs(text);
+  const line = wired ? command(text) : null;
+  return { path, exists: true, wired, commands: line === null ? [] : [line] };
+}

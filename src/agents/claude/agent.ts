@@ -1,0 +1,45 @@
+/** Claude Code: hooks in .claude/settings*.json, and `--settings` for one session. */
+import { join } from "node:path";
+import { preToolUseDeny } from "../_shared/deny-forms.ts";
+import type { Agent } from "../contract.ts";
+
+const configDir = (home: string, env: NodeJS.ProcessEnv): string =>
+  env.CLAUDE_CONFIG_DIR || join(home, ".claude");
+
+export const claude: Agent = {
+  name: "claude",
+  displayName: "Claude Code",
+  hook: async () => (await import("./handle.ts")).handleClaudeHook,
+  preWriteEvent: "PreToolUse",
+  denyForm: preToolUseDeny,
+  emptyJson: null,
+  projectDirVar: "CLAUDE_PROJECT_DIR",
+  // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
+  stateDirs: (home, env) => [
+    join(configDir(home, env), "plans"),
+    join(configDir(home, env), "todos"),
+  ],
+  installScopes: ["project", "local", "user"],
+  install: async (action, request) => (await import("./install.ts")).installClaude(action, request),
+  mcp: {
+    configPath: (root) => join(root, ".mcp.json"),
+    format: "json",
+    args: ["mcp"],
+    entryFields: { type: "stdio" },
+    installNote:
+      "Claude Code asks once before it starts a project's .mcp.json servers; approve cpilot there",
+  },
+  programs: ["claude"],
+  isCommand: (name) => name.includes("claude"),
+  projectDir: ".claude",
+  homeDir: (home) => join(home, ".claude"),
+  hookPlaces: async (root, home, env) => {
+    const { groupedHookPlace } = await import("../_shared/hook-places.ts");
+    return [
+      join(root, ".claude", "settings.json"),
+      join(root, ".claude", "settings.local.json"),
+      join(configDir(home, env), "settings.json"),
+    ].map((path) => groupedHookPlace(path, "claude"));
+  },
+  sessionArgs: async (request) => (await import("./session.ts")).claudeSessionArgs(request),
+};

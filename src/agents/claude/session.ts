@@ -1,0 +1,51 @@
+/**
+ * `cpilot run -- claude [args…]`: a temp settings file with cpilot's hooks (merged with a
+ * `--settings` the person passed) given to Claude Code by `--settings`, for this session only.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { CpilotError } from "../../util/errors.ts";
+import type { SessionRequest } from "../contract.ts";
+import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
+import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
+import { addCpilotHooks } from "./settings-file.ts";
+
+/** The agent's arguments with `--settings <temp file holding cpilot's hooks>` first. */
+export function claudeSessionArgs(request: SessionRequest): string[] {
+  const userSettings = takeSettingsArg(request.args, request.cwd);
+  const hooks = cpilotHooks({
+    command: hookCommandLine(),
+    timeout: hookTimeoutSeconds(request.config),
+    batchEvent: supportsBatchEvent(detectClaudeVersion(request.command)),
+  });
+  const settingsPath = join(request.dir, "settings.json");
+  writeFileSync(
+    settingsPath,
+    JSON.stringify(addCpilotHooks(userSettings.settings, hooks), null, 2),
+  );
+  return ["--settings", settingsPath, ...userSettings.args];
+}
+
+/** Pull `--settings FILE|JSON` out of the agent's arguments, to merge cpilot's hooks into it. */
+function takeSettingsArg(
+  args: readonly string[],
+  cwd: string,
+): { settings: Record<string, unknown>; args: string[] } {
+  const out: string[] = [];
+  let raw: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === "--settings" && i + 1 < args.length) raw = args[++i];
+    else if (arg.startsWith("--settings=")) raw = arg.slice("--settings=".length);
+    else out.push(arg);
+  }
+  if (raw === undefined) return { settings: {}, args: out };
+  const text = raw.trimStart().startsWith("{") ? raw : readFileSync(resolve(cwd, raw), "utf8");
+  try {
+    return { settings: JSON.parse(text) as Record<string, unknown>, args: out };
+  } catch (err) {
+    throw new CpilotError(`Cannot read --settings "${raw}": ${(err as Error).message}`, {
+      hint: "pass a JSON file or a JSON object",
+    });
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The one contract every coding agent implements. An agent is one folder, src/agents/<name>/,
+ * whose `agent.ts` exports an `Agent`, and one line in ./registry.ts. Nothing outside
+ * src/agents/ names an agent: the CLI, doctor, the hook server and the MCP installer ask the
+ * registry. `agent.ts` is read on every hook call, so it holds data and small functions
+ * only; anything heavier (the hook handler, the installer, the hook-file readers) is loaded
+ * on demand by the member that needs it.
+ */
+import type { ResolvedConfig } from "../config/resolve.ts";
+import type { HookReply } from "./_shared/hook-reply.ts";
+
+/** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
+export type HookHandler = (
+  stdin: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+) => Promise<HookReply>;
+
+/**
+ * Where `cpilot install <agent>` writes: project (files in the repo, shared with the team),
+ * local (this machine's copy in the project, where the agent has one), user (the home config).
+ */
+export type InstallScope = "project" | "local" | "user";
+
+/** What `cpilot install|uninstall <agent>` hands the agent's installer. */
+export interface InstallRequest {
+  /** The folder the command ran in, for paths shown relative to it. */
+  readonly cwd: string;
+  /** The project root (the folder of callbacks.config.ts, else the cwd). */
+  readonly root: string;
+  /** The scope asked for (one of the agent's `installScopes`), or null for the agent's default. */
+  readonly scope: InstallScope | null;
+  readonly home: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** The loaded config, for hook timeouts; null when there is none or it does not load. */
+  readonly config: ResolvedConfig | null;
+}
+
+/** What an install or uninstall did, for the person. */
+export interface InstallReport {
+  /** The file written (or that would have been). */
+  readonly path: string;
+  readonly changed: boolean;
+  /** The lines to print on stderr, complete ("cpilot: ..." first). */
+  readonly lines: readonly string[];
+}
+
+/** One place an agent reads hooks (or a plugin) from, and whether cpilot is in it. */
+export interface HookPlace {
+  readonly path: string;
+  readonly exists: boolean;
+  readonly wired: boolean;
+  /** Set when the file cannot be read. */
+  readonly error?: string;
+  /** The cpilot hook commands written in it (for doctor's "can this command start?" check). */
+  readonly commands: readonly string[];
+}
+
+/** How an agent keeps MCP servers, for `cpilot install <agent> --mcp` and doctor. */
+export interface McpTarget {
+  /** The file holding the agent's MCP servers for this project. */
+  configPath(root: string, env: Readonly<Record<string, string | undefined>>): string;
+  /** A JSON `mcpServers` map, or TOML `[mcp_servers.<name>]` tables (Codex). */
+  readonly format: "json" | "toml";
+  /** The server's arguments by default (a client that starts servers elsewhere gets --root). */
+  readonly args: readonly string[];
+  /** The fields of cpilot's entry beyond command and args (Claude Code: type "stdio"). */
+  readonly entryFields?: Readonly<Record<string, unknown>>;
+  /** A line for the person after the entry is added or changed. */
+  readonly installNote?: string;
+}
+
+/** What `cpilot run -- <agent>` hands an agent that takes hooks for one session. */
+export interface SessionRequest {
+  /** The agent's command as typed (its version may be asked). */
+  readonly command: string;
+  /** The arguments the person gave the agent. */
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** A temp folder for this session's files, removed when the agent exits. */
+  readonly dir: string;
+  readonly config: ResolvedConfig | null;
+}
+
+/** One coding agent, as cpilot drives it. */
+export interface Agent {
+  /** The name typed in commands: `cpilot hook <name>`, `cpilot install <name>`. Lower case. */
+  readonly name: string;
+  /** The product's name for people: "Claude Code". */
+  readonly displayName: string;
+
+  // --- hook calls (`cpilot hook <name>`) ---
+  /** Load the handler that parses a hook payload into events and answers in the agent's protocol. */
+  hook(): Promise<HookHandler>;
+  /** The `hook_event_name` of the call made before a write (the one the gate answers). */
+  readonly preWriteEvent: string;
+  /** The agent's form for denying a pre-write call, `reason` for the model. */
+  denyForm(reason: string): Record<string, unknown>;
+  /** What stdout carries when a call other than pre-write has nothing to say: null (nothing) or `{}`. */
+  readonly emptyJson: Record<string, unknown> | null;
+  /** The variable the agent sets to the project folder for hook commands, if any. */
+  readonly projectDirVar?: string;
+  /** Folders outside the project where the agent writes its own notes (plans, todos); the gate allows them. */
+  stateDirs(home: string, env: NodeJS.ProcessEnv): string[];
+
+  // --- install (`cpilot install|uninstall <name>`) ---
+  /** The scopes `cpilot install <name>` accepts. */
+  readonly installScopes: readonly InstallScope[];
+  /** Merge cpilot's hooks into (or out of) the agent's config; idempotent, keeps what is not cpilot's. */
+  install(action: "install" | "uninstall", request: InstallRequest): Promise<InstallReport>;
+  /** Its MCP config, or null when cpilot cannot register its MCP server there. */
+  readonly mcp: McpTarget | null;
+
+  // --- doctor and `cpilot run` ---
+  /** Its CLI program names (on PATH means the agent is here). */
+  readonly programs: readonly string[];
+  /** True when a command (its file name, lower case) starts this agent: `cpilot run -- <command>`. */
+  isCommand(name: string): boolean;
+  /** Its config folder in a project (".claude"): present means the project uses the agent. */
+  readonly projectDir: string;
+  /** Its config folder in the home. */
+  homeDir(home: string, env: NodeJS.ProcessEnv): string;
+  /** Every file its hooks for this project may live in (project first, then the user's). */
+  hookPlaces(root: string, home: string, env: NodeJS.ProcessEnv): Promise<HookPlace[]>;
+  /**
+   * `cpilot run -- <name>`: the arguments that give one session cpilot's hooks (files go in
+   * `request.dir`). Absent when the agent cannot take hooks for one session: its installed
+   * hooks then call cpilot, or a watcher checks its edits.
+   */
+  sessionArgs?(request: SessionRequest): Promise<string[]>;
+}

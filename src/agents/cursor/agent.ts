@@ -1,0 +1,54 @@
+/** Cursor (the cursor-agent CLI and the editor): hooks in .cursor/hooks.json. */
+import { join } from "node:path";
+import type { Agent } from "../contract.ts";
+
+/** Cursor's variable for the open project, expanded by Cursor in mcp.json args. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor's own syntax, not a template
+const CURSOR_WORKSPACE = "${workspaceFolder}";
+
+export const cursor: Agent = {
+  name: "cursor",
+  displayName: "Cursor",
+  hook: async () => (await import("./handle.ts")).handleCursorHook,
+  preWriteEvent: "preToolUse",
+  denyForm: (reason) => ({ permission: "deny", agent_message: reason }),
+  emptyJson: {},
+  stateDirs: (home) => [join(home, ".cursor", "plans")],
+  installScopes: ["project", "user"],
+  install: async (action, request) => {
+    const [{ reportInstall }, { cursorInstaller }] = await Promise.all([
+      import("../_shared/install-report.ts"),
+      import("./install.ts"),
+    ]);
+    return reportInstall("cursor", cursorInstaller, action, request);
+  },
+  mcp: {
+    configPath: (root) => join(root, ".cursor", "mcp.json"),
+    format: "json",
+    // Cursor may start servers outside the project; it expands ${workspaceFolder} in args.
+    args: ["mcp", "--root", CURSOR_WORKSPACE],
+  },
+  programs: ["cursor-agent", "cursor"],
+  isCommand: (name) => name === "cursor-agent" || name === "cursor",
+  projectDir: ".cursor",
+  homeDir: (home) => join(home, ".cursor"),
+  hookPlaces: async (root, home) => {
+    const [{ jsonHookPlace }, { isCpilotHookCommand }, { isObject }, { cursorHooksPath }] =
+      await Promise.all([
+        import("../_shared/hook-places.ts"),
+        import("../_shared/hook-command.ts"),
+        import("../_shared/json-file.ts"),
+        import("./install.ts"),
+      ]);
+    // Cursor's hooks are flat lists per event, not Claude Code's groups.
+    const wired = (json: Record<string, unknown>): boolean =>
+      Object.values(isObject(json.hooks) ? json.hooks : {}).some(
+        (list) =>
+          Array.isArray(list) &&
+          list.some((h) => isObject(h) && isCpilotHookCommand(h.command, "cursor")),
+      );
+    return (["project", "user"] as const).map((scope) =>
+      jsonHookPlace(cursorHooksPath(scope, root, home), "cursor", wired),
+    );
+  },
+};

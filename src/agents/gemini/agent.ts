@@ -1,0 +1,42 @@
+/** Gemini CLI: hooks in .gemini/settings.json (project or home). */
+import { join } from "node:path";
+import { decisionDeny } from "../_shared/deny-forms.ts";
+import type { Agent } from "../contract.ts";
+
+export const gemini: Agent = {
+  name: "gemini",
+  displayName: "Gemini CLI",
+  hook: async () => (await import("./handle.ts")).handleGeminiHook,
+  preWriteEvent: "BeforeTool",
+  denyForm: decisionDeny,
+  emptyJson: null,
+  projectDirVar: "GEMINI_PROJECT_DIR",
+  // plan mode keeps its plans under the per-project temp folder
+  stateDirs: (home) => [join(home, ".gemini", "tmp")],
+  installScopes: ["project", "user"],
+  install: async (action, request) => {
+    const [{ reportInstall }, { geminiInstaller }] = await Promise.all([
+      import("../_shared/install-report.ts"),
+      import("./install.ts"),
+    ]);
+    return reportInstall("gemini", geminiInstaller, action, request);
+  },
+  mcp: {
+    configPath: (root) => join(root, ".gemini", "settings.json"),
+    format: "json",
+    args: ["mcp"],
+  },
+  programs: ["gemini"],
+  isCommand: (name) => name === "gemini",
+  projectDir: ".gemini",
+  homeDir: (home) => join(home, ".gemini"),
+  hookPlaces: async (root, home) => {
+    const [{ groupedHookPlace }, { geminiSettingsPath }] = await Promise.all([
+      import("../_shared/hook-places.ts"),
+      import("./install.ts"),
+    ]);
+    return (["project", "user"] as const).map((scope) =>
+      groupedHookPlace(geminiSettingsPath(scope, root, home), "gemini"),
+    );
+  },
+};

@@ -1,0 +1,42 @@
+/** OpenCode: a generated plugin in .opencode/plugins/ (project or ~/.config/opencode). */
+import { join } from "node:path";
+import { decisionDeny } from "../_shared/deny-forms.ts";
+import type { Agent } from "../contract.ts";
+
+export const opencode: Agent = {
+  name: "opencode",
+  displayName: "OpenCode",
+  hook: async () => (await import("./handle.ts")).handleOpencodeHook,
+  preWriteEvent: "tool.execute.before",
+  denyForm: decisionDeny,
+  emptyJson: {},
+  stateDirs: () => [],
+  installScopes: ["project", "user"],
+  install: async (action, request) => {
+    const [{ reportInstall }, { opencodeInstaller }] = await Promise.all([
+      import("../_shared/install-report.ts"),
+      import("./install.ts"),
+    ]);
+    return reportInstall("opencode", opencodeInstaller, action, request);
+  },
+  mcp: null,
+  programs: ["opencode"],
+  isCommand: (name) => name === "opencode",
+  projectDir: ".opencode",
+  homeDir: (home) => join(home, ".config", "opencode"),
+  hookPlaces: async (root, home, env) => {
+    const [{ pluginHookPlace }, { opencodePluginPath }, { PLUGIN_MARKER, pluginCommandLine }] =
+      await Promise.all([
+        import("../_shared/hook-places.ts"),
+        import("./install.ts"),
+        import("./plugin-source.ts"),
+      ]);
+    return (["project", "user"] as const).map((scope) =>
+      pluginHookPlace(
+        opencodePluginPath(scope, root, home, env),
+        (text) => text.startsWith(PLUGIN_MARKER),
+        pluginCommandLine,
+      ),
+    );
+  },
+};
