@@ -38,12 +38,6 @@ const KNOWN_VIOLATIONS = [
   "src/diagnostics/diagnose-run.ts -> src/engine/outcome.ts",
   "src/diagnostics/export-github.ts -> src/engine/outcome.ts",
   "src/diagnostics/export-sarif.ts -> src/engine/outcome.ts",
-  // doctor/ and hook-server/ reach into cli/ for the agent wiring and hook adapters
-  // (the Agent contract of issue 18, item 1, gives those a home below both).
-  "src/doctor/agents.ts -> src/cli/agent-wiring.ts",
-  "src/doctor/diagnose.ts -> src/cli/agent-wiring.ts",
-  "src/doctor/types.ts -> src/cli/agent-wiring.ts",
-  "src/hook-server/server.ts -> src/cli/hook-adapters.ts",
   // ui/ (terminal) reuses the agents' run rendering: rendering lives in three places
   // (issue 18, item 3: one home for rendering).
   "src/ui/run-line.ts -> src/agents/_shared/render-run.ts",

@@ -81,22 +81,30 @@ export interface SessionRequest {
   readonly config: ResolvedConfig | null;
 }
 
-/** One coding agent, as cpilot drives it. */
-export interface Agent {
-  /** The name typed in commands: `cpilot hook <name>`, `cpilot install <name>`. Lower case. */
-  readonly name: string;
-  /** The product's name for people: "Claude Code". */
-  readonly displayName: string;
-
-  // --- hook calls (`cpilot hook <name>`) ---
-  /** Load the handler that parses a hook payload into events and answers in the agent's protocol. */
-  hook(): Promise<HookHandler>;
+/**
+ * The protocol facts shared code needs to answer for an agent without its handler (an input
+ * that cannot be read, a hook server that went away). Each agent folder keeps them in its
+ * own small module, which both its `agent.ts` and its handler import.
+ */
+export interface AgentProtocol {
   /** The `hook_event_name` of the call made before a write (the one the gate answers). */
   readonly preWriteEvent: string;
   /** The agent's form for denying a pre-write call, `reason` for the model. */
   denyForm(reason: string): Record<string, unknown>;
   /** What stdout carries when a call other than pre-write has nothing to say: null (nothing) or `{}`. */
   readonly emptyJson: Record<string, unknown> | null;
+}
+
+/** One coding agent, as cpilot drives it. */
+export interface Agent extends AgentProtocol {
+  /** The name typed in commands: `cpilot hook <name>`, `cpilot install <name>`. Lower case. */
+  readonly name: string;
+  /** The product's name for people: "Claude Code". */
+  readonly displayName: string;
+
+  // --- hook calls (`cpilot hook <name>`); the protocol members come from AgentProtocol ---
+  /** Load the handler that parses a hook payload into events and answers in the agent's protocol. */
+  hook(): Promise<HookHandler>;
   /** The variable the agent sets to the project folder for hook commands, if any. */
   readonly projectDirVar?: string;
   /** Folders outside the project where the agent writes its own notes (plans, todos); the gate allows them. */

@@ -7,7 +7,8 @@
 
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import { selfArgv } from "../agents/_shared/self-command.ts";
-import { denyForm, mayBePreWrite, sniffEvent } from "../agents/_shared/unreadable-input.ts";
+import { mayBePreWrite, sniffEvent } from "../agents/_shared/unreadable-input.ts";
+import type { Agent } from "../agents/contract.ts";
 import { probeTimeoutMs } from "../config/load-probe.ts";
 import { processStop } from "../engine/process-stop.ts";
 import { killGroup } from "../engine/spawn.ts";
@@ -46,7 +47,7 @@ type Outcome =
  * here as for a config that did not load (the caller runs the adapter without loading it).
  */
 export async function answerIsolated(
-  agent: string,
+  agent: Agent,
   stdin: string,
   options: { cwd: string; env: NodeJS.ProcessEnv; configName: string },
   fallback: (message: string) => Promise<HookReply>,
@@ -57,8 +58,7 @@ export async function answerIsolated(
   // process that ended): the gate's plugins and rules did not decide, so the write is denied.
   if (outcome.afterLoad && mayBePreWrite(agent, sniffEvent(stdin))) {
     return {
-      json: denyForm(
-        agent,
+      json: agent.denyForm(
         `cpilot's write gate could not decide on this write (${outcome.message}), so it is not allowed. Tell the user if it keeps happening.`,
       ),
       stderr: `cpilot: ${outcome.message}`,
@@ -68,7 +68,7 @@ export async function answerIsolated(
 }
 
 function superviseChild(
-  agent: string,
+  agent: Agent,
   stdin: string,
   options: { cwd: string; env: NodeJS.ProcessEnv; configName: string },
 ): Promise<Outcome> {
@@ -112,7 +112,7 @@ function superviseChild(
         );
       }
     };
-    const child = startProcess(command as string, [...args, "hook", agent], {
+    const child = startProcess(command as string, [...args, "hook", agent.name], {
       cwd: options.cwd,
       env: { ...options.env, ...parentPidEnv(), [ISOLATED_ENV]: nonce },
       detached: true,

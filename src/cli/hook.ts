@@ -2,6 +2,8 @@
 import { basename } from "node:path";
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import { isCompiledBinary } from "../agents/_shared/self-command.ts";
+import type { Agent, HookHandler } from "../agents/contract.ts";
+import { agentNamed, agentNames } from "../agents/registry.ts";
 import { processStop } from "../engine/process-stop.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
@@ -11,11 +13,10 @@ import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts
 import { CpilotError } from "../util/errors.ts";
 import { decodeBytes } from "../util/path-bytes.ts";
 import { mark } from "../util/trace.ts";
-import { ADAPTERS, type HookHandler } from "./hook-adapters.ts";
 import { ISOLATED_ENV } from "./hook-isolated-env.ts";
 
-const USAGE =
-  "cpilot hook claude|gemini|cursor|codex|opencode   (reads the hook event JSON on stdin; the agent calls it)";
+const usage = (): string =>
+  `cpilot hook ${agentNames().join("|")}   (reads the hook event JSON on stdin; the agent calls it)`;
 
 /**
  * Payloads past this (a Write of a multi-megabyte file) are answered in-process: copying
@@ -114,7 +115,7 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
   if (agent === SERVE_FLAG) {
     const socket = rest[0];
     if (socket === undefined)
-      throw new CpilotError("Cannot serve hooks: no socket path", { hint: USAGE });
+      throw new CpilotError("Cannot serve hooks: no socket path", { hint: usage() });
     const { serveHooks, logServerProblem } = await import("../hook-server/server.ts");
     try {
       await serveHooks({ socket });
@@ -132,23 +133,23 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
   if (agent === "--background") {
     const spec = rest[0];
     if (spec === undefined)
-      throw new CpilotError("Cannot run in background: no spec file", { hint: USAGE });
+      throw new CpilotError("Cannot run in background: no spec file", { hint: usage() });
     const { runBackground } = await import("../agents/_shared/background-run.ts");
     await runBackground(spec);
     return 0;
   }
-  const adapter = agent === undefined ? undefined : ADAPTERS[agent];
-  if (adapter === undefined) {
-    const known = Object.keys(ADAPTERS).join(", ");
-    throw new CpilotError(`Cannot answer hooks for "${agent ?? ""}": cpilot knows ${known}`, {
-      hint: `usage: ${USAGE}`,
-    });
+  const target = agent === undefined ? undefined : agentNamed(agent);
+  if (target === undefined) {
+    throw new CpilotError(
+      `Cannot answer hooks for "${agent ?? ""}": cpilot knows ${agentNames().join(", ")}`,
+      { hint: `usage: ${usage()}` },
+    );
   }
   // The isolated child of a hook call (./hook-isolated.ts): it answers its parent only.
   const nonce = process.env[ISOLATED_ENV];
   if (nonce !== undefined) {
     delete process.env[ISOLATED_ENV]; // not for the config's code or the callbacks
-    return answered(await answerAsChild(agent as string, nonce, await adapter(), ctx));
+    return answered(await answerAsChild(target, nonce, await target.hook(), ctx));
   }
   // The connection to a hook server is made while stdin is read.
   const server = serverSocket();
@@ -161,18 +162,16 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     if (text === "" && isTerminal(0)) {
       writeFd(
         2,
-        `cpilot: no hook input: this command reads the agent's hook JSON on stdin\nusage: ${USAGE}\n`,
+        `cpilot: no hook input: this command reads the agent's hook JSON on stdin\nusage: ${usage()}\n`,
       );
       return 0;
     }
     // Unread input: a pre-write call (or one that may be) is denied in the agent's form.
     const { unreadableInputReply } = await import("../agents/_shared/unreadable-input.ts");
-    return emit(
-      unreadableInputReply(agent as string, text, problem ?? "Cannot read the hook input"),
-    );
+    return emit(unreadableInputReply(target, text, problem ?? "Cannot read the hook input"));
   }
   const answerHere = async (): Promise<number> => {
-    const reply = await answerInProcess(agent as string, text, await adapter(), ctx);
+    const reply = await answerInProcess(target, text, await target.hook(), ctx);
     mark("hook answered");
     return emit(reply);
   };
@@ -190,7 +189,7 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
   });
   const answer = await Promise.race([
     connection.ask({
-      agent: agent as string,
+      agent: target.name,
       stdin: text,
       cwd: ctx.cwd,
       env: process.env,
@@ -201,14 +200,11 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
   if (answer === "stopped") {
     connection.close();
     // No verdict came: a pre-write call (or one that may be) is denied, never let through.
-    const { mayBePreWrite, sniffEvent, denyForm } = await import(
-      "../agents/_shared/unreadable-input.ts"
-    );
-    if (mayBePreWrite(agent as string, sniffEvent(text))) {
+    const { mayBePreWrite, sniffEvent } = await import("../agents/_shared/unreadable-input.ts");
+    if (mayBePreWrite(target, sniffEvent(text))) {
       const why = "the hook was stopped (SIGTERM) before the hook server answered";
       emit({
-        json: denyForm(
-          agent as string,
+        json: target.denyForm(
           `cpilot's write gate could not decide on this write (${why}), so it is not allowed.`,
         ),
         stderr: `cpilot: ${why}`,
@@ -233,7 +229,7 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
  * cannot answer, the call is answered here as for a broken config.
  */
 async function answerInProcess(
-  agent: string,
+  agent: Agent,
   text: string,
   handle: HookHandler,
   ctx: { cwd: string },
@@ -265,7 +261,7 @@ async function answerInProcess(
  * (and how long its gate plugins may take), then hand it the reply.
  */
 async function answerAsChild(
-  agent: string,
+  agent: Agent,
   nonce: string,
   handle: HookHandler,
   ctx: { cwd: string },

@@ -63,8 +63,7 @@ export async function mcpCommand(
   return 0;
 }
 
-const INSTALL_USAGE =
-  "cpilot install|uninstall <claude|gemini|cursor|codex> --mcp [--command CMD] [--config PATH]";
+const INSTALL_USAGE = "cpilot install|uninstall <agent> --mcp [--command CMD] [--config PATH]";
 
 /**
  * `cpilot install <agent> --mcp` / `cpilot uninstall <agent> --mcp`: add (or remove) the
@@ -88,17 +87,16 @@ export async function mcpInstallCommand(
     });
   }
   const { projectRoot } = await import("../mcp/project.ts");
-  const { describeMcpResult, installMcp, uninstallMcp } = await import("../mcp/install/index.ts");
+  const { describeMcpResult, installMcp, mcpInstallNote, uninstallMcp } = await import(
+    "../mcp/install/index.ts"
+  );
   const options = {
     root: projectRoot(ctx.cwd, values.config),
     ...(values.command === undefined ? {} : { command: values.command }),
   };
   const result = action === "install" ? installMcp(agent, options) : uninstallMcp(agent, options);
   writeErr(`${describeMcpResult(result)}\n`);
-  if (action === "install" && agent === "claude" && result.action !== "unchanged") {
-    writeErr(
-      "  Claude Code asks once before it starts a project's .mcp.json servers; approve cpilot there\n",
-    );
-  }
+  const note = action === "install" ? mcpInstallNote(result) : null;
+  if (note !== null) writeErr(`  ${note}\n`);
   return 0;
 }

@@ -1,5 +1,5 @@
 /**
- * `cpilot run -- <agent>` for agents other than Claude Code. An agent whose hooks already
+ * `cpilot run -- <agent>` for agents that cannot take hooks for one session. An agent whose hooks already
  * call cpilot (`cpilot install <agent>`) just runs; any other command runs under the
  * watcher. Gemini CLI cannot be given hooks for one session: the only settings file it
  * takes from the environment (GEMINI_CLI_SYSTEM_SETTINGS_PATH) must be owned by root in
@@ -10,12 +10,12 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
 import { renderRunSummary } from "../agents/_shared/run-summary.ts";
+import { agentOfCommand } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { runWatched, type SpawnAgent } from "../watch/run-watched.ts";
 import { DEFAULT_QUIET_MS } from "../watch/watch-session.ts";
-import { agentOfCommand, hooksWired } from "./agent-wiring.ts";
 
 const USAGE = "cpilot run [--quiet-ms MS] -- <agent command> [ARGS...]";
 
@@ -50,12 +50,14 @@ export async function runOtherAgent(
   const agent = agentOfCommand(command);
   const configPath = findConfig(ctx.cwd);
   const root = configPath === null ? ctx.cwd : dirname(configPath);
-  if (agent !== null && hooksWired(agent, root, process.env.HOME || homedir())) {
-    return runWithHooks(command, rest, ctx, configPath === null);
-  }
-  if (agent !== null && agent !== "claude") {
+  const home = process.env.HOME || homedir();
+  const wired =
+    agent !== undefined &&
+    (await agent.hookPlaces(root, home, process.env)).some((place) => place.wired);
+  if (wired) return runWithHooks(command, rest, ctx, configPath === null);
+  if (agent !== undefined) {
     writeErr(
-      `cpilot: ${agent}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to .cpilot/last-results.md; \`cpilot install ${agent}\` sends them straight to the model\n`,
+      `cpilot: ${agent.name}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to .cpilot/last-results.md; \`cpilot install ${agent}\` sends them straight to the model\n`,
     );
   }
   return runWatched(command, rest, { cwd: ctx.cwd, quietMs, spawnAgent: ctx.spawnAgent });

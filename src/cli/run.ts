@@ -1,13 +1,11 @@
-/** `cpilot run -- claude [args…]`: Claude Code with cpilot's hooks for this session only. */
+/** `cpilot run -- <agent> [args…]`: the agent with cpilot's hooks for this session only. */
 import type * as NodeChildProcess from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
 import { renderRunSummary } from "../agents/_shared/run-summary.ts";
-import { detectClaudeVersion, supportsBatchEvent } from "../agents/claude/detect-version.ts";
-import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "../agents/claude/hooks-config.ts";
-import { addCpilotHooks } from "../agents/claude/settings-file.ts";
+import { agentOfCommand } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
@@ -16,24 +14,25 @@ import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 
 const USAGE =
-  "cpilot run -- claude [ARGS...]   (or any agent: gemini gets hooks, others a watcher)";
+  "cpilot run -- <agent> [ARGS...]   (Claude Code gets hooks for the session, any other command a watcher unless its hooks call cpilot)";
 
 /** Signals passed on to the agent. SIGINT/SIGQUIT only when no terminal sent them to it already. */
 const FORWARDED = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT", "SIGUSR1", "SIGUSR2"] as const;
 
 /**
- * Start the agent with cpilot wired in: a temp settings file with cpilot's hooks (merged
- * with a `--settings` the user passed) given to Claude Code by `--settings`, the terminal
- * passed through, signals forwarded, the agent's exit code returned, and a summary of the
- * session's callback runs printed on stderr at the end.
+ * Start the agent with cpilot wired in for this session (the agent's `sessionArgs`: Claude
+ * Code takes a temp settings file by `--settings`), the terminal passed through, signals
+ * forwarded, the agent's exit code returned, and a summary of the session's callback runs
+ * printed on stderr at the end. An agent that cannot take hooks for one session, and any
+ * other command, goes to ./run-other.ts.
  */
 export async function runCommand(args: string[], ctx: { cwd: string }): Promise<number> {
   const argv = args[0] === "--" ? args.slice(1) : args;
   const [command, ...rest] = argv;
   if (command === undefined)
     throw new CpilotError("Cannot run an agent: no command given", { hint: `usage: ${USAGE}` });
-  if (!basename(command).toLowerCase().includes("claude")) {
-    // Gemini CLI: hooks for this session; anything else: a watcher on the project.
+  const agent = agentOfCommand(command);
+  if (agent?.sessionArgs === undefined) {
     const { runOtherAgent } = await import("./run-other.ts");
     return runOtherAgent(args, { cwd: ctx.cwd, spawnAgent });
   }
@@ -43,26 +42,11 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
   const runLog = join(dir, "runs.jsonl");
   writeFileSync(runLog, "");
   try {
-    const userSettings = takeSettingsArg(rest, ctx.cwd);
-    const hooks = cpilotHooks({
-      command: hookCommandLine(),
-      timeout: hookTimeoutSeconds(config),
-      batchEvent: supportsBatchEvent(detectClaudeVersion(command)),
+    const agentArgs = await agent.sessionArgs({ command, args: rest, cwd: ctx.cwd, dir, config });
+    const code = await spawnAgent(command, agentArgs, ctx.cwd, {
+      ...process.env,
+      [RUN_LOG_ENV]: runLog,
     });
-    const settingsPath = join(dir, "settings.json");
-    writeFileSync(
-      settingsPath,
-      JSON.stringify(addCpilotHooks(userSettings.settings, hooks), null, 2),
-    );
-    const code = await spawnAgent(
-      command,
-      ["--settings", settingsPath, ...userSettings.args],
-      ctx.cwd,
-      {
-        ...process.env,
-        [RUN_LOG_ENV]: runLog,
-      },
-    );
     const summary = renderRunSummary(readRunLog(runLog));
     if (summary !== "") writeErr(`${summary}\n`);
     else if (configPath === null)
@@ -70,30 +54,6 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
     return code;
   } finally {
     rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Pull `--settings FILE|JSON` out of the agent's arguments, to merge cpilot's hooks into it. */
-function takeSettingsArg(
-  args: string[],
-  cwd: string,
-): { settings: Record<string, unknown>; args: string[] } {
-  const out: string[] = [];
-  let raw: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === "--settings" && i + 1 < args.length) raw = args[++i];
-    else if (arg.startsWith("--settings=")) raw = arg.slice("--settings=".length);
-    else out.push(arg);
-  }
-  if (raw === undefined) return { settings: {}, args: out };
-  const text = raw.trimStart().startsWith("{") ? raw : readFileSync(resolve(cwd, raw), "utf8");
-  try {
-    return { settings: JSON.parse(text) as Record<string, unknown>, args: out };
-  } catch (err) {
-    throw new CpilotError(`Cannot read --settings "${raw}": ${(err as Error).message}`, {
-      hint: "pass a JSON file or a JSON object",
-    });
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname } from "node:path";
-import { AGENTS } from "../cli/agent-wiring.ts";
+import { AGENTS } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";
 import { CpilotError } from "../util/errors.ts";
 import { checkAgent } from "./agents.ts";
@@ -41,7 +41,7 @@ export async function diagnose(
           : String(err);
     }
   }
-  const agents = AGENTS.map((a) => checkAgent(a, root, home, env)).filter(
+  const agents = (await Promise.all(AGENTS.map((a) => checkAgent(a, root, home, env)))).filter(
     (a): a is AgentCheck => a !== null,
   );
   const problems =

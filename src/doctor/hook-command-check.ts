@@ -1,17 +1,14 @@
-import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { isCpilotHookCommand } from "../agents/_shared/hook-command.ts";
 import { NPM_SHIM } from "../agents/_shared/portable-command.ts";
+import type { HookPlace } from "../agents/contract.ts";
+import { AGENTS } from "../agents/registry.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 
-/** Every string in a JSON value that is a cpilot hook command for `agent`. */
-function cpilotCommands(value: unknown, agent: string, out: string[] = []): string[] {
-  if (typeof value === "string") {
-    if (isCpilotHookCommand(value, agent)) out.push(value);
-  } else if (Array.isArray(value)) for (const v of value) cpilotCommands(v, agent, out);
-  else if (typeof value === "object" && value !== null)
-    for (const v of Object.values(value)) cpilotCommands(v, agent, out);
-  return out;
+/** `$VAR` or `${VAR}` for every agent's project-folder variable. */
+function projectDirVars(): RegExp {
+  const names = AGENTS.flatMap((a) => (a.projectDirVar === undefined ? [] : [a.projectDirVar]));
+  return new RegExp(`\\$\\{?(${names.join("|")})\\}?`, "g");
 }
 
 function executable(path: string): boolean {
@@ -33,7 +30,7 @@ export function hookCommandProblem(
   root: string,
   env: NodeJS.ProcessEnv,
 ): string | null {
-  const expanded = command.replace(/\$\{?(CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR)\}?/g, root);
+  const expanded = command.replace(projectDirVars(), root);
   // Quotes may wrap part of a word: "$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh.
   const program = firstProgram(expanded)?.replace(/["']/g, "") ?? null;
   if (program === null) return "it is empty";
@@ -70,38 +67,17 @@ function shimProblem(shim: string, env: NodeJS.ProcessEnv): string | null {
     : "node_modules/@cpilot/ has several cpilot binaries and node, which picks one, is not on PATH";
 }
 
-/** The opencode plugin's `const CPILOT = [...]` argv as a command line, or null. */
-function pluginCommand(text: string): string | null {
-  const m = /^const CPILOT: string\[\] = (\[.*\]);$/m.exec(text);
-  if (!m) return null;
-  try {
-    const argv = JSON.parse(m[1]!) as string[];
-    return `${argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(" ")} hook opencode`;
-  } catch {
-    return null;
-  }
-}
-
 /** The first broken cpilot hook command in a hook file, as a problem line; null when all start. */
 export function brokenHookCommand(
-  path: string,
+  place: HookPlace,
   agent: string,
   root: string,
   env: NodeJS.ProcessEnv,
 ): string | null {
-  let commands: string[];
-  try {
-    const text = readFileSync(path, "utf8");
-    const plugin = agent === "opencode" ? pluginCommand(text) : null;
-    commands =
-      agent === "opencode" ? (plugin ? [plugin] : []) : cpilotCommands(JSON.parse(text), agent);
-  } catch {
-    return null;
-  }
-  for (const command of new Set(commands)) {
+  for (const command of new Set(place.commands)) {
     const why = hookCommandProblem(command, root, env);
     if (why !== null)
-      return `the hook command in ${path} cannot start cpilot: ${why} (\`${command}\`); run \`cpilot install ${agent}\` again`;
+      return `the hook command in ${place.path} cannot start cpilot: ${why} (\`${command}\`); run \`cpilot install ${agent}\` again`;
   }
   return null;
 }

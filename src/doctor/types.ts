@@ -1,8 +1,7 @@
-import type { AgentName } from "../cli/agent-wiring.ts";
-
 /** What the doctor found about one agent. */
 export interface AgentCheck {
-  readonly agent: AgentName;
+  /** The agent's name as commands take it (`cpilot install <agent>`). */
+  readonly agent: string;
   /** Why it counts as found: its folder in the project, in the home folder, its CLI on PATH. */
   readonly foundBy: string[];
   readonly hooks: { readonly wired: boolean; readonly path: string | null };

@@ -6,7 +6,7 @@
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import type * as NodeNet from "node:net";
 import { setHookConfigMode } from "../agents/_shared/hook-config.ts";
-import { ADAPTERS } from "../cli/hook-adapters.ts";
+import { agentNamed } from "../agents/registry.ts";
 import { ConfigRefused, setConfigGuard } from "../config/load.ts";
 import { processStop, stopProcessRuns } from "../engine/process-stop.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
@@ -123,9 +123,9 @@ async function answer(
   request: HookRequest,
   home: { env: NodeJS.ProcessEnv; cwd: string; umask: number },
 ): Promise<HookResponse> {
-  const adapter = ADAPTERS[request.agent];
-  if (adapter === undefined) return { served: false, reason: `unknown agent ${request.agent}` };
-  const handle = await adapter();
+  const agent = agentNamed(request.agent);
+  if (agent === undefined) return { served: false, reason: `unknown agent ${request.agent}` };
+  const handle = await agent.hook();
   try {
     replaceEnv(request.env);
     process.chdir(request.cwd);

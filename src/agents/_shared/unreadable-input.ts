@@ -8,16 +8,8 @@
  * mismatched event name), Cursor reads `permission` on preToolUse only, and Gemini's and
  * opencode's only pre-write event is the one they call with tool input first.
  */
+import type { AgentProtocol } from "../contract.ts";
 import type { HookReply } from "./hook-reply.ts";
-
-/** Each agent's pre-write event, as `hook_event_name` names it. */
-const PRE_WRITE_EVENT: Record<string, string> = {
-  claude: "PreToolUse",
-  codex: "PreToolUse",
-  gemini: "BeforeTool",
-  cursor: "preToolUse",
-  opencode: "tool.execute.before",
-};
 
 /** How much of the input is searched for the event name (it comes before the tool input). */
 const SNIFF_CHARS = 1024 * 1024;
@@ -29,39 +21,22 @@ export function sniffEvent(text: string): string | null {
 }
 
 /** True when the call is (or may be, event unknown) the agent's pre-write event. */
-export function mayBePreWrite(agent: string, event: string | null): boolean {
-  return event === null || event === PRE_WRITE_EVENT[agent];
-}
-
-/** The agent's deny form for a pre-write call, with `reason` for the model. */
-export function denyForm(agent: string, reason: string): Record<string, unknown> {
-  switch (agent) {
-    case "cursor":
-      return { permission: "deny", agent_message: reason };
-    case "gemini":
-    case "opencode":
-      return { decision: "deny", reason };
-    default:
-      return {
-        hookSpecificOutput: {
-          hookEventName: "PreToolUse",
-          permissionDecision: "deny",
-          permissionDecisionReason: reason,
-        },
-      };
-  }
+export function mayBePreWrite(agent: AgentProtocol, event: string | null): boolean {
+  return event === null || event === agent.preWriteEvent;
 }
 
 /**
  * The reply to a hook call whose input could not be read or parsed (`problem` says why):
  * deny when it is or may be a pre-write call, else nothing but the note on stderr.
  */
-export function unreadableInputReply(agent: string, text: string, problem: string): HookReply {
+export function unreadableInputReply(
+  agent: AgentProtocol,
+  text: string,
+  problem: string,
+): HookReply {
   const stderr = `cpilot: ${problem}`;
   const event = sniffEvent(text);
-  if (!mayBePreWrite(agent, event)) {
-    return { json: agent === "cursor" || agent === "opencode" ? {} : null, stderr };
-  }
+  if (!mayBePreWrite(agent, event)) return { json: agent.emptyJson, stderr };
   const reason = `cpilot's write gate could not read this hook call's input (${problem.replace(/^Cannot read the hook input: /, "")}), so it cannot tell what would be written and the write is not allowed. Try again; if it keeps happening, tell the user.`;
-  return { json: denyForm(agent, reason), stderr };
+  return { json: agent.denyForm(reason), stderr };
 }

@@ -1,18 +1,16 @@
 /** Claude Code: hooks in .claude/settings*.json, and `--settings` for one session. */
 import { join } from "node:path";
-import { preToolUseDeny } from "../_shared/deny-forms.ts";
 import type { Agent } from "../contract.ts";
+import { claudeProtocol } from "./protocol.ts";
 
 const configDir = (home: string, env: NodeJS.ProcessEnv): string =>
   env.CLAUDE_CONFIG_DIR || join(home, ".claude");
 
 export const claude: Agent = {
+  ...claudeProtocol,
   name: "claude",
   displayName: "Claude Code",
   hook: async () => (await import("./handle.ts")).handleClaudeHook,
-  preWriteEvent: "PreToolUse",
-  denyForm: preToolUseDeny,
-  emptyJson: null,
   projectDirVar: "CLAUDE_PROJECT_DIR",
   // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
   stateDirs: (home, env) => [

@@ -6,6 +6,7 @@ import { claimOnce } from "../_shared/session-state.ts";
 import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
+import { claudeProtocol } from "./protocol.ts";
 import {
   blockReply,
   type ClaudeReply,
@@ -40,7 +41,7 @@ export async function handleClaudeHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<ClaudeReply> {
   const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) return unreadableInputReply("claude", stdin, parsed.error);
+  if (!parsed.ok) return unreadableInputReply(claudeProtocol, stdin, parsed.error);
   const { input } = parsed;
   const load = HANDLERS[input.event];
   if (load === undefined) return NO_REPLY;

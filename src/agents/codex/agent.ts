@@ -1,16 +1,14 @@
 /** Codex CLI: hooks in .codex/hooks.json (project or $CODEX_HOME), MCP in config.toml. */
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { preToolUseDeny } from "../_shared/deny-forms.ts";
 import type { Agent } from "../contract.ts";
+import { codexProtocol } from "./protocol.ts";
 
 export const codex: Agent = {
+  ...codexProtocol,
   name: "codex",
   displayName: "Codex CLI",
   hook: async () => (await import("./handle.ts")).handleCodexHook,
-  preWriteEvent: "PreToolUse",
-  denyForm: preToolUseDeny,
-  emptyJson: null,
   stateDirs: () => [],
   installScopes: ["project", "user"],
   install: async (action, request) => {

@@ -9,6 +9,7 @@ import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "./patch.ts";
 import { patchChanges, patchPath, patchWrites } from "./patch-files.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
+import { codexProtocol } from "./protocol.ts";
 
 /** Codex's patch tool; `matcher` in .codex/hooks.json. */
 export const CODEX_PATCH_TOOL = "apply_patch";
@@ -25,7 +26,7 @@ export async function handleCodexHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<HookReply> {
   const parsed = parseCodexInput(stdin, options.cwd);
-  if (!parsed.ok) return unreadableInputReply("codex", stdin, parsed.error);
+  if (!parsed.ok) return unreadableInputReply(codexProtocol, stdin, parsed.error);
   const { input } = parsed;
   if (input.event !== "PreToolUse" && input.event !== "PostToolUse") return EMPTY_REPLY;
   const text = patchText(input.toolInput);

@@ -1,18 +1,17 @@
 /** Cursor (the cursor-agent CLI and the editor): hooks in .cursor/hooks.json. */
 import { join } from "node:path";
 import type { Agent } from "../contract.ts";
+import { cursorProtocol } from "./protocol.ts";
 
 /** Cursor's variable for the open project, expanded by Cursor in mcp.json args. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor's own syntax, not a template
 const CURSOR_WORKSPACE = "${workspaceFolder}";
 
 export const cursor: Agent = {
+  ...cursorProtocol,
   name: "cursor",
   displayName: "Cursor",
   hook: async () => (await import("./handle.ts")).handleCursorHook,
-  preWriteEvent: "preToolUse",
-  denyForm: (reason) => ({ permission: "deny", agent_message: reason }),
-  emptyJson: {},
   stateDirs: (home) => [join(home, ".cursor", "plans")],
   installScopes: ["project", "user"],
   install: async (action, request) => {

@@ -14,6 +14,7 @@ import { pathInRoot } from "../_shared/root-path.ts";
 import { claimOnce } from "../_shared/session-state.ts";
 import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type CursorHookInput, parseCursorInput } from "./payload.ts";
+import { cursorProtocol } from "./protocol.ts";
 import { contentKey, cursorPendingWrite, isCursorEditTool, pathKey } from "./tools.ts";
 
 /** Cursor reads JSON on stdout; `{}` says nothing and changes nothing. */
@@ -32,7 +33,7 @@ export async function handleCursorHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<HookReply> {
   const parsed = parseCursorInput(stdin, options.env.CURSOR_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) return unreadableInputReply("cursor", stdin, parsed.error);
+  if (!parsed.ok) return unreadableInputReply(cursorProtocol, stdin, parsed.error);
   const { input } = parsed;
   if (!["preToolUse", "postToolUse", "afterFileEdit"].includes(input.event)) return NOTHING;
   if (input.event === "preToolUse" && !isCursorEditTool(input.toolName)) return NOTHING;

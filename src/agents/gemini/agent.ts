@@ -1,15 +1,13 @@
 /** Gemini CLI: hooks in .gemini/settings.json (project or home). */
 import { join } from "node:path";
-import { decisionDeny } from "../_shared/deny-forms.ts";
 import type { Agent } from "../contract.ts";
+import { geminiProtocol } from "./protocol.ts";
 
 export const gemini: Agent = {
+  ...geminiProtocol,
   name: "gemini",
   displayName: "Gemini CLI",
   hook: async () => (await import("./handle.ts")).handleGeminiHook,
-  preWriteEvent: "BeforeTool",
-  denyForm: decisionDeny,
-  emptyJson: null,
   projectDirVar: "GEMINI_PROJECT_DIR",
   // plan mode keeps its plans under the per-project temp folder
   stateDirs: (home) => [join(home, ".gemini", "tmp")],

@@ -11,6 +11,7 @@ import { pathInRoot } from "../_shared/root-path.ts";
 import { claimOnce } from "../_shared/session-state.ts";
 import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type GeminiHookInput, parseGeminiInput } from "./payload.ts";
+import { geminiProtocol } from "./protocol.ts";
 import {
   geminiChangeKind,
   geminiEditedPath,
@@ -32,7 +33,7 @@ export async function handleGeminiHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<HookReply> {
   const parsed = parseGeminiInput(stdin, options.env.GEMINI_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) return unreadableInputReply("gemini", stdin, parsed.error);
+  if (!parsed.ok) return unreadableInputReply(geminiProtocol, stdin, parsed.error);
   const { input } = parsed;
   if (input.event === "BeforeAgent") return beforeAgent(input);
   if (input.event !== "BeforeTool" && input.event !== "AfterTool") return EMPTY_REPLY;

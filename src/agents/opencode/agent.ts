@@ -1,15 +1,13 @@
 /** OpenCode: a generated plugin in .opencode/plugins/ (project or ~/.config/opencode). */
 import { join } from "node:path";
-import { decisionDeny } from "../_shared/deny-forms.ts";
 import type { Agent } from "../contract.ts";
+import { opencodeProtocol } from "./protocol.ts";
 
 export const opencode: Agent = {
+  ...opencodeProtocol,
   name: "opencode",
   displayName: "OpenCode",
   hook: async () => (await import("./handle.ts")).handleOpencodeHook,
-  preWriteEvent: "tool.execute.before",
-  denyForm: decisionDeny,
-  emptyJson: {},
   stateDirs: () => [],
   installScopes: ["project", "user"],
   install: async (action, request) => {

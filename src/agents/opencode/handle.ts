@@ -12,6 +12,7 @@ import { pathInRoot } from "../_shared/root-path.ts";
 import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { parsePatch } from "../codex/patch.ts";
 import { patchChanges, patchWrites } from "../codex/patch-files.ts";
+import { opencodeProtocol } from "./protocol.ts";
 
 /**
  * `cpilot hook opencode`: called by the plugin `cpilot install opencode` writes
@@ -44,13 +45,17 @@ export async function handleOpencodeHook(
     raw = JSON.parse(stdin);
   } catch (err) {
     return unreadableInputReply(
-      "opencode",
+      opencodeProtocol,
       stdin,
       `Cannot read the hook input: ${(err as Error).message}`,
     );
   }
   if (!isObject(raw))
-    return unreadableInputReply("opencode", stdin, "Cannot read the hook input: not a JSON object");
+    return unreadableInputReply(
+      opencodeProtocol,
+      stdin,
+      "Cannot read the hook input: not a JSON object",
+    );
   const call: OpencodeCall = {
     event: str(raw.hook_event_name) ?? "",
     tool: str(raw.tool) ?? "",

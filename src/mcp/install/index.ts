@@ -4,20 +4,18 @@
  * uninstall removes cpilot's entry only.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
+import type { Agent, McpTarget } from "../../agents/contract.ts";
+import { AGENTS, agentNamed } from "../../agents/registry.ts";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { removeTomlServer, upsertTomlServer } from "./codex-toml.ts";
 import { type EntryAction, removeJsonServer, upsertJsonServer } from "./json-servers.ts";
 
-/** Agents whose MCP config cpilot can write. */
-export const MCP_AGENTS = ["claude", "gemini", "cursor", "codex"] as const;
-export type McpAgent = (typeof MCP_AGENTS)[number];
-
-/** Cursor's variable for the open project, expanded by Cursor in mcp.json args. */
-// biome-ignore lint/suspicious/noTemplateCurlyInString: Cursor's own syntax, not a template
-const CURSOR_WORKSPACE = "${workspaceFolder}";
+/** The names of the agents whose MCP config cpilot can write. */
+export function mcpAgentNames(): string[] {
+  return AGENTS.filter((agent) => agent.mcp !== null).map((agent) => agent.name);
+}
 
 /** The name of cpilot's entry in every agent's server list. */
 export const SERVER_NAME = "cpilot";
@@ -27,14 +25,14 @@ export interface McpInstallOptions {
   readonly root: string;
   /** The command the agent runs. Default: this binary when cpilot is the compiled binary, else "cpilot". */
   readonly command?: string;
-  /** Its arguments. Default ["mcp"] (Cursor: plus --root ${workspaceFolder}). */
+  /** Its arguments. Default: the agent's (`McpTarget.args`). */
   readonly args?: readonly string[];
   /** Environment for CODEX_HOME / HOME lookups. Default process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface McpInstallResult {
-  readonly agent: McpAgent;
+  readonly agent: string;
   /** The file written (or that would have been). */
   readonly path: string;
   readonly action: EntryAction;
@@ -48,44 +46,24 @@ function isCompiled(execPath: string): boolean {
   return !["bun", "bun.exe", "node", "node.exe", "deno", "deno.exe"].includes(name);
 }
 
-/** Where an agent keeps its MCP servers. */
-export function mcpConfigPath(agent: McpAgent, options: McpInstallOptions): string {
-  const env = options.env ?? process.env;
-  switch (agent) {
-    case "claude":
-      return join(options.root, ".mcp.json");
-    case "gemini":
-      return join(options.root, ".gemini", "settings.json");
-    case "cursor":
-      return join(options.root, ".cursor", "mcp.json");
-    case "codex":
-      return join(env.CODEX_HOME || join(env.HOME || homedir(), ".codex"), "config.toml");
+/** The agent called `name` and its MCP target; an error naming the agents that have one. */
+function mcpAgent(name: string): { agent: Agent; target: McpTarget } {
+  const agent = agentNamed(name);
+  if (agent?.mcp == null) {
+    const known = mcpAgentNames();
+    throw new CpilotError(`Cannot set up MCP for "${name}": cpilot knows ${known.join(", ")}`, {
+      hint: `usage: cpilot install <${known.join("|")}> --mcp`,
+    });
   }
-}
-
-function assertAgent(agent: string): asserts agent is McpAgent {
-  if (!(MCP_AGENTS as readonly string[]).includes(agent)) {
-    throw new CpilotError(
-      `Cannot set up MCP for "${agent}": cpilot knows ${MCP_AGENTS.join(", ")}`,
-      {
-        hint: "usage: cpilot install <claude|gemini|cursor|codex> --mcp",
-      },
-    );
-  }
+  return { agent, target: agent.mcp };
 }
 
 function serverCommand(
-  agent: McpAgent,
+  target: McpTarget,
   options: McpInstallOptions,
 ): { command: string; args: string[] } {
   const command = options.command ?? (isCompiled(process.execPath) ? process.execPath : "cpilot");
-  // Cursor may start servers outside the project; it expands ${workspaceFolder} in args.
-  const args = options.args ?? (agent === "cursor" ? ["mcp", "--root", CURSOR_WORKSPACE] : ["mcp"]);
-  return { command, args: [...args] };
-}
-
-function jsonEntry(agent: McpAgent, command: string, args: string[]): Record<string, unknown> {
-  return agent === "claude" ? { type: "stdio", command, args } : { command, args };
+  return { command, args: [...(options.args ?? target.args)] };
 }
 
 /**
@@ -97,12 +75,14 @@ function jsonEntry(agent: McpAgent, command: string, args: string[]): Record<str
  * installMcp("claude", { root: "/repo" });
  * // { agent: "claude", path: "/repo/.mcp.json", action: "created", command: "cpilot", args: ["mcp"] }
  */
-export function installMcp(agent: string, options: McpInstallOptions): McpInstallResult {
-  assertAgent(agent);
-  const path = mcpConfigPath(agent, options);
-  const { command, args } = serverCommand(agent, options);
-  if (agent !== "codex") {
-    const action = upsertJsonServer(path, SERVER_NAME, jsonEntry(agent, command, args));
+export function installMcp(name: string, options: McpInstallOptions): McpInstallResult {
+  const { agent: found, target } = mcpAgent(name);
+  const agent = found.name;
+  const path = target.configPath(options.root, options.env ?? process.env);
+  const { command, args } = serverCommand(target, options);
+  if (target.format === "json") {
+    const entry = { ...target.entryFields, command, args };
+    const action = upsertJsonServer(path, SERVER_NAME, entry);
     return { agent, path, action, command, args };
   }
   const before = existsSync(path) ? readFileSync(path, "utf8") : "";
@@ -121,11 +101,12 @@ export function installMcp(agent: string, options: McpInstallOptions): McpInstal
 }
 
 /** Remove cpilot's MCP server entry (and nothing else) from an agent's config. */
-export function uninstallMcp(agent: string, options: McpInstallOptions): McpInstallResult {
-  assertAgent(agent);
-  const path = mcpConfigPath(agent, options);
-  const { command, args } = serverCommand(agent, options);
-  if (agent !== "codex")
+export function uninstallMcp(name: string, options: McpInstallOptions): McpInstallResult {
+  const { agent: found, target } = mcpAgent(name);
+  const agent = found.name;
+  const path = target.configPath(options.root, options.env ?? process.env);
+  const { command, args } = serverCommand(target, options);
+  if (target.format === "json")
     return { agent, path, action: removeJsonServer(path, SERVER_NAME), command, args };
   if (!existsSync(path)) return { agent, path, action: "absent", command, args };
   const { text, action } = removeTomlServer(readFileSync(path, "utf8"), SERVER_NAME, path);
@@ -134,6 +115,12 @@ export function uninstallMcp(agent: string, options: McpInstallOptions): McpInst
     else writeFileAtomic(path, text, { throughSymlink: true });
   }
   return { agent, path, action, command, args };
+}
+
+/** The line for the person after the entry went in, from the agent; null when it has none. */
+export function mcpInstallNote(result: McpInstallResult): string | null {
+  if (result.action === "unchanged") return null;
+  return agentNamed(result.agent)?.mcp?.installNote ?? null;
 }
 
 /** One line for people: what an install or uninstall did. */

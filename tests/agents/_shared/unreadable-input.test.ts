@@ -1,6 +1,14 @@
 /** The answer to a hook call whose input cannot be read: a deny in the agent's form, unless it is surely a post event. */
 import { describe, expect, test } from "bun:test";
 import { sniffEvent, unreadableInputReply } from "../../../src/agents/_shared/unreadable-input.ts";
+import type { Agent } from "../../../src/agents/contract.ts";
+import { agentNamed } from "../../../src/agents/registry.ts";
+
+const agent = (name: string): Agent => {
+  const found = agentNamed(name);
+  if (found === undefined) throw new Error(`no agent ${name}`);
+  return found;
+};
 
 describe("sniffEvent", () => {
   test("finds the event at the start of a cut or malformed payload", () => {
@@ -20,8 +28,8 @@ describe("unreadableInputReply", () => {
     ["gemini", '{"hook_event_name":"BeforeTool"', "decision"],
     ["cursor", '{"hook_event_name":"preToolUse"', "permission"],
     ["opencode", '{"hook_event_name":"tool.execute.before"', "decision"],
-  ])("%s: a pre-write (or unknown) event is denied in its own form", (agent, text, key) => {
-    const reply = unreadableInputReply(agent, text, problem);
+  ])("%s: a pre-write (or unknown) event is denied in its own form", (name, text, key) => {
+    const reply = unreadableInputReply(agent(name), text, problem);
     expect(JSON.stringify(reply.json)).toContain('"deny"');
     expect(Object.keys(reply.json ?? {})).toContain(key);
     expect(reply.stderr).toContain("stdin did not close");
@@ -29,10 +37,10 @@ describe("unreadableInputReply", () => {
 
   test("a post event is left alone: nothing to deny", () => {
     expect(
-      unreadableInputReply("claude", '{"hook_event_name":"PostToolUse"', problem).json,
+      unreadableInputReply(agent("claude"), '{"hook_event_name":"PostToolUse"', problem).json,
     ).toBeNull();
     expect(
-      unreadableInputReply("cursor", '{"hook_event_name":"afterFileEdit"', problem).json,
+      unreadableInputReply(agent("cursor"), '{"hook_event_name":"afterFileEdit"', problem).json,
     ).toEqual({});
   });
 });

@@ -1,0 +1,10 @@
+/** Claude Code's hook protocol facts, for shared code that answers without the handler. */
+
+import { preToolUseDeny } from "../_shared/deny-forms.ts";
+import type { AgentProtocol } from "../contract.ts";
+
+export const claudeProtocol: AgentProtocol = {
+  preWriteEvent: "PreToolUse",
+  denyForm: preToolUseDeny,
+  emptyJson: null,
+};

@@ -1,0 +1,8 @@
+/** Cursor's hook protocol facts, for shared code that answers without the handler. */
+import type { AgentProtocol } from "../contract.ts";
+
+export const cursorProtocol: AgentProtocol = {
+  preWriteEvent: "preToolUse",
+  denyForm: (reason) => ({ permission: "deny", agent_message: reason }),
+  emptyJson: {},
+};

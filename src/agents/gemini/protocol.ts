@@ -1,0 +1,10 @@
+/** Gemini CLI's hook protocol facts, for shared code that answers without the handler. */
+
+import { decisionDeny } from "../_shared/deny-forms.ts";
+import type { AgentProtocol } from "../contract.ts";
+
+export const geminiProtocol: AgentProtocol = {
+  preWriteEvent: "BeforeTool",
+  denyForm: decisionDeny,
+  emptyJson: null,
+};
