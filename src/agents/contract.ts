@@ -83,7 +83,7 @@ export interface SessionRequest {
 
 /**
  * The protocol facts shared code needs to answer for an agent without its handler (an input
- * that cannot be read, a hook server that went away). Each agent folder keeps them in its
+ * that cannot be read, a hook server that went away, the gate's agent-state folders). Each agent folder keeps them in its
  * own small module, which both its `agent.ts` and its handler import.
  */
 export interface AgentProtocol {
@@ -93,6 +93,8 @@ export interface AgentProtocol {
   denyForm(reason: string): Record<string, unknown>;
   /** What stdout carries when a call other than pre-write has nothing to say: null (nothing) or `{}`. */
   readonly emptyJson: Record<string, unknown> | null;
+  /** Folders outside the project where the agent writes its own notes (plans, todos); the gate allows them. */
+  stateDirs(home: string, env: NodeJS.ProcessEnv): string[];
 }
 
 /** One coding agent, as cpilot drives it. */
@@ -107,8 +109,6 @@ export interface Agent extends AgentProtocol {
   hook(): Promise<HookHandler>;
   /** The variable the agent sets to the project folder for hook commands, if any. */
   readonly projectDirVar?: string;
-  /** Folders outside the project where the agent writes its own notes (plans, todos); the gate allows them. */
-  stateDirs(home: string, env: NodeJS.ProcessEnv): string[];
 
   // --- install (`cpilot install|uninstall <name>`) ---
   /** The scopes `cpilot install <name>` accepts. */

@@ -19,6 +19,8 @@ export interface EvaluateOptions {
   tty?: TtyPrompt | false;
   /** false: do not log (dry run); a string: log to that file instead. */
   log?: boolean | string;
+  /** The writing agent's own notes folders outside the root (its `stateDirs`): allowed unless `defaults.agentState` is off. */
+  stateDirs?: readonly string[];
 }
 
 function pluginInput(write: PendingWrite, verdict: PathVerdict, root: string): PluginInput {
@@ -113,7 +115,7 @@ async function decide(
   options: EvaluateOptions,
 ): Promise<GateDecision> {
   const root = resolve(options.root);
-  const first = checkPath(root, write.path, config, write.agent);
+  const first = checkPath(root, write.path, config, options.stateDirs);
   if (!first.ok) {
     return {
       decision: "deny",
@@ -154,7 +156,7 @@ async function decide(
       ...(result.path === undefined ? {} : { path: result.path }),
       ...(result.content === undefined ? {} : { content: result.content }),
     };
-    const checked = checkPath(root, next.path, config, write.agent);
+    const checked = checkPath(root, next.path, config, options.stateDirs);
     const denial = !checked.ok
       ? { reason: checked.reason, source: checked.source, path: checked.absolute }
       : checked.hit.action === "deny"

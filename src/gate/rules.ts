@@ -175,7 +175,7 @@ export function checkPath(
   root: string,
   path: string,
   config: ResolvedGateConfig,
-  agent?: string,
+  stateDirs: readonly string[] = [],
 ): PathVerdict | PathRefusal {
   const absolute = path.includes("\0") ? path : resolve(root, path);
   const refuse = (source: string, reason: string, hint?: string): PathRefusal => ({
@@ -217,7 +217,7 @@ export function checkPath(
     const asGiven = isAbsolute(path) ? path : `${resolve(root)}${sep}${path}`;
     const stateDir =
       config.defaults.agentState && contained.kind !== "loop"
-        ? agentStateDirOf(asGiven, agent, process.env)
+        ? agentStateDirOf(asGiven, stateDirs)
         : null;
     if (stateDir !== null) {
       const hit: RuleHit = {

@@ -1,5 +1,7 @@
 import { lstatSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { stateDirsHere } from "../agents/_shared/edit-gate.ts";
+import { agentNamed } from "../agents/registry.ts";
 import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
 import { checkPath } from "../gate/rules.ts";
 import type { GateConfig } from "../gate/schema.ts";
@@ -96,12 +98,21 @@ async function gate(
     session: ctx.session,
     ...extra,
   };
+  // An MCP client that names itself as an agent cpilot knows gets that agent's notes folders.
+  const agent = agentNamed(ctx.agent);
+  const stateDirs = agent === undefined ? [] : stateDirsHere(agent);
   if (ctx.unloaded === undefined)
-    return evaluateWrite(write, { root: ctx.root, config: ctx.gate, tty: false, log });
+    return evaluateWrite(write, { root: ctx.root, config: ctx.gate, tty: false, log, stateDirs });
   // The config did not load: its rules and plugins cannot decide. The built-in protections
   // still do (no user code), and their reason comes first; whatever they allow is refused.
   const why = ctx.unloaded.split("\n")[0];
-  const builtIn = await evaluateWrite(write, { root: ctx.root, config: {}, tty: false, log });
+  const builtIn = await evaluateWrite(write, {
+    root: ctx.root,
+    config: {},
+    tty: false,
+    log,
+    stateDirs,
+  });
   if (builtIn.decision === "deny") {
     return {
       ...builtIn,

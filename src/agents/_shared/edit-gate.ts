@@ -1,14 +1,26 @@
+import { homedir } from "node:os";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import type { AgentProtocol } from "../contract.ts";
 import { unloadedConfigNote } from "./hook-config.ts";
 
+/** The agent's own notes folders here, for the gate (see AgentProtocol.stateDirs). */
+export function stateDirsHere(agent: AgentProtocol, env = process.env): string[] {
+  return agent.stateDirs(env.HOME || homedir(), env);
+}
+
 /** Run the write gate for a hook (no terminal to ask on: `ask` rules use the headless mode). */
-export async function gateEdit(config: ResolvedConfig, write: PendingWrite): Promise<GateDecision> {
+export async function gateEdit(
+  agent: AgentProtocol,
+  config: ResolvedConfig,
+  write: PendingWrite,
+): Promise<GateDecision> {
   const { evaluateWrite } = await import("../../gate/evaluate.ts");
   const decision = await evaluateWrite(write, {
     root: config.root,
     config: config.source.gate ?? {},
     tty: false,
+    stateDirs: stateDirsHere(agent),
   });
   const note = unloadedConfigNote(config);
   if (note !== null && decision.decision === "deny") decision.reason += note;

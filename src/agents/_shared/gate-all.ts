@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import type { AgentProtocol } from "../contract.ts";
 import { gateEdit } from "./edit-gate.ts";
 
 /** What the gate said about every write of one tool call (a patch may write several files). */
@@ -16,12 +17,13 @@ export type GateVerdict =
  * must not run at all); otherwise the writes a plugin changed, or plain allow.
  */
 export async function gateAll(
+  agent: AgentProtocol,
   config: ResolvedConfig,
   writes: readonly PendingWrite[],
 ): Promise<GateVerdict> {
   const changes: { write: PendingWrite; decision: GateDecision }[] = [];
   for (const write of writes) {
-    const decision = await gateEdit(config, write);
+    const decision = await gateEdit(agent, config, write);
     if (decision.decision === "deny") {
       return {
         kind: "deny",

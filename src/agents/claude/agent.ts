@@ -1,10 +1,7 @@
 /** Claude Code: hooks in .claude/settings*.json, and `--settings` for one session. */
 import { join } from "node:path";
 import type { Agent } from "../contract.ts";
-import { claudeProtocol } from "./protocol.ts";
-
-const configDir = (home: string, env: NodeJS.ProcessEnv): string =>
-  env.CLAUDE_CONFIG_DIR || join(home, ".claude");
+import { claudeConfigDir, claudeProtocol } from "./protocol.ts";
 
 export const claude: Agent = {
   ...claudeProtocol,
@@ -13,10 +10,6 @@ export const claude: Agent = {
   hook: async () => (await import("./handle.ts")).handleClaudeHook,
   projectDirVar: "CLAUDE_PROJECT_DIR",
   // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
-  stateDirs: (home, env) => [
-    join(configDir(home, env), "plans"),
-    join(configDir(home, env), "todos"),
-  ],
   installScopes: ["project", "local", "user"],
   install: async (action, request) => (await import("./install.ts")).installClaude(action, request),
   mcp: {
@@ -36,7 +29,7 @@ export const claude: Agent = {
     return [
       join(root, ".claude", "settings.json"),
       join(root, ".claude", "settings.local.json"),
-      join(configDir(home, env), "settings.json"),
+      join(claudeConfigDir(home, env), "settings.json"),
     ].map((path) => groupedHookPlace(path, "claude"));
   },
   sessionArgs: async (request) => (await import("./session.ts")).claudeSessionArgs(request),

@@ -1,6 +1,8 @@
 import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import { stateDirsHere } from "../_shared/edit-gate.ts";
 import { unloadedConfigNote } from "../_shared/hook-config.ts";
 import type { HookContext } from "./hook-context.ts";
+import { claudeProtocol } from "./protocol.ts";
 import { type ClaudeReply, NO_REPLY, permissionReply } from "./reply.ts";
 import { editedPath, isEditTool } from "./tool-files.ts";
 import { intendedMultiEdit, updatedToolInput } from "./updated-input.ts";
@@ -29,6 +31,7 @@ export async function onPreToolUse(
     root: ctx.config.root,
     config: gateConfig ?? {},
     tty: false,
+    stateDirs: stateDirsHere(claudeProtocol),
   });
   const note = unloadedConfigNote(ctx.config);
   if (note !== null && decision.decision === "deny") decision.reason += note;

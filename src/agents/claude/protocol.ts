@@ -1,10 +1,21 @@
 /** Claude Code's hook protocol facts, for shared code that answers without the handler. */
 
+import { join } from "node:path";
 import { preToolUseDeny } from "../_shared/deny-forms.ts";
 import type { AgentProtocol } from "../contract.ts";
+
+/** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude. */
+export function claudeConfigDir(home: string, env: NodeJS.ProcessEnv): string {
+  return env.CLAUDE_CONFIG_DIR || join(home, ".claude");
+}
 
 export const claudeProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",
   denyForm: preToolUseDeny,
   emptyJson: null,
+  // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
+  stateDirs: (home, env) => [
+    join(claudeConfigDir(home, env), "plans"),
+    join(claudeConfigDir(home, env), "todos"),
+  ],
 };

@@ -9,7 +9,6 @@ export const codex: Agent = {
   name: "codex",
   displayName: "Codex CLI",
   hook: async () => (await import("./handle.ts")).handleCodexHook,
-  stateDirs: () => [],
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { codexInstaller }] = await Promise.all([

@@ -66,7 +66,11 @@ async function preToolUse(
   text: string,
   files: readonly PatchFile[],
 ): Promise<HookReply> {
-  const verdict = await gateAll(config, patchWrites(files, "codex", input.session, input.cwd));
+  const verdict = await gateAll(
+    codexProtocol,
+    config,
+    patchWrites(files, "codex", input.session, input.cwd),
+  );
   if (verdict.kind === "allow") return EMPTY_REPLY;
   if (verdict.kind === "deny") return permission("deny", verdict.reason);
   let patch = text;

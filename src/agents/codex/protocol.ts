@@ -7,4 +7,5 @@ export const codexProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",
   denyForm: preToolUseDeny,
   emptyJson: null,
+  stateDirs: () => [],
 };

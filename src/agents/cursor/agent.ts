@@ -12,7 +12,6 @@ export const cursor: Agent = {
   name: "cursor",
   displayName: "Cursor",
   hook: async () => (await import("./handle.ts")).handleCursorHook,
-  stateDirs: (home) => [join(home, ".cursor", "plans")],
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { cursorInstaller }] = await Promise.all([

@@ -9,8 +9,6 @@ export const gemini: Agent = {
   displayName: "Gemini CLI",
   hook: async () => (await import("./handle.ts")).handleGeminiHook,
   projectDirVar: "GEMINI_PROJECT_DIR",
-  // plan mode keeps its plans under the per-project temp folder
-  stateDirs: (home) => [join(home, ".gemini", "tmp")],
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { geminiInstaller }] = await Promise.all([

@@ -66,7 +66,7 @@ async function beforeTool(input: GeminiHookInput, config: ResolvedConfig): Promi
   const path = geminiEditedPath(input.toolInput);
   if (path === null) return EMPTY_REPLY;
   const write = geminiPendingWrite(input.toolName, path, input.toolInput, input.session);
-  const decision = await gateEdit(config, write);
+  const decision = await gateEdit(geminiProtocol, config, write);
   if (decision.decision === "deny") return denyReply(decision.reason, decision.hint);
   if (decision.modified === undefined) return EMPTY_REPLY;
   const updated = geminiUpdatedInput(input.toolName, decision);

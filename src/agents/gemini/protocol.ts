@@ -1,5 +1,6 @@
 /** Gemini CLI's hook protocol facts, for shared code that answers without the handler. */
 
+import { join } from "node:path";
 import { decisionDeny } from "../_shared/deny-forms.ts";
 import type { AgentProtocol } from "../contract.ts";
 
@@ -7,4 +8,6 @@ export const geminiProtocol: AgentProtocol = {
   preWriteEvent: "BeforeTool",
   denyForm: decisionDeny,
   emptyJson: null,
+  // plan mode keeps its plans under the per-project temp folder
+  stateDirs: (home) => [join(home, ".gemini", "tmp")],
 };

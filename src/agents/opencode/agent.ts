@@ -8,7 +8,6 @@ export const opencode: Agent = {
   name: "opencode",
   displayName: "OpenCode",
   hook: async () => (await import("./handle.ts")).handleOpencodeHook,
-  stateDirs: () => [],
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { opencodeInstaller }] = await Promise.all([

@@ -7,4 +7,5 @@ export const opencodeProtocol: AgentProtocol = {
   preWriteEvent: "tool.execute.before",
   denyForm: decisionDeny,
   emptyJson: {},
+  stateDirs: () => [],
 };
