@@ -1,6 +1,5 @@
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { ChangeKind, FileChange } from "../../engine/batch.ts";
-import { viaPathModule } from "../../util/path-bytes.ts";
+import { pathInRoot } from "../_shared/root-path.ts";
 import type { ClaudeToolCall } from "./payload.ts";
 
 /** Claude Code's file-editing tools (MultiEdit is gone in 2.1.x; kept for older versions). */
@@ -20,17 +19,6 @@ export function editedPath(call: Pick<ClaudeToolCall, "toolName" | "toolInput">)
   const key = call.toolName === "NotebookEdit" ? "notebook_path" : "file_path";
   const value = call.toolInput[key];
   return typeof value === "string" && value !== "" ? value : null;
-}
-
-/** `path` relative to `root` with posix separators, or null when it is outside the root. */
-export function relativeToRoot(root: string, path: string, cwd: string): string | null {
-  // a name that is not UTF-8 keeps its bytes (see path-bytes.ts)
-  return viaPathModule(path, (given) => {
-    const abs = isAbsolute(given) ? given : resolve(cwd, given);
-    const rel = relative(root, abs);
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return null;
-    return rel.split(sep).join("/");
-  });
 }
 
 /** Created or modified, from what the tool answered (an object in PostToolUse, a string in PostToolBatch). */
@@ -59,7 +47,7 @@ export function batchFiles(
   for (const call of calls) {
     const path = editedPath(call);
     if (path === null || failedCall(call)) continue;
-    const rel = relativeToRoot(root, path, cwd);
+    const rel = pathInRoot(root, cwd, path);
     if (rel === null) continue;
     const kind = changeKind(call);
     const prev = seen.get(rel);
