@@ -1,8 +1,9 @@
 import { renderCallbacksPanel } from "../_shared/callbacks-panel.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { claimOnce, pruneSessions } from "../_shared/session-state.ts";
 import type { HookContext } from "./hook-context.ts";
-import { type ClaudeReply, contextReply } from "./reply.ts";
+import { contextReply } from "./reply.ts";
 
 /**
  * SessionStart and UserPromptSubmit: once per session, the table of active callbacks
@@ -10,7 +11,7 @@ import { type ClaudeReply, contextReply } from "./reply.ts";
  * A new session also forgets sessions untouched for a week, and stops runs left behind by
  * a hook that was killed.
  */
-export async function onSessionContext(ctx: HookContext): Promise<ClaudeReply> {
+export async function onSessionContext(ctx: HookContext): Promise<HookReply> {
   const { input, config, settings } = ctx;
   if (input.event === "SessionStart") {
     pruneSessions(config.root);

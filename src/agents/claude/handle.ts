@@ -1,26 +1,18 @@
-import { sha1Hex } from "../../platform/digest.ts";
 import { mark } from "../../util/trace.ts";
 import { gateFailedReason } from "../_shared/edit-gate.ts";
-import { emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
-import { claimOnce } from "../_shared/session-state.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
 import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
 import { claudeProtocol } from "./protocol.ts";
-import {
-  blockReply,
-  type ClaudeReply,
-  contextReply,
-  NO_REPLY,
-  permissionReply,
-  stopReply,
-} from "./reply.ts";
+import { blockReply, contextReply, NO_REPLY, permissionReply, stopReply } from "./reply.ts";
 import { isEditTool } from "./tool-files.ts";
 
 /** Events cpilot answers; anything else gets no output. */
 const HANDLERS: Record<
   string,
-  () => Promise<(ctx: HookContext) => Promise<ClaudeReply> | ClaudeReply>
+  () => Promise<(ctx: HookContext) => Promise<HookReply> | HookReply>
 > = {
   PreToolUse: async () => (await import("./pre-tool-use.ts")).onPreToolUse,
   PostToolUse: async () => (await import("./post-tool-use.ts")).onPostToolUse,
@@ -39,7 +31,7 @@ const HANDLERS: Record<
 export async function handleClaudeHook(
   stdin: string,
   options: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<ClaudeReply> {
+): Promise<HookReply> {
   const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
   if (!parsed.ok) return unreadableInputReply(claudeProtocol, stdin, parsed.error);
   const { input } = parsed;
@@ -80,23 +72,16 @@ async function configError(
   root: string,
   message: string,
   env: NodeJS.ProcessEnv,
-): Promise<ClaudeReply> {
+): Promise<HookReply> {
   const stderr = `cpilot: ${message}`;
   if (input.event === "PreToolUse") {
     const { onPreToolUse } = await import("./pre-tool-use.ts");
     const fallback = hookContext(input, await emptyConfig(root, message), env);
-    const gated = await onPreToolUse(fallback, {});
+    const gated = await onPreToolUse(fallback);
     return { ...gated, stderr };
   }
-  const hash = sha1Hex(message).slice(0, 12);
-  let first = false;
-  try {
-    first = claimOnce(root, input.session, `config-error-${hash}`);
-  } catch {
-    first = false;
-  }
-  if (!first) return { json: null, stderr };
-  const text = `cpilot: the project's checks are NOT running: its config is broken.\n${message}\nFix the config file if that is part of your task; otherwise tell the user.`;
+  const text = configErrorForModel(root, input.session, message);
+  if (text === null) return { json: null, stderr };
   if (input.event === "PostToolUse") return { ...blockReply(text), stderr };
   if (input.event === "Stop")
     return { ...stopReply({ block: false, systemMessage: text }), stderr };

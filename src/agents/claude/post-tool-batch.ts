@@ -1,10 +1,11 @@
 import { anyCallbackMatches } from "../_shared/any-match.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { wasClaimed } from "../_shared/session-state.ts";
 import { markBatchEventSeen } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 import { safeId } from "./post-tool-use.ts";
-import { type ClaudeReply, contextReply, NO_REPLY } from "./reply.ts";
+import { contextReply, NO_REPLY } from "./reply.ts";
 import { batchFiles } from "./tool-files.ts";
 
 /**
@@ -12,7 +13,7 @@ import { batchFiles } from "./tool-files.ts";
  * callbacks with every file the batch edited. Everything goes out as additionalContext:
  * a "block" here would end the agent's loop (seen with 2.1.330).
  */
-export async function onPostToolBatch(ctx: HookContext): Promise<ClaudeReply> {
+export async function onPostToolBatch(ctx: HookContext): Promise<HookReply> {
   const { input, config } = ctx;
   markBatchEventSeen(config.root);
   const waiting = takeDelivery(config.root, input.session);

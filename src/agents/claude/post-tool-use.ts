@@ -1,10 +1,11 @@
 import { bookkeep } from "../../util/state-trouble.ts";
 import { anyCallbackMatches } from "../_shared/any-match.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { claimOnce } from "../_shared/session-state.ts";
 import { hasBatchEvent } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
-import { blockReply, type ClaudeReply, contextReply, NO_REPLY } from "./reply.ts";
+import { blockReply, contextReply, NO_REPLY } from "./reply.ts";
 import { batchFiles } from "./tool-files.ts";
 
 /**
@@ -13,7 +14,7 @@ import { batchFiles } from "./tool-files.ts";
  * Anything failing comes back as decision "block" (the only exit-0 form the model cannot
  * miss; the edit has happened either way); the rest as additionalContext.
  */
-export async function onPostToolUse(ctx: HookContext): Promise<ClaudeReply> {
+export async function onPostToolUse(ctx: HookContext): Promise<HookReply> {
   const { input, config } = ctx;
   const waiting = bookkeep(config.root, { failing: [], info: [] }, () =>
     takeDelivery(config.root, input.session),
@@ -43,7 +44,7 @@ export async function onPostToolUse(ctx: HookContext): Promise<ClaudeReply> {
 }
 
 /** Failures as a block the model cannot miss; the rest as context; nothing when empty. */
-function deliver(failures: readonly string[], info: readonly string[]): ClaudeReply {
+function deliver(failures: readonly string[], info: readonly string[]): HookReply {
   if (failures.length > 0) return blockReply([...failures, ...info].join("\n\n"));
   if (info.length > 0) return contextReply("PostToolUse", info.join("\n\n"));
   return NO_REPLY;

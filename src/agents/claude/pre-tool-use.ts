@@ -1,9 +1,9 @@
 import type { GateDecision, PendingWrite } from "../../gate/types.ts";
-import { stateDirsHere } from "../_shared/edit-gate.ts";
-import { unloadedConfigNote } from "../_shared/hook-config.ts";
+import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
 import type { HookContext } from "./hook-context.ts";
 import { claudeProtocol } from "./protocol.ts";
-import { type ClaudeReply, NO_REPLY, permissionReply } from "./reply.ts";
+import { NO_REPLY, permissionReply } from "./reply.ts";
 import { editedPath, isEditTool } from "./tool-files.ts";
 import { intendedMultiEdit, updatedToolInput } from "./updated-input.ts";
 
@@ -17,29 +17,18 @@ const AUTO_MODES = new Set(["acceptEdits", "bypassPermissions", "dontAsk"]);
  * the change is told to the model, whose history keeps its original input. Never prompts:
  * there is no terminal in a hook, so `ask` rules use the gate's headless mode.
  */
-export async function onPreToolUse(
-  ctx: HookContext,
-  gateConfig = ctx.config.source.gate,
-): Promise<ClaudeReply> {
+export async function onPreToolUse(ctx: HookContext): Promise<HookReply> {
   const tool = ctx.input.tool;
   if (tool === undefined || !isEditTool(tool.toolName)) return NO_REPLY;
   const path = editedPath(tool);
   if (path === null) return NO_REPLY;
-  const { evaluateWrite } = await import("../../gate/evaluate.ts");
   const write = pendingWrite(tool.toolName, path, tool.toolInput, ctx);
-  const decision = await evaluateWrite(write, {
-    root: ctx.config.root,
-    config: gateConfig ?? {},
-    tty: false,
-    stateDirs: stateDirsHere(claudeProtocol),
-  });
-  const note = unloadedConfigNote(ctx.config);
-  if (note !== null && decision.decision === "deny") decision.reason += note;
+  const decision = await gateEdit(claudeProtocol, ctx.config, write);
   if (decision.decision === "deny") return deny(decision.reason, decision);
   if (decision.modified === undefined) return NO_REPLY;
   const updated = updatedToolInput(tool.toolName, tool.toolInput, decision);
   if (!updated.ok) return deny(updated.reason, decision);
-  const told = `cpilot's write gate changed this ${tool.toolName} before it ran; the file now holds the changed version, not exactly what you sent:\n${decision.modified.summary}`;
+  const told = modifiedNote(tool.toolName, decision);
   const mode = ctx.input.permissionMode;
   return permissionReply({
     decision: mode === undefined || AUTO_MODES.has(mode) ? "allow" : "ask",
@@ -50,7 +39,7 @@ export async function onPreToolUse(
 }
 
 /** Deny; or ask the person, for a deny a person may overrule (Claude Code asks; `-p` denies). */
-function deny(reason: string, decision: GateDecision): ClaudeReply {
+function deny(reason: string, decision: GateDecision): HookReply {
   return permissionReply({
     decision: decision.askPerson ? "ask" : "deny",
     reason,

@@ -2,23 +2,19 @@
  * What a hook prints: Claude Code's JSON protocol on stdout (exit 0 always; exit 1 is
  * silently dropped and exit 2 ends the loop in PostToolBatch), plus text for people on stderr.
  */
-export interface ClaudeReply {
-  /** Printed as one JSON line on stdout; null prints nothing. */
-  readonly json: Record<string, unknown> | null;
-  /** For the person watching (Claude Code shows it in verbose mode / the log). */
-  readonly stderr?: string;
-}
+import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
 
-export const NO_REPLY: ClaudeReply = { json: null };
+/** Nothing on stdout. */
+export const NO_REPLY: HookReply = EMPTY_REPLY;
 
 /** Text the model reads after the tool result (PostToolUse, PostToolBatch, SessionStart, UserPromptSubmit, PreToolUse). */
-export function contextReply(event: string, text: string): ClaudeReply {
+export function contextReply(event: string, text: string): HookReply {
   if (text === "") return NO_REPLY;
   return { json: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
 }
 
 /** PostToolUse "block": the edit happened; the model must read this and act on it. */
-export function blockReply(reason: string): ClaudeReply {
+export function blockReply(reason: string): HookReply {
   return { json: { decision: "block", reason } };
 }
 
@@ -30,7 +26,7 @@ export function permissionReply(options: {
   additionalContext?: string;
   /** Shown to the person (a hint about which config key changes this). */
   systemMessage?: string;
-}): ClaudeReply {
+}): HookReply {
   const out: Record<string, unknown> = {
     hookEventName: "PreToolUse",
     permissionDecision: options.decision,
@@ -48,7 +44,7 @@ export function stopReply(options: {
   block: boolean;
   reason?: string;
   systemMessage?: string;
-}): ClaudeReply {
+}): HookReply {
   const json: Record<string, unknown> = {};
   if (options.block) {
     json.decision = "block";

@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import { sha1Hex } from "../../platform/digest.ts";
 import { bookkeep, takeStateTrouble } from "../../util/state-trouble.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../_shared/session-state.ts";
 import type { HookContext } from "./hook-context.ts";
 import { recheckFailing } from "./recheck.ts";
-import { type ClaudeReply, stopReply } from "./reply.ts";
+import { stopReply } from "./reply.ts";
 import { lastAssistantText } from "./transcript.ts";
 
 /**
@@ -15,7 +16,7 @@ import { lastAssistantText } from "./transcript.ts";
  * `<context-update>` blocks failed to apply; at most `agent.maxStopBlocks` times per
  * session, so it never loops. Otherwise let it stop and tell the person what happened.
  */
-export async function onStop(ctx: HookContext): Promise<ClaudeReply> {
+export async function onStop(ctx: HookContext): Promise<HookReply> {
   const { input, config, settings } = ctx;
   const waiting = takeDelivery(config.root, input.session);
   const used = readCounter(config.root, input.session, "stop-blocks");
