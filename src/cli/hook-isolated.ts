@@ -6,6 +6,7 @@
 // protections decide (no user code runs for them), and a post-edit call gets a note.
 
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
+import { gateUndecided } from "../agents/_shared/messages.ts";
 import { selfArgv } from "../agents/_shared/self-command.ts";
 import { mayBePreWrite, sniffEvent } from "../agents/_shared/unreadable-input.ts";
 import type { Agent } from "../agents/contract.ts";
@@ -58,9 +59,7 @@ export async function answerIsolated(
   // process that ended): the gate's plugins and rules did not decide, so the write is denied.
   if (outcome.afterLoad && mayBePreWrite(agent, sniffEvent(stdin))) {
     return {
-      json: agent.denyForm(
-        `cpilot's write gate could not decide on this write (${outcome.message}), so it is not allowed. Tell the user if it keeps happening.`,
-      ),
+      json: agent.denyForm(gateUndecided(outcome.message)),
       stderr: `cpilot: ${outcome.message}`,
     };
   }

@@ -203,10 +203,9 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     const { mayBePreWrite, sniffEvent } = await import("../agents/_shared/unreadable-input.ts");
     if (mayBePreWrite(target, sniffEvent(text))) {
       const why = "the hook was stopped (SIGTERM) before the hook server answered";
+      const { gateUndecided } = await import("../agents/_shared/messages.ts");
       emit({
-        json: target.denyForm(
-          `cpilot's write gate could not decide on this write (${why}), so it is not allowed.`,
-        ),
+        json: target.denyForm(gateUndecided(why)),
         stderr: `cpilot: ${why}`,
       });
     }

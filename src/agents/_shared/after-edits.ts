@@ -1,6 +1,7 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { FileChange } from "../../engine/batch.ts";
 import { anyCallbackMatches } from "./any-match.ts";
+import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
 import { takeDelivery } from "./notices.ts";
 import type { AgentReport } from "./render-outcome.ts";
 
@@ -34,7 +35,6 @@ export async function afterEdits(options: {
 /** One message for the model, failures first with a heading; "" when there is nothing. */
 export function reportText(report: AgentReport): string {
   const parts = [...report.failures, ...report.info];
-  if (report.failures.length > 0)
-    parts.unshift("cpilot: checks failed after your edit; fix these:");
+  if (report.failures.length > 0) parts.unshift(CHECKS_FAILED_AFTER_EDIT);
   return parts.join("\n\n");
 }

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GateDecision, PendingWrite } from "../../gate/types.ts";
 import type { AgentProtocol } from "../contract.ts";
 import { unloadedConfigNote } from "./hook-config.ts";
+import { gateFailed, gateModified } from "./messages.ts";
 
 /** The agent's own notes folders here, for the gate (see AgentProtocol.stateDirs). */
 export function stateDirsHere(agent: AgentProtocol, env = process.env): string[] {
@@ -29,13 +30,11 @@ export async function gateEdit(
 
 /** What the model is told when the gate changed its write before it ran. */
 export function modifiedNote(tool: string, decision: GateDecision): string {
-  return `cpilot's write gate changed this ${tool} before it ran; the file now holds the changed version, not exactly what you sent:\n${decision.modified?.summary ?? "(no summary)"}`;
+  return gateModified(tool, decision.modified?.summary);
 }
 
 /**
  * Why a write is refused when the gate itself failed (a bug, not a rule): the gate fails
  * closed, as it does for a broken plugin. What every agent's pre-write hook answers then.
  */
-export function gateFailedReason(message: string): string {
-  return `cpilot's write gate could not decide on this write (an internal error: ${message}), so it is not allowed. Try again; if it persists, the user can check \`cpilot doctor\`.`;
-}
+export const gateFailedReason = gateFailed;

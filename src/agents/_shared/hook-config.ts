@@ -7,6 +7,7 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import { cachedConfigValue } from "../../config/value-cache.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
+import { configBroken, unloadedConfig } from "./messages.ts";
 import { claimOnce } from "./session-state.ts";
 
 /** The project's config as a hook sees it: none here, loaded, or broken (with the message). */
@@ -117,7 +118,7 @@ export async function emptyConfig(root: string, why: string): Promise<ResolvedCo
 export function unloadedConfigNote(config: ResolvedConfig): string | null {
   const why = standIns.get(config);
   if (why === undefined) return null;
-  return `\n(The project's cpilot config did not load, so only cpilot's built-in protections decided and nothing the config might allow is allowed: ${why.split("\n")[0]})`;
+  return unloadedConfig(why.split("\n")[0] ?? why);
 }
 
 /**
@@ -133,5 +134,5 @@ export function configErrorForModel(root: string, session: string, message: stri
     first = false;
   }
   if (!first) return null;
-  return `cpilot: the project's checks are NOT running: its config is broken.\n${message}\nFix the config file if that is part of your task; otherwise tell the user.`;
+  return configBroken(message);
 }

@@ -10,6 +10,7 @@
  */
 import type { AgentProtocol } from "../contract.ts";
 import type { HookReply } from "./hook-reply.ts";
+import { unreadableInput } from "./messages.ts";
 
 /** How much of the input is searched for the event name (it comes before the tool input). */
 const SNIFF_CHARS = 1024 * 1024;
@@ -37,6 +38,6 @@ export function unreadableInputReply(
   const stderr = `cpilot: ${problem}`;
   const event = sniffEvent(text);
   if (!mayBePreWrite(agent, event)) return { json: agent.emptyJson, stderr };
-  const reason = `cpilot's write gate could not read this hook call's input (${problem.replace(/^Cannot read the hook input: /, "")}), so it cannot tell what would be written and the write is not allowed. Try again; if it keeps happening, tell the user.`;
+  const reason = unreadableInput(problem.replace(/^Cannot read the hook input: /, ""));
   return { json: agent.denyForm(reason), stderr };
 }

@@ -1,5 +1,6 @@
 import { anyCallbackMatches } from "../_shared/any-match.ts";
 import type { HookReply } from "../_shared/hook-reply.ts";
+import { CHECKS_FAILED_AFTER_EDITS } from "../_shared/messages.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { wasClaimed } from "../_shared/session-state.ts";
 import { markBatchEventSeen } from "./batch-event.ts";
@@ -39,7 +40,7 @@ export async function onPostToolBatch(ctx: HookContext): Promise<HookReply> {
     info.unshift(...report.info);
   }
   if (parts.length > 0) {
-    parts.unshift("cpilot: checks failed after your last edits; fix these:");
+    parts.unshift(CHECKS_FAILED_AFTER_EDITS);
   }
   const text = [...parts, ...info].join("\n\n");
   return text === "" ? NO_REPLY : contextReply("PostToolBatch", text);

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { sha1Hex } from "../../platform/digest.ts";
 import { bookkeep, takeStateTrouble } from "../../util/state-trouble.ts";
 import type { HookReply } from "../_shared/hook-reply.ts";
+import { stopReminder } from "../_shared/messages.ts";
 import { takeDelivery } from "../_shared/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../_shared/session-state.ts";
 import type { HookContext } from "./hook-context.ts";
@@ -31,7 +32,7 @@ export async function onStop(ctx: HookContext): Promise<HookReply> {
       bumpCounter(config.root, input.session, "stop-blocks"),
     );
     const trouble = takeStateTrouble(config.root);
-    const head = `cpilot: do not stop yet: ${problems.length === 1 ? "this needs" : "these need"} fixing first (reminder ${n} of at most ${settings.maxStopBlocks}):`;
+    const head = stopReminder(problems.length, n, settings.maxStopBlocks);
     const tail = context?.ok === true ? [context.text] : [];
     return stopReply({
       block: true,
