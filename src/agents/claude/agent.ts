@@ -12,6 +12,7 @@ export const claude: Agent = {
   // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
   installScopes: ["project", "local", "user"],
   install: async (action, request) => (await import("./install.ts")).installClaude(action, request),
+  hookFiles: [".claude/settings.json", ".claude/settings.local.json"],
   mcp: {
     configPath: (root) => join(root, ".mcp.json"),
     format: "json",

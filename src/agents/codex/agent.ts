@@ -17,6 +17,7 @@ export const codex: Agent = {
     ]);
     return reportInstall("codex", codexInstaller, action, request);
   },
+  hookFiles: [".codex/hooks.json", ".codex/config.toml"],
   mcp: {
     configPath: (_root, env) =>
       join(env.CODEX_HOME || join(env.HOME || homedir(), ".codex"), "config.toml"),

@@ -20,6 +20,7 @@ export const cursor: Agent = {
     ]);
     return reportInstall("cursor", cursorInstaller, action, request);
   },
+  hookFiles: [".cursor/hooks.json"],
   mcp: {
     configPath: (root) => join(root, ".cursor", "mcp.json"),
     format: "json",

@@ -17,6 +17,7 @@ export const gemini: Agent = {
     ]);
     return reportInstall("gemini", geminiInstaller, action, request);
   },
+  hookFiles: [".gemini/settings.json"],
   mcp: {
     configPath: (root) => join(root, ".gemini", "settings.json"),
     format: "json",

@@ -16,6 +16,7 @@ export const opencode: Agent = {
     ]);
     return reportInstall("opencode", opencodeInstaller, action, request);
   },
+  hookFiles: [".opencode/plugins/cpilot.ts"],
   mcp: null,
   programs: ["opencode"],
   isCommand: (name) => name === "opencode",
