@@ -2,10 +2,10 @@
  * What a hook prints: Claude Code's JSON protocol on stdout (exit 0 always; exit 1 is
  * silently dropped and exit 2 ends the loop in PostToolBatch), plus text for people on stderr.
  */
-import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
+import type { HookReply } from "../_shared/hook-reply.ts";
 
 /** Nothing on stdout. */
-export const NO_REPLY: HookReply = EMPTY_REPLY;
+export const NO_REPLY: HookReply = { json: null };
 
 /** Text the model reads after the tool result (PostToolUse, PostToolBatch, SessionStart, UserPromptSubmit, PreToolUse). */
 export function contextReply(event: string, text: string): HookReply {
