@@ -57,7 +57,7 @@ export async function runOtherAgent(
   if (wired) return runWithHooks(command, rest, ctx, configPath === null);
   if (agent !== undefined) {
     writeErr(
-      `cpilot: ${agent.name}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to .cpilot/last-results.md; \`cpilot install ${agent}\` sends them straight to the model\n`,
+      `cpilot: ${agent.name}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to .cpilot/last-results.md; \`cpilot install ${agent.name}\` sends them straight to the model\n`,
     );
   }
   return runWatched(command, rest, { cwd: ctx.cwd, quietMs, spawnAgent: ctx.spawnAgent });
