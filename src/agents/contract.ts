@@ -95,6 +95,8 @@ export interface AgentProtocol {
   readonly emptyJson: Record<string, unknown> | null;
   /** Folders outside the project where the agent writes its own notes (plans, todos); the gate allows them. */
   stateDirs(home: string, env: NodeJS.ProcessEnv): string[];
+  /** The variable the agent sets to the project folder for hook commands, if any. */
+  readonly projectDirVar?: string;
 }
 
 /** One coding agent, as cpilot drives it. */
@@ -107,8 +109,6 @@ export interface Agent extends AgentProtocol {
   // --- hook calls (`cpilot hook <name>`); the protocol members come from AgentProtocol ---
   /** Load the handler that parses a hook payload into events and answers in the agent's protocol. */
   hook(): Promise<HookHandler>;
-  /** The variable the agent sets to the project folder for hook commands, if any. */
-  readonly projectDirVar?: string;
 
   // --- install (`cpilot install|uninstall <name>`) ---
   /** The scopes `cpilot install <name>` accepts. */

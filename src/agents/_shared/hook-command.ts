@@ -1,4 +1,4 @@
-import { portableCpilot } from "./portable-command.ts";
+import { type ProjectReach, portableCpilot } from "./portable-command.ts";
 import { isCompiledBinary } from "./self-command.ts";
 
 /**
@@ -8,15 +8,16 @@ import { isCompiledBinary } from "./self-command.ts";
  * compiled binary (works without cpilot on PATH), else `cpilot` from PATH.
  *
  * @example
- * agentHookCommand("gemini", { shared: false }) // "/usr/local/bin/cpilot hook gemini"
- * agentHookCommand("gemini", { shared: true, root }) // "cpilot hook gemini"
+ * agentHookCommand("gemini", geminiProtocol, { shared: false }) // "/usr/local/bin/cpilot hook gemini"
+ * agentHookCommand("gemini", geminiProtocol, { shared: true, root }) // "cpilot hook gemini"
  */
 export function agentHookCommand(
   agent: string,
+  reach: ProjectReach,
   where: { shared: true; root: string } | { shared: false },
   execPath = process.execPath,
 ): string {
-  if (where.shared) return `${portableCpilot(agent, where.root)} hook ${agent}`;
+  if (where.shared) return `${portableCpilot(reach, where.root)} hook ${agent}`;
   const bin = isCompiledBinary(execPath) ? shellQuote(execPath) : "cpilot";
   return `${bin} hook ${agent}`;
 }

@@ -5,11 +5,11 @@
 import { relative } from "node:path";
 import type { InstallReport, InstallRequest } from "../contract.ts";
 import type { AgentInstaller } from "./agent-installer.ts";
-import { portableCpilot, portableProblem } from "./portable-command.ts";
+import { type ProjectReach, portableCpilot, portableProblem } from "./portable-command.ts";
 
 /** Run one agent's installer for the project (or the user's home) and word what it did. */
 export function reportInstall(
-  agent: string,
+  reach: ProjectReach,
   installer: AgentInstaller,
   action: "install" | "uninstall",
   request: InstallRequest,
@@ -25,7 +25,7 @@ export function reportInstall(
   const [first, ...rest] = result.lines;
   const lines = [`cpilot: ${shown}: ${first ?? ""}`, ...rest];
   if (action === "install" && !user) {
-    const problem = portableProblem(portableCpilot(agent, request.root), request.root);
+    const problem = portableProblem(portableCpilot(reach, request.root), request.root);
     if (problem !== null)
       lines.push(
         `  warning: ${problem}: the hooks fail on this machine until it is (\`cpilot doctor\` checks); --user installs this machine's binary path instead`,

@@ -2,11 +2,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { isCompiledBinary } from "./self-command.ts";
 
-/** The env var an agent sets to the project folder when it runs a hook. */
-const PROJECT_DIR_VAR: Record<string, string> = {
-  claude: "CLAUDE_PROJECT_DIR",
-  gemini: "GEMINI_PROJECT_DIR",
-};
+/** How a hook config shared with the team can reach the project's own copy of cpilot. */
+export interface ProjectReach {
+  /** The variable the agent sets to the project folder for hook commands (AgentProtocol). */
+  readonly projectDirVar?: string;
+  /** The command is run by a file inside the project (OpenCode's plugin): a "./" path finds it. */
+  readonly fromProjectFile?: boolean;
+}
 
 /** True when the project's package.json depends on cpilot (teammates get it from npm install). */
 export function cpilotIsDependency(root: string): boolean {
@@ -34,12 +36,16 @@ export const NPM_SHIM = "node_modules/cpilot/bin/cpilot.sh";
  * finds the project's copy from there (and pays a Node start).
  *
  * @example
- * portableCpilot("claude", root) // '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh'
+ * portableCpilot(claudeProtocol, root) // '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh'
  */
-export function portableCpilot(agent: string, root: string, platform = process.platform): string {
+export function portableCpilot(
+  reach: ProjectReach,
+  root: string,
+  platform = process.platform,
+): string {
   if (!cpilotIsDependency(root)) return "cpilot";
-  if (agent === "opencode") return `./${NPM_SHIM}`;
-  const dirVar = PROJECT_DIR_VAR[agent];
+  if (reach.fromProjectFile) return `./${NPM_SHIM}`;
+  const dirVar = reach.projectDirVar;
   if (!dirVar) return "npx --no-install cpilot";
   // Windows has no sh to start the shim outside Git Bash: npm's own .bin wrapper (Node).
   return platform === "win32"

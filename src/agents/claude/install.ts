@@ -4,6 +4,7 @@ import { portableCpilot, portableProblem } from "../_shared/portable-command.ts"
 import type { InstallReport, InstallRequest, InstallScope } from "../contract.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
+import { claudeProtocol } from "./protocol.ts";
 import { addCpilotHooks, readSettings, removeCpilotHooks, writeSettings } from "./settings-file.ts";
 
 /** Where a scope's settings live. */
@@ -30,7 +31,7 @@ export function installClaude(
   const { root, env } = request;
   // The shared file gets a command every teammate can run; when it cannot run here, hooks
   // go to this machine's local file with this binary's path, unless --project was asked for.
-  const portable = `${portableCpilot("claude", root)} hook claude`;
+  const portable = `${portableCpilot(claudeProtocol, root)} hook claude`;
   const portableFails = portableProblem(portable, root, env);
   const scope: InstallScope =
     request.scope ?? (action === "install" && portableFails !== null ? "local" : "project");

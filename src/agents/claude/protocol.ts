@@ -14,6 +14,7 @@ export const claudeProtocol: AgentProtocol = {
   denyForm: preToolUseDeny,
   emptyJson: null,
   // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
+  projectDirVar: "CLAUDE_PROJECT_DIR",
   stateDirs: (home, env) => [
     join(claudeConfigDir(home, env), "plans"),
     join(claudeConfigDir(home, env), "todos"),

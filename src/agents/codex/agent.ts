@@ -15,7 +15,7 @@ export const codex: Agent = {
       import("../_shared/install-report.ts"),
       import("./install.ts"),
     ]);
-    return reportInstall("codex", codexInstaller, action, request);
+    return reportInstall(codexProtocol, codexInstaller, action, request);
   },
   hookFiles: [".codex/hooks.json", ".codex/config.toml"],
   mcp: {

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { type AgentInstaller, installGroupedHooks } from "../_shared/agent-installer.ts";
 import { agentHookCommand, hookPlace } from "../_shared/hook-command.ts";
 import { codexHooks, codexHookTimeoutSeconds, isCodexCpilotCommand } from "./hooks-file.ts";
+import { codexProtocol } from "./protocol.ts";
 
 /** `.codex/hooks.json` in the repo, or `$CODEX_HOME/hooks.json` (~/.codex) for --user. */
 export function codexHooksPath(
@@ -17,7 +18,7 @@ export function codexHooksPath(
 /** PreToolUse (gate) and PostToolUse (callbacks) on apply_patch, timeouts in seconds. */
 export const codexInstaller: AgentInstaller = (action, ctx) => {
   const path = codexHooksPath(ctx.scope, ctx.root, ctx.home);
-  const command = agentHookCommand("codex", hookPlace(ctx));
+  const command = agentHookCommand("codex", codexProtocol, hookPlace(ctx));
   const timeout = codexHookTimeoutSeconds(ctx.config);
   return installGroupedHooks(path, action, codexHooks(command, timeout), isCodexCpilotCommand, [
     "added hooks for PreToolUse, PostToolUse (apply_patch)",

@@ -18,7 +18,7 @@ export const cursor: Agent = {
       import("../_shared/install-report.ts"),
       import("./install.ts"),
     ]);
-    return reportInstall("cursor", cursorInstaller, action, request);
+    return reportInstall(cursorProtocol, cursorInstaller, action, request);
   },
   hookFiles: [".cursor/hooks.json"],
   mcp: {

@@ -8,6 +8,7 @@ import {
   cursorHookTimeoutSeconds,
   removeCursorHooks,
 } from "./hooks-file.ts";
+import { cursorProtocol } from "./protocol.ts";
 
 /** `.cursor/hooks.json` in the project, or `~/.cursor/hooks.json` for --user. */
 export function cursorHooksPath(scope: "project" | "user", root: string, home: string): string {
@@ -31,7 +32,7 @@ export const cursorInstaller: AgentInstaller = (action, ctx) => {
       ],
     };
   }
-  const command = agentHookCommand("cursor", hookPlace(ctx));
+  const command = agentHookCommand("cursor", cursorProtocol, hookPlace(ctx));
   const timeout = cursorHookTimeoutSeconds(ctx.config);
   const after = addCursorHooks(before, command, timeout);
   const changed = JSON.stringify(after) !== JSON.stringify(before);

@@ -8,14 +8,13 @@ export const gemini: Agent = {
   name: "gemini",
   displayName: "Gemini CLI",
   hook: async () => (await import("./handle.ts")).handleGeminiHook,
-  projectDirVar: "GEMINI_PROJECT_DIR",
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { geminiInstaller }] = await Promise.all([
       import("../_shared/install-report.ts"),
       import("./install.ts"),
     ]);
-    return reportInstall("gemini", geminiInstaller, action, request);
+    return reportInstall(geminiProtocol, geminiInstaller, action, request);
   },
   hookFiles: [".gemini/settings.json"],
   mcp: {

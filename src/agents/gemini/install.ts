@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type AgentInstaller, installGroupedHooks } from "../_shared/agent-installer.ts";
 import { agentHookCommand, hookPlace } from "../_shared/hook-command.ts";
+import { geminiProtocol } from "./protocol.ts";
 import { geminiHooks, geminiHookTimeoutMs, isGeminiCpilotCommand } from "./settings.ts";
 
 /** `.gemini/settings.json` in the project, or `~/.gemini/settings.json` for --user. */
@@ -11,7 +12,7 @@ export function geminiSettingsPath(scope: "project" | "user", root: string, home
 /** BeforeTool (gate) and AfterTool (callbacks) on write_file|replace, timeouts in ms. */
 export const geminiInstaller: AgentInstaller = (action, ctx) => {
   const path = geminiSettingsPath(ctx.scope, ctx.root, ctx.home);
-  const command = agentHookCommand("gemini", hookPlace(ctx));
+  const command = agentHookCommand("gemini", geminiProtocol, hookPlace(ctx));
   const timeout = geminiHookTimeoutMs(ctx.config);
   return installGroupedHooks(path, action, geminiHooks(command, timeout), isGeminiCpilotCommand, [
     "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace)",

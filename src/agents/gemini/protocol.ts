@@ -9,5 +9,6 @@ export const geminiProtocol: AgentProtocol = {
   denyForm: decisionDeny,
   emptyJson: null,
   // plan mode keeps its plans under the per-project temp folder
+  projectDirVar: "GEMINI_PROJECT_DIR",
   stateDirs: (home) => [join(home, ".gemini", "tmp")],
 };

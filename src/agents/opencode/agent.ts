@@ -10,11 +10,11 @@ export const opencode: Agent = {
   hook: async () => (await import("./handle.ts")).handleOpencodeHook,
   installScopes: ["project", "user"],
   install: async (action, request) => {
-    const [{ reportInstall }, { opencodeInstaller }] = await Promise.all([
+    const [{ reportInstall }, { opencodeInstaller, PLUGIN_REACH }] = await Promise.all([
       import("../_shared/install-report.ts"),
       import("./install.ts"),
     ]);
-    return reportInstall("opencode", opencodeInstaller, action, request);
+    return reportInstall(PLUGIN_REACH, opencodeInstaller, action, request);
   },
   hookFiles: [".opencode/plugins/cpilot.ts"],
   mcp: null,

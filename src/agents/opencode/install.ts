@@ -3,9 +3,12 @@ import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
 import type { AgentInstaller } from "../_shared/agent-installer.ts";
-import { portableCpilot } from "../_shared/portable-command.ts";
+import { type ProjectReach, portableCpilot } from "../_shared/portable-command.ts";
 import { isCompiledBinary, selfArgv } from "../_shared/self-command.ts";
 import { opencodePluginSource, PLUGIN_MARKER } from "./plugin-source.ts";
+
+/** The plugin file in the project starts cpilot: a "./" path from there finds the project's copy. */
+export const PLUGIN_REACH: ProjectReach = { fromProjectFile: true };
 
 /** `.opencode/plugins/cpilot.ts` in the project, or `~/.config/opencode/plugins/cpilot.ts` for --user. */
 export function opencodePluginPath(
@@ -26,7 +29,7 @@ export function opencodePluginPath(
  * plugin: this binary, or `cpilot` from PATH when run from source.
  */
 export function pluginArgv(ctx: { scope: "project" | "user"; root: string }): string[] {
-  if (ctx.scope === "project") return portableCpilot("opencode", ctx.root).split(" ");
+  if (ctx.scope === "project") return portableCpilot(PLUGIN_REACH, ctx.root).split(" ");
   return isCompiledBinary() ? selfArgv() : ["cpilot"];
 }
 

@@ -2,6 +2,11 @@
 import { expect, test } from "bun:test";
 import { isCpilotHookCommand } from "../../../src/agents/_shared/hook-command.ts";
 import { portableCpilot } from "../../../src/agents/_shared/portable-command.ts";
+import { claudeProtocol } from "../../../src/agents/claude/protocol.ts";
+import { codexProtocol } from "../../../src/agents/codex/protocol.ts";
+import { cursorProtocol } from "../../../src/agents/cursor/protocol.ts";
+import { geminiProtocol } from "../../../src/agents/gemini/protocol.ts";
+import { PLUGIN_REACH } from "../../../src/agents/opencode/install.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 
 function dependent(): string {
@@ -12,27 +17,30 @@ function dependent(): string {
 
 test("the npm sh shim through the project-folder variable; npx where there is none", () => {
   const root = dependent();
-  expect(portableCpilot("claude", root, "linux")).toBe(
+  expect(portableCpilot(claudeProtocol, root, "linux")).toBe(
     '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh',
   );
-  expect(portableCpilot("gemini", root, "darwin")).toBe(
+  expect(portableCpilot(geminiProtocol, root, "darwin")).toBe(
     '"$GEMINI_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh',
   );
-  expect(portableCpilot("opencode", root, "linux")).toBe("./node_modules/cpilot/bin/cpilot.sh");
-  expect(portableCpilot("codex", root, "linux")).toBe("npx --no-install cpilot");
-  expect(portableCpilot("cursor", root, "linux")).toBe("npx --no-install cpilot");
+  expect(portableCpilot(PLUGIN_REACH, root, "linux")).toBe("./node_modules/cpilot/bin/cpilot.sh");
+  expect(portableCpilot(codexProtocol, root, "linux")).toBe("npx --no-install cpilot");
+  expect(portableCpilot(cursorProtocol, root, "linux")).toBe("npx --no-install cpilot");
   // Windows: npm's .bin wrapper (Node), no sh shim.
-  expect(portableCpilot("claude", root, "win32")).toBe(
+  expect(portableCpilot(claudeProtocol, root, "win32")).toBe(
     '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot',
   );
-  expect(portableCpilot("claude", tempDir("cpilot-portable-"), "linux")).toBe("cpilot");
+  expect(portableCpilot(claudeProtocol, tempDir("cpilot-portable-"), "linux")).toBe("cpilot");
 });
 
 test("install, uninstall and doctor recognise the shim's command as cpilot's", () => {
   const root = dependent();
-  for (const agent of ["claude", "gemini"]) {
+  for (const [agent, protocol] of [
+    ["claude", claudeProtocol],
+    ["gemini", geminiProtocol],
+  ] as const) {
     expect(
-      isCpilotHookCommand(`${portableCpilot(agent, root, "linux")} hook ${agent}`, agent),
+      isCpilotHookCommand(`${portableCpilot(protocol, root, "linux")} hook ${agent}`, agent),
     ).toBe(true);
   }
   expect(isCpilotHookCommand('"$CLAUDE_PROJECT_DIR"/bin/cpilot.shx hook claude', "claude")).toBe(
