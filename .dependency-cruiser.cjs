@@ -13,6 +13,7 @@ const LAYERS = [
   "platform", // runtime adapter: spawn, process groups, files, Bun/Deno/Node differences
   "util", // small helpers with no cpilot concept
   "src/version.ts",
+  "model", // the shapes every layer shares: batch, outcome, diagnostics, the gate's schema
   "session", // per-session state under the runtime folder
   "match", // patterns, file sets from git and the tree
   "config", // define, find, load, validate, resolve

@@ -16,12 +16,12 @@ export type {
 } from "./config/types.ts";
 // Context updates: <context-update> blocks in agent text, applied to markdown memory.
 export { applyUpdates, parseUpdates, renderReport, validateUpdate } from "./context/index.ts";
-export type { ChangeKind, EditBatch, FileChange, Origin } from "./engine/batch.ts";
 export { createEngine, type Engine, type RunOptions } from "./engine/engine.ts";
-export type { Outcome, Resync, RunResult, RunStatus } from "./engine/outcome.ts";
 export { listRunning, stopSessionRuns } from "./engine/running.ts";
 export { SILENT_EXIT_CODE } from "./engine/silent-exit.ts";
 // The write gate: ask before an agent's write lands.
 export { evaluateWrite } from "./gate/index.ts";
-export type { GateDecision, PendingWrite } from "./gate/types.ts";
+export type { ChangeKind, EditBatch, FileChange, Origin } from "./model/batch.ts";
+export type { GateDecision, PendingWrite } from "./model/gate-types.ts";
+export type { Outcome, Resync, RunResult, RunStatus } from "./model/outcome.ts";
 export { CpilotError } from "./util/errors.ts";

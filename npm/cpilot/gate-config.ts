@@ -1,7 +1,7 @@
 // The `gate` section's type as the npm package publishes it. cpilot itself derives it from
-// its zod schema (src/gate/schema.ts); the package carries no zod, so it is written out here
+// its zod schema (src/model/gate-schema.ts); the package carries no zod, so it is written out here
 // and tests/release/gate-config.typecheck.ts fails `npm run typecheck` when the two differ.
-import type { GatePluginFunction } from "../../src/gate/types.ts";
+import type { GatePluginFunction } from "../../src/model/gate-types.ts";
 
 /** One rule; rules are read in order and the last one that matches a path wins. */
 export interface GateRule {

@@ -6,10 +6,10 @@ import { join } from "node:path";
 
 const SOURCES = [
   "src/config/types.ts",
-  "src/engine/outcome.ts",
-  "src/engine/batch.ts",
-  "src/diagnostics/types.ts",
-  "src/gate/types.ts",
+  "src/model/outcome.ts",
+  "src/model/batch.ts",
+  "src/model/diagnostic.ts",
+  "src/model/gate-types.ts",
   "npm/cpilot/gate-config.ts",
 ];
 

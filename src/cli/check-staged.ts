@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ResolvedConfig } from "../config/resolve.ts";
-import type { FileChange } from "../engine/batch.ts";
 import { gitRoot } from "../match/files.ts";
+import type { FileChange } from "../model/batch.ts";
 import { type FixReport, settleFixes } from "../stage/fixes.ts";
 import { findGitDir } from "../stage/git-dir.ts";
 import { setAside } from "../stage/hide.ts";

@@ -1,8 +1,8 @@
 import { agentSettings } from "../agents/_shared/agent-settings.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
-import type { EditBatch } from "../engine/batch.ts";
 import { createEngine } from "../engine/engine.ts";
-import type { Outcome } from "../engine/outcome.ts";
+import type { EditBatch } from "../model/batch.ts";
+import type { Outcome } from "../model/outcome.ts";
 import { keepStdoutForProtocol, writeOut } from "../platform/stdio.ts";
 import { checkFormat, writeCheckExport } from "../ui/check-export.ts";
 import { printSummary, toJson } from "../ui/check-report.ts";

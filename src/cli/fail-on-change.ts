@@ -1,4 +1,4 @@
-import type { Outcome } from "../engine/outcome.ts";
+import type { Outcome } from "../model/outcome.ts";
 
 /** `failOnChange` as configured: "ci" (default) counts only where `CI` is set. */
 export function failOnChangeActive(

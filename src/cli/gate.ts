@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { evaluateWrite } from "../gate/evaluate.ts";
 import { type GateLogEntry, readGateLog } from "../gate/log.ts";
-import type { GateConfig } from "../gate/schema.ts";
-import type { AskMode, PendingWrite } from "../gate/types.ts";
+import type { GateConfig } from "../model/gate-schema.ts";
+import type { AskMode, PendingWrite } from "../model/gate-types.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
 
 const USAGE = `usage:

@@ -1,10 +1,10 @@
 // Bun (and `bun build --compile`) import these files' text; tsc only sees modules.
 // @ts-expect-error: a text import has no types of its own
-import diagnosticSource from "../diagnostics/types.ts" with { type: "text" };
+import batchSource from "../model/batch.ts" with { type: "text" };
 // @ts-expect-error: a text import has no types of its own
-import batchSource from "../engine/batch.ts" with { type: "text" };
+import diagnosticSource from "../model/diagnostic.ts" with { type: "text" };
 // @ts-expect-error: a text import has no types of its own
-import outcomeSource from "../engine/outcome.ts" with { type: "text" };
+import outcomeSource from "../model/outcome.ts" with { type: "text" };
 // @ts-expect-error: a text import has no types of its own
 import source from "./types.ts" with { type: "text" };
 

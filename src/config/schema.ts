@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { FORMAT_NAMES } from "../diagnostics/format-names.ts";
-import { gateConfigSchema } from "../gate/schema.ts";
+import { FORMAT_NAMES } from "../model/diagnostic-formats.ts";
+import { gateConfigSchema } from "../model/gate-schema.ts";
 
 /** Slug rule for callback names: they appear in file names, env vars and commands. */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;

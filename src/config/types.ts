@@ -1,6 +1,6 @@
-import type { DiagnosticFormat } from "../diagnostics/types.ts";
-import type { RunResult, RunStatus } from "../engine/outcome.ts";
-import type { GateConfig } from "../gate/schema.ts";
+import type { DiagnosticFormat } from "../model/diagnostic.ts";
+import type { GateConfig } from "../model/gate-schema.ts";
+import type { RunResult, RunStatus } from "../model/outcome.ts";
 
 /**
  * The shapes a user writes in `callbacks.config.ts`. These are the public types; the

@@ -1,4 +1,4 @@
-import type { Severity } from "./types.ts";
+import type { Severity } from "../model/diagnostic.ts";
 
 /** A tool's severity word (`Error`, `warn`, `note`, `fatal error`, `E`) as a Severity. */
 export function severityOf(word: string | undefined, fallback: Severity = "error"): Severity {

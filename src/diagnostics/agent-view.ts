@@ -1,5 +1,5 @@
+import type { Diagnostic } from "../model/diagnostic.ts";
 import { diagnosticKey } from "./key.ts";
-import type { Diagnostic } from "./types.ts";
 
 /** Characters of diagnostics shown per run; the rest is counted, and in the log. */
 export const DIAGNOSTIC_BUDGET = 4000;

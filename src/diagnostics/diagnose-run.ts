@@ -1,9 +1,9 @@
-import type { EditBatch } from "../engine/batch.ts";
-import type { RunStatus } from "../engine/outcome.ts";
+import type { EditBatch } from "../model/batch.ts";
+import type { Diagnostic } from "../model/diagnostic.ts";
+import type { RunStatus } from "../model/outcome.ts";
 import { readLogBounded } from "./_read-log.ts";
 import { compareWithBaseline } from "./baseline/compare.ts";
 import { parseDiagnostics } from "./parse-output.ts";
-import type { Diagnostic } from "./types.ts";
 
 export interface DiagnoseInput {
   readonly batch: EditBatch;

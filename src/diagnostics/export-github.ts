@@ -1,6 +1,6 @@
 import { join, relative } from "node:path";
-import type { RunResult } from "../engine/outcome.ts";
-import type { Diagnostic, Severity } from "./types.ts";
+import type { Diagnostic, Severity } from "../model/diagnostic.ts";
+import type { RunResult } from "../model/outcome.ts";
 
 /** GitHub shows 10 errors and 10 warnings per step, 50 per job; more are noise in the log. */
 const MAX_ANNOTATIONS = 50;

@@ -1,6 +1,6 @@
-import type { RunResult } from "../engine/outcome.ts";
+import type { Diagnostic, Severity } from "../model/diagnostic.ts";
+import type { RunResult } from "../model/outcome.ts";
 import { VERSION } from "../version.ts";
-import type { Diagnostic, Severity } from "./types.ts";
 
 /** The schema a SARIF 2.1.0 log names (OASIS, errata 01). */
 const SARIF_SCHEMA =

@@ -1,4 +1,4 @@
-import type { Diagnostic } from "./types.ts";
+import type { Diagnostic } from "../model/diagnostic.ts";
 
 /** Identity of a diagnostic, whichever tool or callback printed it. */
 export function diagnosticKey(d: Diagnostic): string {

@@ -1,10 +1,10 @@
 import { stripVTControlCharacters } from "node:util";
+import type { Diagnostic } from "../model/diagnostic.ts";
+import { FORMAT_ALIASES } from "../model/diagnostic-formats.ts";
 import { type PathBase, rootRelative } from "./_path.ts";
-import { FORMAT_ALIASES } from "./format-names.ts";
 import { unique } from "./key.ts";
 import type { OutputParser, RawDiagnostic } from "./parser.ts";
 import { GENERIC, PARSERS } from "./registry.ts";
-import type { Diagnostic } from "./types.ts";
 
 /** A line as last drawn: what follows its last carriage return (a CRLF's CR dropped). */
 function lastState(line: string): string {

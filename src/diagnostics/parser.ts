@@ -1,5 +1,5 @@
+import type { Diagnostic } from "../model/diagnostic.ts";
 import type { PathBase } from "./_path.ts";
-import type { Diagnostic } from "./types.ts";
 
 /** A diagnostic before its path is made root-relative. */
 export type RawDiagnostic = Omit<Diagnostic, "baseline" | "since">;

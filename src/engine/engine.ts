@@ -1,15 +1,15 @@
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import type { CpilotConfig } from "../config/types.ts";
+import type { EditBatch } from "../model/batch.ts";
+import type { Outcome, RunResult } from "../model/outcome.ts";
 import { randomHex } from "../platform/digest.ts";
 import { bookkeep } from "../util/state-trouble.ts";
 import { mark } from "../util/trace.ts";
-import type { EditBatch } from "./batch.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
 import type { HookSink } from "./hooks/types.ts";
 import { runOrder } from "./order.ts";
-import type { Outcome, RunResult } from "./outcome.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { processStop } from "./process-stop.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";

@@ -1,5 +1,5 @@
 import type { ResolvedCallback } from "../config/resolve.ts";
-import type { EditBatch } from "./batch.ts";
+import type { EditBatch } from "../model/batch.ts";
 
 /** One run the engine will start: a callback and the files it runs for. */
 export interface PlannedRun {

@@ -1,11 +1,11 @@
 import { lstatSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { EditBatch } from "../model/batch.ts";
+import type { Resync } from "../model/outcome.ts";
 import { randomHex, sha1Hex } from "../platform/digest.ts";
 import { type DirectoryWatch, watchDirectories } from "../platform/inotify.ts";
 import { hashRegularFile, readRegularFile } from "../util/read-regular.ts";
 import { stateDir } from "../util/state-dir.ts";
-import type { EditBatch } from "./batch.ts";
-import type { Resync } from "./outcome.ts";
 
 /** Files larger than this are hashed but not diffed: the agent gets "re-read it" instead. */
 export const MAX_DIFF_BYTES = 1024 * 1024;

@@ -1,10 +1,10 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../config/types.ts";
+import type { RunResult } from "../model/outcome.ts";
 import { writeFileAtomic, writeFileReusing } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
-import type { RunResult } from "./outcome.ts";
 import { isRunId } from "./run-id.ts";
 
 /** Where run logs live: `.cpilot/runs/<id>.log` beside `<id>.json`. */

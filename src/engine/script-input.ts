@@ -1,5 +1,5 @@
 import type { ResolvedCallback } from "../config/resolve.ts";
-import type { ChangeKind, EditBatch } from "./batch.ts";
+import type { ChangeKind, EditBatch } from "../model/batch.ts";
 import type { HookInput } from "./hooks/types.ts";
 
 export interface ScriptInput {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { structuredPatch } from "diff";
-import type { PendingWrite } from "./types.ts";
+import type { PendingWrite } from "../model/gate-types.ts";
 
 const DIFF_LINES = 20;
 

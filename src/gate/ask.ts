@@ -1,7 +1,7 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import type * as NodeTty from "node:tty";
+import type { AskMode, HeadlessMode, TtyPrompt } from "../model/gate-types.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
-import type { AskMode, HeadlessMode, TtyPrompt } from "./types.ts";
 
 /**
  * Ask the person a y/N question on /dev/tty (never on stdin, which belongs to the agent's

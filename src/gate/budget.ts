@@ -1,5 +1,5 @@
+import { type GateConfig, resolveGateConfig } from "../model/gate-schema.ts";
 import { listPlugins } from "./plugins.ts";
-import { type GateConfig, resolveGateConfig } from "./schema.ts";
 
 /**
  * The longest the gate may take on one write: every plugin up to its timeout. A hook that

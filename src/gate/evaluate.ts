@@ -1,12 +1,22 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
+import {
+  type GateConfig,
+  type ResolvedGateConfig,
+  resolveGateConfig,
+} from "../model/gate-schema.ts";
+import type {
+  AskMode,
+  GateDecision,
+  PendingWrite,
+  PluginInput,
+  TtyPrompt,
+} from "../model/gate-types.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { contentSummary, intendedContent } from "./_summary.ts";
 import { effectiveAskMode, promptOnTty } from "./ask.ts";
 import { appendGateLog, GATE_LOG, logEntry } from "./log.ts";
 import { listPlugins, runPlugin } from "./plugins.ts";
 import { checkPath, type PathVerdict, type RuleHit, showPath } from "./rules.ts";
-import { type GateConfig, type ResolvedGateConfig, resolveGateConfig } from "./schema.ts";
-import type { AskMode, GateDecision, PendingWrite, PluginInput, TtyPrompt } from "./types.ts";
 
 export interface EvaluateOptions {
   /** Absolute project root. */

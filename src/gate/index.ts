@@ -1,15 +1,12 @@
 /** The write gate: decide, before it happens, whether an agent may write a file. */
-export { promptOnTty } from "./ask.ts";
-export { type EvaluateOptions, evaluateWrite } from "./evaluate.ts";
-export { GATE_LOG, type GateLogEntry, readGateLog } from "./log.ts";
-export { isGitPath, secretKind, skeleton } from "./protected.ts";
+
 export {
   type GateConfig,
   type GateRule,
   gateConfigSchema,
   type ResolvedGateConfig,
   resolveGateConfig,
-} from "./schema.ts";
+} from "../model/gate-schema.ts";
 export type {
   AskMode,
   GateDecision,
@@ -19,4 +16,8 @@ export type {
   PluginInput,
   PluginResult,
   TtyPrompt,
-} from "./types.ts";
+} from "../model/gate-types.ts";
+export { promptOnTty } from "./ask.ts";
+export { type EvaluateOptions, evaluateWrite } from "./evaluate.ts";
+export { GATE_LOG, type GateLogEntry, readGateLog } from "./log.ts";
+export { isGitPath, secretKind, skeleton } from "./protected.ts";

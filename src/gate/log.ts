@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import type { GateDecision, PendingWrite } from "../model/gate-types.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
-import type { GateDecision, PendingWrite } from "./types.ts";
 
 /** Where decisions are appended, relative to the root. */
 export const GATE_LOG = ".cpilot/gate.log.jsonl";

@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import type { ResolvedGateConfig } from "../model/gate-schema.ts";
+import type { GatePluginFunction, PluginInput, PluginResult } from "../model/gate-types.ts";
 import { type ProcessOutcome, runProcess } from "./_spawn.ts";
-import type { ResolvedGateConfig } from "./schema.ts";
-import type { GatePluginFunction, PluginInput, PluginResult } from "./types.ts";
 
 /** A plugin ready to run: a command from the config or the plugins folder, or a function. */
 export type Plugin =

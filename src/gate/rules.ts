@@ -1,10 +1,10 @@
 import { isAbsolute, resolve, sep } from "node:path";
 import { compilePatterns } from "../match/pattern.ts";
+import type { ResolvedGateConfig } from "../model/gate-schema.ts";
 import { containPath } from "../util/contained-path.ts";
 import { agentStateDirOf } from "./agent-state.ts";
 import { configImports, ownConfigKind } from "./own-config.ts";
 import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
-import type { ResolvedGateConfig } from "./schema.ts";
 
 export type RuleAction = "allow" | "deny" | "ask";
 

@@ -1,4 +1,4 @@
-import type { ChangeKind, FileChange } from "../engine/batch.ts";
+import type { ChangeKind, FileChange } from "../model/batch.ts";
 import { splitNul } from "./_git.ts";
 
 /** `A` added, `D` deleted; everything else (M, T type change, U unmerged, X) is a change. */

@@ -6,7 +6,7 @@
  */
 import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import type { ChangeKind, FileChange } from "../engine/batch.ts";
+import type { ChangeKind, FileChange } from "../model/batch.ts";
 import { CpilotError } from "../util/errors.ts";
 import { gitFailure, gitOrThrow, isNotRepo, runGit, runGitAsync, splitNul } from "./_git.ts";
 import { parseNameStatus, toChanges } from "./_name-status.ts";

@@ -1,4 +1,4 @@
-import type { Outcome } from "../engine/outcome.ts";
+import type { Outcome } from "../model/outcome.ts";
 import { boundedDiff, renderRun } from "./render.ts";
 import { toAgentSpace } from "./text-file.ts";
 

@@ -1,6 +1,6 @@
 import { diagnosticKey } from "../diagnostics/key.ts";
-import type { Diagnostic } from "../diagnostics/types.ts";
-import type { Resync, RunResult } from "../engine/outcome.ts";
+import type { Diagnostic } from "../model/diagnostic.ts";
+import type { Resync, RunResult } from "../model/outcome.ts";
 import type { CallAnswer } from "./batcher.ts";
 import type { WriteDone } from "./perform-write.ts";
 import { boundedDiff, renderRun } from "./render.ts";

@@ -1,5 +1,5 @@
-import type { EditBatch, FileChange } from "../engine/batch.ts";
-import type { Resync, RunResult } from "../engine/outcome.ts";
+import type { EditBatch, FileChange } from "../model/batch.ts";
+import type { Resync, RunResult } from "../model/outcome.ts";
 import { postNotice } from "../session/inbox.ts";
 import { backgroundNotice } from "./background-notice.ts";
 import type { CallAnswer } from "./batcher.ts";

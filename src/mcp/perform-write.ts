@@ -4,8 +4,8 @@ import { stateDirsHere } from "../agents/_shared/edit-gate.ts";
 import { agentNamed } from "../agents/registry.ts";
 import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
 import { checkPath } from "../gate/rules.ts";
-import type { GateConfig } from "../gate/schema.ts";
-import type { GateDecision, PendingWrite } from "../gate/types.ts";
+import type { GateConfig } from "../model/gate-schema.ts";
+import type { GateDecision, PendingWrite } from "../model/gate-types.ts";
 import { containPath, physicalPath } from "../util/contained-path.ts";
 import {
   existingFolder,

@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from "diff";
 import { agentView } from "../diagnostics/agent-view.ts";
-import type { RunResult } from "../engine/outcome.ts";
+import type { RunResult } from "../model/outcome.ts";
 import type { RegionView } from "./resync-region.ts";
 
 /** Output lines shown for a failed run; the rest is one callback_logs call away. */

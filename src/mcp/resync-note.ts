@@ -1,4 +1,4 @@
-import type { Resync } from "../engine/outcome.ts";
+import type { Resync } from "../model/outcome.ts";
 import type { Region } from "./edits.ts";
 import type { WriteDone } from "./perform-write.ts";
 import { boundedDiff, renderRegion } from "./render.ts";

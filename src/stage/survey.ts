@@ -1,5 +1,5 @@
-import type { FileChange } from "../engine/batch.ts";
 import { gitFailure, runGitAsync, splitNul } from "../match/_git.ts";
+import type { FileChange } from "../model/batch.ts";
 
 /** A tracked file whose working copy is not what the index holds. */
 export interface UnstagedChange {

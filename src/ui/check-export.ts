@@ -1,6 +1,6 @@
 import { githubAnnotations } from "../diagnostics/export-github.ts";
 import { toSarif } from "../diagnostics/export-sarif.ts";
-import type { Outcome } from "../engine/outcome.ts";
+import type { Outcome } from "../model/outcome.ts";
 import { writeOut } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 

@@ -1,4 +1,4 @@
-import type { Outcome } from "../engine/outcome.ts";
+import type { Outcome } from "../model/outcome.ts";
 import { renderResyncLine } from "./run-line.ts";
 import { formatDuration, paint, say } from "./style.ts";
 

@@ -6,8 +6,8 @@ import {
   renderFailure,
   renderSuccess,
 } from "../agents/_shared/render-run.ts";
-import type { Outcome } from "../engine/outcome.ts";
 import { STATE_DIR } from "../match/walk.ts";
+import type { Outcome } from "../model/outcome.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { stateDir } from "../util/state-dir.ts";
 

@@ -3,7 +3,7 @@ import { basename, dirname, relative } from "node:path";
 import { filesLabel, isFailure } from "../agents/_shared/render-run.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
-import type { Outcome } from "../engine/outcome.ts";
+import type { Outcome } from "../model/outcome.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { RESULTS_FILE } from "./results-file.ts";

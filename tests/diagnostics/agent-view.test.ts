@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { agentView } from "../../src/diagnostics/agent-view.ts";
-import type { Diagnostic } from "../../src/diagnostics/types.ts";
+import type { Diagnostic } from "../../src/model/diagnostic.ts";
 
 function d(file: string, line: number, extra: Partial<Diagnostic> = {}): Diagnostic {
   return {

@@ -3,9 +3,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
-import type { Diagnostic } from "../../src/diagnostics/types.ts";
-import type { EditBatch } from "../../src/engine/batch.ts";
 import { createEngine } from "../../src/engine/engine.ts";
+import type { EditBatch } from "../../src/model/batch.ts";
+import type { Diagnostic } from "../../src/model/diagnostic.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 // A real checker: every line holding BAD is an error, printed in the GNU shape gcc uses.

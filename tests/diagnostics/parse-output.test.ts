@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import { validateConfig } from "../../src/config/validate.ts";
 import { githubAnnotations } from "../../src/diagnostics/export-github.ts";
-import { FORMAT_ALIASES, FORMAT_NAMES } from "../../src/diagnostics/format-names.ts";
 import { parseDiagnostics } from "../../src/diagnostics/parse-output.ts";
 import { GENERIC, PARSERS } from "../../src/diagnostics/registry.ts";
+import { FORMAT_ALIASES, FORMAT_NAMES } from "../../src/model/diagnostic-formats.ts";
 
 const base = { root: "/p", cwd: "/p" };
 const brief = (text: string, format?: string) =>

@@ -2,8 +2,8 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
-import type { EditBatch } from "../../src/engine/batch.ts";
 import { createEngine } from "../../src/engine/engine.ts";
+import type { EditBatch } from "../../src/model/batch.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 const HOSTILE = [

@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
-import type { RunResult } from "../../src/engine/outcome.ts";
+import type { RunResult } from "../../src/model/outcome.ts";
 import { tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 
 const FIXTURE = join(import.meta.dir, "fixtures", "run-engine.ts");

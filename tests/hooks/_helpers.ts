@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import type { CallbackDef, CpilotConfig } from "../../src/config/types.ts";
-import type { EditBatch } from "../../src/engine/batch.ts";
 import { createEngine } from "../../src/engine/engine.ts";
+import type { EditBatch } from "../../src/model/batch.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 export const BUN = process.execPath;

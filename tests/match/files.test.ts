@@ -13,7 +13,6 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { FileChange } from "../../src/engine/batch.ts";
 import {
   allFiles,
   changedFiles,
@@ -22,6 +21,7 @@ import {
   stagedFiles,
 } from "../../src/match/files.ts";
 import { walkFiles } from "../../src/match/walk.ts";
+import type { FileChange } from "../../src/model/batch.ts";
 import { CpilotError } from "../../src/util/errors.ts";
 import { cleanGitEnv } from "./_git-oracle.ts";
 

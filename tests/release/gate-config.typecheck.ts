@@ -1,9 +1,9 @@
 // Checked by `npm run typecheck`, never run: the npm package's hand-written GateConfig must
 // accept exactly what cpilot's zod schema accepts, so a new gate option cannot go missing
 // (or a removed one linger) in the types users' editors see. When this fails after a
-// change to src/gate/schema.ts, make the same change in npm/cpilot/gate-config.ts.
+// change to src/model/gate-schema.ts, make the same change in npm/cpilot/gate-config.ts.
 import type { GateConfig as Published } from "../../npm/cpilot/gate-config.ts";
-import type { GateConfig as FromSchema } from "../../src/gate/schema.ts";
+import type { GateConfig as FromSchema } from "../../src/model/gate-schema.ts";
 
 /** Every key on both sides, one level down too (optional keys escape plain assignability). */
 type Keys<T> = {

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { recordResult, sessionResults } from "../../src/agents/_shared/session-state.ts";
-import type { RunResult } from "../../src/engine/outcome.ts";
+import type { RunResult } from "../../src/model/outcome.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 function run(id: string, status: RunResult["status"], files: string[], startedAt: number) {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/config/resolve.ts";
-import type { Outcome } from "../../src/engine/outcome.ts";
+import type { Outcome } from "../../src/model/outcome.ts";
 import { startWatchSession, type WatchSession } from "../../src/watch/watch-session.ts";
 import { tempDir, waitFor } from "../helpers/tmp.ts";
 

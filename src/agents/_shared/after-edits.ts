@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { FileChange } from "../../engine/batch.ts";
+import type { FileChange } from "../../model/batch.ts";
 import { anyCallbackMatches } from "./any-match.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
 import { takeDelivery } from "./notices.ts";

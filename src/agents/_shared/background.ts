@@ -1,9 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
-import type { EditBatch } from "../../engine/batch.ts";
 import type { PlannedRun } from "../../engine/plan.ts";
 import { newRunId } from "../../engine/run-id.ts";
+import type { EditBatch } from "../../model/batch.ts";
 import { startProcess } from "../../platform/start-process.ts";
 import { stateDir } from "../../util/state-dir.ts";
 import { selfArgv } from "./self-command.ts";

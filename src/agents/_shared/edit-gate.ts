@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import type { AgentProtocol } from "../contract.ts";
 import { unloadedConfigNote } from "./hook-config.ts";
 import { gateFailed, gateModified } from "./messages.ts";

@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import type { AgentProtocol } from "../contract.ts";
 import { gateEdit } from "./edit-gate.ts";
 

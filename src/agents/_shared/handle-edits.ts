@@ -1,8 +1,8 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { EditBatch } from "../../engine/batch.ts";
 import { createEngine } from "../../engine/engine.ts";
-import type { Outcome } from "../../engine/outcome.ts";
 import type { PlanOptions } from "../../engine/plan.ts";
+import type { EditBatch } from "../../model/batch.ts";
+import type { Outcome } from "../../model/outcome.ts";
 import { bookkeep, noteStateTrouble, takeStateTrouble } from "../../util/state-trouble.ts";
 import { agentSettings } from "./agent-settings.ts";
 import { startBackground } from "./background.ts";

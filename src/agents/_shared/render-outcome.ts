@@ -1,5 +1,5 @@
 import { onlyPreexisting } from "../../diagnostics/agent-view.ts";
-import type { Outcome } from "../../engine/outcome.ts";
+import type { Outcome } from "../../model/outcome.ts";
 import { renderResync } from "./render-resync.ts";
 import { isFailure, renderFailure, renderSuccess } from "./render-run.ts";
 

@@ -1,4 +1,4 @@
-import type { Resync } from "../../engine/outcome.ts";
+import type { Resync } from "../../model/outcome.ts";
 
 /** Diff lines shown to an agent per rewritten file; past this it is told to re-read. */
 export const MAX_DIFF_LINES = 60;

@@ -1,8 +1,8 @@
 import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../../config/types.ts";
-import type { RunResult } from "../../engine/outcome.ts";
 import { runRecordPath } from "../../engine/runs-store.ts";
+import type { RunResult } from "../../model/outcome.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { isSessionFolderName, sessionFolderName } from "../../session/folder-name.ts";
 import { linkFileAtomic, writeFileAtomic } from "../../util/atomic-write.ts";

@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { EditBatch, FileChange } from "../../engine/batch.ts";
+import type { EditBatch, FileChange } from "../../model/batch.ts";
 import { type AgentSettings, agentSettings } from "../_shared/agent-settings.ts";
 import type { ClaudeHookInput } from "./payload.ts";
 

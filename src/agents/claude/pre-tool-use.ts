@@ -1,4 +1,4 @@
-import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
 import type { HookReply } from "../_shared/hook-reply.ts";
 import type { HookContext } from "./hook-context.ts";

@@ -1,4 +1,4 @@
-import type { ChangeKind, FileChange } from "../../engine/batch.ts";
+import type { ChangeKind, FileChange } from "../../model/batch.ts";
 import { pathInRoot } from "../_shared/root-path.ts";
 import type { ClaudeToolCall } from "./payload.ts";
 

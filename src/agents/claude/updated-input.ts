@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import type { GateDecision } from "../../gate/types.ts";
+import type { GateDecision } from "../../model/gate-types.ts";
 import { readRegularFile } from "../../util/read-regular.ts";
 
 export type UpdatedInput =

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { FileChange } from "../../engine/batch.ts";
+import type { FileChange } from "../../model/batch.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
 import { hashRegularFile } from "../../util/read-regular.ts";

@@ -1,4 +1,4 @@
-import type { PendingWrite } from "../../gate/types.ts";
+import type { PendingWrite } from "../../model/gate-types.ts";
 
 /**
  * Cursor's file-writing tools, by name: its own (`Write`, `Edit`, `StrReplace`, `Delete`,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { ChangeKind } from "../../engine/batch.ts";
-import type { GateDecision, PendingWrite } from "../../gate/types.ts";
+import type { ChangeKind } from "../../model/batch.ts";
+import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 
 /** Gemini CLI's file-editing tools. */
 export const GEMINI_EDIT_TOOLS = ["write_file", "replace"] as const;

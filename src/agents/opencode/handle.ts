@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { FileChange } from "../../engine/batch.ts";
-import type { PendingWrite } from "../../gate/types.ts";
+import type { FileChange } from "../../model/batch.ts";
+import type { PendingWrite } from "../../model/gate-types.ts";
 import { afterEdits, reportText } from "../_shared/after-edits.ts";
 import { gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
 import { gateAll } from "../_shared/gate-all.ts";

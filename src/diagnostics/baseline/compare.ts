@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../types.ts";
+import type { Diagnostic } from "../../model/diagnostic.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
 import { lineHash, sourceLines } from "./_source-lines.ts";
 import { type Baseline, type BaselineEntry, readBaseline, writeBaseline } from "./store.ts";

@@ -1,6 +1,6 @@
 import type { HookContext } from "../../config/types.ts";
+import type { RunResult } from "../../model/outcome.ts";
 import { ANY_SESSION, postNotice } from "../../session/inbox.ts";
-import type { RunResult } from "../outcome.ts";
 import { claimFire } from "./limits.ts";
 import type { Fire, WatchedRun } from "./types.ts";
 

@@ -1,8 +1,8 @@
 import type { ResolvedCallback } from "../../config/resolve.ts";
 import { isActive, readToggles } from "../../config/state.ts";
+import type { EditBatch } from "../../model/batch.ts";
+import type { RunResult } from "../../model/outcome.ts";
 import { ANY_SESSION, postNotice } from "../../session/inbox.ts";
-import type { EditBatch } from "../batch.ts";
-import type { RunResult } from "../outcome.ts";
 import type { PlannedRun } from "../plan.ts";
 import { hookSlots } from "./limits.ts";
 import type { ResolvedHooks } from "./rules.ts";

@@ -1,7 +1,7 @@
 import type { ResolvedCallback } from "../../config/resolve.ts";
 import type { HookOrigin, HookTrigger } from "../../config/types.ts";
-import type { EditBatch } from "../batch.ts";
-import type { RunResult } from "../outcome.ts";
+import type { EditBatch } from "../../model/batch.ts";
+import type { RunResult } from "../../model/outcome.ts";
 import type { ResolvedAction, ResolvedHooks } from "./rules.ts";
 
 /** Where hook results go: the engine's Outcome, or the session inbox when there is none. */

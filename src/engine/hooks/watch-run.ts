@@ -1,4 +1,4 @@
-import type { RunResult } from "../outcome.ts";
+import type { RunResult } from "../../model/outcome.ts";
 import { TAIL_LINES } from "../output.ts";
 import { budgetNote, perform } from "./actions.ts";
 import { claimFire } from "./limits.ts";

@@ -1,4 +1,4 @@
-import type { DiagnosticFormat } from "./types.ts";
+import type { DiagnosticFormat } from "./diagnostic.ts";
 
 /** Tool names a `format:` may give, and the format each prints. */
 export const FORMAT_ALIASES: Readonly<Record<string, string>> = {

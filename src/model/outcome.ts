@@ -1,6 +1,7 @@
 // Types only: `cpilot init` embeds this file's text in the ambient declarations it writes.
-import type { Diagnostic } from "../diagnostics/types.ts";
+
 import type { EditBatch } from "./batch.ts";
+import type { Diagnostic } from "./diagnostic.ts";
 
 /**
  * passed: exit 0. silent: exit 7, "nothing to do", shown to no one. failed: any other exit

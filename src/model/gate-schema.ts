@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CpilotError } from "../util/errors.ts";
-import type { GatePluginFunction } from "./types.ts";
+import type { GatePluginFunction } from "./gate-types.ts";
 
 const pattern = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
