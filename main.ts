@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { agentNames } from "./src/agents/registry.ts";
-import { processStop, stopProcessRuns } from "./src/engine/process-stop.ts";
+import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
 import { pendingStage } from "./src/stage/pending.ts";
 // argv → command. The only place that exits the process.

@@ -6,8 +6,8 @@
 
 import { basename } from "node:path";
 import { selfArgv } from "../agents/_shared/self-command.ts";
-import { killGroup } from "../engine/spawn.ts";
 import { parentPidEnv } from "../platform/parent-death.ts";
+import { killGroup } from "../platform/spawn-group.ts";
 import { startProcess } from "../platform/start-process.ts";
 import { writeFd } from "../platform/stdio.ts";
 

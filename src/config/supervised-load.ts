@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { configRunsCode } from "../agents/_shared/hook-config.ts";
-import { processStop } from "../engine/process-stop.ts";
 import { bun } from "../platform/bun.ts";
 import { sha1Hex } from "../platform/digest.ts";
+import { processStop } from "../platform/process-stop.ts";
 import { CpilotError } from "../util/errors.ts";
 import { findConfig } from "./find.ts";
 import { loadConfigFile, loadProjectConfig } from "./load.ts";

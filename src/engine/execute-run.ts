@@ -6,6 +6,8 @@ import { diagnoseRun } from "../diagnostics/diagnose-run.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { ownStartTime } from "../platform/process-start.ts";
+import { RunOutput } from "../platform/run-output.ts";
+import { spawnGroup } from "../platform/spawn-group.ts";
 import { encodeBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { bookkeep, noteStateTrouble } from "../util/state-trouble.ts";
@@ -13,7 +15,6 @@ import { chunkFiles } from "./chunk.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
 import { attachHooks } from "./hooks/attach.ts";
 import type { HookInput, HookSink } from "./hooks/types.ts";
-import { RunOutput } from "./output.ts";
 import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
@@ -31,7 +32,6 @@ import { prepareLog, runsDir, type StoredRun, saveRunRecord } from "./runs-store
 import { commandLine, scriptEnv, scriptStdin } from "./script-input.ts";
 import type { Semaphore } from "./semaphore.ts";
 import { SILENT_EXIT_CODE } from "./silent-exit.ts";
-import { spawnGroup } from "./spawn.ts";
 import { toolOf } from "./tool-exit-words.ts";
 import { spawnWatchdog } from "./watchdog.ts";
 

@@ -12,13 +12,19 @@ import {
 import { join } from "node:path";
 import { ownStartTime, processStartTime } from "../platform/process-start.ts";
 import { processesWithEnv } from "../platform/process-tree.ts";
+import {
+  groupAlive,
+  isRunGroup,
+  KILL_GRACE_MS,
+  killGroup,
+  reapGroup,
+} from "../platform/spawn-group.ts";
+import { anyAlive, signalEach } from "../platform/stop-tree.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
 import { runningDir, runningRecord, stopMarkerPath, unregisterRunning } from "./running.ts";
-import { groupAlive, isRunGroup, KILL_GRACE_MS, killGroup, reapGroup } from "./spawn.ts";
-import { anyAlive, signalEach } from "./stop-tree.ts";
 
 /** What a lock file says about the run holding it. */
 interface Holder {

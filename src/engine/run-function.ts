@@ -1,7 +1,7 @@
 import type { RunFunction } from "../config/types.ts";
+import type { RunOutput } from "../platform/run-output.ts";
 import { capturePrints } from "../platform/user-output.ts";
 import type { HookInput } from "./hooks/types.ts";
-import type { RunOutput } from "./output.ts";
 
 export interface FunctionResult {
   readonly exitCode: number | null;

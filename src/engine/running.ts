@@ -11,11 +11,11 @@ import {
 import { join } from "node:path";
 import { isSameProcess, processStartTime } from "../platform/process-start.ts";
 import { processesWithEnv } from "../platform/process-tree.ts";
+import { groupAlive, isRunGroup, KILL_GRACE_MS, reapGroup } from "../platform/spawn-group.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { isRunId } from "./run-id.ts";
-import { groupAlive, isRunGroup, KILL_GRACE_MS, reapGroup } from "./spawn.ts";
 
 /**
  * What is running right now, across every cpilot process of the project: one record per

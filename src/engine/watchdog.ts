@@ -1,5 +1,5 @@
+import { KILL_GRACE_MS } from "../platform/spawn-group.ts";
 import { startProcess } from "../platform/start-process.ts";
-import { KILL_GRACE_MS } from "./spawn.ts";
 
 // $1 owner pid, $2 run's pgid, $3 record file, $4 stop marker, $5 grace in tenths of a
 // second, $6 the run's id: what left the group (setsid) still has CP_RUN_ID=$6 in its

@@ -1,8 +1,8 @@
 import { Buffer } from "node:buffer";
-import { killGroup } from "../engine/spawn.ts";
-import { escapedProcesses, signalEach } from "../engine/stop-tree.ts";
 import { randomHex } from "../platform/digest.ts";
+import { killGroup } from "../platform/spawn-group.ts";
 import { startProcess } from "../platform/start-process.ts";
+import { escapedProcesses, signalEach } from "../platform/stop-tree.ts";
 import { becomeSubreaper } from "../platform/subreaper.ts";
 
 export type ProcessOutcome =

@@ -1,4 +1,4 @@
-import { processStop } from "../engine/process-stop.ts";
+import { processStop } from "../platform/process-stop.ts";
 import { writeErr } from "../platform/stdio.ts";
 
 /**

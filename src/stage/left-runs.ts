@@ -1,5 +1,5 @@
 import { listRunning, type RunningRecord, unregisterRunning } from "../engine/running.ts";
-import { groupAlive, killGroup } from "../engine/spawn.ts";
+import { groupAlive, killGroup } from "../platform/spawn-group.ts";
 
 /** How long to wait for killed runs to be gone before the files go back regardless. */
 const GONE_MS = 5000;

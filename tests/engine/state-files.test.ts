@@ -27,8 +27,8 @@ import {
   stopOrphans,
 } from "../../src/engine/running.ts";
 import { listRuns, openRunLog, pruneRuns, readRun } from "../../src/engine/runs-store.ts";
-import { killGroup } from "../../src/engine/spawn.ts";
 import { appendGateLog, readGateLog } from "../../src/gate/log.ts";
+import { killGroup } from "../../src/platform/spawn-group.ts";
 import { postNotice, takeNotices } from "../../src/session/inbox.ts";
 import { processAlive, tempDir } from "../helpers/tmp.ts";
 

@@ -1,5 +1,5 @@
 import type { RunResult } from "../../model/outcome.ts";
-import { TAIL_LINES } from "../output.ts";
+import { TAIL_LINES } from "../../platform/run-output.ts";
 import { budgetNote, perform } from "./actions.ts";
 import { claimFire } from "./limits.ts";
 import type { ExitRule, OutputRule, ResolvedAction } from "./rules.ts";

@@ -4,8 +4,8 @@
 // forks a child into a group of its own and never reaps it.
 import { afterEach, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
-import { groupAlive, reapGroup } from "../../src/engine/spawn.ts";
 import { groupHasLiveMember } from "../../src/platform/process-group.ts";
+import { groupAlive, reapGroup } from "../../src/platform/spawn-group.ts";
 
 const linux = process.platform === "linux";
 

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { RunOutput } from "../../src/engine/output.ts";
-import { spawnGroup } from "../../src/engine/spawn.ts";
+import { RunOutput } from "../../src/platform/run-output.ts";
+import { spawnGroup } from "../../src/platform/spawn-group.ts";
 import { processAlive, tempDir, waitFor } from "../helpers/tmp.ts";
 
 function run(

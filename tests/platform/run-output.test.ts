@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { writeSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { RunOutput } from "../../src/engine/output.ts";
+import { RunOutput } from "../../src/platform/run-output.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 /** The tail of `text` as the in-memory ring keeps it, and as read back from a direct log. */

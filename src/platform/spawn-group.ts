@@ -1,10 +1,10 @@
-import { HAS_PROCESS_GROUPS, noteSingleProcessStop, startFailureHint } from "../platform/limits.ts";
-import { groupHasLiveMember } from "../platform/process-group.ts";
-import { startProcess } from "../platform/start-process.ts";
-import { writeErr } from "../platform/stdio.ts";
-import { becomeSubreaper } from "../platform/subreaper.ts";
-import type { RunOutput } from "./output.ts";
+import { HAS_PROCESS_GROUPS, noteSingleProcessStop, startFailureHint } from "./limits.ts";
+import { groupHasLiveMember } from "./process-group.ts";
+import type { RunOutput } from "./run-output.ts";
+import { startProcess } from "./start-process.ts";
+import { writeErr } from "./stdio.ts";
 import { anyAlive, escapedProcesses, signalEach } from "./stop-tree.ts";
+import { becomeSubreaper } from "./subreaper.ts";
 
 /** Seconds between SIGTERM and SIGKILL when a run is stopped. */
 export const KILL_GRACE_MS = 2000;

@@ -4,9 +4,9 @@ import {
   environHas,
   isZombie,
   processesWithEnv,
-} from "../platform/process-tree.ts";
-import { startedPids } from "../platform/start-process.ts";
-import { isSubreaper, reapAdopted } from "../platform/subreaper.ts";
+} from "./process-tree.ts";
+import { startedPids } from "./start-process.ts";
+import { isSubreaper, reapAdopted } from "./subreaper.ts";
 
 /**
  * The processes of a run (or a plugin) that left its process group, `setsid` ones included:
