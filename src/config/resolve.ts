@@ -1,11 +1,11 @@
 import { resolve } from "node:path";
+import { compilePatterns, type PathMatcher } from "../match/pattern.ts";
 import {
   type ResolvedHookLimits,
   type ResolvedHooks,
   resolveHooks,
   resolveLimits,
-} from "../engine/hooks/rules.ts";
-import { compilePatterns, type PathMatcher } from "../match/pattern.ts";
+} from "./trigger-rules.ts";
 import type { CallbackDef, CpilotConfig, Overlap, Per, RunFunction } from "./types.ts";
 
 /** Default seconds for non-blocking callbacks: nothing runs forever by default. */

@@ -1,8 +1,8 @@
 import type { z } from "zod";
-import { checkHookRules, HOOK_KEYS } from "../engine/hooks/check-rules.ts";
 import { validatePatterns } from "../match/pattern.ts";
 import { didYouMean } from "../util/edit-distance.ts";
 import { checkAfter } from "./check-after.ts";
+import { checkHookRules, HOOK_KEYS } from "./check-trigger-rules.ts";
 import { configSchema } from "./schema.ts";
 import { keysAt } from "./schema-keys.ts";
 import type { CpilotConfig } from "./types.ts";

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { loadProjectConfig } from "../../src/config/load.ts";
+import { catastrophicBacktracking } from "../../src/config/regex-safety.ts";
 import { validateConfig } from "../../src/config/validate.ts";
 import { createEngine } from "../../src/engine/engine.ts";
-import { catastrophicBacktracking } from "../../src/engine/hooks/regex-safety.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 const CATASTROPHIC = [

@@ -1,11 +1,11 @@
 import type { ResolvedCallback } from "../../config/resolve.ts";
 import { isActive, readToggles } from "../../config/state.ts";
+import type { ResolvedHooks } from "../../config/trigger-rules.ts";
 import type { EditBatch } from "../../model/batch.ts";
 import type { RunResult } from "../../model/outcome.ts";
 import { ANY_SESSION, postNotice } from "../../session/inbox.ts";
 import type { PlannedRun } from "../plan.ts";
 import { hookSlots } from "./limits.ts";
-import type { ResolvedHooks } from "./rules.ts";
 import type { HookInput, HookSink } from "./types.ts";
 import { type RunWatcher, watchRun } from "./watch-run.ts";
 

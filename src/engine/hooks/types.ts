@@ -1,8 +1,8 @@
 import type { ResolvedCallback } from "../../config/resolve.ts";
+import type { ResolvedAction, ResolvedHooks } from "../../config/trigger-rules.ts";
 import type { HookOrigin, HookTrigger } from "../../config/types.ts";
 import type { EditBatch } from "../../model/batch.ts";
 import type { RunResult } from "../../model/outcome.ts";
-import type { ResolvedAction, ResolvedHooks } from "./rules.ts";
 
 /** Where hook results go: the engine's Outcome, or the session inbox when there is none. */
 export interface HookSink {

@@ -1,8 +1,8 @@
+import type { ExitRule, OutputRule, ResolvedAction } from "../../config/trigger-rules.ts";
 import type { RunResult } from "../../model/outcome.ts";
 import { TAIL_LINES } from "../../platform/run-output.ts";
 import { budgetNote, perform } from "./actions.ts";
 import { claimFire } from "./limits.ts";
-import type { ExitRule, OutputRule, ResolvedAction } from "./rules.ts";
 import type { Fire, WatchedRun } from "./types.ts";
 
 /** Lines of the run's tail an onExit / onTimeout fire hands on. */

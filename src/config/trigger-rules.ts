@@ -1,6 +1,6 @@
-import type { CallbackDef, HookFunction, HookLimits } from "../../config/types.ts";
-import { CpilotError } from "../../util/errors.ts";
+import { CpilotError } from "../util/errors.ts";
 import { checkHookRegex } from "./regex-safety.ts";
+import type { CallbackDef, HookFunction, HookLimits } from "./types.ts";
 
 /** Limits with defaults applied. */
 export interface ResolvedHookLimits {

@@ -1,5 +1,5 @@
-import type { CallbackDef } from "../../config/types.ts";
 import { checkHookRegex } from "./regex-safety.ts";
+import type { CallbackDef } from "./types.ts";
 
 /** Default seconds for non-blocking callbacks (mirrors config/resolve.ts). */
 const BACKGROUND_TIMEOUT_S = 600;
