@@ -19,8 +19,6 @@ const ROOT = resolve(import.meta.dir, "..");
 const KNOWN_VIOLATIONS: string[] = [
   // config/ reads types and helpers that live above it: the batch and outcome types
   // (engine/), diagnostics' format names and types, the gate's schema, hook rules, spawning.
-  "src/config/load-probe.ts -> src/agents/_shared/self-command.ts",
-  "src/config/supervised-load.ts -> src/agents/_shared/hook-config.ts",
   // diagnostics/ reads the batch and outcome types from engine/, which runs diagnostics.
   // ui/ (terminal) reuses the agents' run rendering: rendering lives in three places
   // (issue 18, item 3: one home for rendering).

@@ -7,12 +7,12 @@
 
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import { gateUndecided } from "../agents/_shared/messages.ts";
-import { selfArgv } from "../agents/_shared/self-command.ts";
 import { mayBePreWrite, sniffEvent } from "../agents/_shared/unreadable-input.ts";
 import type { Agent } from "../agents/contract.ts";
 import { probeTimeoutMs } from "../config/load-probe.ts";
 import { parentPidEnv } from "../platform/parent-death.ts";
 import { processStop } from "../platform/process-stop.ts";
+import { selfArgv } from "../platform/self-command.ts";
 import { killGroup } from "../platform/spawn-group.ts";
 import { startProcess } from "../platform/start-process.ts";
 import { writeFd } from "../platform/stdio.ts";

@@ -1,7 +1,6 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
 import { basename } from "node:path";
 import type { HookReply } from "../agents/_shared/hook-reply.ts";
-import { isCompiledBinary } from "../agents/_shared/self-command.ts";
 import type { Agent, HookHandler } from "../agents/contract.ts";
 import { agentNamed, agentNames } from "../agents/registry.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
@@ -9,6 +8,7 @@ import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { dieWithParent } from "../platform/parent-death.ts";
 import { processStop } from "../platform/process-stop.ts";
 import { runtimeDir } from "../platform/runtime-dir.ts";
+import { isCompiledBinary } from "../platform/self-command.ts";
 import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { decodeBytes } from "../util/path-bytes.ts";

@@ -5,8 +5,8 @@
 // check`) imports it on its own thread, where nothing could stop it.
 
 import { basename } from "node:path";
-import { selfArgv } from "../agents/_shared/self-command.ts";
 import { parentPidEnv } from "../platform/parent-death.ts";
+import { selfArgv } from "../platform/self-command.ts";
 import { killGroup } from "../platform/spawn-group.ts";
 import { startProcess } from "../platform/start-process.ts";
 import { writeFd } from "../platform/stdio.ts";

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { configRunsCode } from "../agents/_shared/hook-config.ts";
 import { bun } from "../platform/bun.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { processStop } from "../platform/process-stop.ts";
@@ -9,6 +8,7 @@ import { findConfig } from "./find.ts";
 import { loadConfigFile, loadProjectConfig } from "./load.ts";
 import { probeTimeoutMs, proveConfigLoads } from "./load-probe.ts";
 import type { ResolvedConfig } from "./resolve.ts";
+import { configRunsCode } from "./value-cache.ts";
 
 /** Longest a config may take to load for a command (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
 export const COMMAND_LOAD_TIMEOUT_MS = 30_000;

@@ -4,7 +4,7 @@
 // source bytes. The cache lives in the user's private runtime folder, never in the project:
 // a cache committed to a repository must not stand in for the config people read there.
 import { mkdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, extname, join, resolve } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { runtimeDir } from "../platform/runtime-dir.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
@@ -79,4 +79,19 @@ function isPlainData(value: unknown, depth: number): boolean {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return false;
   return Object.values(value).every((item) => isPlainData(item, depth + 1));
+}
+
+const SCRIPT = new Set([".ts", ".mts", ".js", ".mjs"]);
+
+/**
+ * True when loading the config at `path` runs the user's code: a script whose value is not
+ * kept from an earlier load (plain-data scripts are: see cachedConfigValue above).
+ */
+export function configRunsCode(path: string): boolean {
+  if (!SCRIPT.has(extname(path))) return false;
+  try {
+    return cachedConfigValue(path, readFileSync(path)) === undefined;
+  } catch {
+    return false; // unreadable: loading it reports that, no code runs
+  }
 }

@@ -1,12 +1,12 @@
 // The doctor's look at the opt-in hook server: wanted here, listening, and whether this
 // project's config is one it may answer for.
 import type * as NodeNet from "node:net";
-import { isCompiledBinary } from "../agents/_shared/self-command.ts";
 import { ConfigRefused, readConfigValue } from "../config/load.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { assertServable } from "../hook-server/servable.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { runtimeDir } from "../platform/runtime-dir.ts";
+import { isCompiledBinary } from "../platform/self-command.ts";
 import type { HookServerCheck } from "./types.ts";
 
 export async function checkHookServer(

@@ -4,9 +4,9 @@ import type { Per } from "../../config/types.ts";
 import type { PlannedRun } from "../../engine/plan.ts";
 import { newRunId } from "../../engine/run-id.ts";
 import type { EditBatch } from "../../model/batch.ts";
+import { selfArgv } from "../../platform/self-command.ts";
 import { startProcess } from "../../platform/start-process.ts";
 import { stateDir } from "../../util/state-dir.ts";
-import { selfArgv } from "./self-command.ts";
 
 /** What a detached background process needs to run some callbacks and report later. */
 export interface BackgroundSpec {

@@ -1,5 +1,5 @@
+import { isCompiledBinary } from "../../platform/self-command.ts";
 import { type ProjectReach, portableCpilot } from "./portable-command.ts";
-import { isCompiledBinary } from "./self-command.ts";
 
 /**
  * The shell command an agent's hook config runs. In a file shared with the team (a project

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { dirname, extname } from "node:path";
+import { dirname } from "node:path";
 import { findConfig } from "../../config/find.ts";
 import { ConfigRefused } from "../../config/load.ts";
 import { scriptProblem } from "../../config/plain-script.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import { cachedConfigValue } from "../../config/value-cache.ts";
+import { configRunsCode } from "../../config/value-cache.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { configBroken, unloadedConfig } from "./messages.ts";
@@ -55,21 +55,6 @@ export function setHookConfigMode(next: HookConfigMode): void {
 /** Called once a config loaded (the isolated child tells its parent it is past loading). */
 export function onHookConfigLoaded(listener: ((config: ResolvedConfig) => void) | null): void {
   loadedListener = listener;
-}
-
-const SCRIPT = new Set([".ts", ".mts", ".js", ".mjs"]);
-
-/**
- * True when loading the config at `path` runs the user's code: a script whose value is not
- * kept from an earlier load (plain-data scripts are: see config/value-cache.ts).
- */
-export function configRunsCode(path: string): boolean {
-  if (!SCRIPT.has(extname(path))) return false;
-  try {
-    return cachedConfigValue(path, readFileSync(path)) === undefined;
-  } catch {
-    return false; // unreadable: loading it reports that, no code runs
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { isCompiledBinary } from "./self-command.ts";
+import { isCompiledBinary } from "../../platform/self-command.ts";
 
 /** How a hook config shared with the team can reach the project's own copy of cpilot. */
 export interface ProjectReach {

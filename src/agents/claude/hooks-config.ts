@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import { isCompiledBinary } from "../_shared/self-command.ts";
+import { isCompiledBinary } from "../../platform/self-command.ts";
 import { EDIT_TOOLS_MATCHER } from "./tool-files.ts";
 
 /** One entry of Claude Code's `hooks.<Event>` arrays. */

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { isCompiledBinary, selfArgv } from "../../platform/self-command.ts";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
 import type { AgentInstaller } from "../_shared/agent-installer.ts";
 import { type ProjectReach, portableCpilot } from "../_shared/portable-command.ts";
-import { isCompiledBinary, selfArgv } from "../_shared/self-command.ts";
 import { opencodePluginSource, PLUGIN_MARKER } from "./plugin-source.ts";
 
 /** The plugin file in the project starts cpilot: a "./" path from there finds the project's copy. */

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { bun } from "../../platform/bun.ts";
+import { bun } from "./bun.ts";
 
 /** True when running as the compiled `cpilot` binary rather than `bun main.ts`. */
 export function isCompiledBinary(execPath = process.execPath): boolean {
