@@ -22,7 +22,6 @@ const KNOWN_VIOLATIONS: string[] = [
   // diagnostics/ reads the batch and outcome types from engine/, which runs diagnostics.
   // ui/ (terminal) reuses the agents' run rendering: rendering lives in three places
   // (issue 18, item 3: one home for rendering).
-  "src/ui/run-line.ts -> src/agents/_shared/render-run.ts",
   // match/ reads the batch types from engine/.
 ];
 

@@ -1,5 +1,5 @@
-import { failureBody } from "../agents/_shared/render-run.ts";
 import type { Resync, RunResult } from "../model/outcome.ts";
+import { failureBody } from "./render-run.ts";
 import { type Color, formatDuration, paint } from "./style.ts";
 
 const MARKS: Record<RunResult["status"], [string, Color]> = {

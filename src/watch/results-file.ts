@@ -1,13 +1,8 @@
 import { join } from "node:path";
 import { renderResync } from "../agents/_shared/render-resync.ts";
-import {
-  filesLabel,
-  isFailure,
-  renderFailure,
-  renderSuccess,
-} from "../agents/_shared/render-run.ts";
 import { STATE_DIR } from "../match/walk.ts";
 import type { Outcome } from "../model/outcome.ts";
+import { filesLabel, isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { stateDir } from "../util/state-dir.ts";
 

@@ -1,10 +1,10 @@
 /** `cpilot run -- <agent>` for an agent cpilot has no hooks in: the agent runs, a watcher checks its edits. */
 import { basename, dirname, relative } from "node:path";
-import { filesLabel, isFailure } from "../agents/_shared/render-run.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { writeErr } from "../platform/stdio.ts";
+import { filesLabel, isFailure } from "../ui/render-run.ts";
 import { CpilotError } from "../util/errors.ts";
 import { RESULTS_FILE } from "./results-file.ts";
 import { startWatchSession } from "./watch-session.ts";

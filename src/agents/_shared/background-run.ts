@@ -12,11 +12,11 @@ import { Semaphore } from "../../engine/semaphore.ts";
 import type { RunResult } from "../../model/outcome.ts";
 import { randomHex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
+import { isFailure, renderFailure, renderSuccess } from "../../ui/render-run.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { agentSettings } from "./agent-settings.ts";
 import type { BackgroundSpec } from "./background.ts";
 import { renderResync } from "./render-resync.ts";
-import { isFailure, renderFailure, renderSuccess } from "./render-run.ts";
 import { appendRunLog } from "./run-log.ts";
 import { recordResult } from "./session-state.ts";
 

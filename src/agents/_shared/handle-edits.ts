@@ -3,11 +3,11 @@ import { createEngine } from "../../engine/engine.ts";
 import type { PlanOptions } from "../../engine/plan.ts";
 import type { EditBatch } from "../../model/batch.ts";
 import type { Outcome } from "../../model/outcome.ts";
+import { renderStarted } from "../../ui/render-run.ts";
 import { bookkeep, noteStateTrouble, takeStateTrouble } from "../../util/state-trouble.ts";
 import { agentSettings } from "./agent-settings.ts";
 import { startBackground } from "./background.ts";
 import { type AgentReport, reportOutcome } from "./render-outcome.ts";
-import { renderStarted } from "./render-run.ts";
 import { appendRunLog } from "./run-log.ts";
 import { recordResult } from "./session-state.ts";
 

@@ -1,7 +1,7 @@
 import { onlyPreexisting } from "../../diagnostics/agent-view.ts";
 import type { Outcome } from "../../model/outcome.ts";
+import { isFailure, renderFailure, renderSuccess } from "../../ui/render-run.ts";
 import { renderResync } from "./render-resync.ts";
-import { isFailure, renderFailure, renderSuccess } from "./render-run.ts";
 
 /** What an agent should read after a batch, split by urgency. */
 export interface AgentReport {

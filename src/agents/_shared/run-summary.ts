@@ -1,4 +1,4 @@
-import { filesLabel } from "./render-run.ts";
+import { filesLabel } from "../../ui/render-run.ts";
 import type { RunLogEntry } from "./run-log.ts";
 
 /**

@@ -1,5 +1,5 @@
-import { agentView } from "../../diagnostics/agent-view.ts";
-import type { RunResult } from "../../model/outcome.ts";
+import { agentView } from "../diagnostics/agent-view.ts";
+import type { RunResult } from "../model/outcome.ts";
 
 /** Longest output line shown to an agent; longer lines are cut in the middle of nowhere. */
 export const MAX_LINE = 200;
