@@ -5,11 +5,8 @@
 // check`) imports it on its own thread, where nothing could stop it.
 
 import { basename } from "node:path";
-import { parentPidEnv } from "../platform/parent-death.ts";
-import { selfArgv } from "../platform/self-command.ts";
-import { killGroup } from "../platform/spawn-group.ts";
-import { startProcess } from "../platform/start-process.ts";
 import { writeFd } from "../platform/stdio.ts";
+import { superviseSelf, takeNonce } from "../platform/supervised-child.ts";
 
 /** The hidden `cpilot hook` flag of the child: `cpilot hook --load-config PATH`. */
 export const PROBE_FLAG = "--load-config";
@@ -33,66 +30,38 @@ export function proveConfigLoads(
   path: string,
   options: { timeoutMs: number; cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal },
 ): Promise<ProbeResult> {
-  const nonce = `cpilot-probe-${crypto.randomUUID()}`;
   const name = JSON.stringify(basename(path));
-  const [command, ...args] = selfArgv();
-  return new Promise<ProbeResult>((resolve) => {
-    let settled = false;
-    let pending = "";
-    const child = startProcess(command as string, [...args, "hook", PROBE_FLAG, path], {
-      cwd: options.cwd,
-      env: { ...(options.env ?? process.env), ...parentPidEnv(), [PROBE_ENV]: nonce },
-      detached: true,
-      stdin: "",
-      onOutput: (chunk, stream) => {
-        const text = new TextDecoder().decode(chunk);
-        if (stream === "stderr") {
-          writeFd(2, text);
-          return;
-        }
-        pending += text;
-        if (pending.includes(`${nonce} loaded\n`)) finish({ ok: true });
-        else if (pending.length > 4096) pending = pending.slice(-1024);
-      },
-    });
-    const finish = (result: ProbeResult): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      // Nothing of the child outlives the answer: the config's own processes included.
-      if (child.pid !== undefined) killGroup(child.pid, "SIGKILL");
-      child.stopReading();
-      resolve(result);
-    };
-    const timer = setTimeout(
-      () =>
-        finish({
-          ok: false,
-          message: `Cannot load config ${name}: it did not finish loading within ${options.timeoutMs / 1000} s, so it was stopped (a top-level await that never settles, or an endless loop?)\nhint: run it with \`bun ${basename(path)}\` to see where it hangs; CPILOT_CONFIG_LOAD_TIMEOUT_MS changes the limit`,
-        }),
-      options.timeoutMs,
-    );
-    const onAbort = (): void =>
-      finish({
+  return superviseSelf<ProbeResult>({
+    args: ["hook", PROBE_FLAG, path],
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    stdin: "",
+    nonceEnv: PROBE_ENV,
+    deadline: {
+      ms: options.timeoutMs,
+      result: () => ({
         ok: false,
-        message: `Cannot load config ${name}: interrupted (Ctrl-C or SIGTERM) before it finished loading\nhint: nothing was done`,
-      });
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener("abort", onAbort, { once: true });
-    child.exited.then(async (end) => {
-      await Promise.race([child.outputClosed, new Promise((r) => setTimeout(r, 200))]);
-      const how =
-        end.error !== null
-          ? `could not start (${end.error.message})`
-          : end.signal !== null
-            ? `was killed by ${end.signal}`
-            : `exited with code ${end.code}`;
-      finish({
+        message: `Cannot load config ${name}: it did not finish loading within ${options.timeoutMs / 1000} s, so it was stopped (a top-level await that never settles, or an endless loop?)\nhint: run it with \`bun ${basename(path)}\` to see where it hangs; CPILOT_CONFIG_LOAD_TIMEOUT_MS changes the limit`,
+      }),
+    },
+    onReport: (payload, child) => {
+      if (payload === "loaded") child.finish({ ok: true });
+    },
+    onExit: (how, child) =>
+      child.finish({
         ok: false,
         message: `Cannot load config ${name}: the process loading it ${how} before the config finished loading (does the config call process.exit(), kill its process, or await a promise that never settles?)`,
-      });
-    });
+      }),
+    ...(options.signal && {
+      stop: {
+        signal: options.signal,
+        onStop: (child) =>
+          child.finish({
+            ok: false,
+            message: `Cannot load config ${name}: interrupted (Ctrl-C or SIGTERM) before it finished loading\nhint: nothing was done`,
+          }),
+      },
+    }),
   });
 }
 
@@ -101,8 +70,7 @@ export function proveConfigLoads(
  * validate has finished loading too: the parent's own load reports why).
  */
 export async function answerProbe(path: string | undefined): Promise<number> {
-  const nonce = process.env[PROBE_ENV];
-  delete process.env[PROBE_ENV];
+  const nonce = takeNonce(PROBE_ENV);
   if (path === undefined || nonce === undefined) return 2;
   const { loadConfigFile } = await import("./load.ts");
   try {
