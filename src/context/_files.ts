@@ -1,6 +1,6 @@
 /** The in-memory state of each file a batch touches, and writing them out at the end. */
 import type { Target } from "../util/contained-write.ts";
-import { encodeText } from "./_text-file.ts";
+import { encodeUtf8 } from "../util/utf8-text.ts";
 import { writeContextFile } from "./_write.ts";
 import type { UpdateResult } from "./types.ts";
 
@@ -31,7 +31,7 @@ export function writeFiles(
 ): void {
   for (const state of states) {
     if (state.text === null) continue;
-    const bytes = encodeText(state.text, state.bom);
+    const bytes = encodeUtf8(state.text, state.bom);
     if (
       state.original !== null &&
       Buffer.compare(Buffer.from(bytes), Buffer.from(state.original)) === 0

@@ -1,9 +1,7 @@
 /** Reading and writing context files as UTF-8, keeping a byte-order mark when there is one. */
 import { readFileIn, type VerifiedDir } from "../util/contained-write.ts";
+import { decodeUtf8 } from "../util/utf8-text.ts";
 import { MAX_CONTEXT_FILE_BYTES, mib } from "./limits.ts";
-
-const BOM = [0xef, 0xbb, 0xbf];
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 export type TextFile =
   | { kind: "ok"; text: string; bom: boolean; bytes: Uint8Array }
@@ -12,12 +10,9 @@ export type TextFile =
 
 /** Decode a file's bytes as UTF-8 text; invalid UTF-8 is an error, not a lossy decode. */
 export function decodeTextFile(bytes: Uint8Array): TextFile {
-  const bom = BOM.every((byte, i) => bytes[i] === byte);
-  try {
-    return { kind: "ok", text: decoder.decode(bom ? bytes.subarray(3) : bytes), bom, bytes };
-  } catch {
-    return { kind: "error", message: "it is not valid UTF-8" };
-  }
+  const decoded = decodeUtf8(bytes);
+  if (decoded === null) return { kind: "error", message: "it is not valid UTF-8" };
+  return { kind: "ok", text: decoded.text, bom: decoded.bom, bytes };
 }
 
 /**
@@ -41,10 +36,4 @@ export function readTextFileIn(dir: VerifiedDir, name: string): TextFile {
     default:
       return { kind: "error", message: "it is not a regular file" };
   }
-}
-
-/** The bytes to write for `text`, with a byte-order mark when the original had one. */
-export function encodeText(text: string, bom: boolean): Uint8Array {
-  const body = Buffer.from(text, "utf8");
-  return bom ? Buffer.concat([Buffer.from(BOM), body]) : body;
 }

@@ -1,4 +1,5 @@
 import { readFileIn, type Target } from "../util/contained-write.ts";
+import { decodeUtf8, splitBom, type Utf8Text, withBom } from "../util/utf8-text.ts";
 
 /**
  * How a text file is laid out on disk, so a write can keep it: a UTF-8 BOM, its line
@@ -21,29 +22,22 @@ export interface AgentText {
 /** Files larger than this are not edited through MCP (the agent should not hold them whole). */
 export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
 
-const BOM = "\uFEFF";
-// ignoreBOM keeps a BOM in the text, so toAgentSpace can see it and the write can restore it.
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
 /** Why a file cannot be handled as text, or null when it can. */
 export type Unreadable = { kind: "missing" } | { kind: "not-text"; reason: string };
 
 /** Decode bytes as UTF-8 text in agent space; null when they are not text. */
 export function decodeText(data: Uint8Array): AgentText | null {
   if (data.subarray(0, 8192).includes(0)) return null;
-  let raw: string;
-  try {
-    raw = decoder.decode(data);
-  } catch {
-    return null;
-  }
-  return toAgentSpace(raw);
+  const decoded = decodeUtf8(data);
+  return decoded === null ? null : agentSpace(decoded);
 }
 
 /** Split a file's raw text into what the agent sees and the shape to restore on write. */
 export function toAgentSpace(raw: string): AgentText {
-  const bom = raw.startsWith(BOM);
-  const body = bom ? raw.slice(1) : raw;
+  return agentSpace(splitBom(raw));
+}
+
+function agentSpace({ text: body, bom }: Utf8Text): AgentText {
   const crlf = body.split("\r\n").length - 1;
   const lf = body.split("\n").length - 1 - crlf;
   const eol = crlf === 0 && lf === 0 ? null : crlf === 0 ? "\n" : lf === 0 ? "\r\n" : "mixed";
@@ -75,7 +69,7 @@ export function keepFinalNewline(text: string, shape: TextShape | null): string 
 export function toDiskSpace(text: string, shape: TextShape | null): string {
   if (shape === null) return text;
   const body = shape.eol === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text;
-  return shape.bom ? `${BOM}${body}` : body;
+  return withBom(body, shape.bom);
 }
 
 /**
