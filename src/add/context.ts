@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { STATE_DIR } from "../util/state-layout.ts";
 
 /** What the model (and the rules) may know about the project: names only, no file contents. */
 export interface ProjectContext {
@@ -36,7 +37,7 @@ const TOOLCHAIN = [
   /^(?:CMakeLists\.txt|build\.gradle(?:\.kts)?|pom\.xml|Gemfile|mix\.exs|composer\.json)$/,
 ];
 
-const SKIP = new Set([".git", "node_modules", ".cpilot"]);
+const SKIP = new Set([".git", "node_modules", STATE_DIR]);
 
 function readJsonScripts(root: string): string[] {
   try {

@@ -13,6 +13,7 @@ import { putBack } from "../stage/restore.ts";
 import { surveyTree } from "../stage/survey.ts";
 import { stagedMessages } from "../ui/staged-report.ts";
 import { CpilotError } from "../util/errors.ts";
+import { STATE_DIR } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";
 import { rebase } from "./check-files.ts";
 
@@ -58,7 +59,7 @@ export async function openStagedCheck(
           .slice(top.length + 1)
           .split("\\")
           .join("/")}/`;
-  const stateDir = `${prefix}.cpilot`;
+  const stateDir = `${prefix}${STATE_DIR}`;
   const mine = (p: string): boolean => p === stateDir || p.startsWith(`${stateDir}/`);
   const hideUntracked = config.source.hideUntracked ?? true;
   const gitDir = findGitDir(top);

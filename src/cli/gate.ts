@@ -4,6 +4,7 @@ import { type GateLogEntry, readGateLog } from "../gate/log.ts";
 import type { GateConfig } from "../model/gate-schema.ts";
 import type { AskMode, PendingWrite } from "../model/gate-types.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
+import { STATE, stateRelative } from "../util/state-layout.ts";
 
 const USAGE = `usage:
   cpilot gate log [--json] [-n N]
@@ -79,7 +80,7 @@ function logCommand(args: string[], root: string): number {
     return 0;
   }
   if (entries.length === 0) {
-    err("No gate decisions logged yet (.cpilot/gate.log.jsonl)");
+    err(`No gate decisions logged yet (${stateRelative(STATE.gateLog)})`);
     return 0;
   }
   for (const e of entries) out(formatEntry(e));

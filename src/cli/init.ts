@@ -13,6 +13,7 @@ import { detectStyle } from "../init/style.ts";
 import { gitRoot } from "../match/files.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";
+import { STATE_DIR } from "../util/state-layout.ts";
 import { parseFlags } from "./_common.ts";
 
 const USAGE =
@@ -169,9 +170,13 @@ function ignoreStateDir(root: string): void {
   if (top === null) return;
   const ignorePath = join(top, ".gitignore");
   const current = existsSync(ignorePath) ? readFileSync(ignorePath, "utf8") : "";
-  if (/^\/?\.cpilot\/?$/m.test(current)) return;
-  appendFileSync(ignorePath, `${current === "" || current.endsWith("\n") ? "" : "\n"}.cpilot/\n`);
-  say("added .cpilot/ (run logs and local state) to .gitignore");
+  const listed = current.split("\n").some((line) => /^\/?(.*?)\/?$/.exec(line)?.[1] === STATE_DIR);
+  if (listed) return;
+  appendFileSync(
+    ignorePath,
+    `${current === "" || current.endsWith("\n") ? "" : "\n"}${STATE_DIR}/\n`,
+  );
+  say(`added ${STATE_DIR}/ (run logs and local state) to .gitignore`);
 }
 
 /** `--from TOOL`: the hook runner's config as init's detection; an error when it is not here. */

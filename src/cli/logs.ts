@@ -5,6 +5,7 @@ import { writeErr, writeOut } from "../platform/stdio.ts";
 import { formatDuration } from "../ui/style.ts";
 import { renderTable } from "../ui/table.ts";
 import { CpilotError } from "../util/errors.ts";
+import { STATE, statePath } from "../util/state-layout.ts";
 import { parseFlags } from "./_common.ts";
 
 /** `cpilot logs [RUN_ID]`: one run's full output, or a list of recent runs. */
@@ -38,9 +39,12 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
   }
   const run = readRun(config.root, id);
   if (run === null) {
-    throw new CpilotError(`Cannot show run "${id}": no such run in ${config.root}/.cpilot/runs`, {
-      hint: "`cpilot logs` lists recent runs; old ones are pruned",
-    });
+    throw new CpilotError(
+      `Cannot show run "${id}": no such run in ${statePath(config.root, STATE.runs)}`,
+      {
+        hint: "`cpilot logs` lists recent runs; old ones are pruned",
+      },
+    );
   }
   if (values.json) {
     writeOut(`${JSON.stringify(run)}\n`);

@@ -14,6 +14,7 @@ import { agentOfCommand } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
+import { STATE, stateRelative } from "../util/state-layout.ts";
 import { runWatched, type SpawnAgent } from "../watch/run-watched.ts";
 import { DEFAULT_QUIET_MS } from "../watch/watch-session.ts";
 
@@ -57,7 +58,7 @@ export async function runOtherAgent(
   if (wired) return runWithHooks(command, rest, ctx, configPath === null);
   if (agent !== undefined) {
     writeErr(
-      `cpilot: ${agent.name}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to .cpilot/last-results.md; \`cpilot install ${agent.name}\` sends them straight to the model\n`,
+      `cpilot: ${agent.name}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to ${stateRelative(STATE.lastResults)}; \`cpilot install ${agent.name}\` sends them straight to the model\n`,
     );
   }
   return runWatched(command, rest, { cwd: ctx.cwd, quietMs, spawnAgent: ctx.spawnAgent });

@@ -1,7 +1,7 @@
-import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
+import { STATE, statePath } from "../util/state-layout.ts";
 import type { ResolvedCallback } from "./resolve.ts";
 
 /**
@@ -19,14 +19,14 @@ export interface ToggleState {
 
 const EMPTY: ToggleState = { allDisabled: false, disabled: [], enabled: [] };
 
-function statePath(root: string): string {
-  return join(root, ".cpilot", "state.json");
+function togglesPath(root: string): string {
+  return statePath(root, STATE.toggles);
 }
 
 /** Read the toggles; a missing or unreadable file means nothing is toggled. */
 export function readToggles(root: string): ToggleState {
   try {
-    const value = JSON.parse(readStateFile(statePath(root)) ?? "{}") as Partial<ToggleState>;
+    const value = JSON.parse(readStateFile(togglesPath(root)) ?? "{}") as Partial<ToggleState>;
     return {
       allDisabled: value.allDisabled === true,
       disabled: Array.isArray(value.disabled)
@@ -44,7 +44,7 @@ export function readToggles(root: string): ToggleState {
 /** Write the toggles atomically. */
 export function writeToggles(root: string, state: ToggleState): void {
   stateDir(root);
-  writeFileAtomic(statePath(root), `${JSON.stringify(state, null, 2)}\n`);
+  writeFileAtomic(togglesPath(root), `${JSON.stringify(state, null, 2)}\n`);
 }
 
 /** Whether a callback runs, given the config and the project's toggles. */

@@ -1,9 +1,9 @@
 import { statSync } from "node:fs";
-import { join } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
+import { STATE, statePath } from "../util/state-layout.ts";
 import { VERSION } from "../version.ts";
 
 /**
@@ -35,7 +35,7 @@ const BUILD = (() => {
 })();
 
 function cacheFile(root: string): string {
-  return join(root, ".cpilot", "cache", "valid-configs");
+  return statePath(root, STATE.cache, STATE.validConfigs);
 }
 
 /** True when a value with this fingerprint validated before in this project. */
@@ -49,7 +49,7 @@ const MAX_CACHE_BYTES = 256 * 1024;
 /** Remember a fingerprint that validated; best effort (a read-only tree just revalidates). */
 export function rememberValid(root: string, fingerprint: string): void {
   try {
-    stateDir(root, "cache");
+    stateDir(root, STATE.cache);
     const file = cacheFile(root);
     if ((readStateFile(file, MAX_CACHE_BYTES + 1)?.length ?? 0) > MAX_CACHE_BYTES) {
       writeFileAtomic(file, `${fingerprint}\n`, { durable: false });

@@ -1,5 +1,6 @@
 import { gitTimeoutMs } from "../match/_git.ts";
 import { runSync, utf8 } from "../platform/run-sync.ts";
+import { isStatePath } from "../util/state-layout.ts";
 
 /**
  * Files git sees as changed or untracked (not ignored), relative to `root`; null outside a
@@ -17,7 +18,7 @@ export function dirtyFiles(root: string): string[] | null {
   const files: string[] = [];
   for (const entry of out.split("\0")) {
     // cpilot's own run logs and state are never a callback's rewrite.
-    if (entry.length > 3 && !entry.startsWith(".cpilot/", 3)) files.push(entry.slice(3));
+    if (entry.length > 3 && !isStatePath(entry.slice(3))) files.push(entry.slice(3));
   }
   return files;
 }

@@ -10,6 +10,7 @@ import { RunOutput } from "../platform/run-output.ts";
 import { spawnGroup } from "../platform/spawn-group.ts";
 import { encodeBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
+import { STATE } from "../util/state-layout.ts";
 import { bookkeep, noteStateTrouble } from "../util/state-trouble.ts";
 import { chunkFiles } from "./chunk.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
@@ -374,7 +375,7 @@ function writeNulList(root: string, name: string, files: readonly string[]): str
   // the names' own bytes, those that are not UTF-8 included (see path-bytes.ts)
   const text = Buffer.concat(files.flatMap((f) => [encodeBytes(f), Buffer.from([0])]));
   try {
-    const path = join(stateDir(root, "tmp"), name);
+    const path = join(stateDir(root, STATE.tmp), name);
     writeFileSync(path, text);
     return path;
   } catch (err) {

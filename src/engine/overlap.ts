@@ -23,6 +23,7 @@ import { anyAlive, signalEach } from "../platform/stop-tree.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
+import { STATE } from "../util/state-layout.ts";
 import { isRunId } from "./run-id.ts";
 import { runningDir, runningRecord, stopMarkerPath, unregisterRunning } from "./running.ts";
 
@@ -49,7 +50,7 @@ export interface OverlapLock {
 const POLL_MS = 25;
 
 function lockDir(root: string): string {
-  return stateDir(root, "locks");
+  return stateDir(root, STATE.locks);
 }
 
 /** The holder's process lives, and is the same process (not its pid reused by another). */
@@ -305,7 +306,7 @@ async function breakStaleLock(path: string, id: string, stillStale: () => boolea
  */
 export async function stopHostlessRuns(root: string, callback: string): Promise<void> {
   // never what a symlinked .cpilot leads to (see running.ts)
-  if (!isOwnStateDir(root, "running")) return;
+  if (!isOwnStateDir(root, STATE.running)) return;
   let names: string[];
   try {
     names = readdirSync(runningDir(root)).filter((n) => n.endsWith(".json") && !n.startsWith("."));

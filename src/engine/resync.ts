@@ -6,6 +6,7 @@ import { randomHex, sha1Hex } from "../platform/digest.ts";
 import { type DirectoryWatch, watchDirectories } from "../platform/inotify.ts";
 import { hashRegularFile, readRegularFile } from "../util/read-regular.ts";
 import { stateDir } from "../util/state-dir.ts";
+import { STATE } from "../util/state-layout.ts";
 
 /** Files larger than this are hashed but not diffed: the agent gets "re-read it" instead. */
 export const MAX_DIFF_BYTES = 1024 * 1024;
@@ -107,7 +108,7 @@ const CLOCK_SLACK_MS = 20;
 function fileSystemNow(root: string): number {
   let marker: string | null = null;
   try {
-    marker = join(stateDir(root, "tmp"), `since-${process.pid}-${randomHex(4)}`);
+    marker = join(stateDir(root, STATE.tmp), `since-${process.pid}-${randomHex(4)}`);
     writeFileSync(marker, "");
     return statSync(marker).mtimeMs;
   } catch {

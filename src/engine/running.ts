@@ -15,6 +15,7 @@ import { groupAlive, isRunGroup, KILL_GRACE_MS, reapGroup } from "../platform/sp
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
+import { STATE, statePath } from "../util/state-layout.ts";
 import { isRunId } from "./run-id.ts";
 
 /**
@@ -51,7 +52,7 @@ export interface RunningRecord {
 }
 
 export function runningDir(root: string): string {
-  return join(root, ".cpilot", "running");
+  return statePath(root, STATE.running);
 }
 
 function recordPath(root: string, runId: string): string {
@@ -74,7 +75,7 @@ function writeWhole(path: string, text: string): void {
 /** Record a run's process group as running; returns the record's path. */
 export function registerRunning(root: string, given: RunningRecord): string {
   const record = { ...given, pidStarted: given.pidStarted ?? processStartTime(given.pid) };
-  stateDir(root, "running");
+  stateDir(root, STATE.running);
   const path = recordPath(root, record.runId);
   writeWhole(path, JSON.stringify(record));
   return path;
@@ -98,7 +99,7 @@ export function openPendingRecord(
   root: string,
   fields: Omit<RunningRecord, "pid" | "pidStarted">,
 ): PendingRecord {
-  stateDir(root, "running");
+  stateDir(root, STATE.running);
   const path = recordPath(root, fields.runId);
   const fd = openSync(
     path,
@@ -187,7 +188,7 @@ function signalZero(target: number): boolean {
 /** Every running record, oldest first; records of groups that are gone are removed. */
 export function listRunning(root: string): RunningRecord[] {
   // never what a symlinked .cpilot leads to: its records would be signalled, deleted, marked
-  if (!isOwnStateDir(root, "running")) return [];
+  if (!isOwnStateDir(root, STATE.running)) return [];
   let names: string[];
   try {
     names = readdirSync(runningDir(root)).filter((n) => n.endsWith(".json") && !n.startsWith("."));

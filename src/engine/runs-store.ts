@@ -5,16 +5,17 @@ import type { RunResult } from "../model/outcome.ts";
 import { writeFileAtomic, writeFileReusing } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
+import { STATE, statePath } from "../util/state-layout.ts";
 import { isRunId } from "./run-id.ts";
 
 /** Where run logs live: `.cpilot/runs/<id>.log` beside `<id>.json`. */
 export function runsDir(root: string): string {
-  return join(root, ".cpilot", "runs");
+  return statePath(root, STATE.runs);
 }
 
 /** Create the runs folder and return the log path for a run. */
 export function prepareLog(root: string, runId: string): string {
-  return join(stateDir(root, "runs"), `${runId}.log`);
+  return join(stateDir(root, STATE.runs), `${runId}.log`);
 }
 
 /** Path of a run's record, beside its log. */
@@ -28,7 +29,7 @@ export function runRecordPath(root: string, runId: string): string {
  * it leaves `.cpilot/running/` and becomes this record without a new file being made.
  */
 export function saveRunRecord(root: string, run: StoredRun, runningRecord?: string): void {
-  stateDir(root, "runs"); // a real folder of the project, never through a symlink
+  stateDir(root, STATE.runs); // a real folder of the project, never through a symlink
   const path = runRecordPath(root, run.id);
   const text = `${JSON.stringify(run)}\n`;
   if (runningRecord !== undefined) {
@@ -114,7 +115,7 @@ const RUN_FILE = /^[0-9a-z]+-[0-9a-f]+\.(?:log|json)$/;
 
 /** Keep only the newest `keep` runs; called after a batch, cheap when under the limit. */
 export function pruneRuns(root: string, keep: number): void {
-  if (!isOwnStateDir(root, "runs")) return; // never delete through a symlink
+  if (!isOwnStateDir(root, STATE.runs)) return; // never delete through a symlink
   let names: string[];
   try {
     names = readdirSync(runsDir(root));

@@ -3,9 +3,10 @@ import { basename, dirname, join } from "node:path";
 import type { GateDecision, PendingWrite } from "../model/gate-types.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
+import { STATE, STATE_DIR, stateRelative } from "../util/state-layout.ts";
 
 /** Where decisions are appended, relative to the root. */
-export const GATE_LOG = ".cpilot/gate.log.jsonl";
+export const GATE_LOG = stateRelative(STATE.gateLog);
 
 /** One line of the gate log. File content is never logged. */
 export interface GateLogEntry {
@@ -51,7 +52,7 @@ export function logEntry(
  */
 export function appendGateLog(file: string, entry: GateLogEntry): void {
   // the default log is state: never through a .cpilot that is a symlink (see state-dir.ts)
-  if (basename(dirname(file)) === ".cpilot") stateDir(dirname(dirname(file)));
+  if (basename(dirname(file)) === STATE_DIR) stateDir(dirname(dirname(file)));
   else mkdirSync(dirname(file), { recursive: true });
   appendStateFile(file, `${JSON.stringify(entry)}\n`, 0o600);
 }

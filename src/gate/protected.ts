@@ -1,3 +1,4 @@
+import { STATE_DIR } from "../util/state-layout.ts";
 /**
  * The built-in protected names (.git, secrets, .cpilot), compared the way a file system
  * might compare them: case-insensitive, after Unicode compatibility normalization, with
@@ -31,7 +32,7 @@ export function isGitPath(relPath: string): boolean {
 /** True when the path is `.cpilot` at the root or inside it. */
 export function isCpilotPath(relPath: string): boolean {
   const first = segments(relPath)[0];
-  return first !== undefined && skeleton(first) === ".cpilot";
+  return first !== undefined && skeleton(first) === STATE_DIR;
 }
 
 /** Example files that ship with projects and hold no secrets. */

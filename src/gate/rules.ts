@@ -2,6 +2,7 @@ import { isAbsolute, resolve, sep } from "node:path";
 import { compilePatterns } from "../match/pattern.ts";
 import type { ResolvedGateConfig } from "../model/gate-schema.ts";
 import { containPath } from "../util/contained-path.ts";
+import { STATE_DIR } from "../util/state-layout.ts";
 import { agentStateDirOf } from "./agent-state.ts";
 import { configImports, ownConfigKind } from "./own-config.ts";
 import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
@@ -93,8 +94,7 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
           ? {
               action: "deny",
               source: "default:cpilot-dir",
-              reason:
-                "it is inside .cpilot/, where cpilot keeps its gate log and gate plugins; an agent may not change its own permissions, ask the user to make this change",
+              reason: `it is inside ${STATE_DIR}/, where cpilot keeps its gate log and gate plugins; an agent may not change its own permissions, ask the user to make this change`,
               hint: "gate.defaults.cpilotDir: false turns this protection off",
             }
           : null,

@@ -1,3 +1,4 @@
+import { STATE_DIR } from "../util/state-layout.ts";
 import { detectDeno, detectTypecheck } from "./detect-typecheck.ts";
 import { localBin } from "./local-bin.ts";
 import { JS_TS, NODE_TOOLS } from "./node-tools.ts";
@@ -62,7 +63,7 @@ function biomeNotes(p: ProjectFiles, proposals: readonly Proposal[]): string[] {
     ?.vcs;
   if (vcs?.useIgnoreFile === true) return [];
   return [
-    `biome here does not read .gitignore: its \`biome check .\` would also check cpilot's run records in .cpilot/; set "vcs": { "enabled": true, "clientKind": "git", "useIgnoreFile": true } in ${config ?? "biome.json"}, or add "!.cpilot" to its files.includes`,
+    `biome here does not read .gitignore: its \`biome check .\` would also check cpilot's run records in ${STATE_DIR}/; set "vcs": { "enabled": true, "clientKind": "git", "useIgnoreFile": true } in ${config ?? "biome.json"}, or add "!${STATE_DIR}" to its files.includes`,
   ];
 }
 

@@ -1,4 +1,5 @@
 import type { ChangeKind, FileChange } from "../model/batch.ts";
+import { isStatePath } from "../util/state-layout.ts";
 import { splitNul } from "./_git.ts";
 
 /** `A` added, `D` deleted; everything else (M, T type change, U unmerged, X) is a change. */
@@ -35,6 +36,6 @@ export function parseNameStatus(
 /** Map entries as FileChanges, dropping anything under cpilot's own `.cpilot/`. */
 export function toChanges(map: ReadonlyMap<string, ChangeKind>): FileChange[] {
   const changes: FileChange[] = [];
-  for (const [path, kind] of map) if (!path.startsWith(".cpilot/")) changes.push({ path, kind });
+  for (const [path, kind] of map) if (!isStatePath(path)) changes.push({ path, kind });
   return changes;
 }

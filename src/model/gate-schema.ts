@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CpilotError } from "../util/errors.ts";
+import { STATE, stateRelative } from "../util/state-layout.ts";
 import type { GatePluginFunction } from "./gate-types.ts";
 
 const pattern = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
@@ -65,7 +66,9 @@ export const gateConfigSchema = z.strictObject({
   rules: z.array(ruleSchema).default([]),
   plugins: z.array(z.union([commandPluginSchema, functionPluginSchema])).default([]),
   /** Executables in this folder (relative to the root) run after `plugins`, sorted; false: none. */
-  pluginsDir: z.union([z.string().min(1), z.literal(false)]).default(".cpilot/gate-plugins"),
+  pluginsDir: z
+    .union([z.string().min(1), z.literal(false)])
+    .default(stateRelative(STATE.gatePlugins)),
   /** Seconds a plugin may take before it is killed and the write denied. */
   pluginTimeout: z.number().positive().default(5),
   /** What an `ask` rule does when no one can be asked (no terminal, or CI). */

@@ -4,6 +4,7 @@ import { randomHex } from "../platform/digest.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
+import { STATE, statePath } from "../util/state-layout.ts";
 import { sessionFolderName } from "./folder-name.ts";
 
 /**
@@ -32,7 +33,7 @@ function safeSession(session: string): string {
 }
 
 function inboxDir(root: string, session: string): string {
-  return join(root, ".cpilot", "inbox", safeSession(session));
+  return statePath(root, STATE.inbox, safeSession(session));
 }
 
 /** Queue a notice for a session (or ANY_SESSION). Returns its id. */
@@ -41,7 +42,7 @@ export function postNotice(
   session: string,
   notice: Omit<Notice, "id" | "createdAt">,
 ): string {
-  const dir = stateDir(root, "inbox", safeSession(session));
+  const dir = stateDir(root, STATE.inbox, safeSession(session));
   const createdAt = Date.now();
   // The monotonic clock is shared by every process on the machine, and fine enough that
   // notices posted in the same millisecond still sort in the order they were posted.
@@ -55,7 +56,7 @@ export function takeNotices(root: string, session: string): Notice[] {
   const taken: Notice[] = [];
   for (const who of new Set([safeSession(session), ANY_SESSION])) {
     // taking a notice deletes it: only from cpilot's own folder, never through a symlink
-    if (!isOwnStateDir(root, "inbox", who)) continue;
+    if (!isOwnStateDir(root, STATE.inbox, who)) continue;
     const dir = inboxDir(root, who);
     let names: string[];
     try {

@@ -1,6 +1,7 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { CpilotError } from "./errors.ts";
+import { STATE_DIR } from "./state-layout.ts";
 
 /**
  * Is `.cpilot/<sub>` below `root` cpilot's own folder: `.cpilot` and each part of `sub` a
@@ -9,7 +10,7 @@ import { CpilotError } from "./errors.ts";
  * must not turn pruning old sessions into deleting someone's home folder.
  */
 export function isOwnStateDir(root: string, ...sub: string[]): boolean {
-  let path = join(root, ".cpilot");
+  let path = join(root, STATE_DIR);
   for (const part of ["", ...sub]) {
     if (part !== "") path = join(path, part);
     const st = lstatSync(path, { throwIfNoEntry: false });
@@ -28,7 +29,7 @@ export function isOwnStateDir(root: string, ...sub: string[]): boolean {
  * Costs one lstat per part when the folders exist.
  */
 export function stateDir(root: string, ...sub: string[]): string {
-  let path = join(root, ".cpilot");
+  let path = join(root, STATE_DIR);
   for (const part of ["", ...sub]) {
     if (part !== "") path = join(path, part);
     let st = lstatSync(path, { throwIfNoEntry: false });

@@ -1,3 +1,5 @@
+import { STATE_DIR } from "./state-layout.ts";
+
 // Bookkeeping under `.cpilot/` (logs, records, locks, session facts) can fail: a disk that
 // is full, a read-only project, a `.cpilot` that is a file, a FIFO or a symlink (refused,
 // see state-dir.ts). None of that may cost the agent a result: the work is done and
@@ -31,5 +33,5 @@ export function takeStateTrouble(root: string): string | null {
   const reason = troubles.get(root);
   if (reason === undefined) return null;
   troubles.delete(root);
-  return `cpilot: note: state could not be saved in .cpilot/ (${reason}). The results in this reply are complete, but cpilot's records of them may be missing: run logs (\`cpilot logs\`), the session history the Stop check uses, locks between cpilot processes.`;
+  return `cpilot: note: state could not be saved in ${STATE_DIR}/ (${reason}). The results in this reply are complete, but cpilot's records of them may be missing: run logs (\`cpilot logs\`), the session history the Stop check uses, locks between cpilot processes.`;
 }

@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { gitignoreRules } from "../match/_gitignore-file.ts";
-import { MAX_GITIGNORE_BYTES, STATE_DIR } from "../match/walk.ts";
+import { MAX_GITIGNORE_BYTES } from "../match/walk.ts";
 import { readRegularFile } from "../util/read-regular.ts";
+import { STATE_DIR } from "../util/state-layout.ts";
 
 /**
  * Decides which paths a watcher ignores, the way git would: every .gitignore from the

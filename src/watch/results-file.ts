@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { renderResync } from "../agents/_shared/render-resync.ts";
-import { STATE_DIR } from "../match/walk.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { filesLabel, isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { stateDir } from "../util/state-dir.ts";
+import { STATE, STATE_DIR } from "../util/state-layout.ts";
 
 /** Where the watcher leaves the latest batch's results for the agent (and people) to read. */
-export const RESULTS_FILE = join(STATE_DIR, "last-results.md");
+export const RESULTS_FILE = join(STATE_DIR, STATE.lastResults);
 
 /**
  * The latest batch as markdown: a status line the agent can grep, then each failure with

@@ -14,6 +14,7 @@ import { randomHex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
 import { isFailure, renderFailure, renderSuccess } from "../../ui/render-run.ts";
 import { CpilotError } from "../../util/errors.ts";
+import { STATE_DIR } from "../../util/state-layout.ts";
 import { agentSettings } from "./agent-settings.ts";
 import type { BackgroundSpec } from "./background.ts";
 import { renderResync } from "./render-resync.ts";
@@ -33,7 +34,7 @@ export async function runBackground(specPath: string): Promise<number> {
   const name = basename(specPath);
   if (
     basename(dirname(specPath)) !== "background" ||
-    basename(dirname(dirname(specPath))) !== ".cpilot" ||
+    basename(dirname(dirname(specPath))) !== STATE_DIR ||
     !name.endsWith(".json") ||
     !isRunId(name.slice(0, -".json".length))
   ) {

@@ -7,6 +7,7 @@ import type { EditBatch } from "../../model/batch.ts";
 import { selfArgv } from "../../platform/self-command.ts";
 import { startProcess } from "../../platform/start-process.ts";
 import { stateDir } from "../../util/state-dir.ts";
+import { STATE } from "../../util/state-layout.ts";
 
 /** What a detached background process needs to run some callbacks and report later. */
 export interface BackgroundSpec {
@@ -38,7 +39,7 @@ export function startBackground(
     files: p.files,
     runId: newRunId(),
   }));
-  const dir = stateDir(context.root, "background");
+  const dir = stateDir(context.root, STATE.background);
   const specPath = join(dir, `${runs[0]?.runId}.json`);
   const spec: BackgroundSpec = { ...context, runs };
   writeFileSync(specPath, JSON.stringify(spec));

@@ -8,6 +8,7 @@ import { isSessionFolderName, sessionFolderName } from "../../session/folder-nam
 import { linkFileAtomic, writeFileAtomic } from "../../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../../util/state-dir.ts";
 import { readStateFile } from "../../util/state-file.ts";
+import { STATE, statePath } from "../../util/state-layout.ts";
 import {
   asLedger,
   isFailingStatus,
@@ -41,7 +42,7 @@ export function safeSessionName(session: string): string {
 
 /** The session's folder (created). */
 export function sessionDir(root: string, session: string): string {
-  return stateDir(root, "sessions", safeSessionName(session));
+  return stateDir(root, STATE.sessions, safeSessionName(session));
 }
 
 /** True the first time it is called for `name` in a session, across processes. */
@@ -58,7 +59,7 @@ export function claimOnce(root: string, session: string, name: string): boolean 
 
 /** The session's folder, not made: for reading (state that cannot be read is none). */
 function sessionPath(root: string, session: string): string {
-  return join(root, ".cpilot", "sessions", safeSessionName(session));
+  return statePath(root, STATE.sessions, safeSessionName(session));
 }
 
 /** True when `claimOnce(name)` already happened. */
@@ -90,7 +91,7 @@ function resultKey(callback: string, per: Per, files: readonly string[]): string
 }
 
 function resultsDir(root: string, session: string): string {
-  return stateDir(root, "sessions", safeSessionName(session), "results");
+  return stateDir(root, STATE.sessions, safeSessionName(session), STATE.sessionResults);
 }
 
 /**
@@ -218,8 +219,8 @@ export function pruneSessions(
   maxAgeMs = SESSION_MAX_AGE_MS,
   now = Date.now(),
 ): number {
-  if (!isOwnStateDir(root, "sessions")) return 0;
-  const dir = join(root, ".cpilot", "sessions");
+  if (!isOwnStateDir(root, STATE.sessions)) return 0;
+  const dir = statePath(root, STATE.sessions);
   let names: string[];
   try {
     names = readdirSync(dir);

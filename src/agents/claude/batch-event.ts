@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { stateDir } from "../../util/state-dir.ts";
+import { STATE, statePath } from "../../util/state-layout.ts";
 
 /**
  * Does this Claude Code send PostToolBatch (2.1.x does; 2.0.x does not)? When it does, the
@@ -53,5 +53,5 @@ export function compareVersions(a: readonly number[], b: readonly number[]): num
 }
 
 function markerPath(root: string): string {
-  return join(root, ".cpilot", "claude-batch-event");
+  return statePath(root, STATE.claudeBatchEvent);
 }

@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { isOwnStateDir } from "../../util/state-dir.ts";
 import { readStateFile } from "../../util/state-file.ts";
+import { STATE, statePath, stateRelative } from "../../util/state-layout.ts";
 import { noteStateTrouble } from "../../util/state-trouble.ts";
 
 /** A diagnostic as a baseline remembers it: enough to recognize it after lines moved. */
@@ -23,7 +23,7 @@ export type Baseline = Record<string, readonly BaselineEntry[]>;
 const MAX_ENTRIES = 20_000;
 
 function baselinePath(root: string, callback: string): string {
-  return join(root, ".cpilot", "baseline", `${callback}.json`);
+  return statePath(root, STATE.baseline, `${callback}.json`);
 }
 
 /** The callback's baseline, empty when there is none or it cannot be read. */
@@ -45,11 +45,14 @@ export function readBaseline(root: string, callback: string): Baseline {
  */
 export function writeBaseline(root: string, callback: string, files: Baseline): boolean {
   try {
-    if (!isOwnStateDir(root, "baseline")) {
-      noteStateTrouble(root, new Error(".cpilot/baseline is not a folder of cpilot's own"));
+    if (!isOwnStateDir(root, STATE.baseline)) {
+      noteStateTrouble(
+        root,
+        new Error(`${stateRelative(STATE.baseline)} is not a folder of cpilot's own`),
+      );
       return false;
     }
-    mkdirSync(join(root, ".cpilot", "baseline"), { recursive: true });
+    mkdirSync(statePath(root, STATE.baseline), { recursive: true });
     writeFileAtomic(
       baselinePath(root, callback),
       JSON.stringify({ version: 1, files: bounded(files) }),

@@ -2,6 +2,7 @@ import { closeSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { sessionFolderName } from "../../session/folder-name.ts";
 import { stateDir } from "../../util/state-dir.ts";
+import { STATE, statePath } from "../../util/state-layout.ts";
 import { Semaphore } from "../semaphore.ts";
 
 /**
@@ -24,7 +25,7 @@ export function hookSlots(root: string, maxConcurrent: number): Semaphore {
 }
 
 function budgetDir(root: string, session: string): string {
-  return join(root, ".cpilot", "hooks", "budget", sessionFolderName(session, "_"));
+  return statePath(root, ...STATE.triggerBudget, sessionFolderName(session, "_"));
 }
 
 /** Fires taken by batches with no session: their budget lives as long as the process. */
@@ -49,7 +50,7 @@ export function claimFire(
     return true;
   }
   if (budget <= 0) return false;
-  const dir = stateDir(root, "hooks", "budget", sessionFolderName(session, "_"));
+  const dir = stateDir(root, ...STATE.triggerBudget, sessionFolderName(session, "_"));
   let n = readdirSync(dir).length + 1;
   for (; n <= budget; n++) {
     try {

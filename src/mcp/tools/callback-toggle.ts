@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { isActive, readToggles, writeToggles } from "../../config/state.ts";
+import { STATE, stateRelative } from "../../util/state-layout.ts";
 import type { ToolContext } from "../tool-context.ts";
 import { unusable } from "./callback-list.ts";
 
@@ -10,7 +11,7 @@ export function registerCallbackToggle(server: McpServer, ctx: ToolContext): voi
     "callback_toggle",
     {
       description:
-        "Turn callbacks on or off for this project only (kept in .cpilot/state.json; the config is not changed). " +
+        `Turn callbacks on or off for this project only (kept in ${stateRelative(STATE.toggles)}; the config is not changed). ` +
         "Give name (one or several) or all: true.",
       inputSchema: {
         name: z
