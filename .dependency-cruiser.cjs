@@ -66,6 +66,14 @@ module.exports = {
       from: { path: "^src/", pathNot: LAYERS.map(pathOf) },
       to: {},
     },
+    {
+      name: "no-private-import",
+      comment:
+        "a file whose name starts with _ is private to its folder: only files in that same folder may import it (CONTRIBUTING.md)",
+      severity: "error",
+      from: { path: "^(.+)/[^/]+$" },
+      to: { path: "/_[^/]+$", pathNot: "^$1/_[^/]+$" },
+    },
     ...upward,
   ],
   options: {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { gitTimeoutMs, runGit, splitNul } from "../match/_git.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
+import { gitTimeoutMs, runGit, splitNul } from "../match/git.ts";
 import type { FileChange } from "../model/batch.ts";
 import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";

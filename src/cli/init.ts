@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { TYPES_SOURCES } from "../config/_types-source.ts";
 import { CONFIG_NAMES } from "../config/find.ts";
+import { TYPES_SOURCES } from "../config/types-source.ts";
 import { promptOnTty } from "../gate/ask.ts";
 import { detectProject } from "../init/detect.ts";
 import { chooseFormat } from "../init/format-choice.ts";

@@ -1,4 +1,4 @@
-import { gitTimeoutMs } from "../match/_git.ts";
+import { gitTimeoutMs } from "../match/git.ts";
 import { runSync, utf8 } from "../platform/run-sync.ts";
 import { isStatePath } from "../util/state-layout.ts";
 

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { gitOrThrow } from "../match/_git.ts";
+import { gitOrThrow } from "../match/git.ts";
 import { CpilotError } from "../util/errors.ts";
 import {
   BLOCK_END,

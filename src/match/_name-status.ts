@@ -1,6 +1,6 @@
 import type { ChangeKind, FileChange } from "../model/batch.ts";
 import { isStatePath } from "../util/state-layout.ts";
-import { splitNul } from "./_git.ts";
+import { splitNul } from "./git.ts";
 
 /** `A` added, `D` deleted; everything else (M, T type change, U unmerged, X) is a change. */
 function kindOf(letter: string | undefined): ChangeKind {

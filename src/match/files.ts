@@ -9,10 +9,10 @@ import { join } from "node:path";
 import type { ChangeKind, FileChange } from "../model/batch.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
-import { gitFailure, gitOrThrow, isNotRepo, runGit, runGitAsync, splitNul } from "./_git.ts";
 import { parseNameStatus, toChanges } from "./_name-status.ts";
 import { onDisk } from "./_on-disk.ts";
-import { rootRelative } from "./_root-relative.ts";
+import { gitFailure, gitOrThrow, isNotRepo, runGit, runGitAsync, splitNul } from "./git.ts";
+import { rootRelative } from "./root-relative.ts";
 import { walkFiles } from "./walk.ts";
 
 /** Paths relative to cwd (= root) and limited to it, renames as delete + create, no submodules. */

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { readRegularFile } from "../util/read-regular.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
-import { gitignoreRules } from "./_gitignore-file.ts";
+import { gitignoreRules } from "./gitignore-file.ts";
 
 /** A .gitignore bigger than this is not one (a symlink to /dev/zero, a mistake): skipped. */
 export const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { runGitBytes, runGitBytesWithList, splitNul } from "../match/_git.ts";
+import { runGitBytes, runGitBytesWithList, splitNul } from "../match/git.ts";
 import { hasEscapedBytes } from "../util/path-bytes.ts";
 import { gitOnPaths, gitWithNames } from "./git-paths.ts";
 import type { Journal } from "./journal.ts";

@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type GitResult, gitFailure, runGit, runGitWithList } from "../match/_git.ts";
+import { type GitResult, gitFailure, runGit, runGitWithList } from "../match/git.ts";
 import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 
 /** Arguments per git call: far below any command line limit. */

@@ -1,4 +1,4 @@
-import { splitNul } from "../match/_git.ts";
+import { splitNul } from "../match/git.ts";
 import { gitOnPaths } from "./git-paths.ts";
 import { type Journal, releaseStage } from "./journal.ts";
 import { join, lstatSync, mkdirSync, rmdirSync } from "./kept-fs.ts";

@@ -1,4 +1,4 @@
-import { gitFailure, runGitAsync, splitNul } from "../match/_git.ts";
+import { gitFailure, runGitAsync, splitNul } from "../match/git.ts";
 import type { FileChange } from "../model/batch.ts";
 
 /** A tracked file whose working copy is not what the index holds. */

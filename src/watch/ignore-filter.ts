@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { gitignoreRules } from "../match/_gitignore-file.ts";
+import { gitignoreRules } from "../match/gitignore-file.ts";
 import { MAX_GITIGNORE_BYTES } from "../match/walk.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { STATE_DIR } from "../util/state-layout.ts";

@@ -1,5 +1,5 @@
 import { diffArrays } from "diff";
-import { runGit } from "../../match/_git.ts";
+import { runGit } from "../../match/git.ts";
 
 /** Past this many changed lines, a file counts as rewritten (the diff would cost too much). */
 const MAX_EDIT = 4000;

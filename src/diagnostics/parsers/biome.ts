@@ -1,4 +1,4 @@
-import { jsonDocument } from "../_json-document.ts";
+import { jsonDocument } from "../json-document.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 
 // `src/b.js:1:5 lint/correctness/noUnusedVariables  FIXABLE  ━━━━` (or `src/b.js format ━━━`),

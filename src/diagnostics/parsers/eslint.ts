@@ -1,6 +1,6 @@
-import { jsonDocument } from "../_json-document.ts";
-import { severityOf } from "../_severity.ts";
+import { jsonDocument } from "../json-document.ts";
 import { int, lineParser, type OutputParser, type RawDiagnostic } from "../parser.ts";
+import { severityOf } from "../severity.ts";
 
 // stylish (the default): a file's path on its own line, then one row per problem:
 //   `  3:25  error  'x' is not defined  no-undef` (the rule is absent for parse errors).

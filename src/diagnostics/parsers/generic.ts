@@ -1,5 +1,5 @@
-import { severityOf } from "../_severity.ts";
 import { int, lineParser } from "../parser.ts";
+import { severityOf } from "../severity.ts";
 
 // Anything that starts with `path/to/file.ext:line[:col]` (after an optional word such as
 // `ERROR` or `at`): the fallback when no known format matched. The extension starts with a

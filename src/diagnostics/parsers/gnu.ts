@@ -1,5 +1,5 @@
-import { severityOf } from "../_severity.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
+import { severityOf } from "../severity.ts";
 
 // The GNU shape many tools share: `file:line[:col[:endLine:endCol]]: severity: message`,
 // the code in brackets after the severity (rustc short: `error[E0425]:`) or at the end

@@ -1,4 +1,4 @@
-import { jsonDocument } from "../_json-document.ts";
+import { jsonDocument } from "../json-document.ts";
 import { int, lineParser, type OutputParser, type RawDiagnostic } from "../parser.ts";
 
 // `py/a.py:4:11: E0602: Undefined variable 'x' (undefined-variable)`: the letter is the

@@ -1,4 +1,4 @@
-import { jsonDocument } from "../_json-document.ts";
+import { jsonDocument } from "../json-document.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 
 // ruff's full output (0.5 and later): `F821 Undefined name `x`` (`F401 [*] …` when fixable),

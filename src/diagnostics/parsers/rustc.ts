@@ -1,5 +1,5 @@
-import { severityOf } from "../_severity.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
+import { severityOf } from "../severity.ts";
 
 // `error[E0425]: cannot find value `y` in this scope` then ` --> src/lib.rs:3:16`; a lint's
 // name is in a note below (`#[warn(unused_variables)]`, `#[warn(clippy::needless_return)]`).

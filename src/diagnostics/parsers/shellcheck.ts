@@ -1,6 +1,6 @@
-import { jsonDocument } from "../_json-document.ts";
-import { severityOf } from "../_severity.ts";
+import { jsonDocument } from "../json-document.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
+import { severityOf } from "../severity.ts";
 
 // The default (tty) format: `In sh/a.sh line 3:`, the source line, then a marker under the
 // column: `     ^-- SC2086 (info): Double quote …` (one marker per problem on that line).

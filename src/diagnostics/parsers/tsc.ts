@@ -1,5 +1,5 @@
-import { severityOf } from "../_severity.ts";
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
+import { severityOf } from "../severity.ts";
 
 // `src/a.ts(1,7): error TS2322: …` (plain) and `src/a.ts:1:7 - error TS2322: …` (--pretty);
 // a project-wide error has no file: `error TS5023: …`.

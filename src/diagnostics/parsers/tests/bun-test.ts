@@ -1,5 +1,5 @@
 import type { OutputParser, RawDiagnostic } from "../../parser.ts";
-import { firstFrame } from "./_stack.ts";
+import { firstFrame } from "./stack.ts";
 
 // Each failure prints its code frame, `error: <message>`, a stack, then `(fail) name [0.2ms]`.
 const FAIL = /^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$/;

@@ -1,5 +1,5 @@
 import type { OutputParser, RawDiagnostic } from "../../parser.ts";
-import { firstFrame } from "./_stack.ts";
+import { firstFrame } from "./stack.ts";
 
 // ` FAIL src/a.test.js`, then per failure `  ● math › adds`, a blank line, the message, and
 // a stack whose first own frame is the spot: `at Object.toBe (src/a.test.js:3:19)`.
