@@ -1,10 +1,10 @@
-import { checkHookRegex } from "./regex-safety.ts";
+import { checkTriggerRegex } from "./regex-safety.ts";
 import type { CallbackDef } from "./types.ts";
 
 /** Default seconds for non-blocking callbacks (mirrors config/resolve.ts). */
 const BACKGROUND_TIMEOUT_S = 600;
 
-export const HOOK_KEYS = ["onOutput", "onExit", "onTimeout"] as const;
+export const TRIGGER_KEYS = ["onOutput", "onExit", "onTimeout"] as const;
 
 interface Problem {
   readonly path: string;
@@ -20,7 +20,7 @@ type AnyRule = {
   after?: number;
 };
 
-/** The rules under a hook key, with the key path each is reported at. */
+/** The rules under a trigger key, with the key path each is reported at. */
 export function rulesWithPaths(value: unknown, at: string): { rule: AnyRule; path: string }[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) {
@@ -30,12 +30,12 @@ export function rulesWithPaths(value: unknown, at: string): { rule: AnyRule; pat
 }
 
 /**
- * Cross checks for one callback's hooks that a schema cannot say: regexes compile and
+ * Cross checks for one callback's triggers that a schema cannot say: regexes compile and
  * cannot backtrack catastrophically, "run" names a known callback, onTimeout fires
  * before the kill timeout, `persist` is for non-blocking callbacks. `raw` is the callback
  * as written, so a single rule is reported at `onOutput.match`, not `onOutput[0].match`.
  */
-export function checkHookRules(
+export function checkTriggerRules(
   callback: CallbackDef,
   raw: unknown,
   at: string,
@@ -43,11 +43,11 @@ export function checkHookRules(
 ): Problem[] {
   const problems: Problem[] = [];
   const written = (raw ?? {}) as Record<string, unknown>;
-  for (const key of HOOK_KEYS) {
+  for (const key of TRIGGER_KEYS) {
     const value = written[key] !== undefined ? written[key] : callback[key];
     for (const { rule, path } of rulesWithPaths(value, `${at}.${key}`)) {
       if (key === "onOutput" && rule.match !== undefined) {
-        const checked = checkHookRegex(rule.match, rule.flags ?? "");
+        const checked = checkTriggerRegex(rule.match, rule.flags ?? "");
         if (checked.problem !== undefined)
           problems.push({ path: `${path}.match`, message: checked.problem });
       }

@@ -171,18 +171,18 @@ export function catastrophicBacktracking(source: string, flags = ""): string | n
 }
 
 /**
- * Compile a hook's `match` and check it: the problem in words, or the RegExp.
+ * Compile a trigger's `match` and check it: the problem in words, or the RegExp.
  *
  * @example
- * checkHookRegex("error TS\\d+")   // { regex: /error TS\d+/ }
- * checkHookRegex("(a+)+$")         // { problem: "…nests a repetition inside a repetition…" }
+ * checkTriggerRegex("error TS\\d+")   // { regex: /error TS\d+/ }
+ * checkTriggerRegex("(a+)+$")         // { problem: "…nests a repetition inside a repetition…" }
  */
-export function checkHookRegex(
+export function checkTriggerRegex(
   match: string | RegExp,
   extraFlags = "",
 ): { regex: RegExp; problem?: undefined } | { problem: string; regex?: undefined } {
   const source = typeof match === "string" ? match : match.source;
-  // g and y make `test` stateful, d only costs: a hook needs none of them.
+  // g and y make `test` stateful, d only costs: a trigger needs none of them.
   const given = typeof match === "string" ? extraFlags : match.flags + extraFlags;
   const flags = [...new Set(given.replace(/[gyd]/g, ""))].join("");
   if (source === "" || source === "(?:)") return { problem: "expected a non-empty regex" };

@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { compilePatterns, type PathMatcher } from "../match/pattern.ts";
 import {
-  type ResolvedHookLimits,
-  type ResolvedHooks,
-  resolveHooks,
+  type ResolvedTriggerLimits,
+  type ResolvedTriggers,
   resolveLimits,
+  resolveTriggers,
 } from "./trigger-rules.ts";
 import type { CallbackDef, CpilotConfig, Overlap, Per, RunFunction } from "./types.ts";
 
@@ -29,7 +29,7 @@ export interface ResolvedCallback {
   /** As the config says; the per-project toggle is applied by ./state.ts. */
   readonly enabled: boolean;
   /** onOutput / onExit / onTimeout, compiled; absent when the callback has none. */
-  readonly hooks?: ResolvedHooks<ResolvedCallback>;
+  readonly triggers?: ResolvedTriggers<ResolvedCallback>;
   /** Keep running after the owning session ends (non-blocking callbacks only). */
   readonly persist?: boolean;
   /** Rewrites its files: runs before the other callbacks on them (see ../engine/order.ts). */
@@ -49,8 +49,8 @@ export interface ResolvedConfig {
   readonly callbacks: readonly ResolvedCallback[];
   readonly concurrency: number;
   readonly keepLogs: number;
-  /** Limits on process hooks, defaults applied. */
-  readonly hookLimits?: ResolvedHookLimits;
+  /** Limits on triggers, defaults applied. */
+  readonly hookLimits?: ResolvedTriggerLimits;
   /** The validated config as written, for sections other modules own (gate, context). */
   readonly source: CpilotConfig;
 }
@@ -58,7 +58,7 @@ export interface ResolvedConfig {
 function resolveCallback(
   def: CallbackDef,
   root: string,
-  limits: ResolvedHookLimits,
+  limits: ResolvedTriggerLimits,
   lookup: (name: string) => ResolvedCallback | undefined,
 ): ResolvedCallback {
   const patterns = typeof def.pattern === "string" ? [def.pattern] : [...def.pattern];
@@ -80,20 +80,20 @@ function resolveCallback(
     enabled: def.enabled ?? true,
     fixes: def.fixes ?? false,
     after: def.after ?? [],
-    ...hookFields(def, limits, lookup),
+    ...triggerFields(def, limits, lookup),
     ...(def.format ? { format: def.format } : {}),
     ...(def.report ? { report: def.report } : {}),
   };
 }
 
-function hookFields(
+function triggerFields(
   def: CallbackDef,
-  limits: ResolvedHookLimits,
+  limits: ResolvedTriggerLimits,
   lookup: (name: string) => ResolvedCallback | undefined,
-): { hooks?: ResolvedHooks<ResolvedCallback>; persist?: boolean } {
-  const hooks = resolveHooks(def, limits, lookup);
+): { triggers?: ResolvedTriggers<ResolvedCallback>; persist?: boolean } {
+  const triggers = resolveTriggers(def, limits, lookup);
   return {
-    ...(hooks ? { hooks } : {}),
+    ...(triggers ? { triggers } : {}),
     ...(def.persist ? { persist: true } : {}),
   };
 }

@@ -10,14 +10,14 @@ export const MAX_TIMEOUT_S = 86_400;
 
 const nonEmpty = z.string().min(1, "expected a non-empty string");
 
-/** A hook's action: a built-in by name, or a TypeScript function. */
-const hookAction = z.union([
+/** A trigger's action: a built-in by name, or a TypeScript function. */
+const triggerAction = z.union([
   z.enum(["stop", "notify", "run"]),
   z.custom<(...args: never[]) => unknown>((v) => typeof v === "function"),
 ]);
 
-const hookFields = {
-  action: hookAction,
+const triggerFields = {
+  action: triggerAction,
   /** For action "run"; checked against the callback names in ./validate.ts. */
   callback: z.string().regex(NAME_PATTERN, "expected a callback name").optional(),
   message: z.string().optional(),
@@ -28,9 +28,9 @@ function oneOrMany<T extends z.ZodType>(rule: T) {
   return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(rule));
 }
 
-const outputHookSchema = z
+const outputTriggerSchema = z
   .object({
-    ...hookFields,
+    ...triggerFields,
     match: z.union([nonEmpty, z.instanceof(RegExp)]),
     flags: z
       .string()
@@ -42,11 +42,14 @@ const outputHookSchema = z
   .strict();
 
 const exitHookSchema = z
-  .object({ ...hookFields, when: z.enum(["any", "success", "failure"]).optional() })
+  .object({ ...triggerFields, when: z.enum(["any", "success", "failure"]).optional() })
   .strict();
 
-const timeoutHookSchema = z
-  .object({ ...hookFields, after: z.number().positive("expected seconds > 0").max(MAX_TIMEOUT_S) })
+const timeoutTriggerSchema = z
+  .object({
+    ...triggerFields,
+    after: z.number().positive("expected seconds > 0").max(MAX_TIMEOUT_S),
+  })
   .strict();
 
 const callbackSchema = z
@@ -67,9 +70,9 @@ const callbackSchema = z
     per: z.enum(["batch", "file"]).optional(),
     overlap: z.enum(["queue", "replace", "parallel"]).optional(),
     enabled: z.boolean().optional(),
-    onOutput: oneOrMany(outputHookSchema).optional(),
+    onOutput: oneOrMany(outputTriggerSchema).optional(),
     onExit: oneOrMany(exitHookSchema).optional(),
-    onTimeout: oneOrMany(timeoutHookSchema).optional(),
+    onTimeout: oneOrMany(timeoutTriggerSchema).optional(),
     persist: z.boolean().optional(),
     fixes: z.boolean().optional(),
     /** Checked against the callback names, and for cycles, in ./validate.ts. */
@@ -80,8 +83,8 @@ const callbackSchema = z
   })
   .strict();
 
-/** Limits on process hooks; see HookLimits in ./types.ts. */
-const hookLimitsSchema = z
+/** Limits on triggers; see TriggerLimits in ./types.ts. */
+const triggerLimitsSchema = z
   .object({
     maxDepth: z.number().int().min(0).max(20).optional(),
     maxConcurrent: z.number().int().min(1).max(64).optional(),
@@ -104,7 +107,7 @@ export const configSchema = z
     callbacks: z.array(callbackSchema),
     concurrency: z.number().int().min(1).max(256).optional(),
     keepLogs: z.number().int().min(1).max(100_000).optional(),
-    hookLimits: hookLimitsSchema.optional(),
+    hookLimits: triggerLimitsSchema.optional(),
     resync: z.enum(["batch", "tree"]).optional(),
     gate: gateConfigSchema.optional(),
     context: z

@@ -1,15 +1,15 @@
 import { CpilotError } from "../util/errors.ts";
-import { checkHookRegex } from "./regex-safety.ts";
-import type { CallbackDef, HookFunction, HookLimits } from "./types.ts";
+import { checkTriggerRegex } from "./regex-safety.ts";
+import type { CallbackDef, TriggerFunction, TriggerLimits } from "./types.ts";
 
 /** Limits with defaults applied. */
-export interface ResolvedHookLimits {
+export interface ResolvedTriggerLimits {
   readonly maxDepth: number;
   readonly maxConcurrent: number;
   readonly sessionBudget: number;
 }
 
-export const DEFAULT_HOOK_LIMITS: ResolvedHookLimits = {
+export const DEFAULT_TRIGGER_LIMITS: ResolvedTriggerLimits = {
   maxDepth: 3,
   maxConcurrent: 3,
   sessionBudget: 50,
@@ -22,7 +22,7 @@ export type ResolvedAction =
   | { readonly kind: "stop" }
   | { readonly kind: "notify"; readonly message: string | undefined }
   | { readonly kind: "run"; readonly callback: string }
-  | { readonly kind: "function"; readonly fn: HookFunction };
+  | { readonly kind: "function"; readonly fn: TriggerFunction };
 
 interface RuleBase {
   /** Where the rule is in the config, for messages: `onOutput[1]`. */
@@ -45,24 +45,24 @@ export interface TimeoutRule extends RuleBase {
 }
 
 /**
- * A callback's hooks, compiled: what the engine evaluates while the callback runs.
+ * A callback's triggers, compiled: what the engine evaluates while the callback runs.
  * `Callback` is config/resolve.ts's ResolvedCallback, passed in rather than imported, so
- * this file and config/resolve.ts (which holds a ResolvedHooks) do not import each other.
+ * this file and config/resolve.ts (which holds a ResolvedTriggers) do not import each other.
  */
-export interface ResolvedHooks<Callback> {
+export interface ResolvedTriggers<Callback> {
   readonly onOutput: readonly OutputRule[];
   readonly onExit: readonly ExitRule[];
   readonly onTimeout: readonly TimeoutRule[];
-  readonly limits: ResolvedHookLimits;
+  readonly limits: ResolvedTriggerLimits;
   /** Another callback of the same config, for action "run". */
   readonly lookup: (name: string) => Callback | undefined;
 }
 
-export function resolveLimits(limits: HookLimits | undefined): ResolvedHookLimits {
+export function resolveLimits(limits: TriggerLimits | undefined): ResolvedTriggerLimits {
   return {
-    maxDepth: limits?.maxDepth ?? DEFAULT_HOOK_LIMITS.maxDepth,
-    maxConcurrent: limits?.maxConcurrent ?? DEFAULT_HOOK_LIMITS.maxConcurrent,
-    sessionBudget: limits?.sessionBudget ?? DEFAULT_HOOK_LIMITS.sessionBudget,
+    maxDepth: limits?.maxDepth ?? DEFAULT_TRIGGER_LIMITS.maxDepth,
+    maxConcurrent: limits?.maxConcurrent ?? DEFAULT_TRIGGER_LIMITS.maxConcurrent,
+    sessionBudget: limits?.sessionBudget ?? DEFAULT_TRIGGER_LIMITS.sessionBudget,
   };
 }
 
@@ -79,26 +79,29 @@ function list<T>(value: T | readonly T[] | undefined): readonly T[] {
 
 function action(rule: RawRule, where: string, callbackName: string): ResolvedAction {
   if (typeof rule.action === "function")
-    return { kind: "function", fn: rule.action as HookFunction };
+    return { kind: "function", fn: rule.action as TriggerFunction };
   if (rule.action === "stop") return { kind: "stop" };
   if (rule.action === "notify") return { kind: "notify", message: rule.message };
   if (rule.action === "run" && rule.callback !== undefined)
     return { kind: "run", callback: rule.callback };
-  throw new CpilotError(`Cannot use hook ${where} of "${callbackName}": its action is not valid`, {
-    hint: 'action is "stop", "notify", "run" (with callback) or a function',
-  });
+  throw new CpilotError(
+    `Cannot use trigger ${where} of "${callbackName}": its action is not valid`,
+    {
+      hint: 'action is "stop", "notify", "run" (with callback) or a function',
+    },
+  );
 }
 
 /**
- * Compile a callback's hooks; undefined when it has none, so a callback without hooks
+ * Compile a callback's triggers; undefined when it has none, so a callback without triggers
  * costs nothing while it runs. Regexes are checked again here because a config given in
  * code (`createEngine({ config })`) skips the loader's validation.
  */
-export function resolveHooks<Callback>(
+export function resolveTriggers<Callback>(
   def: CallbackDef,
-  limits: ResolvedHookLimits,
+  limits: ResolvedTriggerLimits,
   lookup: (name: string) => Callback | undefined,
-): ResolvedHooks<Callback> | undefined {
+): ResolvedTriggers<Callback> | undefined {
   const output = list(def.onOutput);
   const exit = list(def.onExit);
   const timeout = list(def.onTimeout);
@@ -108,7 +111,7 @@ export function resolveHooks<Callback>(
   return {
     onOutput: output.map((rule, i) => {
       const where = label("onOutput", i, output);
-      const checked = checkHookRegex(rule.match, rule.flags ?? "");
+      const checked = checkTriggerRegex(rule.match, rule.flags ?? "");
       if (checked.problem !== undefined) {
         throw new CpilotError(`Cannot use ${where}.match of "${def.name}": ${checked.problem}`, {
           hint: "fix the regex in the config",

@@ -19,18 +19,18 @@ export interface RunContext {
   readonly callback: string;
   /** Append a line to the run's log (and its tail). */
   readonly log: (line: string) => void;
-  /** Set when a process hook of another run started this one. */
-  readonly hook?: HookOrigin;
+  /** Set when a trigger of another run started this one (named `hook` before triggers were). */
+  readonly hook?: TriggerOrigin;
 }
 
-/** Why a run was started by a process hook (also in env `CP_HOOK_*` and stdin `hook`). */
-export interface HookOrigin {
+/** Why a run was started by a trigger (also in env `CP_HOOK_*` and stdin `hook`). */
+export interface TriggerOrigin {
   readonly parentRunId: string;
   readonly parentCallback: string;
-  readonly trigger: HookTrigger;
+  readonly trigger: TriggerEvent;
   /** The rule, as `onExit` or `onOutput[1]`. */
   readonly rule: string;
-  /** The output the hook collected. */
+  /** The output the trigger collected. */
   readonly output: string;
   /** This run's depth: its parent's plus one. */
   readonly depth: number;
@@ -86,7 +86,7 @@ export interface CallbackDef {
    * onOutput: { match: "error TS\\d+", delay: 1, action: "notify" }
    * onOutput: [{ match: /EADDRINUSE/, action: "stop" }, { match: "ready in", action: "notify", message: "dev server is up" }]
    */
-  onOutput?: OutputHook | readonly OutputHook[];
+  onOutput?: OutputTrigger | readonly OutputTrigger[];
   /**
    * React to the run's end: `when` "failure" (failed, timed out), "success" (passed,
    * silent) or "any" (default). A run that was skipped, replaced or stopped by
@@ -95,7 +95,7 @@ export interface CallbackDef {
    * @example
    * onExit: { when: "failure", action: "run", callback: "fix-hints" }
    */
-  onExit?: ExitHook | readonly ExitHook[];
+  onExit?: ExitTrigger | readonly ExitTrigger[];
   /**
    * Fire once when the run is still going `after` seconds in. Not the kill timeout
    * (`timeout`): the run goes on unless the action is "stop".
@@ -103,7 +103,7 @@ export interface CallbackDef {
    * @example
    * onTimeout: { after: 30, action: "notify", message: "the e2e suite is slow today" }
    */
-  onTimeout?: TimeoutHook | readonly TimeoutHook[];
+  onTimeout?: TimeoutTrigger | readonly TimeoutTrigger[];
   /**
    * Keep a non-blocking run going after the agent session that started it ends (a dev
    * server you want to outlive the session). Default false: such runs are stopped, whole
@@ -138,14 +138,14 @@ export interface CallbackDef {
   report?: "new" | "all";
 }
 
-/** The event a process hook reacts to. */
-export type HookTrigger = "onOutput" | "onExit" | "onTimeout";
+/** The event a trigger reacts to. */
+export type TriggerEvent = "onOutput" | "onExit" | "onTimeout";
 
-/** What a TypeScript hook action receives. */
-export interface HookContext {
+/** What a TypeScript trigger action receives. */
+export interface TriggerContext {
   readonly runId: string;
   readonly callback: string;
-  readonly trigger: HookTrigger;
+  readonly trigger: TriggerEvent;
   /** The collected output: lines since the match (onOutput), else the run's last lines. */
   readonly output: string;
   readonly lines: readonly string[];
@@ -155,31 +155,31 @@ export interface HookContext {
   readonly status?: RunStatus;
   /** The agent session the run belongs to, when it has one. */
   readonly session: string | undefined;
-  /** How many hooks deep this run is (0: started by an edit). */
+  /** How many triggers deep this run is (0: started by an edit). */
   readonly depth: number;
   /** Stop the run's whole process group (SIGTERM, then SIGKILL). */
   stop(): void;
   /** Put a message in front of the agent at its next hook or MCP call. */
   notify(text: string): void;
-  /** Start another callback with this output; resolves null when a hook limit refused it. */
+  /** Start another callback with this output; resolves null when a trigger limit refused it. */
   run(callback: string): Promise<RunResult | null>;
 }
 
-/** A hook action written in TypeScript; thrown errors are reported, never fatal. */
-export type HookFunction = (ctx: HookContext) => unknown;
+/** A trigger action written in TypeScript; thrown errors are reported, never fatal. */
+export type TriggerFunction = (ctx: TriggerContext) => unknown;
 
 /**
  * What a hook does: stop the run, notify the agent (with `message` before the output),
  * run another callback by name (it gets the output as `CP_HOOK_OUTPUT` and in its stdin
  * JSON's `hook` field), or call a function.
  */
-export type HookAction =
+export type TriggerAction =
   | { action: "stop" }
   | { action: "notify"; message?: string }
   | { action: "run"; callback: string }
-  | { action: HookFunction };
+  | { action: TriggerFunction };
 
-export type OutputHook = HookAction & {
+export type OutputTrigger = TriggerAction & {
   /** Tested against each line of output (stdout and stderr, without the newline). */
   match: string | RegExp;
   /** Regex flags for a string `match`, e.g. "i". */
@@ -190,26 +190,26 @@ export type OutputHook = HookAction & {
   maxFires?: number;
 };
 
-export type ExitHook = HookAction & {
+export type ExitTrigger = TriggerAction & {
   /** Default "any". */
   when?: "any" | "success" | "failure";
 };
 
-export type TimeoutHook = HookAction & {
+export type TimeoutTrigger = TriggerAction & {
   /** Seconds after the run started. */
   after: number;
 };
 
 /**
- * Limits on what process hooks may start, checked where the work starts.
+ * Limits on what triggers may start, checked where the work starts.
  *
  * @example
  * hookLimits: { maxDepth: 2, maxConcurrent: 1, sessionBudget: 20 }
  */
-export interface HookLimits {
-  /** How deep hook-started runs may chain (a hook of a hook-started run...). Default 3. */
+export interface TriggerLimits {
+  /** How deep trigger-started runs may chain (a trigger of a trigger-started run...). Default 3. */
   maxDepth?: number;
-  /** Hook-started runs alive at once, per cpilot process. Default 3. */
+  /** Trigger-started runs alive at once, per cpilot process. Default 3. */
   maxConcurrent?: number;
   /** Hook fires per agent session, counted across cpilot processes. Default 50. */
   sessionBudget?: number;
@@ -232,8 +232,8 @@ export interface CpilotConfig {
   gate?: GateConfig;
   /** Where `<context-update>` blocks may write. */
   context?: ContextConfig;
-  /** Limits on process hooks (onOutput, onExit, onTimeout). */
-  hookLimits?: HookLimits;
+  /** Limits on triggers (onOutput, onExit, onTimeout). */
+  hookLimits?: TriggerLimits;
   /** How cpilot talks to an agent through its hooks. */
   agent?: AgentConfig;
   /**
@@ -274,3 +274,24 @@ export interface ContextConfig {
   /** Names (globs) of files updates may touch. Default `*.md`. */
   files?: string[];
 }
+
+// The names these types had while triggers were called process hooks; a config written
+// against them (a cpilot-env.d.ts from an earlier `cpilot init`) still type-checks.
+/** @deprecated renamed TriggerContext */
+export type HookContext = TriggerContext;
+/** @deprecated renamed TriggerFunction */
+export type HookFunction = TriggerFunction;
+/** @deprecated renamed TriggerAction */
+export type HookAction = TriggerAction;
+/** @deprecated renamed TriggerEvent */
+export type HookTrigger = TriggerEvent;
+/** @deprecated renamed TriggerOrigin */
+export type HookOrigin = TriggerOrigin;
+/** @deprecated renamed TriggerLimits */
+export type HookLimits = TriggerLimits;
+/** @deprecated renamed OutputTrigger */
+export type OutputHook = OutputTrigger;
+/** @deprecated renamed ExitTrigger */
+export type ExitHook = ExitTrigger;
+/** @deprecated renamed TimeoutTrigger */
+export type TimeoutHook = TimeoutTrigger;

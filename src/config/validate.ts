@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { validatePatterns } from "../match/pattern.ts";
 import { didYouMean } from "../util/edit-distance.ts";
 import { checkAfter } from "./check-after.ts";
-import { checkHookRules, HOOK_KEYS } from "./check-trigger-rules.ts";
+import { checkTriggerRules, TRIGGER_KEYS } from "./check-trigger-rules.ts";
 import { configSchema } from "./schema.ts";
 import { keysAt } from "./schema-keys.ts";
 import type { CpilotConfig } from "./types.ts";
@@ -61,7 +61,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
  * `callbacks[0].onOutput.delay`, as written, not `callbacks[0].onOutput[0].delay`.
  */
 function asWritten(path: readonly PropertyKey[], value: unknown): readonly PropertyKey[] {
-  const at = path.findIndex((k) => (HOOK_KEYS as readonly PropertyKey[]).includes(k));
+  const at = path.findIndex((k) => (TRIGGER_KEYS as readonly PropertyKey[]).includes(k));
   if (at < 2 || path[0] !== "callbacks" || typeof path[at + 1] !== "number") return path;
   const callbacks = (value as { callbacks?: unknown[] } | null)?.callbacks;
   const written = (callbacks?.[path[1] as number] as Record<string, unknown> | undefined)?.[
@@ -129,7 +129,7 @@ function crossChecks(
         message: `got ${describeValue(cb.cwd)}, expected a folder inside the project root`,
       });
     }
-    problems.push(...checkHookRules(cb, rawCallbacks?.[i], at, names));
+    problems.push(...checkTriggerRules(cb, rawCallbacks?.[i], at, names));
   });
   problems.push(...checkAfter(config.callbacks, knownNames));
   return problems;

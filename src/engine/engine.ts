@@ -9,12 +9,12 @@ import { bookkeep } from "../util/state-trouble.ts";
 import { mark } from "../util/trace.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
-import type { HookSink } from "./hooks/types.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
 import { pruneRuns } from "./runs-store.ts";
 import { Semaphore } from "./semaphore.ts";
+import type { TriggerSink } from "./triggers/types.ts";
 
 export interface RunOptions extends PlanOptions {
   /** Stops every run of this batch (Ctrl-C). */
@@ -27,8 +27,8 @@ export interface RunOptions extends PlanOptions {
   /** Look for files callbacks changed outside the batch too (git status before and after). */
   readonly resyncTree?: boolean;
   readonly extraEnv?: Readonly<Record<string, string>>;
-  /** Hook depth of this batch's runs. Default: env CP_HOOK_DEPTH (set for hook-started runs), else 0. */
-  readonly hookDepth?: number;
+  /** Trigger depth of this batch's runs. Default: env CP_HOOK_DEPTH (set for trigger-started runs), else 0. */
+  readonly triggerDepth?: number;
   /**
    * Non-blocking runs are stopped when this process exits, unless their callback says
    * `persist`. Default: env CP_OWNER_PID, else the process running the engine.
@@ -81,15 +81,15 @@ export function createEngine(options: {
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
     const signal = runOptions.signal ?? processStop;
-    // Runs that process hooks start, and what the hooks had to say, join this Outcome.
-    const hookRuns: RunResult[] = [];
-    const hookNotes: string[] = [];
-    const hookSink: HookSink = {
+    // Runs that triggers start, and what the triggers had to say, join this Outcome.
+    const triggerRuns: RunResult[] = [];
+    const triggerNotes: string[] = [];
+    const triggerSink: TriggerSink = {
       runEnded(result) {
-        hookRuns.push(result);
+        triggerRuns.push(result);
         runOptions.onRunEnd?.(result);
       },
-      note: (text) => hookNotes.push(text),
+      note: (text) => triggerNotes.push(text),
     };
     const runOne = async (p: PlannedRun): Promise<RunResult> => {
       const result = await executeRun(p, {
@@ -97,10 +97,10 @@ export function createEngine(options: {
         batchId,
         signal,
         semaphore,
-        hookSink,
+        triggerSink,
         ...(runOptions.extraEnv ? { extraEnv: runOptions.extraEnv } : {}),
         ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),
-        ...(runOptions.hookDepth !== undefined ? { depth: runOptions.hookDepth } : {}),
+        ...(runOptions.triggerDepth !== undefined ? { depth: runOptions.triggerDepth } : {}),
         ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
       });
       runOptions.onRunEnd?.(result);
@@ -126,7 +126,7 @@ export function createEngine(options: {
       dropSnapshot(before);
       throw err;
     });
-    const runs = [...mainRuns, ...hookRuns];
+    const runs = [...mainRuns, ...triggerRuns];
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
     const resyncs = await compareSnapshot(batch.root, before, dirtyAfter);
@@ -136,7 +136,7 @@ export function createEngine(options: {
       ...runs
         .filter((r) => r.status === "replaced")
         .map((r) => `'${r.callback}' run ${r.id} ${r.summary}`),
-      ...hookNotes,
+      ...triggerNotes,
     ];
     const ok = runs.every(
       (r) =>

@@ -14,8 +14,6 @@ import { STATE } from "../util/state-layout.ts";
 import { bookkeep, noteStateTrouble } from "../util/state-trouble.ts";
 import { chunkFiles } from "./chunk.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
-import { attachHooks } from "./hooks/attach.ts";
-import type { HookInput, HookSink } from "./hooks/types.ts";
 import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
@@ -34,6 +32,8 @@ import { commandLine, scriptEnv, scriptStdin } from "./script-input.ts";
 import type { Semaphore } from "./semaphore.ts";
 import { SILENT_EXIT_CODE } from "./silent-exit.ts";
 import { toolOf } from "./tool-exit-words.ts";
+import { attachTriggers } from "./triggers/attach.ts";
+import type { TriggerInput, TriggerSink } from "./triggers/types.ts";
 import { spawnWatchdog } from "./watchdog.ts";
 
 export interface ExecuteOptions {
@@ -46,12 +46,12 @@ export interface ExecuteOptions {
   readonly onStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
   /** Fixed id for this run (a background run announced before it starts). */
   readonly runId?: string;
-  /** Hook depth: 0 for a run an edit started, +1 per hook. Default env CP_HOOK_DEPTH, else 0. */
+  /** Trigger depth: 0 for a run an edit started, +1 per trigger. Default env CP_HOOK_DEPTH, else 0. */
   readonly depth?: number;
-  /** Set when a hook started this run: why, and the output it hands on. */
-  readonly hookInput?: HookInput;
-  /** Where results of hook-started runs and hook notes go. Default: the session inbox. */
-  readonly hookSink?: HookSink;
+  /** Set when a trigger started this run: why, and the output it hands on. */
+  readonly triggerInput?: TriggerInput;
+  /** Where results of trigger-started runs and trigger notes go. Default: the session inbox. */
+  readonly triggerSink?: TriggerSink;
   /** Called once when this run's process ends, before its hooks finish (a hook slot). */
   readonly releaseAtEnd?: () => void;
   /**
@@ -97,14 +97,14 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     0;
   let stoppedBy: string | null = null;
   let output: RunOutput | null = null;
-  const watcher = attachHooks({
+  const watcher = attachTriggers({
     callback,
     planned,
     runId: id,
     batch: options.batch,
     batchId: options.batchId,
     depth,
-    sink: options.hookSink,
+    sink: options.triggerSink,
     tail: () => output?.tail() ?? [],
     stop: (reason) => {
       stoppedBy ??= reason;
@@ -114,8 +114,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       const { runId: _fixed, ...rest } = options;
       return executeRun(next, {
         ...rest,
-        depth: extra.hookInput.depth,
-        hookInput: extra.hookInput,
+        depth: extra.triggerInput.depth,
+        triggerInput: extra.triggerInput,
         releaseAtEnd: extra.releaseAtEnd,
       });
     },
@@ -220,13 +220,13 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     ...(diagnostics ? { diagnostics } : {}),
     startedAt,
     per: callback.per,
-    ...(options.hookInput
+    ...(options.triggerInput
       ? {
           startedBy: {
-            runId: options.hookInput.parentRunId,
-            callback: options.hookInput.parentCallback,
-            hook: options.hookInput.rule,
-            depth: options.hookInput.depth,
+            runId: options.triggerInput.parentRunId,
+            callback: options.triggerInput.parentCallback,
+            hook: options.triggerInput.rule,
+            depth: options.triggerInput.depth,
           },
         }
       : {}),
@@ -315,7 +315,7 @@ async function runBody(
       timeoutMs: callback.timeoutMs,
       signal,
       output,
-      ...(options.hookInput ? { hook: options.hookInput } : {}),
+      ...(options.triggerInput ? { hook: options.triggerInput } : {}),
     });
     return { ...r, signal: null, killed: false, spawnError: null };
   }
@@ -339,7 +339,7 @@ async function runBody(
       nulListPath,
       ...(options.extraEnv ? { extraEnv: options.extraEnv } : {}),
       depth: options.depth ?? 0,
-      ...(options.hookInput ? { hook: options.hookInput } : {}),
+      ...(options.triggerInput ? { hook: options.triggerInput } : {}),
     };
     const env = scriptEnv(input);
     const argvFile = `${nulListPath}.argv`;
@@ -391,14 +391,14 @@ function judge(
   timeoutMs: number,
   replacedBy: string | null,
   stopReason: string | null,
-  stoppedByHook: string | null,
+  stoppedByTrigger: string | null,
   tool: string | null,
 ): { status: RunStatus; summary: string } {
   if (replacedBy !== null)
     return { status: "replaced", summary: `stopped: replaced by run ${replacedBy}` };
   if (stopReason !== null) return { status: "skipped", summary: `stopped: ${stopReason}` };
-  if (stoppedByHook !== null && (end.aborted || end.exitCode !== 0))
-    return { status: "failed", summary: stoppedByHook };
+  if (stoppedByTrigger !== null && (end.aborted || end.exitCode !== 0))
+    return { status: "failed", summary: stoppedByTrigger };
   if (end.timedOut) return { status: "timed_out", summary: describeTimeout(timeoutMs, end.killed) };
   if (end.spawnError !== null)
     return { status: "failed", summary: `could not start (${end.spawnError})` };

@@ -1,7 +1,7 @@
 import type { RunFunction } from "../config/types.ts";
 import type { RunOutput } from "../platform/run-output.ts";
 import { capturePrints } from "../platform/user-output.ts";
-import type { HookInput } from "./hooks/types.ts";
+import type { TriggerInput } from "./triggers/types.ts";
 
 export interface FunctionResult {
   readonly exitCode: number | null;
@@ -26,7 +26,7 @@ export async function runFunction(options: {
   timeoutMs: number;
   signal: AbortSignal;
   output: RunOutput;
-  hook?: HookInput;
+  hook?: TriggerInput;
 }): Promise<FunctionResult> {
   const controller = new AbortController();
   let timedOut = false;

@@ -1,6 +1,6 @@
 import type { ResolvedCallback } from "../config/resolve.ts";
 import type { ChangeKind, EditBatch } from "../model/batch.ts";
-import type { HookInput } from "./hooks/types.ts";
+import type { TriggerInput } from "./triggers/types.ts";
 
 export interface ScriptInput {
   readonly runId: string;
@@ -10,12 +10,12 @@ export interface ScriptInput {
   readonly files: readonly string[];
   /** Path of the NUL-separated list of `files`. */
   readonly nulListPath: string;
-  /** Extra env set by the caller (hook depth, session). */
+  /** Extra env set by the caller (trigger depth, session). */
   readonly extraEnv?: Readonly<Record<string, string>>;
-  /** Hook depth of the run (`CP_HOOK_DEPTH`), so nested cpilot processes keep counting. */
+  /** Trigger depth of the run (`CP_HOOK_DEPTH`), so nested cpilot processes keep counting. */
   readonly depth?: number;
-  /** Set when a hook started the run. */
-  readonly hook?: HookInput;
+  /** Set when a trigger started the run. */
+  readonly hook?: TriggerInput;
 }
 
 /** Inherited hook variables are not this run's: a run an edit started has none. */

@@ -38,7 +38,7 @@ export interface RunResult {
    * empty when nothing in it was recognized.
    */
   readonly diagnostics?: readonly Diagnostic[];
-  /** Set when a process hook of another run started this one. */
+  /** Set when a trigger of another run started this one. */
   readonly startedBy?: {
     readonly runId: string;
     readonly callback: string;

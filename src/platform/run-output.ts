@@ -26,7 +26,7 @@ export class RunOutput {
 
   /**
    * @param onLine called with each whole line as it arrives (cut like the tail), and with
-   * an unfinished last line at close; process hooks listen here. Absent: no extra work.
+   * an unfinished last line at close; triggers listen here. Absent: no extra work.
    */
   constructor(
     logPath: string | null,

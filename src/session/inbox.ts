@@ -9,7 +9,7 @@ import { sessionFolderName } from "./folder-name.ts";
 
 /**
  * Messages waiting for an agent's next hook or MCP call: a background run's result, a
- * process hook's notify. One file per notice under `.cpilot/inbox/<session>/`; taking a
+ * trigger's notify. One file per notice under `.cpilot/inbox/<session>/`; taking a
  * notice renames it first, so concurrent hook processes never deliver it twice and a
  * crash between take and delivery loses at most what was being printed.
  */

@@ -1,25 +1,25 @@
 import type { ResolvedCallback } from "../../config/resolve.ts";
 import { isActive, readToggles } from "../../config/state.ts";
-import type { ResolvedHooks } from "../../config/trigger-rules.ts";
+import type { ResolvedTriggers } from "../../config/trigger-rules.ts";
 import type { EditBatch } from "../../model/batch.ts";
 import type { RunResult } from "../../model/outcome.ts";
 import { ANY_SESSION, postNotice } from "../../session/inbox.ts";
 import type { PlannedRun } from "../plan.ts";
-import { hookSlots } from "./limits.ts";
-import type { HookInput, HookSink } from "./types.ts";
+import { triggerSlots } from "./limits.ts";
+import type { TriggerInput, TriggerSink } from "./types.ts";
 import { type RunWatcher, watchRun } from "./watch-run.ts";
 
-/** Starts one run of a callback as a hook run (execute-run's executeRun, injected). */
-export type LaunchHookRun = (
+/** Starts one run of a callback as a trigger run (execute-run's executeRun, injected). */
+export type LaunchTriggerRun = (
   planned: PlannedRun,
-  extra: { hookInput: HookInput; releaseAtEnd: () => void },
+  extra: { triggerInput: TriggerInput; releaseAtEnd: () => void },
 ) => Promise<RunResult>;
 
 /**
- * Without an engine (a detached background worker calling executeRun), hook results go
+ * Without an engine (a detached background worker calling executeRun), trigger results go
  * to the session inbox, where the agent's next hook or MCP call picks them up.
  */
-export function inboxSink(batch: EditBatch): HookSink {
+export function inboxSink(batch: EditBatch): TriggerSink {
   const session = batch.origin.session ?? ANY_SESSION;
   return {
     runEnded(result) {
@@ -27,7 +27,7 @@ export function inboxSink(batch: EditBatch): HookSink {
       postNotice(batch.root, session, {
         kind: "hook-run",
         text: [
-          `cpilot: '${result.callback}' (run ${result.id}, started by a hook) ${result.status}: ${result.summary}`,
+          `cpilot: '${result.callback}' (run ${result.id}, started by a trigger) ${result.status}: ${result.summary}`,
           ...tail,
         ].join("\n"),
         runId: result.id,
@@ -41,23 +41,23 @@ export function inboxSink(batch: EditBatch): HookSink {
 }
 
 /**
- * Start `name` for the parent's files as a hook run. Enforced here, where the work
+ * Start `name` for the parent's files as a trigger run. Enforced here, where the work
  * starts: the target exists and is enabled, the depth stays within the limit, and the run
- * holds a hook slot (a semaphore, per process) from before it starts until its process
- * ends, so at most `maxConcurrent` hook runs are alive at once.
+ * holds a trigger slot (a semaphore, per process) from before it starts until its process
+ * ends, so at most `maxConcurrent` trigger runs are alive at once.
  */
-export async function startHookRun(options: {
+export async function startTriggerRun(options: {
   name: string;
-  input: HookInput;
-  hooks: ResolvedHooks<ResolvedCallback>;
+  input: TriggerInput;
+  triggers: ResolvedTriggers<ResolvedCallback>;
   files: readonly string[];
   root: string;
-  sink: HookSink;
-  launch: LaunchHookRun;
+  sink: TriggerSink;
+  launch: LaunchTriggerRun;
 }): Promise<RunResult | null> {
-  const { name, input, hooks, sink } = options;
-  const from = `${input.rule} hook of '${input.parentCallback}' (run ${input.parentRunId})`;
-  const target = hooks.lookup(name);
+  const { name, input, triggers, sink } = options;
+  const from = `${input.rule} trigger of '${input.parentCallback}' (run ${input.parentRunId})`;
+  const target = triggers.lookup(name);
   if (target === undefined) {
     sink.note(`${from} did not start '${name}': no callback has that name`);
     return null;
@@ -66,18 +66,18 @@ export async function startHookRun(options: {
     sink.note(`${from} did not start '${name}': it is disabled`);
     return null;
   }
-  if (input.depth > hooks.limits.maxDepth) {
+  if (input.depth > triggers.limits.maxDepth) {
     sink.note(
-      `${from} did not start '${name}': hook depth ${input.depth} is over the limit of ${hooks.limits.maxDepth}`,
+      `${from} did not start '${name}': trigger depth ${input.depth} is over the limit of ${triggers.limits.maxDepth}`,
     );
     return null;
   }
-  const release = await hookSlots(options.root, hooks.limits.maxConcurrent).acquire();
+  const release = await triggerSlots(options.root, triggers.limits.maxConcurrent).acquire();
   let result: RunResult;
   try {
     result = await options.launch(
       { callback: target, files: options.files },
-      { hookInput: input, releaseAtEnd: release },
+      { triggerInput: input, releaseAtEnd: release },
     );
   } finally {
     release();
@@ -86,26 +86,26 @@ export async function startHookRun(options: {
   return result;
 }
 
-/** A watcher for a run whose callback has hooks; null (and no cost) when it has none. */
-export function attachHooks(options: {
+/** A watcher for a run whose callback has triggers; null (and no cost) when it has none. */
+export function attachTriggers(options: {
   callback: ResolvedCallback;
   planned: PlannedRun;
   runId: string;
   batch: EditBatch;
   batchId: string;
   depth: number;
-  sink: HookSink | undefined;
+  sink: TriggerSink | undefined;
   tail: () => readonly string[];
   stop: (reason: string) => void;
-  launch: LaunchHookRun;
+  launch: LaunchTriggerRun;
 }): RunWatcher | null {
-  const hooks = options.callback.hooks;
-  if (hooks === undefined) return null;
+  const triggers = options.callback.triggers;
+  if (triggers === undefined) return null;
   const sink = options.sink ?? inboxSink(options.batch);
   return watchRun({
     runId: options.runId,
     callback: options.callback.name,
-    hooks,
+    triggers,
     batch: options.batch,
     batchId: options.batchId,
     depth: options.depth,
@@ -113,10 +113,10 @@ export function attachHooks(options: {
     tail: options.tail,
     stop: options.stop,
     startRun: (name, input) =>
-      startHookRun({
+      startTriggerRun({
         name,
         input,
-        hooks,
+        triggers,
         files: options.planned.files,
         root: options.batch.root,
         sink,

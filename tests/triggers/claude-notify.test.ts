@@ -1,4 +1,4 @@
-/** End to end: a notify posted by a process hook reaches Claude Code through `cpilot hook claude`. */
+/** End to end: a notify posted by a trigger reaches Claude Code through `cpilot hook claude`. */
 import { expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";

@@ -1,40 +1,40 @@
 import type { ResolvedCallback } from "../../config/resolve.ts";
-import type { ResolvedAction, ResolvedHooks } from "../../config/trigger-rules.ts";
-import type { HookOrigin, HookTrigger } from "../../config/types.ts";
+import type { ResolvedAction, ResolvedTriggers } from "../../config/trigger-rules.ts";
+import type { TriggerEvent, TriggerOrigin } from "../../config/types.ts";
 import type { EditBatch } from "../../model/batch.ts";
 import type { RunResult } from "../../model/outcome.ts";
 
-/** Where hook results go: the engine's Outcome, or the session inbox when there is none. */
-export interface HookSink {
-  /** A run that a hook started has finished. */
+/** Where trigger results go: the engine's Outcome, or the session inbox when there is none. */
+export interface TriggerSink {
+  /** A run that a trigger started has finished. */
   runEnded(result: RunResult): void;
   /** Worth telling the agent: a fire refused by a limit, an action that threw. */
   note(text: string): void;
 }
 
-/** What a run that a hook started knows about why (env `CP_HOOK_*`, stdin `hook`). */
-export type HookInput = HookOrigin;
+/** What a run that a trigger started knows about why (env `CP_HOOK_*`, stdin `hook`). */
+export type TriggerInput = TriggerOrigin;
 
 /** One run under watch: what trigger evaluation and actions need from execute-run. */
 export interface WatchedRun {
   readonly runId: string;
   readonly callback: string;
-  readonly hooks: ResolvedHooks<ResolvedCallback>;
+  readonly triggers: ResolvedTriggers<ResolvedCallback>;
   readonly batch: EditBatch;
   readonly batchId: string;
   readonly depth: number;
-  readonly sink: HookSink;
+  readonly sink: TriggerSink;
   /** The run's last lines so far. */
   tail(): readonly string[];
   /** Stop the run's process group (or abort its function), saying why. */
   stop(reason: string): void;
-  /** Start another callback for this run's files, as a hook run; null when refused. */
-  startRun(callback: string, input: HookInput): Promise<RunResult | null>;
+  /** Start another callback for this run's files, as a trigger run; null when refused. */
+  startRun(callback: string, input: TriggerInput): Promise<RunResult | null>;
 }
 
 /** One firing of a rule, ready for its action. */
 export interface Fire {
-  readonly trigger: HookTrigger;
+  readonly trigger: TriggerEvent;
   readonly rule: string;
   readonly action: ResolvedAction;
   readonly lines: readonly string[];

@@ -6,15 +6,15 @@ import { STATE, statePath } from "../../util/state-layout.ts";
 import { Semaphore } from "../semaphore.ts";
 
 /**
- * The limits that hold across runs: a semaphore on hook-started runs (per process, held
- * for each run's whole life) and a budget of hook fires per agent session (on disk, so
+ * The limits that hold across runs: a semaphore on trigger-started runs (per process, held
+ * for each run's whole life) and a budget of trigger fires per agent session (on disk, so
  * every cpilot process of the session draws from the same budget).
  */
 
 const slots = new Map<string, Semaphore>();
 
-/** The semaphore every hook-started run of this project takes in this process. */
-export function hookSlots(root: string, maxConcurrent: number): Semaphore {
+/** The semaphore every trigger-started run of this project takes in this process. */
+export function triggerSlots(root: string, maxConcurrent: number): Semaphore {
   const key = `${root}\0${maxConcurrent}`;
   let semaphore = slots.get(key);
   if (semaphore === undefined) {

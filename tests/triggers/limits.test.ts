@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { firesUsed } from "../../src/engine/hooks/limits.ts";
+import { firesUsed } from "../../src/engine/triggers/limits.ts";
 import { takeNotices } from "../../src/session/inbox.ts";
 import { batch, cb, engine, project, startRunner } from "./_helpers.ts";
 
@@ -45,7 +45,7 @@ test("recursion stops at the depth limit: a callback whose hook runs itself", as
   const outcome = await e.run(batch(root));
   expect(outcome.runs.map((r) => r.callback)).toEqual(["loop", "loop", "loop", "loop"]);
   expect(readFileSync(join(root, "depths"), "utf8")).toBe("0\n1\n2\n3\n");
-  expect(outcome.notes.join("\n")).toContain("hook depth 4 is over the limit of 3");
+  expect(outcome.notes.join("\n")).toContain("trigger depth 4 is over the limit of 3");
 });
 
 test("the depth limit comes from config, and CP_HOOK_DEPTH carries it across processes", async () => {
@@ -120,7 +120,7 @@ test("the session budget counts fires across engines and processes, and says whe
   const { done } = startRunner({ root, config, files: ["a.txt"], session: "s1" });
   const second = JSON.parse((await done).out) as { notes: string[] };
   expect(firesUsed(root, "s1")).toBe(3);
-  expect(second.notes.join("\n")).toContain("session s1 used its budget of 3 hook fires");
+  expect(second.notes.join("\n")).toContain("session s1 used its budget of 3 trigger fires");
   expect(takeNotices(root, "s1")).toHaveLength(3);
   // Another session has its own budget.
   await engine(root, config).run(batch(root, "s2"));

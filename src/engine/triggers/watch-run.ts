@@ -42,7 +42,7 @@ function exitMatches(rule: ExitRule, result: RunResult): boolean {
  * session budget, and (for "run") the recursion depth, so a refused fire costs nothing.
  */
 export function watchRun(run: WatchedRun): RunWatcher {
-  const { hooks } = run;
+  const { triggers } = run;
   const fired = new Map<OutputRule, number>();
   const windows = new Map<OutputRule, Window>();
   /** Fire a rule's open window now (the run ended before its delay did). */
@@ -53,14 +53,14 @@ export function watchRun(run: WatchedRun): RunWatcher {
   let budgetSpent = false;
 
   const admit = (action: ResolvedAction, rule: string): boolean => {
-    if (action.kind === "run" && run.depth + 1 > hooks.limits.maxDepth) {
+    if (action.kind === "run" && run.depth + 1 > triggers.limits.maxDepth) {
       run.sink.note(
-        `${rule} hook of '${run.callback}' (run ${run.runId}) did not start '${action.callback}': hook depth ${run.depth + 1} is over the limit of ${hooks.limits.maxDepth}`,
+        `${rule} trigger of '${run.callback}' (run ${run.runId}) did not start '${action.callback}': trigger depth ${run.depth + 1} is over the limit of ${triggers.limits.maxDepth}`,
       );
       return false;
     }
     const { root, origin } = run.batch;
-    if (claimFire(root, origin.session, run.batchId, hooks.limits.sessionBudget)) return true;
+    if (claimFire(root, origin.session, run.batchId, triggers.limits.sessionBudget)) return true;
     if (!budgetSpent) run.sink.note(budgetNote(run));
     budgetSpent = true;
     return false;
@@ -69,7 +69,7 @@ export function watchRun(run: WatchedRun): RunWatcher {
   const dispatch = (fire: Fire): void => {
     const job = perform(run, fire).catch((err: unknown) => {
       const why = err instanceof Error ? err.message : String(err);
-      run.sink.note(`${fire.rule} hook of '${run.callback}' (run ${run.runId}) threw: ${why}`);
+      run.sink.note(`${fire.rule} trigger of '${run.callback}' (run ${run.runId}) threw: ${why}`);
     });
     work.add(job);
     void job.finally(() => work.delete(job));
@@ -102,14 +102,14 @@ export function watchRun(run: WatchedRun): RunWatcher {
   };
 
   const onLine =
-    hooks.onOutput.length === 0
+    triggers.onOutput.length === 0
       ? undefined
       : (line: string): void => {
           for (const window of windows.values()) {
             if (window.lines.length < TAIL_LINES) window.lines.push(line);
             else window.more++;
           }
-          for (const rule of hooks.onOutput) {
+          for (const rule of triggers.onOutput) {
             if (windows.has(rule) || (fired.get(rule) ?? 0) >= rule.maxFires) continue;
             if (!rule.regex.test(line)) continue;
             fired.set(rule, (fired.get(rule) ?? 0) + 1);
@@ -120,7 +120,7 @@ export function watchRun(run: WatchedRun): RunWatcher {
   return {
     onLine,
     started() {
-      for (const rule of hooks.onTimeout) {
+      for (const rule of triggers.onTimeout) {
         const timer = setTimeout(() => {
           if (ended || !admit(rule.action, rule.label)) return;
           dispatch({
@@ -140,7 +140,7 @@ export function watchRun(run: WatchedRun): RunWatcher {
       for (const rule of [...windows.keys()]) flushers.get(rule)?.();
     },
     exited(result) {
-      for (const rule of hooks.onExit) {
+      for (const rule of triggers.onExit) {
         if (!exitMatches(rule, result) || !admit(rule.action, rule.label)) continue;
         dispatch({
           trigger: "onExit",

@@ -1,10 +1,10 @@
-import type { HookContext } from "../../config/types.ts";
+import type { TriggerContext } from "../../config/types.ts";
 import type { RunResult } from "../../model/outcome.ts";
 import { ANY_SESSION, postNotice } from "../../session/inbox.ts";
 import { claimFire } from "./limits.ts";
 import type { Fire, WatchedRun } from "./types.ts";
 
-/** Most output a hook hands on (env var limits are ~128 kB per string on Linux). */
+/** Most output a trigger hands on (env var limits are ~128 kB per string on Linux). */
 const MAX_OUTPUT_CHARS = 64_000;
 
 /** The collected output as one text, cut from the front when it is huge. */
@@ -51,7 +51,7 @@ export async function perform(run: WatchedRun, fire: Fire): Promise<void> {
   const { action } = fire;
   switch (action.kind) {
     case "stop":
-      run.stop(`stopped by its ${fire.rule} hook`);
+      run.stop(`stopped by its ${fire.rule} trigger`);
       return;
     case "notify":
       notify(run, fire, noticeText(run, fire, action.message));
@@ -60,7 +60,7 @@ export async function perform(run: WatchedRun, fire: Fire): Promise<void> {
       await startRun(run, fire, action.callback);
       return;
     case "function": {
-      const ctx: HookContext = {
+      const ctx: TriggerContext = {
         runId: run.runId,
         callback: run.callback,
         trigger: fire.trigger,
@@ -69,12 +69,12 @@ export async function perform(run: WatchedRun, fire: Fire): Promise<void> {
         ...(fire.result ? { exitCode: fire.result.exitCode, status: fire.result.status } : {}),
         session: run.batch.origin.session,
         depth: run.depth,
-        stop: () => run.stop(`stopped by its ${fire.rule} hook`),
+        stop: () => run.stop(`stopped by its ${fire.rule} trigger`),
         notify: (text) => notify(run, fire, text),
         run: (callback) => {
           // Each run a function starts is work started: it draws on the budget too.
           const { root, origin } = run.batch;
-          if (!claimFire(root, origin.session, run.batchId, run.hooks.limits.sessionBudget)) {
+          if (!claimFire(root, origin.session, run.batchId, run.triggers.limits.sessionBudget)) {
             run.sink.note(budgetNote(run));
             return Promise.resolve(null);
           }
@@ -89,5 +89,5 @@ export async function perform(run: WatchedRun, fire: Fire): Promise<void> {
 
 export function budgetNote(run: WatchedRun): string {
   const who = run.batch.origin.session ? `session ${run.batch.origin.session}` : "this batch";
-  return `hook of '${run.callback}' (run ${run.runId}) not fired: ${who} used its budget of ${run.hooks.limits.sessionBudget} hook fires`;
+  return `trigger of '${run.callback}' (run ${run.runId}) not fired: ${who} used its budget of ${run.triggers.limits.sessionBudget} trigger fires`;
 }

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HookContext } from "../../src/config/types.ts";
+import type { TriggerContext } from "../../src/config/types.ts";
 import { countNotices, takeNotices } from "../../src/session/inbox.ts";
 import { processAlive, waitFor } from "../helpers/tmp.ts";
 import { batch, cb, engine, project } from "./_helpers.ts";
@@ -96,7 +96,7 @@ test("onTimeout stop ends a run early; a run that ends first fires nothing", asy
   const outcome = await e.run(batch(root, "s1"));
   const hang = outcome.runs.find((r) => r.callback === "hang");
   expect(hang?.status).toBe("failed");
-  expect(hang?.summary).toBe("stopped by its onTimeout hook");
+  expect(hang?.summary).toBe("stopped by its onTimeout trigger");
   expect(hang?.durationMs ?? 0).toBeLessThan(5000);
   await new Promise((r) => setTimeout(r, 400));
   expect(takeNotices(root, "s1")).toHaveLength(0);
@@ -110,7 +110,7 @@ test("stop kills the whole process group: grandchildren are gone", async () => {
   ]);
   const outcome = await e.run(batch(root));
   expect(outcome.runs[0]?.status).toBe("failed");
-  expect(outcome.runs[0]?.summary).toBe("stopped by its onOutput hook");
+  expect(outcome.runs[0]?.summary).toBe("stopped by its onOutput trigger");
   const grandchild = Number(readFileSync(join(root, "gc.pid"), "utf8"));
   expect(await waitFor(() => !processAlive(grandchild), 3000)).toBe(true);
 });
@@ -145,7 +145,7 @@ test("onExit filters by success and failure; notify reaches the run's session, o
 
 test("a function action gets the output and can stop, notify and run", async () => {
   const root = project();
-  const seen: HookContext[] = [];
+  const seen: TriggerContext[] = [];
   const e = engine(root, [
     cb("watch", 'echo "FAIL one"; echo detail; sleep 5', {
       onOutput: {
@@ -187,7 +187,7 @@ test("a throwing function action becomes a note, not a crash", async () => {
   ]);
   const outcome = await e.run(batch(root));
   expect(outcome.runs[0]?.status).toBe("passed");
-  expect(outcome.notes.join("\n")).toContain("onExit hook of 'x'");
+  expect(outcome.notes.join("\n")).toContain("onExit trigger of 'x'");
   expect(outcome.notes.join("\n")).toContain("boom");
 });
 
@@ -197,8 +197,8 @@ test("a callback without hooks resolves with none: no listener, no timers", () =
     cb("plain", "true"),
     cb("hooked", "true", { onExit: { action: "notify" } }),
   ]);
-  expect(e.config.callbacks[0]?.hooks).toBeUndefined();
-  expect(e.config.callbacks[1]?.hooks?.onExit).toHaveLength(1);
+  expect(e.config.callbacks[0]?.triggers).toBeUndefined();
+  expect(e.config.callbacks[1]?.triggers?.onExit).toHaveLength(1);
 });
 
 test("a TypeScript run's log lines feed onOutput; stop aborts its signal", async () => {
@@ -218,7 +218,7 @@ test("a TypeScript run's log lines feed onOutput; stop aborts its signal", async
   ]);
   const outcome = await e.run(batch(root, "s1"));
   expect(outcome.runs[0]?.status).toBe("failed");
-  expect(outcome.runs[0]?.summary).toBe("stopped by its onOutput hook");
+  expect(outcome.runs[0]?.summary).toBe("stopped by its onOutput trigger");
   expect(outcome.runs[0]?.durationMs ?? 99_999).toBeLessThan(2000);
   const [notice] = takeNotices(root, "s1");
   expect(notice?.text).toContain("FATAL: out of memory");

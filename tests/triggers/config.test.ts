@@ -140,7 +140,7 @@ test("a valid hook config passes and resolves with defaults", () => {
   expect(result.ok).toBe(true);
   if (!result.ok) return;
   const engine = createEngine({ root: tempDir(), config: result.config });
-  const hooks = engine.config.callbacks[0]?.hooks;
+  const hooks = engine.config.callbacks[0]?.triggers;
   expect(hooks?.onOutput[0]?.delayMs).toBe(2000);
   expect(hooks?.onOutput[0]?.maxFires).toBe(1);
   expect(hooks?.limits).toEqual({ maxDepth: 2, maxConcurrent: 3, sessionBudget: 50 });

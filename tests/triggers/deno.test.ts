@@ -8,7 +8,7 @@ import { MAIN } from "./_helpers.ts";
 const DENO = join(import.meta.dir, "..", "..", "node_modules", ".bin", "deno");
 
 // Hooks use node: APIs only: Deno runs them from source, notify and run actions included.
-test("Deno runs process hooks from source", () => {
+test("Deno runs triggers from source", () => {
   const root = tempDir("cpilot-deno-hooks-", { git: true });
   writeFiles(root, {
     "callbacks.config.json": JSON.stringify({
