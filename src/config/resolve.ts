@@ -50,7 +50,7 @@ export interface ResolvedConfig {
   readonly concurrency: number;
   readonly keepLogs: number;
   /** Limits on triggers, defaults applied. */
-  readonly hookLimits?: ResolvedTriggerLimits;
+  readonly triggerLimits?: ResolvedTriggerLimits;
   /** The validated config as written, for sections other modules own (gate, context). */
   readonly source: CpilotConfig;
 }
@@ -100,11 +100,11 @@ function triggerFields(
 
 /** Apply defaults to a validated config. */
 export function resolveConfig(config: CpilotConfig, root: string, path = ""): ResolvedConfig {
-  const hookLimits = resolveLimits(config.hookLimits);
+  const triggerLimits = resolveLimits(config.triggerLimits ?? config.hookLimits);
   const byName = new Map<string, ResolvedCallback>();
   const lookup = (name: string): ResolvedCallback | undefined => byName.get(name);
   const callbacks = config.callbacks.map((cb) =>
-    resolveCallback(cb, resolve(root), hookLimits, lookup),
+    resolveCallback(cb, resolve(root), triggerLimits, lookup),
   );
   for (const cb of callbacks) if (!byName.has(cb.name)) byName.set(cb.name, cb);
   return {
@@ -113,7 +113,7 @@ export function resolveConfig(config: CpilotConfig, root: string, path = ""): Re
     callbacks,
     concurrency: config.concurrency ?? cores(),
     keepLogs: config.keepLogs ?? 200,
-    hookLimits,
+    triggerLimits,
     source: config,
   };
 }

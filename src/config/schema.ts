@@ -107,6 +107,8 @@ export const configSchema = z
     callbacks: z.array(callbackSchema),
     concurrency: z.number().int().min(1).max(256).optional(),
     keepLogs: z.number().int().min(1).max(100_000).optional(),
+    triggerLimits: triggerLimitsSchema.optional(),
+    /** The old name of triggerLimits, still read. */
     hookLimits: triggerLimitsSchema.optional(),
     resync: z.enum(["batch", "tree"]).optional(),
     gate: gateConfigSchema.optional(),

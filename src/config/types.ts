@@ -204,7 +204,7 @@ export type TimeoutTrigger = TriggerAction & {
  * Limits on what triggers may start, checked where the work starts.
  *
  * @example
- * hookLimits: { maxDepth: 2, maxConcurrent: 1, sessionBudget: 20 }
+ * triggerLimits: { maxDepth: 2, maxConcurrent: 1, sessionBudget: 20 }
  */
 export interface TriggerLimits {
   /** How deep trigger-started runs may chain (a trigger of a trigger-started run...). Default 3. */
@@ -233,6 +233,8 @@ export interface CpilotConfig {
   /** Where `<context-update>` blocks may write. */
   context?: ContextConfig;
   /** Limits on triggers (onOutput, onExit, onTimeout). */
+  triggerLimits?: TriggerLimits;
+  /** @deprecated the old name of `triggerLimits`, still read (not both). */
   hookLimits?: TriggerLimits;
   /** How cpilot talks to an agent through its hooks. */
   agent?: AgentConfig;

@@ -132,6 +132,12 @@ function crossChecks(
     problems.push(...checkTriggerRules(cb, rawCallbacks?.[i], at, names));
   });
   problems.push(...checkAfter(config.callbacks, knownNames));
+  if (config.triggerLimits !== undefined && config.hookLimits !== undefined) {
+    problems.push({
+      path: "hookLimits",
+      message: "is the old name of triggerLimits, which is set too: keep triggerLimits only",
+    });
+  }
   return problems;
 }
 

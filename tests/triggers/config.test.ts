@@ -116,7 +116,7 @@ test("hook shapes and cross references are checked with key paths", () => {
   expect(byPath["callbacks[0].persist"]).toContain("set blocking: false");
 });
 
-test("a valid hook config passes and resolves with defaults", () => {
+test("a valid trigger config passes and resolves with defaults", () => {
   const result = validateConfig({
     hookLimits: { maxDepth: 2 },
     callbacks: [
@@ -140,11 +140,45 @@ test("a valid hook config passes and resolves with defaults", () => {
   expect(result.ok).toBe(true);
   if (!result.ok) return;
   const engine = createEngine({ root: tempDir(), config: result.config });
-  const hooks = engine.config.callbacks[0]?.triggers;
-  expect(hooks?.onOutput[0]?.delayMs).toBe(2000);
-  expect(hooks?.onOutput[0]?.maxFires).toBe(1);
-  expect(hooks?.limits).toEqual({ maxDepth: 2, maxConcurrent: 3, sessionBudget: 50 });
-  expect(hooks?.lookup("hints")?.name).toBe("hints");
+  const triggers = engine.config.callbacks[0]?.triggers;
+  expect(triggers?.onOutput[0]?.delayMs).toBe(2000);
+  expect(triggers?.onOutput[0]?.maxFires).toBe(1);
+  expect(triggers?.limits).toEqual({ maxDepth: 2, maxConcurrent: 3, sessionBudget: 50 });
+  expect(triggers?.lookup("hints")?.name).toBe("hints");
+});
+
+const notifyOnExit = {
+  name: "tsc",
+  pattern: "*.ts",
+  run: "tsc",
+  timeout: 60,
+  onExit: { action: "notify" },
+};
+
+test("triggerLimits sets the trigger limits; hookLimits, its old name, still does", () => {
+  for (const key of ["triggerLimits", "hookLimits"]) {
+    const result = validateConfig({ [key]: { sessionBudget: 7 }, callbacks: [notifyOnExit] });
+    expect(result.ok).toBe(true);
+    if (!result.ok) continue;
+    const engine = createEngine({ root: tempDir(), config: result.config });
+    expect(engine.config.callbacks[0]?.triggers?.limits.sessionBudget).toBe(7);
+  }
+});
+
+test("a config that sets both triggerLimits and hookLimits is refused, not half read", () => {
+  const result = validateConfig({
+    triggerLimits: { maxDepth: 1 },
+    hookLimits: { maxDepth: 5 },
+    callbacks: [notifyOnExit],
+  });
+  expect(result.ok).toBe(false);
+  if (result.ok) return;
+  expect(result.problems).toEqual([
+    {
+      path: "hookLimits",
+      message: "is the old name of triggerLimits, which is set too: keep triggerLimits only",
+    },
+  ]);
 });
 
 test("a config given in code is checked too: createEngine refuses a catastrophic regex", () => {
