@@ -6,19 +6,19 @@
 // LAYERS goes from the bottom up; each entry is a folder under src/ (or a file: src/x.ts,
 // main.ts). A module may import its own folder and any folder BELOW it, never one above.
 // Every folder has its own rank, so two folders cannot import each other either.
-// Roughly: platform/util, then match/config, the engine and what runs on it (diagnostics,
+// Roughly: platform/util/model, then match/config, the engine and what runs on it (diagnostics,
 // stage, githook, gate), the rendering, then the agent-facing edges (context, agents, watch,
 // mcp), the commands' helpers (init, add, hook-server, doctor), cli, and main.ts on top.
 const LAYERS = [
-  "platform", // runtime adapter: spawn, process groups, files, Bun/Deno/Node differences
-  "util", // small helpers with no cpilot concept
+  "platform", // runtime adapter: spawn, process groups, a supervised child, Bun/Deno/Node differences
+  "util", // small helpers, and the .cpilot/ layout
   "src/version.ts",
   "model", // the shapes every layer shares: batch, outcome, diagnostics, the gate's schema
   "session", // per-session state under the runtime folder
   "match", // patterns, file sets from git and the tree
   "config", // define, find, load, validate, resolve
   "diagnostics", // parse tool output into diagnostics, baselines
-  "engine", // batch, plan, execute, outcome, resync, process hooks
+  "engine", // plan, execute, resync, triggers
   "stage", // `check --staged`: set unstaged work aside and restore it
   "githook", // git hook scripts
   "gate", // the write gate: permission rules
