@@ -3,7 +3,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  readFileSync,
   realpathSync,
   renameSync,
   unlinkSync,
@@ -12,6 +11,7 @@ import {
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { gitOrThrow } from "../match/git.ts";
 import { CpilotError } from "../util/errors.ts";
+import { readTextOrEmpty } from "../util/read-text.ts";
 import {
   BLOCK_END,
   BLOCK_START,
@@ -71,15 +71,7 @@ function huskyFile(hooks: string): string | null {
   return null;
 }
 
-const isOurs = (path: string): boolean => readText(path).includes(HOOK_MARKER);
-
-function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
-  }
-}
+const isOurs = (path: string): boolean => readTextOrEmpty(path).includes(HOOK_MARKER);
 
 function writeHook(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true }); // a core.hooksPath folder not made yet
@@ -98,7 +90,7 @@ export function installGitHook(cwd: string): HookChange {
   refuseShared(cwd, hooks);
   const husky = huskyFile(hooks);
   if (husky !== null) {
-    const text = readText(husky);
+    const text = readTextOrEmpty(husky);
     if (text.includes(BLOCK_START))
       return [`cpilot: ${husky} already runs cpilot check --staged: nothing changed`];
     // First (after a shebang): a file that ends in `exit 0` or `exec …` would never reach
@@ -112,7 +104,7 @@ export function installGitHook(cwd: string): HookChange {
   const chained = `${hook}${CHAINED_SUFFIX}`;
   const there = lstatSync(hook, { throwIfNoEntry: false });
   if (there !== undefined && isOurs(hook)) {
-    if (readText(hook) === hookScript())
+    if (readTextOrEmpty(hook) === hookScript())
       return [`cpilot: ${hook} already runs cpilot check --staged: nothing changed`];
     writeHook(hook, hookScript());
     return [`cpilot: updated cpilot's pre-commit hook in ${hook}`];
@@ -140,7 +132,7 @@ export function uninstallGitHook(cwd: string): HookChange {
   const hooks = hooksDir(cwd);
   const husky = huskyFile(hooks);
   if (husky !== null) {
-    const text = readText(husky);
+    const text = readTextOrEmpty(husky);
     const start = text.indexOf(BLOCK_START);
     const end = text.indexOf(BLOCK_END, start);
     if (start === -1 || end === -1) return [`cpilot: no cpilot block in ${husky}: nothing changed`];

@@ -1,5 +1,6 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readTextOrEmpty } from "../util/read-text.ts";
 
 /**
  * The git directory of the work tree holding `from` (a linked worktree's own one), found
@@ -16,19 +17,11 @@ export function findGitDir(from: string, env: NodeJS.ProcessEnv = process.env): 
     if (stat?.isDirectory()) return dotGit;
     if (stat?.isFile()) {
       // a linked worktree or a submodule: ".git" is a file saying "gitdir: <path>"
-      const line = /^gitdir: (.+)$/m.exec(readTextSafe(dotGit))?.[1]?.trim();
+      const line = /^gitdir: (.+)$/m.exec(readTextOrEmpty(dotGit))?.[1]?.trim();
       if (line) return isAbsolute(line) ? line : resolve(dir, line);
     }
     const parent = dirname(dir);
     if (parent === dir) return null;
     dir = parent;
-  }
-}
-
-function readTextSafe(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
   }
 }
