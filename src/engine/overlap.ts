@@ -4,7 +4,6 @@ import {
   linkSync,
   lstatSync,
   openSync,
-  readdirSync,
   readFileSync,
   unlinkSync,
   writeSync,
@@ -21,11 +20,17 @@ import {
 } from "../platform/spawn-group.ts";
 import { anyAlive, signalEach } from "../platform/stop-tree.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
+import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { STATE } from "../util/state-layout.ts";
 import { isRunId } from "./run-id.ts";
-import { runningDir, runningRecord, stopMarkerPath, unregisterRunning } from "./running.ts";
+import {
+  runningDir,
+  runningRecord,
+  runningRecordNames,
+  stopMarkerPath,
+  unregisterRunning,
+} from "./running.ts";
 
 /** What a lock file says about the run holding it. */
 interface Holder {
@@ -305,15 +310,7 @@ async function breakStaleLock(path: string, id: string, stillStale: () => boolea
  * only its last holder, and a run that takes none (`overlap: "parallel"`) has no lock.
  */
 export async function stopHostlessRuns(root: string, callback: string): Promise<void> {
-  // never what a symlinked .cpilot leads to (see running.ts)
-  if (!isOwnStateDir(root, STATE.running)) return;
-  let names: string[];
-  try {
-    names = readdirSync(runningDir(root)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of runningRecordNames(root)) {
     const path = join(runningDir(root), name);
     let own: unknown;
     try {

@@ -185,16 +185,22 @@ function signalZero(target: number): boolean {
   }
 }
 
-/** Every running record, oldest first; records of groups that are gone are removed. */
-export function listRunning(root: string): RunningRecord[] {
-  // never what a symlinked .cpilot leads to: its records would be signalled, deleted, marked
+/**
+ * The file names of the running records, or none when the folder is not cpilot's own:
+ * never what a symlinked .cpilot leads to, whose records would be signalled, deleted, marked.
+ */
+export function runningRecordNames(root: string): string[] {
   if (!isOwnStateDir(root, STATE.running)) return [];
-  let names: string[];
   try {
-    names = readdirSync(runningDir(root)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
+    return readdirSync(runningDir(root)).filter((n) => n.endsWith(".json") && !n.startsWith("."));
   } catch {
     return [];
   }
+}
+
+/** Every running record, oldest first; records of groups that are gone are removed. */
+export function listRunning(root: string): RunningRecord[] {
+  const names = runningRecordNames(root);
   const out: RunningRecord[] = [];
   for (const name of names) {
     let record: RunningRecord;
