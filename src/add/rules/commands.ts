@@ -1,3 +1,4 @@
+import { nameSlug } from "../../config/callback-name.ts";
 import { matchAll, overlaps, type Span } from "./_spans.ts";
 import type { Lang } from "./files.ts";
 import { type Command, INTENTS, TOOLS, toolFor } from "./tools.ts";
@@ -20,15 +21,7 @@ export interface RulesProject {
 
 /** Lowercase slug for a callback name. */
 export function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .replace(/[^a-z0-9_-]+/g, "-")
-      .replace(/-+/g, "-")
-      .replace(/^[-_]+|[-_]+$/g, "")
-      .slice(0, 40)
-      .replace(/[-_]+$/, "") || "callback"
-  );
+  return nameSlug(text) || "callback";
 }
 
 function packageManager(project: RulesProject): string {

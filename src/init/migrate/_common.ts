@@ -1,3 +1,4 @@
+import { nameSlug } from "../../config/callback-name.ts";
 import { expandBraces } from "../scripts.ts";
 import type { CallbackSpec, Proposal } from "../spec.ts";
 
@@ -33,14 +34,14 @@ export function looksFixing(command: string): boolean {
 
 /** A callback name from a command or a hook's name: a slug, at most 40 characters. */
 export function nameFrom(text: string): string {
-  const slug = text
-    .toLowerCase()
-    .replace(/^(?:npx|pnpm|yarn|bunx|npm run|pnpm exec|uv run|poetry run)\s+(--no-install\s+)?/, "")
-    .replace(/[^a-z0-9_-]+/g, "-")
-    .replace(/-+/g, "-")
-    .replace(/^[-_]+|[-_]+$/g, "")
-    .slice(0, 40)
-    .replace(/[-_]+$/, "");
+  const slug = nameSlug(
+    text
+      .toLowerCase()
+      .replace(
+        /^(?:npx|pnpm|yarn|bunx|npm run|pnpm exec|uv run|poetry run)\s+(--no-install\s+)?/,
+        "",
+      ),
+  );
   return /^[a-z0-9]/.test(slug) ? slug : `cb-${slug || "callback"}`;
 }
 
