@@ -20,6 +20,7 @@ import {
 } from "../platform/spawn-group.ts";
 import { anyAlive, signalEach } from "../platform/stop-tree.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { tryUnlink } from "../util/dir-lock.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { STATE } from "../util/state-layout.ts";
@@ -360,14 +361,6 @@ function olderThan(path: string, ms: number): boolean {
     return Date.now() - lstatSync(path).mtimeMs > ms;
   } catch {
     return false;
-  }
-}
-
-function tryUnlink(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // someone else cleaned it up first
   }
 }
 

@@ -38,7 +38,8 @@ function code(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
 }
 
-function tryUnlink(path: string): void {
+/** Remove a file that another process may have removed first; either way it is gone. */
+export function tryUnlink(path: string): void {
   try {
     unlinkSync(path);
   } catch {
