@@ -131,7 +131,11 @@ for (const [what, args] of [
     const ended = await Promise.race([exited, new Promise((r) => setTimeout(r, 60_000))]);
     expect(ended).toBeDefined();
     expect((ended as { output: string }).output).toContain("did not finish loading within 2 s");
-    for (const pid of loaderPids(dir)) expect(processAlive(pid)).toBe(false);
+    // SIGKILL was sent before the command ended; on a busy machine the loader may take a
+    // moment more to die, which is no leak (a leak stays alive: the wait times out).
+    for (const pid of loaderPids(dir)) {
+      expect(await waitFor(() => !processAlive(pid), 20_000)).toBe(true);
+    }
   }, 90_000);
 }
 
