@@ -1,6 +1,6 @@
-import { stripVTControlCharacters } from "node:util";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import { FORMAT_ALIASES } from "../model/diagnostic-formats.ts";
+import { stripAnsi } from "./_ansi.ts";
 import { type PathBase, rootRelative } from "./_path.ts";
 import { unique } from "./key.ts";
 import type { OutputParser, RawDiagnostic } from "./parser.ts";
@@ -58,7 +58,7 @@ export interface ParseOptions extends PathBase {
 export function parseDiagnostics(output: string, options: ParseOptions): Diagnostic[] {
   const format = options.format ?? "auto";
   if (format === "none" || output === "") return [];
-  const text = stripVTControlCharacters(output);
+  const text = stripAnsi(output);
   // A line redrawn with carriage returns (a progress bar) shows its last state.
   const split = text.split("\n");
   const lines = text.includes("\r") ? split.map(lastState) : split;
@@ -70,10 +70,12 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
   const parsers: readonly OutputParser[] = chosen ? [chosen] : PARSERS;
   for (const parser of parsers) {
     if (chosen === null && !parser.detect(sample)) continue;
-    raw.push(...parser.parse(lines, claimed, options));
+    for (const d of parser.parse(lines, claimed, options, MAX_DIAGNOSTICS - raw.length))
+      raw.push(d);
     if (raw.length >= MAX_DIAGNOSTICS) break;
   }
-  if (raw.length === 0 && chosen === null) raw.push(...GENERIC.parse(lines, claimed, options));
+  if (raw.length === 0 && chosen === null)
+    for (const d of GENERIC.parse(lines, claimed, options, MAX_DIAGNOSTICS)) raw.push(d);
   // Paths repeat (one file, many problems): each distinct one is resolved once.
   const paths = new Map<string, string>();
   const normalize = (d: RawDiagnostic): Diagnostic => {

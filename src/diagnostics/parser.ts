@@ -7,13 +7,20 @@ export type RawDiagnostic = Omit<Diagnostic, "baseline" | "since">;
 /**
  * One output format. `detect` is a cheap test on the whole (ANSI-free) output; `parse` reads
  * its lines and marks the ones it used in `claimed`, so a later parser never reads the
- * same line twice (mypy's and gcc's lines look alike).
+ * same line twice (mypy's and gcc's lines look alike). A parser may stop once it found
+ * `room` diagnostics: no more are kept (the formats one line per diagnostic do, so a
+ * dense output is not read past what is kept).
  */
 export interface OutputParser {
   /** The name a callback's `format:` uses to force it. */
   readonly name: string;
   detect(text: string): boolean;
-  parse(lines: readonly string[], claimed: Uint8Array, base: PathBase): RawDiagnostic[];
+  parse(
+    lines: readonly string[],
+    claimed: Uint8Array,
+    base: PathBase,
+    room: number,
+  ): RawDiagnostic[];
 }
 
 /** An integer from a regex group, or `fallback`. */
@@ -36,9 +43,9 @@ export function lineParser(
   return {
     name,
     detect: (text) => detect.test(text),
-    parse(lines, claimed) {
+    parse(lines, claimed, _base, room) {
       const out: RawDiagnostic[] = [];
-      for (let i = 0; i < lines.length; i++) {
+      for (let i = 0; i < lines.length && out.length < room; i++) {
         if (claimed[i]) continue;
         const m = line.exec(lines[i] as string);
         if (m === null) continue;

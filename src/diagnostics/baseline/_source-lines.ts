@@ -15,14 +15,14 @@ export function sourceLines(root: string, file: string): string[] | null {
   return bytes === null ? null : bytes.toString("utf8").split("\n");
 }
 
-/** A short fingerprint of a source line, blind to indentation (32-bit FNV-1a, hex). */
-export function lineHash(line: string | undefined): string {
-  if (line === undefined) return "";
+/** A short fingerprint of a source line, blind to indentation (32-bit FNV-1a); -1 when unknown. */
+export function lineHash(line: string | undefined): number {
+  if (line === undefined) return -1;
   const text = line.trim();
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0).toString(16);
+  return h >>> 0;
 }

@@ -1,7 +1,15 @@
 import type { Diagnostic } from "../../model/diagnostic.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
 import { lineHash, sourceLines } from "./_source-lines.ts";
-import { type Baseline, type BaselineEntry, readBaseline, writeBaseline } from "./store.ts";
+import {
+  type Baseline,
+  entryCount,
+  type FileEntries,
+  fileEntries,
+  readBaseline,
+  STRIDE,
+  updateBaseline,
+} from "./store.ts";
 
 /** Files read for their line texts per run; diagnostics in more files match by line. */
 const MAX_FILES_READ = 300;
@@ -36,33 +44,47 @@ export interface CompareInput {
  */
 export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const { root, callback, edited, fromCheck } = input;
+  const list = input.diagnostics;
   const before = safeRead(root, callback);
-  const next: Baseline = { ...before };
-  const byFile = new Map<string, Diagnostic[]>();
-  for (const d of input.diagnostics) {
-    const list = byFile.get(d.file);
-    if (list === undefined) byFile.set(d.file, [d]);
-    else list.push(d);
+  // Per file, the indexes of its diagnostics in `list`, in the order first seen.
+  const byFile = new Map<string, number[]>();
+  for (let i = 0; i < list.length; i++) {
+    const file = (list[i] as Diagnostic).file;
+    const indexes = byFile.get(file);
+    if (indexes === undefined) byFile.set(file, [i]);
+    else indexes.push(i);
   }
-  const marked = new Map<Diagnostic, Diagnostic>();
+  const out = list.slice();
+  const seen = new Map<string, FileEntries>();
   let read = 0;
   let lookups = 0;
-  for (const [file, list] of byFile) {
+  for (const [file, indexes] of byFile) {
     const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
-    const entries = before[file];
-    const byKey = indexByKey(entries ?? []);
-    const used = new Uint8Array(entries?.length ?? 0);
+    const hashes = new LineHashes(src);
+    const old = fileEntries(before[file]);
+    const oldByKey = old === null ? null : indexByKey(old);
+    const used = new Uint8Array(old === null ? 0 : old.e.length / STRIDE);
+    // Each distinct key once: its index in this run's key table, and the old entries with it.
+    const slots = new Map<string, { index: number; candidates: readonly number[] }>();
+    const keys: string[] = [];
+    const entries: number[] = [];
     let committed: Set<number> | null | undefined;
-    const kept: BaselineEntry[] = [];
-    for (const d of list) {
+    for (const i of indexes) {
+      const d = list[i] as Diagnostic;
       const key = `${d.tool}\0${d.severity}\0${d.code}\0${d.message}`;
-      const text = d.line > 0 && src !== null ? lineHash(src[d.line - 1]) : "";
+      let slot = slots.get(key);
+      if (slot === undefined) {
+        slot = { index: keys.length, candidates: oldByKey?.get(key) ?? NONE };
+        keys.push(key);
+        slots.set(key, slot);
+      }
+      const text = d.line > 0 ? hashes.at(d.line) : -1;
       let introduced: boolean;
       let since: "run" | "commit" = "run";
       if (fromCheck) introduced = false;
-      else if (entries !== undefined) {
-        const at = findMatch(entries, byKey.get(key) ?? [], used, d.line, text);
-        introduced = at < 0 ? true : (entries[at] as BaselineEntry).introduced;
+      else if (old !== null) {
+        const at = findMatch(old.e, slot.candidates, used, d.line, text);
+        introduced = at < 0 || old.e[at * STRIDE + 3] === 1;
       } else if (edited.has(file) && src !== null) {
         // Asked once per file (null, a file new since the commit, is an answer too).
         if (committed === undefined)
@@ -71,28 +93,25 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
         since = "commit";
       } else introduced = true;
-      kept.push({ key, line: d.line, text, introduced });
+      entries.push(slot.index, d.line, text, introduced ? 1 : 0);
       if (!fromCheck)
-        marked.set(d, {
-          ...d,
-          baseline: introduced ? "new" : "unchanged",
-          ...(introduced ? {} : { since }),
-        });
+        out[i] = introduced ? { ...d, baseline: "new" } : { ...d, baseline: "unchanged", since };
     }
-    delete next[file];
-    next[file] = kept;
+    seen.set(file, { k: keys, e: entries });
   }
   // A clean run over files already known clean (most passing runs) leaves nothing to save.
   let changed = byFile.size > 0;
   for (const file of input.files) {
     if (byFile.has(file)) continue;
-    if (before[file]?.length !== 0) changed = true;
-    delete next[file];
-    next[file] = [];
+    if (!(file in before) || entryCount(before[file]) !== 0) changed = true;
+    seen.set(file, CLEAN);
   }
-  if (changed) writeBaseline(root, callback, next);
-  return input.diagnostics.map((d) => marked.get(d) ?? d);
+  if (changed) updateBaseline(root, callback, seen);
+  return out;
 }
+
+const NONE: readonly number[] = [];
+const CLEAN: FileEntries = { k: [], e: [] };
 
 function safeRead(root: string, callback: string): Baseline {
   try {
@@ -102,13 +121,31 @@ function safeRead(root: string, callback: string): Baseline {
   }
 }
 
-/** Entry indexes by key, so matching costs per diagnostic the entries that can match it. */
-function indexByKey(entries: readonly BaselineEntry[]): Map<string, number[]> {
+/** The lineHash of each line of a file, each computed once (many diagnostics share a line). */
+class LineHashes {
+  private readonly memo: Float64Array;
+  constructor(private readonly src: readonly string[] | null) {
+    this.memo = new Float64Array(src === null ? 0 : src.length + 1).fill(-2);
+  }
+  /** The hash of 1-based `line`, -1 when the file or the line is unknown. */
+  at(line: number): number {
+    if (this.src === null || line > this.src.length) return -1;
+    let h = this.memo[line] as number;
+    if (h === -2) {
+      h = lineHash(this.src[line - 1]);
+      this.memo[line] = h;
+    }
+    return h;
+  }
+}
+
+/** Per key, the indexes of the stored entries that have it. */
+function indexByKey(old: FileEntries): Map<string, number[]> {
+  const byKeyIndex: number[][] = old.k.map(() => []);
+  for (let i = 0; i < old.e.length / STRIDE; i++) byKeyIndex[old.e[i * STRIDE] as number]?.push(i);
   const index = new Map<string, number[]>();
-  entries.forEach((e, i) => {
-    const list = index.get(e.key);
-    if (list === undefined) index.set(e.key, [i]);
-    else list.push(i);
+  old.k.forEach((key, k) => {
+    if (typeof key === "string") index.set(key, byKeyIndex[k] as number[]);
   });
   return index;
 }
@@ -118,23 +155,25 @@ function indexByKey(entries: readonly BaselineEntry[]): Map<string, number[]> {
  * same text (nearest line first); without texts, on the same line; -1 when none.
  */
 function findMatch(
-  entries: readonly BaselineEntry[],
+  e: readonly number[],
   candidates: readonly number[],
   used: Uint8Array,
   line: number,
-  text: string,
+  text: number,
 ): number {
   let best = -1;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const i of candidates) {
-    const e = entries[i] as BaselineEntry;
     if (used[i]) continue;
-    const sameText = text !== "" && e.text !== "" ? e.text === text : e.line === line;
+    const oldLine = e[i * STRIDE + 1] as number;
+    const oldText = e[i * STRIDE + 2] as number;
+    const sameText = text !== -1 && oldText !== -1 ? oldText === text : oldLine === line;
     if (!sameText) continue;
-    const distance = Math.abs(e.line - line);
+    const distance = Math.abs(oldLine - line);
     if (distance < bestDistance) {
       best = i;
       bestDistance = distance;
+      if (distance === 0) break;
     }
   }
   if (best >= 0) used[best] = 1;

@@ -1,26 +1,36 @@
-import { mkdirSync } from "node:fs";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
-import { isOwnStateDir } from "../../util/state-dir.ts";
+import { LockTimeout, lockDirSync } from "../../util/dir-lock.ts";
+import { stateDir } from "../../util/state-dir.ts";
 import { readStateFile } from "../../util/state-file.ts";
-import { STATE, statePath, stateRelative } from "../../util/state-layout.ts";
+import { STATE, statePath } from "../../util/state-layout.ts";
 import { noteStateTrouble } from "../../util/state-trouble.ts";
+import { openVerifiedDir } from "../../util/verified-dir.ts";
 
-/** A diagnostic as a baseline remembers it: enough to recognize it after lines moved. */
-export interface BaselineEntry {
-  /** tool, severity, code and message: what must be equal. */
-  readonly key: string;
-  readonly line: number;
-  /** lineHash of the source line it was on; "" when unknown. */
-  readonly text: string;
-  /** True when an agent's edit brought it (it stays the agent's to fix). */
-  readonly introduced: boolean;
+/**
+ * One file's diagnostics as the last run that saw it left them, packed to stay cheap to
+ * read and write on the hook path (thousands of diagnostics in one file): `k` lists the
+ * distinct keys (tool, severity, code and message: what must be equal), `e` holds four
+ * numbers per diagnostic: its key's index in `k`, its line, the lineHash of the source
+ * line it was on (-1 when unknown), and 1 when an agent's edit brought it (it stays the
+ * agent's to fix), else 0.
+ */
+export interface FileEntries {
+  readonly k: readonly string[];
+  readonly e: readonly number[];
 }
 
-/** Per file (root-relative), the diagnostics of the last run that saw it. */
-export type Baseline = Record<string, readonly BaselineEntry[]>;
+/** Numbers per diagnostic in {@link FileEntries.e}. */
+export const STRIDE = 4;
 
-/** Files plus entries kept per callback: past this, the files seen longest ago are dropped. */
+/** Per file (root-relative), as stored; check each with {@link fileEntries} before use. */
+export type Baseline = Record<string, unknown>;
+
+/** Files plus diagnostics kept per callback: past this, the files seen longest ago are dropped. */
 const MAX_ENTRIES = 20_000;
+/** A run waits this long for another run of the callback saving its baseline (milliseconds each). */
+const LOCK_WAIT_MS = 5000;
+/** Format of the file; another version reads as no baseline (the next run makes one). */
+const VERSION = 2;
 
 function baselinePath(root: string, callback: string): string {
   return statePath(root, STATE.baseline, `${callback}.json`);
@@ -32,54 +42,81 @@ export function readBaseline(root: string, callback: string): Baseline {
   if (text === null) return {};
   try {
     const value = JSON.parse(text) as { version?: number; files?: Baseline };
-    return value.version === 1 && value.files && typeof value.files === "object" ? value.files : {};
+    return value.version === VERSION && value.files && typeof value.files === "object"
+      ? value.files
+      : {};
   } catch {
     return {};
   }
 }
 
+/** A stored file's entries when they have the right shape, else null (as if never seen). */
+export function fileEntries(stored: unknown): FileEntries | null {
+  if (typeof stored !== "object" || stored === null) return null;
+  const { k, e } = stored as Partial<FileEntries>;
+  if (!Array.isArray(k) || !Array.isArray(e) || e.length % STRIDE !== 0) return null;
+  return { k, e };
+}
+
+/** How many diagnostics a stored file holds (0 for a file known clean or unreadable). */
+export function entryCount(stored: unknown): number {
+  return (fileEntries(stored)?.e.length ?? 0) / STRIDE;
+}
+
 /**
- * Save a callback's baseline. Best effort: a folder that is not cpilot's own, a full disk
- * or a read-only tree leaves the old one, and is told once beside the reply (see
- * state-trouble.ts); the reply itself never waits on this.
+ * Save what this run found for the files it saw (`seen`, in the order seen) into the
+ * callback's baseline. Runs of one callback may finish together (`overlap: "parallel"`,
+ * several agents): under the callback's lock, the baseline is read again and only this
+ * run's files are replaced, so one run never drops what another saved meanwhile. Best
+ * effort: a folder that is not cpilot's own, a full disk, a read-only tree or a lock held
+ * too long leaves the old one, and is told once beside the reply (see state-trouble.ts).
  */
-export function writeBaseline(root: string, callback: string, files: Baseline): boolean {
+export function updateBaseline(
+  root: string,
+  callback: string,
+  seen: ReadonlyMap<string, FileEntries>,
+): boolean {
+  let dir: ReturnType<typeof openVerifiedDir> | undefined;
+  let unlock: (() => void) | undefined;
   try {
-    if (!isOwnStateDir(root, STATE.baseline)) {
-      noteStateTrouble(
-        root,
-        new Error(`${stateRelative(STATE.baseline)} is not a folder of cpilot's own`),
-      );
-      return false;
+    dir = openVerifiedDir(stateDir(root, STATE.baseline), "");
+    unlock = lockDirSync(dir, `${callback}.lock`, LOCK_WAIT_MS);
+    const files: Record<string, unknown> = { ...readBaseline(root, callback) };
+    for (const [file, entries] of seen) {
+      delete files[file]; // re-added last: the most recently seen files are kept
+      files[file] = entries;
     }
-    mkdirSync(statePath(root, STATE.baseline), { recursive: true });
     writeFileAtomic(
       baselinePath(root, callback),
-      JSON.stringify({ version: 1, files: bounded(files) }),
-      {
-        durable: false,
-      },
+      JSON.stringify({ version: VERSION, files: bounded(files) }),
+      { durable: false },
     );
     return true;
   } catch (err) {
-    noteStateTrouble(root, err);
+    noteStateTrouble(
+      root,
+      err instanceof LockTimeout ? new Error(`the baseline of "${callback}": ${err.message}`) : err,
+    );
     return false;
+  } finally {
+    unlock?.();
+    dir?.close();
   }
 }
 
 /** The newest files (last inserted) whose entries fit MAX_ENTRIES, in their order. */
-function bounded(files: Baseline): Baseline {
+function bounded(files: Record<string, unknown>): Record<string, unknown> {
   const names = Object.keys(files);
   let total = 0;
   let first = names.length;
   while (first > 0) {
     // A clean file costs one: a tree of files known clean stays bounded too.
-    const size = 1 + (files[names[first - 1] as string]?.length ?? 0);
+    const size = 1 + entryCount(files[names[first - 1] as string]);
     if (total + size > MAX_ENTRIES) break;
     total += size;
     first--;
   }
-  const kept: Baseline = {};
-  for (const name of names.slice(first)) kept[name] = files[name] ?? [];
+  const kept: Record<string, unknown> = {};
+  for (const name of names.slice(first)) kept[name] = files[name];
   return kept;
 }

@@ -11,10 +11,10 @@ const HEADER = /^(\S.*\S)\s*$/;
 export const eslintStylish: OutputParser = {
   name: "eslint",
   detect: (text) => /^\s+\d+:\d+\s+(?:error|warning)\s{2,}\S/m.test(text),
-  parse(lines, claimed) {
+  parse(lines, claimed, _base, room) {
     const out: RawDiagnostic[] = [];
     let file: string | null = null;
-    for (let i = 0; i < lines.length; i++) {
+    for (let i = 0; i < lines.length && out.length < room; i++) {
       if (claimed[i]) continue;
       const line = lines[i] as string;
       const row = file === null ? null : ROW.exec(line);

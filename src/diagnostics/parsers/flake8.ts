@@ -9,10 +9,10 @@ const RUFF_SUMMARY = /^(?:Found \d+ errors?\.|\[\*\] \d+ fixable with the `--fix
 export const flake8: OutputParser = {
   name: "flake8",
   detect: (text) => /:\d+:\d+: [A-Z]{1,4}\d{1,4} /.test(text),
-  parse(lines, claimed) {
+  parse(lines, claimed, _base, room) {
     const tool = lines.some((l) => RUFF_SUMMARY.test(l)) ? "ruff" : "flake8";
     const out: RawDiagnostic[] = [];
-    for (let i = 0; i < lines.length; i++) {
+    for (let i = 0; i < lines.length && out.length < room; i++) {
       if (claimed[i]) continue;
       const m = LINE.exec(lines[i] as string);
       if (m === null) continue;

@@ -31,7 +31,7 @@ export const gnu: OutputParser = {
   detect: (text) =>
     (text.includes("error") || text.includes("warning") || text.includes("note")) &&
     /^.+?:\d+:(?:\d+:)? ?(?:fatal error|error|warning|note)(?:\[[^\]]+\])?: /m.test(text),
-  parse(lines, claimed) {
+  parse(lines, claimed, _base, room) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {
       if (claimed[i]) continue;
@@ -52,6 +52,8 @@ export const gnu: OutputParser = {
         out[out.length - 1] = { ...prev, message: `${prev.message}\n  ${word}: ${message}` };
         continue;
       }
+      // Past `room` only the last one's notes are still read (they join it).
+      if (out.length >= room) break;
       out.push({
         file,
         line: int(m[2]),

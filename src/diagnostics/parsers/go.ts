@@ -9,11 +9,11 @@ const LINTER = /^(.*) \(([a-z0-9]+)\)$/;
 export const go: OutputParser = {
   name: "go",
   detect: (text) => text.includes(".go:") && /^(?:vet: )?\S+?\.go:\d+(?::\d+)?: /m.test(text),
-  parse(lines, claimed) {
+  parse(lines, claimed, _base, room) {
     // golangci-lint ends with a count (`1 issues:` or `N issues.`); go build and vet do not.
     const golangci = lines.some((l) => /^\d+ issues?[:.]/.test(l));
     const out: RawDiagnostic[] = [];
-    for (let i = 0; i < lines.length; i++) {
+    for (let i = 0; i < lines.length && out.length < room; i++) {
       if (claimed[i]) continue;
       const m = LINE.exec(lines[i] as string);
       if (m === null) continue;

@@ -6,14 +6,15 @@ import { severityOf } from "../severity.ts";
 const PLAIN = /^(.+?)\((\d+),(\d+)\): (error|warning|message) (TS\d+): (.*)$/;
 const PRETTY = /^(.+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
 const GLOBAL = /^(error|warning|message) (TS\d+): (.*)$/;
+const CONTINUED = /^ {2,}\S/;
 
 /** TypeScript's compiler. An indented line right after a header continues its message. */
 export const tsc: OutputParser = {
   name: "tsc",
   detect: (text) => / (?:error|warning) TS\d+: /.test(text) || /^error TS\d+: /m.test(text),
-  parse(lines, claimed) {
+  parse(lines, claimed, _base, room) {
     const out: RawDiagnostic[] = [];
-    for (let i = 0; i < lines.length; i++) {
+    for (let i = 0; i < lines.length && out.length < room; i++) {
       if (claimed[i]) continue;
       const line = lines[i] as string;
       const m = PLAIN.exec(line) ?? PRETTY.exec(line);
@@ -22,7 +23,7 @@ export const tsc: OutputParser = {
       claimed[i] = 1;
       let message = (m ? m[6] : g?.[3]) ?? "";
       // A message chain: indented lines that are not a code frame (`~~~`, `12 code`).
-      while (i + 1 < lines.length && /^ {2,}\S/.test(lines[i + 1] as string)) {
+      while (i + 1 < lines.length && CONTINUED.test(lines[i + 1] as string)) {
         const next = (lines[i + 1] as string).trim();
         if (/^[~\s]+$/.test(next) || /^\d+ /.test(next)) break;
         message += `\n  ${next}`;
