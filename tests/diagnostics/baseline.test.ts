@@ -1,8 +1,9 @@
 import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
+import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import type { EditBatch } from "../../src/model/batch.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
@@ -83,3 +84,43 @@ test("a baseline that cannot be saved costs nothing: diagnostics still come back
   expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 unchanged/commit"]);
   expect(execFileSync("ls", ["-A", elsewhere]).toString()).toBe("");
 });
+
+test("runs of one callback that save its baseline at the same time lose none of each other's files", async () => {
+  // overlap: "parallel" (or several agents) lets runs of one callback finish together, in
+  // processes of their own: each saves the baseline it read, plus its own files.
+  const root = tempDir("cpilot-baseline-race-");
+  const files = ["a.txt", "b.txt", "c.txt", "d.txt"];
+  writeFiles(root, Object.fromEntries(files.map((f) => [f, "BAD\n".repeat(3000)])));
+  const go = join(root, "go");
+  const recorders = files.map((file) =>
+    Bun.spawn([process.execPath, join(import.meta.dir, "_baseline-recorder.ts"), root, file, go], {
+      stderr: "inherit",
+    }),
+  );
+  // All loaded first: then they save within a millisecond of one another.
+  while (!files.every((f) => existsSync(join(root, `${f}.ready`)))) await Bun.sleep(5);
+  writeFileSync(go, "");
+  expect(await Promise.all(recorders.map((p) => p.exited))).toEqual([0, 0, 0, 0]);
+  // Every file was recorded as it is: nothing in it is new to a later run.
+  for (const file of files) {
+    const again = compareWithBaseline({
+      root,
+      callback: "lint",
+      diagnostics: [
+        {
+          file,
+          line: 7,
+          column: 1,
+          severity: "error",
+          code: "bad",
+          message: "the word is banned (6)",
+          tool: "compiler",
+        },
+      ],
+      files: [file],
+      edited: new Set(),
+      fromCheck: false,
+    });
+    expect(`${file} ${again[0]?.baseline}`).toBe(`${file} unchanged`);
+  }
+}, 60_000);
