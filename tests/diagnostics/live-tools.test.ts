@@ -51,6 +51,14 @@ const cases: { tool: string; files: Record<string, string>; argv: string[]; expe
       expected: ["gcc src/c.c:3:10 error []", "gcc src/c.c:2:7 warning [-Wunused-variable]"],
     },
     {
+      // Debian's clang package has `clang-14`; the `clang` one adds the plain name.
+      tool: which("clang") === "" ? "clang-14" : "clang",
+      files: { "src/c.c": "int main(void) {\n  int unused = 1;\n  return y;\n}\n" },
+      argv: [which("clang") === "" ? "clang-14" : "clang", "-Wall", "-fsyntax-only", "src/c.c"],
+      // clang stops before the unused-variable warning when a name is undeclared.
+      expected: ["clang src/c.c:3:10 error []"],
+    },
+    {
       tool: "rustc",
       files: { "m.rs": 'fn main() {\n    let unused = 1;\n    println!("{}", y);\n}\n' },
       argv: ["rustc", "--emit=metadata", "-o", "/dev/null", "m.rs"],

@@ -7,9 +7,11 @@ import { severityOf } from "../severity.ts";
 const LINE =
   /^(.+?):(\d+):(?:(\d+):)?(?:(\d+):(\d+):)? ?(fatal error|error|warning|note|info|style|help)(?:\[([^\]]+)\])?: (.*)$/;
 const TRAILING_CODE = /\s+\[([^\]\s]+)\]$/;
+/** clang's last line (gcc prints none): `1 error generated.`, `2 warnings and 1 error generated.` */
+const CLANG_SUMMARY = /^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated\.$/;
 
-/** Which tool prints this shape, judged by the file and the code. */
-function toolOf(file: string, code: string): string {
+/** Which tool prints this shape, judged by the file and the code (C: `compiler`, gcc or clang). */
+function toolOf(file: string, code: string, compiler: string): string {
   if (code.startsWith("clippy::")) return "clippy";
   if (/^SC\d{4}$/.test(code)) return "shellcheck";
   const ext = /\.([A-Za-z0-9]+)$/.exec(file)?.[1]?.toLowerCase() ?? "";
@@ -17,7 +19,7 @@ function toolOf(file: string, code: string): string {
   if (ext === "py" || ext === "pyi") return "mypy";
   if (ext === "go") return "go";
   if (["sh", "bash", "zsh", "ksh"].includes(ext)) return "shellcheck";
-  if (["c", "h", "cc", "cpp", "cxx", "hpp", "hh", "m", "mm"].includes(ext)) return "gcc";
+  if (["c", "h", "cc", "cpp", "cxx", "hpp", "hh", "m", "mm"].includes(ext)) return compiler;
   return "compiler";
 }
 
@@ -33,6 +35,7 @@ export const gnu: OutputParser = {
     /^.+?:\d+:(?:\d+:)? ?(?:fatal error|error|warning|note)(?:\[[^\]]+\])?: /m.test(text),
   parse(lines, claimed, _base, room) {
     const out: RawDiagnostic[] = [];
+    const compiler = lines.some((l) => CLANG_SUMMARY.test(l)) ? "clang" : "gcc";
     for (let i = 0; i < lines.length; i++) {
       if (claimed[i]) continue;
       const m = LINE.exec(lines[i] as string);
@@ -63,7 +66,7 @@ export const gnu: OutputParser = {
         severity: word === "style" ? "info" : severityOf(word),
         code,
         message: message.trim(),
-        tool: toolOf(file, code),
+        tool: toolOf(file, code, compiler),
       });
     }
     return out;
