@@ -8,6 +8,7 @@ import { generic } from "./parsers/generic.ts";
 import { githubCommands } from "./parsers/github-commands.ts";
 import { gnu } from "./parsers/gnu.ts";
 import { go } from "./parsers/go.ts";
+import { mypyJson } from "./parsers/mypy-json.ts";
 import { oxlint } from "./parsers/oxlint.ts";
 import { pylint, pylintJson } from "./parsers/pylint.ts";
 import { ruffFull, ruffJson } from "./parsers/ruff.ts";
@@ -29,6 +30,7 @@ import { xo } from "./parsers/xo.ts";
  */
 export const PARSERS: readonly OutputParser[] = [
   rustJson,
+  mypyJson,
   ruffJson,
   biomeJson,
   githubCommands,

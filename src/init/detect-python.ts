@@ -18,7 +18,9 @@ interface PyTool {
 //   which under `--quiet` drops the summary that tells ruff's lines from flake8's.
 // - flake8 and pylint: `file:line:col: CODE message` already; pylint's JSON reads worse in a
 //   log. pylint's text is named, as a pylintrc may choose `parseable` (no column, no parser).
-// - mypy: `--show-column-numbers`, or its diagnostics point at column 0 (`-O json` has no parser).
+// - mypy: `-O json` (end columns, hints) when the project requires mypy 1.11 or later, where
+//   the flag exists; an older mypy rejects it, so otherwise `--show-column-numbers` (without
+//   it the diagnostics point at column 0).
 const TOOLS: readonly PyTool[] = [
   {
     name: "black",
@@ -96,6 +98,33 @@ function dependencyText(p: ProjectFiles): string {
     .toLowerCase();
 }
 
+/** mypy prints JSON (`-O json`) from this version on. */
+const MYPY_JSON_SINCE = [1, 11] as const;
+
+/**
+ * Does the project require a mypy that prints JSON: a lower bound (`==`, `>=`, `~=`,
+ * poetry's `^`) of 1.11 or later in its requirement files, setup.cfg or pyproject.toml
+ * (poetry's groups included)? Unpinned, cpilot cannot know: the text form works with all.
+ */
+export function requiresMypyJson(p: ProjectFiles): boolean {
+  const texts = [
+    p.text("pyproject.toml"),
+    p.text("setup.cfg"),
+    p.text("requirements-dev.txt"),
+    p.text("requirements.txt"),
+  ];
+  const spec =
+    /(?:^|["'\s,])mypy(?:\[[^\]]*\])?["']?\s*(?:=\s*["']\s*)?(?:==|>=|~=|\^|===)?\s*(\d+)\.(\d+)/gim;
+  for (const text of texts)
+    for (const m of (text ?? "").matchAll(spec)) {
+      const major = Number(m[1]);
+      const minor = Number(m[2]);
+      const [jsonMajor, jsonMinor] = MYPY_JSON_SINCE;
+      if (major > jsonMajor || (major === jsonMajor && minor >= jsonMinor)) return true;
+    }
+  return false;
+}
+
 /** The project's virtualenv bin folder, relative to the root, when it has one. */
 function venvBin(p: ProjectFiles): string | undefined {
   const venv = p.first(".venv/bin", "venv/bin", "env/bin");
@@ -142,7 +171,10 @@ export function detectPython(p: ProjectFiles): Proposal[] {
         name: tool.name,
         description: tool.description,
         pattern: "*.py",
-        run: tool.run(bin(tool.name)),
+        run:
+          tool.name === "mypy" && requiresMypyJson(p)
+            ? [bin(tool.name), "-O", "json", "{files}"]
+            : tool.run(bin(tool.name)),
         timeout: tool.name === "mypy" || tool.name === "pylint" ? 120 : 60,
         ...(tool.fixes ? { fixes: true } : {}),
       },

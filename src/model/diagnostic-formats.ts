@@ -30,6 +30,7 @@ export const FORMAT_NAMES = [
   "pylint-json",
   "gnu",
   "mypy",
+  "mypy-json",
   "gcc",
   "clang",
   "rustc",

@@ -56,6 +56,7 @@ export type DiagnosticFormat =
   | "pylint-json"
   | "gnu"
   | "mypy"
+  | "mypy-json"
   | "gcc"
   | "clang"
   | "rustc"

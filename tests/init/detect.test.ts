@@ -52,6 +52,13 @@ test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff 
     ["ruff", ".venv/bin/ruff check --fix --quiet {files}"],
     ["mypy", ".venv/bin/mypy --show-column-numbers {files}"],
   ]);
+  // A project that requires mypy 1.11 or later gets its JSON output (end columns, hints).
+  expect(
+    summary(project({ "mypy.ini": "[mypy]\n", "requirements.txt": "mypy==1.13.0\n" })),
+  ).toEqual([["mypy", "mypy -O json {files}"]]);
+  expect(summary(project({ "mypy.ini": "[mypy]\n", "requirements.txt": "mypy>=1.4\n" }))).toEqual([
+    ["mypy", "mypy --show-column-numbers {files}"],
+  ]);
   expect(summary(project({ "setup.cfg": "[isort]\nprofile = black\n[flake8]\n" }))).toEqual([
     ["isort", "isort --quiet {files}"],
     ["flake8", "flake8 {files}"],
