@@ -96,63 +96,100 @@ for (const [name, text] of cases) {
 
 /**
  * The whole step in a new process each time, as a hook call (a process of its own) pays
- * it: nothing compiled yet, the baseline a previous run saved. The process first touches
- * the file system and JSON as a hook has before it gets there (config, the run's log),
- * so their one-time set-up is not counted. Best and median CPU time of the step alone.
+ * it: nothing compiled yet, the baseline a previous run saved. The process first does
+ * what the run itself did before it gets there (read the config, register the run with
+ * its start time, write its log and record in .cpilot), so the one-time set-up of those
+ * helpers is not counted; the baseline's own lock is. Best and median CPU time of the step alone.
  */
-function freshProcess(root: string, log: string): { best: number; median: number; n: number } {
-  const module = resolve(import.meta.dir, "..", "src", "diagnostics", "diagnose-run.ts");
+function freshProcess(
+  root: string,
+  logs: readonly string[],
+  callback: string,
+): { best: number; median: number; n: number } {
+  const src = (path: string) => JSON.stringify(resolve(import.meta.dir, "..", "src", path));
   const script = `
-    import { readFileSync, writeFileSync } from "node:fs";
-    import { diagnoseRun } from ${JSON.stringify(module)};
-    writeFileSync(${JSON.stringify(join(root, "touched"))}, "{}");
-    JSON.parse(readFileSync(${JSON.stringify(join(root, "touched"))}, "utf8"));
+    import { readFileSync } from "node:fs";
+    import { diagnoseRun } from ${src("diagnostics/diagnose-run.ts")};
+    import { writeFileAtomic } from ${src("util/atomic-write.ts")};
+    import { ownStartTime } from ${src("platform/process-start.ts")};
+    import { stateDir } from ${src("util/state-dir.ts")};
+    const before = stateDir(${JSON.stringify(root)}, "bench");
+    ownStartTime();
+    writeFileAtomic(before + "/record.json", "{}", { durable: false });
+    JSON.parse(readFileSync(before + "/record.json", "utf8"));
     const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
     const t = cpu();
     diagnoseRun({
       batch: { root: ${JSON.stringify(root)}, files: [{ path: "a.ts", kind: "modified" }], origin: { surface: "hook" } },
-      callback: "types", format: undefined, cwd: ${JSON.stringify(root)}, files: ["a.ts"],
-      logPath: ${JSON.stringify(log)}, status: "failed",
+      callback: ${JSON.stringify(callback)}, format: undefined, cwd: ${JSON.stringify(root)}, files: ["a.ts"],
+      logPath: process.argv[1], status: "failed",
     });
     console.log(cpu() - t);`;
   const n = Math.max(5, Math.min(RUNS, 11));
   const samples: number[] = [];
   for (let i = 0; i < n; i++)
-    samples.push(Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" })));
+    samples.push(
+      Number(
+        execFileSync(process.execPath, ["-e", script, logs[i % logs.length] as string], {
+          encoding: "utf8",
+        }),
+      ),
+    );
   return { best: Math.min(...samples), median: median(samples), n };
 }
 
-// The whole step after a run: read the log, parse, compare with the baseline, save.
+// The whole step after a run: read the log, parse, compare with the baseline, save. Runs
+// alternate between two logs whose diagnostics sit one line apart, as after an edit above
+// them, so each run has a baseline to compare with and a changed one to save.
 const root = mkdtempSync(join(tmpdir(), "cpilot-bench-diag-"));
 try {
   execFileSync("git", ["init", "-q"], { cwd: root });
   const source = Array.from({ length: 2000 }, (_, i) => `const v${i}: number = "x";`).join("\n");
   writeFileSync(join(root, "a.ts"), source);
-  const log = join(root, "run.log");
-  writeFileSync(
-    log,
-    Array.from(
-      { length: LINES },
-      (_, i) => `a.ts(${(i % 2000) + 1},7): error TS2322: Type 'string' is not assignable (${i}).`,
-    ).join("\n"),
+  /** Two logs of `count` lines, the second's diagnostics one line further down. */
+  const logs = (name: string, count: number, line: (i: number, shift: number) => string) =>
+    [0, 1].map((shift) => {
+      const path = join(root, `${name}-${shift}.log`);
+      writeFileSync(path, Array.from({ length: count }, (_, i) => line(i, shift)).join("\n"));
+      return path;
+    });
+  const dense = logs(
+    "dense",
+    LINES,
+    (i, shift) =>
+      `a.ts(${(i % 1999) + 1 + shift},7): error TS2322: Type 'string' is not assignable (${i}).`,
   );
-  const run = () =>
+  // What most runs look like: a few dozen diagnostics among a tool's other lines.
+  const small = logs("small", 200, (i, shift) =>
+    i % 5 === 0
+      ? `a.ts(${i + 1 + shift},7): error TS2322: Type 'string' is not assignable to type 'number'.`
+      : `  a line of the tool's own (${i})`,
+  );
+  let round = 0;
+  const run = (callback: string, paths: readonly string[]) =>
     diagnoseRun({
       batch: { root, files: [{ path: "a.ts", kind: "modified" }], origin: { surface: "hook" } },
-      callback: "types",
+      callback,
       format: undefined,
       cwd: root,
       files: ["a.ts"],
-      logPath: log,
+      logPath: paths[round++ % 2] as string,
       status: "failed",
     });
   console.log(
-    `  ${"log+parse+baseline".padEnd(24)} ${show(time(run))}  ${LINES} lines, 5,000 kept, in one 2,000-line file`,
+    `  ${"log+parse+baseline".padEnd(24)} ${show(time(() => run("dense", dense)))}  ${LINES} lines, 5,000 kept, in one 2,000-line file`,
   );
-  const fresh = freshProcess(root, log);
-  console.log(
-    `  ${"same, fresh process".padEnd(24)} ${fresh.best.toFixed(2).padStart(7)} ms  (best of ${fresh.n}; median ${fresh.median.toFixed(1)} ms) as a one-shot hook process pays it`,
+  const showFresh = (name: string, f: ReturnType<typeof freshProcess>, what: string) =>
+    console.log(
+      `  ${name.padEnd(24)} ${f.best.toFixed(2).padStart(7)} ms  (best of ${f.n}; median ${f.median.toFixed(1)} ms) ${what}`,
+    );
+  showFresh(
+    "same, fresh process",
+    freshProcess(root, dense, "dense"),
+    "as a one-shot hook pays it",
   );
+  run("small", small);
+  showFresh("200 lines, fresh process", freshProcess(root, small, "small"), "40 diagnostics");
 } finally {
   rmSync(root, { recursive: true, force: true });
 }

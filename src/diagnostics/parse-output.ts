@@ -14,7 +14,7 @@ function lastState(line: string): string {
 }
 
 /** Lines of a long output's start and end in which formats are looked for… */
-const SAMPLE_EDGE = 1000;
+const SAMPLE_EDGE = 300;
 /** …and, between them, a block of this many lines every SAMPLE_STRIDE lines. */
 const SAMPLE_BLOCK = 100;
 const SAMPLE_STRIDE = 1000;
@@ -23,7 +23,7 @@ const SAMPLE_STRIDE = 1000;
  * Where formats are recognized: the whole text, or for a long output its first and last
  * SAMPLE_EDGE lines (where tools print, and where a second tool's output follows the
  * first's) and a block of lines every SAMPLE_STRIDE, so a format with a section of a
- * thousand lines anywhere is found, and recognizing 10,000 lines costs like 3,000. A
+ * thousand lines anywhere is found, and recognizing 10,000 lines costs like 1,500. A
  * short section of one tool deep inside a long output of others can be missed: `format:`
  * names it for sure.
  */

@@ -32,17 +32,19 @@ export function int(value: string | undefined, fallback = 0): number {
 
 /**
  * A parser for formats with one diagnostic per line: each unclaimed line `line` matches
- * becomes what `build` makes of it (null skips the line).
+ * becomes what `build` makes of it (null skips the line). `detect` is a regex, or a test
+ * that looks for a literal first (a regex is compiled on first use: most outputs need
+ * few of them).
  */
 export function lineParser(
   name: string,
-  detect: RegExp,
+  detect: RegExp | ((text: string) => boolean),
   line: RegExp,
   build: (m: RegExpExecArray) => RawDiagnostic | null,
 ): OutputParser {
   return {
     name,
-    detect: (text) => detect.test(text),
+    detect: typeof detect === "function" ? detect : (text) => detect.test(text),
     parse(lines, claimed, _base, room) {
       const out: RawDiagnostic[] = [];
       for (let i = 0; i < lines.length && out.length < room; i++) {

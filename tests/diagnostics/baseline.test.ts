@@ -124,3 +124,28 @@ test("runs of one callback that save its baseline at the same time lose none of 
     expect(`${file} ${again[0]?.baseline}`).toBe(`${file} unchanged`);
   }
 }, 60_000);
+
+test("a project reached through a symlink keeps its baseline", () => {
+  const real = tempDir("cpilot-baseline-real-");
+  writeFiles(real, { "a.txt": "BAD\n" });
+  const root = join(tempDir("cpilot-baseline-link-"), "project");
+  execFileSync("ln", ["-s", real, root]);
+  const d: Diagnostic = {
+    file: "a.txt",
+    line: 1,
+    column: 1,
+    severity: "error",
+    code: "bad",
+    message: "the word is banned",
+    tool: "compiler",
+  };
+  const input = {
+    root,
+    callback: "lint",
+    diagnostics: [d],
+    files: ["a.txt"],
+    edited: new Set<string>(),
+  };
+  compareWithBaseline({ ...input, fromCheck: true });
+  expect(compareWithBaseline({ ...input, fromCheck: false })[0]?.baseline).toBe("unchanged");
+});

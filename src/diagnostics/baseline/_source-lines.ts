@@ -15,10 +15,18 @@ export function sourceLines(root: string, file: string): string[] | null {
   return bytes === null ? null : bytes.toString("utf8").split("\n");
 }
 
-/** A short fingerprint of a source line, blind to indentation (32-bit FNV-1a); -1 when unknown. */
+/** A short fingerprint of a source line, blind to indentation; -1 when unknown. */
 export function lineHash(line: string | undefined): number {
-  if (line === undefined) return -1;
-  const text = line.trim();
+  return line === undefined ? -1 : fnv1a(line.trim());
+}
+
+/**
+ * A 32-bit fingerprint (FNV-1a) of a string: what a baseline keeps of a source line, and
+ * of a diagnostic's tool, severity, code and message, so it stores and compares numbers.
+ * Two different diagnostics are taken for one only when their keys collide and they sit
+ * on the same source text in the same file.
+ */
+export function fnv1a(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

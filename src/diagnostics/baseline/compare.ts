@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../model/diagnostic.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
-import { lineHash, sourceLines } from "./_source-lines.ts";
+import { fnv1a, lineHash, sourceLines } from "./_source-lines.ts";
 import {
   type Baseline,
   entryCount,
@@ -58,32 +58,26 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const seen = new Map<string, FileEntries>();
   let read = 0;
   let lookups = 0;
+  // Nothing to save when every file's record is as stored (the same diagnostics on the
+  // same lines): most runs after an edit that touched none of them.
+  let changed = false;
   for (const [file, indexes] of byFile) {
     const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
     const hashes = new LineHashes(src);
     const old = fileEntries(before[file]);
-    const oldByKey = old === null ? null : indexByKey(old);
+    const oldByKey = old === null ? null : indexByKey(old.e);
     const used = new Uint8Array(old === null ? 0 : old.e.length / STRIDE);
-    // Each distinct key once: its index in this run's key table, and the old entries with it.
-    const slots = new Map<string, { index: number; candidates: readonly number[] }>();
-    const keys: string[] = [];
     const entries: number[] = [];
     let committed: Set<number> | null | undefined;
     for (const i of indexes) {
       const d = list[i] as Diagnostic;
-      const key = `${d.tool}\0${d.severity}\0${d.code}\0${d.message}`;
-      let slot = slots.get(key);
-      if (slot === undefined) {
-        slot = { index: keys.length, candidates: oldByKey?.get(key) ?? NONE };
-        keys.push(key);
-        slots.set(key, slot);
-      }
+      const key = fnv1a(`${d.tool}\0${d.severity}\0${d.code}\0${d.message}`);
       const text = d.line > 0 ? hashes.at(d.line) : -1;
       let introduced: boolean;
       let since: "run" | "commit" = "run";
       if (fromCheck) introduced = false;
       else if (old !== null) {
-        const at = findMatch(old.e, slot.candidates, used, d.line, text);
+        const at = findMatch(old.e, oldByKey?.get(key) ?? NONE, used, d.line, text);
         introduced = at < 0 || old.e[at * STRIDE + 3] === 1;
       } else if (edited.has(file) && src !== null) {
         // Asked once per file (null, a file new since the commit, is an answer too).
@@ -93,14 +87,14 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
         since = "commit";
       } else introduced = true;
-      entries.push(slot.index, d.line, text, introduced ? 1 : 0);
+      entries.push(key, d.line, text, introduced ? 1 : 0);
       if (!fromCheck)
         out[i] = introduced ? { ...d, baseline: "new" } : { ...d, baseline: "unchanged", since };
     }
-    seen.set(file, { k: keys, e: entries });
+    seen.set(file, { e: entries });
+    if (old === null || !sameNumbers(old.e, entries)) changed = true;
   }
   // A clean run over files already known clean (most passing runs) leaves nothing to save.
-  let changed = byFile.size > 0;
   for (const file of input.files) {
     if (byFile.has(file)) continue;
     if (!(file in before) || entryCount(before[file]) !== 0) changed = true;
@@ -111,7 +105,13 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 }
 
 const NONE: readonly number[] = [];
-const CLEAN: FileEntries = { k: [], e: [] };
+
+function sameNumbers(a: readonly unknown[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+const CLEAN: FileEntries = { e: [] };
 
 function safeRead(root: string, callback: string): Baseline {
   try {
@@ -140,13 +140,14 @@ class LineHashes {
 }
 
 /** Per key, the indexes of the stored entries that have it. */
-function indexByKey(old: FileEntries): Map<string, number[]> {
-  const byKeyIndex: number[][] = old.k.map(() => []);
-  for (let i = 0; i < old.e.length / STRIDE; i++) byKeyIndex[old.e[i * STRIDE] as number]?.push(i);
-  const index = new Map<string, number[]>();
-  old.k.forEach((key, k) => {
-    if (typeof key === "string") index.set(key, byKeyIndex[k] as number[]);
-  });
+function indexByKey(e: readonly number[]): Map<number, number[]> {
+  const index = new Map<number, number[]>();
+  for (let i = 0; i < e.length / STRIDE; i++) {
+    const key = e[i * STRIDE] as number;
+    const list = index.get(key);
+    if (list === undefined) index.set(key, [i]);
+    else list.push(i);
+  }
   return index;
 }
 

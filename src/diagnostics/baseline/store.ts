@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { LockTimeout, lockDirSync } from "../../util/dir-lock.ts";
 import { stateDir } from "../../util/state-dir.ts";
@@ -7,15 +8,13 @@ import { noteStateTrouble } from "../../util/state-trouble.ts";
 import { openVerifiedDir } from "../../util/verified-dir.ts";
 
 /**
- * One file's diagnostics as the last run that saw it left them, packed to stay cheap to
- * read and write on the hook path (thousands of diagnostics in one file): `k` lists the
- * distinct keys (tool, severity, code and message: what must be equal), `e` holds four
- * numbers per diagnostic: its key's index in `k`, its line, the lineHash of the source
- * line it was on (-1 when unknown), and 1 when an agent's edit brought it (it stays the
- * agent's to fix), else 0.
+ * One file's diagnostics as the last run that saw it left them, as numbers only, to stay
+ * cheap to read, compare and write on the hook path (thousands of diagnostics in a file):
+ * four per diagnostic in `e`: the fnv1a of its tool, severity, code and message (what
+ * must be equal), its line, the lineHash of the source line it was on (-1 when unknown),
+ * and 1 when an agent's edit brought it (it stays the agent's to fix), else 0.
  */
 export interface FileEntries {
-  readonly k: readonly string[];
   readonly e: readonly number[];
 }
 
@@ -53,9 +52,9 @@ export function readBaseline(root: string, callback: string): Baseline {
 /** A stored file's entries when they have the right shape, else null (as if never seen). */
 export function fileEntries(stored: unknown): FileEntries | null {
   if (typeof stored !== "object" || stored === null) return null;
-  const { k, e } = stored as Partial<FileEntries>;
-  if (!Array.isArray(k) || !Array.isArray(e) || e.length % STRIDE !== 0) return null;
-  return { k, e };
+  const { e } = stored as Partial<FileEntries>;
+  if (!Array.isArray(e) || e.length % STRIDE !== 0) return null;
+  return { e };
 }
 
 /** How many diagnostics a stored file holds (0 for a file known clean or unreadable). */
@@ -79,7 +78,9 @@ export function updateBaseline(
   let dir: ReturnType<typeof openVerifiedDir> | undefined;
   let unlock: (() => void) | undefined;
   try {
-    dir = openVerifiedDir(stateDir(root, STATE.baseline), "");
+    // The lock's folder is checked by its real path: a project reached through a symlink
+    // (macOS's /tmp) is still the same folder.
+    dir = openVerifiedDir(realpathSync(stateDir(root, STATE.baseline)), "");
     unlock = lockDirSync(dir, `${callback}.lock`, LOCK_WAIT_MS);
     const files: Record<string, unknown> = { ...readBaseline(root, callback) };
     for (const [file, entries] of seen) {

@@ -10,7 +10,9 @@ const HEADER = /^(\S.*\S)\s*$/;
 /** ESLint's default `stylish` output. */
 export const eslintStylish: OutputParser = {
   name: "eslint",
-  detect: (text) => /^\s+\d+:\d+\s+(?:error|warning)\s{2,}\S/m.test(text),
+  detect: (text) =>
+    (text.includes("error") || text.includes("warning")) &&
+    /^\s+\d+:\d+\s+(?:error|warning)\s{2,}\S/m.test(text),
   parse(lines, claimed, _base, room) {
     const out: RawDiagnostic[] = [];
     let file: string | null = null;
@@ -43,7 +45,7 @@ export const eslintStylish: OutputParser = {
 /** `eslint -f compact`: `/a/b.js: line 3, col 25, Error - 'x' is not defined. (no-undef)`. */
 export const eslintCompact = lineParser(
   "eslint-compact",
-  /: line \d+, col \d+, (?:Error|Warning) - /,
+  (text) => text.includes(": line ") && /: line \d+, col \d+, (?:Error|Warning) - /.test(text),
   /^(.+?): line (\d+), col (\d+), (Error|Warning) - (.*?)(?: \(([@\w/-]+)\))?$/,
   (m) => ({
     file: m[1] as string,
@@ -59,7 +61,9 @@ export const eslintCompact = lineParser(
 /** `eslint -f unix`: `/a/b.js:3:25: 'x' is not defined. [Error/no-undef]`. */
 export const eslintUnix = lineParser(
   "eslint-unix",
-  /:\d+:\d+: .* \[(?:Error|Warning)(?:\/[^\]]+)?\]$/m,
+  (text) =>
+    (text.includes("[Error") || text.includes("[Warning")) &&
+    /:\d+:\d+: .* \[(?:Error|Warning)(?:\/[^\]]+)?\]$/m.test(text),
   /^(.+?):(\d+):(\d+): (.*) \[(Error|Warning)(?:\/([^\]]+))?\]$/,
   (m) => ({
     file: m[1] as string,

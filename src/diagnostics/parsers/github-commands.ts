@@ -18,7 +18,7 @@ function unescapeCommand(text: string): string {
 /** Annotations in GitHub's workflow-command form, from whichever tool printed them. */
 export const githubCommands: OutputParser = {
   name: "github",
-  detect: (text) => /^::(?:error|warning|notice)[ :]/m.test(text),
+  detect: (text) => text.includes("::") && /^::(?:error|warning|notice)[ :]/m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {

@@ -62,7 +62,8 @@ interface RustMessage {
 /** `cargo … --message-format json` (and rustc's `--error-format json`): one JSON object a line. */
 export const rustJson: OutputParser = {
   name: "rust-json",
-  detect: (text) => /^\{"(?:reason|\$message_type|message|rendered)"/m.test(text),
+  detect: (text) =>
+    text.includes('{"') && /^\{"(?:reason|\$message_type|message|rendered)"/m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {

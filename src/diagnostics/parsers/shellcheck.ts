@@ -10,7 +10,8 @@ const MARK = /^(\s*)\^[-^~]*\s*(SC\d{4}) \((error|warning|info|style)\): (.*)$/;
 /** shellcheck's default output (`-f gcc` is read by the gnu parser). */
 export const shellcheck: OutputParser = {
   name: "shellcheck",
-  detect: (text) => /^In .+ line \d+:$/m.test(text) && / SC\d{4} \(/.test(text),
+  detect: (text) =>
+    text.includes(" SC") && / SC\d{4} \(/.test(text) && /^In .+ line \d+:$/m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     let file = "";
@@ -56,7 +57,7 @@ interface ShellcheckComment {
 /** `shellcheck -f json1` (`-f json` is the same list without the wrapping object). */
 export const shellcheckJson: OutputParser = {
   name: "shellcheck-json",
-  detect: (text) => /"code":\s*\d{4}/.test(text) && text.includes('"level":'),
+  detect: (text) => text.includes('"level":') && /"code":\s*\d{4}/.test(text),
   parse(lines, claimed) {
     const doc = jsonDocument(lines, claimed, lines.some((l) => l.startsWith("[")) ? "[" : "{");
     const comments = Array.isArray(doc)

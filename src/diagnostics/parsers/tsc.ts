@@ -11,7 +11,9 @@ const CONTINUED = /^ {2,}\S/;
 /** TypeScript's compiler. An indented line right after a header continues its message. */
 export const tsc: OutputParser = {
   name: "tsc",
-  detect: (text) => / (?:error|warning) TS\d+: /.test(text) || /^error TS\d+: /m.test(text),
+  detect: (text) =>
+    text.includes("TS") &&
+    (/ (?:error|warning) TS\d+: /.test(text) || /^error TS\d+: /m.test(text)),
   parse(lines, claimed, _base, room) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length && out.length < room; i++) {

@@ -8,7 +8,7 @@ const ERROR = /^error: (.*)$/;
 /** `bun test`'s failures. */
 export const bunTest: OutputParser = {
   name: "bun-test",
-  detect: (text) => /^\(fail\) /m.test(text),
+  detect: (text) => text.includes("(fail) ") && /^\(fail\) /m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     let from = 0;

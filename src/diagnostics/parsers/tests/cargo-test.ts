@@ -8,7 +8,8 @@ const OLD = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+):(\d+)$
 /** `cargo test`'s panics. */
 export const cargoTest: OutputParser = {
   name: "cargo-test",
-  detect: (text) => /^thread '.+?'(?: \(\d+\))? panicked at /m.test(text),
+  detect: (text) =>
+    text.includes(" panicked at ") && /^thread '.+?'(?: \(\d+\))? panicked at /m.test(text),
   parse(lines, claimed) {
     const out: RawDiagnostic[] = [];
     for (let i = 0; i < lines.length; i++) {

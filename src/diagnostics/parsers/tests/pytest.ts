@@ -11,7 +11,9 @@ const SPOT = /^([^\s:]+\.py):(\d+): \w/;
 /** pytest's failure summary. */
 export const pytest: OutputParser = {
   name: "pytest",
-  detect: (text) => /^(?:(?:FAILED|ERROR) \S+::\S+|ERROR \S+\.py\b)/m.test(text),
+  detect: (text) =>
+    (text.includes("FAILED ") || text.includes("ERROR ")) &&
+    /^(?:(?:FAILED|ERROR) \S+::\S+|ERROR \S+\.py\b)/m.test(text),
   parse(lines, claimed) {
     const spots = new Map<string, { file: string; line: number }>();
     let section: string | null = null;
