@@ -21,16 +21,21 @@ export function lineHash(line: string | undefined): number {
 }
 
 /**
- * A 32-bit fingerprint (FNV-1a) of a string: what a baseline keeps of a source line, and
- * of a diagnostic's tool, severity, code and message, so it stores and compares numbers.
- * Two different diagnostics are taken for one only when their keys collide and they sit
- * on the same source text in the same file.
+ * A 32-bit fingerprint (FNV-1a) of strings joined by NUL, the strings themselves not
+ * joined: what a baseline keeps of a source line, and of a diagnostic's tool, severity,
+ * code and message, so it stores and compares numbers. Two different diagnostics are
+ * taken for one only when their keys collide and they sit on the same source text in the
+ * same file.
  */
-export function fnv1a(text: string): number {
+export function fnv1a(...parts: readonly string[]): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+  for (let p = 0; p < parts.length; p++) {
+    const text = parts[p] as string;
+    if (p > 0) h = Math.imul(h, 0x01000193); // the NUL between two parts
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
   }
   return h >>> 0;
 }

@@ -2,11 +2,11 @@ import type { Diagnostic } from "../../model/diagnostic.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
 import { fnv1a, lineHash, sourceLines } from "./_source-lines.ts";
 import {
-  type Baseline,
   entryCount,
   type FileEntries,
   fileEntries,
-  readBaseline,
+  type ReadBaseline,
+  readBaselineVersion,
   STRIDE,
   updateBaseline,
 } from "./store.ts";
@@ -45,7 +45,8 @@ export interface CompareInput {
 export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const { root, callback, edited, fromCheck } = input;
   const list = input.diagnostics;
-  const before = safeRead(root, callback);
+  const known = safeRead(root, callback);
+  const before = known.files;
   // Per file, the indexes of its diagnostics in `list`, in the order first seen.
   const byFile = new Map<string, number[]>();
   for (let i = 0; i < list.length; i++) {
@@ -71,7 +72,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     let committed: Set<number> | null | undefined;
     for (const i of indexes) {
       const d = list[i] as Diagnostic;
-      const key = fnv1a(`${d.tool}\0${d.severity}\0${d.code}\0${d.message}`);
+      const key = fnv1a(d.tool, d.severity, d.code, d.message);
       const text = d.line > 0 ? hashes.at(d.line) : -1;
       let introduced: boolean;
       let since: "run" | "commit" = "run";
@@ -100,7 +101,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     if (!(file in before) || entryCount(before[file]) !== 0) changed = true;
     seen.set(file, CLEAN);
   }
-  if (changed) updateBaseline(root, callback, seen);
+  if (changed) updateBaseline(root, callback, seen, known);
   return out;
 }
 
@@ -113,11 +114,11 @@ function sameNumbers(a: readonly unknown[], b: readonly number[]): boolean {
 }
 const CLEAN: FileEntries = { e: [] };
 
-function safeRead(root: string, callback: string): Baseline {
+function safeRead(root: string, callback: string): ReadBaseline {
   try {
-    return readBaseline(root, callback);
+    return readBaselineVersion(root, callback);
   } catch {
-    return {};
+    return { files: {}, version: null };
   }
 }
 

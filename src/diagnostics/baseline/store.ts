@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { LockTimeout, lockDirSync } from "../../util/dir-lock.ts";
 import { stateDir } from "../../util/state-dir.ts";
@@ -35,6 +35,29 @@ function baselinePath(root: string, callback: string): string {
   return statePath(root, STATE.baseline, `${callback}.json`);
 }
 
+/** A baseline as read, and which saved version it was (null when unsure). */
+export interface ReadBaseline {
+  readonly files: Baseline;
+  readonly version: string | null;
+}
+
+/**
+ * Which saved version of the file is there now: each save replaces the file (a new inode),
+ * so an equal answer later means nobody saved in between.
+ */
+function savedVersion(path: string): string {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  return st === undefined ? "none" : `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+/** The callback's baseline (empty when there is none or it cannot be read), and its version. */
+export function readBaselineVersion(root: string, callback: string): ReadBaseline {
+  const path = baselinePath(root, callback);
+  const version = savedVersion(path);
+  const files = readBaseline(root, callback);
+  return { files, version: savedVersion(path) === version ? version : null };
+}
+
 /** The callback's baseline, empty when there is none or it cannot be read. */
 export function readBaseline(root: string, callback: string): Baseline {
   const text = readStateFile(baselinePath(root, callback), 8 * 1024 * 1024);
@@ -65,8 +88,9 @@ export function entryCount(stored: unknown): number {
 /**
  * Save what this run found for the files it saw (`seen`, in the order seen) into the
  * callback's baseline. Runs of one callback may finish together (`overlap: "parallel"`,
- * several agents): under the callback's lock, the baseline is read again and only this
- * run's files are replaced, so one run never drops what another saved meanwhile. Best
+ * several agents): under the callback's lock, the baseline is read again (unless it is
+ * still the version `known`, read before) and only this run's files are replaced, so one
+ * run never drops what another saved meanwhile. Best
  * effort: a folder that is not cpilot's own, a full disk, a read-only tree or a lock held
  * too long leaves the old one, and is told once beside the reply (see state-trouble.ts).
  */
@@ -74,6 +98,7 @@ export function updateBaseline(
   root: string,
   callback: string,
   seen: ReadonlyMap<string, FileEntries>,
+  known?: ReadBaseline,
 ): boolean {
   let dir: ReturnType<typeof openVerifiedDir> | undefined;
   let unlock: (() => void) | undefined;
@@ -82,7 +107,11 @@ export function updateBaseline(
     // (macOS's /tmp) is still the same folder.
     dir = openVerifiedDir(realpathSync(stateDir(root, STATE.baseline)), "");
     unlock = lockDirSync(dir, `${callback}.lock`, LOCK_WAIT_MS);
-    const files: Record<string, unknown> = { ...readBaseline(root, callback) };
+    const now =
+      known?.version != null && savedVersion(baselinePath(root, callback)) === known.version
+        ? known.files
+        : readBaseline(root, callback);
+    const files: Record<string, unknown> = { ...now };
     for (const [file, entries] of seen) {
       delete files[file]; // re-added last: the most recently seen files are kept
       files[file] = entries;

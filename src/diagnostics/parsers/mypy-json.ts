@@ -1,5 +1,5 @@
-import { severityOf } from "../_severity.ts";
 import type { OutputParser, RawDiagnostic } from "../parser.ts";
+import { severityOf } from "../severity.ts";
 
 // `mypy -O json` (mypy 1.11 and later): one object a line, columns from 0, the end column
 // as the text form's `--show-error-end` prints it; a hint (overload variants) is the notes
