@@ -59,6 +59,18 @@ const cases: { tool: string; files: Record<string, string>; argv: string[]; expe
       expected: ["clang src/c.c:3:10 error []"],
     },
     {
+      tool: "rustfmt",
+      files: { "m.rs": "fn main() {\nlet x=1;\n}\n" },
+      argv: ["rustfmt", "--check", "--edition", "2021", "m.rs"],
+      expected: ["rustfmt m.rs:1:0 error [format]"],
+    },
+    {
+      tool: "pytest",
+      files: { "test_a.py": "def test_adds():\n    assert 1 + 1 == 3\n" },
+      argv: ["python3", "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_a.py"],
+      expected: ["pytest test_a.py:2:0 error [test_adds]"],
+    },
+    {
       tool: "rustc",
       files: { "m.rs": 'fn main() {\n    let unused = 1;\n    println!("{}", y);\n}\n' },
       argv: ["rustc", "--emit=metadata", "-o", "/dev/null", "m.rs"],
@@ -111,7 +123,7 @@ const cases: { tool: string; files: Record<string, string>; argv: string[]; expe
 
 for (const c of cases) {
   test.skipIf(which(c.tool) === "")(
-    `${c.argv[0]?.split("/").at(-1)}, live`,
+    `${c.tool.split("/").at(-1)}, live`,
     () => {
       expect(live(c.files, c.argv)).toEqual(c.expected);
     },
