@@ -113,8 +113,9 @@ export function requiresMypyJson(p: ProjectFiles): boolean {
     p.text("requirements-dev.txt"),
     p.text("requirements.txt"),
   ];
+  // `mypy>=1.11` (requirements, PEP 621 lists) or `mypy = "^1.11"` (poetry), not a comment.
   const spec =
-    /(?:^|["'\s,])mypy(?:\[[^\]]*\])?["']?\s*(?:=\s*["']\s*)?(?:==|>=|~=|\^|===)?\s*(\d+)\.(\d+)/gim;
+    /(?:^|["'\s,])mypy(?:\[[^\]]*\])?\s*(?:(?:==|>=|~=|===)\s*|=\s*["'](?:\^|~|>=|==)?\s*)(\d+)\.(\d+)/gim;
   for (const text of texts)
     for (const m of (text ?? "").matchAll(spec)) {
       const major = Number(m[1]);
