@@ -157,6 +157,7 @@ const EXPECTED: Record<string, string[]> = {
   "mypy-2.4.0-error-end.txt": [
     'mypy py/m.py:12:14 error [assignment] Incompatible types in assignment (expression has type "str", variable has type "int")',
     'mypy py/m.py:13:1 error [call-overload] No overload variant of "foo" matches argument type "str"',
+    'mypy py/m.py:14:13 info [] Revealed type is "int"',
     'mypy py/m.py:15:7 error [name-defined] Name "undefined_name" is not defined',
   ],
   "mypy-2.4.0-json.txt": [

@@ -51,7 +51,10 @@ export const gnu: OutputParser = {
       const word = m[6] as string;
       const file = m[1] as string;
       const prev = out.at(-1);
-      if ((word === "note" || word === "help") && code === "" && prev?.file === file) {
+      // gcc's notes may point elsewhere ("declared here"); mypy's own notes (reveal_type)
+      // stand alone, its notes to an error sit on the error's line.
+      const joins = prev?.file === file && (prev.tool !== "mypy" || prev.line === int(m[2]));
+      if ((word === "note" || word === "help") && code === "" && joins) {
         out[out.length - 1] = { ...prev, message: `${prev.message}\n  ${word}: ${message}` };
         continue;
       }
