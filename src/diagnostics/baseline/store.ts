@@ -41,6 +41,12 @@ export interface ReadBaseline {
   readonly version: string | null;
 }
 
+/** The baseline file's text as saved (null when there is none), and its version. */
+export interface SavedText {
+  readonly text: string | null;
+  readonly version: string | null;
+}
+
 /**
  * Which saved version of the file is there now: each save replaces the file (a new inode),
  * so an equal answer later means nobody saved in between.
@@ -50,17 +56,38 @@ function savedVersion(path: string): string {
   return st === undefined ? "none" : `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
 }
 
-/** The callback's baseline (empty when there is none or it cannot be read), and its version. */
-export function readBaselineVersion(root: string, callback: string): ReadBaseline {
+/** The callback's baseline file as saved, and its version. */
+export function readBaselineText(root: string, callback: string): SavedText {
   const path = baselinePath(root, callback);
   const version = savedVersion(path);
-  const files = readBaseline(root, callback);
-  return { files, version: savedVersion(path) === version ? version : null };
+  const text = readStateFile(path, 8 * 1024 * 1024);
+  return { text, version: savedVersion(path) === version ? version : null };
+}
+
+/**
+ * Does the saved text say, without parsing it, that each of `files` is known clean (no
+ * diagnostics)? The text is JSON.stringify's: a file's key is its JSON string right after
+ * the `{` or `,` that starts a member (inside a string every `"` is escaped, so neither
+ * `{"` nor `,"` occurs there; the values hold numbers only), and `{"e":[]}` is its value.
+ * A search costs ~0.1 ms in a 20,000-file baseline, where parsing it costs several: for a
+ * run over a few files.
+ */
+export function knownCleanInText(text: string, files: readonly string[]): boolean {
+  if (!text.startsWith(`{"version":${VERSION},"files":{`)) return false;
+  for (const file of files) {
+    const member = `${JSON.stringify(file)}:{"e":[]}`;
+    if (!text.includes(`{${member}`) && !text.includes(`,${member}`)) return false;
+  }
+  return true;
 }
 
 /** The callback's baseline, empty when there is none or it cannot be read. */
 export function readBaseline(root: string, callback: string): Baseline {
-  const text = readStateFile(baselinePath(root, callback), 8 * 1024 * 1024);
+  return parseBaseline(readStateFile(baselinePath(root, callback), 8 * 1024 * 1024));
+}
+
+/** A baseline from its saved text; empty for null or anything unreadable. */
+export function parseBaseline(text: string | null): Baseline {
   if (text === null) return {};
   try {
     const value = JSON.parse(text) as { version?: number; files?: Baseline };
