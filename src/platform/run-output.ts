@@ -98,8 +98,9 @@ export class RunOutput {
 
   /**
    * The last lines of the log file itself (direct mode), cut as the in-memory tail cuts
-   * them. Finds line ends by scanning back in blocks, and reads at most a few kB of each
-   * line, so a 1 GB line costs no memory.
+   * them. Finds line ends by scanning back in blocks with the typed array's own search,
+   * no further than the lines the tail keeps, and reads at most a few kB of each line, so
+   * a 1 GB line costs no memory; lines of an ordinary length are read in one piece.
    */
   private readTail(): string[] {
     const size = fstatSync(this.fd).size;
@@ -107,11 +108,19 @@ export class RunOutput {
     const newlines: number[] = []; // offsets of "\n", last first
     const block = new Uint8Array(64 * 1024);
     let pos = size;
-    while (pos > 0 && newlines.length <= TAIL_LINES && size - pos < TAIL_SCAN_BYTES) {
+    let enough = false;
+    while (!enough && pos > 0 && size - pos < TAIL_SCAN_BYTES) {
       const len = Math.min(block.length, pos);
       pos -= len;
-      const n = this.readAt(block, len, pos);
-      for (let i = n - 1; i >= 0; i--) if (block[i] === 10) newlines.push(pos + i);
+      const got = block.subarray(0, this.readAt(block, len, pos));
+      for (let i = got.length - 1; i >= 0; i--) {
+        i = got.lastIndexOf(10, i);
+        if (i < 0) break;
+        newlines.push(pos + i);
+        // One more line end than the tail keeps lines: each kept line has its start.
+        enough = newlines.length > TAIL_LINES;
+        if (enough) break;
+      }
     }
     const lines: string[] = [];
     // An unfinished last line keeps its end, as the in-memory tail does.
@@ -121,15 +130,25 @@ export class RunOutput {
       const take = Math.min(size - start, MAX_LINE * 4);
       lines.push(this.decodeAt(size - take, take).slice(-MAX_LINE));
     }
-    for (let i = 0; i < newlines.length; i++) {
-      const end = newlines[i] as number;
-      const before = newlines[i + 1];
-      // The first line found is whole only when the scan reached the file's start.
-      if (before === undefined && pos > 0) break;
-      const start = before === undefined ? 0 : before + 1;
-      const take = Math.min(end - start, MAX_LINE * 4);
-      const text = this.decodeAt(start, take);
-      lines.push(end - start > take ? `${text.slice(0, MAX_LINE)} … [line cut]` : cutLine(text));
+    // The first line end found starts a whole line only when the scan reached the start.
+    const whole = pos === 0 && !enough ? newlines.length : newlines.length - 1;
+    const startOf = (i: number) => (i + 1 < newlines.length ? (newlines[i + 1] as number) + 1 : 0);
+    const cut = (text: string, bytes: number) =>
+      bytes > MAX_LINE * 4 ? `${text.slice(0, MAX_LINE)} … [line cut]` : cutLine(text);
+    if (whole > 0) {
+      const from = startOf(whole - 1);
+      const to = newlines[0] as number;
+      const parts =
+        to - from <= TAIL_LINES * MAX_LINE * 4 ? this.decodeAt(from, to - from).split("\n") : null;
+      for (let i = 0; i < whole; i++) {
+        const start = startOf(i);
+        const end = newlines[i] as number;
+        const text =
+          parts?.length === whole
+            ? (parts[whole - 1 - i] as string)
+            : this.decodeAt(start, Math.min(end - start, MAX_LINE * 4));
+        lines.push(cut(text, end - start));
+      }
     }
     return lines.slice(0, TAIL_LINES).reverse();
   }

@@ -32,6 +32,9 @@ test("a log the process writes itself gives the same tail as the in-memory ring"
     `${"line\n".repeat(500)}last`,
     `first\n${"y".repeat(300_000)}`,
     `${"z".repeat(70_000)}\n${"w".repeat(70_000)}\nend\n`,
+    // Longer lines than the tail reads in one piece: each is read on its own, cut.
+    `${"p".repeat(1_000_000)}\n${"q".repeat(1_000_000)}\nend\n`,
+    `${"line\n".repeat(250)}${"é".repeat(9000)}\nlast\n`,
   ];
   for (const text of cases) {
     const { ring, direct } = tails(text);
