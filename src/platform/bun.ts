@@ -34,6 +34,7 @@ export interface BunRuntime {
     name: string;
     setup(build: { module(name: string, load: () => unknown): void }): void;
   }): void;
+  readonly hash: { crc32(data: string | Uint8Array): number };
   CryptoHasher: new (
     algorithm: "sha1",
   ) => {

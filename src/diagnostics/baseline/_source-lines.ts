@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { crc32 } from "../../platform/crc32.ts";
 import { readRegularFile } from "../../util/read-regular.ts";
 
 /** Files larger than this are not read for line texts: their diagnostics match by line. */
@@ -17,25 +18,15 @@ export function sourceLines(root: string, file: string): string[] | null {
 
 /** A short fingerprint of a source line, blind to indentation; -1 when unknown. */
 export function lineHash(line: string | undefined): number {
-  return line === undefined ? -1 : fnv1a(line.trim());
+  return line === undefined ? -1 : crc32(line.trim());
 }
 
 /**
- * A 32-bit fingerprint (FNV-1a) of strings joined by NUL, the strings themselves not
- * joined: what a baseline keeps of a source line, and of a diagnostic's tool, severity,
- * code and message, so it stores and compares numbers. Two different diagnostics are
- * taken for one only when their keys collide and they sit on the same source text in the
- * same file.
+ * A 32-bit fingerprint of a diagnostic's tool, severity, code and message: what a
+ * baseline keeps of it, so it stores and compares numbers. Two different diagnostics are
+ * taken for one only when these collide and they sit on the same source text in the same
+ * file.
  */
-export function fnv1a(...parts: readonly string[]): number {
-  let h = 0x811c9dc5;
-  for (let p = 0; p < parts.length; p++) {
-    const text = parts[p] as string;
-    if (p > 0) h = Math.imul(h, 0x01000193); // the NUL between two parts
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-  }
-  return h >>> 0;
+export function keyHash(tool: string, severity: string, code: string, message: string): number {
+  return crc32(`${tool}\0${severity}\0${code}\0${message}`);
 }

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../model/diagnostic.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
-import { fnv1a, lineHash, sourceLines } from "./_source-lines.ts";
+import { keyHash, lineHash, sourceLines } from "./_source-lines.ts";
 import {
   entryCount,
   type FileEntries,
@@ -86,7 +86,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     let committed: Set<number> | null | undefined;
     for (const i of indexes) {
       const d = list[i] as Diagnostic;
-      const key = fnv1a(d.tool, d.severity, d.code, d.message);
+      const key = keyHash(d.tool, d.severity, d.code, d.message);
       const text = d.line > 0 ? hashes.at(d.line) : -1;
       let introduced: boolean;
       let since: "run" | "commit" = "run";

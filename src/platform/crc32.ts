@@ -1,0 +1,33 @@
+import { bun } from "./bun.ts";
+
+/**
+ * CRC-32 (IEEE, as zlib computes it) of a string's UTF-8 bytes: Bun's native one, else
+ * the same sum in JavaScript (Deno, Node), so both read what the other saved. A hook
+ * process fingerprints thousands of strings at once (diagnostics for the baseline): a
+ * JavaScript loop over their characters costs ~5-10 ms of CPU there before the engine
+ * compiles it, Bun's ~1.5 ms; node:zlib's own crc32 costs ~10 ms just to load in Bun.
+ */
+export function crc32(text: string): number {
+  return bun ? bun.hash.crc32(text) : crc32Portable(text);
+}
+
+let table: Uint32Array | undefined;
+
+/** The JavaScript sum (exported for the test that holds it to Bun's). */
+export function crc32Portable(text: string): number {
+  table ??= makeTable();
+  let crc = 0xffffffff;
+  for (const byte of new TextEncoder().encode(text))
+    crc = (table[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+function makeTable(): Uint32Array {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+}
