@@ -163,7 +163,7 @@ try {
   const small = logs("small", 200, (i, shift) =>
     i % 5 === 0
       ? `a.ts(${i + 1 + shift},7): error TS2322: Type 'string' is not assignable to type 'number'.`
-      : `  a line of the tool's own (${i})`,
+      : `a line of the tool's own (${i})`,
   );
   let round = 0;
   const run = (callback: string, paths: readonly string[]) =>
