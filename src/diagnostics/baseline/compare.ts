@@ -2,7 +2,6 @@ import type { Diagnostic } from "../../model/diagnostic.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
 import { keyHash, lineHash, sourceLines } from "./_source-lines.ts";
 import {
-  entryCount,
   type FileEntries,
   fileEntries,
   knownCleanInText,
@@ -112,7 +111,8 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   // A clean run over files already known clean (most passing runs) leaves nothing to save.
   for (const file of input.files) {
     if (byFile.has(file)) continue;
-    if (!(file in before) || entryCount(before[file]) !== 0) changed = true;
+    // Unknown, or stored with diagnostics (or unreadably): to be saved as clean.
+    if (fileEntries(before[file])?.e.length !== 0) changed = true;
     seen.set(file, CLEAN);
   }
   if (changed) updateBaseline(root, callback, seen, known);
@@ -120,13 +120,13 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 }
 
 const NONE: readonly number[] = [];
+const CLEAN: FileEntries = { e: [] };
 
 function sameNumbers(a: readonly unknown[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
-const CLEAN: FileEntries = { e: [] };
 
 function safeReadText(root: string, callback: string): SavedText {
   try {
