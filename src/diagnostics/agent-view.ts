@@ -46,13 +46,18 @@ const RANK = { error: 0, warning: 1, info: 2 } as const;
 export function agentView(all: readonly Diagnostic[], options: AgentViewOptions): string[] | null {
   const budget = options.budget ?? DIAGNOSTIC_BUDGET;
   const seen = options.seen ?? new Set<string>();
-  const list = all.filter((d) => !seen.has(diagnosticKey(d)));
+  // The reply's first run has nothing shown before it: no key to make per diagnostic.
+  const list = seen.size === 0 ? all : all.filter((d) => !seen.has(diagnosticKey(d)));
   const repeated = all.length - list.length;
   if (list.length === 0)
     return repeated > 0 ? [`(the same ${count(repeated, "diagnostic")} as above)`] : null;
   const edited = new Set(options.edited);
+  // Paths in code-unit order: the same on every machine, and no collation per comparison
+  // (thousands of diagnostics in one file compare their paths thousands of times).
   const order = (a: Diagnostic, b: Diagnostic) =>
-    RANK[a.severity] - RANK[b.severity] || a.file.localeCompare(b.file) || a.line - b.line;
+    RANK[a.severity] - RANK[b.severity] ||
+    (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) ||
+    a.line - b.line;
   const fresh = list.filter((d) => d.baseline !== "unchanged");
   const old = list.filter((d) => d.baseline === "unchanged");
   const mine = fresh.filter((d) => edited.has(d.file)).sort(order);
