@@ -26,7 +26,7 @@ export type Baseline = Record<string, unknown>;
 
 /** Files plus diagnostics kept per callback: past this, the files seen longest ago are dropped. */
 const MAX_ENTRIES = 20_000;
-/** A run waits this long for another run of the callback saving its baseline (milliseconds each). */
+/** How long (ms) a run waits for another run of the callback that is saving its baseline. */
 const LOCK_WAIT_MS = 5000;
 /** Format of the file; another version reads as no baseline (the next run makes one). */
 const VERSION = 2;
@@ -117,9 +117,9 @@ export function entryCount(stored: unknown): number {
  * callback's baseline. Runs of one callback may finish together (`overlap: "parallel"`,
  * several agents): under the callback's lock, the baseline is read again (unless it is
  * still the version `known`, read before) and only this run's files are replaced, so one
- * run never drops what another saved meanwhile. Best
- * effort: a folder that is not cpilot's own, a full disk, a read-only tree or a lock held
- * too long leaves the old one, and is told once beside the reply (see state-trouble.ts).
+ * run never drops what another saved meanwhile. Best effort: a folder that is not
+ * cpilot's own, a full disk, a read-only tree or a lock held too long leaves the old one,
+ * and is told once beside the reply (see state-trouble.ts).
  */
 export function updateBaseline(
   root: string,
