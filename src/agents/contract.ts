@@ -7,7 +7,7 @@
  * on demand by the member that needs it.
  */
 import type { ResolvedConfig } from "../config/resolve.ts";
-import type { HookReply } from "./_shared/hook-reply.ts";
+import type { HookReply } from "./kit/hook-reply.ts";
 
 /** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
 export type HookHandler = (

@@ -1,4 +1,4 @@
-import { agentSettings } from "../agents/_shared/agent-settings.ts";
+import { agentSettings } from "../config/agent-settings.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine } from "../engine/engine.ts";
 import type { EditBatch } from "../model/batch.ts";

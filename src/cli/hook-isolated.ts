@@ -5,10 +5,10 @@
 // cannot answer, the call is answered here as for a broken config: the gate's built-in
 // protections decide (no user code runs for them), and a post-edit call gets a note.
 
-import type { HookReply } from "../agents/_shared/hook-reply.ts";
-import { gateUndecided } from "../agents/_shared/messages.ts";
-import { mayBePreWrite, sniffEvent } from "../agents/_shared/unreadable-input.ts";
 import type { Agent } from "../agents/contract.ts";
+import type { HookReply } from "../agents/kit/hook-reply.ts";
+import { gateUndecided } from "../agents/kit/messages.ts";
+import { mayBePreWrite, sniffEvent } from "../agents/kit/unreadable-input.ts";
 import { probeTimeoutMs } from "../config/load-probe.ts";
 import { processStop } from "../platform/process-stop.ts";
 import { superviseSelf } from "../platform/supervised-child.ts";

@@ -1,7 +1,7 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
 import { basename } from "node:path";
-import type { HookReply } from "../agents/_shared/hook-reply.ts";
 import type { Agent, HookHandler } from "../agents/contract.ts";
+import type { HookReply } from "../agents/kit/hook-reply.ts";
 import { agentNamed, agentNames } from "../agents/registry.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
@@ -134,7 +134,7 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     const spec = rest[0];
     if (spec === undefined)
       throw new CpilotError("Cannot run in background: no spec file", { hint: usage() });
-    const { runBackground } = await import("../agents/_shared/background-run.ts");
+    const { runBackground } = await import("../agent-session/background-run.ts");
     await runBackground(spec);
     return 0;
   }
@@ -167,7 +167,7 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
       return 0;
     }
     // Unread input: a pre-write call (or one that may be) is denied in the agent's form.
-    const { unreadableInputReply } = await import("../agents/_shared/unreadable-input.ts");
+    const { unreadableInputReply } = await import("../agents/kit/unreadable-input.ts");
     return emit(unreadableInputReply(target, text, problem ?? "Cannot read the hook input"));
   }
   const answerHere = async (): Promise<number> => {
@@ -200,10 +200,10 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
   if (answer === "stopped") {
     connection.close();
     // No verdict came: a pre-write call (or one that may be) is denied, never let through.
-    const { mayBePreWrite, sniffEvent } = await import("../agents/_shared/unreadable-input.ts");
+    const { mayBePreWrite, sniffEvent } = await import("../agents/kit/unreadable-input.ts");
     if (mayBePreWrite(target, sniffEvent(text))) {
       const why = "the hook was stopped (SIGTERM) before the hook server answered";
-      const { gateUndecided } = await import("../agents/_shared/messages.ts");
+      const { gateUndecided } = await import("../agents/kit/messages.ts");
       emit({
         json: target.denyForm(gateUndecided(why)),
         stderr: `cpilot: ${why}`,
@@ -233,9 +233,7 @@ async function answerInProcess(
   handle: HookHandler,
   ctx: { cwd: string },
 ): Promise<HookReply> {
-  const { setHookConfigMode, ConfigNeedsIsolation } = await import(
-    "../agents/_shared/hook-config.ts"
-  );
+  const { setHookConfigMode, ConfigNeedsIsolation } = await import("../agents/kit/hook-config.ts");
   setHookConfigMode({ kind: "isolate" });
   try {
     return await handle(text, { cwd: ctx.cwd, env: process.env });
@@ -266,11 +264,11 @@ async function answerAsChild(
   ctx: { cwd: string },
 ): Promise<number> {
   const { reportLine } = await import("./hook-isolated.ts");
-  const { onHookConfigLoaded } = await import("../agents/_shared/hook-config.ts");
+  const { onHookConfigLoaded } = await import("../agents/kit/hook-config.ts");
   const { text, complete, problem } = await readStdin();
-  const { mayBePreWrite, sniffEvent } = await import("../agents/_shared/unreadable-input.ts");
+  const { mayBePreWrite, sniffEvent } = await import("../agents/kit/unreadable-input.ts");
   if (!complete) {
-    const { unreadableInputReply } = await import("../agents/_shared/unreadable-input.ts");
+    const { unreadableInputReply } = await import("../agents/kit/unreadable-input.ts");
     const reply = unreadableInputReply(agent, text, problem ?? "Cannot read the hook input");
     writeFd(1, reportLine(nonce, { reply }));
     return 0;

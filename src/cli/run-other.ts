@@ -8,11 +8,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
-import { renderRunSummary } from "../agents/_shared/run-summary.ts";
 import { agentOfCommand } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";
 import { writeErr } from "../platform/stdio.ts";
+import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
+import { renderRunSummary } from "../ui/run-summary.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE, stateRelative } from "../util/state-layout.ts";
 import { runWatched, type SpawnAgent } from "../watch/run-watched.ts";

@@ -3,14 +3,14 @@ import type * as NodeChildProcess from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { RUN_LOG_ENV, readRunLog } from "../agents/_shared/run-log.ts";
-import { renderRunSummary } from "../agents/_shared/run-summary.ts";
 import { agentOfCommand } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { startedPids } from "../platform/start-process.ts";
 import { writeErr } from "../platform/stdio.ts";
+import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
+import { renderRunSummary } from "../ui/run-summary.ts";
 import { CpilotError } from "../util/errors.ts";
 
 const USAGE =

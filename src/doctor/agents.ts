@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isObject } from "../agents/_shared/json-file.ts";
 import type { Agent } from "../agents/contract.ts";
+import { isObject } from "../agents/kit/json-file.ts";
 import { SERVER_NAME } from "../mcp/install/index.ts";
 import { onPath } from "./callback-command.ts";
 import { brokenHookCommand } from "./hook-command-check.ts";

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
-import { NPM_SHIM } from "../agents/_shared/portable-command.ts";
 import type { HookPlace } from "../agents/contract.ts";
+import { NPM_SHIM } from "../agents/kit/portable-command.ts";
 import { AGENTS } from "../agents/registry.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 

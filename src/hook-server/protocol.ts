@@ -1,5 +1,5 @@
 // What a hook call sends the hook server and what comes back: one JSON line each way.
-import type { HookReply } from "../agents/_shared/hook-reply.ts";
+import type { HookReply } from "../agents/kit/hook-reply.ts";
 
 /** Everything that makes a hook call what it is, so the server can answer it as the caller would. */
 export interface HookRequest {

@@ -5,7 +5,7 @@
 // is handed back and answered by its own process, as are configs that must load fresh.
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import type * as NodeNet from "node:net";
-import { setHookConfigMode } from "../agents/_shared/hook-config.ts";
+import { setHookConfigMode } from "../agents/kit/hook-config.ts";
 import { agentNamed } from "../agents/registry.ts";
 import { ConfigRefused, setConfigGuard } from "../config/load.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";

@@ -1,5 +1,5 @@
 import type { Outcome } from "../model/outcome.ts";
-import { boundedDiff, renderRun } from "./render.ts";
+import { boundedDiff, renderRun } from "../ui/mcp/render.ts";
 import { toAgentSpace } from "./text-file.ts";
 
 /**

@@ -1,9 +1,9 @@
 import { diagnosticKey } from "../diagnostics/key.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { Resync, RunResult } from "../model/outcome.ts";
+import { boundedDiff, renderRun } from "../ui/mcp/render.ts";
 import type { CallAnswer } from "./batcher.ts";
 import type { WriteDone } from "./perform-write.ts";
-import { boundedDiff, renderRun } from "./render.ts";
 import { resyncNote } from "./resync-note.ts";
 import { toAgentSpace } from "./text-file.ts";
 

@@ -1,6 +1,6 @@
 import { lstatSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { stateDirsHere } from "../agents/_shared/edit-gate.ts";
+import { stateDirsHere } from "../agents/kit/edit-gate.ts";
 import { agentNamed } from "../agents/registry.ts";
 import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
 import { checkPath } from "../gate/rules.ts";

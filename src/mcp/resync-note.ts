@@ -1,8 +1,8 @@
 import type { Resync } from "../model/outcome.ts";
+import { boundedDiff, type RegionView, renderRegion } from "../ui/mcp/render.ts";
 import type { Region } from "./edits.ts";
 import type { WriteDone } from "./perform-write.ts";
-import { boundedDiff, renderRegion } from "./render.ts";
-import { locateRegion, type RegionView } from "./resync-region.ts";
+import { locateRegion } from "./resync-region.ts";
 import { toAgentSpace } from "./text-file.ts";
 
 /** Regions shown one by one; beyond this the agent is asked to re-read. */

@@ -1,17 +1,6 @@
 import { diffArrays } from "diff";
+import type { RegionView } from "../ui/mcp/render.ts";
 import type { Region } from "./edits.ts";
-
-/**
- * Where an agent's new_string stands after a callback (a formatter) rewrote the file:
- * - exact: the formatted new_string itself (the text around it was left alone)
- * - lines: whole lines that now hold it (the formatter also rewrote text around it)
- * - unchanged: the formatter left this region alone
- * - unsure: it cannot be located with confidence; the agent must re-read
- */
-export type RegionView =
-  | { kind: "exact" | "lines"; text: string; startLine: number; endLine: number }
-  | { kind: "unchanged"; startLine: number }
-  | { kind: "unsure"; startLine: number | null; endLine: number | null };
 
 export interface LocatedRegion {
   view: RegionView;

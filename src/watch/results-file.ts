@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { renderResync } from "../agents/_shared/render-resync.ts";
 import type { Outcome } from "../model/outcome.ts";
+import { renderResync } from "../ui/agent/render-resync.ts";
 import { filesLabel, isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { stateDir } from "../util/state-dir.ts";

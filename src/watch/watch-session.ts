@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { agentSettings } from "../agents/_shared/agent-settings.ts";
+import { agentSettings } from "../config/agent-settings.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { createEngine } from "../engine/engine.ts";
 import type { FileChange } from "../model/batch.ts";

@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { recordResult, sessionResults } from "../../src/agents/_shared/session-state.ts";
+import { recordResult, sessionResults } from "../../src/agent-session/session-state.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import { listRunning, openPendingRecord, runningDir } from "../../src/engine/running.ts";
 import { readRun, runRecordPath } from "../../src/engine/runs-store.ts";

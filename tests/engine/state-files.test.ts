@@ -18,7 +18,7 @@ import {
   pruneSessions,
   recordResult,
   sessionResults,
-} from "../../src/agents/_shared/session-state.ts";
+} from "../../src/agent-session/session-state.ts";
 import { acquireOverlap } from "../../src/engine/overlap.ts";
 import {
   listRunning,

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { recordResult, sessionResults } from "../../src/agents/_shared/session-state.ts";
+import { recordResult, sessionResults } from "../../src/agent-session/session-state.ts";
 import type { RunResult } from "../../src/model/outcome.ts";
 import { tempDir } from "../helpers/tmp.ts";
 

@@ -25,7 +25,7 @@ export const claude: Agent = {
   projectDir: ".claude",
   homeDir: (home) => join(home, ".claude"),
   hookPlaces: async (root, home, env) => {
-    const { groupedHookPlace } = await import("../_shared/hook-places.ts");
+    const { groupedHookPlace } = await import("../kit/hook-places.ts");
     return [
       join(root, ".claude", "settings.json"),
       join(root, ".claude", "settings.local.json"),

@@ -1,7 +1,7 @@
-import { renderCallbacksPanel } from "../_shared/callbacks-panel.ts";
-import type { HookReply } from "../_shared/hook-reply.ts";
-import { takeDelivery } from "../_shared/notices.ts";
-import { claimOnce, pruneSessions } from "../_shared/session-state.ts";
+import { claimOnce, pruneSessions } from "../../agent-session/session-state.ts";
+import { takeDelivery } from "../../session/notices.ts";
+import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
+import type { HookReply } from "../kit/hook-reply.ts";
 import type { HookContext } from "./hook-context.ts";
 import { contextReply } from "./reply.ts";
 

@@ -1,8 +1,8 @@
 import { mark } from "../../util/trace.ts";
-import { gateFailedReason } from "../_shared/edit-gate.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
-import type { HookReply } from "../_shared/hook-reply.ts";
-import { unreadableInputReply } from "../_shared/unreadable-input.ts";
+import { gateFailedReason } from "../kit/edit-gate.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
+import type { HookReply } from "../kit/hook-reply.ts";
+import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
 import { claudeProtocol } from "./protocol.ts";

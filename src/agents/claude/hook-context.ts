@@ -1,6 +1,6 @@
+import { type AgentSettings, agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { EditBatch, FileChange } from "../../model/batch.ts";
-import { type AgentSettings, agentSettings } from "../_shared/agent-settings.ts";
 import type { ClaudeHookInput } from "./payload.ts";
 
 /** What every event handler gets: the parsed input, the loaded config, the environment. */

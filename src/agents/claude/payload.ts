@@ -1,5 +1,5 @@
-import { readHookJson, str } from "../_shared/hook-json.ts";
-import { isObject } from "../_shared/json-file.ts";
+import { readHookJson, str } from "../kit/hook-json.ts";
+import { isObject } from "../kit/json-file.ts";
 
 /**
  * The JSON Claude Code writes on a hook's stdin, checked by hand (no schema library on the

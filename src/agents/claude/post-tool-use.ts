@@ -1,8 +1,8 @@
+import { claimOnce } from "../../agent-session/session-state.ts";
+import { takeDelivery } from "../../session/notices.ts";
 import { bookkeep } from "../../util/state-trouble.ts";
-import { anyCallbackMatches } from "../_shared/any-match.ts";
-import type { HookReply } from "../_shared/hook-reply.ts";
-import { takeDelivery } from "../_shared/notices.ts";
-import { claimOnce } from "../_shared/session-state.ts";
+import { anyCallbackMatches } from "../kit/any-match.ts";
+import type { HookReply } from "../kit/hook-reply.ts";
 import { hasBatchEvent } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 import { blockReply, contextReply, NO_REPLY } from "./reply.ts";
@@ -29,7 +29,7 @@ export async function onPostToolUse(ctx: HookContext): Promise<HookReply> {
       bookkeep(config.root, false, () => claimOnce(config.root, input.session, once));
     }
     if (!anyCallbackMatches(config, files)) return deliver(failures, info);
-    const { handleEdits } = await import("../_shared/handle-edits.ts");
+    const { handleEdits } = await import("../kit/handle-edits.ts");
     const { report } = await handleEdits({
       config,
       batch: claudeBatch(ctx, files),

@@ -1,6 +1,6 @@
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
-import { gateEdit, modifiedNote } from "../_shared/edit-gate.ts";
-import type { HookReply } from "../_shared/hook-reply.ts";
+import { gateEdit, modifiedNote } from "../kit/edit-gate.ts";
+import type { HookReply } from "../kit/hook-reply.ts";
 import type { HookContext } from "./hook-context.ts";
 import { claudeProtocol } from "./protocol.ts";
 import { NO_REPLY, permissionReply } from "./reply.ts";

@@ -1,8 +1,8 @@
 /** Claude Code's hook protocol facts, for shared code that answers without the handler. */
 
 import { join } from "node:path";
-import { preToolUseDeny } from "../_shared/deny-forms.ts";
 import type { AgentProtocol } from "../contract.ts";
+import { preToolUseDeny } from "../kit/deny-forms.ts";
 
 /** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude. */
 export function claudeConfigDir(home: string, env: NodeJS.ProcessEnv): string {

@@ -12,7 +12,7 @@ export const codex: Agent = {
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { codexInstaller }] = await Promise.all([
-      import("../_shared/install-report.ts"),
+      import("../kit/install-report.ts"),
       import("./install.ts"),
     ]);
     return reportInstall(codexProtocol, codexInstaller, action, request);
@@ -30,7 +30,7 @@ export const codex: Agent = {
   homeDir: (home) => join(home, ".codex"),
   hookPlaces: async (root, home, env) => {
     const [{ groupedHookPlace }, { codexHooksPath }] = await Promise.all([
-      import("../_shared/hook-places.ts"),
+      import("../kit/hook-places.ts"),
       import("./install.ts"),
     ]);
     return (["project", "user"] as const).map((scope) =>

@@ -1,11 +1,11 @@
 import { relative } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import { afterEdits, reportText } from "../_shared/after-edits.ts";
-import { gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
-import { gateAll } from "../_shared/gate-all.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
-import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
-import { unreadableInputReply } from "../_shared/unreadable-input.ts";
+import { afterEdits, reportText } from "../kit/after-edits.ts";
+import { gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
+import { gateAll } from "../kit/gate-all.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
+import { EMPTY_REPLY, type HookReply } from "../kit/hook-reply.ts";
+import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "./patch.ts";
 import { patchChanges, patchPath, patchWrites } from "./patch-files.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { GroupedHooks } from "../_shared/grouped-hooks.ts";
-import { isCpilotHookCommand } from "../_shared/hook-command.ts";
+import type { GroupedHooks } from "../kit/grouped-hooks.ts";
+import { isCpilotHookCommand } from "../kit/hook-command.ts";
 import { CODEX_PATCH_TOOL } from "./handle.ts";
 
 /** Seconds Codex gives each cpilot hook: past the longest blocking callback, at least 600. */

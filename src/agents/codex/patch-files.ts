@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, resolve, sep } from "node:path";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
-import { pathInRoot } from "../_shared/root-path.ts";
+import { pathInRoot } from "../kit/root-path.ts";
 import type { PatchFile } from "./patch.ts";
 
 /**

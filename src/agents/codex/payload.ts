@@ -1,4 +1,4 @@
-import { readHookJson, toolHookFields } from "../_shared/hook-json.ts";
+import { readHookJson, toolHookFields } from "../kit/hook-json.ts";
 
 /**
  * What Codex CLI writes on a hook's stdin (Claude Code's schema): `session_id, cwd,

@@ -1,7 +1,7 @@
 /** Codex CLI's hook protocol facts, for shared code that answers without the handler. */
 
-import { preToolUseDeny } from "../_shared/deny-forms.ts";
 import type { AgentProtocol } from "../contract.ts";
+import { preToolUseDeny } from "../kit/deny-forms.ts";
 
 export const codexProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",

@@ -15,7 +15,7 @@ export const cursor: Agent = {
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { cursorInstaller }] = await Promise.all([
-      import("../_shared/install-report.ts"),
+      import("../kit/install-report.ts"),
       import("./install.ts"),
     ]);
     return reportInstall(cursorProtocol, cursorInstaller, action, request);
@@ -34,9 +34,9 @@ export const cursor: Agent = {
   hookPlaces: async (root, home) => {
     const [{ jsonHookPlace }, { isCpilotHookCommand }, { isObject }, { cursorHooksPath }] =
       await Promise.all([
-        import("../_shared/hook-places.ts"),
-        import("../_shared/hook-command.ts"),
-        import("../_shared/json-file.ts"),
+        import("../kit/hook-places.ts"),
+        import("../kit/hook-command.ts"),
+        import("../kit/json-file.ts"),
         import("./install.ts"),
       ]);
     // Cursor's hooks are flat lists per event, not Claude Code's groups.

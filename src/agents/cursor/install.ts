@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { AgentInstaller } from "../_shared/agent-installer.ts";
-import { agentHookCommand, hookPlace } from "../_shared/hook-command.ts";
-import { readJsonObject, writeJsonObject } from "../_shared/json-file.ts";
+import type { AgentInstaller } from "../kit/agent-installer.ts";
+import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
+import { readJsonObject, writeJsonObject } from "../kit/json-file.ts";
 import {
   addCursorHooks,
   CURSOR_EVENTS,

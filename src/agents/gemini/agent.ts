@@ -11,7 +11,7 @@ export const gemini: Agent = {
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { geminiInstaller }] = await Promise.all([
-      import("../_shared/install-report.ts"),
+      import("../kit/install-report.ts"),
       import("./install.ts"),
     ]);
     return reportInstall(geminiProtocol, geminiInstaller, action, request);
@@ -28,7 +28,7 @@ export const gemini: Agent = {
   homeDir: (home) => join(home, ".gemini"),
   hookPlaces: async (root, home) => {
     const [{ groupedHookPlace }, { geminiSettingsPath }] = await Promise.all([
-      import("../_shared/hook-places.ts"),
+      import("../kit/hook-places.ts"),
       import("./install.ts"),
     ]);
     return (["project", "user"] as const).map((scope) =>

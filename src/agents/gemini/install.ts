@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { type AgentInstaller, installGroupedHooks } from "../_shared/agent-installer.ts";
-import { agentHookCommand, hookPlace } from "../_shared/hook-command.ts";
+import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer.ts";
+import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
 import { geminiProtocol } from "./protocol.ts";
 import { geminiHooks, geminiHookTimeoutMs, isGeminiCpilotCommand } from "./settings.ts";
 

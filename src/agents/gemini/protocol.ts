@@ -1,8 +1,8 @@
 /** Gemini CLI's hook protocol facts, for shared code that answers without the handler. */
 
 import { join } from "node:path";
-import { decisionDeny } from "../_shared/deny-forms.ts";
 import type { AgentProtocol } from "../contract.ts";
+import { decisionDeny } from "../kit/deny-forms.ts";
 
 export const geminiProtocol: AgentProtocol = {
   preWriteEvent: "BeforeTool",

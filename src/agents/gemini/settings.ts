@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { GroupedHooks } from "../_shared/grouped-hooks.ts";
-import { isCpilotHookCommand } from "../_shared/hook-command.ts";
+import type { GroupedHooks } from "../kit/grouped-hooks.ts";
+import { isCpilotHookCommand } from "../kit/hook-command.ts";
 import { GEMINI_EDIT_MATCHER } from "./tools.ts";
 
 /** Gemini CLI's default hook timeout, milliseconds. */

@@ -11,7 +11,7 @@ export const opencode: Agent = {
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { opencodeInstaller, PLUGIN_REACH }] = await Promise.all([
-      import("../_shared/install-report.ts"),
+      import("../kit/install-report.ts"),
       import("./install.ts"),
     ]);
     return reportInstall(PLUGIN_REACH, opencodeInstaller, action, request);
@@ -25,7 +25,7 @@ export const opencode: Agent = {
   hookPlaces: async (root, home, env) => {
     const [{ pluginHookPlace }, { opencodePluginPath }, { PLUGIN_MARKER, pluginCommandLine }] =
       await Promise.all([
-        import("../_shared/hook-places.ts"),
+        import("../kit/hook-places.ts"),
         import("./install.ts"),
         import("./plugin-source.ts"),
       ]);

@@ -2,16 +2,16 @@ import { readFileSync } from "node:fs";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
-import { afterEdits, reportText } from "../_shared/after-edits.ts";
-import { gateFailedReason, modifiedNote } from "../_shared/edit-gate.ts";
-import { gateAll } from "../_shared/gate-all.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
-import type { HookReply } from "../_shared/hook-reply.ts";
-import { isObject } from "../_shared/json-file.ts";
-import { pathInRoot } from "../_shared/root-path.ts";
-import { unreadableInputReply } from "../_shared/unreadable-input.ts";
 import { parsePatch } from "../codex/patch.ts";
 import { patchChanges, patchWrites } from "../codex/patch-files.ts";
+import { afterEdits, reportText } from "../kit/after-edits.ts";
+import { gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
+import { gateAll } from "../kit/gate-all.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
+import type { HookReply } from "../kit/hook-reply.ts";
+import { isObject } from "../kit/json-file.ts";
+import { pathInRoot } from "../kit/root-path.ts";
+import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { opencodeProtocol } from "./protocol.ts";
 
 /**

@@ -3,8 +3,8 @@ import { dirname, join } from "node:path";
 import { isCompiledBinary, selfArgv } from "../../platform/self-command.ts";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
-import type { AgentInstaller } from "../_shared/agent-installer.ts";
-import { type ProjectReach, portableCpilot } from "../_shared/portable-command.ts";
+import type { AgentInstaller } from "../kit/agent-installer.ts";
+import { type ProjectReach, portableCpilot } from "../kit/portable-command.ts";
 import { opencodePluginSource, PLUGIN_MARKER } from "./plugin-source.ts";
 
 /** The plugin file in the project starts cpilot: a "./" path from there finds the project's copy. */

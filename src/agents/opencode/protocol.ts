@@ -1,7 +1,7 @@
 /** OpenCode's hook protocol facts, for shared code that answers without the handler. */
 
-import { decisionDeny } from "../_shared/deny-forms.ts";
 import type { AgentProtocol } from "../contract.ts";
+import { decisionDeny } from "../kit/deny-forms.ts";
 
 export const opencodeProtocol: AgentProtocol = {
   preWriteEvent: "tool.execute.before",

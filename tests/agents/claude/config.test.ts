@@ -1,6 +1,6 @@
 /** The `agent` config section: validated with every problem reported, defaults applied. */
 import { expect, test } from "bun:test";
-import { agentSettings } from "../../../src/agents/_shared/agent-settings.ts";
+import { agentSettings } from "../../../src/config/agent-settings.ts";
 import { validateConfig } from "../../../src/config/validate.ts";
 
 test("every problem in the agent section is reported at once, with its key path", () => {

@@ -1,9 +1,9 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { FileChange } from "../../model/batch.ts";
+import { takeDelivery } from "../../session/notices.ts";
+import type { AgentReport } from "../../ui/agent/render-outcome.ts";
 import { anyCallbackMatches } from "./any-match.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
-import { takeDelivery } from "./notices.ts";
-import type { AgentReport } from "./render-outcome.ts";
 
 /**
  * After an agent without a batch event edited files: run every matching callback (per file

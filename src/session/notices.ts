@@ -1,4 +1,4 @@
-import { takeNotices } from "../../session/inbox.ts";
+import { takeNotices } from "./inbox.ts";
 
 /** Waiting messages for a session, split into failures (the agent must act) and the rest. */
 export interface Delivery {

@@ -1,5 +1,5 @@
-import { filesLabel } from "../../ui/render-run.ts";
-import type { RunLogEntry } from "./run-log.ts";
+import type { RunLogEntry } from "../session/run-log.ts";
+import { filesLabel } from "./render-run.ts";
 
 /**
  * The end-of-session summary `cpilot run` prints for the person: counts by status, then

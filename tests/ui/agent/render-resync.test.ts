@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { renderResync } from "../../../src/agents/_shared/render-resync.ts";
+import { renderResync } from "../../../src/ui/agent/render-resync.ts";
 import { renderResyncLine } from "../../../src/ui/run-line.ts";
 
 const rewrite = (diff: string, newText: string | null = "x\n", oldText: string | null = null) => ({

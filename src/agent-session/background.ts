@@ -1,13 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Per } from "../../config/types.ts";
-import type { PlannedRun } from "../../engine/plan.ts";
-import { newRunId } from "../../engine/run-id.ts";
-import type { EditBatch } from "../../model/batch.ts";
-import { selfArgv } from "../../platform/self-command.ts";
-import { startProcess } from "../../platform/start-process.ts";
-import { stateDir } from "../../util/state-dir.ts";
-import { STATE } from "../../util/state-layout.ts";
+import type { Per } from "../config/types.ts";
+import type { PlannedRun } from "../engine/plan.ts";
+import { newRunId } from "../engine/run-id.ts";
+import type { EditBatch } from "../model/batch.ts";
+import { selfArgv } from "../platform/self-command.ts";
+import { startProcess } from "../platform/start-process.ts";
+import { stateDir } from "../util/state-dir.ts";
+import { STATE } from "../util/state-layout.ts";
 
 /** What a detached background process needs to run some callbacks and report later. */
 export interface BackgroundSpec {

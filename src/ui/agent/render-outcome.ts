@@ -1,6 +1,6 @@
 import { onlyPreexisting } from "../../diagnostics/agent-view.ts";
 import type { Outcome } from "../../model/outcome.ts";
-import { isFailure, renderFailure, renderSuccess } from "../../ui/render-run.ts";
+import { isFailure, renderFailure, renderSuccess } from "../render-run.ts";
 import { renderResync } from "./render-resync.ts";
 
 /** What an agent should read after a batch, split by urgency. */

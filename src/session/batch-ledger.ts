@@ -1,4 +1,4 @@
-import type { RunResult } from "../../model/outcome.ts";
+import type { RunResult } from "../model/outcome.ts";
 
 /**
  * For a per-batch callback, the session's result is kept per file: each run covers only

@@ -1,7 +1,18 @@
 import { createTwoFilesPatch } from "diff";
-import { agentView } from "../diagnostics/agent-view.ts";
-import type { RunResult } from "../model/outcome.ts";
-import type { RegionView } from "./resync-region.ts";
+import { agentView } from "../../diagnostics/agent-view.ts";
+import type { RunResult } from "../../model/outcome.ts";
+
+/**
+ * Where an agent's new_string stands after a callback (a formatter) rewrote the file:
+ * - exact: the formatted new_string itself (the text around it was left alone)
+ * - lines: whole lines that now hold it (the formatter also rewrote text around it)
+ * - unchanged: the formatter left this region alone
+ * - unsure: it cannot be located with confidence; the agent must re-read
+ */
+export type RegionView =
+  | { kind: "exact" | "lines"; text: string; startLine: number; endLine: number }
+  | { kind: "unchanged"; startLine: number }
+  | { kind: "unsure"; startLine: number | null; endLine: number | null };
 
 /** Output lines shown for a failed run; the rest is one callback_logs call away. */
 const TAIL_SHOWN = 8;

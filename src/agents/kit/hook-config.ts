@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { claimOnce } from "../../agent-session/session-state.ts";
 import { findConfig } from "../../config/find.ts";
 import { ConfigRefused } from "../../config/load.ts";
 import { scriptProblem } from "../../config/plain-script.ts";
@@ -8,7 +9,6 @@ import { configRunsCode } from "../../config/value-cache.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { configBroken, unloadedConfig } from "./messages.ts";
-import { claimOnce } from "./session-state.ts";
 
 /** The project's config as a hook sees it: none here, loaded, or broken (with the message). */
 export type HookConfig =

@@ -1,5 +1,5 @@
 import { appendFileSync, readFileSync } from "node:fs";
-import type { RunResult } from "../../model/outcome.ts";
+import type { RunResult } from "../model/outcome.ts";
 
 /**
  * `cpilot run -- <agent>` sets this to a file; every hook process (and background run) of

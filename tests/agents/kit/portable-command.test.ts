@@ -1,11 +1,11 @@
 /** The command shared hook files get for a project that depends on cpilot, and that cpilot knows it again. */
 import { expect, test } from "bun:test";
-import { isCpilotHookCommand } from "../../../src/agents/_shared/hook-command.ts";
-import { portableCpilot } from "../../../src/agents/_shared/portable-command.ts";
 import { claudeProtocol } from "../../../src/agents/claude/protocol.ts";
 import { codexProtocol } from "../../../src/agents/codex/protocol.ts";
 import { cursorProtocol } from "../../../src/agents/cursor/protocol.ts";
 import { geminiProtocol } from "../../../src/agents/gemini/protocol.ts";
+import { isCpilotHookCommand } from "../../../src/agents/kit/hook-command.ts";
+import { portableCpilot } from "../../../src/agents/kit/portable-command.ts";
 import { PLUGIN_REACH } from "../../../src/agents/opencode/install.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 

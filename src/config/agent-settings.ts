@@ -1,4 +1,4 @@
-import type { AgentConfig } from "../../config/types.ts";
+import type { AgentConfig } from "./types.ts";
 
 /** The `agent` config section with its defaults applied. */
 export interface AgentSettings {

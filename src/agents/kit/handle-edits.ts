@@ -1,15 +1,15 @@
+import { startBackground } from "../../agent-session/background.ts";
+import { recordResult } from "../../agent-session/session-state.ts";
+import { agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { createEngine } from "../../engine/engine.ts";
 import type { PlanOptions } from "../../engine/plan.ts";
 import type { EditBatch } from "../../model/batch.ts";
 import type { Outcome } from "../../model/outcome.ts";
+import { appendRunLog } from "../../session/run-log.ts";
+import { type AgentReport, reportOutcome } from "../../ui/agent/render-outcome.ts";
 import { renderStarted } from "../../ui/render-run.ts";
 import { bookkeep, noteStateTrouble, takeStateTrouble } from "../../util/state-trouble.ts";
-import { agentSettings } from "./agent-settings.ts";
-import { startBackground } from "./background.ts";
-import { type AgentReport, reportOutcome } from "./render-outcome.ts";
-import { appendRunLog } from "./run-log.ts";
-import { recordResult } from "./session-state.ts";
 
 export interface HandleEditsOptions {
   readonly config: ResolvedConfig;
