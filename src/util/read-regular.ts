@@ -5,13 +5,16 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { sha1Hasher } from "../platform/digest.ts";
 
-function openRegular(path: string, followSymlinks = true): { fd: number; size: number } | null {
+function openRegular(
+  path: string,
+  followSymlinks = true,
+): { fd: number; size: number; ino: number } | null {
   let fd: number | undefined;
   try {
     const noFollow = followSymlinks ? 0 : constants.O_NOFOLLOW;
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
     const st = fstatSync(fd);
-    if (st.isFile()) return { fd, size: st.size };
+    if (st.isFile()) return { fd, size: st.size, ino: st.ino };
   } catch {
     // missing or unreadable
   }
@@ -21,6 +24,14 @@ function openRegular(path: string, followSymlinks = true): { fd: number; size: n
 
 /** A regular file's bytes, or null when it is missing, not a regular file or over `maxBytes`. */
 export function readRegularFile(path: string, maxBytes: number): Buffer | null {
+  return readRegularWithInode(path, maxBytes)?.data ?? null;
+}
+
+/** {@link readRegularFile}, with the inode number of the file that was read. */
+export function readRegularWithInode(
+  path: string,
+  maxBytes: number,
+): { data: Buffer; ino: number } | null {
   const file = openRegular(path);
   if (file === null) return null;
   try {
@@ -32,7 +43,7 @@ export function readRegularFile(path: string, maxBytes: number): Buffer | null {
       if (n <= 0) break;
       got += n;
     }
-    return buf.subarray(0, got);
+    return { data: buf.subarray(0, got), ino: file.ino };
   } finally {
     closeSync(file.fd);
   }
