@@ -9,11 +9,15 @@ import { tempDir, writeFiles } from "../helpers/tmp.ts";
  * A large batch's resync either watches the batch's folders (many files per folder, on
  * Linux) or looks at every file afterwards (few per folder); both must report the same.
  */
-function project(folders: number, perFolder: number): { root: string; paths: string[] } {
+function project(
+  folders: number,
+  perFolder: number,
+  inFirst = perFolder,
+): { root: string; paths: string[] } {
   const root = tempDir("cpilot-resync-watch-");
   const files: Record<string, string> = {};
   for (let f = 0; f < folders; f++) {
-    for (let i = 0; i < perFolder; i++) files[`d${f}/f${i}.txt`] = `v${i}\n`;
+    for (let i = 0; i < (f === 0 ? inFirst : perFolder); i++) files[`d${f}/f${i}.txt`] = `v${i}\n`;
   }
   writeFiles(root, files);
   const past = new Date(Date.now() - 60_000);
@@ -51,7 +55,8 @@ describe("large-batch resync", () => {
   });
 
   test("few files per folder: every file is looked at, with the same answer", async () => {
-    const { root, paths } = project(CONTENT_SNAPSHOT_LIMIT / 2 + 10, 6);
+    // one file to a folder (six in the one the callback writes to): a watch each costs more
+    const { root, paths } = project(CONTENT_SNAPSHOT_LIMIT + 10, 1, 6);
     const before = await snapshot(root, paths);
     expect(before.since !== undefined && before.watch === null).toBe(true);
     execFileSync("bash", ["-c", CALLBACK], { cwd: root });
