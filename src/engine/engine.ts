@@ -24,6 +24,11 @@ export interface RunOptions extends PlanOptions {
   /** Called as each run starts and ends, for progress lines. */
   readonly onRunStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
   readonly onRunEnd?: (run: RunResult) => void;
+  /**
+   * Past this many files, what callbacks rewrote is found by time (and named, with no line
+   * diff) instead of by reading every file first. Default CONTENT_SNAPSHOT_LIMIT.
+   */
+  readonly contentSnapshotLimit?: number;
   /** Look for files callbacks changed outside the batch too (git status before and after). */
   readonly resyncTree?: boolean;
   readonly extraEnv?: Readonly<Record<string, string>>;
@@ -77,6 +82,7 @@ export function createEngine(options: {
       batch.root,
       dirtyBefore === null ? plannedPaths : [...plannedPaths, ...dirtyBefore],
       deletedIn(batch),
+      runOptions.contentSnapshotLimit,
     );
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);

@@ -74,8 +74,9 @@ export async function snapshot(
   root: string,
   paths: readonly string[],
   absent: ReadonlySet<string> = new Set(),
+  contentLimit = CONTENT_SNAPSHOT_LIMIT,
 ): Promise<Snapshot> {
-  if (paths.length > CONTENT_SNAPSHOT_LIMIT) {
+  if (paths.length > contentLimit) {
     const watch = await watchFolders(root, paths);
     return { paths, since: fileSystemNow(root), absent, watch };
   }
