@@ -8,7 +8,7 @@ import type { RunStatus } from "../model/outcome.ts";
 import { ownStartTime } from "../platform/process-start.ts";
 import { RunOutput } from "../platform/run-output.ts";
 import { spawnGroup } from "../platform/spawn-group.ts";
-import { encodeBytes } from "../util/path-bytes.ts";
+import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { STATE } from "../util/state-layout.ts";
 import { bookkeep, noteStateTrouble } from "../util/state-trouble.ts";
@@ -372,8 +372,12 @@ async function runBody(
  * the system's temp folder when that cannot be written: the callback gets its list anyway.
  */
 function writeNulList(root: string, name: string, files: readonly string[]): string {
-  // the names' own bytes, those that are not UTF-8 included (see path-bytes.ts)
-  const text = Buffer.concat(files.flatMap((f) => [encodeBytes(f), Buffer.from([0])]));
+  // the names' own bytes, those that are not UTF-8 included (see path-bytes.ts); nearly
+  // always plain UTF-8, one string (a Buffer per name cost ~1 ms per 1,000 names)
+  const joined = files.length === 0 ? "" : `${files.join("\0")}\0`;
+  const text = hasEscapedBytes(joined)
+    ? Buffer.concat(files.flatMap((f) => [encodeBytes(f), Buffer.from([0])]))
+    : Buffer.from(joined, "utf8");
   try {
     const path = join(stateDir(root, STATE.tmp), name);
     writeFileSync(path, text);

@@ -243,6 +243,31 @@ test("files beyond the OS argument limit are split into several processes of one
   expect(counts.reduce((a, b) => a + b, 0)).toBe(3000);
 });
 
+test("a list that fits one environment string (128 KiB on Linux) takes one process", async () => {
+  const root = tempDir();
+  // 1,200 names of 104 bytes: 126,000 bytes with their separators
+  const names = Array.from(
+    { length: 1200 },
+    (_, i) => `${String(i).padStart(4, "0")}-${"n".repeat(95)}.txt`,
+  );
+  const engine = engineFor(root, [
+    {
+      name: "count",
+      pattern: "*.txt",
+      run: `printf '%s\\n' "$#" >> counts; printf '%s\\n' "$CP_CHANGED_FILES" | wc -l >> lines`,
+      timeout: 20,
+    },
+  ]);
+  const outcome = await engine.run({
+    root,
+    files: names.map((path) => ({ path, kind: "deleted" })),
+    origin: { surface: "api" },
+  });
+  expect(outcome.runs[0]?.status).toBe("passed");
+  expect(readFileSync(join(root, "counts"), "utf8")).toBe("1200\n");
+  expect(readFileSync(join(root, "lines"), "utf8").trim()).toBe("1200");
+});
+
 test("run logs are pruned to keepLogs", async () => {
   const root = tempDir();
   writeFiles(root, { "a.ts": "" });
