@@ -28,13 +28,14 @@ export async function onPostToolUse(ctx: HookContext): Promise<HookReply> {
       const once = `legacy-${safeId(input.tool.toolUseId)}`;
       bookkeep(config.root, false, () => claimOnce(config.root, input.session, once));
     }
-    if (!anyCallbackMatches(config, files)) return deliver(failures, info);
+    const per = batchEvent ? ("file" as const) : undefined;
+    if (!anyCallbackMatches(config, files, per)) return deliver(failures, info);
     const { handleEdits } = await import("../kit/handle-edits.ts");
     const { report } = await handleEdits({
       config,
       batch: claudeBatch(ctx, files),
       session: input.session,
-      ...(batchEvent ? { per: "file" as const } : {}),
+      ...(per ? { per } : {}),
       extraEnv: callbackEnv(ctx),
     });
     failures.unshift(...report.failures);
