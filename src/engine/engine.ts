@@ -136,7 +136,9 @@ export function createEngine(options: {
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
     const resyncs = await compareSnapshot(batch.root, before, dirtyAfter);
-    bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs));
+    // old runs go a few at a time: about as many as this batch added
+    const pruneBudget = Math.max(2, 2 * runs.length);
+    bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget));
     mark("engine: resync compared");
     const notes = [
       ...runs

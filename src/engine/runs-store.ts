@@ -113,8 +113,14 @@ export function openRunLog(run: StoredRun): number | null {
 /** A run's log or record: `mhx8k2p1-a3f9c1.log` (see newRunId). */
 const RUN_FILE = /^[0-9a-z]+-[0-9a-f]+\.(?:log|json)$/;
 
-/** Keep only the newest `keep` runs; called after a batch, cheap when under the limit. */
-export function pruneRuns(root: string, keep: number): void {
+/**
+ * Keep only the newest `keep` runs; called after a batch, cheap when under the limit. With
+ * a `budget`, at most that many old runs go in one call while the excess is under a tenth
+ * of `keep`: a call that added a run or two removes about as many, rather than every 21st
+ * call removing 21 at once (42 files: the p95 spikes of the hook call). Past that tenth
+ * (a batch of many runs), everything past `keep` goes at once.
+ */
+export function pruneRuns(root: string, keep: number, budget = Number.POSITIVE_INFINITY): void {
   if (!isOwnStateDir(root, STATE.runs)) return; // never delete through a symlink
   let names: string[];
   try {
@@ -122,16 +128,16 @@ export function pruneRuns(root: string, keep: number): void {
   } catch {
     return;
   }
-  // Prune in slices so the common case reads the folder and does nothing more: each run
-  // has two files (a log and a record), so few enough names cannot be too many runs.
-  const slack = Math.ceil(keep / 10);
-  if (names.length <= 2 * (keep + slack)) return;
+  // each run has two files (a log and a record): few enough names cannot be too many runs
+  if (names.length <= 2 * keep) return;
   // Only what cpilot wrote: `<run id>.log` and `<run id>.json`.
   const ids = [
     ...new Set(names.filter((n) => RUN_FILE.test(n)).map((n) => n.replace(/\.(log|json)$/, ""))),
   ].sort();
-  if (ids.length <= keep + slack) return;
-  for (const id of ids.slice(0, ids.length - keep)) {
+  const excess = ids.length - keep;
+  if (excess <= 0) return;
+  const count = excess > Math.ceil(keep / 10) ? excess : Math.min(excess, budget);
+  for (const id of ids.slice(0, count)) {
     rmSync(join(runsDir(root), `${id}.log`), { force: true });
     rmSync(join(runsDir(root), `${id}.json`), { force: true });
   }
