@@ -1,5 +1,5 @@
 import { Buffer } from "node:buffer";
-import { rmSync, writeFileSync } from "node:fs";
+import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { diagnoseRun } from "../diagnostics/diagnose-run.ts";
@@ -344,7 +344,12 @@ async function runBody(
     const env = scriptEnv(input);
     const argvFile = `${nulListPath}.argv`;
     const line = commandLine(callback.run, files, callback.name);
-    const { command, args } = byteExactLaunch(line.command, line.args, env, argvFile);
+    const { command, args, wroteArgvFile } = byteExactLaunch(
+      line.command,
+      line.args,
+      env,
+      argvFile,
+    );
     try {
       last = await spawnGroup({
         command,
@@ -359,12 +364,21 @@ async function runBody(
         marker: `CP_RUN_ID=${id}`,
       });
     } finally {
-      rmSync(nulListPath, { force: true });
-      rmSync(argvFile, { force: true });
+      removeIfThere(nulListPath);
+      if (wroteArgvFile) removeIfThere(argvFile);
     }
     if (last.exitCode !== 0) break;
   }
   return last;
+}
+
+/** One unlink (rmSync with `force` stats first): the file may be gone (the trampoline's). */
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
 }
 
 /**

@@ -27,10 +27,10 @@ export function byteExactLaunch(
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   argvFile: string,
-): { command: string; args: string[] } {
+): { command: string; args: string[]; wroteArgvFile: boolean } {
   const line = [command, ...args];
   if (!line.some(hasEscapedBytes) && !hasEscapedBytes(env.CP_CHANGED_FILES ?? "")) {
-    return { command, args: [...args] };
+    return { command, args: [...args], wroteArgvFile: false };
   }
   writeFileSync(argvFile, Buffer.concat(line.flatMap((a) => [encodeBytes(a), Buffer.from([0])])), {
     mode: 0o600,
@@ -39,5 +39,6 @@ export function byteExactLaunch(
   return {
     command: "bash",
     args: ["--norc", "--noprofile", "-c", TRAMPOLINE, argvFile, perFile],
+    wroteArgvFile: true,
   };
 }
