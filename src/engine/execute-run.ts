@@ -343,29 +343,45 @@ async function runBody(
     };
     const env = scriptEnv(input);
     const argvFile = `${nulListPath}.argv`;
-    const line = commandLine(callback.run, files, callback.name);
-    const { command, args, wroteArgvFile } = byteExactLaunch(
-      line.command,
-      line.args,
-      env,
-      argvFile,
-    );
+    const stdin = scriptStdin(input);
+    const launch = async (
+      line: { command: string; args: string[] },
+      lineEnv: NodeJS.ProcessEnv,
+    ) => {
+      const { command, args, wroteArgvFile } = byteExactLaunch(
+        line.command,
+        line.args,
+        lineEnv,
+        argvFile,
+      );
+      try {
+        return await spawnGroup({
+          command,
+          args,
+          cwd: callback.cwd,
+          env: lineEnv,
+          stdin,
+          timeoutMs: Math.max(1, deadline - Date.now()),
+          signal,
+          output,
+          onSpawn,
+          marker: `CP_RUN_ID=${id}`,
+        });
+      } finally {
+        if (wroteArgvFile) removeIfThere(argvFile);
+      }
+    };
     try {
-      last = await spawnGroup({
-        command,
-        args,
-        cwd: callback.cwd,
-        env,
-        stdin: scriptStdin(input),
-        timeoutMs: Math.max(1, deadline - Date.now()),
-        signal,
-        output,
-        onSpawn,
-        marker: `CP_RUN_ID=${id}`,
-      });
+      const line = commandLine(callback.run, files, callback.name);
+      if (line.viaBash === undefined) last = await launch(line, env);
+      else {
+        // bash would have set PWD to the folder it runs in
+        last = await launch(line, { ...env, PWD: callback.cwd });
+        // not found or not runnable: bash says so, as it always did ("command not found", 127)
+        if (last.spawnError !== null) last = await launch(line.viaBash, env);
+      }
     } finally {
       removeIfThere(nulListPath);
-      if (wroteArgvFile) removeIfThere(argvFile);
     }
     if (last.exitCode !== 0) break;
   }

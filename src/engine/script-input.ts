@@ -100,19 +100,65 @@ function asArgument(file: string): string {
   return file.startsWith("-") ? `./${file}` : file;
 }
 
+/** A word bash passes on as it is: no quoting, expansion, globbing, redirection or `~`. */
+const PLAIN_WORD = /^[A-Za-z0-9_./:@%+,=-]+$/;
+
+/** The files as separate words: the one piece of shell syntax a plain command may hold. */
+const ALL_FILES = '"$@"';
+
+/**
+ * Names bash runs itself rather than from PATH (builtins, keywords): a command starting
+ * with one keeps bash, since `echo`, `test` or `kill` as programs differ from bash's own.
+ */
+const BASH_OWN = new Set(
+  (
+    ". : [ [[ ]] { } ! alias bg bind break builtin caller case cd command compgen complete " +
+    "compopt continue coproc declare dirs disown do done echo elif else enable esac eval exec " +
+    "exit export false fc fg fi for function getopts hash help history if in jobs kill let " +
+    "local logout mapfile popd printf pushd pwd read readarray readonly return select set " +
+    "shift shopt source suspend test then time times trap true type typeset ulimit umask " +
+    "unalias unset until wait while"
+  ).split(" "),
+);
+
+/**
+ * The words of a bash string that is one plain command (`eslint --fix "$@"`: words of
+ * letters, digits and `_./:@%+,=-`, and `"$@"`), which bash would run as exactly that argv:
+ * such a command is started without bash (~1.5 ms less a process). Null for anything else.
+ */
+export function plainCommand(run: string): string[] | null {
+  if (run.length > 4096) return null;
+  const words = run.trim().split(/[ \t]+/);
+  const first = words[0];
+  if (first === undefined || first === "" || first === ALL_FILES) return null;
+  // `NAME=value cmd` sets a variable for the command: bash's job
+  if (first.includes("=") || BASH_OWN.has(first)) return null;
+  for (const word of words) if (word !== ALL_FILES && !PLAIN_WORD.test(word)) return null;
+  return words;
+}
+
+/** How a callback's process starts; `viaBash` when a plain command was started without it. */
+export interface CommandLine {
+  readonly command: string;
+  readonly args: string[];
+  /** The same command through bash: for a plain command that could not start (bash says why). */
+  readonly viaBash?: { readonly command: string; readonly args: string[] };
+}
+
 /**
  * The command line for a callback. A string runs in bash with pipefail and the files as
- * `"$@"`; an argv array runs with no shell, `{file}` / `{files}` expanding to separate
- * arguments. File names are never pasted into shell text, and never read as options.
+ * `"$@"` (a plain command, which bash would only start, is started directly); an argv
+ * array runs with no shell, `{file}` / `{files}` expanding to separate arguments. File
+ * names are never pasted into shell text, and never read as options.
  */
 export function commandLine(
   run: string | readonly string[],
   names: readonly string[],
   callbackName: string,
-): { command: string; args: string[] } {
+): CommandLine {
   const files = names.map(asArgument);
   if (typeof run === "string") {
-    return {
+    const viaBash = {
       command: "bash",
       args: [
         "--norc",
@@ -125,6 +171,10 @@ export function commandLine(
         ...files,
       ],
     };
+    const plain = plainCommand(run);
+    if (plain === null) return viaBash;
+    const argv = plain.flatMap((word) => (word === ALL_FILES ? files : [word]));
+    return { command: argv[0] ?? "", args: argv.slice(1), viaBash };
   }
   const args: string[] = [];
   for (const part of run) {
