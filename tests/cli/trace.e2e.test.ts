@@ -57,3 +57,14 @@ test("without CPILOT_TRACE nothing is traced, and a hook's stdout stays protocol
   expect(traced.stdout).not.toContain("[trace]");
   expect(traced.stderr).toMatch(/\[trace\] [\d.]+ hook answered\n$/);
 });
+
+test("CPILOT_TRACE=cpu adds this process's CPU time to each line", () => {
+  const root = project();
+  const r = cpilot(["check", "a.ts"], { cwd: root, env: { CPILOT_TRACE: "cpu" } });
+  expect(r.code).toBe(0);
+  const lines = r.stderr.split("\n").filter((l) => l.startsWith("[trace]"));
+  expect(lines.length).toBeGreaterThan(3);
+  for (const line of lines) expect(line).toMatch(/^\[trace\] \d+\.\d\d cpu \d+\.\d\d [^\n]+$/);
+  const cpu = lines.map((l) => Number(l.split(" ")[3]));
+  expect(cpu).toEqual([...cpu].sort((a, b) => a - b));
+});
