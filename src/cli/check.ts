@@ -14,7 +14,6 @@ import { takeStateTrouble } from "../util/state-trouble.ts";
 import { mark } from "../util/trace.ts";
 import { assertKnownNames, parseFlags } from "./_common.ts";
 import { selectFiles, splitChangedRef } from "./check-files.ts";
-import { openStagedCheck } from "./check-staged.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 
 /**
@@ -74,8 +73,11 @@ export async function checkCommand(
   assertKnownNames(values.skip ?? [], names, "use --skip");
 
   const root = config.root;
+  // loaded for --staged only: setting work aside is a fair share of this command's code
   const staged = values.staged
-    ? await openStagedCheck(config, { dryRun: values["dry-run"] === true })
+    ? await (await import("./check-staged.ts")).openStagedCheck(config, {
+        dryRun: values["dry-run"] === true,
+      })
     : null;
   const files =
     staged?.files ??
