@@ -1,4 +1,12 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  unlinkSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../config/types.ts";
 import type { RunResult } from "../model/outcome.ts";
@@ -110,15 +118,27 @@ export function openRunLog(run: StoredRun): number | null {
   return null;
 }
 
+function unlinkIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // gone already (another call pruned it)
+  }
+}
+
 /** A run's log or record: `mhx8k2p1-a3f9c1.log` (see newRunId). */
 const RUN_FILE = /^[0-9a-z]+-[0-9a-f]+\.(?:log|json)$/;
 
+/** Old runs go together once this many are due: each goes as two unlinks, none as a burst. */
+const PRUNE_STEP = 4;
+
 /**
  * Keep only the newest `keep` runs; called after a batch, cheap when under the limit. With
- * a `budget`, at most that many old runs go in one call while the excess is under a tenth
- * of `keep`: a call that added a run or two removes about as many, rather than every 21st
- * call removing 21 at once (42 files: the p95 spikes of the hook call). Past that tenth
- * (a batch of many runs), everything past `keep` goes at once.
+ * a `budget`, old runs go a few at a time while the excess is under a tenth of `keep`:
+ * once PRUNE_STEP are due, that many (or `budget`, if more), so a hook call that adds a
+ * run removes four every fourth call, rather than 21 every 21st (42 files: the hook
+ * call's p95 spikes) or one on every call (an unlink pair in every call's median). Past
+ * that tenth (a batch of many runs), everything past `keep` goes at once.
  */
 export function pruneRuns(root: string, keep: number, budget = Number.POSITIVE_INFINITY): void {
   if (!isOwnStateDir(root, STATE.runs)) return; // never delete through a symlink
@@ -128,17 +148,21 @@ export function pruneRuns(root: string, keep: number, budget = Number.POSITIVE_I
   } catch {
     return;
   }
-  // each run has two files (a log and a record): few enough names cannot be too many runs
-  if (names.length <= 2 * keep) return;
+  // each run has two files (a log and a record): few enough names cannot be enough runs
+  // due, and most calls stop here, before building and sorting the list (whose garbage
+  // cost a hook call ~1 ms: a collector thread)
+  const tenth = Math.ceil(keep / 10);
+  const due = budget === Number.POSITIVE_INFINITY ? 1 : Math.min(PRUNE_STEP, tenth + 1);
+  if (names.length < 2 * (keep + due)) return;
   // Only what cpilot wrote: `<run id>.log` and `<run id>.json`.
   const ids = [
     ...new Set(names.filter((n) => RUN_FILE.test(n)).map((n) => n.replace(/\.(log|json)$/, ""))),
   ].sort();
   const excess = ids.length - keep;
-  if (excess <= 0) return;
-  const count = excess > Math.ceil(keep / 10) ? excess : Math.min(excess, budget);
+  if (excess < due) return;
+  const count = excess > tenth ? excess : Math.min(excess, Math.max(budget, PRUNE_STEP));
   for (const id of ids.slice(0, count)) {
-    rmSync(join(runsDir(root), `${id}.log`), { force: true });
-    rmSync(join(runsDir(root), `${id}.json`), { force: true });
+    unlinkIfThere(join(runsDir(root), `${id}.log`));
+    unlinkIfThere(join(runsDir(root), `${id}.json`));
   }
 }

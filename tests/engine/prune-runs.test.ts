@@ -22,16 +22,18 @@ const logs = (runs: string) =>
     .sort();
 
 test("old runs go a few at a time, the oldest first: no burst of deletions", () => {
-  const { root, runs } = runsFolder(105);
+  const { root, runs } = runsFolder(103);
   const before = logs(runs);
-  pruneRuns(root, 100, 2);
-  expect(logs(runs)).toEqual(before.slice(2));
-  pruneRuns(root, 100, 2);
-  expect(logs(runs)).toEqual(before.slice(4));
-  pruneRuns(root, 100, 2);
-  expect(logs(runs)).toEqual(before.slice(5));
-  pruneRuns(root, 100, 2);
-  expect(logs(runs)).toHaveLength(100);
+  pruneRuns(root, 100, 2); // 3 due: fewer than a few, they wait
+  expect(logs(runs)).toEqual(before);
+  const { root: root2, runs: runs2 } = runsFolder(105);
+  const before2 = logs(runs2);
+  pruneRuns(root2, 100, 2); // 5 due: 4 go (a step), the oldest
+  expect(logs(runs2)).toEqual(before2.slice(4));
+  pruneRuns(root2, 100, 2); // 1 left due: it waits for more
+  expect(logs(runs2)).toEqual(before2.slice(4));
+  pruneRuns(root2, 100); // without a budget, all that is due goes
+  expect(logs(runs2)).toEqual(before2.slice(5));
 });
 
 test("past a tenth over the limit (a batch of many runs), everything past it goes at once", () => {
