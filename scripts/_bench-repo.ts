@@ -17,6 +17,9 @@ export function trackedPath(i: number, perFolder: number): string {
   return `src/g${Math.floor(folder / 100)}/d${folder % 100}/f${i}.${i % 2 === 0 ? "ts" : "md"}`;
 }
 
+/** The file the hook case edits (the first tracked file, whatever the folder size). */
+export const HOOK_FILE = trackedPath(0, 1);
+
 export function gitIn(dir: string): (...args: string[]) => string {
   return (...args) =>
     execFileSync("git", args, {
@@ -55,7 +58,15 @@ export function makeRepo(dir: string, shape: RepoShape): void {
   }
   writeFileSync(
     join(dir, "callbacks.config.json"),
-    JSON.stringify({ callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 30 }] }),
+    JSON.stringify({
+      callbacks: [
+        { name: "t", pattern: "*.ts", run: ["true"], timeout: 30 },
+        // The hook case's one matching callback: Claude Code (with PostToolBatch) runs only
+        // per-file callbacks on PostToolUse, so without this the timed hook call ran none.
+        // It matches the hook case's file alone; in the other cases it adds one run to cpilot.
+        { name: "h", pattern: HOOK_FILE, per: "file", run: ["true"], timeout: 30 },
+      ],
+    }),
   );
   writeFileSync(
     join(dir, "lefthook.yml"),

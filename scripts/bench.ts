@@ -24,10 +24,10 @@ import { type Command, measureOnce, requireGnuTime, type Sample } from "./_bench
 import { executableKind, findPeers } from "./_bench-peers.ts";
 import {
   addIgnored,
+  HOOK_FILE,
   makeRepo,
   type RepoShape,
   stageChanges,
-  trackedPath,
   unstageAll,
 } from "./_bench-repo.ts";
 import { loadLine, type Row, renderReport } from "./_bench-report.ts";
@@ -148,7 +148,7 @@ function toolsFor(caseName: string, dir: string): Tool[] {
     // As a pre-commit hook runs it: the launcher, no flags (its backup stash included).
     if (lintStaged) tools.push({ tool: "lint-staged", cmd: lintStaged.path, args: [] });
   } else {
-    const rel = trackedPath(0, currentShape.perFolder);
+    const rel = HOOK_FILE;
     const abs = join(dir, rel);
     const payload = join(scratch, "payload.json");
     writeFileSync(
