@@ -48,6 +48,8 @@ export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
           : batch.files.filter((f) => f.kind !== "deleted").map((f) => f.path),
       ),
       fromCheck: batch.origin.surface === "check",
+      // The parse is this function's own; "all" shows them unmarked, so copies are marked.
+      inPlace: input.report !== "all",
     });
     return input.report === "all" ? found : marked;
   } catch {

@@ -34,7 +34,7 @@ export interface BunRuntime {
     name: string;
     setup(build: { module(name: string, load: () => unknown): void }): void;
   }): void;
-  readonly hash: { crc32(data: string | Uint8Array): number };
+  readonly hash: { crc32(data: string | Uint8Array, seed?: number): number };
   CryptoHasher: new (
     algorithm: "sha1",
   ) => {

@@ -6,17 +6,19 @@ import { bun } from "./bun.ts";
  * process fingerprints thousands of strings at once (diagnostics for the baseline): a
  * JavaScript loop over their characters costs ~5-10 ms of CPU there before the engine
  * compiles it, Bun's ~1.5 ms; node:zlib's own crc32 costs ~10 ms just to load in Bun.
+ * `seed`, a previous sum, continues it (zlib's `crc32(crc, buf)`): crc32(b, crc32(a)) is
+ * crc32(a + b), without making the joined string.
  */
-export function crc32(text: string): number {
-  return bun ? bun.hash.crc32(text) : crc32Portable(text);
+export function crc32(text: string, seed = 0): number {
+  return bun ? bun.hash.crc32(text, seed) : crc32Portable(text, seed);
 }
 
 let table: Uint32Array | undefined;
 
 /** The JavaScript sum (exported for the test that holds it to Bun's). */
-export function crc32Portable(text: string): number {
+export function crc32Portable(text: string, seed = 0): number {
   table ??= makeTable();
-  let crc = 0xffffffff;
+  let crc = (seed ^ 0xffffffff) >>> 0;
   for (const byte of new TextEncoder().encode(text))
     crc = (table[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;

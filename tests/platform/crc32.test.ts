@@ -13,3 +13,13 @@ test("the JavaScript CRC-32 is Bun's (a baseline saved by one runtime reads in t
     { numRuns: 300 },
   );
 });
+
+test("a sum continued from a seed is the sum of the joined text, in both (keys hash in parts)", () => {
+  fc.assert(
+    fc.property(fc.string({ unit: "binary" }), fc.string({ unit: "binary" }), (a, b) => {
+      const joined = crc32(a + b);
+      return crc32(b, crc32(a)) === joined && crc32Portable(b, crc32Portable(a)) === joined;
+    }),
+    { numRuns: 300 },
+  );
+});

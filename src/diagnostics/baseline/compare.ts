@@ -33,6 +33,11 @@ export interface CompareInput {
    * already there and marks nothing.
    */
   readonly fromCheck: boolean;
+  /**
+   * The diagnostics are the caller's own (a parse it just made): marked in place, not
+   * copied (thousands of copies cost more than the comparison).
+   */
+  readonly inPlace?: boolean;
 }
 
 /**
@@ -68,7 +73,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     if (indexes === undefined) byFile.set(file, [i]);
     else indexes.push(i);
   }
-  const out = list.slice();
+  const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
   const seen = new Map<string, FileEntries>();
   let read = 0;
   let lookups = 0;
@@ -102,7 +107,12 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         since = "commit";
       } else introduced = true;
       entries.push(key, d.line, text, introduced ? 1 : 0);
-      if (!fromCheck)
+      if (fromCheck) continue;
+      if (input.inPlace) {
+        const m = d as { baseline?: "new" | "unchanged"; since?: "run" | "commit" };
+        m.baseline = introduced ? "new" : "unchanged";
+        if (!introduced) m.since = since;
+      } else
         out[i] = introduced ? { ...d, baseline: "new" } : { ...d, baseline: "unchanged", since };
     }
     seen.set(file, { e: entries });
