@@ -232,12 +232,33 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       : {}),
   };
   // the running record (the group is gone now) becomes the finished one
-  bookkeep(root, undefined, () => saveRunRecord(root, result, pending?.path ?? runningRecord));
+  bookkeep(root, undefined, () =>
+    saveRunRecord(root, recordOf(result), pending?.path ?? runningRecord),
+  );
   if (watcher !== null) {
     watcher.exited(result);
     await watcher.settled();
   }
   return result;
+}
+
+/** Most diagnostics a run's record keeps; the reply and `check` use the run's own list. */
+const RECORD_DIAGNOSTICS = 500;
+
+/**
+ * A finished run as its record keeps it: the first RECORD_DIAGNOSTICS diagnostics and how
+ * many there were. A dense output's 5,000 cost ~0.8 MB and several ms to write on every
+ * hook call, and again to read when the next run's session result replaces it; nothing
+ * reads a record's diagnostics past the first few (the log has them all).
+ */
+function recordOf(run: StoredRun): StoredRun {
+  const all = run.diagnostics;
+  if (all === undefined || all.length <= RECORD_DIAGNOSTICS) return run;
+  return {
+    ...run,
+    diagnostics: all.slice(0, RECORD_DIAGNOSTICS),
+    diagnosticsTotal: all.length,
+  };
 }
 
 /** What a run's record says, but for its process (see running.ts). */

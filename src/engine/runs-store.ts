@@ -51,6 +51,8 @@ export type StoredRun = RunResult & {
   startedAt: number;
   /** Whether its callback runs once per file or once per batch. */
   per?: Per;
+  /** How many diagnostics the run had, when its record keeps only the first ones. */
+  diagnosticsTotal?: number;
 };
 
 /** Recent runs, newest first (ids sort by start time). */

@@ -1,0 +1,79 @@
+/**
+ * A dense output (thousands of diagnostics) on the hook path: the real binary, a real git
+ * project. What the agent is told counts every diagnostic; the run's record keeps a few.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contextOf, makeProject, type Project, postBatch } from "../agents/claude/_helpers.ts";
+
+const projects: Project[] = [];
+afterEach(() => {
+  for (const p of projects.splice(0)) p.remove();
+});
+
+/** A project whose callback prints `count` tsc errors, one per line of a.ts (line `i % lines + 1`). */
+function dense(count: number, lines: number): Project {
+  const log = Array.from(
+    { length: count },
+    (_, i) => `a.ts(${(i % lines) + 1},7): error TS2322: Type 'string' is not assignable (${i}).`,
+  ).join("\n");
+  const p = makeProject(
+    { callbacks: [{ name: "types", pattern: "*.ts", run: "cat dense.log; exit 1", timeout: 60 }] },
+    {
+      "dense.log": log,
+      "a.ts": Array.from({ length: lines }, (_, i) => `const v${i}: number = "x";`).join("\n"),
+    },
+  );
+  projects.push(p);
+  execFileSync("git", ["add", "-A"], { cwd: p.dir });
+  execFileSync("git", ["commit", "-qm", "start"], { cwd: p.dir });
+  return p;
+}
+
+function runRecords(p: Project): Record<string, unknown>[] {
+  const dir = p.path(".cpilot/runs");
+  return readdirSync(dir)
+    .filter((n) => n.endsWith(".json"))
+    .map((n) => JSON.parse(readFileSync(join(dir, n), "utf8")) as Record<string, unknown>);
+}
+
+test("3,000 diagnostics in the edited file: every one counted; the record keeps 500 and the total", () => {
+  const p = dense(3000, 1000);
+  // A line above every one of them: the 1,000 lines' errors were there before the edit
+  // (the committed file had them); a new one on the new line is the agent's.
+  const source = readFileSync(p.path("a.ts"), "utf8");
+  writeFileSync(p.path("a.ts"), `const added: string = 1;\n${source}`);
+  writeFileSync(
+    p.path("dense.log"),
+    [
+      "a.ts(1,7): error TS2322: Type 'number' is not assignable to type 'string'.",
+      ...Array.from(
+        { length: 3000 },
+        (_, i) =>
+          `a.ts(${(i % 1000) + 2},7): error TS2322: Type 'string' is not assignable (${i}).`,
+      ),
+    ].join("\n"),
+  );
+  const r = p.hook(postBatch([p.path("a.ts")]));
+  expect(r.stderr).toBe("");
+  const text = contextOf(r.json);
+  expect(text).toContain(
+    "  a.ts:1:7 error TS2322: Type 'number' is not assignable to type 'string'.",
+  );
+  expect(text).toContain("and 3000 that were already there before your edit");
+  const [record] = runRecords(p);
+  expect((record?.diagnostics as unknown[]).length).toBe(500);
+  expect(record?.diagnosticsTotal).toBe(3001);
+}, 60_000);
+
+test("a record of a run with few diagnostics keeps them all and no total", () => {
+  const p = dense(40, 1000);
+  writeFileSync(p.path("a.ts"), "const x = 1;\n");
+  const r = p.hook(postBatch([p.path("a.ts")]));
+  expect(contextOf(r.json)).toContain("error TS2322");
+  const [record] = runRecords(p);
+  expect((record?.diagnostics as unknown[]).length).toBe(40);
+  expect(record).not.toHaveProperty("diagnosticsTotal");
+}, 60_000);
