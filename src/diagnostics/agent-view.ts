@@ -37,6 +37,43 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 const RANK = { error: 0, warning: 1, info: 2 } as const;
 
+/** Largest line number the numeric sort keys hold (2^21 - 1); past it, the comparison sort. */
+const MAX_KEY_LINE = 0x1fffff;
+
+/**
+ * Sort `list` in place as an agent reads it: errors first, then by path (in code-unit
+ * order: the same on every machine, no collation per comparison), then line; ties keep
+ * their order. Thousands of diagnostics are sorted by one number each (severity, path and
+ * line packed with the position) in a typed array, without a comparison call per pair.
+ */
+function sortForAgent(list: Diagnostic[]): void {
+  const n = list.length;
+  if (n < 2) return;
+  const files = [...new Set(list.map((d) => d.file))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const fileRank = new Map(files.map((f, i) => [f, i]));
+  let tooLong = false;
+  for (const d of list) if (d.line > MAX_KEY_LINE) tooLong = true;
+  // The key packs position < n, line < 2^21, path < files.length, severity < 3: exact below 2^53.
+  if (tooLong || 3 * files.length * (MAX_KEY_LINE + 1) * n >= Number.MAX_SAFE_INTEGER) {
+    list.sort(
+      (a, b) =>
+        RANK[a.severity] - RANK[b.severity] ||
+        (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) ||
+        a.line - b.line,
+    );
+    return;
+  }
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const d = list[i] as Diagnostic;
+    const group = RANK[d.severity] * files.length + (fileRank.get(d.file) as number);
+    keys[i] = (group * (MAX_KEY_LINE + 1) + d.line) * n + i;
+  }
+  keys.sort();
+  const before = list.slice();
+  for (let i = 0; i < n; i++) list[i] = before[(keys[i] as number) % n] as Diagnostic;
+}
+
 /**
  * What an agent reads of a run's diagnostics: what it brought into the files it edited, in
  * full; then new ones elsewhere, the first few and a count; then how many were already
@@ -52,16 +89,15 @@ export function agentView(all: readonly Diagnostic[], options: AgentViewOptions)
   if (list.length === 0)
     return repeated > 0 ? [`(the same ${count(repeated, "diagnostic")} as above)`] : null;
   const edited = new Set(options.edited);
-  // Paths in code-unit order: the same on every machine, and no collation per comparison
-  // (thousands of diagnostics in one file compare their paths thousands of times).
-  const order = (a: Diagnostic, b: Diagnostic) =>
-    RANK[a.severity] - RANK[b.severity] ||
-    (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) ||
-    a.line - b.line;
-  const fresh = list.filter((d) => d.baseline !== "unchanged");
-  const old = list.filter((d) => d.baseline === "unchanged");
-  const mine = fresh.filter((d) => edited.has(d.file)).sort(order);
-  const others = fresh.filter((d) => !edited.has(d.file)).sort(order);
+  // One pass sorts them out (a dense output has thousands).
+  const mine: Diagnostic[] = [];
+  const others: Diagnostic[] = [];
+  const old: Diagnostic[] = [];
+  for (const d of list)
+    if (d.baseline === "unchanged") old.push(d);
+    else (edited.has(d.file) ? mine : others).push(d);
+  sortForAgent(mine);
+  sortForAgent(others);
 
   const lines: string[] = [];
   let left = budget;
@@ -91,7 +127,7 @@ export function agentView(all: readonly Diagnostic[], options: AgentViewOptions)
     if (shown < others.length) lines.push(`… and ${others.length - shown} more in other files`);
   }
   if (old.length > 0) {
-    if (fresh.length === 0) {
+    if (mine.length + others.length === 0) {
       lines.push(
         old.length === 1
           ? "its 1 diagnostic was already there before your edit:"

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { agentView } from "../../src/diagnostics/agent-view.ts";
+import fc from "fast-check";
+import { agentView, formatDiagnostic } from "../../src/diagnostics/agent-view.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
 
 function d(file: string, line: number, extra: Partial<Diagnostic> = {}): Diagnostic {
@@ -93,4 +94,34 @@ test("a whole-file diagnostic (a formatter's) and one without a file read natura
     "1 new diagnostic in other files:",
     "error TS5023: Unknown compiler option 'x'.",
   ]);
+});
+
+test("any number of diagnostics show errors first, then by path in code-unit order, then line; ties in order", () => {
+  const RANK = { error: 0, warning: 1, info: 2 } as const;
+  const one = fc.record({
+    file: fc.constantFrom("src/a.ts", "src/B.ts", "src/é.ts", "lib/z.ts", "Z.ts", ""),
+    line: fc.oneof(fc.nat(50), fc.constantFrom(0x1fffff, 0x200000, 9_999_999)),
+    severity: fc.constantFrom("error", "warning", "info") as fc.Arbitrary<Diagnostic["severity"]>,
+    n: fc.nat(1000),
+  });
+  fc.assert(
+    fc.property(fc.array(one, { maxLength: 300 }), (specs) => {
+      const list = specs.map((s, i) =>
+        d(s.file, s.line, { severity: s.severity, message: `m${i}`, code: `c${s.n}` }),
+      );
+      const expected = list
+        .slice()
+        .sort(
+          (a, b) =>
+            RANK[a.severity] - RANK[b.severity] ||
+            (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) ||
+            a.line - b.line,
+        )
+        .map(formatDiagnostic);
+      const files = [...new Set(list.map((x) => x.file))];
+      const view = agentView(list, { edited: files, budget: 1e9 }) ?? [];
+      expect(view).toEqual(expected);
+    }),
+    { numRuns: 200 },
+  );
 });
