@@ -96,7 +96,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
       let since: "run" | "commit" = "run";
       if (fromCheck) introduced = false;
       else if (old !== null) {
-        const at = findMatch(old.e, oldByKey?.get(key) ?? NONE, used, d.line, text);
+        const at = oldByKey === null ? -1 : findMatch(old.e, oldByKey, key, used, d.line, text);
         introduced = at < 0 || old.e[at * STRIDE + 3] === 1;
       } else if (edited.has(file) && src !== null) {
         // Asked once per file (null, a file new since the commit, is an answer too).
@@ -129,7 +129,6 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   return out;
 }
 
-const NONE: readonly number[] = [];
 const CLEAN: FileEntries = { e: [] };
 
 function sameNumbers(a: readonly unknown[], b: readonly number[]): boolean {
@@ -164,32 +163,44 @@ class LineHashes {
   }
 }
 
-/** Per key, the indexes of the stored entries that have it. */
-function indexByKey(e: readonly number[]): Map<number, number[]> {
-  const index = new Map<number, number[]>();
-  for (let i = 0; i < e.length / STRIDE; i++) {
+/**
+ * Per key, the stored entries that have it, in their order: `first` holds a key's first
+ * entry, `next` each entry's next one with the same key (-1 ends). No array per key: a
+ * file's thousands of entries cost one map and one typed array.
+ */
+interface KeyIndex {
+  readonly first: Map<number, number>;
+  readonly next: Int32Array;
+}
+
+function indexByKey(e: readonly number[]): KeyIndex {
+  const count = e.length / STRIDE;
+  const first = new Map<number, number>();
+  const next = new Int32Array(count);
+  // From the last entry back, each becomes its key's head: the chains run in entry order.
+  for (let i = count - 1; i >= 0; i--) {
     const key = e[i * STRIDE] as number;
-    const list = index.get(key);
-    if (list === undefined) index.set(key, [i]);
-    else list.push(i);
+    next[i] = first.get(key) ?? -1;
+    first.set(key, i);
   }
-  return index;
+  return { first, next };
 }
 
 /**
- * The unused entry (of `candidates`, those with its key) that is this diagnostic: on the
- * same text (nearest line first); without texts, on the same line; -1 when none.
+ * The unused entry with `key` that is this diagnostic: on the same text (nearest line
+ * first, the earlier entry on a tie); without texts, on the same line; -1 when none.
  */
 function findMatch(
   e: readonly number[],
-  candidates: readonly number[],
+  index: KeyIndex,
+  key: number,
   used: Uint8Array,
   line: number,
   text: number,
 ): number {
   let best = -1;
   let bestDistance = Number.POSITIVE_INFINITY;
-  for (const i of candidates) {
+  for (let i = index.first.get(key) ?? -1; i >= 0; i = index.next[i] as number) {
     if (used[i]) continue;
     const oldLine = e[i * STRIDE + 1] as number;
     const oldText = e[i * STRIDE + 2] as number;

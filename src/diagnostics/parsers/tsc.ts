@@ -8,6 +8,11 @@ const PRETTY = /^(.+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
 const GLOBAL = /^(error|warning|message) (TS\d+): (.*)$/;
 const CONTINUED = /^ {2,}\S/;
 
+/** Is `line` indented as a message's next line? (A space first is looked at before the regex.) */
+function continues(line: string): boolean {
+  return line.charCodeAt(0) === 32 && CONTINUED.test(line);
+}
+
 /** TypeScript's compiler. An indented line right after a header continues its message. */
 export const tsc: OutputParser = {
   name: "tsc",
@@ -25,7 +30,7 @@ export const tsc: OutputParser = {
       claimed[i] = 1;
       let message = (m ? m[6] : g?.[3]) ?? "";
       // A message chain: indented lines that are not a code frame (`~~~`, `12 code`).
-      while (i + 1 < lines.length && CONTINUED.test(lines[i + 1] as string)) {
+      while (i + 1 < lines.length && continues(lines[i + 1] as string)) {
         const next = (lines[i + 1] as string).trim();
         if (/^[~\s]+$/.test(next) || /^\d+ /.test(next)) break;
         message += `\n  ${next}`;
