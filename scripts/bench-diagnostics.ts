@@ -2,10 +2,12 @@
 // eslint (stylish), cargo (human, with code frames), a mix of formats, and plain noise that
 // no format matches (every detector and the fallback read it all). Then the whole step a run
 // pays on the hook path: read the log, parse, compare with the baseline, save it (in a temp
-// git repo). Reports medians; asserts nothing.
+// git repo). Last, what a real hook call pays for it: `dist/cpilot hook claude` on a project
+// whose callback prints the dense output, beside the same project with `format: "none"`
+// (run `npm run build` first; skipped without dist/cpilot). Reports medians; asserts nothing.
 // Usage: bun scripts/bench-diagnostics.ts [--runs N] [--lines N]
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -190,6 +192,81 @@ try {
   );
   run("small", small);
   showFresh("200 lines, fresh process", freshProcess(root, small, "small"), "40 diagnostics");
+  hookCalls(dense);
 } finally {
   rmSync(root, { recursive: true, force: true });
+}
+
+/**
+ * CPU time of whole `cpilot hook claude` calls (the binary and the callback it runs, as
+ * the kernel counts them) on a project whose callback prints the dense logs in turn, beside
+ * the same project and output with `format: "none"`: what reading diagnostics adds to a
+ * hook call. The two alternate, so a busy machine slows both alike; best and median.
+ */
+function hookCalls(logs: readonly string[]): void {
+  const binary = resolve(import.meta.dir, "..", "dist", "cpilot");
+  if (!existsSync(binary)) {
+    console.log("  (no dist/cpilot: `npm run build` first for the hook calls)");
+    return;
+  }
+  const project = (format: string | undefined) => {
+    const dir = mkdtempSync(join(tmpdir(), "cpilot-bench-hook-diag-"));
+    execFileSync("git", ["init", "-q"], { cwd: dir });
+    for (const [i, log] of logs.entries())
+      writeFileSync(join(dir, `dense-${i}.log`), readFileSync(log));
+    writeFileSync(join(dir, "a.ts"), readFileSync(join(root, "a.ts")));
+    // Each call prints the other log: the baseline has a changed run to compare and save.
+    const run = "n=$(cat .n 2>/dev/null || echo 0); echo $((1-n)) > .n; cat dense-$n.log; exit 1";
+    const callback = { name: "types", pattern: "*.ts", run, timeout: 60 };
+    writeFileSync(
+      join(dir, "callbacks.config.json"),
+      JSON.stringify({ callbacks: [format ? { ...callback, format } : callback] }),
+    );
+    return dir;
+  };
+  const call = (dir: string) => {
+    const payload = {
+      session_id: "s1",
+      cwd: dir,
+      hook_event_name: "PostToolBatch",
+      tool_calls: [
+        {
+          tool_name: "Write",
+          tool_input: { file_path: join(dir, "a.ts"), content: "x" },
+          tool_use_id: "toolu_1",
+          tool_response: "ok",
+        },
+      ],
+    };
+    const r = Bun.spawnSync([binary, "hook", "claude"], {
+      cwd: dir,
+      stdin: Buffer.from(JSON.stringify(payload)),
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        AI_AGENT: "claude-code_2-1-330_cli",
+      },
+    });
+    return Number(r.resourceUsage?.cpuTime.total ?? 0) / 1000;
+  };
+  const parsed = project(undefined);
+  const none = project("none");
+  try {
+    // A baseline to compare with, and warm file caches.
+    for (const dir of [parsed, none, parsed, none]) call(dir);
+    const n = Math.max(9, Math.min(RUNS, 21));
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < n; i++) {
+      a.push(call(parsed));
+      b.push(call(none));
+    }
+    const best = Math.min(...a) - Math.min(...b);
+    console.log(
+      `  ${"hook call, dense output".padEnd(24)} ${best.toFixed(2).padStart(7)} ms  (best of ${n} against format "none"; medians ${median(a).toFixed(1)} and ${median(b).toFixed(1)} ms) dist/cpilot`,
+    );
+  } finally {
+    rmSync(parsed, { recursive: true, force: true });
+    rmSync(none, { recursive: true, force: true });
+  }
 }
