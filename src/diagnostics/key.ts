@@ -6,38 +6,43 @@ export function diagnosticKey(d: Diagnostic): string {
 }
 
 /**
- * Diagnostics without repeats, first kept. Most spots hold one: their message is only
- * compared when two share one. Runs of one file (the usual order) look the file up once.
+ * Diagnostics without repeats, first kept, as they come: `add` says whether one is new.
+ * Most spots hold one: their message is only compared when two share one. Runs of one
+ * file (the usual order) look the file up once.
  */
-export function unique(list: readonly Diagnostic[]): Diagnostic[] {
-  const byFile = new Map<string, Map<number, Diagnostic | Diagnostic[]>>();
-  const out: Diagnostic[] = [];
-  let file: string | null = null;
-  let bySpot = new Map<number, Diagnostic | Diagnostic[]>();
-  for (const d of list) {
-    if (d.file !== file) {
-      file = d.file;
-      const known = byFile.get(file);
+export class Repeats {
+  private readonly byFile = new Map<string, Map<number, Diagnostic | Diagnostic[]>>();
+  private file: string | null = null;
+  private bySpot = new Map<number, Diagnostic | Diagnostic[]>();
+
+  /** True the first time a diagnostic is seen, false for a repeat of an earlier one. */
+  add(d: Diagnostic): boolean {
+    if (d.file !== this.file) {
+      this.file = d.file;
+      const known = this.byFile.get(d.file);
       if (known === undefined) {
-        bySpot = new Map();
-        byFile.set(file, bySpot);
-      } else bySpot = known;
+        this.bySpot = new Map();
+        this.byFile.set(d.file, this.bySpot);
+      } else this.bySpot = known;
     }
     const spot = d.line * 100_000 + d.column;
-    const same = bySpot.get(spot);
-    if (same === undefined) bySpot.set(spot, d);
-    else {
-      const others = Array.isArray(same) ? same : [same];
-      if (
-        others.some(
-          (o) => o.message === d.message && o.code === d.code && o.severity === d.severity,
-        )
-      )
-        continue;
-      others.push(d);
-      if (others !== same) bySpot.set(spot, others);
+    const same = this.bySpot.get(spot);
+    if (same === undefined) {
+      this.bySpot.set(spot, d);
+      return true;
     }
-    out.push(d);
+    if (!Array.isArray(same)) {
+      if (sameProblem(same, d)) return false;
+      this.bySpot.set(spot, [same, d]);
+      return true;
+    }
+    for (const o of same) if (sameProblem(o, d)) return false;
+    same.push(d);
+    return true;
   }
-  return out;
+}
+
+/** Two diagnostics at one spot of one file: the same problem? */
+function sameProblem(a: Diagnostic, b: Diagnostic): boolean {
+  return a.message === b.message && a.code === b.code && a.severity === b.severity;
 }

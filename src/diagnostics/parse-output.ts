@@ -2,7 +2,7 @@ import type { Diagnostic } from "../model/diagnostic.ts";
 import { FORMAT_ALIASES } from "../model/diagnostic-formats.ts";
 import { stripAnsi } from "./_ansi.ts";
 import { type PathBase, rootRelative } from "./_path.ts";
-import { unique } from "./key.ts";
+import { Repeats } from "./key.ts";
 import type { OutputParser, RawDiagnostic } from "./parser.ts";
 import { GENERIC, PARSERS } from "./registry.ts";
 
@@ -76,18 +76,23 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
   }
   if (raw.length === 0 && chosen === null)
     for (const d of GENERIC.parse(lines, claimed, options, MAX_DIAGNOSTICS)) raw.push(d);
-  // Paths repeat (one file, many problems): each distinct one is resolved once.
+  // Paths repeat (one file, many problems): each distinct one is resolved once. One pass
+  // makes each path root-relative and drops repeats (a dense output has thousands).
   const paths = new Map<string, string>();
-  const normalize = (d: RawDiagnostic): Diagnostic => {
+  const repeats = new Repeats();
+  const out: Diagnostic[] = [];
+  const count = Math.min(raw.length, MAX_DIAGNOSTICS);
+  for (let i = 0; i < count; i++) {
+    let d = raw[i] as RawDiagnostic;
     let file = paths.get(d.file);
     if (file === undefined) {
       file = rootRelative(d.file, options);
       paths.set(d.file, file);
     }
     if (d.message.length > MAX_MESSAGE)
-      return { ...d, file, message: `${d.message.slice(0, MAX_MESSAGE)} …` };
-    (d as { file: string }).file = file; // a parser's fresh object: no copy needed
-    return d;
-  };
-  return unique(raw.slice(0, MAX_DIAGNOSTICS).map(normalize));
+      d = { ...d, file, message: `${d.message.slice(0, MAX_MESSAGE)} …` };
+    else (d as { file: string }).file = file; // a parser's fresh object: no copy needed
+    if (repeats.add(d)) out.push(d);
+  }
+  return out;
 }
