@@ -1,5 +1,8 @@
 import { bun } from "./bun.ts";
 
+/** Bun's sum, looked up once: reading `Bun.hash.crc32` on each call cost more than the sum. */
+const native = bun?.hash.crc32;
+
 /**
  * CRC-32 (IEEE, as zlib computes it) of a string's UTF-8 bytes: Bun's native one, else
  * the same sum in JavaScript (Deno, Node), so both read what the other saved. A hook
@@ -10,7 +13,7 @@ import { bun } from "./bun.ts";
  * crc32(a + b), without making the joined string.
  */
 export function crc32(text: string, seed = 0): number {
-  return bun ? bun.hash.crc32(text, seed) : crc32Portable(text, seed);
+  return native ? native(text, seed) : crc32Portable(text, seed);
 }
 
 let table: Uint32Array | undefined;
