@@ -51,10 +51,12 @@ function sortForAgent(list: Diagnostic[]): void {
   if (n < 2) return;
   const files = [...new Set(list.map((d) => d.file))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const fileRank = new Map(files.map((f, i) => [f, i]));
-  let tooLong = false;
-  for (const d of list) if (d.line > MAX_KEY_LINE) tooLong = true;
+  // A line a key cannot hold (huge, or not a whole number from some JSON) sorts by comparison.
+  let packable = true;
+  for (const d of list)
+    if (!(Number.isInteger(d.line) && d.line >= 0 && d.line <= MAX_KEY_LINE)) packable = false;
   // The key packs position < n, line < 2^21, path < files.length, severity < 3: exact below 2^53.
-  if (tooLong || 3 * files.length * (MAX_KEY_LINE + 1) * n >= Number.MAX_SAFE_INTEGER) {
+  if (!packable || 3 * files.length * (MAX_KEY_LINE + 1) * n >= Number.MAX_SAFE_INTEGER) {
     list.sort(
       (a, b) =>
         RANK[a.severity] - RANK[b.severity] ||

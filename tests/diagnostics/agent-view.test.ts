@@ -100,7 +100,10 @@ test("any number of diagnostics show errors first, then by path in code-unit ord
   const RANK = { error: 0, warning: 1, info: 2 } as const;
   const one = fc.record({
     file: fc.constantFrom("src/a.ts", "src/B.ts", "src/é.ts", "lib/z.ts", "Z.ts", ""),
-    line: fc.oneof(fc.nat(50), fc.constantFrom(0x1fffff, 0x200000, 9_999_999)),
+    line: fc.oneof(
+      { weight: 20, arbitrary: fc.nat(50) },
+      { weight: 1, arbitrary: fc.constantFrom(0x1fffff, 0x200000, 9_999_999, -1, 2.5) },
+    ),
     severity: fc.constantFrom("error", "warning", "info") as fc.Arbitrary<Diagnostic["severity"]>,
     n: fc.nat(1000),
   });
