@@ -20,6 +20,11 @@ export class Settled {
     for (const path of paths) this.#hashes.set(path, fileHash(root, path));
   }
 
+  /** True when `path` was a file when last recorded. */
+  knewFile(path: string): boolean {
+    return typeof this.#hashes.get(path) === "string";
+  }
+
   /** True when `path` holds what was recorded (a deleted file counts if it was gone then too). */
   unchanged(root: string, path: string): boolean {
     if (!this.#hashes.has(path)) return false;

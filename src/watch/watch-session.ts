@@ -10,6 +10,7 @@ import { quietBatcher } from "./quiet-batcher.ts";
 import { renderResults, writeResults } from "./results-file.ts";
 import { fileHash, Settled } from "./settled.ts";
 import { type TreeWatcher, watchTree } from "./tree-watcher.ts";
+import { vanishedStrangers } from "./vanished.ts";
 
 /** Default quiet period: how long the tree must stay still before a batch runs. */
 export const DEFAULT_QUIET_MS = 300;
@@ -52,8 +53,10 @@ export function startWatchSession(options: WatchSessionOptions): WatchSession {
 
   const runBatch = async (paths: string[]): Promise<void> => {
     const files: FileChange[] = [];
+    const strangers = vanishedStrangers(root, paths, settled);
     for (const path of paths) {
-      if (isDirectory(join(root, path)) || settled.unchanged(root, path)) continue;
+      if (strangers.has(path) || isDirectory(join(root, path)) || settled.unchanged(root, path))
+        continue;
       files.push({ path, kind: fileHash(root, path) === null ? "deleted" : "modified" });
     }
     if (files.length === 0) return;

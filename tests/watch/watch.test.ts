@@ -1,6 +1,7 @@
 /** The watcher with real file writes in a temp project. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import type { Outcome } from "../../src/model/outcome.ts";
@@ -104,6 +105,29 @@ for (const mode of ["per-dir", "recursive"] as const) {
       writeFileSync(join(dir, "note.txt"), "again\n");
       expect(await waitFor(() => outcomes.length === 2, 5000)).toBe(true);
       rmSync(join(counter, ".."), { recursive: true, force: true });
+    });
+
+    test("an atomic write's temp files are not checked; a tracked file's deletion is", async () => {
+      const outcomes = start([{ name: "all", pattern: "**/*", run: "true", timeout: 10 }], mode, {
+        "src/a.ts": "old\n",
+        "src/b.ts": "old\n",
+        "src/gone.ts": "tracked\n",
+      });
+      execFileSync("git", ["add", "."], { cwd: dir });
+      await sleep(400);
+      // what an agent's atomic write and `sed -i` leave behind: a temp file renamed onto the real one
+      writeFileSync(join(dir, "src", "a.ts.a19053cc76ac.tmp"), "new\n");
+      renameSync(join(dir, "src", "a.ts.a19053cc76ac.tmp"), join(dir, "src", "a.ts"));
+      writeFileSync(join(dir, "src", "sedX1b2c3"), "new\n");
+      renameSync(join(dir, "src", "sedX1b2c3"), join(dir, "src", "b.ts"));
+      rmSync(join(dir, "src", "gone.ts"));
+      expect(await waitFor(() => outcomes.length === 1, 5000)).toBe(true);
+      const files = outcomes[0]?.outcome.batch.files ?? [];
+      expect(files.map((f) => `${f.path} ${f.kind}`).sort()).toEqual([
+        "src/a.ts modified",
+        "src/b.ts modified",
+        "src/gone.ts deleted",
+      ]);
     });
 
     test("a failure lands in .cpilot/last-results.md with its output", async () => {
