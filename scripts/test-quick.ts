@@ -13,7 +13,14 @@ import { join, relative, resolve } from "node:path";
 const ROOT = resolve(import.meta.dir, "..");
 
 /** Test helpers that start the real agent binaries from node_modules (matched by file name). */
-const REAL_AGENT_LAUNCHERS = ["claude-cli.ts", "_gemini-cli.ts"];
+const REAL_AGENT_LAUNCHERS = [
+  "claude-cli.ts",
+  "_gemini-cli.ts",
+  "_codex-cli.ts",
+  "_opencode-cli.ts",
+  "_copilot-cli.ts",
+  "_qwen-cli.ts",
+];
 
 /** Folders and files whose tests are slow by nature (prefix match on the repo-relative path). */
 const SLOW_PATHS = [

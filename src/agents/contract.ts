@@ -33,6 +33,11 @@ export interface InstallRequest {
   readonly env: NodeJS.ProcessEnv;
   /** The loaded config, for hook timeouts; null when there is none or it does not load. */
   readonly config: ResolvedConfig | null;
+  /**
+   * `--trust-project`: the person also trusts the project in the agent's own trust store,
+   * where the agent reads no project hooks before that (Codex CLI).
+   */
+  readonly trustProject?: boolean;
 }
 
 /** What an install or uninstall did, for the person. */
@@ -53,12 +58,26 @@ export interface HookPlace {
   readonly error?: string;
   /** The cpilot hook commands written in it (for doctor's "can this command start?" check). */
   readonly commands: readonly string[];
+  /** Set when the agent will not run the hooks written here (not trusted, turned off...). */
+  readonly inactive?: InactiveHooks;
+}
+
+/** Why an agent skips hooks that are written, and what makes it run them. */
+export interface InactiveHooks {
+  /** "Codex does not trust ..." */
+  readonly reason: string;
+  /** The one command that fixes it, e.g. `cpilot install codex`. */
+  readonly step: string;
+  /** An agent argument that makes it run them anyway for one session, if any. */
+  readonly bypassArg?: string;
 }
 
 /** How an agent keeps MCP servers, for `cpilot install <agent> --mcp` and doctor. */
 export interface McpTarget {
   /** The file holding the agent's MCP servers for this project. */
   configPath(root: string, env: Readonly<Record<string, string | undefined>>): string;
+  /** The person's own MCP config, for `--mcp --user`, where the agent has one apart from the project's. */
+  userConfigPath?(env: Readonly<Record<string, string | undefined>>): string;
   /** A JSON `mcpServers` map, or TOML `[mcp_servers.<name>]` tables (Codex). */
   readonly format: "json" | "toml";
   /** The server's arguments by default (a client that starts servers elsewhere gets --root). */

@@ -10,7 +10,7 @@ import { CpilotError } from "../util/errors.ts";
 import { loadConfigQuietly, NO_CONFIG_YET, parseFlags } from "./_common.ts";
 
 const usage = (): string =>
-  `cpilot install|uninstall ${agentNames().join("|")} [--project | --local | --user] [--config PATH] | cpilot install|uninstall git`;
+  `cpilot install|uninstall ${agentNames().join("|")} [--project | --local | --user] [--trust-project] [--config PATH] | cpilot install|uninstall git`;
 
 /**
  * Merge cpilot's hooks into (or take them out of) the agent's config, keeping everything
@@ -32,6 +32,7 @@ export async function installCommand(
       user: { type: "boolean" },
       project: { type: "boolean" },
       local: { type: "boolean" },
+      "trust-project": { type: "boolean" },
       config: { type: "string" },
     },
     usage(),
@@ -73,6 +74,7 @@ export async function installCommand(
     home: process.env.HOME || homedir(),
     env: process.env,
     config,
+    ...(values["trust-project"] === true ? { trustProject: true } : {}),
   });
   for (const line of report.lines) say(line);
   if (action === "install" && configPath === null) say(NO_CONFIG_YET);

@@ -63,7 +63,8 @@ export async function mcpCommand(
   return 0;
 }
 
-const INSTALL_USAGE = "cpilot install|uninstall <agent> --mcp [--command CMD] [--config PATH]";
+const INSTALL_USAGE =
+  "cpilot install|uninstall <agent> --mcp [--user] [--command CMD] [--config PATH]";
 
 /**
  * `cpilot install <agent> --mcp` / `cpilot uninstall <agent> --mcp`: add (or remove) the
@@ -77,7 +78,12 @@ export async function mcpInstallCommand(
 ): Promise<number> {
   const { values, positionals } = parseFlags(
     args,
-    { mcp: { type: "boolean" }, command: { type: "string" }, config: { type: "string" } },
+    {
+      mcp: { type: "boolean" },
+      user: { type: "boolean" },
+      command: { type: "string" },
+      config: { type: "string" },
+    },
     INSTALL_USAGE,
   );
   const agent = positionals[0];
@@ -93,6 +99,7 @@ export async function mcpInstallCommand(
   const options = {
     root: projectRoot(ctx.cwd, values.config),
     ...(values.command === undefined ? {} : { command: values.command }),
+    ...(values.user === true ? { user: true } : {}),
   };
   const result = action === "install" ? installMcp(agent, options) : uninstallMcp(agent, options);
   writeErr(`${describeMcpResult(result)}\n`);

@@ -52,11 +52,21 @@ export async function runOtherAgent(
   const configPath = findConfig(ctx.cwd);
   const root = configPath === null ? ctx.cwd : dirname(configPath);
   const home = process.env.HOME || homedir();
-  const wired =
-    agent !== undefined &&
-    (await agent.hookPlaces(root, home, process.env)).some((place) => place.wired);
-  if (wired) return runWithHooks(command, rest, ctx, configPath === null);
-  if (agent !== undefined) {
+  const places = agent === undefined ? [] : await agent.hookPlaces(root, home, process.env);
+  // hooks the agent runs: written, and not skipped by it (or skipped only without an argument given)
+  const live = places.filter(
+    (p) =>
+      p.wired &&
+      (p.inactive === undefined ||
+        (p.inactive.bypassArg !== undefined && rest.includes(p.inactive.bypassArg))),
+  );
+  if (live.length > 0) return runWithHooks(command, rest, ctx, configPath === null);
+  const skipped = places.find((p) => p.wired && p.inactive !== undefined)?.inactive;
+  if (agent !== undefined && skipped !== undefined) {
+    writeErr(
+      `cpilot: ${skipped.reason}, so a watcher checks its edits and the results go to .cpilot/last-results.md; to send them straight to the model:\n$ ${skipped.step}\n`,
+    );
+  } else if (agent !== undefined) {
     writeErr(
       `cpilot: ${agent.name}'s hooks do not call cpilot here, so a watcher checks its edits and the results go to ${stateRelative(STATE.lastResults)}; \`cpilot install ${agent.name}\` sends them straight to the model\n`,
     );

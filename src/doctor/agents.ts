@@ -7,13 +7,20 @@ import { onPath } from "./callback-command.ts";
 import { brokenHookCommand } from "./hook-command-check.ts";
 import type { AgentCheck } from "./types.ts";
 
+/** cpilot's MCP entry in the project's config, else in the person's own (where the agent has one). */
 function mcpWired(
   agent: Agent,
   root: string,
   env: NodeJS.ProcessEnv,
 ): { wired: boolean; path: string | null } | null {
   if (agent.mcp === null) return null;
-  const path = agent.mcp.configPath(root, env);
+  const project = mcpWiredIn(agent, agent.mcp.configPath(root, env));
+  if (project.wired || agent.mcp.userConfigPath === undefined) return project;
+  const user = mcpWiredIn(agent, agent.mcp.userConfigPath(env));
+  return user.wired ? user : project;
+}
+
+function mcpWiredIn(agent: Agent, path: string): { wired: boolean; path: string | null } {
   if (!existsSync(path)) return { wired: false, path: null };
   let text = "";
   try {
@@ -21,7 +28,7 @@ function mcpWired(
   } catch {
     return { wired: false, path };
   }
-  if (agent.mcp.format === "toml") {
+  if (agent.mcp?.format === "toml") {
     return { wired: new RegExp(`^\\s*\\[mcp_servers\\.${SERVER_NAME}\\]`, "m").test(text), path };
   }
   try {
@@ -56,6 +63,11 @@ export async function checkAgent(
       .map((p) => brokenHookCommand(p, agent.name, root, env))
       .find((p) => p !== null) ?? null;
   const hooks = { wired: wiredPlace !== undefined, path: wiredPlace?.path ?? null };
+  const inactive = places.find((p) => p.wired && p.inactive !== undefined)?.inactive;
+  const skipped =
+    inactive === undefined || places.some((p) => p.wired && p.inactive === undefined)
+      ? null
+      : `${inactive.reason}: run \`${inactive.step}\``;
   const mcp = mcpWired(agent, root, env);
   const wired = hooks.wired || mcp?.wired === true;
   return {
@@ -65,6 +77,7 @@ export async function checkAgent(
     mcp,
     problem:
       broken ??
+      skipped ??
       (!wired && inProject
         ? `cpilot is not wired into ${agent.name}: run \`cpilot install ${agent.name}\``
         : null),

@@ -132,30 +132,42 @@ model = "o4-mini"
     const file = join(home, "config.toml");
     writeFileSync(file, EXISTING);
     const env = { CODEX_HOME: home };
-    expect(installMcp("codex", { root: temp(), command: "/bin/cpilot", env }).action).toBe(
-      "updated",
-    );
+    expect(
+      installMcp("codex", { root: temp(), command: "/bin/cpilot", env, user: true }).action,
+    ).toBe("updated");
     const after = readFileSync(file, "utf8");
     expect(after).toBe(
       `${EXISTING}\n[mcp_servers.cpilot]\ncommand = "/bin/cpilot"\nargs = ["mcp"]\n`,
     );
-    expect(installMcp("codex", { root: temp(), command: "/bin/cpilot", env }).action).toBe(
-      "unchanged",
-    );
-    expect(uninstallMcp("codex", { root: temp(), env }).action).toBe("removed");
+    expect(
+      installMcp("codex", { root: temp(), command: "/bin/cpilot", env, user: true }).action,
+    ).toBe("unchanged");
+    expect(uninstallMcp("codex", { root: temp(), env, user: true }).action).toBe("removed");
     expect(readFileSync(file, "utf8")).toBe(EXISTING);
+  });
+
+  test("without --user: the project's .codex/config.toml, and the home's stays untouched", () => {
+    const home = temp();
+    const root = temp();
+    const r = installMcp("codex", { root, command: "cpilot", env: { HOME: home } });
+    expect(r.path).toBe(join(root, ".codex", "config.toml"));
+    expect(readFileSync(r.path, "utf8")).toContain("[mcp_servers.cpilot]");
+    expect(existsSync(join(home, ".codex", "config.toml"))).toBe(false);
+    expect(() => installMcp("claude", { root, env: { HOME: home }, user: true })).toThrow(
+      /Cannot use --user with --mcp for claude/,
+    );
   });
 
   test("creates the file (and ~/.codex) when missing; uninstall deletes what only it held", () => {
     const home = temp();
     const env = { HOME: home };
-    const r = installMcp("codex", { root: temp(), command: "cpilot", env });
+    const r = installMcp("codex", { root: temp(), command: "cpilot", env, user: true });
     expect(r.path).toBe(join(home, ".codex", "config.toml"));
     expect(r.action).toBe("created");
     expect(readFileSync(r.path, "utf8")).toBe(
       '[mcp_servers.cpilot]\ncommand = "cpilot"\nargs = ["mcp"]\n',
     );
-    expect(uninstallMcp("codex", { root: temp(), env }).action).toBe("removed");
+    expect(uninstallMcp("codex", { root: temp(), env, user: true }).action).toBe("removed");
     expect(existsSync(r.path)).toBe(false);
   });
 
@@ -242,6 +254,15 @@ describe("the CLI", () => {
     r = cpilot(["install", "claude", "--mcp"], { cwd: root, env: { HOME: home } });
     expect(r.stderr).toContain("nothing changed");
     r = cpilot(["install", "codex", "--mcp", "--command", "cpilot"], {
+      cwd: root,
+      env: { HOME: home },
+    });
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(root, ".codex", "config.toml"), "utf8")).toContain(
+      "[mcp_servers.cpilot]",
+    );
+    expect(existsSync(join(home, ".codex", "config.toml"))).toBe(false);
+    r = cpilot(["install", "codex", "--mcp", "--user", "--command", "cpilot"], {
       cwd: root,
       env: { HOME: home },
     });

@@ -11,30 +11,48 @@ export const codex: Agent = {
   hook: async () => (await import("./handle.ts")).handleCodexHook,
   installScopes: ["project", "user"],
   install: async (action, request) => {
-    const [{ reportInstall }, { codexInstaller }] = await Promise.all([
+    const [{ reportInstall }, { codexInstaller }, { trustAfterInstall }] = await Promise.all([
       import("../kit/install-report.ts"),
       import("./install.ts"),
+      import("./trust-report.ts"),
     ]);
-    return reportInstall(codexProtocol, codexInstaller, action, request);
+    const report = reportInstall(codexProtocol, codexInstaller, action, request);
+    if (action === "uninstall") return report;
+    return {
+      ...report,
+      lines: [...report.lines, ...(await trustAfterInstall(report.path, request))],
+    };
   },
   hookFiles: [".codex/hooks.json", ".codex/config.toml"],
   mcp: {
-    configPath: (_root, env) =>
+    // the project's .codex/config.toml: shared with the team, loaded once the project is trusted
+    configPath: (root) => join(root, ".codex", "config.toml"),
+    userConfigPath: (env) =>
       join(env.CODEX_HOME || join(env.HOME || homedir(), ".codex"), "config.toml"),
     format: "toml",
     args: ["mcp"],
+    installNote:
+      "Codex reads a project's .codex/config.toml only once it trusts the project (it asks on its first start there); --user writes your own ~/.codex/config.toml instead",
   },
   programs: ["codex"],
   isCommand: (name) => name === "codex",
   projectDir: ".codex",
   homeDir: (home) => join(home, ".codex"),
   hookPlaces: async (root, home, env) => {
-    const [{ groupedHookPlace }, { codexHooksPath }] = await Promise.all([
+    const [{ groupedHookPlace }, { codexHooksPath }, { codexInactive }] = await Promise.all([
       import("../kit/hook-places.ts"),
       import("./install.ts"),
+      import("./trust-report.ts"),
     ]);
-    return (["project", "user"] as const).map((scope) =>
-      groupedHookPlace(codexHooksPath(scope, root, home, env), "codex"),
-    );
+    const places = [];
+    for (const scope of ["project", "user"] as const) {
+      const place = groupedHookPlace(codexHooksPath(scope, root, home, env), "codex");
+      // written is not enough: Codex skips hooks it does not trust (asked of Codex itself)
+      const inactive = place.wired
+        ? await codexInactive(root, place.path, env, scope === "user")
+        : null;
+      places.push(inactive === null ? place : { ...place, inactive });
+    }
+    return places;
   },
 };

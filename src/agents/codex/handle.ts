@@ -17,8 +17,8 @@ export const CODEX_PATCH_TOOL = "apply_patch";
 /**
  * Answer one Codex CLI hook call on `apply_patch`. PreToolUse: the write gate for every
  * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
- * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks; failures as
- * `decision: "block"` + `reason`, the rest as `additionalContext`. Only fields Codex's
+ * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks' report, failures included, as
+ * `additionalContext`, which Codex adds beside the tool's own output. Only fields Codex's
  * output schema documents are printed (it rejects unknown ones). Exit 0, never throws.
  */
 export async function handleCodexHook(
@@ -126,8 +126,9 @@ async function postToolUse(
     files: changes,
   });
   const text = reportText(report);
+  // Never `decision: "block"` here: Codex then hands the model the reason INSTEAD of the
+  // tool's output ("Success. Updated the following files: …"); additionalContext goes beside it.
   if (text === "") return EMPTY_REPLY;
-  if (report.failures.length > 0) return { json: { decision: "block", reason: text } };
   return contextReply(text);
 }
 

@@ -23,6 +23,5 @@ export const codexInstaller: AgentInstaller = (action, ctx) => {
   return installGroupedHooks(path, action, codexHooks(command, timeout), isCodexCpilotCommand, [
     "added hooks for PreToolUse, PostToolUse (apply_patch)",
     `  command: ${command} (timeout ${timeout} s)`,
-    "  Codex runs hooks only with its hooks feature on: `codex_hooks = true` under [features] in ~/.codex/config.toml",
   ]);
 };

@@ -29,6 +29,8 @@ export interface McpInstallOptions {
   readonly args?: readonly string[];
   /** Environment for CODEX_HOME / HOME lookups. Default process.env. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** `--user`: the person's own config, where the agent has one (Codex's ~/.codex/config.toml). */
+  readonly user?: boolean;
 }
 
 export interface McpInstallResult {
@@ -58,6 +60,20 @@ function mcpAgent(name: string): { agent: Agent; target: McpTarget } {
   return { agent, target: agent.mcp };
 }
 
+/** The project's MCP config, or with `user` the person's own (an agent without one refuses). */
+function mcpConfigPath(agent: string, target: McpTarget, options: McpInstallOptions): string {
+  const env = options.env ?? process.env;
+  if (options.user !== true) return target.configPath(options.root, env);
+  if (target.userConfigPath === undefined)
+    throw new CpilotError(
+      `Cannot use --user with --mcp for ${agent}: its MCP servers live in the project`,
+      {
+        hint: `run \`cpilot install ${agent} --mcp\` without --user`,
+      },
+    );
+  return target.userConfigPath(env);
+}
+
 function serverCommand(
   target: McpTarget,
   options: McpInstallOptions,
@@ -68,8 +84,8 @@ function serverCommand(
 
 /**
  * Add cpilot's MCP server to an agent's config: Claude Code `.mcp.json`, Gemini CLI
- * `.gemini/settings.json`, Cursor `.cursor/mcp.json` (all in the project), Codex
- * `~/.codex/config.toml` (`$CODEX_HOME`). Running it twice changes nothing.
+ * `.gemini/settings.json`, Cursor `.cursor/mcp.json`, Codex `.codex/config.toml` (all in
+ * the project; Codex's `~/.codex/config.toml` with `user`). Running it twice changes nothing.
  *
  * @example
  * installMcp("claude", { root: "/repo" });
@@ -78,7 +94,7 @@ function serverCommand(
 export function installMcp(name: string, options: McpInstallOptions): McpInstallResult {
   const { agent: found, target } = mcpAgent(name);
   const agent = found.name;
-  const path = target.configPath(options.root, options.env ?? process.env);
+  const path = mcpConfigPath(found.name, target, options);
   const { command, args } = serverCommand(target, options);
   if (target.format === "json") {
     const entry = { ...target.entryFields, command, args };
@@ -104,7 +120,7 @@ export function installMcp(name: string, options: McpInstallOptions): McpInstall
 export function uninstallMcp(name: string, options: McpInstallOptions): McpInstallResult {
   const { agent: found, target } = mcpAgent(name);
   const agent = found.name;
-  const path = target.configPath(options.root, options.env ?? process.env);
+  const path = mcpConfigPath(found.name, target, options);
   const { command, args } = serverCommand(target, options);
   if (target.format === "json")
     return { agent, path, action: removeJsonServer(path, SERVER_NAME), command, args };

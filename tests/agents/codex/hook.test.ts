@@ -150,7 +150,7 @@ describe("PreToolUse: the gate on every file of the patch", () => {
 });
 
 describe("PostToolUse: callbacks on the patched files", () => {
-  test("failure: decision block with the output as reason", () => {
+  test("failure: additionalContext, never decision block (which replaces the tool's own output)", () => {
     const p = make({ callbacks: [LINT] }, { "src/my file.ts": "BAD\n", "src/b.ts": "ok\n" });
     const r = call(
       p,
@@ -159,8 +159,10 @@ describe("PostToolUse: callbacks on the patched files", () => {
     );
     expect(r.code).toBe(0);
     expect(r.json).toEqual({
-      decision: "block",
-      reason: expect.stringContaining("BAD in src/my file.ts"),
+      hookSpecificOutput: {
+        hookEventName: "PostToolUse",
+        additionalContext: expect.stringContaining("BAD in src/my file.ts"),
+      },
     });
   });
 
