@@ -6,12 +6,14 @@
 import { claude } from "./claude/agent.ts";
 import { codex } from "./codex/agent.ts";
 import type { Agent } from "./contract.ts";
+import { copilot } from "./copilot/agent.ts";
 import { cursor } from "./cursor/agent.ts";
 import { gemini } from "./gemini/agent.ts";
 import { opencode } from "./opencode/agent.ts";
+import { qwen } from "./qwen/agent.ts";
 
 /** In the order people see them (usage lines, doctor). */
-export const AGENTS: readonly Agent[] = [claude, gemini, cursor, codex, opencode];
+export const AGENTS: readonly Agent[] = [claude, gemini, cursor, codex, opencode, copilot, qwen];
 
 /** The agent called `name`, or undefined. */
 export function agentNamed(name: string): Agent | undefined {

@@ -1,0 +1,56 @@
+/** GitHub Copilot CLI: hooks in .github/hooks/cpilot.json, loaded in folders Copilot trusts. */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { Agent, InactiveHooks } from "../contract.ts";
+import { copilotProtocol } from "./protocol.ts";
+
+const UNTRUSTED: InactiveHooks = {
+  reason:
+    "Copilot CLI loads a folder's hooks only once it trusts the folder (its first start there asks), so cpilot's hooks do not run",
+  step: "cpilot install copilot --trust-project",
+};
+
+export const copilot: Agent = {
+  ...copilotProtocol,
+  name: "copilot",
+  displayName: "Copilot CLI",
+  hook: async () => (await import("./handle.ts")).handleCopilotHook,
+  stateDirs: () => [],
+  installScopes: ["project"],
+  install: async (action, request) => {
+    const [{ reportInstall }, { copilotInstaller }, trust] = await Promise.all([
+      import("../_shared/install-report.ts"),
+      import("./install.ts"),
+      import("./folder-trust.ts"),
+    ]);
+    const report = reportInstall("copilot", copilotInstaller, action, request);
+    if (action === "uninstall") return report;
+    const lines = [...report.lines];
+    if (trust.copilotTrusts(request.root, request.env) === false) {
+      if (request.trustProject === true) {
+        const path = trust.trustCopilotFolder(request.root, request.env);
+        lines.push(`  Copilot CLI now trusts this folder: added to trustedFolders in ${path}`);
+      } else lines.push(`  ${UNTRUSTED.reason}; to fix it:`, `$ ${UNTRUSTED.step}`);
+    }
+    return { ...report, lines };
+  },
+  // Copilot keeps MCP servers in $COPILOT_HOME/mcp-config.json; `install --mcp` does not write it yet
+  mcp: null,
+  programs: ["copilot"],
+  isCommand: (name) => name === "copilot",
+  projectDir: ".github/hooks",
+  homeDir: (home, env) => env.COPILOT_HOME || join(home || homedir(), ".copilot"),
+  hookPlaces: async (root, _home, env) => {
+    const [{ jsonHookPlace }, { copilotHooksPath, isCopilotCpilotCommand }, { copilotTrusts }] =
+      await Promise.all([
+        import("../_shared/hook-places.ts"),
+        import("./install.ts"),
+        import("./folder-trust.ts"),
+      ]);
+    const place = jsonHookPlace(copilotHooksPath(root), "copilot", (json) =>
+      JSON.stringify(json).split('"').some(isCopilotCpilotCommand),
+    );
+    if (!place.wired || copilotTrusts(root, env) !== false) return [place];
+    return [{ ...place, inactive: UNTRUSTED }];
+  },
+};

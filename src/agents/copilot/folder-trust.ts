@@ -1,0 +1,57 @@
+/**
+ * Copilot CLI loads a repository's hooks only in a folder it trusts (1.0.102, seen: an
+ * untrusted folder runs no hook, silently, in `-p` mode). Trust is `trustedFolders` in
+ * `$COPILOT_HOME/config.json` (default ~/.copilot), a JSON file Copilot keeps with `//`
+ * comment lines on top; its first start in a folder asks, `COPILOT_ALLOW_ALL=true` trusts
+ * the folder for one run.
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, sep } from "node:path";
+import { writeFileAtomic } from "../../util/atomic-write.ts";
+import { isObject } from "../_shared/json-file.ts";
+
+export function copilotConfigPath(env: NodeJS.ProcessEnv): string {
+  return join(env.COPILOT_HOME || join(env.HOME || homedir(), ".copilot"), "config.json");
+}
+
+function readConfig(path: string): { header: string; json: Record<string, unknown> } | null {
+  if (!existsSync(path)) return { header: "", json: {} };
+  const text = readFileSync(path, "utf8");
+  const lines = text.split("\n");
+  let i = 0;
+  while (i < lines.length && /^\s*\/\//.test(lines[i] ?? "")) i++;
+  const body = lines.slice(i).join("\n");
+  try {
+    const json: unknown = body.trim() === "" ? {} : JSON.parse(body);
+    return isObject(json) ? { header: lines.slice(0, i).join("\n"), json } : null;
+  } catch {
+    return null;
+  }
+}
+
+function covers(folder: string, root: string): boolean {
+  const f = folder.endsWith(sep) ? folder.slice(0, -1) : folder;
+  return root === f || root.startsWith(`${f}${sep}`);
+}
+
+/** True / false when config.json says, null when it cannot be read. */
+export function copilotTrusts(root: string, env: NodeJS.ProcessEnv): boolean | null {
+  const config = readConfig(copilotConfigPath(env));
+  if (config === null) return null;
+  const folders = config.json.trustedFolders;
+  return Array.isArray(folders) && folders.some((f) => typeof f === "string" && covers(f, root));
+}
+
+/** Add `root` to `trustedFolders`, keeping the rest of the file (its comment lines too). */
+export function trustCopilotFolder(root: string, env: NodeJS.ProcessEnv): string | null {
+  const path = copilotConfigPath(env);
+  const config = readConfig(path);
+  if (config === null) return null;
+  const folders = Array.isArray(config.json.trustedFolders) ? config.json.trustedFolders : [];
+  const json = { ...config.json, trustedFolders: [...folders, root] };
+  mkdirSync(dirname(path), { recursive: true });
+  const header = config.header === "" ? "" : `${config.header}\n`;
+  writeFileAtomic(path, `${header}${JSON.stringify(json, null, 2)}\n`, { throughSymlink: true });
+  return path;
+}

@@ -1,0 +1,65 @@
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import type { AgentInstaller } from "../_shared/agent-installer.ts";
+import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../_shared/hook-command.ts";
+import { readJsonObject, writeJsonObject } from "../_shared/json-file.ts";
+
+/** cpilot's own hook file: Copilot CLI reads every `.github/hooks/*.json` of the repository. */
+export function copilotHooksPath(root: string): string {
+  return join(root, ".github", "hooks", "cpilot.json");
+}
+
+/** Seconds Copilot gives each cpilot hook (its default is 30): past the longest blocking callback. */
+export function copilotHookTimeoutSeconds(config: ResolvedConfig | null): number {
+  let longest = 0;
+  for (const cb of config?.callbacks ?? [])
+    if (cb.blocking) longest = Math.max(longest, cb.timeoutMs);
+  return Math.max(600, Math.ceil(longest / 1000) + 60);
+}
+
+/** The file's content: the four events cpilot answers, each running the one command. */
+export function copilotHooksFile(command: string, timeout: number): Record<string, unknown> {
+  const entry = (timeoutSec: number) => [
+    { type: "command", bash: command, powershell: command, timeoutSec },
+  ];
+  return {
+    version: 1,
+    hooks: {
+      sessionStart: entry(30),
+      userPromptSubmitted: entry(30),
+      preToolUse: entry(timeout),
+      postToolUse: entry(timeout),
+    },
+  };
+}
+
+export const isCopilotCpilotCommand = (cmd: unknown): boolean =>
+  isCpilotHookCommand(cmd, "copilot");
+
+/** Write (or remove) `.github/hooks/cpilot.json`; a file there that is not cpilot's is left alone. */
+export const copilotInstaller: AgentInstaller = (action, ctx) => {
+  const path = copilotHooksPath(ctx.root);
+  const before = existsSync(path) ? readJsonObject(path) : null;
+  const ours = before === null || JSON.stringify(before).includes(" hook copilot");
+  if (action === "uninstall") {
+    if (before === null || !ours)
+      return { path, changed: false, lines: ["no cpilot hooks: nothing changed"] };
+    rmSync(path);
+    return { path, changed: true, lines: ["removed cpilot's hook file"] };
+  }
+  const command = agentHookCommand("copilot", hookPlace({ scope: "project", root: ctx.root }));
+  const timeout = copilotHookTimeoutSeconds(ctx.config);
+  const after = copilotHooksFile(command, timeout);
+  if (JSON.stringify(before) === JSON.stringify(after))
+    return { path, changed: false, lines: ["hooks already there: nothing changed"] };
+  writeJsonObject(path, after);
+  return {
+    path,
+    changed: true,
+    lines: [
+      "added hooks for sessionStart, userPromptSubmitted (callbacks table, waiting results), preToolUse, postToolUse (create, edit)",
+      `  command: ${command} (timeout ${timeout} s)`,
+    ],
+  };
+};

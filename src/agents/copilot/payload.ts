@@ -1,0 +1,70 @@
+import { str } from "../_shared/hook-json.ts";
+import { isObject, type JsonObject } from "../_shared/json-file.ts";
+
+/**
+ * What Copilot CLI 1.0.102 writes on a hook's stdin (seen): camelCase, and no event name:
+ * sessionStart `{sessionId, timestamp, cwd, source, initialPrompt}`, userPromptSubmitted
+ * `{…, prompt}`, preToolUse `{…, toolName, toolArgs}`, postToolUse adds `toolResult
+ * {resultType, textResultForLlm}`. `toolArgs` came as an object; its docs show a JSON
+ * string, so both are read. The event is told by the fields (or `hookEventName`, if a
+ * later version sends one).
+ */
+export interface CopilotHookInput {
+  readonly event: "sessionStart" | "userPromptSubmitted" | "preToolUse" | "postToolUse" | "other";
+  readonly session: string;
+  readonly cwd: string;
+  readonly toolName: string;
+  readonly toolArgs: JsonObject;
+  readonly toolResult: JsonObject | undefined;
+}
+
+export type ParsedCopilot = { ok: true; input: CopilotHookInput } | { ok: false; error: string };
+
+const EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"] as const;
+
+function eventOf(raw: JsonObject): CopilotHookInput["event"] {
+  const named = str(raw.hookEventName) ?? str(raw.hook_event_name);
+  if (named !== undefined) {
+    const known = EVENTS.find((e) => e.toLowerCase() === named.toLowerCase());
+    return known ?? "other";
+  }
+  if (raw.toolResult !== undefined) return "postToolUse";
+  if (typeof raw.toolName === "string") return "preToolUse";
+  if (typeof raw.prompt === "string") return "userPromptSubmitted";
+  if (typeof raw.source === "string") return "sessionStart";
+  return "other";
+}
+
+function argsOf(value: unknown): JsonObject {
+  if (isObject(value)) return value;
+  if (typeof value !== "string") return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return isObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Parse the stdin of a Copilot CLI hook; `fallbackCwd` when the payload has no cwd. */
+export function parseCopilotInput(text: string, fallbackCwd: string): ParsedCopilot {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    const what = text.trim() === "" ? "stdin was empty" : (err as Error).message;
+    return { ok: false, error: `Cannot read the hook input: ${what}` };
+  }
+  if (!isObject(raw)) return { ok: false, error: "Cannot read the hook input: not a JSON object" };
+  return {
+    ok: true,
+    input: {
+      event: eventOf(raw),
+      session: str(raw.sessionId) || "unknown-session",
+      cwd: str(raw.cwd) || fallbackCwd,
+      toolName: str(raw.toolName) ?? "",
+      toolArgs: argsOf(raw.toolArgs),
+      toolResult: isObject(raw.toolResult) ? raw.toolResult : undefined,
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { ChangeKind } from "../../engine/batch.ts";
+import type { PendingWrite } from "../../gate/types.ts";
+import { str } from "../_shared/hook-json.ts";
+import type { JsonObject } from "../_shared/json-file.ts";
+
+/** Copilot CLI's file-writing tools (1.0.102): `create {path, file_text}`, `edit {path, old_str, new_str}`. */
+export const COPILOT_EDIT_TOOLS = ["create", "edit"] as const;
+
+export function isCopilotEditTool(name: string): boolean {
+  return (COPILOT_EDIT_TOOLS as readonly string[]).includes(name);
+}
+
+/** The (absolute) path a create/edit call writes, or null. */
+export function copilotEditedPath(args: JsonObject): string | null {
+  return str(args.path) || null;
+}
+
+/** The gate's view of a create / edit call. */
+export function copilotPendingWrite(
+  toolName: string,
+  path: string,
+  args: JsonObject,
+  session: string,
+): PendingWrite {
+  const base = { tool: toolName, path, agent: "copilot", session };
+  if (toolName === "create") {
+    const content = str(args.file_text);
+    return content === undefined ? base : { ...base, content };
+  }
+  const oldString = str(args.old_str);
+  const newString = str(args.new_str);
+  return {
+    ...base,
+    ...(oldString === undefined ? {} : { oldString }),
+    ...(newString === undefined ? {} : { newString }),
+  };
+}
+
+/** True when the tool did its write (`resultType: "success"`). */
+export function copilotToolSucceeded(result: JsonObject | undefined): boolean {
+  return str(result?.resultType) === "success";
+}
+
+export function copilotChangeKind(toolName: string): ChangeKind {
+  return toolName === "create" ? "created" : "modified";
+}

@@ -1,0 +1,38 @@
+/** Qwen Code: hooks in .qwen/settings.json (project or home), Claude Code's schema. */
+import { join } from "node:path";
+import type { Agent } from "../contract.ts";
+import { qwenProtocol } from "./protocol.ts";
+
+export const qwen: Agent = {
+  ...qwenProtocol,
+  name: "qwen",
+  displayName: "Qwen Code",
+  hook: async () => (await import("./handle.ts")).handleQwenHook,
+  stateDirs: () => [],
+  installScopes: ["project", "user"],
+  install: async (action, request) => {
+    const [{ reportInstall }, { qwenInstaller }] = await Promise.all([
+      import("../_shared/install-report.ts"),
+      import("./install.ts"),
+    ]);
+    return reportInstall("qwen", qwenInstaller, action, request);
+  },
+  mcp: {
+    configPath: (root) => join(root, ".qwen", "settings.json"),
+    format: "json",
+    args: ["mcp"],
+  },
+  programs: ["qwen"],
+  isCommand: (name) => name === "qwen",
+  projectDir: ".qwen",
+  homeDir: (home) => join(home, ".qwen"),
+  hookPlaces: async (root, home) => {
+    const [{ groupedHookPlace }, { qwenSettingsPath }] = await Promise.all([
+      import("../_shared/hook-places.ts"),
+      import("./install.ts"),
+    ]);
+    return (["project", "user"] as const).map((scope) =>
+      groupedHookPlace(qwenSettingsPath(scope, root, home), "qwen"),
+    );
+  },
+};

@@ -1,0 +1,44 @@
+import { join } from "node:path";
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import { type AgentInstaller, installGroupedHooks } from "../_shared/agent-installer.ts";
+import type { GroupedHooks } from "../_shared/grouped-hooks.ts";
+import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../_shared/hook-command.ts";
+import { QWEN_EDIT_MATCHER } from "./tools.ts";
+
+/** `.qwen/settings.json` in the project, or `~/.qwen/settings.json` for --user. */
+export function qwenSettingsPath(scope: "project" | "user", root: string, home: string): string {
+  return join(scope === "user" ? home : root, ".qwen", "settings.json");
+}
+
+/**
+ * Seconds Qwen Code gives each cpilot hook (its default is 60): past the longest blocking
+ * callback, at most 999, since Qwen reads 1000 or more as the old milliseconds.
+ */
+export function qwenHookTimeoutSeconds(config: ResolvedConfig | null): number {
+  let longest = 0;
+  for (const cb of config?.callbacks ?? [])
+    if (cb.blocking) longest = Math.max(longest, cb.timeoutMs);
+  return Math.min(999, Math.max(600, Math.ceil(longest / 1000) + 60));
+}
+
+export function qwenHooks(command: string, timeout: number): GroupedHooks {
+  const hook = (t: number) => [{ type: "command", command, timeout: t }];
+  return {
+    SessionStart: [{ hooks: hook(60) }],
+    UserPromptSubmit: [{ hooks: hook(60) }],
+    PreToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout) }],
+    PostToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout) }],
+  };
+}
+
+export const isQwenCpilotCommand = (cmd: unknown): boolean => isCpilotHookCommand(cmd, "qwen");
+
+export const qwenInstaller: AgentInstaller = (action, ctx) => {
+  const path = qwenSettingsPath(ctx.scope, ctx.root, ctx.home);
+  const command = agentHookCommand("qwen", hookPlace(ctx));
+  const timeout = qwenHookTimeoutSeconds(ctx.config);
+  return installGroupedHooks(path, action, qwenHooks(command, timeout), isQwenCpilotCommand, [
+    "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse, PostToolUse (write_file|edit)",
+    `  command: ${command} (timeout ${timeout} s)`,
+  ]);
+};

@@ -1,0 +1,52 @@
+import type { ChangeKind } from "../../engine/batch.ts";
+import type { PendingWrite } from "../../gate/types.ts";
+import { str } from "../_shared/hook-json.ts";
+
+/** Qwen Code's file-writing tools: `write_file {file_path, content}`, `edit {file_path, old_string, new_string, replace_all?}`. */
+export const QWEN_EDIT_TOOLS = ["write_file", "edit"] as const;
+
+/** The `matcher` (a regex on the tool name) in `.qwen/settings.json`. */
+export const QWEN_EDIT_MATCHER = QWEN_EDIT_TOOLS.join("|");
+
+export function isQwenEditTool(name: string): boolean {
+  return (QWEN_EDIT_TOOLS as readonly string[]).includes(name);
+}
+
+export function qwenEditedPath(input: Record<string, unknown>): string | null {
+  return str(input.file_path) || null;
+}
+
+/** The gate's view of a write_file / edit call. */
+export function qwenPendingWrite(
+  toolName: string,
+  path: string,
+  input: Record<string, unknown>,
+  session: string,
+): PendingWrite {
+  const base = { tool: toolName, path, agent: "qwen", session };
+  if (toolName === "write_file") {
+    const content = str(input.content);
+    return content === undefined ? base : { ...base, content };
+  }
+  const oldString = str(input.old_string);
+  const newString = str(input.new_string);
+  return {
+    ...base,
+    ...(oldString === undefined ? {} : { oldString }),
+    ...(newString === undefined ? {} : { newString }),
+    ...(input.replace_all === true ? { replaceAll: true } : {}),
+  };
+}
+
+/** Created or modified, from the tool's answer ("Successfully created and wrote to new file…"). */
+export function qwenChangeKind(response: Record<string, unknown> | undefined): ChangeKind {
+  return /created and wrote to new file/i.test(str(response?.llmContent) ?? "")
+    ? "created"
+    : "modified";
+}
+
+/** True when the tool reported an error: it changed nothing. */
+export function qwenToolFailed(response: Record<string, unknown> | undefined): boolean {
+  const error = response?.error;
+  return error !== undefined && error !== null && error !== "";
+}
