@@ -19,7 +19,7 @@ export const copilot: Agent = {
   installScopes: ["project"],
   install: async (action, request) => {
     const [{ reportInstall }, { copilotInstaller }, trust] = await Promise.all([
-      import("../_shared/install-report.ts"),
+      import("../kit/install-report.ts"),
       import("./install.ts"),
       import("./folder-trust.ts"),
     ]);
@@ -43,7 +43,7 @@ export const copilot: Agent = {
   hookPlaces: async (root, _home, env) => {
     const [{ jsonHookPlace }, { copilotHooksPath, isCopilotCpilotCommand }, { copilotTrusts }] =
       await Promise.all([
-        import("../_shared/hook-places.ts"),
+        import("../kit/hook-places.ts"),
         import("./install.ts"),
         import("./folder-trust.ts"),
       ]);

@@ -1,15 +1,15 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GateDecision } from "../../gate/types.ts";
-import { afterEdits, reportText } from "../_shared/after-edits.ts";
-import { agentSettings } from "../_shared/agent-settings.ts";
-import { renderCallbacksPanel } from "../_shared/callbacks-panel.ts";
-import { gateEdit, gateFailedReason } from "../_shared/edit-gate.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../_shared/hook-config.ts";
-import { EMPTY_REPLY, type HookReply } from "../_shared/hook-reply.ts";
-import { takeDelivery } from "../_shared/notices.ts";
-import { pathInRoot } from "../_shared/root-path.ts";
-import { claimOnce } from "../_shared/session-state.ts";
-import { unreadableInputReply } from "../_shared/unreadable-input.ts";
+import { afterEdits, reportText } from "../kit/after-edits.ts";
+import { agentSettings } from "../../config/agent-settings.ts";
+import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
+import { gateEdit, gateFailedReason } from "../kit/edit-gate.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
+import { EMPTY_REPLY, type HookReply } from "../kit/hook-reply.ts";
+import { takeDelivery } from "../../session/notices.ts";
+import { pathInRoot } from "../kit/root-path.ts";
+import { claimOnce } from "../../agent-session/session-state.ts";
+import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { type CopilotHookInput, parseCopilotInput } from "./payload.ts";
 import { copilotDeny, copilotProtocol } from "./protocol.ts";
 import {

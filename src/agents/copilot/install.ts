@@ -1,9 +1,9 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { AgentInstaller } from "../_shared/agent-installer.ts";
-import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../_shared/hook-command.ts";
-import { readJsonObject, writeJsonObject } from "../_shared/json-file.ts";
+import type { AgentInstaller } from "../kit/agent-installer.ts";
+import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
+import { readJsonObject, writeJsonObject } from "../kit/json-file.ts";
 
 /** cpilot's own hook file: Copilot CLI reads every `.github/hooks/*.json` of the repository. */
 export function copilotHooksPath(root: string): string {

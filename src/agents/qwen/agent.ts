@@ -12,7 +12,7 @@ export const qwen: Agent = {
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { qwenInstaller }] = await Promise.all([
-      import("../_shared/install-report.ts"),
+      import("../kit/install-report.ts"),
       import("./install.ts"),
     ]);
     return reportInstall("qwen", qwenInstaller, action, request);
@@ -28,7 +28,7 @@ export const qwen: Agent = {
   homeDir: (home) => join(home, ".qwen"),
   hookPlaces: async (root, home) => {
     const [{ groupedHookPlace }, { qwenSettingsPath }] = await Promise.all([
-      import("../_shared/hook-places.ts"),
+      import("../kit/hook-places.ts"),
       import("./install.ts"),
     ]);
     return (["project", "user"] as const).map((scope) =>

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import { type AgentInstaller, installGroupedHooks } from "../_shared/agent-installer.ts";
-import type { GroupedHooks } from "../_shared/grouped-hooks.ts";
-import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../_shared/hook-command.ts";
+import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer.ts";
+import type { GroupedHooks } from "../kit/grouped-hooks.ts";
+import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
 import { QWEN_EDIT_MATCHER } from "./tools.ts";
 
 /** `.qwen/settings.json` in the project, or `~/.qwen/settings.json` for --user. */

@@ -1,5 +1,5 @@
-import { readHookJson, toolHookFields } from "../_shared/hook-json.ts";
-import { isObject } from "../_shared/json-file.ts";
+import { readHookJson, toolHookFields } from "../kit/hook-json.ts";
+import { isObject } from "../kit/json-file.ts";
 
 /**
  * What Qwen Code 0.24.4 writes on a hook's stdin (seen): Claude Code's fields

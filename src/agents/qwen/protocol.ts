@@ -1,5 +1,5 @@
 /** Qwen Code's hook protocol facts, for shared code that answers without the handler. */
-import { preToolUseDeny } from "../_shared/deny-forms.ts";
+import { preToolUseDeny } from "../kit/deny-forms.ts";
 import type { AgentProtocol } from "../contract.ts";
 
 /** Claude Code's PreToolUse deny: Qwen Code 0.24.4 hands the reason to the model as the tool's result (seen). */

@@ -1,0 +1,92 @@
+/**
+ * The real GitHub Copilot CLI 1.0.102, offline: `cpilot install copilot --trust-project`
+ * wires the hooks (and trusts the folder, without which Copilot loads none), a fake Chat
+ * Completions API scripts the model, and the test reads what the model received next.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { proving } from "../../support/agent-matrix.ts";
+import type { FakeOpenAI } from "../../support/fake-openai.ts";
+import { scriptedSession, sessionFiles, sessionTexts } from "../_shared/_real-cli-session.ts";
+import { type AgentProject, binary, cpilot } from "../gemini/_agent-project.ts";
+import { COPILOT_VERSION, copilotEnv, copilotHome, runCopilot } from "./_copilot-cli.ts";
+
+let project: AgentProject | undefined;
+let api: FakeOpenAI | undefined;
+let home: string | undefined;
+afterEach(async () => {
+  project?.remove();
+  await api?.close();
+  if (home) rmSync(home, { recursive: true, force: true });
+  project = undefined;
+  api = undefined;
+  home = undefined;
+});
+
+const create = (path: string, content: string) => ({
+  tool: "create",
+  args: { path, file_text: content },
+});
+
+async function session(install: string[] | null, via?: string[]) {
+  ({ project, api } = await scriptedSession("copilot", create));
+  home = copilotHome();
+  const env = copilotEnv(home, api.url);
+  const installed =
+    install === null ? null : cpilot(["install", "copilot", ...install], { cwd: project.dir, env });
+  if (installed !== null) expect(installed.code).toBe(0);
+  const run = await runCopilot({
+    cwd: project.dir,
+    prompt: "do the edits",
+    home,
+    apiUrl: api.url,
+    ...(via ? { via } : {}),
+  });
+  expect(api.escapes().map((r) => r.path)).toEqual([]);
+  return { p: project, run, installed, texts: sessionTexts(api), files: sessionFiles(project) };
+}
+
+describe("real Copilot CLI with cpilot's hooks", () => {
+  test("failure, formatter rewrite and gate refusal reach the model; the callbacks table comes at session start", async () => {
+    const done = proving("copilot", COPILOT_VERSION, ["failure", "resync", "refusal"]);
+    const { run, installed, texts, files } = await session(["--trust-project"]);
+    expect(installed?.stderr).toContain("Copilot CLI now trusts this folder");
+    expect(run.code).toBe(0);
+    expect(texts).not.toBeNull();
+    if (texts === null) return;
+    // sessionStart additionalContext: the table of callbacks
+    expect(texts.first).toContain("cpilot runs these checks when you edit matching files");
+    // postToolUse additionalContext is appended to the tool's own output
+    expect(texts.afterBad).toContain("Created file");
+    expect(texts.afterBad).toContain("BAD in src/a.ts");
+    expect(files.bad).toBe("export const a = BAD;\n");
+    // the formatter's rewrite
+    expect(files.formatted).toBe("HELLO\n");
+    expect(texts.afterFormat).toContain("HELLO");
+    // the gate: no file, and the model is told why
+    expect(files.refusedExists).toBe(false);
+    expect(texts.afterRefused).toContain("Denied by preToolUse hook");
+    expect(texts.afterRefused).toContain("locked/ is read-only for agents");
+    done();
+  }, 200_000);
+
+  test("`cpilot run -- copilot` with the hooks installed: they deliver, and the run summary follows", async () => {
+    const done = proving("copilot", COPILOT_VERSION, ["runWithHooks"]);
+    const { run, texts } = await session(["--trust-project"], [binary(), "run", "--"]);
+    expect(run.code).toBe(0);
+    expect(texts?.afterBad).toContain("BAD in src/a.ts");
+    expect(run.stderr).not.toContain("a watcher checks its edits");
+    done();
+  }, 200_000);
+
+  test("`cpilot run -- copilot` without hooks: the watcher checks the edits", async () => {
+    const done = proving("copilot", COPILOT_VERSION, ["runWithoutHooks"]);
+    const { p, run, texts } = await session(null, [binary(), "run", "--"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("a watcher checks its edits");
+    expect(texts?.afterBad).not.toContain("BAD in src/a.ts");
+    const results = await Bun.file(p.path(".cpilot/last-results.md")).text();
+    expect(results).toContain("BAD in src/a.ts");
+    done();
+  }, 200_000);
+});
