@@ -39,15 +39,35 @@ export async function scriptedSession(
   return { project, api };
 }
 
-/** The texts the model received, once the agent ran (null when the loop did not get that far). */
+/**
+ * A shorter session for `cpilot run -- <agent>` without hooks: one write a check fails on,
+ * then "done", so the watcher's last batch (.cpilot/last-results.md) is that write's.
+ */
+export async function badWriteSession(
+  agent: string,
+  write: (absPath: string, content: string) => Step,
+): Promise<{ project: AgentProject; api: FakeOpenAI }> {
+  const project = agentProject(agent, CONFIG, { "src/.keep": "" });
+  const api = await startFakeOpenAI([
+    [write(project.path("src/a.ts"), "export const a = BAD;\n")],
+    [{ text: "done" }],
+  ]);
+  return { project, api };
+}
+
+/**
+ * The texts the model received, once the agent ran: null when the loop did not reach the
+ * first step's answer; a step the session did not get to (or did not script) is "".
+ */
 export function sessionTexts(api: FakeOpenAI): SessionTexts | null {
   const turns = api.turns();
-  if (turns.length < 4) return null;
+  if (turns.length < 2) return null;
+  const after = (i: number) => (turns[i] === undefined ? "" : afterLastTurn(turns[i] as never));
   return {
     first: JSON.stringify(turns[0]?.body ?? {}),
-    afterBad: afterLastTurn(turns[1] as never),
-    afterFormat: afterLastTurn(turns[2] as never),
-    afterRefused: afterLastTurn(turns[3] as never),
+    afterBad: after(1),
+    afterFormat: after(2),
+    afterRefused: after(3),
   };
 }
 

@@ -7,7 +7,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { proving } from "../../support/agent-matrix.ts";
 import type { FakeOpenAI } from "../../support/fake-openai.ts";
-import { scriptedSession, sessionFiles, sessionTexts } from "../_shared/_real-cli-session.ts";
+import {
+  badWriteSession,
+  scriptedSession,
+  sessionFiles,
+  sessionTexts,
+} from "../_shared/_real-cli-session.ts";
 import { type AgentProject, binary, cpilot } from "../gemini/_agent-project.ts";
 import { QWEN_VERSION, qwenEnv, qwenHome, runQwen } from "./_qwen-cli.ts";
 
@@ -28,8 +33,8 @@ const writeFile = (path: string, content: string) => ({
   args: { file_path: path, content },
 });
 
-async function session(install: boolean, via?: string[]) {
-  ({ project, api } = await scriptedSession("qwen", writeFile));
+async function session(install: boolean, via?: string[], short = false) {
+  ({ project, api } = await (short ? badWriteSession : scriptedSession)("qwen", writeFile));
   home = qwenHome();
   const env = qwenEnv(home, api.url);
   if (install) expect(cpilot(["install", "qwen"], { cwd: project.dir, env }).code).toBe(0);
@@ -76,7 +81,7 @@ describe("real Qwen Code with cpilot's hooks", () => {
 
   test("`cpilot run -- qwen` without hooks: the watcher checks the edits", async () => {
     const done = proving("qwen", QWEN_VERSION, ["runWithoutHooks"]);
-    const { p, run, texts } = await session(false, [binary(), "run", "--"]);
+    const { p, run, texts } = await session(false, [binary(), "run", "--"], true);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("a watcher checks its edits");
     expect(texts?.afterBad).not.toContain("BAD in src/a.ts");
