@@ -4,6 +4,7 @@
  * assertion held, in tests/.results/agent-matrix.json. `bun scripts/agent-matrix.ts`
  * renders the table from that file (see the script for how it is regenerated).
  */
+import { test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
@@ -42,4 +43,23 @@ export function proving(agent: string, version: string, cells: MatrixCell[]): ()
   return () => {
     for (const cell of cells) recordCell(agent, version, cell, true);
   };
+}
+
+/** A bun test whose passing proves `cells` of `agent`'s row in the matrix. */
+export function provedTest(
+  agent: { readonly name: string; readonly version: string },
+  cells: MatrixCell[],
+  name: string,
+  fn: () => Promise<void>,
+  timeoutMs?: number,
+): void {
+  test(
+    name,
+    async () => {
+      const done = proving(agent.name, agent.version, cells);
+      await fn();
+      done();
+    },
+    timeoutMs,
+  );
 }

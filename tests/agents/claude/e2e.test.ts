@@ -5,6 +5,7 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { chmod, mkdir, readFile } from "node:fs/promises";
+import { provedTest } from "../../support/agent-matrix.ts";
 import { type ClaudeRun, runClaude } from "../../support/claude-cli.ts";
 import {
   conversationText,
@@ -16,6 +17,8 @@ import {
 } from "../../support/fake-anthropic.ts";
 import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
 import { cpilot } from "./_helpers.ts";
+
+const CLAUDE = { name: "claude", version: "2.1.330" };
 
 const TIMEOUT = 60_000;
 const cleanups: (() => Promise<void>)[] = [];
@@ -80,7 +83,9 @@ const lint = {
   per: "file",
 };
 
-test(
+provedTest(
+  CLAUDE,
+  ["failure"],
   "a failed blocking callback reaches the model after the edit: name, file, exit words, tail, run id",
   async () => {
     const ctx = await setup({ callbacks: [lint] }, (p) => [
@@ -133,7 +138,9 @@ test(
   TIMEOUT,
 );
 
-test(
+provedTest(
+  CLAUDE,
+  ["resync"],
   "a formatter's rewrite comes back as a diff, and the model's next Edit against it lands",
   async () => {
     const fmt = {
@@ -262,7 +269,9 @@ test(
   TIMEOUT,
 );
 
-test(
+provedTest(
+  CLAUDE,
+  ["refusal"],
   "the write gate: a denied Write leaves no file and the model reads why; a plugin's change lands via updatedInput",
   async () => {
     const config = {

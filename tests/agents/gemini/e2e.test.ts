@@ -2,8 +2,9 @@
  * The real Gemini CLI 0.61.0, offline: `cpilot install gemini` wires the hooks, a fake
  * Gemini API scripts the model, and the test reads what the model received next.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
+import { provedTest } from "../../support/agent-matrix.ts";
 import {
   type AgentProject,
   agentProject,
@@ -15,6 +16,8 @@ import {
 } from "./_agent-project.ts";
 import { type FakeGemini, lastUserText, startFakeGemini } from "./_fake-gemini.ts";
 import { runGemini } from "./_gemini-cli.ts";
+
+const GEMINI = { name: "gemini", version: "0.61.0" };
 
 let project: AgentProject | undefined;
 let api: FakeGemini | undefined;
@@ -47,80 +50,110 @@ const write = (path: string, content: string) => ({
 });
 
 describe("real Gemini CLI with cpilot's hooks", () => {
-  test("a failing callback after write_file reaches the model in the tool result (AfterTool additionalContext)", async () => {
-    const { p, run, next } = await session({ callbacks: [LINT] }, (p) => [
-      write(p.path("src/a.ts"), "let x = BAD;\n"),
-    ]);
-    expect(run.code).toBe(0);
-    expect(readFileSync(p.path("src/a.ts"), "utf8")).toBe("let x = BAD;\n");
-    expect(next).toContain("Successfully created and wrote to new file");
-    expect(next).toContain("<hook_context>");
-    expect(next).toContain("'lint' failed on src/a.ts");
-    expect(next).toContain("BAD in src/a.ts");
-    // BeforeAgent: the first request carries the callbacks table with the prompt
-    expect(lastUserText(api?.turns()[0] as never)).toContain(
-      "cpilot runs these checks when you edit matching files",
-    );
-  }, 90_000);
+  provedTest(
+    GEMINI,
+    ["failure"],
+    "a failing callback after write_file reaches the model in the tool result (AfterTool additionalContext)",
+    async () => {
+      const { p, run, next } = await session({ callbacks: [LINT] }, (p) => [
+        write(p.path("src/a.ts"), "let x = BAD;\n"),
+      ]);
+      expect(run.code).toBe(0);
+      expect(readFileSync(p.path("src/a.ts"), "utf8")).toBe("let x = BAD;\n");
+      expect(next).toContain("Successfully created and wrote to new file");
+      expect(next).toContain("<hook_context>");
+      expect(next).toContain("'lint' failed on src/a.ts");
+      expect(next).toContain("BAD in src/a.ts");
+      // BeforeAgent: the first request carries the callbacks table with the prompt
+      expect(lastUserText(api?.turns()[0] as never)).toContain(
+        "cpilot runs these checks when you edit matching files",
+      );
+    },
+    90_000,
+  );
 
-  test("BeforeTool deny: no file, and the model gets the gate's reason as the tool error", async () => {
-    const { p, next } = await session({ callbacks: [LINT], gate: GATE }, (p) => [
-      write(p.path("locked/x.ts"), "hi\n"),
-    ]);
-    expect(existsSync(p.path("locked/x.ts"))).toBe(false);
-    expect(next).toContain("Tool execution blocked");
-    expect(next).toContain("locked/ is read-only for agents");
-  }, 90_000);
+  provedTest(
+    GEMINI,
+    ["refusal"],
+    "BeforeTool deny: no file, and the model gets the gate's reason as the tool error",
+    async () => {
+      const { p, next } = await session({ callbacks: [LINT], gate: GATE }, (p) => [
+        write(p.path("locked/x.ts"), "hi\n"),
+      ]);
+      expect(existsSync(p.path("locked/x.ts"))).toBe(false);
+      expect(next).toContain("Tool execution blocked");
+      expect(next).toContain("locked/ is read-only for agents");
+    },
+    90_000,
+  );
 
-  test("a formatter's rewrite comes back as a diff; a gate plugin's change is what lands on disk", async () => {
-    const { p, next } = await session({ callbacks: [FORMAT], gate: GATE }, (p) => [
-      write(p.path("notes.fmt"), "hello\n"),
-    ]);
-    expect(readFileSync(p.path("notes.fmt"), "utf8")).toBe("HELLO\n");
-    expect(next).toContain("+HELLO");
-    project?.remove();
-    await api?.close();
-    const second = await session({ callbacks: [], gate: GATE }, (p) => [
-      write(p.path("a.mod"), "mine\n"),
-    ]);
-    expect(readFileSync(second.p.path("a.mod"), "utf8")).toBe("MODIFIED\n");
-    expect(second.next).toContain("write gate changed this write_file");
-  }, 120_000);
+  provedTest(
+    GEMINI,
+    ["resync"],
+    "a formatter's rewrite comes back as a diff; a gate plugin's change is what lands on disk",
+    async () => {
+      const { p, next } = await session({ callbacks: [FORMAT], gate: GATE }, (p) => [
+        write(p.path("notes.fmt"), "hello\n"),
+      ]);
+      expect(readFileSync(p.path("notes.fmt"), "utf8")).toBe("HELLO\n");
+      expect(next).toContain("+HELLO");
+      project?.remove();
+      await api?.close();
+      const second = await session({ callbacks: [], gate: GATE }, (p) => [
+        write(p.path("a.mod"), "mine\n"),
+      ]);
+      expect(readFileSync(second.p.path("a.mod"), "utf8")).toBe("MODIFIED\n");
+      expect(second.next).toContain("write gate changed this write_file");
+    },
+    120_000,
+  );
 });
 
 describe("cpilot run -- gemini", () => {
-  test("installed: the hooks do the work, the run ends with a summary", async () => {
-    project = agentProject("gemini", { callbacks: [LINT] });
-    const p = project;
-    expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
-    api = await startFakeGemini([[write(p.path("b.ts"), "BAD\n") as never], [{ text: "done" }]]);
-    const run = await runGemini({
-      cwd: p.dir,
-      prompt: "go",
-      apiUrl: api.url,
-      via: [binary(), "run", "--"],
-    });
-    expect(run.code).toBe(0);
-    expect(api.escapes()).toEqual([]);
-    expect(lastUserText(api.turns()[1] as never)).toContain("BAD in b.ts");
-    expect(run.stderr).not.toContain("watching");
-    expect(existsSync(p.path(".cpilot/last-results.md"))).toBe(false);
-  }, 90_000);
+  provedTest(
+    GEMINI,
+    ["runWithHooks"],
+    "installed: the hooks do the work, the run ends with a summary",
+    async () => {
+      project = agentProject("gemini", { callbacks: [LINT] });
+      const p = project;
+      expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
+      api = await startFakeGemini([[write(p.path("b.ts"), "BAD\n") as never], [{ text: "done" }]]);
+      const run = await runGemini({
+        cwd: p.dir,
+        prompt: "go",
+        apiUrl: api.url,
+        via: [binary(), "run", "--"],
+      });
+      expect(run.code).toBe(0);
+      expect(api.escapes()).toEqual([]);
+      expect(lastUserText(api.turns()[1] as never)).toContain("BAD in b.ts");
+      expect(run.stderr).not.toContain("watching");
+      expect(existsSync(p.path(".cpilot/last-results.md"))).toBe(false);
+    },
+    90_000,
+  );
 
-  test("not installed: a watcher checks the edit and writes .cpilot/last-results.md", async () => {
-    project = agentProject("gemini", { callbacks: [LINT] });
-    const p = project;
-    api = await startFakeGemini([[write(p.path("c.ts"), "BAD\n") as never], [{ text: "done" }]]);
-    const run = await runGemini({
-      cwd: p.dir,
-      prompt: "go",
-      apiUrl: api.url,
-      via: [binary(), "run", "--"],
-    });
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain("`cpilot install gemini` sends them straight to the model");
-    expect(run.stderr).toContain("cpilot: ✗ 'lint' failed on c.ts");
-    expect(readFileSync(p.path(".cpilot/last-results.md"), "utf8")).toContain("BAD in c.ts");
-    expect(existsSync(p.path(".gemini"))).toBe(false);
-  }, 90_000);
+  provedTest(
+    GEMINI,
+    ["runWithoutHooks"],
+    "not installed: a watcher checks the edit and writes .cpilot/last-results.md",
+    async () => {
+      project = agentProject("gemini", { callbacks: [LINT] });
+      const p = project;
+      api = await startFakeGemini([[write(p.path("c.ts"), "BAD\n") as never], [{ text: "done" }]]);
+      const run = await runGemini({
+        cwd: p.dir,
+        prompt: "go",
+        apiUrl: api.url,
+        via: [binary(), "run", "--"],
+      });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain("`cpilot install gemini` sends them straight to the model");
+      expect(run.stderr).toContain("cpilot: ✗ 'lint' failed on c.ts");
+      expect(readFileSync(p.path(".cpilot/last-results.md"), "utf8")).toContain("BAD in c.ts");
+      expect(existsSync(p.path(".gemini"))).toBe(false);
+    },
+    90_000,
+  );
 });
