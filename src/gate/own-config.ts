@@ -21,6 +21,8 @@ const HOOK_SETTINGS = new Set([
   ".codex/config.toml",
   ".cursor/hooks.json",
   ".opencode/plugins/cpilot.ts",
+  ".github/hooks/cpilot.json",
+  ".qwen/settings.json",
 ]);
 
 /** What the path is, when it is one of those files (any folder, any case), else null. */

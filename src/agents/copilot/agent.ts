@@ -15,7 +15,6 @@ export const copilot: Agent = {
   name: "copilot",
   displayName: "Copilot CLI",
   hook: async () => (await import("./handle.ts")).handleCopilotHook,
-  stateDirs: () => [],
   installScopes: ["project"],
   install: async (action, request) => {
     const [{ reportInstall }, { copilotInstaller }, trust] = await Promise.all([
@@ -23,7 +22,7 @@ export const copilot: Agent = {
       import("./install.ts"),
       import("./folder-trust.ts"),
     ]);
-    const report = reportInstall("copilot", copilotInstaller, action, request);
+    const report = reportInstall(copilotProtocol, copilotInstaller, action, request);
     if (action === "uninstall") return report;
     const lines = [...report.lines];
     if (trust.copilotTrusts(request.root, request.env) === false) {
@@ -34,6 +33,7 @@ export const copilot: Agent = {
     }
     return { ...report, lines };
   },
+  hookFiles: [".github/hooks/cpilot.json"],
   // Copilot keeps MCP servers in $COPILOT_HOME/mcp-config.json; `install --mcp` does not write it yet
   mcp: null,
   programs: ["copilot"],

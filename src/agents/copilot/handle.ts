@@ -70,7 +70,7 @@ async function preToolUse(input: CopilotHookInput, config: ResolvedConfig): Prom
   const path = copilotEditedPath(input.toolArgs);
   if (path === null) return EMPTY_REPLY;
   const write = copilotPendingWrite(input.toolName, path, input.toolArgs, input.session);
-  const decision = await gateEdit(config, write);
+  const decision = await gateEdit(copilotProtocol, config, write);
   if (decision.decision === "deny") return { json: copilotDeny(decision.reason) };
   if (decision.modified === undefined) return EMPTY_REPLY;
   // Copilot CLI ignores `modifiedArgs` (1.0.102, seen): the model must write it itself.

@@ -4,6 +4,7 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { AgentInstaller } from "../kit/agent-installer.ts";
 import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
 import { readJsonObject, writeJsonObject } from "../kit/json-file.ts";
+import { copilotProtocol } from "./protocol.ts";
 
 /** cpilot's own hook file: Copilot CLI reads every `.github/hooks/*.json` of the repository. */
 export function copilotHooksPath(root: string): string {
@@ -48,7 +49,11 @@ export const copilotInstaller: AgentInstaller = (action, ctx) => {
     rmSync(path);
     return { path, changed: true, lines: ["removed cpilot's hook file"] };
   }
-  const command = agentHookCommand("copilot", hookPlace({ scope: "project", root: ctx.root }));
+  const command = agentHookCommand(
+    "copilot",
+    copilotProtocol,
+    hookPlace({ scope: "project", root: ctx.root }),
+  );
   const timeout = copilotHookTimeoutSeconds(ctx.config);
   const after = copilotHooksFile(command, timeout);
   if (JSON.stringify(before) === JSON.stringify(after))

@@ -10,4 +10,5 @@ export const copilotProtocol: AgentProtocol = {
   preWriteEvent: "preToolUse",
   denyForm: copilotDeny,
   emptyJson: null,
+  stateDirs: () => [],
 };

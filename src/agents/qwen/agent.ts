@@ -8,15 +8,15 @@ export const qwen: Agent = {
   name: "qwen",
   displayName: "Qwen Code",
   hook: async () => (await import("./handle.ts")).handleQwenHook,
-  stateDirs: () => [],
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { qwenInstaller }] = await Promise.all([
       import("../kit/install-report.ts"),
       import("./install.ts"),
     ]);
-    return reportInstall("qwen", qwenInstaller, action, request);
+    return reportInstall(qwenProtocol, qwenInstaller, action, request);
   },
+  hookFiles: [".qwen/settings.json"],
   mcp: {
     configPath: (root) => join(root, ".qwen", "settings.json"),
     format: "json",

@@ -68,7 +68,7 @@ async function preToolUse(input: QwenHookInput, config: ResolvedConfig): Promise
   const path = qwenEditedPath(input.toolInput);
   if (path === null) return EMPTY_REPLY;
   const write = qwenPendingWrite(input.toolName, path, input.toolInput, input.session);
-  const decision = await gateEdit(config, write);
+  const decision = await gateEdit(qwenProtocol, config, write);
   if (decision.decision === "deny") return { json: qwenProtocol.denyForm(decision.reason) };
   if (decision.modified === undefined) return EMPTY_REPLY;
   const content =

@@ -3,6 +3,7 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer.ts";
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
+import { qwenProtocol } from "./protocol.ts";
 import { QWEN_EDIT_MATCHER } from "./tools.ts";
 
 /** `.qwen/settings.json` in the project, or `~/.qwen/settings.json` for --user. */
@@ -35,7 +36,7 @@ export const isQwenCpilotCommand = (cmd: unknown): boolean => isCpilotHookComman
 
 export const qwenInstaller: AgentInstaller = (action, ctx) => {
   const path = qwenSettingsPath(ctx.scope, ctx.root, ctx.home);
-  const command = agentHookCommand("qwen", hookPlace(ctx));
+  const command = agentHookCommand("qwen", qwenProtocol, hookPlace(ctx));
   const timeout = qwenHookTimeoutSeconds(ctx.config);
   return installGroupedHooks(path, action, qwenHooks(command, timeout), isQwenCpilotCommand, [
     "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse, PostToolUse (write_file|edit)",

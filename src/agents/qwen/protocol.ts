@@ -7,4 +7,5 @@ export const qwenProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",
   denyForm: preToolUseDeny,
   emptyJson: null,
+  stateDirs: () => [],
 };
