@@ -118,6 +118,28 @@ export interface AgentProtocol {
   readonly projectDirVar?: string;
 }
 
+/**
+ * How `cpilot doctor --prove` plays an agent: the payloads it would send its hook command
+ * around a write, and which part of an answer it hands the model (as seen with the real
+ * CLI). Lets a person check, without the agent or a model, that the installed command
+ * answers in the channel that reaches the model.
+ */
+export interface DeliveryProof {
+  /** The agent's call after it wrote `file` (absolute) with `content`. */
+  afterWrite(cwd: string, file: string, content: string): Record<string, unknown>;
+  /** The agent's call before it writes `file`. */
+  beforeWrite(cwd: string, file: string, content: string): Record<string, unknown>;
+  /** What the model reads from a hook's answer to such a call; null when nothing reaches it. */
+  modelText(answer: HookAnswer, when: "before" | "after"): string | null;
+}
+
+/** A hook command's answer: exit code, stdout and stderr as text. */
+export interface HookAnswer {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
 /** One coding agent, as cpilot drives it. */
 export interface Agent extends AgentProtocol {
   /** The name typed in commands: `cpilot hook <name>`, `cpilot install <name>`. Lower case. */
@@ -160,4 +182,6 @@ export interface Agent extends AgentProtocol {
    * hooks then call cpilot, or a watcher checks its edits.
    */
   sessionArgs?(request: SessionRequest): Promise<string[]>;
+  /** How `cpilot doctor --prove` plays this agent; absent when it cannot be played without it. */
+  proof?(): Promise<DeliveryProof>;
 }

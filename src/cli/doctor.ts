@@ -3,25 +3,56 @@
  * project's config load? Does every callback's command exist? A table for people, or
  * `--json`; exit 0 when all is well, 1 when a problem was found.
  */
+
+import { homedir } from "node:os";
+import { dirname, resolve } from "node:path";
 import { diagnose } from "../doctor/diagnose.ts";
 import { renderDoctor } from "../doctor/render.ts";
 import { platformLimits } from "../platform/limits.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
+import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
 
 export { firstProgram } from "../doctor/callback-command.ts";
 
-const USAGE = "cpilot doctor [--json] [--config PATH]";
+const USAGE = "cpilot doctor [--json] [--config PATH] | cpilot doctor --prove <agent>";
 
 export async function doctorCommand(args: string[], ctx: { cwd: string }): Promise<number> {
   const { values } = parseFlags(
     args,
-    { json: { type: "boolean" }, config: { type: "string" } },
+    { json: { type: "boolean" }, config: { type: "string" }, prove: { type: "string" } },
     USAGE,
   );
+  if (values.prove !== undefined) return proveCommand(values.prove, values.config, ctx.cwd);
   const report = await diagnose(ctx.cwd, values.config ? { config: values.config } : {});
   writeOut(`${values.json ? JSON.stringify(report, null, 2) : renderDoctor(report)}\n`);
   // What this platform does differently from Linux, where the test suite runs end to end.
   for (const limit of platformLimits()) writeErr(`note (${process.platform}): ${limit}\n`);
   return report.problems === 0 ? 0 : 1;
+}
+
+/** `cpilot doctor --prove <agent>`: see src/doctor/prove.ts. Exit 0 when the proof holds. */
+async function proveCommand(
+  name: string,
+  configPath: string | undefined,
+  cwd: string,
+): Promise<number> {
+  const [{ agentNamed, agentNames }, prove, { findConfig }] = await Promise.all([
+    import("../agents/registry.ts"),
+    import("../doctor/prove.ts"),
+    import("../config/find.ts"),
+  ]);
+  const agent = agentNamed(name);
+  if (agent === undefined)
+    throw new CpilotError(
+      `Cannot prove delivery for "${name}": cpilot knows ${agentNames().join(", ")}`,
+      {
+        hint: `usage: ${USAGE}`,
+      },
+    );
+  const found = configPath ?? findConfig(cwd);
+  const root = found === null ? cwd : dirname(resolve(cwd, found));
+  const report = await prove.proveDelivery(agent, root, process.env.HOME || homedir(), process.env);
+  writeOut(`${prove.renderProof(report)}\n`);
+  return prove.proofHolds(report) ? 0 : 1;
 }

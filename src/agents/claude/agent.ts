@@ -8,6 +8,7 @@ export const claude: Agent = {
   name: "claude",
   displayName: "Claude Code",
   hook: async () => (await import("./handle.ts")).handleClaudeHook,
+  proof: async () => (await import("./proof.ts")).claudeProof,
   // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
   installScopes: ["project", "local", "user"],
   install: async (action, request) => (await import("./install.ts")).installClaude(action, request),

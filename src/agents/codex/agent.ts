@@ -9,6 +9,7 @@ export const codex: Agent = {
   name: "codex",
   displayName: "Codex CLI",
   hook: async () => (await import("./handle.ts")).handleCodexHook,
+  proof: async () => (await import("./proof.ts")).codexProof,
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { codexInstaller }, { trustAfterInstall }] = await Promise.all([

@@ -15,6 +15,7 @@ export const copilot: Agent = {
   name: "copilot",
   displayName: "Copilot CLI",
   hook: async () => (await import("./handle.ts")).handleCopilotHook,
+  proof: async () => (await import("./proof.ts")).copilotProof,
   installScopes: ["project"],
   install: async (action, request) => {
     const [{ reportInstall }, { copilotInstaller }, trust] = await Promise.all([

@@ -8,6 +8,7 @@ export const gemini: Agent = {
   name: "gemini",
   displayName: "Gemini CLI",
   hook: async () => (await import("./handle.ts")).handleGeminiHook,
+  proof: async () => (await import("./proof.ts")).geminiProof,
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { geminiInstaller }] = await Promise.all([

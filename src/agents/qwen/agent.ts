@@ -8,6 +8,7 @@ export const qwen: Agent = {
   name: "qwen",
   displayName: "Qwen Code",
   hook: async () => (await import("./handle.ts")).handleQwenHook,
+  proof: async () => (await import("./proof.ts")).qwenProof,
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { qwenInstaller }] = await Promise.all([

@@ -1,0 +1,34 @@
+/** Reading hook answers the way agents do, for the agents' `DeliveryProof.modelText`. */
+import type { HookAnswer } from "../contract.ts";
+import { isObject, type JsonObject } from "./json-file.ts";
+
+/** The answer's stdout as one JSON object (exit 0 only), else null. */
+export function answerJson(answer: HookAnswer): JsonObject | null {
+  if (answer.code !== 0 || answer.stdout.trim() === "") return null;
+  try {
+    const value: unknown = JSON.parse(answer.stdout);
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A string field of an object field: `hookSpecificOutput.additionalContext`. */
+export function nested(json: JsonObject | null, outer: string, inner: string): string | null {
+  const o = json?.[outer];
+  const v = isObject(o) ? o[inner] : undefined;
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+/** A top-level string field. */
+export function field(json: JsonObject | null, name: string): string | null {
+  const v = json?.[name];
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+/** Claude Code's schema (Claude Code, Codex, Qwen): a PreToolUse deny's reason. */
+export function preToolUseDenyReason(json: JsonObject | null): string | null {
+  return nested(json, "hookSpecificOutput", "permissionDecision") === "deny"
+    ? nested(json, "hookSpecificOutput", "permissionDecisionReason")
+    : null;
+}

@@ -1,0 +1,203 @@
+/**
+ * `cpilot doctor --prove <agent>`: play the agent's side of a write through the hook command
+ * it has installed here, in a throwaway project (no agent, no model, nothing sent anywhere),
+ * and read each answer the way that agent hands it to the model (its `DeliveryProof`, from
+ * what the real CLI was seen to do). It proves the command starts on this machine, answers
+ * in the channel that reaches the model, and for what: a failing check, a formatter's
+ * rewrite, a gate refusal. It does not start the agent, so the agent's own settings
+ * precedence and version are not part of the proof; trust is, as far as cpilot can ask.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Agent, DeliveryProof, HookPlace } from "../agents/contract.ts";
+
+/** What the throwaway project's checks print, so their text is found in what the model gets. */
+const FAIL_MARK = "cpilot-proof: this check fails on purpose";
+const GATE_MARK = "cpilot-proof: proof-locked/ is read-only";
+
+const CONFIG = {
+  callbacks: [
+    {
+      name: "proof-check",
+      pattern: "proof/*.txt",
+      timeout: 60,
+      run: `echo '${FAIL_MARK}'; exit 1`,
+    },
+    {
+      name: "proof-format",
+      pattern: "proof/*.fmt",
+      timeout: 60,
+      run: 'for f in $CP_CHANGED_FILES; do tr a-z A-Z < "$f" > "$f.tmp" && mv "$f.tmp" "$f"; done',
+    },
+  ],
+  gate: { rules: [{ action: "deny", pattern: "proof-locked/**", reason: GATE_MARK }] },
+};
+
+export interface ProofCheck {
+  readonly what: string;
+  readonly ok: boolean;
+  /** The text the model would read (first line), or why nothing reaches it. */
+  readonly detail: string;
+}
+
+export interface ProofReport {
+  readonly agent: string;
+  readonly displayName: string;
+  readonly command: string | null;
+  readonly place: string | null;
+  readonly checks: readonly ProofCheck[];
+  /** Why there is nothing to prove, or what stops the agent from running the hooks. */
+  readonly problems: readonly string[];
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  return line.length > 100 ? `${line.slice(0, 97)}...` : line;
+}
+
+/** A project file's `./node_modules/...` command runs from the project root. */
+function runnable(command: string, root: string): string {
+  return command.startsWith("./") ? `${root}/${command.slice(2)}` : command;
+}
+
+export async function proveDelivery(
+  agent: Agent,
+  root: string,
+  home: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ProofReport> {
+  const empty = { agent: agent.name, displayName: agent.displayName, checks: [] };
+  const places = await agent.hookPlaces(root, home, env);
+  const place: HookPlace | undefined = places.find((p) => p.wired && p.commands.length > 0);
+  if (place === undefined)
+    return {
+      ...empty,
+      command: null,
+      place: null,
+      problems: [
+        `cpilot is not wired into ${agent.displayName} here: run \`cpilot install ${agent.name}\``,
+      ],
+    };
+  const command = place.commands[0] as string;
+  if (agent.proof === undefined)
+    return {
+      ...empty,
+      command,
+      place: place.path,
+      problems: [
+        `cpilot cannot play ${agent.displayName}'s calls without ${agent.displayName} itself (no delivery proof for it yet); its hook tests are at the protocol level (docs/agents.md)`,
+      ],
+    };
+  const proof = await agent.proof();
+  const project = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-proof-")));
+  try {
+    spawnSync("git", ["init", "-q"], { cwd: project });
+    writeFileSync(join(project, "callbacks.config.json"), `${JSON.stringify(CONFIG, null, 2)}\n`);
+    mkdirSync(join(project, "proof"));
+    const hookEnv: NodeJS.ProcessEnv = { ...env };
+    delete hookEnv.AI_AGENT; // a Claude Code parent's marker would defer the callbacks to a batch event
+    if (agent.projectDirVar) hookEnv[agent.projectDirVar] = project;
+    const call = (payload: Record<string, unknown>) => {
+      const r = spawnSync("sh", ["-c", runnable(command, root)], {
+        cwd: project,
+        env: hookEnv,
+        input: JSON.stringify(payload),
+        encoding: "utf8",
+        timeout: 180_000,
+      });
+      return { code: r.status, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+    };
+    const checks = [
+      check(
+        proof,
+        call,
+        project,
+        "a failing check reaches the model",
+        "proof/check.txt",
+        "x\n",
+        "after",
+        (t) => t.includes(FAIL_MARK),
+      ),
+      check(
+        proof,
+        call,
+        project,
+        "a formatter's rewrite reaches it",
+        "proof/style.fmt",
+        "hello\n",
+        "after",
+        (t) => t.includes("HELLO"),
+      ),
+      check(
+        proof,
+        call,
+        project,
+        "a gate refusal reaches it",
+        "proof-locked/x.txt",
+        "x\n",
+        "before",
+        (t) => t.includes(GATE_MARK),
+      ),
+    ];
+    if (existsSync(join(project, "proof-locked", "x.txt")))
+      checks.push({ what: "the refused file is not written", ok: false, detail: "it was written" });
+    const problems = place.inactive
+      ? [`${place.inactive.reason}; to fix it: \`${place.inactive.step}\``]
+      : [];
+    return { ...empty, command, place: place.path, checks, problems };
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+function check(
+  proof: DeliveryProof,
+  call: (payload: Record<string, unknown>) => {
+    code: number | null;
+    stdout: string;
+    stderr: string;
+  },
+  project: string,
+  what: string,
+  rel: string,
+  content: string,
+  when: "before" | "after",
+  found: (text: string) => boolean,
+): ProofCheck {
+  const file = join(project, rel);
+  if (when === "after") writeFileSync(file, content);
+  const payload =
+    when === "after"
+      ? proof.afterWrite(project, file, content)
+      : proof.beforeWrite(project, file, content);
+  const answer = call(payload);
+  const text = proof.modelText(answer, when);
+  if (text !== null && found(text)) return { what, ok: true, detail: firstLine(text) };
+  const why =
+    text !== null
+      ? `the model would read something else: ${firstLine(text)}`
+      : answer.code === 0
+        ? `nothing in the channel the agent hands the model (stdout: ${firstLine(answer.stdout) || "empty"})`
+        : `the hook command exited ${answer.code ?? "by a signal"}: ${firstLine(answer.stderr) || "no message"}`;
+  return { what, ok: false, detail: why };
+}
+
+/** The report for people. */
+export function renderProof(report: ProofReport): string {
+  const lines = [
+    `cpilot doctor --prove ${report.agent}: ${report.displayName}'s calls played through its installed hook command, in a throwaway project (no agent, no model, nothing sent)`,
+  ];
+  if (report.command !== null) lines.push(`  hook command: ${report.command} (${report.place})`);
+  for (const c of report.checks) lines.push(`  ${c.ok ? "✓" : "✗"} ${c.what}: ${c.detail}`);
+  for (const p of report.problems) lines.push(`  ! ${p}`);
+  return lines.join("\n");
+}
+
+/** True when every check passed and nothing stops the agent from running the hooks. */
+export function proofHolds(report: ProofReport): boolean {
+  return (
+    report.problems.length === 0 && report.checks.length > 0 && report.checks.every((c) => c.ok)
+  );
+}

@@ -1,0 +1,60 @@
+/** `cpilot doctor --prove <agent>` through the binary: the installed hook command, played. */
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cpilot } from "../agents/gemini/_agent-project.ts";
+import { pathWithCpilot } from "../helpers/binary.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+function project(): { root: string; env: Record<string, string> } {
+  const root = tempDir("cpilot-prove-", { git: true });
+  writeFileSync(join(root, "callbacks.config.json"), '{"callbacks":[]}\n');
+  const home = tempDir("cpilot-prove-home-");
+  return { root, env: { PATH: pathWithCpilot(), HOME: home, COPILOT_HOME: home } };
+}
+
+describe("cpilot doctor --prove", () => {
+  test("Claude Code: a failure, a rewrite and a refusal all reach the model; exit 0", () => {
+    const { root, env } = project();
+    expect(cpilot(["install", "claude"], { cwd: root, env }).code).toBe(0);
+    const r = cpilot(["doctor", "--prove", "claude"], { cwd: root, env });
+    expect(r.stdout).toContain("✓ a failing check reaches the model");
+    expect(r.stdout).toContain("✓ a formatter's rewrite reaches it");
+    expect(r.stdout).toContain("✓ a gate refusal reaches it");
+    expect(r.code).toBe(0);
+  });
+
+  test("a hook command that cannot start is caught, with its exit code", () => {
+    const { root, env } = project();
+    expect(cpilot(["install", "claude"], { cwd: root, env }).code).toBe(0);
+    const file = join(root, ".claude", "settings.json");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replaceAll('"cpilot hook claude', '"/nowhere/cpilot hook claude'),
+    );
+    const r = cpilot(["doctor", "--prove", "claude"], { cwd: root, env });
+    expect(r.stdout).toContain("✗ a failing check reaches the model: the hook command exited 127");
+    expect(r.code).toBe(1);
+  });
+
+  test("Copilot CLI in a folder it does not trust: the answers are right, and the trust step is named", () => {
+    const { root, env } = project();
+    expect(cpilot(["install", "copilot"], { cwd: root, env }).code).toBe(0);
+    let r = cpilot(["doctor", "--prove", "copilot"], { cwd: root, env });
+    expect(r.stdout).toContain("✓ a failing check reaches the model");
+    expect(r.stdout).toContain("cpilot install copilot --trust-project");
+    expect(r.code).toBe(1);
+    expect(cpilot(["install", "copilot", "--trust-project"], { cwd: root, env }).code).toBe(0);
+    r = cpilot(["doctor", "--prove", "copilot"], { cwd: root, env });
+    expect(r.code).toBe(0);
+  });
+
+  test("not wired: says how to wire it", () => {
+    const { root, env } = project();
+    const r = cpilot(["doctor", "--prove", "qwen"], { cwd: root, env });
+    expect(r.stdout).toContain(
+      "cpilot is not wired into Qwen Code here: run `cpilot install qwen`",
+    );
+    expect(r.code).toBe(1);
+  });
+});
