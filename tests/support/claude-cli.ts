@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { killMarked, RUN_MARKER } from "./_leftovers.ts";
+import { isolate } from "./netns.ts";
 
 /** The pinned CLI binary (devDependency @anthropic-ai/claude-code). */
 export const CLAUDE_BIN = resolve(import.meta.dir, "../../node_modules/.bin/claude");
@@ -83,7 +84,18 @@ export async function runClaude(options: RunClaudeOptions): Promise<ClaudeRun> {
       "--no-session-persistence",
       ...(options.args ?? []),
     ];
-    return await spawnCli(args, options.cwd, env, options.timeoutMs ?? 60_000);
+    // no packet leaves the machine: a network namespace that reaches only the fake (netns.ts)
+    const isolation = await isolate([CLAUDE_BIN, ...args], Number(new URL(options.apiUrl).port));
+    try {
+      return await spawnCli(
+        isolation?.argv ?? [CLAUDE_BIN, ...args],
+        options.cwd,
+        env,
+        options.timeoutMs ?? 60_000,
+      );
+    } finally {
+      isolation?.close();
+    }
   } finally {
     await rm(home, { recursive: true, force: true });
   }
@@ -164,7 +176,7 @@ function assertOffline(env: Record<string, string>): void {
 }
 
 function spawnCli(
-  args: string[],
+  argv: string[],
   cwd: string,
   env: Record<string, string>,
   timeoutMs: number,
@@ -172,7 +184,8 @@ function spawnCli(
   const started = performance.now();
   const runId = randomUUID();
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(CLAUDE_BIN, args, {
+    const [command, ...args] = argv as [string, ...string[]];
+    const child = spawn(command, args, {
       cwd,
       env: { ...env, [RUN_MARKER]: runId },
       detached: true,

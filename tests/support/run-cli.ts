@@ -1,5 +1,6 @@
 /** Start an agent CLI and collect its output (async: the fake model answers from this process). */
 import { spawn } from "node:child_process";
+import { isolate } from "./netns.ts";
 
 export interface CliRun {
   code: number | null;
@@ -7,7 +8,24 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(
+/**
+ * Run `argv`; with `offlineTo` (the fake model's URL) inside a network namespace that
+ * reaches only the fake's port (netns.ts), where this machine allows one.
+ */
+export async function runCli(
+  argv: readonly string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs?: number; offlineTo?: string },
+): Promise<CliRun> {
+  const port = options.offlineTo === undefined ? null : Number(new URL(options.offlineTo).port);
+  const isolation = port === null ? null : await isolate(argv, port);
+  try {
+    return await spawnAndWait(isolation?.argv ?? argv, options);
+  } finally {
+    isolation?.close();
+  }
+}
+
+function spawnAndWait(
   argv: readonly string[],
   options: { cwd: string; env: Record<string, string>; timeoutMs?: number },
 ): Promise<CliRun> {

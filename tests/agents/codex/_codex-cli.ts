@@ -4,19 +4,13 @@
  * 127.0.0.1 (model gpt-5.5, which Codex offers apply_patch as a freeform tool), and the
  * fake as HTTP(S) proxy so a request for any other host is recorded as an escape.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathWithCpilot, runtimeEnv } from "../../helpers/binary.ts";
+import { type CliRun, runCli } from "../../support/run-cli.ts";
 
 export const CODEX_BIN = join(import.meta.dir, "..", "..", "..", "node_modules", ".bin", "codex");
-
-export interface CodexRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** A fresh CODEX_HOME (outside /tmp-named helper rules do not matter) with the fake provider. */
 export function codexHome(apiUrl: string): string {
@@ -73,7 +67,7 @@ export function runCodex(options: {
   via?: string[];
   args?: string[];
   timeoutMs?: number;
-}): Promise<CodexRun> {
+}): Promise<CliRun> {
   const codexArgs = [
     "exec",
     "--skip-git-repo-check",
@@ -82,25 +76,10 @@ export function runCodex(options: {
     ...(options.args ?? []),
     options.prompt,
   ];
-  const [cmd, ...args] = [...(options.via ?? []), CODEX_BIN, ...codexArgs] as [string, ...string[]];
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, {
-      cwd: options.cwd,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: codexEnv(options.home, options.apiUrl),
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 120_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+  return runCli([...(options.via ?? []), CODEX_BIN, ...codexArgs], {
+    cwd: options.cwd,
+    env: codexEnv(options.home, options.apiUrl),
+    offlineTo: options.apiUrl,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
 }

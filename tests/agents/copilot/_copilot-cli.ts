@@ -52,6 +52,7 @@ export function runCopilot(options: {
 }): Promise<CliRun> {
   return runCli([...(options.via ?? []), COPILOT_BIN, "-p", options.prompt, "--allow-all-tools"], {
     cwd: options.cwd,
+    offlineTo: options.apiUrl,
     env: copilotEnv(options.home, options.apiUrl),
   });
 }

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathWithCpilot, runtimeEnv } from "../../helpers/binary.ts";
+import { isolate } from "../../support/netns.ts";
 
 export const GEMINI_BIN = join(import.meta.dir, "..", "..", "..", "node_modules", ".bin", "gemini");
 
@@ -40,13 +41,13 @@ export async function runGemini(options: {
     }),
   );
   const started = Date.now();
+  const geminiArgs = ["-p", options.prompt, "--yolo", "-m", "gemini-2.5-pro", "-o", "json"];
+  const argv = [...(options.via ?? []), GEMINI_BIN, ...geminiArgs];
+  // no packet leaves the machine: a network namespace that reaches only the fake (netns.ts)
+  const isolation = await isolate(argv, Number(new URL(options.apiUrl).port));
   try {
     return await new Promise<GeminiRun>((resolve) => {
-      const geminiArgs = ["-p", options.prompt, "--yolo", "-m", "gemini-2.5-pro", "-o", "json"];
-      const [cmd, ...args] = [...(options.via ?? []), GEMINI_BIN, ...geminiArgs] as [
-        string,
-        ...string[],
-      ];
+      const [cmd, ...args] = (isolation?.argv ?? argv) as [string, ...string[]];
       const child = spawn(cmd, args, {
         cwd: options.cwd,
         stdio: ["ignore", "pipe", "pipe"],
@@ -78,6 +79,7 @@ export async function runGemini(options: {
       });
     });
   } finally {
+    isolation?.close();
     rmSync(home, { recursive: true, force: true });
   }
 }

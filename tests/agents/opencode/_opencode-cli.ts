@@ -72,6 +72,7 @@ export function runOpencode(options: {
 }): Promise<CliRun> {
   return runCli([...(options.via ?? []), OPENCODE_BIN, "run", options.prompt], {
     cwd: options.cwd,
+    offlineTo: options.apiUrl,
     env: opencodeEnv(options.home, options.apiUrl),
   });
 }

@@ -52,6 +52,7 @@ export function runQwen(options: {
 }): Promise<CliRun> {
   return runCli([...(options.via ?? []), QWEN_BIN, "-p", options.prompt, "--yolo"], {
     cwd: options.cwd,
+    offlineTo: options.apiUrl,
     env: qwenEnv(options.home, options.apiUrl),
   });
 }
