@@ -25,8 +25,8 @@ import {
  * model: preToolUse on create/edit is the write gate (`permissionDecision: "deny"`, whose
  * reason becomes the tool's result); postToolUse runs the callbacks and answers with a
  * top-level `additionalContext`, which Copilot appends to the tool's own output;
- * sessionStart brings the callbacks table and userPromptSubmitted the results that waited,
- * both as `additionalContext`. Not used: `decision: "block"` on postToolUse (it replaces
+ * sessionStart brings the callbacks table and userPromptSubmitted (and postToolUse of any
+ * other tool) the results that waited, all as `additionalContext`. Not used: `decision: "block"` on postToolUse (it replaces
  * the tool's output with the reason), `modifiedArgs` (ignored), `hookSpecificOutput`
  * (ignored). Exit 0 with JSON or nothing; never throws.
  */
@@ -40,7 +40,8 @@ export async function handleCopilotHook(
   if (input.event === "sessionStart" || input.event === "userPromptSubmitted")
     return promptContext(input);
   if (input.event !== "preToolUse" && input.event !== "postToolUse") return EMPTY_REPLY;
-  if (!isCopilotEditTool(input.toolName)) return EMPTY_REPLY;
+  if (!isCopilotEditTool(input.toolName))
+    return input.event === "postToolUse" ? waitingResults(input) : EMPTY_REPLY;
   const loaded = await loadHookConfig(input.cwd);
   if (loaded.kind === "none") return EMPTY_REPLY;
   try {
@@ -113,6 +114,18 @@ async function promptContext(input: CopilotHookInput): Promise<HookReply> {
   }
   const waiting = takeDelivery(config.root, input.session);
   parts.push(...waiting.failing, ...waiting.info);
+  return parts.length === 0 ? EMPTY_REPLY : contextReply(parts.join("\n\n"));
+}
+
+/**
+ * postToolUse of any other tool: the results that waited (a background run that finished
+ * since), so they reach the model with the next tool call, whatever it is.
+ */
+async function waitingResults(input: CopilotHookInput): Promise<HookReply> {
+  const loaded = await loadHookConfig(input.cwd);
+  if (loaded.kind !== "ok") return EMPTY_REPLY;
+  const waiting = takeDelivery(loaded.config.root, input.session);
+  const parts = [...waiting.failing, ...waiting.info];
   return parts.length === 0 ? EMPTY_REPLY : contextReply(parts.join("\n\n"));
 }
 

@@ -6,14 +6,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { proving } from "../../support/agent-matrix.ts";
-import type { FakeOpenAI } from "../../support/fake-openai.ts";
+import { afterLastTurn, type FakeOpenAI, startFakeOpenAI } from "../../support/fake-openai.ts";
 import {
   badWriteSession,
   scriptedSession,
   sessionFiles,
   sessionTexts,
 } from "../_shared/_real-cli-session.ts";
-import { type AgentProject, binary, cpilot } from "../gemini/_agent-project.ts";
+import { type AgentProject, agentProject, binary, cpilot } from "../gemini/_agent-project.ts";
 import { COPILOT_VERSION, copilotEnv, copilotHome, runCopilot } from "./_copilot-cli.ts";
 
 let project: AgentProject | undefined;
@@ -93,5 +93,38 @@ describe("real Copilot CLI with cpilot's hooks", () => {
     const results = await Bun.file(p.path(".cpilot/last-results.md")).text();
     expect(results).toContain("BAD in src/a.ts");
     done();
+  }, 200_000);
+
+  test("a background callback's failure reaches the model at a later call", async () => {
+    const bg = {
+      name: "e2e",
+      pattern: "**/*.ts",
+      run: "sleep 1; echo '3 specs, 1 failure'; exit 1",
+      blocking: false,
+      per: "file",
+    };
+    project = agentProject("copilot", { callbacks: [bg] }, { "src/.keep": "" });
+    api = await startFakeOpenAI([
+      [create(project.path("src/a.ts"), "export const a = 1;\n")],
+      [{ tool: "bash", args: { command: "sleep 4", description: "wait" } }],
+      [{ text: "done" }],
+    ]);
+    home = copilotHome();
+    expect(
+      cpilot(["install", "copilot", "--trust-project"], {
+        cwd: project.dir,
+        env: copilotEnv(home, api.url),
+      }).code,
+    ).toBe(0);
+    const run = await runCopilot({ cwd: project.dir, prompt: "go", home, apiUrl: api.url });
+    expect(run.code).toBe(0);
+    const turns = api.turns();
+    expect(afterLastTurn(turns[1] as never)).toContain("'e2e' started in background on src/a.ts");
+    const later = turns
+      .slice(2)
+      .map((t) => afterLastTurn(t as never))
+      .join("\n");
+    expect(later).toMatch(/'e2e' \(background run [a-z0-9-]+\) failed on src\/a\.ts/);
+    expect(later).toContain("3 specs, 1 failure");
   }, 200_000);
 });
