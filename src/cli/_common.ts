@@ -22,6 +22,9 @@ const FLAG_HELP: Record<string, string> = {
   project: "the project's shared settings (the default; a command every teammate can run)",
   local: "Claude Code's .claude/settings.local.json (this machine only, not committed)",
   mcp: "wire cpilot in as an MCP server instead of hooks",
+  "trust-project":
+    "also trust the project in the agent's own store, where it runs no project hook before (Codex, Copilot CLI)",
+  prove: "play AGENT's calls through its installed hook command: do failures, rewrites and refusals reach the model?",
   command: "the command the agent starts the server with",
   root: "the project root (default: the config's folder)",
   "batch-window": "milliseconds to gather edits into one batch (default 75)",

@@ -15,7 +15,7 @@ import { parseFlags } from "./_common.ts";
 
 export { firstProgram } from "../doctor/callback-command.ts";
 
-const USAGE = "cpilot doctor [--json] [--config PATH] | cpilot doctor --prove <agent>";
+const USAGE = "cpilot doctor [--json] [--config PATH] [--prove AGENT]";
 
 export async function doctorCommand(args: string[], ctx: { cwd: string }): Promise<number> {
   const { values } = parseFlags(
