@@ -24,7 +24,8 @@ const FLAG_HELP: Record<string, string> = {
   mcp: "wire cpilot in as an MCP server instead of hooks",
   "trust-project":
     "also trust the project in the agent's own store, where it runs no project hook before (Codex, Copilot CLI)",
-  prove: "play AGENT's calls through its installed hook command: do failures, rewrites and refusals reach the model?",
+  prove:
+    "play AGENT's calls through its installed hook command: do failures, rewrites and refusals reach the model?",
   command: "the command the agent starts the server with",
   root: "the project root (default: the config's folder)",
   "batch-window": "milliseconds to gather edits into one batch (default 75)",

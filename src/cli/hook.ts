@@ -1,5 +1,8 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
 import { basename } from "node:path";
+import type { HookReply } from "../agents/kit/hook-reply.ts";
+import { isCompiledBinary } from "../platform/self-command.ts";
+import { shadowedBySession } from "../agents/kit/session-hooks.ts";
 import type { Agent, HookHandler } from "../agents/contract.ts";
 import type { HookReply } from "../agents/kit/hook-reply.ts";
 import { agentNamed, agentNames } from "../agents/registry.ts";
@@ -150,6 +153,10 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
   if (nonce !== undefined) {
     delete process.env[ISOLATED_ENV]; // not for the config's code or the callbacks
     return answered(await answerAsChild(target, nonce, await target.hook(), ctx));
+  }
+  if (shadowedBySession(target.name, rest, process.env)) {
+    await readStdin(); // the agent is writing it: take it, then say nothing
+    return answered(emit({ json: target.emptyJson }));
   }
   // The connection to a hook server is made while stdin is read.
   const server = serverSocket();

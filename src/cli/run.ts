@@ -3,6 +3,9 @@ import type * as NodeChildProcess from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
+import { renderRunSummary } from "../ui/run-summary.ts";
+import { SESSION_HOOKS_ENV } from "../agents/kit/session-hooks.ts";
 import { agentOfCommand } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
@@ -46,6 +49,8 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
     const code = await spawnAgent(command, agentArgs, ctx.cwd, {
       ...process.env,
       [RUN_LOG_ENV]: runLog,
+      // hooks installed in the project step aside for the session's own (session-hooks.ts)
+      [SESSION_HOOKS_ENV]: agent.name,
     });
     const summary = renderRunSummary(readRunLog(runLog));
     if (summary !== "") writeErr(`${summary}\n`);

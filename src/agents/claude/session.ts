@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CpilotError } from "../../util/errors.ts";
+import { SESSION_FLAG } from "../kit/session-hooks.ts";
 import type { SessionRequest } from "../contract.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
@@ -14,7 +15,7 @@ import { addCpilotHooks } from "./settings-file.ts";
 export function claudeSessionArgs(request: SessionRequest): string[] {
   const userSettings = takeSettingsArg(request.args, request.cwd);
   const hooks = cpilotHooks({
-    command: hookCommandLine(),
+    command: `${hookCommandLine()} ${SESSION_FLAG}`,
     timeout: hookTimeoutSeconds(request.config),
     batchEvent: supportsBatchEvent(detectClaudeVersion(request.command)),
   });

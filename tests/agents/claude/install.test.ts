@@ -153,7 +153,7 @@ ${body}
     // The fake agent "edits" a file by calling the hook itself, as Claude Code would.
     const claude = fakeClaude(
       d,
-      `echo '{"session_id":"r1","cwd":"${d}","hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Write","tool_input":{"file_path":"${d}/a.ts"},"tool_use_id":"t1","tool_response":"File created"}]}' | ${binary()} hook claude > /dev/null
+      `echo '{"session_id":"r1","cwd":"${d}","hook_event_name":"PostToolBatch","tool_calls":[{"tool_name":"Write","tool_input":{"file_path":"${d}/a.ts"},"tool_use_id":"t1","tool_response":"File created"}]}' | ${binary()} hook claude --session > /dev/null
 exit 3`,
     );
     const r = cpilot(["run", "--", claude, "-p", "hello world"], {
@@ -165,7 +165,9 @@ exit 3`,
     expect(argv[0]).toBe("--settings");
     expect(argv.slice(2)).toEqual(["-p", "hello world"]);
     const settings = JSON.parse(readFileSync(join(d, "settings-seen.json"), "utf8"));
-    expect(settings.hooks.PostToolUse[0].hooks[0].command).toBe(`${binary()} hook claude`);
+    expect(settings.hooks.PostToolUse[0].hooks[0].command).toBe(
+      `${binary()} hook claude --session`,
+    );
     expect(r.stderr).toContain("cpilot: 1 callback run this session: 1 passed");
     // The temp settings and run log are gone afterwards.
     expect(existsSync(argv[1] as string)).toBe(false);
