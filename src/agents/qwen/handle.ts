@@ -25,8 +25,9 @@ import {
  * result); PostToolUse runs the callbacks and answers with `additionalContext`, appended to
  * the tool's output (`decision: "block"` / `reason` are ignored there); SessionStart brings
  * the callbacks table and UserPromptSubmit (fired for each prompt and after each tool
- * round) the results that waited. A plugin's rewrite is not applied through the call
- * (not verified for Qwen), so it is a deny that says what to write. Never throws.
+ * round) the results that waited. Qwen ignores `updatedInput` (and a PreToolUse
+ * `additionalContext` beside an allow; both seen), so a plugin's rewrite is a deny that says
+ * what to write. Never throws.
  */
 export async function handleQwenHook(
   stdin: string,
