@@ -278,3 +278,24 @@ describe("the CLI", () => {
     expect(r.stderr).toContain("cpilot knows claude, gemini, cursor, codex");
   });
 });
+
+describe("Copilot CLI", () => {
+  test("the project's .mcp.json (Claude Code's entry), or $COPILOT_HOME/mcp-config.json with --user", () => {
+    const root = temp();
+    const home = temp();
+    const project = installMcp("copilot", { root, command: "cpilot", env: { COPILOT_HOME: home } });
+    expect(project.path).toBe(join(root, ".mcp.json"));
+    expect(JSON.parse(readFileSync(project.path, "utf8")).mcpServers.cpilot).toEqual({
+      type: "stdio",
+      command: "cpilot",
+      args: ["mcp"],
+    });
+    const user = installMcp("copilot", {
+      root,
+      command: "cpilot",
+      env: { COPILOT_HOME: home },
+      user: true,
+    });
+    expect(user.path).toBe(join(home, "mcp-config.json"));
+  });
+});

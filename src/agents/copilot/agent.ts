@@ -35,8 +35,17 @@ export const copilot: Agent = {
     return { ...report, lines };
   },
   hookFiles: [".github/hooks/cpilot.json"],
-  // Copilot keeps MCP servers in $COPILOT_HOME/mcp-config.json; `install --mcp` does not write it yet
-  mcp: null,
+  // Copilot CLI 1.0.102 reads a trusted project's .mcp.json (Claude Code's file and entry, seen)
+  mcp: {
+    configPath: (root) => join(root, ".mcp.json"),
+    userConfigPath: (env) =>
+      join(env.COPILOT_HOME || join(env.HOME || homedir(), ".copilot"), "mcp-config.json"),
+    format: "json",
+    args: ["mcp"],
+    entryFields: { type: "stdio" },
+    installNote:
+      "Copilot CLI reads a project's .mcp.json only in a folder it trusts (`cpilot install copilot --trust-project`); its tools show as cpilot-<tool>",
+  },
   programs: ["copilot"],
   isCommand: (name) => name === "copilot",
   projectDir: ".github/hooks",
