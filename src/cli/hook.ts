@@ -1,10 +1,8 @@
 /** `cpilot hook <agent>`: the one command an agent's hook config calls. Protocol on stdout only. */
 import { basename } from "node:path";
-import type { HookReply } from "../agents/kit/hook-reply.ts";
-import { isCompiledBinary } from "../platform/self-command.ts";
-import { shadowedBySession } from "../agents/kit/session-hooks.ts";
 import type { Agent, HookHandler } from "../agents/contract.ts";
 import type { HookReply } from "../agents/kit/hook-reply.ts";
+import { shadowedBySession } from "../agents/kit/session-hooks.ts";
 import { agentNamed, agentNames } from "../agents/registry.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";

@@ -64,7 +64,7 @@ export async function runOtherAgent(
   const skipped = places.find((p) => p.wired && p.inactive !== undefined)?.inactive;
   if (agent !== undefined && skipped !== undefined) {
     writeErr(
-      `cpilot: ${skipped.reason}, so a watcher checks its edits and the results go to .cpilot/last-results.md; to send them straight to the model:\n$ ${skipped.step}\n`,
+      `cpilot: ${skipped.reason}, so a watcher checks its edits and the results go to ${stateRelative(STATE.lastResults)}; to send them straight to the model:\n$ ${skipped.step}\n`,
     );
   } else if (agent !== undefined) {
     writeErr(

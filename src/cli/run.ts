@@ -3,8 +3,6 @@ import type * as NodeChildProcess from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
-import { renderRunSummary } from "../ui/run-summary.ts";
 import { SESSION_HOOKS_ENV } from "../agents/kit/session-hooks.ts";
 import { agentOfCommand } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";

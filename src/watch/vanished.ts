@@ -1,4 +1,4 @@
-import { runGit } from "../match/_git.ts";
+import { runGit } from "../match/git.ts";
 import { fileHash, type Settled } from "./settled.ts";
 
 /**

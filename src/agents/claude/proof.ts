@@ -1,6 +1,7 @@
 /** How `cpilot doctor --prove` plays Claude Code (2.1.x; see docs/agents.md). */
-import { answerJson, field, nested, preToolUseDenyReason } from "../kit/proof-answers.ts";
+
 import type { DeliveryProof } from "../contract.ts";
+import { answerJson, field, nested, preToolUseDenyReason } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
   session_id: "cpilot-proof",

@@ -5,8 +5,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CpilotError } from "../../util/errors.ts";
-import { SESSION_FLAG } from "../kit/session-hooks.ts";
 import type { SessionRequest } from "../contract.ts";
+import { SESSION_FLAG } from "../kit/session-hooks.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
 import { addCpilotHooks } from "./settings-file.ts";

@@ -1,13 +1,13 @@
-import type { ResolvedConfig } from "../../config/resolve.ts";
-import { afterEdits, reportText } from "../kit/after-edits.ts";
+import { claimOnce } from "../../agent-session/session-state.ts";
 import { agentSettings } from "../../config/agent-settings.ts";
+import type { ResolvedConfig } from "../../config/resolve.ts";
+import { takeDelivery } from "../../session/notices.ts";
 import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
+import { afterEdits, reportText } from "../kit/after-edits.ts";
 import { gateEdit, gateFailedReason } from "../kit/edit-gate.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
 import { EMPTY_REPLY, type HookReply } from "../kit/hook-reply.ts";
-import { takeDelivery } from "../../session/notices.ts";
 import { pathInRoot } from "../kit/root-path.ts";
-import { claimOnce } from "../../agent-session/session-state.ts";
 import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { parseQwenInput, type QwenHookInput } from "./payload.ts";
 import { qwenProtocol } from "./protocol.ts";

@@ -1,6 +1,7 @@
 /** How `cpilot doctor --prove` plays Qwen Code (0.24.4; see docs/agents.md). */
-import { answerJson, nested, preToolUseDenyReason } from "../kit/proof-answers.ts";
+
 import type { DeliveryProof } from "../contract.ts";
+import { answerJson, nested, preToolUseDenyReason } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
   session_id: "cpilot-proof",

@@ -1,5 +1,5 @@
-import type { ChangeKind } from "../../engine/batch.ts";
-import type { PendingWrite } from "../../gate/types.ts";
+import type { ChangeKind } from "../../model/batch.ts";
+import type { PendingWrite } from "../../model/gate-types.ts";
 import { str } from "../kit/hook-json.ts";
 
 /** Qwen Code's file-writing tools: `write_file {file_path, content}`, `edit {file_path, old_string, new_string, replace_all?}`. */

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { proving } from "../../support/agent-matrix.ts";
 import { afterLastTurn, type FakeOpenAI, startFakeOpenAI } from "../../support/fake-openai.ts";
-import { scriptedSession, sessionFiles, sessionTexts } from "../_shared/_real-cli-session.ts";
+import { scriptedSession, sessionFiles, sessionTexts } from "../../support/real-cli-session.ts";
 import { type AgentProject, agentProject, binary, cpilot, LINT } from "../gemini/_agent-project.ts";
 import { codexEnv, codexHome, runCodex } from "./_codex-cli.ts";
 

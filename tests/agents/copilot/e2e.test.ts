@@ -12,7 +12,7 @@ import {
   scriptedSession,
   sessionFiles,
   sessionTexts,
-} from "../_shared/_real-cli-session.ts";
+} from "../../support/real-cli-session.ts";
 import { type AgentProject, agentProject, binary, cpilot } from "../gemini/_agent-project.ts";
 import { COPILOT_VERSION, copilotEnv, copilotHome, runCopilot } from "./_copilot-cli.ts";
 

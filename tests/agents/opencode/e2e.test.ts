@@ -12,7 +12,7 @@ import {
   scriptedSession,
   sessionFiles,
   sessionTexts,
-} from "../_shared/_real-cli-session.ts";
+} from "../../support/real-cli-session.ts";
 import { type AgentProject, binary, cpilot } from "../gemini/_agent-project.ts";
 import { OPENCODE_VERSION, opencodeEnv, opencodeHome, runOpencode } from "./_opencode-cli.ts";
 

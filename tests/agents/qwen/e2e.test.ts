@@ -12,7 +12,7 @@ import {
   scriptedSession,
   sessionFiles,
   sessionTexts,
-} from "../_shared/_real-cli-session.ts";
+} from "../../support/real-cli-session.ts";
 import { type AgentProject, agentProject, binary, cpilot } from "../gemini/_agent-project.ts";
 import { QWEN_VERSION, qwenEnv, qwenHome, runQwen } from "./_qwen-cli.ts";
 

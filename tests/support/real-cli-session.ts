@@ -6,12 +6,13 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import {
-  afterLastTurn,
-  type FakeOpenAI,
-  type Step,
-  startFakeOpenAI,
-} from "../../support/fake-openai.ts";
-import { type AgentProject, agentProject, FORMAT, GATE, LINT } from "../gemini/_agent-project.ts";
+  type AgentProject,
+  agentProject,
+  FORMAT,
+  GATE,
+  LINT,
+} from "../agents/gemini/_agent-project.ts";
+import { afterLastTurn, type FakeOpenAI, type Step, startFakeOpenAI } from "./fake-openai.ts";
 
 export const CONFIG = { callbacks: [LINT, FORMAT], gate: GATE };
 
