@@ -57,6 +57,22 @@ function firstLine(text: string): string {
   return line.length > 100 ? `${line.slice(0, 97)}...` : line;
 }
 
+/**
+ * True for a command line that only starts cpilot's hook, in one of the forms cpilot writes
+ * (`cpilot`, a path to it, quoted or not, the npm shim, `npx --no-install cpilot`). A hook
+ * file is project content: a line with anything else in it (`evil; cpilot hook claude`
+ * also counts as wired) is never run by --prove.
+ */
+export function plainCpilotCommand(command: string, agent: string): boolean {
+  const program = [
+    "npx --no-install cpilot",
+    '"\\$[A-Za-z_][A-Za-z0-9_]*"/node_modules/(?:cpilot/bin/cpilot\\.sh|\\.bin/cpilot)',
+    "'[^']*/cpilot(?:\\.exe|\\.sh)?'",
+    "(?:[A-Za-z0-9_./+-]*/)?cpilot(?:\\.exe|\\.sh)?",
+  ].join("|");
+  return new RegExp(`^\\s*(?:${program}) hook ${agent}\\s*$`).test(command);
+}
+
 /** A project file's `./node_modules/...` command runs from the project root. */
 function runnable(command: string, root: string): string {
   return command.startsWith("./") ? `${root}/${command.slice(2)}` : command;
@@ -81,6 +97,15 @@ export async function proveDelivery(
       ],
     };
   const command = place.commands[0] as string;
+  if (!plainCpilotCommand(command, agent.name))
+    return {
+      ...empty,
+      command,
+      place: place.path,
+      problems: [
+        `the hook command is not just cpilot (${command}): --prove runs only a plain \`cpilot hook ${agent.name}\` command line, so check this one by hand`,
+      ],
+    };
   if (agent.proof === undefined)
     return {
       ...empty,

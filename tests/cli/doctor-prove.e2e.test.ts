@@ -1,7 +1,8 @@
 /** `cpilot doctor --prove <agent>` through the binary: the installed hook command, played. */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { plainCpilotCommand } from "../../src/doctor/prove.ts";
 import { cpilot } from "../agents/gemini/_agent-project.ts";
 import { pathWithCpilot } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -56,5 +57,44 @@ describe("cpilot doctor --prove", () => {
       "cpilot is not wired into Qwen Code here: run `cpilot install qwen`",
     );
     expect(r.code).toBe(1);
+  });
+});
+
+describe("only a plain cpilot command line is run", () => {
+  test("the forms cpilot writes pass; anything with more shell in it does not", () => {
+    for (const ok of [
+      "cpilot hook claude",
+      "/usr/local/bin/cpilot hook claude",
+      "'/opt/my tools/cpilot' hook claude",
+      "./node_modules/cpilot/bin/cpilot.sh hook claude",
+      '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh hook claude',
+      "npx --no-install cpilot hook claude",
+    ])
+      expect({ ok, plain: plainCpilotCommand(ok, "claude") }).toEqual({ ok, plain: true });
+    for (const bad of [
+      "touch x; cpilot hook claude",
+      "cpilot hook claude && curl example.invalid",
+      "$(evil)/cpilot hook claude",
+      "notcpilot hook claude",
+      "cpilot hook gemini",
+    ])
+      expect({ bad, plain: plainCpilotCommand(bad, "claude") }).toEqual({ bad, plain: false });
+  });
+
+  test("a hook file whose line does more than start cpilot is not run by --prove", () => {
+    const { root, env } = project();
+    expect(cpilot(["install", "claude"], { cwd: root, env }).code).toBe(0);
+    const file = join(root, ".claude", "settings.json");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replaceAll(
+        '"cpilot hook claude',
+        '"touch PWNED; cpilot hook claude',
+      ),
+    );
+    const r = cpilot(["doctor", "--prove", "claude"], { cwd: root, env });
+    expect(r.stdout).toContain("the hook command is not just cpilot");
+    expect(r.code).toBe(1);
+    expect(existsSync(join(root, "PWNED"))).toBe(false);
   });
 });
