@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { tempDir } from "../../helpers/tmp.ts";
+import { cpilot } from "../gemini/_agent-project.ts";
 import { checkInstallCycle, checkRefusesBadJson } from "../gemini/_install-check.ts";
 
 const USER = {
@@ -24,4 +27,18 @@ describe("cpilot install codex", () => {
 
   test("refuses a hooks file that is not JSON", () =>
     checkRefusesBadJson("codex", ".codex/hooks.json"));
+});
+
+describe("Codex's trust, when Codex cannot be asked", () => {
+  test("no codex_hooks advice; the step to repeat once Codex is on PATH, on its own line", () => {
+    const root = tempDir("cpilot-codex-trust-", { git: true });
+    const r = cpilot(["install", "codex"], {
+      cwd: root,
+      env: { PATH: "/usr/bin:/bin", CPILOT_CODEX: join(root, "no-codex-here") },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain("codex_hooks");
+    expect(r.stderr).toContain("Codex runs only hooks it trusts, and it could not be asked here");
+    expect(r.stderr).toMatch(/^\$ cpilot install codex$/m);
+  });
 });
