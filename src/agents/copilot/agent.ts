@@ -60,7 +60,9 @@ export const copilot: Agent = {
     const place = jsonHookPlace(copilotHooksPath(root), "copilot", (json) =>
       JSON.stringify(json).split('"').some(isCopilotCpilotCommand),
     );
-    if (!place.wired || copilotTrusts(root, env) !== false) return [place];
+    // COPILOT_ALLOW_ALL=true (exactly) trusts the folder for the run (Copilot's own help)
+    const trustedNow = env.COPILOT_ALLOW_ALL === "true" || copilotTrusts(root, env) !== false;
+    if (!place.wired || trustedNow) return [place];
     return [{ ...place, inactive: UNTRUSTED }];
   },
 };
