@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { agentNames } from "./src/agents/registry.ts";
+import { AGENT_NAMES } from "./src/agents/registry.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
 import { pendingStage } from "./src/stage/pending.ts";
@@ -23,7 +23,7 @@ usage: cpilot <command> [options]        (cpilot <command> --help for its option
   context apply        apply <context-update> blocks to .context/ markdown
   gate test | log      dry-run the write gate, or show its decisions
 
-  install AGENT        wire cpilot into an agent: ${agentNames().join(", ")} (--mcp: as an MCP server);
+  install AGENT        wire cpilot into an agent: ${AGENT_NAMES.join(", ")} (--mcp: as an MCP server);
                        install git: a pre-commit hook running check --staged (an existing hook runs first)
   uninstall AGENT      remove exactly what install added
   run -- AGENT ARGS    start an agent with cpilot wired in for this session only

@@ -2,7 +2,7 @@
  * The one contract every coding agent implements. An agent is one folder, src/agents/<name>/,
  * whose `agent.ts` exports an `Agent`, and one line in ./registry.ts. Nothing outside
  * src/agents/ names an agent: the CLI, doctor, the hook server and the MCP installer ask the
- * registry. `agent.ts` is read on every hook call, so it holds data and small functions
+ * registry. `agent.ts` is read on every hook call to its agent, so it holds data and small functions
  * only; anything heavier (the hook handler, the installer, the hook-file readers) is loaded
  * on demand by the member that needs it.
  */

@@ -1,32 +1,30 @@
 /**
  * Every agent cpilot drives, one line each. Adding an agent: its folder under src/agents/
  * with an `agent.ts` exporting its `Agent` (see ./contract.ts), and one line here. Nothing
- * outside src/agents/ imports an agent folder or names an agent; it asks this list.
+ * outside src/agents/ imports an agent folder or names an agent; it asks this table.
+ *
+ * Each line loads its agent's folder on demand: a hook call (`cpilot hook <name>`, the hook
+ * server) loads its own agent only. Commands that walk every agent (install, doctor, run,
+ * MCP install) use ./all-agents.ts, which loads them all from this table.
  */
-import { claude } from "./claude/agent.ts";
-import { codex } from "./codex/agent.ts";
 import type { Agent } from "./contract.ts";
-import { copilot } from "./copilot/agent.ts";
-import { cursor } from "./cursor/agent.ts";
-import { gemini } from "./gemini/agent.ts";
-import { opencode } from "./opencode/agent.ts";
-import { qwen } from "./qwen/agent.ts";
 
 /** In the order people see them (usage lines, doctor). */
-export const AGENTS: readonly Agent[] = [claude, gemini, cursor, codex, opencode, copilot, qwen];
+const AGENT_LOADERS: Readonly<Record<string, () => Promise<Agent>>> = {
+  claude: async () => (await import("./claude/agent.ts")).claude,
+  gemini: async () => (await import("./gemini/agent.ts")).gemini,
+  cursor: async () => (await import("./cursor/agent.ts")).cursor,
+  codex: async () => (await import("./codex/agent.ts")).codex,
+  opencode: async () => (await import("./opencode/agent.ts")).opencode,
+  copilot: async () => (await import("./copilot/agent.ts")).copilot,
+  qwen: async () => (await import("./qwen/agent.ts")).qwen,
+};
 
-/** The agent called `name`, or undefined. */
-export function agentNamed(name: string): Agent | undefined {
-  return AGENTS.find((agent) => agent.name === name);
-}
+/** The agents' names, in the order people see them (usage lines, doctor, "cpilot knows ..."). */
+export const AGENT_NAMES: readonly string[] = Object.keys(AGENT_LOADERS);
 
-/** The agents' names, for usage lines and "cpilot knows ..." errors. */
-export function agentNames(): string[] {
-  return AGENTS.map((agent) => agent.name);
-}
-
-/** The agent a command starts, from its file name (`cursor-agent` is Cursor's CLI), or undefined. */
-export function agentOfCommand(command: string): Agent | undefined {
-  const name = command.split("/").pop()?.toLowerCase() ?? "";
-  return AGENTS.find((agent) => agent.isCommand(name));
+/** The agent called `name`, its folder loaded now; undefined for a name cpilot does not know. */
+export async function loadAgent(name: string): Promise<Agent | undefined> {
+  const load = Object.hasOwn(AGENT_LOADERS, name) ? AGENT_LOADERS[name] : undefined;
+  return load === undefined ? undefined : load();
 }

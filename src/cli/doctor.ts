@@ -37,15 +37,15 @@ async function proveCommand(
   configPath: string | undefined,
   cwd: string,
 ): Promise<number> {
-  const [{ agentNamed, agentNames }, prove, { findConfig }] = await Promise.all([
+  const [{ AGENT_NAMES, loadAgent }, prove, { findConfig }] = await Promise.all([
     import("../agents/registry.ts"),
     import("../doctor/prove.ts"),
     import("../config/find.ts"),
   ]);
-  const agent = agentNamed(name);
+  const agent = await loadAgent(name);
   if (agent === undefined)
     throw new CpilotError(
-      `Cannot prove delivery for "${name}": cpilot knows ${agentNames().join(", ")}`,
+      `Cannot prove delivery for "${name}": cpilot knows ${AGENT_NAMES.join(", ")}`,
       {
         hint: `usage: ${USAGE}`,
       },

@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import type { Agent, HookHandler } from "../agents/contract.ts";
 import type { HookReply } from "../agents/kit/hook-reply.ts";
 import { shadowedBySession } from "../agents/kit/session-hooks.ts";
-import { agentNamed, agentNames } from "../agents/registry.ts";
+import { AGENT_NAMES, loadAgent } from "../agents/registry.ts";
 import { hookServerWanted, socketPath } from "../hook-server/address.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { dieWithParent } from "../platform/parent-death.ts";
@@ -17,7 +17,7 @@ import { mark } from "../util/trace.ts";
 import { ISOLATED_ENV } from "./hook-isolated-env.ts";
 
 const usage = (): string =>
-  `cpilot hook ${agentNames().join("|")}   (reads the hook event JSON on stdin; the agent calls it)`;
+  `cpilot hook ${AGENT_NAMES.join("|")}   (reads the hook event JSON on stdin; the agent calls it)`;
 
 /**
  * Payloads past this (a Write of a multi-megabyte file) are answered in-process: copying
@@ -139,10 +139,10 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
     await runBackground(spec);
     return 0;
   }
-  const target = agent === undefined ? undefined : agentNamed(agent);
+  const target = agent === undefined ? undefined : await loadAgent(agent);
   if (target === undefined) {
     throw new CpilotError(
-      `Cannot answer hooks for "${agent ?? ""}": cpilot knows ${agentNames().join(", ")}`,
+      `Cannot answer hooks for "${agent ?? ""}": cpilot knows ${AGENT_NAMES.join(", ")}`,
       { hint: `usage: ${usage()}` },
     );
   }

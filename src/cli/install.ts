@@ -1,8 +1,9 @@
 /** `cpilot install <agent>` / `cpilot uninstall <agent>`: cpilot's hooks in the agent's config. */
 import { homedir } from "node:os";
 import { dirname } from "node:path";
+import { AGENTS, agentNamed } from "../agents/all-agents.ts";
 import type { InstallScope } from "../agents/contract.ts";
-import { AGENTS, agentNamed, agentNames } from "../agents/registry.ts";
+import { AGENT_NAMES } from "../agents/registry.ts";
 import { findConfig } from "../config/find.ts";
 import { say } from "../ui/style.ts";
 import { didYouMean } from "../util/edit-distance.ts";
@@ -10,7 +11,7 @@ import { CpilotError } from "../util/errors.ts";
 import { loadConfigQuietly, NO_CONFIG_YET, parseFlags } from "./_common.ts";
 
 const usage = (): string =>
-  `cpilot install|uninstall ${agentNames().join("|")} [--project | --local | --user] [--trust-project] [--config PATH] | cpilot install|uninstall git`;
+  `cpilot install|uninstall ${AGENT_NAMES.join("|")} [--project | --local | --user] [--trust-project] [--config PATH] | cpilot install|uninstall git`;
 
 /**
  * Merge cpilot's hooks into (or take them out of) the agent's config, keeping everything
@@ -39,7 +40,7 @@ export async function installCommand(
   );
   const agent = positionals.length === 1 ? agentNamed(positionals[0] ?? "") : undefined;
   if (agent === undefined) {
-    const known = agentNames();
+    const known = AGENT_NAMES;
     throw new CpilotError(
       `Cannot ${action} hooks for "${positionals.join(" ")}": cpilot knows ${known.join(", ")} and git`,
       {

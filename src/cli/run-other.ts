@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { agentOfCommand } from "../agents/registry.ts";
+import { agentOfCommand } from "../agents/all-agents.ts";
 import { findConfig } from "../config/find.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname } from "node:path";
-import { AGENTS } from "../agents/registry.ts";
+import { AGENTS } from "../agents/all-agents.ts";
 import { findConfig } from "../config/find.ts";
 import { CpilotError } from "../util/errors.ts";
 import { checkAgent } from "./agents.ts";

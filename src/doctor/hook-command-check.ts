@@ -1,8 +1,8 @@
 import { accessSync, constants, existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
+import { AGENTS } from "../agents/all-agents.ts";
 import type { HookPlace } from "../agents/contract.ts";
 import { NPM_SHIM } from "../agents/kit/portable-command.ts";
-import { AGENTS } from "../agents/registry.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 
 /** `$VAR` or `${VAR}` for every agent's project-folder variable. */

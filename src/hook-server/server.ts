@@ -6,7 +6,7 @@
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import type * as NodeNet from "node:net";
 import { setHookConfigMode } from "../agents/kit/hook-config.ts";
-import { agentNamed } from "../agents/registry.ts";
+import { loadAgent } from "../agents/registry.ts";
 import { ConfigRefused, setConfigGuard } from "../config/load.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { processStop, stopProcessRuns } from "../platform/process-stop.ts";
@@ -123,7 +123,7 @@ async function answer(
   request: HookRequest,
   home: { env: NodeJS.ProcessEnv; cwd: string; umask: number },
 ): Promise<HookResponse> {
-  const agent = agentNamed(request.agent);
+  const agent = await loadAgent(request.agent);
   if (agent === undefined) return { served: false, reason: `unknown agent ${request.agent}` };
   const handle = await agent.hook();
   try {

@@ -1,7 +1,7 @@
 import { lstatSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { stateDirsHere } from "../agents/kit/edit-gate.ts";
-import { agentNamed } from "../agents/registry.ts";
+import { loadAgent } from "../agents/registry.ts";
 import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
 import { checkPath } from "../gate/rules.ts";
 import type { GateConfig } from "../model/gate-schema.ts";
@@ -99,7 +99,7 @@ async function gate(
     ...extra,
   };
   // An MCP client that names itself as an agent cpilot knows gets that agent's notes folders.
-  const agent = agentNamed(ctx.agent);
+  const agent = await loadAgent(ctx.agent);
   const stateDirs = agent === undefined ? [] : stateDirsHere(agent);
   if (ctx.unloaded === undefined)
     return evaluateWrite(write, { root: ctx.root, config: ctx.gate, tty: false, log, stateDirs });

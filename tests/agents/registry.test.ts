@@ -3,7 +3,8 @@
  * against the rest of cpilot (the gate protects the files that wire it in).
  */
 import { expect, test } from "bun:test";
-import { AGENTS, agentNamed, agentOfCommand } from "../../src/agents/registry.ts";
+import { AGENTS, agentNamed, agentOfCommand } from "../../src/agents/all-agents.ts";
+import { AGENT_NAMES, loadAgent } from "../../src/agents/registry.ts";
 import { ownConfigKind } from "../../src/gate/own-config.ts";
 
 test("names are unique, lower case, and found by agentNamed", () => {
@@ -14,6 +15,13 @@ test("names are unique, lower case, and found by agentNamed", () => {
     expect(agentNamed(agent.name)).toBe(agent);
   }
   expect(agentNamed("nobody")).toBeUndefined();
+});
+
+test("each registry line loads the agent of its name, in the order of the full list", async () => {
+  expect(AGENTS.map((a) => a.name)).toEqual([...AGENT_NAMES]);
+  for (const name of AGENT_NAMES) expect((await loadAgent(name))?.name).toBe(name);
+  expect(await loadAgent("nobody")).toBeUndefined();
+  expect(await loadAgent("toString")).toBeUndefined();
 });
 
 test("each agent's programs start it under cpilot run", () => {

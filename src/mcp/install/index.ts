@@ -5,8 +5,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { AGENTS, agentNamed } from "../../agents/all-agents.ts";
 import type { Agent, McpTarget } from "../../agents/contract.ts";
-import { AGENTS, agentNamed } from "../../agents/registry.ts";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { removeTomlServer, upsertTomlServer } from "./codex-toml.ts";

@@ -1,0 +1,29 @@
+/**
+ * scripts/hook-modules.ts measures what a Claude PostToolUse hook call loads; the hook path
+ * must load Claude's folder and no other agent's (the registry loads each on demand).
+ */
+import { expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..", "..");
+
+test("a Claude hook call loads Claude's agent folder and no other agent's", () => {
+  const run = spawnSync(process.execPath, [join(ROOT, "scripts", "hook-modules.ts"), "--list"], {
+    encoding: "utf8",
+  });
+  expect(run.stderr).toBe("");
+  expect(run.status).toBe(0);
+  const own = run.stdout
+    .split("\n")
+    .filter((line) => line.startsWith("  src/") || line.startsWith("  main.ts"))
+    .map((line) => line.trim());
+  expect(own).toContain("src/cli/hook.ts");
+  expect(own).toContain("src/agents/claude/agent.ts");
+  expect(own).toContain("src/agents/claude/post-tool-use.ts");
+  const agentFolders = new Set(
+    own.flatMap((path) => /^src\/agents\/([^_/][^/]*)\//.exec(path)?.[1] ?? []),
+  );
+  expect([...agentFolders]).toEqual(["claude"]);
+  expect(run.stdout).toMatch(/^modules: \d+ of the checkout/m);
+});
