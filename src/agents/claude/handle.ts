@@ -1,8 +1,6 @@
 import { mark } from "../../util/trace.ts";
-import { gateFailedReason } from "../kit/edit-gate.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
 import type { HookReply } from "../kit/hook-reply.ts";
-import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
 import { claudeProtocol } from "./protocol.ts";
@@ -33,7 +31,10 @@ export async function handleClaudeHook(
   options: { cwd: string; env: NodeJS.ProcessEnv },
 ): Promise<HookReply> {
   const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) return unreadableInputReply(claudeProtocol, stdin, parsed.error);
+  if (!parsed.ok) {
+    const { unreadableInputReply } = await import("../kit/unreadable-input.ts");
+    return unreadableInputReply(claudeProtocol, stdin, parsed.error);
+  }
   const { input } = parsed;
   const load = HANDLERS[input.event];
   if (load === undefined) return NO_REPLY;
@@ -50,6 +51,7 @@ export async function handleClaudeHook(
     const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
     // The write gate fails closed, as it does for a broken plugin: no verdict, no write.
     if (input.event === "PreToolUse" && isEditTool(input.tool?.toolName ?? "")) {
+      const { gateFailedReason } = await import("../kit/edit-gate.ts");
       return {
         ...permissionReply({
           decision: "deny",

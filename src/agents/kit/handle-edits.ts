@@ -1,4 +1,3 @@
-import { startBackground } from "../../agent-session/background.ts";
 import { recordResult } from "../../agent-session/session-state.ts";
 import { agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
@@ -36,15 +35,17 @@ export async function handleEdits(
   const extraEnv = options.extraEnv ?? {};
   const background = engine.plan(batch, { blocking: false, ...per });
   let notStarted: string | null = null;
-  let started: ReturnType<typeof startBackground> = [];
+  let started: { callback: string; files: readonly string[]; runId: string }[] = [];
   try {
-    started = startBackground(background, {
-      root: config.root,
-      configPath: config.path,
-      session,
-      batch,
-      extraEnv,
-    });
+    // Loaded only when something goes to the background: most calls start nothing there.
+    if (background.length > 0)
+      started = (await import("../../agent-session/background.ts")).startBackground(background, {
+        root: config.root,
+        configPath: config.path,
+        session,
+        batch,
+        extraEnv,
+      });
   } catch (err) {
     // a background run is handed its work through a file under .cpilot/
     noteStateTrouble(config.root, err);
