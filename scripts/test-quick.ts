@@ -6,11 +6,17 @@
 //
 // Usage: bun scripts/test-quick.ts [--list] [extra bun test flags, e.g. --parallel=1]
 //   --list: print the chosen files and the skipped ones with the reason, run nothing.
+//   --update-timings: run, then write each file's duration to tests/timings.json (commit it
+//   when files were added or got much slower: it only orders the run, slowest first).
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, relative, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
+
+/** Each file's duration in a past run (bun's --timings format): the slowest start first. */
+const TIMINGS = "tests/timings.json";
 
 /** Test helpers that start the real agent binaries from node_modules (matched by file name). */
 const REAL_AGENT_LAUNCHERS = [
@@ -67,14 +73,22 @@ function main(args: string[]): number {
     );
     return 0;
   }
-  // Files in parallel, one worker per core: most of a file's time is waiting on the
-  // processes it starts, and each worker has its own runtime folder (tests/setup.ts).
-  // On the busy 2-core machine: 142 s one file at a time, 86 s with two workers.
-  const parallel = args.some((a) => a.startsWith("--parallel")) ? [] : ["--parallel"];
+  // Files in parallel, two workers per core: most of a file's time is waiting on the
+  // processes it starts (an idle server's timeout, a watcher's quiet period), and each
+  // worker has its own runtime folder (tests/setup.ts). On the busy 2-core machine (load
+  // average 8 to 10): 142 s one file at a time, 128 s with two workers, 69 to 75 s with four.
+  const parallel = args.some((a) => a.startsWith("--parallel"))
+    ? []
+    : [`--parallel=${Math.min(16, 2 * availableParallelism())}`];
+  // The longest files first, so none of them starts last and runs alone at the end.
+  const timings =
+    args.some((a) => a.startsWith("--timings")) || !existsSync(join(ROOT, TIMINGS))
+      ? []
+      : [`--timings=${TIMINGS}`];
   // "./" makes bun read each argument as a path, not as a name filter.
   const run = spawnSync(
     process.execPath,
-    ["test", "--timeout", "60000", ...parallel, ...args, ...quick.map((f) => `./${f}`)],
+    ["test", "--timeout", "60000", ...parallel, ...timings, ...args, ...quick.map((f) => `./${f}`)],
     { cwd: ROOT, stdio: "inherit" },
   );
   return run.status ?? 1;
