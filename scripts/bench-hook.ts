@@ -6,7 +6,10 @@
 // under node_modules/.cache/cpilot-bench/tools: see _bench-peers.ts). Builds nothing: run
 // `npm run build` first. scripts/bench times the same call against lefthook and prek in
 // repos of every size; this one breaks the call down (warm server, TS config, fixed cost). Reports medians and ratios; asserts nothing.
-// Usage: bun scripts/bench-hook.ts [--runs N] [--keep] [--dir DIR]
+// With --compare OTHER (another build of cpilot, e.g. main's), OTHER's hook cases run in
+// the same interleaved rounds, and each case also shows its mean CPU time (user + system of
+// the call, from /proc/self/stat's children times: steadier than wall time on a busy machine).
+// Usage: bun scripts/bench-hook.ts [--runs N] [--keep] [--dir DIR] [--compare OTHER]
 // (the project is built below DIR, default node_modules/.cache/cpilot-bench: see _bench-dir.ts)
 import { execFileSync, spawnSync } from "node:child_process";
 import {
@@ -17,6 +20,7 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -32,6 +36,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "41" },
     keep: { type: "boolean" },
     dir: { type: "string" },
+    compare: { type: "string" },
   },
 });
 const RUNS = Number(values.runs);
@@ -143,6 +148,13 @@ const cases: Case[] = [
     env: SERVER_ENV,
   },
 ];
+if (values.compare !== undefined) {
+  // A private copy of the other build too, beside ours.
+  const other = join(dir, "cpilot-other");
+  copyFileSync(resolve(values.compare), other);
+  for (const c of cases.filter((c) => c.cmd === cpilot && c.env !== SERVER_ENV))
+    cases.push({ ...c, name: `OTHER ${c.name}`.slice(0, 40), cmd: other });
+}
 if (lefthook) {
   cases.push({
     name: "lefthook run, one `true` job",
@@ -167,8 +179,23 @@ function stdinFor(c: Case): number {
   return openSync(path, "r");
 }
 
+/** CPU time (ms) of this process's waited-for children so far, from /proc (0 elsewhere). */
+function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[13], fields[14]: cutime, cstime (fields 16, 17 of proc(5)), in clock ticks
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+const cpuTotals = new Map<string, number>();
+
 function once(c: Case): number {
   const stdin = stdinFor(c);
+  const cpu = childrenCpuMs();
   const t = performance.now();
   const r = spawnSync(c.cmd, c.args, {
     cwd: dir,
@@ -184,6 +211,7 @@ function once(c: Case): number {
     },
   });
   const ms = performance.now() - t;
+  cpuTotals.set(c.name, (cpuTotals.get(c.name) ?? 0) + childrenCpuMs() - cpu);
   closeSync(stdin);
   if (r.status !== 0) {
     throw new Error(`${c.name} exited ${r.status}: ${String(r.stderr).slice(0, 500)}`);
@@ -209,6 +237,7 @@ if (serverCase) {
 // Interleaved rounds, so load from other processes hits every case alike; 3 warm-up rounds.
 const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
 for (let round = 0; round < RUNS + 3; round++) {
+  if (round === 3) cpuTotals.clear();
   for (const c of cases) {
     const ms = once(c);
     if (round >= 3) samples.get(c.name)?.push(ms);
@@ -229,7 +258,7 @@ const out = [
   `cpilot hook bench: median of ${RUNS} interleaved runs, ${new Date().toISOString()}`,
   createCostLine(dir),
   "",
-  `${"case".padEnd(40)} ${"median".padStart(9)} ${"× floor".padStart(8)} ${"× start".padStart(8)}${lh ? ` ${"× lefthook".padStart(10)}` : ""}`,
+  `${"case".padEnd(40)} ${"median".padStart(9)} ${"× floor".padStart(8)} ${"× start".padStart(8)} ${"CPU mean".padStart(9)}${lh ? ` ${"× lefthook".padStart(10)}` : ""}`,
 ];
 for (const [name, ms] of med) {
   const cells = [
@@ -237,6 +266,7 @@ for (const [name, ms] of med) {
     `${ms.toFixed(1)} ms`.padStart(9),
     (ms / floor).toFixed(2).padStart(8),
     (ms / start).toFixed(2).padStart(8),
+    `${((cpuTotals.get(name) ?? 0) / RUNS).toFixed(1)} ms`.padStart(9),
   ];
   if (lh) cells.push((ms / lh).toFixed(2).padStart(10));
   out.push(cells.join(" "));
