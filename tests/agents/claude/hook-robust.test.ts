@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { listRunning } from "../../../src/engine/running.ts";
 import { runtimeEnv } from "../../helpers/binary.ts";
 import { processAlive } from "../../helpers/tmp.ts";
 import {
@@ -63,7 +64,9 @@ export default {
 
 /**
  * A hook call whose blocking callback runs for 30 s, started in its own process; resolves
- * once the callback runs, with the hook's process and the callback's pid.
+ * once the callback runs and is recorded as running (the hook writes the record just after
+ * the spawn: a hook killed before that, which a busy machine made likely, left a run no
+ * one knew of), with the hook's process and the callback's pid.
  */
 async function hookWithSlowCallback(): Promise<{
   p: Project;
@@ -92,6 +95,7 @@ async function hookWithSlowCallback(): Promise<{
     () => existsSync(p.path("slow.pid")) && readFileSync(p.path("slow.pid"), "utf8").trim() !== "",
     10_000,
   );
+  await waitFor(() => listRunning(p.dir).some((r) => r.pid !== null && r.pid > 0), 10_000);
   return { p, child, pid: Number(readFileSync(p.path("slow.pid"), "utf8")) };
 }
 
