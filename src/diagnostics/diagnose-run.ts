@@ -1,58 +1,25 @@
-import type { EditBatch } from "../model/batch.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
-import type { RunStatus } from "../model/outcome.ts";
 import { readLogBounded } from "./_read-log.ts";
-import { compareWithBaseline } from "./baseline/compare.ts";
+import { type DiagnoseInput, finished, markNew } from "./diagnose-finished.ts";
 import { parseDiagnostics } from "./parse-output.ts";
 
-export interface DiagnoseInput {
-  readonly batch: EditBatch;
-  readonly callback: string;
-  /** The callback's `format`, default "auto". */
-  readonly format: string | undefined;
-  /** The callback's `report`: "all" leaves every diagnostic unmarked, so agents see all. */
-  readonly report?: "new" | "all" | undefined;
-  /** Absolute folder the run ran in. */
-  readonly cwd: string;
-  readonly files: readonly string[];
-  readonly logPath: string;
-  readonly status: RunStatus;
-}
+export type { DiagnoseInput } from "./diagnose-finished.ts";
 
 /**
  * A finished run's diagnostics, read from its whole log (bounded), compared with the
  * callback's baseline (which this run then becomes). Undefined for a run that did not
- * finish (replaced, stopped). Never throws: bookkeeping must not cost the reply.
+ * finish (replaced, stopped). Never throws: bookkeeping must not cost the reply. The
+ * engine calls ./diagnose-finished.ts, which loads the parsers only for a run that printed
+ * something; this one, synchronous, is for the benchmarks.
  */
 export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
-  const { status, batch } = input;
-  if (status !== "passed" && status !== "failed" && status !== "timed_out") return undefined;
+  if (!finished(input.status)) return undefined;
   let found: Diagnostic[];
   try {
     const log = readLogBounded(input.logPath);
-    found = parseDiagnostics(log, { root: batch.root, cwd: input.cwd, format: input.format });
+    found = parseDiagnostics(log, { root: input.batch.root, cwd: input.cwd, format: input.format });
   } catch {
     return [];
   }
-  // A cut-off run, or a failure cpilot cannot read (a crash), says nothing about the files.
-  if (status === "timed_out" || (status === "failed" && found.length === 0)) return found;
-  try {
-    const marked = compareWithBaseline({
-      root: batch.root,
-      callback: input.callback,
-      diagnostics: found,
-      files: input.files,
-      edited: new Set(
-        batch.origin.surface === "check"
-          ? []
-          : batch.files.filter((f) => f.kind !== "deleted").map((f) => f.path),
-      ),
-      fromCheck: batch.origin.surface === "check",
-      // The parse is this function's own; "all" shows them unmarked, so copies are marked.
-      inPlace: input.report !== "all",
-    });
-    return input.report === "all" ? found : marked;
-  } catch {
-    return found;
-  }
+  return markNew(input, found);
 }

@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { diagnoseRun } from "../diagnostics/diagnose-run.ts";
+import { diagnoseFinishedRun } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { ownStartTime } from "../platform/process-start.ts";
@@ -194,7 +194,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     stoppedBy,
     toolOf(callback.run),
   );
-  const diagnostics = diagnoseRun({
+  const diagnostics = await diagnoseFinishedRun({
     batch: options.batch,
     callback: callback.name,
     format: callback.format,

@@ -1,6 +1,7 @@
 /**
  * scripts/hook-modules.ts measures what a Claude PostToolUse hook call loads; the hook path
- * must load Claude's folder and no other agent's (the registry loads each on demand).
+ * must load Claude's folder and no other agent's (the registry loads each on demand), and
+ * no output parser for a callback that printed nothing.
  */
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
@@ -8,7 +9,7 @@ import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "..", "..");
 
-test("a Claude hook call loads Claude's agent folder and no other agent's", () => {
+test("a Claude hook call loads Claude's agent folder and no other agent's, and no output parser for a quiet callback", () => {
   const run = spawnSync(process.execPath, [join(ROOT, "scripts", "hook-modules.ts"), "--list"], {
     encoding: "utf8",
   });
@@ -25,5 +26,8 @@ test("a Claude hook call loads Claude's agent folder and no other agent's", () =
     own.flatMap((path) => /^src\/agents\/([^_/][^/]*)\//.exec(path)?.[1] ?? []),
   );
   expect([...agentFolders]).toEqual(["claude"]);
+  // The callback (`true`) printed nothing: its diagnostics need no parser.
+  expect(own).toContain("src/diagnostics/baseline/compare.ts");
+  expect(own.filter((path) => path.startsWith("src/diagnostics/parsers/"))).toEqual([]);
   expect(run.stdout).toMatch(/^modules: \d+ of the checkout/m);
 });
