@@ -67,8 +67,12 @@ export function spawnAgent(
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   // This command owns the terminal's signals while the agent runs: main.ts's handlers
-  // would abort (and on a second Ctrl-C exit) under a still-running agent.
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.removeAllListeners(signal);
+  // would abort (and on a second Ctrl-C exit) under a still-running agent. They go once the
+  // forwarders below are in: with no listener at all for a moment, a SIGTERM that came just
+  // as the agent started killed cpilot outright and left the agent running, orphaned.
+  const mainHandlers = (["SIGINT", "SIGTERM"] as const).map(
+    (signal) => [signal, process.listeners(signal)] as const,
+  );
   const { spawn } = nodeBuiltin<typeof NodeChildProcess>("node:child_process");
   const child = spawn(command, args, { cwd, env, stdio: "inherit" });
   // ours: a subreaper scan (a watcher's runs, see stop-tree.ts) must never collect its status
@@ -85,6 +89,8 @@ export function spawnAgent(
   };
   const handlers = FORWARDED.map((signal) => [signal, forward(signal)] as const);
   for (const [signal, handler] of handlers) process.on(signal, handler);
+  for (const [signal, listeners] of mainHandlers)
+    for (const listener of listeners) process.off(signal, listener as () => void);
   return new Promise((resolvePromise, reject) => {
     child.on("error", (err) => {
       for (const [signal, handler] of handlers) process.off(signal, handler);

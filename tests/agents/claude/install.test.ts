@@ -191,24 +191,38 @@ exit 3`,
     ]);
   });
 
-  test("forwards SIGTERM to the agent and exits as it did", async () => {
-    const d = dir({ "callbacks.config.json": CONFIG });
-    const claude = fakeClaude(
-      d,
-      `trap 'echo got-term > "${d}/signal.txt"; exit 143' TERM\necho ready > "${d}/ready.txt"\nwhile true; do sleep 0.05; done`,
-    );
-    const child = spawn(binary(), ["run", "--", claude], {
-      cwd: d,
-      env: { PATH: "/usr/bin:/bin", ...runtimeEnv() },
-      stdio: "pipe",
-    });
-    const end = Date.now() + 10_000;
-    while (!existsSync(join(d, "ready.txt")) && Date.now() < end) await Bun.sleep(20);
-    child.kill("SIGTERM");
-    const code = await new Promise<number | null>((r) => child.on("close", r));
-    expect(readFileSync(join(d, "signal.txt"), "utf8").trim()).toBe("got-term");
-    expect(code).toBe(143);
-  });
+  // Each agent sends cpilot a SIGTERM as its first act, as an agent's supervisor may the
+  // moment it is up: cpilot had no SIGTERM handler for an instant after the agent started,
+  // and died of it, leaving the agent running. Several at once, to make that instant count.
+  test("forwards SIGTERM to the agent and exits as it did, even just after the agent started", async () => {
+    const session = async (): Promise<{ code: number | null; signal: string }> => {
+      const d = dir({ "callbacks.config.json": CONFIG });
+      const claude = fakeClaude(
+        d,
+        `trap 'echo got-term > "${d}/signal.txt"; exit 143' TERM\necho $$ > "${d}/ready.txt"\nkill -TERM $PPID\nwhile true; do sleep 0.05; done`,
+      );
+      const child = spawn(binary(), ["run", "--", claude], {
+        cwd: d,
+        env: { PATH: "/usr/bin:/bin", ...runtimeEnv() },
+        stdio: "pipe",
+      });
+      // cpilot's exit, not the pipes' close: an orphaned agent would hold those open forever
+      const code = await new Promise<number | null>((r) => child.on("exit", r));
+      const signalFile = join(d, "signal.txt");
+      const until = Date.now() + 5_000;
+      while (!existsSync(signalFile) && Date.now() < until) await Bun.sleep(20);
+      if (!existsSync(signalFile)) {
+        // the agent never got the signal: end it here, not at the machine's next reboot
+        try {
+          process.kill(Number(readFileSync(join(d, "ready.txt"), "utf8")), "SIGKILL");
+        } catch {}
+        return { code, signal: "" };
+      }
+      return { code, signal: readFileSync(signalFile, "utf8").trim() };
+    };
+    const results = await Promise.all(Array.from({ length: 10 }, session));
+    expect(results).toEqual(Array.from({ length: 10 }, () => ({ code: 143, signal: "got-term" })));
+  }, 30_000);
 
   test("an agent killed by a signal: exit 128 + its number", async () => {
     const d = dir({ "callbacks.config.json": CONFIG });
