@@ -140,6 +140,44 @@ function freshProcess(
   return { best: Math.min(...samples), median: median(samples), n };
 }
 
+/**
+ * The same step in a fresh process, split: reading the log, parsing, comparing with the
+ * baseline (and saving it), the agent's view. Best of each, in ms, to see where a hook
+ * call's time goes.
+ */
+function freshSteps(root: string, logs: readonly string[]): string {
+  const src = (path: string) => JSON.stringify(resolve(import.meta.dir, "..", "src", path));
+  const script = `
+    import { readLogBounded } from ${src("diagnostics/_read-log.ts")};
+    import { parseDiagnostics } from ${src("diagnostics/parse-output.ts")};
+    import { compareWithBaseline } from ${src("diagnostics/baseline/compare.ts")};
+    import { agentView } from ${src("diagnostics/agent-view.ts")};
+    const root = ${JSON.stringify(root)};
+    const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+    const t = [cpu()];
+    const log = readLogBounded(process.argv[1]); t.push(cpu());
+    const found = parseDiagnostics(log, { root, cwd: root }); t.push(cpu());
+    const marked = compareWithBaseline({ root, callback: "steps", diagnostics: found,
+      files: ["a.ts"], edited: new Set(["a.ts"]), fromCheck: false, inPlace: true }); t.push(cpu());
+    agentView(marked, { edited: ["a.ts"] }); t.push(cpu());
+    console.log(t.slice(1).map((x, i) => x - t[i]).join(" "));`;
+  const n = Math.max(5, Math.min(RUNS, 11));
+  const best = [Infinity, Infinity, Infinity, Infinity];
+  for (let i = 0; i < n; i++) {
+    const out = execFileSync(process.execPath, ["-e", script, logs[i % logs.length] as string], {
+      encoding: "utf8",
+    });
+    out
+      .trim()
+      .split(" ")
+      .forEach((x, k) => {
+        best[k] = Math.min(best[k] as number, Number(x));
+      });
+  }
+  const [read, parse, compare, view] = best.map((x) => x.toFixed(1));
+  return `read ${read}, parse ${parse}, baseline ${compare}, agent view ${view} ms (best of ${n} each)`;
+}
+
 // The whole step after a run: read the log, parse, compare with the baseline, save. Runs
 // alternate between two logs whose diagnostics sit one line apart, as after an edit above
 // them, so each run has a baseline to compare with and a changed one to save.
@@ -190,6 +228,7 @@ try {
     freshProcess(root, dense, "dense"),
     "as a one-shot hook pays it",
   );
+  console.log(`  ${"  per step".padEnd(24)} ${freshSteps(root, dense)}`);
   run("small", small);
   showFresh("200 lines, fresh process", freshProcess(root, small, "small"), "40 diagnostics");
   hookCalls(dense);
