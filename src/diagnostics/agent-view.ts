@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../model/diagnostic.ts";
+import { withColdJit } from "./_cold-jit.ts";
 import { diagnosticKey } from "./key.ts";
 
 /** Characters of diagnostics shown per run; the rest is counted, and in the log. */
@@ -83,6 +84,10 @@ function sortForAgent(list: Diagnostic[]): void {
  * left to say (every one was shown by an earlier run of this reply).
  */
 export function agentView(all: readonly Diagnostic[], options: AgentViewOptions): string[] | null {
+  return withColdJit(() => view(all, options));
+}
+
+function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] | null {
   const budget = options.budget ?? DIAGNOSTIC_BUDGET;
   const seen = options.seen ?? new Set<string>();
   // The reply's first run has nothing shown before it: no key to make per diagnostic.

@@ -1,6 +1,7 @@
 import type { EditBatch } from "../model/batch.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
+import { withColdJit } from "./_cold-jit.ts";
 import { readLogBounded } from "./_read-log.ts";
 import { compareWithBaseline } from "./baseline/compare.ts";
 
@@ -64,16 +65,15 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
   let found: Diagnostic[];
   try {
     const log = readLogBounded(input.logPath);
-    found =
-      log === ""
-        ? []
-        : (await import("./parse-output.ts")).parseDiagnostics(log, {
-            root: input.batch.root,
-            cwd: input.cwd,
-            format: input.format,
-          });
+    if (log === "") found = [];
+    else {
+      const { parseDiagnostics } = await import("./parse-output.ts");
+      found = withColdJit(() =>
+        parseDiagnostics(log, { root: input.batch.root, cwd: input.cwd, format: input.format }),
+      );
+    }
   } catch {
     return [];
   }
-  return markNew(input, found);
+  return withColdJit(() => markNew(input, found));
 }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from "../model/diagnostic.ts";
+import { withColdJit } from "./_cold-jit.ts";
 import { readLogBounded } from "./_read-log.ts";
 import { type DiagnoseInput, finished, markNew } from "./diagnose-finished.ts";
 import { parseDiagnostics } from "./parse-output.ts";
@@ -14,12 +15,18 @@ export type { DiagnoseInput } from "./diagnose-finished.ts";
  */
 export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
   if (!finished(input.status)) return undefined;
-  let found: Diagnostic[];
-  try {
-    const log = readLogBounded(input.logPath);
-    found = parseDiagnostics(log, { root: input.batch.root, cwd: input.cwd, format: input.format });
-  } catch {
-    return [];
-  }
-  return markNew(input, found);
+  return withColdJit(() => {
+    let found: Diagnostic[];
+    try {
+      const log = readLogBounded(input.logPath);
+      found = parseDiagnostics(log, {
+        root: input.batch.root,
+        cwd: input.cwd,
+        format: input.format,
+      });
+    } catch {
+      return [];
+    }
+    return markNew(input, found);
+  });
 }
