@@ -24,7 +24,26 @@ export const tsc: OutputParser = {
     for (let i = 0; i < lines.length && out.length < room; i++) {
       if (claimed[i]) continue;
       const line = lines[i] as string;
-      const m = PLAIN.exec(line) ?? PRETTY.exec(line);
+      // The plain header, most lines of a dense output, read with no call but the regex's
+      // (each call costs in a fresh process, where this loop runs before it is compiled).
+      const p = PLAIN.exec(line);
+      if (p !== null && !continues(lines[i + 1] ?? "")) {
+        claimed[i] = 1;
+        const s = p[4] as string;
+        const at = +(p[2] as string);
+        const col = +(p[3] as string);
+        out.push({
+          file: p[1] as string,
+          line: at < Number.POSITIVE_INFINITY ? at : 0, // as int(): digits, 0 when too long
+          column: col < Number.POSITIVE_INFINITY ? col : 0,
+          severity: s === "error" ? "error" : s === "warning" ? "warning" : "info",
+          code: p[5] as string,
+          message: p[6] as string,
+          tool: "tsc",
+        });
+        continue;
+      }
+      const m = p ?? PRETTY.exec(line);
       const g = m === null ? GLOBAL.exec(line) : null;
       if (m === null && g === null) continue;
       claimed[i] = 1;
