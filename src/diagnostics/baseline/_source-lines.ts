@@ -22,25 +22,13 @@ export function lineHash(line: string | undefined): number {
 }
 
 /**
- * A 32-bit fingerprint of a diagnostic's tool, severity, code and message: what a
- * baseline keeps of it, so it stores and compares numbers. Two different diagnostics are
- * taken for one only when these collide and they sit on the same source text in the same
- * file.
+ * A diagnostic's 32-bit fingerprint is `crc32(message, keyHead(tool, severity, code))`: the
+ * sum of "tool\0severity\0code\0" continued over the message, what a baseline keeps of it,
+ * so it stores and compares numbers. A dense output's thousands of diagnostics share a few
+ * heads, and joining each message to its head cost more than the sum itself. Two different
+ * diagnostics are taken for one only when these collide and they sit on the same source
+ * text in the same file.
  */
-export function keyHash(tool: string, severity: string, code: string, message: string): number {
-  // The sum of "tool\0severity\0code\0" continued over the message: a dense output's
-  // thousands of diagnostics share a few heads, and joining each message to its head cost
-  // more than the sum itself.
-  if (tool !== lastTool || severity !== lastSeverity || code !== lastCode) {
-    lastTool = tool;
-    lastSeverity = severity;
-    lastCode = code;
-    lastHead = crc32(`${tool}\0${severity}\0${code}\0`);
-  }
-  return crc32(message, lastHead);
+export function keyHead(tool: string, severity: string, code: string): number {
+  return crc32(`${tool}\0${severity}\0${code}\0`);
 }
-
-let lastTool = "";
-let lastSeverity = "";
-let lastCode = "";
-let lastHead = crc32("\0\0\0");

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../../model/diagnostic.ts";
+import { crc32 } from "../../platform/crc32.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
-import { keyHash, lineHash, sourceLines } from "./_source-lines.ts";
+import { keyHead, lineHash, sourceLines } from "./_source-lines.ts";
 import {
   type FileEntries,
   fileEntries,
@@ -80,18 +81,39 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   // Nothing to save when every file's record is as stored (the same diagnostics on the
   // same lines): most runs after an edit that touched none of them.
   let changed = false;
+  // The fingerprint's head (see keyHead) of the last diagnostic: a dense output's share a few.
+  let headTool = "";
+  let headSeverity = "";
+  let headCode = "";
+  let head = keyHead("", "", "");
   for (const [file, indexes] of byFile) {
     const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
-    const hashes = new LineHashes(src);
+    // Each line's lineHash, computed once (many diagnostics share a line); -2 not yet.
+    const lineHashes = new Float64Array(src === null ? 0 : src.length + 1).fill(-2);
     const old = fileEntries(before[file]);
     const oldByKey = old === null ? null : indexByKey(old.e);
     const used = new Uint8Array(old === null ? 0 : old.e.length / STRIDE);
     const entries: number[] = [];
     let committed: Set<number> | null | undefined;
     for (const i of indexes) {
+      // Inline, no call per step but the sums': before the engine has compiled this loop
+      // (a hook's fresh process), each call costs more than the work it does.
       const d = list[i] as Diagnostic;
-      const key = keyHash(d.tool, d.severity, d.code, d.message);
-      const text = d.line > 0 ? hashes.at(d.line) : -1;
+      if (d.tool !== headTool || d.severity !== headSeverity || d.code !== headCode) {
+        headTool = d.tool;
+        headSeverity = d.severity;
+        headCode = d.code;
+        head = keyHead(d.tool, d.severity, d.code);
+      }
+      const key = crc32(d.message, head);
+      let text = -1;
+      if (src !== null && d.line > 0 && d.line <= src.length) {
+        text = lineHashes[d.line] as number;
+        if (text === -2) {
+          text = lineHash(src[d.line - 1]);
+          lineHashes[d.line] = text;
+        }
+      }
       let introduced: boolean;
       let since: "run" | "commit" = "run";
       if (fromCheck) introduced = false;
@@ -142,24 +164,6 @@ function safeReadText(root: string, callback: string): SavedText {
     return readBaselineText(root, callback);
   } catch {
     return { text: null, version: null };
-  }
-}
-
-/** The lineHash of each line of a file, each computed once (many diagnostics share a line). */
-class LineHashes {
-  private readonly memo: Float64Array;
-  constructor(private readonly src: readonly string[] | null) {
-    this.memo = new Float64Array(src === null ? 0 : src.length + 1).fill(-2);
-  }
-  /** The hash of 1-based `line`, -1 when the file or the line is unknown. */
-  at(line: number): number {
-    if (this.src === null || line > this.src.length) return -1;
-    let h = this.memo[line] as number;
-    if (h === -2) {
-      h = lineHash(this.src[line - 1]);
-      this.memo[line] = h;
-    }
-    return h;
   }
 }
 

@@ -10,7 +10,7 @@ import { openVerifiedDir } from "../../util/verified-dir.ts";
 /**
  * One file's diagnostics as the last run that saw it left them, as numbers only, to stay
  * cheap to read, compare and write on the hook path (thousands of diagnostics in a file):
- * four per diagnostic in `e`: the keyHash of its tool, severity, code and message (what
+ * four per diagnostic in `e`: the fingerprint of its tool, severity, code and message (what
  * must be equal), its line, the lineHash of the source line it was on (-1 when unknown),
  * and 1 when an agent's edit brought it (it stays the agent's to fix), else 0.
  */
