@@ -82,12 +82,17 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
   const repeats = new Repeats();
   const out: Diagnostic[] = [];
   const count = Math.min(raw.length, MAX_DIAGNOSTICS);
+  // The last path as printed and as made root-relative: runs of one file (the usual order)
+  // skip the map, and their diagnostics share one string, which Repeats compares by identity.
+  let printed: string | null = null;
+  let file = "";
   for (let i = 0; i < count; i++) {
     let d = raw[i] as RawDiagnostic;
-    let file = paths.get(d.file);
-    if (file === undefined) {
-      file = rootRelative(d.file, options);
-      paths.set(d.file, file);
+    if (d.file !== printed) {
+      printed = d.file;
+      const known = paths.get(printed);
+      file = known ?? rootRelative(printed, options);
+      if (known === undefined) paths.set(printed, file);
     }
     if (d.message.length > MAX_MESSAGE)
       d = { ...d, file, message: `${d.message.slice(0, MAX_MESSAGE)} …` };
