@@ -50,7 +50,16 @@ const MAX_KEY_LINE = 0x1fffff;
 function sortForAgent(list: Diagnostic[]): void {
   const n = list.length;
   if (n < 2) return;
-  const files = [...new Set(list.map((d) => d.file))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // No call per diagnostic (a fresh process pays for each): runs of one file add it once.
+  const distinct = new Set<string>();
+  let last: string | null = null;
+  for (let i = 0; i < n; i++) {
+    const file = (list[i] as Diagnostic).file;
+    if (file === last) continue;
+    last = file;
+    distinct.add(file);
+  }
+  const files = [...distinct].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const fileRank = new Map(files.map((f, i) => [f, i]));
   // A line a key cannot hold (huge, or not a whole number from some JSON) sorts by comparison.
   let packable = true;
@@ -67,9 +76,15 @@ function sortForAgent(list: Diagnostic[]): void {
     return;
   }
   const keys = new Float64Array(n);
+  let rankedFile: string | null = null;
+  let rank = 0;
   for (let i = 0; i < n; i++) {
     const d = list[i] as Diagnostic;
-    const group = RANK[d.severity] * files.length + (fileRank.get(d.file) as number);
+    if (d.file !== rankedFile) {
+      rankedFile = d.file;
+      rank = fileRank.get(rankedFile) as number;
+    }
+    const group = RANK[d.severity] * files.length + rank;
     keys[i] = (group * (MAX_KEY_LINE + 1) + d.line) * n + i;
   }
   keys.sort();
@@ -100,9 +115,17 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   const mine: Diagnostic[] = [];
   const others: Diagnostic[] = [];
   const old: Diagnostic[] = [];
+  let lastFile: string | null = null;
+  let lastEdited = false;
   for (const d of list)
     if (d.baseline === "unchanged") old.push(d);
-    else (edited.has(d.file) ? mine : others).push(d);
+    else {
+      if (d.file !== lastFile) {
+        lastFile = d.file;
+        lastEdited = edited.has(lastFile);
+      }
+      (lastEdited ? mine : others).push(d);
+    }
   sortForAgent(mine);
   sortForAgent(others);
 
