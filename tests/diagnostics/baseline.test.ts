@@ -149,3 +149,42 @@ test("a project reached through a symlink keeps its baseline", () => {
   compareWithBaseline({ ...input, fromCheck: true });
   expect(compareWithBaseline({ ...input, fromCheck: false })[0]?.baseline).toBe("unchanged");
 });
+
+// The comparison's loop computes each fingerprint and line hash inline (no call per
+// diagnostic): what makes a diagnostic "the same one" must not change with it.
+const diag = (line: number, code: string): Diagnostic => ({
+  file: "a.txt",
+  line,
+  column: 1,
+  severity: "error",
+  code,
+  message: "the same words",
+  tool: "compiler",
+});
+
+test("a diagnostic whose code changed is new, even beside one of the same tool and message", () => {
+  const root = tempDir("cpilot-baseline-code-");
+  writeFiles(root, { "a.txt": "one\ntwo\n" });
+  const input = { root, callback: "lint", files: ["a.txt"], edited: new Set<string>() };
+  compareWithBaseline({ ...input, diagnostics: [diag(1, "E1"), diag(2, "E2")], fromCheck: true });
+  const again = compareWithBaseline({
+    ...input,
+    diagnostics: [diag(1, "E1"), diag(2, "E3")],
+    fromCheck: false,
+  });
+  expect(again.map((d) => d.baseline)).toEqual(["unchanged", "new"]);
+});
+
+test("a diagnostic on a line the edit rewrote is new; on its untouched neighbour, old", () => {
+  const root = tempDir("cpilot-baseline-text-");
+  writeFiles(root, { "a.txt": "one\ntwo\nthree\n" });
+  const input = { root, callback: "lint", files: ["a.txt"], edited: new Set<string>() };
+  compareWithBaseline({ ...input, diagnostics: [diag(1, "E1"), diag(2, "E1")], fromCheck: true });
+  writeFiles(root, { "a.txt": "one\nTWO, rewritten\nthree\n" });
+  const again = compareWithBaseline({
+    ...input,
+    diagnostics: [diag(1, "E1"), diag(2, "E1")],
+    fromCheck: false,
+  });
+  expect(again.map((d) => d.baseline)).toEqual(["unchanged", "new"]);
+});
