@@ -1,10 +1,10 @@
 import { dirname } from "node:path";
 import type * as NodeUtil from "node:util";
 import type { ResolvedConfig } from "../config/resolve.ts";
-import { nodeBuiltin } from "../platform/builtin.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { closestNames, didYouMean } from "../util/edit-distance.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";
+import { parseArgsStrict } from "./parse-args.ts";
 
 /** What a flag does, in one line, where most commands mean the same by it. */
 const FLAG_HELP: Record<string, string> = {
@@ -71,8 +71,14 @@ export function parseFlags<T extends NonNullable<NodeUtil.ParseArgsConfig["optio
   if ((own.includes("--help") || own.includes("-h")) && !("help" in options))
     throw new HelpRequest(flagHelp(usage, options, help));
   try {
-    const { parseArgs } = nodeBuiltin<typeof NodeUtil>("node:util");
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgsStrict(args, options) as ReturnType<
+      typeof NodeUtil.parseArgs<{
+        args: string[];
+        options: T;
+        allowPositionals: true;
+        strict: true;
+      }>
+    >;
   } catch (err) {
     const message = (err as Error).message;
     // parseArgs says "Unknown option '--fro'": offer the flags this command has.
