@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { useLongLivedJit } from "../platform/jit.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
@@ -13,6 +14,7 @@ export async function mcpCommand(
   args: string[],
   options: { cwd: string; signal: AbortSignal },
 ): Promise<number> {
+  useLongLivedJit(); // a server: it runs the same code for the whole session
   const { values, positionals } = parseFlags(
     args,
     {

@@ -8,6 +8,7 @@ import { SESSION_HOOKS_ENV } from "../agents/kit/session-hooks.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { useLongLivedJit } from "../platform/jit.ts";
 import { startedPids } from "../platform/start-process.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
@@ -28,6 +29,7 @@ const FORWARDED = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT", "SIGUSR1", "SIGUSR2
  * other command, goes to ./run-other.ts.
  */
 export async function runCommand(args: string[], ctx: { cwd: string }): Promise<number> {
+  useLongLivedJit(); // it lives as long as the agent's session
   const argv = args[0] === "--" ? args.slice(1) : args;
   const [command, ...rest] = argv;
   if (command === undefined)

@@ -9,6 +9,7 @@ import { setHookConfigMode } from "../agents/kit/hook-config.ts";
 import { loadAgent } from "../agents/registry.ts";
 import { ConfigRefused, setConfigGuard } from "../config/load.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { useLongLivedJit } from "../platform/jit.ts";
 import { processStop, stopProcessRuns } from "../platform/process-stop.ts";
 import { redirectStderr } from "../platform/stdio.ts";
 import { type HookRequest, type HookResponse, MESSAGE_END } from "./protocol.ts";
@@ -29,6 +30,7 @@ interface ServerOptions {
 
 /** Serve until idle, replaced, or worn out. Resolves when the server has stopped listening. */
 export async function serveHooks(options: ServerOptions): Promise<void> {
+  useLongLivedJit(); // warm code is the point of the server
   const { createServer } = nodeBuiltin<typeof NodeNet>("node:net");
   const idleMs = options.idleMs ?? envMs("CPILOT_HOOK_SERVER_IDLE_MS") ?? DEFAULT_IDLE_MS;
   setConfigGuard(assertServable);
