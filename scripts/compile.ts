@@ -18,6 +18,9 @@ export interface CompileOptions {
   readonly cross?: { readonly bunTarget: string; readonly runtime: string };
 }
 
+/** The JIT tier-up scale dist/cpilot starts with (see compileArgs). */
+const COMPILED_JIT_POLICY = 100;
+
 /** The arguments to `bun` that compile main.ts into `outfile`. */
 export function compileArgs(options: CompileOptions, outfile = options.outfile): string[] {
   return [
@@ -35,12 +38,14 @@ export function compileArgs(options: CompileOptions, outfile = options.outfile):
     // check --all 33.7 to 30.2 ms at 2,000 files and 129.9 to 126.2 at 20,000, --staged
     // with 1,000 files 42.1 to 36.8, a run printing 5,000 diagnostics 35.6 to 31.4); the
     // long-lived processes (mcp, run, the hook server) set it back (src/platform/jit.ts).
-    "--compile-jit-policy=100",
+    `--compile-jit-policy=${COMPILED_JIT_POLICY}`,
     // A compiled Bun binary would otherwise read .env and bunfig.toml from whatever folder
     // it runs in: a project's secrets would leak into every callback, and a bunfig preload
     // written by an agent would run inside cpilot.
     "--no-compile-autoload-dotenv",
     "--no-compile-autoload-bunfig",
+    // The policy above, for code that raises it for a while and must put it back.
+    `--define=CPILOT_JIT_POLICY=${COMPILED_JIT_POLICY}`,
     `--define=CPILOT_BUILD_COMMIT=${JSON.stringify(options.commit)}`,
     `--define=CPILOT_BUILD_TARGET=${JSON.stringify(options.targetName)}`,
     ...(options.cross

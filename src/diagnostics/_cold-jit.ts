@@ -1,4 +1,4 @@
-import { bun } from "../platform/bun.ts";
+import { restoreJitPolicy, setJitPolicy } from "../platform/jit.ts";
 
 /**
  * How many times the JIT's thresholds are raised for a process's first diagnostics steps.
@@ -22,19 +22,17 @@ let depth = 0;
  * thousands of diagnostics made it compile the parser, the baseline comparison and the
  * agent's view (CPU time on its own threads, counted in the hook call's) for a process that
  * then exits. Only a process's first FIRST_STEPS steps; elsewhere (Deno, older Bun) as is.
- * The policy is set back to 1, Bun's normal one (cpilot's build sets no other).
+ * The policy is set back to the process's own (platform/jit.ts): the binary's, or 1 in a
+ * process that stays up.
  */
 export function withColdJit<T>(step: () => T): T {
-  const unsafe = bun?.unsafe;
-  if (typeof unsafe?.setJITPolicy !== "function" || depth > 0 || steps >= FIRST_STEPS)
-    return step();
+  if (depth > 0 || steps >= FIRST_STEPS || !setJitPolicy(SCALE)) return step();
   steps++;
   depth++;
-  unsafe.setJITPolicy(SCALE);
   try {
     return step();
   } finally {
     depth--;
-    unsafe.setJITPolicy(1);
+    restoreJitPolicy();
   }
 }

@@ -29,8 +29,6 @@ export interface BunSocket {
 export interface BunRuntime {
   /** The entry script when running from source. */
   readonly main?: string;
-  /** Absent in older Bun releases. */
-  readonly unsafe?: { setJITPolicy?(scale: number): void };
   readonly stdin: { stream(): { getReader(): BunStdinReader } };
   plugin(plugin: {
     name: string;
