@@ -98,6 +98,23 @@ export interface SessionRequest {
   /** A temp folder for this session's files, removed when the agent exits. */
   readonly dir: string;
   readonly config: ResolvedConfig | null;
+  /**
+   * A listener of `cpilot run` on 127.0.0.1 that answers this agent's hook calls in the
+   * running process, for an agent that can post hook events to a URL; absent when it did
+   * not start.
+   */
+  readonly hookUrl?: SessionHookUrl;
+}
+
+/** Where a session's hook calls may be posted, and how each proves it comes from the session. */
+export interface SessionHookUrl {
+  readonly url: string;
+  /** Headers for each call; values name an entry of `allowedEnvVars` as `$VAR`, never the secret. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The variables the agent reads into the headers (set in its environment). */
+  readonly allowedEnvVars: readonly string[];
+  /** Variables the agent would set for a hook command, for the calls the listener answers. */
+  addCallEnv(env: Readonly<Record<string, string>>): void;
 }
 
 /**
@@ -182,6 +199,8 @@ export interface Agent extends AgentProtocol {
    * hooks then call cpilot, or a watcher checks its edits.
    */
   sessionArgs?(request: SessionRequest): Promise<string[]>;
+  /** True when its session hooks may be posted to a URL (`SessionRequest.hookUrl`). */
+  readonly postsHooks?: boolean;
   /** How `cpilot doctor --prove` plays this agent; absent when it cannot be played without it. */
   proof?(): Promise<DeliveryProof>;
 }

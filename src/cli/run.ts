@@ -4,11 +4,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { agentOfCommand } from "../agents/all-agents.ts";
-import { SESSION_HOOKS_ENV } from "../agents/kit/session-hooks.ts";
+import type { SessionHookUrl } from "../agents/contract.ts";
+import { SESSION_FLAG, SESSION_HOOKS_ENV } from "../agents/kit/session-hooks.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { useLongLivedJit } from "../platform/jit.ts";
+import { isCompiledBinary } from "../platform/self-command.ts";
 import { startedPids } from "../platform/start-process.ts";
 import { writeErr } from "../platform/stdio.ts";
 import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
@@ -44,21 +46,70 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
   const dir = mkdtempSync(join(tmpdir(), "cpilot-run-"));
   const runLog = join(dir, "runs.jsonl");
   writeFileSync(runLog, "");
+  const agentEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    [RUN_LOG_ENV]: runLog,
+    // hooks installed in the project step aside for the session's own (session-hooks.ts)
+    [SESSION_HOOKS_ENV]: agent.name,
+  };
+  const listener = agent.postsHooks ? await startListener(agent.name, ctx.cwd, agentEnv) : null;
   try {
-    const agentArgs = await agent.sessionArgs({ command, args: rest, cwd: ctx.cwd, dir, config });
-    const code = await spawnAgent(command, agentArgs, ctx.cwd, {
-      ...process.env,
-      [RUN_LOG_ENV]: runLog,
-      // hooks installed in the project step aside for the session's own (session-hooks.ts)
-      [SESSION_HOOKS_ENV]: agent.name,
+    const agentArgs = await agent.sessionArgs({
+      command,
+      args: rest,
+      cwd: ctx.cwd,
+      dir,
+      config,
+      ...(listener !== null ? { hookUrl: listener.hookUrl } : {}),
     });
+    const code = await spawnAgent(
+      command,
+      agentArgs,
+      ctx.cwd,
+      listener === null ? agentEnv : { ...agentEnv, [listener.secretEnv]: listener.secret },
+    );
     const summary = renderRunSummary(readRunLog(runLog));
     if (summary !== "") writeErr(`${summary}\n`);
     else if (configPath === null)
       writeErr("cpilot: no callbacks.config.ts here, so no callbacks ran\n");
     return code;
   } finally {
+    await listener?.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The session's hook listener (src/hook-server/http-listener.ts), or null with a line on
+ * stderr when it cannot start: the session then gets command hooks only, as before.
+ * `CPILOT_HOOK_HTTP=0` asks for command hooks only.
+ */
+async function startListener(agent: string, cwd: string, env: NodeJS.ProcessEnv) {
+  const flag = process.env.CPILOT_HOOK_HTTP;
+  if (flag === "0" || flag === "false" || flag === "off") return null;
+  try {
+    const { startHookListener, SECRET_ENV, SECRET_HEADER } = await import(
+      "../hook-server/http-listener.ts"
+    );
+    const self = isCompiledBinary() ? [process.execPath] : ["cpilot"];
+    const listener = await startHookListener({
+      agent,
+      cwd,
+      env,
+      fallback: [...self, "hook", agent, SESSION_FLAG],
+    });
+    const hookUrl: SessionHookUrl = {
+      url: listener.url,
+      headers: { [SECRET_HEADER]: `$${SECRET_ENV}` },
+      allowedEnvVars: [SECRET_ENV],
+      addCallEnv: (extra) => listener.addCallEnv(extra),
+    };
+    return { hookUrl, secretEnv: SECRET_ENV, secret: listener.secret, close: listener.close };
+  } catch (err) {
+    writeErr(
+      `cpilot: Cannot start the hook listener on 127.0.0.1: ${err instanceof Error ? err.message : String(err)}\nhint: the session's hooks start a process per edit instead\n`,
+    );
+    return null;
   }
 }
 

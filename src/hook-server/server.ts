@@ -6,12 +6,11 @@
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import type * as NodeNet from "node:net";
 import { setHookConfigMode } from "../agents/kit/hook-config.ts";
-import { loadAgent } from "../agents/registry.ts";
-import { ConfigRefused, setConfigGuard } from "../config/load.ts";
+import { setConfigGuard } from "../config/load.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { useLongLivedJit } from "../platform/jit.ts";
 import { processStop, stopProcessRuns } from "../platform/process-stop.ts";
-import { redirectStderr } from "../platform/stdio.ts";
+import { answerHookRequest } from "./answer.ts";
 import { type HookRequest, type HookResponse, MESSAGE_END } from "./protocol.ts";
 import { assertServable } from "./servable.ts";
 import { startingMarker } from "./start.ts";
@@ -69,7 +68,7 @@ export async function serveHooks(options: ServerOptions): Promise<void> {
       conn.once("close", () => {
         if (!answered) stopProcessRuns(new Error("the hook call was stopped"));
       });
-      answer(request, home)
+      answerHookRequest(request, home)
         .finally(() => {
           answered = true;
         })
@@ -118,55 +117,6 @@ export async function serveHooks(options: ServerOptions): Promise<void> {
   // SIGTERM/SIGINT (main.ts) stop the runs in flight; the server stops with them.
   processStop.addEventListener("abort", stop, { once: true });
   await new Promise<void>((resolve) => server.on("close", () => resolve()));
-}
-
-/** Answer one call as its own process would: its environment, folder and umask meanwhile. */
-async function answer(
-  request: HookRequest,
-  home: { env: NodeJS.ProcessEnv; cwd: string; umask: number },
-): Promise<HookResponse> {
-  const agent = await loadAgent(request.agent);
-  if (agent === undefined) return { served: false, reason: `unknown agent ${request.agent}` };
-  const handle = await agent.hook();
-  try {
-    replaceEnv(request.env);
-    process.chdir(request.cwd);
-    process.umask(request.umask);
-  } catch (err) {
-    restore(home);
-    return { served: false, reason: `cannot take the caller's place: ${String(err)}` };
-  }
-  // What the call's own process would have written to stderr goes back with the answer.
-  let stderr = "";
-  redirectStderr((text) => {
-    stderr += text;
-  });
-  try {
-    const reply = await handle(request.stdin, { cwd: request.cwd, env: process.env });
-    const text = (stderr + (reply.stderr ?? "")).replace(/\n$/, "");
-    return { served: true, ...reply, ...(text !== "" ? { stderr: text } : {}) };
-  } catch (err) {
-    if (err instanceof ConfigRefused) return { served: false, reason: err.message };
-    throw err;
-  } finally {
-    redirectStderr(null);
-    restore(home);
-  }
-}
-
-function restore(home: { env: NodeJS.ProcessEnv; cwd: string; umask: number }): void {
-  replaceEnv(home.env);
-  process.chdir(home.cwd);
-  process.umask(home.umask);
-}
-
-/** Make process.env exactly `env` (children started meanwhile inherit it). */
-function replaceEnv(env: Readonly<Record<string, string | undefined>>): void {
-  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
-  for (const [key, value] of Object.entries(env)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
 }
 
 function inodeOf(path: string): number {

@@ -22,6 +22,7 @@ export const claude: Agent = {
       "Claude Code asks once before it starts a project's .mcp.json servers; approve cpilot there",
   },
   programs: ["claude"],
+  postsHooks: true,
   isCommand: (name) => name.includes("claude"),
   projectDir: ".claude",
   homeDir: (home) => join(home, ".claude"),

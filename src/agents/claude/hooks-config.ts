@@ -5,7 +5,29 @@ import { EDIT_TOOLS_MATCHER } from "./tool-files.ts";
 /** One entry of Claude Code's `hooks.<Event>` arrays. */
 export interface HookGroup {
   matcher?: string;
-  hooks: { type: "command"; command: string; timeout?: number }[];
+  hooks: (CommandHook | HttpHook)[];
+}
+
+export interface CommandHook {
+  type: "command";
+  command: string;
+  timeout?: number;
+}
+
+/** Claude Code posts the hook's JSON to `url`; header values name `allowedEnvVars` as $VAR. */
+export interface HttpHook {
+  type: "http";
+  url: string;
+  headers: Record<string, string>;
+  allowedEnvVars: string[];
+  timeout?: number;
+}
+
+/** Where a session's listener takes hook calls (src/hook-server/http-listener.ts). */
+export interface HttpTarget {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly allowedEnvVars: readonly string[];
 }
 
 export type HooksBlock = Record<string, HookGroup[]>;
@@ -50,22 +72,35 @@ export function hookTimeoutSeconds(config: ResolvedConfig | null): number {
 /**
  * The hooks cpilot registers: the write gate before edits, callbacks after each edit and
  * each batch, the stop check, and the callbacks panel at the start of a session.
- * `batchEvent: false` leaves out PostToolBatch (Claude Code before 2.1).
+ * `batchEvent: false` leaves out PostToolBatch (Claude Code before 2.1). With `http`, the
+ * calls after edits and at the stop are posted to that listener instead of starting a
+ * process; the write gate stays a command: an HTTP hook that cannot be reached lets the
+ * write through (Claude Code 2.1.330 takes a failed HTTP hook as a non-blocking error).
  */
 export function cpilotHooks(options: {
   command: string;
   timeout: number;
   batchEvent: boolean;
+  http?: HttpTarget;
 }): HooksBlock {
-  const hook = { type: "command" as const, command: options.command, timeout: options.timeout };
-  const edits: HookGroup[] = [{ matcher: EDIT_TOOLS_MATCHER, hooks: [hook] }];
+  const hook: CommandHook = { type: "command", command: options.command, timeout: options.timeout };
+  const after: CommandHook | HttpHook =
+    options.http === undefined
+      ? hook
+      : {
+          type: "http",
+          url: options.http.url,
+          headers: { ...options.http.headers },
+          allowedEnvVars: [...options.http.allowedEnvVars],
+          timeout: options.timeout,
+        };
   const always: HookGroup[] = [{ hooks: [hook] }];
   return {
     SessionStart: always,
     UserPromptSubmit: always,
-    PreToolUse: edits,
-    PostToolUse: edits,
-    ...(options.batchEvent ? { PostToolBatch: always } : {}),
-    Stop: always,
+    PreToolUse: [{ matcher: EDIT_TOOLS_MATCHER, hooks: [hook] }],
+    PostToolUse: [{ matcher: EDIT_TOOLS_MATCHER, hooks: [after] }],
+    ...(options.batchEvent ? { PostToolBatch: [{ hooks: [after] }] } : {}),
+    Stop: [{ hooks: [after] }],
   };
 }

@@ -14,10 +14,18 @@ import { addCpilotHooks } from "./settings-file.ts";
 /** The agent's arguments with `--settings <temp file holding cpilot's hooks>` first. */
 export function claudeSessionArgs(request: SessionRequest): string[] {
   const userSettings = takeSettingsArg(request.args, request.cwd);
+  const version = detectClaudeVersion(request.command);
+  const hookUrl = request.hookUrl;
   const hooks = cpilotHooks({
     command: `${hookCommandLine()} ${SESSION_FLAG}`,
     timeout: hookTimeoutSeconds(request.config),
-    batchEvent: supportsBatchEvent(detectClaudeVersion(request.command)),
+    batchEvent: supportsBatchEvent(version),
+    ...(hookUrl !== undefined ? { http: hookUrl } : {}),
+  });
+  // What Claude Code sets for its hook commands, which the listener's calls lack.
+  hookUrl?.addCallEnv({
+    CLAUDE_PROJECT_DIR: request.cwd,
+    ...(version !== null ? { AI_AGENT: `claude-code_${version.join("-")}_cli` } : {}),
   });
   const settingsPath = join(request.dir, "settings.json");
   writeFileSync(

@@ -1,0 +1,58 @@
+// Answer one hook call inside a process that stays up (the hook server, `cpilot run`'s
+// HTTP listener) as the call's own process would: in its environment, folder and umask.
+import { loadAgent } from "../agents/registry.ts";
+import { ConfigRefused } from "../config/load.ts";
+import { redirectStderr } from "../platform/stdio.ts";
+import type { HookRequest, HookResponse } from "./protocol.ts";
+
+export interface Home {
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+  readonly umask: number;
+}
+
+/** Answer one call as its own process would: its environment, folder and umask meanwhile. */
+export async function answerHookRequest(request: HookRequest, home: Home): Promise<HookResponse> {
+  const agent = await loadAgent(request.agent);
+  if (agent === undefined) return { served: false, reason: `unknown agent ${request.agent}` };
+  const handle = await agent.hook();
+  try {
+    replaceEnv(request.env);
+    process.chdir(request.cwd);
+    process.umask(request.umask);
+  } catch (err) {
+    restore(home);
+    return { served: false, reason: `cannot take the caller's place: ${String(err)}` };
+  }
+  // What the call's own process would have written to stderr goes back with the answer.
+  let stderr = "";
+  redirectStderr((text) => {
+    stderr += text;
+  });
+  try {
+    const reply = await handle(request.stdin, { cwd: request.cwd, env: process.env });
+    const text = (stderr + (reply.stderr ?? "")).replace(/\n$/, "");
+    return { served: true, ...reply, ...(text !== "" ? { stderr: text } : {}) };
+  } catch (err) {
+    if (err instanceof ConfigRefused) return { served: false, reason: err.message };
+    throw err;
+  } finally {
+    redirectStderr(null);
+    restore(home);
+  }
+}
+
+function restore(home: Home): void {
+  replaceEnv(home.env);
+  process.chdir(home.cwd);
+  process.umask(home.umask);
+}
+
+/** Make process.env exactly `env` (children started meanwhile inherit it). */
+function replaceEnv(env: Readonly<Record<string, string | undefined>>): void {
+  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+}
