@@ -1,0 +1,103 @@
+/** `cpilot run`'s hook listener: only this session's calls, with its secret, run anything. */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import {
+  type HookListener,
+  SECRET_HEADER,
+  startHookListener,
+} from "../../src/hook-server/http-listener.ts";
+import { tempDir } from "../helpers/tmp.ts";
+
+let dir = "";
+let listener: HookListener;
+
+beforeAll(async () => {
+  dir = tempDir("cpilot-listener-", { git: true });
+  writeFileSync(
+    join(dir, "callbacks.config.json"),
+    JSON.stringify({
+      callbacks: [
+        { name: "mark", pattern: "*.ts", run: "echo x >> ran; exit 1", per: "file", timeout: 20 },
+      ],
+    }),
+  );
+  writeFileSync(join(dir, "a.ts"), "x\n");
+  listener = await startHookListener({
+    agent: "claude",
+    cwd: dir,
+    env: { ...process.env },
+    fallback: ["false"],
+  });
+});
+afterAll(() => listener.close());
+
+const payload = () =>
+  JSON.stringify({
+    session_id: "s1",
+    cwd: dir,
+    hook_event_name: "PostToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(dir, "a.ts"), content: "x\n" },
+    tool_response: { filePath: join(dir, "a.ts") },
+  });
+
+/** POST (or `method`) to the listener with exactly these headers. */
+function call(
+  headers: Record<string, string>,
+  options: { method?: string; path?: string; body?: string } = {},
+): Promise<{ status: number; body: string }> {
+  const url = new URL(listener.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: url.port,
+        path: options.path ?? url.pathname,
+        method: options.method ?? "POST",
+        headers: { "content-type": "application/json", ...headers },
+      },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (d: string) => {
+          body += d;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body ?? payload());
+  });
+}
+
+const ran = () => existsSync(join(dir, "ran"));
+
+test("a call without the secret gets 401 and runs nothing", async () => {
+  expect((await call({})).status).toBe(401);
+  expect(ran()).toBe(false);
+});
+
+test("a wrong secret (same length or not) gets 403 and runs nothing", async () => {
+  const wrong = listener.secret.replace(/^./, (c) => (c === "a" ? "b" : "a"));
+  expect((await call({ [SECRET_HEADER]: wrong })).status).toBe(403);
+  expect((await call({ [SECRET_HEADER]: "short" })).status).toBe(403);
+  expect(ran()).toBe(false);
+});
+
+test("another host, path or method is refused even with the secret", async () => {
+  const secret = { [SECRET_HEADER]: listener.secret };
+  const port = new URL(listener.url).port;
+  expect((await call({ ...secret, host: `localhost:${port}` })).status).toBe(403);
+  expect((await call(secret, { path: "/hook/gemini" })).status).toBe(404);
+  expect((await call(secret, { method: "PUT" })).status).toBe(405);
+  expect(ran()).toBe(false);
+});
+
+test("the session's call runs the callbacks and answers in Claude Code's JSON", async () => {
+  const res = await call({ [SECRET_HEADER]: listener.secret });
+  expect(res.status).toBe(200);
+  expect(ran()).toBe(true);
+  expect(res.body).toContain("'mark' failed on a.ts");
+  expect(JSON.parse(res.body)).toMatchObject({ decision: "block" });
+});
