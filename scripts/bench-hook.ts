@@ -9,6 +9,9 @@
 // With --compare OTHER (another build of cpilot, e.g. main's), OTHER's hook cases run in
 // the same interleaved rounds, and each case also shows its mean CPU time (user + system of
 // the call, from /proc/self/stat's children times: steadier than wall time on a busy machine).
+// The "http:" cases post the same payload to the hook listener of a `cpilot run -- claude`
+// session (Claude Code's http hook: no process per call; the listener's CPU is read from
+// the run's /proc stat), the way Claude Code does, with the session's secret.
 // Usage: bun scripts/bench-hook.ts [--runs N] [--keep] [--dir DIR] [--compare OTHER]
 // (the project is built below DIR, default node_modules/.cache/cpilot-bench: see _bench-dir.ts)
 import { execFileSync, spawnSync } from "node:child_process";
@@ -109,6 +112,8 @@ interface Case {
   args: string[];
   input?: string;
   env?: Record<string, string>;
+  /** Posted to the session's hook listener instead of started as a process. */
+  http?: true;
 }
 const cases: Case[] = [
   { name: "floor: bash -c true", cmd: "bash", args: ["-c", "true"] },
@@ -148,11 +153,83 @@ const cases: Case[] = [
     env: SERVER_ENV,
   },
 ];
+// A `cpilot run -- claude` session whose "claude" only says its version, notes the
+// listener's address and secret, and waits: the listener is what the http cases call.
+const fakeClaude = join(dir, "claude");
+const sessionInfo = join(dir, "session-info");
+writeFileSync(
+  fakeClaude,
+  `#!/bin/bash\nif [ "$1" = --version ]; then echo "2.1.330 (Claude Code)"; exit 0; fi\nprintf '%s\\n%s\\n' "$(cat "$2")" "$CPILOT_HOOK_SECRET" > "${sessionInfo}.tmp" && mv "${sessionInfo}.tmp" "${sessionInfo}"\nexec sleep 100000\n`,
+  { mode: 0o755 },
+);
+const session = Bun.spawn([cpilot, "run", "--", fakeClaude], {
+  cwd: dir,
+  env: { ...process.env, CPILOT_HOOK_SERVER: "0", CPILOT_RUNTIME_DIR: runtimeDir },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const listener = await (async () => {
+  const deadline = Date.now() + 20_000;
+  while (!existsSync(sessionInfo)) {
+    if (Date.now() > deadline) throw new Error("cpilot run did not start its session in 20 s");
+    await Bun.sleep(20);
+  }
+  const text = readFileSync(sessionInfo, "utf8");
+  const secret = text.trimEnd().split("\n").at(-1) ?? "";
+  const settings = JSON.parse(text.slice(0, text.lastIndexOf(secret)));
+  const hook = settings.hooks.PostToolUse[0].hooks[0];
+  if (hook.type !== "http") throw new Error("the session's PostToolUse hook is not an http hook");
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  for (const [name, value] of Object.entries(hook.headers as Record<string, string>))
+    headers[name] = value.replace("$CPILOT_HOOK_SECRET", secret);
+  return { url: hook.url as string, headers };
+})();
+cases.push(
+  { name: "http: nothing matches", cmd: "", args: [], input: payload("a.md"), http: true },
+  { name: "http: one `true` callback", cmd: "", args: [], input: payload("a.ts"), http: true },
+  {
+    name: "http: same, callbacks.config.ts",
+    cmd: "",
+    args: [],
+    input: payload("a.ts", tsProject),
+    http: true,
+  },
+);
+
+/** CPU time (ms) of the session's `cpilot run` process and its waited-for children so far. */
+function sessionCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/${session.pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime, stime, cutime, cstime (fields 14-17 of proc(5))
+    return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** One call as Claude Code makes it: a POST with the payload and the secret header. */
+async function onceHttp(c: Case): Promise<number> {
+  const cpu = sessionCpuMs();
+  const t = performance.now();
+  const res = await fetch(listener.url, {
+    method: "POST",
+    headers: listener.headers,
+    body: c.input ?? "",
+  });
+  const body = await res.text();
+  const ms = performance.now() - t;
+  cpuTotals.set(c.name, (cpuTotals.get(c.name) ?? 0) + sessionCpuMs() - cpu);
+  if (res.status !== 200) throw new Error(`${c.name}: status ${res.status}: ${body.slice(0, 300)}`);
+  if (body.trim() !== "")
+    throw new Error(`${c.name} answered ${body.slice(0, 300)}: expected nothing`);
+  return ms;
+}
+
 if (values.compare !== undefined) {
   // A private copy of the other build too, beside ours.
   const other = join(dir, "cpilot-other");
   copyFileSync(resolve(values.compare), other);
-  for (const c of cases.filter((c) => c.cmd === cpilot && c.env !== SERVER_ENV))
+  for (const c of cases.filter((c) => c.cmd === cpilot && c.env !== SERVER_ENV && !c.http))
     cases.push({ ...c, name: `OTHER ${c.name}`.slice(0, 40), cmd: other });
 }
 if (lefthook) {
@@ -233,13 +310,14 @@ if (serverCase) {
   }
   for (let i = 0; i < 30; i++) once(serverCase);
 }
+for (const c of cases.filter((c) => c.http)) for (let i = 0; i < 30; i++) await onceHttp(c);
 
 // Interleaved rounds, so load from other processes hits every case alike; 3 warm-up rounds.
 const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
 for (let round = 0; round < RUNS + 3; round++) {
   if (round === 3) cpuTotals.clear();
   for (const c of cases) {
-    const ms = once(c);
+    const ms = c.http ? await onceHttp(c) : once(c);
     if (round >= 3) samples.get(c.name)?.push(ms);
   }
 }
@@ -283,11 +361,18 @@ const warmNone = med.get("warm server: nothing matches") ?? 0;
 out.push(
   `through the warm hook server: ${warm.toFixed(1)} ms one matching callback${lh ? ` (${(warm / lh).toFixed(2)}× lefthook)` : ""}, ${warmNone.toFixed(1)} ms nothing matches (${(warmNone - start).toFixed(1)} ms over the binary's start)`,
 );
+const http = med.get("http: one `true` callback") ?? 0;
+const httpNone = med.get("http: nothing matches") ?? 0;
+out.push(
+  `through cpilot run's http hook: ${http.toFixed(1)} ms one matching callback (${(hook - http).toFixed(1)} ms less than the command hook, ${(http / hook).toFixed(2)}×), ${httpNone.toFixed(1)} ms nothing matches; CPU ${((cpuTotals.get("http: one `true` callback") ?? 0) / RUNS).toFixed(1)} ms against ${((cpuTotals.get("hook PostToolUse, one `true` callback") ?? 0) / RUNS).toFixed(1)} ms`,
+);
 const runtime = med.get("runtime floor: empty Bun program") ?? 0;
 out.push(
   `cpilot's own work in the matching call: ${(hook - runtime).toFixed(1)} ms over the runtime floor (${runtime.toFixed(1)} ms: any compiled Bun program starting and exiting here)`,
 );
 process.stdout.write(`${out.join("\n")}\n`);
+session.kill("SIGTERM");
+await session.exited;
 rmSync(runtimeDir, { recursive: true, force: true });
 if (!values.keep) rmSync(dir, { recursive: true, force: true });
 else process.stdout.write(`kept ${dir}\n`);
