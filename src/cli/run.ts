@@ -66,7 +66,9 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
       command,
       agentArgs,
       ctx.cwd,
-      listener === null ? agentEnv : { ...agentEnv, [listener.secretEnv]: listener.secret },
+      listener === null
+        ? agentEnv
+        : { ...bypassProxyForLoopback(agentEnv), [listener.secretEnv]: listener.secret },
     );
     const summary = renderRunSummary(readRunLog(runLog));
     if (summary !== "") writeErr(`${summary}\n`);
@@ -160,6 +162,25 @@ export function spawnAgent(
       resolvePromise(code ?? 128 + signalNumber(signal));
     });
   });
+}
+
+/**
+ * The environment with 127.0.0.1 in NO_PROXY when a proxy is set: Claude Code 2.1.330 sends
+ * an http hook through HTTP(S)_PROXY unless NO_PROXY names its host, and a proxy cannot
+ * reach this machine's loopback, so every check result would be lost without a word.
+ */
+function bypassProxyForLoopback(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const proxied = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"].some(
+    (name) => env[name] || env[name.toLowerCase()],
+  );
+  if (!proxied) return env;
+  const out = { ...env };
+  for (const name of ["NO_PROXY", "no_proxy"]) {
+    const list = out[name] ?? "";
+    if (!list.split(",").some((host) => host.trim() === "127.0.0.1" || host.trim() === "*"))
+      out[name] = list === "" ? "127.0.0.1" : `${list},127.0.0.1`;
+  }
+  return out;
 }
 
 function signalNumber(signal: NodeJS.Signals | null): number {

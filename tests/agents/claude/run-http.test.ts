@@ -26,7 +26,7 @@ afterEach(async () => {
  * failing a.ts in one batch, then says it is done (the stop check), then done again.
  * The lint callback notes which process started it.
  */
-async function session(extraEnv: Record<string, string> = {}) {
+async function session(extraEnv: Record<string, string> = {}, options: { proxy?: boolean } = {}) {
   const project = await makeTempProject();
   const home = await mkdtemp(join(tmpdir(), "cpilot-run-http-"));
   const api = await startFakeAnthropic([
@@ -66,7 +66,17 @@ async function session(extraEnv: Record<string, string> = {}) {
     }),
   );
   const marker = randomUUID();
-  const env = { ...buildEnv(home, api.url, {}), [RUN_MARKER]: marker, ...extraEnv };
+  // proxy: the API as "localhost", the only name NO_PROXY lists; 127.0.0.1 goes to the proxy
+  const apiUrl = options.proxy ? api.url.replace("127.0.0.1", "localhost") : api.url;
+  const env: Record<string, string> = {
+    ...buildEnv(home, apiUrl, {}),
+    [RUN_MARKER]: marker,
+    ...extraEnv,
+  };
+  if (options.proxy) {
+    env.NO_PROXY = "localhost";
+    env.no_proxy = "localhost";
+  }
   const args = ["run", "--", CLAUDE_BIN, "-p", "do the task", "--output-format", "stream-json"];
   args.push("--verbose", "--dangerously-skip-permissions", "--no-session-persistence");
   const child = spawn(binary(), args, { cwd: project.dir, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -110,4 +120,13 @@ test("CPILOT_HOOK_HTTP=0: the same session with command hooks, one process per c
   expect(textOf(api.turns()[1]!)).toContain("✗ 'lint' failed on a.ts: exit 1 (failed)");
   expect(ppids.length).toBeGreaterThan(0);
   expect(ppids).not.toContain(runPid);
+}, 90_000);
+
+test("with a proxy set that NO_PROXY does not cover for 127.0.0.1, the http hook still reaches cpilot run", async () => {
+  const { code, api, runPid, ppids } = await session({}, { proxy: true });
+  expect(code).toBe(0);
+  expect(textOf(api.turns()[1]!)).toContain("✗ 'lint' failed on a.ts: exit 1 (failed)");
+  expect(new Set(ppids)).toEqual(new Set([runPid]));
+  // the hook's POST never went to the proxy (the fake refuses and records such requests)
+  expect(api.escapes()).toEqual([]);
 }, 90_000);
