@@ -1,6 +1,6 @@
 /** `cpilot run`'s hook listener: only this session's calls, with its secret, run anything. */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import {
@@ -8,6 +8,7 @@ import {
   SECRET_HEADER,
   startHookListener,
 } from "../../src/hook-server/http-listener.ts";
+import { cpilotBinary } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 let dir = "";
@@ -100,4 +101,47 @@ test("the session's call runs the callbacks and answers in Claude Code's JSON", 
   expect(ran()).toBe(true);
   expect(res.body).toContain("'mark' failed on a.ts");
   expect(JSON.parse(res.body)).toMatchObject({ decision: "block" });
+});
+
+test("a config whose loading runs code is answered by the command hook in its own process", async () => {
+  const project = tempDir("cpilot-listener-ts-", { git: true });
+  writeFileSync(
+    join(project, "callbacks.config.ts"),
+    [
+      "const shell = process.env.SHELL ?? 'bash'; // reads the environment: loads fresh",
+      "export default {",
+      `  callbacks: [{ name: "mark", pattern: "*.ts", run: 'echo "$PPID" >> ppid; exit 1', per: "file", timeout: 20, description: shell }],`,
+      "};",
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(join(project, "a.ts"), "x\n");
+  const own = await startHookListener({
+    agent: "claude",
+    cwd: project,
+    env: { ...process.env, CPILOT_RUNTIME_DIR: tempDir("cpilot-listener-rt-") },
+    fallback: [cpilotBinary(), "hook", "claude", "--session"],
+  });
+  try {
+    const body = JSON.stringify({
+      session_id: "s2",
+      cwd: project,
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(project, "a.ts"), content: "x\n" },
+      tool_response: { filePath: join(project, "a.ts") },
+    });
+    const res = await fetch(own.url, {
+      method: "POST",
+      headers: { [SECRET_HEADER]: own.secret, "content-type": "application/json" },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("'mark' failed on a.ts");
+    // started by a process of its own, not by this one
+    const ppid = Number(readFileSync(join(project, "ppid"), "utf8").trim());
+    expect(ppid).not.toBe(process.pid);
+  } finally {
+    await own.close();
+  }
 });
