@@ -141,6 +141,7 @@ if [ "$1" = "--version" ]; then echo "2.1.330 (Claude Code)"; exit 0; fi
 printf '%s\\n' "$@" > "${d}/argv.txt"
 cat "$2" > "${d}/settings-seen.json"
 echo "$CPILOT_RUN_LOG" > "${d}/runlog-path.txt"
+echo "$CPILOT_HOOK_SECRET" > "${d}/secret.txt"
 ${body}
 `,
     });
@@ -165,9 +166,20 @@ exit 3`,
     expect(argv[0]).toBe("--settings");
     expect(argv.slice(2)).toEqual(["-p", "hello world"]);
     const settings = JSON.parse(readFileSync(join(d, "settings-seen.json"), "utf8"));
-    expect(settings.hooks.PostToolUse[0].hooks[0].command).toBe(
-      `${binary()} hook claude --session`,
-    );
+    // the gate is a command hook; the calls after edits and at the stop go to the session's
+    // listener, the secret read from the agent's environment, never written in the file
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(`${binary()} hook claude --session`);
+    for (const event of ["PostToolUse", "PostToolBatch", "Stop"]) {
+      expect(settings.hooks[event][0].hooks[0]).toMatchObject({
+        type: "http",
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/hook\/claude$/),
+        headers: { "X-Cpilot-Hook-Secret": "$CPILOT_HOOK_SECRET" },
+        allowedEnvVars: ["CPILOT_HOOK_SECRET"],
+      });
+    }
+    const secret = readFileSync(join(d, "secret.txt"), "utf8").trim();
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(join(d, "settings-seen.json"), "utf8")).not.toContain(secret);
     expect(r.stderr).toContain("cpilot: 1 callback run this session: 1 passed");
     // The temp settings and run log are gone afterwards.
     expect(existsSync(argv[1] as string)).toBe(false);
