@@ -167,6 +167,8 @@ const session = Bun.spawn([cpilot, "run", "--", fakeClaude], {
   env: { ...process.env, CPILOT_HOOK_SERVER: "0", CPILOT_RUNTIME_DIR: runtimeDir },
   stdio: ["ignore", "ignore", "inherit"],
 });
+// A bench that fails midway must not leave the session (and its stand-in claude) behind.
+process.on("exit", () => session.kill("SIGTERM"));
 const listener = await (async () => {
   const deadline = Date.now() + 20_000;
   while (!existsSync(sessionInfo)) {
