@@ -5,6 +5,7 @@
 import type * as NodeChildProcess from "node:child_process";
 import type * as NodeCrypto from "node:crypto";
 import type * as NodeHttp from "node:http";
+import type * as NodeNet from "node:net";
 import type { AddressInfo } from "node:net";
 import { setHookConfigMode } from "../agents/kit/hook-config.ts";
 import { setConfigGuard } from "../config/load.ts";
@@ -127,6 +128,14 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
   });
   const { port } = server.address() as AddressInfo;
   host = `127.0.0.1:${port}`;
+  // Listening is not being reachable: in a network namespace whose loopback is down the
+  // port binds, yet every call would fail, and the agent would drop the results silently.
+  try {
+    await connectOnce(port);
+  } catch (err) {
+    server.close();
+    throw new Error(`it listens but cannot be reached (${(err as Error).message})`);
+  }
   return {
     url: `http://${host}${path}`,
     secret,
@@ -172,5 +181,26 @@ function commandHook(
     child.on("close", () => resolve(out));
     child.stdin.on("error", () => {});
     child.stdin.end(options.input);
+  });
+}
+
+/** Open and close one connection to 127.0.0.1:`port`, or fail within a second. */
+function connectOnce(port: number): Promise<void> {
+  const { connect } = nodeBuiltin<typeof NodeNet>("node:net");
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error("no answer within 1 s"));
+    }, 1000);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve();
+    });
+    socket.once("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
   });
 }

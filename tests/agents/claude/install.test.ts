@@ -1,6 +1,6 @@
 /** `cpilot install|uninstall claude` and `cpilot run -- claude`, with the built binary. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -185,6 +185,30 @@ exit 3`,
     expect(existsSync(argv[1] as string)).toBe(false);
     expect(existsSync(readFileSync(join(d, "runlog-path.txt"), "utf8").trim())).toBe(false);
   });
+
+  // A network namespace whose loopback is down: 127.0.0.1 cannot be listened on.
+  const noLoopback =
+    process.platform === "linux" &&
+    spawnSync("unshare", ["-rn", "true"], { stdio: "ignore" }).status === 0;
+  test.skipIf(!noLoopback)(
+    "when the listener cannot start, the session says so and gets command hooks only",
+    () => {
+      const d = dir({ "callbacks.config.json": CONFIG });
+      const claude = fakeClaude(d, "exit 0");
+      const r = spawnSync("unshare", ["-rn", binary(), "run", "--", claude, "-p", "x"], {
+        cwd: d,
+        env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: d, ...runtimeEnv() },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(0);
+      expect(r.stderr).toContain("cpilot: Cannot start the hook listener on 127.0.0.1");
+      const settings = JSON.parse(readFileSync(join(d, "settings-seen.json"), "utf8"));
+      for (const event of ["PreToolUse", "PostToolUse", "PostToolBatch", "Stop"])
+        expect(settings.hooks[event][0].hooks[0].command).toBe(`${binary()} hook claude --session`);
+      expect(readFileSync(join(d, "secret.txt"), "utf8").trim()).toBe("");
+    },
+  );
 
   test("merges a --settings the user passed instead of replacing it", () => {
     const d = dir({
