@@ -4,9 +4,11 @@
 // call must carry the session's secret, which the agent reads from its environment.
 import type * as NodeChildProcess from "node:child_process";
 import type * as NodeCrypto from "node:crypto";
+import { statSync } from "node:fs";
 import type * as NodeHttp from "node:http";
 import type * as NodeNet from "node:net";
 import type { AddressInfo } from "node:net";
+import { isAbsolute } from "node:path";
 import { setHookConfigMode } from "../agents/kit/hook-config.ts";
 import { setConfigGuard } from "../config/load.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
@@ -150,11 +152,13 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
   };
 }
 
-/** The payload's `cwd` (Claude Code: the session's folder) when it names one. */
+/** The payload's `cwd` (Claude Code: the session's folder) when it names a folder that exists. */
 function payloadCwd(body: string): string | undefined {
   try {
     const cwd = (JSON.parse(body) as { cwd?: unknown }).cwd;
-    return typeof cwd === "string" && cwd.startsWith("/") ? cwd : undefined;
+    return typeof cwd === "string" && isAbsolute(cwd) && statSync(cwd).isDirectory()
+      ? cwd
+      : undefined;
   } catch {
     return undefined;
   }

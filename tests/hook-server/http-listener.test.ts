@@ -103,6 +103,14 @@ test("the session's call runs the callbacks and answers in Claude Code's JSON", 
   expect(JSON.parse(res.body)).toMatchObject({ decision: "block" });
 });
 
+test("a payload whose cwd does not exist is answered in the session's folder", async () => {
+  const body = JSON.parse(payload()) as Record<string, unknown>;
+  body.cwd = join(dir, "gone");
+  const res = await call({ [SECRET_HEADER]: listener.secret }, { body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
+  expect(res.body).toContain("'mark' failed on a.ts");
+});
+
 test("a config whose loading runs code is answered by the command hook in its own process", async () => {
   const project = tempDir("cpilot-listener-ts-", { git: true });
   writeFileSync(
