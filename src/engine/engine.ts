@@ -4,7 +4,7 @@ import type { CpilotConfig } from "../config/types.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { Outcome, RunResult } from "../model/outcome.ts";
 import { randomHex } from "../platform/digest.ts";
-import { processStop } from "../platform/process-stop.ts";
+import { runStop } from "../platform/process-stop.ts";
 import { bookkeep } from "../util/state-trouble.ts";
 import { mark } from "../util/trace.ts";
 import { dirtyFiles } from "./dirty-files.ts";
@@ -86,7 +86,7 @@ export function createEngine(options: {
     );
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
-    const signal = runOptions.signal ?? processStop;
+    const signal = runOptions.signal ?? runStop();
     // Runs that triggers start, and what the triggers had to say, join this Outcome.
     const triggerRuns: RunResult[] = [];
     const triggerNotes: string[] = [];

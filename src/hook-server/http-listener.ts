@@ -12,6 +12,7 @@ import { isAbsolute } from "node:path";
 import { setHookConfigMode } from "../agents/kit/hook-config.ts";
 import { setConfigGuard } from "../config/load.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { withCallStop } from "../platform/process-stop.ts";
 import { answerHookRequest, type Home } from "./answer.ts";
 import type { HookResponse } from "./protocol.ts";
 import { assertServable } from "./servable.ts";
@@ -91,27 +92,40 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
     req.on("end", () => {
       if (size > MAX_BODY_BYTES) return;
       const body = Buffer.concat(parts).toString("utf8");
-      answerCall(body).then(
+      // The agent gave the call up (the user pressed Esc, its timeout) before the answer:
+      // stop the call's runs, as a command hook's runs stop when the agent kills it.
+      const givenUp = new AbortController();
+      let answered = false;
+      res.once("close", () => {
+        if (!answered) givenUp.abort(new Error("the hook call was stopped"));
+      });
+      answerCall(body, givenUp.signal).then(
         (json) => {
+          answered = true;
           res.writeHead(200, { "content-type": "application/json" });
           res.end(json);
         },
-        (err: unknown) => refuse(500, err instanceof Error ? err.message : String(err)),
+        (err: unknown) => {
+          answered = true;
+          refuse(500, err instanceof Error ? err.message : String(err));
+        },
       );
     });
   });
 
   /** The reply body: the command hook's stdout (JSON or nothing). */
-  const answerCall = async (body: string): Promise<string> => {
+  const answerCall = async (body: string, givenUp: AbortSignal): Promise<string> => {
     const cwd = payloadCwd(body) ?? options.cwd;
     const env = callEnv;
     if (!busy) {
       busy = true;
       let response: HookResponse;
       try {
-        response = await answerHookRequest(
-          { agent: options.agent, stdin: body, cwd, env, umask: home.umask },
-          home,
+        response = await withCallStop(givenUp, () =>
+          answerHookRequest(
+            { agent: options.agent, stdin: body, cwd, env, umask: home.umask },
+            home,
+          ),
         );
       } catch (err) {
         response = { served: false, reason: err instanceof Error ? err.message : String(err) };

@@ -11,3 +11,25 @@ export const processStop: AbortSignal = controller.signal;
 export function stopProcessRuns(reason: Error): void {
   controller.abort(reason);
 }
+
+/**
+ * The call a long-lived process is answering now (cpilot run's HTTP hook listener answers one
+ * at a time): its runs stop when that call is given up, as a hook process's runs stop when the
+ * agent kills it. Undefined outside such a call.
+ */
+let callStop: AbortSignal | undefined;
+
+/** Answer one call with `signal` as its stop; runs started meanwhile listen to it too. */
+export async function withCallStop<T>(signal: AbortSignal, answer: () => Promise<T>): Promise<T> {
+  callStop = signal;
+  try {
+    return await answer();
+  } finally {
+    callStop = undefined;
+  }
+}
+
+/** What a run started without a signal of its own listens to: the process's stop, and the call's. */
+export function runStop(): AbortSignal {
+  return callStop === undefined ? processStop : AbortSignal.any([processStop, callStop]);
+}

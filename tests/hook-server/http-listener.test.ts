@@ -153,3 +153,64 @@ test("a config whose loading runs code is answered by the command hook in its ow
     await own.close();
   }
 });
+
+test("a call the agent gives up (Esc, its timeout) stops the runs it started", async () => {
+  const slow = tempDir("cpilot-listener-slow-", { git: true });
+  writeFileSync(
+    join(slow, "callbacks.config.json"),
+    JSON.stringify({
+      callbacks: [
+        {
+          name: "slow",
+          pattern: "*.ts",
+          run: "echo $$ > slow.pid; exec sleep 60",
+          per: "file",
+          timeout: 120,
+        },
+      ],
+    }),
+  );
+  writeFileSync(join(slow, "b.ts"), "x\n");
+  const url = new URL(listener.url);
+  const req = request({
+    host: "127.0.0.1",
+    port: url.port,
+    path: url.pathname,
+    method: "POST",
+    headers: { "content-type": "application/json", [SECRET_HEADER]: listener.secret },
+  });
+  req.on("error", () => {});
+  req.end(
+    JSON.stringify({
+      session_id: "s2",
+      cwd: slow,
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(slow, "b.ts"), content: "x\n" },
+      tool_response: { filePath: join(slow, "b.ts") },
+    }),
+  );
+  const pidFile = join(slow, "slow.pid");
+  await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "", 20_000);
+  const pid = Number(readFileSync(pidFile, "utf8"));
+  req.destroy(); // the agent hangs up before the answer
+  // generous: a busy machine is slow, a leaked callback lives its whole minute
+  await waitFor(() => !alive(pid), 20_000);
+}, 60_000);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(check: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
