@@ -1,4 +1,4 @@
-import { str } from "../kit/hook-json.ts";
+import { readJsonObject, str } from "../kit/hook-json.ts";
 import { isObject, type JsonObject } from "../kit/json-file.ts";
 
 /**
@@ -48,14 +48,9 @@ function argsOf(value: unknown): JsonObject {
 
 /** Parse the stdin of a Copilot CLI hook; `fallbackCwd` when the payload has no cwd. */
 export function parseCopilotInput(text: string, fallbackCwd: string): ParsedCopilot {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    const what = text.trim() === "" ? "stdin was empty" : (err as Error).message;
-    return { ok: false, error: `Cannot read the hook input: ${what}` };
-  }
-  if (!isObject(raw)) return { ok: false, error: "Cannot read the hook input: not a JSON object" };
+  const read = readJsonObject(text);
+  if (!read.ok) return read;
+  const { raw } = read;
   return {
     ok: true,
     input: {
