@@ -1,7 +1,7 @@
 /** How `cpilot doctor --prove` plays Codex CLI (0.169; see docs/agents.md). */
 import { relative } from "node:path";
 import type { DeliveryProof } from "../contract.ts";
-import { answerJson, field, nested, preToolUseDenyReason } from "../kit/proof-answers.ts";
+import { blockReason, claudeSchemaText, nested } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
   session_id: "cpilot-proof",
@@ -28,12 +28,11 @@ export const codexProof: DeliveryProof = {
     tool_response: "Success. Updated the following files:\nA proof",
   }),
   beforeWrite: (cwd, file, content) => base(cwd, "PreToolUse", file, content),
-  modelText(answer, when) {
-    if (answer.code === 2) return answer.stderr.trim() || null;
-    const json = answerJson(answer);
-    if (when === "before") return preToolUseDenyReason(json);
-    // a block's reason reaches the model too, but instead of the tool's output
-    const block = field(json, "decision") === "block" ? field(json, "reason") : null;
-    return nested(json, "hookSpecificOutput", "additionalContext") ?? block;
-  },
+  // a block's reason reaches the model too, but instead of the tool's output
+  modelText: (answer, when) =>
+    claudeSchemaText(
+      answer,
+      when,
+      (json) => nested(json, "hookSpecificOutput", "additionalContext") ?? blockReason(json),
+    ),
 };

@@ -1,7 +1,7 @@
 /** How `cpilot doctor --prove` plays Copilot CLI (1.0.102; see docs/agents.md). */
 
 import type { DeliveryProof } from "../contract.ts";
-import { answerJson, field } from "../kit/proof-answers.ts";
+import { answerJson, blockReason, field } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, file: string, content: string) => ({
   sessionId: "cpilot-proof",
@@ -24,9 +24,6 @@ export const copilotProof: DeliveryProof = {
         ? field(json, "permissionDecisionReason")
         : null;
     // only a top-level additionalContext (a block's reason replaces the tool's output)
-    return (
-      field(json, "additionalContext") ??
-      (field(json, "decision") === "block" ? field(json, "reason") : null)
-    );
+    return field(json, "additionalContext") ?? blockReason(json);
   },
 };

@@ -1,13 +1,10 @@
 /** How `cpilot doctor --prove` plays Gemini CLI (0.61; see docs/agents.md). */
 
 import type { DeliveryProof } from "../contract.ts";
-import { answerJson, field, nested } from "../kit/proof-answers.ts";
+import { answerJson, field, nested, proofSession } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
-  session_id: "cpilot-proof",
-  transcript_path: "",
-  cwd,
-  hook_event_name: event,
+  ...proofSession(cwd, event),
   timestamp: new Date().toISOString(),
   tool_name: "write_file",
   tool_input: { file_path: file, content },

@@ -32,3 +32,32 @@ export function preToolUseDenyReason(json: JsonObject | null): string | null {
     ? nested(json, "hookSpecificOutput", "permissionDecisionReason")
     : null;
 }
+
+/** A `decision: "block"` answer's reason. */
+export function blockReason(json: JsonObject | null): string | null {
+  return field(json, "decision") === "block" ? field(json, "reason") : null;
+}
+
+/**
+ * What the model reads of an answer in Claude Code's schema: before the write, a PreToolUse
+ * deny's reason; after it, what `after` reads. `exit2`: the agent hands an exit 2's stderr
+ * to the model (any other non-zero code reaches nothing).
+ */
+export function claudeSchemaText(
+  answer: HookAnswer,
+  when: "before" | "after",
+  after: (json: JsonObject | null) => string | null,
+  exit2 = true,
+): string | null {
+  if (exit2 && answer.code === 2) return answer.stderr.trim() || null;
+  const json = answerJson(answer);
+  return when === "before" ? preToolUseDenyReason(json) : after(json);
+}
+
+/** The session fields of a played payload in Claude Code's schema (Claude Code, Gemini, Qwen). */
+export const proofSession = (cwd: string, event: string) => ({
+  session_id: "cpilot-proof",
+  transcript_path: "",
+  cwd,
+  hook_event_name: event,
+});

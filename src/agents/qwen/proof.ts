@@ -1,13 +1,10 @@
 /** How `cpilot doctor --prove` plays Qwen Code (0.24.4; see docs/agents.md). */
 
 import type { DeliveryProof } from "../contract.ts";
-import { answerJson, nested, preToolUseDenyReason } from "../kit/proof-answers.ts";
+import { claudeSchemaText, nested, proofSession } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
-  session_id: "cpilot-proof",
-  transcript_path: "",
-  cwd,
-  hook_event_name: event,
+  ...proofSession(cwd, event),
   timestamp: new Date().toISOString(),
   permission_mode: "yolo",
   tool_name: "write_file",
@@ -21,10 +18,12 @@ export const qwenProof: DeliveryProof = {
     tool_response: { llmContent: `Successfully created and wrote to new file: ${file}.` },
   }),
   beforeWrite: (cwd, file, content) => base(cwd, "PreToolUse", file, content),
-  modelText(answer, when) {
-    const json = answerJson(answer);
-    if (when === "before") return preToolUseDenyReason(json);
-    // Qwen ignores decision/reason on PostToolUse (seen)
-    return nested(json, "hookSpecificOutput", "additionalContext");
-  },
+  // Qwen ignores decision/reason on PostToolUse (seen), and reads no exit 2
+  modelText: (answer, when) =>
+    claudeSchemaText(
+      answer,
+      when,
+      (json) => nested(json, "hookSpecificOutput", "additionalContext"),
+      false,
+    ),
 };
