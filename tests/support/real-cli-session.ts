@@ -12,7 +12,7 @@ import {
   GATE,
   LINT,
 } from "../agents/gemini/_agent-project.ts";
-import { afterLastTurn, type FakeOpenAI, type Step, startFakeOpenAI } from "./fake-openai.ts";
+import { afterLastTurn, type FakeOpenAI, type Step } from "./fake-openai.ts";
 
 export const CONFIG = { callbacks: [LINT, FORMAT], gate: GATE };
 
@@ -25,35 +25,29 @@ export interface SessionTexts {
   readonly afterRefused: string;
 }
 
-/** A project with the config, and a fake model scripted with `write(path, content)` steps. */
-export async function scriptedSession(
+/**
+ * A project with the config, and the model's script of `write(path, content)` steps. With
+ * `short`, for `cpilot run -- <agent>` without hooks: one write a check fails on, then
+ * "done", so the watcher's last batch (.cpilot/last-results.md) is that write's.
+ */
+export function scriptedProject(
   agent: string,
   write: (absPath: string, content: string) => Step,
-): Promise<{ project: AgentProject; api: FakeOpenAI }> {
+  short = false,
+): { project: AgentProject; script: Step[][] } {
+  const bad = "export const a = BAD;\n";
+  if (short) {
+    const project = agentProject(agent, CONFIG, { "src/.keep": "" });
+    return { project, script: [[write(project.path("src/a.ts"), bad)], [{ text: "done" }]] };
+  }
   const project = agentProject(agent, CONFIG, { "src/.keep": "", "locked/.keep": "" });
-  const api = await startFakeOpenAI([
-    [write(project.path("src/a.ts"), "export const a = BAD;\n")],
+  const script = [
+    [write(project.path("src/a.ts"), bad)],
     [write(project.path("src/note.fmt"), "hello\n")],
     [write(project.path("locked/x.ts"), "x\n")],
     [{ text: "done" }],
-  ]);
-  return { project, api };
-}
-
-/**
- * A shorter session for `cpilot run -- <agent>` without hooks: one write a check fails on,
- * then "done", so the watcher's last batch (.cpilot/last-results.md) is that write's.
- */
-export async function badWriteSession(
-  agent: string,
-  write: (absPath: string, content: string) => Step,
-): Promise<{ project: AgentProject; api: FakeOpenAI }> {
-  const project = agentProject(agent, CONFIG, { "src/.keep": "" });
-  const api = await startFakeOpenAI([
-    [write(project.path("src/a.ts"), "export const a = BAD;\n")],
-    [{ text: "done" }],
-  ]);
-  return { project, api };
+  ];
+  return { project, script };
 }
 
 /**

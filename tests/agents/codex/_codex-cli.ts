@@ -4,17 +4,15 @@
  * 127.0.0.1 (model gpt-5.5, which Codex offers apply_patch as a freeform tool), and the
  * fake as HTTP(S) proxy so a request for any other host is recorded as an escape.
  */
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathWithCpilot, runtimeEnv } from "../../helpers/binary.ts";
-import { type CliRun, runCli } from "../../support/run-cli.ts";
+import { cliLauncher, nodeBin, offlineEnv, tempHome } from "../../support/agent-cli.ts";
 
-export const CODEX_BIN = join(import.meta.dir, "..", "..", "..", "node_modules", ".bin", "codex");
+export const CODEX_BIN = nodeBin("codex");
 
 /** A fresh CODEX_HOME (outside /tmp-named helper rules do not matter) with the fake provider. */
-export function codexHome(apiUrl: string): string {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-codex-home-")));
+function codexHome(apiUrl: string): string {
+  const home = tempHome("codex");
   writeFileSync(
     join(home, "config.toml"),
     [
@@ -43,43 +41,25 @@ export function codexHome(apiUrl: string): string {
   return home;
 }
 
-/** The environment Codex (and cpilot beside it) runs with. */
-export function codexEnv(home: string, apiUrl: string): Record<string, string> {
-  return {
-    PATH: pathWithCpilot(process.env.PATH ?? "/usr/bin:/bin"),
-    HOME: home,
-    CODEX_HOME: home,
-    FAKE_OPENAI_KEY: "dummy",
-    CPILOT_CODEX: CODEX_BIN,
-    HTTPS_PROXY: apiUrl,
-    HTTP_PROXY: apiUrl,
-    NO_PROXY: "127.0.0.1,localhost",
-    ...runtimeEnv(),
-  };
-}
-
-/** `codex exec <prompt>` in `cwd` (no sandbox: bubblewrap is not here), maybe through `via`. */
-export function runCodex(options: {
-  cwd: string;
-  prompt: string;
-  home: string;
-  apiUrl: string;
-  via?: string[];
-  args?: string[];
-  timeoutMs?: number;
-}): Promise<CliRun> {
-  const codexArgs = [
+/**
+ * `codex exec <prompt>` (no sandbox: bubblewrap is not here), with the environment Codex
+ * (and cpilot beside it) runs with.
+ */
+export const codexCli = cliLauncher({
+  agent: "codex",
+  bin: CODEX_BIN,
+  args: (prompt) => [
     "exec",
     "--skip-git-repo-check",
     "--dangerously-bypass-approvals-and-sandbox",
     "--ephemeral",
-    ...(options.args ?? []),
-    options.prompt,
-  ];
-  return runCli([...(options.via ?? []), CODEX_BIN, ...codexArgs], {
-    cwd: options.cwd,
-    env: codexEnv(options.home, options.apiUrl),
-    offlineTo: options.apiUrl,
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-  });
-}
+    prompt,
+  ],
+  home: codexHome,
+  env: (home, apiUrl) =>
+    offlineEnv(home, apiUrl, {
+      CODEX_HOME: home,
+      FAKE_OPENAI_KEY: "dummy",
+      CPILOT_CODEX: CODEX_BIN,
+    }),
+});
