@@ -3,7 +3,7 @@
  * scripted turns. See CLAUDE-HARNESS.md for the request shapes the CLI sends.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type FakeServer, readBody, serveFake } from "./fake-server.ts";
 
 /** One content block of a scripted assistant turn. */
 export type Block =
@@ -43,17 +43,8 @@ export interface MessagesBody {
 
 export type Script = Turn[] | ((req: RecordedRequest, index: number) => Turn);
 
-export interface FakeAnthropic {
-  /** Base URL for ANTHROPIC_BASE_URL, e.g. `http://127.0.0.1:40123`. */
-  url: string;
-  /** Every request received, in order of arrival. */
-  requests: RecordedRequest[];
-  /** Only the requests that were answered from the script, in order. */
-  turns(): RecordedRequest[];
-  /** Requests for other hosts (e.g. `CONNECT api.anthropic.com:443`); should stay empty. */
-  escapes(): RecordedRequest[];
-  close(): Promise<void>;
-}
+/** `url` is the base for ANTHROPIC_BASE_URL. */
+export type FakeAnthropic = FakeServer<RecordedRequest>;
 
 /** Text sent when the script has no turn for the request's index. */
 export const SCRIPT_EXHAUSTED = "(fake-anthropic: script exhausted)";
@@ -127,33 +118,13 @@ export async function startFakeAnthropic(script: Script): Promise<FakeAnthropic>
   }
 
   // As the run's proxy, the fake sees (and refuses) whatever tries to leave the machine.
-  server.on("connect", (req: IncomingMessage, socket) => {
-    requests.push({
-      method: "CONNECT",
-      path: req.url ?? "",
-      kind: "escape",
-      headers: req.headers,
-      body: undefined,
-    });
-    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    turns: () => requests.filter((r) => r.kind === "turn"),
-    escapes: () => requests.filter((r) => r.kind === "escape"),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return serveFake(server, requests, (req) => ({
+    method: "CONNECT",
+    path: req.url ?? "",
+    kind: "escape",
+    headers: req.headers,
+    body: undefined,
+  }));
 }
 
 /**
@@ -260,15 +231,6 @@ function apiError(type: string, message: string) {
 function sendJson(res: ServerResponse, status: number, data: unknown): void {
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(data));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on("data", (part: Buffer) => parts.push(part));
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 function parseJson(raw: string): unknown {

@@ -7,8 +7,8 @@
  * It is also the run's HTTP(S) proxy: a request meant for any other host is refused and
  * recorded as an escape.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type ServerResponse } from "node:http";
+import { type FakeServer, readBody, serveFake } from "./fake-server.ts";
 
 /** One step of a scripted model turn. */
 export type Step =
@@ -26,25 +26,7 @@ export interface RecordedRequest {
   readonly body: Record<string, unknown> | null;
 }
 
-export interface FakeOpenAI {
-  /** Base URL without a version: `http://127.0.0.1:<port>`. */
-  readonly url: string;
-  readonly requests: RecordedRequest[];
-  turns(): RecordedRequest[];
-  escapes(): RecordedRequest[];
-  close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (d: string) => {
-      data += d;
-    });
-    req.on("end", () => resolve(data));
-  });
-}
+export type FakeOpenAI = FakeServer<RecordedRequest>;
 
 type Item = Record<string, unknown>;
 
@@ -213,23 +195,12 @@ export async function startFakeOpenAI(script: readonly (readonly Step[])[]): Pro
     if (responses) answerResponses(res, steps);
     else answerChat(res, steps, body.stream === true, String(body.model ?? "fake-model"));
   });
-  server.on("connect", (req, socket) => {
-    requests.push({ method: "CONNECT", path: req.url ?? "", kind: "escape", body: null });
-    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    turns: () => requests.filter((r) => r.kind === "turn"),
-    escapes: () => requests.filter((r) => r.kind === "escape"),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return serveFake(server, requests, (req) => ({
+    method: "CONNECT",
+    path: req.url ?? "",
+    kind: "escape",
+    body: null,
+  }));
 }
 
 /** What a request's history holds after the model's last turn (tool results, hook notes), as text. */

@@ -3,8 +3,8 @@
  * CLI with scripted turns, and records every request. It also acts as the run's HTTP(S)
  * proxy, refusing and recording any request meant for another host (an "escape").
  */
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer } from "node:http";
+import { type FakeServer, readBody, serveFake } from "../../support/fake-server.ts";
 
 /** One part of a scripted model turn. */
 export type Part =
@@ -25,25 +25,7 @@ export interface GenerateBody {
   systemInstruction?: unknown;
 }
 
-export interface FakeGemini {
-  readonly url: string;
-  readonly requests: GeminiRequest[];
-  /** Requests answered from the script (the main agent loop), in order. */
-  turns(): GeminiRequest[];
-  escapes(): GeminiRequest[];
-  close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let data = "";
-    req.setEncoding("utf8");
-    req.on("data", (d: string) => {
-      data += d;
-    });
-    req.on("end", () => resolve(data));
-  });
-}
+export type FakeGemini = FakeServer<GeminiRequest>;
 
 const usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
 
@@ -102,23 +84,12 @@ export async function startFakeGemini(script: Part[][]): Promise<FakeGemini> {
       res.end(JSON.stringify(response(parts)));
     }
   });
-  server.on("connect", (req, socket) => {
-    requests.push({ method: "CONNECT", path: req.url ?? "", kind: "escape", body: null });
-    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    turns: () => requests.filter((r) => r.kind === "turn"),
-    escapes: () => requests.filter((r) => r.kind === "escape"),
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return serveFake(server, requests, (req) => ({
+    method: "CONNECT",
+    path: req.url ?? "",
+    kind: "escape",
+    body: null,
+  }));
 }
 
 /** Every text part (and function response) of a request after the last model turn, as one string. */

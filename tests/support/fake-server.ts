@@ -1,0 +1,57 @@
+/**
+ * What the fake model APIs (Chat Completions/Responses, Anthropic Messages, Gemini) share:
+ * a server on 127.0.0.1 that records every request, and refuses a proxied request for
+ * another host (CONNECT), recorded as an escape.
+ */
+import type { IncomingMessage, Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface FakeServer<R> {
+  /** Base URL without a version: `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** Every request received, in order of arrival. */
+  readonly requests: R[];
+  /** Only the requests that were answered from the script (the agent loop), in order. */
+  turns(): R[];
+  /** Requests for other hosts (CONNECT through the proxy); should stay empty. */
+  escapes(): R[];
+  close(): Promise<void>;
+}
+
+/** A request's body as UTF-8 text (whole, not cut inside a character). */
+export function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on("data", (part: Buffer) => parts.push(part));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** Listen on a free port of 127.0.0.1; `escaped` records a CONNECT request. */
+export async function serveFake<R extends { readonly kind: string }>(
+  server: Server,
+  requests: R[],
+  escaped: (req: IncomingMessage) => R,
+): Promise<FakeServer<R>> {
+  server.on("connect", (req: IncomingMessage, socket) => {
+    requests.push(escaped(req));
+    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    turns: () => requests.filter((r) => r.kind === "turn"),
+    escapes: () => requests.filter((r) => r.kind === "escape"),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
