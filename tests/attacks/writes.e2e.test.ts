@@ -20,6 +20,7 @@ import { makeProject } from "../agents/claude/_helpers.ts";
 import { cpilot, cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 import { project, startMcp } from "../mcp/_client.ts";
+import { spawnAndWait } from "../support/run-cli.ts";
 
 const BUN = join(import.meta.dir, "../../node_modules/.bin/bun");
 const cleanups: (() => void)[] = [];
@@ -39,19 +40,7 @@ function run(
   cwd: string,
   input: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cpilotBinary(), args, { cwd, env: ENV() });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return spawnAndWait([cpilotBinary(), ...args], { cwd, env: ENV(), input });
 }
 
 const addTask = (n: number) =>

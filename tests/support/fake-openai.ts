@@ -8,7 +8,7 @@
  * recorded as an escape.
  */
 import { createServer, type ServerResponse } from "node:http";
-import { type FakeServer, readBody, serveFake } from "./fake-server.ts";
+import { type FakeServer, readJsonBody, serveFake } from "./fake-server.ts";
 
 /** One step of a scripted model turn. */
 export type Step =
@@ -168,13 +168,7 @@ export async function startFakeOpenAI(script: readonly (readonly Step[])[]): Pro
       res.writeHead(403).end();
       return;
     }
-    const text = await readBody(req);
-    let body: Record<string, unknown> | null = null;
-    try {
-      body = text === "" ? null : (JSON.parse(text) as Record<string, unknown>);
-    } catch {
-      body = null;
-    }
+    const body = await readJsonBody<Record<string, unknown>>(req);
     const responses = /\/responses$/.test(url.split("?")[0] ?? "");
     const chat = /\/chat\/completions$/.test(url.split("?")[0] ?? "");
     if (req.method !== "POST" || body === null || (!responses && !chat)) {

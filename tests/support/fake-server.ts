@@ -28,6 +28,16 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/** A request's JSON body; null when it is empty or not JSON. */
+export async function readJsonBody<T>(req: IncomingMessage): Promise<T | null> {
+  const text = await readBody(req);
+  try {
+    return text === "" ? null : (JSON.parse(text) as T);
+  } catch {
+    return null;
+  }
+}
+
 /** Listen on a free port of 127.0.0.1; `escaped` records a CONNECT request. */
 export async function serveFake<R extends { readonly kind: string }>(
   server: Server,

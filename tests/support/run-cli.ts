@@ -14,7 +14,7 @@ export interface CliRun {
  */
 export async function runCli(
   argv: readonly string[],
-  options: { cwd: string; env: Record<string, string>; timeoutMs?: number; offlineTo?: string },
+  options: RunOptions & { offlineTo?: string },
 ): Promise<CliRun> {
   const port = options.offlineTo === undefined ? null : Number(new URL(options.offlineTo).port);
   const isolation = port === null ? null : await isolate(argv, port);
@@ -25,23 +25,30 @@ export async function runCli(
   }
 }
 
-function spawnAndWait(
-  argv: readonly string[],
-  options: { cwd: string; env: Record<string, string>; timeoutMs?: number },
-): Promise<CliRun> {
+interface RunOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** Killed after this long (150 s unless told). */
+  timeoutMs?: number;
+  /** Written to its stdin (else stdin is closed at once). */
+  input?: string;
+}
+
+/** Run `argv` as a child process, its output collected, without blocking the test process. */
+export function spawnAndWait(argv: readonly string[], options: RunOptions): Promise<CliRun> {
   const [cmd, ...args] = argv as [string, ...string[]];
   return new Promise((resolve) => {
     const child = spawn(cmd, args, {
       cwd: options.cwd,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
       env: options.env,
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    child.stdout?.setEncoding("utf8").on("data", (d: string) => {
       stdout += d;
     });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+    child.stderr?.setEncoding("utf8").on("data", (d: string) => {
       stderr += d;
     });
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 150_000);
@@ -49,5 +56,6 @@ function spawnAndWait(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    if (options.input !== undefined) child.stdin?.end(options.input);
   });
 }

@@ -1,9 +1,9 @@
 /** A temp git project with a cpilot config, and the built binary answering hook payloads. */
-import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, cpilotBinary, type Result, runtimeEnv } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
+import { spawnAndWait } from "../../support/run-cli.ts";
 
 /** The built binary (scripts/build.ts renames a new one into place, so it never vanishes mid-run). */
 export function binary(): string {
@@ -62,27 +62,12 @@ export function runAsync(
   env: Record<string, string>,
   input: string,
 ): Promise<Result & { json: unknown }> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(binary(), args, {
-      cwd,
-      env: {
-        PATH: "/usr/local/bin:/usr/bin:/bin",
-        HOME: process.env.HOME ?? "/root",
-        ...runtimeEnv(),
-        ...env,
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    child.on("close", (code) => resolvePromise({ code, stdout, stderr, json: parse(stdout) }));
-    child.stdin.end(input);
-  });
+  const base = { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: process.env.HOME ?? "/root" };
+  return spawnAndWait([binary(), ...args], {
+    cwd,
+    env: { ...base, ...runtimeEnv(), ...env },
+    input,
+  }).then((r) => ({ ...r, json: parse(r.stdout) }));
 }
 
 /** A PostToolUse payload for a Write of `file` (absolute). */

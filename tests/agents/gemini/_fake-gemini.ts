@@ -4,7 +4,7 @@
  * proxy, refusing and recording any request meant for another host (an "escape").
  */
 import { createServer } from "node:http";
-import { type FakeServer, readBody, serveFake } from "../../support/fake-server.ts";
+import { type FakeServer, readJsonBody, serveFake } from "../../support/fake-server.ts";
 
 /** One part of a scripted model turn. */
 export type Part =
@@ -55,13 +55,7 @@ export async function startFakeGemini(script: Part[][]): Promise<FakeGemini> {
       res.writeHead(403).end();
       return;
     }
-    const text = await readBody(req);
-    let body: GenerateBody | null = null;
-    try {
-      body = text === "" ? null : (JSON.parse(text) as GenerateBody);
-    } catch {
-      body = null;
-    }
+    const body = await readJsonBody<GenerateBody>(req);
     const generate = /:(stream)?[gG]enerateContent/.test(url);
     if (!generate || body === null) {
       requests.push({ method: req.method ?? "", path: url, kind: "other", body });

@@ -109,23 +109,26 @@ describe("real Gemini CLI with cpilot's hooks", () => {
   );
 });
 
+/** `cpilot run -- gemini` on a project whose one write (BAD, to `file`) the lint fails. */
+async function runThroughCpilot(install: boolean, file: string) {
+  project = agentProject("gemini", { callbacks: [LINT] });
+  const p = project;
+  if (install) expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
+  const fake = await startFakeGemini([[write(p.path(file), "BAD\n") as never], [{ text: "done" }]]);
+  api = fake;
+  const via = [binary(), "run", "--"];
+  const run = await runGemini({ cwd: p.dir, prompt: "go", apiUrl: fake.url, via });
+  expect(run.code).toBe(0);
+  return { p, run, api: fake };
+}
+
 describe("cpilot run -- gemini", () => {
   provedTest(
     GEMINI,
     ["runWithHooks"],
     "installed: the hooks do the work, the run ends with a summary",
     async () => {
-      project = agentProject("gemini", { callbacks: [LINT] });
-      const p = project;
-      expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
-      api = await startFakeGemini([[write(p.path("b.ts"), "BAD\n") as never], [{ text: "done" }]]);
-      const run = await runGemini({
-        cwd: p.dir,
-        prompt: "go",
-        apiUrl: api.url,
-        via: [binary(), "run", "--"],
-      });
-      expect(run.code).toBe(0);
+      const { p, run, api } = await runThroughCpilot(true, "b.ts");
       expect(api.escapes()).toEqual([]);
       expect(lastUserText(api.turns()[1] as never)).toContain("BAD in b.ts");
       expect(run.stderr).not.toContain("watching");
@@ -139,16 +142,7 @@ describe("cpilot run -- gemini", () => {
     ["runWithoutHooks"],
     "not installed: a watcher checks the edit and writes .cpilot/last-results.md",
     async () => {
-      project = agentProject("gemini", { callbacks: [LINT] });
-      const p = project;
-      api = await startFakeGemini([[write(p.path("c.ts"), "BAD\n") as never], [{ text: "done" }]]);
-      const run = await runGemini({
-        cwd: p.dir,
-        prompt: "go",
-        apiUrl: api.url,
-        via: [binary(), "run", "--"],
-      });
-      expect(run.code).toBe(0);
+      const { p, run } = await runThroughCpilot(false, "c.ts");
       expect(run.stderr).toContain("`cpilot install gemini` sends them straight to the model");
       expect(run.stderr).toContain("cpilot: ✗ 'lint' failed on c.ts");
       expect(readFileSync(p.path(".cpilot/last-results.md"), "utf8")).toContain("BAD in c.ts");
