@@ -4,6 +4,7 @@ import type { CallbackDef, CpilotConfig } from "../../src/config/types.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import type { EditBatch } from "../../src/model/batch.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { spawnAndWait } from "../support/run-cli.ts";
 
 export const BUN = process.execPath;
 export const RUNNER = join(import.meta.dir, "fixtures", "runner.ts");
@@ -55,15 +56,7 @@ export function startRunner(spec: Record<string, unknown>, env: NodeJS.ProcessEn
 
 /** Run `bun main.ts ARGS` in `cwd`. */
 export async function cli(cwd: string, args: string[]) {
-  const child = spawn(BUN, [MAIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c: Buffer) => {
-    out += c.toString();
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    err += c.toString();
-  });
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  return { code, out, err };
+  const env = process.env as Record<string, string>;
+  const { code, stdout, stderr } = await spawnAndWait([BUN, MAIN, ...args], { cwd, env });
+  return { code, out: stdout, err: stderr };
 }
