@@ -7,8 +7,8 @@
  * It is also the run's HTTP(S) proxy: a request meant for any other host is refused and
  * recorded as an escape.
  */
-import { createServer, type ServerResponse } from "node:http";
-import { type FakeServer, readJsonBody, serveFake } from "./fake-server.ts";
+import type { ServerResponse } from "node:http";
+import { type FakeRequest, type FakeServer, readJsonBody, startFake } from "./fake-server.ts";
 
 /** One step of a scripted model turn. */
 export type Step =
@@ -18,13 +18,7 @@ export type Step =
   /** A Responses API custom (freeform) tool call, e.g. Codex's apply_patch. */
   | { readonly customTool: string; readonly input: string };
 
-export interface RecordedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly kind: "turn" | "side" | "other" | "escape";
-  /** The parsed JSON body (null when none). */
-  readonly body: Record<string, unknown> | null;
-}
+export type RecordedRequest = FakeRequest<Record<string, unknown>>;
 
 export type FakeOpenAI = FakeServer<RecordedRequest>;
 
@@ -161,13 +155,7 @@ function answerChat(
 /** Start the fake with one scripted turn per entry. */
 export async function startFakeOpenAI(script: readonly (readonly Step[])[]): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
-  const server = createServer(async (req, res) => {
-    const url = req.url ?? "/";
-    if (url.startsWith("http://") || url.startsWith("https://")) {
-      requests.push({ method: req.method ?? "", path: url, kind: "escape", body: null });
-      res.writeHead(403).end();
-      return;
-    }
+  return startFake(requests, async (req, res, url) => {
     const body = await readJsonBody<Record<string, unknown>>(req);
     const responses = /\/responses$/.test(url.split("?")[0] ?? "");
     const chat = /\/chat\/completions$/.test(url.split("?")[0] ?? "");
@@ -189,12 +177,6 @@ export async function startFakeOpenAI(script: readonly (readonly Step[])[]): Pro
     if (responses) answerResponses(res, steps);
     else answerChat(res, steps, body.stream === true, String(body.model ?? "fake-model"));
   });
-  return serveFake(server, requests, (req) => ({
-    method: "CONNECT",
-    path: req.url ?? "",
-    kind: "escape",
-    body: null,
-  }));
 }
 
 /** What a request's history holds after the model's last turn (tool results, hook notes), as text. */

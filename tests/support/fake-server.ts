@@ -3,7 +3,7 @@
  * a server on 127.0.0.1 that records every request, and refuses a proxied request for
  * another host (CONNECT), recorded as an escape.
  */
-import type { IncomingMessage, Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface FakeServer<R> {
@@ -64,4 +64,39 @@ export async function serveFake<R extends { readonly kind: string }>(
         server.close(() => resolve());
       }),
   };
+}
+
+/** A request as the Chat Completions and Gemini fakes record it. */
+export interface FakeRequest<B> {
+  readonly method: string;
+  readonly path: string;
+  readonly kind: "turn" | "side" | "other" | "escape";
+  /** The parsed JSON body (null when none). */
+  readonly body: B | null;
+}
+
+/**
+ * A fake whose `handle` answers the requests for it; a request for another host through the
+ * proxy (an absolute URL, or CONNECT) is recorded as an escape and refused.
+ */
+export function startFake<B>(
+  requests: FakeRequest<B>[],
+  handle: (req: IncomingMessage, res: ServerResponse, url: string) => Promise<void>,
+): Promise<FakeServer<FakeRequest<B>>> {
+  const escaped = (req: IncomingMessage): FakeRequest<B> => ({
+    method: req.method ?? "",
+    path: req.url ?? "",
+    kind: "escape",
+    body: null,
+  });
+  const server = createServer(async (req, res) => {
+    const url = req.url ?? "/";
+    if (url.startsWith("http://") || url.startsWith("https://")) {
+      requests.push(escaped(req));
+      res.writeHead(403).end();
+      return;
+    }
+    await handle(req, res, url);
+  });
+  return serveFake(server, requests, escaped);
 }

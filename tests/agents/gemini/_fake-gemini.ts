@@ -3,20 +3,19 @@
  * CLI with scripted turns, and records every request. It also acts as the run's HTTP(S)
  * proxy, refusing and recording any request meant for another host (an "escape").
  */
-import { createServer } from "node:http";
-import { type FakeServer, readJsonBody, serveFake } from "../../support/fake-server.ts";
+import {
+  type FakeRequest,
+  type FakeServer,
+  readJsonBody,
+  startFake,
+} from "../../support/fake-server.ts";
 
 /** One part of a scripted model turn. */
 export type Part =
   | { text: string }
   | { functionCall: { name: string; args: Record<string, unknown> } };
 
-export interface GeminiRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly kind: "turn" | "side" | "other" | "escape";
-  readonly body: GenerateBody | null;
-}
+export type GeminiRequest = FakeRequest<GenerateBody>;
 
 /** The fields of a generateContent body the fake looks at. */
 export interface GenerateBody {
@@ -48,13 +47,7 @@ function turnIndex(body: GenerateBody): number {
  */
 export async function startFakeGemini(script: Part[][]): Promise<FakeGemini> {
   const requests: GeminiRequest[] = [];
-  const server = createServer(async (req, res) => {
-    const url = req.url ?? "/";
-    if (url.startsWith("http://") || url.startsWith("https://")) {
-      requests.push({ method: req.method ?? "", path: url, kind: "escape", body: null });
-      res.writeHead(403).end();
-      return;
-    }
+  return startFake(requests, async (req, res, url) => {
     const body = await readJsonBody<GenerateBody>(req);
     const generate = /:(stream)?[gG]enerateContent/.test(url);
     if (!generate || body === null) {
@@ -78,12 +71,6 @@ export async function startFakeGemini(script: Part[][]): Promise<FakeGemini> {
       res.end(JSON.stringify(response(parts)));
     }
   });
-  return serveFake(server, requests, (req) => ({
-    method: "CONNECT",
-    path: req.url ?? "",
-    kind: "escape",
-    body: null,
-  }));
 }
 
 /** Every text part (and function response) of a request after the last model turn, as one string. */
