@@ -25,7 +25,8 @@ const FLAG_HELP: Record<string, string> = {
   "trust-project":
     "also trust the project in the agent's own store, where it runs no project hook before (Codex, Copilot CLI)",
   prove:
-    "play AGENT's calls through its installed hook command: do failures, rewrites and refusals reach the model?",
+    "run AGENT's own CLI headless on a scripted model cpilot serves on 127.0.0.1 (else play its hook calls): do failures, rewrites and refusals reach the model?",
+  "agent-bin": "the agent CLI --prove runs (default: the agent's program on PATH)",
   command: "the command the agent starts the server with",
   root: "the project root (default: the config's folder)",
   "batch-window": "milliseconds to gather edits into one batch (default 75)",

@@ -15,15 +15,21 @@ import { parseFlags } from "./_common.ts";
 
 export { firstProgram } from "../doctor/callback-command.ts";
 
-const USAGE = "cpilot doctor [--json] [--config PATH] [--prove AGENT]";
+const USAGE = "cpilot doctor [--json] [--config PATH] [--prove AGENT [--agent-bin PATH]]";
 
 export async function doctorCommand(args: string[], ctx: { cwd: string }): Promise<number> {
   const { values } = parseFlags(
     args,
-    { json: { type: "boolean" }, config: { type: "string" }, prove: { type: "string" } },
+    {
+      json: { type: "boolean" },
+      config: { type: "string" },
+      prove: { type: "string" },
+      "agent-bin": { type: "string" },
+    },
     USAGE,
   );
-  if (values.prove !== undefined) return proveCommand(values.prove, values.config, ctx.cwd);
+  if (values.prove !== undefined)
+    return proveCommand(values.prove, values.config, ctx.cwd, values["agent-bin"]);
   const report = await diagnose(ctx.cwd, values.config ? { config: values.config } : {});
   writeOut(`${values.json ? JSON.stringify(report, null, 2) : renderDoctor(report)}\n`);
   // What this platform does differently from Linux, where the test suite runs end to end.
@@ -36,12 +42,15 @@ async function proveCommand(
   name: string,
   configPath: string | undefined,
   cwd: string,
+  agentBin: string | undefined,
 ): Promise<number> {
-  const [{ AGENT_NAMES, loadAgent }, prove, { findConfig }] = await Promise.all([
-    import("../agents/registry.ts"),
-    import("../doctor/prove.ts"),
-    import("../config/find.ts"),
-  ]);
+  const [{ AGENT_NAMES, loadAgent }, prove, { findConfig }, { proveOnThisMachine }] =
+    await Promise.all([
+      import("../agents/registry.ts"),
+      import("../doctor/prove.ts"),
+      import("../config/find.ts"),
+      import("../doctor/prove/choose.ts"),
+    ]);
   const agent = await loadAgent(name);
   if (agent === undefined)
     throw new CpilotError(
@@ -52,7 +61,9 @@ async function proveCommand(
     );
   const found = configPath ?? findConfig(cwd);
   const root = found === null ? cwd : dirname(resolve(cwd, found));
-  const report = await prove.proveDelivery(agent, root, process.env.HOME || homedir(), process.env);
+  const report = await proveOnThisMachine(agent, root, process.env.HOME || homedir(), process.env, {
+    agentBin: agentBin === undefined ? undefined : resolve(cwd, agentBin),
+  });
   writeOut(`${prove.renderProof(report)}\n`);
   return prove.proofHolds(report) ? 0 : 1;
 }

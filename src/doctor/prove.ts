@@ -14,10 +14,10 @@ import { join } from "node:path";
 import type { Agent, DeliveryProof, HookPlace } from "../agents/contract.ts";
 
 /** What the throwaway project's checks print, so their text is found in what the model gets. */
-const FAIL_MARK = "cpilot-proof: this check fails on purpose";
-const GATE_MARK = "cpilot-proof: proof-locked/ is read-only";
+export const FAIL_MARK = "cpilot-proof: this check fails on purpose";
+export const GATE_MARK = "cpilot-proof: proof-locked/ is read-only";
 
-const CONFIG = {
+export const PROOF_CONFIG = {
   callbacks: [
     {
       name: "proof-check",
@@ -44,6 +44,12 @@ export interface ProofCheck {
 
 export interface ProofReport {
   readonly agent: string;
+  /** "live": the agent's own CLI ran on cpilot's model; "hooks": its calls were played (no agent). */
+  readonly level?: "live" | "hooks";
+  /** The agent CLI's version, for a live proof. */
+  readonly version?: string | null;
+  /** What the person should know beside the checks (why a live proof was not possible...). */
+  readonly notes?: readonly string[];
   readonly displayName: string;
   readonly command: string | null;
   readonly place: string | null;
@@ -119,7 +125,10 @@ export async function proveDelivery(
   const project = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-proof-")));
   try {
     spawnSync("git", ["init", "-q"], { cwd: project });
-    writeFileSync(join(project, "callbacks.config.json"), `${JSON.stringify(CONFIG, null, 2)}\n`);
+    writeFileSync(
+      join(project, "callbacks.config.json"),
+      `${JSON.stringify(PROOF_CONFIG, null, 2)}\n`,
+    );
     mkdirSync(join(project, "proof"));
     const hookEnv: NodeJS.ProcessEnv = { ...env };
     delete hookEnv.AI_AGENT; // a Claude Code parent's marker would defer the callbacks to a batch event
@@ -211,9 +220,15 @@ function check(
 
 /** The report for people. */
 export function renderProof(report: ProofReport): string {
-  const lines = [
-    `cpilot doctor --prove ${report.agent}: ${report.displayName}'s calls played through its installed hook command, in a throwaway project (no agent, no model, nothing sent)`,
-  ];
+  const lines =
+    report.level === "live"
+      ? [
+          `cpilot doctor --prove ${report.agent}: ${report.displayName} ${report.version ?? "(version unknown)"} ran headless in a throwaway project with this machine's settings, against cpilot's scripted model on 127.0.0.1 (no tokens, nothing sent)`,
+        ]
+      : [
+          `cpilot doctor --prove ${report.agent}: hook-level proof only: ${report.displayName}'s calls played through its installed hook command, in a throwaway project (no agent, no model, nothing sent)`,
+        ];
+  for (const n of report.notes ?? []) lines.push(`  note: ${n}`);
   if (report.command !== null) lines.push(`  hook command: ${report.command} (${report.place})`);
   for (const c of report.checks) lines.push(`  ${c.ok ? "✓" : "✗"} ${c.what}: ${c.detail}`);
   for (const p of report.problems) lines.push(`  ! ${p}`);

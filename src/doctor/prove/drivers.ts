@@ -1,0 +1,10 @@
+/** The agents whose real CLI `doctor --prove` can run against cpilot's model (the rest: hook level). */
+import type { LiveDriver } from "./live-driver.ts";
+
+const DRIVERS: Record<string, () => Promise<LiveDriver>> = {
+  claude: async () => (await import("./drivers/claude.ts")).claudeDriver,
+};
+
+export function liveDriver(agent: string): Promise<LiveDriver> | null {
+  return DRIVERS[agent]?.() ?? null;
+}

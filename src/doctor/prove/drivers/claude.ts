@@ -1,0 +1,74 @@
+/**
+ * Claude Code, headless (`claude -p`), on cpilot's Messages API. The person's own settings
+ * and hooks stay in force (HOME and CLAUDE_CONFIG_DIR are theirs); only the endpoint moves:
+ * ANTHROPIC_BASE_URL, a fake key, and every proxy variable pointing at the fake (which
+ * refuses and counts what is not for it), in the environment and again in `--settings`,
+ * whose `env` outranks a settings file's. Their MCP servers are not started
+ * (`--strict-mcp-config`): they are not part of hook delivery and could reach the network.
+ */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  anthropicMessages,
+  assistantMessages,
+  messagesAfterTurn,
+} from "../fake-model/anthropic-messages.ts";
+import { stringsIn } from "../fake-model/server.ts";
+import type { LiveDriver } from "../live-driver.ts";
+import { claudeHookSwitches } from "./claude-hook-switches.ts";
+
+/** Variables that would send the session elsewhere, or mark it as run inside Claude Code. */
+const DROPPED =
+  /^(ANTHROPIC_|CLAUDE_CODE_USE_|CLAUDECODE$|CLAUDE_CODE_ENTRYPOINT$|AI_AGENT$)|_PROXY$/i;
+
+export const claudeDriver: LiveDriver = {
+  shape: anthropicMessages,
+  writeTool: "Write",
+  version(bin, env) {
+    const r = spawnSync(bin, ["--version"], { env, encoding: "utf8", timeout: 20_000 });
+    // "2.1.330 (Claude Code)"
+    const line = r.status === 0 ? (r.stdout.trim().split("\n")[0] ?? "") : "";
+    return line.replace(/\s*\(Claude Code\)$/, "") || null;
+  },
+  run({ prompt, modelUrl, env, scratch }) {
+    const endpoint = {
+      ANTHROPIC_BASE_URL: modelUrl,
+      ANTHROPIC_API_KEY: "sk-ant-cpilot-proof-offline",
+      HTTPS_PROXY: modelUrl,
+      HTTP_PROXY: modelUrl,
+      https_proxy: modelUrl,
+      http_proxy: modelUrl,
+      NO_PROXY: "127.0.0.1,localhost",
+      no_proxy: "127.0.0.1,localhost",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+    };
+    const settings = join(scratch, "endpoint-settings.json");
+    writeFileSync(settings, `${JSON.stringify({ env: endpoint }, null, 2)}\n`);
+    const kept = Object.fromEntries(Object.entries(env).filter(([k]) => !DROPPED.test(k)));
+    return {
+      args: [
+        "-p",
+        prompt,
+        "--settings",
+        settings,
+        "--permission-mode",
+        "acceptEdits",
+        "--strict-mcp-config",
+        "--no-session-persistence",
+      ],
+      env: { ...kept, ...endpoint },
+    };
+  },
+  receivedAfter(requests, turn) {
+    const asked = requests.filter(
+      (r) => r.kind === "turn" && assistantMessages(r.body).length > turn,
+    );
+    const last = asked.at(-1);
+    return last === undefined ? null : stringsIn(messagesAfterTurn(last.body, turn));
+  },
+  hookSwitches: claudeHookSwitches,
+};

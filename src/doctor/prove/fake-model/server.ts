@@ -1,0 +1,136 @@
+/**
+ * The model cpilot serves on 127.0.0.1 for `doctor --prove`: a scripted session in one API's
+ * shape (see the files beside this one), which records every request body so the proof can
+ * read what the model received. It is also the agent's HTTP(S) proxy: a request for any other
+ * host reaches it instead, is refused and counted, so nothing leaves the machine.
+ * Request headers are never kept: they may carry the person's real credentials.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One step of the scripted session: write a file, or say that it is done. */
+export type ScriptStep = { write: string; content: string } | { done: string };
+
+/** One API shape: answers a request from the script, or says it is not its path (null). */
+export type ApiShape = (
+  request: { method: string; path: string; body: unknown },
+  script: readonly ScriptStep[],
+  res: ServerResponse,
+) => "turn" | "side" | null;
+
+export interface RecordedBody {
+  readonly path: string;
+  readonly kind: "turn" | "side" | "other";
+  readonly body: unknown;
+}
+
+export interface FakeModel {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  /** Every request for the model, in order. */
+  readonly requests: RecordedBody[];
+  /** Requests for other hosts that reached the proxy (refused). */
+  readonly escapes: string[];
+  close(): Promise<void>;
+}
+
+export async function startFakeModel(
+  shape: ApiShape,
+  script: readonly ScriptStep[],
+): Promise<FakeModel> {
+  const requests: RecordedBody[] = [];
+  const escapes: string[] = [];
+  const server = createServer((req, res) => {
+    void answer(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: `cpilot proof model: ${String(error)}` } }));
+    });
+  });
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    const url = req.url ?? "/";
+    if (/^https?:\/\//.test(url)) {
+      escapes.push(`${req.method ?? "GET"} ${url}`);
+      sendJson(res, 403, { error: { message: "cpilot proof: no traffic off 127.0.0.1" } });
+      return;
+    }
+    const path = url.split("?")[0] ?? "/";
+    const body = parseJson(raw);
+    const kind = shape({ method: req.method ?? "GET", path, body }, script, res);
+    requests.push({ path, kind: kind ?? "other", body });
+    if (kind === null) sendJson(res, 404, { error: { message: `cpilot proof model: no ${path}` } });
+  }
+
+  server.on("connect", (req: IncomingMessage, socket) => {
+    escapes.push(`CONNECT ${req.url ?? ""}`);
+    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    escapes,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function sendJson(res: ServerResponse, status: number, data: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(data));
+}
+
+/** Server-sent events: `event:` lines when named, `data:` JSON each. */
+export function sendEvents(
+  res: ServerResponse,
+  events: readonly { event?: string; data: unknown }[],
+): void {
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  for (const e of events)
+    res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${JSON.stringify(e.data)}\n\n`);
+  res.end();
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on("data", (part: Buffer) => parts.push(part));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parseJson(raw: string): unknown {
+  if (raw === "") return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** Keys whose values are labels of the API, not text the model reads. */
+const LABELS = new Set(["role", "type", "id", "tool_use_id", "call_id", "name", "status"]);
+
+/** Every string inside a JSON value but its labels, joined by newlines (what the model read). */
+export function stringsIn(value: unknown): string {
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") out.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v !== null && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) if (!LABELS.has(k)) walk(x);
+  };
+  walk(value);
+  return out.join("\n");
+}

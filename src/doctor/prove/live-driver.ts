@@ -1,0 +1,31 @@
+/**
+ * What `doctor --prove` must know to run one agent's real CLI headless against cpilot's
+ * scripted model: the API shape it speaks, how to point it at 127.0.0.1 without touching
+ * the person's settings, and where in its requests the model reads what came after a write.
+ */
+import type { ApiShape, RecordedBody } from "./fake-model/server.ts";
+
+export interface LiveRun {
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export interface LiveDriver {
+  readonly shape: ApiShape;
+  /** The CLI's tool that writes a file, as the scripted model calls it. */
+  readonly writeTool: string;
+  /** The CLI's version as it prints it; null when `--version` fails. */
+  version(bin: string, env: NodeJS.ProcessEnv): string | null;
+  /** One headless session in `project` on `modelUrl`; `scratch` is a temp folder for flag files. */
+  run(request: {
+    prompt: string;
+    project: string;
+    modelUrl: string;
+    env: NodeJS.ProcessEnv;
+    scratch: string;
+  }): LiveRun;
+  /** The text the model was given after its `turn`-th answer (0-based); null when never asked again. */
+  receivedAfter(requests: readonly RecordedBody[], turn: number): string | null;
+  /** Settings on this machine that keep the agent from running hooks there, each with its file. */
+  hookSwitches?(project: string, home: string, env: NodeJS.ProcessEnv): string[];
+}

@@ -1,0 +1,188 @@
+/**
+ * `cpilot doctor --prove <agent>` with the agent itself: its installed CLI runs headless in a
+ * throwaway project (the proof's config, and the hooks `cpilot install <agent>` writes there),
+ * with the person's HOME and so their real user settings, trust and version, against a
+ * scripted model cpilot serves on 127.0.0.1. The model asks for three writes: one a check
+ * fails, one a formatter rewrites, one the gate refuses; the proof then reads, in the requests
+ * the model received, whether each result reached it. No tokens are spent: the endpoint is
+ * cpilot's, and every proxy variable points at it too, so a request for any other host is
+ * refused there (and reported).
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Agent } from "../../agents/contract.ts";
+import { FAIL_MARK, GATE_MARK, PROOF_CONFIG, type ProofCheck, type ProofReport } from "../prove.ts";
+import { type ScriptStep, startFakeModel } from "./fake-model/server.ts";
+import type { LiveDriver } from "./live-driver.ts";
+
+/** What the formatter makes of the second write: upper case, so its rewrite is recognised. */
+const RESYNC_CONTENT = "cpilot proof resync\n";
+const RESYNC_MARK = "CPILOT PROOF RESYNC";
+const DEADLINE_MS = 240_000;
+
+export async function proveLive(
+  agent: Agent,
+  driver: LiveDriver,
+  bin: string,
+  home: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ProofReport> {
+  const version = driver.version(bin, env);
+  const base = {
+    agent: agent.name,
+    displayName: agent.displayName,
+    level: "live",
+    version,
+  } as const;
+  const project = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-proof-")));
+  const scratch = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-proof-flags-")));
+  try {
+    await runGit(project);
+    writeFileSync(
+      join(project, "callbacks.config.json"),
+      `${JSON.stringify(PROOF_CONFIG, null, 2)}\n`,
+    );
+    mkdirSync(join(project, "proof"));
+    const installed = await agent.install("install", {
+      cwd: project,
+      root: project,
+      scope: null,
+      home,
+      env,
+      config: null,
+    });
+    const places = await agent.hookPlaces(project, home, env);
+    const place = places.find((p) => p.path === installed.path) ?? places.find((p) => p.wired);
+    const command = place?.commands[0] ?? null;
+    const script: ScriptStep[] = [
+      { write: join(project, "proof", "check.txt"), content: "x\n" },
+      { write: join(project, "proof", "style.fmt"), content: RESYNC_CONTENT },
+      { write: join(project, "proof-locked", "x.txt"), content: "x\n" },
+      { done: "done" },
+    ];
+    const model = await startFakeModel(driver.shape, script);
+    let run: Ran;
+    try {
+      const { args, env: runEnv } = driver.run({
+        prompt: "cpilot doctor --prove: write the files you are asked to, then stop.",
+        project,
+        modelUrl: model.url,
+        env,
+        scratch,
+      });
+      run = await runCli(bin, args, project, runEnv, DEADLINE_MS);
+    } finally {
+      await model.close();
+    }
+    const turns = model.requests.filter((r) => r.kind === "turn").length;
+    const switches = driver.hookSwitches?.(project, home, env) ?? [];
+    const exited = run.timedOut
+      ? `it was stopped after ${DEADLINE_MS / 1000} s`
+      : `it exited ${run.code ?? "by a signal"}${run.stderr.trim() ? `: ${firstLine(run.stderr)}` : ""}`;
+    const reached = (what: string, turn: number, mark: string): ProofCheck => {
+      const text = driver.receivedAfter(model.requests, turn);
+      if (text?.includes(mark)) return { what, ok: true, detail: firstLine(after(text, mark)) };
+      const why =
+        text === null
+          ? `${agent.displayName} did not ask the model again after that write (${exited})`
+          : `the model got only: ${firstLine(text) || "nothing"}`;
+      return { what, ok: false, detail: [why, ...switches].join("; ") };
+    };
+    const checks: ProofCheck[] = [
+      reached("a failing check reaches the model", 0, FAIL_MARK),
+      reached("a resync (a formatter's rewrite) reaches it", 1, RESYNC_MARK),
+      reached("a gate refusal reaches it", 2, GATE_MARK),
+    ];
+    if (existsSync(join(project, "proof-locked", "x.txt")))
+      checks.push({ what: "the refused file is not written", ok: false, detail: "it was written" });
+    const problems: string[] = [];
+    if (turns === 0) problems.push(`${agent.displayName} never asked cpilot's model (${exited})`);
+    const notes = [
+      model.escapes.length === 0
+        ? "no request left 127.0.0.1"
+        : `${model.escapes.length} request(s) for other hosts were refused by cpilot's proxy: ${model.escapes.slice(0, 3).join(", ")}`,
+    ];
+    return {
+      ...base,
+      command,
+      place: place ? "as `cpilot install` writes it" : null,
+      checks,
+      problems,
+      notes,
+    };
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+interface Ran {
+  readonly code: number | null;
+  readonly stderr: string;
+  readonly timedOut: boolean;
+}
+
+/** The CLI in its own process group, stopped (with what it started) at the deadline. */
+function runCli(
+  bin: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  deadlineMs: number,
+): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(bin, args, {
+      cwd,
+      env,
+      detached: true,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    let timedOut = false;
+    child.stderr.setEncoding("utf8").on("data", (part: string) => {
+      if (stderr.length < 20_000) stderr += part;
+    });
+    const kill = (signal: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, signal);
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill("SIGTERM");
+      setTimeout(() => kill("SIGKILL"), 3_000).unref();
+    }, deadlineMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ code: null, stderr: `Cannot start "${bin}": ${error.message}`, timedOut: false });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      kill("SIGKILL"); // hooks' children left in the group
+      resolve({ code, stderr, timedOut });
+    });
+  });
+}
+
+function runGit(cwd: string): Promise<void> {
+  return new Promise((resolve) => {
+    const git = spawn("git", ["init", "-q"], { cwd, stdio: "ignore" });
+    git.on("error", () => resolve());
+    git.on("close", () => resolve());
+  });
+}
+
+/** The text from the line holding `mark` on. */
+function after(text: string, mark: string): string {
+  const at = text.indexOf(mark);
+  return text.slice(text.lastIndexOf("\n", at) + 1);
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
