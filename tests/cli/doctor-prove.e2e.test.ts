@@ -15,10 +15,12 @@ function project(): { root: string; env: Record<string, string> } {
 }
 
 describe("cpilot doctor --prove", () => {
-  test("Claude Code: a failure, a rewrite and a refusal all reach the model; exit 0", () => {
+  test("Claude Code not on PATH: the hook-level proof, which says what it is and why", () => {
     const { root, env } = project();
     expect(cpilot(["install", "claude"], { cwd: root, env }).code).toBe(0);
     const r = cpilot(["doctor", "--prove", "claude"], { cwd: root, env });
+    expect(r.stdout).toContain("hook-level proof only");
+    expect(r.stdout).toContain("note: Claude Code's CLI (claude) is not on PATH");
     expect(r.stdout).toContain("✓ a failing check reaches the model");
     expect(r.stdout).toContain("✓ a formatter's rewrite reaches it");
     expect(r.stdout).toContain("✓ a gate refusal reaches it");

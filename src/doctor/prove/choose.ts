@@ -23,7 +23,7 @@ export async function proveOnThisMachine(
     agent.programs.map((name) => onPath(name, env)).find((p) => p !== null) ??
     null;
   if (driver !== null && bin !== null && existsSync(bin)) {
-    const report = await proveLive(agent, await driver, bin, home, env);
+    const report = await proveLive(agent, await driver, bin, root, home, env);
     const wiredHere = (await agent.hookPlaces(root, home, env)).some((p) => p.wired);
     if (wiredHere) return report;
     const note = `cpilot is not wired into ${agent.displayName} in this project yet: \`cpilot install ${agent.name}\` writes what the proof used`;

@@ -26,6 +26,12 @@ export interface LiveDriver {
   }): LiveRun;
   /** The text the model was given after its `turn`-th answer (0-based); null when never asked again. */
   receivedAfter(requests: readonly RecordedBody[], turn: number): string | null;
+  /**
+   * Copy into the throwaway project the settings of the person's project (`root`) that decide
+   * whether and how hooks run, so their precedence is part of the proof; their own hooks stay
+   * out (they may name files of that project). Returns the files copied, for the report.
+   */
+  copyProjectSettings?(root: string, project: string): string[];
   /** Settings on this machine that keep the agent from running hooks there, each with its file. */
   hookSwitches?(project: string, home: string, env: NodeJS.ProcessEnv): string[];
 }

@@ -26,6 +26,7 @@ export async function proveLive(
   agent: Agent,
   driver: LiveDriver,
   bin: string,
+  root: string,
   home: string,
   env: NodeJS.ProcessEnv,
 ): Promise<ProofReport> {
@@ -45,6 +46,7 @@ export async function proveLive(
       `${JSON.stringify(PROOF_CONFIG, null, 2)}\n`,
     );
     mkdirSync(join(project, "proof"));
+    const copied = driver.copyProjectSettings?.(root, project) ?? [];
     const installed = await agent.install("install", {
       cwd: project,
       root: project,
@@ -77,13 +79,14 @@ export async function proveLive(
       await model.close();
     }
     const turns = model.requests.filter((r) => r.kind === "turn").length;
-    const switches = driver.hookSwitches?.(project, home, env) ?? [];
+    const switches = driver.hookSwitches?.(root, home, env) ?? [];
     const exited = run.timedOut
       ? `it was stopped after ${DEADLINE_MS / 1000} s`
       : `it exited ${run.code ?? "by a signal"}${run.stderr.trim() ? `: ${firstLine(run.stderr)}` : ""}`;
     const reached = (what: string, turn: number, mark: string): ProofCheck => {
       const text = driver.receivedAfter(model.requests, turn);
-      if (text?.includes(mark)) return { what, ok: true, detail: firstLine(after(text, mark)) };
+      if (text?.includes(mark))
+        return { what, ok: true, detail: firstLine(after(text, mark)).trim() };
       const why =
         text === null
           ? `${agent.displayName} did not ask the model again after that write (${exited})`
@@ -100,6 +103,9 @@ export async function proveLive(
     const problems: string[] = [];
     if (turns === 0) problems.push(`${agent.displayName} never asked cpilot's model (${exited})`);
     const notes = [
+      copied.length > 0
+        ? `this project's settings were used (without their hooks): ${copied.join(", ")}`
+        : "this project has no settings of its own for the agent",
       model.escapes.length === 0
         ? "no request left 127.0.0.1"
         : `${model.escapes.length} request(s) for other hosts were refused by cpilot's proxy: ${model.escapes.slice(0, 3).join(", ")}`,

@@ -7,7 +7,7 @@
  * (`--strict-mcp-config`): they are not part of hook delivery and could reach the network.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   anthropicMessages,
@@ -71,4 +71,22 @@ export const claudeDriver: LiveDriver = {
     return last === undefined ? null : stringsIn(messagesAfterTurn(last.body, turn));
   },
   hookSwitches: claudeHookSwitches,
+  copyProjectSettings(root, project) {
+    const copied: string[] = [];
+    for (const name of ["settings.json", "settings.local.json"]) {
+      const from = join(root, ".claude", name);
+      let settings: unknown;
+      try {
+        settings = JSON.parse(readFileSync(from, "utf8"));
+      } catch {
+        continue; // absent or unreadable: Claude Code reads nothing there either
+      }
+      if (settings === null || typeof settings !== "object" || Array.isArray(settings)) continue;
+      const { hooks: _theirs, ...rest } = settings as Record<string, unknown>;
+      mkdirSync(join(project, ".claude"), { recursive: true });
+      writeFileSync(join(project, ".claude", name), `${JSON.stringify(rest, null, 2)}\n`);
+      copied.push(from);
+    }
+    return copied;
+  },
 };

@@ -1,0 +1,120 @@
+/**
+ * `cpilot doctor --prove claude` with the real, pinned Claude Code CLI: the binary starts it
+ * headless on its own scripted model, in a network namespace with only a loopback where the
+ * machine allows one (so a request that tried to leave would fail, and the proof's proxy
+ * would count it), with a temp HOME standing for the person's own settings.
+ */
+import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
+import { tempDir } from "../helpers/tmp.ts";
+import { CLAUDE_BIN } from "../support/claude-cli.ts";
+import { netnsAvailable } from "../support/netns.ts";
+
+/** A PATH with `cpilot` and `claude` on it, as on a machine that has both. */
+function pathWithClaude(): string {
+  const dir = tempDir("cpilot-prove-bin-");
+  symlinkSync(CLAUDE_BIN, join(dir, "claude"));
+  return pathWithCpilot(`${dir}:/usr/local/bin:/usr/bin:/bin`);
+}
+
+/** A temp HOME whose Claude Code user settings are `settings`. */
+function userSettings(settings: Record<string, unknown>): string {
+  const home = tempDir("cpilot-prove-home-");
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify(settings));
+  return home;
+}
+
+function prove(
+  args: string[],
+  home: string,
+  path = pathWithClaude(),
+  localSettings?: Record<string, unknown>,
+) {
+  const root = tempDir("cpilot-prove-live-", { git: true });
+  writeFileSync(join(root, "callbacks.config.json"), '{"callbacks":[]}\n');
+  if (localSettings !== undefined) {
+    mkdirSync(join(root, ".claude"));
+    writeFileSync(join(root, ".claude", "settings.local.json"), JSON.stringify(localSettings));
+  }
+  const argv = [cpilotBinary(), "doctor", "--prove", ...args];
+  const isolated = netnsAvailable()
+    ? ["unshare", "-rn", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...argv]
+    : argv;
+  const r = spawnSync(isolated[0] as string, isolated.slice(1), {
+    cwd: root,
+    env: { PATH: path, HOME: home, ...runtimeEnv() },
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("cpilot doctor --prove claude, with Claude Code itself", () => {
+  test("a failure, a resync and a refusal reach the model; nothing leaves 127.0.0.1; exit 0", () => {
+    const r = prove(["claude"], tempDir("cpilot-prove-home-"));
+    expect(r.stdout).toMatch(/Claude Code \d+\.\d+\.\d+ ran headless/);
+    expect(r.stdout).toContain(
+      "✓ a failing check reaches the model: cpilot-proof: this check fails",
+    );
+    expect(r.stdout).toContain("✓ a resync (a formatter's rewrite) reaches it");
+    expect(r.stdout).toContain("CPILOT PROOF RESYNC");
+    expect(r.stdout).toContain("✓ a gate refusal reaches it");
+    expect(r.stdout).toContain("no request left 127.0.0.1");
+    expect(r.stdout).not.toContain("✗");
+    expect(r.code).toBe(0);
+  }, 320_000);
+
+  test("the person's settings turn hooks off: nothing reaches the model, and the file that did it is named", () => {
+    const home = tempDir("cpilot-prove-home-");
+    mkdirSync(join(home, ".claude"));
+    const settings = join(home, ".claude", "settings.json");
+    writeFileSync(settings, '{ "disableAllHooks": true }\n');
+    const r = prove(["claude"], home);
+    expect(r.stdout).toContain(
+      "✗ a failing check reaches the model: the model got only: File created",
+    );
+    expect(r.stdout).toContain(`"disableAllHooks": true in ${settings}`);
+    expect(r.stdout).toContain("✗ a gate refusal reaches it");
+    expect(r.stdout).toContain("✗ the refused file is not written");
+    expect(r.code).toBe(1);
+  }, 320_000);
+
+  test("settings precedence: the project's local settings turn hooks back on over the person's", () => {
+    const home = userSettings({ disableAllHooks: true });
+    const r = prove(["claude"], home, pathWithClaude(), { disableAllHooks: false });
+    expect(r.stdout).toContain("this project's settings were used (without their hooks)");
+    expect(r.stdout).toContain("✓ a failing check reaches the model");
+    expect(r.code).toBe(0);
+  }, 320_000);
+
+  test("settings precedence: the project's local settings turn hooks off; that file is named", () => {
+    const home = userSettings({ disableAllHooks: false });
+    const r = prove(["claude"], home, pathWithClaude(), { disableAllHooks: true });
+    expect(r.stdout).toContain("✗ a failing check reaches the model");
+    expect(r.stdout).toMatch(/"disableAllHooks": true in \S*\/\.claude\/settings\.local\.json/);
+    expect(r.stdout).not.toContain("cpilot-proof-flags");
+    expect(r.code).toBe(1);
+  }, 320_000);
+
+  test("--agent-bin runs a Claude Code that is not on PATH", () => {
+    const r = prove(
+      ["claude", "--agent-bin", CLAUDE_BIN],
+      tempDir("cpilot-prove-home-"),
+      pathWithCpilot(),
+    );
+    expect(r.stdout).toMatch(/Claude Code \d+\.\d+\.\d+ ran headless/);
+    expect(r.code).toBe(0);
+  }, 320_000);
+
+  test("no Claude Code CLI: the hook-level proof, and the report says so", () => {
+    const home = tempDir("cpilot-prove-home-");
+    const r = prove(["claude", "--agent-bin", "/nowhere/claude"], home, pathWithCpilot());
+    expect(r.stdout).toContain("hook-level proof only");
+    expect(r.stdout).toContain("note: no Claude Code CLI at /nowhere/claude");
+    expect(r.stdout).not.toContain("ran headless");
+  });
+});
