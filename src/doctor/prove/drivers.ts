@@ -3,6 +3,7 @@ import type { LiveDriver } from "./live-driver.ts";
 
 const DRIVERS: Record<string, () => Promise<LiveDriver>> = {
   claude: async () => (await import("./drivers/claude.ts")).claudeDriver,
+  gemini: async () => (await import("./drivers/gemini.ts")).geminiDriver,
 };
 
 export function liveDriver(agent: string): Promise<LiveDriver> | null {

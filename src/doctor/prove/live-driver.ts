@@ -19,6 +19,9 @@ export interface LiveDriver {
   /** One headless session in `project` on `modelUrl`; `scratch` is a temp folder for flag files. */
   run(request: {
     prompt: string;
+    /** The person's project, which the throwaway one stands for (its trust, for one). */
+    root: string;
+    home: string;
     project: string;
     modelUrl: string;
     env: NodeJS.ProcessEnv;

@@ -69,6 +69,8 @@ export async function proveLive(
     try {
       const { args, env: runEnv } = driver.run({
         prompt: "cpilot doctor --prove: write the files you are asked to, then stop.",
+        root,
+        home,
         project,
         modelUrl: model.url,
         env,
@@ -82,7 +84,7 @@ export async function proveLive(
     const switches = driver.hookSwitches?.(root, home, env) ?? [];
     const exited = run.timedOut
       ? `it was stopped after ${DEADLINE_MS / 1000} s`
-      : `it exited ${run.code ?? "by a signal"}${run.stderr.trim() ? `: ${firstLine(run.stderr)}` : ""}`;
+      : `it exited ${run.code ?? "by a signal"}${run.stderr.trim() ? `: ${errorLine(run.stderr)}` : ""}`;
     const reached = (what: string, turn: number, mark: string): ProofCheck => {
       const text = driver.receivedAfter(model.requests, turn);
       if (text?.includes(mark))
@@ -191,4 +193,12 @@ function after(text: string, mark: string): string {
 function firstLine(text: string): string {
   const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
+
+/** The line of a CLI's stderr that says what went wrong: the first naming an error, else the last. */
+function errorLine(stderr: string): string {
+  const message = /"message":\s*"((?:[^"\\]|\\.)*)"/.exec(stderr)?.[1]; // a JSON error report
+  if (message) return firstLine(message);
+  const lines = stderr.split("\n").filter((l) => l.trim() !== "");
+  return firstLine(lines.find((l) => /error|cannot|invalid|fail/i.test(l)) ?? lines.at(-1) ?? "");
 }

@@ -1,0 +1,100 @@
+/**
+ * Gemini CLI, headless (`gemini -p`), on cpilot's Gemini API. The person's HOME and settings
+ * stay; the endpoint moves through GOOGLE_GEMINI_BASE_URL, a fake API key and the proxy
+ * variables. A person signed in with Google has that sign-in chosen in their settings, which
+ * outranks the environment: the throwaway project's own settings (which outrank the user's)
+ * choose API-key sign-in and turn telemetry and update checks off. A system settings file
+ * would outrank everything, but Gemini CLI reads one only from a folder owned by root.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contentsAfterTurn, geminiGenerate, modelTurns } from "../fake-model/gemini-generate.ts";
+import { stringsIn } from "../fake-model/server.ts";
+import type { LiveDriver } from "../live-driver.ts";
+import { geminiTrustFile, geminiTrusts } from "./gemini-trust.ts";
+
+const DROPPED = /^(GEMINI_API_KEY|GOOGLE_|GEMINI_CLI_TRUST_WORKSPACE$|AI_AGENT$)|_PROXY$/i;
+
+function readObject(path: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
+    return v !== null && typeof v === "object" && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+const sub = (o: Record<string, unknown>, key: string): Record<string, unknown> => {
+  const v = o[key];
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : {};
+};
+
+export const geminiDriver: LiveDriver = {
+  shape: geminiGenerate,
+  writeTool: "write_file",
+  version(bin, env) {
+    const r = spawnSync(bin, ["--version"], {
+      env: { ...env, GEMINI_CLI_NO_RELAUNCH: "true" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    return r.status === 0 ? (r.stdout.trim().split("\n").at(-1) ?? null) : null;
+  },
+  run({ prompt, root, home, modelUrl, env }) {
+    // the throwaway project stands for the person's: trusted when theirs is, else not
+    const trusted = geminiTrusts(root, home, env) !== false;
+    const kept = Object.fromEntries(Object.entries(env).filter(([k]) => !DROPPED.test(k)));
+    return {
+      args: ["-p", prompt, "--yolo", "-m", "gemini-2.5-pro", "-o", "json"],
+      env: {
+        ...kept,
+        GEMINI_API_KEY: "cpilot-proof-offline-key",
+        GOOGLE_GEMINI_BASE_URL: modelUrl,
+        HTTPS_PROXY: modelUrl,
+        HTTP_PROXY: modelUrl,
+        https_proxy: modelUrl,
+        http_proxy: modelUrl,
+        NO_PROXY: "127.0.0.1,localhost",
+        no_proxy: "127.0.0.1,localhost",
+        GEMINI_CLI_NO_RELAUNCH: "true",
+        ...(trusted ? { GEMINI_CLI_TRUST_WORKSPACE: "true" } : {}),
+      },
+    };
+  },
+  receivedAfter(requests, turn) {
+    const asked = requests.filter((r) => r.kind === "turn" && modelTurns(r.body) > turn);
+    const last = asked.at(-1);
+    return last === undefined ? null : stringsIn(contentsAfterTurn(last.body, turn));
+  },
+  copyProjectSettings(root, project) {
+    const from = join(root, ".gemini", "settings.json");
+    const theirs = readObject(from);
+    const { hooks: _theirHooks, ...rest } = theirs;
+    const security = sub(rest, "security");
+    const settings = {
+      ...rest,
+      security: { ...security, auth: { ...sub(security, "auth"), selectedType: "gemini-api-key" } },
+      privacy: { ...sub(rest, "privacy"), usageStatisticsEnabled: false },
+      telemetry: { ...sub(rest, "telemetry"), enabled: false },
+      general: { ...sub(rest, "general"), disableAutoUpdate: true, disableUpdateNag: true },
+    };
+    mkdirSync(join(project, ".gemini"), { recursive: true });
+    writeFileSync(
+      join(project, ".gemini", "settings.json"),
+      `${JSON.stringify(settings, null, 2)}\n`,
+    );
+    return Object.keys(theirs).length > 0 ? [from] : [];
+  },
+  hookSwitches(root, home, env) {
+    return geminiTrusts(root, home, env) === false
+      ? [
+          `Gemini CLI does not trust ${root} (folder trust is on; ${geminiTrustFile(home, env)} does not name it): it reads no project settings there, hooks included; start \`gemini\` there once and trust the folder`,
+        ]
+      : [];
+  },
+};
