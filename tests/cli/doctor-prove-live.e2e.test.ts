@@ -8,15 +8,17 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { GEMINI_BIN } from "../agents/gemini/_gemini-cli.ts";
 import { cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { CLAUDE_BIN } from "../support/claude-cli.ts";
 import { netnsAvailable } from "../support/netns.ts";
 
-/** A PATH with `cpilot` and `claude` on it, as on a machine that has both. */
+/** A PATH with `cpilot`, `claude` and `gemini` on it, as on a machine that has them. */
 function pathWithClaude(): string {
   const dir = tempDir("cpilot-prove-bin-");
   symlinkSync(CLAUDE_BIN, join(dir, "claude"));
+  symlinkSync(GEMINI_BIN, join(dir, "gemini"));
   return pathWithCpilot(`${dir}:/usr/local/bin:/usr/bin:/bin`);
 }
 
@@ -33,8 +35,8 @@ function prove(
   home: string,
   path = pathWithClaude(),
   localSettings?: Record<string, unknown>,
+  root = tempDir("cpilot-prove-live-", { git: true }),
 ) {
-  const root = tempDir("cpilot-prove-live-", { git: true });
   writeFileSync(join(root, "callbacks.config.json"), '{"callbacks":[]}\n');
   if (localSettings !== undefined) {
     mkdirSync(join(root, ".claude"));
@@ -115,6 +117,44 @@ describe("cpilot doctor --prove claude, with Claude Code itself", () => {
     const r = prove(["claude", "--agent-bin", "/nowhere/claude"], home, pathWithCpilot());
     expect(r.stdout).toContain("hook-level proof only");
     expect(r.stdout).toContain("note: no Claude Code CLI at /nowhere/claude");
+    expect(r.stdout).not.toContain("ran headless");
+  });
+});
+
+describe("cpilot doctor --prove gemini, with Gemini CLI itself", () => {
+  test("a project the person trusts: a failure, a resync and a refusal reach the model", () => {
+    const root = tempDir("cpilot-prove-live-", { git: true });
+    const home = tempDir("cpilot-prove-home-");
+    mkdirSync(join(home, ".gemini"));
+    writeFileSync(
+      join(home, ".gemini", "trustedFolders.json"),
+      JSON.stringify({ [root]: "TRUST_FOLDER" }),
+    );
+    const r = prove(["gemini"], home, pathWithClaude(), undefined, root);
+    expect(r.stdout).toMatch(/Gemini CLI \d+\.\d+\.\d+ ran headless/);
+    expect(r.stdout).toContain(
+      "✓ a failing check reaches the model: cpilot-proof: this check fails",
+    );
+    expect(r.stdout).toContain("✓ a resync (a formatter's rewrite) reaches it");
+    expect(r.stdout).toContain("✓ a gate refusal reaches it");
+    expect(r.stdout).toContain("no request left 127.0.0.1");
+    expect(r.code).toBe(0);
+  }, 320_000);
+
+  test("a project Gemini CLI does not trust: nothing reaches the model, and the trust is named", () => {
+    const r = prove(["gemini"], tempDir("cpilot-prove-home-"));
+    expect(r.stdout).toContain("✗ a failing check reaches the model");
+    expect(r.stdout).toContain("Gemini CLI does not trust");
+    expect(r.code).toBe(1);
+  }, 320_000);
+});
+
+describe("agents cpilot cannot run on its own model yet", () => {
+  test("the hook-level proof, and the report says Codex itself was not started", () => {
+    const root = tempDir("cpilot-prove-live-", { git: true });
+    const r = prove(["codex"], tempDir("cpilot-prove-home-"), pathWithCpilot(), undefined, root);
+    expect(r.stdout).toContain("hook-level proof only");
+    expect(r.stdout).toContain("so Codex CLI itself was not started");
     expect(r.stdout).not.toContain("ran headless");
   });
 });
