@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GEMINI_BIN } from "../agents/gemini/_gemini-cli.ts";
+import { QWEN_BIN } from "../agents/qwen/_qwen-cli.ts";
 import { cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 import { CLAUDE_BIN } from "../support/claude-cli.ts";
@@ -19,6 +20,7 @@ function pathWithClaude(): string {
   const dir = tempDir("cpilot-prove-bin-");
   symlinkSync(CLAUDE_BIN, join(dir, "claude"));
   symlinkSync(GEMINI_BIN, join(dir, "gemini"));
+  symlinkSync(QWEN_BIN, join(dir, "qwen"));
   return pathWithCpilot(`${dir}:/usr/local/bin:/usr/bin:/bin`);
 }
 
@@ -146,6 +148,20 @@ describe("cpilot doctor --prove gemini, with Gemini CLI itself", () => {
     expect(r.stdout).toContain("✗ a failing check reaches the model");
     expect(r.stdout).toContain("Gemini CLI does not trust");
     expect(r.code).toBe(1);
+  }, 320_000);
+});
+
+describe("cpilot doctor --prove qwen, with Qwen Code itself", () => {
+  test("a failure, a resync and a refusal reach the model; nothing leaves 127.0.0.1", () => {
+    const r = prove(["qwen"], tempDir("cpilot-prove-home-"));
+    expect(r.stdout).toMatch(/Qwen Code \d+\.\d+\.\d+ ran headless/);
+    expect(r.stdout).toContain(
+      "✓ a failing check reaches the model: cpilot-proof: this check fails",
+    );
+    expect(r.stdout).toContain("✓ a resync (a formatter's rewrite) reaches it");
+    expect(r.stdout).toContain("✓ a gate refusal reaches it");
+    expect(r.stdout).toContain("no request left 127.0.0.1");
+    expect(r.code).toBe(0);
   }, 320_000);
 });
 

@@ -4,6 +4,7 @@ import type { LiveDriver } from "./live-driver.ts";
 const DRIVERS: Record<string, () => Promise<LiveDriver>> = {
   claude: async () => (await import("./drivers/claude.ts")).claudeDriver,
   gemini: async () => (await import("./drivers/gemini.ts")).geminiDriver,
+  qwen: async () => (await import("./drivers/qwen.ts")).qwenDriver,
 };
 
 export function liveDriver(agent: string): Promise<LiveDriver> | null {

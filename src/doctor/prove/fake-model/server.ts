@@ -94,10 +94,13 @@ export function sendJson(res: ServerResponse, status: number, data: unknown): vo
 export function sendEvents(
   res: ServerResponse,
   events: readonly { event?: string; data: unknown }[],
+  /** A last `data:` line that is not JSON (Chat Completions' `[DONE]`). */
+  last?: string,
 ): void {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   for (const e of events)
     res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${JSON.stringify(e.data)}\n\n`);
+  if (last !== undefined) res.write(`data: ${last}\n\n`);
   res.end();
 }
 
