@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { COPILOT_BIN } from "../agents/copilot/_copilot-cli.ts";
 import { GEMINI_BIN } from "../agents/gemini/_gemini-cli.ts";
 import { QWEN_BIN } from "../agents/qwen/_qwen-cli.ts";
 import { cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
@@ -21,6 +22,7 @@ function pathWithClaude(): string {
   symlinkSync(CLAUDE_BIN, join(dir, "claude"));
   symlinkSync(GEMINI_BIN, join(dir, "gemini"));
   symlinkSync(QWEN_BIN, join(dir, "qwen"));
+  symlinkSync(COPILOT_BIN, join(dir, "copilot"));
   return pathWithCpilot(`${dir}:/usr/local/bin:/usr/bin:/bin`);
 }
 
@@ -50,7 +52,7 @@ function prove(
     : argv;
   const r = spawnSync(isolated[0] as string, isolated.slice(1), {
     cwd: root,
-    env: { PATH: path, HOME: home, ...runtimeEnv() },
+    env: { PATH: path, HOME: home, COPILOT_HOME: join(home, ".copilot"), ...runtimeEnv() },
     encoding: "utf8",
     timeout: 300_000,
   });
@@ -162,6 +164,34 @@ describe("cpilot doctor --prove qwen, with Qwen Code itself", () => {
     expect(r.stdout).toContain("✓ a gate refusal reaches it");
     expect(r.stdout).toContain("no request left 127.0.0.1");
     expect(r.code).toBe(0);
+  }, 320_000);
+});
+
+describe("cpilot doctor --prove copilot, with Copilot CLI itself", () => {
+  test("a project Copilot trusts: a failure, a resync and a refusal reach the model", () => {
+    const root = tempDir("cpilot-prove-live-", { git: true });
+    const home = tempDir("cpilot-prove-home-");
+    mkdirSync(join(home, ".copilot"));
+    writeFileSync(
+      join(home, ".copilot", "config.json"),
+      JSON.stringify({ trustedFolders: [root] }),
+    );
+    const r = prove(["copilot"], home, pathWithClaude(), undefined, root);
+    expect(r.stdout).toMatch(/Copilot CLI \d+\.\d+\.\d+ ran headless/);
+    expect(r.stdout).toContain(
+      "✓ a failing check reaches the model: cpilot-proof: this check fails",
+    );
+    expect(r.stdout).toContain("✓ a resync (a formatter's rewrite) reaches it");
+    expect(r.stdout).toContain("✓ a gate refusal reaches it");
+    expect(r.stdout).toContain("no request left 127.0.0.1");
+    expect(r.code).toBe(0);
+  }, 320_000);
+
+  test("a project Copilot does not trust: nothing reaches the model, and the step is named", () => {
+    const r = prove(["copilot"], tempDir("cpilot-prove-home-"));
+    expect(r.stdout).toContain("✗ a failing check reaches the model");
+    expect(r.stdout).toContain("cpilot install copilot --trust-project");
+    expect(r.code).toBe(1);
   }, 320_000);
 });
 

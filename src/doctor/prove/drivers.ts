@@ -4,6 +4,7 @@ import type { LiveDriver } from "./live-driver.ts";
 const DRIVERS: Record<string, () => Promise<LiveDriver>> = {
   claude: async () => (await import("./drivers/claude.ts")).claudeDriver,
   gemini: async () => (await import("./drivers/gemini.ts")).geminiDriver,
+  copilot: async () => (await import("./drivers/copilot.ts")).copilotDriver,
   qwen: async () => (await import("./drivers/qwen.ts")).qwenDriver,
 };
 

@@ -105,9 +105,11 @@ export async function proveLive(
     const problems: string[] = [];
     if (turns === 0) problems.push(`${agent.displayName} never asked cpilot's model (${exited})`);
     const notes = [
-      copied.length > 0
-        ? `this project's settings were used (without their hooks): ${copied.join(", ")}`
-        : "this project has no settings of its own for the agent",
+      ...(driver.copyProjectSettings === undefined
+        ? []
+        : copied.length > 0
+          ? [`this project's settings were used (without their hooks): ${copied.join(", ")}`]
+          : ["this project has no settings of its own for the agent"]),
       model.escapes.length === 0
         ? "no request left 127.0.0.1"
         : `${model.escapes.length} request(s) for other hosts were refused by cpilot's proxy: ${model.escapes.slice(0, 3).join(", ")}`,

@@ -123,7 +123,16 @@ function parseJson(raw: string): unknown {
 }
 
 /** Keys whose values are labels of the API, not text the model reads. */
-const LABELS = new Set(["role", "type", "id", "tool_use_id", "call_id", "name", "status"]);
+const LABELS = new Set([
+  "role",
+  "type",
+  "id",
+  "tool_use_id",
+  "tool_call_id",
+  "call_id",
+  "name",
+  "status",
+]);
 
 /** Every string inside a JSON value but its labels, joined by newlines (what the model read). */
 export function stringsIn(value: unknown): string {

@@ -1,0 +1,58 @@
+/**
+ * GitHub Copilot CLI, headless (`copilot -p --allow-all-tools`), on cpilot's Chat Completions
+ * API through its own offline mode (COPILOT_OFFLINE, COPILOT_PROVIDER_BASE_URL, a fake key):
+ * no GitHub sign-in is used. Its home (COPILOT_HOME, else ~/.copilot) stays the person's.
+ * Copilot loads a project's hooks only in a folder it trusts: the throwaway project is trusted
+ * for the run (COPILOT_ALLOW_ALL) exactly when Copilot trusts the person's project.
+ */
+import { spawnSync } from "node:child_process";
+import { copilotConfigPath, copilotTrusts } from "../../../agents/copilot/folder-trust.ts";
+import { assistantTurns, messagesAfter, openaiChat } from "../fake-model/openai-chat.ts";
+import { stringsIn } from "../fake-model/server.ts";
+import type { LiveDriver } from "../live-driver.ts";
+
+const DROPPED =
+  /^(COPILOT_(OFFLINE|PROVIDER_|MODEL|ALLOW_ALL|AUTO_UPDATE)|GH_TOKEN$|GITHUB_TOKEN$|AI_AGENT$)|_PROXY$/i;
+
+export const copilotDriver: LiveDriver = {
+  shape: openaiChat("create", "path", "file_text"),
+  writeTool: "create",
+  version(bin, env) {
+    const r = spawnSync(bin, ["--version"], { env, encoding: "utf8", timeout: 30_000 });
+    const line = r.status === 0 ? (r.stdout.trim().split("\n")[0] ?? "") : "";
+    return /(\d+\.\d+\.\d+)/.exec(line)?.[1] ?? (line || null);
+  },
+  run({ prompt, root, modelUrl, env }) {
+    const kept = Object.fromEntries(Object.entries(env).filter(([k]) => !DROPPED.test(k)));
+    return {
+      args: ["-p", prompt, "--allow-all-tools"],
+      env: {
+        ...kept,
+        COPILOT_OFFLINE: "true",
+        COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
+        COPILOT_PROVIDER_API_KEY: "cpilot-proof-offline-key",
+        COPILOT_MODEL: "gpt-4.1",
+        COPILOT_AUTO_UPDATE: "false",
+        HTTPS_PROXY: modelUrl,
+        HTTP_PROXY: modelUrl,
+        https_proxy: modelUrl,
+        http_proxy: modelUrl,
+        NO_PROXY: "127.0.0.1,localhost",
+        no_proxy: "127.0.0.1,localhost",
+        ...(copilotTrusts(root, env) === true ? { COPILOT_ALLOW_ALL: "true" } : {}),
+      },
+    };
+  },
+  receivedAfter(requests, turn) {
+    const asked = requests.filter((r) => r.kind === "turn" && assistantTurns(r.body) > turn);
+    const last = asked.at(-1);
+    return last === undefined ? null : stringsIn(messagesAfter(last.body, turn));
+  },
+  hookSwitches(root, _home, env) {
+    return copilotTrusts(root, env) === true
+      ? []
+      : [
+          `Copilot CLI does not trust ${root} (${copilotConfigPath(env)} trustedFolders): it loads no project hooks there; run \`cpilot install copilot --trust-project\``,
+        ];
+  },
+};
