@@ -1,4 +1,9 @@
-/** The agents whose real CLI `doctor --prove` can run against cpilot's model (the rest: hook level). */
+/**
+ * The agents whose real CLI `doctor --prove` can run against cpilot's model (the rest: hook
+ * level). Not Codex CLI (0.169.0): it reads a project's .codex/ only in a project it trusts,
+ * and ignores that trust given for one run (`-c projects."<dir>".trust_level`, seen), so the
+ * throwaway project would have to be trusted in the person's own config.toml.
+ */
 import type { LiveDriver } from "./live-driver.ts";
 
 const DRIVERS: Record<string, () => Promise<LiveDriver>> = {
