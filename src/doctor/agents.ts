@@ -5,6 +5,7 @@ import { isObject } from "../agents/kit/json-file.ts";
 import { SERVER_NAME } from "../mcp/install/index.ts";
 import { onPath } from "./callback-command.ts";
 import { brokenHookCommand } from "./hook-command-check.ts";
+import { liveDriver } from "./prove/drivers.ts";
 import type { AgentCheck } from "./types.ts";
 
 /** cpilot's MCP entry in the project's config, else in the person's own (where the agent has one). */
@@ -40,6 +41,17 @@ function mcpWiredIn(agent: Agent, path: string): { wired: boolean; path: string 
   }
 }
 
+/** What on this machine keeps the agent from running a project's hooks (read by doctor --prove too). */
+async function hookSwitches(
+  name: string,
+  root: string,
+  home: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string[]> {
+  const driver = liveDriver(name);
+  return driver === null ? [] : ((await driver).hookSwitches?.(root, home, env) ?? []);
+}
+
 /** Is this agent here, and is cpilot wired into it? Null when the agent is not found. */
 export async function checkAgent(
   agent: Agent,
@@ -68,6 +80,11 @@ export async function checkAgent(
     inactive === undefined || places.some((p) => p.wired && p.inactive === undefined)
       ? null
       : `${inactive.reason}: run \`${inactive.step}\``;
+  // written and trusted is not enough either: the agent's own settings may turn hooks off
+  const switchedOff =
+    hooks.wired && skipped === null
+      ? ((await hookSwitches(agent.name, root, home, env))[0] ?? null)
+      : null;
   const mcp = mcpWired(agent, root, env);
   const wired = hooks.wired || mcp?.wired === true;
   return {
@@ -78,6 +95,7 @@ export async function checkAgent(
     problem:
       broken ??
       skipped ??
+      switchedOff ??
       (!wired && inProject
         ? `cpilot is not wired into ${agent.name}: run \`cpilot install ${agent.name}\``
         : null),

@@ -39,6 +39,24 @@ const good = JSON.stringify({
 });
 
 describe("cpilot doctor", () => {
+  test("Claude Code settings that turn hooks off are a problem; the file that decides is named, after precedence", () => {
+    const p = setup(JSON.stringify({ callbacks: [] }));
+    symlinkSync(binary(), join(p.bin, "cpilot"));
+    expect(cpilot(["install", "claude"], { cwd: p.dir, env: p.env }).code).toBe(0);
+    expect(p.doctor().code).toBe(0);
+    mkdirSync(join(p.home, ".claude"), { recursive: true });
+    const user = join(p.home, ".claude", "settings.json");
+    writeFileSync(user, '{ "disableAllHooks": true }');
+    let r = p.doctor();
+    expect(r.stdout).toContain(`Claude Code runs no hooks: "disableAllHooks": true in ${user}`);
+    expect(r.code).toBe(1);
+    // the project's local settings outrank the user's (Claude Code follows this: doctor-prove-live)
+    writeFileSync(join(p.dir, ".claude", "settings.local.json"), '{ "disableAllHooks": false }');
+    r = p.doctor();
+    expect(r.stdout).not.toContain("disableAllHooks");
+    expect(r.code).toBe(0);
+  });
+
   test("a missing command is a problem (exit 1); found ones show where they are", () => {
     const p = setup(good);
     const r = p.doctor();

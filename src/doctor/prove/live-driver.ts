@@ -35,6 +35,11 @@ export interface LiveDriver {
    * out (they may name files of that project). Returns the files copied, for the report.
    */
   copyProjectSettings?(root: string, project: string): string[];
-  /** Settings on this machine that keep the agent from running hooks there, each with its file. */
-  hookSwitches?(project: string, home: string, env: NodeJS.ProcessEnv): string[];
+  /** Settings on this machine that keep the agent from running hooks there, each with its file (plain `doctor` reports them too). */
+  hookSwitches?(root: string, home: string, env: NodeJS.ProcessEnv): string[];
+  /**
+   * Why the agent would not trust the person's project (the proof's run trusts the throwaway
+   * one only when it does). Only --prove reports it: plain `doctor` has the agents' own trust checks.
+   */
+  untrusted?(root: string, home: string, env: NodeJS.ProcessEnv): string[];
 }

@@ -81,7 +81,10 @@ export async function proveLive(
       await model.close();
     }
     const turns = model.requests.filter((r) => r.kind === "turn").length;
-    const switches = driver.hookSwitches?.(root, home, env) ?? [];
+    const switches = [
+      ...(driver.hookSwitches?.(root, home, env) ?? []),
+      ...(driver.untrusted?.(root, home, env) ?? []),
+    ];
     const exited = run.timedOut
       ? `it was stopped after ${DEADLINE_MS / 1000} s`
       : `it exited ${run.code ?? "by a signal"}${run.stderr.trim() ? `: ${errorLine(run.stderr)}` : ""}`;

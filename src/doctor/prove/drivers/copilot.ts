@@ -48,7 +48,7 @@ export const copilotDriver: LiveDriver = {
     const last = asked.at(-1);
     return last === undefined ? null : stringsIn(messagesAfter(last.body, turn));
   },
-  hookSwitches(root, _home, env) {
+  untrusted(root, _home, env) {
     return copilotTrusts(root, env) === true
       ? []
       : [

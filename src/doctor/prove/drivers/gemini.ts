@@ -90,7 +90,7 @@ export const geminiDriver: LiveDriver = {
     );
     return Object.keys(theirs).length > 0 ? [from] : [];
   },
-  hookSwitches(root, home, env) {
+  untrusted(root, home, env) {
     return geminiTrusts(root, home, env) === false
       ? [
           `Gemini CLI does not trust ${root} (folder trust is on; ${geminiTrustFile(home, env)} does not name it): it reads no project settings there, hooks included; start \`gemini\` there once and trust the folder`,
