@@ -10,6 +10,7 @@ const DRIVERS: Record<string, () => Promise<LiveDriver>> = {
   claude: async () => (await import("./drivers/claude.ts")).claudeDriver,
   gemini: async () => (await import("./drivers/gemini.ts")).geminiDriver,
   copilot: async () => (await import("./drivers/copilot.ts")).copilotDriver,
+  opencode: async () => (await import("./drivers/opencode.ts")).opencodeDriver,
   qwen: async () => (await import("./drivers/qwen.ts")).qwenDriver,
 };
 

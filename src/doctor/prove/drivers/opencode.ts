@@ -1,0 +1,64 @@
+/**
+ * OpenCode, headless (`opencode run`), on cpilot's Chat Completions API: one provider and model
+ * for this run in OPENCODE_CONFIG_CONTENT (merged over the person's own config, which stays),
+ * with the model catalog fetch, default plugins, LSP downloads, sharing and updates off for
+ * the run. Its background install of the plugin package asks the package registry: that is
+ * pointed at cpilot's server too, which answers 404 (OpenCode runs on without it).
+ */
+import { spawnSync } from "node:child_process";
+import { assistantTurns, messagesAfter, openaiChat } from "../fake-model/openai-chat.ts";
+import { stringsIn } from "../fake-model/server.ts";
+import type { LiveDriver } from "../live-driver.ts";
+
+const DROPPED =
+  /^(OPENCODE_CONFIG_CONTENT$|OPENCODE_DISABLE_|npm_config_registry$|BUN_CONFIG_REGISTRY$|AI_AGENT$)|_PROXY$/i;
+
+export const opencodeDriver: LiveDriver = {
+  shape: openaiChat("write", "filePath", "content"),
+  writeTool: "write",
+  version(bin, env) {
+    const r = spawnSync(bin, ["--version"], { env, encoding: "utf8", timeout: 30_000 });
+    return r.status === 0 ? (r.stdout.trim().split("\n").at(-1) ?? null) : null;
+  },
+  run({ prompt, modelUrl, env }) {
+    const kept = Object.fromEntries(Object.entries(env).filter(([k]) => !DROPPED.test(k)));
+    const config = {
+      autoupdate: false,
+      share: "disabled",
+      provider: {
+        "cpilot-proof": {
+          name: "cpilot-proof",
+          options: { baseURL: `${modelUrl}/v1`, apiKey: "cpilot-proof-offline-key" },
+          models: { m: { name: "m" } },
+        },
+      },
+      model: "cpilot-proof/m",
+    };
+    return {
+      args: ["run", prompt],
+      env: {
+        ...kept,
+        OPENCODE_CONFIG_CONTENT: JSON.stringify(config),
+        OPENCODE_DISABLE_MODELS_FETCH: "1",
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+        OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+        OPENCODE_DISABLE_AUTOUPDATE: "1",
+        OPENCODE_DISABLE_SHARE: "1",
+        npm_config_registry: `${modelUrl}/npm/`,
+        NPM_CONFIG_REGISTRY: `${modelUrl}/npm/`,
+        BUN_CONFIG_REGISTRY: `${modelUrl}/npm/`,
+        HTTPS_PROXY: modelUrl,
+        HTTP_PROXY: modelUrl,
+        https_proxy: modelUrl,
+        http_proxy: modelUrl,
+        NO_PROXY: "127.0.0.1,localhost",
+        no_proxy: "127.0.0.1,localhost",
+      },
+    };
+  },
+  receivedAfter(requests, turn) {
+    const asked = requests.filter((r) => r.kind === "turn" && assistantTurns(r.body) > turn);
+    const last = asked.at(-1);
+    return last === undefined ? null : stringsIn(messagesAfter(last.body, turn));
+  },
+};
