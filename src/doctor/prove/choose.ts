@@ -24,7 +24,12 @@ export async function proveOnThisMachine(
     null;
   if (driver !== null && bin !== null && existsSync(bin)) {
     const report = await proveLive(agent, await driver, bin, root, home, env);
-    const wiredHere = (await agent.hookPlaces(root, home, env)).some((p) => p.wired);
+    const wiredHere = (await agent.hookPlaces(root, home, env)).find((p) => p.wired);
+    const theirs = wiredHere?.commands[0];
+    if (theirs !== undefined && report.command !== null && theirs !== report.command) {
+      const note = `this project's hook command is \`${theirs}\` (${wiredHere?.path}), the proof's \`${report.command}\`: plain \`cpilot doctor\` checks that yours starts`;
+      return { ...report, notes: [...(report.notes ?? []), note] };
+    }
     if (wiredHere) return report;
     const note = `cpilot is not wired into ${agent.displayName} in this project yet: \`cpilot install ${agent.name}\` writes what the proof used`;
     return { ...report, notes: [...(report.notes ?? []), note] };
