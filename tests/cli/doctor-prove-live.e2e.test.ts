@@ -42,7 +42,6 @@ function prove(
   path = pathWithClaude(),
   localSettings?: Record<string, unknown>,
   root = tempDir("cpilot-prove-live-", { git: true }),
-  netns = netnsAvailable(),
 ) {
   writeFileSync(join(root, "callbacks.config.json"), '{"callbacks":[]}\n');
   if (localSettings !== undefined) {
@@ -50,12 +49,19 @@ function prove(
     writeFileSync(join(root, ".claude", "settings.local.json"), JSON.stringify(localSettings));
   }
   const argv = [cpilotBinary(), "doctor", "--prove", ...args];
-  const isolated = netns
+  const isolated = netnsAvailable()
     ? ["unshare", "-rn", "sh", "-c", 'ip link set lo up && exec "$@"', "sh", ...argv]
     : argv;
   const r = spawnSync(isolated[0] as string, isolated.slice(1), {
     cwd: root,
-    env: { PATH: path, HOME: home, COPILOT_HOME: join(home, ".copilot"), ...runtimeEnv() },
+    // PWD as a shell sets it
+    env: {
+      PATH: path,
+      HOME: home,
+      PWD: root,
+      COPILOT_HOME: join(home, ".copilot"),
+      ...runtimeEnv(),
+    },
     encoding: "utf8",
     timeout: 300_000,
   });
@@ -199,11 +205,10 @@ describe("cpilot doctor --prove copilot, with Copilot CLI itself", () => {
 });
 
 describe("cpilot doctor --prove opencode, with OpenCode itself", () => {
-  // Outside the network namespace: there OpenCode 1.18.33's first write fails with cpilot's
-  // plugin loaded (not understood yet); the proof's proxy still counts any escape.
+  // OpenCode takes its project from PWD, which a shell sets to the person's project (prove()
+  // passes it): without the proof setting PWD, its first write failed in the wrong folder
   test("a failure, a resync and a refusal reach the model; no request left 127.0.0.1", () => {
-    const home = tempDir("cpilot-prove-home-");
-    const r = prove(["opencode"], home, pathWithClaude(), undefined, undefined, false);
+    const r = prove(["opencode"], tempDir("cpilot-prove-home-"));
     expect(r.stdout).toMatch(/OpenCode \d+\.\d+\.\d+ ran headless/);
     expect(r.stdout).toContain(
       "✓ a failing check reaches the model: cpilot-proof: this check fails",

@@ -146,9 +146,10 @@ function runCli(
   deadlineMs: number,
 ): Promise<Ran> {
   return new Promise((resolve) => {
+    // PWD is the shell's folder (the person's project): OpenCode takes its project from it
     const child = spawn(bin, args, {
       cwd,
-      env,
+      env: { ...env, PWD: cwd },
       detached: true,
       stdio: ["ignore", "ignore", "pipe"],
     });
