@@ -8,12 +8,10 @@ import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { COPILOT_BIN } from "../agents/copilot/_copilot-cli.ts";
 import { GEMINI_BIN } from "../agents/gemini/_gemini-cli.ts";
-import { OPENCODE_BIN } from "../agents/opencode/_opencode-cli.ts";
-import { QWEN_BIN } from "../agents/qwen/_qwen-cli.ts";
 import { cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
+import { nodeBin } from "../support/agent-cli.ts";
 import { CLAUDE_BIN } from "../support/claude-cli.ts";
 import { netnsAvailable } from "../support/netns.ts";
 
@@ -22,9 +20,9 @@ function pathWithClaude(): string {
   const dir = tempDir("cpilot-prove-bin-");
   symlinkSync(CLAUDE_BIN, join(dir, "claude"));
   symlinkSync(GEMINI_BIN, join(dir, "gemini"));
-  symlinkSync(QWEN_BIN, join(dir, "qwen"));
-  symlinkSync(COPILOT_BIN, join(dir, "copilot"));
-  symlinkSync(OPENCODE_BIN, join(dir, "opencode"));
+  symlinkSync(nodeBin("qwen"), join(dir, "qwen"));
+  symlinkSync(nodeBin("copilot"), join(dir, "copilot"));
+  symlinkSync(nodeBin("opencode"), join(dir, "opencode"));
   return pathWithCpilot(`${dir}:/usr/local/bin:/usr/bin:/bin`);
 }
 

@@ -12,8 +12,6 @@ export interface LiveRun {
 
 export interface LiveDriver {
   readonly shape: ApiShape;
-  /** The CLI's tool that writes a file, as the scripted model calls it. */
-  readonly writeTool: string;
   /** The CLI's version as it prints it; null when `--version` fails. */
   version(bin: string, env: NodeJS.ProcessEnv): string | null;
   /** One headless session in `project` on `modelUrl`; `scratch` is a temp folder for flag files. */

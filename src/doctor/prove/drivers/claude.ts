@@ -24,7 +24,6 @@ const DROPPED =
 
 export const claudeDriver: LiveDriver = {
   shape: anthropicMessages,
-  writeTool: "Write",
   version(bin, env) {
     const r = spawnSync(bin, ["--version"], { env, encoding: "utf8", timeout: 20_000 });
     // "2.1.330 (Claude Code)"

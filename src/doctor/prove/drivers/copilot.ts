@@ -16,7 +16,6 @@ const DROPPED =
 
 export const copilotDriver: LiveDriver = {
   shape: openaiChat("create", "path", "file_text"),
-  writeTool: "create",
   version(bin, env) {
     const r = spawnSync(bin, ["--version"], { env, encoding: "utf8", timeout: 30_000 });
     const line = r.status === 0 ? (r.stdout.trim().split("\n")[0] ?? "") : "";

@@ -36,7 +36,6 @@ const sub = (o: Record<string, unknown>, key: string): Record<string, unknown> =
 
 export const geminiDriver: LiveDriver = {
   shape: geminiGenerate,
-  writeTool: "write_file",
   version(bin, env) {
     const r = spawnSync(bin, ["--version"], {
       env: { ...env, GEMINI_CLI_NO_RELAUNCH: "true" },

@@ -15,7 +15,6 @@ const DROPPED =
 
 export const opencodeDriver: LiveDriver = {
   shape: openaiChat("write", "filePath", "content"),
-  writeTool: "write",
   version(bin, env) {
     const r = spawnSync(bin, ["--version"], { env, encoding: "utf8", timeout: 30_000 });
     return r.status === 0 ? (r.stdout.trim().split("\n").at(-1) ?? null) : null;

@@ -33,7 +33,6 @@ const sub = (o: Record<string, unknown>, key: string): Record<string, unknown> =
 
 export const qwenDriver: LiveDriver = {
   shape: openaiChat("write_file", "file_path", "content"),
-  writeTool: "write_file",
   version(bin, env) {
     const r = spawnSync(bin, ["--version"], { env, encoding: "utf8", timeout: 30_000 });
     return r.status === 0 ? (r.stdout.trim().split("\n").at(-1) ?? null) : null;
