@@ -123,6 +123,15 @@ describe("cpilot doctor --prove claude, with Claude Code itself", () => {
     expect(r.code).toBe(0);
   }, 320_000);
 
+  test("an --agent-bin that is not Claude Code: the model was never asked, and the proof fails", () => {
+    const r = prove(["claude", "--agent-bin", "/bin/false"], tempDir("cpilot-prove-home-"));
+    expect(r.stdout).toContain(
+      "✗ a failing check reaches the model: Claude Code never asked the model (it exited 1)",
+    );
+    expect(r.stdout).toContain("never asked cpilot's model: is /bin/false Claude Code");
+    expect(r.code).toBe(1);
+  });
+
   test("no Claude Code CLI: the hook-level proof, and the report says so", () => {
     const home = tempDir("cpilot-prove-home-");
     const r = prove(["claude", "--agent-bin", "/nowhere/claude"], home, pathWithCpilot());

@@ -93,9 +93,11 @@ export async function proveLive(
       if (text?.includes(mark))
         return { what, ok: true, detail: firstLine(after(text, mark)).trim() };
       const why =
-        text === null
-          ? `${agent.displayName} did not ask the model again after that write (${exited})`
-          : `the model got only: ${firstLine(text) || "nothing"}`;
+        text === null && turns === 0
+          ? `${agent.displayName} never asked the model (${exited})`
+          : text === null
+            ? `${agent.displayName} did not ask the model again after that write (${exited})`
+            : `the model got only: ${firstLine(text) || "nothing"}`;
       return { what, ok: false, detail: [why, ...switches].join("; ") };
     };
     const checks: ProofCheck[] = [
@@ -106,7 +108,10 @@ export async function proveLive(
     if (existsSync(join(project, "proof-locked", "x.txt")))
       checks.push({ what: "the refused file is not written", ok: false, detail: "it was written" });
     const problems: string[] = [];
-    if (turns === 0) problems.push(`${agent.displayName} never asked cpilot's model (${exited})`);
+    if (turns === 0)
+      problems.push(
+        `${agent.displayName} never asked cpilot's model: is ${bin} ${agent.displayName}, and does it start here?`,
+      );
     const notes = [
       ...(driver.copyProjectSettings === undefined
         ? []
