@@ -128,7 +128,7 @@ describe("cpilot doctor --prove claude, with Claude Code itself", () => {
     expect(r.stdout).toContain(
       "✗ a failing check reaches the model: Claude Code never asked the model (it exited 1)",
     );
-    expect(r.stdout).toContain("never asked cpilot's model: is /bin/false Claude Code");
+    expect(r.stdout).toContain("Claude Code (/bin/false) never asked cpilot's model (it exited 1)");
     expect(r.code).toBe(1);
   });
 

@@ -109,9 +109,7 @@ export async function proveLive(
       checks.push({ what: "the refused file is not written", ok: false, detail: "it was written" });
     const problems: string[] = [];
     if (turns === 0)
-      problems.push(
-        `${agent.displayName} never asked cpilot's model: is ${bin} ${agent.displayName}, and does it start here?`,
-      );
+      problems.push(`${agent.displayName} (${bin}) never asked cpilot's model (${exited})`);
     const notes = [
       ...(driver.copyProjectSettings === undefined
         ? []

@@ -92,7 +92,7 @@ export const geminiDriver: LiveDriver = {
   untrusted(root, home, env) {
     return geminiTrusts(root, home, env) === false
       ? [
-          `Gemini CLI does not trust ${root} (folder trust is on; ${geminiTrustFile(home, env)} does not name it): it reads no project settings there, hooks included; start \`gemini\` there once and trust the folder`,
+          `Gemini CLI does not trust ${root} (folder trust is on; ${geminiTrustFile(home, env)} does not name it): until you trust it (Gemini asks on its first start there) it reads no project settings, hooks included, and headless it does not start at all (0.61, seen)`,
         ]
       : [];
   },
