@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GEMINI_BIN } from "../agents/gemini/_gemini-cli.ts";
 import { cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
@@ -23,6 +23,7 @@ function pathWithClaude(): string {
   symlinkSync(nodeBin("qwen"), join(dir, "qwen"));
   symlinkSync(nodeBin("copilot"), join(dir, "copilot"));
   symlinkSync(nodeBin("opencode"), join(dir, "opencode"));
+  symlinkSync(nodeBin("codex"), join(dir, "codex"));
   return pathWithCpilot(`${dir}:/usr/local/bin:/usr/bin:/bin`);
 }
 
@@ -227,12 +228,61 @@ describe("cpilot doctor --prove opencode, with OpenCode itself", () => {
   }, 320_000);
 });
 
-describe("agents cpilot cannot run on its own model yet", () => {
-  test("the hook-level proof, and the report says Codex itself was not started", () => {
+describe("cpilot doctor --prove codex, with Codex CLI itself", () => {
+  /** A temp HOME whose ~/.codex/config.toml is `toml`. */
+  function codexHome(toml: string): { home: string; config: string } {
+    const home = tempDir("cpilot-prove-home-");
+    mkdirSync(join(home, ".codex"));
+    const config = join(home, ".codex", "config.toml");
+    writeFileSync(config, toml);
+    return { home, config };
+  }
+
+  test("your settings copied, trust given in the copy: a failure, a resync and a refusal reach the model; your files untouched", () => {
+    const toml = 'model = "o3"\n\n[features]\nhooks = true\n';
+    const { home, config } = codexHome(toml);
+    const r = prove(["codex"], home);
+    expect(r.stdout).toMatch(/Codex CLI \d+\.\d+\.\d+ ran headless/);
+    expect(r.stdout).toContain(`your Codex settings (${config}) were copied`);
+    expect(r.stdout).toContain(
+      "✓ a failing check reaches the model: cpilot-proof: this check fails",
+    );
+    expect(r.stdout).toContain("✓ a resync (a formatter's rewrite) reaches it");
+    expect(r.stdout).toContain("CPILOT PROOF RESYNC");
+    expect(r.stdout).toContain("✓ a gate refusal reaches it");
+    expect(r.stdout).toContain("no request left 127.0.0.1");
+    expect(r.stdout).not.toContain("✗");
+    expect(r.code).toBe(0);
+    // the trust went into the copy only
+    expect(readFileSync(config, "utf8")).toBe(toml);
+    expect(readdirSync(join(home, ".codex"))).toEqual(["config.toml"]);
+  }, 320_000);
+
+  test("your config.toml turns hooks off: nothing reaches the model, and the file is named", () => {
+    const { home, config } = codexHome("[features]\nhooks = false\n");
+    const r = prove(["codex"], home);
+    expect(r.stdout).toMatch(/Codex CLI \d+\.\d+\.\d+ ran headless/);
+    expect(r.stdout).toContain("✗ a failing check reaches the model: the model got only");
+    expect(r.stdout).toContain(`hooks = false under [features] in ${config}`);
+    expect(r.stdout).toContain("✗ a gate refusal reaches it");
+    expect(r.stdout).toContain("✗ the refused file is not written");
+    expect(r.code).toBe(1);
+  }, 320_000);
+
+  test("no Codex CLI on PATH: the hook-level proof, and the report says so", () => {
     const root = tempDir("cpilot-prove-live-", { git: true });
     const r = prove(["codex"], tempDir("cpilot-prove-home-"), pathWithCpilot(), undefined, root);
     expect(r.stdout).toContain("hook-level proof only");
-    expect(r.stdout).toContain("so Codex CLI itself was not started");
+    expect(r.stdout).toContain("Codex CLI's CLI (codex) is not on PATH");
+    expect(r.stdout).not.toContain("ran headless");
+  });
+});
+
+describe("agents cpilot cannot run on its own model yet", () => {
+  test("the hook-level proof, and the report says Cursor itself was not started", () => {
+    const r = prove(["cursor"], tempDir("cpilot-prove-home-"), pathWithCpilot());
+    expect(r.stdout).toContain("hook-level proof only");
+    expect(r.stdout).toContain("so Cursor itself was not started");
     expect(r.stdout).not.toContain("ran headless");
   });
 });

@@ -33,6 +33,19 @@ export interface LiveDriver {
    * out (they may name files of that project). Returns the files copied, for the report.
    */
   copyProjectSettings?(root: string, project: string): string[];
+  /**
+   * An environment of the proof's own, in place of the person's, for the install and the run
+   * (Codex: a copy of its home), with what it substituted, for the report.
+   */
+  substitute?(request: {
+    root: string;
+    home: string;
+    env: NodeJS.ProcessEnv;
+    scratch: string;
+    bin: string;
+  }): { env: NodeJS.ProcessEnv; notes: string[] };
+  /** Install as `cpilot install <agent> --trust-project`: only where `substitute` keeps that trust off the person's files. */
+  readonly installTrustsProject?: boolean;
   /** Settings on this machine that keep the agent from running hooks there, each with its file (plain `doctor` reports them too). */
   hookSwitches?(root: string, home: string, env: NodeJS.ProcessEnv): string[];
   /**

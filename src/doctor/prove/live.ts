@@ -47,15 +47,20 @@ export async function proveLive(
     );
     mkdirSync(join(project, "proof"));
     const copied = driver.copyProjectSettings?.(root, project) ?? [];
+    const substituted = driver.substitute?.({ root, home, env, scratch, bin }) ?? {
+      env,
+      notes: [],
+    };
     const installed = await agent.install("install", {
       cwd: project,
       root: project,
       scope: null,
       home,
-      env,
+      env: substituted.env,
       config: null,
+      ...(driver.installTrustsProject === true ? { trustProject: true } : {}),
     });
-    const places = await agent.hookPlaces(project, home, env);
+    const places = await agent.hookPlaces(project, home, substituted.env);
     const place = places.find((p) => p.path === installed.path) ?? places.find((p) => p.wired);
     const command = place?.commands[0] ?? null;
     const script: ScriptStep[] = [
@@ -73,7 +78,7 @@ export async function proveLive(
         home,
         project,
         modelUrl: model.url,
-        env,
+        env: substituted.env,
         scratch,
       });
       run = await runCli(bin, args, project, runEnv, DEADLINE_MS);
@@ -111,6 +116,7 @@ export async function proveLive(
     if (turns === 0)
       problems.push(`${agent.displayName} (${bin}) never asked cpilot's model (${exited})`);
     const notes = [
+      ...substituted.notes,
       ...(driver.copyProjectSettings === undefined
         ? []
         : copied.length > 0

@@ -1,0 +1,113 @@
+/**
+ * Codex CLI, headless (`codex exec`), on cpilot's Responses API. Codex reads a project's
+ * .codex/ only in a project it trusts and ignores that trust given for one run
+ * (`-c projects."<dir>".trust_level`, 0.169.0), so the run gets a CODEX_HOME of its own: a
+ * copy of the person's config.toml (their settings, hook switches included; no sign-in
+ * files), in which `cpilot install codex --trust-project` trusts the throwaway project and
+ * cpilot's hooks there. The person's own files are not written. The endpoint is a model
+ * provider given with `-c`, a fake key, and every proxy variable pointing at the fake.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  assistantTurnsIn,
+  inputAfterTurn,
+  openaiResponses,
+} from "../fake-model/openai-responses.ts";
+import { stringsIn } from "../fake-model/server.ts";
+import type { LiveDriver } from "../live-driver.ts";
+
+/** Variables that would send the session elsewhere, or name another Codex home or key. */
+const DROPPED = /^(OPENAI_|CODEX_|AI_AGENT$)|_PROXY$/i;
+
+function codexHome(home: string, env: NodeJS.ProcessEnv): string {
+  return env.CODEX_HOME || join(home, ".codex");
+}
+
+/** `[features] hooks = false` (or `features.hooks = false`) in a config.toml's text. */
+function turnsHooksOff(toml: string): boolean {
+  if (/^\s*features\.hooks\s*=\s*false\b/m.test(toml)) return true;
+  const section = /^\s*\[features\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(toml)?.[1] ?? "";
+  return /^\s*hooks\s*=\s*false\b/m.test(section);
+}
+
+export const codexDriver: LiveDriver = {
+  shape: openaiResponses,
+  installTrustsProject: true,
+  version(bin, env) {
+    const r = spawnSync(bin, ["--version"], { env, encoding: "utf8", timeout: 30_000 });
+    // "codex-cli 0.169.0"
+    const line = r.status === 0 ? (r.stdout.trim().split("\n").at(-1) ?? "") : "";
+    return line.replace(/^codex-cli\s+/, "") || null;
+  },
+  substitute({ home, env, scratch, bin }) {
+    const theirs = join(codexHome(home, env), "config.toml");
+    const copy = join(scratch, "codex-home");
+    mkdirSync(copy, { recursive: true });
+    const copied = existsSync(theirs);
+    if (copied) copyFileSync(theirs, join(copy, "config.toml"));
+    return {
+      env: { ...env, CODEX_HOME: copy, CPILOT_CODEX: bin },
+      notes: [
+        copied
+          ? `your Codex settings (${theirs}) were copied into a throwaway CODEX_HOME, which alone was written: trust in the throwaway project and cpilot's hooks there, as \`cpilot install codex --trust-project\` records it`
+          : `no Codex settings at ${theirs}: a throwaway CODEX_HOME held only the trust in the throwaway project and cpilot's hooks there`,
+        "Codex ran with its sandbox and approvals off (in the throwaway project), its MCP servers and plugins not started",
+      ],
+    };
+  },
+  run({ prompt, modelUrl, env }) {
+    const kept = Object.fromEntries(
+      Object.entries(env).filter(([k]) => !DROPPED.test(k) || k === "CODEX_HOME"),
+    );
+    const provider = `{ name = "cpilot proof", base_url = "${modelUrl}/v1", wire_api = "responses", env_key = "CPILOT_PROOF_OPENAI_KEY" }`;
+    const set = (key: string, value: string) => ["-c", `${key}=${value}`];
+    return {
+      args: [
+        "exec",
+        "--skip-git-repo-check",
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--ephemeral",
+        // gpt-5.5: Codex offers it apply_patch as a freeform tool, which the fake answers with
+        ...set("model", '"gpt-5.5"'),
+        ...set("model_provider", '"cpilot_proof"'),
+        ...set("model_providers.cpilot_proof", provider),
+        ...set("mcp_servers", "{}"),
+        ...set("features.plugins", "false"),
+        ...set("features.remote_plugin", "false"),
+        ...set("features.plugin_sharing", "false"),
+        ...set("features.apps", "false"),
+        ...set("features.in_app_updates", "false"),
+        ...set("analytics.enabled", "false"),
+        prompt,
+      ],
+      env: {
+        ...kept,
+        CPILOT_CODEX: env.CPILOT_CODEX ?? "codex",
+        CPILOT_PROOF_OPENAI_KEY: "cpilot-proof-offline-key",
+        HTTPS_PROXY: modelUrl,
+        HTTP_PROXY: modelUrl,
+        https_proxy: modelUrl,
+        http_proxy: modelUrl,
+        NO_PROXY: "127.0.0.1,localhost",
+        no_proxy: "127.0.0.1,localhost",
+      },
+    };
+  },
+  receivedAfter(requests, turn) {
+    const asked = requests.filter((r) => r.kind === "turn" && assistantTurnsIn(r.body) > turn);
+    const last = asked.at(-1);
+    return last === undefined ? null : stringsIn(inputAfterTurn(last.body, turn));
+  },
+  hookSwitches(_root, home, env) {
+    const path = join(codexHome(home, env), "config.toml");
+    let toml: string;
+    try {
+      toml = readFileSync(path, "utf8");
+    } catch {
+      return [];
+    }
+    return turnsHooksOff(toml) ? [`hooks = false under [features] in ${path}`] : [];
+  },
+};
