@@ -269,6 +269,20 @@ describe("cpilot doctor --prove codex, with Codex CLI itself", () => {
     expect(r.code).toBe(1);
   }, 320_000);
 
+  test("settings precedence: the project's .codex/config.toml turns hooks off over yours; that file is named", () => {
+    const { home } = codexHome("[features]\nhooks = true\n");
+    const root = tempDir("cpilot-prove-live-", { git: true });
+    mkdirSync(join(root, ".codex"));
+    writeFileSync(join(root, ".codex", "config.toml"), "[features]\nhooks = false\n");
+    const r = prove(["codex"], home, pathWithClaude(), undefined, root);
+    expect(r.stdout).toContain("this project's settings were used (without their hooks)");
+    expect(r.stdout).toContain("✗ a failing check reaches the model");
+    expect(r.stdout).toContain(
+      `hooks = false under [features] in ${join(root, ".codex", "config.toml")}`,
+    );
+    expect(r.code).toBe(1);
+  }, 320_000);
+
   test("no Codex CLI on PATH: the hook-level proof, and the report says so", () => {
     const root = tempDir("cpilot-prove-live-", { git: true });
     const r = prove(["codex"], tempDir("cpilot-prove-home-"), pathWithCpilot(), undefined, root);

@@ -6,6 +6,8 @@
  * files), in which `cpilot install codex --trust-project` trusts the throwaway project and
  * cpilot's hooks there. The person's own files are not written. The endpoint is a model
  * provider given with `-c`, a fake key, and every proxy variable pointing at the fake.
+ * The person's project's .codex/config.toml is copied as is: its hooks, if any, are keyed to
+ * its own path, so Codex does not trust them in the throwaway project and skips them.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -25,11 +27,12 @@ function codexHome(home: string, env: NodeJS.ProcessEnv): string {
   return env.CODEX_HOME || join(home, ".codex");
 }
 
-/** `[features] hooks = false` (or `features.hooks = false`) in a config.toml's text. */
-function turnsHooksOff(toml: string): boolean {
-  if (/^\s*features\.hooks\s*=\s*false\b/m.test(toml)) return true;
+/** `hooks` under `[features]` (or `features.hooks`) in a config.toml's text; null when unset. */
+function hooksFeature(toml: string): boolean | null {
+  const dotted = /^\s*features\.hooks\s*=\s*(true|false)\b/m.exec(toml)?.[1];
   const section = /^\s*\[features\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(toml)?.[1] ?? "";
-  return /^\s*hooks\s*=\s*false\b/m.test(section);
+  const value = dotted ?? /^\s*hooks\s*=\s*(true|false)\b/m.exec(section)?.[1];
+  return value === undefined ? null : value === "true";
 }
 
 export const codexDriver: LiveDriver = {
@@ -100,14 +103,27 @@ export const codexDriver: LiveDriver = {
     const last = asked.at(-1);
     return last === undefined ? null : stringsIn(inputAfterTurn(last.body, turn));
   },
-  hookSwitches(_root, home, env) {
-    const path = join(codexHome(home, env), "config.toml");
-    let toml: string;
-    try {
-      toml = readFileSync(path, "utf8");
-    } catch {
-      return [];
+  copyProjectSettings(root, project) {
+    const from = join(root, ".codex", "config.toml");
+    if (!existsSync(from)) return [];
+    mkdirSync(join(project, ".codex"), { recursive: true });
+    copyFileSync(from, join(project, ".codex", "config.toml"));
+    return [from];
+  },
+  hookSwitches(root, home, env) {
+    // the project's file outranks the user's (Codex loads it in a project it trusts)
+    const places = [join(root, ".codex", "config.toml"), join(codexHome(home, env), "config.toml")];
+    for (const path of places) {
+      let toml: string;
+      try {
+        toml = readFileSync(path, "utf8");
+      } catch {
+        continue;
+      }
+      const on = hooksFeature(toml);
+      if (on === false) return [`hooks = false under [features] in ${path}`];
+      if (on === true) return [];
     }
-    return turnsHooksOff(toml) ? [`hooks = false under [features] in ${path}`] : [];
+    return [];
   },
 };
