@@ -2,8 +2,12 @@
  * After `cpilot install codex` writes the hooks: have Codex trust them (it runs no hook it
  * does not trust), say what was trusted, or print the one step left as a `$ <command>` line.
  */
+
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
 import type { InactiveHooks, InstallRequest } from "../contract.ts";
 import { type CodexHookState, codexHookState, trustCpilotHooks } from "./hook-trust.ts";
+import { hooksTurnedOffIn } from "./hooks-feature.ts";
 
 /** The lines that follow the install's own: what Codex now trusts, or what is left to do. */
 export async function trustAfterInstall(
@@ -70,5 +74,16 @@ export async function codexInactive(
   env: NodeJS.ProcessEnv,
   user: boolean,
 ): Promise<InactiveHooks | null> {
+  const userConfig = join(env.CODEX_HOME || join(homedir(), ".codex"), "config.toml");
+  const off = hooksTurnedOffIn(root, dirname(userConfig));
+  if (off !== null)
+    return {
+      reason: `Codex's hooks are turned off: hooks = false under [features] in ${off}`,
+      // `codex features enable` writes the user's file, which the project's outranks
+      step:
+        off === userConfig
+          ? "codex features enable hooks"
+          : `$EDITOR ${off}   # hooks = true under [features]`,
+    };
   return inactiveHooks(await codexHookState(root, hooksPath, env), user);
 }

@@ -10,8 +10,9 @@
  * its own path, so Codex does not trust them in the throwaway project and skips them.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { hooksTurnedOffIn } from "../../../agents/codex/hooks-feature.ts";
 import {
   assistantTurnsIn,
   inputAfterTurn,
@@ -25,14 +26,6 @@ const DROPPED = /^(OPENAI_|CODEX_|AI_AGENT$)|_PROXY$/i;
 
 function codexHome(home: string, env: NodeJS.ProcessEnv): string {
   return env.CODEX_HOME || join(home, ".codex");
-}
-
-/** `hooks` under `[features]` (or `features.hooks`) in a config.toml's text; null when unset. */
-function hooksFeature(toml: string): boolean | null {
-  const dotted = /^\s*features\.hooks\s*=\s*(true|false)\b/m.exec(toml)?.[1];
-  const section = /^\s*\[features\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(toml)?.[1] ?? "";
-  const value = dotted ?? /^\s*hooks\s*=\s*(true|false)\b/m.exec(section)?.[1];
-  return value === undefined ? null : value === "true";
 }
 
 export const codexDriver: LiveDriver = {
@@ -111,19 +104,7 @@ export const codexDriver: LiveDriver = {
     return [from];
   },
   hookSwitches(root, home, env) {
-    // the project's file outranks the user's (Codex loads it in a project it trusts)
-    const places = [join(root, ".codex", "config.toml"), join(codexHome(home, env), "config.toml")];
-    for (const path of places) {
-      let toml: string;
-      try {
-        toml = readFileSync(path, "utf8");
-      } catch {
-        continue;
-      }
-      const on = hooksFeature(toml);
-      if (on === false) return [`hooks = false under [features] in ${path}`];
-      if (on === true) return [];
-    }
-    return [];
+    const off = hooksTurnedOffIn(root, codexHome(home, env));
+    return off === null ? [] : [`hooks = false under [features] in ${off}`];
   },
 };
