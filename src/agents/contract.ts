@@ -8,6 +8,7 @@
  */
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { HookReply } from "./kit/hook-reply.ts";
+import type { LiveDriver } from "./kit/live-driver.ts";
 
 /** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
 export type HookHandler = (
@@ -203,4 +204,9 @@ export interface Agent extends AgentProtocol {
   readonly postsHooks?: boolean;
   /** How `cpilot doctor --prove` plays this agent; absent when it cannot be played without it. */
   proof?(): Promise<DeliveryProof>;
+  /**
+   * How `cpilot doctor --prove` runs this agent's real CLI against cpilot's scripted model;
+   * absent when it cannot (the hook-level proof above is then all there is).
+   */
+  liveProof?(): Promise<LiveDriver>;
 }

@@ -43,12 +43,12 @@ function mcpWiredIn(agent: Agent, path: string): { wired: boolean; path: string 
 
 /** What on this machine keeps the agent from running a project's hooks (read by doctor --prove too). */
 async function hookSwitches(
-  name: string,
+  agent: Agent,
   root: string,
   home: string,
   env: NodeJS.ProcessEnv,
 ): Promise<string[]> {
-  const driver = liveDriver(name);
+  const driver = liveDriver(agent);
   return driver === null ? [] : ((await driver).hookSwitches?.(root, home, env) ?? []);
 }
 
@@ -83,7 +83,7 @@ export async function checkAgent(
   // written and trusted is not enough either: the agent's own settings may turn hooks off
   const switchedOff =
     hooks.wired && skipped === null
-      ? ((await hookSwitches(agent.name, root, home, env))[0] ?? null)
+      ? ((await hookSwitches(agent, root, home, env))[0] ?? null)
       : null;
   const mcp = mcpWired(agent, root, env);
   const wired = hooks.wired || mcp?.wired === true;

@@ -10,6 +10,7 @@ export const codex: Agent = {
   displayName: "Codex CLI",
   hook: async () => (await import("./handle.ts")).handleCodexHook,
   proof: async () => (await import("./proof.ts")).codexProof,
+  liveProof: async () => (await import("./live-proof.ts")).codexDriver,
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { codexInstaller }, { trustAfterInstall }] = await Promise.all([

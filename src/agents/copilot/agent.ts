@@ -16,6 +16,7 @@ export const copilot: Agent = {
   displayName: "Copilot CLI",
   hook: async () => (await import("./handle.ts")).handleCopilotHook,
   proof: async () => (await import("./proof.ts")).copilotProof,
+  liveProof: async () => (await import("./live-proof.ts")).copilotDriver,
   installScopes: ["project"],
   install: async (action, request) => {
     const [{ reportInstall }, { copilotInstaller }, trust] = await Promise.all([

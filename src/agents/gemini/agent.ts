@@ -9,6 +9,7 @@ export const gemini: Agent = {
   displayName: "Gemini CLI",
   hook: async () => (await import("./handle.ts")).handleGeminiHook,
   proof: async () => (await import("./proof.ts")).geminiProof,
+  liveProof: async () => (await import("./live-proof.ts")).geminiDriver,
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { geminiInstaller }] = await Promise.all([

@@ -18,6 +18,7 @@ export const opencode: Agent = {
   },
   hookFiles: [".opencode/plugins/cpilot.ts"],
   mcp: null,
+  liveProof: async () => (await import("./live-proof.ts")).opencodeDriver,
   programs: ["opencode"],
   isCommand: (name) => name === "opencode",
   projectDir: ".opencode",

@@ -9,6 +9,7 @@ export const qwen: Agent = {
   displayName: "Qwen Code",
   hook: async () => (await import("./handle.ts")).handleQwenHook,
   proof: async () => (await import("./proof.ts")).qwenProof,
+  liveProof: async () => (await import("./live-proof.ts")).qwenDriver,
   installScopes: ["project", "user"],
   install: async (action, request) => {
     const [{ reportInstall }, { qwenInstaller }] = await Promise.all([

@@ -17,7 +17,7 @@ export async function proveOnThisMachine(
   env: NodeJS.ProcessEnv,
   options: { agentBin?: string | undefined },
 ): Promise<ProofReport> {
-  const driver = liveDriver(agent.name);
+  const driver = liveDriver(agent);
   const bin =
     options.agentBin ??
     agent.programs.map((name) => onPath(name, env)).find((p) => p !== null) ??

@@ -13,9 +13,9 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../../agents/contract.ts";
+import type { LiveDriver } from "../../agents/kit/live-driver.ts";
+import { type ScriptStep, startFakeModel } from "../../agents/kit/proof-model/server.ts";
 import { FAIL_MARK, GATE_MARK, PROOF_CONFIG, type ProofCheck, type ProofReport } from "../prove.ts";
-import { type ScriptStep, startFakeModel } from "./fake-model/server.ts";
-import type { LiveDriver } from "./live-driver.ts";
 
 /** What the formatter makes of the second write: upper case, so its rewrite is recognised. */
 const RESYNC_CONTENT = "cpilot proof resync\n";

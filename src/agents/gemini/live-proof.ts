@@ -9,10 +9,14 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contentsAfterTurn, geminiGenerate, modelTurns } from "../fake-model/gemini-generate.ts";
-import { stringsIn } from "../fake-model/server.ts";
-import type { LiveDriver } from "../live-driver.ts";
-import { geminiTrustFile, geminiTrusts } from "./gemini-trust.ts";
+import type { LiveDriver } from "../kit/live-driver.ts";
+import {
+  contentsAfterTurn,
+  geminiGenerate,
+  modelTurns,
+} from "../kit/proof-model/gemini-generate.ts";
+import { stringsIn } from "../kit/proof-model/server.ts";
+import { geminiTrustFile, geminiTrusts } from "./folder-trust.ts";
 
 const DROPPED = /^(GEMINI_API_KEY|GOOGLE_|GEMINI_CLI_TRUST_WORKSPACE$|AI_AGENT$)|_PROXY$/i;
 

@@ -12,14 +12,14 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { hooksTurnedOffIn } from "../../../agents/codex/hooks-feature.ts";
+import type { LiveDriver } from "../kit/live-driver.ts";
 import {
   assistantTurnsIn,
   inputAfterTurn,
   openaiResponses,
-} from "../fake-model/openai-responses.ts";
-import { stringsIn } from "../fake-model/server.ts";
-import type { LiveDriver } from "../live-driver.ts";
+} from "../kit/proof-model/openai-responses.ts";
+import { stringsIn } from "../kit/proof-model/server.ts";
+import { hooksTurnedOffIn } from "./hooks-feature.ts";
 
 /** Variables that would send the session elsewhere, or name another Codex home or key. */
 const DROPPED = /^(OPENAI_|CODEX_|AI_AGENT$)|_PROXY$/i;

@@ -7,9 +7,9 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { assistantTurns, messagesAfter, openaiChat } from "../fake-model/openai-chat.ts";
-import { stringsIn } from "../fake-model/server.ts";
-import type { LiveDriver } from "../live-driver.ts";
+import type { LiveDriver } from "../kit/live-driver.ts";
+import { assistantTurns, messagesAfter, openaiChat } from "../kit/proof-model/openai-chat.ts";
+import { stringsIn } from "../kit/proof-model/server.ts";
 
 const DROPPED = /^(OPENAI_|QWEN_|DASHSCOPE_|AI_AGENT$)|_PROXY$/i;
 

@@ -9,14 +9,14 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { LiveDriver } from "../kit/live-driver.ts";
 import {
   anthropicMessages,
   assistantMessages,
   messagesAfterTurn,
-} from "../fake-model/anthropic-messages.ts";
-import { stringsIn } from "../fake-model/server.ts";
-import type { LiveDriver } from "../live-driver.ts";
-import { claudeHookSwitches } from "./claude-hook-switches.ts";
+} from "../kit/proof-model/anthropic-messages.ts";
+import { stringsIn } from "../kit/proof-model/server.ts";
+import { claudeHookSwitches } from "./hook-switches.ts";
 
 /** Variables that would send the session elsewhere, or mark it as run inside Claude Code. */
 const DROPPED =

@@ -6,10 +6,10 @@
  * for the run (COPILOT_ALLOW_ALL) exactly when Copilot trusts the person's project.
  */
 import { spawnSync } from "node:child_process";
-import { copilotConfigPath, copilotTrusts } from "../../../agents/copilot/folder-trust.ts";
-import { assistantTurns, messagesAfter, openaiChat } from "../fake-model/openai-chat.ts";
-import { stringsIn } from "../fake-model/server.ts";
-import type { LiveDriver } from "../live-driver.ts";
+import type { LiveDriver } from "../kit/live-driver.ts";
+import { assistantTurns, messagesAfter, openaiChat } from "../kit/proof-model/openai-chat.ts";
+import { stringsIn } from "../kit/proof-model/server.ts";
+import { copilotConfigPath, copilotTrusts } from "./folder-trust.ts";
 
 const DROPPED =
   /^(COPILOT_(OFFLINE|PROVIDER_|MODEL|ALLOW_ALL|AUTO_UPDATE)|GH_TOKEN$|GITHUB_TOKEN$|AI_AGENT$)|_PROXY$/i;
