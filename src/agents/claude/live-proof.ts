@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LiveDriver } from "../kit/live-driver.ts";
+import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
 import {
   anthropicMessages,
   assistantMessages,
@@ -34,12 +34,7 @@ export const claudeDriver: LiveDriver = {
     const endpoint = {
       ANTHROPIC_BASE_URL: modelUrl,
       ANTHROPIC_API_KEY: "sk-ant-cpilot-proof-offline",
-      HTTPS_PROXY: modelUrl,
-      HTTP_PROXY: modelUrl,
-      https_proxy: modelUrl,
-      http_proxy: modelUrl,
-      NO_PROXY: "127.0.0.1,localhost",
-      no_proxy: "127.0.0.1,localhost",
+      ...proxyTo(modelUrl),
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
       DISABLE_AUTOUPDATER: "1",
       DISABLE_TELEMETRY: "1",

@@ -12,7 +12,7 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { LiveDriver } from "../kit/live-driver.ts";
+import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
 import {
   assistantTurnsIn,
   inputAfterTurn,
@@ -82,12 +82,7 @@ export const codexDriver: LiveDriver = {
         ...kept,
         CPILOT_CODEX: env.CPILOT_CODEX ?? "codex",
         CPILOT_PROOF_OPENAI_KEY: "cpilot-proof-offline-key",
-        HTTPS_PROXY: modelUrl,
-        HTTP_PROXY: modelUrl,
-        https_proxy: modelUrl,
-        http_proxy: modelUrl,
-        NO_PROXY: "127.0.0.1,localhost",
-        no_proxy: "127.0.0.1,localhost",
+        ...proxyTo(modelUrl),
       },
     };
   },

@@ -6,7 +6,7 @@
  * for the run (COPILOT_ALLOW_ALL) exactly when Copilot trusts the person's project.
  */
 import { spawnSync } from "node:child_process";
-import type { LiveDriver } from "../kit/live-driver.ts";
+import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
 import { assistantTurns, messagesAfter, openaiChat } from "../kit/proof-model/openai-chat.ts";
 import { stringsIn } from "../kit/proof-model/server.ts";
 import { copilotConfigPath, copilotTrusts } from "./folder-trust.ts";
@@ -32,12 +32,7 @@ export const copilotDriver: LiveDriver = {
         COPILOT_PROVIDER_API_KEY: "cpilot-proof-offline-key",
         COPILOT_MODEL: "gpt-4.1",
         COPILOT_AUTO_UPDATE: "false",
-        HTTPS_PROXY: modelUrl,
-        HTTP_PROXY: modelUrl,
-        https_proxy: modelUrl,
-        http_proxy: modelUrl,
-        NO_PROXY: "127.0.0.1,localhost",
-        no_proxy: "127.0.0.1,localhost",
+        ...proxyTo(modelUrl),
         ...(copilotTrusts(root, env) === true ? { COPILOT_ALLOW_ALL: "true" } : {}),
       },
     };

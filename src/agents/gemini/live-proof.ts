@@ -7,9 +7,8 @@
  * would outrank everything, but Gemini CLI reads one only from a folder owned by root.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { LiveDriver } from "../kit/live-driver.ts";
+import { copyGeminiStyleSettings } from "../kit/gemini-style-settings.ts";
+import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
 import {
   contentsAfterTurn,
   geminiGenerate,
@@ -19,24 +18,6 @@ import { stringsIn } from "../kit/proof-model/server.ts";
 import { geminiTrustFile, geminiTrusts } from "./folder-trust.ts";
 
 const DROPPED = /^(GEMINI_API_KEY|GOOGLE_|GEMINI_CLI_TRUST_WORKSPACE$|AI_AGENT$)|_PROXY$/i;
-
-function readObject(path: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v)
-      ? (v as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
-
-const sub = (o: Record<string, unknown>, key: string): Record<string, unknown> => {
-  const v = o[key];
-  return v !== null && typeof v === "object" && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : {};
-};
 
 export const geminiDriver: LiveDriver = {
   shape: geminiGenerate,
@@ -58,12 +39,7 @@ export const geminiDriver: LiveDriver = {
         ...kept,
         GEMINI_API_KEY: "cpilot-proof-offline-key",
         GOOGLE_GEMINI_BASE_URL: modelUrl,
-        HTTPS_PROXY: modelUrl,
-        HTTP_PROXY: modelUrl,
-        https_proxy: modelUrl,
-        http_proxy: modelUrl,
-        NO_PROXY: "127.0.0.1,localhost",
-        no_proxy: "127.0.0.1,localhost",
+        ...proxyTo(modelUrl),
         GEMINI_CLI_NO_RELAUNCH: "true",
         ...(trusted ? { GEMINI_CLI_TRUST_WORKSPACE: "true" } : {}),
       },
@@ -74,25 +50,8 @@ export const geminiDriver: LiveDriver = {
     const last = asked.at(-1);
     return last === undefined ? null : stringsIn(contentsAfterTurn(last.body, turn));
   },
-  copyProjectSettings(root, project) {
-    const from = join(root, ".gemini", "settings.json");
-    const theirs = readObject(from);
-    const { hooks: _theirHooks, ...rest } = theirs;
-    const security = sub(rest, "security");
-    const settings = {
-      ...rest,
-      security: { ...security, auth: { ...sub(security, "auth"), selectedType: "gemini-api-key" } },
-      privacy: { ...sub(rest, "privacy"), usageStatisticsEnabled: false },
-      telemetry: { ...sub(rest, "telemetry"), enabled: false },
-      general: { ...sub(rest, "general"), disableAutoUpdate: true, disableUpdateNag: true },
-    };
-    mkdirSync(join(project, ".gemini"), { recursive: true });
-    writeFileSync(
-      join(project, ".gemini", "settings.json"),
-      `${JSON.stringify(settings, null, 2)}\n`,
-    );
-    return Object.keys(theirs).length > 0 ? [from] : [];
-  },
+  copyProjectSettings: (root, project) =>
+    copyGeminiStyleSettings(root, project, ".gemini", "gemini-api-key"),
   untrusted(root, home, env) {
     return geminiTrusts(root, home, env) === false
       ? [

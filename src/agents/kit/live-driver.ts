@@ -54,3 +54,18 @@ export interface LiveDriver {
    */
   untrusted?(root: string, home: string, env: NodeJS.ProcessEnv): string[];
 }
+
+/**
+ * Every proxy variable pointed at cpilot's model server, which refuses and counts requests
+ * for other hosts: whatever the agent sends elsewhere never leaves 127.0.0.1.
+ */
+export function proxyTo(modelUrl: string): NodeJS.ProcessEnv {
+  return {
+    HTTPS_PROXY: modelUrl,
+    HTTP_PROXY: modelUrl,
+    https_proxy: modelUrl,
+    http_proxy: modelUrl,
+    NO_PROXY: "127.0.0.1,localhost",
+    no_proxy: "127.0.0.1,localhost",
+  };
+}

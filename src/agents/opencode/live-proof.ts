@@ -6,7 +6,7 @@
  * pointed at cpilot's server too, which answers 404 (OpenCode runs on without it).
  */
 import { spawnSync } from "node:child_process";
-import type { LiveDriver } from "../kit/live-driver.ts";
+import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
 import { assistantTurns, messagesAfter, openaiChat } from "../kit/proof-model/openai-chat.ts";
 import { stringsIn } from "../kit/proof-model/server.ts";
 
@@ -46,12 +46,7 @@ export const opencodeDriver: LiveDriver = {
         npm_config_registry: `${modelUrl}/npm/`,
         NPM_CONFIG_REGISTRY: `${modelUrl}/npm/`,
         BUN_CONFIG_REGISTRY: `${modelUrl}/npm/`,
-        HTTPS_PROXY: modelUrl,
-        HTTP_PROXY: modelUrl,
-        https_proxy: modelUrl,
-        http_proxy: modelUrl,
-        NO_PROXY: "127.0.0.1,localhost",
-        no_proxy: "127.0.0.1,localhost",
+        ...proxyTo(modelUrl),
       },
     };
   },

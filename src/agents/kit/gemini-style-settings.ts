@@ -1,0 +1,47 @@
+/**
+ * `doctor --prove` for Gemini CLI and its fork Qwen Code: the person's project settings copied
+ * into the throwaway project without their hooks, signed in by API key to cpilot's model, with
+ * usage statistics, telemetry and updates off. Returns the file copied, for the report.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+function readObject(path: string): Record<string, unknown> {
+  try {
+    const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
+    return v !== null && typeof v === "object" && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+const sub = (o: Record<string, unknown>, key: string): Record<string, unknown> => {
+  const v = o[key];
+  return v !== null && typeof v === "object" && !Array.isArray(v)
+    ? (v as Record<string, unknown>)
+    : {};
+};
+
+export function copyGeminiStyleSettings(
+  root: string,
+  project: string,
+  folder: ".gemini" | ".qwen",
+  selectedType: string,
+): string[] {
+  const from = join(root, folder, "settings.json");
+  const theirs = readObject(from);
+  const { hooks: _theirHooks, ...rest } = theirs;
+  const security = sub(rest, "security");
+  const settings = {
+    ...rest,
+    security: { ...security, auth: { ...sub(security, "auth"), selectedType } },
+    privacy: { ...sub(rest, "privacy"), usageStatisticsEnabled: false },
+    telemetry: { ...sub(rest, "telemetry"), enabled: false },
+    general: { ...sub(rest, "general"), disableAutoUpdate: true, disableUpdateNag: true },
+  };
+  mkdirSync(join(project, folder), { recursive: true });
+  writeFileSync(join(project, folder, "settings.json"), `${JSON.stringify(settings, null, 2)}\n`);
+  return Object.keys(theirs).length > 0 ? [from] : [];
+}
