@@ -232,6 +232,20 @@ describe("cpilot doctor", () => {
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/gemini\s+✓/);
   });
+
+  test("an agent whose home is moved by its variable (CODEX_HOME, CLAUDE_CONFIG_DIR) is found there", () => {
+    const p = setup(JSON.stringify({ callbacks: [] }));
+    const codexHome = join(p.home, "elsewhere", "codex");
+    const claudeHome = join(p.home, "elsewhere", "claude");
+    mkdirSync(codexHome, { recursive: true });
+    mkdirSync(claudeHome, { recursive: true });
+    const env = { ...p.env, CODEX_HOME: codexHome, CLAUDE_CONFIG_DIR: claudeHome };
+    const r = cpilot(["doctor", "--json"], { cwd: p.dir, env });
+    const agents = (JSON.parse(r.stdout) as { agents: { agent: string; foundBy: string[] }[] })
+      .agents;
+    expect(agents.find((a) => a.agent === "codex")?.foundBy).toEqual([codexHome]);
+    expect(agents.find((a) => a.agent === "claude")?.foundBy).toEqual([claudeHome]);
+  });
 });
 
 describe("cpilot doctor and package runners", () => {

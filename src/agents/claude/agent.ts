@@ -26,7 +26,7 @@ export const claude: Agent = {
   postsHooks: true,
   isCommand: (name) => name.includes("claude"),
   projectDir: ".claude",
-  homeDir: (home) => join(home, ".claude"),
+  homeDir: claudeConfigDir,
   hookPlaces: async (root, home, env) => {
     const { groupedHookPlace } = await import("../kit/hook-places.ts");
     return [

@@ -2,7 +2,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../contract.ts";
-import { codexProtocol } from "./protocol.ts";
+import { codexHome, codexProtocol } from "./protocol.ts";
 
 export const codex: Agent = {
   ...codexProtocol,
@@ -29,8 +29,7 @@ export const codex: Agent = {
   mcp: {
     // the project's .codex/config.toml: shared with the team, loaded once the project is trusted
     configPath: (root) => join(root, ".codex", "config.toml"),
-    userConfigPath: (env) =>
-      join(env.CODEX_HOME || join(env.HOME || homedir(), ".codex"), "config.toml"),
+    userConfigPath: (env) => join(codexHome(env.HOME || homedir(), env), "config.toml"),
     format: "toml",
     args: ["mcp"],
     installNote:
@@ -39,7 +38,7 @@ export const codex: Agent = {
   programs: ["codex"],
   isCommand: (name) => name === "codex",
   projectDir: ".codex",
-  homeDir: (home) => join(home, ".codex"),
+  homeDir: codexHome,
   hookPlaces: async (root, home, env) => {
     const [{ groupedHookPlace }, { codexHooksPath }, { codexInactive }] = await Promise.all([
       import("../kit/hook-places.ts"),

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer.ts";
 import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
 import { codexHooks, codexHookTimeoutSeconds, isCodexCpilotCommand } from "./hooks-file.ts";
-import { codexProtocol } from "./protocol.ts";
+import { codexHome, codexProtocol } from "./protocol.ts";
 
 /** `.codex/hooks.json` in the repo, or `$CODEX_HOME/hooks.json` (~/.codex) for --user. */
 export function codexHooksPath(
@@ -11,7 +11,7 @@ export function codexHooksPath(
   home: string,
   env = process.env,
 ): string {
-  if (scope === "user") return join(env.CODEX_HOME || join(home, ".codex"), "hooks.json");
+  if (scope === "user") return join(codexHome(home, env), "hooks.json");
   return join(root, ".codex", "hooks.json");
 }
 

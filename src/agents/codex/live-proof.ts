@@ -20,13 +20,10 @@ import {
 } from "../kit/proof-model/openai-responses.ts";
 import { stringsIn } from "../kit/proof-model/server.ts";
 import { hooksTurnedOffIn } from "./hooks-feature.ts";
+import { codexHome } from "./protocol.ts";
 
 /** Variables that would send the session elsewhere, or name another Codex home or key. */
 const DROPPED = /^(OPENAI_|CODEX_|AI_AGENT$)|_PROXY$/i;
-
-function codexHome(home: string, env: NodeJS.ProcessEnv): string {
-  return env.CODEX_HOME || join(home, ".codex");
-}
 
 export const codexDriver: LiveDriver = {
   shape: openaiResponses,

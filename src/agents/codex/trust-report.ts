@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import type { InactiveHooks, InstallRequest } from "../contract.ts";
 import { type CodexHookState, codexHookState, trustCpilotHooks } from "./hook-trust.ts";
 import { hooksTurnedOffIn } from "./hooks-feature.ts";
+import { codexHome } from "./protocol.ts";
 
 /** The lines that follow the install's own: what Codex now trusts, or what is left to do. */
 export async function trustAfterInstall(
@@ -74,7 +75,7 @@ export async function codexInactive(
   env: NodeJS.ProcessEnv,
   user: boolean,
 ): Promise<InactiveHooks | null> {
-  const userConfig = join(env.CODEX_HOME || join(homedir(), ".codex"), "config.toml");
+  const userConfig = join(codexHome(homedir(), env), "config.toml");
   const off = hooksTurnedOffIn(root, dirname(userConfig));
   if (off !== null)
     return {
