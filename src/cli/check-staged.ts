@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { gitRoot } from "../match/files.ts";
 import type { FileChange } from "../model/batch.ts";
@@ -10,7 +11,13 @@ import type { Journal } from "../stage/journal.ts";
 import { claimStage, releaseStage, stageDir } from "../stage/journal.ts";
 import { stopLeftRunsNow } from "../stage/left-runs.ts";
 import { putBack } from "../stage/restore.ts";
-import { surveyTree } from "../stage/survey.ts";
+import {
+  indexEntries,
+  SPLIT_FROM_ENTRIES,
+  type Survey,
+  type SurveyStart,
+  startSurvey,
+} from "../stage/survey.ts";
 import { stagedMessages } from "../ui/staged-report.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
@@ -32,38 +39,97 @@ export interface StagedCheck {
   finish(options: { aborted: boolean; rewritten: readonly string[] }): boolean;
 }
 
+/** `check --staged` begun before its config is loaded: see {@link beginStagedCheck}. */
+export interface StagedStart {
+  /**
+   * Go on with the loaded config: list the staged files and, unless there is nothing to set
+   * aside (or a dry run), make the working tree hold exactly what will be committed (see
+   * ../stage/hide.ts). Should cpilot exit before `finish` (a second Ctrl-C), the files go
+   * back on the way out; should it be killed, the next cpilot call puts them back.
+   */
+  open(config: ResolvedConfig): Promise<StagedCheck>;
+}
+
 /**
- * Start `check --staged`: list the staged files and, unless there is nothing to set aside
- * (or `dryRun`), make the working tree hold exactly what will be committed (see
- * ../stage/hide.ts). Should cpilot exit before `finish` (a second Ctrl-C), the files go back
- * on the way out; should it be killed, the next cpilot call puts them back.
+ * Begin `check --staged` while the config still loads: git's pass over the tree is most of
+ * a small commit's check, so it starts as soon as the config file is found (its folder is
+ * the root), the stage folder held first as always. The untracked files are asked for
+ * before `hideUntracked` is known and dropped when it is false. Where the root cannot be
+ * known yet (no config found), or the loaded config's root is another, it all happens
+ * after the load, as before.
  */
-export async function openStagedCheck(
-  config: ResolvedConfig,
+export function beginStagedCheck(
+  cwd: string,
+  explicit: string | undefined,
   options: { dryRun: boolean },
-): Promise<StagedCheck> {
-  const root = config.root;
+): StagedStart {
+  const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
+  const early =
+    path === null || !existsSync(path)
+      ? null
+      : prepare(resolve(dirname(path)), { dryRun: options.dryRun, untracked: !options.dryRun });
+  return {
+    async open(config) {
+      if (early !== null && early.root === config.root) return openPrepared(early, config, options);
+      early?.abandon();
+      const hideUntracked = config.source.hideUntracked ?? true;
+      const late = prepare(config.root, {
+        dryRun: options.dryRun,
+        untracked: hideUntracked && !options.dryRun,
+      });
+      return openPrepared(late, config, options);
+    },
+  };
+}
+
+/** The stage folder held (unless a dry run) and git's survey started, for the root `root`. */
+interface Prepared {
+  readonly root: string;
+  /** Null outside a git work tree: {@link openPrepared} says so. */
+  readonly top: string | null;
+  readonly stateDir: string;
+  readonly gitDir: string | null;
+  /** The held stage folder; null in a dry run or without a git folder. */
+  readonly dir: string | null;
+  survey: SurveyStart | null;
+  /** Whether the stage folder is still held by this preparation. */
+  held: boolean;
+  readonly letGo: () => void;
+  /** Not used after all (another root): let the stage folder go. */
+  abandon(): void;
+}
+
+function prepare(root: string, options: { dryRun: boolean; untracked: boolean }): Prepared {
   const top = existsSync(join(root, ".git")) ? root : gitRoot(root);
-  if (top === null) {
-    throw new CpilotError(
-      `Cannot find staged files in "${root}": it is not inside a git work tree`,
-      {
-        hint: "pass PATHS or --all",
-      },
-    );
-  }
   const prefix =
-    top === root
+    top === null || top === root
       ? ""
       : `${root
           .slice(top.length + 1)
           .split("\\")
           .join("/")}/`;
   const stateDir = `${prefix}${STATE_DIR}`;
-  const mine = (p: string): boolean => p === stateDir || p.startsWith(`${stateDir}/`);
-  const hideUntracked = config.source.hideUntracked ?? true;
-  const gitDir = findGitDir(top);
+  const gitDir = top === null ? null : findGitDir(top);
   const dir = gitDir === null || options.dryRun ? null : stageDir(gitDir);
+  const prepared: Prepared = {
+    root,
+    top,
+    stateDir,
+    gitDir,
+    dir,
+    survey: null,
+    held: false,
+    letGo: () => {
+      if (!prepared.held || dir === null) return;
+      prepared.held = false;
+      releaseStage(dir);
+    },
+    abandon: () => {
+      prepared.letGo();
+      process.off("exit", prepared.letGo);
+    },
+  };
+  if (top === null) return prepared;
   // The stage folder is held before the tree is looked at, for the whole check: a second
   // check must never survey a tree the first has set aside, then fix and stage the
   // unstaged work the first puts back meanwhile. Holding it costs a folder and a rename.
@@ -83,16 +149,33 @@ export async function openStagedCheck(
       },
     );
   }
-  let held = dir !== null;
-  const letGo = (): void => {
-    if (!held || dir === null) return;
-    held = false;
-    releaseStage(dir);
-  };
-  process.on("exit", letGo);
-  let survey: Awaited<ReturnType<typeof surveyTree>>;
+  prepared.held = dir !== null;
+  process.on("exit", prepared.letGo);
+  const split =
+    options.untracked && gitDir !== null && indexEntries(top, gitDir) >= SPLIT_FROM_ENTRIES;
+  prepared.survey = startSurvey(top, { untracked: options.untracked, stateDir, split });
+  return prepared;
+}
+
+async function openPrepared(
+  prepared: Prepared,
+  config: ResolvedConfig,
+  options: { dryRun: boolean },
+): Promise<StagedCheck> {
+  const { root, top, stateDir, gitDir, dir, letGo } = prepared;
+  if (top === null || prepared.survey === null) {
+    throw new CpilotError(
+      `Cannot find staged files in "${root}": it is not inside a git work tree`,
+      {
+        hint: "pass PATHS or --all",
+      },
+    );
+  }
+  const mine = (p: string): boolean => p === stateDir || p.startsWith(`${stateDir}/`);
+  const hideUntracked = config.source.hideUntracked ?? true;
+  let survey: Survey;
   try {
-    survey = await surveyTree(top, { untracked: hideUntracked && !options.dryRun, stateDir });
+    survey = await prepared.survey.result({ untracked: hideUntracked && !options.dryRun });
   } catch (err) {
     letGo();
     throw err;
@@ -116,7 +199,7 @@ export async function openStagedCheck(
     }
     // From here the put-back releases the folder; should setting aside fail, what had
     // moved is back and the folder released, or all of it left for the next call.
-    held = false;
+    prepared.held = false;
     process.off("exit", letGo);
     journal = setAside(top, dir, survey, root, { held: true });
     mark("staged: unstaged work set aside");

@@ -66,6 +66,13 @@ export async function checkCommand(
   }
   // JSON and SARIF are for programs: the config's own prints (at load, in its hooks) go to stderr.
   if (values.json || format === "sarif") keepStdoutForProtocol();
+  // --staged: git's pass over the tree starts before the config loads (see check-staged.ts);
+  // loaded for --staged only: setting work aside is a fair share of this command's code
+  const stagedStart = values.staged
+    ? (await import("./check-staged.ts")).beginStagedCheck(options.cwd, values.config, {
+        dryRun: values["dry-run"] === true,
+      })
+    : null;
   const config = await loadProjectConfigSupervised(options.cwd, values.config, options.signal);
   mark("config loaded");
   const names = config.callbacks.map((c) => c.name);
@@ -73,12 +80,7 @@ export async function checkCommand(
   assertKnownNames(values.skip ?? [], names, "use --skip");
 
   const root = config.root;
-  // loaded for --staged only: setting work aside is a fair share of this command's code
-  const staged = values.staged
-    ? await (await import("./check-staged.ts")).openStagedCheck(config, {
-        dryRun: values["dry-run"] === true,
-      })
-    : null;
+  const staged = stagedStart ? await stagedStart.open(config) : null;
   const files =
     staged?.files ??
     (await selectFiles(root, options.cwd, positionals, {

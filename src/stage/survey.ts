@@ -1,4 +1,6 @@
-import { gitFailure, runGitAsync, splitNul } from "../match/git.ts";
+import { closeSync, openSync, readSync } from "node:fs";
+import { resolve } from "node:path";
+import { type GitResult, gitFailure, runGitAsync, splitNul } from "../match/git.ts";
 import type { FileChange } from "../model/batch.ts";
 
 /** A tracked file whose working copy is not what the index holds. */
@@ -15,43 +17,101 @@ export interface Survey {
   readonly staged: FileChange[];
   /** What differs between the index and the working tree: set aside while callbacks run. */
   readonly unstaged: UnstagedChange[];
-  /** Untracked files that are not ignored; empty when not asked for. */
+  /** Untracked files that are not ignored (and intent-to-add ones); see {@link SurveyStart.result}. */
   readonly untracked: string[];
 }
 
+/** A survey under way: its git processes started, their answers not read yet. */
+export interface SurveyStart {
+  /**
+   * The survey; with `untracked` false, without the untracked files that are not ignored
+   * (intent-to-add files stay: they are not in the commit either). Throws a CpilotError
+   * when git fails.
+   */
+  result(options: { untracked: boolean }): Promise<Survey>;
+}
+
 /**
- * Ask git once, with `git status --porcelain=v2` (one process, one pass over the tree with
- * git's threaded stat): what is staged (index against HEAD), which tracked files differ in
- * the working tree, and, unless `untracked` is false, which files are untracked and not
- * ignored. Content is compared, not timestamps: a file that was only touched is no change
- * and does not set the dance going. `stateDir` (cpilot's own `.cpilot/`, as seen from the
- * top) is never set aside: runs write their logs there. Submodules are left alone.
+ * Index entries from which the untracked walk runs beside the tracked files' check rather
+ * than after it. `git status` stats every tracked file (on threads), then walks every
+ * folder for untracked files on one thread: at 20,000 files here 27 + 23 ms, and split in
+ * two processes on two cores 39 ms, for ~5 ms more CPU. At 2,000 the second process costs
+ * what it saves (7.1 ms either way, 2 ms more CPU), so small repositories keep one.
  */
-export async function surveyTree(
+export const SPLIT_FROM_ENTRIES = Number.POSITIVE_INFINITY;
+
+const STATUS = ["status", "--porcelain=v2", "-z", "--no-renames", "--ignore-submodules=all"];
+const OTHERS = ["ls-files", "-z", "--others", "--exclude-standard"];
+
+/**
+ * Start asking git, in `top`: what is staged (index against HEAD), which tracked files
+ * differ in the working tree, and, unless `untracked` is false, which files are untracked
+ * and not ignored. One `git status --porcelain=v2` (one pass over the tree with git's
+ * threaded stat), or with `split` (a large repository: see {@link SPLIT_FROM_ENTRIES}) `git
+ * status --untracked-files=no` and `git ls-files --others` at once, which list the same files.
+ * Content is compared, not timestamps: a file that was only touched is no change and does
+ * not set the dance going. `stateDir` (cpilot's own `.cpilot/`, as seen from the top) is
+ * never set aside: runs write their logs there. Submodules are left alone.
+ */
+export function startSurvey(
   top: string,
-  options: { untracked: boolean; stateDir: string },
+  options: { untracked: boolean; stateDir: string; split?: boolean },
+): SurveyStart {
+  const split = options.untracked && options.split === true;
+  const untrackedFlag =
+    options.untracked && !split ? "--untracked-files=all" : "--untracked-files=no";
+  const statusArgs = [...STATUS, untrackedFlag];
+  const status = settled(runGitAsync(top, statusArgs));
+  const others = split ? settled(runGitAsync(top, OTHERS)) : null;
+  return {
+    async result({ untracked }) {
+      const r = await status;
+      if (!r.ok) throw gitFailure(top, statusArgs, r, "list staged and unstaged changes");
+      const survey = parseStatus(r.stdout, options.stateDir, untracked && options.untracked);
+      if (others === null || !untracked) return survey;
+      const o = await others;
+      if (!o.ok) throw gitFailure(top, OTHERS, o, "list untracked files");
+      const mine = ownedBy(options.stateDir);
+      for (const path of splitNul(o.stdout)) {
+        // a nested repository is listed as its folder, with a trailing slash: it stays
+        if (!path.endsWith("/") && !mine(path)) survey.untracked.push(path);
+      }
+      return survey;
+    },
+  };
+}
+
+/** {@link startSurvey} and its result at once. */
+export function surveyTree(
+  top: string,
+  options: { untracked: boolean; stateDir: string; split?: boolean },
 ): Promise<Survey> {
-  const args = [
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--no-renames",
-    "--ignore-submodules=all",
-    options.untracked ? "--untracked-files=all" : "--untracked-files=no",
-  ];
-  const r = await runGitAsync(top, args);
-  if (!r.ok) throw gitFailure(top, args, r, "list staged and unstaged changes");
-  const mine = (path: string): boolean =>
-    path === options.stateDir || path.startsWith(`${options.stateDir}/`);
+  return startSurvey(top, options).result({ untracked: options.untracked });
+}
+
+/** A promise the caller may not await for a while: no unhandled rejection meanwhile. */
+function settled(p: Promise<GitResult>): Promise<GitResult> {
+  p.catch(() => {});
+  return p;
+}
+
+const ownedBy =
+  (stateDir: string) =>
+  (path: string): boolean =>
+    path === stateDir || path.startsWith(`${stateDir}/`);
+
+/** `git status --porcelain=v2 -z` records; untracked ones ("?") only when `untracked`. */
+function parseStatus(stdout: string, stateDir: string, untracked: boolean): Survey {
+  const mine = ownedBy(stateDir);
   const staged: FileChange[] = [];
   const unstaged: UnstagedChange[] = [];
-  const untracked: string[] = [];
-  for (const record of splitNul(r.stdout)) {
+  const others: string[] = [];
+  for (const record of splitNul(stdout)) {
     const type = record[0];
     if (type === "?") {
       const path = record.slice(2);
       // a nested repository is listed as its folder, with a trailing slash: it stays
-      if (!path.endsWith("/") && !mine(path)) untracked.push(path);
+      if (untracked && !path.endsWith("/") && !mine(path)) others.push(path);
       continue;
     }
     // "1 XY sub mH mI mW hH hI path" ("u" for unmerged has more fields, and no commit has one)
@@ -64,10 +124,37 @@ export async function surveyTree(
       staged.push({ path, kind: x === "A" ? "created" : x === "D" ? "deleted" : "modified" });
     }
     // `git add -N` (intent to add): not in the commit, so set aside as an untracked file
-    if (y === "A" && x === ".") untracked.push(path);
+    if (y === "A" && x === ".") others.push(path);
     else if (y !== ".") unstaged.push({ path, deleted: y === "D" });
   }
-  return { staged, unstaged, untracked };
+  return { staged, unstaged, untracked: others };
+}
+
+/**
+ * How many entries the index git will read in `top` holds (`gitDir`'s, or GIT_INDEX_FILE's
+ * as a commit hook gets it), from its 12-byte header (signature, version, count); 0 when
+ * it cannot be read (no index yet; a split index's own count is partial: both then take one
+ * process, as a small repository does).
+ */
+export function indexEntries(
+  top: string,
+  gitDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): number {
+  const path = env.GIT_INDEX_FILE ? resolve(top, env.GIT_INDEX_FILE) : resolve(gitDir, "index");
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, "r");
+    const header = new Uint8Array(12);
+    if (readSync(fd, header, 0, 12, 0) < 12) return 0;
+    const view = new DataView(header.buffer);
+    if (view.getUint32(0) !== 0x44495243) return 0; // "DIRC"
+    return view.getUint32(8);
+  } catch {
+    return 0;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /** The rest of `record` after `n` space-separated fields (a path may hold spaces). */
