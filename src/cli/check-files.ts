@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { configRootAhead } from "../config/find.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
 import { gitTimeoutMs, runGit, splitNul } from "../match/git.ts";
 import type { FileChange } from "../model/batch.ts";
@@ -57,9 +58,9 @@ export async function selectFiles(
   mode: { staged: boolean; all: boolean; changedRef: string | undefined },
 ): Promise<FileChange[]> {
   if (paths.length > 0) return assertKnown(root, await explicitFiles(root, paths, cwd));
+  if (mode.all) return allFiles(root);
   // A root holding .git is its own top level: no need to ask git (a process per call).
   const git = existsSync(join(root, ".git")) ? root : gitRoot(root);
-  if (mode.all) return allFiles(root);
   if (git === null) {
     throw new CpilotError(
       `Cannot find changed files in "${root}": it is not inside a git work tree`,
@@ -71,6 +72,22 @@ export async function selectFiles(
   const inRoot = (changes: FileChange[]): FileChange[] => rebase(changes, git, root);
   if (mode.staged) return inRoot(stagedFiles(git));
   return inRoot(await changedFiles(git, mode.changedRef ?? "HEAD"));
+}
+
+/**
+ * `check --all`'s files, asked of git before the config loads: listing them (git's walk
+ * for untracked files above all) is most of a check of a large tree before its runs, and
+ * needs only the root, which is the config file's folder. Null without a config file.
+ */
+export function beginAllFiles(
+  cwd: string,
+  explicit: string | undefined,
+): { readonly root: string; readonly files: Promise<FileChange[]> } | null {
+  const root = configRootAhead(cwd, explicit);
+  if (root === null) return null;
+  const files = allFiles(root);
+  files.catch(() => {}); // awaited once the config is loaded, or dropped with a config error
+  return { root, files };
 }
 
 /** git reports paths from its top level; the config may sit in a subfolder. */

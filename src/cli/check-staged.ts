@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { findConfig } from "../config/find.ts";
+import { dirname, join } from "node:path";
+import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { gitRoot } from "../match/files.ts";
 import type { FileChange } from "../model/batch.ts";
@@ -63,11 +63,9 @@ export function beginStagedCheck(
   explicit: string | undefined,
   options: { dryRun: boolean },
 ): StagedStart {
-  const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
+  const root = configRootAhead(cwd, explicit);
   const early =
-    path === null || !existsSync(path)
-      ? null
-      : prepare(resolve(dirname(path)), { dryRun: options.dryRun, untracked: !options.dryRun });
+    root === null ? null : prepare(root, { dryRun: options.dryRun, untracked: !options.dryRun });
   return {
     async open(config) {
       if (early !== null && early.root === config.root) return openPrepared(early, config, options);

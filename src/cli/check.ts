@@ -13,7 +13,7 @@ import { CpilotError } from "../util/errors.ts";
 import { takeStateTrouble } from "../util/state-trouble.ts";
 import { mark } from "../util/trace.ts";
 import { assertKnownNames, parseFlags } from "./_common.ts";
-import { selectFiles, splitChangedRef } from "./check-files.ts";
+import { beginAllFiles, selectFiles, splitChangedRef } from "./check-files.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 
 /**
@@ -73,6 +73,9 @@ export async function checkCommand(
         dryRun: values["dry-run"] === true,
       })
     : null;
+  // --all: git's listings start before the config loads, too (see check-files.ts)
+  const allStart =
+    values.all && positionals.length === 0 ? beginAllFiles(options.cwd, values.config) : null;
   const config = await loadProjectConfigSupervised(options.cwd, values.config, options.signal);
   mark("config loaded");
   const names = config.callbacks.map((c) => c.name);
@@ -83,6 +86,7 @@ export async function checkCommand(
   const staged = stagedStart ? await stagedStart.open(config) : null;
   const files =
     staged?.files ??
+    (allStart !== null && allStart.root === root ? await allStart.files : null) ??
     (await selectFiles(root, options.cwd, positionals, {
       staged: false,
       all: values.all === true,

@@ -25,3 +25,13 @@ export function findConfig(cwd: string): string | null {
     dir = parent;
   }
 }
+
+/**
+ * The root a command's config will have (the folder of `explicit`, else of the config
+ * found from `cwd`), known before the config is loaded; null when there is no config file.
+ * Work that needs only the root (git's listings) can start while the config loads.
+ */
+export function configRootAhead(cwd: string, explicit: string | undefined): string | null {
+  const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
+  return path === null || !existsSync(path) ? null : resolve(dirname(path));
+}
