@@ -1,0 +1,153 @@
+import { agentSettings } from "../config/agent-settings.ts";
+import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
+import { createEngine } from "../engine/engine.ts";
+import type { EditBatch, FileChange } from "../model/batch.ts";
+import type { Outcome } from "../model/outcome.ts";
+import { keepStdoutForProtocol, writeOut } from "../platform/stdio.ts";
+import { checkFormat, writeCheckExport } from "../ui/check-export.ts";
+import { printSummary, toJson } from "../ui/check-report.ts";
+import { Progress } from "../ui/progress.ts";
+import { renderRunLines } from "../ui/run-line.ts";
+import { colorEnabled, say } from "../ui/style.ts";
+import { takeStateTrouble } from "../util/state-trouble.ts";
+import { mark } from "../util/trace.ts";
+import { assertKnownNames } from "./_common.ts";
+import { selectFiles } from "./check-files.ts";
+import type { StagedStart } from "./check-staged.ts";
+import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
+
+/**
+ * Up to this many files, a check in the terminal still reads them before the runs, so a
+ * rewrite shows its line counts; past it, the rewritten files are named (a 1,000-file check
+ * spent ~10 ms of CPU reading them first, and as much again comparing).
+ */
+const TERMINAL_SNAPSHOT_LIMIT = 100;
+
+/** A `cpilot check` as its flags ask for it, with the git work already started (check.ts). */
+export interface CheckRequest {
+  readonly paths: string[];
+  readonly all: boolean;
+  readonly changedRef: string | undefined;
+  readonly only: string[] | undefined;
+  readonly skip: string[] | undefined;
+  readonly dryRun: boolean;
+  readonly json: boolean;
+  /** --format as given: checked here. */
+  readonly format: string | undefined;
+  readonly config: string | undefined;
+  readonly failOnChange: boolean;
+  readonly stagedStart: StagedStart | null;
+  readonly allStart: { readonly root: string; readonly files: Promise<FileChange[]> } | null;
+}
+
+/** Load the config, select the files, run the callbacks and report (see check.ts). */
+export async function runCheck(
+  request: CheckRequest,
+  options: { signal: AbortSignal; cwd: string },
+): Promise<number> {
+  const format = checkFormat(request.format, request.json);
+  const json = request.json || format === "json";
+  // JSON and SARIF are for programs: the config's own prints (at load, in its hooks) go to stderr.
+  if (json || format === "sarif") keepStdoutForProtocol();
+  const config = await loadProjectConfigSupervised(options.cwd, request.config, options.signal);
+  mark("config loaded");
+  const names = config.callbacks.map((c) => c.name);
+  assertKnownNames(request.only ?? [], names, "use --only");
+  assertKnownNames(request.skip ?? [], names, "use --skip");
+
+  const root = config.root;
+  const staged = request.stagedStart ? await request.stagedStart.open(config) : null;
+  const files =
+    staged?.files ??
+    (request.allStart?.root === root ? await request.allStart.files : null) ??
+    (await selectFiles(root, options.cwd, request.paths, {
+      staged: false,
+      all: request.all,
+      changedRef: request.changedRef,
+    }));
+  mark("files selected");
+  if (staged && files.length === 0) {
+    if (json)
+      writeOut(
+        `${JSON.stringify({ ok: true, runs: [], resyncs: [], notes: ["nothing staged"] })}\n`,
+      );
+    else say("cpilot: nothing staged, nothing to check");
+    return 0;
+  }
+  const failOnChange = failOnChangeActive(config.source.failOnChange, request.failOnChange);
+  const batch: EditBatch = { root, files, origin: { surface: "check" } };
+  const engine = createEngine({ root, config });
+  const planOptions = {
+    ...(request.only ? { only: request.only } : {}),
+    ...(request.skip ? { skip: request.skip } : {}),
+  };
+
+  if (request.dryRun) {
+    const planned = engine.plan(batch, planOptions);
+    if (json) {
+      const runs = planned.map((p) => ({
+        callback: p.callback.name,
+        files: p.files,
+        blocking: p.callback.blocking,
+      }));
+      writeOut(`${JSON.stringify({ ok: true, dryRun: true, runs })}\n`);
+    } else {
+      say(
+        `cpilot check --dry-run: ${files.length} file${files.length === 1 ? "" : "s"}, ${planned.length} run${planned.length === 1 ? "" : "s"} planned`,
+      );
+      for (const p of planned)
+        say(
+          `  ${p.callback.name}: ${p.files.map((f) => JSON.stringify(f).slice(1, -1)).join(" ")}`,
+        );
+    }
+    return 0;
+  }
+
+  const color = colorEnabled();
+  const progress = new Progress();
+  const started = Date.now();
+  let ran: Outcome | null = null;
+  let combined = true;
+  const shown = new Set<string>(); // diagnostics printed under an earlier run: not again
+  const { tailLines } = agentSettings(config.source.agent); // the raw tail: as agents see it
+  try {
+    ran = await engine.run(batch, {
+      ...planOptions,
+      signal: options.signal,
+      resyncTree: config.source.resync === "tree" || failOnChange,
+      // a terminal shows a rewrite as a name and line counts: not worth reading every file
+      // of a large check first (CI and --json show the diffs: those keep the full snapshot)
+      ...(failOnChange || json ? {} : { contentSnapshotLimit: TERMINAL_SNAPSHOT_LIMIT }),
+      onPlanned: (runs) => progress.setTotal(runs.length),
+      onRunStart: (r) => progress.start(r.id, r.callback),
+      onRunEnd: (r) => {
+        progress.end(r.id);
+        if (!json)
+          for (const line of renderRunLines(r, color, { tailLines, seen: shown }))
+            progress.log(line);
+      },
+    });
+  } finally {
+    progress.stop();
+    // set-aside work goes back whatever happened; fixes are staged unless interrupted
+    if (staged) {
+      combined = staged.finish({
+        aborted: ran === null || options.signal.aborted,
+        rewritten: ran?.resyncs.map((r) => r.path) ?? [],
+      });
+    }
+  }
+  let outcome: Outcome = failOnChange ? failOnChanges(ran) : ran;
+  if (!combined) outcome = { ...outcome, ok: false };
+  if (json) writeOut(`${JSON.stringify(toJson(outcome))}\n`);
+  else if (failOnChange && outcome.resyncs.length > 0) {
+    for (const r of outcome.resyncs) say(r.diff);
+  }
+  if (!json) printSummary(outcome, files.length, Date.now() - started, color);
+  writeCheckExport(outcome, format);
+  const trouble = takeStateTrouble(config.root);
+  if (trouble !== null) process.stderr.write(`${trouble}\n`);
+  mark("check reported");
+  if (options.signal.aborted) return 130;
+  return outcome.ok ? 0 : 1;
+}
