@@ -397,3 +397,61 @@ test("Ctrl-C twice (cpilot quits at once): the work still goes back on the way o
   }
   expect(treeState(root)).toEqual(before);
 });
+
+test("a config below the repository's top (its own root): from the top with --config and from a folder below it, the callbacks see the staged content and the work comes back", () => {
+  const seen = join(tempDir("cpilot-seen-"), "s");
+  const root = tempDir("cpilot-staged-sub-", { git: true });
+  writeFiles(root, {
+    "app/callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "spy",
+          pattern: "*.txt",
+          timeout: 30,
+          // the files it is given (relative to app/) and what it sees of them and of the tree
+          run: `mkdir -p "${seen}" && printf '%s\\n' "$@" > "${seen}/args" && cp a.txt "${seen}/a.txt" && if [ -e b.txt ]; then cp b.txt "${seen}/b.txt"; fi && if [ -e ../top.txt ]; then echo there > "${seen}/top"; fi`,
+        },
+      ],
+    }),
+    ".gitignore": ".cpilot/\napp/.cpilot/\n",
+    "app/a.txt": "a\n",
+    "app/b.txt": "b\n",
+    "app/src/keep.txt": "k\n",
+    "outside.txt": "o\n",
+  });
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "init");
+  for (const { cwd, args } of [
+    { cwd: root, args: ["--config", "app/callbacks.config.json"] },
+    { cwd: join(root, "app", "src"), args: [] },
+  ]) {
+    rmSync(seen, { recursive: true, force: true });
+    writeFiles(root, { "app/a.txt": "a staged\n", "outside.txt": "o staged\n" });
+    git(root, "add", "app/a.txt", "outside.txt");
+    writeFiles(root, {
+      "app/a.txt": "a staged\nunstaged on top\n",
+      "app/b.txt": "b unstaged\n",
+      "top.txt": "untracked at the top\n",
+      "app/new.txt": "untracked in app\n",
+    });
+    // app/.cpilot/ is the config root's state folder: runs write there
+    const work = () =>
+      Object.fromEntries(
+        Object.entries(treeState(root)).filter(([path]) => !path.startsWith("app/.cpilot/")),
+      );
+    const before = work();
+    const r = cpilot(["check", "--staged", ...args], { cwd });
+    expect(r.code).toBe(0);
+    expect(read(join(seen, "args"))).toBe("a.txt\n");
+    expect(read(join(seen, "a.txt"))).toBe("a staged\n");
+    expect(read(join(seen, "b.txt"))).toBe("b\n");
+    expect(existsSync(join(seen, "top"))).toBe(false);
+    expect(work()).toEqual(before);
+    expect(r.stderr).toContain(
+      "2 unstaged changes and 2 untracked files set aside meanwhile, now back",
+    );
+    git(root, "reset", "-q", "--hard");
+    rmSync(join(root, "top.txt"));
+    rmSync(join(root, "app", "new.txt"));
+  }
+});
