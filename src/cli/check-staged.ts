@@ -204,7 +204,8 @@ async function openPrepared(
   }
   let done = false;
   let allBack = true;
-  const restore = (): void => {
+  // `noneChanged`: settleFixes just found no staged or set-aside file changed (see putBack)
+  const restore = (noneChanged = false): void => {
     if (done) return;
     done = true;
     if (journal === null) {
@@ -214,7 +215,7 @@ async function openPrepared(
     try {
       // quitting at once (a second Ctrl-C): a run still going would write over the work
       stopLeftRunsNow(root, process.pid, null);
-      stagedMessages.putBack(journal, putBack(dir, journal, { top, keptRoot }));
+      stagedMessages.putBack(journal, putBack(dir, journal, { top, keptRoot, noneChanged }));
     } catch (err) {
       // still all in the stage folder, with its journal: the next call tries again
       allBack = false;
@@ -222,7 +223,8 @@ async function openPrepared(
     }
   };
   // A second Ctrl-C exits at once: the files still go back on the way out.
-  process.on("exit", restore);
+  const restoreOnExit = (): void => restore();
+  process.on("exit", restoreOnExit);
   return {
     files,
     finish({ aborted, rewritten }) {
@@ -242,8 +244,8 @@ async function openPrepared(
           });
         }
       } finally {
-        restore();
-        process.off("exit", restore);
+        restore(report?.noneChanged === true);
+        process.off("exit", restoreOnExit);
         process.off("exit", letGo);
       }
       mark("staged: fixes settled, work put back");

@@ -1,4 +1,4 @@
-import { runGitBytes, runGitBytesWithList, splitNul } from "../match/git.ts";
+import { runGitBytes, runGitBytesWithList } from "../match/git.ts";
 import { hasEscapedBytes } from "../util/path-bytes.ts";
 import { gitOnPaths, gitWithNames } from "./git-paths.ts";
 import type { Journal } from "./journal.ts";
@@ -13,6 +13,7 @@ import {
 } from "./kept-fs.ts";
 import { mergeAdjacent } from "./merge-lines.ts";
 import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
+import { worktreeChanges } from "./worktree-changes.ts";
 
 /** What became of the files callbacks rewrote during `check --staged`. */
 export interface FixReport {
@@ -24,6 +25,11 @@ export interface FixReport {
   readonly conflicts: readonly { readonly path: string; readonly keptAt: string }[];
   /** Rewritten files left unstaged in the working tree (not staged, or `stageFixed: false`). */
   readonly unstaged: readonly string[];
+  /**
+   * No staged or set-aside file differed from the index after the runs: nothing was done,
+   * and the put-back need not ask git again (see putBack's `noneChanged`).
+   */
+  readonly noneChanged: boolean;
 }
 
 /**
@@ -52,18 +58,15 @@ export function settleFixes(options: {
   const candidates = [
     ...new Set([...options.staged, ...(journal?.tracked ?? []).map((c) => c.path)]),
   ];
-  const listed = gitOnPaths(
-    top,
-    ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames", "--ignore-submodules=all"],
-    candidates,
-    "list the files callbacks rewrote",
+  const changed = worktreeChanges(top, candidates, "list the files callbacks rewrote").filter(
+    (p) => !options.ignore(p),
   );
-  const changed = splitNul(listed).filter((p) => !options.ignore(p));
   const report = {
     staged: [] as string[],
     merged: [] as string[],
     conflicts: [] as { path: string; keptAt: string }[],
     unstaged: [] as string[],
+    noneChanged: changed.length === 0,
   };
   if (changed.length === 0) return report;
   const hidden = new Map((journal?.tracked ?? []).map((c) => [c.path, c.deleted]));

@@ -1,8 +1,7 @@
-import { splitNul } from "../match/git.ts";
-import { gitOnPaths } from "./git-paths.ts";
 import { type Journal, releaseStage } from "./journal.ts";
 import { join, lstatSync, mkdirSync, rmdirSync } from "./kept-fs.ts";
 import { moveFile, rmIfThere } from "./move.ts";
+import { worktreeChanges } from "./worktree-changes.ts";
 
 /** What putting the files back did. */
 export interface PutBack {
@@ -17,12 +16,14 @@ export interface PutBack {
  * stage folder. Idempotent and safe to run after a crash at any point: an entry whose
  * file is no longer in the stage folder is already back (or never left). Before a file
  * goes back over its path, whatever is there, if it is not the index's version (a
- * callback's rewrite), is moved to `kept/<time>/` rather than lost.
+ * callback's rewrite), is moved to `kept/<time>/` rather than lost. `noneChanged`: the
+ * caller has just asked git about every set-aside tracked file (settleFixes, once the runs
+ * had ended) and none differed from the index, so git is not asked again.
  */
 export function putBack(
   dir: string,
   journal: Journal,
-  options: { top: string; keptRoot: string },
+  options: { top: string; keptRoot: string; noneChanged?: boolean },
 ): PutBack {
   const { top } = options;
   const keptDir = join(options.keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
@@ -53,10 +54,12 @@ export function putBack(
   const pending = journal.tracked.filter(({ path, deleted }) =>
     there(join(dir, deleted ? "deleted" : "tracked", path)),
   );
-  const changed = changedSinceIndex(
-    top,
-    pending.map((c) => c.path),
-  );
+  const changed = options.noneChanged
+    ? new Set<string>()
+    : changedSinceIndex(
+        top,
+        pending.map((c) => c.path),
+      );
   let restored = 0;
   for (const { path, deleted } of pending) {
     clearWay(path);
@@ -92,10 +95,7 @@ export function putBack(
  */
 function changedSinceIndex(top: string, paths: readonly string[]): Set<string> {
   try {
-    const args = ["diff", "--name-only", "-z", "--no-ext-diff", "--no-renames"];
-    return new Set(
-      splitNul(gitOnPaths(top, args, paths, "compare set-aside files with the index")),
-    );
+    return new Set(worktreeChanges(top, paths, "compare set-aside files with the index"));
   } catch {
     return new Set(paths);
   }

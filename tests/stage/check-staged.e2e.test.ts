@@ -455,3 +455,46 @@ test("a config below the repository's top (its own root): from the top with --co
     rmSync(join(root, "app", "new.txt"));
   }
 });
+
+test("a partially staged file and a check that rewrites nothing: git is asked once after the runs whether anything changed, and the work comes back", () => {
+  const root = repo([{ name: "ok", pattern: "*.txt", run: "true", timeout: 30 }]);
+  writeFiles(root, { "a.txt": "one\ntwo STAGED\nthree\nfour\nfive\nsix\nseven\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, {
+    "a.txt": "one\ntwo STAGED\nthree\nfour\nfive\nsix UNSTAGED\nseven\n",
+    "b.txt": "bee unstaged\n",
+  });
+  // a git first on PATH that notes each call, then runs the real one
+  const bin = tempDir("cpilot-git-log-");
+  const log = join(bin, "calls");
+  const realGit = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  writeFiles(bin, { git: `#!/bin/sh\necho "$1" >> "${log}"\nexec "${realGit}" "$@"\n` });
+  chmodSync(join(bin, "git"), 0o755);
+  const before = treeState(root);
+  const r = cpilot(["check", "--staged"], {
+    cwd: root,
+    env: { PATH: `${bin}:/usr/local/bin:/usr/bin:/bin` },
+  });
+  expect(r.code).toBe(0);
+  expect(treeState(root)).toEqual(before);
+  expect(r.stderr).toContain("2 unstaged changes set aside meanwhile, now back");
+  const calls = read(log).trim().split("\n");
+  // the survey, the staged versions checked out, one look after the runs (not one more
+  // for the put-back: nothing had changed since)
+  expect(calls).toEqual(["status", "checkout-index", "status"]);
+});
+
+test("set-aside work and a check that fixes nothing leave git's index byte for byte as it was: no lock taken, so a git command beside it never finds index.lock", () => {
+  const root = repo([{ name: "ok", pattern: "*.txt", run: "true", timeout: 30 }]);
+  writeFiles(root, { "a.txt": "one\ntwo STAGED\nthree\nfour\nfive\nsix\nseven\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "one\ntwo STAGED\nthree\nfour\nfive\nsix UNSTAGED\nseven\n" });
+  const index = join(root, ".git", "index");
+  const before = readFileSync(index);
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("1 unstaged change set aside meanwhile, now back");
+  // the staged version checked out for the runs differs from the index's record of the
+  // file only in its stat data: `git diff` would rewrite the whole index to record it
+  expect(readFileSync(index).equals(before)).toBe(true);
+});
