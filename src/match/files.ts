@@ -43,7 +43,10 @@ export function stagedFiles(root: string): FileChange[] {
 /**
  * The working tree against `ref` (staged or not), plus untracked files that are not
  * ignored, as created. In a repository with no commit yet and `ref` "HEAD", every file
- * is created.
+ * is created. Asked with `git diff-index`, which reads the index and never writes it: `git
+ * diff` refreshes it and rewrites it under index.lock whenever a file's stat data moved
+ * (whatever GIT_OPTIONAL_LOCKS says), and a git command run beside it then fails. A file
+ * whose times moved but not its text is listed as modified: checked once more, never missed.
  */
 export async function changedFiles(root: string, ref = "HEAD"): Promise<FileChange[]> {
   if (ref === "" || ref.startsWith("-") || ref.includes("\0")) {
@@ -51,7 +54,7 @@ export async function changedFiles(root: string, ref = "HEAD"): Promise<FileChan
       hint: "pass a branch, tag or commit, such as --changed main",
     });
   }
-  const args = ["diff", ...DIFF, ref, "--"];
+  const args = ["diff-index", ...DIFF, ref, "--"];
   const action = `list files changed since ${JSON.stringify(ref)}`;
   const othersArgs = ["ls-files", "-z", "--others", "--exclude-standard"];
   // Both scan the work tree: on two cores they overlap.

@@ -5,10 +5,13 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   realpathSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -215,6 +218,23 @@ describe("changedFiles", () => {
         change("sub/shared.txt", "created"),
       ]),
     );
+  });
+
+  test("reads git's index and never rewrites it, though a file's times moved (no index.lock taken)", async () => {
+    const p = project();
+    p.write("same.ts");
+    p.write("edit.ts");
+    p.commit();
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(p.dir, "same.ts"), later, later);
+    p.write("edit.ts", "changed\n");
+    const index = join(p.dir, ".git", "index");
+    const before = { bytes: readFileSync(index), mtime: statSync(index).mtimeMs };
+    const found = sorted(await changedFiles(p.dir));
+    // same.ts is listed (its text is not read to tell): checked once more, never missed
+    expect(found).toContainEqual(change("edit.ts", "modified"));
+    expect(readFileSync(index).equals(before.bytes)).toBe(true);
+    expect(statSync(index).mtimeMs).toBe(before.mtime);
   });
 
   test("against an older ref includes committed changes", async () => {
