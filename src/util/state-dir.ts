@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync } from "node:fs";
+import { lstatSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CpilotError } from "./errors.ts";
 import { STATE_DIR } from "./state-layout.ts";
@@ -26,7 +26,9 @@ export function isOwnStateDir(root: string, ...sub: string[]): boolean {
  * is refused, wherever it leads: following it put state, logs and locks outside the
  * project (or into another project's). So is one that is a file or a FIFO. Throws a
  * CpilotError the caller treats as "state cannot be saved" (results still reach the agent).
- * Costs one lstat per part when the folders exist.
+ * Costs one lstat per part when the folders exist. A `.cpilot` it makes ignores itself (a
+ * `.gitignore` of `*` inside, as ruff's and pytest's caches do): run logs never show in
+ * `git status` nor get committed by a `git add -A`, whether or not `cpilot init` ran.
  */
 export function stateDir(root: string, ...sub: string[]): string {
   let path = join(root, STATE_DIR);
@@ -36,6 +38,7 @@ export function stateDir(root: string, ...sub: string[]): string {
     if (st === undefined) {
       try {
         mkdirSync(path);
+        if (part === "") ignoreItself(path);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       }
@@ -53,4 +56,15 @@ export function stateDir(root: string, ...sub: string[]): string {
     }
   }
   return path;
+}
+
+/** A `.gitignore` of `*` in the new state folder; "wx": nothing there is followed or replaced. */
+function ignoreItself(dir: string): void {
+  try {
+    writeFileSync(join(dir, ".gitignore"), "# made by cpilot: its state stays out of git\n*\n", {
+      flag: "wx",
+    });
+  } catch {
+    // best effort: the folder is what matters
+  }
 }

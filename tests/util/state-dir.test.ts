@@ -1,0 +1,38 @@
+/** cpilot's state folder, made through the binary in a real repository. */
+import { afterEach, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { stateDir } from "../../src/util/state-dir.ts";
+import { cpilot } from "../agents/claude/_helpers.ts";
+import { removeTempDirs, tempDir } from "../helpers/tmp.ts";
+
+afterEach(removeTempDirs);
+
+const status = (root: string) =>
+  execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+
+test("the state folder a check makes stays out of git status, without cpilot init", () => {
+  const root = tempDir("cpilot-state-", { git: true });
+  writeFileSync(
+    join(root, "callbacks.config.json"),
+    JSON.stringify({ callbacks: [{ name: "ok", pattern: "*.txt", run: "true", timeout: 30 }] }),
+  );
+  writeFileSync(join(root, "a.txt"), "a\n");
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "a"], { cwd: root });
+  expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(0);
+  expect(existsSync(join(root, ".cpilot", "runs"))).toBe(true);
+  expect(status(root)).toBe("");
+});
+
+test("an existing .gitignore in the state folder is left as it is", () => {
+  const root = tempDir("cpilot-state-own-", { git: true });
+  mkdirSync(join(root, ".cpilot"));
+  writeFileSync(join(root, ".cpilot", ".gitignore"), "runs/\n");
+  stateDir(root, "runs");
+  expect(readFileSync(join(root, ".cpilot", ".gitignore"), "utf8")).toBe("runs/\n");
+});
