@@ -1,19 +1,29 @@
 // Build dist/cpilot for this machine: one executable with the runtime inside (no
 // node_modules, no bun on PATH). `npm run release` builds every platform's.
-import { mkdirSync } from "node:fs";
+// Two passes: the first build runs the hook calls once to record which bytecode they use
+// (./_bytecode-order.ts), and the final build lays that bytecode out first.
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { recordBytecodeOrder } from "./_bytecode-order.ts";
 import { compile, currentCommit } from "./compile.ts";
 import { hostTarget } from "./release/targets.ts";
 
 const repo = join(import.meta.dirname, "..");
 mkdirSync(join(repo, "dist"), { recursive: true });
+const work = mkdtempSync(join(tmpdir(), "cpilot-build-"));
 try {
-  compile({
+  const options = {
     outfile: join(repo, "dist", "cpilot"),
     commit: currentCommit(repo),
     targetName: hostTarget()?.name ?? `${process.platform}-${process.arch}`,
-  });
+  };
+  const first = join(work, "cpilot");
+  compile({ ...options, outfile: first });
+  compile({ ...options, bytecodeOrder: recordBytecodeOrder(first, work) });
 } catch (err) {
   process.stderr.write(`build failed: ${(err as Error).message}\n`);
-  process.exit(1);
+  process.exitCode = 1;
+} finally {
+  rmSync(work, { recursive: true, force: true });
 }

@@ -16,6 +16,8 @@ export interface CompileOptions {
   readonly targetName: string;
   /** Cross-compiling: Bun's --target and the runtime executable to wrap (no download). */
   readonly cross?: { readonly bunTarget: string; readonly runtime: string };
+  /** Bytecode order files a first build's hook calls wrote (./_bytecode-order.ts), most important first. */
+  readonly bytecodeOrder?: readonly string[];
 }
 
 /** The JIT tier-up scale dist/cpilot starts with (see compileArgs). */
@@ -30,6 +32,9 @@ export function compileArgs(options: CompileOptions, outfile = options.outfile):
     "--format=esm",
     "--splitting",
     "--bytecode",
+    ...(options.bytecodeOrder?.length
+      ? [`--bytecode-order=${options.bytecodeOrder.join(",")}`]
+      : []),
     "--minify",
     "--sourcemap=none",
     // JavaScriptCore compiles code that ran a few hundred times, on its JIT threads: in a

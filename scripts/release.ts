@@ -7,10 +7,12 @@
 // --npm-platforms host packs only this machine's platform package (what a test installs):
 // packing the other five ~100 MB binaries is most of a full build's time.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { VERSION } from "../src/version.ts";
+import { recordBytecodeOrder } from "./_bytecode-order.ts";
 import { compile, currentCommit } from "./compile.ts";
 import { inputsFingerprint, releaseKey } from "./release/inputs.ts";
 import { packNpmPackages } from "./release/npm-packages.ts";
@@ -43,6 +45,12 @@ try {
   mkdirSync(out, { recursive: true });
   const commit = currentCommit(repo);
   const host = hostTarget();
+  // A first build for this machine records the bytecode the hook calls use; every target's
+  // build lays it out first (the order names functions by their code: see _bytecode-order.ts).
+  const work = mkdtempSync(join(tmpdir(), "cpilot-release-"));
+  const first = join(work, "cpilot");
+  compile({ outfile: first, commit, targetName: host?.name ?? "host" });
+  const bytecodeOrder = recordBytecodeOrder(first, work);
   const sums: string[] = [];
   for (const target of targets) {
     const started = Date.now();
@@ -50,7 +58,13 @@ try {
     // This machine's own target needs no runtime package: bun wraps itself.
     const cross =
       target === host ? undefined : { bunTarget: target.bunTarget, runtime: runtime(target) };
-    compile({ outfile, commit, targetName: target.name, ...(cross ? { cross } : {}) });
+    compile({
+      outfile,
+      commit,
+      targetName: target.name,
+      bytecodeOrder,
+      ...(cross ? { cross } : {}),
+    });
     const bytes = readFileSync(outfile);
     sums.push(`${createHash("sha256").update(bytes).digest("hex")}  ${binaryName(target)}\n`);
     const mib = (statSync(outfile).size / 2 ** 20).toFixed(1);
@@ -68,6 +82,7 @@ try {
   rmSync(join(out, ".npm-stage"), { recursive: true, force: true });
   process.stderr.write(`packed ${tarballs.join(", ")} into ${join(out, "npm")}\n`);
   writeFileSync(join(out, "INPUTS"), `${inputsFingerprint(repo, releaseKey(targets, packed))}\n`);
+  rmSync(work, { recursive: true, force: true });
 } catch (err) {
   fail((err as Error).message);
 }
