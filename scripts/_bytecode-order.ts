@@ -6,7 +6,7 @@
 // Functions are named by a hash of their code, so one host build's order serves every
 // target's build, and a function the order does not name is laid out after, as before.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,15 +16,20 @@ interface Scenario {
   readonly event?: string;
   readonly file?: string;
   readonly stdin?: string;
+  /** The project whose config is a callbacks.config.ts (the one most users write). */
+  readonly tsConfig?: true;
 }
 
 /** Most important first: the order files are passed in this order. */
 const SCENARIOS: readonly Scenario[] = [
   { name: "post-edit-match", event: "PostToolUse", file: "a.ts" },
+  { name: "post-edit-match-ts-config", event: "PostToolUse", file: "a.ts", tsConfig: true },
   { name: "post-edit-none", event: "PostToolUse", file: "a.md" },
   { name: "pre-write", event: "PreToolUse", file: "a.ts" },
   { name: "empty-stdin", stdin: "" },
 ];
+
+const CALLBACK = { name: "t", pattern: "*.ts", run: ["true"], timeout: 30, per: "file" };
 
 function payload(project: string, s: Scenario): string {
   if (s.stdin !== undefined) return s.stdin;
@@ -46,7 +51,8 @@ function payload(project: string, s: Scenario): string {
  * Run `binary` through the hook calls in a throwaway project and write one order file per
  * call under `dir`; returns their paths, most important first. Each call is made twice and
  * the second recorded: the first one in a project validates its config (and makes the
- * state folders), which later calls skip.
+ * state folders; for a callbacks.config.ts, loads it in a child and keeps its value), which
+ * later calls skip.
  */
 export function recordBytecodeOrder(binary: string, dir: string): string[] {
   const project = mkdtempSync(join(tmpdir(), "cpilot-bytecode-order-"));
@@ -54,12 +60,17 @@ export function recordBytecodeOrder(binary: string, dir: string): string[] {
     execFileSync("git", ["init", "-q", "-b", "main", project]);
     writeFileSync(
       join(project, "callbacks.config.json"),
-      JSON.stringify({
-        callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 30, per: "file" }],
-      }),
+      JSON.stringify({ callbacks: [CALLBACK] }),
     );
     writeFileSync(join(project, "a.ts"), "export const a = 1;\n");
     writeFileSync(join(project, "a.md"), "# a\n");
+    const tsProject = join(project, "ts-config");
+    mkdirSync(tsProject);
+    writeFileSync(
+      join(tsProject, "callbacks.config.ts"),
+      `import { defineConfig } from "cpilot";\n\nexport default defineConfig({ callbacks: [${JSON.stringify(CALLBACK)}] });\n`,
+    );
+    writeFileSync(join(tsProject, "a.ts"), "export const a = 1;\n");
     // answered in its own process, with a runtime folder of its own (not the developer's)
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -72,9 +83,10 @@ export function recordBytecodeOrder(binary: string, dir: string): string[] {
       const out = join(dir, `${s.name}.order`);
       for (const record of [false, true]) {
         rmSync(out, { force: true });
+        const where = s.tsConfig ? tsProject : project;
         const r = spawnSync(binary, ["hook", "claude"], {
-          cwd: project,
-          input: payload(project, s),
+          cwd: where,
+          input: payload(where, s),
           env: record ? { ...env, BUN_BYTECODE_ORDER_OUT: out } : env,
           stdio: ["pipe", "ignore", "pipe"],
         });

@@ -13,6 +13,7 @@ test("each recorded hook call writes an order naming the functions it ran, the m
   const files = recordBytecodeOrder(cpilotBinary(), tempDir("cpilot-order-"));
   expect(files.map((f) => f.split("/").at(-1))).toEqual([
     "post-edit-match.order",
+    "post-edit-match-ts-config.order",
     "post-edit-none.order",
     "pre-write.order",
     "empty-stdin.order",
