@@ -18,12 +18,15 @@ interface Scenario {
   readonly stdin?: string;
   /** The project whose config is a callbacks.config.ts (the one most users write). */
   readonly tsConfig?: true;
+  /** A Claude Code that does not say its version (AI_AGENT): it may not send PostToolBatch. */
+  readonly noVersion?: true;
 }
 
 /** Most important first: the order files are passed in this order. */
 const SCENARIOS: readonly Scenario[] = [
   { name: "post-edit-match", event: "PostToolUse", file: "a.ts" },
   { name: "post-edit-match-ts-config", event: "PostToolUse", file: "a.ts", tsConfig: true },
+  { name: "post-edit-match-no-version", event: "PostToolUse", file: "a.ts", noVersion: true },
   { name: "post-edit-none", event: "PostToolUse", file: "a.md" },
   { name: "pre-write", event: "PreToolUse", file: "a.ts" },
   { name: "empty-stdin", stdin: "" },
@@ -49,10 +52,10 @@ function payload(project: string, s: Scenario): string {
 
 /**
  * Run `binary` through the hook calls in a throwaway project and write one order file per
- * call under `dir`; returns their paths, most important first. Each call is made twice and
- * the second recorded: the first one in a project validates its config (and makes the
+ * call under `dir`; returns their paths, most important first. Each call is made three times
+ * and the third recorded: the first one in a project validates its config (and makes the
  * state folders; for a callbacks.config.ts, loads it in a child and keeps its value), which
- * later calls skip.
+ * later calls skip, and a later one finds an earlier result to replace.
  */
 export function recordBytecodeOrder(binary: string, dir: string): string[] {
   const project = mkdtempSync(join(tmpdir(), "cpilot-bytecode-order-"));
@@ -71,23 +74,30 @@ export function recordBytecodeOrder(binary: string, dir: string): string[] {
       `import { defineConfig } from "cpilot";\n\nexport default defineConfig({ callbacks: [${JSON.stringify(CALLBACK)}] });\n`,
     );
     writeFileSync(join(tsProject, "a.ts"), "export const a = 1;\n");
-    // answered in its own process, with a runtime folder of its own (not the developer's)
+    // The environment Claude Code gives its hooks (AI_AGENT names its version: it sends
+    // PostToolBatch), and nothing of the developer's; answered in the call's own process,
+    // with a runtime folder of its own.
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? project,
       NO_COLOR: "1",
+      AI_AGENT: "claude-code_2-1-330_cli",
       CPILOT_HOOK_SERVER: "0",
       CPILOT_RUNTIME_DIR: join(project, ".runtime"),
     };
-    for (const name of Object.keys(env)) if (name.startsWith("CP_")) delete env[name];
     return SCENARIOS.map((s) => {
       const out = join(dir, `${s.name}.order`);
-      for (const record of [false, true]) {
+      for (const record of [false, false, true]) {
         rmSync(out, { force: true });
         const where = s.tsConfig ? tsProject : project;
         const r = spawnSync(binary, ["hook", "claude"], {
           cwd: where,
           input: payload(where, s),
-          env: record ? { ...env, BUN_BYTECODE_ORDER_OUT: out } : env,
+          env: {
+            ...env,
+            ...(s.noVersion ? { AI_AGENT: "" } : {}),
+            ...(record ? { BUN_BYTECODE_ORDER_OUT: out } : {}),
+          },
           stdio: ["pipe", "ignore", "pipe"],
         });
         if (r.status !== 0) {

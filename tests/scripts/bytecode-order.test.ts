@@ -14,6 +14,7 @@ test("each recorded hook call writes an order naming the functions it ran, the m
   expect(files.map((f) => f.split("/").at(-1))).toEqual([
     "post-edit-match.order",
     "post-edit-match-ts-config.order",
+    "post-edit-match-no-version.order",
     "post-edit-none.order",
     "pre-write.order",
     "empty-stdin.order",
