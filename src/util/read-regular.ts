@@ -50,6 +50,35 @@ export function readRegularWithInode(
 }
 
 /**
+ * A regular file's bytes in memory of their own (offset 0 in a fresh ArrayBuffer, so typed
+ * arrays of any width can view them), or null when it is missing, not a regular file (with
+ * `followSymlinks: false`, a symlink neither), over `maxBytes`, or unreadable.
+ */
+export function readRegularBytes(
+  path: string,
+  maxBytes: number,
+  options: { followSymlinks?: boolean } = {},
+): Uint8Array | null {
+  const file = openRegular(path, options.followSymlinks ?? true);
+  if (file === null) return null;
+  try {
+    if (file.size > maxBytes) return null;
+    const buf = new Uint8Array(file.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(file.fd, buf, got, buf.length - got, got);
+      if (n <= 0) break;
+      got += n;
+    }
+    return got === buf.length ? buf : buf.slice(0, got);
+  } catch {
+    return null;
+  } finally {
+    closeSync(file.fd);
+  }
+}
+
+/**
  * The last `maxBytes` of a regular file as text (all of it when shorter), or null when it
  * is missing or not a regular file (with `followSymlinks: false`, a symlink neither).
  */

@@ -3,7 +3,7 @@
 // state file is never followed through a symlink (an append could land in ~/.bashrc),
 // never waited on (a FIFO would block the call for good) and never read past a size cap.
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
-import { readRegularTail } from "./read-regular.ts";
+import { readRegularBytes, readRegularTail } from "./read-regular.ts";
 
 /**
  * The file's text (its last `maxBytes` when longer), or null when it is missing, not a
@@ -11,6 +11,14 @@ import { readRegularTail } from "./read-regular.ts";
  */
 export function readStateFile(path: string, maxBytes = 4 * 1024 * 1024): string | null {
   return readRegularTail(path, maxBytes, { followSymlinks: false });
+}
+
+/**
+ * The file's bytes (offset 0 in memory of their own), or null when it is missing, not a
+ * regular file, a symlink, larger than `maxBytes`, or unreadable.
+ */
+export function readStateBytes(path: string, maxBytes: number): Uint8Array | null {
+  return readRegularBytes(path, maxBytes, { followSymlinks: false });
 }
 
 /**

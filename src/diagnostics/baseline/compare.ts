@@ -3,13 +3,12 @@ import { crc32 } from "../../platform/crc32.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
 import { keyHead, lineHash, sourceLines } from "./_source-lines.ts";
 import {
+  decodeSaved,
   type FileEntries,
-  fileEntries,
-  knownCleanInText,
-  parseBaseline,
+  knownCleanInSaved,
   type ReadBaseline,
-  readBaselineText,
-  type SavedText,
+  readSavedBaseline,
+  type SavedBaseline,
   STRIDE,
   updateBaseline,
 } from "./store.ts";
@@ -55,16 +54,11 @@ export interface CompareInput {
 export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const { root, callback, edited, fromCheck } = input;
   const list = input.diagnostics;
-  const saved = safeReadText(root, callback);
-  // A clean run over a few files already known clean (most hook calls): nothing to parse.
-  if (
-    list.length === 0 &&
-    input.files.length <= FEW_FILES &&
-    saved.text !== null &&
-    knownCleanInText(saved.text, input.files)
-  )
+  const saved = safeRead(root, callback);
+  // A clean run over a few files already known clean (most hook calls): nothing to decode.
+  if (list.length === 0 && input.files.length <= FEW_FILES && knownCleanInSaved(saved, input.files))
     return [];
-  const before = parseBaseline(saved.text);
+  const before = decodeSaved(saved);
   const known: ReadBaseline = { files: before, version: saved.version };
   // Per file, the indexes of its diagnostics in `list`, in the order first seen.
   const byFile = new Map<string, number[]>();
@@ -90,10 +84,11 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
     // Each line's lineHash, computed once (many diagnostics share a line); -2 not yet.
     const lineHashes = new Float64Array(src === null ? 0 : src.length + 1).fill(-2);
-    const old = fileEntries(before[file]);
+    const old = before.get(file) ?? null;
     const oldByKey = old === null ? null : indexByKey(old.e);
     const used = new Uint8Array(old === null ? 0 : old.e.length / STRIDE);
-    const entries: number[] = [];
+    const entries = new Float64Array(indexes.length * STRIDE);
+    let at = 0;
     let committed: Set<number> | null | undefined;
     for (const i of indexes) {
       // Inline, no call per step but the sums': before the engine has compiled this loop
@@ -128,7 +123,10 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
         since = "commit";
       } else introduced = true;
-      entries.push(key, d.line, text, introduced ? 1 : 0);
+      entries[at++] = key;
+      entries[at++] = d.line;
+      entries[at++] = text;
+      entries[at++] = introduced ? 1 : 0;
       if (fromCheck) continue;
       if (input.inPlace) {
         const m = d as { baseline?: "new" | "unchanged"; since?: "run" | "commit" };
@@ -144,7 +142,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   for (const file of input.files) {
     if (byFile.has(file)) continue;
     // Unknown, or stored with diagnostics (or unreadably): to be saved as clean.
-    if (fileEntries(before[file])?.e.length !== 0) changed = true;
+    if (before.get(file)?.e.length !== 0) changed = true;
     seen.set(file, CLEAN);
   }
   if (changed) updateBaseline(root, callback, seen, known);
@@ -153,17 +151,17 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 
 const CLEAN: FileEntries = { e: [] };
 
-function sameNumbers(a: readonly unknown[], b: readonly number[]): boolean {
+function sameNumbers(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
-function safeReadText(root: string, callback: string): SavedText {
+function safeRead(root: string, callback: string): SavedBaseline {
   try {
-    return readBaselineText(root, callback);
+    return readSavedBaseline(root, callback);
   } catch {
-    return { text: null, version: null };
+    return { bytes: null, legacy: null, version: null };
   }
 }
 
@@ -177,7 +175,7 @@ interface KeyIndex {
   readonly next: Int32Array;
 }
 
-function indexByKey(e: readonly number[]): KeyIndex {
+function indexByKey(e: ArrayLike<number>): KeyIndex {
   const count = e.length / STRIDE;
   const first = new Map<number, number>();
   const next = new Int32Array(count);
@@ -195,7 +193,7 @@ function indexByKey(e: readonly number[]): KeyIndex {
  * first, the earlier entry on a tie); without texts, on the same line; -1 when none.
  */
 function findMatch(
-  e: readonly number[],
+  e: ArrayLike<number>,
   index: KeyIndex,
   key: number,
   used: Uint8Array,

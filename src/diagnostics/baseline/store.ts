@@ -1,37 +1,51 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, realpathSync, rmSync } from "node:fs";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { LockTimeout, lockDirSync } from "../../util/dir-lock.ts";
 import { stateDir } from "../../util/state-dir.ts";
-import { readStateFile } from "../../util/state-file.ts";
+import { readStateBytes, readStateFile } from "../../util/state-file.ts";
 import { STATE, statePath } from "../../util/state-layout.ts";
 import { noteStateTrouble } from "../../util/state-trouble.ts";
 import { openVerifiedDir } from "../../util/verified-dir.ts";
+import {
+  decodeBaseline,
+  encodeBaseline,
+  type FileEntries,
+  knownCleanInBytes,
+  STRIDE,
+} from "./_binary.ts";
 
 /**
  * One file's diagnostics as the last run that saw it left them, as numbers only, to stay
  * cheap to read, compare and write on the hook path (thousands of diagnostics in a file):
  * four per diagnostic in `e`: the fingerprint of its tool, severity, code and message (what
  * must be equal), its line, the lineHash of the source line it was on (-1 when unknown),
- * and 1 when an agent's edit brought it (it stays the agent's to fix), else 0.
+ * and 1 when an agent's edit brought it (it stays the agent's to fix), else 0. Saved as
+ * bytes (./_binary.ts).
  */
-export interface FileEntries {
-  readonly e: readonly number[];
-}
-
+export type { FileEntries } from "./_binary.ts";
 /** Numbers per diagnostic in {@link FileEntries.e}. */
-export const STRIDE = 4;
+export { STRIDE } from "./_binary.ts";
 
-/** Per file (root-relative), as stored; check each with {@link fileEntries} before use. */
-export type Baseline = Record<string, unknown>;
+/** Per file (root-relative), in the order last seen (the oldest first). */
+export type Baseline = ReadonlyMap<string, FileEntries>;
 
 /** Files plus diagnostics kept per callback: past this, the files seen longest ago are dropped. */
 const MAX_ENTRIES = 20_000;
 /** How long (ms) a run waits for another run of the callback that is saving its baseline. */
 const LOCK_WAIT_MS = 5000;
-/** Format of the file; another version reads as no baseline (the next run makes one). */
-const VERSION = 2;
+/** A saved baseline larger than this is not read (the next run makes a new one). */
+const MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * The JSON format saved before ./_binary.ts (`<callback>.json`): read while a callback has
+ * no baseline of the new format, so an upgrade keeps what it knew; its first save replaces it.
+ */
+const LEGACY_VERSION = 2;
 
 function baselinePath(root: string, callback: string): string {
+  return statePath(root, STATE.baseline, `${callback}.bin`);
+}
+
+function legacyPath(root: string, callback: string): string {
   return statePath(root, STATE.baseline, `${callback}.json`);
 }
 
@@ -41,9 +55,11 @@ export interface ReadBaseline {
   readonly version: string | null;
 }
 
-/** The baseline file's text as saved (null when there is none), and its version. */
-export interface SavedText {
-  readonly text: string | null;
+/** The callback's baseline as saved (both null when there is none), and its version. */
+export interface SavedBaseline {
+  readonly bytes: Uint8Array | null;
+  /** The text of a legacy JSON baseline, read only when there is no baseline in bytes. */
+  readonly legacy: string | null;
   readonly version: string | null;
 }
 
@@ -51,21 +67,57 @@ export interface SavedText {
  * Which saved version of the file is there now: each save replaces the file (a new inode),
  * so an equal answer later means nobody saved in between.
  */
-function savedVersion(path: string): string {
+function fileVersion(path: string): string {
   const st = lstatSync(path, { throwIfNoEntry: false });
   return st === undefined ? "none" : `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
 }
 
-/** The callback's baseline file as saved, and its version. */
-export function readBaselineText(root: string, callback: string): SavedText {
-  const path = baselinePath(root, callback);
-  const version = savedVersion(path);
-  const text = readStateFile(path, 8 * 1024 * 1024);
-  return { text, version: savedVersion(path) === version ? version : null };
+/** The version when neither a baseline nor a legacy one is saved. */
+const NOTHING_SAVED = "none/none";
+
+/** The saved version of the callback's baseline: its file's, or, while it has none, the legacy one's. */
+function savedVersion(root: string, callback: string): string {
+  const version = fileVersion(baselinePath(root, callback));
+  return version === "none" ? `none/${fileVersion(legacyPath(root, callback))}` : version;
+}
+
+/** The callback's baseline as saved, and its version. */
+export function readSavedBaseline(root: string, callback: string): SavedBaseline {
+  const version = savedVersion(root, callback);
+  const legacy = version.startsWith("none/") && version !== NOTHING_SAVED;
+  const bytes = legacy ? null : readStateBytes(baselinePath(root, callback), MAX_BYTES);
+  const text = legacy ? readStateFile(legacyPath(root, callback), MAX_BYTES) : null;
+  return {
+    bytes,
+    legacy: text,
+    version: savedVersion(root, callback) === version ? version : null,
+  };
+}
+
+/** Does the saved baseline say, without decoding all of it, that each of `files` is known clean? */
+export function knownCleanInSaved(saved: SavedBaseline, files: readonly string[]): boolean {
+  if (saved.bytes !== null) return knownCleanInBytes(saved.bytes, files);
+  return saved.legacy !== null && knownCleanInText(saved.legacy, files);
+}
+
+/** The files of a saved baseline; none when there is none or it cannot be read. */
+export function decodeSaved(saved: SavedBaseline): Map<string, FileEntries> {
+  if (saved.bytes !== null) return decodeBaseline(saved.bytes) ?? new Map();
+  const files = new Map<string, FileEntries>();
+  for (const [file, stored] of Object.entries(parseBaseline(saved.legacy))) {
+    const entries = fileEntries(stored);
+    if (entries !== null) files.set(file, entries);
+  }
+  return files;
+}
+
+/** The callback's baseline, empty when there is none or it cannot be read. */
+export function readBaseline(root: string, callback: string): Map<string, FileEntries> {
+  return decodeSaved(readSavedBaseline(root, callback));
 }
 
 /**
- * Does the saved text say, without parsing it, that each of `files` is known clean (no
+ * Does a legacy baseline's saved text say, without parsing it, that each of `files` is known clean (no
  * diagnostics)? The text is JSON.stringify's: a file's key is its JSON string right after
  * the `{` or `,` that starts a member (inside a string every `"` is escaped, so neither
  * `{"` nor `,"` occurs there; the values hold numbers only), and `{"e":[]}` is its value.
@@ -73,7 +125,7 @@ export function readBaselineText(root: string, callback: string): SavedText {
  * run over a few files.
  */
 export function knownCleanInText(text: string, files: readonly string[]): boolean {
-  if (!text.startsWith(`{"version":${VERSION},"files":{`)) return false;
+  if (!text.startsWith(`{"version":${LEGACY_VERSION},"files":{`)) return false;
   for (const file of files) {
     const member = `${JSON.stringify(file)}:{"e":[]}`;
     if (!text.includes(`{${member}`) && !text.includes(`,${member}`)) return false;
@@ -81,17 +133,12 @@ export function knownCleanInText(text: string, files: readonly string[]): boolea
   return true;
 }
 
-/** The callback's baseline, empty when there is none or it cannot be read. */
-export function readBaseline(root: string, callback: string): Baseline {
-  return parseBaseline(readStateFile(baselinePath(root, callback), 8 * 1024 * 1024));
-}
-
-/** A baseline from its saved text; empty for null or anything unreadable. */
-export function parseBaseline(text: string | null): Baseline {
+/** A legacy baseline from its saved text, per file as stored; empty for null or anything unreadable. */
+export function parseBaseline(text: string | null): Record<string, unknown> {
   if (text === null) return {};
   try {
-    const value = JSON.parse(text) as { version?: number; files?: Baseline };
-    return value.version === VERSION && value.files && typeof value.files === "object"
+    const value = JSON.parse(text) as { version?: number; files?: Record<string, unknown> };
+    return value.version === LEGACY_VERSION && value.files && typeof value.files === "object"
       ? value.files
       : {};
   } catch {
@@ -99,15 +146,16 @@ export function parseBaseline(text: string | null): Baseline {
   }
 }
 
-/** A stored file's entries when they have the right shape, else null (as if never seen). */
+/** A legacy file's entries when they have the right shape, else null (as if never seen). */
 export function fileEntries(stored: unknown): FileEntries | null {
   if (typeof stored !== "object" || stored === null) return null;
-  const { e } = stored as Partial<FileEntries>;
-  if (!Array.isArray(e) || e.length % STRIDE !== 0) return null;
+  const { e } = stored as { e?: unknown };
+  if (!Array.isArray(e) || e.length % STRIDE !== 0 || !e.every((n) => typeof n === "number"))
+    return null;
   return { e };
 }
 
-/** How many diagnostics a stored file holds (0 for a file known clean or unreadable). */
+/** How many diagnostics a legacy file holds (0 for a file known clean or unreadable). */
 export function entryCount(stored: unknown): number {
   return (fileEntries(stored)?.e.length ?? 0) / STRIDE;
 }
@@ -134,20 +182,22 @@ export function updateBaseline(
     // (macOS's /tmp) is still the same folder.
     dir = openVerifiedDir(realpathSync(stateDir(root, STATE.baseline)), "");
     unlock = lockDirSync(dir, `${callback}.lock`, LOCK_WAIT_MS);
+    const version = savedVersion(root, callback);
     const now =
-      known?.version != null && savedVersion(baselinePath(root, callback)) === known.version
+      known?.version != null && version === known.version
         ? known.files
         : readBaseline(root, callback);
-    const files: Record<string, unknown> = { ...now };
+    const files = new Map(now);
     for (const [file, entries] of seen) {
-      delete files[file]; // re-added last: the most recently seen files are kept
-      files[file] = entries;
+      files.delete(file); // re-added last: the most recently seen files are kept
+      files.set(file, entries);
     }
-    writeFileAtomic(
-      baselinePath(root, callback),
-      JSON.stringify({ version: VERSION, files: bounded(files) }),
-      { durable: false },
-    );
+    writeFileAtomic(baselinePath(root, callback), encodeBaseline(bounded(files)), {
+      durable: false,
+    });
+    // A legacy file, read while there was no other, is replaced now.
+    if (version.startsWith("none/") && version !== NOTHING_SAVED)
+      rmSync(legacyPath(root, callback), { force: true });
     return true;
   } catch (err) {
     noteStateTrouble(
@@ -162,18 +212,19 @@ export function updateBaseline(
 }
 
 /** The newest files (last inserted) whose entries fit MAX_ENTRIES, in their order. */
-function bounded(files: Record<string, unknown>): Record<string, unknown> {
-  const names = Object.keys(files);
+function bounded(files: Map<string, FileEntries>): Map<string, FileEntries> {
+  const names = [...files.keys()];
   let total = 0;
   let first = names.length;
   while (first > 0) {
     // A clean file costs one: a tree of files known clean stays bounded too.
-    const size = 1 + entryCount(files[names[first - 1] as string]);
+    const size = 1 + (files.get(names[first - 1] as string) as FileEntries).e.length / STRIDE;
     if (total + size > MAX_ENTRIES) break;
     total += size;
     first--;
   }
-  const kept: Record<string, unknown> = {};
-  for (const name of names.slice(first)) kept[name] = files[name];
+  if (first === 0) return files;
+  const kept = new Map<string, FileEntries>();
+  for (const name of names.slice(first)) kept.set(name, files.get(name) as FileEntries);
   return kept;
 }

@@ -1,0 +1,159 @@
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  decodeBaseline,
+  encodeBaseline,
+  type FileEntries,
+  knownCleanInBytes,
+} from "../../src/diagnostics/baseline/_binary.ts";
+import { keyHead, lineHash } from "../../src/diagnostics/baseline/_source-lines.ts";
+import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
+import type { Diagnostic } from "../../src/model/diagnostic.ts";
+import { crc32 } from "../../src/platform/crc32.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+const DIAGNOSTIC = [2166136261, 3, 1234, 1];
+
+/** What a save writes, copied into memory of its own, as a read gives it. */
+const saved = (files: Record<string, number[]>) =>
+  encodeBaseline(new Map(Object.entries(files).map(([f, e]) => [f, { e }]))).slice();
+
+const asObject = (files: Map<string, FileEntries> | null) =>
+  files && Object.fromEntries([...files].map(([f, { e }]) => [f, [...Array.from(e)]]));
+
+test("a saved baseline reads back as it was: files in their order, numbers exact", () => {
+  const files = {
+    "z.ts": [],
+    "src/ünï cødé.ts": [...DIAGNOSTIC, 7, 2 ** 40 + 1, -1, 0],
+    "a.ts": [],
+    "/outside/root.c": DIAGNOSTIC,
+    "": DIAGNOSTIC, // diagnostics that name no file
+  };
+  const read = decodeBaseline(saved(files));
+  expect(asObject(read)).toEqual(files);
+  expect([...(read?.keys() ?? [])]).toEqual(Object.keys(files));
+  expect(asObject(decodeBaseline(saved({})))).toEqual({});
+});
+
+test("a run over a few files finds them known clean in the bytes, as decoding would", () => {
+  const bytes = saved({ "a.ts": [], "src/b.ts": [], "ü.ts": [], "dirty.ts": DIAGNOSTIC });
+  const read = decodeBaseline(bytes);
+  const cases: [string[], boolean][] = [
+    [["a.ts"], true],
+    [["src/b.ts", "a.ts"], true],
+    [["ü.ts"], true],
+    [["dirty.ts"], false], // has a diagnostic
+    [["a.ts", "missing.ts"], false], // not in the baseline: not known clean
+    [["b.ts"], false], // only the end of a known name
+    [["a"], false], // only the start of one
+  ];
+  for (const [files, clean] of cases) {
+    expect(knownCleanInBytes(bytes, files)).toBe(clean);
+    expect(files.every((f) => read?.get(f)?.e.length === 0)).toBe(clean);
+  }
+});
+
+test("a path holding NUL is not saved, so it cannot be mistaken for others", () => {
+  const bytes = saved({ "a.ts\0cb.ts": [], "c.ts": [] });
+  expect(asObject(decodeBaseline(bytes))).toEqual({ "c.ts": [] });
+  expect(knownCleanInBytes(bytes, ["b.ts"])).toBe(false);
+});
+
+test("torn, foreign or other-version bytes read as no baseline", () => {
+  const good = saved({ "a.ts": DIAGNOSTIC, "b.ts": [] });
+  const changed = (at: number, value: number) => {
+    const copy = good.slice();
+    copy[at] = value;
+    return copy;
+  };
+  const words = new Uint32Array(good.buffer);
+  // The header's checks: the quick look for files known clean makes them too.
+  const torn: [string, Uint8Array][] = [
+    ["empty", new Uint8Array(0)],
+    ["torn", good.slice(0, good.length - 8)],
+    ["longer", new Uint8Array([...good, 0, 0, 0, 0, 0, 0, 0, 0])],
+    ["foreign", new TextEncoder().encode('{"version":2,"files":{"a.ts":{"e":[]}}}')],
+    ["another version", changed(4, (words[1] as number) + 1)],
+    ["another byte order", changed(0, good[3] as number)],
+    ["more diagnostics than the file holds", changed(16, 2)],
+  ];
+  for (const [what, bytes] of torn)
+    expect(`${what}: ${knownCleanInBytes(bytes, ["b.ts"])}`).toBe(`${what}: false`);
+  const bad: [string, Uint8Array][] = [
+    ...torn,
+    ["clean file with diagnostics", changed(good.indexOf(0x64 /* d */), 0x63 /* c */)],
+    ["a file count that disagrees", changed(8, 3)],
+  ];
+  for (const [what, bytes] of bad)
+    expect(`${what}: ${decodeBaseline(bytes)}`).toBe(`${what}: null`);
+  // Bytes at an offset a Float64Array cannot view (reads never give such): no baseline either.
+  const odd = new Uint8Array(good.length + 1);
+  odd.set(good, 1);
+  expect(decodeBaseline(odd.subarray(1))).toBeNull();
+});
+
+const diag = (line: number, message: string): Diagnostic => ({
+  file: "a.txt",
+  line,
+  column: 1,
+  severity: "error",
+  code: "E1",
+  message,
+  tool: "compiler",
+});
+
+const baselineDir = (root: string) => join(root, ".cpilot", "baseline");
+
+test("a baseline in the JSON format saved before is read, then replaced by the first save", () => {
+  const root = tempDir("cpilot-baseline-legacy-", { git: true });
+  writeFiles(root, { "a.txt": "one\ntwo\nthree\n", ".cpilot/baseline/.keep": "" });
+  // As the previous version saved it: "old one" on line 1, there before any agent edit.
+  const lines = ["one", "two", "three"];
+  const entry = (line: number, message: string) => [
+    crc32(message, keyHead("compiler", "error", "E1")),
+    line,
+    lineHash(lines[line - 1]),
+    0,
+  ];
+  const legacy = join(baselineDir(root), "lint.json");
+  writeFileSync(
+    legacy,
+    JSON.stringify({ version: 2, files: { "a.txt": { e: entry(1, "old one") } } }),
+  );
+  const input = { root, callback: "lint", files: ["a.txt"], edited: new Set(["a.txt"]) };
+  // Two lines added on top: the old diagnostic moved with its line.
+  writeFiles(root, { "a.txt": "new\nnewer\none\ntwo\nthree\n" });
+  const marked = compareWithBaseline({
+    ...input,
+    diagnostics: [diag(3, "old one"), diag(1, "brought")],
+    fromCheck: false,
+  });
+  expect(marked.map((d) => `${d.line} ${d.baseline}/${d.since ?? "-"}`)).toEqual([
+    "3 unchanged/run",
+    "1 new/-",
+  ]);
+  expect(existsSync(legacy)).toBe(false);
+  expect(existsSync(join(baselineDir(root), "lint.bin"))).toBe(true);
+  // What the agent brought stays its own in the new format too.
+  const again = compareWithBaseline({
+    ...input,
+    diagnostics: [diag(3, "old one"), diag(1, "brought")],
+    fromCheck: false,
+  });
+  expect(again.map((d) => d.baseline)).toEqual(["unchanged", "new"]);
+});
+
+test("a torn baseline file is read as none and replaced by a whole one", () => {
+  const root = tempDir("cpilot-baseline-torn-");
+  writeFiles(root, { "a.txt": "one\ntwo\n" });
+  const input = { root, callback: "lint", files: ["a.txt"], edited: new Set<string>() };
+  compareWithBaseline({ ...input, diagnostics: [diag(1, "there")], fromCheck: true });
+  const path = join(baselineDir(root), "lint.bin");
+  const whole = readFileSync(path);
+  writeFileSync(path, whole.subarray(0, whole.length - 3));
+  // Nothing to compare with and not edited: new, and the file is whole again.
+  const torn = compareWithBaseline({ ...input, diagnostics: [diag(1, "there")], fromCheck: false });
+  expect(torn.map((d) => d.baseline)).toEqual(["new"]);
+  expect(decodeBaseline(new Uint8Array(readFileSync(path)).slice())).not.toBeNull();
+});
