@@ -38,58 +38,137 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 const RANK = { error: 0, warning: 1, info: 2 } as const;
 
-/** Largest line number the numeric sort keys hold (2^21 - 1); past it, the comparison sort. */
-const MAX_KEY_LINE = 0x1fffff;
+/** Line numbers the numeric sort keys hold: below 2^21; past it, the comparison sort. */
+const KEY_LINES = 0x200000;
+/**
+ * Longest list sorted by numeric keys: a key packs severity < 3, path < n, line < 2^21 and
+ * position < n, exact below 2^53 while 3 * n * 2^21 * n is.
+ */
+const MAX_KEYED = Math.floor(Math.sqrt(Number.MAX_SAFE_INTEGER / (3 * KEY_LINES)));
 
 /**
- * Sort `list` in place as an agent reads it: errors first, then by path (in code-unit
- * order: the same on every machine, no collation per comparison), then line; ties keep
- * their order. Thousands of diagnostics are sorted by one number each (severity, path and
- * line packed with the position) in a typed array, without a comparison call per pair.
+ * One part of a view's list (the new diagnostics of the edited files, or of the others) in
+ * the order an agent reads it: errors first, then by path (in code-unit order: the same on
+ * every machine, no collation per comparison), then line; ties keep their order. `at(k)`
+ * is the k-th.
  */
-function sortForAgent(list: Diagnostic[]): void {
+interface Part {
+  readonly length: number;
+  at(k: number): Diagnostic;
+}
+
+/**
+ * A list's parts in one pass, each diagnostic packed into one number (severity, path, line,
+ * position in `list`) in a typed array that is sorted without a comparison call per pair.
+ * Only the few diagnostics the agent is shown are looked up again, and nothing is copied:
+ * a dense output's thousands cost one write each. Paths are ranked in the order they come
+ * and renumbered after, only when that order was not theirs. Null when a key cannot hold
+ * the list (a line past 2^21 or not a whole number, a huge list): see {@link slowParts}.
+ */
+function keyedParts(
+  list: readonly Diagnostic[],
+  edited: ReadonlySet<string>,
+): { mine: Part; others: Part; old: Diagnostic[] } | null {
   const n = list.length;
-  if (n < 2) return;
-  // No call per diagnostic (a fresh process pays for each): runs of one file add it once.
-  const distinct = new Set<string>();
-  let last: string | null = null;
-  for (let i = 0; i < n; i++) {
-    const file = (list[i] as Diagnostic).file;
-    if (file === last) continue;
-    last = file;
-    distinct.add(file);
-  }
-  const files = [...distinct].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const fileRank = new Map(files.map((f, i) => [f, i]));
-  // A line a key cannot hold (huge, or not a whole number from some JSON) sorts by comparison.
-  let packable = true;
-  for (const d of list)
-    if (!(Number.isInteger(d.line) && d.line >= 0 && d.line <= MAX_KEY_LINE)) packable = false;
-  // The key packs position < n, line < 2^21, path < files.length, severity < 3: exact below 2^53.
-  if (!packable || 3 * files.length * (MAX_KEY_LINE + 1) * n >= Number.MAX_SAFE_INTEGER) {
-    list.sort(
-      (a, b) =>
-        RANK[a.severity] - RANK[b.severity] ||
-        (a.file === b.file ? 0 : a.file < b.file ? -1 : 1) ||
-        a.line - b.line,
-    );
-    return;
-  }
-  const keys = new Float64Array(n);
-  let rankedFile: string | null = null;
-  let rank = 0;
+  if (n > MAX_KEYED) return null;
+  const mine = new Keys(n);
+  const others = new Keys(n);
+  const old: Diagnostic[] = [];
+  let lastFile: string | null = null;
+  let part = mine;
+  let group = 0;
+  // No call per diagnostic (a fresh process pays for each): runs of one file rank it once.
   for (let i = 0; i < n; i++) {
     const d = list[i] as Diagnostic;
-    if (d.file !== rankedFile) {
-      rankedFile = d.file;
-      rank = fileRank.get(rankedFile) as number;
+    if (d.baseline === "unchanged") {
+      old.push(d);
+      continue;
     }
-    const group = RANK[d.severity] * files.length + rank;
-    keys[i] = (group * (MAX_KEY_LINE + 1) + d.line) * n + i;
+    const line = d.line;
+    if (!(line >= 0 && line < KEY_LINES && (line | 0) === line)) return null;
+    if (d.file !== lastFile) {
+      lastFile = d.file;
+      part = edited.has(lastFile) ? mine : others;
+      group = part.rank(lastFile);
+    }
+    const s = d.severity;
+    const severity = s === "error" ? 0 : s === "warning" ? n : 2 * n;
+    part.keys[part.length++] = ((severity + group) * KEY_LINES + line) * n + i;
   }
-  keys.sort();
-  const before = list.slice();
-  for (let i = 0; i < n; i++) list[i] = before[(keys[i] as number) % n] as Diagnostic;
+  return { mine: mine.sorted(list), others: others.sorted(list), old };
+}
+
+/** Sort keys of one part of a list of `n` (see keyedParts). */
+class Keys {
+  readonly keys: Float64Array;
+  length = 0;
+  /** Paths in the order they came, and their ranks so far. */
+  private readonly files: string[] = [];
+  private readonly ranks = new Map<string, number>();
+
+  constructor(private readonly n: number) {
+    this.keys = new Float64Array(n);
+  }
+
+  rank(file: string): number {
+    let rank = this.ranks.get(file);
+    if (rank === undefined) {
+      rank = this.files.length;
+      this.files.push(file);
+      this.ranks.set(file, rank);
+    }
+    return rank;
+  }
+
+  sorted(list: readonly Diagnostic[]): Part {
+    const { n, files } = this;
+    const keys = this.keys.subarray(0, this.length);
+    const order = files.map((_, i) => i).sort((a, b) => codeUnitOrder(files[a], files[b]));
+    if (order.some((rank, i) => rank !== i)) {
+      // Renumber each path by its place in code-unit order.
+      const place = new Int32Array(files.length);
+      order.forEach((rank, i) => {
+        place[rank] = i;
+      });
+      for (let k = 0; k < keys.length; k++) {
+        const key = keys[k] as number;
+        const position = key % n;
+        const rest = (key - position) / n;
+        const line = rest % KEY_LINES;
+        const groupKey = (rest - line) / KEY_LINES;
+        const rank = groupKey % n;
+        const severity = groupKey - rank;
+        keys[k] = ((severity + (place[rank] as number)) * KEY_LINES + line) * n + position;
+      }
+    }
+    keys.sort();
+    return { length: keys.length, at: (k) => list[(keys[k] as number) % n] as Diagnostic };
+  }
+}
+
+function codeUnitOrder(a: string | undefined, b: string | undefined): number {
+  return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
+}
+
+/** {@link keyedParts} for a list keys cannot hold: copies sorted by comparison. */
+function slowParts(
+  list: readonly Diagnostic[],
+  edited: ReadonlySet<string>,
+): { mine: Part; others: Part; old: Diagnostic[] } {
+  const old = list.filter((d) => d.baseline === "unchanged");
+  const sorted = (ds: Diagnostic[]): Part => {
+    ds.sort(
+      (a, b) =>
+        RANK[a.severity] - RANK[b.severity] || codeUnitOrder(a.file, b.file) || a.line - b.line,
+    );
+    return { length: ds.length, at: (k) => ds[k] as Diagnostic };
+  };
+  const fresh = list.filter((d) => d.baseline !== "unchanged");
+  return {
+    mine: sorted(fresh.filter((d) => edited.has(d.file))),
+    others: sorted(fresh.filter((d) => !edited.has(d.file))),
+    old,
+  };
 }
 
 /**
@@ -111,23 +190,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   if (list.length === 0)
     return repeated > 0 ? [`(the same ${count(repeated, "diagnostic")} as above)`] : null;
   const edited = new Set(options.edited);
-  // One pass sorts them out (a dense output has thousands).
-  const mine: Diagnostic[] = [];
-  const others: Diagnostic[] = [];
-  const old: Diagnostic[] = [];
-  let lastFile: string | null = null;
-  let lastEdited = false;
-  for (const d of list)
-    if (d.baseline === "unchanged") old.push(d);
-    else {
-      if (d.file !== lastFile) {
-        lastFile = d.file;
-        lastEdited = edited.has(lastFile);
-      }
-      (lastEdited ? mine : others).push(d);
-    }
-  sortForAgent(mine);
-  sortForAgent(others);
+  const { mine, others, old } = keyedParts(list, edited) ?? slowParts(list, edited);
 
   const lines: string[] = [];
   let left = budget;
@@ -140,9 +203,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     return true;
   };
   let shownMine = 0;
-  for (const d of mine)
-    if (take(d)) shownMine++;
-    else break;
+  while (shownMine < mine.length && take(mine.at(shownMine))) shownMine++;
   if (shownMine < mine.length)
     lines.push(
       `… and ${count(mine.length - shownMine, "more")} in ${options.ownFiles ?? "the files you edited"} (see the log)`,
@@ -151,9 +212,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     const cap = mine.length === 0 ? others.length : OTHERS_SHOWN;
     if (mine.length > 0) lines.push(`${count(others.length, "new diagnostic")} in other files:`);
     let shown = 0;
-    for (const d of others.slice(0, cap))
-      if (take(d)) shown++;
-      else break;
+    while (shown < Math.min(cap, others.length) && take(others.at(shown))) shown++;
     if (shown < others.length) lines.push(`… and ${others.length - shown} more in other files`);
   }
   if (old.length > 0) {
