@@ -60,14 +60,21 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     return [];
   const before = decodeSaved(saved);
   const known: ReadBaseline = { files: before, version: saved.version };
-  // Per file, the indexes of its diagnostics in `list`, in the order first seen.
+  // Per file, in the order first seen, where its diagnostics lie in `list`: runs of
+  // indexes, a start and an end each (a file's diagnostics mostly come together).
   const byFile = new Map<string, number[]>();
+  let runFile: string | null = null;
+  let run: number[] = [];
   for (let i = 0; i < list.length; i++) {
     const file = (list[i] as Diagnostic).file;
-    const indexes = byFile.get(file);
-    if (indexes === undefined) byFile.set(file, [i]);
-    else indexes.push(i);
+    if (file === runFile) continue;
+    if (runFile !== null) run.push(i);
+    runFile = file;
+    run = byFile.get(file) ?? [];
+    if (run.length === 0) byFile.set(file, run);
+    run.push(i);
   }
+  run.push(list.length);
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
   const seen = new Map<string, FileEntries>();
   let read = 0;
@@ -80,61 +87,82 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   let headSeverity = "";
   let headCode = "";
   let head = keyHead("", "", "");
-  for (const [file, indexes] of byFile) {
+  for (const [file, runs] of byFile) {
+    let count = 0;
+    for (let r = 0; r < runs.length; r += 2) count += (runs[r + 1] as number) - (runs[r] as number);
     const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
     // Each line's lineHash, computed once (many diagnostics share a line); -2 not yet.
     const lineHashes = new Float64Array(src === null ? 0 : src.length + 1).fill(-2);
     const old = before.get(file) ?? null;
-    const oldByKey = old === null ? null : indexByKey(old.e);
+    const oldByKey = old === null ? EMPTY_INDEX : indexByKey(old.e);
     const used = new Uint8Array(old === null ? 0 : old.e.length / STRIDE);
-    const entries = new Float64Array(indexes.length * STRIDE);
+    const entries = new Float64Array(count * STRIDE);
     let at = 0;
     let committed: Set<number> | null | undefined;
-    for (const i of indexes) {
-      // Inline, no call per step but the sums': before the engine has compiled this loop
-      // (a hook's fresh process), each call costs more than the work it does.
-      const d = list[i] as Diagnostic;
-      if (d.tool !== headTool || d.severity !== headSeverity || d.code !== headCode) {
-        headTool = d.tool;
-        headSeverity = d.severity;
-        headCode = d.code;
-        head = keyHead(d.tool, d.severity, d.code);
-      }
-      const key = crc32(d.message, head);
-      let text = -1;
-      if (src !== null && d.line > 0 && d.line <= src.length) {
-        text = lineHashes[d.line] as number;
-        if (text === -2) {
-          text = lineHash(src[d.line - 1]);
-          lineHashes[d.line] = text;
+    for (let r = 0; r < runs.length; r += 2)
+      for (let i = runs[r] as number, end = runs[r + 1] as number; i < end; i++) {
+        // Inline, no call per step but the sums': before the engine has compiled this loop
+        // (a hook's fresh process), each call costs more than the work it does.
+        const d = list[i] as Diagnostic;
+        if (d.tool !== headTool || d.severity !== headSeverity || d.code !== headCode) {
+          headTool = d.tool;
+          headSeverity = d.severity;
+          headCode = d.code;
+          head = keyHead(d.tool, d.severity, d.code);
         }
+        const key = crc32(d.message, head);
+        let text = -1;
+        if (src !== null && d.line > 0 && d.line <= src.length) {
+          text = lineHashes[d.line] as number;
+          if (text === -2) {
+            text = lineHash(src[d.line - 1]);
+            lineHashes[d.line] = text;
+          }
+        }
+        let introduced: boolean;
+        let since: "run" | "commit" = "run";
+        if (fromCheck) introduced = false;
+        else if (old !== null) {
+          // The unused entry with this key that is this diagnostic: on the same text
+          // (nearest line first, the earlier entry on a tie); without texts, on the same line.
+          const e = old.e;
+          const line = d.line;
+          let best = -1;
+          let bestDistance = Number.POSITIVE_INFINITY;
+          for (let j = oldByKey.first.get(key) ?? -1; j >= 0; j = oldByKey.next[j] as number) {
+            if (used[j]) continue;
+            const oldLine = e[j * STRIDE + 1] as number;
+            const oldText = e[j * STRIDE + 2] as number;
+            if (text !== -1 && oldText !== -1 ? oldText !== text : oldLine !== line) continue;
+            const distance = oldLine < line ? line - oldLine : oldLine - line;
+            if (distance < bestDistance) {
+              best = j;
+              bestDistance = distance;
+              if (distance === 0) break;
+            }
+          }
+          if (best >= 0) used[best] = 1;
+          introduced = best < 0 || e[best * STRIDE + 3] === 1;
+        } else if (edited.has(file) && src !== null) {
+          // Asked once per file (null, a file new since the commit, is an answer too).
+          if (committed === undefined)
+            committed =
+              lookups++ < MAX_COMMIT_LOOKUPS ? linesUnchangedSinceCommit(root, file, src) : null;
+          introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
+          since = "commit";
+        } else introduced = true;
+        entries[at++] = key;
+        entries[at++] = d.line;
+        entries[at++] = text;
+        entries[at++] = introduced ? 1 : 0;
+        if (fromCheck) continue;
+        if (input.inPlace) {
+          const m = d as { baseline?: "new" | "unchanged"; since?: "run" | "commit" };
+          m.baseline = introduced ? "new" : "unchanged";
+          if (!introduced) m.since = since;
+        } else
+          out[i] = introduced ? { ...d, baseline: "new" } : { ...d, baseline: "unchanged", since };
       }
-      let introduced: boolean;
-      let since: "run" | "commit" = "run";
-      if (fromCheck) introduced = false;
-      else if (old !== null) {
-        const at = oldByKey === null ? -1 : findMatch(old.e, oldByKey, key, used, d.line, text);
-        introduced = at < 0 || old.e[at * STRIDE + 3] === 1;
-      } else if (edited.has(file) && src !== null) {
-        // Asked once per file (null, a file new since the commit, is an answer too).
-        if (committed === undefined)
-          committed =
-            lookups++ < MAX_COMMIT_LOOKUPS ? linesUnchangedSinceCommit(root, file, src) : null;
-        introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
-        since = "commit";
-      } else introduced = true;
-      entries[at++] = key;
-      entries[at++] = d.line;
-      entries[at++] = text;
-      entries[at++] = introduced ? 1 : 0;
-      if (fromCheck) continue;
-      if (input.inPlace) {
-        const m = d as { baseline?: "new" | "unchanged"; since?: "run" | "commit" };
-        m.baseline = introduced ? "new" : "unchanged";
-        if (!introduced) m.since = since;
-      } else
-        out[i] = introduced ? { ...d, baseline: "new" } : { ...d, baseline: "unchanged", since };
-    }
     seen.set(file, { e: entries });
     if (old === null || !sameNumbers(old.e, entries)) changed = true;
   }
@@ -175,6 +203,8 @@ interface KeyIndex {
   readonly next: Int32Array;
 }
 
+const EMPTY_INDEX: KeyIndex = { first: new Map(), next: new Int32Array(0) };
+
 function indexByKey(e: ArrayLike<number>): KeyIndex {
   const count = e.length / STRIDE;
   const first = new Map<number, number>();
@@ -186,35 +216,4 @@ function indexByKey(e: ArrayLike<number>): KeyIndex {
     first.set(key, i);
   }
   return { first, next };
-}
-
-/**
- * The unused entry with `key` that is this diagnostic: on the same text (nearest line
- * first, the earlier entry on a tie); without texts, on the same line; -1 when none.
- */
-function findMatch(
-  e: ArrayLike<number>,
-  index: KeyIndex,
-  key: number,
-  used: Uint8Array,
-  line: number,
-  text: number,
-): number {
-  let best = -1;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (let i = index.first.get(key) ?? -1; i >= 0; i = index.next[i] as number) {
-    if (used[i]) continue;
-    const oldLine = e[i * STRIDE + 1] as number;
-    const oldText = e[i * STRIDE + 2] as number;
-    const sameText = text !== -1 && oldText !== -1 ? oldText === text : oldLine === line;
-    if (!sameText) continue;
-    const distance = Math.abs(oldLine - line);
-    if (distance < bestDistance) {
-      best = i;
-      bestDistance = distance;
-      if (distance === 0) break;
-    }
-  }
-  if (best >= 0) used[best] = 1;
-  return best;
 }
