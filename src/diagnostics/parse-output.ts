@@ -2,7 +2,6 @@ import type { Diagnostic } from "../model/diagnostic.ts";
 import { FORMAT_ALIASES } from "../model/diagnostic-formats.ts";
 import { stripAnsi } from "./_ansi.ts";
 import { type PathBase, rootRelative } from "./_path.ts";
-import { Repeats } from "./key.ts";
 import type { OutputParser, RawDiagnostic } from "./parser.ts";
 import { GENERIC, PARSERS } from "./registry.ts";
 
@@ -77,15 +76,20 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
   if (raw.length === 0 && chosen === null)
     for (const d of GENERIC.parse(lines, claimed, options, MAX_DIAGNOSTICS)) raw.push(d);
   // Paths repeat (one file, many problems): each distinct one is resolved once. One pass
-  // makes each path root-relative and drops repeats (a dense output has thousands).
+  // makes each path root-relative and drops repeats (a dense output has thousands), in
+  // place: most outputs have none, and nothing is copied. Inline, no call per diagnostic
+  // but the maps' (a fresh process pays for each call).
   const paths = new Map<string, string>();
-  const repeats = new Repeats();
-  const out: Diagnostic[] = [];
+  // Per file, the diagnostics kept at each spot (line and column): most spots hold one,
+  // whose message is compared only when a second comes.
+  const spotsByFile = new Map<string, Map<number, RawDiagnostic | RawDiagnostic[]>>();
+  let spots = new Map<number, RawDiagnostic | RawDiagnostic[]>();
   const count = Math.min(raw.length, MAX_DIAGNOSTICS);
   // The last path as printed and as made root-relative: runs of one file (the usual order)
-  // skip the map, and their diagnostics share one string, which Repeats compares by identity.
+  // skip the maps, and their diagnostics share one string.
   let printed: string | null = null;
   let file = "";
+  let kept = 0;
   for (let i = 0; i < count; i++) {
     let d = raw[i] as RawDiagnostic;
     if (d.file !== printed) {
@@ -93,11 +97,35 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
       const known = paths.get(printed);
       file = known ?? rootRelative(printed, options);
       if (known === undefined) paths.set(printed, file);
+      spots = spotsByFile.get(file) ?? new Map();
+      if (spots.size === 0) spotsByFile.set(file, spots);
     }
     if (d.message.length > MAX_MESSAGE)
       d = { ...d, file, message: `${d.message.slice(0, MAX_MESSAGE)} …` };
     else (d as { file: string }).file = file; // a parser's fresh object: no copy needed
-    if (repeats.add(d)) out.push(d);
+    const spot = d.line * 100_000 + d.column;
+    const same = spots.get(spot);
+    if (same === undefined) spots.set(spot, d);
+    else if (Array.isArray(same)) {
+      if (repeatOf(same, d)) continue;
+      same.push(d);
+    } else {
+      if (sameProblem(same, d)) continue;
+      spots.set(spot, [same, d]);
+    }
+    raw[kept++] = d;
   }
-  return out;
+  raw.length = kept;
+  return raw;
+}
+
+/** Is `d` the same problem as one of `kept`, at its spot? */
+function repeatOf(kept: readonly RawDiagnostic[], d: RawDiagnostic): boolean {
+  for (const o of kept) if (sameProblem(o, d)) return true;
+  return false;
+}
+
+/** Two diagnostics at one spot of one file: the same problem? */
+function sameProblem(a: RawDiagnostic, b: RawDiagnostic): boolean {
+  return a.message === b.message && a.code === b.code && a.severity === b.severity;
 }
