@@ -27,7 +27,9 @@ export const tsc: OutputParser = {
       // The plain header, most lines of a dense output, read with no call but the regex's
       // (each call costs in a fresh process, where this loop runs before it is compiled).
       const p = PLAIN.exec(line);
-      if (p !== null && !continues(lines[i + 1] ?? "")) {
+      const next = lines[i + 1];
+      // As continues(next), inline: a space first is looked at before the regex.
+      if (p !== null && !(next !== undefined && next[0] === " " && CONTINUED.test(next))) {
         claimed[i] = 1;
         const s = p[4] as string;
         const at = +(p[2] as string);
