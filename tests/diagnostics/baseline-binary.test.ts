@@ -4,8 +4,9 @@ import { join } from "node:path";
 import {
   decodeBaseline,
   encodeBaseline,
-  type FileEntries,
+  encodeWith,
   knownCleanInBytes,
+  type SavedFiles,
 } from "../../src/diagnostics/baseline/_binary.ts";
 import { keyHead, lineHash } from "../../src/diagnostics/baseline/_source-lines.ts";
 import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
@@ -16,11 +17,19 @@ import { tempDir, writeFiles } from "../helpers/tmp.ts";
 const DIAGNOSTIC = [2166136261, 3, 1234, 1];
 
 /** What a save writes, copied into memory of its own, as a read gives it. */
-const saved = (files: Record<string, number[]>) =>
+const saved0 = (files: Record<string, number[]>) =>
   encodeBaseline(new Map(Object.entries(files).map(([f, e]) => [f, { e }]))).slice();
+const saved = saved0;
 
-const asObject = (files: Map<string, FileEntries> | null) =>
-  files && Object.fromEntries([...files].map(([f, { e }]) => [f, [...Array.from(e)]]));
+const asObject = (files: SavedFiles | null) =>
+  files &&
+  Object.fromEntries(
+    Object.keys(files.table).map((f) => [f, Array.from(files.get(f)?.e ?? [Number.NaN])]),
+  );
+
+/** Numbers of `count` diagnostics, distinct per `tag`. */
+const numbers = (tag: number, count: number) =>
+  Array.from({ length: count }, (_, i) => [tag, i + 1, tag + i, i % 2]).flat();
 
 test("a saved baseline reads back as it was: files in their order, numbers exact", () => {
   const files = {
@@ -32,7 +41,7 @@ test("a saved baseline reads back as it was: files in their order, numbers exact
   };
   const read = decodeBaseline(saved(files));
   expect(asObject(read)).toEqual(files);
-  expect([...(read?.keys() ?? [])]).toEqual(Object.keys(files));
+  expect(Object.keys(read?.table ?? {})).toEqual(Object.keys(files));
   expect(asObject(decodeBaseline(saved({})))).toEqual({});
 });
 
@@ -68,6 +77,13 @@ test("torn, foreign or other-version bytes read as no baseline", () => {
     return copy;
   };
   const words = new Uint32Array(good.buffer);
+  const tableAt = 24;
+  /** `good` with another table of the same length (padded with spaces). */
+  const withTable = (text: string) => {
+    const copy = good.slice();
+    copy.set(new TextEncoder().encode(text.padEnd(words[2] as number, " ")), tableAt);
+    return copy;
+  };
   // The header's checks: the quick look for files known clean makes them too.
   const torn: [string, Uint8Array][] = [
     ["empty", new Uint8Array(0)],
@@ -77,13 +93,15 @@ test("torn, foreign or other-version bytes read as no baseline", () => {
     ["another version", changed(4, (words[1] as number) + 1)],
     ["another byte order", changed(0, good[3] as number)],
     ["more diagnostics than the file holds", changed(16, 2)],
+    ["more in use than it holds", changed(12, 9)],
   ];
   for (const [what, bytes] of torn)
     expect(`${what}: ${knownCleanInBytes(bytes, ["b.ts"])}`).toBe(`${what}: false`);
   const bad: [string, Uint8Array][] = [
     ...torn,
-    ["clean file with diagnostics", changed(good.indexOf(0x64 /* d */), 0x63 /* c */)],
-    ["a file count that disagrees", changed(8, 3)],
+    ["a table that is not JSON", changed(tableAt, 0x78 /* x */)],
+    ["a table that is a list", withTable("[0]")],
+    ["a table that is null", withTable("null")],
   ];
   for (const [what, bytes] of bad)
     expect(`${what}: ${decodeBaseline(bytes)}`).toBe(`${what}: null`);
@@ -156,4 +174,80 @@ test("a torn baseline file is read as none and replaced by a whole one", () => {
   const torn = compareWithBaseline({ ...input, diagnostics: [diag(1, "there")], fromCheck: false });
   expect(torn.map((d) => d.baseline)).toEqual(["new"]);
   expect(decodeBaseline(new Uint8Array(readFileSync(path)).slice())).not.toBeNull();
+});
+
+test("a save records the files it saw last, keeps the others as they were, and drops the oldest past the bound", () => {
+  let saved = decodeBaseline(saved0({ "a.ts": numbers(1, 3), "b.ts": [], "c.ts": numbers(2, 2) }));
+  expect(saved).not.toBeNull();
+  const bytes = encodeWith(saved as SavedFiles, new Map([["a.ts", { e: numbers(3, 1) }]]), 100);
+  saved = decodeBaseline(bytes.slice());
+  expect(asObject(saved)).toEqual({ "b.ts": [], "c.ts": numbers(2, 2), "a.ts": numbers(3, 1) });
+  // Past the bound (a file and each diagnostic count one), the files seen longest ago go.
+  const bounded = decodeBaseline(
+    encodeWith(saved as SavedFiles, new Map([["d.ts", { e: numbers(4, 2) }]]), 7).slice(),
+  );
+  expect(asObject(bounded)).toEqual({ "a.ts": numbers(3, 1), "d.ts": numbers(4, 2) });
+  // A run alone past the bound keeps its last files.
+  const alone = decodeBaseline(
+    encodeWith(
+      saved as SavedFiles,
+      new Map([
+        ["x.ts", { e: numbers(5, 3) }],
+        ["y.ts", { e: [] }],
+      ]),
+      3,
+    ).slice(),
+  );
+  expect(asObject(alone)).toEqual({ "y.ts": [] });
+});
+
+test("a file saved again and again keeps the baseline bounded: unused runs are packed away", () => {
+  let saved = decodeBaseline(saved0({ "keep.ts": numbers(9, 2), "clean.ts": [] })) as SavedFiles;
+  const sizes: number[] = [];
+  for (let round = 0; round < 12; round++) {
+    const bytes = encodeWith(saved, new Map([["dense.ts", { e: numbers(round, 700) }]]), 20_000);
+    sizes.push(bytes.length);
+    saved = decodeBaseline(bytes.slice()) as SavedFiles;
+    expect(asObject(saved)).toEqual({
+      "keep.ts": numbers(9, 2),
+      "clean.ts": [],
+      "dense.ts": numbers(round, 700),
+    });
+  }
+  // 702 diagnostics in use: never more than their size plus ~1,000 unused, and packed again.
+  expect(Math.max(...sizes)).toBeLessThan(8 * 4 * (702 + 1000 + 700) + 1000);
+  expect(Math.min(...sizes.slice(2))).toBeLessThan(8 * 4 * 1500);
+});
+
+test("a file named like an object's own properties is a file like any other", () => {
+  // As JSON.parse makes them: own members, not the object's prototype.
+  const files = JSON.parse(
+    `{"__proto__":${JSON.stringify(numbers(1, 1))},"constructor":[],"toString":${JSON.stringify(numbers(2, 1))}}`,
+  );
+  const read = decodeBaseline(saved0(files));
+  expect(Object.keys(read?.table ?? {})).toEqual(["__proto__", "constructor", "toString"]);
+  expect(read?.get("__proto__")?.e).toEqual(new Float64Array(numbers(1, 1)));
+  expect(read?.get("constructor")?.e.length).toBe(0);
+  expect(read?.get("hasOwnProperty")).toBeUndefined();
+  const again = decodeBaseline(
+    encodeWith(read as SavedFiles, new Map([["__proto__", { e: [] }]]), 100).slice(),
+  );
+  expect(again?.get("__proto__")?.e.length).toBe(0);
+  expect(
+    knownCleanInBytes(encodeBaseline(new Map([["__proto__", { e: [] }]])), ["__proto__"]),
+  ).toBe(true);
+});
+
+test("a table value that is not where entries lie reads as never seen, and a save drops it", () => {
+  const good = saved0({ "a.ts": numbers(1, 2), "b.ts": [] });
+  const text = new TextDecoder().decode(
+    good.subarray(24, 24 + (new Uint32Array(good.buffer)[2] as number)),
+  );
+  const bad = text.replace('"a.ts":[0,2]', '"a.ts":[1,9]');
+  expect(bad).not.toBe(text);
+  const copy = good.slice();
+  copy.set(new TextEncoder().encode(bad), 24);
+  const read = decodeBaseline(copy) as SavedFiles;
+  expect(read.get("a.ts")).toBeUndefined();
+  expect(read.get("b.ts")?.e.length).toBe(0);
 });

@@ -1,19 +1,23 @@
-// A callback's baseline on disk, as bytes read straight into typed arrays: no JSON.parse of
-// ~140 KB (5,000 diagnostics, ~0.6 ms in a fresh hook process) nor JSON.stringify to save it.
+// A callback's baseline on disk: a small JSON table of its files (parsed natively, however
+// many) and their diagnostics' numbers as bytes read straight into a Float64Array, so a
+// dense run's thousands of diagnostics cost no JSON.parse (~0.6 ms in a fresh hook process
+// for 5,000) nor JSON.stringify to save them.
 //
 //   0  u32 MAGIC ("cpbl"), in the writer's byte order: another order reads as no baseline
 //   4  u32 VERSION
-//   8  u32 number of files
-//  12  u32 bytes of names
-//  16  u32 number of diagnostics
+//   8  u32 bytes of the table
+//  12  u32 diagnostics the table's files hold
+//  16  u32 diagnostics in the entries (theirs, and runs no file holds any more)
 //  20  u32 0
-//  24  u32 per file: its number of diagnostics, in the files' order (oldest seen first)
-//      names, UTF-8: per file "\0" + "c" (clean) or "d" (has diagnostics) + its path; then "\0"
+//  24  the table, JSON: per file (root-relative), in the order last seen (the oldest first),
+//      0 when known clean, else [first, count]: where its diagnostics lie in the entries
 //      zero bytes up to a multiple of 8
-//      f64 per diagnostic: the STRIDE numbers of FileEntries.e, file after file
+//      f64 per diagnostic: the STRIDE numbers of FileEntries.e
 //
-// A path never holds "\0", so `\0c<path>\0` is found in the names only as that file known
-// clean: a run over a few files asks that of the bytes without decoding the rest.
+// A save rewrites the table and appends the files it saw to the entries, leaving the other
+// files' where they are: its cost follows what the run saw, not the size of the baseline
+// (a tree of 20,000 files known clean). The runs left unused are dropped once they
+// outweigh the used ones.
 import { Buffer } from "node:buffer";
 
 /** Numbers per diagnostic (see FileEntries in ./store.ts). */
@@ -27,112 +31,223 @@ export interface FileEntries {
 const MAGIC = 0x6c627063; // "cpbl" read as a little-endian u32
 const VERSION = 3;
 const HEADER = 24;
+/** Unused entries kept, at least, before the entries are packed again (see encodeWith). */
+const MIN_UNUSED = 1000;
 
 const align8 = (n: number) => (n + 7) & ~7;
+const CLEAN: FileEntries = { e: new Float64Array(0) };
 
-/** The bytes that hold `files` (in their order); a path holding "\0" is left out. */
-export function encodeBaseline(files: ReadonlyMap<string, FileEntries>): Uint8Array {
-  const kept: [string, ArrayLike<number>][] = [];
-  let names = "";
-  let total = 0;
-  for (const [file, { e }] of files) {
-    if (file.includes("\0") || e.length % STRIDE !== 0) continue;
-    kept.push([file, e]);
-    names += `\0${e.length === 0 ? "c" : "d"}${file}`;
-    total += e.length;
-  }
-  const nameBytes = new TextEncoder().encode(`${names}\0`);
-  const namesAt = HEADER + 4 * kept.length;
-  const entriesAt = align8(namesAt + nameBytes.length);
-  const buffer = new ArrayBuffer(entriesAt + 8 * total);
-  new Uint32Array(buffer, 0, HEADER / 4).set([
-    MAGIC,
-    VERSION,
-    kept.length,
-    nameBytes.length,
-    total / STRIDE,
-    0,
-  ]);
-  const counts = new Uint32Array(buffer, HEADER, kept.length);
-  new Uint8Array(buffer, namesAt, nameBytes.length).set(nameBytes);
-  const entries = new Float64Array(buffer, entriesAt, total);
-  let at = 0;
-  for (let i = 0; i < kept.length; i++) {
-    const e = (kept[i] as [string, ArrayLike<number>])[1];
-    counts[i] = e.length / STRIDE;
-    entries.set(e, at);
-    at += e.length;
-  }
-  return new Uint8Array(buffer);
+/** A count or an index saved in the table, checked. */
+function isIndex(n: unknown): n is number {
+  return typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
 }
 
-interface Layout {
-  readonly files: number;
-  readonly namesAt: number;
-  readonly namesLength: number;
-  /** Numbers of all diagnostics, STRIDE each. */
-  readonly total: number;
-  readonly entriesAt: number;
+/** A callback's saved baseline: per file, where its entries lie. */
+export class SavedFiles {
+  constructor(
+    /** Per file, oldest first: 0 known clean, [first, count] (as parsed: checked on use). */
+    readonly table: Record<string, unknown>,
+    /** STRIDE numbers per diagnostic. */
+    readonly entries: Float64Array,
+    /** How many diagnostics the table's files hold. */
+    readonly live: number,
+  ) {}
+
+  /** A file's saved entries; undefined when it was never seen (or is saved unreadably). */
+  get(file: string): FileEntries | undefined {
+    if (!Object.hasOwn(this.table, file)) return undefined;
+    const count = countOf(this.table[file], this.entries.length / STRIDE);
+    if (count === 0) return CLEAN;
+    if (count < 0) return undefined;
+    const first = (this.table[file] as number[])[0] as number;
+    return { e: this.entries.subarray(first * STRIDE, (first + count) * STRIDE) };
+  }
 }
 
-/**
- * Where the parts of a saved baseline lie, or null when its header is not this format's or
- * its size is not the one the header gives (a torn file).
- */
-function layout(bytes: Uint8Array): Layout | null {
+/** An empty baseline. */
+export const NO_BASELINE = new SavedFiles({}, new Float64Array(0), 0);
+
+/** The diagnostics a table value holds (0 for clean), -1 when it is not one `entries` of `size` hold. */
+function countOf(value: unknown, size: number): number {
+  if (value === 0) return 0;
+  if (!Array.isArray(value) || value.length !== 2) return -1;
+  const [first, count] = value as unknown[];
+  return isIndex(first) && isIndex(count) && count > 0 && first + count <= size ? count : -1;
+}
+
+/** Where the parts of saved bytes lie, or null when they are not a whole baseline of this version. */
+function layout(
+  bytes: Uint8Array,
+): { tableLength: number; live: number; total: number; entriesAt: number } | null {
   if (bytes.byteLength < HEADER || bytes.byteOffset % 8 !== 0) return null;
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER / 4);
   if (head[0] !== MAGIC || head[1] !== VERSION) return null;
-  const files = head[2] as number;
-  const namesAt = HEADER + 4 * files;
-  const namesLength = head[3] as number;
-  const total = (head[4] as number) * STRIDE;
-  const entriesAt = align8(namesAt + namesLength);
-  if (entriesAt + 8 * total !== bytes.byteLength) return null;
-  return { files, namesAt, namesLength, total, entriesAt };
+  const tableLength = head[2] as number;
+  const live = head[3] as number;
+  const total = head[4] as number;
+  const entriesAt = align8(HEADER + tableLength);
+  if (live > total || entriesAt + 8 * STRIDE * total !== bytes.byteLength) return null;
+  return { tableLength, live, total, entriesAt };
 }
 
 /**
- * The files a saved baseline holds, in their order, or null when the bytes are not a whole,
- * well-formed baseline of this version (an older format, another byte order, a torn or
- * foreign file): read as no baseline. The entries are views into `bytes`, not copies.
+ * A saved baseline from its bytes, or null when they are not a whole, well-formed baseline
+ * of this version (an older format, another byte order, a torn or foreign file): read as
+ * no baseline. The entries are a view into `bytes`, not a copy.
  */
-export function decodeBaseline(bytes: Uint8Array): Map<string, FileEntries> | null {
+export function decodeBaseline(bytes: Uint8Array): SavedFiles | null {
   const at = layout(bytes);
   if (at === null) return null;
-  const counts = new Uint32Array(bytes.buffer, bytes.byteOffset + HEADER, at.files);
-  const names = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  let records: string[];
+  let table: unknown;
   try {
-    records = names.decode(bytes.subarray(at.namesAt, at.namesAt + at.namesLength)).split("\0");
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(
+      bytes.subarray(HEADER, HEADER + at.tableLength),
+    );
+    table = JSON.parse(text);
   } catch {
     return null;
   }
-  if (records.length !== at.files + 2 || records[0] !== "" || records[at.files + 1] !== "")
-    return null;
-  const entries = new Float64Array(bytes.buffer, bytes.byteOffset + at.entriesAt, at.total);
-  const files = new Map<string, FileEntries>();
-  let from = 0;
-  for (let i = 0; i < at.files; i++) {
-    const record = records[i + 1] as string;
-    const count = counts[i] as number;
-    if (record[0] !== (count === 0 ? "c" : "d") || from + count * STRIDE > at.total) return null;
-    files.set(record.slice(1), { e: entries.subarray(from, from + count * STRIDE) });
-    from += count * STRIDE;
-  }
-  return files.size === at.files && from === at.total ? files : null;
+  if (typeof table !== "object" || table === null || Array.isArray(table)) return null;
+  const entries = new Float64Array(
+    bytes.buffer,
+    bytes.byteOffset + at.entriesAt,
+    at.total * STRIDE,
+  );
+  return new SavedFiles(table as Record<string, unknown>, entries, at.live);
 }
 
 /**
- * Does a saved baseline say, without decoding it, that each of `files` is known clean (no
- * diagnostics)? A search of its names for each one's clean record: ~0.1 ms in a
- * 20,000-file baseline, where decoding it costs several, for a run over a few files.
+ * Do saved bytes say, without decoding them, that each of `files` is known clean? A search
+ * of the table's text for each one's `"<path>":0` member (its JSON key right after the `{`
+ * or `,` that starts a member: inside a key every `"` is escaped, and the values hold
+ * numbers only, so neither `{"` nor `,"` occurs elsewhere). ~0.1 ms in a 20,000-file
+ * baseline, where decoding it costs several: for a run over a few files.
  */
 export function knownCleanInBytes(bytes: Uint8Array, files: readonly string[]): boolean {
   const at = layout(bytes);
   if (at === null) return false;
-  const names = Buffer.from(bytes.buffer, bytes.byteOffset + at.namesAt, at.namesLength);
-  for (const file of files)
-    if (file.includes("\0") || names.indexOf(`\0c${file}\0`, 0, "utf8") < 0) return false;
+  const table = Buffer.from(bytes.buffer, bytes.byteOffset + HEADER, at.tableLength);
+  for (const file of files) {
+    const member = `${JSON.stringify(file)}:0`;
+    let found = false;
+    for (const start of ["{", ","])
+      for (const end of [",", "}"])
+        if (!found && table.indexOf(`${start}${member}${end}`, 0, "utf8") >= 0) found = true;
+    if (!found) return false;
+  }
   return true;
+}
+
+/**
+ * The bytes of `now` with the files of `seen` recorded as this run saw them, last (the most
+ * recently seen), and the files seen longest ago dropped past `maxEntries` (a file and each
+ * diagnostic count one). The other files' table values and entries are kept as they are.
+ */
+export function encodeWith(
+  now: SavedFiles,
+  seen: ReadonlyMap<string, FileEntries>,
+  maxEntries: number,
+): Uint8Array {
+  const size = now.entries.length / STRIDE;
+  // No prototype: a file named "__proto__" is a member like any other.
+  const table: Record<string, unknown> = Object.assign(Object.create(null), now.table);
+  let live = now.live;
+  for (const file of seen.keys())
+    if (Object.hasOwn(table, file)) {
+      live -= Math.max(0, countOf(table[file], size));
+      delete table[file];
+    }
+  const names = Object.keys(table);
+  // This run's files, the newest; past maxEntries alone, only its last ones.
+  const mine = [...seen].filter(([file, { e }]) => !file.includes("\0") && e.length % STRIDE === 0);
+  let added = 0;
+  for (const [, { e }] of mine) added += e.length / STRIDE;
+  let total = names.length + live + mine.length + added;
+  let dropped = 0;
+  for (; total > maxEntries && dropped < names.length; dropped++) {
+    const name = names[dropped] as string;
+    const count = Math.max(0, countOf(table[name], size));
+    live -= count;
+    total -= 1 + count;
+    delete table[name];
+  }
+  while (total > maxEntries && mine.length > 0) {
+    const [, { e }] = mine.shift() as [string, FileEntries];
+    added -= e.length / STRIDE;
+    total -= 1 + e.length / STRIDE;
+  }
+  // Unused runs (of files replaced or dropped) are kept until they outweigh the used ones.
+  const unused = size - live;
+  const kept = names.slice(dropped);
+  const base = unused >= Math.max(live + added, MIN_UNUSED) ? packedSize(now, table, kept) : -1;
+  const entries = new Float64Array(((base < 0 ? size : base) + added) * STRIDE);
+  if (base < 0) entries.set(now.entries);
+  else pack(now, table, kept, entries);
+  let at = base < 0 ? size : base;
+  for (const [file, { e }] of mine) {
+    const count = e.length / STRIDE;
+    table[file] = count === 0 ? 0 : [at, count];
+    entries.set(e, at * STRIDE);
+    at += count;
+  }
+  return assemble(table, entries, base < 0 ? live + added : base + added);
+}
+
+/** How many entries the saved files `names` hold; a file saved unreadably is dropped. */
+function packedSize(
+  now: SavedFiles,
+  table: Record<string, unknown>,
+  names: readonly string[],
+): number {
+  const size = now.entries.length / STRIDE;
+  let total = 0;
+  for (const name of names) {
+    const count = countOf(table[name], size);
+    if (count < 0)
+      delete table[name]; // as if never seen
+    else total += count;
+  }
+  return total;
+}
+
+/** Copy the entries of `names` (the kept saved files) to the start of `into`, and say where. */
+function pack(
+  now: SavedFiles,
+  table: Record<string, unknown>,
+  names: readonly string[],
+  into: Float64Array,
+): void {
+  const size = now.entries.length / STRIDE;
+  let at = 0;
+  for (const name of names) {
+    const value = table[name];
+    if (value === 0 || value === undefined) continue; // clean, or dropped by packedSize
+    const count = countOf(value, size);
+    const first = (value as number[])[0] as number;
+    into.set(now.entries.subarray(first * STRIDE, (first + count) * STRIDE), at * STRIDE);
+    table[name] = [at, count];
+    at += count;
+  }
+}
+
+function assemble(table: Record<string, unknown>, entries: Float64Array, live: number): Uint8Array {
+  const text = new TextEncoder().encode(JSON.stringify(table));
+  const entriesAt = align8(HEADER + text.length);
+  const buffer = new ArrayBuffer(entriesAt + 8 * entries.length);
+  new Uint32Array(buffer, 0, HEADER / 4).set([
+    MAGIC,
+    VERSION,
+    text.length,
+    live,
+    entries.length / STRIDE,
+    0,
+  ]);
+  new Uint8Array(buffer, HEADER, text.length).set(text);
+  new Float64Array(buffer, entriesAt, entries.length).set(entries);
+  return new Uint8Array(buffer);
+}
+
+/** The bytes that hold `files` (in their order) and nothing else. */
+export function encodeBaseline(files: ReadonlyMap<string, FileEntries>): Uint8Array {
+  return encodeWith(NO_BASELINE, files, Number.POSITIVE_INFINITY);
 }

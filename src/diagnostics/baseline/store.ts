@@ -8,9 +8,11 @@ import { noteStateTrouble } from "../../util/state-trouble.ts";
 import { openVerifiedDir } from "../../util/verified-dir.ts";
 import {
   decodeBaseline,
-  encodeBaseline,
+  encodeWith,
   type FileEntries,
   knownCleanInBytes,
+  NO_BASELINE,
+  SavedFiles,
   STRIDE,
 } from "./_binary.ts";
 
@@ -27,7 +29,7 @@ export type { FileEntries } from "./_binary.ts";
 export { STRIDE } from "./_binary.ts";
 
 /** Per file (root-relative), in the order last seen (the oldest first). */
-export type Baseline = ReadonlyMap<string, FileEntries>;
+export type Baseline = SavedFiles;
 
 /** Files plus diagnostics kept per callback: past this, the files seen longest ago are dropped. */
 const MAX_ENTRIES = 20_000;
@@ -101,18 +103,24 @@ export function knownCleanInSaved(saved: SavedBaseline, files: readonly string[]
 }
 
 /** The files of a saved baseline; none when there is none or it cannot be read. */
-export function decodeSaved(saved: SavedBaseline): Map<string, FileEntries> {
-  if (saved.bytes !== null) return decodeBaseline(saved.bytes) ?? new Map();
-  const files = new Map<string, FileEntries>();
+export function decodeSaved(saved: SavedBaseline): Baseline {
+  if (saved.bytes !== null) return decodeBaseline(saved.bytes) ?? NO_BASELINE;
+  if (saved.legacy === null) return NO_BASELINE;
+  // A legacy baseline, once: its files in the new shape.
+  const table: Record<string, unknown> = Object.create(null);
+  const numbers: number[] = [];
   for (const [file, stored] of Object.entries(parseBaseline(saved.legacy))) {
     const entries = fileEntries(stored);
-    if (entries !== null) files.set(file, entries);
+    if (entries === null) continue;
+    const count = entries.e.length / STRIDE;
+    table[file] = count === 0 ? 0 : [numbers.length / STRIDE, count];
+    for (const n of entries.e as readonly number[]) numbers.push(n);
   }
-  return files;
+  return new SavedFiles(table, Float64Array.from(numbers), numbers.length / STRIDE);
 }
 
 /** The callback's baseline, empty when there is none or it cannot be read. */
-export function readBaseline(root: string, callback: string): Map<string, FileEntries> {
+export function readBaseline(root: string, callback: string): Baseline {
   return decodeSaved(readSavedBaseline(root, callback));
 }
 
@@ -187,12 +195,8 @@ export function updateBaseline(
       known?.version != null && version === known.version
         ? known.files
         : readBaseline(root, callback);
-    const files = new Map(now);
-    for (const [file, entries] of seen) {
-      files.delete(file); // re-added last: the most recently seen files are kept
-      files.set(file, entries);
-    }
-    writeFileAtomic(baselinePath(root, callback), encodeBaseline(bounded(files)), {
+    // This run's files are recorded last: the most recently seen files are kept.
+    writeFileAtomic(baselinePath(root, callback), encodeWith(now, seen, MAX_ENTRIES), {
       durable: false,
     });
     // A legacy file, read while there was no other, is replaced now.
@@ -209,22 +213,4 @@ export function updateBaseline(
     unlock?.();
     dir?.close();
   }
-}
-
-/** The newest files (last inserted) whose entries fit MAX_ENTRIES, in their order. */
-function bounded(files: Map<string, FileEntries>): Map<string, FileEntries> {
-  const names = [...files.keys()];
-  let total = 0;
-  let first = names.length;
-  while (first > 0) {
-    // A clean file costs one: a tree of files known clean stays bounded too.
-    const size = 1 + (files.get(names[first - 1] as string) as FileEntries).e.length / STRIDE;
-    if (total + size > MAX_ENTRIES) break;
-    total += size;
-    first--;
-  }
-  if (first === 0) return files;
-  const kept = new Map<string, FileEntries>();
-  for (const name of names.slice(first)) kept.set(name, files.get(name) as FileEntries);
-  return kept;
 }
