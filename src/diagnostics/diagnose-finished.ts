@@ -56,15 +56,17 @@ export function markNew(input: DiagnoseInput, found: Diagnostic[]): Diagnostic[]
 /**
  * The engine's step after a run: its diagnostics, read from its whole log (bounded),
  * compared with the callback's baseline (which this run then becomes). A run that printed
- * nothing (most passing runs) is not parsed, so the output parsers are not even loaded on
- * that hook call. Undefined for a run that did not finish (replaced, stopped). Never
- * throws: bookkeeping must not cost the reply. ./diagnose-run.ts is the same, synchronous.
+ * nothing (most passing runs), or whose callback says `format: "none"`, is not parsed, so
+ * the output parsers are not even loaded on that hook call. Undefined for a run that did
+ * not finish (replaced, stopped). Never throws: bookkeeping must not cost the reply.
+ * ./diagnose-run.ts is the same, synchronous.
  */
 export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnostic[] | undefined> {
   if (!finished(input.status)) return undefined;
   let found: Diagnostic[];
   try {
-    const log = readLogBounded(input.logPath);
+    // `format: "none"` reads nothing: its log is not even read.
+    const log = input.format === "none" ? "" : readLogBounded(input.logPath);
     if (log === "") found = [];
     else {
       const { parseDiagnostics } = await import("./parse-output.ts");
