@@ -9,8 +9,9 @@
 //  12  u32 diagnostics the table's files hold
 //  16  u32 diagnostics in the entries (theirs, and runs no file holds any more)
 //  20  u32 0
-//  24  the table, JSON: per file (root-relative), in the order last seen (the oldest first),
-//      0 when known clean, else [first, count]: where its diagnostics lie in the entries
+//  24  the table, JSON: per file (root-relative), in the order last seen (the oldest first;
+//      paths that read as whole numbers first, as a JSON object orders them), 0 when known
+//      clean, else [first, count]: where its diagnostics lie in the entries
 //      zero bytes up to a multiple of 8
 //      f64 per diagnostic: the STRIDE numbers of FileEntries.e
 //
