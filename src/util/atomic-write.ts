@@ -26,7 +26,7 @@ import { physicalPath } from "./contained-path.ts";
  */
 export function writeFileAtomic(
   path: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | readonly Uint8Array[],
   options: { durable?: boolean; throughSymlink?: boolean } = {},
 ): void {
   if (options.throughSymlink && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
@@ -62,15 +62,24 @@ export function writeFileAtomic(
 
 /**
  * writeSync may write less than asked (a full disk, a file size limit): loop, and a write
- * that makes no progress throws instead of leaving a short file to be renamed.
+ * that makes no progress throws instead of leaving a short file to be renamed. Pieces are
+ * written one after the other (no joined copy of them is made).
  */
-function writeAll(fd: number, path: string, data: string | Uint8Array): void {
-  const bytes = typeof data === "string" ? Buffer.from(data) : data;
-  let offset = 0;
-  while (offset < bytes.length) {
-    const written = writeSync(fd, bytes, offset, bytes.length - offset);
-    if (written <= 0) throw new Error(`short write to ${path}: ${offset} of ${bytes.length} bytes`);
-    offset += written;
+function writeAll(
+  fd: number,
+  path: string,
+  data: string | Uint8Array | readonly Uint8Array[],
+): void {
+  const pieces =
+    typeof data === "string" ? [Buffer.from(data)] : data instanceof Uint8Array ? [data] : data;
+  for (const bytes of pieces) {
+    let offset = 0;
+    while (offset < bytes.length) {
+      const written = writeSync(fd, bytes, offset, bytes.length - offset);
+      if (written <= 0)
+        throw new Error(`short write to ${path}: ${offset} of ${bytes.length} bytes`);
+      offset += written;
+    }
   }
 }
 

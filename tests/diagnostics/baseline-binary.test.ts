@@ -5,6 +5,7 @@ import {
   decodeBaseline,
   encodeBaseline,
   encodeWith,
+  joined,
   knownCleanInBytes,
   type SavedFiles,
 } from "../../src/diagnostics/baseline/_binary.ts";
@@ -26,6 +27,10 @@ const asObject = (files: SavedFiles | null) =>
   Object.fromEntries(
     Object.keys(files.table).map((f) => [f, Array.from(files.get(f)?.e ?? [Number.NaN])]),
   );
+
+/** What a save writes over `now`, joined as a read gives it. */
+const savedOver = (now: SavedFiles, seen: Record<string, number[]>, max: number) =>
+  joined(encodeWith(now, new Map(Object.entries(seen).map(([f, e]) => [f, { e }])), max));
 
 /** Numbers of `count` diagnostics, distinct per `tag`. */
 const numbers = (tag: number, count: number) =>
@@ -179,24 +184,14 @@ test("a torn baseline file is read as none and replaced by a whole one", () => {
 test("a save records the files it saw last, keeps the others as they were, and drops the oldest past the bound", () => {
   let saved = decodeBaseline(saved0({ "a.ts": numbers(1, 3), "b.ts": [], "c.ts": numbers(2, 2) }));
   expect(saved).not.toBeNull();
-  const bytes = encodeWith(saved as SavedFiles, new Map([["a.ts", { e: numbers(3, 1) }]]), 100);
-  saved = decodeBaseline(bytes.slice());
+  saved = decodeBaseline(savedOver(saved as SavedFiles, { "a.ts": numbers(3, 1) }, 100));
   expect(asObject(saved)).toEqual({ "b.ts": [], "c.ts": numbers(2, 2), "a.ts": numbers(3, 1) });
   // Past the bound (a file and each diagnostic count one), the files seen longest ago go.
-  const bounded = decodeBaseline(
-    encodeWith(saved as SavedFiles, new Map([["d.ts", { e: numbers(4, 2) }]]), 7).slice(),
-  );
+  const bounded = decodeBaseline(savedOver(saved as SavedFiles, { "d.ts": numbers(4, 2) }, 7));
   expect(asObject(bounded)).toEqual({ "a.ts": numbers(3, 1), "d.ts": numbers(4, 2) });
   // A run alone past the bound keeps its last files.
   const alone = decodeBaseline(
-    encodeWith(
-      saved as SavedFiles,
-      new Map([
-        ["x.ts", { e: numbers(5, 3) }],
-        ["y.ts", { e: [] }],
-      ]),
-      3,
-    ).slice(),
+    savedOver(saved as SavedFiles, { "x.ts": numbers(5, 3), "y.ts": [] }, 3),
   );
   expect(asObject(alone)).toEqual({ "y.ts": [] });
 });
@@ -205,9 +200,9 @@ test("a file saved again and again keeps the baseline bounded: unused runs are p
   let saved = decodeBaseline(saved0({ "keep.ts": numbers(9, 2), "clean.ts": [] })) as SavedFiles;
   const sizes: number[] = [];
   for (let round = 0; round < 12; round++) {
-    const bytes = encodeWith(saved, new Map([["dense.ts", { e: numbers(round, 700) }]]), 20_000);
+    const bytes = savedOver(saved, { "dense.ts": numbers(round, 700) }, 20_000);
     sizes.push(bytes.length);
-    saved = decodeBaseline(bytes.slice()) as SavedFiles;
+    saved = decodeBaseline(bytes) as SavedFiles;
     expect(asObject(saved)).toEqual({
       "keep.ts": numbers(9, 2),
       "clean.ts": [],
@@ -230,7 +225,7 @@ test("a file named like an object's own properties is a file like any other", ()
   expect(read?.get("constructor")?.e.length).toBe(0);
   expect(read?.get("hasOwnProperty")).toBeUndefined();
   const again = decodeBaseline(
-    encodeWith(read as SavedFiles, new Map([["__proto__", { e: [] }]]), 100).slice(),
+    joined(encodeWith(read as SavedFiles, new Map([["__proto__", { e: [] }]]), 100)),
   );
   expect(again?.get("__proto__")?.e.length).toBe(0);
   expect(

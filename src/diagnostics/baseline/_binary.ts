@@ -143,12 +143,15 @@ export function knownCleanInBytes(bytes: Uint8Array, files: readonly string[]): 
  * The bytes of `now` with the files of `seen` recorded as this run saw them, last (the most
  * recently seen), and the files seen longest ago dropped past `maxEntries` (a file and each
  * diagnostic count one). The other files' table values and entries are kept as they are.
+ * In pieces to be written one after the other: the entries are not copied into one buffer
+ * (a dense run's are ~160 KB, and each such allocation brings the process's next garbage
+ * collection nearer).
  */
 export function encodeWith(
   now: SavedFiles,
   seen: ReadonlyMap<string, FileEntries>,
   maxEntries: number,
-): Uint8Array {
+): Uint8Array[] {
   const size = now.entries.length / STRIDE;
   // No prototype: a file named "__proto__" is a member like any other.
   const table: Record<string, unknown> = Object.assign(Object.create(null), now.table);
@@ -179,19 +182,27 @@ export function encodeWith(
   }
   // Unused runs (of files replaced or dropped) are kept until they outweigh the used ones.
   const unused = size - live;
-  const kept = names.slice(dropped);
-  const base = unused >= Math.max(live + added, MIN_UNUSED) ? packedSize(now, table, kept) : -1;
-  const entries = new Float64Array(((base < 0 ? size : base) + added) * STRIDE);
-  if (base < 0) entries.set(now.entries);
-  else pack(now, table, kept, entries);
-  let at = base < 0 ? size : base;
+  const keptNames = names.slice(dropped);
+  const base =
+    unused >= Math.max(live + added, MIN_UNUSED) ? packedSize(now, table, keptNames) : -1;
+  let kept: Float64Array = now.entries;
+  if (base >= 0) {
+    kept = new Float64Array(base * STRIDE);
+    pack(now, table, keptNames, kept);
+  }
+  const pieces = [bytesOf(kept)];
+  let at = kept.length / STRIDE;
   for (const [file, { e }] of mine) {
     const count = e.length / STRIDE;
     table[file] = count === 0 ? 0 : [at, count];
-    entries.set(e, at * STRIDE);
+    if (count > 0) pieces.push(bytesOf(e instanceof Float64Array ? e : Float64Array.from(e)));
     at += count;
   }
-  return assemble(table, entries, base < 0 ? live + added : base + added);
+  return [head(table, base < 0 ? live + added : base + added, at), ...pieces];
+}
+
+function bytesOf(numbers: Float64Array): Uint8Array {
+  return new Uint8Array(numbers.buffer, numbers.byteOffset, numbers.byteLength);
 }
 
 /** How many entries the saved files `names` hold; a file saved unreadably is dropped. */
@@ -231,24 +242,29 @@ function pack(
   }
 }
 
-function assemble(table: Record<string, unknown>, entries: Float64Array, live: number): Uint8Array {
+/** The header and the table, up to where the entries start. */
+function head(table: Record<string, unknown>, live: number, total: number): Uint8Array {
   const text = new TextEncoder().encode(JSON.stringify(table));
-  const entriesAt = align8(HEADER + text.length);
-  const buffer = new ArrayBuffer(entriesAt + 8 * entries.length);
-  new Uint32Array(buffer, 0, HEADER / 4).set([
-    MAGIC,
-    VERSION,
-    text.length,
-    live,
-    entries.length / STRIDE,
-    0,
-  ]);
-  new Uint8Array(buffer, HEADER, text.length).set(text);
-  new Float64Array(buffer, entriesAt, entries.length).set(entries);
-  return new Uint8Array(buffer);
+  const bytes = new Uint8Array(align8(HEADER + text.length));
+  new Uint32Array(bytes.buffer, 0, HEADER / 4).set([MAGIC, VERSION, text.length, live, total, 0]);
+  bytes.set(text, HEADER);
+  return bytes;
+}
+
+/** Pieces joined in memory of their own (offset 0, as a read gives them). */
+export function joined(pieces: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    bytes.set(piece, at);
+    at += piece.length;
+  }
+  return bytes;
 }
 
 /** The bytes that hold `files` (in their order) and nothing else. */
 export function encodeBaseline(files: ReadonlyMap<string, FileEntries>): Uint8Array {
-  return encodeWith(NO_BASELINE, files, Number.POSITIVE_INFINITY);
+  return joined(encodeWith(NO_BASELINE, files, Number.POSITIVE_INFINITY));
 }
