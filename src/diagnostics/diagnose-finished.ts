@@ -2,7 +2,7 @@ import type { EditBatch } from "../model/batch.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
-import { readLogBounded } from "./_read-log.ts";
+import { readLog } from "./_read-log.ts";
 import { compareWithBaseline } from "./baseline/compare.ts";
 
 export interface DiagnoseInput {
@@ -66,7 +66,7 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
   let found: Diagnostic[];
   try {
     // `format: "none"` reads nothing: its log is not even read.
-    const log = input.format === "none" ? "" : readLogBounded(input.logPath);
+    const log = input.format === "none" ? "" : await readLog(input.logPath);
     if (log === "") found = [];
     else {
       const { parseDiagnostics } = await import("./parse-output.ts");

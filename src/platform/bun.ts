@@ -35,6 +35,8 @@ export interface BunRuntime {
     setup(build: { module(name: string, load: () => unknown): void }): void;
   }): void;
   readonly hash: { crc32(data: string | Uint8Array, seed?: number): number };
+  /** A file by descriptor: a slice of it read as UTF-8 text, natively (a byte order mark dropped). */
+  file(fd: number): { slice(start: number, end: number): { text(): Promise<string> } };
   /** Absent before Bun 1.4: scales the JIT's tier-up thresholds (1 is the normal policy). */
   readonly unsafe?: { readonly setJITPolicy?: (scale: number) => void };
   CryptoHasher: new (
