@@ -1,8 +1,9 @@
 // Times reading checker output as diagnostics, in process, on 10,000-line outputs: tsc,
 // eslint (stylish), cargo (human, with code frames), a mix of formats, and plain noise that
 // no format matches (every detector and the fallback read it all). Then the whole step a run
-// pays on the hook path: read the log, parse, compare with the baseline, save it (in a temp
-// git repo). Last, what a real hook call pays for it: `dist/cpilot hook claude` on a project
+// pays: read the log, parse, compare with the baseline, save it (in a temp git repo), in
+// process as `cpilot check` reads it (5,000 kept), then in a fresh process as a hook call
+// reads it (its first HOOK_DIAGNOSTICS, compared, nothing saved). Last, what a real hook call pays for it: `dist/cpilot hook claude` on a project
 // whose callback prints the dense output, beside the same project with `format: "none"`
 // (run `npm run build` first; skipped without dist/cpilot). Reports medians; asserts nothing.
 // Usage: bun scripts/bench-diagnostics.ts [--runs N] [--lines N]
@@ -11,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { HOOK_READ } from "../src/diagnostics/diagnose-finished.ts";
 import { diagnoseRun } from "../src/diagnostics/diagnose-run.ts";
 import { parseDiagnostics } from "../src/diagnostics/parse-output.ts";
 
@@ -124,7 +126,7 @@ function freshProcess(
     diagnoseRun({
       batch: { root: ${JSON.stringify(root)}, files: [{ path: "a.ts", kind: "modified" }], origin: { surface: "hook" } },
       callback: ${JSON.stringify(callback)}, format: undefined, cwd: ${JSON.stringify(root)}, files: ["a.ts"],
-      logPath: process.argv[1], status: "failed",
+      logPath: process.argv[1], status: "failed", ...${JSON.stringify(HOOK_READ)},
     });
     console.log(cpu() - t);`;
   const n = Math.max(5, Math.min(RUNS, 11));
@@ -150,7 +152,7 @@ function freshSteps(root: string, logs: readonly string[]): string {
   const script = `
     import { withColdJit } from ${src("diagnostics/_cold-jit.ts")};
     import { readLogBounded } from ${src("diagnostics/_read-log.ts")};
-    import { parseDiagnostics } from ${src("diagnostics/parse-output.ts")};
+    import { parseOutput } from ${src("diagnostics/parse-output.ts")};
     import { compareWithBaseline } from ${src("diagnostics/baseline/compare.ts")};
     import { agentView } from ${src("diagnostics/agent-view.ts")};
     const root = ${JSON.stringify(root)};
@@ -158,10 +160,12 @@ function freshSteps(root: string, logs: readonly string[]): string {
     const t = [cpu()];
     // As diagnoseRun runs them: under the JIT policy of a process's first steps.
     const marked = withColdJit(() => {
-      const log = readLogBounded(process.argv[1]); t.push(cpu());
-      const found = parseDiagnostics(log, { root, cwd: root }); t.push(cpu());
+      const log = readLogBounded(process.argv[1], ${JSON.stringify(HOOK_READ.bounds)}); t.push(cpu());
+      const parsed = parseOutput(log.text, { root, cwd: root, limit: ${HOOK_READ.limit} }); t.push(cpu());
+      const found = parsed.diagnostics;
+      const cut = parsed.cut || log.skipped;
       const out = compareWithBaseline({ root, callback: "steps", diagnostics: found,
-        files: ["a.ts"], edited: new Set(["a.ts"]), fromCheck: false, inPlace: true }); t.push(cpu());
+        files: ["a.ts"], edited: new Set(["a.ts"]), fromCheck: false, inPlace: true, partial: cut }); t.push(cpu());
       return out;
     });
     agentView(marked, { edited: ["a.ts"] }); t.push(cpu());
@@ -229,7 +233,7 @@ try {
       `  ${name.padEnd(24)} ${f.best.toFixed(2).padStart(7)} ms  (best of ${f.n}; median ${f.median.toFixed(1)} ms) ${what}`,
     );
   showFresh(
-    "same, fresh process",
+    "hook's share, fresh",
     freshProcess(root, dense, "dense"),
     "as a one-shot hook pays it",
   );

@@ -2,22 +2,44 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { bun } from "../platform/bun.ts";
 
 /** Bytes of a run's log that are parsed: its start (compilers) and its end (test summaries). */
-const HEAD_BYTES = 4 * 1024 * 1024;
-const TAIL_BYTES = 4 * 1024 * 1024;
+export interface LogBounds {
+  readonly head: number;
+  readonly tail: number;
+}
+
+/** What `cpilot check` reads: 8 MB, so a 1 GB log costs 8 MB. */
+export const WHOLE_LOG: LogBounds = { head: 4 * 1024 * 1024, tail: 4 * 1024 * 1024 };
 
 /**
- * A run's log as text, whole when it is at most 8 MB, else its first and last 4 MB joined
- * at line ends (what lies between is skipped, so a 1 GB log costs 8 MB). "" when unreadable.
+ * What a hook call reads: a dense output's first 256 KB hold ~2,500 lines of tsc or eslint
+ * (more than the diagnostics a hook reads, see HOOK_DIAGNOSTICS), and the last 64 KB a test
+ * runner's summary; reading and splitting all of a 1 MB log cost a hook call ~1.5 ms.
  */
-export function readLogBounded(path: string): string {
+export const HOOK_LOG: LogBounds = { head: 256 * 1024, tail: 64 * 1024 };
+
+/** A log's text, and whether a part of it between its head and its tail was skipped. */
+export interface LogText {
+  readonly text: string;
+  readonly skipped: boolean;
+}
+
+const UNREADABLE: LogText = { text: "", skipped: false };
+
+/**
+ * A run's log as text, whole when it fits `bounds`, else its head and tail joined at line
+ * ends (what lies between is skipped, and said). "" when unreadable.
+ */
+export function readLogBounded(path: string, bounds: LogBounds = WHOLE_LOG): LogText {
   const fd = openLog(path);
-  if (fd === null) return "";
+  if (fd === null) return UNREADABLE;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return "";
-    return st.size <= HEAD_BYTES + TAIL_BYTES ? readAt(fd, 0, st.size) : headAndTail(fd, st.size);
+    if (!st.isFile()) return UNREADABLE;
+    return st.size <= bounds.head + bounds.tail
+      ? { text: readAt(fd, 0, st.size), skipped: false }
+      : headAndTail(fd, st.size, bounds);
   } catch {
-    return "";
+    return UNREADABLE;
   } finally {
     closeSync(fd);
   }
@@ -28,20 +50,20 @@ export function readLogBounded(path: string): string {
  * no JavaScript buffer: a dense run's log (~0.7 MB) is that much less for the process's
  * garbage collector, which a hook call's ~8 MB of allocations would otherwise set off.
  */
-export async function readLog(path: string): Promise<string> {
-  if (bun === undefined) return readLogBounded(path);
+export async function readLog(path: string, bounds: LogBounds = WHOLE_LOG): Promise<LogText> {
+  if (bun === undefined) return readLogBounded(path, bounds);
   const fd = openLog(path);
-  if (fd === null) return "";
+  if (fd === null) return UNREADABLE;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size === 0) return "";
-    if (st.size > HEAD_BYTES + TAIL_BYTES) return headAndTail(fd, st.size);
+    if (!st.isFile() || st.size === 0) return UNREADABLE;
+    if (st.size > bounds.head + bounds.tail) return headAndTail(fd, st.size, bounds);
     // Bun's text() drops a byte order mark that Buffer's decoding keeps: put it back.
     const bom = readAt(fd, 0, 3) === "\uFEFF";
     const text = await bun.file(fd).slice(0, st.size).text();
-    return bom ? `\uFEFF${text}` : text;
+    return { text: bom ? `\uFEFF${text}` : text, skipped: false };
   } catch {
-    return "";
+    return UNREADABLE;
   } finally {
     closeSync(fd);
   }
@@ -55,11 +77,14 @@ function openLog(path: string): number | null {
   }
 }
 
-/** A log over 8 MB: its first and last 4 MB, joined at line ends. */
-function headAndTail(fd: number, size: number): string {
-  const head = readAt(fd, 0, HEAD_BYTES);
-  const tail = readAt(fd, size - TAIL_BYTES, TAIL_BYTES);
-  return `${head.slice(0, head.lastIndexOf("\n") + 1)}${tail.slice(tail.indexOf("\n") + 1)}`;
+/** A log longer than `bounds`: its head and tail, joined at line ends. */
+function headAndTail(fd: number, size: number, bounds: LogBounds): LogText {
+  const head = readAt(fd, 0, bounds.head);
+  const tail = readAt(fd, size - bounds.tail, bounds.tail);
+  return {
+    text: `${head.slice(0, head.lastIndexOf("\n") + 1)}${tail.slice(tail.indexOf("\n") + 1)}`,
+    skipped: true,
+  };
 }
 
 function readAt(fd: number, position: number, length: number): string {

@@ -2,7 +2,7 @@ import type { EditBatch } from "../model/batch.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
-import { readLog } from "./_read-log.ts";
+import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
 import { compareWithBaseline } from "./baseline/compare.ts";
 
 export interface DiagnoseInput {
@@ -17,7 +17,33 @@ export interface DiagnoseInput {
   readonly files: readonly string[];
   readonly logPath: string;
   readonly status: RunStatus;
+  /** Most diagnostics read from the output (see parse-output.ts); default all it keeps. */
+  readonly limit?: number;
+  /** How much of the log is read; default WHOLE_LOG. */
+  readonly bounds?: LogBounds;
 }
+
+/** A finished run's diagnostics, and whether its output held more than were read. */
+export interface Diagnosed {
+  readonly diagnostics: Diagnostic[];
+  readonly cut: boolean;
+}
+
+/**
+ * Diagnostics a hook call reads from one run's output, at most: each costs ~2 µs in a
+ * hook's fresh process (a regex match, an object, a fingerprint, a match against the
+ * baseline, a sort key), so a dense output of 5,000 cost ~10 ms per call (measured in
+ * scripts/bench-diagnostics.ts), where 1,000 cost ~2. An agent is shown ~40 of them in full
+ * anyway; past these, it is told that more are in the log. `cpilot check`, MCP and the
+ * exports read up to MAX_DIAGNOSTICS.
+ */
+export const HOOK_DIAGNOSTICS = 1000;
+
+/** What a hook call reads of a run's output: its log's head and tail, and diagnostics in them. */
+export const HOOK_READ: Pick<DiagnoseInput, "limit" | "bounds"> = {
+  limit: HOOK_DIAGNOSTICS,
+  bounds: HOOK_LOG,
+};
 
 /** A run that finished (not replaced or stopped): its output says something about the files. */
 export function finished(status: RunStatus): boolean {
@@ -28,7 +54,7 @@ export function finished(status: RunStatus): boolean {
  * A finished run's diagnostics (`found` in its log) compared with the callback's baseline,
  * which this run then becomes. Never throws: bookkeeping must not cost the reply.
  */
-export function markNew(input: DiagnoseInput, found: Diagnostic[]): Diagnostic[] {
+export function markNew(input: DiagnoseInput, found: Diagnostic[], cut = false): Diagnostic[] {
   const { status, batch } = input;
   // A cut-off run, or a failure cpilot cannot read (a crash), says nothing about the files.
   if (status === "timed_out" || (status === "failed" && found.length === 0)) return found;
@@ -46,6 +72,8 @@ export function markNew(input: DiagnoseInput, found: Diagnostic[]): Diagnostic[]
       fromCheck: batch.origin.surface === "check",
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",
+      // Part of the output unread: what was read is compared, nothing is saved.
+      partial: cut,
     });
     return input.report === "all" ? found : marked;
   } catch {
@@ -61,21 +89,33 @@ export function markNew(input: DiagnoseInput, found: Diagnostic[]): Diagnostic[]
  * not finish (replaced, stopped). Never throws: bookkeeping must not cost the reply.
  * ./diagnose-run.ts is the same, synchronous.
  */
-export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnostic[] | undefined> {
+export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnosed | undefined> {
   if (!finished(input.status)) return undefined;
   let found: Diagnostic[];
+  let cut = false;
   try {
     // `format: "none"` reads nothing: its log is not even read.
-    const log = input.format === "none" ? "" : await readLog(input.logPath);
+    const read =
+      input.format === "none" ? null : await readLog(input.logPath, input.bounds ?? WHOLE_LOG);
+    const log = read?.text ?? "";
+    // A log whose middle was skipped may hold more than was read, however little that was.
+    cut = read?.skipped === true;
     if (log === "") found = [];
     else {
-      const { parseDiagnostics } = await import("./parse-output.ts");
-      found = withColdJit(() =>
-        parseDiagnostics(log, { root: input.batch.root, cwd: input.cwd, format: input.format }),
+      const { parseOutput } = await import("./parse-output.ts");
+      const parsed = withColdJit(() =>
+        parseOutput(log, {
+          root: input.batch.root,
+          cwd: input.cwd,
+          format: input.format,
+          limit: input.limit,
+        }),
       );
+      found = parsed.diagnostics;
+      cut ||= parsed.cut;
     }
   } catch {
-    return [];
+    return { diagnostics: [], cut: false };
   }
-  return withColdJit(() => markNew(input, found));
+  return { diagnostics: withColdJit(() => markNew(input, found, cut)), cut };
 }

@@ -2,7 +2,7 @@ import type { Diagnostic } from "../model/diagnostic.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { readLogBounded } from "./_read-log.ts";
 import { type DiagnoseInput, finished, markNew } from "./diagnose-finished.ts";
-import { parseDiagnostics } from "./parse-output.ts";
+import { parseOutput } from "./parse-output.ts";
 
 export type { DiagnoseInput } from "./diagnose-finished.ts";
 
@@ -17,16 +17,20 @@ export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
   if (!finished(input.status)) return undefined;
   return withColdJit(() => {
     let found: Diagnostic[];
+    let cut = false;
     try {
-      const log = readLogBounded(input.logPath);
-      found = parseDiagnostics(log, {
+      const log = readLogBounded(input.logPath, input.bounds);
+      const parsed = parseOutput(log.text, {
         root: input.batch.root,
         cwd: input.cwd,
         format: input.format,
+        limit: input.limit,
       });
+      found = parsed.diagnostics;
+      cut = parsed.cut || log.skipped;
     } catch {
       return [];
     }
-    return markNew(input, found);
+    return markNew(input, found, cut);
   });
 }

@@ -47,6 +47,14 @@ const MAX_MESSAGE = 2000;
 export interface ParseOptions extends PathBase {
   /** A parser's name to use it alone, "none" to parse nothing; default "auto". */
   readonly format?: string | undefined;
+  /** Most diagnostics read, in the output's order; default (and at most) MAX_DIAGNOSTICS. */
+  readonly limit?: number | undefined;
+}
+
+/** Diagnostics as read, and whether the output may hold more than were read (`limit` reached). */
+export interface ParsedOutput {
+  readonly diagnostics: Diagnostic[];
+  readonly cut: boolean;
 }
 
 /**
@@ -55,8 +63,14 @@ export interface ParseOptions extends PathBase {
  * dropped. When no known format matched, any `path:line[:col]` line counts.
  */
 export function parseDiagnostics(output: string, options: ParseOptions): Diagnostic[] {
+  return parseOutput(output, options).diagnostics;
+}
+
+/** {@link parseDiagnostics}, saying whether the output was read only up to `limit`. */
+export function parseOutput(output: string, options: ParseOptions): ParsedOutput {
   const format = options.format ?? "auto";
-  if (format === "none" || output === "") return [];
+  if (format === "none" || output === "") return { diagnostics: [], cut: false };
+  const limit = Math.min(options.limit ?? MAX_DIAGNOSTICS, MAX_DIAGNOSTICS);
   const text = stripAnsi(output);
   // A line redrawn with carriage returns (a progress bar) shows its last state.
   const split = text.split("\n");
@@ -69,12 +83,13 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
   const parsers: readonly OutputParser[] = chosen ? [chosen] : PARSERS;
   for (const parser of parsers) {
     if (chosen === null && !parser.detect(sample)) continue;
-    for (const d of parser.parse(lines, claimed, options, MAX_DIAGNOSTICS - raw.length))
-      raw.push(d);
-    if (raw.length >= MAX_DIAGNOSTICS) break;
+    for (const d of parser.parse(lines, claimed, options, limit - raw.length)) raw.push(d);
+    if (raw.length >= limit) break;
   }
   if (raw.length === 0 && chosen === null)
-    for (const d of GENERIC.parse(lines, claimed, options, MAX_DIAGNOSTICS)) raw.push(d);
+    for (const d of GENERIC.parse(lines, claimed, options, limit)) raw.push(d);
+  // The parsers stopped at the limit: what follows in the output was not read.
+  const cut = raw.length >= limit;
   // Paths repeat (one file, many problems): each distinct one is resolved once. One pass
   // makes each path root-relative and drops repeats (a dense output has thousands), in
   // place: most outputs have none, and nothing is copied. Inline, no call per diagnostic
@@ -84,7 +99,7 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
   // whose message is compared only when a second comes.
   const spotsByFile = new Map<string, Map<number, RawDiagnostic | RawDiagnostic[]>>();
   let spots = new Map<number, RawDiagnostic | RawDiagnostic[]>();
-  const count = Math.min(raw.length, MAX_DIAGNOSTICS);
+  const count = Math.min(raw.length, limit);
   // The last path as printed and as made root-relative: runs of one file (the usual order)
   // skip the maps, and their diagnostics share one string.
   let printed: string | null = null;
@@ -116,7 +131,7 @@ export function parseDiagnostics(output: string, options: ParseOptions): Diagnos
     raw[kept++] = d;
   }
   raw.length = kept;
-  return raw;
+  return { diagnostics: raw, cut };
 }
 
 /** Is `d` the same problem as one of `kept`, at its spot? */

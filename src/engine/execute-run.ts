@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { diagnoseFinishedRun } from "../diagnostics/diagnose-finished.ts";
+import { diagnoseFinishedRun, HOOK_READ } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { ownStartTime } from "../platform/process-start.ts";
@@ -194,7 +194,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     stoppedBy,
     toolOf(callback.run),
   );
-  const diagnostics = await diagnoseFinishedRun({
+  const diagnosed = await diagnoseFinishedRun({
     batch: options.batch,
     callback: callback.name,
     format: callback.format,
@@ -203,7 +203,10 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     files,
     logPath,
     status,
+    // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
+    ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });
+  const diagnostics = diagnosed?.diagnostics;
   const result: StoredRun = {
     id,
     callback: callback.name,
@@ -218,6 +221,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     summary,
     successMessage: callback.successMessage,
     ...(diagnostics ? { diagnostics } : {}),
+    ...(diagnosed?.cut ? { diagnosticsCut: true } : {}),
     startedAt,
     per: callback.per,
     ...(options.triggerInput

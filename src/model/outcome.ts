@@ -38,6 +38,8 @@ export interface RunResult {
    * empty when nothing in it was recognized.
    */
   readonly diagnostics?: readonly Diagnostic[];
+  /** The output held more diagnostics than were read (a hook call reads the first part). */
+  readonly diagnosticsCut?: true;
   /** Set when a trigger of another run started this one. */
   readonly startedBy?: {
     readonly runId: string;

@@ -52,6 +52,11 @@ export function failureBody(
           ...(options.ownFiles ? { ownFiles: options.ownFiles } : {}),
         });
   const lines = (view ?? []).flatMap((l) => l.split("\n"));
+  // Counts above are of what was read: the agent must know the output goes on.
+  if (run.diagnosticsCut && view !== null)
+    lines.push(
+      `(the output has more than the ${diagnostics.length} diagnostics read here: see the full log)`,
+    );
   if (view !== null && diagnostics.some((d) => d.severity === "error")) return lines;
   const tail = clipTail(run.tail, options.tailLines);
   if (tail.length === 0 && lines.length === 0) return ["(no output)"];

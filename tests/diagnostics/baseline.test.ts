@@ -188,3 +188,29 @@ test("a diagnostic on a line the edit rewrote is new; on its untouched neighbour
   });
   expect(again.map((d) => d.baseline)).toEqual(["unchanged", "new"]);
 });
+
+test("a comparison over part of an output (a limit) marks what it read and saves nothing", () => {
+  const root = repo({ "src/a.txt": "x\n" });
+  const d = (file: string, line: number): Diagnostic => ({
+    file,
+    line,
+    column: 1,
+    severity: "error",
+    code: "bad",
+    message: "the word is banned",
+    tool: "gnu",
+  });
+  const input = {
+    root,
+    callback: "partial",
+    files: ["src/a.txt", "src/b.txt"],
+    edited: new Set<string>(),
+    fromCheck: false,
+  };
+  const marked = compareWithBaseline({ ...input, diagnostics: [d("src/a.txt", 1)], partial: true });
+  expect(shown(marked)).toEqual(["src/a.txt:1 new"]);
+  // src/b.txt had none read: it is not recorded as clean, nor is anything else
+  expect(existsSync(join(root, ".cpilot", "baseline"))).toBe(false);
+  compareWithBaseline({ ...input, diagnostics: [d("src/a.txt", 1)] });
+  expect(existsSync(join(root, ".cpilot", "baseline"))).toBe(true);
+});

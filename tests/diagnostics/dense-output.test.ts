@@ -1,12 +1,19 @@
 /**
  * A dense output (thousands of diagnostics) on the hook path: the real binary, a real git
- * project. What the agent is told counts every diagnostic; the run's record keeps a few.
+ * project. A hook call reads the output's first 1,000 diagnostics and says the output goes
+ * on; `cpilot check` reads them all; the run's record keeps a few.
  */
 import { afterEach, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contextOf, makeProject, type Project, postBatch } from "../agents/claude/_helpers.ts";
+import {
+  contextOf,
+  cpilot,
+  makeProject,
+  type Project,
+  postBatch,
+} from "../agents/claude/_helpers.ts";
 
 const projects: Project[] = [];
 afterEach(() => {
@@ -40,8 +47,8 @@ function onlyRecord(p: Project): { diagnostics: unknown[]; diagnosticsTotal?: nu
   return JSON.parse(readFileSync(join(dir, names[0] as string), "utf8"));
 }
 
-test("3,000 diagnostics in the edited file: every one counted; the record keeps 500 and the total", () => {
-  const p = dense(3000, 1000);
+/** The project's log: the agent's new error on line 1, then 3,000 that were there before. */
+function withNewError(p: Project): void {
   // A line above every one of them: the 1,000 lines' errors were there before the edit
   // (the committed file had them); a new one on the new line is the agent's.
   const source = readFileSync(p.path("a.ts"), "utf8");
@@ -57,16 +64,34 @@ test("3,000 diagnostics in the edited file: every one counted; the record keeps 
       ),
     ].join("\n"),
   );
+}
+
+test("3,000 diagnostics in the edited file: a hook call reads the first 1,000, says the output goes on, and saves no baseline", () => {
+  const p = dense(3000, 1000);
+  withNewError(p);
   const r = p.hook(postBatch([p.path("a.ts")]));
   expect(r.stderr).toBe("");
   const text = contextOf(r.json);
   expect(text).toContain(
     "  a.ts:1:7 error TS2322: Type 'number' is not assignable to type 'string'.",
   );
-  expect(text).toContain("and 3000 that were already there before your edit");
+  expect(text).toContain("and 999 that were already there before your edit");
+  expect(text).toContain(
+    "(the output has more than the 1000 diagnostics read here: see the full log)",
+  );
   const record = onlyRecord(p);
   expect(record.diagnostics).toHaveLength(500);
-  expect(record.diagnosticsTotal).toBe(3001);
+  expect(record.diagnosticsTotal).toBe(1000);
+  // Part of the output unread: a file with none read may have some, so nothing is saved.
+  expect(readdirSync(p.path(".cpilot"))).not.toContain("baseline");
+}, 60_000);
+
+test("the same output under cpilot check: all 3,001 are read", () => {
+  const p = dense(3000, 1000);
+  withNewError(p);
+  const r = cpilot(["check", "--all", "--json"], { cwd: p.dir });
+  const report = JSON.parse(r.stdout) as { runs: { diagnostics?: unknown[] }[] };
+  expect(report.runs[0]?.diagnostics).toHaveLength(3001);
 }, 60_000);
 
 test("a record of a run with few diagnostics keeps them all and no total", () => {

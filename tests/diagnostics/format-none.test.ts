@@ -18,7 +18,7 @@ function loadsParsers(format: string): string {
         files: [], logPath: ${JSON.stringify(join(dir, "run.log"))}, status: "failed",
       });
       const parsers = Object.keys(require.cache).some((k) => k.endsWith("/parse-output.ts"));
-      console.log(\`\${found?.length} diagnostics, parsers \${parsers ? "loaded" : "not loaded"}\`);`,
+      console.log(\`\${found?.diagnostics.length} diagnostics, parsers \${parsers ? "loaded" : "not loaded"}\`);`,
   });
   const run = spawnSync(process.execPath, [join(dir, "probe.ts")], { encoding: "utf8" });
   expect(run.stderr).toBe("");

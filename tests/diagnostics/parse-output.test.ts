@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { validateConfig } from "../../src/config/validate.ts";
 import { githubAnnotations } from "../../src/diagnostics/export-github.ts";
-import { parseDiagnostics } from "../../src/diagnostics/parse-output.ts";
+import { parseDiagnostics, parseOutput } from "../../src/diagnostics/parse-output.ts";
 import { GENERIC, PARSERS } from "../../src/diagnostics/registry.ts";
 import { FORMAT_ALIASES, FORMAT_NAMES } from "../../src/model/diagnostic-formats.ts";
 
@@ -132,4 +132,22 @@ test("workflow commands read back what cpilot's own annotations wrote, escapes a
       tool: "github",
     },
   ]);
+});
+
+test("a limit reads the output's first diagnostics and says it stopped there", () => {
+  const text = (n: number) =>
+    Array.from({ length: n }, (_, i) => `src/a.ts(${i + 1},1): error TS2322: bad ${i}`).join("\n");
+  const under = parseOutput(text(3), { ...base, limit: 3 });
+  expect(under.diagnostics.map((d) => d.line)).toEqual([1, 2, 3]);
+  // exactly the limit: more may follow, so it says so ("at least")
+  expect(under.cut).toBe(true);
+  const over = parseOutput(text(10), { ...base, limit: 4 });
+  expect(over.diagnostics.map((d) => d.line)).toEqual([1, 2, 3, 4]);
+  expect(over.cut).toBe(true);
+  expect(parseOutput(text(10), base)).toEqual({ diagnostics: expect.any(Array), cut: false });
+  expect(parseOutput(text(10), base).diagnostics).toHaveLength(10);
+  // the generic fallback is held to it too
+  const plain = Array.from({ length: 6 }, (_, i) => `notes/x.md:${i + 1}: something`).join("\n");
+  expect(parseOutput(plain, { ...base, limit: 2 })).toMatchObject({ cut: true });
+  expect(parseOutput(plain, { ...base, limit: 2 }).diagnostics).toHaveLength(2);
 });

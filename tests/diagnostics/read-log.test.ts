@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readLog, readLogBounded } from "../../src/diagnostics/_read-log.ts";
+import { HOOK_LOG, readLog, readLogBounded } from "../../src/diagnostics/_read-log.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 const BOM = [0xef, 0xbb, 0xbf];
@@ -32,7 +32,23 @@ test("the hook path's log reading gives the very text of the bounded read, whate
       `${name}: ${JSON.stringify(readLogBounded(path))}`,
     );
   }
-  expect(readLogBounded(join(dir, "byte order mark"))).toStartWith("\uFEFFa.ts(1,7)");
-  expect(readLogBounded(join(dir, "a symlink"))).toBe("");
-  expect(readLogBounded(join(dir, "huge")).length).toBeLessThan(8 * 1024 * 1024 + 1);
+  expect(readLogBounded(join(dir, "byte order mark")).text).toStartWith("\uFEFFa.ts(1,7)");
+  expect(readLogBounded(join(dir, "a symlink"))).toEqual({ text: "", skipped: false });
+  const huge = readLogBounded(join(dir, "huge"));
+  expect(huge.text.length).toBeLessThan(8 * 1024 * 1024 + 1);
+  expect(huge.skipped).toBe(true);
+  expect(readLogBounded(join(dir, "plain")).skipped).toBe(false);
+  // A hook call's bounds: the head and the tail, joined at line ends, and said to be partial.
+  for (const read of [readLogBounded, readLog]) {
+    const part = await read(join(dir, "huge"), HOOK_LOG);
+    expect(part.skipped).toBe(true);
+    expect(part.text.length).toBeLessThanOrEqual(HOOK_LOG.head + HOOK_LOG.tail);
+    expect(part.text).toStartWith("\uFEFFhead line\n");
+    expect(part.text).toEndWith("tail line\n");
+    expect(
+      part.text
+        .split("\n")
+        .every((l) => ["\uFEFFhead line", "head line", "tail line", ""].includes(l)),
+    ).toBe(true);
+  }
 });
