@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { isStatePath } from "../util/state-layout.ts";
 
@@ -7,21 +9,48 @@ import { isStatePath } from "../util/state-layout.ts";
  * that were not part of the batch (a generator's output, a formatter run on the project).
  * Through runGit: no optional locks (a plain `git status` refreshes and rewrites the index
  * under index.lock, and the person's or the agent's own git command beside it then fails),
- * and names that are not UTF-8 kept as they are.
+ * and names that are not UTF-8 kept as they are. git names files from its top whatever
+ * folder it runs in: a root below the top (a config in a subfolder) asks for its own files
+ * only (`-- .`) and takes its prefix off them, so a file a callback rewrote is looked at
+ * where it is, not at a path one folder too deep (where it was never found: --fail-on-change
+ * passed).
  */
 export function dirtyFiles(root: string): string[] | null {
+  const prefix = prefixOf(root);
+  if (prefix === null) return null;
   const r = runGit(root, [
     "status",
     "--porcelain=v1",
     "-z",
     "--untracked-files=all",
     "--no-renames",
+    ...(prefix === "" ? [] : ["--", "."]),
   ]);
   if (!r.ok) return null;
   const files: string[] = [];
   for (const entry of splitNul(r.stdout)) {
+    if (entry.length <= 3 || !entry.startsWith(prefix, 3)) continue;
+    const path = entry.slice(3 + prefix.length);
     // cpilot's own run logs and state are never a callback's rewrite.
-    if (entry.length > 3 && !isStatePath(entry.slice(3))) files.push(entry.slice(3));
+    if (path !== "" && !isStatePath(path)) files.push(path);
   }
   return files;
+}
+
+/** Roots already asked about: the engine looks before and after the runs. */
+const prefixes = new Map<string, string | null>();
+
+/**
+ * `root` relative to its work tree's top, with a trailing `/` ("" at the top); null outside
+ * git. A root holding `.git` is its own top: no git process for it.
+ */
+function prefixOf(root: string): string | null {
+  if (existsSync(join(root, ".git"))) return "";
+  const known = prefixes.get(root);
+  if (known !== undefined) return known;
+  const r = runGit(root, ["rev-parse", "--show-prefix"]);
+  const prefix = r.ok ? r.stdout.replace(/\n$/, "") : null;
+  // outside git is not remembered: a `git init` may come between two looks
+  if (prefix !== null) prefixes.set(root, prefix);
+  return prefix;
 }

@@ -1,7 +1,7 @@
 /** The engine's look at the work tree (resync: "tree") reads git's state and never writes it. */
 import { afterEach, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dirtyFiles } from "../../src/engine/dirty-files.ts";
 import { removeTempDirs, tempDir } from "../helpers/tmp.ts";
@@ -28,4 +28,18 @@ test("a file whose stat changed but not its text: git's index is left as it was 
 
 test("outside a git work tree: null", () => {
   expect(dirtyFiles(tempDir("cpilot-dirty-none-"))).toBeNull();
+});
+
+test("a root below the work tree's top: its own files, named from the root (not from git's top)", () => {
+  const top = tempDir("cpilot-dirty-sub-", { git: true });
+  const root = join(top, "sub");
+  mkdirSync(root);
+  writeFileSync(join(root, "gen.out"), "old\n");
+  writeFileSync(join(top, "top.txt"), "t\n");
+  git(top, "add", "-A");
+  git(top, "commit", "-qm", "a");
+  writeFileSync(join(root, "gen.out"), "new\n");
+  writeFileSync(join(root, "new file.txt"), "n\n");
+  writeFileSync(join(top, "top.txt"), "t2\n");
+  expect(dirtyFiles(root)?.sort()).toEqual(["gen.out", "new file.txt"]);
 });
