@@ -1,3 +1,4 @@
+import { dropEchoedGitDir } from "../stage/echoed-git-dir.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
@@ -34,6 +35,8 @@ export async function checkCommand(
     },
   );
 
+  // before any git call: a linked worktree's hook gets a GIT_DIR that misleads git below its top
+  dropEchoedGitDir(options.cwd);
   if (values.restore) return restoreCommand(options.cwd);
   const modes = [values.staged, values.changed, values.all, positionals.length > 0].filter(
     Boolean,

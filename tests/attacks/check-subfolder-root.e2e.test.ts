@@ -4,10 +4,10 @@
  * callbacks from the config's folder.
  */
 import { afterEach, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cpilot } from "../helpers/binary.ts";
+import { cpilot, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
 import { removeTempDirs, tempDir, writeFiles } from "../helpers/tmp.ts";
 
 afterEach(removeTempDirs);
@@ -33,4 +33,44 @@ test("--fail-on-change fails when a callback rewrites a file of a config below t
   const r = cpilot(["check", "--all", "--fail-on-change"], { cwd: root });
   expect(r.stderr).toContain("gen.out");
   expect(r.code).toBe(1);
+});
+
+test("git commit in a linked worktree whose hook runs check --staged from the config's folder: the staged content is checked, the work kept", () => {
+  const main = tempDir("cpilot-attack-wt-", { git: true });
+  writeFiles(main, {
+    "pkg/callbacks.config.json": JSON.stringify({
+      callbacks: [
+        // passes only on the staged text, where it is: in pkg/
+        { name: "staged-only", pattern: "*.txt", timeout: 30, run: 'test "$(cat a.txt)" = staged' },
+      ],
+    }),
+    "pkg/a.txt": "a\n",
+    "top.txt": "t\n",
+  });
+  git(main, "add", "-A");
+  git(main, "commit", "-qm", "init");
+  // a monorepo's own hook: the package's check, from the package's folder
+  writeFiles(main, {
+    ".git/hooks/pre-commit": "#!/bin/sh\ncd pkg && exec cpilot check --staged\n",
+  });
+  chmodSync(join(main, ".git/hooks/pre-commit"), 0o755);
+  const wt = join(tempDir("cpilot-attack-wt-linked-"), "wt");
+  git(main, "worktree", "add", "-q", wt, "-b", "side");
+  writeFiles(wt, { "pkg/a.txt": "staged\n" });
+  git(wt, "add", "pkg/a.txt");
+  writeFiles(wt, { "pkg/a.txt": "staged\nunstaged\n", "top.txt": "t\nmine\n", "pkg/u.txt": "u\n" });
+  const commit = spawnSync("git", ["commit", "-qm", "change"], {
+    cwd: wt,
+    encoding: "utf8",
+    env: { PATH: pathWithCpilot(), HOME: process.env.HOME ?? "/root", ...runtimeEnv() },
+  });
+  expect(commit.stderr).toContain("1 run passed");
+  expect(commit.status).toBe(0);
+  expect(git(wt, "show", "HEAD:pkg/a.txt")).toBe("staged\n");
+  expect(readFileSync(join(wt, "pkg/a.txt"), "utf8")).toBe("staged\nunstaged\n");
+  expect(readFileSync(join(wt, "top.txt"), "utf8")).toBe("t\nmine\n");
+  expect(readFileSync(join(wt, "pkg/u.txt"), "utf8")).toBe("u\n");
+  expect(git(wt, "status", "--porcelain=v1", "--untracked-files=all")).toBe(
+    " M pkg/a.txt\n M top.txt\n?? pkg/u.txt\n",
+  );
 });
