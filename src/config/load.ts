@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from "node:fs";
-import { basename, dirname, extname } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, extname, join } from "node:path";
 import type * as NodeUrl from "node:url";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { bun } from "../platform/bun.ts";
@@ -7,7 +7,7 @@ import { sha1Hex } from "../platform/digest.ts";
 import { beforeUserCode } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { registerCpilotModule } from "./_register-module.ts";
-import { findConfig } from "./find.ts";
+import { CONFIG_NAMES, findConfig } from "./find.ts";
 import { MANAGED_NAME, readManaged } from "./managed-file.ts";
 import { type ResolvedConfig, resolveConfig } from "./resolve.ts";
 import type { CallbackDef, CpilotConfig } from "./types.ts";
@@ -143,11 +143,21 @@ export async function loadProjectConfig(cwd: string, explicit?: string): Promise
       hint: "run `cpilot init` to write one, or pass --config PATH",
     });
   }
+  let folder: boolean;
   try {
-    statSync(path);
+    folder = statSync(path).isDirectory();
   } catch {
     throw new CpilotError(`Cannot read config "${path}": no such file`, {
       hint: "check the --config path",
+    });
+  }
+  if (folder) {
+    // reading it failed as an internal error (EISDIR)
+    const inside = CONFIG_NAMES.map((name) => join(path, name)).find((p) => existsSync(p));
+    throw new CpilotError(`Cannot read config "${path}": it is a folder, not a config file`, {
+      hint: inside
+        ? `pass the config file itself: --config ${inside}`
+        : `pass a config file (${CONFIG_NAMES.join(", ")}) to --config`,
     });
   }
   return loadConfigFile(path);

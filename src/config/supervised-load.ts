@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { bun } from "../platform/bun.ts";
 import { sha1Hex } from "../platform/digest.ts";
@@ -25,7 +25,10 @@ export async function loadProjectConfigSupervised(
   signal: AbortSignal = processStop,
 ): Promise<ResolvedConfig> {
   const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
-  if (path === null || !existsSync(path)) return loadProjectConfig(cwd, explicit);
+  // none, or not a file: loadProjectConfig says so
+  if (path === null || !statSync(path, { throwIfNoEntry: false })?.isFile()) {
+    return loadProjectConfig(cwd, explicit);
+  }
   return loadCommandConfig(path, cwd, signal);
 }
 

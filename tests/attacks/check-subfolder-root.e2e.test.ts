@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
 import { removeTempDirs, tempDir, writeFiles } from "../helpers/tmp.ts";
+import { treeState } from "../helpers/tree-state.ts";
 
 afterEach(removeTempDirs);
 
@@ -73,4 +74,32 @@ test("git commit in a linked worktree whose hook runs check --staged from the co
   expect(git(wt, "status", "--porcelain=v1", "--untracked-files=all")).toBe(
     " M pkg/a.txt\n M top.txt\n?? pkg/u.txt\n",
   );
+});
+
+test("check --staged --config naming the config's folder: a clear error, the stage folder let go and the work as it was", () => {
+  const top = tempDir("cpilot-attack-config-dir-", { git: true });
+  writeFiles(top, {
+    "pkg/callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "ok", pattern: "*.txt", timeout: 30, run: "true" }],
+    }),
+    "pkg/a.txt": "a\n",
+  });
+  git(top, "add", "-A");
+  git(top, "commit", "-qm", "init");
+  writeFiles(top, { "pkg/a.txt": "staged\n" });
+  git(top, "add", "pkg/a.txt");
+  writeFiles(top, { "pkg/a.txt": "staged\nunstaged\n", "u.txt": "u\n" });
+  const before = treeState(top);
+  const r = cpilot(["check", "--staged", "--config", "pkg"], { cwd: top });
+  expect(r.stderr).toContain('Cannot read config "pkg": it is a folder');
+  expect(r.stderr).toContain("--config pkg/callbacks.config.json");
+  expect(r.code).toBe(2);
+  expect(treeState(top)).toEqual(before);
+  const again = cpilot(["check", "--staged", "--config", "pkg/callbacks.config.json"], {
+    cwd: top,
+  });
+  expect(again.code).toBe(0);
+  // the package's own .cpilot (run logs) aside, as it was
+  const after = Object.entries(treeState(top)).filter(([k]) => !k.startsWith("pkg/.cpilot/"));
+  expect(Object.fromEntries(after)).toEqual(before);
 });
