@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { configRootAhead } from "../config/find.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
 import { gitTimeoutMs, runGit, splitNul } from "../match/git.ts";
@@ -92,14 +92,40 @@ export function beginAllFiles(
 
 /** git reports paths from its top level; the config may sit in a subfolder. */
 export function rebase(changes: FileChange[], gitTop: string, root: string): FileChange[] {
-  if (gitTop === root) return changes;
-  const prefix = `${root
-    .slice(gitTop.length + 1)
-    .split("\\")
-    .join("/")}/`;
+  const prefix = rootPrefix(gitTop, root);
+  if (prefix === "") return changes;
   return changes
     .filter((c) => c.path.startsWith(prefix))
     .map((c) => ({ path: c.path.slice(prefix.length), kind: c.kind }));
+}
+
+/**
+ * `root`'s folder below git's top `gitTop`, `/`-separated with a trailing `/` ("" at the
+ * top). git names its top by its real path: a root reached through a symlink (`--config
+ * /link/pkg/callbacks.config.json`, a `$PWD` that went through one) is placed by its real
+ * path too, or no file of it matched and the check passed on nothing.
+ */
+export function rootPrefix(gitTop: string, root: string): string {
+  if (gitTop === root) return "";
+  let rel = relative(gitTop, root);
+  if (outside(rel)) rel = relative(gitTop, realOr(root));
+  if (outside(rel)) {
+    throw new CpilotError(`Cannot find "${root}" in the git work tree "${gitTop}"`, {
+      hint: "pass --config a path inside the repository, without symlinks",
+    });
+  }
+  return rel === "" ? "" : `${rel.split("\\").join("/")}/`;
+}
+
+const outside = (rel: string): boolean =>
+  rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**

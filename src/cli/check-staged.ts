@@ -22,7 +22,7 @@ import { stagedMessages } from "../ui/staged-report.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";
-import { rebase } from "./check-files.ts";
+import { rebase, rootPrefix } from "./check-files.ts";
 
 /** Untracked files past this many are worth a word: setting them aside is not free. */
 const MANY_UNTRACKED = 1000;
@@ -99,13 +99,7 @@ interface Prepared {
 
 function prepare(root: string, options: { dryRun: boolean; untracked: boolean }): Prepared {
   const top = existsSync(join(root, ".git")) ? root : gitRoot(root);
-  const prefix =
-    top === null || top === root
-      ? ""
-      : `${root
-          .slice(top.length + 1)
-          .split("\\")
-          .join("/")}/`;
+  const prefix = top === null ? "" : rootPrefix(top, root);
   const stateDir = `${prefix}${STATE_DIR}`;
   const gitDir = top === null ? null : findGitDir(top);
   const dir = gitDir === null || options.dryRun ? null : stageDir(gitDir);

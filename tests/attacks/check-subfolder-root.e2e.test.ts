@@ -5,7 +5,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
 import { removeTempDirs, tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -102,4 +102,33 @@ test("check --staged --config naming the config's folder: a clear error, the sta
   // the package's own .cpilot (run logs) aside, as it was
   const after = Object.entries(treeState(top)).filter(([k]) => !k.startsWith("pkg/.cpilot/"));
   expect(Object.fromEntries(after)).toEqual(before);
+});
+
+test("--config through a symlink to the repository: --staged and --changed still check the package's files", () => {
+  const top = tempDir("cpilot-attack-link-", { git: true });
+  writeFiles(top, {
+    "pkg/callbacks.config.json": JSON.stringify({
+      callbacks: [
+        { name: "staged-only", pattern: "*.txt", timeout: 30, run: 'test "$(cat a.txt)" = staged' },
+      ],
+    }),
+    "pkg/a.txt": "a\n",
+  });
+  git(top, "add", "-A");
+  git(top, "commit", "-qm", "init");
+  writeFiles(top, { "pkg/a.txt": "staged\n" });
+  git(top, "add", "pkg/a.txt");
+  writeFiles(top, { "pkg/a.txt": "staged\nunstaged\n" });
+  // the repository as a shell's $PWD may name it: through a symlink
+  const link = join(tempDir("cpilot-attack-link-to-"), "repo");
+  symlinkSync(top, link);
+  const config = join(link, "pkg", "callbacks.config.json");
+  const staged = cpilot(["check", "--staged", "--config", config], { cwd: top });
+  expect(staged.stderr).toContain("1 run passed on 1 file");
+  expect(staged.code).toBe(0);
+  expect(readFileSync(join(top, "pkg/a.txt"), "utf8")).toBe("staged\nunstaged\n");
+  // the working copy is not what the callback wants: --changed must see a.txt and fail
+  const changed = cpilot(["check", "--changed", "--config", config], { cwd: top });
+  expect(changed.stderr).toContain("staged-only");
+  expect(changed.code).toBe(1);
 });
