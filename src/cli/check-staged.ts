@@ -194,6 +194,11 @@ async function openPrepared(
     prepared.held = false;
     process.off("exit", letGo);
     journal = setAside(top, dir, survey, root, { held: true });
+    // A staged file whose place a folder took stays as it is (hide.ts, inTheWay): after the
+    // runs it differs from the index as it did before, which is no callback's fix, and
+    // staging it recorded its deletion in place of the version the person staged.
+    const moved = new Set(journal?.tracked.map((c) => c.path));
+    for (const c of survey.unstaged) if (!moved.has(c.path)) staged.delete(c.path);
     mark("staged: unstaged work set aside");
   }
   let done = false;
