@@ -198,7 +198,9 @@ async function openPrepared(
     // runs it differs from the index as it did before, which is no callback's fix, and
     // staging it recorded its deletion in place of the version the person staged.
     const moved = new Set(journal?.tracked.map((c) => c.path));
-    for (const c of survey.unstaged) if (!moved.has(c.path)) staged.delete(c.path);
+    const left = survey.unstaged.filter((c) => !moved.has(c.path)).map((c) => c.path);
+    stagedMessages.leftInPlace(left.filter((path) => staged.has(path)));
+    for (const path of left) staged.delete(path);
     mark("staged: unstaged work set aside");
   }
   let done = false;

@@ -44,6 +44,18 @@ export const stagedMessages = {
     }
   },
 
+  /** Staged files whose staged version could not be checked out: something is in their place. */
+  leftInPlace(paths: readonly string[]): void {
+    if (paths.length === 0) return;
+    say(
+      paint(
+        `cpilot: the staged version of ${list(paths)} is not what callbacks see: a folder (or a file where one of its folders was) is in its place, left as it is`,
+        "yellow",
+      ),
+    );
+    say("hint: move it away and commit again to have the staged version checked");
+  },
+
   putBackFailed(dir: string, err: unknown): void {
     say(
       paint(

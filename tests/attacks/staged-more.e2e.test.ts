@@ -40,6 +40,8 @@ test("a staged file whose place a folder took: the commit records the staged ver
   writeFiles(root, { "a.txt/inner": "precious\n" });
   const r = commit(root);
   expect(r.stderr).not.toContain("staged what callbacks fixed");
+  // and the person is told the staged version was not what the callbacks saw
+  expect(r.stderr).toContain("the staged version of a.txt is not what callbacks see");
   expect(r.status).toBe(0);
   expect(git(root, "show", "HEAD:a.txt")).toBe("staged\n");
   expect(git(root, "ls-files", "--stage", "a.txt")).toContain("a.txt");
