@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** Config file names, in the order they are preferred within one folder. */
@@ -33,5 +33,8 @@ export function findConfig(cwd: string): string | null {
  */
 export function configRootAhead(cwd: string, explicit: string | undefined): string | null {
   const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
-  return path === null || !existsSync(path) ? null : resolve(dirname(path));
+  // a folder given to --config is an error the load reports: no git started for its parent
+  return path === null || !statSync(path, { throwIfNoEntry: false })?.isFile()
+    ? null
+    : resolve(dirname(path));
 }

@@ -3,11 +3,11 @@
  * git` writes, against the compiled binary: the commit records what the person staged.
  */
 import { afterEach, expect, test } from "bun:test";
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { cpilot, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
-import { removeTempDirs, tempDir, writeFiles } from "../helpers/tmp.ts";
+import { cpilot, cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
+import { removeTempDirs, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 
 afterEach(removeTempDirs);
 
@@ -47,3 +47,37 @@ test("a staged file whose place a folder took: the commit records the staged ver
   expect(git(root, "ls-files", "--stage", "a.txt")).toContain("a.txt");
   expect(readFileSync(join(root, "a.txt/inner"), "utf8")).toBe("precious\n");
 });
+
+test("check --staged --config FOLDER while another check holds the repository: the folder is named, no git started for its parent", async () => {
+  const marks = tempDir("cpilot-marks-");
+  const up = join(marks, "up");
+  const root = tempDir("cpilot-attack-config-folder-busy-", { git: true });
+  const slow = { name: "slow", pattern: "*.txt", timeout: 60, run: `touch "${up}"; sleep 3` };
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({ callbacks: [slow] }),
+    "pkg/callbacks.config.json": JSON.stringify({ callbacks: [slow] }),
+    "a.txt": "a\n",
+  });
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "init");
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const first = spawn(cpilotBinary(), ["check", "--staged"], {
+    cwd: root,
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      ...runtimeEnv(),
+    },
+    stdio: "ignore",
+  });
+  const closed = new Promise((r) => first.on("close", r));
+  try {
+    expect(await waitFor(() => existsSync(up), 30_000)).toBe(true);
+    const r = cpilot(["check", "--staged", "--config", "pkg"], { cwd: root });
+    expect(r.stderr).toContain('Cannot read config "pkg": it is a folder');
+    expect(r.code).toBe(2);
+  } finally {
+    await closed;
+  }
+}, 60_000);
