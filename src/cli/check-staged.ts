@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { gitRoot } from "../match/files.ts";
@@ -65,13 +65,15 @@ export function beginStagedCheck(
 ): StagedStart {
   const root = configRootAhead(cwd, explicit);
   const early =
-    root === null ? null : prepare(root, { dryRun: options.dryRun, untracked: !options.dryRun });
+    root === null
+      ? null
+      : prepare(root, cwd, { dryRun: options.dryRun, untracked: !options.dryRun });
   return {
     async open(config) {
       if (early !== null && early.root === config.root) return openPrepared(early, config, options);
       early?.abandon();
       const hideUntracked = config.source.hideUntracked ?? true;
-      const late = prepare(config.root, {
+      const late = prepare(config.root, cwd, {
         dryRun: options.dryRun,
         untracked: hideUntracked && !options.dryRun,
       });
@@ -97,8 +99,13 @@ interface Prepared {
   abandon(): void;
 }
 
-function prepare(root: string, options: { dryRun: boolean; untracked: boolean }): Prepared {
+function prepare(
+  root: string,
+  cwd: string,
+  options: { dryRun: boolean; untracked: boolean },
+): Prepared {
   const top = existsSync(join(root, ".git")) ? root : gitRoot(root);
+  if (top !== null) assertSameRepository(cwd, top, root);
   const prefix = top === null ? "" : rootPrefix(top, root);
   const stateDir = `${prefix}${STATE_DIR}`;
   const gitDir = top === null ? null : findGitDir(top);
@@ -266,5 +273,39 @@ function claim(dir: string, hold: Omit<Journal, "pid" | "started">): boolean {
       `Cannot set unstaged changes aside in "${dir}": ${(err as Error).message}`,
       { hint: `make ${dirname(dir)} a folder cpilot can write (or remove it), then commit again` },
     );
+  }
+}
+
+/**
+ * `check --staged` checks what is staged in the config's repository. Run in another one (a
+ * nested repository or submodule below the config, whose own commit runs the hook; a
+ * --config into another repository), it checked that other repository's staged files and
+ * passed or failed the commit on them, the commit's own never looked at. Found by stats
+ * alone (the `.git` nearest above `cwd`); a GIT_DIR or GIT_WORK_TREE still set names the
+ * repository itself, and is trusted.
+ */
+function assertSameRepository(cwd: string, top: string, root: string): void {
+  if (process.env.GIT_DIR || process.env.GIT_WORK_TREE) return;
+  let dir = resolve(cwd);
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) break;
+    const parent = dirname(dir);
+    if (parent === dir) return; // cwd is in no repository: nothing is being committed there
+    dir = parent;
+  }
+  if (dir === top || realOr(dir) === realOr(top)) return;
+  throw new CpilotError(
+    `Cannot check what is staged in "${dir}": it is another git repository than the config's ("${root}" is in "${top}")`,
+    {
+      hint: `give that repository a config of its own (cpilot init there), or run cpilot check --staged in "${top}"`,
+    },
+  );
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }

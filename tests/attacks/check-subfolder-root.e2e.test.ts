@@ -3,15 +3,13 @@
  * monorepo), against the compiled binary: git names files from its top, the config's
  * callbacks from the config's folder.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
-import { removeTempDirs, tempDir, writeFiles } from "../helpers/tmp.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
 import { treeState } from "../helpers/tree-state.ts";
-
-afterEach(removeTempDirs);
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });

@@ -2,14 +2,12 @@
  * More attacks on `check --staged` through a real `git commit` with the hook `cpilot install
  * git` writes, against the compiled binary: the commit records what the person staged.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
-import { removeTempDirs, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
-
-afterEach(removeTempDirs);
+import { tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -81,3 +79,30 @@ test("check --staged --config FOLDER while another check holds the repository: t
     await closed;
   }
 }, 60_000);
+
+test("a commit in a repository nested below the config's: check --staged refuses to pass or fail it on the outer repository's staged files", () => {
+  const outer = tempDir("cpilot-attack-nested-", { git: true });
+  writeFiles(outer, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "ok", pattern: "**/*.txt", timeout: 30, run: "true" }],
+    }),
+    "o.txt": "o\n",
+  });
+  git(outer, "add", "-A");
+  git(outer, "commit", "-qm", "init");
+  writeFiles(outer, { "o.txt": "outer staged\n" });
+  git(outer, "add", "o.txt");
+  const nested = join(outer, "nested");
+  mkdirSync(nested);
+  git(nested, "init", "-q", "-b", "main");
+  git(nested, "config", "user.email", "t@example.invalid");
+  git(nested, "config", "user.name", "t");
+  writeFiles(nested, { "n.txt": "n\n" });
+  git(nested, "add", "n.txt");
+  expect(cpilot(["install", "git"], { cwd: nested }).code).toBe(0);
+  const r = commit(nested);
+  expect(r.stderr).toContain(`Cannot check what is staged in "${nested}"`);
+  expect(r.status).not.toBe(0);
+  // the outer repository's staged work is as it was
+  expect(git(outer, "diff", "--cached", "--name-only")).toBe("o.txt\n");
+});
