@@ -114,7 +114,7 @@ export function rootPrefix(gitTop: string, root: string): string {
       hint: "pass --config a path inside the repository, without symlinks",
     });
   }
-  return rel === "" ? "" : `${rel.split("\\").join("/")}/`;
+  return rel === "" ? "" : `${rel.split(sep).join("/")}/`;
 }
 
 const outside = (rel: string): boolean =>

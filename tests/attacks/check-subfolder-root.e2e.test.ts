@@ -130,3 +130,25 @@ test("--config through a symlink to the repository: --staged and --changed still
   expect(changed.stderr).toContain("staged-only");
   expect(changed.code).toBe(1);
 });
+
+test("a config in a folder whose name holds a backslash (a plain character here): --staged and --changed check its files", () => {
+  const top = tempDir("cpilot-attack-backslash-", { git: true });
+  const pkg = "p\\kg";
+  writeFiles(top, {
+    [`${pkg}/callbacks.config.json`]: JSON.stringify({
+      callbacks: [{ name: "fails", pattern: "*.txt", timeout: 30, run: "exit 1" }],
+    }),
+    [`${pkg}/a.txt`]: "a\n",
+  });
+  git(top, "add", "-A");
+  git(top, "commit", "-qm", "init");
+  writeFiles(top, { [`${pkg}/a.txt`]: "staged\n" });
+  git(top, "add", "-A");
+  const root = join(top, pkg);
+  const staged = cpilot(["check", "--staged"], { cwd: root });
+  expect(staged.stderr).toContain("fails");
+  expect(staged.code).toBe(1);
+  const changed = cpilot(["check"], { cwd: root });
+  expect(changed.stderr).toContain("fails");
+  expect(changed.code).toBe(1);
+});
