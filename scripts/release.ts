@@ -40,6 +40,8 @@ if (root.version !== VERSION) {
   );
 }
 
+// The first build's folder (a ~110 MB binary): removed however the release ends.
+let work: string | undefined;
 try {
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
@@ -47,7 +49,7 @@ try {
   const host = hostTarget();
   // A first build for this machine records the bytecode the hook calls use; every target's
   // build lays it out first (the order names functions by their code: see _bytecode-order.ts).
-  const work = mkdtempSync(join(tmpdir(), "cpilot-release-"));
+  work = mkdtempSync(join(tmpdir(), "cpilot-release-"));
   const first = join(work, "cpilot");
   compile({ outfile: first, commit, targetName: host?.name ?? "host" });
   const bytecodeOrder = recordBytecodeOrder(first, work);
@@ -82,10 +84,11 @@ try {
   rmSync(join(out, ".npm-stage"), { recursive: true, force: true });
   process.stderr.write(`packed ${tarballs.join(", ")} into ${join(out, "npm")}\n`);
   writeFileSync(join(out, "INPUTS"), `${inputsFingerprint(repo, releaseKey(targets, packed))}\n`);
-  rmSync(work, { recursive: true, force: true });
 } catch (err) {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
   fail((err as Error).message);
 }
+if (work !== undefined) rmSync(work, { recursive: true, force: true });
 
 function runtime(target: Target): string {
   return runtimePath(repo, target) ?? ensureRuntime(repo, target);
