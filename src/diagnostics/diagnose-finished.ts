@@ -72,13 +72,20 @@ export function markNew(input: DiagnoseInput, found: Diagnostic[], cut = false):
       fromCheck: batch.origin.surface === "check",
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",
-      // Part of the output unread: what was read is compared, nothing is saved.
-      partial: cut,
+      // Part of the output unread, or a failure that names no file (tsc's "error TS5112:
+      // tsconfig.json is present but…", a crash with a stack): what was read is compared,
+      // nothing is saved, so its files are not recorded as clean.
+      partial: cut || (status === "failed" && !namesAFile(found)),
     });
     return input.report === "all" ? found : marked;
   } catch {
     return found;
   }
+}
+
+function namesAFile(found: readonly Diagnostic[]): boolean {
+  for (const d of found) if (d.file !== "") return true;
+  return false;
 }
 
 /**

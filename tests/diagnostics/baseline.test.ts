@@ -214,3 +214,22 @@ test("a comparison over part of an output (a limit) marks what it read and saves
   compareWithBaseline({ ...input, diagnostics: [d("src/a.txt", 1)] });
   expect(existsSync(join(root, ".cpilot", "baseline"))).toBe(true);
 });
+
+test("a failed run whose only diagnostic names no file (a tool's config error) does not record its files as clean", async () => {
+  const root = repo({ "src/a.txt": "BAD one\nBAD two\n" });
+  const globalError: CallbackDef = {
+    name: "bad-words",
+    pattern: "*.txt",
+    run: 'echo "error TS5112: tsconfig.json is present but will not be loaded"; exit 1',
+    timeout: 20,
+  };
+  const engine = createEngine({ root, config: { callbacks: [globalError] } });
+  await engine.run(hookBatch(root, ["src/a.txt"]));
+  // The agent adds a line on top: what was on the committed lines was there before.
+  writeFileSync(join(root, "src/a.txt"), "BAD added\nBAD one\nBAD two\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
+    "src/a.txt:1 new",
+    "src/a.txt:2 unchanged/commit",
+    "src/a.txt:3 unchanged/commit",
+  ]);
+});
