@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
 import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
+import { readBaseline, STRIDE } from "../../src/diagnostics/baseline/store.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import type { EditBatch } from "../../src/model/batch.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
@@ -189,30 +190,103 @@ test("a diagnostic on a line the edit rewrote is new; on its untouched neighbour
   expect(again.map((d) => d.baseline)).toEqual(["unchanged", "new"]);
 });
 
-test("a comparison over part of an output (a limit) marks what it read and saves nothing", () => {
+const banned = (file: string, line: number): Diagnostic => ({
+  file,
+  line,
+  column: 1,
+  severity: "error",
+  code: "bad",
+  message: "the word is banned",
+  tool: "gnu",
+});
+
+/** A saved file's record as [key, line] pairs; the partial mark shows as key -1. */
+function record(root: string, callback: string, file: string): number[][] | undefined {
+  const e = readBaseline(root, callback).get(file)?.e;
+  if (e === undefined) return undefined;
+  const pairs: number[][] = [];
+  for (let i = 0; i < e.length; i += STRIDE)
+    pairs.push([(e[i] as number) === -1 ? -1 : 1, e[i + 1] as number]);
+  return pairs;
+}
+
+test("part of an output (a limit): files read whole are saved as they are, the last one and any of an output where files come back marked partial, none recorded clean", () => {
   const root = repo({ "src/a.txt": "x\n" });
-  const d = (file: string, line: number): Diagnostic => ({
-    file,
-    line,
-    column: 1,
-    severity: "error",
-    code: "bad",
-    message: "the word is banned",
-    tool: "gnu",
-  });
   const input = {
     root,
-    callback: "partial",
-    files: ["src/a.txt", "src/b.txt"],
+    callback: "grouped",
+    files: ["src/a.txt", "src/b.txt", "src/c.txt"],
     edited: new Set<string>(),
     fromCheck: false,
+    partial: true,
   };
-  const marked = compareWithBaseline({ ...input, diagnostics: [d("src/a.txt", 1)], partial: true });
-  expect(shown(marked)).toEqual(["src/a.txt:1 new"]);
-  // src/b.txt had none read: it is not recorded as clean, nor is anything else
-  expect(existsSync(join(root, ".cpilot", "baseline"))).toBe(false);
-  compareWithBaseline({ ...input, diagnostics: [d("src/a.txt", 1)] });
-  expect(existsSync(join(root, ".cpilot", "baseline"))).toBe(true);
+  // Grouped by file (as tsc prints): a.txt came whole before b.txt, the last read.
+  const d = banned;
+  compareWithBaseline({
+    ...input,
+    diagnostics: [d("src/a.txt", 1), d("src/a.txt", 2), d("src/b.txt", 1)],
+  });
+  expect(record(root, "grouped", "src/a.txt")).toEqual([
+    [1, 1],
+    [1, 2],
+  ]);
+  expect(record(root, "grouped", "src/b.txt")).toEqual([
+    [1, 1],
+    [-1, -1],
+  ]);
+  expect(record(root, "grouped", "src/c.txt")).toBeUndefined();
+  // A file that comes back (two tools' sections): any file may go on past the cut.
+  compareWithBaseline({
+    ...input,
+    callback: "interleaved",
+    diagnostics: [d("src/a.txt", 1), d("src/b.txt", 1), d("src/a.txt", 2)],
+  });
+  expect(record(root, "interleaved", "src/a.txt")).toEqual([
+    [1, 1],
+    [1, 2],
+    [-1, -1],
+  ]);
+  expect(record(root, "interleaved", "src/b.txt")).toEqual([
+    [1, 1],
+    [-1, -1],
+  ]);
+});
+
+test("past a partial record's cut: in a file the agent did not edit, there before; in one it edited, the commit decides", () => {
+  const root = repo({ "src/a.txt": "BAD 1\nBAD 2\nBAD 3\n", "src/b.txt": "BAD 1\nBAD 2\nBAD 3\n" });
+  const base = { root, callback: "cut", fromCheck: false, files: ["src/a.txt", "src/b.txt"] };
+  const d = banned;
+  // A first check read one diagnostic of each (each file the last one read in its run).
+  for (const file of ["src/a.txt", "src/b.txt"])
+    compareWithBaseline({
+      ...base,
+      fromCheck: true,
+      edited: new Set(),
+      diagnostics: [d(file, 1)],
+      partial: true,
+    });
+  // The agent adds a BAD line at the end of a.txt; a run now reads every line.
+  writeFileSync(join(root, "src/a.txt"), "BAD 1\nBAD 2\nBAD 3\nBAD 4\n");
+  const all = [1, 2, 3, 4]
+    .map((n) => d("src/a.txt", n))
+    .concat([1, 2, 3].map((n) => d("src/b.txt", n)));
+  expect(
+    shown(compareWithBaseline({ ...base, edited: new Set(["src/a.txt"]), diagnostics: all })),
+  ).toEqual([
+    "src/a.txt:1 unchanged/run",
+    "src/a.txt:2 unchanged/commit",
+    "src/a.txt:3 unchanged/commit",
+    "src/a.txt:4 new",
+    "src/b.txt:1 unchanged/run",
+    "src/b.txt:2 unchanged/run",
+    "src/b.txt:3 unchanged/run",
+  ]);
+  // Read whole this time: the records are complete, the partial marks gone.
+  expect(record(root, "cut", "src/b.txt")).toEqual([
+    [1, 1],
+    [1, 2],
+    [1, 3],
+  ]);
 });
 
 test("a failed run whose only diagnostic names no file (a tool's config error) does not record its files as clean", async () => {

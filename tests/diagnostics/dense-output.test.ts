@@ -66,7 +66,7 @@ function withNewError(p: Project): void {
   );
 }
 
-test("3,000 diagnostics in the edited file: a hook call reads the first 1,000, says the output goes on, and saves no baseline", () => {
+test("3,000 diagnostics in the edited file: a hook call reads the first 1,000 and says the output goes on", () => {
   const p = dense(3000, 1000);
   withNewError(p);
   const r = p.hook(postBatch([p.path("a.ts")]));
@@ -82,8 +82,12 @@ test("3,000 diagnostics in the edited file: a hook call reads the first 1,000, s
   const record = onlyRecord(p);
   expect(record.diagnostics).toHaveLength(500);
   expect(record.diagnosticsTotal).toBe(1000);
-  // Part of the output unread: a file with none read may have some, so nothing is saved.
-  expect(readdirSync(p.path(".cpilot"))).not.toContain("baseline");
+  // The file read in part is saved marked partial: the next call (the same output) finds
+  // the same 999 there before, and the agent's own error still new.
+  expect(readdirSync(p.path(".cpilot"))).toContain("baseline");
+  const again = contextOf(p.hook(postBatch([p.path("a.ts")])).json);
+  expect(again).toContain("a.ts:1:7 error TS2322: Type 'number' is not assignable");
+  expect(again).toContain("and 999 that were already there before your edit");
 }, 60_000);
 
 test("the same output under cpilot check: all 3,001 are read", () => {

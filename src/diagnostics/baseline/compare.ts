@@ -39,8 +39,9 @@ export interface CompareInput {
    */
   readonly inPlace?: boolean;
   /**
-   * Only part of the run's output was read (a limit): its diagnostics are compared, and
-   * nothing is saved, since a file with none read may well have some.
+   * Only part of the run's output was read (a limit), or a failed run named no file: its
+   * diagnostics are compared; only files read whole are saved (see the end), and none is
+   * recorded clean, since a file with none read may well have some.
    */
   readonly partial?: boolean;
 }
@@ -80,6 +81,11 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     run.push(i);
   }
   run.push(list.length);
+  // Read in part: a file whose diagnostics came together before the last file's was read
+  // whole (tsc, eslint, ruff, mypy print them so); the last may go on past the cut, and
+  // where a file comes back (an output of several tools), any may.
+  let interleaved = false;
+  for (const runs of byFile.values()) if (runs.length > 2) interleaved = true;
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
   const seen = new Map<string, FileEntries>();
   let read = 0;
@@ -101,7 +107,11 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     const old = before.get(file) ?? null;
     const oldByKey = old === null ? EMPTY_INDEX : indexByKey(old.e);
     const used = new Uint8Array(old === null ? 0 : old.e.length / STRIDE);
-    const entries = new Float64Array(count * STRIDE);
+    // A record saved from part of an output: what it lacks may have been past that cut.
+    const oldPartial = old !== null && isPartialRecord(old.e);
+    // This run's record says so too when the file may go on past this cut.
+    const partialNow = input.partial === true && (file === runFile || interleaved);
+    const entries = new Float64Array((count + (partialNow ? 1 : 0)) * STRIDE);
     let at = 0;
     let committed: Set<number> | null | undefined;
     for (let r = 0; r < runs.length; r += 2)
@@ -126,13 +136,12 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         }
         let introduced: boolean;
         let since: "run" | "commit" = "run";
-        if (fromCheck) introduced = false;
-        else if (old !== null) {
+        let best = -1;
+        if (!fromCheck && old !== null) {
           // The unused entry with this key that is this diagnostic: on the same text
           // (nearest line first, the earlier entry on a tie); without texts, on the same line.
           const e = old.e;
           const line = d.line;
-          let best = -1;
           let bestDistance = Number.POSITIVE_INFINITY;
           for (let j = oldByKey.first.get(key) ?? -1; j >= 0; j = oldByKey.next[j] as number) {
             if (used[j]) continue;
@@ -147,15 +156,22 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
             }
           }
           if (best >= 0) used[best] = 1;
-          introduced = best < 0 || e[best * STRIDE + 3] === 1;
-        } else if (edited.has(file) && src !== null) {
+        }
+        if (fromCheck) introduced = false;
+        else if (best >= 0) introduced = (old as FileEntries).e[best * STRIDE + 3] === 1;
+        else if (old !== null && !oldPartial) introduced = true;
+        else if (edited.has(file) && src !== null) {
           // Asked once per file (null, a file new since the commit, is an answer too).
           if (committed === undefined)
             committed =
               lookups++ < MAX_COMMIT_LOOKUPS ? linesUnchangedSinceCommit(root, file, src) : null;
           introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
           since = "commit";
-        } else introduced = true;
+        }
+        // No record: new. Past a partial record's cut, in a file the agent did not edit: it
+        // was most likely there (a run that reads more of a long output would tell the
+        // agent hundreds of "new" ones it never caused).
+        else introduced = old === null;
         entries[at++] = key;
         entries[at++] = d.line;
         entries[at++] = text;
@@ -168,8 +184,14 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         } else
           out[i] = introduced ? { ...d, baseline: "new" } : { ...d, baseline: "unchanged", since };
       }
+    if (partialNow) entries.set(PARTIAL_MARK, at);
     seen.set(file, { e: entries });
     if (old === null || !sameNumbers(old.e, entries)) changed = true;
+  }
+  // Files with none read are not known clean when the output was read in part.
+  if (input.partial === true) {
+    if (changed) updateBaseline(root, callback, seen, known);
+    return out;
   }
   // A clean run over files already known clean (most passing runs) leaves nothing to save.
   for (const file of input.files) {
@@ -178,11 +200,21 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     if (before.get(file)?.e.length !== 0) changed = true;
     seen.set(file, CLEAN);
   }
-  if (changed && input.partial !== true) updateBaseline(root, callback, seen, known);
+  if (changed) updateBaseline(root, callback, seen, known);
   return out;
 }
 
 const CLEAN: FileEntries = { e: [] };
+
+/**
+ * The entry that ends a record saved from part of an output: a key no CRC-32 has (-1), so
+ * it never matches a diagnostic. Unmatched diagnostics of such a file are not taken as new.
+ */
+const PARTIAL_MARK = [-1, -1, -1, 0];
+
+function isPartialRecord(e: ArrayLike<number>): boolean {
+  return e.length >= STRIDE && e[e.length - STRIDE] === -1;
+}
 
 function sameNumbers(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length !== b.length) return false;
