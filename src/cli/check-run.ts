@@ -3,6 +3,7 @@ import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine } from "../engine/engine.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
+import { collectGarbage } from "../platform/bun.ts";
 import { keepStdoutForProtocol, writeOut } from "../platform/stdio.ts";
 import { checkFormat, writeCheckExport } from "../ui/check-export.ts";
 import { printSummary, toJson } from "../ui/check-report.ts";
@@ -22,6 +23,14 @@ import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
  * spent ~10 ms of CPU reading them first, and as much again comparing).
  */
 const TERMINAL_SNAPSHOT_LIMIT = 100;
+
+/**
+ * From this many files, the garbage of listing them (git's output, a folder listing per
+ * folder) is collected before the runs: the heap grows well past what is alive before it
+ * collects by itself. At 100,000 files (10,000 folders) that took the peak memory of
+ * `check --all` from 124 to 104 MB for ~10 ms of CPU (one collection); at 20,000, 65 to 63 MB.
+ */
+const COLLECT_AFTER_LISTING = 10_000;
 
 /** A `cpilot check` as its flags ask for it, with the git work already started (check.ts). */
 export interface CheckRequest {
@@ -66,6 +75,7 @@ export async function runCheck(
       changedRef: request.changedRef,
     }));
   mark("files selected");
+  if (files.length >= COLLECT_AFTER_LISTING) collectGarbage();
   if (staged && files.length === 0) {
     if (json)
       writeOut(
