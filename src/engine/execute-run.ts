@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { diagnoseFinishedRun, HOOK_READ } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
+import { collectYoungGarbage } from "../platform/bun.ts";
 import { ownStartTime } from "../platform/process-start.ts";
 import { RunOutput } from "../platform/run-output.ts";
 import { spawnGroup } from "../platform/spawn-group.ts";
@@ -355,6 +356,11 @@ async function runBody(
   };
   const chunks = chunkFiles(planned.files);
   for (const [index, files] of chunks.entries()) {
+    // The last process's input (its list as CP_CHANGED_FILES, the NUL list and the JSON on
+    // stdin, ~1 MB for 5,000 names) is garbage now, which the heap kept until the end: at
+    // 100,000 files (a run of 50,000, 9 processes) `check --all` peaked at 103 MB, 97.6 with
+    // this (~0.3 ms a collection, the first ~2).
+    if (index > 0) await collectYoungGarbage();
     const nulListPath = writeNulList(root, `${id}-${index}.nul`, files);
     const input = {
       runId: id,
