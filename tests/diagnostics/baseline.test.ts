@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
 import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
-import { readBaseline, STRIDE } from "../../src/diagnostics/baseline/store.ts";
+import { MAX_ENTRIES, readBaseline, STRIDE } from "../../src/diagnostics/baseline/store.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import type { EditBatch } from "../../src/model/batch.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
@@ -306,4 +306,18 @@ test("a failed run whose only diagnostic names no file (a tool's config error) d
     "src/a.txt:2 unchanged/commit",
     "src/a.txt:3 unchanged/commit",
   ]);
+});
+
+test("a run over more files than a baseline keeps records none of them clean (they would push each other out on every run)", () => {
+  const root = repo({ "src/a.txt": "x\n" });
+  const files = Array.from({ length: MAX_ENTRIES + 1 }, (_, i) => `src/f${i}.txt`);
+  const input = { root, files, edited: new Set<string>(), fromCheck: true };
+  compareWithBaseline({ ...input, callback: "huge-clean", diagnostics: [] });
+  expect(existsSync(join(root, ".cpilot", "baseline", "huge-clean.bin"))).toBe(false);
+  compareWithBaseline({ ...input, callback: "huge", diagnostics: [banned("src/f7.txt", 1)] });
+  expect(record(root, "huge", "src/f7.txt")).toEqual([[1, 1]]);
+  expect(record(root, "huge", "src/f8.txt")).toBeUndefined();
+  // Within the bound, clean files are recorded as before.
+  compareWithBaseline({ ...input, files: files.slice(0, 3), callback: "few", diagnostics: [] });
+  expect(readBaseline(root, "few").get("src/f1.txt")?.e.length).toBe(0);
 });

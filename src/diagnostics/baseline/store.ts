@@ -32,7 +32,7 @@ export { STRIDE } from "./_binary.ts";
 export type Baseline = SavedFiles;
 
 /** Files plus diagnostics kept per callback: past this, the files seen longest ago are dropped. */
-const MAX_ENTRIES = 20_000;
+export const MAX_ENTRIES = 20_000;
 /** How long (ms) a run waits for another run of the callback that is saving its baseline. */
 const LOCK_WAIT_MS = 5000;
 /** A saved baseline larger than this is not read (the next run makes a new one). */
