@@ -22,6 +22,8 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const LINES = Number(values.lines);
 const fixtures = resolve(import.meta.dir, "..", "tests", "diagnostics", "fixtures");
+/** The dense logs' source file as it was for each of them (set below). */
+let sources: string[] = [];
 
 /** `count` lines made by repeating a real output, its line numbers varied so nothing dedupes. */
 function grow(fixture: string, count: number): string {
@@ -131,7 +133,8 @@ function freshProcess(
     console.log(cpu() - t);`;
   const n = Math.max(5, Math.min(RUNS, 11));
   const samples: number[] = [];
-  for (let i = 0; i < n; i++)
+  for (let i = 0; i < n; i++) {
+    writeFileSync(join(root, "a.ts"), sources[i % 2] as string);
     samples.push(
       Number(
         execFileSync(process.execPath, ["-e", script, logs[i % logs.length] as string], {
@@ -139,6 +142,7 @@ function freshProcess(
         }),
       ),
     );
+  }
   return { best: Math.min(...samples), median: median(samples), n };
 }
 
@@ -173,6 +177,7 @@ function freshSteps(root: string, logs: readonly string[]): string {
   const n = Math.max(5, Math.min(RUNS, 11));
   const best = [Infinity, Infinity, Infinity, Infinity];
   for (let i = 0; i < n; i++) {
+    writeFileSync(join(root, "a.ts"), sources[i % 2] as string);
     const out = execFileSync(process.execPath, ["-e", script, logs[i % logs.length] as string], {
       encoding: "utf8",
     });
@@ -189,11 +194,15 @@ function freshSteps(root: string, logs: readonly string[]): string {
 
 // The whole step after a run: read the log, parse, compare with the baseline, save. Runs
 // alternate between two logs whose diagnostics sit one line apart, as after an edit above
-// them, so each run has a baseline to compare with and a changed one to save.
+// them (the source file alternates with them: the second has a line added on top), so each
+// run has a baseline to compare with and a changed one to save.
 const root = mkdtempSync(join(tmpdir(), "cpilot-bench-diag-"));
 try {
   execFileSync("git", ["init", "-q"], { cwd: root });
   const source = Array.from({ length: 2000 }, (_, i) => `const v${i}: number = "x";`).join("\n");
+  // The source each log is of: the second has a line added on top (the edit that moved
+  // every diagnostic one line down), so a diagnostic still sits on its own line's text.
+  sources = [source, `// a line added above\n${source}`];
   writeFileSync(join(root, "a.ts"), source);
   /** Two logs of `count` lines, the second's diagnostics one line further down. */
   const logs = (name: string, count: number, line: (i: number, shift: number) => string) =>
@@ -215,8 +224,9 @@ try {
       : `a line of the tool's own (${i})`,
   );
   let round = 0;
-  const run = (callback: string, paths: readonly string[]) =>
-    diagnoseRun({
+  const run = (callback: string, paths: readonly string[]) => {
+    writeFileSync(join(root, "a.ts"), sources[round % 2] as string);
+    return diagnoseRun({
       batch: { root, files: [{ path: "a.ts", kind: "modified" }], origin: { surface: "hook" } },
       callback,
       format: undefined,
@@ -225,6 +235,7 @@ try {
       logPath: paths[round++ % 2] as string,
       status: "failed",
     });
+  };
   console.log(
     `  ${"log+parse+baseline".padEnd(24)} ${show(time(() => run("dense", dense)))}  ${LINES} lines, 5,000 kept, in one 2,000-line file`,
   );
@@ -273,6 +284,9 @@ function hookCalls(logs: readonly string[]): void {
     return dir;
   };
   const call = (dir: string) => {
+    // The source of the log this call's callback prints (it alternates, by .n).
+    const next = existsSync(join(dir, ".n")) ? Number(readFileSync(join(dir, ".n"), "utf8")) : 0;
+    writeFileSync(join(dir, "a.ts"), sources[next === 1 ? 1 : 0] as string);
     const payload = {
       session_id: "s1",
       cwd: dir,

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
 import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
@@ -320,4 +320,28 @@ test("a run over more files than a baseline keeps records none of them clean (th
   // Within the bound, clean files are recorded as before.
   compareWithBaseline({ ...input, files: files.slice(0, 3), callback: "few", diagnostics: [] });
   expect(readBaseline(root, "few").get("src/f1.txt")?.e.length).toBe(0);
+});
+
+test("an edit that only moves diagnostics down leaves the saved baseline as it is, and they stay old", async () => {
+  const root = repo({ "src/a.txt": "one\nBAD old\nthree\nBAD older\n" });
+  await runOnce(root, ["src/a.txt"]);
+  const path = join(root, ".cpilot", "baseline", "bad-words.bin");
+  const stamp = () => {
+    const st = statSync(path);
+    return `${st.ino} ${st.mtimeMs}`;
+  };
+  const saved = stamp();
+  for (const top of ["x\n", "x\ny\n"]) {
+    writeFileSync(join(root, "src/a.txt"), `${top}one\nBAD old\nthree\nBAD older\n`);
+    const lines = top.split("\n").length - 1;
+    expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
+      `src/a.txt:${2 + lines} unchanged/run`,
+      `src/a.txt:${4 + lines} unchanged/run`,
+    ]);
+    expect(stamp()).toBe(saved);
+  }
+  // A new one is saved.
+  writeFileSync(join(root, "src/a.txt"), "x\ny\none\nBAD old\nthree\nBAD older\nBAD new\n");
+  expect(shown(await runOnce(root, ["src/a.txt"])).at(-1)).toBe("src/a.txt:7 new");
+  expect(stamp()).not.toBe(saved);
 });

@@ -192,7 +192,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
       }
     if (partialNow) entries.set(PARTIAL_MARK, at);
     seen.set(file, { e: entries });
-    if (old === null || !sameNumbers(old.e, entries)) changed = true;
+    if (old === null || !sameRecord(old.e, entries)) changed = true;
   }
   // Files with none read are not known clean when the output was read in part.
   if (input.partial === true) {
@@ -223,9 +223,19 @@ function isPartialRecord(e: ArrayLike<number>): boolean {
   return e.length >= STRIDE && e[e.length - STRIDE] === -1;
 }
 
-function sameNumbers(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+/**
+ * Does a file's new record say what the saved one says? The same diagnostics on the same
+ * source texts, each as new or old as before; a line number counts only where the text is
+ * unknown (matching goes by text): an edit that moved them all down saves nothing, where it
+ * rewrote the whole baseline on every hook call.
+ */
+function sameRecord(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+  for (let i = 0; i < b.length; i += STRIDE) {
+    const text = b[i + 2];
+    if (a[i] !== b[i] || a[i + 2] !== text || a[i + 3] !== b[i + 3]) return false;
+    if (text === -1 && a[i + 1] !== b[i + 1]) return false;
+  }
   return true;
 }
 
