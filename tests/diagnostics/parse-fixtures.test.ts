@@ -154,6 +154,16 @@ const EXPECTED: Record<string, string[]> = {
     'mypy py/a.py:4:0 error [name-defined] Name "undefined_name" is not defined',
     'mypy py/a.py:5:0 error [assignment] Incompatible types in assignment (expression has type "str", variable has type "int")',
   ],
+  // --pretty (or `pretty = true`): a long message wraps onto lines of its own, the code last
+  "mypy-1.0.1-pretty.txt": [
+    'mypy py/a.py:5:12 error [return-value] Incompatible return value type (got "str", expected "int")',
+    'mypy py/a.py:9:12 error [return-value] Incompatible return value type (got "int", expected "str")',
+    ...Array.from(
+      { length: 12 },
+      (_, i) =>
+        `mypy py/a.py:12:${23 + 5 * i} error [list-item] List item ${i} has incompatible type "str"; expected "int"`,
+    ),
+  ],
   "mypy-2.4.0-error-end.txt": [
     'mypy py/m.py:12:14 error [assignment] Incompatible types in assignment (expression has type "str", variable has type "int")',
     'mypy py/m.py:13:1 error [call-overload] No overload variant of "foo" matches argument type "str"',

@@ -10,6 +10,22 @@ const TRAILING_CODE = /\s+\[([^\]\s]+)\]$/;
 /** clang's last line (gcc prints none): `1 error generated.`, `2 warnings and 1 error generated.` */
 const CLANG_SUMMARY = /^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated\.$/;
 
+/** Lines a wrapped mypy message goes on for, at most. */
+const MAX_WRAPPED = 6;
+/** mypy's summary lines, which follow its last diagnostic flush left too. */
+const MYPY_SUMMARY = /^(?:Found \d+ errors? in \d+ files?|Success: no issues found)/;
+
+/** A wrapped mypy message's last line ends in its code, or is its code alone. */
+const ENDS_IN_CODE = /(?:^|\s)\[[^\]\s]+\]$/;
+
+/**
+ * Is `line` the rest of a wrapped mypy message: flush left (the code alone may keep one
+ * space; its code frame is indented by four or more), not a header nor a summary?
+ */
+function wrapsOn(line: string): boolean {
+  return line.trim() !== "" && !/^\s\s/.test(line) && !LINE.test(line) && !MYPY_SUMMARY.test(line);
+}
+
 /** Which tool prints this shape, judged by the file and the code (C: `compiler`, gcc or clang). */
 function toolOf(file: string, code: string, compiler: string): string {
   if (code.startsWith("clippy::")) return "clippy";
@@ -42,6 +58,25 @@ export const gnu: OutputParser = {
       if (m === null) continue;
       claimed[i] = 1;
       let message = m[8] as string;
+      // mypy's pretty output wraps a long message onto lines of its own, flush left, the
+      // code (`[return-value]`) ending the last; its code frame follows, indented. Only a
+      // run of such lines that ends in a code is joined: another tool's line is not.
+      if (/\.pyi?$/.test(m[1] as string) && !ENDS_IN_CODE.test(message.trimEnd())) {
+        let end = i;
+        for (let j = i + 1; j < lines.length && j <= i + MAX_WRAPPED; j++) {
+          const next = lines[j] as string;
+          if (claimed[j] || !wrapsOn(next)) break;
+          if (ENDS_IN_CODE.test(next.trimEnd())) {
+            end = j;
+            break;
+          }
+        }
+        for (let j = i + 1; j <= end; j++) {
+          message = `${message.trimEnd()} ${(lines[j] as string).trim()}`;
+          claimed[j] = 1;
+        }
+        i = end;
+      }
       let code = m[7] ?? "";
       const trailing = TRAILING_CODE.exec(message);
       if (code === "" && trailing !== null) {
