@@ -1,6 +1,5 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
+import { gitPrefix } from "../match/git-prefix.ts";
 import { isStatePath } from "../util/state-layout.ts";
 
 /**
@@ -16,7 +15,7 @@ import { isStatePath } from "../util/state-layout.ts";
  * passed).
  */
 export function dirtyFiles(root: string): string[] | null {
-  const prefix = prefixOf(root);
+  const prefix = gitPrefix(root);
   if (prefix === null) return null;
   const r = runGit(root, [
     "status",
@@ -35,22 +34,4 @@ export function dirtyFiles(root: string): string[] | null {
     if (path !== "" && !isStatePath(path)) files.push(path);
   }
   return files;
-}
-
-/** Roots already asked about: the engine looks before and after the runs. */
-const prefixes = new Map<string, string | null>();
-
-/**
- * `root` relative to its work tree's top, with a trailing `/` ("" at the top); null outside
- * git. A root holding `.git` is its own top: no git process for it.
- */
-function prefixOf(root: string): string | null {
-  if (existsSync(join(root, ".git"))) return "";
-  const known = prefixes.get(root);
-  if (known !== undefined) return known;
-  const r = runGit(root, ["rev-parse", "--show-prefix"]);
-  const prefix = r.ok ? r.stdout.replace(/\n$/, "") : null;
-  // outside git is not remembered: a `git init` may come between two looks
-  if (prefix !== null) prefixes.set(root, prefix);
-  return prefix;
 }

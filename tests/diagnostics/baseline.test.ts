@@ -50,14 +50,15 @@ test("what was there before the edit stays old through line shifts; what the edi
   expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
     "src/a.txt:1 new",
     "src/a.txt:5 unchanged/commit",
-    "src/b.txt:1 new", // not edited and never seen: cpilot cannot know, so it is shown
+    // not edited, never seen, as in the last commit: there before this session's edits
+    "src/b.txt:1 unchanged/commit",
   ]);
   // Second edit: two more lines on top shift everything; the last run is the baseline now.
   writeFileSync(join(root, "src/a.txt"), "p\nq\nBAD new\nx\ny\none\nBAD old\nthree\n");
   expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
     "src/a.txt:3 new", // the agent's own, still not fixed
     "src/a.txt:7 unchanged/run",
-    "src/b.txt:1 new",
+    "src/b.txt:1 unchanged/run",
   ]);
   // A new BAD on a line the agent rewrote is new, however many BADs there were before.
   writeFileSync(join(root, "src/a.txt"), "p\nq\nBAD new\nx\nBAD y\none\nBAD old\nthree\n");
@@ -344,4 +345,16 @@ test("an edit that only moves diagnostics down leaves the saved baseline as it i
   writeFileSync(join(root, "src/a.txt"), "x\ny\none\nBAD old\nthree\nBAD older\nBAD new\n");
   expect(shown(await runOnce(root, ["src/a.txt"])).at(-1)).toBe("src/a.txt:7 new");
   expect(stamp()).not.toBe(saved);
+});
+
+test("a file the agent did not edit, seen for the first time: as in the last commit, there before; changed since or untracked, new", async () => {
+  const root = repo({ "src/a.txt": "x\n", "src/same.txt": "BAD same\n", "src/moved.txt": "ok\n" });
+  writeFileSync(join(root, "src/moved.txt"), "BAD changed since the commit\n");
+  writeFileSync(join(root, "src/new.txt"), "BAD untracked\n");
+  writeFileSync(join(root, "src/a.txt"), "y\n");
+  expect(shown(await runOnce(root, ["src/a.txt"])).sort()).toEqual([
+    "src/moved.txt:1 new",
+    "src/new.txt:1 new",
+    "src/same.txt:1 unchanged/commit",
+  ]);
 });

@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../model/diagnostic.ts";
 import { crc32 } from "../../platform/crc32.ts";
-import { linesUnchangedSinceCommit } from "./_committed.ts";
+import { filesUnchangedSinceCommit, linesUnchangedSinceCommit } from "./_committed.ts";
 import { keyHead, lineHash, sourceLines } from "./_source-lines.ts";
 import {
   decodeSaved,
@@ -54,9 +54,10 @@ export interface CompareInput {
  * edit moved do not count), or on the same line when the text cannot be read.
  *
  * A file with no baseline yet: in a file the agent edited, what is on a line unchanged since
- * the last commit was there before; in any other file it counts as new (those are shown as a
- * count and a few, after the edited files'). What an agent's edit brought stays "new" in
- * later runs until it is gone. Saving is best effort and never throws.
+ * the last commit was there before; in a file it did not edit that is as in the last commit,
+ * all of it was; in any other file it counts as new (those are shown as a count and a few,
+ * after the edited files'). What an agent's edit brought stays "new" in later runs until it
+ * is gone. Saving is best effort and never throws.
  */
 export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const { root, callback, edited, fromCheck } = input;
@@ -92,6 +93,16 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   // where a file comes back (an output of several tools), any may.
   let interleaved = false;
   for (const runs of byFile.values()) if (runs.length > 2) interleaved = true;
+  // Files the agent did not edit, seen for the first time (no record): those as in the last
+  // commit held their diagnostics before this session's edits, most likely (the pre-existing
+  // lint errors of a project an agent starts in). One git call for them all.
+  let firstSeenClean: Set<string> | null = null;
+  if (!fromCheck) {
+    const firstSeen: string[] = [];
+    for (const file of byFile.keys())
+      if (file !== "" && !edited.has(file) && before.get(file) === undefined) firstSeen.push(file);
+    if (firstSeen.length > 0) firstSeenClean = filesUnchangedSinceCommit(root, firstSeen);
+  }
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
   const seen = new Map<string, FileEntries>();
   let read = 0;
@@ -174,10 +185,14 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
           since = "commit";
         }
-        // No record: new. Past a partial record's cut, in a file the agent did not edit: it
-        // was most likely there (a run that reads more of a long output would tell the
-        // agent hundreds of "new" ones it never caused).
-        else introduced = old === null;
+        // A first sight of a file the agent did not edit, as in the last commit: there
+        // before. Other first sights: new. Past a partial record's cut, in a file the
+        // agent did not edit: most likely there (a run that reads more of a long output
+        // would tell the agent hundreds of "new" ones it never caused).
+        else if (old === null && firstSeenClean?.has(file) === true) {
+          introduced = false;
+          since = "commit";
+        } else introduced = old === null;
         entries[at++] = key;
         entries[at++] = d.line;
         entries[at++] = text;
