@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { diffArrays } from "diff";
-import { runGit, splitNul } from "../../match/git.ts";
-import { gitPrefix } from "../../match/git-prefix.ts";
+import { runGit } from "../../match/git.ts";
+import { changedOrUntracked } from "../../match/git-prefix.ts";
 
 /** Past this many changed lines, a file counts as rewritten (the diff would cost too much). */
 const MAX_EDIT = 4000;
@@ -37,30 +37,18 @@ const MAX_FILES_LOOKED_UP = 2000;
 
 /**
  * Which of `files` (root-relative) are as in the last commit: on disk, not changed in the
- * work tree nor staged, not untracked (an ignored file counts as unchanged). One `git status` for them all; null when git cannot tell (not a
- * repository, no commit, too many files).
+ * work tree nor staged, not untracked (an ignored file counts as unchanged; before the first
+ * commit every file is untracked or staged). One `git status` for them all; null when git
+ * cannot tell (not a repository, too many files).
  */
 export function filesUnchangedSinceCommit(
   root: string,
   files: readonly string[],
 ): Set<string> | null {
   if (files.length === 0 || files.length > MAX_FILES_LOOKED_UP) return null;
-  const prefix = gitPrefix(root);
-  if (prefix === null || !runGit(root, ["rev-parse", "--verify", "-q", "HEAD"]).ok) return null;
-  const r = runGit(root, [
-    "status",
-    "--porcelain=v1",
-    "-z",
-    "--untracked-files=all",
-    "--no-renames",
-    "--",
-    ...files,
-  ]);
-  if (!r.ok) return null;
-  const touched = new Set<string>();
-  for (const entry of splitNul(r.stdout))
-    if (entry.length > 3 && entry.startsWith(prefix, 3))
-      touched.add(entry.slice(3 + prefix.length));
+  const listed = changedOrUntracked(root, files);
+  if (listed === null) return null;
+  const touched = new Set(listed);
   // Not listed and on disk: tracked and clean (or ignored). Not on disk: nothing to say.
   return new Set(files.filter((f) => !touched.has(f) && existsSync(join(root, f))));
 }
