@@ -1,12 +1,10 @@
 /** The engine's look at the work tree (resync: "tree") reads git's state and never writes it. */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dirtyFiles } from "../../src/engine/dirty-files.ts";
-import { removeTempDirs, tempDir } from "../helpers/tmp.ts";
-
-afterEach(removeTempDirs);
+import { tempDir } from "../helpers/tmp.ts";
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd });
 

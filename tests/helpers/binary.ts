@@ -67,7 +67,7 @@ let cpilotPathDir: string | undefined;
 
 /** A PATH with `cpilot` on it (a link to the built binary), as on a machine that installed it. */
 export function pathWithCpilot(rest = "/usr/local/bin:/usr/bin:/bin"): string {
-  if (cpilotPathDir === undefined) {
+  if (cpilotPathDir === undefined || !existsSync(join(cpilotPathDir, "cpilot"))) {
     cpilotPathDir = tempDir("cpilot-path-");
     symlinkSync(cpilotBinary(), join(cpilotPathDir, "cpilot"));
   }

@@ -7,7 +7,8 @@ const created: string[] = [];
 
 /**
  * Remove every folder tempDir made in this test process (tests/setup.ts calls it after all
- * tests), in a detached `rm` that outlives the test run: the run never waits for it and its
+ * tests; a test file calling it removes other files' folders too, such as the PATH folder
+ * that holds `cpilot`: only setup.ts may), in a detached `rm` that outlives the test run: the run never waits for it and its
  * failures (a folder something is mounted on, a busy disk) never fail the run.
  */
 export function removeTempDirs(): void {

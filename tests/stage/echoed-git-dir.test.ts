@@ -1,12 +1,10 @@
 /** GIT_DIR as a linked worktree's hook gets it is dropped; one naming another repository stays. */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { dropEchoedGitDir } from "../../src/stage/echoed-git-dir.ts";
-import { removeTempDirs, tempDir } from "../helpers/tmp.ts";
-
-afterEach(removeTempDirs);
+import { tempDir } from "../helpers/tmp.ts";
 
 const git = (cwd: string, ...args: string[]) => execFileSync("git", args, { cwd, stdio: "pipe" });
 

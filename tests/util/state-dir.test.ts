@@ -1,13 +1,11 @@
 /** cpilot's state folder, made through the binary in a real repository. */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stateDir } from "../../src/util/state-dir.ts";
 import { cpilot } from "../agents/claude/_helpers.ts";
-import { removeTempDirs, tempDir } from "../helpers/tmp.ts";
-
-afterEach(removeTempDirs);
+import { tempDir } from "../helpers/tmp.ts";
 
 const status = (root: string) =>
   execFileSync("git", ["status", "--porcelain", "--untracked-files=all"], {
