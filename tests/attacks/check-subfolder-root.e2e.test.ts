@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
-import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { committedRepo, tempDir, writeFiles } from "../helpers/tmp.ts";
 import { treeState } from "../helpers/tree-state.ts";
 
 const git = (cwd: string, ...args: string[]): string =>
@@ -35,8 +35,7 @@ test("--fail-on-change fails when a callback rewrites a file of a config below t
 });
 
 test("git commit in a linked worktree whose hook runs check --staged from the config's folder: the staged content is checked, the work kept", () => {
-  const main = tempDir("cpilot-attack-wt-", { git: true });
-  writeFiles(main, {
+  const main = committedRepo("cpilot-attack-wt-", {
     "pkg/callbacks.config.json": JSON.stringify({
       callbacks: [
         // passes only on the staged text, where it is: in pkg/
@@ -46,8 +45,6 @@ test("git commit in a linked worktree whose hook runs check --staged from the co
     "pkg/a.txt": "a\n",
     "top.txt": "t\n",
   });
-  git(main, "add", "-A");
-  git(main, "commit", "-qm", "init");
   // a monorepo's own hook: the package's check, from the package's folder
   writeFiles(main, {
     ".git/hooks/pre-commit": "#!/bin/sh\ncd pkg && exec cpilot check --staged\n",
@@ -75,15 +72,12 @@ test("git commit in a linked worktree whose hook runs check --staged from the co
 });
 
 test("check --staged --config naming the config's folder: a clear error, the stage folder let go and the work as it was", () => {
-  const top = tempDir("cpilot-attack-config-dir-", { git: true });
-  writeFiles(top, {
+  const top = committedRepo("cpilot-attack-config-dir-", {
     "pkg/callbacks.config.json": JSON.stringify({
       callbacks: [{ name: "ok", pattern: "*.txt", timeout: 30, run: "true" }],
     }),
     "pkg/a.txt": "a\n",
   });
-  git(top, "add", "-A");
-  git(top, "commit", "-qm", "init");
   writeFiles(top, { "pkg/a.txt": "staged\n" });
   git(top, "add", "pkg/a.txt");
   writeFiles(top, { "pkg/a.txt": "staged\nunstaged\n", "u.txt": "u\n" });
@@ -103,8 +97,7 @@ test("check --staged --config naming the config's folder: a clear error, the sta
 });
 
 test("--config through a symlink to the repository: --staged and --changed still check the package's files", () => {
-  const top = tempDir("cpilot-attack-link-", { git: true });
-  writeFiles(top, {
+  const top = committedRepo("cpilot-attack-link-", {
     "pkg/callbacks.config.json": JSON.stringify({
       callbacks: [
         { name: "staged-only", pattern: "*.txt", timeout: 30, run: 'test "$(cat a.txt)" = staged' },
@@ -112,8 +105,6 @@ test("--config through a symlink to the repository: --staged and --changed still
     }),
     "pkg/a.txt": "a\n",
   });
-  git(top, "add", "-A");
-  git(top, "commit", "-qm", "init");
   writeFiles(top, { "pkg/a.txt": "staged\n" });
   git(top, "add", "pkg/a.txt");
   writeFiles(top, { "pkg/a.txt": "staged\nunstaged\n" });

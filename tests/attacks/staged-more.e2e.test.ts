@@ -7,7 +7,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
-import { tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
+import { committedRepo, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
@@ -21,15 +21,12 @@ function commit(cwd: string): { status: number | null; stderr: string } {
 }
 
 test("a staged file whose place a folder took: the commit records the staged version, not its deletion", () => {
-  const root = tempDir("cpilot-attack-staged-folder-", { git: true });
-  writeFiles(root, {
+  const root = committedRepo("cpilot-attack-staged-folder-", {
     "callbacks.config.json": JSON.stringify({
       callbacks: [{ name: "ok", pattern: "*.txt", timeout: 30, run: "true" }],
     }),
     "a.txt": "a\n",
   });
-  git(root, "add", "-A");
-  git(root, "commit", "-qm", "init");
   expect(cpilot(["install", "git"], { cwd: root }).code).toBe(0);
   writeFiles(root, { "a.txt": "staged\n" });
   git(root, "add", "a.txt");
@@ -81,15 +78,12 @@ test("check --staged --config FOLDER while another check holds the repository: t
 }, 60_000);
 
 test("a commit in a repository nested below the config's: check --staged refuses to pass or fail it on the outer repository's staged files", () => {
-  const outer = tempDir("cpilot-attack-nested-", { git: true });
-  writeFiles(outer, {
+  const outer = committedRepo("cpilot-attack-nested-", {
     "callbacks.config.json": JSON.stringify({
       callbacks: [{ name: "ok", pattern: "**/*.txt", timeout: 30, run: "true" }],
     }),
     "o.txt": "o\n",
   });
-  git(outer, "add", "-A");
-  git(outer, "commit", "-qm", "init");
   writeFiles(outer, { "o.txt": "outer staged\n" });
   git(outer, "add", "o.txt");
   const nested = join(outer, "nested");

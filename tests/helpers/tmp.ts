@@ -47,6 +47,15 @@ export function tempDir(prefix = "cpilot-test-", options: { git?: boolean } = {}
   return dir;
 }
 
+/** A git repository in a fresh temp folder holding `files`, committed once ("init"). */
+export function committedRepo(prefix: string, files: Record<string, string>): string {
+  const root = tempDir(prefix, { git: true });
+  writeFiles(root, files);
+  execFileSync("git", ["add", "-A"], { cwd: root, stdio: "pipe" });
+  execFileSync("git", ["commit", "-qm", "init"], { cwd: root, stdio: "pipe" });
+  return root;
+}
+
 /** Write files (relative path → content), creating folders. */
 export function writeFiles(root: string, files: Record<string, string>): void {
   for (const [path, content] of Object.entries(files)) {

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { cpilot, cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
-import { tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
+import { committedRepo, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 import { treeState } from "../helpers/tree-state.ts";
 
 const git = (root: string, ...args: string[]): string =>
@@ -19,16 +19,13 @@ const git = (root: string, ...args: string[]): string =>
 
 /** A repo with a committed config and files; `callbacks` is the config's list. */
 function repo(callbacks: unknown[], extra: Record<string, unknown> = {}): string {
-  const root = tempDir("cpilot-staged-", { git: true });
-  writeFiles(root, {
+  const root = committedRepo("cpilot-staged-", {
     "callbacks.config.json": JSON.stringify({ callbacks, ...extra }),
     ".gitignore": ".cpilot/\nignored.log\n",
     "a.txt": "one\ntwo\nthree\nfour\nfive\nsix\nseven\n",
     "b.txt": "bee\n",
     "gone.txt": "to be deleted\n",
   });
-  git(root, "add", "-A");
-  git(root, "commit", "-qm", "init");
   return root;
 }
 
@@ -400,8 +397,7 @@ test("Ctrl-C twice (cpilot quits at once): the work still goes back on the way o
 
 test("a config below the repository's top (its own root): from the top with --config and from a folder below it, the callbacks see the staged content and the work comes back", () => {
   const seen = join(tempDir("cpilot-seen-"), "s");
-  const root = tempDir("cpilot-staged-sub-", { git: true });
-  writeFiles(root, {
+  const root = committedRepo("cpilot-staged-sub-", {
     "app/callbacks.config.json": JSON.stringify({
       callbacks: [
         {
@@ -419,8 +415,6 @@ test("a config below the repository's top (its own root): from the top with --co
     "app/src/keep.txt": "k\n",
     "outside.txt": "o\n",
   });
-  git(root, "add", "-A");
-  git(root, "commit", "-qm", "init");
   for (const { cwd, args } of [
     { cwd: root, args: ["--config", "app/callbacks.config.json"] },
     { cwd: join(root, "app", "src"), args: [] },

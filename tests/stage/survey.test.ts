@@ -3,23 +3,20 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { indexEntries, type Survey, startSurvey } from "../../src/stage/survey.ts";
-import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { committedRepo, writeFiles } from "../helpers/tmp.ts";
 
 const git = (root: string, ...args: string[]): string =>
   execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 /** Every kind of record a survey meets: staged, partly staged, unstaged, deleted, untracked… */
 function messy(): string {
-  const root = tempDir("cpilot-survey-", { git: true });
-  writeFiles(root, {
+  const root = committedRepo("cpilot-survey-", {
     ".gitignore": "ignored.log\n.cpilot/\n",
     "a.txt": "a\n",
     "b.txt": "b\n",
     "c.txt": "c\n",
     "d/e.txt": "e\n",
   });
-  git(root, "add", "-A");
-  git(root, "commit", "-qm", "init");
   writeFiles(root, { "a.txt": "a staged\n", "new staged.txt": "n\n" });
   git(root, "add", "a.txt", "new staged.txt");
   writeFiles(root, {
