@@ -30,7 +30,14 @@ export interface FileEntries {
 }
 
 const MAGIC = 0x6c627063; // "cpbl" read as a little-endian u32
-const VERSION = 3;
+/**
+ * The format's version, and the parsers': bump it when a parser reads a message, code or
+ * severity differently, since a diagnostic's fingerprint is made of them. An older baseline
+ * then reads as none and the first-sight rules decide (see compare.ts): kept, its stale
+ * fingerprints would make old diagnostics look new, and saved as the agent's, stay so.
+ * 4: mypy's pretty output read whole (2026-11-24).
+ */
+const VERSION = 4;
 const HEADER = 24;
 /** Unused entries kept, at least, before the entries are packed again (see encodeWith). */
 const MIN_UNUSED = 1000;
