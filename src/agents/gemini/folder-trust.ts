@@ -5,19 +5,8 @@
  * (that folder and below), TRUST_PARENT (its parent and below) or DO_NOT_TRUST; the rule for
  * the deepest folder that holds the project decides.
  */
-import { readFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
-
-function readObject(path: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v)
-      ? (v as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
+import { readJsonObjectOrEmpty } from "../kit/json-file.ts";
 
 export function geminiTrustFile(home: string, env: NodeJS.ProcessEnv): string {
   return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(home, ".gemini", "trustedFolders.json");
@@ -25,13 +14,13 @@ export function geminiTrustFile(home: string, env: NodeJS.ProcessEnv): string {
 
 /** "off": folder trust is turned off; else whether `root` is trusted. */
 export function geminiTrusts(root: string, home: string, env: NodeJS.ProcessEnv): "off" | boolean {
-  const user = readObject(join(home, ".gemini", "settings.json"));
+  const user = readJsonObjectOrEmpty(join(home, ".gemini", "settings.json"));
   const security = user.security as Record<string, unknown> | undefined;
   const folderTrust = security?.folderTrust as Record<string, unknown> | undefined;
   if (folderTrust?.enabled === false) return "off";
   let best: { depth: number; trusted: boolean } | null = null;
   const target = resolve(root);
-  for (const [path, rule] of Object.entries(readObject(geminiTrustFile(home, env)))) {
+  for (const [path, rule] of Object.entries(readJsonObjectOrEmpty(geminiTrustFile(home, env)))) {
     const dir = resolve(rule === "TRUST_PARENT" ? dirname(path) : path);
     if (target !== dir && !target.startsWith(dir.endsWith(sep) ? dir : dir + sep)) continue;
     const depth = dir.length;

@@ -3,25 +3,13 @@
  * into the throwaway project without their hooks, signed in by API key to cpilot's model, with
  * usage statistics, telemetry and updates off. Returns the file copied, for the report.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isObject, type JsonObject, readJsonObjectOrEmpty } from "./json-file.ts";
 
-function readObject(path: string): Record<string, unknown> {
-  try {
-    const v = JSON.parse(readFileSync(path, "utf8")) as unknown;
-    return v !== null && typeof v === "object" && !Array.isArray(v)
-      ? (v as Record<string, unknown>)
-      : {};
-  } catch {
-    return {};
-  }
-}
-
-const sub = (o: Record<string, unknown>, key: string): Record<string, unknown> => {
+const sub = (o: JsonObject, key: string): JsonObject => {
   const v = o[key];
-  return v !== null && typeof v === "object" && !Array.isArray(v)
-    ? (v as Record<string, unknown>)
-    : {};
+  return isObject(v) ? v : {};
 };
 
 export function copyGeminiStyleSettings(
@@ -31,7 +19,7 @@ export function copyGeminiStyleSettings(
   selectedType: string,
 ): string[] {
   const from = join(root, folder, "settings.json");
-  const theirs = readObject(from);
+  const theirs = readJsonObjectOrEmpty(from);
   const { hooks: _theirHooks, ...rest } = theirs;
   const security = sub(rest, "security");
   const settings = {

@@ -32,6 +32,19 @@ export function readJsonObject(path: string): JsonObject {
   return value;
 }
 
+/**
+ * The JSON object in `path`, {} when it is missing, unreadable or not an object: for a file
+ * only read to learn from (an agent's trust list, settings to copy), never to write back.
+ */
+export function readJsonObjectOrEmpty(path: string): JsonObject {
+  try {
+    const value = JSON.parse(readFileSync(path, "utf8")) as unknown;
+    return isObject(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Write a JSON object atomically, 2-space indented, creating the folder; a symlinked file stays linked. */
 export function writeJsonObject(path: string, value: JsonObject): void {
   mkdirSync(dirname(path), { recursive: true });
