@@ -35,10 +35,11 @@ export function stateDir(root: string, ...sub: string[]): string {
   for (const part of ["", ...sub]) {
     if (part !== "") path = join(path, part);
     let st = lstatSync(path, { throwIfNoEntry: false });
+    let made = false;
     if (st === undefined) {
       try {
         mkdirSync(path);
-        if (part === "") ignoreItself(path);
+        made = true;
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       }
@@ -54,6 +55,8 @@ export function stateDir(root: string, ...sub: string[]): string {
         hint: "remove or rename it: cpilot makes the folder",
       });
     }
+    // Once the folder is known to be a real one of its own, not a link swapped in.
+    if (made && part === "") ignoreItself(path);
   }
   return path;
 }
