@@ -1,0 +1,72 @@
+/**
+ * Attacks on what an agent is told is new: sequences of edits, driven through the compiled
+ * binary as Claude Code drives it (a PostToolBatch on stdin), where an error the agent's
+ * edit brought must never be filed under "already there" or left out.
+ */
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contextOf, postBatch } from "../agents/claude/_helpers.ts";
+import { cpilot } from "../helpers/binary.ts";
+import { committedRepo } from "../helpers/tmp.ts";
+
+const TSC = join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsc");
+const TSCONFIG = JSON.stringify({
+  compilerOptions: { strict: true, noEmit: true },
+  include: ["src"],
+});
+const BLOCKS = "checks failed after your last edits";
+
+/** A committed project whose `tsc -p .` callback checks every file, whatever was edited. */
+function tscProject(files: Record<string, string>): string {
+  return committedRepo("cpilot-new-or-old-", {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "types", pattern: "*.ts", run: `${TSC} -p .`, timeout: 120 }],
+    }),
+    "tsconfig.json": TSCONFIG,
+    ...files,
+  });
+}
+
+/** What the agent reads after a batch writing `files` (root-relative). */
+function after(root: string, files: string[]): string {
+  const payload = { session_id: "s1", cwd: root, ...postBatch(files.map((f) => join(root, f))) };
+  const r = cpilot(["hook", "claude"], {
+    cwd: root,
+    env: { AI_AGENT: "claude-code_2-1-330_cli" },
+    input: JSON.stringify(payload),
+  });
+  expect(r.stderr).toBe("");
+  return r.stdout.trim() === "" ? "" : contextOf(JSON.parse(r.stdout));
+}
+
+const A = "export function f(a: number): number {\n  return a;\n}\n";
+const B = 'import { f } from "./a";\nexport const x = f(1);\n';
+const A_TWO_ARGS = "export function f(a: number, b: number): number {\n  return a + b;\n}\n";
+const B_ERROR = "src/b.ts:2:18 error TS2554: Expected 2 arguments, but got 1.";
+
+test("an edit to a.ts that breaks b.ts (not edited, committed, checked clean before) is the agent's, and stays so", () => {
+  const root = tscProject({ "src/a.ts": A, "src/b.ts": B });
+  writeFileSync(join(root, "src/a.ts"), `// a comment\n${A}`);
+  expect(after(root, ["src/a.ts"])).not.toContain("✗");
+  writeFileSync(join(root, "src/a.ts"), A_TWO_ARGS);
+  const told = after(root, ["src/a.ts"]);
+  expect(told).toContain(BLOCKS);
+  expect(told).toContain(B_ERROR);
+  expect(told).not.toContain("already there");
+  // Another edit of a.ts that fixes nothing: b.ts's error is still the agent's.
+  writeFileSync(join(root, "src/a.ts"), `// again\n${A_TWO_ARGS}`);
+  const again = after(root, ["src/a.ts"]);
+  expect(again).toContain(BLOCKS);
+  expect(again).toContain(B_ERROR);
+  expect(again).not.toContain("already there");
+}, 120_000);
+
+test("the first hook call in a project: an error in a file the agent did not edit is not claimed to predate the edit", () => {
+  const root = tscProject({ "src/a.ts": A, "src/b.ts": B });
+  writeFileSync(join(root, "src/a.ts"), A_TWO_ARGS);
+  const told = after(root, ["src/a.ts"]);
+  expect(told).toContain(BLOCKS);
+  expect(told).toContain(B_ERROR);
+  expect(told).not.toContain("already there before your edit");
+}, 120_000);
