@@ -190,7 +190,9 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   if (list.length === 0)
     return repeated > 0 ? [`(the same ${count(repeated, "diagnostic")} as above)`] : null;
   const edited = new Set(options.edited);
-  const { mine, others, old } = keyedParts(list, edited) ?? slowParts(list, edited);
+  const parts = keyedParts(list, edited) ?? slowParts(list, edited);
+  const { mine, others } = parts;
+  let old = parts.old;
 
   const lines: string[] = [];
   let left = budget;
@@ -215,8 +217,24 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     while (shown < Math.min(cap, others.length) && take(others.at(shown))) shown++;
     if (shown < others.length) lines.push(`… and ${others.length - shown} more in other files`);
   }
+  // Not known to predate the edit (see Diagnostic.since): shown, and not counted as old.
+  const unverified = old.filter((d) => d.since === "unverified");
+  if (unverified.length > 0) {
+    lines.push(
+      `${count(unverified.length, "diagnostic")} in files you did not edit, as in the last commit, that cpilot had not checked before: there before your edit, or brought by it (a change they depend on):`,
+    );
+    let shown = 0;
+    while (
+      shown < Math.min(OTHERS_SHOWN, unverified.length) &&
+      take(unverified[shown] as Diagnostic)
+    )
+      shown++;
+    if (shown < unverified.length)
+      lines.push(`… and ${unverified.length - shown} more in such files`);
+    old = old.filter((d) => d.since !== "unverified");
+  }
   if (old.length > 0) {
-    if (mine.length + others.length === 0) {
+    if (mine.length + others.length + unverified.length === 0) {
       lines.push(
         old.length === 1
           ? "its 1 diagnostic was already there before your edit:"
@@ -234,14 +252,15 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
 
 /**
  * True when a failed run's diagnostics explain its failure by what was already there: it
- * has errors, and every diagnostic it reported predates the edit. The agent is told, but
+ * has errors, and every diagnostic it reported is known to predate the edit (not merely
+ * unverified). The agent is told, but
  * not made to fix code it never touched (the failure does not block).
  */
 export function onlyPreexisting(diagnostics: readonly Diagnostic[] | undefined): boolean {
   if (diagnostics === undefined || diagnostics.length === 0) return false;
   return (
     diagnostics.some((d) => d.severity === "error") &&
-    diagnostics.every((d) => d.baseline === "unchanged")
+    diagnostics.every((d) => d.baseline === "unchanged" && d.since !== "unverified")
   );
 }
 

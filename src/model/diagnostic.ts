@@ -27,8 +27,14 @@ export interface Diagnostic {
    * comparison was made.
    */
   readonly baseline?: "new" | "unchanged";
-  /** What an "unchanged" diagnostic was compared with: an earlier run, or the committed file. */
-  readonly since?: "run" | "commit";
+  /**
+   * What an "unchanged" diagnostic was compared with: an earlier run, or the committed file;
+   * "unverified" when nothing told: a file the agent did not edit, as in the last commit,
+   * before any run of the callback was read whole. Most likely there before the edit, but
+   * an edit elsewhere may have brought it (a type it changed): the agent is told so, and a
+   * run failing on it is not taken for one failing only on what was there.
+   */
+  readonly since?: "run" | "commit" | "unverified";
 }
 
 /**

@@ -50,8 +50,9 @@ test("what was there before the edit stays old through line shifts; what the edi
   expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
     "src/a.txt:1 new",
     "src/a.txt:5 unchanged/commit",
-    // not edited, never seen, as in the last commit: there before this session's edits
-    "src/b.txt:1 unchanged/commit",
+    // not edited, never seen, as in the last commit, no run before: most likely there
+    // before this session's edits, but not known (a change elsewhere may have brought it)
+    "src/b.txt:1 unchanged/unverified",
   ]);
   // Second edit: two more lines on top shift everything; the last run is the baseline now.
   writeFileSync(join(root, "src/a.txt"), "p\nq\nBAD new\nx\ny\none\nBAD old\nthree\n");
@@ -347,7 +348,7 @@ test("an edit that only moves diagnostics down leaves the saved baseline as it i
   expect(stamp()).not.toBe(saved);
 });
 
-test("a file the agent did not edit, seen for the first time: as in the last commit, there before; changed since or untracked, new", async () => {
+test("a file the agent did not edit, seen for the first time before any run read whole: as in the last commit, unverified; changed since or untracked, new", async () => {
   const root = repo({ "src/a.txt": "x\n", "src/same.txt": "BAD same\n", "src/moved.txt": "ok\n" });
   writeFileSync(join(root, "src/moved.txt"), "BAD changed since the commit\n");
   writeFileSync(join(root, "src/new.txt"), "BAD untracked\n");
@@ -355,6 +356,22 @@ test("a file the agent did not edit, seen for the first time: as in the last com
   expect(shown(await runOnce(root, ["src/a.txt"])).sort()).toEqual([
     "src/moved.txt:1 new",
     "src/new.txt:1 new",
-    "src/same.txt:1 unchanged/commit",
+    "src/same.txt:1 unchanged/unverified",
   ]);
+});
+
+test("once a run was read whole, a file it did not name that has diagnostics now is new, however unchanged since the commit (an edit elsewhere brought them)", async () => {
+  const root = repo({ "src/a.txt": "x\n", "src/b.txt": "fine\n" });
+  // A run read whole (this checker always fails: one with no diagnostic is not compared).
+  writeFileSync(join(root, "src/a.txt"), "BAD y\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 new"]);
+  // b.txt gets a BAD and is committed as such (a stand-in for a file whose error comes from
+  // an edit elsewhere: as in the last commit, but not as the last run saw the project).
+  writeFileSync(join(root, "src/b.txt"), "BAD now\n");
+  execFileSync("git", ["commit", "-qam", "b"], { cwd: root });
+  writeFileSync(join(root, "src/a.txt"), "BAD z\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 new", "src/b.txt:1 new"]);
+  // And it stays the agent's until it is gone.
+  writeFileSync(join(root, "src/a.txt"), "BAD w\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 new", "src/b.txt:1 new"]);
 });

@@ -69,9 +69,15 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   if (list.length === 0 && !recordClean) return [];
   const saved = safeRead(root, callback);
   // A clean run over a few files already known clean (most hook calls): nothing to decode.
-  if (list.length === 0 && input.files.length <= FEW_FILES && knownCleanInSaved(saved, input.files))
+  if (
+    list.length === 0 &&
+    input.files.length <= FEW_FILES &&
+    knownCleanInSaved(saved, [...input.files, WHOLE_RUN])
+  )
     return [];
   const before = decodeSaved(saved);
+  // An earlier run of this callback was read whole: a file it did not name had none then.
+  const wholeRunBefore = before.get(WHOLE_RUN) !== undefined;
   const known: ReadBaseline = { files: before, version: saved.version };
   // Per file, in the order first seen, where its diagnostics lie in `list`: runs of
   // indexes, a start and an end each (a file's diagnostics mostly come together).
@@ -93,11 +99,13 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   // where a file comes back (an output of several tools), any may.
   let interleaved = false;
   for (const runs of byFile.values()) if (runs.length > 2) interleaved = true;
-  // Files the agent did not edit, seen for the first time (no record): those as in the last
-  // commit held their diagnostics before this session's edits, most likely (the pre-existing
-  // lint errors of a project an agent starts in). One git call for them all.
+  // Files the agent did not edit, seen for the first time (no record), by a callback that
+  // never ran whole before: those as in the last commit may have held their diagnostics
+  // before this session's edits (the pre-existing lint errors of a project an agent starts
+  // in), or an edit elsewhere brought them (a type it changed). One git call for them all.
+  // Once a run was read whole, a file it did not name had none then: what it has now is new.
   let firstSeenClean: Set<string> | null = null;
-  if (!fromCheck) {
+  if (!fromCheck && !wholeRunBefore) {
     const firstSeen: string[] = [];
     for (const file of byFile.keys())
       if (file !== "" && !edited.has(file) && before.get(file) === undefined) firstSeen.push(file);
@@ -152,7 +160,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           }
         }
         let introduced: boolean;
-        let since: "run" | "commit" = "run";
+        let since: "run" | "commit" | "unverified" = "run";
         let best = -1;
         if (!fromCheck && old !== null) {
           // The unused entry with this key that is this diagnostic: on the same text
@@ -185,13 +193,14 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
           since = "commit";
         }
-        // A first sight of a file the agent did not edit, as in the last commit: there
-        // before. Other first sights: new. Past a partial record's cut, in a file the
-        // agent did not edit: most likely there (a run that reads more of a long output
-        // would tell the agent hundreds of "new" ones it never caused).
+        // A first sight of a file the agent did not edit, as in the last commit, before any
+        // run read whole: most likely there before, but not known (see firstSeenClean); saved
+        // as there before, told as unverified. Other first sights: new. Past a partial
+        // record's cut, in a file the agent did not edit: most likely there (a run that reads
+        // more of a long output would tell the agent hundreds of "new" ones it never caused).
         else if (old === null && firstSeenClean?.has(file) === true) {
           introduced = false;
-          since = "commit";
+          since = "unverified";
         } else introduced = old === null;
         entries[at++] = key;
         entries[at++] = d.line;
@@ -199,7 +208,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         entries[at++] = introduced ? 1 : 0;
         if (fromCheck) continue;
         if (input.inPlace) {
-          const m = d as { baseline?: "new" | "unchanged"; since?: "run" | "commit" };
+          const m = d as { baseline?: "new" | "unchanged"; since?: Diagnostic["since"] };
           m.baseline = introduced ? "new" : "unchanged";
           if (!introduced) m.since = since;
         } else
@@ -214,6 +223,8 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     if (changed) updateBaseline(root, callback, seen, known);
     return out;
   }
+  if (!wholeRunBefore) changed = true;
+  seen.set(WHOLE_RUN, CLEAN);
   // A clean run over files already known clean (most passing runs) leaves nothing to save.
   if (recordClean)
     for (const file of input.files) {
@@ -227,6 +238,13 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 }
 
 const CLEAN: FileEntries = { e: [] };
+
+/**
+ * The record, under a name no diagnostic's path has (paths are root-relative, or absolute and
+ * normalized: never two slashes), that says a run of the callback was read whole: from then
+ * on, a file seen for the first time had no diagnostics in that run's output.
+ */
+const WHOLE_RUN = "//cpilot: a run read whole";
 
 /**
  * The entry that ends a record saved from part of an output: a key no CRC-32 has (-1), so
