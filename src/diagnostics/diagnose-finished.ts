@@ -3,6 +3,7 @@ import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
+import { onlyPreexisting } from "./agent-view.ts";
 import { compareWithBaseline } from "./baseline/compare.ts";
 
 export interface DiagnoseInput {
@@ -98,31 +99,48 @@ function namesAFile(found: readonly Diagnostic[]): boolean {
  */
 export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnosed | undefined> {
   if (!finished(input.status)) return undefined;
-  let found: Diagnostic[];
-  let cut = false;
+  const first = await readDiagnostics(input);
+  if (first === null) return { diagnostics: [], cut: false };
+  let read = first;
+  let marked = withColdJit(() => markNew(input, first.found, first.cut));
+  // Everything a hook call read was there before the edit, but the rest of the output may
+  // hold what the edit brought (an error printed after 1,000 old ones): read it as
+  // `cpilot check` does before telling the agent that the failure is not its own. This
+  // costs a dense output's full read only while all it shows is old.
+  if (read.cut && input.bounds !== undefined && onlyPreexisting(marked)) {
+    const { bounds: _bounds, limit: _limit, ...rest } = input;
+    const whole = await readDiagnostics(rest);
+    if (whole !== null) {
+      read = whole;
+      marked = withColdJit(() => markNew(input, whole.found, whole.cut));
+    }
+  }
+  return { diagnostics: marked, cut: read.cut };
+}
+
+/** A run's diagnostics as parsed from its log within the input's bounds; null when unreadable. */
+async function readDiagnostics(
+  input: DiagnoseInput,
+): Promise<{ found: Diagnostic[]; cut: boolean } | null> {
   try {
     // `format: "none"` reads nothing: its log is not even read.
     const read =
       input.format === "none" ? null : await readLog(input.logPath, input.bounds ?? WHOLE_LOG);
     const log = read?.text ?? "";
     // A log whose middle was skipped may hold more than was read, however little that was.
-    cut = read?.skipped === true;
-    if (log === "") found = [];
-    else {
-      const { parseOutput } = await import("./parse-output.ts");
-      const parsed = withColdJit(() =>
-        parseOutput(log, {
-          root: input.batch.root,
-          cwd: input.cwd,
-          format: input.format,
-          limit: input.limit,
-        }),
-      );
-      found = parsed.diagnostics;
-      cut ||= parsed.cut;
-    }
+    const skipped = read?.skipped === true;
+    if (log === "") return { found: [], cut: skipped };
+    const { parseOutput } = await import("./parse-output.ts");
+    const parsed = withColdJit(() =>
+      parseOutput(log, {
+        root: input.batch.root,
+        cwd: input.cwd,
+        format: input.format,
+        limit: input.limit,
+      }),
+    );
+    return { found: parsed.diagnostics, cut: skipped || parsed.cut };
   } catch {
-    return { diagnostics: [], cut: false };
+    return null;
   }
-  return { diagnostics: withColdJit(() => markNew(input, found, cut)), cut };
 }

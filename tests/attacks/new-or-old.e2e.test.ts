@@ -70,3 +70,27 @@ test("the first hook call in a project: an error in a file the agent did not edi
   expect(told).toContain(B_ERROR);
   expect(told).not.toContain("already there before your edit");
 }, 120_000);
+
+test("a dense output cut at 1,000 diagnostics, all old, with the agent's new error past the cut: told, and it blocks", () => {
+  // A real checker: every BAD is an error, printed file after file (old.txt before z.txt).
+  const run = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
+  const old = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
+  const root = committedRepo("cpilot-new-or-old-", {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }],
+    }),
+    "old.txt": `${old}\n`,
+    "z.txt": "fine\n",
+  });
+  writeFileSync(join(root, "z.txt"), "fine again\n");
+  after(root, ["z.txt"]);
+  writeFileSync(join(root, "z.txt"), "BAD mine\n");
+  const told = after(root, ["z.txt"]);
+  expect(told).toContain(BLOCKS);
+  expect(told).toContain("z.txt:1:1 error bad: the word is banned");
+  // Fixed: the 1,500 old ones inform, they do not block.
+  writeFileSync(join(root, "z.txt"), "fine\n");
+  const fixed = after(root, ["z.txt"]);
+  expect(fixed).not.toContain(BLOCKS);
+  expect(fixed).toContain("were already there before your edit");
+}, 120_000);
