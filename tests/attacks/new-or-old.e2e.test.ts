@@ -94,3 +94,25 @@ test("a dense output cut at 1,000 diagnostics, all old, with the agent's new err
   expect(fixed).not.toContain(BLOCKS);
   expect(fixed).toContain("were already there before your edit");
 }, 120_000);
+
+test("the agent's error past the cut of a dense file stays its own when a later edit elsewhere reads only the cut", () => {
+  const run = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
+  const old = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
+  const root = committedRepo("cpilot-new-or-old-", {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }],
+    }),
+    "old.txt": `${old}\n`,
+    "z.txt": "fine\n",
+  });
+  writeFileSync(join(root, "z.txt"), "fine again\n");
+  after(root, ["z.txt"]);
+  // The agent adds an error at the end of old.txt, line 1,501, past any hook call's cut.
+  writeFileSync(join(root, "old.txt"), `${old}\nBAD mine\n`);
+  expect(after(root, ["old.txt"])).toContain("old.txt:1501:1 error bad");
+  // An edit elsewhere: the error in old.txt is still the agent's.
+  writeFileSync(join(root, "z.txt"), "fine once more\n");
+  const told = after(root, ["z.txt"]);
+  expect(told).toContain(BLOCKS);
+  expect(told).toContain("old.txt:1501:1 error bad");
+}, 120_000);
