@@ -55,7 +55,12 @@ export function finished(status: RunStatus): boolean {
  * A finished run's diagnostics (`found` in its log) compared with the callback's baseline,
  * which this run then becomes. Never throws: bookkeeping must not cost the reply.
  */
-export function markNew(input: DiagnoseInput, found: Diagnostic[], cut = false): Diagnostic[] {
+export function markNew(
+  input: DiagnoseInput,
+  found: Diagnostic[],
+  cut = false,
+  save?: (marked: readonly Diagnostic[]) => boolean,
+): Diagnostic[] {
   const { status, batch } = input;
   // A cut-off run, or a failure cpilot cannot read (a crash), says nothing about the files.
   if (status === "timed_out" || (status === "failed" && found.length === 0)) return found;
@@ -77,6 +82,7 @@ export function markNew(input: DiagnoseInput, found: Diagnostic[], cut = false):
       // tsconfig.json is present but…", a crash with a stack): what was read is compared,
       // nothing is saved, so its files are not recorded as clean.
       partial: cut || (status === "failed" && !namesAFile(found)),
+      ...(save ? { save } : {}),
     });
     return input.report === "all" ? found : marked;
   } catch {
@@ -102,12 +108,15 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
   const first = await readDiagnostics(input);
   if (first === null) return { diagnostics: [], cut: false };
   let read = first;
-  let marked = withColdJit(() => markNew(input, first.found, first.cut));
   // Everything a hook call read was there before the edit, but the rest of the output may
   // hold what the edit brought (an error printed after 1,000 old ones): read it as
-  // `cpilot check` does before telling the agent that the failure is not its own. This
+  // `cpilot check` does before telling the agent that the failure is not its own, and save
+  // only that (a partial record saved first would lose the agent's own past its cut). This
   // costs a dense output's full read only while all it shows is old.
-  if (read.cut && input.bounds !== undefined && onlyPreexisting(marked)) {
+  const readMore = (marked: readonly Diagnostic[]) =>
+    first.cut && input.bounds !== undefined && onlyPreexisting(marked);
+  let marked = withColdJit(() => markNew(input, first.found, first.cut, (m) => !readMore(m)));
+  if (readMore(marked)) {
     const { bounds: _bounds, limit: _limit, ...rest } = input;
     const whole = await readDiagnostics(rest);
     if (whole !== null) {

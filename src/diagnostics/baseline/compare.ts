@@ -45,6 +45,12 @@ export interface CompareInput {
    * recorded clean, since a file with none read may well have some.
    */
   readonly partial?: boolean;
+  /**
+   * Whether to save this run as the baseline, asked with the marked diagnostics before
+   * saving: false when the caller will read more of the output and compare again (a partial
+   * record saved first would lose what the agent's edit brought past its cut). Default yes.
+   */
+  readonly save?: (marked: readonly Diagnostic[]) => boolean;
 }
 
 /**
@@ -218,6 +224,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     seen.set(file, { e: entries });
     if (old === null || !sameRecord(old.e, entries)) changed = true;
   }
+  if (input.save?.(out) === false) return out;
   // Files with none read are not known clean when the output was read in part.
   if (input.partial === true) {
     if (changed) updateBaseline(root, callback, seen, known);
