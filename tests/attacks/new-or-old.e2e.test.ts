@@ -116,3 +116,27 @@ test("the agent's error past the cut of a dense file stays its own when a later 
   expect(told).toContain(BLOCKS);
   expect(told).toContain("old.txt:1501:1 error bad");
 }, 120_000);
+
+test("the agent's error past a dense file's cut stays its own through a call that read a new error before the cut", () => {
+  const run = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
+  const old = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
+  const root = committedRepo("cpilot-new-or-old-", {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }],
+    }),
+    "a.txt": "fine\n",
+    "old.txt": `${old}\n`,
+  });
+  writeFileSync(join(root, "a.txt"), "fine again\n");
+  after(root, ["a.txt"]);
+  writeFileSync(join(root, "old.txt"), `${old}\nBAD mine\n`);
+  expect(after(root, ["old.txt"])).toContain("old.txt:1501:1 error bad");
+  // A new error in a.txt, printed first: this call reads a.txt's and old.txt's first 999.
+  writeFileSync(join(root, "a.txt"), "BAD too\n");
+  expect(after(root, ["a.txt"])).toContain("a.txt:1:1 error bad");
+  // a.txt fixed: old.txt's line 1,501 is still the agent's.
+  writeFileSync(join(root, "a.txt"), "fine\n");
+  const told = after(root, ["a.txt"]);
+  expect(told).toContain(BLOCKS);
+  expect(told).toContain("old.txt:1501:1 error bad");
+}, 120_000);
