@@ -220,9 +220,23 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         } else
           out[i] = introduced ? { ...d, baseline: "new" } : { ...d, baseline: "unchanged", since };
       }
-    if (partialNow) entries.set(PARTIAL_MARK, at);
-    seen.set(file, { e: entries });
-    if (old === null || !sameRecord(old.e, entries)) changed = true;
+    let record = entries;
+    if (partialNow) {
+      // What the agent's edit brought that this read did not reach (past the cut) stays
+      // its own: carried over, else the next read past the cut would take it for old.
+      const carried = old === null ? 0 : unusedIntroduced(old.e, used);
+      if (carried > 0) {
+        record = new Float64Array(entries.length + carried * STRIDE);
+        record.set(entries.subarray(0, at));
+        const e = (old as FileEntries).e;
+        for (let j = 0; j < used.length; j++)
+          if (!used[j] && e[j * STRIDE + 3] === 1)
+            for (let k = 0; k < STRIDE; k++) record[at++] = e[j * STRIDE + k] as number;
+      }
+      record.set(PARTIAL_MARK, at);
+    }
+    seen.set(file, { e: record });
+    if (old === null || !sameRecord(old.e, record)) changed = true;
   }
   if (input.save?.(out) === false) return out;
   // Files with none read are not known clean when the output was read in part.
@@ -258,6 +272,13 @@ const WHOLE_RUN = "//cpilot: a run read whole";
  * it never matches a diagnostic. Unmatched diagnostics of such a file are not taken as new.
  */
 const PARTIAL_MARK = [-1, -1, -1, 0];
+
+/** How many of a stored record's entries this run matched none of and an agent's edit brought. */
+function unusedIntroduced(e: ArrayLike<number>, used: Uint8Array): number {
+  let n = 0;
+  for (let j = 0; j < used.length; j++) if (!used[j] && e[j * STRIDE + 3] === 1) n++;
+  return n;
+}
 
 function isPartialRecord(e: ArrayLike<number>): boolean {
   return e.length >= STRIDE && e[e.length - STRIDE] === -1;
