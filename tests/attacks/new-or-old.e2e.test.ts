@@ -140,3 +140,24 @@ test("the agent's error past a dense file's cut stays its own through a call tha
   expect(told).toContain(BLOCKS);
   expect(told).toContain("old.txt:1501:1 error bad");
 }, 120_000);
+
+test("an error added past a dense file's cut outside the edit tool (a shell command) is not taken for old", () => {
+  const run = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
+  const old = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
+  const root = committedRepo("cpilot-new-or-old-", {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }],
+    }),
+    "a.txt": "fine\n",
+    "old.txt": `${old}\n`,
+  });
+  // A new error in a.txt, printed first: this call reads old.txt's first 999 only.
+  writeFileSync(join(root, "a.txt"), "BAD too\n");
+  expect(after(root, ["a.txt"])).toContain("a.txt:1:1 error bad");
+  // The agent fixes a.txt, and a command of its own appends an error to old.txt.
+  writeFileSync(join(root, "old.txt"), `${old}\nBAD by sed\n`);
+  writeFileSync(join(root, "a.txt"), "fine\n");
+  const told = after(root, ["a.txt"]);
+  expect(told).toContain(BLOCKS);
+  expect(told).toContain("old.txt:1501:1 error bad");
+}, 120_000);
