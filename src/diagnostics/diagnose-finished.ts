@@ -3,7 +3,6 @@ import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
-import { onlyPreexisting } from "./agent-view.ts";
 import { compareWithBaseline } from "./baseline/compare.ts";
 
 export interface DiagnoseInput {
@@ -90,6 +89,16 @@ export function markNew(
   }
 }
 
+/** Errors among them, every one already there before the edit (or not known to be new). */
+function nothingNew(marked: readonly Diagnostic[]): boolean {
+  let errors = false;
+  for (const d of marked) {
+    if (d.baseline !== "unchanged") return false;
+    if (d.severity === "error") errors = true;
+  }
+  return errors;
+}
+
 function namesAFile(found: readonly Diagnostic[]): boolean {
   for (const d of found) if (d.file !== "") return true;
   return false;
@@ -108,14 +117,18 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
   const first = await readDiagnostics(input);
   if (first === null) return { diagnostics: [], cut: false };
   let read = first;
-  // Everything a hook call read was there before the edit, but the rest of the output may
-  // hold what the edit brought (an error printed after 1,000 old ones): read it as
-  // `cpilot check` does before telling the agent that the failure is not its own, and save
-  // only that (a partial record saved first would lose the agent's own past its cut). This
-  // costs a dense output's full read only while all it shows is old.
+  // A hook call's cut read saves nothing: the records it would save for a file it may not
+  // have read whole leave what lies past the cut unknown, and an error printed there later
+  // (the agent's, from an edit elsewhere or a shell command) would read as old. When all it
+  // read was there before the edit, the rest of the output may hold what the edit brought
+  // (an error printed after 1,000 old ones): it reads the output as `cpilot check` does
+  // before telling the agent that the failure is not its own, and saves that. The full read
+  // costs only while all a dense, failing output shows is old; when it shows something new,
+  // the agent is told and the failure blocks anyway.
+  const hookCut = first.cut && input.bounds !== undefined;
   const readMore = (marked: readonly Diagnostic[]) =>
-    first.cut && input.bounds !== undefined && onlyPreexisting(marked);
-  let marked = withColdJit(() => markNew(input, first.found, first.cut, (m) => !readMore(m)));
+    hookCut && input.status === "failed" && nothingNew(marked);
+  let marked = withColdJit(() => markNew(input, first.found, first.cut, () => !hookCut));
   if (readMore(marked)) {
     const { bounds: _bounds, limit: _limit, ...rest } = input;
     const whole = await readDiagnostics(rest);

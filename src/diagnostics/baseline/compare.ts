@@ -191,13 +191,18 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         if (fromCheck) introduced = false;
         else if (best >= 0) introduced = (old as FileEntries).e[best * STRIDE + 3] === 1;
         else if (old !== null && !oldPartial) introduced = true;
-        else if (edited.has(file) && src !== null) {
+        else if (
+          src !== null &&
+          (edited.has(file) || (old === null && firstSeenClean?.has(file) === false))
+        ) {
           // Asked once per file (null, a file new since the commit, is an answer too).
           if (committed === undefined)
             committed =
               lookups++ < MAX_COMMIT_LOOKUPS ? linesUnchangedSinceCommit(root, file, src) : null;
           introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
-          since = "commit";
+          // A file changed since the commit but not by the edits told (a shell command, the
+          // user), before any run read whole: on its unchanged lines, not known either way.
+          since = edited.has(file) ? "commit" : "unverified";
         }
         // A first sight of a file the agent did not edit, as in the last commit, before any
         // run read whole: most likely there before, but not known (see firstSeenClean); saved
