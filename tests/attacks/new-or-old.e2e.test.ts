@@ -161,3 +161,22 @@ test("an error added past a dense file's cut outside the edit tool (a shell comm
   expect(told).toContain(BLOCKS);
   expect(told).toContain("old.txt:1501:1 error bad");
 }, 120_000);
+
+test("an edit to one line of a file never seen with errors that breaks another, unchanged line of it: the agent's", () => {
+  const root = tscProject({
+    "src/a.ts": "export const x: number = 1;\nexport const y: number = x;\n",
+    "src/b.ts": "export const z = 1;\n",
+  });
+  // A clean run of the whole project first (an edit elsewhere).
+  writeFileSync(join(root, "src/b.ts"), "export const z = 2;\n");
+  expect(after(root, ["src/b.ts"])).not.toContain("✗");
+  // Line 1 changes; the error is on line 2, as in the last commit.
+  writeFileSync(
+    join(root, "src/a.ts"),
+    'export const x: string = "1";\nexport const y: number = x;\n',
+  );
+  const told = after(root, ["src/a.ts"]);
+  expect(told).toContain(BLOCKS);
+  expect(told).toContain("src/a.ts:2:14 error TS2322");
+  expect(told).not.toContain("already there");
+}, 120_000);
