@@ -15,6 +15,8 @@ export interface DiagnoseInput {
   /** Absolute folder the run ran in. */
   readonly cwd: string;
   readonly files: readonly string[];
+  /** The callback checks the same things whatever files it is given (see run-scope.ts). */
+  readonly wholeProject?: boolean;
   readonly logPath: string;
   readonly status: RunStatus;
   /** Most diagnostics read from the output (see parse-output.ts); default all it keeps. */
@@ -75,6 +77,7 @@ export function markNew(
           : batch.files.filter((f) => f.kind !== "deleted").map((f) => f.path),
       ),
       fromCheck: batch.origin.surface === "check",
+      checksWholeProject: input.wholeProject === true,
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",
       // Part of the output unread, or a failure that names no file (tsc's "error TS5112:

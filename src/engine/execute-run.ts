@@ -20,6 +20,7 @@ import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
+import { checksWholeProject } from "./run-scope.ts";
 import {
   openPendingRecord,
   type PendingRecord,
@@ -204,6 +205,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     files,
     logPath,
     status,
+    wholeProject: checksWholeProject(callback.run),
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
     ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });

@@ -375,3 +375,26 @@ test("once a run was read whole, a file it did not name that has diagnostics now
   writeFileSync(join(root, "src/a.txt"), "BAD w\n");
   expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 new", "src/b.txt:1 new"]);
 });
+
+test("after a run read whole, a file with no record: new for a checker of the whole project; unverified for one given its files (it may not have reached it)", () => {
+  for (const checksWholeProject of [true, false]) {
+    const root = repo({ "src/a.txt": "BAD\n", "src/b.txt": "BAD old\n" });
+    const base = {
+      root,
+      callback: "c",
+      fromCheck: false,
+      files: ["src/a.txt"],
+      edited: new Set(["src/a.txt"]),
+      checksWholeProject,
+    };
+    compareWithBaseline({ ...base, diagnostics: [banned("src/a.txt", 1)] });
+    const now = compareWithBaseline({
+      ...base,
+      diagnostics: [banned("src/a.txt", 1), banned("src/b.txt", 1)],
+    });
+    expect(shown(now)).toEqual([
+      "src/a.txt:1 unchanged/run",
+      checksWholeProject ? "src/b.txt:1 new" : "src/b.txt:1 unchanged/unverified",
+    ]);
+  }
+});

@@ -35,6 +35,11 @@ export interface CompareInput {
    */
   readonly fromCheck: boolean;
   /**
+   * The callback checks the same things whatever files it is given (`tsc -p .`): once one
+   * of its runs was read whole, a file that run did not name had no diagnostics.
+   */
+  readonly checksWholeProject?: boolean;
+  /**
    * The diagnostics are the caller's own (a parse it just made): marked in place, not
    * copied (thousands of copies cost more than the comparison).
    */
@@ -82,8 +87,11 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   )
     return [];
   const before = decodeSaved(saved);
-  // An earlier run of this callback was read whole: a file it did not name had none then.
   const wholeRunBefore = before.get(WHOLE_RUN) !== undefined;
+  // An earlier run of this callback was read whole, and it checks the whole project: a file
+  // it did not name had none then, so a file with no record has none that predate the edit
+  // (an edit to a.ts that breaks b.ts, or line 1 that breaks line 2 of a file seen clean).
+  const noneBefore = wholeRunBefore && input.checksWholeProject === true;
   const known: ReadBaseline = { files: before, version: saved.version };
   // Per file, in the order first seen, where its diagnostics lie in `list`: runs of
   // indexes, a start and an end each (a file's diagnostics mostly come together).
@@ -105,13 +113,12 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   // where a file comes back (an output of several tools), any may.
   let interleaved = false;
   for (const runs of byFile.values()) if (runs.length > 2) interleaved = true;
-  // Files the agent did not edit, seen for the first time (no record), by a callback that
-  // never ran whole before: those as in the last commit may have held their diagnostics
+  // Files the agent did not edit, seen for the first time (no record), unless none had any
+  // before (noneBefore): those as in the last commit may have held their diagnostics
   // before this session's edits (the pre-existing lint errors of a project an agent starts
   // in), or an edit elsewhere brought them (a type it changed). One git call for them all.
-  // Once a run was read whole, a file it did not name had none then: what it has now is new.
   let firstSeenClean: Set<string> | null = null;
-  if (!fromCheck && !wholeRunBefore) {
+  if (!fromCheck && !noneBefore) {
     const firstSeen: string[] = [];
     for (const file of byFile.keys())
       if (file !== "" && !edited.has(file) && before.get(file) === undefined) firstSeen.push(file);
@@ -190,7 +197,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         }
         if (fromCheck) introduced = false;
         else if (best >= 0) introduced = (old as FileEntries).e[best * STRIDE + 3] === 1;
-        else if (old !== null && !oldPartial) introduced = true;
+        else if (old !== null ? !oldPartial : noneBefore) introduced = true;
         else if (
           src !== null &&
           (edited.has(file) || (old === null && firstSeenClean?.has(file) === false))
