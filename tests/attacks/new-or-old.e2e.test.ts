@@ -4,7 +4,7 @@
  * edit brought must never be filed under "already there" or left out.
  */
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contextOf, postBatch } from "../agents/claude/_helpers.ts";
 import { cpilot } from "../helpers/binary.ts";
@@ -179,4 +179,24 @@ test("an edit to one line of a file never seen with errors that breaks another, 
   expect(told).toContain(BLOCKS);
   expect(told).toContain("src/a.ts:2:14 error TS2322");
   expect(told).not.toContain("already there");
+}, 120_000);
+
+test("a baseline cut short, or of another version, loses no error of the agent's in a file it did not edit: the failure still blocks", () => {
+  for (const spoil of [
+    (b: Buffer) => b.subarray(0, b.length - 9),
+    (b: Buffer) => Buffer.concat([Buffer.from("cpbl"), Buffer.from([99]), b.subarray(5)]),
+  ]) {
+    const root = tscProject({ "src/a.ts": A, "src/b.ts": B });
+    writeFileSync(join(root, "src/a.ts"), `// a comment\n${A}`);
+    after(root, ["src/a.ts"]);
+    writeFileSync(join(root, "src/a.ts"), A_TWO_ARGS);
+    expect(after(root, ["src/a.ts"])).toContain(B_ERROR);
+    const saved = join(root, ".cpilot", "baseline", "types.bin");
+    writeFileSync(saved, spoil(readFileSync(saved)));
+    writeFileSync(join(root, "src/a.ts"), `// again\n${A_TWO_ARGS}`);
+    const told = after(root, ["src/a.ts"]);
+    expect(told).toContain(BLOCKS);
+    expect(told).toContain(B_ERROR);
+    expect(told).not.toContain("already there");
+  }
 }, 120_000);
