@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 
 /** Where a parsed path is resolved: the run's working directory, inside the project root. */
@@ -21,6 +22,26 @@ export function rootRelative(printed: string, base: PathBase): string {
   const abs = isAbsolute(p) || /^[A-Za-z]:\//.test(p) ? p : resolve(base.cwd, p);
   const rel = relative(base.root, abs).replaceAll("\\", "/");
   if (rel === "") return ".";
-  if (rel.startsWith("../") || rel === ".." || isAbsolute(rel)) return abs.replaceAll("\\", "/");
+  if (rel.startsWith("../") || rel === ".." || isAbsolute(rel)) {
+    // Through a symlink to the project (a tool run on a linked path, macOS's /var): the
+    // project's file, or the agent's edits and the baseline would not know it.
+    const real = realInsideRoot(abs, base.root);
+    return real ?? abs.replaceAll("\\", "/");
+  }
+  return rel;
+}
+
+/** `abs` made real and root-relative when it then lies in the (real) root; else null. */
+function realInsideRoot(abs: string, root: string): string | null {
+  let real: string;
+  let realRoot: string;
+  try {
+    real = realpathSync(abs);
+    realRoot = realpathSync(root);
+  } catch {
+    return null; // gone, or not a path at all
+  }
+  const rel = relative(realRoot, real).replaceAll("\\", "/");
+  if (rel === "" || rel.startsWith("../") || rel === ".." || isAbsolute(rel)) return null;
   return rel;
 }

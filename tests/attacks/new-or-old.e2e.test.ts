@@ -4,11 +4,11 @@
  * edit brought must never be filed under "already there" or left out.
  */
 import { expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contextOf, postBatch } from "../agents/claude/_helpers.ts";
 import { cpilot } from "../helpers/binary.ts";
-import { committedRepo } from "../helpers/tmp.ts";
+import { committedRepo, tempDir } from "../helpers/tmp.ts";
 
 const TSC = join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsc");
 const TSCONFIG = JSON.stringify({
@@ -199,4 +199,23 @@ test("a baseline cut short, or of another version, loses no error of the agent's
     expect(told).toContain(B_ERROR);
     expect(told).not.toContain("already there");
   }
+}, 120_000);
+
+test("a checker that prints paths through a symlink to the project: old errors stay old, the agent's are its edit's", () => {
+  const root = committedRepo("cpilot-new-or-old-", { "old.txt": "BAD old\n", "z.txt": "fine\n" });
+  const link = join(tempDir("cpilot-link-"), "project");
+  symlinkSync(root, link);
+  const run = `grep -n -H -o BAD ${link}/*.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
+  writeFileSync(
+    join(root, "callbacks.config.json"),
+    JSON.stringify({ callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }] }),
+  );
+  writeFileSync(join(root, "z.txt"), "fine again\n");
+  after(root, ["z.txt"]);
+  writeFileSync(join(root, "z.txt"), "BAD mine\n");
+  const told = after(root, ["z.txt"]);
+  expect(told).toContain(BLOCKS);
+  expect(told).toContain("  z.txt:1:1 error bad: the word is banned");
+  expect(told).toContain("and 1 that was already there before your edit");
+  expect(told).not.toContain(link);
 }, 120_000);
