@@ -69,6 +69,12 @@ test("the first hook call in a project: an error in a file the agent did not edi
   expect(told).toContain(BLOCKS);
   expect(told).toContain(B_ERROR);
   expect(told).not.toContain("already there before your edit");
+  // Told once; the next call informs (it does not block again), and still claims nothing.
+  writeFileSync(join(root, "src/a.ts"), `// again\n${A_TWO_ARGS}`);
+  const again = after(root, ["src/a.ts"]);
+  expect(again).not.toContain(BLOCKS);
+  expect(again).toContain(B_ERROR);
+  expect(again).not.toContain("already there before your edit");
 }, 120_000);
 
 test("a dense output cut at 1,000 diagnostics, all old, with the agent's new error past the cut: told, and it blocks", () => {
