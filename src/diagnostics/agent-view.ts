@@ -218,7 +218,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     if (shown < others.length) lines.push(`… and ${others.length - shown} more in other files`);
   }
   // Not known to predate the edit (see Diagnostic.since): shown, and not counted as old.
-  const unverified = old.filter((d) => d.since === "unverified");
+  const unverified = old.filter(isUnverified);
   if (unverified.length > 0) {
     lines.push(
       `${count(unverified.length, "diagnostic")} in files you did not edit, as in the last commit, that cpilot had not checked before: there before your edit, or brought by it (a change they depend on):`,
@@ -231,7 +231,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
       shown++;
     if (shown < unverified.length)
       lines.push(`… and ${unverified.length - shown} more in such files`);
-    old = old.filter((d) => d.since !== "unverified");
+    old = old.filter((d) => !isUnverified(d));
   }
   if (old.length > 0) {
     if (mine.length + others.length + unverified.length === 0) {
@@ -262,6 +262,10 @@ export function onlyPreexisting(diagnostics: readonly Diagnostic[] | undefined):
     diagnostics.some((d) => d.severity === "error") &&
     diagnostics.every((d) => d.baseline === "unchanged" && d.since !== "unverified")
   );
+}
+
+function isUnverified(d: Diagnostic): boolean {
+  return d.since === "unverified" || d.since === "unverified-told";
 }
 
 function count(n: number, word: string): string {

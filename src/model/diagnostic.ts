@@ -33,8 +33,9 @@ export interface Diagnostic {
    * before any run of the callback was read whole. Most likely there before the edit, but
    * an edit elsewhere may have brought it (a type it changed): the agent is told so, and a
    * run failing on it is not taken for one failing only on what was there.
+   * "unverified-told": such a one, told so on an earlier call: it informs, it does not block.
    */
-  readonly since?: "run" | "commit" | "unverified";
+  readonly since?: "run" | "commit" | "unverified" | "unverified-told";
 }
 
 /**

@@ -94,11 +94,12 @@ test("a dense output cut at 1,000 diagnostics, all old, with the agent's new err
   const told = after(root, ["z.txt"]);
   expect(told).toContain(BLOCKS);
   expect(told).toContain("z.txt:1:1 error bad: the word is banned");
-  // Fixed: the 1,500 old ones inform, they do not block.
+  // Fixed: the 1,500 old ones (unverified on the first call, told then) inform, they do
+  // not block.
   writeFileSync(join(root, "z.txt"), "fine\n");
   const fixed = after(root, ["z.txt"]);
   expect(fixed).not.toContain(BLOCKS);
-  expect(fixed).toContain("were already there before your edit");
+  expect(fixed).toContain("1500 diagnostics in files you did not edit");
 }, 120_000);
 
 test("the agent's error past the cut of a dense file stays its own when a later edit elsewhere reads only the cut", () => {
@@ -222,6 +223,8 @@ test("a checker that prints paths through a symlink to the project: old errors s
   const told = after(root, ["z.txt"]);
   expect(told).toContain(BLOCKS);
   expect(told).toContain("  z.txt:1:1 error bad: the word is banned");
-  expect(told).toContain("and 1 that was already there before your edit");
+  // old.txt, seen first as in the last commit: unverified, not new (it was told forever).
+  expect(told).toContain("1 diagnostic in files you did not edit");
+  expect(told).toContain("  old.txt:1:1 error bad");
   expect(told).not.toContain(link);
 }, 120_000);

@@ -59,7 +59,7 @@ test("what was there before the edit stays old through line shifts; what the edi
   expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
     "src/a.txt:3 new", // the agent's own, still not fixed
     "src/a.txt:7 unchanged/run",
-    "src/b.txt:1 unchanged/run",
+    "src/b.txt:1 unchanged/unverified-told", // not known either way: told, not blocking
   ]);
   // A new BAD on a line the agent rewrote is new, however many BADs there were before.
   writeFileSync(join(root, "src/a.txt"), "p\nq\nBAD new\nx\nBAD y\none\nBAD old\nthree\n");

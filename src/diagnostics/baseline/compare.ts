@@ -173,7 +173,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           }
         }
         let introduced: boolean;
-        let since: "run" | "commit" | "unverified" = "run";
+        let since: NonNullable<Diagnostic["since"]> = "run";
         let best = -1;
         if (!fromCheck && old !== null) {
           // The unused entry with this key that is this diagnostic: on the same text
@@ -196,8 +196,12 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           if (best >= 0) used[best] = 1;
         }
         if (fromCheck) introduced = false;
-        else if (best >= 0) introduced = (old as FileEntries).e[best * STRIDE + 3] === 1;
-        else if (old !== null ? !oldPartial : noneBefore) introduced = true;
+        else if (best >= 0) {
+          const flag = (old as FileEntries).e[best * STRIDE + 3];
+          introduced = flag === UNVERIFIED ? false : flag === 1;
+          // Told as unverified on an earlier call: still not known to be there before.
+          if (flag === UNVERIFIED) since = "unverified-told";
+        } else if (old !== null ? !oldPartial : noneBefore) introduced = true;
         else if (
           src !== null &&
           (edited.has(file) || (old === null && firstSeenClean?.has(file) === false))
@@ -223,7 +227,11 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         entries[at++] = key;
         entries[at++] = d.line;
         entries[at++] = text;
-        entries[at++] = introduced ? 1 : 0;
+        entries[at++] = introduced
+          ? 1
+          : since === "unverified" || since === "unverified-told"
+            ? UNVERIFIED
+            : 0;
         if (fromCheck) continue;
         if (input.inPlace) {
           const m = d as { baseline?: "new" | "unchanged"; since?: Diagnostic["since"] };
@@ -271,6 +279,12 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 }
 
 const CLEAN: FileEntries = { e: [] };
+
+/**
+ * An entry's last number for a diagnostic not known to be the agent's nor to predate its
+ * edit (see Diagnostic.since "unverified"): 1 is the agent's, 0 was there before.
+ */
+const UNVERIFIED = 2;
 
 /**
  * The record, under a name no diagnostic's path has (paths are root-relative, or absolute and
