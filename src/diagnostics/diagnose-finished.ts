@@ -128,9 +128,9 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
   // before telling the agent that the failure is not its own, and saves that. The full read
   // costs only while all a dense, failing output shows is old; when it shows something new,
   // the agent is told and the failure blocks anyway.
-  const hookCut = first.cut && input.bounds !== undefined;
-  const readMore = (marked: readonly Diagnostic[]) =>
-    hookCut && input.status === "failed" && nothingNew(marked);
+  // (A passing run blocks nothing: its cut read is saved as before, marked partial.)
+  const hookCut = first.cut && input.bounds !== undefined && input.status === "failed";
+  const readMore = (marked: readonly Diagnostic[]) => hookCut && nothingNew(marked);
   let marked = withColdJit(() => markNew(input, first.found, first.cut, () => !hookCut));
   if (readMore(marked)) {
     const { bounds: _bounds, limit: _limit, ...rest } = input;
