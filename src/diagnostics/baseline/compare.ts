@@ -242,15 +242,16 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
       }
     let record = entries;
     if (partialNow) {
-      // What the agent's edit brought that this read did not reach (past the cut) stays
-      // its own: carried over, else the next read past the cut would take it for old.
-      const carried = old === null ? 0 : unusedIntroduced(old.e, used);
+      // What the agent's edit brought (or what is not known either way) that this read did
+      // not reach (past the cut) stays so: carried over, else the next read past the cut
+      // would take it for old.
+      const carried = old === null ? 0 : unusedMarked(old.e, used);
       if (carried > 0) {
         record = new Float64Array(entries.length + carried * STRIDE);
         record.set(entries.subarray(0, at));
         const e = (old as FileEntries).e;
         for (let j = 0; j < used.length; j++)
-          if (!used[j] && e[j * STRIDE + 3] === 1)
+          if (!used[j] && e[j * STRIDE + 3] !== 0)
             for (let k = 0; k < STRIDE; k++) record[at++] = e[j * STRIDE + k] as number;
       }
       record.set(PARTIAL_MARK, at);
@@ -299,10 +300,10 @@ const WHOLE_RUN = "//cpilot: a run read whole";
  */
 const PARTIAL_MARK = [-1, -1, -1, 0];
 
-/** How many of a stored record's entries this run matched none of and an agent's edit brought. */
-function unusedIntroduced(e: ArrayLike<number>, used: Uint8Array): number {
+/** How many of a stored record's entries this run matched none of, the agent's or unverified. */
+function unusedMarked(e: ArrayLike<number>, used: Uint8Array): number {
   let n = 0;
-  for (let j = 0; j < used.length; j++) if (!used[j] && e[j * STRIDE + 3] === 1) n++;
+  for (let j = 0; j < used.length; j++) if (!used[j] && e[j * STRIDE + 3] !== 0) n++;
   return n;
 }
 
