@@ -398,3 +398,26 @@ test("after a run read whole, a file with no record: new for a checker of the wh
     ]);
   }
 });
+
+test("a partial record carries past its cut what was unverified: read again later, still not claimed to be there before", () => {
+  const root = repo({ "src/a.txt": "x\n", "src/b.txt": "BAD 1\nBAD 2\nBAD 3\n" });
+  const base = {
+    root,
+    callback: "carry",
+    fromCheck: false,
+    files: ["src/a.txt"],
+    edited: new Set(["src/a.txt"]),
+  };
+  const all = [1, 2, 3].map((n) => banned("src/b.txt", n));
+  expect(shown(compareWithBaseline({ ...base, diagnostics: all }))).toEqual([
+    "src/b.txt:1 unchanged/unverified",
+    "src/b.txt:2 unchanged/unverified",
+    "src/b.txt:3 unchanged/unverified",
+  ]);
+  compareWithBaseline({ ...base, diagnostics: all.slice(0, 1), partial: true });
+  expect(shown(compareWithBaseline({ ...base, diagnostics: all }))).toEqual([
+    "src/b.txt:1 unchanged/unverified-told",
+    "src/b.txt:2 unchanged/unverified-told",
+    "src/b.txt:3 unchanged/unverified-told",
+  ]);
+});
