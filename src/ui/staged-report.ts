@@ -70,6 +70,14 @@ export const stagedMessages = {
     if (report.staged.length > 0) {
       say(paint(`cpilot: staged what callbacks fixed: ${list(report.staged)}`, "yellow"));
     }
+    if (report.ownIndexLags.length > 0) {
+      say(
+        paint(
+          `cpilot: the commit has the fix, but git's own index could not take it: run \`git add ${report.ownIndexLags.map((p) => JSON.stringify(p)).join(" ")}\` after the commit, or \`git status\` shows the fix as not staged`,
+          "yellow",
+        ),
+      );
+    }
     for (const path of report.merged) {
       say(paint(`cpilot: ${path}: your unstaged changes are back on top of the fix`, "gray"));
     }
