@@ -34,3 +34,19 @@ test("an existing .gitignore in the state folder is left as it is", () => {
   stateDir(root, "runs");
   expect(readFileSync(join(root, ".cpilot", ".gitignore"), "utf8")).toBe("runs/\n");
 });
+
+test("a state folder an older cpilot made without a .gitignore gets one with its next folder", () => {
+  const root = tempDir("cpilot-state-old-", { git: true });
+  writeFileSync(
+    join(root, "callbacks.config.json"),
+    JSON.stringify({ callbacks: [{ name: "ok", pattern: "*.txt", run: "true", timeout: 30 }] }),
+  );
+  writeFileSync(join(root, "a.txt"), "a\n");
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "a"], { cwd: root });
+  mkdirSync(join(root, ".cpilot", "runs"), { recursive: true });
+  writeFileSync(join(root, ".cpilot", "runs", "old.log"), "a run of cpilot 0.1.0\n");
+  expect(status(root)).toBe("?? .cpilot/runs/old.log\n");
+  expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(0);
+  expect(status(root)).toBe("");
+});
