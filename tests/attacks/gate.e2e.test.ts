@@ -4,7 +4,7 @@
  * hold for the file the kernel will really write.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/tmp.ts";
 import { type Agent, attackProject, preWrite, reasonOf, verdict } from "./_gate-attack.ts";
@@ -220,6 +220,63 @@ const tsConfig = (body: string) => ({
   "callbacks.config.ts": `${body}\nexport default { callbacks: [] };\n`,
 });
 
+describe("a config broken through a file it imports cannot open the gate", () => {
+  // The config and the files it imports one level deep are protected; a file two levels
+  // down is not, so an agent could break the config through it. Its rules still hold:
+  // while it does not load, no write is allowed (as in cpilot mcp).
+  for (const agent of ALL_AGENTS) {
+    test(
+      `${agent}: after the agent breaks lib/deep.ts, vendor/ (denied by the config) stays denied`,
+      async () => {
+        const p = attackProject({
+          "callbacks.config.ts":
+            'import { rules } from "./lib/rules.ts";\nexport default { callbacks: [], gate: { rules } };\n',
+          "lib/rules.ts":
+            'import { reason } from "./deep.ts";\nexport const rules = [{ action: "deny" as const, pattern: "vendor/", reason }];\n',
+          "lib/deep.ts": 'export const reason = "vendored: use scripts/vendor.sh";\n',
+        });
+        const before = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
+        expect(verdict(agent, before)).toBe("deny");
+        const deep = await p.hook(agent, preWrite(agent, p.dir, "lib/deep.ts"));
+        expect(verdict(agent, deep)).toBe("allow");
+        writeFileSync(join(p.dir, "lib/deep.ts"), 'throw new Error("broken by the agent");\n');
+        const after = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
+        expect(verdict(agent, after)).toBe("deny");
+        expect(reasonOf(after)).toContain("config did not load");
+      },
+      SLOW_TEST,
+    );
+  }
+});
+
+describe("a config that reads but does not validate", () => {
+  const vendorRule = { rules: [{ action: "deny", pattern: "vendor/", reason: "vendored" }] };
+  for (const agent of ["claude", "gemini"] as const) {
+    test(`${agent}: only its callbacks wrong: its gate section still decides`, async () => {
+      const p = attackProject({
+        "callbacks.config.json": JSON.stringify({
+          callbacks: [{ name: "Bad Name", pattern: "*.ts", run: "true" }],
+          gate: vendorRule,
+        }),
+      });
+      const vendor = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
+      expect(verdict(agent, vendor)).toBe("deny");
+      expect(reasonOf(vendor)).toContain("vendored");
+      const plain = await p.hook(agent, preWrite(agent, p.dir, "src/a.ts"));
+      expect(verdict(agent, plain)).toBe("allow");
+    });
+
+    test(`${agent}: a wrong key outside the callbacks: no write is allowed`, async () => {
+      const p = attackProject({
+        "callbacks.config.json": JSON.stringify({ callbacks: [], gates: vendorRule }),
+      });
+      const plain = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
+      expect(verdict(agent, plain)).toBe("deny");
+      expect(reasonOf(plain)).toContain("no write is allowed");
+    });
+  }
+});
+
 describe("a config that misbehaves while loading cannot open the gate (issue 16, items 3 and 7)", () => {
   const configs: [string, string][] = [
     ["a top-level await that never settles", "await new Promise(() => {});"],
@@ -238,10 +295,11 @@ describe("a config that misbehaves while loading cannot open the gate (issue 16,
             expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: "deny" });
             expect(reasonOf(r)).toContain("config did not load");
           }
-          // A write only the built-ins decide on goes through, as with any broken config.
+          // A write the built-ins allow is refused too: the config's rules may deny it.
           const plain = await p.hook(agent, preWrite(agent, p.dir, "src/a.ts"), { env: FAST });
           expect(plain.code).toBe(0);
-          expect(verdict(agent, plain)).toBe("allow");
+          expect(verdict(agent, plain)).toBe("deny");
+          expect(reasonOf(plain)).toContain("no write is allowed");
         },
         SLOW_TEST,
       );

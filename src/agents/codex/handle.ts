@@ -41,7 +41,7 @@ export async function handleCodexHook(
       const stderr = `cpilot: ${loaded.message}`;
       if (input.event === "PreToolUse")
         return {
-          ...(await preToolUse(input, await emptyConfig(loaded.root, loaded.message), text, files)),
+          ...(await preToolUse(input, await emptyConfig(loaded), text, files)),
           stderr,
         };
       const note = configErrorForModel(loaded.root, input.session, loaded.message);

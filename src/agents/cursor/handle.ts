@@ -44,7 +44,7 @@ export async function handleCursorHook(
       const stderr = `cpilot: ${loaded.message}`;
       if (input.event === "preToolUse")
         return {
-          ...(await preToolUse(input, await emptyConfig(loaded.root, loaded.message))),
+          ...(await preToolUse(input, await emptyConfig(loaded))),
           stderr,
         };
       if (input.event === "afterFileEdit") return { ...NOTHING, stderr };

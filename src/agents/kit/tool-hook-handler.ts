@@ -79,7 +79,7 @@ async function editCall<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I
       const stderr = `cpilot: ${loaded.message}`;
       if (pre)
         return {
-          ...(await preTool(spec, input, await emptyConfig(loaded.root, loaded.message))),
+          ...(await preTool(spec, input, await emptyConfig(loaded))),
           stderr,
         };
       const text = configErrorForModel(loaded.root, input.session, loaded.message);

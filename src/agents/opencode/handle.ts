@@ -82,7 +82,7 @@ async function answer(call: OpencodeCall): Promise<HookReply> {
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (call.event === "tool.execute.before")
-        return { ...(await before(call, await emptyConfig(loaded.root, loaded.message))), stderr };
+        return { ...(await before(call, await emptyConfig(loaded))), stderr };
       const note = configErrorForModel(loaded.root, call.session, loaded.message);
       return { json: note === null ? {} : { additional_context: note }, stderr };
     }
