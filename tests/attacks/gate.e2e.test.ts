@@ -220,33 +220,65 @@ const tsConfig = (body: string) => ({
   "callbacks.config.ts": `${body}\nexport default { callbacks: [] };\n`,
 });
 
-describe("a config broken through a file it imports cannot open the gate", () => {
-  // The config and the files it imports one level deep are protected; a file two levels
-  // down is not, so an agent could break the config through it. Its rules still hold:
-  // while it does not load, no write is allowed (as in cpilot mcp).
+describe("the files a config imports, however deep, are the config's", () => {
+  const project = () =>
+    attackProject({
+      "callbacks.config.ts":
+        'import { rules } from "./lib/rules.ts";\nimport { more } from "@acme/gate-rules";\nexport default { callbacks: [], gate: { rules: [...rules, ...more] } };\n',
+      "lib/rules.ts":
+        'import { reason } from "./deep";\nexport const rules = [{ action: "deny" as const, pattern: "vendor/", reason }];\n',
+      "lib/deep.ts": 'export const reason = "vendored: use scripts/vendor.sh";\n',
+      // a workspace package, linked into node_modules as npm and bun link them
+      "packages/gate-rules/package.json": '{ "name": "@acme/gate-rules", "main": "index.ts" }\n',
+      "packages/gate-rules/index.ts":
+        'import { pattern } from "./pattern.ts";\nexport const more = [{ action: "deny" as const, pattern, reason: "generated" }];\n',
+      "packages/gate-rules/pattern.ts": 'export const pattern = "gen/";\n',
+    });
   for (const agent of ALL_AGENTS) {
     test(
-      `${agent}: after the agent breaks lib/deep.ts, vendor/ (denied by the config) stays denied`,
+      `${agent}: two imports down, and through a workspace package, writes are denied`,
       async () => {
-        const p = attackProject({
-          "callbacks.config.ts":
-            'import { rules } from "./lib/rules.ts";\nexport default { callbacks: [], gate: { rules } };\n',
-          "lib/rules.ts":
-            'import { reason } from "./deep.ts";\nexport const rules = [{ action: "deny" as const, pattern: "vendor/", reason }];\n',
-          "lib/deep.ts": 'export const reason = "vendored: use scripts/vendor.sh";\n',
-        });
-        const before = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
-        expect(verdict(agent, before)).toBe("deny");
-        const deep = await p.hook(agent, preWrite(agent, p.dir, "lib/deep.ts"));
-        expect(verdict(agent, deep)).toBe("allow");
-        writeFileSync(join(p.dir, "lib/deep.ts"), 'throw new Error("broken by the agent");\n');
-        const after = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
-        expect(verdict(agent, after)).toBe("deny");
-        expect(reasonOf(after)).toContain("config did not load");
+        const p = project();
+        mkdirSync(join(p.dir, "node_modules/@acme"), { recursive: true });
+        symlinkSync("../../packages/gate-rules", join(p.dir, "node_modules/@acme/gate-rules"));
+        expect(verdict(agent, await p.hook(agent, preWrite(agent, p.dir, "gen/x.js")))).toBe(
+          "deny",
+        );
+        for (const target of [
+          "lib/deep.ts",
+          "lib/deep.js",
+          "packages/gate-rules/index.ts",
+          "packages/gate-rules/pattern.ts",
+          "node_modules/@acme/gate-rules/pattern.ts",
+        ]) {
+          const r = await p.hook(agent, preWrite(agent, p.dir, target));
+          // Claude Code asks the person, as for the config itself; the others deny.
+          const refused = agent === "claude" ? "ask" : "deny";
+          expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: refused });
+          expect(reasonOf(r)).toContain("a file cpilot's config imports");
+        }
+        const other = await p.hook(agent, preWrite(agent, p.dir, "packages/other/index.ts"));
+        expect(verdict(agent, other)).toBe("allow");
       },
       SLOW_TEST,
     );
   }
+
+  // However it got broken (by the person, or through an import no scan can see), a config
+  // that does not load does not open the gate: its rules still hold, as in cpilot mcp.
+  test(
+    "a config that a broken import stops from loading: vendor/ stays denied",
+    async () => {
+      const p = project();
+      writeFileSync(join(p.dir, "lib/deep.ts"), 'throw new Error("broken");\n');
+      for (const agent of ALL_AGENTS) {
+        const after = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
+        expect(verdict(agent, after)).toBe("deny");
+        expect(reasonOf(after)).toContain("config did not load");
+      }
+    },
+    SLOW_TEST,
+  );
 });
 
 describe("a config that reads but does not validate", () => {
