@@ -4,7 +4,7 @@
  * gate itself is wired in. An agent that could write one of them could turn the gate off
  * and then write anything, so by default only a person changes them.
  */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import type * as NodeModule from "node:module";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
@@ -66,12 +66,17 @@ const MAX_WALKED = 200;
 export function configImports(root: string): string[] {
   // the config of this root: the first name found, as findConfig picks it
   const config = CONFIG_NAMES.map((n) => join(root, n)).find((p) => existsSync(p));
-  if (config === undefined || !SCRIPT.has(extname(config))) return [];
-  const top = resolve(root);
+  if (config === undefined) return [];
+  return scriptImports(resolve(root), config);
+}
+
+/** What {@link configImports} walks: the files `start` imports, transitively; [] unless a script. */
+function scriptImports(top: string, start: string): string[] {
+  if (!SCRIPT.has(extname(start))) return [];
   const realTop = realOr(top);
   const out = new Set<string>();
-  const seen = new Set<string>([config]);
-  const queue = [config];
+  const seen = new Set<string>([start]);
+  const queue = [start];
   const inProject = (path: string): string | null => {
     for (const [base, at] of [
       [top, path],
@@ -137,5 +142,51 @@ function realOr(path: string): string {
     return realpathSync(path);
   } catch {
     return path;
+  }
+}
+
+/**
+ * The files the gate's command plugins run, and its plugins folder, relative to the root:
+ * a plugin is the gate deciding, so an agent that rewrote one (or dropped a new one into the
+ * folder) could allow anything. Each word of a plugin's command that names a file in the
+ * project (`./policy.sh`, `python3 scripts/policy.py`), and the files a script one imports.
+ * The default folder is inside `.cpilot/`, protected on its own.
+ */
+export function gatePluginFiles(
+  root: string,
+  gate: { readonly plugins: readonly unknown[]; readonly pluginsDir: string | false },
+): { files: string[]; folder: string | null } {
+  const top = resolve(root);
+  const files = new Set<string>();
+  for (const plugin of gate.plugins) {
+    const command = (plugin as { command?: unknown }).command;
+    const words =
+      typeof command === "string"
+        ? command.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""))
+        : Array.isArray(command)
+          ? command.filter((w): w is string => typeof w === "string")
+          : [];
+    for (const word of words) {
+      if (word === "" || word.startsWith("-")) continue;
+      const path = resolve(top, word);
+      const rel = relative(top, path);
+      if (rel === "" || rel.startsWith("..") || isAbsolute(rel) || !isFile(path)) continue;
+      files.add(rel.split(sep).join("/"));
+      for (const imported of scriptImports(top, path)) files.add(imported);
+    }
+  }
+  let folder: string | null = null;
+  if (gate.pluginsDir !== false) {
+    const rel = relative(top, resolve(top, gate.pluginsDir));
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) folder = rel.split(sep).join("/");
+  }
+  return { files: [...files], folder };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }

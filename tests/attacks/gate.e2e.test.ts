@@ -4,7 +4,7 @@
  * hold for the file the kernel will really write.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/tmp.ts";
 import { type Agent, attackProject, preWrite, reasonOf, verdict } from "./_gate-attack.ts";
@@ -279,6 +279,53 @@ describe("the files a config imports, however deep, are the config's", () => {
     },
     SLOW_TEST,
   );
+});
+
+describe("the gate's plugins are the gate's", () => {
+  // A plugin that allows all but vendor/: rewritten by the agent, it would allow vendor/ too.
+  const plugin =
+    '#!/bin/bash\nif grep -q vendor/; then echo \'{"decision":"deny","reason":"no vendor"}\'; else echo \'{"decision":"allow"}\'; fi\n';
+  for (const agent of ALL_AGENTS) {
+    test(
+      `${agent}: the files plugins run, what they import, and a plugins folder are refused`,
+      async () => {
+        const p = attackProject({
+          "callbacks.config.json": JSON.stringify({
+            callbacks: [],
+            gate: {
+              plugins: [
+                { command: ["./policy.sh"], name: "p" },
+                { command: `${process.execPath} scripts/policy.ts --strict`, name: "p2" },
+              ],
+              pluginsDir: "tools/gate",
+            },
+          }),
+          "policy.sh": plugin,
+          "scripts/policy.ts":
+            'import "./shared.ts";\nconsole.log(JSON.stringify({ decision: "allow" }));\n',
+          "scripts/shared.ts": "export {};\n",
+          "tools/gate/10-check.sh": plugin,
+        });
+        for (const file of ["policy.sh", "tools/gate/10-check.sh"])
+          chmodSync(join(p.dir, file), 0o755);
+        const refused = agent === "claude" ? "ask" : "deny";
+        for (const target of [
+          "policy.sh",
+          "scripts/policy.ts",
+          "scripts/shared.ts",
+          "tools/gate/10-check.sh",
+          "tools/gate/05-new.sh",
+        ]) {
+          const r = await p.hook(agent, preWrite(agent, p.dir, target));
+          expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: refused });
+          expect(reasonOf(r)).toContain("a gate plugin");
+        }
+        const other = await p.hook(agent, preWrite(agent, p.dir, "scripts/other.ts"));
+        expect(verdict(agent, other)).toBe("allow");
+      },
+      SLOW_TEST,
+    );
+  }
 });
 
 describe("a config that reads but does not validate", () => {
