@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { tempDir } from "../helpers/tmp.ts";
 import { type Agent, attackProject, preWrite, reasonOf, verdict } from "./_gate-attack.ts";
 
@@ -279,6 +279,28 @@ describe("the files a config imports, however deep, are the config's", () => {
     },
     SLOW_TEST,
   );
+});
+
+describe("an agent whose folder holds no config, writing into a project that has one", () => {
+  // A parent folder of several projects, or a folder added to the session: the call's cwd
+  // finds no config, the written file's folder does. Its gate decides.
+  for (const agent of ALL_AGENTS) {
+    test(`${agent}: the project's gate still decides`, async () => {
+      const p = attackProject({
+        "callbacks.config.json": JSON.stringify({
+          callbacks: [],
+          gate: { rules: [{ action: "deny", pattern: "vendor/", reason: "vendored" }] },
+        }),
+      });
+      const parent = dirname(p.dir);
+      for (const target of ["vendor/x.js", ".git/hooks/pre-commit", ".env"]) {
+        const r = await p.hook(agent, preWrite(agent, parent, join(p.dir, target)));
+        expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: "deny" });
+      }
+      const plain = await p.hook(agent, preWrite(agent, parent, join(p.dir, "src/a.ts")));
+      expect(verdict(agent, plain)).toBe("allow");
+    });
+  }
 });
 
 describe("the gate's plugins are the gate's", () => {

@@ -10,7 +10,7 @@ import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
 import { claudeProtocol } from "./protocol.ts";
 import { blockReply, contextReply, NO_REPLY, permissionReply, stopReply } from "./reply.ts";
-import { isEditTool } from "./tool-files.ts";
+import { editedPath, isEditTool } from "./tool-files.ts";
 
 /** Events cpilot answers; anything else gets no output. */
 const HANDLERS: Record<
@@ -43,7 +43,8 @@ export async function handleClaudeHook(
   const { input } = parsed;
   const load = HANDLERS[input.event];
   if (load === undefined) return NO_REPLY;
-  const loaded = await loadHookConfig(input.cwd);
+  const calls = input.tool === undefined ? input.toolCalls : [input.tool, ...input.toolCalls];
+  const loaded = await loadHookConfig(input.cwd, calls.map(editedPath));
   if (loaded.kind === "none") return NO_REPLY; // cpilot is not set up in this project
   if (loaded.kind === "error") return configError(input, loaded, options.env);
   const { config } = loaded;

@@ -34,7 +34,10 @@ export async function handleCodexHook(
   if (input.toolName !== CODEX_PATCH_TOOL && !text?.includes("*** Begin Patch")) return EMPTY_REPLY;
   const files = text === null ? [] : parsePatch(text);
   if (files.length === 0 || text === null) return EMPTY_REPLY;
-  const loaded = await loadHookConfig(input.cwd);
+  const loaded = await loadHookConfig(
+    input.cwd,
+    files.flatMap((f) => [f.path, f.moveTo]),
+  );
   if (loaded.kind === "none") return EMPTY_REPLY;
   try {
     if (loaded.kind === "error") {

@@ -37,7 +37,9 @@ export async function handleCursorHook(
   const { input } = parsed;
   if (!["preToolUse", "postToolUse", "afterFileEdit"].includes(input.event)) return NOTHING;
   if (input.event === "preToolUse" && !isCursorEditTool(input.toolName)) return NOTHING;
-  const loaded = await loadHookConfig(input.cwd);
+  const key = pathKey(input.toolInput);
+  const toolPath = key === null ? undefined : (input.toolInput[key] as string);
+  const loaded = await loadHookConfig(input.cwd, [input.filePath, toolPath]);
   if (loaded.kind === "none") return NOTHING;
   try {
     if (loaded.kind === "error") {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { findConfig } from "../../config/find.ts";
 import { ConfigInvalid, ConfigRefused } from "../../config/load.ts";
@@ -70,11 +70,32 @@ export function onHookConfigLoaded(listener: ((config: ResolvedConfig) => void) 
 }
 
 /**
- * Find and load the config for a hook call made in `cwd`. Never throws but ConfigRefused:
+ * The config of the project a written file lies in, when the call's folder has none: an
+ * agent whose folder is outside the project (a parent folder holding several projects, a
+ * folder added to its session) still writes under the project's gate and checks.
+ */
+function configOfWritten(
+  cwd: string,
+  written: readonly (string | null | undefined)[],
+): string | null {
+  for (const file of written) {
+    if (typeof file !== "string" || file === "") continue;
+    const found = findConfig(dirname(resolve(cwd, file)));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Find and load the config for a hook call made in `cwd` (or, when none is found from
+ * there, for the files it writes: `written`, as the agent gave them). Never throws but ConfigRefused:
  * a config that does not load comes back as its error text (key paths, hint), for the agent and stderr.
  */
-export async function loadHookConfig(cwd: string): Promise<HookConfig> {
-  const path = findConfig(cwd);
+export async function loadHookConfig(
+  cwd: string,
+  written: readonly (string | null | undefined)[] = [],
+): Promise<HookConfig> {
+  const path = findConfig(cwd) ?? configOfWritten(cwd, written);
   if (path === null) return { kind: "none" };
   if (mode.kind === "failed") return { kind: "error", root: dirname(path), message: mode.message };
   if (mode.kind === "isolate" && configRunsCode(path)) throw new ConfigNeedsIsolation(path);

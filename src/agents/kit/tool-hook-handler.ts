@@ -72,7 +72,7 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
 
 async function editCall<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I) {
   const pre = input.event === spec.preTool;
-  const loaded = await loadHookConfig(input.cwd);
+  const loaded = await loadHookConfig(input.cwd, [spec.editedPath(input)]);
   if (loaded.kind === "none") return EMPTY_REPLY;
   try {
     if (loaded.kind === "error") {

@@ -76,7 +76,7 @@ export async function handleOpencodeHook(
 }
 
 async function answer(call: OpencodeCall): Promise<HookReply> {
-  const loaded = await loadHookConfig(call.cwd);
+  const loaded = await loadHookConfig(call.cwd, [str(call.args.filePath)]);
   if (loaded.kind === "none") return NOTHING;
   try {
     if (loaded.kind === "error") {
