@@ -223,6 +223,7 @@ describe("a broken config", () => {
     const p = project(broken);
     const pre = {
       hook_event_name: "PreToolUse",
+      permission_mode: "default",
       tool_name: "Write",
       tool_input: { file_path: p.path(".env"), content: "K=1" },
     };
@@ -235,6 +236,16 @@ describe("a broken config", () => {
     };
     const asked = p.hook(fix).json as { hookSpecificOutput: Record<string, string> };
     expect(asked.hookSpecificOutput.permissionDecision).toBe("ask");
+    // Where Claude Code lets an "ask" through unasked, or the mode is unknown: a deny.
+    for (const mode of ["bypassPermissions", "auto", "acceptEdits", "dontAsk", undefined]) {
+      const out = p.hook({ ...fix, permission_mode: mode }).json as {
+        hookSpecificOutput: Record<string, string>;
+      };
+      expect({ mode, decision: out.hookSpecificOutput.permissionDecision }).toEqual({
+        mode,
+        decision: "deny",
+      });
+    }
     const other = { ...pre, tool_input: { file_path: p.path("src/a.ts"), content: "x" } };
     expect(p.hook(other).stdout).toBe("");
   });
