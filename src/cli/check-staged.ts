@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
@@ -20,6 +20,7 @@ import {
 } from "../stage/survey.ts";
 import { stagedMessages } from "../ui/staged-report.ts";
 import { CpilotError } from "../util/errors.ts";
+import { realOr } from "../util/real-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";
 import { rebase, rootPrefix } from "./check-files.ts";
@@ -300,12 +301,4 @@ function assertSameRepository(cwd: string, top: string, root: string): void {
       hint: `give that repository a config of its own (cpilot init there), or run cpilot check --staged in "${top}"`,
     },
   );
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

@@ -4,12 +4,13 @@
  * gate itself is wired in. An agent that could write one of them could turn the gate off
  * and then write anything, so by default only a person changes them.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import type * as NodeModule from "node:module";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
 import { MANAGED_NAME } from "../config/managed-file.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
+import { realOr } from "../util/real-path.ts";
 import { skeleton } from "./protected.ts";
 
 const CONFIG_FILES = new Set<string>([...CONFIG_NAMES, MANAGED_NAME]);
@@ -134,14 +135,6 @@ function resolvePackage(spec: string, from: string): string | null {
     return createRequire(from).resolve(spec);
   } catch {
     return null;
-  }
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
 

@@ -1,7 +1,7 @@
 import { lstatSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { stateDirsHere } from "../agents/kit/edit-gate.ts";
-import { unloadedConfig, unloadedConfigRefusal } from "../agents/kit/messages.ts";
+import { refusedUnloaded, stateDirsHere } from "../agents/kit/edit-gate.ts";
+import { unloadedConfig } from "../agents/kit/messages.ts";
 import { loadAgent } from "../agents/registry.ts";
 import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
 import { checkPath } from "../gate/rules.ts";
@@ -120,13 +120,7 @@ async function gate(
       reason: `${builtIn.reason}${unloadedConfig(why)}`,
     };
   }
-  return {
-    decision: "deny",
-    reason: unloadedConfigRefusal(request.path, why),
-    path: builtIn.path,
-    ...(builtIn.relativePath === undefined ? {} : { relativePath: builtIn.relativePath }),
-    source: "internal",
-  };
+  return refusedUnloaded(builtIn, request.path, why);
 }
 
 /** Fields describing an edit to the gate and its plugins. */

@@ -33,11 +33,19 @@ export async function gateEdit(
     decision.reason += unloadedConfigNote(config) ?? "";
     return decision;
   }
+  return refusedUnloaded(decision, write.path, why);
+}
+
+/**
+ * A write the built-in protections allowed (`allowed`), refused because the config did not
+ * load (`why`): its rules and plugins cannot be asked.
+ */
+export function refusedUnloaded(allowed: GateDecision, path: string, why: string): GateDecision {
   return {
     decision: "deny",
-    reason: unloadedConfigRefusal(write.path, why),
-    path: decision.path,
-    ...(decision.relativePath === undefined ? {} : { relativePath: decision.relativePath }),
+    reason: unloadedConfigRefusal(path, why),
+    path: allowed.path,
+    ...(allowed.relativePath === undefined ? {} : { relativePath: allowed.relativePath }),
     source: "internal",
   };
 }
