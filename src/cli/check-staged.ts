@@ -4,6 +4,7 @@ import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { gitRoot } from "../match/files.ts";
 import type { FileChange } from "../model/batch.ts";
+import { fixesEmptiedCommit } from "../stage/emptied-commit.ts";
 import { type FixReport, settleFixes } from "../stage/fixes.ts";
 import { findGitDir } from "../stage/git-dir.ts";
 import { setAside } from "../stage/hide.ts";
@@ -260,6 +261,10 @@ async function openPrepared(
       mark("staged: fixes settled, work put back");
       if (report === null) return allBack;
       stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
+      if (report.staged.length > 0 && fixesEmptiedCommit(top, gitDir)) {
+        stagedMessages.emptied(report.staged);
+        return false;
+      }
       return allBack && report.conflicts.length === 0;
     },
   };

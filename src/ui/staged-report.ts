@@ -66,6 +66,19 @@ export const stagedMessages = {
     say("hint: it is all still there; `cpilot check --restore` (or any cpilot call) tries again");
   },
 
+  /** The fixes took back every staged change: the commit would record nothing. */
+  emptied(paths: readonly string[]): void {
+    say(
+      paint(
+        "cpilot: Cannot commit: the callbacks' fixes undid every staged change (nothing would be recorded)",
+        "red",
+      ),
+    );
+    say(
+      `hint: ${list(paths)} as fixed is what HEAD holds; stage a change that outlives the formatter, or \`git commit --no-verify\` to record the commit as it is (an --amend of the message alone)`,
+    );
+  },
+
   fixes(report: FixReport, options: { stageFixed: boolean; keptIn: string }): void {
     if (report.staged.length > 0) {
       say(paint(`cpilot: staged what callbacks fixed: ${list(report.staged)}`, "yellow"));
