@@ -282,7 +282,21 @@ test("past a partial record's cut: in a file the agent did not edit, there befor
     "src/b.txt:2 unchanged/run",
     "src/b.txt:3 unchanged/run",
   ]);
-  // Read whole this time: the records are complete, the partial marks gone.
+  // Read whole this time, but the edit brought an error (a.txt:4), which may have stopped a
+  // compiler before its later passes: the records stay partial.
+  expect(record(root, "cut", "src/b.txt")).toEqual([
+    [1, 1],
+    [1, 2],
+    [1, 3],
+    [-1, -1],
+  ]);
+  // The error fixed, read whole: the records are complete, the partial marks gone.
+  writeFileSync(join(root, "src/a.txt"), "BAD 1\nBAD 2\nBAD 3\n");
+  compareWithBaseline({
+    ...base,
+    edited: new Set(["src/a.txt"]),
+    diagnostics: all.slice(0, 3).concat(all.slice(4)),
+  });
   expect(record(root, "cut", "src/b.txt")).toEqual([
     [1, 1],
     [1, 2],
@@ -357,4 +371,54 @@ test("a file the agent did not edit, seen for the first time: as in the last com
     "src/new.txt:1 new",
     "src/same.txt:1 unchanged/commit",
   ]);
+});
+
+// A compiler in two passes, as rustc runs clippy's lints: while any file holds a type error
+// (TYPE), only that pass speaks (TYPE errors and CFG warnings); the LINT pass runs after.
+const TWO_PASSES: CallbackDef = {
+  name: "two-passes",
+  pattern: "*.txt",
+  run: `if grep -q TYPE src/*.txt; then grep -n -H -o -E 'TYPE|CFG' src/*.txt; else grep -n -H -o -E 'LINT|CFG' src/*.txt; fi | sed -E 's/^([^:]+):([0-9]+):(.*)$/\\1:\\2:1: error: pass says \\3 [\\3]/'; exit 1`,
+  timeout: 20,
+};
+
+test("what a failed compile hid (lints run only when it compiles) is not new when it comes back: the first run's silence was no proof it was gone", async () => {
+  const root = repo({ "src/lib.txt": "ok\n", "src/range.txt": "LINT a\nLINT b\nCFG c\n" });
+  const run = async (paths: string[]) => {
+    const engine = createEngine({ root, config: { callbacks: [TWO_PASSES] } });
+    const outcome = await engine.run(hookBatch(root, paths));
+    return shown((outcome.runs[0]?.diagnostics ?? []) as Diagnostic[]).sort();
+  };
+  // The agent's type error stops the compile before the lints: range.txt's two are not said.
+  writeFileSync(join(root, "src/lib.txt"), "TYPE\n");
+  expect(await run(["src/lib.txt"])).toEqual([
+    "src/lib.txt:1 new",
+    "src/range.txt:3 unchanged/commit",
+  ]);
+  // Fixed: the compile goes on to the lints, which were in range.txt all along.
+  writeFileSync(join(root, "src/lib.txt"), "ok again\n");
+  expect(await run(["src/lib.txt"])).toEqual([
+    "src/range.txt:1 unchanged/run",
+    "src/range.txt:2 unchanged/run",
+    "src/range.txt:3 unchanged/run",
+  ]);
+  // The same holds in a file the agent edits: a type error there hides its old lints too.
+  writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\nTYPE\n");
+  expect(await run(["src/range.txt"])).toEqual([
+    "src/range.txt:3 unchanged/run",
+    "src/range.txt:4 new",
+  ]);
+  writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\n");
+  expect(await run(["src/range.txt"])).toEqual([
+    "src/range.txt:1 unchanged/commit",
+    "src/range.txt:2 unchanged/commit",
+    "src/range.txt:3 unchanged/run",
+  ]);
+  // What the agent brought and a failed compile hid is still the agent's when it comes back.
+  writeFileSync(join(root, "src/lib.txt"), "LINT mine\n");
+  expect(await run(["src/lib.txt"])).toContain("src/lib.txt:1 new");
+  writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\nTYPE\n");
+  expect(await run(["src/range.txt"])).not.toContain("src/lib.txt:1 new");
+  writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\n");
+  expect(await run(["src/range.txt"])).toContain("src/lib.txt:1 new");
 });

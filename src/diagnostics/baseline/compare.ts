@@ -110,6 +110,10 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   // Nothing to save when every file's record is as stored (the same diagnostics on the
   // same lines): most runs after an edit that touched none of them.
   let changed = false;
+  // The edit brought an error into an edited file: the tool may have stopped before its later
+  // passes (rustc runs clippy's lints only once the crate compiles, go vet its analyzers once
+  // the package type-checks), so what it did not say is no proof of absence.
+  let broughtError = false;
   // The fingerprint's head (see keyHead) of the last diagnostic: a dense output's share a few.
   let headTool = "";
   let headSeverity = "";
@@ -193,6 +197,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           introduced = false;
           since = "commit";
         } else introduced = old === null;
+        if (introduced && d.severity === "error" && edited.has(file)) broughtError = true;
         entries[at++] = key;
         entries[at++] = d.line;
         entries[at++] = text;
@@ -209,8 +214,20 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     seen.set(file, { e: entries });
     if (old === null || !sameRecord(old.e, entries)) changed = true;
   }
+  // After a run whose edit brought an error, every record it makes is partial and no file is
+  // recorded clean: once the error is fixed, what the later passes say (the old lints of files
+  // the agent never touched) is judged as past a cut, not told to the agent as its own.
+  if (broughtError)
+    for (const [file, record] of seen) {
+      if (isPartialRecord(record.e)) continue;
+      const marked = new Float64Array(record.e.length + STRIDE);
+      marked.set(record.e);
+      marked.set(PARTIAL_MARK, record.e.length);
+      seen.set(file, { e: marked });
+      changed = true;
+    }
   // Files with none read are not known clean when the output was read in part.
-  if (input.partial === true) {
+  if (input.partial === true || broughtError) {
     if (changed) updateBaseline(root, callback, seen, known);
     return out;
   }
