@@ -208,3 +208,19 @@ test("on a terminal, init asks before it writes: no writes nothing, yes writes t
     JSON.parse(readFileSync(join(root, "callbacks.config.json"), "utf8")).callbacks[0].name,
   ).toBe("black");
 }, 120_000);
+
+test("a proposed tool that is not installed is named in the plan, before the first check fails on it", () => {
+  // spf13/pflag: a .golangci.yaml, and golangci-lint on no PATH of this machine
+  const root = tempDir("cpilot-init-go-", { git: true });
+  writeFileSync(join(root, "go.mod"), "module example.com/m\n\ngo 1.19\n");
+  writeFileSync(join(root, ".golangci.yaml"), 'version: "2"\n');
+  writeFileSync(join(root, "m.go"), "package m\n");
+  const bin = tempDir("cpilot-init-bin-");
+  symlinkSync("/usr/bin/gofmt", join(bin, "gofmt"));
+  const r = cpilot(["init", "--dry-run"], { cwd: root, env: { PATH: `${bin}:/bin` } });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    '  note: golangci-lint: "golangci-lint" is not on PATH here; the callback fails until it is installed (`cpilot doctor` checks)',
+  );
+  expect(r.stderr).not.toContain("note: gofmt");
+});
