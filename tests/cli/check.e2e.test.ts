@@ -311,3 +311,27 @@ test("--json reports a formatter's rewrite, and with resync: tree a generator's 
   const batchOnly = JSON.parse(cpilot(["check", "a.py", "--json"], { cwd: root }).stdout);
   expect(batchOnly.resyncs).toEqual([]);
 });
+
+test("cpilot check names the diagnostics of other files without calling them new (it keeps no before to compare with)", () => {
+  const root = tempDir("cpilot-e2e-", { git: true });
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "crate",
+          pattern: "*.rs",
+          timeout: 20,
+          run: "echo 'a.rs:1:1: error: mine'; echo 'b.rs:2:1: error: old lint'; exit 1",
+        },
+      ],
+    }),
+    "a.rs": "",
+    "b.rs": "",
+  });
+  const r = cpilot(["check", "a.rs"], { cwd: root });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(
+    "a.rs:1:1 error: mine\n    1 diagnostic in other files:\n    b.rs:2:1 error: old lint",
+  );
+  expect(r.stderr).not.toContain("new diagnostic");
+});
