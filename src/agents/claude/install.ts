@@ -1,6 +1,7 @@
 /** `cpilot install claude` / `cpilot uninstall claude`: cpilot's hooks in Claude Code's settings. */
 import { join, relative } from "node:path";
 import type { InstallReport, InstallRequest, InstallScope } from "../contract.ts";
+import { writeJsonObjectOrRemove } from "../kit/json-file.ts";
 import { portableCpilot, portableProblem } from "../kit/portable-command.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
@@ -48,7 +49,8 @@ export function installClaude(
         changed: false,
         lines: [`cpilot: no cpilot hooks in ${shown}: nothing changed`],
       };
-    writeSettings(path, settings);
+    if (scope === "user") writeSettings(path, settings);
+    else writeJsonObjectOrRemove(path, settings);
     return {
       path,
       changed: true,

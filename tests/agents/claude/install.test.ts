@@ -80,6 +80,30 @@ describe("install / uninstall", () => {
     expect(cpilot(["uninstall", "claude"], { cwd: d }).stderr).toContain("nothing changed");
   });
 
+  test("uninstall takes out the project settings file and .claude/ folder install made, leaving git status as before", () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    const status = () =>
+      spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], {
+        cwd: d,
+        encoding: "utf8",
+      }).stdout;
+    spawnSync("git", ["init", "-q"], { cwd: d });
+    const before = status();
+    for (const scope of ["--local", "--project"]) {
+      expect(cpilot(["install", "claude", scope], { cwd: d }).code).toBe(0);
+      expect(status()).not.toBe(before);
+      expect(cpilot(["uninstall", "claude", scope], { cwd: d }).code).toBe(0);
+      expect(status()).toBe(before);
+      expect(existsSync(join(d, ".claude"))).toBe(false);
+    }
+    // A folder holding more than cpilot's file stays, with the rest of it.
+    writeFiles(d, { ".claude/agents/x.md": "mine\n" });
+    cpilot(["install", "claude", "--local"], { cwd: d });
+    cpilot(["uninstall", "claude", "--local"], { cwd: d });
+    expect(existsSync(join(d, ".claude/settings.local.json"))).toBe(false);
+    expect(readFileSync(join(d, ".claude/agents/x.md"), "utf8")).toBe("mine\n");
+  });
+
   test("--local and --user write their own files; a new file is created", () => {
     const d = dir({ "callbacks.config.json": CONFIG });
     const home = dir();
