@@ -335,3 +335,27 @@ test("cpilot check names the diagnostics of other files without calling them new
   );
   expect(r.stderr).not.toContain("new diagnostic");
 });
+
+test("an output cut to its last lines keeps the error line it began with (rustup's, above a long backtrace)", () => {
+  const root = tempDir("cpilot-e2e-", { git: true });
+  const backtrace = Array.from({ length: 30 }, (_, i) => `  ${i}: frame::number_${i}`).join("\n");
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "fmt",
+          pattern: "*.rs",
+          timeout: 20,
+          run: `printf '%s\\n' 'error: rustup could not choose a version of rustfmt to run' 'help: run rustup default stable' '' 'Stack backtrace:' '${backtrace.replaceAll("\n", "' '")}'; exit 1`,
+        },
+      ],
+    }),
+    "a.rs": "",
+  });
+  const r = cpilot(["check", "a.rs"], { cwd: root });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(
+    "    error: rustup could not choose a version of rustfmt to run\n    … (earlier output is in the log)\n",
+  );
+  expect(r.stderr).toContain("  29: frame::number_29");
+});
