@@ -168,7 +168,7 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
   }
   ignoreStateDir(root);
   say(
-    "next: `cpilot check --all` runs them once; `cpilot install claude` wires them into Claude Code",
+    "next: `cpilot check --all` runs them once and records what is already there (then an agent is told what its edits break, even in files it did not touch); `cpilot install claude` wires them into Claude Code",
   );
   return 0;
 }

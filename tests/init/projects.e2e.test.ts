@@ -247,6 +247,9 @@ test("Rust crate whose benches need nightly (#![feature(test)]): clippy leaves t
   expect(r.stderr).toContain(
     "note: benches/bench.rs needs nightly (#![feature]): clippy checks the library, binaries, tests and examples, not the benches",
   );
+  expect(r.stderr).toContain(
+    "next: `cpilot check --all` runs them once and records what is already there",
+  );
   const clippy = readCallbacks(root).get("clippy");
   expect(argv(clippy)).toBe(
     "cargo clippy --tests --examples --quiet --message-format short -- -D warnings",
