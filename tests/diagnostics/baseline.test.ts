@@ -422,3 +422,49 @@ test("what a failed compile hid (lints run only when it compiles) is not new whe
   writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\n");
   expect(await run(["src/range.txt"])).toContain("src/lib.txt:1 new");
 });
+
+test("a first sight in a file the agent did not edit is new when it names code the edit changed (callers of a changed signature), old otherwise", () => {
+  // spf13/pflag: VarP gained a parameter; go vet reported its callers in 11 other files
+  const root = repo({
+    "flag.go":
+      "package p\n\nfunc (f *FlagSet) VarP(value Value, name string) {\n}\n\nfunc OldName() {}\n",
+    "bool.go": "package p\n\nfunc b() {\n\tf.VarP(v, n)\n\tOldName()\n}\n",
+    "range.rs": "impl<T: Iterator + DoubleEndedIterator> X for T {}\n",
+  });
+  writeFileSync(
+    join(root, "flag.go"),
+    "package p\n\nfunc (f *FlagSet) VarP(value Value, name string, hidden bool) {\n}\n\nfunc NewName() {}\n",
+  );
+  const diag = (file: string, line: number, message: string): Diagnostic => ({
+    file,
+    line,
+    column: 1,
+    severity: "error",
+    code: "",
+    message,
+    tool: "go",
+  });
+  const marked = compareWithBaseline({
+    root,
+    callback: "vet",
+    files: ["flag.go"],
+    edited: new Set(["flag.go"]),
+    fromCheck: false,
+    diagnostics: [
+      diag("bool.go", 4, "not enough arguments in call to f.VarP"),
+      diag("bool.go", 5, "undefined: OldName"),
+      diag(
+        "range.rs",
+        1,
+        "this bound is already specified as the supertrait of `DoubleEndedIterator`",
+      ),
+      diag("range.rs", 1, "hiding a lifetime that's elided elsewhere is confusing"),
+    ],
+  });
+  expect(shown(marked)).toEqual([
+    "bool.go:4 new",
+    "bool.go:5 new",
+    "range.rs:1 unchanged/commit",
+    "range.rs:1 unchanged/commit",
+  ]);
+});

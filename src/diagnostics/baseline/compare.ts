@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../../model/diagnostic.ts";
 import { crc32 } from "../../platform/crc32.ts";
 import { filesUnchangedSinceCommit, linesUnchangedSinceCommit } from "./_committed.ts";
+import { editedNames, namesInMessage } from "./_edited-names.ts";
 import { keyHead, lineHash, sourceLines } from "./_source-lines.ts";
 import {
   decodeSaved,
@@ -114,6 +115,8 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   // passes (rustc runs clippy's lints only once the crate compiles, go vet its analyzers once
   // the package type-checks), so what it did not say is no proof of absence.
   let broughtError = false;
+  // The names on the lines the edit changed, read once when a first sight needs them.
+  let changedNames: Set<string> | undefined;
   // The fingerprint's head (see keyHead) of the last diagnostic: a dense output's share a few.
   let headTool = "";
   let headSeverity = "";
@@ -193,8 +196,10 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         // before. Other first sights: new. Past a partial record's cut, in a file the
         // agent did not edit: most likely there (a run that reads more of a long output
         // would tell the agent hundreds of "new" ones it never caused).
+        // Unless it names code the edit changed: the callers of a changed signature.
         else if (old === null && firstSeenClean?.has(file) === true) {
-          introduced = false;
+          changedNames ??= edited.size === 0 ? new Set() : editedNames(root, edited);
+          introduced = namesInMessage(d.message).some((name) => changedNames?.has(name));
           since = "commit";
         } else introduced = old === null;
         if (introduced && d.severity === "error" && edited.has(file)) broughtError = true;
