@@ -359,3 +359,14 @@ test("an output cut to its last lines keeps the error line it began with (rustup
   );
   expect(r.stderr).toContain("  29: frame::number_29");
 });
+
+test("cpilot check with nothing changed says so, and how to check every file", () => {
+  const root = project();
+  const r = cpilot(["check"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe(
+    "cpilot: nothing changed since HEAD, nothing to check (`cpilot check --all` checks every file)\n",
+  );
+  const ref = cpilot(["check", "--changed", "HEAD"], { cwd: root });
+  expect(ref.stderr).toContain("cpilot: nothing changed since HEAD, nothing to check");
+});
