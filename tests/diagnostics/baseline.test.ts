@@ -468,3 +468,43 @@ test("a first sight in a file the agent did not edit is new when it names code t
     "range.rs:1 unchanged/commit",
   ]);
 });
+
+test("past a partial record's cut in a file the agent did not edit: new when it names code the edit changed", () => {
+  const root = repo({
+    "lib.go": "package p\n\nfunc VarP(a int) {}\n",
+    "caller.go": "package p\n\nfunc c() { VarP(1) }\nvar oldLint = 1\n",
+  });
+  const diag = (file: string, line: number, message: string): Diagnostic => ({
+    file,
+    line,
+    column: 1,
+    severity: "error",
+    code: "",
+    message,
+    tool: "go",
+  });
+  const run = (diagnostics: Diagnostic[]) =>
+    shown(
+      compareWithBaseline({
+        root,
+        callback: "vet",
+        files: ["lib.go"],
+        edited: new Set(["lib.go"]),
+        fromCheck: false,
+        diagnostics,
+      }),
+    );
+  // The agent's type error (a failed compile: records kept partial), an old lint elsewhere.
+  writeFileSync(join(root, "lib.go"), "package p\n\nfunc VarP(a int) { undefinedThing }\n");
+  expect(
+    run([diag("lib.go", 3, "undefined: undefinedThing"), diag("caller.go", 4, "unused oldLint")]),
+  ).toEqual(["lib.go:3 new", "caller.go:4 unchanged/commit"]);
+  // Fixed, but VarP gained a parameter: its caller breaks, past caller.go's partial record.
+  writeFileSync(join(root, "lib.go"), "package p\n\nfunc VarP(a int, b int) {}\n");
+  expect(
+    run([
+      diag("caller.go", 3, "not enough arguments in call to VarP"),
+      diag("caller.go", 4, "unused oldLint"),
+    ]),
+  ).toEqual(["caller.go:3 new", "caller.go:4 unchanged/run"]);
+});

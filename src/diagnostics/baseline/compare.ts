@@ -201,6 +201,9 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           changedNames ??= edited.size === 0 ? new Set() : editedNames(root, edited);
           introduced = namesInMessage(d.message).some((name) => changedNames?.has(name));
           since = "commit";
+        } else if (old !== null && !edited.has(file)) {
+          changedNames ??= edited.size === 0 ? new Set() : editedNames(root, edited);
+          introduced = namesInMessage(d.message).some((name) => changedNames?.has(name));
         } else introduced = old === null;
         if (introduced && d.severity === "error" && edited.has(file)) broughtError = true;
         entries[at++] = key;
