@@ -231,7 +231,8 @@ if (values.compare !== undefined) {
   // A private copy of the other build too, beside ours.
   const other = join(dir, "cpilot-other");
   copyFileSync(resolve(values.compare), other);
-  for (const c of cases.filter((c) => c.cmd === cpilot && c.env !== SERVER_ENV && !c.http))
+  // Its warm server cases too: its own server (the socket is named after the binary).
+  for (const c of cases.filter((c) => c.cmd === cpilot && !c.http))
     cases.push({ ...c, name: `OTHER ${c.name}`.slice(0, 40), cmd: other });
 }
 if (lefthook) {
@@ -301,12 +302,16 @@ function once(c: Case): number {
   return ms;
 }
 
-// The first call starts the server; wait until it listens, then let it warm up.
-const serverCase = cases.find((c) => c.env === SERVER_ENV);
-if (serverCase) {
+// The first call of each build starts its server; wait until it listens, then let it warm up.
+const sockets = (): number =>
+  existsSync(runtimeDir) ? readdirSync(runtimeDir).filter((f) => f.endsWith(".sock")).length : 0;
+for (const cmd of new Set(cases.filter((c) => c.env === SERVER_ENV).map((c) => c.cmd))) {
+  const serverCase = cases.find((c) => c.env === SERVER_ENV && c.cmd === cmd);
+  if (serverCase === undefined) continue;
+  const before = sockets();
   const deadline = Date.now() + 10_000;
   once(serverCase);
-  while (!existsSync(runtimeDir) || !readdirSync(runtimeDir).some((f) => f.endsWith(".sock"))) {
+  while (sockets() <= before) {
     if (Date.now() > deadline) throw new Error("the hook server did not start within 10 s");
     await Bun.sleep(20);
   }
