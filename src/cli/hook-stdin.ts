@@ -1,4 +1,5 @@
 // The hook call's input: the agent's JSON on stdin, read with a deadline and a size limit.
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { processStop } from "../platform/process-stop.ts";
 import { isTerminal } from "../platform/stdio.ts";
@@ -32,9 +33,19 @@ const KEPT_PREFIX = 1024 * 1024;
  */
 export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> {
   if (isTerminal(0)) return { text: "", complete: false };
-  const reader = stdinReader();
   const parts: Uint8Array[] = [];
   let size = 0;
+  const keep = (chunk: Uint8Array): void => {
+    if (size < KEPT_PREFIX || size + chunk.length <= MAX_STDIN_BYTES) parts.push(chunk);
+    size += chunk.length;
+  };
+  const prefix = (): string => Buffer.concat(parts).subarray(0, KEPT_PREFIX).toString("utf8");
+  const overLimit = `Cannot read the hook input: it is over ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
+  // Nearly always the agent has written all of it and closed: then no stream is needed.
+  const ended = readAtOnce(keep, () => size > MAX_STDIN_BYTES);
+  if (size > MAX_STDIN_BYTES) return { text: prefix(), complete: false, problem: overLimit };
+  if (ended) return { text: decodeBytes(Buffer.concat(parts)), complete: true };
+  const reader = stdinReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout" | "stopped">((resolvePromise) => {
     timer = setTimeout(() => resolvePromise("timeout"), timeoutMs);
@@ -42,7 +53,6 @@ export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> 
     if (processStop.aborted) resolvePromise("stopped");
     else processStop.addEventListener("abort", () => resolvePromise("stopped"), { once: true });
   });
-  const prefix = (): string => Buffer.concat(parts).subarray(0, KEPT_PREFIX).toString("utf8");
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), timeout]);
@@ -54,12 +64,11 @@ export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> 
             ? `Cannot read the hook input: stdin did not close within ${timeoutMs / 1000} s`
             : next === "stopped"
               ? "Cannot read the hook input: the hook was stopped (SIGTERM) before it arrived"
-              : `Cannot read the hook input: it is over ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
+              : overLimit;
         return { text: prefix(), complete: false, problem };
       }
       if (next.done) break;
-      if (size < KEPT_PREFIX || size + next.value.length <= MAX_STDIN_BYTES) parts.push(next.value);
-      size += next.value.length;
+      keep(next.value);
     }
   } catch (err) {
     return {
@@ -72,6 +81,40 @@ export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> 
   }
   // bytes that are not UTF-8 (a file name) are kept, not made U+FFFD: see path-bytes.ts
   return { text: decodeBytes(Buffer.concat(parts)), complete: true };
+}
+
+/** What one read at once takes at most. */
+const READ_CHUNK = 64 * 1024;
+
+/**
+ * Read what stdin holds now, without waiting: a file to its end, a pipe until it is empty,
+ * through a second, non-blocking descriptor of the pipe (fd 0 stays as the agent made it).
+ * True when that was all (the writer closed). A socket or anything else, or a system
+ * without /proc, is left to the stream: reading it here could block. ~0.25 ms less than
+ * the stream for a payload already there, on every hook call.
+ */
+function readAtOnce(keep: (chunk: Uint8Array) => void, full: () => boolean): boolean {
+  let fd = 0;
+  try {
+    const st = fstatSync(0);
+    if (st.isFIFO()) fd = openSync("/proc/self/fd/0", constants.O_RDONLY | constants.O_NONBLOCK);
+    else if (!st.isFile()) return false;
+  } catch {
+    return false;
+  }
+  try {
+    while (!full()) {
+      const chunk = new Uint8Array(READ_CHUNK);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) return true;
+      keep(chunk.subarray(0, n));
+    }
+    return false;
+  } catch {
+    return false; // EAGAIN: the writer is still at it; the stream takes the rest
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
 }
 
 /**
