@@ -6,7 +6,8 @@ import { PARENT_PID_ENV } from "../platform/parent-death.ts";
 import { isCompiledBinary } from "../platform/self-command.ts";
 import { keepStdoutForProtocol } from "../platform/stdio.ts";
 import { answered } from "./hook-emit.ts";
-import type { HandOver } from "./hook-hand-over.ts";
+import { answerHookCall } from "./hook-answer.ts";
+import { type HandOver, handOver } from "./hook-hand-over.ts";
 import { ISOLATED_ENV } from "./hook-isolated-env.ts";
 
 /**
@@ -21,12 +22,10 @@ export async function hookCommand(args: string[], ctx: { cwd: string }): Promise
   const [agent, ...rest] = args;
   let handedBack: (HandOver & { kind: "here" }) | undefined;
   if (agent !== undefined && forTheServer(agent, rest, process.env)) {
-    const { handOver } = await import("./hook-hand-over.ts");
     const outcome = await handOver(agent, ctx.cwd);
     if (outcome.kind === "answered") answered(outcome.code);
     handedBack = outcome;
   }
-  const { answerHookCall } = await import("./hook-answer.ts");
   return answerHookCall(args, ctx, handedBack);
 }
 
