@@ -5,8 +5,8 @@ import { hookServerWanted } from "../hook-server/address.ts";
 import { PARENT_PID_ENV } from "../platform/parent-death.ts";
 import { isCompiledBinary } from "../platform/self-command.ts";
 import { keepStdoutForProtocol } from "../platform/stdio.ts";
-import { answered } from "./hook-emit.ts";
 import { answerHookCall } from "./hook-answer.ts";
+import { answered } from "./hook-emit.ts";
 import { type HandOver, handOver } from "./hook-hand-over.ts";
 import { ISOLATED_ENV } from "./hook-isolated-env.ts";
 

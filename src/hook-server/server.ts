@@ -6,6 +6,7 @@
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { setHookConfigMode } from "../agents/kit/hook-config.ts";
 import { setConfigGuard } from "../config/load.ts";
+import { deferWorkAfterAnswers, runDeferredWork } from "../engine/deferred-work.ts";
 import { type BunListener, type BunSocket, bun } from "../platform/bun.ts";
 import { useLongLivedJit } from "../platform/jit.ts";
 import { processStop, stopProcessRuns } from "../platform/process-stop.ts";
@@ -54,6 +55,7 @@ export async function serveHooks(options: ServerOptions): Promise<void> {
   // A config whose loading runs code is loaded by the caller's supervised child, never here:
   // an endless loop in it would hang the server for every later call.
   setHookConfigMode({ kind: "isolate" });
+  deferWorkAfterAnswers();
   const home = { env: { ...process.env }, cwd: process.cwd(), umask: process.umask() };
   const connections = new Map<BunSocket, Connection>();
   let busy = false;
@@ -118,6 +120,7 @@ export async function serveHooks(options: ServerOptions): Promise<void> {
         calls++;
         // The caller hung up meanwhile: nobody to tell (the runs were stopped on close).
         if (connections.has(socket)) reply(socket, conn, response);
+        runDeferredWork(); // the caller has its answer: now what it did not wait for
         if (calls >= MAX_CALLS) stop();
         else if (!stopped) armIdle();
         finishIfIdle();

@@ -373,6 +373,29 @@ describe("hook server", () => {
     process.kill(plugin, "SIGKILL");
   }, 60_000);
 
+  test("old runs are pruned by the server too, once each answer is out", async () => {
+    const runtime = tempDir("cpilot-rt-");
+    const p = makeProject({
+      keepLogs: 3,
+      callbacks: [{ name: "t", pattern: "*.ts", run: "true", timeout: 9, per: "file" }],
+    });
+    p.write({ "a.ts": "x\n" });
+    call(p.dir, postWrite(p.path("a.ts")), runtime);
+    await serverUp(runtime);
+    const runIds = () =>
+      new Set(
+        readdirSync(p.path(".cpilot/runs"))
+          .filter((f) => /^[0-9a-z]+-[0-9a-f]+\.(log|json)$/.test(f))
+          .map((f) => f.replace(/\.(log|json)$/, "")),
+      );
+    for (let i = 0; i < 12; i++) {
+      const c = call(p.dir, postWrite(p.path("a.ts"), `toolu_${i}`), runtime);
+      expect(served(c)).toBe(true);
+    }
+    // 13 runs made; 3 kept, and at most the few due before the next prune (runs-store.ts)
+    expect(runIds().size).toBeLessThanOrEqual(6);
+  }, 30_000);
+
   test("an idle server stops and removes its socket; so does one whose socket is taken away", async () => {
     const runtime = tempDir("cpilot-rt-");
     const p = makeProject({
