@@ -6,9 +6,10 @@
 // under node_modules/.cache/cpilot-bench/tools: see _bench-peers.ts). Builds nothing: run
 // `npm run build` first. scripts/bench times the same call against lefthook and prek in
 // repos of every size; this one breaks the call down (warm server, TS config, fixed cost). Reports medians and ratios; asserts nothing.
-// With --compare OTHER (another build of cpilot, e.g. main's), OTHER's hook cases run in
-// the same interleaved rounds, and each case also shows its mean CPU time (user + system of
-// the call, from /proc/self/stat's children times: steadier than wall time on a busy machine).
+// With --compare OTHER (another build of cpilot, e.g. main's), OTHER's hook cases (its own
+// warm server's too) run in the same interleaved rounds, and each case also shows its mean
+// CPU time (user + system of the call, from /proc/self/stat's children times: steadier than
+// wall time on a busy machine; a warm server's own CPU is not in it).
 // The "http:" cases post the same payload to the hook listener of a `cpilot run -- claude`
 // session (Claude Code's http hook: no process per call; the listener's CPU is read from
 // the run's /proc stat), the way Claude Code does, with the session's secret.
