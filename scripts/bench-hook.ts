@@ -6,9 +6,10 @@
 // under node_modules/.cache/cpilot-bench/tools: see _bench-peers.ts). Builds nothing: run
 // `npm run build` first. scripts/bench times the same call against lefthook and prek in
 // repos of every size; this one breaks the call down (warm server, TS config, fixed cost). Reports medians and ratios; asserts nothing.
-// With --compare OTHER (another build of cpilot, e.g. main's), OTHER's hook cases run in
-// the same interleaved rounds, and each case also shows its mean CPU time (user + system of
-// the call, from /proc/self/stat's children times: steadier than wall time on a busy machine).
+// With --compare OTHER (another build of cpilot, e.g. main's), OTHER's hook cases (its own
+// warm server's too) run in the same interleaved rounds, and each case also shows its mean
+// CPU time (user + system of the call, from /proc/self/stat's children times: steadier than
+// wall time on a busy machine; a warm server's own CPU is not in it).
 // The "http:" cases post the same payload to the hook listener of a `cpilot run -- claude`
 // session (Claude Code's http hook: no process per call; the listener's CPU is read from
 // the run's /proc stat), the way Claude Code does, with the session's secret.
@@ -231,7 +232,8 @@ if (values.compare !== undefined) {
   // A private copy of the other build too, beside ours.
   const other = join(dir, "cpilot-other");
   copyFileSync(resolve(values.compare), other);
-  for (const c of cases.filter((c) => c.cmd === cpilot && c.env !== SERVER_ENV && !c.http))
+  // Its warm server cases too: its own server (the socket is named after the binary).
+  for (const c of cases.filter((c) => c.cmd === cpilot && !c.http))
     cases.push({ ...c, name: `OTHER ${c.name}`.slice(0, 40), cmd: other });
 }
 if (lefthook) {
@@ -301,12 +303,16 @@ function once(c: Case): number {
   return ms;
 }
 
-// The first call starts the server; wait until it listens, then let it warm up.
-const serverCase = cases.find((c) => c.env === SERVER_ENV);
-if (serverCase) {
+// The first call of each build starts its server; wait until it listens, then let it warm up.
+const sockets = (): number =>
+  existsSync(runtimeDir) ? readdirSync(runtimeDir).filter((f) => f.endsWith(".sock")).length : 0;
+for (const cmd of new Set(cases.filter((c) => c.env === SERVER_ENV).map((c) => c.cmd))) {
+  const serverCase = cases.find((c) => c.env === SERVER_ENV && c.cmd === cmd);
+  if (serverCase === undefined) continue;
+  const before = sockets();
   const deadline = Date.now() + 10_000;
   once(serverCase);
-  while (!existsSync(runtimeDir) || !readdirSync(runtimeDir).some((f) => f.endsWith(".sock"))) {
+  while (sockets() <= before) {
     if (Date.now() > deadline) throw new Error("the hook server did not start within 10 s");
     await Bun.sleep(20);
   }

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { configRootAhead } from "../config/find.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
@@ -6,6 +6,7 @@ import { gitTimeoutMs, runGit, splitNul } from "../match/git.ts";
 import type { FileChange } from "../model/batch.ts";
 import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
+import { realOr } from "../util/real-path.ts";
 
 /** `--changed` takes an optional REF: the next word, when git knows it as a commit. */
 export function splitChangedRef(
@@ -119,14 +120,6 @@ export function rootPrefix(gitTop: string, root: string): string {
 
 const outside = (rel: string): boolean =>
   rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
 
 /**
  * A named path that is not on disk is checked as deleted only when git still knows it (in

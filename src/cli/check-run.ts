@@ -84,6 +84,20 @@ export async function runCheck(
     else say("cpilot: nothing staged, nothing to check");
     return 0;
   }
+  // The default `--changed` found nothing: say so in words, not "no callback matches 0 files".
+  if (
+    !staged &&
+    !json &&
+    format !== "sarif" &&
+    files.length === 0 &&
+    !request.all &&
+    request.paths.length === 0
+  ) {
+    say(
+      `cpilot: nothing changed since ${request.changedRef ?? "HEAD"}, nothing to check (\`cpilot check --all\` checks every file)`,
+    );
+    return 0;
+  }
   const failOnChange = failOnChangeActive(config.source.failOnChange, request.failOnChange);
   const batch: EditBatch = { root, files, origin: { surface: "check" } };
   const engine = createEngine({ root, config });

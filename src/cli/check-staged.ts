@@ -1,9 +1,10 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { gitRoot } from "../match/files.ts";
 import type { FileChange } from "../model/batch.ts";
+import { fixesEmptiedCommit } from "../stage/emptied-commit.ts";
 import { type FixReport, settleFixes } from "../stage/fixes.ts";
 import { findGitDir } from "../stage/git-dir.ts";
 import { setAside } from "../stage/hide.ts";
@@ -20,6 +21,7 @@ import {
 } from "../stage/survey.ts";
 import { stagedMessages } from "../ui/staged-report.ts";
 import { CpilotError } from "../util/errors.ts";
+import { realOr } from "../util/real-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";
 import { rebase, rootPrefix } from "./check-files.ts";
@@ -259,6 +261,10 @@ async function openPrepared(
       mark("staged: fixes settled, work put back");
       if (report === null) return allBack;
       stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
+      if (report.staged.length > 0 && fixesEmptiedCommit(top, gitDir)) {
+        stagedMessages.emptied(report.staged);
+        return false;
+      }
       return allBack && report.conflicts.length === 0;
     },
   };
@@ -300,12 +306,4 @@ function assertSameRepository(cwd: string, top: string, root: string): void {
       hint: `give that repository a config of its own (cpilot init there), or run cpilot check --staged in "${top}"`,
     },
   );
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 
 import { join, resolve } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
 import { TYPES_SOURCES } from "../config/types-source.ts";
+import { checkRun } from "../doctor/callback-command.ts";
 import { promptOnTty } from "../gate/ask.ts";
 import { detectProject } from "../init/detect.ts";
 import { chooseFormat } from "../init/format-choice.ts";
@@ -120,7 +121,15 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
       : choice.format === "yaml"
         ? await renderYaml(callbacks, style, extras)
         : renderJson(callbacks, style, extras);
-  say(renderPlan(root, detection, style, file, choice.why));
+  say(
+    renderPlan(
+      root,
+      { ...detection, notes: [...detection.notes, ...missingTools(callbacks, root)] },
+      style,
+      file,
+      choice.why,
+    ),
+  );
   if (found.length === 0) say("  found no known toolchain: the config holds an example to edit");
   if (values["dry-run"]) {
     say("dry run: nothing written");
@@ -159,9 +168,29 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
   }
   ignoreStateDir(root);
   say(
-    "next: `cpilot check --all` runs them once; `cpilot install claude` wires them into Claude Code",
+    "next: `cpilot check --all` runs them once and records what is already there (then an agent is told what its edits break, even in files it did not touch); `cpilot install claude` wires them into Claude Code",
   );
   return 0;
+}
+
+/**
+ * The plan's word on each proposed callback whose program this machine lacks (golangci-lint
+ * proposed from a .golangci.yaml on a machine without it): said before the first check fails
+ * on it with exit 127.
+ */
+function missingTools(callbacks: readonly CallbackSpec[], root: string): string[] {
+  const lines: string[] = [];
+  for (const c of callbacks) {
+    const check = checkRun(
+      { name: c.name, run: c.run, cwd: join(root, c.cwd ?? ".") },
+      process.env,
+    );
+    if (check.status === "missing")
+      lines.push(
+        `${c.name}: ${check.detail} here; the callback fails until it is installed (\`cpilot doctor\` checks)`,
+      );
+  }
+  return lines;
 }
 
 /** Add .cpilot/ (run logs, local state) to the repository's .gitignore. */

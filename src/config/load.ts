@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import type * as NodeUrl from "node:url";
+import type { GateConfig } from "../model/gate-schema.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { bun } from "../platform/bun.ts";
 import { sha1Hex } from "../platform/digest.ts";
@@ -19,6 +20,21 @@ import { cachedConfigValue, rememberConfigValue } from "./value-cache.ts";
  * only plain-data configs). Not a config error: the caller hands the whole call back.
  */
 export class ConfigRefused extends Error {}
+
+/**
+ * A config that was read but does not validate. `gate`: its write gate section, when every
+ * problem lies in its callbacks and that section validates on its own (absent: `{}`), so
+ * the gate can still obey it; undefined when the gate's rules cannot be known.
+ */
+export class ConfigInvalid extends CpilotError {
+  constructor(
+    message: string,
+    options: { hint?: string },
+    readonly gate: GateConfig | undefined,
+  ) {
+    super(message, options);
+  }
+}
 
 let configGuard: ((path: string, value: unknown) => void) | null = null;
 
@@ -125,9 +141,15 @@ export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
     });
   }
   if (!result.ok || problems.length > 0) {
-    throw new CpilotError(
+    const paths = [
+      ...(result.ok ? [] : result.problems.map((p) => p.path)),
+      ...problems.filter((line) => line.startsWith(`${MANAGED_NAME}: `)).map(() => "callbacks"),
+    ];
+    const onlyCallbacks = paths.every((key) => /^callbacks(\[|\.|$)/.test(key));
+    throw new ConfigInvalid(
       `Cannot use config "${path}": ${problems.length} problem${problems.length > 1 ? "s" : ""}\n${problems.map((l) => `  ${l}`).join("\n")}`,
       { hint: "fix the keys above; `cpilot list` shows the config once it loads" },
+      onlyCallbacks ? await gateAlone(value) : undefined,
     );
   }
   rememberValid(root, fingerprint);
@@ -161,4 +183,13 @@ export async function loadProjectConfig(cwd: string, explicit?: string): Promise
     });
   }
   return loadConfigFile(path);
+}
+
+/** The gate section of a config value when it validates on its own (none: `{}`), else undefined. */
+async function gateAlone(value: unknown): Promise<GateConfig | undefined> {
+  if (value === null || typeof value !== "object") return undefined;
+  const gate = (value as { gate?: unknown }).gate;
+  if (gate === undefined) return {};
+  const { gateConfigSchema } = await import("../model/gate-schema.ts");
+  return gateConfigSchema.safeParse(gate).success ? (gate as GateConfig) : undefined;
 }

@@ -212,7 +212,12 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     );
   if (others.length > 0) {
     const cap = mine.length === 0 ? others.length : OTHERS_SHOWN;
-    if (mine.length > 0) lines.push(`${count(others.length, "new diagnostic")} in other files:`);
+    // "new" only where a baseline judged them: `cpilot check` compares with nothing.
+    const judged = others.at(0).baseline !== undefined;
+    if (mine.length > 0)
+      lines.push(
+        `${count(others.length, judged ? "new diagnostic" : "diagnostic")} in other files:`,
+      );
     let shown = 0;
     while (shown < Math.min(cap, others.length) && take(others.at(shown))) shown++;
     if (shown < others.length) lines.push(`… and ${others.length - shown} more in other files`);

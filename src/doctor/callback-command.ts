@@ -44,6 +44,17 @@ export function firstProgram(run: string): string | null {
 export function checkCallback(cb: ResolvedCallback, env: NodeJS.ProcessEnv): CallbackCheck {
   if (typeof cb.run === "function")
     return { name: cb.name, command: null, status: "n/a", detail: "TypeScript function" };
+  return checkRun(
+    { name: cb.name, run: cb.run, cwd: cb.cwd },
+    { ...env, PATH: cb.env.PATH ?? env.PATH ?? "" },
+  );
+}
+
+/** Does the program a command (a bash string or an argv) starts exist, run in `cwd`? */
+export function checkRun(
+  cb: { readonly name: string; readonly run: string | readonly string[]; readonly cwd: string },
+  env: NodeJS.ProcessEnv,
+): CallbackCheck {
   const program = typeof cb.run === "string" ? firstProgram(cb.run) : (cb.run[0] ?? null);
   if (program === null || program === "")
     return { name: cb.name, command: null, status: "missing", detail: "empty command" };
@@ -61,7 +72,7 @@ export function checkCallback(cb: ResolvedCallback, env: NodeJS.ProcessEnv): Cal
           detail: `${full} is not an executable file`,
         };
   }
-  const path = onPath(program, { ...env, PATH: cb.env.PATH ?? env.PATH ?? "" });
+  const path = onPath(program, env);
   const words = typeof cb.run === "string" ? (cb.run.trim().split(/\s+/) ?? []) : [...cb.run];
   const tool = path === null ? null : missingRunnerTool(words, cb.cwd);
   if (tool !== null) {

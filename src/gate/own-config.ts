@@ -4,10 +4,13 @@
  * gate itself is wired in. An agent that could write one of them could turn the gate off
  * and then write anything, so by default only a person changes them.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, extname, join, relative, resolve, sep } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import type * as NodeModule from "node:module";
+import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
 import { MANAGED_NAME } from "../config/managed-file.ts";
+import { nodeBuiltin } from "../platform/builtin.ts";
+import { realOr } from "../util/real-path.ts";
 import { skeleton } from "./protected.ts";
 
 const CONFIG_FILES = new Set<string>([...CONFIG_NAMES, MANAGED_NAME]);
@@ -47,29 +50,136 @@ const SPECIFIERS = /\b(?:from|import)\s*\(?\s*(["'`])([^"'`]*)\1/g;
 /** How a specifier without an extension may resolve. */
 const SUFFIXES = ["", ".ts", ".mts", ".js", ".mjs", ".json", "/index.ts", "/index.js"];
 
+/** Most files the import walk reads on one call: a config's own modules are a handful. */
+const MAX_WALKED = 200;
+
 /**
- * The files a script config at the root imports by a relative path (one level deep),
- * relative to the root, posix separators: changing one changes the config as surely as
- * editing it. Read on each call (the config may have changed); [] for a data config.
+ * The files a script config at the root imports, and the files those import, relative to
+ * the root, posix separators: changing one changes the config as surely as editing it (an
+ * agent that rewrote a module two imports down could empty the rules it exports). Relative
+ * imports are followed (each name a specifier may resolve to is protected, so a new file
+ * cannot shadow it); a package specifier is resolved as Node would, and the file it leads
+ * to is protected when it lies in the project, and followed when it is the project's own
+ * code (a workspace package), not an installed package under node_modules. At most
+ * MAX_WALKED files are read. Read on each call (the config may have changed); [] for a
+ * data config.
  */
 export function configImports(root: string): string[] {
   // the config of this root: the first name found, as findConfig picks it
   const config = CONFIG_NAMES.map((n) => join(root, n)).find((p) => existsSync(p));
-  if (config === undefined || !SCRIPT.has(extname(config))) return [];
-  let source: string;
-  try {
-    source = readFileSync(config, "utf8");
-  } catch {
-    return [];
-  }
+  if (config === undefined) return [];
+  return scriptImports(resolve(root), config);
+}
+
+/** What {@link configImports} walks: the files `start` imports, transitively; [] unless a script. */
+function scriptImports(top: string, start: string): string[] {
+  if (!SCRIPT.has(extname(start))) return [];
+  const realTop = realOr(top);
   const out = new Set<string>();
-  for (const match of source.matchAll(SPECIFIERS)) {
-    const spec = match[2] ?? "";
-    if (!spec.startsWith("./") && !spec.startsWith("../")) continue;
-    for (const suffix of SUFFIXES) {
-      const rel = relative(root, resolve(dirname(config), spec + suffix));
-      if (rel !== "" && !rel.startsWith("..")) out.add(rel.split(sep).join("/"));
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  const inProject = (path: string): string | null => {
+    for (const [base, at] of [
+      [top, path],
+      [realTop, realOr(path)],
+    ] as const) {
+      const rel = relative(base, at);
+      if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
+    }
+    return null;
+  };
+  const follow = (path: string): void => {
+    if (!seen.has(path) && SCRIPT.has(extname(path)) && existsSync(path)) {
+      seen.add(path);
+      queue.push(path);
+    }
+  };
+  for (let read = 0; queue.length > 0 && read < MAX_WALKED; read++) {
+    const file = queue.shift() as string;
+    let source: string;
+    try {
+      source = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    for (const match of source.matchAll(SPECIFIERS)) {
+      const spec = match[2] ?? "";
+      if (spec.startsWith("./") || spec.startsWith("../")) {
+        for (const suffix of SUFFIXES) {
+          const target = resolve(dirname(file), spec + suffix);
+          const rel = inProject(target);
+          if (rel === null) continue;
+          out.add(rel);
+          follow(target);
+        }
+        continue;
+      }
+      if (spec === "" || spec === "cpilot" || spec.includes(":") || spec.startsWith("/")) continue;
+      const target = resolvePackage(spec, file);
+      const rel = target === null ? null : inProject(target);
+      if (target === null || rel === null) continue;
+      out.add(rel);
+      const real = inProject(realOr(target));
+      if (real !== null) out.add(real);
+      // Installed packages are not the project's code: protected, not walked.
+      if (!realOr(target).split(sep).includes("node_modules")) follow(target);
     }
   }
   return [...out];
+}
+
+/** Where `spec` imported from `from` resolves, as Node resolves it; null when it does not. */
+function resolvePackage(spec: string, from: string): string | null {
+  try {
+    const { createRequire } = nodeBuiltin<typeof NodeModule>("node:module");
+    return createRequire(from).resolve(spec);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The files the gate's command plugins run, and its plugins folder, relative to the root:
+ * a plugin is the gate deciding, so an agent that rewrote one (or dropped a new one into the
+ * folder) could allow anything. Each word of a plugin's command that names a file in the
+ * project (`./policy.sh`, `python3 scripts/policy.py`), and the files a script one imports.
+ * The default folder is inside `.cpilot/`, protected on its own.
+ */
+export function gatePluginFiles(
+  root: string,
+  gate: { readonly plugins: readonly unknown[]; readonly pluginsDir: string | false },
+): { files: string[]; folder: string | null } {
+  const top = resolve(root);
+  const files = new Set<string>();
+  for (const plugin of gate.plugins) {
+    const command = (plugin as { command?: unknown }).command;
+    const words =
+      typeof command === "string"
+        ? command.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""))
+        : Array.isArray(command)
+          ? command.filter((w): w is string => typeof w === "string")
+          : [];
+    for (const word of words) {
+      if (word === "" || word.startsWith("-")) continue;
+      const path = resolve(top, word);
+      const rel = relative(top, path);
+      if (rel === "" || rel.startsWith("..") || isAbsolute(rel) || !isFile(path)) continue;
+      files.add(rel.split(sep).join("/"));
+      for (const imported of scriptImports(top, path)) files.add(imported);
+    }
+  }
+  let folder: string | null = null;
+  if (gate.pluginsDir !== false) {
+    const rel = relative(top, resolve(top, gate.pluginsDir));
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) folder = rel.split(sep).join("/");
+  }
+  return { files: [...files], folder };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }

@@ -4,7 +4,7 @@ import type { ResolvedGateConfig } from "../model/gate-schema.ts";
 import { containPath } from "../util/contained-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { agentStateDirOf } from "./agent-state.ts";
-import { configImports, ownConfigKind } from "./own-config.ts";
+import { configImports, gatePluginFiles, ownConfigKind } from "./own-config.ts";
 import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
 
 export type RuleAction = "allow" | "deny" | "ask";
@@ -126,11 +126,23 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
   // Last, so no rule of the config can allow it: only the person edits what the gate obeys.
   if (config.defaults.configFiles) {
     const imported = new Set(configImports(root).map((p) => p.toLowerCase()));
+    const plugins = gatePluginFiles(root, config);
+    const pluginFiles = new Set(plugins.files.map((p) => p.toLowerCase()));
+    const pluginFolder = plugins.folder?.toLowerCase() ?? null;
+    // The default folder is inside .cpilot/, which says so itself unless that is turned off.
+    const inPluginFolder = (rel: string): boolean =>
+      pluginFolder !== null &&
+      (rel === pluginFolder || rel.startsWith(`${pluginFolder}/`)) &&
+      !(config.defaults.cpilotDir && isCpilotPath(rel));
     list.push({
       matches: (rel) => {
+        const lower = rel.toLowerCase();
         const kind =
           ownConfigKind(rel) ??
-          (imported.has(rel.toLowerCase()) ? "a file cpilot's config imports" : null);
+          (imported.has(lower) ? "a file cpilot's config imports" : null) ??
+          (pluginFiles.has(lower) || inPluginFolder(lower)
+            ? "a gate plugin (or a file one runs), which decides what the gate allows"
+            : null);
         return kind === null
           ? null
           : {

@@ -3,7 +3,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  realpathSync,
   renameSync,
   unlinkSync,
   writeFileSync,
@@ -12,6 +11,7 @@ import { basename, dirname, join, resolve, sep } from "node:path";
 import { gitOrThrow } from "../match/git.ts";
 import { CpilotError } from "../util/errors.ts";
 import { readTextOrEmpty } from "../util/read-text.ts";
+import { realOr } from "../util/real-path.ts";
 import {
   BLOCK_END,
   BLOCK_START,
@@ -37,8 +37,8 @@ export function hooksDir(cwd: string): string {
  */
 function refuseShared(cwd: string, hooks: string): void {
   const where = (args: string[]): string =>
-    realpathOr(resolve(cwd, gitOrThrow(cwd, ["rev-parse", ...args], "find the repository").trim()));
-  const real = realpathOr(hooks);
+    realOr(resolve(cwd, gitOrThrow(cwd, ["rev-parse", ...args], "find the repository").trim()));
+  const real = realOr(hooks);
   const own = [where(["--show-toplevel"]), where(["--git-common-dir"])];
   if (own.some((dir) => real === dir || real.startsWith(`${dir}${sep}`))) return;
   throw new CpilotError(
@@ -47,14 +47,6 @@ function refuseShared(cwd: string, hooks: string): void {
       hint: "add `cpilot check --staged` to that shared hook yourself (only where a callbacks config exists), or give this repository its own: git config core.hooksPath .git/hooks",
     },
   );
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /**

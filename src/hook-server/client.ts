@@ -17,6 +17,8 @@ export interface ServerConnection {
   close(): void;
 }
 
+const END_BYTE = MESSAGE_END.charCodeAt(0);
+
 const ABSENT: NotAnswered = { served: false, reason: "no server", absent: true };
 
 /**
@@ -62,8 +64,10 @@ export function connectHookServer(path: string): ServerConnection {
       unix: path,
       socket: {
         drain: pump,
+        // The answer is complete at its line's end: no need to wait for the server to hang up.
         data: (_socket, chunk) => {
           received.push(new Uint8Array(chunk));
+          if (chunk.includes(END_BYTE)) decode();
         },
         close: decode,
         error: () => decode(),

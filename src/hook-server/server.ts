@@ -4,10 +4,10 @@
 // a call sees what it would see in its own process; a call that arrives while another runs
 // is handed back and answered by its own process, as are configs that must load fresh.
 import { closeSync, openSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import type * as NodeNet from "node:net";
 import { setHookConfigMode } from "../agents/kit/hook-config.ts";
 import { setConfigGuard } from "../config/load.ts";
-import { nodeBuiltin } from "../platform/builtin.ts";
+import { deferWorkAfterAnswers, runDeferredWork } from "../engine/deferred-work.ts";
+import { type BunListener, type BunSocket, bun } from "../platform/bun.ts";
 import { useLongLivedJit } from "../platform/jit.ts";
 import { processStop, stopProcessRuns } from "../platform/process-stop.ts";
 import { answerHookRequest } from "./answer.ts";
@@ -21,75 +21,161 @@ const DEFAULT_IDLE_MS = 10 * 60_000;
 const MAX_CALLS = 2000;
 /** How often the server checks that its socket is still the one callers find. */
 const CHECK_MS = 5000;
+const END_BYTE = MESSAGE_END.charCodeAt(0);
 
 interface ServerOptions {
   readonly socket: string;
   readonly idleMs?: number;
 }
 
-/** Serve until idle, replaced, or worn out. Resolves when the server has stopped listening. */
+/** One caller's connection. */
+interface Connection {
+  readonly received: Uint8Array[];
+  /** Its call arrived: later bytes are not another one. */
+  called: boolean;
+  /** Its call is being answered here (not one handed back at once). */
+  answering: boolean;
+  /** The answer, while it is being written; the rest goes out on each drain. */
+  out: Uint8Array | null;
+  sent: number;
+}
+
+/**
+ * Serve until idle, replaced, or worn out. Resolves when the server has stopped listening
+ * and the call under way, if any, has its answer. Bun's own sockets, not node:net: the
+ * streams node:net builds around each connection cost the warm call about half a
+ * millisecond (the server runs only as the compiled binary, on Bun).
+ */
 export async function serveHooks(options: ServerOptions): Promise<void> {
+  if (bun === undefined) throw new Error("the hook server runs on Bun only");
+  const runtime = bun;
   useLongLivedJit(); // warm code is the point of the server
-  const { createServer } = nodeBuiltin<typeof NodeNet>("node:net");
   const idleMs = options.idleMs ?? envMs("CPILOT_HOOK_SERVER_IDLE_MS") ?? DEFAULT_IDLE_MS;
   setConfigGuard(assertServable);
   // A config whose loading runs code is loaded by the caller's supervised child, never here:
   // an endless loop in it would hang the server for every later call.
   setHookConfigMode({ kind: "isolate" });
+  deferWorkAfterAnswers();
   const home = { env: { ...process.env }, cwd: process.cwd(), umask: process.umask() };
+  const connections = new Map<BunSocket, Connection>();
   let busy = false;
   let calls = 0;
+  let stopped = false;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let ownInode = -1;
-
-  const server = createServer((conn) => {
-    const parts: Buffer[] = [];
-    conn.on("error", () => {});
-    conn.on("data", (chunk: Buffer) => {
-      parts.push(chunk);
-      if (!chunk.includes(MESSAGE_END)) return;
-      conn.removeAllListeners("data");
-      const line = Buffer.concat(parts).toString("utf8");
-      const reply = (response: HookResponse): void => {
-        conn.end(JSON.stringify(response) + MESSAGE_END);
-      };
-      if (busy) return reply({ served: false, reason: "busy with another call" });
-      let request: HookRequest;
-      try {
-        request = JSON.parse(line.slice(0, line.indexOf(MESSAGE_END))) as HookRequest;
-      } catch {
-        return reply({ served: false, reason: "the call is not JSON" });
-      }
-      busy = true;
-      clearTimeout(idleTimer);
-      // The caller hung up before its answer (the agent stopped the hook): stop the call's
-      // runs, as its own process would have on SIGTERM. The server stops with them.
-      let answered = false;
-      conn.once("close", () => {
-        if (!answered) stopProcessRuns(new Error("the hook call was stopped"));
-      });
-      answerHookRequest(request, home)
-        .finally(() => {
-          answered = true;
-        })
-        .then(reply, (err: unknown) =>
-          reply({ served: false, reason: err instanceof Error ? err.message : String(err) }),
-        )
-        .finally(() => {
-          busy = false;
-          calls++;
-          if (calls >= MAX_CALLS) stop();
-          else armIdle();
-        });
-    });
+  let finished: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    finished = resolve;
   });
 
+  /** Once stopped, done when no call is under way (its runs stopped) and no answer is going out. */
+  const finishIfIdle = (): void => {
+    if (stopped && !busy && ![...connections.values()].some((c) => c.out !== null)) finished();
+  };
+  /** Write out what is left of the answer; end the connection once all of it is out. */
+  const pump = (socket: BunSocket, conn: Connection): void => {
+    if (conn.out === null) return;
+    if (conn.sent < conn.out.length) {
+      conn.sent += Math.max(0, socket.write(conn.out.subarray(conn.sent)));
+    }
+    if (conn.sent < conn.out.length) return;
+    conn.out = null;
+    socket.end();
+    finishIfIdle();
+  };
+  const reply = (socket: BunSocket, conn: Connection, response: HookResponse): void => {
+    conn.out = new TextEncoder().encode(JSON.stringify(response) + MESSAGE_END);
+    conn.sent = 0;
+    pump(socket, conn);
+  };
+
+  const answer = (socket: BunSocket, conn: Connection): void => {
+    const text = Buffer.concat(conn.received).toString("utf8");
+    conn.received.length = 0;
+    const refuse = stopped ? "the server is stopping" : busy ? "busy with another call" : null;
+    if (refuse !== null) {
+      reply(socket, conn, { served: false, reason: refuse });
+      return;
+    }
+    let request: HookRequest;
+    try {
+      request = JSON.parse(text.slice(0, text.indexOf(MESSAGE_END))) as HookRequest;
+    } catch {
+      reply(socket, conn, { served: false, reason: "the call is not JSON" });
+      return;
+    }
+    busy = true;
+    conn.answering = true;
+    clearTimeout(idleTimer);
+    answerHookRequest(request, home)
+      .catch(
+        (err: unknown): HookResponse => ({
+          served: false,
+          reason: err instanceof Error ? err.message : String(err),
+        }),
+      )
+      .then((response) => {
+        conn.answering = false;
+        busy = false;
+        calls++;
+        // The caller hung up meanwhile: nobody to tell (the runs were stopped on close).
+        if (connections.has(socket)) reply(socket, conn, response);
+        runDeferredWork(); // the caller has its answer: now what it did not wait for
+        if (calls >= MAX_CALLS) stop();
+        else if (!stopped) armIdle();
+        finishIfIdle();
+      });
+  };
+
+  const handler = {
+    open(socket: BunSocket): void {
+      connections.set(socket, {
+        received: [],
+        called: false,
+        answering: false,
+        out: null,
+        sent: 0,
+      });
+    },
+    data(socket: BunSocket, chunk: Uint8Array): void {
+      const conn = connections.get(socket);
+      if (conn === undefined || conn.called) return;
+      conn.received.push(new Uint8Array(chunk));
+      if (!chunk.includes(END_BYTE)) return;
+      conn.called = true;
+      answer(socket, conn);
+    },
+    drain(socket: BunSocket): void {
+      const conn = connections.get(socket);
+      if (conn !== undefined) pump(socket, conn);
+    },
+    close(socket: BunSocket): void {
+      const conn = connections.get(socket);
+      connections.delete(socket);
+      // The caller hung up before its answer (the agent stopped the hook): stop the call's
+      // runs, as its own process would have on SIGTERM. The server stops with them.
+      if (conn?.answering) stopProcessRuns(new Error("the hook call was stopped"));
+      finishIfIdle();
+    },
+    error(): void {
+      // close follows
+    },
+  };
+
+  let listener: BunListener | null = null;
+  let checker: ReturnType<typeof setInterval> | undefined;
   const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
     clearTimeout(idleTimer);
     clearInterval(checker);
     // Only remove the socket if it is still ours: a newer server may have taken the name.
     if (inodeOf(options.socket) === ownInode) rmSync(options.socket, { force: true });
-    server.close();
+    listener?.stop();
+    // Callers still reading their stdin answer themselves; the call under way gets its answer.
+    for (const [socket, conn] of connections)
+      if (!conn.answering && conn.out === null) socket.end();
+    finishIfIdle();
   };
   const armIdle = (): void => {
     clearTimeout(idleTimer);
@@ -102,21 +188,18 @@ export async function serveHooks(options: ServerOptions): Promise<void> {
   // and two servers starting at once both work (the later name wins, the other idles out).
   const staging = `${options.socket}.${process.pid}.tmp`;
   rmSync(staging, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(staging, () => resolve());
-  });
+  listener = runtime.listen({ unix: staging, socket: handler });
   renameSync(staging, options.socket);
   ownInode = inodeOf(options.socket);
   rmSync(startingMarker(options.socket), { force: true });
-  const checker = setInterval(() => {
+  checker = setInterval(() => {
     if (!busy && inodeOf(options.socket) !== ownInode) stop();
   }, CHECK_MS);
   checker.unref();
   armIdle();
   // SIGTERM/SIGINT (main.ts) stop the runs in flight; the server stops with them.
   processStop.addEventListener("abort", stop, { once: true });
-  await new Promise<void>((resolve) => server.on("close", () => resolve()));
+  await done;
 }
 
 function inodeOf(path: string): number {

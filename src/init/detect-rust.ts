@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { iniSections, type ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
@@ -23,6 +25,13 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
   const edition = cargoEdition(text);
   const all = workspace ? ["--workspace"] : [];
   const notes: string[] = [];
+  const nightly = nightlyBench(p);
+  // `--all-targets` would fail on stable at the bench's `#![feature]` (E0554) on every check.
+  const targets = nightly === undefined ? ["--all-targets"] : ["--tests", "--examples"];
+  if (nightly !== undefined)
+    notes.push(
+      `${nightly} needs nightly (#![feature]): clippy checks the library, binaries, tests and examples, not the benches`,
+    );
   // A workspace whose root names no edition: its members may differ, and cargo fmt knows each.
   const fmt =
     edition === undefined && workspace
@@ -57,7 +66,7 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
             "cargo",
             "clippy",
             ...all,
-            "--all-targets",
+            ...targets,
             "--quiet",
             "--message-format",
             "short",
@@ -72,4 +81,28 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
       },
     ],
   };
+}
+
+/**
+ * A bench under benches/ that needs a nightly compiler (`#![feature(test)]`, as crates
+ * benchmarked with libtest's `#[bench]` have), unless the project pins nightly itself.
+ */
+function nightlyBench(p: ProjectFiles): string | undefined {
+  const toolchain = p.text("rust-toolchain.toml") ?? p.text("rust-toolchain") ?? "";
+  if (toolchain.includes("nightly")) return undefined;
+  let names: string[];
+  try {
+    names = readdirSync(join(p.root, "benches"));
+  } catch {
+    return undefined;
+  }
+  for (const name of names.sort()) {
+    const path = name.endsWith(".rs") ? `benches/${name}` : `benches/${name}/main.rs`;
+    try {
+      if (/^\s*#!\[feature\(/m.test(readFileSync(join(p.root, path), "utf8"))) return path;
+    } catch {
+      // not a file, or unreadable: not a nightly bench we can tell of
+    }
+  }
+  return undefined;
 }

@@ -1,6 +1,7 @@
 import { lstatSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { stateDirsHere } from "../agents/kit/edit-gate.ts";
+import { refusedUnloaded, stateDirsHere } from "../agents/kit/edit-gate.ts";
+import { unloadedConfig } from "../agents/kit/messages.ts";
 import { loadAgent } from "../agents/registry.ts";
 import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
 import { checkPath } from "../gate/rules.ts";
@@ -105,7 +106,7 @@ async function gate(
     return evaluateWrite(write, { root: ctx.root, config: ctx.gate, tty: false, log, stateDirs });
   // The config did not load: its rules and plugins cannot decide. The built-in protections
   // still do (no user code), and their reason comes first; whatever they allow is refused.
-  const why = ctx.unloaded.split("\n")[0];
+  const why = ctx.unloaded.split("\n")[0] ?? ctx.unloaded;
   const builtIn = await evaluateWrite(write, {
     root: ctx.root,
     config: {},
@@ -116,16 +117,10 @@ async function gate(
   if (builtIn.decision === "deny") {
     return {
       ...builtIn,
-      reason: `${builtIn.reason}\n(The project's cpilot config did not load, so only cpilot's built-in protections decided: ${why})`,
+      reason: `${builtIn.reason}${unloadedConfig(why)}`,
     };
   }
-  return {
-    decision: "deny",
-    reason: `Cannot write ${JSON.stringify(request.path)}: the project's cpilot config did not load, so the write gate cannot consult its rules and plugins and no write is allowed (${why})\nhint: tell the user; the config must finish loading on its own (\`cpilot check\` shows the error)`,
-    path: builtIn.path,
-    ...(builtIn.relativePath === undefined ? {} : { relativePath: builtIn.relativePath }),
-    source: "internal",
-  };
+  return refusedUnloaded(builtIn, request.path, why);
 }
 
 /** Fields describing an edit to the gate and its plugins. */

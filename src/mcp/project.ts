@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { findConfig } from "../config/find.ts";
-import { loadProjectConfig } from "../config/load.ts";
+import { ConfigInvalid, loadProjectConfig } from "../config/load.ts";
 import { probeTimeoutMs } from "../config/load-probe.ts";
 import { managedPath } from "../config/managed.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
@@ -16,9 +16,11 @@ export type ProjectState =
   /** No config file: edits work, no callbacks run. */
   | { kind: "none" }
   /**
-   * The config does not load (often mid-edit): edits work, callbacks wait for a fix. When
-   * it did not even finish loading (`unloaded`: it hangs, loops or exits), the gate cannot
-   * consult it, so writes are refused (see perform-write.ts).
+   * The config does not load (often mid-edit): callbacks wait for a fix, and edits work under
+   * the gate section it still gives (only its callbacks are wrong) or the last one that
+   * loaded here. When there is neither, or it did not even finish loading (`unloaded`: it
+   * hangs, loops or exits), the gate cannot consult it, so writes are refused (see
+   * perform-write.ts).
    */
   | { kind: "broken"; error: string; unloaded?: true };
 
@@ -55,6 +57,8 @@ export class Project {
   private key = "";
   private state: ProjectState = { kind: "none" };
   private lastGate: GateConfig = {};
+  /** Whether any config (or a broken one's still-known gate section) set lastGate yet. */
+  private gateKnown = false;
 
   constructor(root: string, explicitConfig?: string) {
     this.root = root;
@@ -108,16 +112,24 @@ export class Project {
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         const hint = (err as { hint?: unknown }).hint;
+        // Only its callbacks are wrong: its gate section still decides.
+        if (err instanceof ConfigInvalid && err.gate !== undefined) gate = err.gate;
+        // The gate's rules cannot be known (no config has loaded in this server yet, and
+        // this one gives none): writes are refused, as the hooks refuse them.
+        const unknownGate = gate === null && !this.gateKnown;
         next = {
           kind: "broken",
           error: typeof hint === "string" ? `${message}\nhint: ${hint}` : message,
-          ...(err instanceof ConfigDidNotLoad ? { unloaded: true as const } : {}),
+          ...(err instanceof ConfigDidNotLoad || unknownGate ? { unloaded: true as const } : {}),
         };
       }
     }
     if (this.key === key) {
       this.state = next;
-      if (gate !== null) this.lastGate = gate;
+      if (gate !== null) {
+        this.lastGate = gate;
+        this.gateKnown = true;
+      }
     }
     return next;
   }

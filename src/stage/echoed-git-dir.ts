@@ -1,5 +1,5 @@
-import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
+import { realOr } from "../util/real-path.ts";
 import { findGitDir } from "./git-dir.ts";
 
 /**
@@ -16,15 +16,7 @@ export function dropEchoedGitDir(cwd: string, env: NodeJS.ProcessEnv = process.e
   const given = env.GIT_DIR;
   if (!given || env.GIT_WORK_TREE) return false;
   const found = findGitDir(cwd, {});
-  if (found === null || real(found) !== real(resolve(cwd, given))) return false;
+  if (found === null || realOr(found) !== realOr(resolve(cwd, given))) return false;
   delete env.GIT_DIR;
   return true;
-}
-
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

@@ -13,6 +13,7 @@ import {
 } from "./kept-fs.ts";
 import { mergeAdjacent } from "./merge-lines.ts";
 import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
+import { stageInOwnIndex } from "./partial-commit.ts";
 import { worktreeChanges } from "./worktree-changes.ts";
 
 /** What became of the files callbacks rewrote during `check --staged`. */
@@ -23,6 +24,11 @@ export interface FixReport {
   readonly merged: readonly string[];
   /** Partially staged files whose unstaged changes clash with the fix: the fix is kept aside. */
   readonly conflicts: readonly { readonly path: string; readonly keptAt: string }[];
+  /**
+   * Fixes staged in a partial commit's index (`git commit <paths>`) that git's own index
+   * could not take too: committed fixed, shown by `git status` as not staged.
+   */
+  readonly ownIndexLags: readonly string[];
   /** Rewritten files left unstaged in the working tree (not staged, or `stageFixed: false`). */
   readonly unstaged: readonly string[];
   /**
@@ -66,6 +72,7 @@ export function settleFixes(options: {
     merged: [] as string[],
     conflicts: [] as { path: string; keptAt: string }[],
     unstaged: [] as string[],
+    ownIndexLags: [] as readonly string[],
     noneChanged: changed.length === 0,
   };
   if (changed.length === 0) return report;
@@ -81,7 +88,10 @@ export function settleFixes(options: {
   );
   const bases = new Map(partial.map((p) => [p, stagedText(top, p)]));
   const toStage = options.stageFixed ? changed.filter((p) => options.staged.has(p)) : [];
-  if (toStage.length > 0) gitOnPaths(top, ["add"], toStage, "stage the files callbacks fixed");
+  if (toStage.length > 0) {
+    gitOnPaths(top, ["add"], toStage, "stage the files callbacks fixed");
+    report.ownIndexLags = stageInOwnIndex(top, toStage);
+  }
   report.staged.push(...toStage);
   const stagedNow = new Set(toStage);
   for (const path of changed) {

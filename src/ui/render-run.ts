@@ -20,12 +20,23 @@ export function clipLine(line: string, max = MAX_LINE): string {
   return clean.length <= max ? clean : `${clean.slice(0, max)}… (${clean.length - max} more chars)`;
 }
 
-/** The last `count` lines of a run's tail, clipped, without trailing blank lines. */
+/** A line that says what went wrong: `error: …`, `Error: …`, `error[E0425]: …`, `fatal: …`. */
+const ERROR_LINE = /^\s*(?:error|fatal)(?:\[[^\]]*\])?:/i;
+
+/**
+ * The last `count` lines of a run's tail, clipped, without trailing blank lines. When lines
+ * are cut, the first error line among them comes first: rustup's `error: …` stood above a
+ * 20-line backtrace, and the agent saw only the frames.
+ */
 export function clipTail(tail: readonly string[], count: number): string[] {
   const lines = [...tail];
   while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
   const shown = lines.slice(-count).map((l) => clipLine(l));
-  if (lines.length > count) shown.unshift("… (earlier output is in the log)");
+  if (lines.length > count) {
+    shown.unshift("… (earlier output is in the log)");
+    const error = lines.slice(0, lines.length - count).find((l) => ERROR_LINE.test(l));
+    if (error !== undefined) shown.unshift(clipLine(error));
+  }
   return shown;
 }
 

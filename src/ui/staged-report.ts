@@ -66,9 +66,30 @@ export const stagedMessages = {
     say("hint: it is all still there; `cpilot check --restore` (or any cpilot call) tries again");
   },
 
+  /** The fixes took back every staged change: the commit would record nothing. */
+  emptied(paths: readonly string[]): void {
+    say(
+      paint(
+        "cpilot: Cannot commit: the callbacks' fixes undid every staged change (nothing would be recorded)",
+        "red",
+      ),
+    );
+    say(
+      `hint: ${list(paths)} as fixed is what HEAD holds; stage a change that outlives the formatter, or \`git commit --no-verify\` to record the commit as it is (an --amend of the message alone)`,
+    );
+  },
+
   fixes(report: FixReport, options: { stageFixed: boolean; keptIn: string }): void {
     if (report.staged.length > 0) {
       say(paint(`cpilot: staged what callbacks fixed: ${list(report.staged)}`, "yellow"));
+    }
+    if (report.ownIndexLags.length > 0) {
+      say(
+        paint(
+          `cpilot: the commit has the fix, but git's own index could not take it: run \`git add ${report.ownIndexLags.map((p) => JSON.stringify(p)).join(" ")}\` after the commit, or \`git status\` shows the fix as not staged`,
+          "yellow",
+        ),
+      );
     }
     for (const path of report.merged) {
       say(paint(`cpilot: ${path}: your unstaged changes are back on top of the fix`, "gray"));

@@ -28,7 +28,9 @@ export function isOwnStateDir(root: string, ...sub: string[]): boolean {
  * CpilotError the caller treats as "state cannot be saved" (results still reach the agent).
  * Costs one lstat per part when the folders exist. A `.cpilot` it makes ignores itself (a
  * `.gitignore` of `*` inside, as ruff's and pytest's caches do): run logs never show in
- * `git status` nor get committed by a `git add -A`, whether or not `cpilot init` ran.
+ * `git status` nor get committed by a `git add -A`, whether or not `cpilot init` ran; a
+ * `.cpilot` without one gets it when a folder is next made in it (a `.gitignore` already
+ * there is left as it is).
  */
 export function stateDir(root: string, ...sub: string[]): string {
   let path = join(root, STATE_DIR);
@@ -55,8 +57,9 @@ export function stateDir(root: string, ...sub: string[]): string {
         hint: "remove or rename it: cpilot makes the folder",
       });
     }
-    // Once the folder is known to be a real one of its own, not a link swapped in.
-    if (made && part === "") ignoreItself(path);
+    // Once the folder is known to be a real one of its own, not a link swapped in. Also
+    // when a folder is made below one an older cpilot made without it (0.1.0).
+    if (made) ignoreItself(join(root, STATE_DIR));
   }
   return path;
 }

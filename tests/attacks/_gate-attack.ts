@@ -99,6 +99,7 @@ export function preWrite(agent: Agent, dir: string, path: string, content = "x\n
     case "claude":
       return {
         ...base,
+        permission_mode: "default",
         hook_event_name: "PreToolUse",
         tool_name: "Write",
         tool_input: { file_path: path, content },

@@ -170,6 +170,40 @@ const MISBEHAVING: [string, string][] = [
   ["killing its own process", 'process.kill(process.pid, "SIGKILL");'],
 ];
 
+describe("cpilot mcp started on a config that reads but does not validate", () => {
+  const gate = { rules: [{ action: "deny", pattern: "vendor/", reason: "vendored" }] };
+  test(
+    "only its callbacks wrong: its gate section decides; a wrong key elsewhere: no write",
+    async () => {
+      const { startMcp } = await import("../mcp/_client.ts");
+      const dir = tempDir("cpilot-mcp-invalid-", { git: true });
+      const bad = [{ name: "Bad Name", pattern: "*.ts", run: "true" }];
+      writeFiles(dir, { "callbacks.config.json": JSON.stringify({ callbacks: bad, gate }) });
+      let mcp = await startMcp(dir);
+      try {
+        const vendor = await mcp.call("write_file", { path: "vendor/x.js", content: "x\n" });
+        expect(vendor.isError).toBe(true);
+        expect(vendor.text).toContain("vendored");
+        const plain = await mcp.call("write_file", { path: "src/a.ts", content: "x\n" });
+        expect(plain.isError).toBe(false);
+      } finally {
+        await mcp.close();
+      }
+      writeFiles(dir, { "callbacks.config.json": JSON.stringify({ callbacks: [], gates: gate }) });
+      mcp = await startMcp(dir);
+      try {
+        const vendor = await mcp.call("write_file", { path: "vendor/x.js", content: "x\n" });
+        expect(vendor.isError).toBe(true);
+        expect(vendor.text).toContain("no write is allowed");
+        expect(existsSync(join(dir, "vendor/x.js"))).toBe(false);
+      } finally {
+        await mcp.close();
+      }
+    },
+    SLOW_TEST,
+  );
+});
+
 describe("cpilot mcp answers every call when the config cannot load (issue 16, items 3 and 7)", () => {
   for (const [what, body] of MISBEHAVING) {
     test(

@@ -4,8 +4,8 @@
  * hold for the file the kernel will really write.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { tempDir } from "../helpers/tmp.ts";
 import { type Agent, attackProject, preWrite, reasonOf, verdict } from "./_gate-attack.ts";
 
@@ -220,6 +220,164 @@ const tsConfig = (body: string) => ({
   "callbacks.config.ts": `${body}\nexport default { callbacks: [] };\n`,
 });
 
+describe("the files a config imports, however deep, are the config's", () => {
+  const project = () =>
+    attackProject({
+      "callbacks.config.ts":
+        'import { rules } from "./lib/rules.ts";\nimport { more } from "@acme/gate-rules";\nexport default { callbacks: [], gate: { rules: [...rules, ...more] } };\n',
+      "lib/rules.ts":
+        'import { reason } from "./deep";\nexport const rules = [{ action: "deny" as const, pattern: "vendor/", reason }];\n',
+      "lib/deep.ts": 'export const reason = "vendored: use scripts/vendor.sh";\n',
+      // a workspace package, linked into node_modules as npm and bun link them
+      "packages/gate-rules/package.json": '{ "name": "@acme/gate-rules", "main": "index.ts" }\n',
+      "packages/gate-rules/index.ts":
+        'import { pattern } from "./pattern.ts";\nexport const more = [{ action: "deny" as const, pattern, reason: "generated" }];\n',
+      "packages/gate-rules/pattern.ts": 'export const pattern = "gen/";\n',
+    });
+  for (const agent of ALL_AGENTS) {
+    test(
+      `${agent}: two imports down, and through a workspace package, writes are denied`,
+      async () => {
+        const p = project();
+        mkdirSync(join(p.dir, "node_modules/@acme"), { recursive: true });
+        symlinkSync("../../packages/gate-rules", join(p.dir, "node_modules/@acme/gate-rules"));
+        expect(verdict(agent, await p.hook(agent, preWrite(agent, p.dir, "gen/x.js")))).toBe(
+          "deny",
+        );
+        for (const target of [
+          "lib/deep.ts",
+          "lib/deep.js",
+          "packages/gate-rules/index.ts",
+          "packages/gate-rules/pattern.ts",
+          "node_modules/@acme/gate-rules/pattern.ts",
+        ]) {
+          const r = await p.hook(agent, preWrite(agent, p.dir, target));
+          // Claude Code asks the person, as for the config itself; the others deny.
+          const refused = agent === "claude" ? "ask" : "deny";
+          expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: refused });
+          expect(reasonOf(r)).toContain("a file cpilot's config imports");
+        }
+        const other = await p.hook(agent, preWrite(agent, p.dir, "packages/other/index.ts"));
+        expect(verdict(agent, other)).toBe("allow");
+      },
+      SLOW_TEST,
+    );
+  }
+
+  // However it got broken (by the person, or through an import no scan can see), a config
+  // that does not load does not open the gate: its rules still hold, as in cpilot mcp.
+  test(
+    "a config that a broken import stops from loading: vendor/ stays denied",
+    async () => {
+      const p = project();
+      writeFileSync(join(p.dir, "lib/deep.ts"), 'throw new Error("broken");\n');
+      for (const agent of ALL_AGENTS) {
+        const after = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
+        expect(verdict(agent, after)).toBe("deny");
+        expect(reasonOf(after)).toContain("config did not load");
+      }
+    },
+    SLOW_TEST,
+  );
+});
+
+describe("an agent whose folder holds no config, writing into a project that has one", () => {
+  // A parent folder of several projects, or a folder added to the session: the call's cwd
+  // finds no config, the written file's folder does. Its gate decides.
+  for (const agent of ALL_AGENTS) {
+    test(`${agent}: the project's gate still decides`, async () => {
+      const p = attackProject({
+        "callbacks.config.json": JSON.stringify({
+          callbacks: [],
+          gate: { rules: [{ action: "deny", pattern: "vendor/", reason: "vendored" }] },
+        }),
+      });
+      const parent = dirname(p.dir);
+      for (const target of ["vendor/x.js", ".git/hooks/pre-commit", ".env"]) {
+        const r = await p.hook(agent, preWrite(agent, parent, join(p.dir, target)));
+        expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: "deny" });
+      }
+      const plain = await p.hook(agent, preWrite(agent, parent, join(p.dir, "src/a.ts")));
+      expect(verdict(agent, plain)).toBe("allow");
+    });
+  }
+});
+
+describe("the gate's plugins are the gate's", () => {
+  // A plugin that allows all but vendor/: rewritten by the agent, it would allow vendor/ too.
+  const plugin =
+    '#!/bin/bash\nif grep -q vendor/; then echo \'{"decision":"deny","reason":"no vendor"}\'; else echo \'{"decision":"allow"}\'; fi\n';
+  for (const agent of ALL_AGENTS) {
+    test(
+      `${agent}: the files plugins run, what they import, and a plugins folder are refused`,
+      async () => {
+        const p = attackProject({
+          "callbacks.config.json": JSON.stringify({
+            callbacks: [],
+            gate: {
+              plugins: [
+                { command: ["./policy.sh"], name: "p" },
+                { command: `${process.execPath} scripts/policy.ts --strict`, name: "p2" },
+              ],
+              pluginsDir: "tools/gate",
+            },
+          }),
+          "policy.sh": plugin,
+          "scripts/policy.ts":
+            'import "./shared.ts";\nconsole.log(JSON.stringify({ decision: "allow" }));\n',
+          "scripts/shared.ts": "export {};\n",
+          "tools/gate/10-check.sh": plugin,
+        });
+        for (const file of ["policy.sh", "tools/gate/10-check.sh"])
+          chmodSync(join(p.dir, file), 0o755);
+        const refused = agent === "claude" ? "ask" : "deny";
+        for (const target of [
+          "policy.sh",
+          "scripts/policy.ts",
+          "scripts/shared.ts",
+          "tools/gate/10-check.sh",
+          "tools/gate/05-new.sh",
+        ]) {
+          const r = await p.hook(agent, preWrite(agent, p.dir, target));
+          expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: refused });
+          expect(reasonOf(r)).toContain("a gate plugin");
+        }
+        const other = await p.hook(agent, preWrite(agent, p.dir, "scripts/other.ts"));
+        expect(verdict(agent, other)).toBe("allow");
+      },
+      SLOW_TEST,
+    );
+  }
+});
+
+describe("a config that reads but does not validate", () => {
+  const vendorRule = { rules: [{ action: "deny", pattern: "vendor/", reason: "vendored" }] };
+  for (const agent of ["claude", "gemini"] as const) {
+    test(`${agent}: only its callbacks wrong: its gate section still decides`, async () => {
+      const p = attackProject({
+        "callbacks.config.json": JSON.stringify({
+          callbacks: [{ name: "Bad Name", pattern: "*.ts", run: "true" }],
+          gate: vendorRule,
+        }),
+      });
+      const vendor = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
+      expect(verdict(agent, vendor)).toBe("deny");
+      expect(reasonOf(vendor)).toContain("vendored");
+      const plain = await p.hook(agent, preWrite(agent, p.dir, "src/a.ts"));
+      expect(verdict(agent, plain)).toBe("allow");
+    });
+
+    test(`${agent}: a wrong key outside the callbacks: no write is allowed`, async () => {
+      const p = attackProject({
+        "callbacks.config.json": JSON.stringify({ callbacks: [], gates: vendorRule }),
+      });
+      const plain = await p.hook(agent, preWrite(agent, p.dir, "vendor/x.js"));
+      expect(verdict(agent, plain)).toBe("deny");
+      expect(reasonOf(plain)).toContain("no write is allowed");
+    });
+  }
+});
+
 describe("a config that misbehaves while loading cannot open the gate (issue 16, items 3 and 7)", () => {
   const configs: [string, string][] = [
     ["a top-level await that never settles", "await new Promise(() => {});"],
@@ -238,10 +396,11 @@ describe("a config that misbehaves while loading cannot open the gate (issue 16,
             expect({ target, verdict: verdict(agent, r) }).toEqual({ target, verdict: "deny" });
             expect(reasonOf(r)).toContain("config did not load");
           }
-          // A write only the built-ins decide on goes through, as with any broken config.
+          // A write the built-ins allow is refused too: the config's rules may deny it.
           const plain = await p.hook(agent, preWrite(agent, p.dir, "src/a.ts"), { env: FAST });
           expect(plain.code).toBe(0);
-          expect(verdict(agent, plain)).toBe("allow");
+          expect(verdict(agent, plain)).toBe("deny");
+          expect(reasonOf(plain)).toContain("no write is allowed");
         },
         SLOW_TEST,
       );

@@ -520,12 +520,59 @@ test("file names that are not UTF-8 are set aside and put back byte for byte", (
   expect(existsSync(join(root, ".git", "cpilot", "kept"))).toBe(false);
 });
 
-// Open: `git commit <paths>` runs the hook against a temporary index; a fix staged there is
-// committed, but the repository's own index (written by git before the hook) keeps the
-// unfixed text, so the next commit reverts the fix unless the file is staged again
-// (lint-staged has the same gap). Updating git's locked index from the hook is not a
-// documented git interface.
-test.todo("after `git commit <paths>` the fix is in the real index too");
+// `git commit <paths>` runs the hook against a temporary index; git's own index (written
+// with those paths before the hook) waits as index.lock. A fix staged in the temporary one
+// only was committed while the own index kept the unfixed text: `git status` showed the fix
+// staged for reverting, and the next plain `git commit` reverted it.
+describe("a fix made during `git commit <paths>`", () => {
+  const commitPaths = (root: string, ...paths: string[]) => {
+    const bin = dirname(cpilotBinary());
+    // as on a developer's machine: under CI, a fix fails the check (failOnChange)
+    const { CI: _ci, ...env } = process.env;
+    return spawnSync("git", ["commit", "-qm", "partial", "--", ...paths], {
+      cwd: root,
+      env: { ...env, PATH: `${bin}:/usr/local/bin:/usr/bin:/bin`, ...runtimeEnv() },
+      encoding: "utf8",
+    });
+  };
+  const fixer = {
+    callbacks: [{ name: "fix", pattern: "*.txt", timeout: 60, run: 'sed -i s/bad/good/ "$@"' }],
+  };
+
+  test("is in the commit and in git's own index: nothing left to stage or revert", () => {
+    const root = repo(fixer, { "b.txt": "b\n" });
+    expect(cpilot(["install", "git"], { cwd: root }).code).toBe(0);
+    writeFiles(root, { "a.txt": "bad\n", "b.txt": "b staged, not in this commit\n" });
+    git(root, "add", "b.txt");
+    const commit = commitPaths(root, "a.txt");
+    expect(commit.status, commit.stderr).toBe(0);
+    expect(git(root, "show", "HEAD:a.txt")).toBe("good\n");
+    expect(git(root, "show", ":a.txt")).toBe("good\n");
+    // the rest of the index is as the person left it: b.txt still staged, not committed
+    expect(git(root, "status", "--porcelain")).toBe("M  b.txt\n");
+    expect(git(root, "show", "HEAD:b.txt")).toBe("b\n");
+  });
+
+  test("that fails is not committed, and the index is as before the commit", () => {
+    const root = repo({
+      callbacks: [
+        {
+          name: "fix-then-fail",
+          pattern: "*.txt",
+          timeout: 60,
+          run: 'sed -i s/bad/good/ "$@"; exit 1',
+        },
+      ],
+    });
+    expect(cpilot(["install", "git"], { cwd: root }).code).toBe(0);
+    writeFiles(root, { "a.txt": "bad\n" });
+    const commit = commitPaths(root, "a.txt");
+    expect(commit.status).not.toBe(0);
+    expect(git(root, "log", "--format=%s")).toBe("init\n");
+    expect(git(root, "show", ":a.txt")).toBe("a\n");
+    expect(existsSync(join(root, ".git", "index.lock"))).toBe(false);
+  });
+});
 
 test("husky: a .husky/pre-commit that ends in `exit 0` still runs the check, and uninstall restores it", () => {
   const root = repo({

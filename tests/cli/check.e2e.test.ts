@@ -311,3 +311,62 @@ test("--json reports a formatter's rewrite, and with resync: tree a generator's 
   const batchOnly = JSON.parse(cpilot(["check", "a.py", "--json"], { cwd: root }).stdout);
   expect(batchOnly.resyncs).toEqual([]);
 });
+
+test("cpilot check names the diagnostics of other files without calling them new (it keeps no before to compare with)", () => {
+  const root = tempDir("cpilot-e2e-", { git: true });
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "crate",
+          pattern: "*.rs",
+          timeout: 20,
+          run: "echo 'a.rs:1:1: error: mine'; echo 'b.rs:2:1: error: old lint'; exit 1",
+        },
+      ],
+    }),
+    "a.rs": "",
+    "b.rs": "",
+  });
+  const r = cpilot(["check", "a.rs"], { cwd: root });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(
+    "a.rs:1:1 error: mine\n    1 diagnostic in other files:\n    b.rs:2:1 error: old lint",
+  );
+  expect(r.stderr).not.toContain("new diagnostic");
+});
+
+test("an output cut to its last lines keeps the error line it began with (rustup's, above a long backtrace)", () => {
+  const root = tempDir("cpilot-e2e-", { git: true });
+  const backtrace = Array.from({ length: 30 }, (_, i) => `  ${i}: frame::number_${i}`).join("\n");
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "fmt",
+          pattern: "*.rs",
+          timeout: 20,
+          run: `printf '%s\\n' 'error: rustup could not choose a version of rustfmt to run' 'help: run rustup default stable' '' 'Stack backtrace:' '${backtrace.replaceAll("\n", "' '")}'; exit 1`,
+        },
+      ],
+    }),
+    "a.rs": "",
+  });
+  const r = cpilot(["check", "a.rs"], { cwd: root });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(
+    "    error: rustup could not choose a version of rustfmt to run\n    … (earlier output is in the log)\n",
+  );
+  expect(r.stderr).toContain("  29: frame::number_29");
+});
+
+test("cpilot check with nothing changed says so, and how to check every file", () => {
+  const root = project();
+  const r = cpilot(["check"], { cwd: root });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe(
+    "cpilot: nothing changed since HEAD, nothing to check (`cpilot check --all` checks every file)\n",
+  );
+  const ref = cpilot(["check", "--changed", "HEAD"], { cwd: root });
+  expect(ref.stderr).toContain("cpilot: nothing changed since HEAD, nothing to check");
+});

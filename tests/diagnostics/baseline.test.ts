@@ -283,7 +283,21 @@ test("past a partial record's cut: in a file the agent did not edit, there befor
     "src/b.txt:2 unchanged/run",
     "src/b.txt:3 unchanged/run",
   ]);
-  // Read whole this time: the records are complete, the partial marks gone.
+  // Read whole this time, but the edit brought an error (a.txt:4), which may have stopped a
+  // compiler before its later passes: the records stay partial.
+  expect(record(root, "cut", "src/b.txt")).toEqual([
+    [1, 1],
+    [1, 2],
+    [1, 3],
+    [-1, -1],
+  ]);
+  // The error fixed, read whole: the records are complete, the partial marks gone.
+  writeFileSync(join(root, "src/a.txt"), "BAD 1\nBAD 2\nBAD 3\n");
+  compareWithBaseline({
+    ...base,
+    edited: new Set(["src/a.txt"]),
+    diagnostics: all.slice(0, 3).concat(all.slice(4)),
+  });
   expect(record(root, "cut", "src/b.txt")).toEqual([
     [1, 1],
     [1, 2],
@@ -361,19 +375,26 @@ test("a file the agent did not edit, seen for the first time before any run read
 });
 
 test("once a run was read whole, a file it did not name that has diagnostics now is new, however unchanged since the commit (an edit elsewhere brought them)", async () => {
-  const root = repo({ "src/a.txt": "x\n", "src/b.txt": "fine\n" });
-  // A run read whole (this checker always fails: one with no diagnostic is not compared).
-  writeFileSync(join(root, "src/a.txt"), "BAD y\n");
-  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 new"]);
+  const root = repo({ "src/a.txt": "BAD x\n", "src/b.txt": "fine\n" });
+  // A run read whole, whose edit brought no error (this checker always fails: one with no
+  // diagnostic is not compared; one whose edit brought an error may have stopped early).
+  writeFileSync(join(root, "src/a.txt"), "BAD x\ny\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 unchanged/commit"]);
   // b.txt gets a BAD and is committed as such (a stand-in for a file whose error comes from
   // an edit elsewhere: as in the last commit, but not as the last run saw the project).
   writeFileSync(join(root, "src/b.txt"), "BAD now\n");
   execFileSync("git", ["commit", "-qam", "b"], { cwd: root });
-  writeFileSync(join(root, "src/a.txt"), "BAD z\n");
-  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 new", "src/b.txt:1 new"]);
+  writeFileSync(join(root, "src/a.txt"), "BAD x\nz\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
+    "src/a.txt:1 unchanged/run",
+    "src/b.txt:1 new",
+  ]);
   // And it stays the agent's until it is gone.
-  writeFileSync(join(root, "src/a.txt"), "BAD w\n");
-  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:1 new", "src/b.txt:1 new"]);
+  writeFileSync(join(root, "src/a.txt"), "BAD x\nw\n");
+  expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual([
+    "src/a.txt:1 unchanged/run",
+    "src/b.txt:1 new",
+  ]);
 });
 
 test("after a run read whole, a file with no record: new for a checker of the whole project; unverified for one given its files (it may not have reached it)", () => {
@@ -420,4 +441,140 @@ test("a partial record carries past its cut what was unverified: read again late
     "src/b.txt:2 unchanged/unverified-told",
     "src/b.txt:3 unchanged/unverified-told",
   ]);
+});
+
+// A compiler in two passes, as rustc runs clippy's lints: while any file holds a type error
+// (TYPE), only that pass speaks (TYPE errors and CFG warnings); the LINT pass runs after.
+const TWO_PASSES: CallbackDef = {
+  name: "two-passes",
+  pattern: "*.txt",
+  run: `if grep -q TYPE src/*.txt; then grep -n -H -o -E 'TYPE|CFG' src/*.txt; else grep -n -H -o -E 'LINT|CFG' src/*.txt; fi | sed -E 's/^([^:]+):([0-9]+):(.*)$/\\1:\\2:1: error: pass says \\3 [\\3]/'; exit 1`,
+  timeout: 20,
+};
+
+test("what a failed compile hid (lints run only when it compiles) is not new when it comes back: the first run's silence was no proof it was gone", async () => {
+  const root = repo({ "src/lib.txt": "ok\n", "src/range.txt": "LINT a\nLINT b\nCFG c\n" });
+  const run = async (paths: string[]) => {
+    const engine = createEngine({ root, config: { callbacks: [TWO_PASSES] } });
+    const outcome = await engine.run(hookBatch(root, paths));
+    return shown((outcome.runs[0]?.diagnostics ?? []) as Diagnostic[]).sort();
+  };
+  // The agent's type error stops the compile before the lints: range.txt's two are not said.
+  writeFileSync(join(root, "src/lib.txt"), "TYPE\n");
+  expect(await run(["src/lib.txt"])).toEqual([
+    "src/lib.txt:1 new",
+    "src/range.txt:3 unchanged/unverified",
+  ]);
+  // Fixed: the compile goes on to the lints, which were in range.txt all along.
+  writeFileSync(join(root, "src/lib.txt"), "ok again\n");
+  expect(await run(["src/lib.txt"])).toEqual([
+    "src/range.txt:1 unchanged/run",
+    "src/range.txt:2 unchanged/run",
+    "src/range.txt:3 unchanged/unverified-told",
+  ]);
+  // The same holds in a file the agent edits: a type error there hides its old lints too.
+  writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\nTYPE\n");
+  expect(await run(["src/range.txt"])).toEqual([
+    "src/range.txt:3 unchanged/unverified-told",
+    "src/range.txt:4 new",
+  ]);
+  writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\n");
+  expect(await run(["src/range.txt"])).toEqual([
+    "src/range.txt:1 unchanged/commit",
+    "src/range.txt:2 unchanged/commit",
+    "src/range.txt:3 unchanged/unverified-told",
+  ]);
+  // What the agent brought and a failed compile hid is still the agent's when it comes back.
+  writeFileSync(join(root, "src/lib.txt"), "LINT mine\n");
+  expect(await run(["src/lib.txt"])).toContain("src/lib.txt:1 new");
+  writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\nTYPE\n");
+  expect(await run(["src/range.txt"])).not.toContain("src/lib.txt:1 new");
+  writeFileSync(join(root, "src/range.txt"), "LINT a\nLINT b\nCFG c\n");
+  expect(await run(["src/range.txt"])).toContain("src/lib.txt:1 new");
+});
+
+test("a first sight in a file the agent did not edit is new when it names code the edit changed (callers of a changed signature), old otherwise", () => {
+  // spf13/pflag: VarP gained a parameter; go vet reported its callers in 11 other files
+  const root = repo({
+    "flag.go":
+      "package p\n\nfunc (f *FlagSet) VarP(value Value, name string) {\n}\n\nfunc OldName() {}\n",
+    "bool.go": "package p\n\nfunc b() {\n\tf.VarP(v, n)\n\tOldName()\n}\n",
+    "range.rs": "impl<T: Iterator + DoubleEndedIterator> X for T {}\n",
+  });
+  writeFileSync(
+    join(root, "flag.go"),
+    "package p\n\nfunc (f *FlagSet) VarP(value Value, name string, hidden bool) {\n}\n\nfunc NewName() {}\n",
+  );
+  const diag = (file: string, line: number, message: string): Diagnostic => ({
+    file,
+    line,
+    column: 1,
+    severity: "error",
+    code: "",
+    message,
+    tool: "go",
+  });
+  const marked = compareWithBaseline({
+    root,
+    callback: "vet",
+    files: ["flag.go"],
+    edited: new Set(["flag.go"]),
+    fromCheck: false,
+    diagnostics: [
+      diag("bool.go", 4, "not enough arguments in call to f.VarP"),
+      diag("bool.go", 5, "undefined: OldName"),
+      diag(
+        "range.rs",
+        1,
+        "this bound is already specified as the supertrait of `DoubleEndedIterator`",
+      ),
+      diag("range.rs", 1, "hiding a lifetime that's elided elsewhere is confusing"),
+    ],
+  });
+  expect(shown(marked)).toEqual([
+    "bool.go:4 new",
+    "bool.go:5 new",
+    "range.rs:1 unchanged/unverified",
+    "range.rs:1 unchanged/unverified",
+  ]);
+});
+
+test("past a partial record's cut in a file the agent did not edit: new when it names code the edit changed", () => {
+  const root = repo({
+    "lib.go": "package p\n\nfunc VarP(a int) {}\n",
+    "caller.go": "package p\n\nfunc c() { VarP(1) }\nvar oldLint = 1\n",
+  });
+  const diag = (file: string, line: number, message: string): Diagnostic => ({
+    file,
+    line,
+    column: 1,
+    severity: "error",
+    code: "",
+    message,
+    tool: "go",
+  });
+  const run = (diagnostics: Diagnostic[]) =>
+    shown(
+      compareWithBaseline({
+        root,
+        callback: "vet",
+        files: ["lib.go"],
+        edited: new Set(["lib.go"]),
+        fromCheck: false,
+        diagnostics,
+      }),
+    );
+  // The agent's type error (a failed compile: records kept partial), an old lint elsewhere.
+  writeFileSync(join(root, "lib.go"), "package p\n\nfunc VarP(a int) { undefinedThing }\n");
+  expect(
+    run([diag("lib.go", 3, "undefined: undefinedThing"), diag("caller.go", 4, "unused oldLint")]),
+  ).toEqual(["lib.go:3 new", "caller.go:4 unchanged/unverified"]);
+  // Fixed, but VarP gained a parameter: its caller breaks, past caller.go's partial record.
+  writeFileSync(join(root, "lib.go"), "package p\n\nfunc VarP(a int, b int) {}\n");
+  expect(
+    run([
+      diag("caller.go", 3, "not enough arguments in call to VarP"),
+      diag("caller.go", 4, "unused oldLint"),
+    ]),
+  ).toEqual(["caller.go:3 new", "caller.go:4 unchanged/unverified-told"]);
 });

@@ -85,6 +85,28 @@ test("a commit of a partially staged file records the fix, the unstaged line sta
   );
 });
 
+test("a commit whose staged change a formatter undoes entirely is refused, not recorded empty", () => {
+  // gofmt, rustfmt, prettier: the staged change was only spacing, the fix takes it back
+  const root = repo([
+    { name: "trim", pattern: "*.txt", timeout: 30, fixes: true, run: 'sed -i "s/ *$//" "$@"' },
+  ]);
+  cpilot(["install", "git"], { cwd: root });
+  writeFiles(root, { "a.txt": "one   \n" });
+  git(root, "add", "a.txt");
+  const r = commit(root, pathWithCpilot());
+  expect(r.status).not.toBe(0);
+  expect(r.stderr).toContain(
+    "cpilot: Cannot commit: the callbacks' fixes undid every staged change (nothing would be recorded)",
+  );
+  expect(git(root, "log", "--oneline").trim().split("\n")).toHaveLength(1);
+  expect(git(root, "status", "--porcelain")).toBe("");
+  // A commit that still records something after the fix goes through as before.
+  writeFiles(root, { "a.txt": "one   \n", "b.txt": "bee\n" });
+  git(root, "add", "a.txt", "b.txt");
+  expect(commit(root, pathWithCpilot()).status).toBe(0);
+  expect(git(root, "show", "--name-only", "--format=", "HEAD").trim()).toBe("b.txt");
+});
+
 test("core.hooksPath is honoured; an existing hook is chained, runs first, and uninstall puts it back", () => {
   const root = repo([{ name: "ok", pattern: "*.txt", timeout: 30, run: "true" }]);
   git(root, "config", "core.hooksPath", ".githooks");

@@ -2,7 +2,7 @@
 // answered by it exactly as their own process would answer them (the caller's env, umask,
 // config as it is now), and whatever it must not answer is answered in-process.
 import { afterAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -310,6 +310,90 @@ describe("hook server", () => {
     expect(strip(gated.stderr)).toBe(strip(gatedHere.stderr));
     expect(gated.stdout).toBe(gatedHere.stdout);
     expect(c.stdout).toBe(inProcess.stdout);
+  }, 30_000);
+
+  test("SIGTERM while the server decides on a write: the write is denied, never let through", async () => {
+    const runtime = tempDir("cpilot-rt-");
+    const p = makeProject({ callbacks: [] });
+    const pidFile = p.path("plugin.pid");
+    p.write({
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [],
+        gate: { plugins: [{ command: `echo $$ > '${pidFile}'; exec sleep 30`, timeout: 60 }] },
+      }),
+    });
+    call(p.dir, { hook_event_name: "SessionStart" }, runtime);
+    await serverUp(runtime);
+    const child = spawn(cpilotBinary(), ["hook", "claude"], {
+      cwd: p.dir,
+      env: {
+        PATH: "/usr/local/bin:/usr/bin:/bin",
+        HOME: process.env.HOME ?? "/root",
+        ...CLAUDE_ENV,
+        CPILOT_HOOK_SERVER: "1",
+        CPILOT_RUNTIME_DIR: runtime,
+        CPILOT_TRACE: "1",
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    child.stdin.end(
+      JSON.stringify({
+        session_id: "s1",
+        cwd: p.dir,
+        hook_event_name: "PreToolUse",
+        tool_name: "Write",
+        tool_input: { file_path: p.path("b.ts"), content: "x" },
+        tool_use_id: "toolu_9",
+      }),
+    );
+    // The server runs the plugin for this call once the plugin's pid is written.
+    const deadline = Date.now() + 15_000;
+    while (!(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "")) {
+      if (Date.now() > deadline) throw new Error("the gate plugin never started");
+      await Bun.sleep(20);
+    }
+    const plugin = Number(readFileSync(pidFile, "utf8"));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(stderr).not.toContain("hook server: no server");
+    expect(stderr).toContain("stopped (SIGTERM) before the hook server answered");
+    expect(JSON.parse(stdout)).toMatchObject({
+      hookSpecificOutput: { permissionDecision: "deny" },
+    });
+    // (a gate plugin does not stop with the call, in a server or in the call's own process)
+    process.kill(plugin, "SIGKILL");
+  }, 60_000);
+
+  test("old runs are pruned by the server too, once each answer is out", async () => {
+    const runtime = tempDir("cpilot-rt-");
+    const p = makeProject({
+      keepLogs: 3,
+      callbacks: [{ name: "t", pattern: "*.ts", run: "true", timeout: 9, per: "file" }],
+    });
+    p.write({ "a.ts": "x\n" });
+    call(p.dir, postWrite(p.path("a.ts")), runtime);
+    await serverUp(runtime);
+    const runIds = () =>
+      new Set(
+        readdirSync(p.path(".cpilot/runs"))
+          .filter((f) => /^[0-9a-z]+-[0-9a-f]+\.(log|json)$/.test(f))
+          .map((f) => f.replace(/\.(log|json)$/, "")),
+      );
+    for (let i = 0; i < 12; i++) {
+      const c = call(p.dir, postWrite(p.path("a.ts"), `toolu_${i}`), runtime);
+      expect(served(c)).toBe(true);
+    }
+    // 13 runs made; 3 kept, and at most the few due before the next prune (runs-store.ts)
+    expect(runIds().size).toBeLessThanOrEqual(6);
   }, 30_000);
 
   test("an idle server stops and removes its socket; so does one whose socket is taken away", async () => {

@@ -208,3 +208,52 @@ test("on a terminal, init asks before it writes: no writes nothing, yes writes t
     JSON.parse(readFileSync(join(root, "callbacks.config.json"), "utf8")).callbacks[0].name,
   ).toBe("black");
 }, 120_000);
+
+test("a proposed tool that is not installed is named in the plan, before the first check fails on it", () => {
+  // spf13/pflag: a .golangci.yaml, and golangci-lint on no PATH of this machine
+  const root = tempDir("cpilot-init-go-", { git: true });
+  writeFileSync(join(root, "go.mod"), "module example.com/m\n\ngo 1.19\n");
+  writeFileSync(join(root, ".golangci.yaml"), 'version: "2"\n');
+  writeFileSync(join(root, "m.go"), "package m\n");
+  const bin = tempDir("cpilot-init-bin-");
+  symlinkSync("/usr/bin/gofmt", join(bin, "gofmt"));
+  const r = cpilot(["init", "--dry-run"], { cwd: root, env: { PATH: `${bin}:/bin` } });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    '  note: golangci-lint: "golangci-lint" is not on PATH here; the callback fails until it is installed (`cpilot doctor` checks)',
+  );
+  expect(r.stderr).not.toContain("note: gofmt");
+});
+
+test("Rust crate whose benches need nightly (#![feature(test)]): clippy leaves them out, so the first check --all is not red on stable", () => {
+  // dtolnay/dissimilar 1.0.6: `cargo clippy --all-targets` fails with E0554 on stable
+  const root = tempDir("cpilot-init-nightly-bench-", { git: true });
+  writeFileSync(
+    join(root, "Cargo.toml"),
+    '[package]\nname = "nb"\nversion = "0.1.0"\nedition = "2018"\n\n[dependencies]\n',
+  );
+  mkdirSync(join(root, "src"));
+  mkdirSync(join(root, "benches"));
+  writeFileSync(join(root, "src", "lib.rs"), "pub fn one() -> u32 {\n    1\n}\n");
+  writeFileSync(
+    join(root, "benches", "bench.rs"),
+    "#![feature(test)]\n\nextern crate test;\n\n#[bench]\nfn b(b: &mut test::Bencher) {\n    b.iter(nb::one);\n}\n",
+  );
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "crate"], { cwd: root });
+  const env = { PATH: `${CARGO_BIN}:/usr/local/bin:/usr/bin:/bin` };
+  const r = cpilot(["init", "--yes"], { cwd: root, env });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    "note: benches/bench.rs needs nightly (#![feature]): clippy checks the library, binaries, tests and examples, not the benches",
+  );
+  expect(r.stderr).toContain(
+    "next: `cpilot check --all` runs them once and records what is already there",
+  );
+  const clippy = readCallbacks(root).get("clippy");
+  expect(argv(clippy)).toBe(
+    "cargo clippy --tests --examples --quiet --message-format short -- -D warnings",
+  );
+  const all = cpilot(["check", "--all"], { cwd: root, env });
+  expect({ code: all.code, out: all.stderr }).toEqual({ code: 0, out: expect.any(String) });
+}, 120_000);

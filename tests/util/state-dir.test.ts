@@ -13,8 +13,9 @@ const status = (root: string) =>
     encoding: "utf8",
   });
 
-test("the state folder a check makes stays out of git status, without cpilot init", () => {
-  const root = tempDir("cpilot-state-", { git: true });
+/** A committed repository with one passing callback on *.txt and no state folder yet. */
+function project(prefix: string): string {
+  const root = tempDir(prefix, { git: true });
   writeFileSync(
     join(root, "callbacks.config.json"),
     JSON.stringify({ callbacks: [{ name: "ok", pattern: "*.txt", run: "true", timeout: 30 }] }),
@@ -22,6 +23,11 @@ test("the state folder a check makes stays out of git status, without cpilot ini
   writeFileSync(join(root, "a.txt"), "a\n");
   execFileSync("git", ["add", "-A"], { cwd: root });
   execFileSync("git", ["commit", "-qm", "a"], { cwd: root });
+  return root;
+}
+
+test("the state folder a check makes stays out of git status, without cpilot init", () => {
+  const root = project("cpilot-state-");
   expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(0);
   expect(existsSync(join(root, ".cpilot", "runs"))).toBe(true);
   expect(status(root)).toBe("");
@@ -33,4 +39,13 @@ test("an existing .gitignore in the state folder is left as it is", () => {
   writeFileSync(join(root, ".cpilot", ".gitignore"), "runs/\n");
   stateDir(root, "runs");
   expect(readFileSync(join(root, ".cpilot", ".gitignore"), "utf8")).toBe("runs/\n");
+});
+
+test("a state folder an older cpilot made without a .gitignore gets one with its next folder", () => {
+  const root = project("cpilot-state-old-");
+  mkdirSync(join(root, ".cpilot", "runs"), { recursive: true });
+  writeFileSync(join(root, ".cpilot", "runs", "old.log"), "a run of cpilot 0.1.0\n");
+  expect(status(root)).toBe("?? .cpilot/runs/old.log\n");
+  expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(0);
+  expect(status(root)).toBe("");
 });

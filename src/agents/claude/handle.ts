@@ -1,11 +1,16 @@
 import { mark } from "../../util/trace.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
+import {
+  configErrorForModel,
+  emptyConfig,
+  type HookConfigError,
+  loadHookConfig,
+} from "../kit/hook-config.ts";
 import type { HookReply } from "../kit/hook-reply.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
 import { claudeProtocol } from "./protocol.ts";
 import { blockReply, contextReply, NO_REPLY, permissionReply, stopReply } from "./reply.ts";
-import { isEditTool } from "./tool-files.ts";
+import { editedPath, isEditTool } from "./tool-files.ts";
 
 /** Events cpilot answers; anything else gets no output. */
 const HANDLERS: Record<
@@ -38,9 +43,10 @@ export async function handleClaudeHook(
   const { input } = parsed;
   const load = HANDLERS[input.event];
   if (load === undefined) return NO_REPLY;
-  const loaded = await loadHookConfig(input.cwd);
+  const calls = input.tool === undefined ? input.toolCalls : [input.tool, ...input.toolCalls];
+  const loaded = await loadHookConfig(input.cwd, calls.map(editedPath));
   if (loaded.kind === "none") return NO_REPLY; // cpilot is not set up in this project
-  if (loaded.kind === "error") return configError(input, loaded.root, loaded.message, options.env);
+  if (loaded.kind === "error") return configError(input, loaded, options.env);
   const { config } = loaded;
   mark("config loaded");
   try {
@@ -66,19 +72,20 @@ export async function handleClaudeHook(
 
 /**
  * The config cannot be loaded: say so to the model once per session per distinct error
- * (it may be the one who broke it), on stderr every time. Writes still pass the gate's
- * built-in protections; callbacks do not run until the config is fixed.
+ * (it may be the one who broke it), on stderr every time. Writes pass the gate's built-in
+ * protections and its own section when that is still known, else none (see emptyConfig);
+ * callbacks do not run until the config is fixed.
  */
 async function configError(
   input: ClaudeHookInput,
-  root: string,
-  message: string,
+  loaded: HookConfigError,
   env: NodeJS.ProcessEnv,
 ): Promise<HookReply> {
+  const { root, message } = loaded;
   const stderr = `cpilot: ${message}`;
   if (input.event === "PreToolUse") {
     const { onPreToolUse } = await import("./pre-tool-use.ts");
-    const fallback = hookContext(input, await emptyConfig(root, message), env);
+    const fallback = hookContext(input, await emptyConfig(loaded), env);
     const gated = await onPreToolUse(fallback);
     return { ...gated, stderr };
   }

@@ -1,9 +1,11 @@
 /** `cpilot install claude` / `cpilot uninstall claude`: cpilot's hooks in Claude Code's settings. */
 import { join, relative } from "node:path";
 import type { InstallReport, InstallRequest, InstallScope } from "../contract.ts";
+import { writeJsonObjectOrRemove } from "../kit/json-file.ts";
 import { portableCpilot, portableProblem } from "../kit/portable-command.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
+import { excludeLocalSettings, unexcludeLocalSettings } from "./local-exclude.ts";
 import { claudeProtocol } from "./protocol.ts";
 import { addCpilotHooks, readSettings, removeCpilotHooks, writeSettings } from "./settings-file.ts";
 
@@ -48,7 +50,10 @@ export function installClaude(
         changed: false,
         lines: [`cpilot: no cpilot hooks in ${shown}: nothing changed`],
       };
-    writeSettings(path, settings);
+    // Before the file and maybe its folder go: git is asked from that folder.
+    if (scope === "local") unexcludeLocalSettings(path);
+    if (scope === "user") writeSettings(path, settings);
+    else writeJsonObjectOrRemove(path, settings);
     return {
       path,
       changed: true,
@@ -67,10 +72,12 @@ export function installClaude(
   if (JSON.stringify(after) === JSON.stringify(before))
     return { path, changed: false, lines: [`cpilot: hooks already in ${shown}: nothing changed`] };
   writeSettings(path, after);
+  const excluded = scope === "local" ? excludeLocalSettings(path) : null;
   const lines = [
     `cpilot: added hooks for ${Object.keys(ours).join(", ")} to ${shown}`,
     `  command: ${command} (timeout ${hookTimeoutSeconds(config)} s)`,
   ];
+  if (excluded !== null) lines.push(excluded);
   if (portableFails !== null && scope === "project")
     lines.push(
       `  warning: ${portableFails}: the hooks fail on this machine until it is (\`cpilot doctor\` checks)`,

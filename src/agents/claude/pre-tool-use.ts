@@ -24,12 +24,12 @@ export async function onPreToolUse(ctx: HookContext): Promise<HookReply> {
   if (path === null) return NO_REPLY;
   const write = pendingWrite(tool.toolName, path, tool.toolInput, ctx);
   const decision = await gateEdit(claudeProtocol, ctx.config, write);
-  if (decision.decision === "deny") return deny(decision.reason, decision);
+  const mode = ctx.input.permissionMode;
+  if (decision.decision === "deny") return deny(decision.reason, decision, mode);
   if (decision.modified === undefined) return NO_REPLY;
   const updated = updatedToolInput(tool.toolName, tool.toolInput, decision);
-  if (!updated.ok) return deny(updated.reason, decision);
+  if (!updated.ok) return deny(updated.reason, decision, mode);
   const told = modifiedNote(tool.toolName, decision);
-  const mode = ctx.input.permissionMode;
   return permissionReply({
     decision: mode === undefined || AUTO_MODES.has(mode) ? "allow" : "ask",
     reason: told,
@@ -38,10 +38,18 @@ export async function onPreToolUse(ctx: HookContext): Promise<HookReply> {
   });
 }
 
+/**
+ * Permission modes in which Claude Code shows a hook's "ask" to the person. In the others it
+ * has let the call through unasked (`auto`, and `bypassPermissions` before 2.1.233: issues
+ * 89561 and 77212), so a deny a person may overrule stays a deny there.
+ */
+const ASKING_MODES = new Set(["default", "plan"]);
+
 /** Deny; or ask the person, for a deny a person may overrule (Claude Code asks; `-p` denies). */
-function deny(reason: string, decision: GateDecision): HookReply {
+function deny(reason: string, decision: GateDecision, mode: string | undefined): HookReply {
+  const ask = decision.askPerson === true && mode !== undefined && ASKING_MODES.has(mode);
   return permissionReply({
-    decision: decision.askPerson ? "ask" : "deny",
+    decision: ask ? "ask" : "deny",
     reason,
     ...(decision.hint ? { systemMessage: `cpilot gate: ${reason}\nhint: ${decision.hint}` } : {}),
   });

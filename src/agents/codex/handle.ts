@@ -34,14 +34,17 @@ export async function handleCodexHook(
   if (input.toolName !== CODEX_PATCH_TOOL && !text?.includes("*** Begin Patch")) return EMPTY_REPLY;
   const files = text === null ? [] : parsePatch(text);
   if (files.length === 0 || text === null) return EMPTY_REPLY;
-  const loaded = await loadHookConfig(input.cwd);
+  const loaded = await loadHookConfig(
+    input.cwd,
+    files.flatMap((f) => [f.path, f.moveTo]),
+  );
   if (loaded.kind === "none") return EMPTY_REPLY;
   try {
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (input.event === "PreToolUse")
         return {
-          ...(await preToolUse(input, await emptyConfig(loaded.root, loaded.message), text, files)),
+          ...(await preToolUse(input, await emptyConfig(loaded), text, files)),
           stderr,
         };
       const note = configErrorForModel(loaded.root, input.session, loaded.message);

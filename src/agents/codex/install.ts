@@ -20,8 +20,15 @@ export const codexInstaller: AgentInstaller = (action, ctx) => {
   const path = codexHooksPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("codex", codexProtocol, hookPlace(ctx));
   const timeout = codexHookTimeoutSeconds(ctx.config);
-  return installGroupedHooks(path, action, codexHooks(command, timeout), isCodexCpilotCommand, [
-    "added hooks for PreToolUse, PostToolUse (apply_patch)",
-    `  command: ${command} (timeout ${timeout} s)`,
-  ]);
+  return installGroupedHooks(
+    path,
+    action,
+    codexHooks(command, timeout),
+    isCodexCpilotCommand,
+    [
+      "added hooks for PreToolUse, PostToolUse (apply_patch)",
+      `  command: ${command} (timeout ${timeout} s)`,
+    ],
+    ctx.scope === "project",
+  );
 };

@@ -37,14 +37,16 @@ export async function handleCursorHook(
   const { input } = parsed;
   if (!["preToolUse", "postToolUse", "afterFileEdit"].includes(input.event)) return NOTHING;
   if (input.event === "preToolUse" && !isCursorEditTool(input.toolName)) return NOTHING;
-  const loaded = await loadHookConfig(input.cwd);
+  const key = pathKey(input.toolInput);
+  const toolPath = key === null ? undefined : (input.toolInput[key] as string);
+  const loaded = await loadHookConfig(input.cwd, [input.filePath, toolPath]);
   if (loaded.kind === "none") return NOTHING;
   try {
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (input.event === "preToolUse")
         return {
-          ...(await preToolUse(input, await emptyConfig(loaded.root, loaded.message))),
+          ...(await preToolUse(input, await emptyConfig(loaded))),
           stderr,
         };
       if (input.event === "afterFileEdit") return { ...NOTHING, stderr };

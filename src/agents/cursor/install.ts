@@ -1,7 +1,12 @@
 import { join } from "node:path";
 import type { AgentInstaller } from "../kit/agent-installer.ts";
 import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
-import { readJsonObject, writeJsonObject } from "../kit/json-file.ts";
+import {
+  isObject,
+  readJsonObject,
+  writeJsonObject,
+  writeJsonObjectOrRemove,
+} from "../kit/json-file.ts";
 import {
   addCursorHooks,
   CURSOR_EVENTS,
@@ -21,7 +26,13 @@ export const cursorInstaller: AgentInstaller = (action, ctx) => {
   const before = readJsonObject(path);
   if (action === "uninstall") {
     const { file, removed } = removeCursorHooks(before);
-    if (removed > 0) writeJsonObject(path, file);
+    // Left with only the version and no hooks: nothing of the project's, so in a project the
+    // file (and .cursor/ when empty) goes, as before the install.
+    const bare = Object.entries(file).every(
+      ([key, value]) => key === "version" || (key === "hooks" && isEmptyObject(value)),
+    );
+    if (removed > 0 && bare && ctx.scope === "project") writeJsonObjectOrRemove(path, {});
+    else if (removed > 0) writeJsonObject(path, file);
     return {
       path,
       changed: removed > 0,
@@ -48,3 +59,7 @@ export const cursorInstaller: AgentInstaller = (action, ctx) => {
       : ["hooks already there: nothing changed"],
   };
 };
+
+function isEmptyObject(value: unknown): boolean {
+  return isObject(value) && Object.keys(value).length === 0;
+}

@@ -14,8 +14,15 @@ export const geminiInstaller: AgentInstaller = (action, ctx) => {
   const path = geminiSettingsPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("gemini", geminiProtocol, hookPlace(ctx));
   const timeout = geminiHookTimeoutMs(ctx.config);
-  return installGroupedHooks(path, action, geminiHooks(command, timeout), isGeminiCpilotCommand, [
-    "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace)",
-    `  command: ${command} (timeout ${timeout} ms)`,
-  ]);
+  return installGroupedHooks(
+    path,
+    action,
+    geminiHooks(command, timeout),
+    isGeminiCpilotCommand,
+    [
+      "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace)",
+      `  command: ${command} (timeout ${timeout} ms)`,
+    ],
+    ctx.scope === "project",
+  );
 };

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { addGroupedHooks, type GroupedHooks, removeGroupedHooks } from "./grouped-hooks.ts";
-import { readJsonObject, writeJsonObject } from "./json-file.ts";
+import { readJsonObject, writeJsonObject, writeJsonObjectOrRemove } from "./json-file.ts";
 
 /** Where and with what an agent's hooks are installed. */
 export interface InstallContext {
@@ -29,18 +29,21 @@ export type AgentInstaller = (
 
 /**
  * Merge cpilot's groups into (or out of) a JSON file in Claude Code's hook schema
- * (Gemini CLI's settings.json, Codex's hooks.json).
+ * (Gemini CLI's settings.json, Codex's hooks.json). `inProject`: an uninstall that leaves the
+ * file empty removes it, and its folder when empty (see writeJsonObjectOrRemove).
  */
 export function installGroupedFile(
   path: string,
   action: "install" | "uninstall",
   ours: GroupedHooks,
   isOurs: (cmd: unknown) => boolean,
+  inProject = false,
 ): { changed: boolean; removed: number } {
   const before = readJsonObject(path);
   if (action === "uninstall") {
     const { settings, removed } = removeGroupedHooks(before, isOurs);
-    if (removed > 0) writeJsonObject(path, settings);
+    if (removed > 0 && inProject) writeJsonObjectOrRemove(path, settings);
+    else if (removed > 0) writeJsonObject(path, settings);
     return { changed: removed > 0, removed };
   }
   const after = addGroupedHooks(before, ours, isOurs);
@@ -59,8 +62,9 @@ export function installGroupedHooks(
   ours: GroupedHooks,
   isOurs: (cmd: unknown) => boolean,
   added: readonly string[],
+  inProject = false,
 ): InstallResult {
-  const { changed, removed } = installGroupedFile(path, action, ours, isOurs);
+  const { changed, removed } = installGroupedFile(path, action, ours, isOurs, inProject);
   if (action === "uninstall") {
     const line = changed
       ? `removed ${removed} cpilot hook${removed === 1 ? "" : "s"}`

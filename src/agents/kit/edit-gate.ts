@@ -2,8 +2,8 @@ import { homedir } from "node:os";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import type { AgentProtocol } from "../contract.ts";
-import { unloadedConfigNote } from "./hook-config.ts";
-import { gateFailed, gateModified } from "./messages.ts";
+import { unloadedConfigNote, unloadedConfigWhy } from "./hook-config.ts";
+import { gateFailed, gateModified, unloadedConfigRefusal } from "./messages.ts";
 
 /** The agent's own notes folders here, for the gate (see AgentProtocol.stateDirs). */
 export function stateDirsHere(agent: AgentProtocol, env = process.env): string[] {
@@ -23,9 +23,31 @@ export async function gateEdit(
     tty: false,
     stateDirs: stateDirsHere(agent),
   });
-  const note = unloadedConfigNote(config);
-  if (note !== null && decision.decision === "deny") decision.reason += note;
-  return decision;
+  const why = unloadedConfigWhy(config);
+  if (why === null) return decision;
+  // The config did not load: the built-in protections decided alone, and whatever they
+  // allow may be what the config's rules or plugins deny (a config broken through a file
+  // it imports, which the agent may edit, must not open the gate): refused. The MCP edit
+  // tools refuse the same way (src/mcp/perform-write.ts).
+  if (decision.decision === "deny") {
+    decision.reason += unloadedConfigNote(config) ?? "";
+    return decision;
+  }
+  return refusedUnloaded(decision, write.path, why);
+}
+
+/**
+ * A write the built-in protections allowed (`allowed`), refused because the config did not
+ * load (`why`): its rules and plugins cannot be asked.
+ */
+export function refusedUnloaded(allowed: GateDecision, path: string, why: string): GateDecision {
+  return {
+    decision: "deny",
+    reason: unloadedConfigRefusal(path, why),
+    path: allowed.path,
+    ...(allowed.relativePath === undefined ? {} : { relativePath: allowed.relativePath }),
+    source: "internal",
+  };
 }
 
 /** What the model is told when the gate changed its write before it ran. */

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { findConfig } from "../../config/find.ts";
-import { ConfigRefused } from "../../config/load.ts";
+import { ConfigInvalid, ConfigRefused } from "../../config/load.ts";
 import { scriptProblem } from "../../config/plain-script.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { configRunsCode } from "../../config/value-cache.ts";
+import type { GateConfig } from "../../model/gate-schema.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
 import { configBroken, unloadedConfig } from "./messages.ts";
@@ -14,7 +15,18 @@ import { configBroken, unloadedConfig } from "./messages.ts";
 export type HookConfig =
   | { readonly kind: "none" }
   | { readonly kind: "ok"; readonly config: ResolvedConfig }
-  | { readonly kind: "error"; readonly root: string; readonly message: string };
+  | HookConfigError;
+
+/**
+ * A config that did not load. `gate`: its write gate section when that is still known (only
+ * its callbacks are wrong): the gate obeys it. Otherwise the gate cannot know its rules.
+ */
+export interface HookConfigError {
+  readonly kind: "error";
+  readonly root: string;
+  readonly message: string;
+  readonly gate?: GateConfig;
+}
 
 /**
  * Thrown instead of loading a config whose loading would run the user's code in this
@@ -58,11 +70,32 @@ export function onHookConfigLoaded(listener: ((config: ResolvedConfig) => void) 
 }
 
 /**
- * Find and load the config for a hook call made in `cwd`. Never throws but ConfigRefused:
+ * The config of the project a written file lies in, when the call's folder has none: an
+ * agent whose folder is outside the project (a parent folder holding several projects, a
+ * folder added to its session) still writes under the project's gate and checks.
+ */
+function configOfWritten(
+  cwd: string,
+  written: readonly (string | null | undefined)[],
+): string | null {
+  for (const file of written) {
+    if (typeof file !== "string" || file === "") continue;
+    const found = findConfig(dirname(resolve(cwd, file)));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/**
+ * Find and load the config for a hook call made in `cwd` (or, when none is found from
+ * there, for the files it writes: `written`, as the agent gave them). Never throws but ConfigRefused:
  * a config that does not load comes back as its error text (key paths, hint), for the agent and stderr.
  */
-export async function loadHookConfig(cwd: string): Promise<HookConfig> {
-  const path = findConfig(cwd);
+export async function loadHookConfig(
+  cwd: string,
+  written: readonly (string | null | undefined)[] = [],
+): Promise<HookConfig> {
+  const path = findConfig(cwd) ?? configOfWritten(cwd, written);
   if (path === null) return { kind: "none" };
   if (mode.kind === "failed") return { kind: "error", root: dirname(path), message: mode.message };
   if (mode.kind === "isolate" && configRunsCode(path)) throw new ConfigNeedsIsolation(path);
@@ -77,7 +110,8 @@ export async function loadHookConfig(cwd: string): Promise<HookConfig> {
       err instanceof CpilotError
         ? `${err.message}${err.hint ? `\nhint: ${err.hint}` : ""}`
         : `Cannot load the cpilot config: ${err instanceof Error ? err.message : String(err)}`;
-    return { kind: "error", root: dirname(path), message };
+    const gate = err instanceof ConfigInvalid ? err.gate : undefined;
+    return { kind: "error", root: dirname(path), message, ...(gate ? { gate } : {}) };
   }
 }
 
@@ -85,25 +119,35 @@ export async function loadHookConfig(cwd: string): Promise<HookConfig> {
 const standIns = new WeakMap<ResolvedConfig, string>();
 
 /**
- * A config with no callbacks for `root`, standing in for a project config that did not
- * load (`why`): the gate's built-in protections still apply, and none of the project's
- * settings can relax them.
+ * A config with no callbacks standing in for a project config that did not load: the
+ * gate's built-in protections still apply, none of the project's settings can relax them,
+ * and its gate section applies when still known (`loaded.gate`). When it is not, the gate
+ * cannot know what the config's rules deny, and refuses what the built-ins allow
+ * ({@link unloadedConfigWhy}, src/agents/kit/edit-gate.ts).
  */
-export async function emptyConfig(root: string, why: string): Promise<ResolvedConfig> {
+export async function emptyConfig(loaded: HookConfigError): Promise<ResolvedConfig> {
   const { resolveConfig } = await import("../../config/resolve.ts");
-  const config = resolveConfig({ callbacks: [] }, root);
-  standIns.set(config, why);
+  const config = resolveConfig(
+    { callbacks: [], ...(loaded.gate ? { gate: loaded.gate } : {}) },
+    loaded.root,
+  );
+  if (loaded.gate === undefined) standIns.set(config, loaded.message);
   return config;
 }
 
 /**
  * What a deny reason adds when the project's config did not load: only the built-in
- * protections decided, so whatever the config might have allowed is denied. Null otherwise.
+ * protections decided. Null otherwise.
  */
 export function unloadedConfigNote(config: ResolvedConfig): string | null {
+  const why = unloadedConfigWhy(config);
+  return why === null ? null : unloadedConfig(why);
+}
+
+/** The first line of why `config` stands in for a project config that did not load, or null. */
+export function unloadedConfigWhy(config: ResolvedConfig): string | null {
   const why = standIns.get(config);
-  if (why === undefined) return null;
-  return unloadedConfig(why.split("\n")[0] ?? why);
+  return why === undefined ? null : (why.split("\n")[0] ?? why);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
@@ -49,6 +49,32 @@ export function readJsonObjectOrEmpty(path: string): JsonObject {
 export function writeJsonObject(path: string, value: JsonObject): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { throughSymlink: true });
+}
+
+/**
+ * After an uninstall: a project's settings file left holding nothing is removed, and its
+ * folder when that is empty too (the `.claude/` install made), so `git status` is as before
+ * the install. A symlinked file (a dotfiles folder) keeps its link and gets `{}`.
+ */
+export function writeJsonObjectOrRemove(path: string, value: JsonObject): void {
+  if (Object.keys(value).length > 0 || isLink(path)) {
+    writeJsonObject(path, value);
+    return;
+  }
+  rmSync(path, { force: true });
+  try {
+    rmdirSync(dirname(path));
+  } catch {
+    // not empty (the project's own agents, commands…), or not ours to remove: it stays
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 export function isObject(v: unknown): v is JsonObject {

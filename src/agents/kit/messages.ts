@@ -33,7 +33,15 @@ export function configBroken(message: string): string {
 
 /** Added to a deny reason when only the built-in protections decided (the config did not load). */
 export function unloadedConfig(why: string): string {
-  return `\n(The project's cpilot config did not load, so only cpilot's built-in protections decided and nothing the config might allow is allowed: ${why})`;
+  return `\n(The project's cpilot config did not load, so only cpilot's built-in protections decided: ${why})`;
+}
+
+/**
+ * Why a write the built-in protections allow is refused all the same while the config does
+ * not load: its rules and plugins may deny it, and cannot be asked (fail closed).
+ */
+export function unloadedConfigRefusal(path: string, why: string): string {
+  return `Cannot write ${JSON.stringify(path)}: the project's cpilot config did not load, so the write gate cannot consult its rules and plugins and no write is allowed (${why})\nhint: tell the user; the config must finish loading on its own (\`cpilot check\` shows the error)`;
 }
 
 /** Heads the failures after one edit. */

@@ -72,14 +72,14 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
 
 async function editCall<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I) {
   const pre = input.event === spec.preTool;
-  const loaded = await loadHookConfig(input.cwd);
+  const loaded = await loadHookConfig(input.cwd, [spec.editedPath(input)]);
   if (loaded.kind === "none") return EMPTY_REPLY;
   try {
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (pre)
         return {
-          ...(await preTool(spec, input, await emptyConfig(loaded.root, loaded.message))),
+          ...(await preTool(spec, input, await emptyConfig(loaded))),
           stderr,
         };
       const text = configErrorForModel(loaded.root, input.session, loaded.message);

@@ -76,13 +76,13 @@ export async function handleOpencodeHook(
 }
 
 async function answer(call: OpencodeCall): Promise<HookReply> {
-  const loaded = await loadHookConfig(call.cwd);
+  const loaded = await loadHookConfig(call.cwd, [str(call.args.filePath)]);
   if (loaded.kind === "none") return NOTHING;
   try {
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (call.event === "tool.execute.before")
-        return { ...(await before(call, await emptyConfig(loaded.root, loaded.message))), stderr };
+        return { ...(await before(call, await emptyConfig(loaded))), stderr };
       const note = configErrorForModel(loaded.root, call.session, loaded.message);
       return { json: note === null ? {} : { additional_context: note }, stderr };
     }

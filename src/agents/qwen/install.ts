@@ -38,8 +38,15 @@ export const qwenInstaller: AgentInstaller = (action, ctx) => {
   const path = qwenSettingsPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("qwen", qwenProtocol, hookPlace(ctx));
   const timeout = qwenHookTimeoutSeconds(ctx.config);
-  return installGroupedHooks(path, action, qwenHooks(command, timeout), isQwenCpilotCommand, [
-    "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse, PostToolUse (write_file|edit)",
-    `  command: ${command} (timeout ${timeout} s)`,
-  ]);
+  return installGroupedHooks(
+    path,
+    action,
+    qwenHooks(command, timeout),
+    isQwenCpilotCommand,
+    [
+      "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse, PostToolUse (write_file|edit)",
+      `  command: ${command} (timeout ${timeout} s)`,
+    ],
+    ctx.scope === "project",
+  );
 };

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../../model/diagnostic.ts";
 import { crc32 } from "../../platform/crc32.ts";
 import { filesUnchangedSinceCommit, linesUnchangedSinceCommit } from "./_committed.ts";
+import { editedNames, namesInMessage } from "./_edited-names.ts";
 import { keyHead, lineHash, sourceLines } from "./_source-lines.ts";
 import {
   decodeSaved,
@@ -131,6 +132,12 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   // Nothing to save when every file's record is as stored (the same diagnostics on the
   // same lines): most runs after an edit that touched none of them.
   let changed = false;
+  // The edit brought an error into an edited file: the tool may have stopped before its later
+  // passes (rustc runs clippy's lints only once the crate compiles, go vet its analyzers once
+  // the package type-checks), so what it did not say is no proof of absence.
+  let broughtError = false;
+  // The names on the lines the edit changed, read once when a first sight needs them.
+  let changedNames: Set<string> | undefined;
   // The fingerprint's head (see keyHead) of the last diagnostic: a dense output's share a few.
   let headTool = "";
   let headSeverity = "";
@@ -215,15 +222,22 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           // user), before any run read whole: on its unchanged lines, not known either way.
           since = edited.has(file) ? "commit" : "unverified";
         }
-        // A first sight of a file the agent did not edit, as in the last commit, before any
-        // run read whole: most likely there before, but not known (see firstSeenClean); saved
-        // as there before, told as unverified. Other first sights: new. Past a partial
-        // record's cut, in a file the agent did not edit: most likely there (a run that reads
-        // more of a long output would tell the agent hundreds of "new" ones it never caused).
+        // A first sight of a file the agent did not edit, as in the last commit, unless none
+        // had any before (noneBefore): most likely there before, but not known (see
+        // firstSeenClean); new when it names code the edit changed (the callers of a changed
+        // signature), else saved as not known and told as unverified. Other first sights:
+        // new. Past a partial record's cut, in a file the agent did not edit: most likely
+        // there (a run that reads more of a long output would tell the agent hundreds of
+        // "new" ones it never caused; a tool's later passes), unless it names changed code.
         else if (old === null && firstSeenClean?.has(file) === true) {
-          introduced = false;
+          changedNames ??= edited.size === 0 ? new Set() : editedNames(root, edited);
+          introduced = namesInMessage(d.message).some((name) => changedNames?.has(name));
           since = "unverified";
+        } else if (old !== null && !edited.has(file)) {
+          changedNames ??= edited.size === 0 ? new Set() : editedNames(root, edited);
+          introduced = namesInMessage(d.message).some((name) => changedNames?.has(name));
         } else introduced = old === null;
+        if (introduced && d.severity === "error" && edited.has(file)) broughtError = true;
         entries[at++] = key;
         entries[at++] = d.line;
         entries[at++] = text;
@@ -259,9 +273,21 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     seen.set(file, { e: record });
     if (old === null || !sameRecord(old.e, record)) changed = true;
   }
+  // After a run whose edit brought an error, every record it makes is partial and no file is
+  // recorded clean: once the error is fixed, what the later passes say (the old lints of files
+  // the agent never touched) is judged as past a cut, not told to the agent as its own.
+  if (broughtError)
+    for (const [file, record] of seen) {
+      if (isPartialRecord(record.e)) continue;
+      const marked = new Float64Array(record.e.length + STRIDE);
+      marked.set(record.e);
+      marked.set(PARTIAL_MARK, record.e.length);
+      seen.set(file, { e: marked });
+      changed = true;
+    }
   if (input.save?.(out) === false) return out;
   // Files with none read are not known clean when the output was read in part.
-  if (input.partial === true) {
+  if (input.partial === true || broughtError) {
     if (changed) updateBaseline(root, callback, seen, known);
     return out;
   }

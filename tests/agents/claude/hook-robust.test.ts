@@ -1,6 +1,6 @@
 /** `cpilot hook claude` never hangs, never crashes into the model, reports a broken config once, and loses nothing under concurrency. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { listRunning } from "../../../src/engine/running.ts";
 import { runtimeEnv } from "../../helpers/binary.ts";
@@ -196,6 +196,49 @@ describe("bad payloads", () => {
   });
 });
 
+describe("how the input arrives", () => {
+  /** `cpilot hook claude` behind a bash command line that feeds its stdin. */
+  function hookBehind(p: Project, feed: string): { code: number | null; json: unknown } {
+    const r = spawnSync("bash", ["-c", `${feed} "$0" hook claude`, binary()], {
+      cwd: p.dir,
+      env: { PATH: "/usr/bin:/bin", ...CLAUDE_ENV, ...runtimeEnv() },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    return { code: r.status, json: r.stdout.trim() === "" ? null : JSON.parse(r.stdout) };
+  }
+
+  test("from a file, and from a pipe whose writer pauses midway: the whole input, the same answer", () => {
+    const p = project({
+      callbacks: [
+        {
+          name: "t",
+          pattern: "*.ts",
+          run: "true",
+          timeout: 30,
+          per: "file",
+          successMessage: "t ok",
+        },
+      ],
+    });
+    const payload = JSON.stringify({ session_id: "s1", cwd: p.dir, ...postWrite(p.path("a.ts")) });
+    const half = Math.floor(payload.length / 2);
+    p.write({
+      "a.ts": "x",
+      "first.part": payload.slice(0, half),
+      "second.part": payload.slice(half),
+      "whole.json": payload,
+    });
+    const fromFile = hookBehind(p, "exec <whole.json;");
+    expect(fromFile.code).toBe(0);
+    expect(contextOf(fromFile.json)).toContain("t ok");
+    // What is there at the start is read at once; the rest comes when the writer sends it.
+    const paused = hookBehind(p, "{ cat first.part; sleep 0.3; cat second.part; } |");
+    expect(paused.code).toBe(0);
+    expect(contextOf(paused.json)).toContain("t ok");
+  });
+});
+
 describe("a broken config", () => {
   const broken = { callbacks: [{ name: "Bad Name", pattern: "*.ts", run: "true" }] };
 
@@ -223,6 +266,7 @@ describe("a broken config", () => {
     const p = project(broken);
     const pre = {
       hook_event_name: "PreToolUse",
+      permission_mode: "default",
       tool_name: "Write",
       tool_input: { file_path: p.path(".env"), content: "K=1" },
     };
@@ -235,6 +279,16 @@ describe("a broken config", () => {
     };
     const asked = p.hook(fix).json as { hookSpecificOutput: Record<string, string> };
     expect(asked.hookSpecificOutput.permissionDecision).toBe("ask");
+    // Where Claude Code lets an "ask" through unasked, or the mode is unknown: a deny.
+    for (const mode of ["bypassPermissions", "auto", "acceptEdits", "dontAsk", undefined]) {
+      const out = p.hook({ ...fix, permission_mode: mode }).json as {
+        hookSpecificOutput: Record<string, string>;
+      };
+      expect({ mode, decision: out.hookSpecificOutput.permissionDecision }).toEqual({
+        mode,
+        decision: "deny",
+      });
+    }
     const other = { ...pre, tool_input: { file_path: p.path("src/a.ts"), content: "x" } };
     expect(p.hook(other).stdout).toBe("");
   });

@@ -80,6 +80,54 @@ describe("install / uninstall", () => {
     expect(cpilot(["uninstall", "claude"], { cwd: d }).stderr).toContain("nothing changed");
   });
 
+  test("uninstall takes out the project settings file and .claude/ folder install made, leaving git status as before", () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    const status = () =>
+      spawnSync("git", ["status", "--porcelain", "--untracked-files=all"], {
+        cwd: d,
+        encoding: "utf8",
+      }).stdout;
+    spawnSync("git", ["init", "-q"], { cwd: d });
+    const before = status();
+    for (const scope of ["--local", "--project"]) {
+      expect(cpilot(["install", "claude", scope], { cwd: d }).code).toBe(0);
+      // the shared file shows, to be committed; this machine's is kept out of git
+      if (scope === "--project") expect(status()).not.toBe(before);
+      else expect(status()).toBe(before);
+      expect(cpilot(["uninstall", "claude", scope], { cwd: d }).code).toBe(0);
+      expect(status()).toBe(before);
+      expect(existsSync(join(d, ".claude"))).toBe(false);
+    }
+    // A folder holding more than cpilot's file stays, with the rest of it.
+    writeFiles(d, { ".claude/agents/x.md": "mine\n" });
+    cpilot(["install", "claude", "--local"], { cwd: d });
+    cpilot(["uninstall", "claude", "--local"], { cwd: d });
+    expect(existsSync(join(d, ".claude/settings.local.json"))).toBe(false);
+    expect(readFileSync(join(d, ".claude/agents/x.md"), "utf8")).toBe("mine\n");
+  });
+
+  test("--local keeps this machine's settings file out of git (info/exclude), and uninstall takes that out again", () => {
+    const d = dir({ "callbacks.config.json": CONFIG });
+    const git = (...args: string[]) => spawnSync("git", args, { cwd: d, encoding: "utf8" }).stdout;
+    git("init", "-q");
+    const exclude = join(d, ".git", "info", "exclude");
+    const before = readFileSync(exclude, "utf8");
+    const r = cpilot(["install", "claude", "--local"], { cwd: d });
+    expect(r.stderr).toContain(
+      ".claude/settings.local.json is this machine's file: kept out of git in .git/info/exclude",
+    );
+    expect(git("status", "--porcelain", "--untracked-files=all")).toBe(
+      "?? callbacks.config.json\n",
+    );
+    cpilot(["uninstall", "claude", "--local"], { cwd: d });
+    expect(readFileSync(exclude, "utf8")).toBe(before);
+    // A project that ignores it already gets no line of ours.
+    writeFiles(d, { ".gitignore": ".claude/settings.local.json\n" });
+    const ignored = cpilot(["install", "claude", "--local"], { cwd: d });
+    expect(ignored.stderr).not.toContain("info/exclude");
+    expect(readFileSync(exclude, "utf8")).toBe(before);
+  });
+
   test("--local and --user write their own files; a new file is created", () => {
     const d = dir({ "callbacks.config.json": CONFIG });
     const home = dir();

@@ -1,0 +1,42 @@
+// `git commit <paths>` (a partial commit) runs the pre-commit hook on a temporary index:
+// GIT_INDEX_FILE=<git dir>/next-index-<pid>.lock, HEAD plus those paths. Git has already
+// written the same paths into the repository's own index, which waits as <git dir>/index.lock
+// until the commit is made, then becomes the index. A fix staged only in the temporary index
+// is committed while the own index keeps the unfixed text: `git status` then shows the fix
+// staged for reverting, and the next plain `git commit` would revert it. Staging the fix in
+// that waiting index too keeps both alike. (Git writes nothing more into it after the hook,
+// and if the commit fails it is dropped whole, as without cpilot; seen with git 2.39.)
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { gitOnPaths } from "./git-paths.ts";
+
+const PARTIAL_INDEX = /^next-index-\d+\.lock$/;
+
+/** The repository's own index waiting beside a partial commit's temporary one, or null. */
+export function waitingOwnIndex(top: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  const indexFile = env.GIT_INDEX_FILE;
+  if (!indexFile || !PARTIAL_INDEX.test(basename(indexFile))) return null;
+  const own = join(dirname(resolve(top, indexFile)), "index.lock");
+  return existsSync(own) ? own : null;
+}
+
+/**
+ * Stage `paths` (fixed by callbacks, already staged in the commit's index) in the waiting
+ * own index as well. Returns the paths it could not stage there: the commit is right
+ * either way, only `git status` afterwards would show the fix as not staged.
+ */
+export function stageInOwnIndex(top: string, paths: readonly string[]): readonly string[] {
+  const own = waitingOwnIndex(top);
+  if (own === null || paths.length === 0) return [];
+  const before = process.env.GIT_INDEX_FILE;
+  process.env.GIT_INDEX_FILE = own;
+  try {
+    gitOnPaths(top, ["add"], paths, "stage the fixed files in git's own index");
+    return [];
+  } catch {
+    return paths;
+  } finally {
+    if (before === undefined) delete process.env.GIT_INDEX_FILE;
+    else process.env.GIT_INDEX_FILE = before;
+  }
+}
