@@ -578,3 +578,34 @@ test("past a partial record's cut in a file the agent did not edit: new when it 
     ]),
   ).toEqual(["caller.go:3 new", "caller.go:4 unchanged/unverified-told"]);
 });
+
+test("past a partial record's cut (a run whose edit brought an error), a diagnostic naming nothing in a file the agent did not edit is unverified, not claimed to be there before", () => {
+  const root = repo({ "src/a.txt": "x\n", "src/b.txt": "BAD old\nBAD caller\n" });
+  const base = {
+    root,
+    callback: "cut-by-error",
+    fromCheck: false,
+    files: ["src/a.txt"],
+    edited: new Set(["src/a.txt"]),
+    checksWholeProject: true,
+  };
+  writeFileSync(join(root, "src/a.txt"), "BAD\n");
+  expect(
+    shown(
+      compareWithBaseline({
+        ...base,
+        diagnostics: [banned("src/a.txt", 1), banned("src/b.txt", 1)],
+      }),
+    ),
+  ).toEqual(["src/a.txt:1 new", "src/b.txt:1 unchanged/unverified"]);
+  // a.txt fixed; b.txt's line 2 now has an error (the agent's edit, or a pass the error hid).
+  writeFileSync(join(root, "src/a.txt"), "y\n");
+  expect(
+    shown(
+      compareWithBaseline({
+        ...base,
+        diagnostics: [banned("src/b.txt", 1), banned("src/b.txt", 2)],
+      }),
+    ),
+  ).toEqual(["src/b.txt:1 unchanged/unverified-told", "src/b.txt:2 unchanged/unverified"]);
+});
