@@ -257,15 +257,17 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
 
 /**
  * True when a failed run's diagnostics explain its failure by what was already there: it
- * has errors, and every diagnostic it reported is known to predate the edit (not merely
- * unverified). The agent is told, but
+ * has errors, and every diagnostic it reported predates the edit, no error among them merely
+ * unverified on first sight (a warning cpilot cannot place does not block). The agent is told, but
  * not made to fix code it never touched (the failure does not block).
  */
 export function onlyPreexisting(diagnostics: readonly Diagnostic[] | undefined): boolean {
   if (diagnostics === undefined || diagnostics.length === 0) return false;
   return (
     diagnostics.some((d) => d.severity === "error") &&
-    diagnostics.every((d) => d.baseline === "unchanged" && d.since !== "unverified")
+    diagnostics.every(
+      (d) => d.baseline === "unchanged" && (d.since !== "unverified" || d.severity !== "error"),
+    )
   );
 }
 

@@ -254,7 +254,7 @@ test("part of an output (a limit): files read whole are saved as they are, the l
   ]);
 });
 
-test("past a partial record's cut: in a file the agent did not edit, there before; in one it edited, the commit decides", () => {
+test("past a partial record's cut: in a file the agent did not edit, not known (unverified); in one it edited, the commit decides", () => {
   const root = repo({ "src/a.txt": "BAD 1\nBAD 2\nBAD 3\n", "src/b.txt": "BAD 1\nBAD 2\nBAD 3\n" });
   const base = { root, callback: "cut", fromCheck: false, files: ["src/a.txt", "src/b.txt"] };
   const d = banned;
@@ -280,8 +280,8 @@ test("past a partial record's cut: in a file the agent did not edit, there befor
     "src/a.txt:3 unchanged/commit",
     "src/a.txt:4 new",
     "src/b.txt:1 unchanged/run",
-    "src/b.txt:2 unchanged/run",
-    "src/b.txt:3 unchanged/run",
+    "src/b.txt:2 unchanged/unverified",
+    "src/b.txt:3 unchanged/unverified",
   ]);
   // Read whole this time, but the edit brought an error (a.txt:4), which may have stopped a
   // compiler before its later passes: the records stay partial.
@@ -468,8 +468,8 @@ test("what a failed compile hid (lints run only when it compiles) is not new whe
   // Fixed: the compile goes on to the lints, which were in range.txt all along.
   writeFileSync(join(root, "src/lib.txt"), "ok again\n");
   expect(await run(["src/lib.txt"])).toEqual([
-    "src/range.txt:1 unchanged/run",
-    "src/range.txt:2 unchanged/run",
+    "src/range.txt:1 unchanged/unverified",
+    "src/range.txt:2 unchanged/unverified",
     "src/range.txt:3 unchanged/unverified-told",
   ]);
   // The same holds in a file the agent edits: a type error there hides its old lints too.

@@ -236,6 +236,8 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
         } else if (old !== null && !edited.has(file)) {
           changedNames ??= edited.size === 0 ? new Set() : editedNames(root, edited);
           introduced = namesInMessage(d.message).some((name) => changedNames?.has(name));
+          // Not known either way (a later pass's old lint, or the edit's doing): told so.
+          since = "unverified";
         } else introduced = old === null;
         if (introduced && d.severity === "error" && edited.has(file)) broughtError = true;
         entries[at++] = key;
