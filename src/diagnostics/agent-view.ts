@@ -226,7 +226,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   const unverified = old.filter(isUnverified);
   if (unverified.length > 0) {
     lines.push(
-      `${count(unverified.length, "diagnostic")} in files you did not edit, as in the last commit, that cpilot had not checked before: there before your edit, or brought by it (a change they depend on):`,
+      `${count(unverified.length, "diagnostic")} in files you did not edit that cpilot had not read before: there before your edit, or brought by it (a change they depend on):`,
     );
     let shown = 0;
     while (
