@@ -1,5 +1,6 @@
 import { Buffer } from "node:buffer";
 import { randomHex } from "../platform/digest.ts";
+import { runStop } from "../platform/process-stop.ts";
 import { killGroup } from "../platform/spawn-group.ts";
 import { startProcess } from "../platform/start-process.ts";
 import { escapedProcesses, signalEach } from "../platform/stop-tree.ts";
@@ -68,10 +69,12 @@ function runPlugin(
     const decoder = new TextDecoder();
     const timers: ReturnType<typeof setTimeout>[] = [];
     const seconds = options.timeoutMs / 1000;
+    const stop = runStop();
     const finish = (outcome: ProcessOutcome): void => {
       if (settled) return;
       settled = true;
       for (const t of timers) clearTimeout(t);
+      stop.removeEventListener("abort", onStop);
       // No plugin may leave anything running behind it, in its group or out of it.
       if (child.pid !== undefined) {
         signalEach(escapedProcesses(child.pid, marker), "SIGKILL");
@@ -119,6 +122,14 @@ function runPlugin(
           stderr,
         });
     });
+    // The hook is stopped (the agent's timeout, SIGTERM; a warm process's call given up):
+    // the plugin goes with it at once. It ran in a group of its own, which the hook's end
+    // would not reach, and its timeout lived in the hook.
+    function onStop(): void {
+      finish({ kind: "signaled", signal: "SIGKILL", stderr });
+    }
+    if (stop.aborted) queueMicrotask(onStop);
+    else stop.addEventListener("abort", onStop, { once: true });
     timers.push(
       setTimeout(() => {
         if (settled) return;
