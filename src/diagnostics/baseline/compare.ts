@@ -200,7 +200,16 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
               if (distance === 0) break;
             }
           }
-          if (best >= 0) used[best] = 1;
+          if (best >= 0) {
+            used[best] = 1;
+            // The key's chain starts at its first unused entry: a dense output's thousands of
+            // one message (matched in order) walked every used one before, n² steps.
+            if (oldByKey.first.get(key) === best) {
+              let head = oldByKey.next[best] as number;
+              while (head >= 0 && used[head]) head = oldByKey.next[head] as number;
+              oldByKey.first.set(key, head);
+            }
+          }
         }
         if (fromCheck) introduced = false;
         else if (best >= 0) {
