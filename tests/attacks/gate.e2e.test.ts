@@ -567,6 +567,14 @@ test("SIGTERM while the hook still waits for its input: a deny at once (issue 16
   expect(r.stderr).toContain("stopped (SIGTERM)");
 }, 60_000);
 
+/** Wait (up to 20 s) until the hook server the first call started listens in `runtime`. */
+async function serverListening(runtime: string): Promise<void> {
+  const end = Date.now() + 20_000;
+  while (!readdirSync(runtime).some((f) => f.endsWith(".sock")) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 for (const server of [false, true]) {
   test(`SIGTERM while a gate plugin decides${server ? " (hook server)" : ""}: the plugin is stopped too`, async () => {
     const { readFileSync, existsSync: exists } = await import("node:fs");
@@ -586,10 +594,7 @@ for (const server of [false, true]) {
       expect(
         verdict("claude", await p.hook("claude", preWrite("claude", p.dir, "a.ts"), { env })),
       ).toBe("allow");
-      const end = Date.now() + 20_000;
-      while (!readdirSync(runtime).some((f) => f.endsWith(".sock")) && Date.now() < end) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await serverListening(runtime);
     }
     writeFileSync(p.path("slow"), "");
     // The agent SIGTERMs its hook on its timeout, and SIGKILLs it when that is not enough.
@@ -609,7 +614,6 @@ for (const server of [false, true]) {
 }
 
 test("SIGTERM while the hook server decides: a deny, not silence (issue 16, item 7)", async () => {
-  const { readdirSync, writeFileSync } = await import("node:fs");
   const runtime = tempDir("cpilot-rt-");
   const plugin = 'test -f slow && sleep 20; echo \'{"decision":"allow"}\'';
   const p = attackProject({
@@ -621,10 +625,7 @@ test("SIGTERM while the hook server decides: a deny, not silence (issue 16, item
   const env = { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtime };
   const first = await p.hook("claude", preWrite("claude", p.dir, "a.ts"), { env });
   expect(verdict("claude", first)).toBe("allow");
-  const end = Date.now() + 20_000;
-  while (!readdirSync(runtime).some((f) => f.endsWith(".sock")) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await serverListening(runtime);
   writeFileSync(p.path("slow"), "");
   const r = await p.hook("claude", preWrite("claude", p.dir, "b.ts"), {
     env,
