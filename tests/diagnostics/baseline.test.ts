@@ -609,3 +609,46 @@ test("past a partial record's cut (a run whose edit brought an error), a diagnos
     ),
   ).toEqual(["src/b.txt:1 unchanged/unverified-told", "src/b.txt:2 unchanged/unverified"]);
 });
+
+test("a first sight naming only a language's built-in types or keywords ('string', 'number') is not taken for the edit's: those words are on any changed line", () => {
+  // unjs/citty: the agent added `const added: number = "y"`; an old committed
+  // `oldBroken: number = "x"` in args.ts, never touched, was told as new and held its stop
+  // three times after it had fixed its own error
+  const root = repo({
+    "utils.ts": "export function toArray(val: any) {\n  return [val];\n}\n",
+    "args.ts": 'export const oldBroken: number = "x";\n',
+    "flag.go": "package p\n\nfunc VarP(name string) {}\n",
+    "old.go": "package p\n\nvar x int = name\n",
+  });
+  writeFileSync(
+    join(root, "utils.ts"),
+    'export const added: number = "y";\nexport function toArray(val: any) {\n  return [val];\n}\n',
+  );
+  writeFileSync(join(root, "flag.go"), "package p\n\nfunc VarP(name string, hidden bool) {}\n");
+  const diag = (file: string, line: number, message: string): Diagnostic => ({
+    file,
+    line,
+    column: 1,
+    severity: "error",
+    code: "",
+    message,
+    tool: "tsc",
+  });
+  const marked = compareWithBaseline({
+    root,
+    callback: "types",
+    files: ["utils.ts", "flag.go"],
+    edited: new Set(["utils.ts", "flag.go"]),
+    fromCheck: false,
+    diagnostics: [
+      diag("args.ts", 1, "Type 'string' is not assignable to type 'number'."),
+      diag("old.go", 3, "mismatched types: expected `bool`, found `string`"),
+      diag("old.go", 3, "not enough arguments in call to VarP"),
+    ],
+  });
+  expect(shown(marked)).toEqual([
+    "args.ts:1 unchanged/unverified",
+    "old.go:3 unchanged/unverified",
+    "old.go:3 new",
+  ]);
+});
