@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { CpilotError } from "../util/errors.ts";
 import {
@@ -21,6 +22,8 @@ export function syntaxError(
   const name = basename(path);
   let at: Position | null = null;
   let message = err instanceof Error ? err.message : String(err);
+  // The file the error is in, when it is one the config imports.
+  let imported: string | null = null;
   if (kind === "json") {
     const found = jsonSyntaxError(text);
     if (found) {
@@ -37,19 +40,31 @@ export function syntaxError(
     if (found) {
       at = found.at;
       message = found.message;
+      if (found.file !== undefined) imported = found.file;
     }
   }
   message = message.split("\n")[0] ?? message;
-  const where = at ? `${path}:${at.line}:${at.column}` : path;
-  const frame = at ? `\n${codeFrame(text, at)}` : "";
+  const shownText = imported === null ? text : readOrEmpty(imported);
+  const where = at ? `${imported ?? path}:${at.line}:${at.column}` : path;
+  const frame = at && shownText !== "" ? `\n${codeFrame(shownText, at)}` : "";
   const verb = kind === "script" ? "load" : "parse";
   return new CpilotError(`Cannot ${verb} config "${name}": ${message}\n  at ${where}${frame}`, {
     hint:
       kind === "script"
         ? at
-          ? "fix the config at the line shown (it failed while it was imported)"
+          ? imported !== null
+            ? `fix ${imported} at the line shown (the config imports it)`
+            : "fix the config at the line shown (it failed while it was imported)"
           : "the config failed while it was imported; check what it imports and runs at the top level"
         : `fix the ${kind === "json" ? "JSON" : "YAML"} at the line shown`,
     cause: err,
   });
+}
+
+function readOrEmpty(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
 }

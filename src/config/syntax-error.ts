@@ -129,14 +129,19 @@ export function jsonSyntaxError(text: string): { offset: number; message: string
 export function scriptErrorPosition(
   err: unknown,
   path: string,
-): { at: Position; message: string } | null {
+): { at: Position; message: string; file?: string } | null {
   const errors = (err as { errors?: unknown[] } | null)?.errors;
   const first = Array.isArray(errors) ? errors[0] : err;
-  const position = (first as { position?: { line?: number; column?: number } } | null)?.position;
+  const position = (
+    first as { position?: { line?: number; column?: number; file?: unknown } } | null
+  )?.position;
   if (position && typeof position.line === "number" && typeof position.column === "number") {
+    // Bun's build error names the file it failed to parse: one the config imports, maybe.
+    const file = typeof position.file === "string" && position.file !== "" ? position.file : null;
     return {
       at: { line: position.line, column: position.column },
       message: (first as Error).message ?? String(first),
+      ...(file !== null && file !== path ? { file } : {}),
     };
   }
   const stack = err instanceof Error ? (err.stack ?? "") : "";

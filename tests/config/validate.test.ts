@@ -180,3 +180,21 @@ test("argv placeholders must fit how the callback runs", () => {
     "callbacks[1].run: {files} must be an argument of its own: it expands to one argument per file",
   );
 });
+
+test("a syntax error in a file the config imports is shown where it is, in that file", async () => {
+  // unjs/citty, an agent session: tools/checks.ts broke, and the error pointed at
+  // callbacks.config.ts:1:117, a column past the end of its import line
+  const dir = tempDir();
+  writeFiles(dir, {
+    "tools/checks.ts": 'export const lint = {\n  name: "lint",\n  timeout: 5 ;\n',
+  });
+  const err = await loadError(
+    dir,
+    "callbacks.config.ts",
+    'import { lint } from "./tools/checks.ts";\nexport default { callbacks: [lint] };\n',
+  );
+  expect(err.message).toStartWith('Cannot load config "callbacks.config.ts": Expected "}"');
+  expect(err.message).toContain(`at ${join(dir, "tools/checks.ts")}:3:14`);
+  expect(err.message).toContain("> 3 |   timeout: 5 ;");
+  expect(err.hint).toContain("tools/checks.ts");
+});
