@@ -219,8 +219,9 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
         `${count(others.length, judged ? "new diagnostic" : "diagnostic")} in other files:`,
       );
     let shown = 0;
-    while (shown < Math.min(cap, others.length) && take(others.at(shown))) shown++;
-    if (shown < others.length) lines.push(`… and ${others.length - shown} more in other files`);
+    while (shown < fewShown(cap, others.length) && take(others.at(shown))) shown++;
+    if (shown < others.length)
+      lines.push(`… and ${others.length - shown} more in other files${filesOf(others, shown)}`);
   }
   // Not known to predate the edit (see Diagnostic.since): shown, and not counted as old.
   const unverified = old.filter(isUnverified);
@@ -230,12 +231,14 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     );
     let shown = 0;
     while (
-      shown < Math.min(OTHERS_SHOWN, unverified.length) &&
+      shown < fewShown(OTHERS_SHOWN, unverified.length) &&
       take(unverified[shown] as Diagnostic)
     )
       shown++;
     if (shown < unverified.length)
-      lines.push(`… and ${unverified.length - shown} more in such files`);
+      lines.push(
+        `… and ${unverified.length - shown} more in such files${filesOf(unverified, shown)}`,
+      );
     old = old.filter((d) => !isUnverified(d));
   }
   if (old.length > 0) {
@@ -253,6 +256,27 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   }
   if (repeated > 0) lines.push(`(and ${count(repeated, "diagnostic")} shown above)`);
   return lines;
+}
+
+/** How many of `total` to show for a cap: one left over is shown, as its line costs the same. */
+function fewShown(cap: number, total: number): number {
+  return total === cap + 1 ? total : Math.min(cap, total);
+}
+
+/** Where the diagnostics left out are, so the agent knows which files to open (3 named). */
+function filesOf(
+  list: { at(i: number): Diagnostic | undefined; length: number },
+  from: number,
+): string {
+  const files: string[] = [];
+  for (let i = from; i < list.length; i++) {
+    const file = list.at(i)?.file;
+    if (file !== undefined && file !== "" && !files.includes(file)) files.push(file);
+  }
+  if (files.length === 0) return "";
+  const named = files.slice(0, 3).join(", ");
+  const rest = files.length - 3;
+  return rest > 0 ? `: ${named} and ${rest} other${rest === 1 ? "" : "s"}` : `: ${named}`;
 }
 
 /**

@@ -17,7 +17,7 @@ function d(file: string, line: number, extra: Partial<Diagnostic> = {}): Diagnos
   };
 }
 
-test("the edited files' diagnostics first and in full, then a few of the others, then the old count", () => {
+test("the edited files' diagnostics first and in full, then a few of the others (one left over shown), then the old count", () => {
   const view = agentView(
     [
       d("lib/z.ts", 1),
@@ -38,7 +38,7 @@ test("the edited files' diagnostics first and in full, then a few of the others,
     "lib/w.ts:4:1 error E1: problem at lib/w.ts:4",
     "lib/x.ts:3:1 error E1: problem at lib/x.ts:3",
     "lib/y.ts:2:1 error E1: problem at lib/y.ts:2",
-    "… and 1 more in other files",
+    "lib/z.ts:1:1 error E1: problem at lib/z.ts:1",
     "and 2 that were already there before your edit",
   ]);
 });
@@ -126,5 +126,27 @@ test("any number of diagnostics show errors first, then by path in code-unit ord
       expect(view).toEqual(expected);
     }),
     { numRuns: 200 },
+  );
+});
+
+test("what is left out of a few names its files, and one left over is shown, not counted", () => {
+  // unjs/citty: a changed signature broke 3 callers in src/usage.ts and 2 in
+  // test/utils.test.ts; the agent was told "… and 2 more in such files", never where
+  const unverified = (file: string, line: number) =>
+    d(file, line, { baseline: "unchanged", since: "unverified" });
+  const five = [
+    unverified("src/usage.ts", 114),
+    unverified("src/usage.ts", 120),
+    unverified("src/usage.ts", 126),
+    unverified("test/utils.test.ts", 26),
+    unverified("test/utils.test.ts", 36),
+  ];
+  const view = agentView(five, { edited: ["src/_utils.ts"] }) ?? [];
+  expect(view.at(-1)).toBe("… and 2 more in such files: test/utils.test.ts");
+  const four = agentView(five.slice(0, 4), { edited: ["src/_utils.ts"] }) ?? [];
+  expect(four.at(-1)).toBe("test/utils.test.ts:26:1 error E1: problem at test/utils.test.ts:26");
+  const spread = [d("src/a.ts", 1), ...[1, 2, 3, 4, 5, 6, 7].map((n) => d(`lib/f${n}.ts`, n))];
+  expect(agentView(spread, { edited: ["src/a.ts"] })?.at(-1)).toBe(
+    "… and 4 more in other files: lib/f4.ts, lib/f5.ts, lib/f6.ts and 1 other",
   );
 });
