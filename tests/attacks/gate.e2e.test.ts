@@ -407,6 +407,20 @@ describe("a config that misbehaves while loading cannot open the gate (issue 16,
     }
   }
 
+  test("a file the config imports that does not parse: the refusal says where, for the person to fix", async () => {
+    // unjs/citty, an agent session: the reason said only 'Expected "}" but found ";"'
+    const p = attackProject({
+      "callbacks.config.ts":
+        'import { lint } from "./tools/checks.ts";\nexport default { callbacks: [lint] };\n',
+      "tools/checks.ts": 'export const lint = { name: "lint", timeout: 5 ;\n',
+    });
+    const r = await p.hook("claude", preWrite("claude", p.dir, "src/a.ts"), { env: FAST });
+    expect(verdict("claude", r)).toBe("deny");
+    expect(reasonOf(r)).toContain("no write is allowed");
+    expect(reasonOf(r)).toContain('Expected "}" but found ";" at ');
+    expect(reasonOf(r)).toContain("tools/checks.ts:1:");
+  });
+
   test("a config that loads normally still decides (its rule allows .env.local)", async () => {
     const p = attackProject({
       "callbacks.config.ts":

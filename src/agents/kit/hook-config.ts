@@ -144,10 +144,17 @@ export function unloadedConfigNote(config: ResolvedConfig): string | null {
   return why === null ? null : unloadedConfig(why);
 }
 
-/** The first line of why `config` stands in for a project config that did not load, or null. */
+/**
+ * The first line of why `config` stands in for a project config that did not load, with
+ * where the error is when it says (the person fixes it there: a file the config imports,
+ * maybe), or null.
+ */
 export function unloadedConfigWhy(config: ResolvedConfig): string | null {
   const why = standIns.get(config);
-  return why === undefined ? null : (why.split("\n")[0] ?? why);
+  if (why === undefined) return null;
+  const [first = why, second] = why.split("\n");
+  const at = second?.match(/^\s+at (\S.*)$/)?.[1];
+  return at === undefined ? first : `${first} at ${at}`;
 }
 
 /**
