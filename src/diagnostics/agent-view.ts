@@ -239,6 +239,10 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
       lines.push(
         `… and ${unverified.length - shown} more in such files${filesOf(unverified, shown)}`,
       );
+    // Told on an earlier call, they inform now: say so, or a failure with no word reads as
+    // neither "fix these" nor "not yours".
+    if (unverified.every((d) => d.since === "unverified-told"))
+      lines.push("(told before, so they no longer block: fix those your edits brought)");
     old = old.filter((d) => !isUnverified(d));
   }
   if (old.length > 0) {

@@ -150,3 +150,17 @@ test("what is left out of a few names its files, and one left over is shown, not
     "… and 4 more in other files: lib/f4.ts, lib/f5.ts, lib/f6.ts and 1 other",
   );
 });
+
+test("unverified diagnostics told before say that they no longer block, and what to do about them", () => {
+  // unjs/citty: after the agent fixed 3 of a changed signature's 5 callers, the other 2 came
+  // back with no word on whether to act (no "fix these", no "does not block")
+  const told = (line: number) =>
+    d("test/utils.test.ts", line, { baseline: "unchanged", since: "unverified-told" });
+  const view = agentView([told(26), told(36)], { edited: ["src/usage.ts"] }) ?? [];
+  expect(view.at(-1)).toBe("(told before, so they no longer block: fix those your edits brought)");
+  const first = agentView(
+    [d("test/utils.test.ts", 26, { baseline: "unchanged", since: "unverified" })],
+    { edited: ["src/usage.ts"] },
+  );
+  expect(first?.join("\n")).not.toContain("no longer block");
+});
