@@ -214,7 +214,9 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     const cap = mine.length === 0 ? others.length : OTHERS_SHOWN;
     // "new" only where a baseline judged them: `cpilot check` compares with nothing.
     const judged = others.at(0).baseline !== undefined;
-    if (mine.length > 0)
+    // Headed beside the agent's own, or beside the unverified ones that follow (else a new
+    // one reads as theirs, or as the edited file's).
+    if (mine.length > 0 || old.some(isUnverified))
       lines.push(
         `${count(others.length, judged ? "new diagnostic" : "diagnostic")} in other files:`,
       );

@@ -164,3 +164,22 @@ test("unverified diagnostics told before say that they no longer block, and what
   );
   expect(first?.join("\n")).not.toContain("no longer block");
 });
+
+test("new diagnostics in other files keep their heading when unverified ones follow, so the two read apart", () => {
+  // unjs/citty: a caller's error naming the changed code stood bare under "failed on
+  // src/_utils.ts", then "4 diagnostics in files you did not edit that cpilot had not read before"
+  const view = agentView(
+    [
+      d("test/utils.test.ts", 26),
+      d("src/usage.ts", 114, { baseline: "unchanged", since: "unverified" }),
+    ],
+    { edited: ["src/_utils.ts"] },
+  );
+  expect(view?.slice(0, 2)).toEqual([
+    "1 new diagnostic in other files:",
+    "test/utils.test.ts:26:1 error E1: problem at test/utils.test.ts:26",
+  ]);
+  expect(agentView([d("lib/a.ts", 1)], { edited: ["src/a.ts"] })).toEqual([
+    "lib/a.ts:1:1 error E1: problem at lib/a.ts:1",
+  ]);
+});
