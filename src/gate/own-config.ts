@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import type * as NodeModule from "node:module";
-import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
 import { MANAGED_NAME } from "../config/managed-file.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
@@ -44,11 +44,40 @@ export function ownConfigKind(relPath: string): string | null {
   return null;
 }
 
-const SCRIPT = new Set([".ts", ".mts", ".js", ".mjs"]);
-/** Every module specifier of a static import, export-from or dynamic import. */
-const SPECIFIERS = /\b(?:from|import)\s*\(?\s*(["'`])([^"'`]*)\1/g;
-/** How a specifier without an extension may resolve. */
-const SUFFIXES = ["", ".ts", ".mts", ".js", ".mjs", ".json", "/index.ts", "/index.js"];
+/** Every extension Bun loads as a module (a config may import any of them). */
+const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const SCRIPT = new Set(SCRIPT_EXTENSIONS);
+/**
+ * Every module specifier of a static import, export-from, dynamic import, `require()` and
+ * TypeScript's `import x = require()`.
+ */
+const SPECIFIERS = /\b(?:from|import|require)\s*\(?\s*(["'`])([^"'`]*)\1/g;
+/** How a specifier may resolve: as written, with an extension, or to a folder's index. */
+const SUFFIXES = [
+  "",
+  ...SCRIPT_EXTENSIONS,
+  ".json",
+  ...SCRIPT_EXTENSIONS.map((ext) => `/index${ext}`),
+  "/index.json",
+];
+/**
+ * The TypeScript sources a `.js`-style specifier also loads (Bun, like tsc, takes
+ * `./rules.js` to rules.ts when that exists): `./rules.js` -> `./rules` + these.
+ */
+const TS_FOR_JS: Record<string, readonly string[]> = {
+  ".js": [".ts", ".tsx"],
+  ".jsx": [".tsx"],
+  ".mjs": [".mts"],
+  ".cjs": [".cts"],
+};
+
+/** Every name a relative specifier may load: `spec` + each suffix, and its TS sources. */
+function candidates(spec: string): string[] {
+  const out = SUFFIXES.map((suffix) => spec + suffix);
+  const ext = extname(spec);
+  for (const ts of TS_FOR_JS[ext] ?? []) out.push(spec.slice(0, -ext.length) + ts);
+  return out;
+}
 
 /** Most files the import walk reads on one call: a config's own modules are a handful. */
 const MAX_WALKED = 200;
@@ -105,11 +134,16 @@ function scriptImports(top: string, start: string): string[] {
     for (const match of source.matchAll(SPECIFIERS)) {
       const spec = match[2] ?? "";
       if (spec.startsWith("./") || spec.startsWith("../")) {
-        for (const suffix of SUFFIXES) {
-          const target = resolve(dirname(file), spec + suffix);
+        for (const name of candidates(spec)) {
+          const target = resolve(dirname(file), name);
           const rel = inProject(target);
           if (rel === null) continue;
           out.add(rel);
+          // through a symlinked folder, the file where it really is can be written too
+          for (const real of [realOr(target), join(realOr(dirname(target)), basename(target))]) {
+            const at = inProject(real);
+            if (at !== null) out.add(at);
+          }
           follow(target);
         }
         continue;
