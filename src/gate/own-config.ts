@@ -103,20 +103,10 @@ export function configImports(root: string): string[] {
 /** What {@link configImports} walks: the files `start` imports, transitively; [] unless a script. */
 function scriptImports(top: string, start: string): string[] {
   if (!SCRIPT.has(extname(start))) return [];
-  const realTop = realOr(top);
   const out = new Set<string>();
   const seen = new Set<string>([start]);
   const queue = [start];
-  const inProject = (path: string): string | null => {
-    for (const [base, at] of [
-      [top, path],
-      [realTop, realOr(path)],
-    ] as const) {
-      const rel = relative(base, at);
-      if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
-    }
-    return null;
-  };
+  const inProject = projectPath(top);
   const follow = (path: string): void => {
     if (!seen.has(path) && SCRIPT.has(extname(path)) && existsSync(path)) {
       seen.add(path);
@@ -176,43 +166,102 @@ function resolvePackage(spec: string, from: string): string | null {
  * The files the gate's command plugins run, and its plugins folder, relative to the root:
  * a plugin is the gate deciding, so an agent that rewrote one (or dropped a new one into the
  * folder) could allow anything. Each word of a plugin's command that names a file in the
- * project (`./policy.sh`, `python3 scripts/policy.py`), and the files a script one imports.
- * The default folder is inside `.cpilot/`, protected on its own.
+ * project (`./policy.sh`, `python3 scripts/policy.py`, `cd scripts && ./policy.sh`,
+ * `"$CP_ROOT/policy.sh"`, `--import=./pre.mjs`), where it really is too (a symlink), and
+ * the files a script one imports. The default folder is inside `.cpilot/`, protected on its
+ * own; a folder of the user's own is protected as named and where it really is.
  */
 export function gatePluginFiles(
   root: string,
   gate: { readonly plugins: readonly unknown[]; readonly pluginsDir: string | false },
-): { files: string[]; folder: string | null } {
+): { files: string[]; folders: string[] } {
   const top = resolve(root);
+  const inProject = projectPath(top);
   const files = new Set<string>();
   for (const plugin of gate.plugins) {
-    const command = (plugin as { command?: unknown }).command;
-    const words =
-      typeof command === "string"
-        ? command.split(/\s+/).map((w) => w.replace(/^["']|["']$/g, ""))
-        : Array.isArray(command)
-          ? command.filter((w): w is string => typeof w === "string")
-          : [];
+    const words = commandWords((plugin as { command?: unknown }).command, top);
+    // `cd scripts && ./p.sh`: a word may be taken from any folder the command names
+    const bases = [top, ...words.map((w) => resolve(top, w)).filter((p) => isDir(p))];
     for (const word of words) {
-      if (word === "" || word.startsWith("-")) continue;
-      const path = resolve(top, word);
-      const rel = relative(top, path);
-      if (rel === "" || rel.startsWith("..") || isAbsolute(rel) || !isFile(path)) continue;
-      files.add(rel.split(sep).join("/"));
-      for (const imported of scriptImports(top, path)) files.add(imported);
+      for (const base of bases) {
+        const path = resolve(base, word);
+        if (!isFile(path)) continue;
+        const rels = [inProject(path), inProject(realOr(path))].filter((r) => r !== null);
+        if (rels.length === 0) continue;
+        for (const rel of rels) files.add(rel);
+        for (const imported of scriptImports(top, path)) files.add(imported);
+      }
     }
   }
-  let folder: string | null = null;
+  const folders = new Set<string>();
   if (gate.pluginsDir !== false) {
-    const rel = relative(top, resolve(top, gate.pluginsDir));
-    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) folder = rel.split(sep).join("/");
+    const dir = resolve(top, gate.pluginsDir);
+    for (const at of [dir, realOr(dir)]) {
+      const rel = inProject(at);
+      if (rel !== null) folders.add(rel);
+    }
   }
-  return { files: [...files], folder };
+  return { files: [...files], folders: [...folders] };
+}
+
+/** Shell operators and redirections a name may be glued to (`p.sh;`, `<p.sh`). */
+const SHELL_SPLIT = /[\s;&|<>()`]+/;
+
+/**
+ * Every word of a plugin's command that may name a file, over-counting rather than missing
+ * one (a word that names no file protects nothing): for a shell string (or an argv word
+ * holding one, `sh -c "./p.sh x"`), its words split at blanks and shell operators with
+ * quotes dropped, each quoted part whole (`'./my p.sh'`), the value of each `--opt=value`,
+ * and `$CP_ROOT`/`$PWD` taken as the root (the plugin runs there with CP_ROOT set).
+ */
+function commandWords(command: unknown, root: string): string[] {
+  const parts =
+    typeof command === "string"
+      ? [command]
+      : Array.isArray(command)
+        ? command.filter((w): w is string => typeof w === "string")
+        : [];
+  const words = new Set<string>();
+  for (const part of parts) {
+    words.add(part);
+    const text = part.replace(/\$\{?(?:CP_ROOT|PWD)\}?/g, root);
+    for (const quoted of text.matchAll(/'([^']*)'|"([^"]*)"/g))
+      words.add(quoted[1] ?? quoted[2] ?? "");
+    for (const word of text.replace(/["'\\]/g, "").split(SHELL_SPLIT)) {
+      words.add(word);
+      const value = word.slice(word.lastIndexOf("=") + 1);
+      if (value !== word) words.add(value);
+    }
+  }
+  return [...words].filter((w) => w !== "" && !w.startsWith("-"));
+}
+
+/** The path relative to the project root `top` (posix), as named or where it really is; null outside. */
+function projectPath(top: string): (path: string) => string | null {
+  const realTop = realOr(top);
+  return (path) => {
+    for (const [base, at] of [
+      [top, path],
+      [realTop, realOr(path)],
+    ] as const) {
+      const rel = relative(base, at);
+      if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
+    }
+    return null;
+  };
 }
 
 function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
   } catch {
     return false;
   }

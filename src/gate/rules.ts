@@ -128,11 +128,10 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
     const imported = new Set(configImports(root).map((p) => p.toLowerCase()));
     const plugins = gatePluginFiles(root, config);
     const pluginFiles = new Set(plugins.files.map((p) => p.toLowerCase()));
-    const pluginFolder = plugins.folder?.toLowerCase() ?? null;
+    const pluginFolders = plugins.folders.map((f) => f.toLowerCase());
     // The default folder is inside .cpilot/, which says so itself unless that is turned off.
     const inPluginFolder = (rel: string): boolean =>
-      pluginFolder !== null &&
-      (rel === pluginFolder || rel.startsWith(`${pluginFolder}/`)) &&
+      pluginFolders.some((f) => rel === f || rel.startsWith(`${f}/`)) &&
       !(config.defaults.cpilotDir && isCpilotPath(rel));
     list.push({
       matches: (rel) => {
