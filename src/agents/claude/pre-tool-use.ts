@@ -23,7 +23,7 @@ export async function onPreToolUse(ctx: HookContext): Promise<HookReply> {
   const path = editedPath(tool);
   if (path === null) return NO_REPLY;
   const write = pendingWrite(tool.toolName, path, tool.toolInput, ctx);
-  const decision = await gateEdit(claudeProtocol, ctx.config, write);
+  const decision = await gateEdit(claudeProtocol, ctx.config, write, ctx.input.cwd);
   const mode = ctx.input.permissionMode;
   if (decision.decision === "deny") return deny(decision.reason, decision, mode);
   if (decision.modified === undefined) return NO_REPLY;

@@ -69,7 +69,7 @@ export async function handleCursorHook(
 async function preToolUse(input: CursorHookInput, config: ResolvedConfig): Promise<HookReply> {
   const write = cursorPendingWrite(input.toolName, input.toolInput, input.session);
   if (write === null) return NOTHING;
-  const decision = await gateEdit(cursorProtocol, config, write);
+  const decision = await gateEdit(cursorProtocol, config, write, input.cwd);
   if (decision.decision === "deny") {
     // Only the documented fields; the hint (which config key allows it) goes to stderr.
     return {

@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { isAbsolute, resolve } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import type { AgentProtocol } from "../contract.ts";
@@ -10,12 +11,19 @@ export function stateDirsHere(agent: AgentProtocol, env = process.env): string[]
   return agent.stateDirs(env.HOME || homedir(), env);
 }
 
-/** Run the write gate for a hook (no terminal to ask on: `ask` rules use the headless mode). */
+/**
+ * Run the write gate for a hook (no terminal to ask on: `ask` rules use the headless mode).
+ * `cwd`: the agent's folder, which a relative path is taken from (the gate's own base is
+ * the root, which the agent's folder need not be: a subfolder, or a parent folder whose
+ * config was found from the written file).
+ */
 export async function gateEdit(
   agent: AgentProtocol,
   config: ResolvedConfig,
-  write: PendingWrite,
+  asGiven: PendingWrite,
+  cwd?: string,
 ): Promise<GateDecision> {
+  const write = fromAgentFolder(asGiven, config.root, cwd);
   const { evaluateWrite } = await import("../../gate/evaluate.ts");
   const decision = await evaluateWrite(write, {
     root: config.root,
@@ -34,6 +42,13 @@ export async function gateEdit(
     return decision;
   }
   return refusedUnloaded(decision, write.path, why);
+}
+
+/** `write` with a relative path the agent gave from `cwd` made absolute, when that differs from the root. */
+function fromAgentFolder(write: PendingWrite, root: string, cwd: string | undefined): PendingWrite {
+  if (cwd === undefined || isAbsolute(write.path) || write.path.includes("\0")) return write;
+  const path = resolve(cwd, write.path);
+  return path === resolve(root, write.path) ? write : { ...write, path };
 }
 
 /**

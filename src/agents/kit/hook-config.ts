@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { findConfig } from "../../config/find.ts";
 import { ConfigInvalid, ConfigRefused } from "../../config/load.ts";
@@ -9,6 +9,7 @@ import { configRunsCode } from "../../config/value-cache.ts";
 import type { GateConfig } from "../../model/gate-schema.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { CpilotError } from "../../util/errors.ts";
+import { realOr } from "../../util/real-path.ts";
 import { configBroken, unloadedConfig } from "./messages.ts";
 
 /** The project's config as a hook sees it: none here, loaded, or broken (with the message). */
@@ -80,10 +81,21 @@ function configOfWritten(
 ): string | null {
   for (const file of written) {
     if (typeof file !== "string" || file === "") continue;
-    const found = findConfig(dirname(resolve(cwd, file)));
-    if (found !== null) return found;
+    // as named, then where it really is (a symlink into a project is that project's write)
+    const folder = dirname(resolve(cwd, file));
+    for (const from of new Set([folder, realOfNearest(folder)])) {
+      const found = findConfig(from);
+      if (found !== null) return found;
+    }
   }
   return null;
+}
+
+/** `path` with links resolved through its nearest existing folder (`lnk/new/x`: where lnk leads). */
+function realOfNearest(path: string): string {
+  const parent = dirname(path);
+  if (existsSync(path) || parent === path) return realOr(path);
+  return join(realOfNearest(parent), basename(path));
 }
 
 /**

@@ -103,7 +103,7 @@ async function preTool<I extends ToolHookInput>(
 ): Promise<HookReply> {
   const path = spec.editedPath(input);
   if (path === null) return EMPTY_REPLY;
-  const decision = await gateEdit(spec.protocol, config, spec.pendingWrite(input, path));
+  const decision = await gateEdit(spec.protocol, config, spec.pendingWrite(input, path), input.cwd);
   if (decision.decision === "deny") return { json: spec.deny(decision.reason, decision.hint) };
   if (decision.modified === undefined) return EMPTY_REPLY;
   return spec.modified(input, config, decision);
