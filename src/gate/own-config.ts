@@ -52,6 +52,10 @@ const SCRIPT = new Set(SCRIPT_EXTENSIONS);
  * TypeScript's `import x = require()`.
  */
 const SPECIFIERS = /\b(?:from|import|require)\s*\(?\s*(["'`])([^"'`]*)\1/g;
+/** An import or require of a name computed at run time, which no scan can follow. */
+const COMPUTED = /\b(?:import|require)\s*\(\s*(?![\s"'`])/;
+/** Every string that looks like a relative module path (`"./rules.ts"`). */
+const RELATIVE_LITERALS = /(["'`])(\.\.?\/[^"'`\n]*)\1/g;
 /** How a specifier may resolve: as written, with an extension, or to a folder's index. */
 const SUFFIXES = [
   "",
@@ -121,8 +125,13 @@ function scriptImports(top: string, start: string): string[] {
     } catch {
       continue;
     }
-    for (const match of source.matchAll(SPECIFIERS)) {
-      const spec = match[2] ?? "";
+    // A computed import may load any relative name the file spells (`const n = "./r.ts"`):
+    // each is taken as imported. A name built from pieces is not seen (docs/security.md).
+    const specs = [...source.matchAll(SPECIFIERS)].map((m) => m[2] ?? "");
+    if (COMPUTED.test(source)) {
+      for (const m of source.matchAll(RELATIVE_LITERALS)) specs.push(m[2] ?? "");
+    }
+    for (const spec of specs) {
       if (spec.startsWith("./") || spec.startsWith("../")) {
         for (const name of candidates(spec)) {
           const target = resolve(dirname(file), name);

@@ -68,6 +68,15 @@ const CASES: Case[] = [
     target: "lib/index.mts",
   },
   {
+    name: "an import of a computed name: each relative name the file spells",
+    files: {
+      "callbacks.config.ts":
+        'const name = "./rules.ts";\nconst { rules } = await import(name);\nexport default { callbacks: [], gate: { rules } };\n',
+      "rules.ts": RULES,
+    },
+    target: "rules.ts",
+  },
+  {
     name: "an import through a symlinked folder: the file where it really is",
     files: {
       "callbacks.config.ts": config('import { rules } from "./lib/rules.ts";'),
