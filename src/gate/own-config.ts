@@ -4,7 +4,7 @@
  * gate itself is wired in. An agent that could write one of them could turn the gate off
  * and then write anything, so by default only a person changes them.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type * as NodeModule from "node:module";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
@@ -111,6 +111,35 @@ function scriptImports(top: string, start: string): string[] {
   const seen = new Set<string>([start]);
   const queue = [start];
   const inProject = projectPath(top);
+  // one realpath per folder: most names a specifier may load share theirs
+  const realDirs = new Map<string, string>();
+  const realDir = (dir: string): string => {
+    const known = realDirs.get(dir);
+    if (known !== undefined) return known;
+    const real = realOr(dir);
+    realDirs.set(dir, real);
+    return real;
+  };
+  // one listing per folder (names in lower case, as a disk may compare them): of the ~30
+  // names a specifier may load, only those listed are looked at
+  const listings = new Map<string, Set<string> | null>();
+  const mayExist = (path: string): boolean => {
+    const dir = dirname(path);
+    let names = listings.get(dir);
+    if (names === undefined) {
+      names = null;
+      // stat first: a throw per missing folder (`./rules/index.ts`) costs more than the listing
+      if (statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+        try {
+          names = new Set(readdirSync(dir).map((n) => n.toLowerCase()));
+        } catch {
+          names = null;
+        }
+      }
+      listings.set(dir, names);
+    }
+    return names?.has(basename(path).toLowerCase()) === true;
+  };
   const follow = (path: string): void => {
     if (!seen.has(path) && SCRIPT.has(extname(path)) && existsSync(path)) {
       seen.add(path);
@@ -138,12 +167,16 @@ function scriptImports(top: string, start: string): string[] {
           const rel = inProject(target);
           if (rel === null) continue;
           out.add(rel);
-          // through a symlinked folder, the file where it really is can be written too
-          for (const real of [realOr(target), join(realOr(dirname(target)), basename(target))]) {
-            const at = inProject(real);
-            if (at !== null) out.add(at);
-          }
-          follow(target);
+          // through a symlinked folder (or file), where it really is can be written too
+          const exists = mayExist(target) && existsSync(target);
+          const real = exists
+            ? realOr(target)
+            : listings.get(dirname(target))
+              ? join(realDir(dirname(target)), basename(target))
+              : target;
+          const at = real === target ? null : inProject(real);
+          if (at !== null) out.add(at);
+          if (exists) follow(target);
         }
         continue;
       }
