@@ -94,7 +94,8 @@ const MAX_WALKED = 200;
  * cannot shadow it); a package specifier is resolved as Node would, and the file it leads
  * to is protected when it lies in the project, and followed when it is the project's own
  * code (a workspace package), not an installed package under node_modules. At most
- * MAX_WALKED files are read. Read on each call (the config may have changed); [] for a
+ * MAX_WALKED files are read. A name ending in `/` is a folder, protected with all it holds
+ * (an installed package). Read on each call (the config may have changed); [] for a
  * data config.
  */
 export function configImports(root: string): string[] {
@@ -181,17 +182,38 @@ function scriptImports(top: string, start: string): string[] {
         continue;
       }
       if (spec === "" || spec === "cpilot" || spec.includes(":") || spec.startsWith("/")) continue;
+      // An installed package is protected whole (its package.json names its entry, which
+      // may require any file of it), and so is each node_modules folder between the file
+      // and the root where the same name would be found first (a new one would shadow it).
+      const name = packageName(spec);
+      for (let dir = dirname(file); ; dir = dirname(dir)) {
+        const folder = inProject(join(dir, "node_modules", name));
+        if (folder !== null) out.add(`${folder}/`);
+        if (dir === top || dir === dirname(dir) || inProject(dir) === null) break;
+      }
       const target = resolvePackage(spec, file);
       const rel = target === null ? null : inProject(target);
       if (target === null || rel === null) continue;
       out.add(rel);
-      const real = inProject(realOr(target));
+      const realTarget = realOr(target);
+      const real = inProject(realTarget);
       if (real !== null) out.add(real);
+      const installed = realTarget.lastIndexOf(`${sep}node_modules${sep}`);
+      if (installed !== -1) {
+        const folder = inProject(join(realTarget.slice(0, installed), "node_modules", name));
+        if (folder !== null) out.add(`${folder}/`);
+      }
       // Installed packages are not the project's code: protected, not walked.
-      if (!realOr(target).split(sep).includes("node_modules")) follow(target);
+      if (installed === -1) follow(target);
     }
   }
   return [...out];
+}
+
+/** The package a bare specifier names: `@scope/name` or `name`, without a subpath. */
+function packageName(spec: string): string {
+  const parts = spec.split("/");
+  return (spec.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
 }
 
 /** Where `spec` imported from `from` resolves, as Node resolves it; null when it does not. */
@@ -220,6 +242,7 @@ export function gatePluginFiles(
   const top = resolve(root);
   const inProject = projectPath(top);
   const files = new Set<string>();
+  const folders = new Set<string>();
   for (const plugin of gate.plugins) {
     const words = commandWords((plugin as { command?: unknown }).command, top);
     // `cd scripts && ./p.sh`: a word may be taken from any folder the command names
@@ -231,11 +254,13 @@ export function gatePluginFiles(
         const rels = [inProject(path), inProject(realOr(path))].filter((r) => r !== null);
         if (rels.length === 0) continue;
         for (const rel of rels) files.add(rel);
-        for (const imported of scriptImports(top, path)) files.add(imported);
+        for (const imported of scriptImports(top, path)) {
+          if (imported.endsWith("/")) folders.add(imported.slice(0, -1));
+          else files.add(imported);
+        }
       }
     }
   }
-  const folders = new Set<string>();
   if (gate.pluginsDir !== false) {
     const dir = resolve(top, gate.pluginsDir);
     for (const at of [dir, realOr(dir)]) {

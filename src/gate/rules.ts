@@ -125,7 +125,12 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
   }
   // Last, so no rule of the config can allow it: only the person edits what the gate obeys.
   if (config.defaults.configFiles) {
-    const imported = new Set(configImports(root).map((p) => p.toLowerCase()));
+    const importedAll = configImports(root).map((p) => p.toLowerCase());
+    const imported = new Set(importedAll.filter((p) => !p.endsWith("/")));
+    // folders: an installed package the config imports, whole
+    const importedFolders = importedAll.filter((p) => p.endsWith("/"));
+    const isImported = (lower: string): boolean =>
+      imported.has(lower) || importedFolders.some((f) => lower.startsWith(f) || `${lower}/` === f);
     const plugins = gatePluginFiles(root, config);
     const pluginFiles = new Set(plugins.files.map((p) => p.toLowerCase()));
     const pluginFolders = plugins.folders.map((f) => f.toLowerCase());
@@ -138,7 +143,7 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
         const lower = rel.toLowerCase();
         const kind =
           ownConfigKind(rel) ??
-          (imported.has(lower) ? "a file cpilot's config imports" : null) ??
+          (isImported(lower) ? "a file cpilot's config imports" : null) ??
           (pluginFiles.has(lower) || inPluginFolder(lower)
             ? "a gate plugin (or a file one runs), which decides what the gate allows"
             : null);

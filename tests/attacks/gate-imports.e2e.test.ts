@@ -77,6 +77,25 @@ const CASES: Case[] = [
     target: "rules.ts",
   },
   {
+    name: "an installed package: a file its entry requires",
+    files: {
+      "callbacks.config.ts": config('import { rules } from "rules-pkg";'),
+      "node_modules/rules-pkg/package.json": '{ "name": "rules-pkg", "main": "index.js" }\n',
+      "node_modules/rules-pkg/index.js": 'module.exports = require("./lib/rules.js");\n',
+      "node_modules/rules-pkg/lib/rules.js": `module.exports = { rules: [{ action: "deny", pattern: "secrets/**" }] };\n`,
+    },
+    target: "node_modules/rules-pkg/lib/rules.js",
+  },
+  {
+    name: "an installed package: its package.json, which names its entry",
+    files: {
+      "callbacks.config.ts": config('import { rules } from "@acme/rules";'),
+      "node_modules/@acme/rules/package.json": '{ "name": "@acme/rules", "main": "index.js" }\n',
+      "node_modules/@acme/rules/index.js": `module.exports = { rules: [{ action: "deny", pattern: "secrets/**" }] };\n`,
+    },
+    target: "node_modules/@acme/rules/package.json",
+  },
+  {
     name: "an import through a symlinked folder: the file where it really is",
     files: {
       "callbacks.config.ts": config('import { rules } from "./lib/rules.ts";'),
