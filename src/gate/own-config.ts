@@ -4,7 +4,7 @@
  * gate itself is wired in. An agent that could write one of them could turn the gate off
  * and then write anything, so by default only a person changes them.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type * as NodeModule from "node:module";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
@@ -170,11 +170,14 @@ function scriptImports(top: string, start: string): string[] {
           out.add(rel);
           // through a symlinked folder (or file), where it really is can be written too
           const exists = mayExist(target) && existsSync(target);
-          const real = exists
-            ? realOr(target)
-            : listings.get(dirname(target))
-              ? join(realDir(dirname(target)), basename(target))
-              : target;
+          // realpath is the walk's dearest call: once per folder, and for a file only when
+          // it is a link itself
+          const real =
+            exists && lstatSync(target).isSymbolicLink()
+              ? realOr(target)
+              : listings.get(dirname(target))
+                ? join(realDir(dirname(target)), basename(target))
+                : target;
           const at = real === target ? null : inProject(real);
           if (at !== null) out.add(at);
           if (exists) follow(target);
@@ -306,16 +309,14 @@ function commandWords(command: unknown, root: string): string[] {
 /** The path relative to the project root `top` (posix), as named or where it really is; null outside. */
 function projectPath(top: string): (path: string) => string | null {
   const realTop = realOr(top);
-  return (path) => {
-    for (const [base, at] of [
-      [top, path],
-      [realTop, realOr(path)],
-    ] as const) {
-      const rel = relative(base, at);
-      if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) return rel.split(sep).join("/");
-    }
-    return null;
+  const under = (base: string, at: string): string | null => {
+    const rel = relative(base, at);
+    return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)
+      ? rel.split(sep).join("/")
+      : null;
   };
+  // realpath only when the path as named is not inside: it is the walk's dearest call
+  return (path) => under(top, path) ?? under(realTop, realOr(path));
 }
 
 function isFile(path: string): boolean {
