@@ -84,7 +84,18 @@ function candidates(spec: string): string[] {
 }
 
 /** Most files the import walk reads on one call: a config's own modules are a handful. */
-const MAX_WALKED = 200;
+export const MAX_WALKED = 200;
+/**
+ * What the walk gives back, among the names, when it stopped at MAX_WALKED with files
+ * left to read: what those import cannot be known, so every script file is protected.
+ */
+export const WALK_CUT = "\0walk-cut";
+
+/** True when `relPath` is a module a config could import (a script or JSON file). */
+export function isModuleFile(relPath: string): boolean {
+  const ext = extname(relPath).toLowerCase();
+  return SCRIPT.has(ext) || ext === ".json";
+}
 
 /**
  * The files a script config at the root imports, and the files those import, relative to
@@ -210,6 +221,7 @@ function scriptImports(top: string, start: string): string[] {
       if (installed === -1) follow(target);
     }
   }
+  if (queue.length > 0) out.add(WALK_CUT);
   return [...out];
 }
 

@@ -4,7 +4,14 @@ import type { ResolvedGateConfig } from "../model/gate-schema.ts";
 import { containPath } from "../util/contained-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { agentStateDirOf } from "./agent-state.ts";
-import { configImports, gatePluginFiles, ownConfigKind } from "./own-config.ts";
+import {
+  configImports,
+  gatePluginFiles,
+  isModuleFile,
+  MAX_WALKED,
+  ownConfigKind,
+  WALK_CUT,
+} from "./own-config.ts";
 import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
 
 export type RuleAction = "allow" | "deny" | "ask";
@@ -133,6 +140,8 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
       imported.has(lower) || importedFolders.some((f) => lower.startsWith(f) || `${lower}/` === f);
     const plugins = gatePluginFiles(root, config);
     const pluginFiles = new Set(plugins.files.map((p) => p.toLowerCase()));
+    // a walk cut short: what the unread files import cannot be known
+    const cut = importedAll.includes(WALK_CUT) || plugins.files.includes(WALK_CUT);
     const pluginFolders = plugins.folders.map((f) => f.toLowerCase());
     // The default folder is inside .cpilot/, which says so itself unless that is turned off.
     const inPluginFolder = (rel: string): boolean =>
@@ -144,6 +153,9 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
         const kind =
           ownConfigKind(rel) ??
           (isImported(lower) ? "a file cpilot's config imports" : null) ??
+          (cut && isModuleFile(lower)
+            ? `a module cpilot's config may import: it imports more than ${MAX_WALKED} files, past which cpilot does not look, so every script file is protected`
+            : null) ??
           (pluginFiles.has(lower) || inPluginFolder(lower)
             ? "a gate plugin (or a file one runs), which decides what the gate allows"
             : null);

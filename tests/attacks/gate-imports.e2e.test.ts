@@ -130,3 +130,18 @@ describe("every file a script config loads is protected", () => {
     expect(verdict("claude", r)).toBe("allow");
   }, 30_000);
 });
+
+test("past the files the scan reads, every script file is protected, and other files are not", async () => {
+  const files: Record<string, string> = {
+    "callbacks.config.ts":
+      'import { rules } from "./m0.ts";\nexport default { callbacks: [], gate: { rules } };\n',
+    "m230.ts": RULES,
+  };
+  for (let i = 0; i < 230; i++) files[`m${i}.ts`] = `export { rules } from "./m${i + 1}.ts";\n`;
+  const p = attackProject(files);
+  const deep = await p.hook("claude", preWrite("claude", p.dir, "m230.ts"));
+  expect(verdict("claude", deep)).toBe("ask");
+  expect(reasonOf(deep)).toContain("every script file is protected");
+  const other = await p.hook("claude", preWrite("claude", p.dir, "notes.md"));
+  expect(verdict("claude", other)).toBe("allow");
+}, 60_000);
