@@ -45,6 +45,27 @@ export function ownConfigKind(relPath: string): string | null {
 }
 
 /** Every extension Bun loads as a module (a config may import any of them). */
+/**
+ * The files under other names that the root's config files and hook settings lead to,
+ * when those are symlinks (or in a symlinked folder): relative to the root in lower case,
+ * with what they are. The gate reads the file a link leads to, so it is protected too.
+ */
+export function linkedOwnFiles(root: string): Map<string, string> {
+  const top = resolve(root);
+  const inProject = projectPath(top);
+  const out = new Map<string, string>();
+  for (const name of [...CONFIG_FILES, ...HOOK_SETTINGS]) {
+    const path = join(top, name);
+    if (!existsSync(path)) continue;
+    const real = realOr(path);
+    if (real === path) continue;
+    const rel = inProject(real);
+    const kind = ownConfigKind(name);
+    if (rel !== null && kind !== null) out.set(rel.toLowerCase(), `${kind}, through a symlink`);
+  }
+  return out;
+}
+
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 const SCRIPT = new Set(SCRIPT_EXTENSIONS);
 /**
@@ -113,7 +134,8 @@ export function configImports(root: string): string[] {
   // the config of this root: the first name found, as findConfig picks it
   const config = CONFIG_NAMES.map((n) => join(root, n)).find((p) => existsSync(p));
   if (config === undefined) return [];
-  return scriptImports(resolve(root), config);
+  // a linked config imports from where it really is, as the runtime resolves it
+  return scriptImports(resolve(root), realOr(config));
 }
 
 /** What {@link configImports} walks: the files `start` imports, transitively; [] unless a script. */
@@ -269,7 +291,7 @@ export function gatePluginFiles(
         const rels = [inProject(path), inProject(realOr(path))].filter((r) => r !== null);
         if (rels.length === 0) continue;
         for (const rel of rels) files.add(rel);
-        for (const imported of scriptImports(top, path)) {
+        for (const imported of scriptImports(top, realOr(path))) {
           if (imported.endsWith("/")) folders.add(imported.slice(0, -1));
           else files.add(imported);
         }

@@ -8,6 +8,7 @@ import {
   configImports,
   gatePluginFiles,
   isModuleFile,
+  linkedOwnFiles,
   MAX_WALKED,
   ownConfigKind,
   WALK_CUT,
@@ -138,6 +139,7 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
     const importedFolders = importedAll.filter((p) => p.endsWith("/"));
     const isImported = (lower: string): boolean =>
       imported.has(lower) || importedFolders.some((f) => lower.startsWith(f) || `${lower}/` === f);
+    const linked = linkedOwnFiles(root);
     const plugins = gatePluginFiles(root, config);
     const pluginFiles = new Set(plugins.files.map((p) => p.toLowerCase()));
     // a walk cut short: what the unread files import cannot be known
@@ -152,6 +154,7 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
         const lower = rel.toLowerCase();
         const kind =
           ownConfigKind(rel) ??
+          linked.get(lower) ??
           (isImported(lower) ? "a file cpilot's config imports" : null) ??
           (cut && isModuleFile(lower)
             ? `a module cpilot's config may import: it imports more than ${MAX_WALKED} files, past which cpilot does not look, so every script file is protected`
