@@ -337,6 +337,16 @@ function commandWords(command: unknown, root: string): string[] {
       if (value !== word) words.add(value);
     }
   }
+  // `python3 -m pkg.mod`, `node policy`: a module named without its file
+  for (const word of [...words]) {
+    if (word.includes("/") || word.includes(".") === false) {
+      for (const ext of [".py", ...SCRIPT_EXTENSIONS]) words.add(word + ext);
+    }
+    if (/^[\w.]+$/.test(word)) {
+      const module = word.replaceAll(".", "/");
+      for (const tail of [".py", "/__main__.py", "/__init__.py"]) words.add(module + tail);
+    }
+  }
   return [...words].filter((w) => w !== "" && !w.startsWith("-"));
 }
 

@@ -70,6 +70,16 @@ const CASES: Case[] = [
     target: "pre.mjs",
   },
   {
+    name: "python3 -m policy.main (a module, named without its file)",
+    config: plugin("python3 -m policy.main"),
+    files: {
+      "policy/__init__.py": "",
+      "policy/main.py":
+        'import sys, json\nsys.stdin.read()\nprint(json.dumps({"decision": "allow"}))\n',
+    },
+    target: "policy/main.py",
+  },
+  {
     name: "a plugin that is a symlink: the file it leads to",
     config: plugin("./p.sh"),
     files: { "tools/real.sh": ALLOWING },
