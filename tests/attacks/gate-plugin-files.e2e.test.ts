@@ -4,6 +4,7 @@
  * agent it judges. Through the compiled binary; each plugin really runs (and allows).
  */
 import { describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { chmodSync, symlinkSync } from "node:fs";
 import { attackProject, preWrite, reasonOf, verdict } from "./_gate-attack.ts";
 
@@ -17,6 +18,8 @@ interface Case {
   files: Record<string, string>;
   target: string;
   link?: [to: string, at: string];
+  /** A program the plugin needs on PATH (the case is skipped without it). */
+  needs?: string;
 }
 
 const CASES: Case[] = [
@@ -78,6 +81,7 @@ const CASES: Case[] = [
         'import sys, json\nsys.stdin.read()\nprint(json.dumps({"decision": "allow"}))\n',
     },
     target: "policy/main.py",
+    needs: "python3",
   },
   {
     name: "a plugin that is a symlink: the file it leads to",
@@ -97,16 +101,22 @@ const CASES: Case[] = [
 
 describe("every file a gate plugin runs is protected", () => {
   for (const c of CASES) {
-    test(c.name, async () => {
-      const p = attackProject({ "callbacks.config.json": c.config, ...c.files });
-      for (const f of Object.keys(c.files)) chmodSync(p.path(f), 0o755);
-      if (c.link) symlinkSync(p.path(c.link[0]), p.path(c.link[1]));
-      // the plugin runs and allows an ordinary write: the command form works
-      const ordinary = await p.hook("claude", preWrite("claude", p.dir, "a.txt"));
-      expect(verdict("claude", ordinary)).toBe("allow");
-      const r = await p.hook("claude", preWrite("claude", p.dir, c.target));
-      expect(verdict("claude", r)).toBe("ask");
-      expect(reasonOf(r)).toContain("a gate plugin");
-    }, 30_000);
+    const missing =
+      c.needs !== undefined && spawnSync("sh", ["-c", `command -v ${c.needs}`]).status !== 0;
+    test.skipIf(missing)(
+      c.name,
+      async () => {
+        const p = attackProject({ "callbacks.config.json": c.config, ...c.files });
+        for (const f of Object.keys(c.files)) chmodSync(p.path(f), 0o755);
+        if (c.link) symlinkSync(p.path(c.link[0]), p.path(c.link[1]));
+        // the plugin runs and allows an ordinary write: the command form works
+        const ordinary = await p.hook("claude", preWrite("claude", p.dir, "a.txt"));
+        expect(verdict("claude", ordinary)).toBe("allow");
+        const r = await p.hook("claude", preWrite("claude", p.dir, c.target));
+        expect(verdict("claude", r)).toBe("ask");
+        expect(reasonOf(r)).toContain("a gate plugin");
+      },
+      30_000,
+    );
   }
 });
