@@ -45,3 +45,17 @@ describe("a relative path is the agent's, taken from its folder", () => {
     }, 30_000);
   }
 });
+
+test("opencode: from a subfolder, a relative filePath is sub/secrets/x", async () => {
+  const p = attackProject(denying("sub/secrets/**"));
+  mkdirSync(p.path("sub"));
+  const r = await p.hook("opencode" as Agent, {
+    hook_event_name: "tool.execute.before",
+    tool: "write",
+    session_id: "attack",
+    cwd: p.path("sub"),
+    args: { filePath: "secrets/x", content: "x\n" },
+  });
+  expect(r.json?.decision).toBe("deny");
+  expect(String(r.json?.reason)).toContain('gate rule "sub/secrets/**"');
+}, 30_000);

@@ -14,16 +14,18 @@ export type GateVerdict =
 
 /**
  * Run the gate for each write of a tool call, in order. The first deny wins (the call
- * must not run at all); otherwise the writes a plugin changed, or plain allow.
+ * must not run at all); otherwise the writes a plugin changed, or plain allow. `cwd`: the
+ * agent's folder, which relative paths are taken from.
  */
 export async function gateAll(
   agent: AgentProtocol,
   config: ResolvedConfig,
   writes: readonly PendingWrite[],
+  cwd?: string,
 ): Promise<GateVerdict> {
   const changes: { write: PendingWrite; decision: GateDecision }[] = [];
   for (const write of writes) {
-    const decision = await gateEdit(agent, config, write);
+    const decision = await gateEdit(agent, config, write, cwd);
     if (decision.decision === "deny") {
       return {
         kind: "deny",

@@ -128,7 +128,7 @@ function writesOf(call: OpencodeCall): PendingWrite[] {
 async function before(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
   const writes = writesOf(call);
   if (writes.length === 0) return NOTHING;
-  const verdict = await gateAll(opencodeProtocol, config, writes);
+  const verdict = await gateAll(opencodeProtocol, config, writes, call.cwd);
   if (verdict.kind === "allow") return NOTHING;
   if (verdict.kind === "deny") return { json: { decision: "deny", reason: verdict.reason } };
   const change = verdict.changes[0];
