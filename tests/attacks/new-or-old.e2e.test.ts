@@ -40,6 +40,21 @@ function after(root: string, files: string[]): string {
   return r.stdout.trim() === "" ? "" : contextOf(JSON.parse(r.stdout));
 }
 
+/** A real checker: every BAD in a .txt is an error, printed file after file. */
+const BAD_RUN = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
+/** 1,500 old errors: past what a hook call reads (1,000). */
+const OLD = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
+
+/** A committed project of `files` checked by BAD_RUN. */
+function denseProject(files: Record<string, string>): string {
+  return committedRepo("cpilot-new-or-old-", {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "bad", pattern: "*.txt", run: BAD_RUN, timeout: 60 }],
+    }),
+    ...files,
+  });
+}
+
 const A = "export function f(a: number): number {\n  return a;\n}\n";
 const B = 'import { f } from "./a";\nexport const x = f(1);\n';
 const A_TWO_ARGS = "export function f(a: number, b: number): number {\n  return a + b;\n}\n";
@@ -78,14 +93,9 @@ test("the first hook call in a project: an error in a file the agent did not edi
 }, 120_000);
 
 test("a dense output cut at 1,000 diagnostics, all old, with the agent's new error past the cut: told, and it blocks", () => {
-  // A real checker: every BAD is an error, printed file after file (old.txt before z.txt).
-  const run = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
-  const old = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
-  const root = committedRepo("cpilot-new-or-old-", {
-    "callbacks.config.json": JSON.stringify({
-      callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }],
-    }),
-    "old.txt": `${old}\n`,
+  // old.txt is printed before z.txt.
+  const root = denseProject({
+    "old.txt": `${OLD}\n`,
     "z.txt": "fine\n",
   });
   writeFileSync(join(root, "z.txt"), "fine again\n");
@@ -103,19 +113,14 @@ test("a dense output cut at 1,000 diagnostics, all old, with the agent's new err
 }, 120_000);
 
 test("the agent's error past the cut of a dense file stays its own when a later edit elsewhere reads only the cut", () => {
-  const run = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
-  const old = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
-  const root = committedRepo("cpilot-new-or-old-", {
-    "callbacks.config.json": JSON.stringify({
-      callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }],
-    }),
-    "old.txt": `${old}\n`,
+  const root = denseProject({
+    "old.txt": `${OLD}\n`,
     "z.txt": "fine\n",
   });
   writeFileSync(join(root, "z.txt"), "fine again\n");
   after(root, ["z.txt"]);
   // The agent adds an error at the end of old.txt, line 1,501, past any hook call's cut.
-  writeFileSync(join(root, "old.txt"), `${old}\nBAD mine\n`);
+  writeFileSync(join(root, "old.txt"), `${OLD}\nBAD mine\n`);
   expect(after(root, ["old.txt"])).toContain("old.txt:1501:1 error bad");
   // An edit elsewhere: the error in old.txt is still the agent's.
   writeFileSync(join(root, "z.txt"), "fine once more\n");
@@ -125,18 +130,13 @@ test("the agent's error past the cut of a dense file stays its own when a later 
 }, 120_000);
 
 test("the agent's error past a dense file's cut stays its own through a call that read a new error before the cut", () => {
-  const run = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
-  const old = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
-  const root = committedRepo("cpilot-new-or-old-", {
-    "callbacks.config.json": JSON.stringify({
-      callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }],
-    }),
+  const root = denseProject({
     "a.txt": "fine\n",
-    "old.txt": `${old}\n`,
+    "old.txt": `${OLD}\n`,
   });
   writeFileSync(join(root, "a.txt"), "fine again\n");
   after(root, ["a.txt"]);
-  writeFileSync(join(root, "old.txt"), `${old}\nBAD mine\n`);
+  writeFileSync(join(root, "old.txt"), `${OLD}\nBAD mine\n`);
   expect(after(root, ["old.txt"])).toContain("old.txt:1501:1 error bad");
   // A new error in a.txt, printed first: this call reads a.txt's and old.txt's first 999.
   writeFileSync(join(root, "a.txt"), "BAD too\n");
@@ -149,20 +149,15 @@ test("the agent's error past a dense file's cut stays its own through a call tha
 }, 120_000);
 
 test("an error added past a dense file's cut outside the edit tool (a shell command) is not taken for old", () => {
-  const run = `grep -n -H -o BAD *.txt | sed -E 's/^([^:]+):([0-9]+):BAD$/\\1:\\2:1: error: the word is banned [bad]/'; exit 1`;
-  const old = Array.from({ length: 1500 }, (_, i) => `BAD ${i + 1}`).join("\n");
-  const root = committedRepo("cpilot-new-or-old-", {
-    "callbacks.config.json": JSON.stringify({
-      callbacks: [{ name: "bad", pattern: "*.txt", run, timeout: 60 }],
-    }),
+  const root = denseProject({
     "a.txt": "fine\n",
-    "old.txt": `${old}\n`,
+    "old.txt": `${OLD}\n`,
   });
   // A new error in a.txt, printed first: this call reads old.txt's first 999 only.
   writeFileSync(join(root, "a.txt"), "BAD too\n");
   expect(after(root, ["a.txt"])).toContain("a.txt:1:1 error bad");
   // The agent fixes a.txt, and a command of its own appends an error to old.txt.
-  writeFileSync(join(root, "old.txt"), `${old}\nBAD by sed\n`);
+  writeFileSync(join(root, "old.txt"), `${OLD}\nBAD by sed\n`);
   writeFileSync(join(root, "a.txt"), "fine\n");
   const told = after(root, ["a.txt"]);
   expect(told).toContain(BLOCKS);
