@@ -35,6 +35,18 @@ afterAll(() => {
   for (const pid of servers) if (processAlive(pid)) process.kill(pid, "SIGTERM");
 });
 
+/** A hook call's environment with the hook server on in `runtime` (traced, to see who answered). */
+function serverEnv(runtime: string): Record<string, string> {
+  return {
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/root",
+    ...CLAUDE_ENV,
+    CPILOT_HOOK_SERVER: "1",
+    CPILOT_RUNTIME_DIR: runtime,
+    CPILOT_TRACE: "1",
+  };
+}
+
 /** Run `cpilot hook claude` with the server wanted, its sockets in `runtime`. */
 function call(
   dir: string,
@@ -45,15 +57,7 @@ function call(
 ): Call {
   const r = spawnSync("bash", ["-c", `${shellPrefix} exec "$0" hook claude`, cpilotBinary()], {
     cwd: dir,
-    env: {
-      PATH: "/usr/local/bin:/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/root",
-      ...CLAUDE_ENV,
-      CPILOT_HOOK_SERVER: "1",
-      CPILOT_RUNTIME_DIR: runtime,
-      CPILOT_TRACE: "1",
-      ...env,
-    },
+    env: { ...serverEnv(runtime), ...env },
     input: JSON.stringify({ session_id: "s1", cwd: dir, ...payload }),
     encoding: "utf8",
     timeout: 60_000,
@@ -326,14 +330,7 @@ describe("hook server", () => {
     await serverUp(runtime);
     const child = spawn(cpilotBinary(), ["hook", "claude"], {
       cwd: p.dir,
-      env: {
-        PATH: "/usr/local/bin:/usr/bin:/bin",
-        HOME: process.env.HOME ?? "/root",
-        ...CLAUDE_ENV,
-        CPILOT_HOOK_SERVER: "1",
-        CPILOT_RUNTIME_DIR: runtime,
-        CPILOT_TRACE: "1",
-      },
+      env: serverEnv(runtime),
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
