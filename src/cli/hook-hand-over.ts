@@ -4,7 +4,7 @@
 // the caller with the input already read, to be answered in this process as without it.
 import { socketPath } from "../hook-server/address.ts";
 import { connectHookServer } from "../hook-server/client.ts";
-import { processStop } from "../platform/process-stop.ts";
+import { whenStopped } from "../platform/process-stop.ts";
 import { runtimeDir } from "../platform/runtime-dir.ts";
 import { mark } from "../util/trace.ts";
 import { emit } from "./hook-emit.ts";
@@ -45,13 +45,9 @@ export async function handOver(agent: string, cwd: string): Promise<HandOver> {
   }
   // Stopped meanwhile (SIGTERM: the agent's hook timeout): hang up, which makes the server
   // stop the call's runs, and go.
-  const stopped = new Promise<"stopped">((resolve) => {
-    if (processStop.aborted) resolve("stopped");
-    else processStop.addEventListener("abort", () => resolve("stopped"), { once: true });
-  });
   const answer = await Promise.race([
     connection.ask({ agent, stdin: input.text, cwd, env: process.env, umask: process.umask() }),
-    stopped,
+    whenStopped(),
   ]);
   if (answer === "stopped") {
     connection.close();

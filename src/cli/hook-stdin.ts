@@ -1,7 +1,7 @@
 // The hook call's input: the agent's JSON on stdin, read with a deadline and a size limit.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
-import { processStop } from "../platform/process-stop.ts";
+import { whenStopped } from "../platform/process-stop.ts";
 import { isTerminal } from "../platform/stdio.ts";
 import { decodeBytes } from "../util/path-bytes.ts";
 
@@ -47,12 +47,13 @@ export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> 
   if (ended) return { text: decodeBytes(Buffer.concat(parts)), complete: true };
   const reader = stdinReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout" | "stopped">((resolvePromise) => {
-    timer = setTimeout(() => resolvePromise("timeout"), timeoutMs);
-    // SIGTERM (the agent's hook timeout) ends the wait too: the call is answered at once.
-    if (processStop.aborted) resolvePromise("stopped");
-    else processStop.addEventListener("abort", () => resolvePromise("stopped"), { once: true });
-  });
+  // SIGTERM (the agent's hook timeout) ends the wait too: the call is answered at once.
+  const timeout = Promise.race([
+    new Promise<"timeout">((resolvePromise) => {
+      timer = setTimeout(() => resolvePromise("timeout"), timeoutMs);
+    }),
+    whenStopped(),
+  ]);
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), timeout]);

@@ -28,9 +28,18 @@ export function gitTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
  * Pathspecs are literal (a file named `*` means that file), no optional locks are taken (an
  * agent may be running git beside us), and messages are in English so callers can read them.
  */
-function gitEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_LITERAL_PATHSPECS: "1", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" };
+function gitEnv(extra: GitEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...extra,
+    GIT_LITERAL_PATHSPECS: "1",
+    GIT_OPTIONAL_LOCKS: "0",
+    LC_ALL: "C",
+  };
 }
+
+/** Variables a git call gets over this process's own (another index: GIT_INDEX_FILE). */
+export type GitEnv = Readonly<Record<string, string>>;
 
 function toGitResult(result: CapturedRun): GitResult {
   return {
@@ -44,8 +53,8 @@ function toGitResult(result: CapturedRun): GitResult {
 }
 
 /** Run git with an argument array (never a shell) in `cwd`; see {@link gitEnv}. */
-export function runGit(cwd: string, args: readonly string[]): GitResult {
-  return toGitResult(runSync("git", args, { cwd, env: gitEnv(), timeoutMs: gitTimeoutMs() }));
+export function runGit(cwd: string, args: readonly string[], env?: GitEnv): GitResult {
+  return toGitResult(runSync("git", args, { cwd, env: gitEnv(env), timeoutMs: gitTimeoutMs() }));
 }
 
 /** {@link runGit} with stdout as bytes: file contents (binary files too). */
@@ -65,8 +74,13 @@ export async function runGitAsync(cwd: string, args: readonly string[]): Promise
  * a process's arguments reach it as UTF-8, so a name that is not (see path-bytes.ts) goes
  * through a file as its bytes, and xargs (which keeps them) adds them to git's command line.
  */
-export function runGitWithList(cwd: string, args: readonly string[], listFile: string): GitResult {
-  return toGitResult(runGitBytesWithList(cwd, args, listFile));
+export function runGitWithList(
+  cwd: string,
+  args: readonly string[],
+  listFile: string,
+  env?: GitEnv,
+): GitResult {
+  return toGitResult(runGitBytesWithList(cwd, args, listFile, env));
 }
 
 /** {@link runGitWithList} with stdout as bytes: file contents. */
@@ -74,11 +88,12 @@ export function runGitBytesWithList(
   cwd: string,
   args: readonly string[],
   listFile: string,
+  env?: GitEnv,
 ): CapturedRun {
   const script = 'f=$1; shift; exec xargs -0 git "$@" < "$f"';
   return runSync("sh", ["-c", script, "sh", listFile, ...args], {
     cwd,
-    env: gitEnv(),
+    env: gitEnv(env),
     timeoutMs: gitTimeoutMs(),
   });
 }

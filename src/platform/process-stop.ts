@@ -7,6 +7,14 @@ const controller = new AbortController();
 
 export const processStop: AbortSignal = controller.signal;
 
+/** Resolves "stopped" once this process is asked to stop (at once if it was). */
+export function whenStopped(): Promise<"stopped"> {
+  return new Promise((resolve) => {
+    if (processStop.aborted) resolve("stopped");
+    else processStop.addEventListener("abort", () => resolve("stopped"), { once: true });
+  });
+}
+
 /** Stop every run of this process (their process groups get SIGTERM, then SIGKILL). */
 export function stopProcessRuns(reason: Error): void {
   controller.abort(reason);

@@ -2,26 +2,32 @@ import { Buffer } from "node:buffer";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type GitResult, gitFailure, runGit, runGitWithList } from "../match/git.ts";
+import { type GitEnv, type GitResult, gitFailure, runGit, runGitWithList } from "../match/git.ts";
 import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 
 /** Arguments per git call: far below any command line limit. */
 export const CHUNK = 500;
 
-/** Run git on `paths` in chunks, after `args`; throws a CpilotError when one fails. */
+/**
+ * Run git on `paths` in chunks, after `args` (with `env` over this process's environment);
+ * throws a CpilotError when one fails.
+ */
 export function gitOnPaths(
   top: string,
   args: readonly string[],
   paths: readonly string[],
   action: string,
+  env?: GitEnv,
 ): string {
   let out = "";
   for (let i = 0; i < paths.length; i += CHUNK) {
     const chunk = paths.slice(i, i + CHUNK);
     const full = [...args, "--", ...chunk];
     const r = chunk.some(hasEscapedBytes)
-      ? gitWithNames(top, [...args, "--"], chunk)
-      : runGit(top, full);
+      ? gitWithNames(top, [...args, "--"], chunk, (cwd, a, list) =>
+          runGitWithList(cwd, a, list, env),
+        )
+      : runGit(top, full, env);
     if (!r.ok) throw gitFailure(top, full, r, action);
     out += r.stdout;
   }

@@ -28,15 +28,12 @@ export function waitingOwnIndex(top: string, env: NodeJS.ProcessEnv = process.en
 export function stageInOwnIndex(top: string, paths: readonly string[]): readonly string[] {
   const own = waitingOwnIndex(top);
   if (own === null || paths.length === 0) return [];
-  const before = process.env.GIT_INDEX_FILE;
-  process.env.GIT_INDEX_FILE = own;
   try {
-    gitOnPaths(top, ["add"], paths, "stage the fixed files in git's own index");
+    gitOnPaths(top, ["add"], paths, "stage the fixed files in git's own index", {
+      GIT_INDEX_FILE: own,
+    });
     return [];
   } catch {
     return paths;
-  } finally {
-    if (before === undefined) delete process.env.GIT_INDEX_FILE;
-    else process.env.GIT_INDEX_FILE = before;
   }
 }
