@@ -152,8 +152,14 @@ function answerChat(
   res.end();
 }
 
-/** Start the fake with one scripted turn per entry. */
-export async function startFakeOpenAI(script: readonly (readonly Step[])[]): Promise<FakeOpenAI> {
+/**
+ * Start the fake with one scripted turn per entry; `onTurn(n)` runs before turn `n` is
+ * answered (the tools of the turn before have finished by then).
+ */
+export async function startFakeOpenAI(
+  script: readonly (readonly Step[])[],
+  onTurn?: (turn: number) => void,
+): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
   return startFake(requests, async (req, res, url) => {
     const body = await readJsonBody<Record<string, unknown>>(req);
@@ -171,6 +177,7 @@ export async function startFakeOpenAI(script: readonly (readonly Step[])[]): Pro
     }
     const isTurn = Array.isArray(body.tools) && body.tools.length > 0;
     requests.push({ method: "POST", path: url, kind: isTurn ? "turn" : "side", body });
+    if (isTurn) onTurn?.(turnIndex(body));
     const steps: readonly Step[] = isTurn
       ? (script[turnIndex(body)] ?? [{ text: "(fake model: script exhausted)" }])
       : [{ text: "ok" }];

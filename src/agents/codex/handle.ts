@@ -5,17 +5,15 @@ import { gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
 import { gateAll } from "../kit/gate-all.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
 import { EMPTY_REPLY, type HookReply } from "../kit/hook-reply.ts";
+import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
 import { unreadableInputReply } from "../kit/unreadable-input.ts";
-import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "./patch.ts";
-import { patchChanges, patchPath, patchWrites } from "./patch-files.ts";
+import { type CodexPatchCall, codexPatchCall, rewriteAddFile } from "./patch.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 import { codexProtocol } from "./protocol.ts";
 
-/** Codex's patch tool; `matcher` in .codex/hooks.json. */
-export const CODEX_PATCH_TOOL = "apply_patch";
-
 /**
- * Answer one Codex CLI hook call on `apply_patch`. PreToolUse: the write gate for every
+ * Answer one Codex CLI hook call on `apply_patch`, or on its shell tool (`Bash`), which
+ * Codex applies a heredoc patch from (patch.ts). PreToolUse: the write gate for every
  * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
  * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks' report, failures included, as
  * `additionalContext`, which Codex adds beside the tool's own output. Only fields Codex's
@@ -29,30 +27,30 @@ export async function handleCodexHook(
   if (!parsed.ok) return unreadableInputReply(codexProtocol, stdin, parsed.error);
   const { input } = parsed;
   if (input.event !== "PreToolUse" && input.event !== "PostToolUse") return EMPTY_REPLY;
-  const text = patchText(input.toolInput);
-  // apply_patch, or any tool name a Codex version reports for a patch (its input says so).
-  if (input.toolName !== CODEX_PATCH_TOOL && !text?.includes("*** Begin Patch")) return EMPTY_REPLY;
-  const files = text === null ? [] : parsePatch(text);
-  if (files.length === 0 || text === null) return EMPTY_REPLY;
+  const call = codexPatchCall(input.toolName, input.toolInput, input.cwd);
+  if (call.kind === "none" || (call.kind === "patch" && call.files.length === 0))
+    return EMPTY_REPLY;
   const loaded = await loadHookConfig(
     input.cwd,
-    files.flatMap((f) => [f.path, f.moveTo]),
+    call.kind === "patch" ? call.files.flatMap((f) => [f.path, f.moveTo]) : [],
   );
   if (loaded.kind === "none") return EMPTY_REPLY;
+  if (call.kind === "unreadable")
+    return input.event === "PreToolUse" ? permission("deny", call.reason) : EMPTY_REPLY;
   try {
     if (loaded.kind === "error") {
       const stderr = `cpilot: ${loaded.message}`;
       if (input.event === "PreToolUse")
         return {
-          ...(await preToolUse(input, await emptyConfig(loaded), text, files)),
+          ...(await preToolUse(input, await emptyConfig(loaded), call)),
           stderr,
         };
       const note = configErrorForModel(loaded.root, input.session, loaded.message);
       return { ...(note === null ? EMPTY_REPLY : contextReply(note)), stderr };
     }
     return input.event === "PreToolUse"
-      ? await preToolUse(input, loaded.config, text, files)
-      : await postToolUse(input, loaded.config, files);
+      ? await preToolUse(input, loaded.config, call)
+      : await postToolUse(input, loaded.config, call);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
@@ -63,34 +61,44 @@ export async function handleCodexHook(
   }
 }
 
+type Patch = CodexPatchCall & { kind: "patch" };
+
 async function preToolUse(
   input: CodexHookInput,
   config: ResolvedConfig,
-  text: string,
-  files: readonly PatchFile[],
+  call: Patch,
 ): Promise<HookReply> {
+  const { files, cwd } = call;
   const verdict = await gateAll(
     codexProtocol,
     config,
-    patchWrites(files, "codex", input.session, input.cwd),
+    patchWrites(files, { tool: "apply_patch", agent: "codex", session: input.session }, cwd),
   );
   if (verdict.kind === "allow") return EMPTY_REPLY;
   if (verdict.kind === "deny") return permission("deny", verdict.reason);
-  let patch = text;
+  let patch: string | null = call.text;
   const notes: string[] = [];
   for (const { write, decision } of verdict.changes) {
-    const file = files.find((f) => f.op === "add" && patchPath(input.cwd, f.path) === write.path);
-    if (file === undefined) {
+    const file = files.find((f) => f.op === "add" && patchPath(cwd, f.path) === write.path);
+    if (file === undefined || call.viaShell) {
       return permission(
         "deny",
         `A write-gate plugin wants ${write.path} written differently, and only a whole new file (*** Add File) can be rewritten in a patch. Write the whole file with *** Add File after deleting it, or follow this:\n${decision.modified?.summary ?? "(no summary)"}`,
       );
     }
     // the patch is applied in the agent's folder: name the target from there
-    const target = relative(input.cwd, decision.path) || decision.path;
-    patch = rewriteAddFile(patch, file.path, { path: target, content: decision.content });
+    const target = relative(cwd, decision.path) || decision.path;
+    patch =
+      patch === null
+        ? null
+        : rewriteAddFile(patch, file.path, { path: target, content: decision.content });
     notes.push(modifiedNote("apply_patch", decision));
   }
+  if (patch === null)
+    return permission(
+      "deny",
+      "A write-gate plugin wants a file of this patch written differently, and cpilot cannot rewrite the patch to say so. Write that file whole with *** Add File.",
+    );
   return {
     json: {
       hookSpecificOutput: {
@@ -119,9 +127,9 @@ function permission(decision: "deny", reason: string): HookReply {
 async function postToolUse(
   input: CodexHookInput,
   config: ResolvedConfig,
-  files: readonly PatchFile[],
+  call: Patch,
 ): Promise<HookReply> {
-  const changes = patchChanges(config.root, input.cwd, files);
+  const changes = patchChanges(config.root, call.cwd, call.files);
   const report = await afterEdits({
     config,
     agent: "codex",

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { isCpilotHookCommand } from "../kit/hook-command.ts";
-import { CODEX_PATCH_TOOL } from "./handle.ts";
+import { CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from "./patch.ts";
 
 /** Seconds Codex gives each cpilot hook: past the longest blocking callback, at least 600. */
 export function codexHookTimeoutSeconds(config: ResolvedConfig | null): number {
@@ -11,10 +11,17 @@ export function codexHookTimeoutSeconds(config: ResolvedConfig | null): number {
   return Math.max(600, Math.ceil(longest / 1000) + 60);
 }
 
-/** cpilot's entries for `.codex/hooks.json` (Claude Code's schema, timeout in seconds). */
+/**
+ * cpilot's entries for `.codex/hooks.json` (Claude Code's schema, timeout in seconds): the
+ * gate and the callbacks on apply_patch, and the gate on the shell tool, whose heredoc
+ * patches Codex applies itself (it runs no PostToolUse hook after those).
+ */
 export function codexHooks(command: string, timeout: number): GroupedHooks {
-  const group = { matcher: CODEX_PATCH_TOOL, hooks: [{ type: "command", command, timeout }] };
-  return { PreToolUse: [group], PostToolUse: [group] };
+  const on = (matcher: string) => ({ matcher, hooks: [{ type: "command", command, timeout }] });
+  return {
+    PreToolUse: [on(CODEX_PATCH_TOOL), on(CODEX_SHELL_TOOL)],
+    PostToolUse: [on(CODEX_PATCH_TOOL)],
+  };
 }
 
 export const isCodexCpilotCommand = (cmd: unknown): boolean => isCpilotHookCommand(cmd, "codex");

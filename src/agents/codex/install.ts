@@ -15,7 +15,7 @@ export function codexHooksPath(
   return join(root, ".codex", "hooks.json");
 }
 
-/** PreToolUse (gate) and PostToolUse (callbacks) on apply_patch, timeouts in seconds. */
+/** PreToolUse (gate) on apply_patch and Bash, PostToolUse (callbacks) on apply_patch, timeouts in seconds. */
 export const codexInstaller: AgentInstaller = (action, ctx) => {
   const path = codexHooksPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("codex", codexProtocol, hookPlace(ctx));
@@ -26,7 +26,7 @@ export const codexInstaller: AgentInstaller = (action, ctx) => {
     codexHooks(command, timeout),
     isCodexCpilotCommand,
     [
-      "added hooks for PreToolUse, PostToolUse (apply_patch)",
+      "added hooks for PreToolUse (apply_patch, Bash), PostToolUse (apply_patch)",
       `  command: ${command} (timeout ${timeout} s)`,
     ],
     ctx.scope === "project",

@@ -1,122 +1,107 @@
+import { resolve } from "node:path";
+import { readCodexPatch, readCodexPatchLayout } from "../kit/patch/codex-reading.ts";
+import type { PatchFile } from "../kit/patch/patch-file.ts";
+import { argvPatch, type ShellPatch, shellPatch } from "./shell-patch.ts";
+
+/** Codex's patch tool; a `matcher` in .codex/hooks.json. */
+export const CODEX_PATCH_TOOL = "apply_patch";
+
+/** What Codex's hooks call its shell tools (`exec_command`, `shell`, …); a `matcher` too. */
+export const CODEX_SHELL_TOOL = "Bash";
+
+/** What one Codex tool call writes through a patch. */
+export type CodexPatchCall =
+  /** No patch: nothing for the gate. */
+  | { readonly kind: "none" }
+  /** A patch, or what may be one, that cpilot cannot read as Codex does: refuse it. */
+  | { readonly kind: "unreadable"; readonly reason: string }
+  | {
+      readonly kind: "patch";
+      /** The patch as Codex reads it. */
+      readonly text: string;
+      readonly files: readonly PatchFile[];
+      /** The folder Codex applies it from. */
+      readonly cwd: string;
+      /** Sent through the shell: cpilot cannot rewrite it for a plugin. */
+      readonly viaShell: boolean;
+    };
+
 /**
- * The files an `apply_patch` call touches, read from its patch text:
- *
- * ```
- * *** Begin Patch
- * *** Add File: src/new file.ts
- * +line
- * *** Update File: src/a.ts
- * *** Move to: src/b.ts
- * @@ …
- * *** Delete File: old.ts
- * *** End Patch
- * ```
- *
- * A header is a line that starts exactly with its marker (hunk and content lines start
- * with `+`, `-`, ` ` or `@@`, so a file that merely mentions a marker is not misread);
- * the path is the rest of the line, spaces and all, without the line break and trailing
- * blanks. Text before `*** Begin Patch` (a heredoc wrapper) and after `*** End Patch` is
- * ignored.
+ * The patch of a Codex hook call: the apply_patch tool's input, or a patch Codex takes
+ * out of a shell command (see shell-patch.ts). `cwd` is the hook payload's, which is the
+ * tool call's own folder (its `workdir`).
  */
-export interface PatchFile {
-  readonly op: "add" | "update" | "delete";
-  /** As written in the patch (relative to the agent's cwd, or absolute). */
-  readonly path: string;
-  /** Update with `*** Move to:`: where the file ends up. */
-  readonly moveTo?: string;
-  /** Add: the new file's text (the `+` lines without their `+`). */
-  readonly content?: string;
-}
-
-const ADD = "*** Add File: ";
-const UPDATE = "*** Update File: ";
-const DELETE = "*** Delete File: ";
-const MOVE = "*** Move to: ";
-
-/** Every file section of a patch, in order. */
-export function parsePatch(text: string): PatchFile[] {
-  const lines = text.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
-  const begin = lines.findIndex((l) => l.trim() === "*** Begin Patch");
-  const out: PatchFile[] = [];
-  let current: { op: PatchFile["op"]; path: string; moveTo?: string; added: string[] } | null =
-    null;
-  const flush = (): void => {
-    if (current === null || current.path === "") return;
-    out.push({
-      op: current.op,
-      path: current.path,
-      ...(current.moveTo ? { moveTo: current.moveTo } : {}),
-      ...(current.op === "add"
-        ? { content: current.added.length === 0 ? "" : `${current.added.join("\n")}\n` }
-        : {}),
-    });
-  };
-  for (const line of lines.slice(begin + 1)) {
-    if (line.trim() === "*** End Patch") break;
-    const header = headerOf(line);
-    if (header !== null) {
-      if (header.op === "move") {
-        if (current !== null && current.op === "update") current.moveTo = header.path;
-        continue;
-      }
-      flush();
-      current = { op: header.op, path: header.path, added: [] };
-      continue;
-    }
-    if (current?.op === "add" && line.startsWith("+")) current.added.push(line.slice(1));
+export function codexPatchCall(tool: string, input: unknown, cwd: string): CodexPatchCall {
+  const fields =
+    typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
+  const command = fields.command ?? fields.cmd ?? fields.patch ?? fields.input;
+  if (tool === CODEX_PATCH_TOOL) {
+    if (typeof command === "string") return read({ kind: "patch", text: command }, cwd, false);
+    if (isArgv(command)) return read(argvPatch(command), cwd, false);
+    return {
+      kind: "unreadable",
+      reason: "cpilot cannot find the patch text in this apply_patch call.",
+    };
   }
-  flush();
-  return out;
+  if (typeof command === "string") return read(shellPatch(command), cwd, true);
+  if (isArgv(command)) return read(argvPatch(command), cwd, true);
+  return { kind: "none" };
 }
 
-function headerOf(line: string): { op: PatchFile["op"] | "move"; path: string } | null {
-  if (!line.startsWith("*** ")) return null;
-  const clean = (s: string): string => s.replace(/[ \t]+$/, "");
-  if (line.startsWith(ADD)) return { op: "add", path: clean(line.slice(ADD.length)) };
-  if (line.startsWith(UPDATE)) return { op: "update", path: clean(line.slice(UPDATE.length)) };
-  if (line.startsWith(DELETE)) return { op: "delete", path: clean(line.slice(DELETE.length)) };
-  if (line.startsWith(MOVE)) return { op: "move", path: clean(line.slice(MOVE.length)) };
-  return null;
+const isArgv = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.every((s) => typeof s === "string");
+
+function read(found: ShellPatch, cwd: string, viaShell: boolean): CodexPatchCall {
+  if (found.kind === "none") return { kind: "none" };
+  if (found.kind === "unsure")
+    return {
+      kind: "unreadable",
+      reason:
+        "This shell command names apply_patch in a form cpilot cannot read the way Codex does, so the write gate cannot check which files it writes. Send the patch with the apply_patch tool instead (or, in the shell, as `apply_patch <<'EOF'` … `EOF` alone, optionally after `cd <dir> &&`).",
+    };
+  const reading = readCodexPatch(found.text);
+  if (!reading.ok)
+    return {
+      kind: "unreadable",
+      reason: `Codex cannot apply this patch, and cpilot cannot check it: ${reading.error}. Send a patch that starts with "*** Begin Patch", ends with "*** End Patch", and has one "*** Add File: ", "*** Update File: " or "*** Delete File: " header (one space after the colon) per file.`,
+    };
+  return {
+    kind: "patch",
+    text: found.text,
+    files: reading.files,
+    cwd: found.cd === undefined ? cwd : resolve(cwd, found.cd),
+    viaShell,
+  };
 }
 
 /**
- * The same patch with an Add File section's path and/or content replaced (what a gate
- * plugin decided). Other sections stay byte for byte.
+ * The same patch with one Add File section's path and/or content replaced (what a gate
+ * plugin decided), in Codex's own reading: the other sections stay line for line. Null
+ * when the section is not found, or the result would not read back as intended.
  */
 export function rewriteAddFile(
   text: string,
   path: string,
   next: { path: string; content: string | undefined },
-): string {
-  const lines = text.split("\n");
-  const out: string[] = [];
-  let inTarget = false;
-  for (const raw of lines) {
-    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    const header = headerOf(line);
-    if (inTarget && (header !== null || line.trim() === "*** End Patch")) inTarget = false;
-    if (header?.op === "add" && header.path === path && !inTarget) {
-      inTarget = true;
-      out.push(`${ADD}${next.path}`);
-      if (next.content !== undefined) {
-        const body = next.content.endsWith("\n") ? next.content.slice(0, -1) : next.content;
-        if (next.content !== "") for (const l of body.split("\n")) out.push(`+${l}`);
-      }
-      continue;
-    }
-    if (inTarget && next.content !== undefined && line.startsWith("+")) continue;
-    out.push(raw);
-  }
-  return out.join("\n");
-}
-
-/** The patch text of an apply_patch call: `tool_input.command` as a string, or inside an argv. */
-export function patchText(input: Record<string, unknown>): string | null {
-  const command = input.command ?? input.patch ?? input.input;
-  if (typeof command === "string") return command;
-  if (Array.isArray(command)) {
-    const part = command.find((c) => typeof c === "string" && c.includes("*** Begin Patch"));
-    return typeof part === "string" ? part : null;
-  }
-  return null;
+): string | null {
+  const read = readCodexPatchLayout(text);
+  if (!read.ok) return null;
+  const index = read.files.findIndex((f) => f.op === "add" && f.path === path);
+  const span = read.layout.spans[index];
+  const file = read.files[index];
+  if (span === undefined || file === undefined) return null;
+  const content = next.content ?? file.content ?? "";
+  const body = content === "" ? [] : content.replace(/\n$/, "").split("\n");
+  const lines = read.layout.lines;
+  const out = [
+    ...lines.slice(0, span[0]),
+    `*** Add File: ${next.path}`,
+    ...body.map((l) => `+${l}`),
+    ...lines.slice(span[1]),
+  ].join("\n");
+  const check = readCodexPatch(out);
+  const expected = read.files.map((f, i) =>
+    i === index ? { op: "add", path: next.path, content: body.map((l) => `${l}\n`).join("") } : f,
+  );
+  return check.ok && JSON.stringify(check.files) === JSON.stringify(expected) ? `${out}\n` : null;
 }

@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
-import { parsePatch } from "../codex/patch.ts";
-import { patchChanges, patchWrites } from "../codex/patch-files.ts";
 import { afterEdits, reportText } from "../kit/after-edits.ts";
 import { gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
 import { gateAll } from "../kit/gate-all.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
 import type { HookReply } from "../kit/hook-reply.ts";
 import { isObject } from "../kit/json-file.ts";
+import { readOpencodePatch } from "../kit/patch/opencode-reading.ts";
+import { patchChanges, patchWrites } from "../kit/patch/patch-files.ts";
 import { pathInRoot } from "../kit/root-path.ts";
 import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { opencodeProtocol } from "./protocol.ts";
@@ -99,8 +99,11 @@ async function answer(call: OpencodeCall): Promise<HookReply> {
   }
 }
 
-/** The writes an OpenCode tool call makes: write, edit, multiedit, patch/apply_patch. */
-function writesOf(call: OpencodeCall): PendingWrite[] {
+/**
+ * The writes an OpenCode tool call makes: write, edit, multiedit, patch/apply_patch; a
+ * string naming why when it carries a patch OpenCode would refuse (cpilot refuses it too).
+ */
+function writesOf(call: OpencodeCall): PendingWrite[] | string {
   const a = call.args;
   const base = { tool: call.tool, agent: "opencode", session: call.session };
   const filePath = str(a.filePath);
@@ -120,13 +123,16 @@ function writesOf(call: OpencodeCall): PendingWrite[] {
     ];
   }
   const patch = str(a.patchText) ?? str(a.patch);
-  if (patch !== undefined)
-    return patchWrites(parsePatch(patch), "opencode", call.session, call.cwd);
-  return [];
+  if (patch === undefined) return [];
+  const reading = readOpencodePatch(patch);
+  if (!reading.ok)
+    return `OpenCode cannot apply this patch, and cpilot cannot check it: ${reading.error}. Send a patch that starts with "*** Begin Patch", ends with "*** End Patch", and has one "*** Add File: ", "*** Update File: " or "*** Delete File: " header per file.`;
+  return patchWrites(reading.files, base, call.cwd);
 }
 
 async function before(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
   const writes = writesOf(call);
+  if (typeof writes === "string") return { json: { decision: "deny", reason: writes } };
   if (writes.length === 0) return NOTHING;
   const verdict = await gateAll(opencodeProtocol, config, writes, call.cwd);
   if (verdict.kind === "allow") return NOTHING;
@@ -182,7 +188,10 @@ async function after(call: OpencodeCall, config: ResolvedConfig): Promise<HookRe
 
 function changesOf(call: OpencodeCall, config: ResolvedConfig): FileChange[] {
   const patch = str(call.args.patchText) ?? str(call.args.patch);
-  if (patch !== undefined) return patchChanges(config.root, call.cwd, parsePatch(patch));
+  if (patch !== undefined) {
+    const reading = readOpencodePatch(patch);
+    return reading.ok ? patchChanges(config.root, call.cwd, reading.files) : [];
+  }
   const filePath = str(call.args.filePath);
   if (filePath === undefined || !["write", "edit", "multiedit"].includes(call.tool)) return [];
   const rel = pathInRoot(config.root, call.cwd, filePath);

@@ -136,16 +136,55 @@ describe("PreToolUse: the gate on every file of the patch", () => {
     ).toBe("deny");
   });
 
-  test("other tools and non-patches: no output", () => {
+  test("shell commands that are no patch: no output", () => {
     const p = make({ callbacks: [], gate: GATE });
-    expect(
-      p.hook({
-        hook_event_name: "PreToolUse",
-        tool_name: "shell",
-        tool_input: { command: ["rm", "x"] },
-      }).stdout,
-    ).toBe("");
-    expect(call(p, "PreToolUse", "not a patch").stdout).toBe("");
+    for (const command of [["rm", "x"], "rg apply_patch src", "ls -la"])
+      expect(
+        p.hook({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command } })
+          .stdout,
+      ).toBe("");
+  });
+
+  test("an apply_patch input Codex would refuse is refused, with the reason", () => {
+    const p = make({ callbacks: [], gate: GATE });
+    const r = call(p, "PreToolUse", "not a patch");
+    expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    expect(JSON.stringify(r.json)).toContain("*** Begin Patch");
+  });
+});
+
+describe("PreToolUse on the shell tool: the patches Codex applies from it", () => {
+  const bash = (p: AgentProject, command: string, cwd?: string) =>
+    p.hook({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command },
+      ...(cwd === undefined ? {} : { cwd }),
+    });
+  const heredoc = (...lines: string[]) => `apply_patch <<'EOF'\n${patch(...lines)}EOF\n`;
+
+  test("a heredoc patch is gated like the tool's; `cd <dir> &&` moves its base folder", () => {
+    const p = make({ callbacks: [], gate: GATE }, { "locked/keep.txt": "" });
+    const denied = bash(p, heredoc("*** Add File: locked/x.ts", "+x"));
+    expect(denied.json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    expect(bash(p, heredoc("*** Add File: src/x.ts", "+x")).stdout).toBe("");
+    const viaCd = bash(p, `cd locked && ${heredoc("*** Add File: x.ts", "+x")}`);
+    expect(viaCd.json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+    const git = bash(p, `cd .git && ${heredoc("*** Add File: hooks/pre-commit", "+#!/bin/sh")}`);
+    expect(git.json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+  });
+
+  test("a command that names apply_patch in a form cpilot cannot read as Codex does is refused", () => {
+    const p = make({ callbacks: [], gate: GATE });
+    for (const command of [
+      `echo hi; ${heredoc("*** Add File: a.ts", "+x")}`,
+      heredoc("*** Add File: a.ts", "+x").replace("<<'EOF'", "<<-EOF"),
+      `cd ~ && ${heredoc("*** Add File: a.ts", "+x")}`,
+    ]) {
+      const r = bash(p, command);
+      expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+      expect(JSON.stringify(r.json)).toContain("apply_patch tool");
+    }
   });
 });
 

@@ -12,15 +12,15 @@ const USER = {
 };
 
 describe("cpilot install codex", () => {
-  test("merges into .codex/hooks.json (apply_patch, seconds), idempotent; uninstall restores the user's file", () => {
+  test("merges into .codex/hooks.json (apply_patch and the shell tool, seconds), idempotent; uninstall restores the user's file", () => {
     checkInstallCycle("codex", ".codex/hooks.json", USER, (s) => {
       const hooks = s.hooks as Record<string, unknown[]>;
-      const ours = {
-        matcher: "apply_patch",
+      const on = (matcher: string) => ({
+        matcher,
         hooks: [{ type: "command", command: "cpilot hook codex", timeout: 1260 }],
-      };
-      expect(hooks.PreToolUse).toEqual([USER.hooks.PreToolUse[0], ours]);
-      expect(hooks.PostToolUse).toEqual([ours]);
+      });
+      expect(hooks.PreToolUse).toEqual([USER.hooks.PreToolUse[0], on("apply_patch"), on("Bash")]);
+      expect(hooks.PostToolUse).toEqual([on("apply_patch")]);
       expect(hooks.Stop).toEqual(USER.hooks.Stop);
     });
   });

@@ -1,0 +1,91 @@
+/**
+ * A patch sent through Codex's shell tool. Codex does not run
+ * `apply_patch <<'EOF' … EOF` (or `cd <dir> && apply_patch <<'EOF' …`) in a shell: it
+ * recognises that one statement with a bash grammar, takes the heredoc's text as written
+ * (no expansion) and applies it as a patch itself, from `<dir>` when there is a `cd`.
+ *
+ * cpilot reads the plain spellings of those two forms exactly. A command that names
+ * `apply_patch` (or `applypatch`) beside a heredoc or a patch marker in any other spelling
+ * is one cpilot cannot read as Codex would, and is refused rather than guessed at.
+ */
+export type ShellPatch =
+  /** Not a patch: the shell runs it. */
+  | { readonly kind: "none" }
+  /** It may be a patch, in a spelling cpilot does not read: refuse it. */
+  | { readonly kind: "unsure" }
+  /** The patch text, and the folder (relative to the command's) it is applied from. */
+  | { readonly kind: "patch"; readonly text: string; readonly cd?: string };
+
+const NAME = /apply_?patch/;
+
+/** A command Codex may take as a patch: it names the program and holds a heredoc or a patch. */
+function mayBePatch(text: string): boolean {
+  return NAME.test(text) && (text.includes("<<") || text.includes("*** Begin Patch"));
+}
+
+/** Folder names cpilot reads the same as Codex and bash: no quotes, `$`, `~`, globs or escapes. */
+const PLAIN_DIR = "[A-Za-z0-9._/+,:@%=][A-Za-z0-9._/+,:@%=-]*";
+const FORM = new RegExp(
+  "^(?:cd[ \\t]+" +
+    `(?:(${PLAIN_DIR})|'([^'\\n]+)'|"([A-Za-z0-9._/ +,:@%=-]+)")` +
+    "[ \\t]+&&[ \\t]+)?" +
+    "(?:apply_patch|applypatch)[ \\t]*<<[ \\t]*" +
+    "(?:'([A-Za-z_][A-Za-z0-9_]*)'|\"([A-Za-z_][A-Za-z0-9_]*)\"|([A-Za-z_][A-Za-z0-9_]*))" +
+    "[ \\t]*\\n",
+);
+
+/** What Codex does with a shell command's text (its `cmd`, or the script of `bash -lc`). */
+export function shellPatch(command: string): ShellPatch {
+  if (!mayBePatch(command)) return { kind: "none" };
+  const m = FORM.exec(command);
+  if (m === null) return { kind: "unsure" };
+  const cd = m[1] ?? m[2] ?? m[3];
+  const quoted = m[4] ?? m[5];
+  const delimiter = (quoted ?? m[6]) as string;
+  const rest = command.slice(m[0].length).split("\n");
+  const end = rest.indexOf(delimiter);
+  if (end === -1) return { kind: "unsure" };
+  const body = rest.slice(0, end);
+  const after = rest.slice(end + 1).join("\n");
+  // Anything after the heredoc, or a body line that a heredoc reader might take for its
+  // end (the delimiter with spaces or more after it), is a spelling cpilot does not read.
+  if (after.trim() !== "") return { kind: "unsure" };
+  if (body.some((l) => l.startsWith(delimiter) || l.trim() === delimiter))
+    return { kind: "unsure" };
+  // An unquoted delimiter: a shell would expand the body, Codex does not.
+  if (quoted === undefined && body.some((l) => /[$`\\]/.test(l))) return { kind: "unsure" };
+  return { kind: "patch", text: body.join("\n"), ...(cd === undefined ? {} : { cd }) };
+}
+
+const APPLY_PATCH = ["apply_patch", "applypatch"];
+
+/** The script of an argv that runs a shell Codex reads (`bash -lc <script>`, …), or null. */
+function shellScript(argv: readonly string[]): string | null {
+  const stem = (p: string) => (p.split("/").pop() ?? "").replace(/\.[^.]*$/, "").toLowerCase();
+  const flagged = (shell: string, flag: string, script: string): string | null => {
+    const name = stem(shell);
+    if (["bash", "zsh", "sh"].includes(name) && (flag === "-lc" || flag === "-c")) return script;
+    if (["pwsh", "powershell"].includes(name) && flag.toLowerCase() === "-command") return script;
+    if (name === "cmd" && flag.toLowerCase() === "/c") return script;
+    return null;
+  };
+  const [a, b, c, d] = argv;
+  if (argv.length === 3) return flagged(a as string, b as string, c as string);
+  if (argv.length === 4 && /^(pwsh|powershell)$/.test(stem(a as string)))
+    return (b as string).toLowerCase() === "-noprofile"
+      ? flagged(a as string, c as string, d as string)
+      : null;
+  return null;
+}
+
+/**
+ * What Codex does with a shell tool's argv: `apply_patch <patch>` is a patch as it stands,
+ * a shell's script is read as above.
+ */
+export function argvPatch(argv: readonly string[]): ShellPatch {
+  if (argv.length === 2 && APPLY_PATCH.includes(argv[0] as string))
+    return { kind: "patch", text: argv[1] as string };
+  const script = shellScript(argv);
+  if (script !== null) return shellPatch(script);
+  return mayBePatch(argv.join("\n")) ? { kind: "unsure" } : { kind: "none" };
+}
