@@ -20,28 +20,34 @@ const codexPatch = (dir: string, text: string) => ({
 });
 
 describe("paths are checked where the kernel lands them (issue 16, item 6)", () => {
-  test("codex: `linkdir/../x` with linkdir -> outside the root is denied", async () => {
-    const outside = tempDir("cpilot-outside-");
-    mkdirSync(join(outside, "inner"));
+  // Codex 0.169 drops `.` and `..` by name before it follows any link (the differential
+  // test in tests/agents/kit/patch/ shows where its binary writes): the gate checks there.
+  test("codex: `lnk/../../x` with lnk -> a folder inside the root lands outside it: denied", async () => {
     const p = attackProject(JSON_CONFIG);
-    symlinkSync(join(outside, "inner"), p.path("linkdir"));
+    mkdirSync(p.path("deep/a"), { recursive: true });
+    symlinkSync(p.path("deep/a"), p.path("lnk"));
     const r = await p.hook(
       "codex",
-      codexPatch(p.dir, patch("*** Add File: linkdir/../x", "+pwned")),
+      codexPatch(p.dir, patch("*** Add File: lnk/../../x", "+pwned")),
     );
     expect(verdict("codex", r)).toBe("deny");
     expect(reasonOf(r)).toContain("outside the project root");
   });
 
-  test("codex: `hk/../hooks/pre-commit` with hk -> .git/hooks is denied", async () => {
+  test("codex: through hk -> .git/hooks is denied; `hk/../hooks/x` is hooks/x beside hk", async () => {
     const p = attackProject(JSON_CONFIG);
     symlinkSync(p.path(".git/hooks"), p.path("hk"));
-    const r = await p.hook(
+    const through = await p.hook(
+      "codex",
+      codexPatch(p.dir, patch("*** Add File: hk/pre-commit", "+#!/bin/sh")),
+    );
+    expect(verdict("codex", through)).toBe("deny");
+    expect(reasonOf(through)).toContain(".git");
+    const beside = await p.hook(
       "codex",
       codexPatch(p.dir, patch("*** Add File: hk/../hooks/pre-commit", "+#!/bin/sh")),
     );
-    expect(verdict("codex", r)).toBe("deny");
-    expect(reasonOf(r)).toContain(".git");
+    expect(verdict("codex", beside)).toBe("allow");
   });
 
   for (const agent of ["claude", "gemini", "cursor"] as Agent[]) {
