@@ -28,7 +28,7 @@ describe("real Codex CLI: patches cpilot once misread are refused", () => {
       { "notes.md": "*** End Patch\n", "deep/a/b/.keep": "" },
     );
     symlinkSync(project.path("deep/a"), project.path("lnk"));
-    const escape = `cpilot-escape-${Date.now()}.txt`;
+    const escapee = `cpilot-escapee-${Date.now()}.txt`;
     const attempts: { step: Step; target: string }[] = [
       {
         step: tool(P(" *** Add File: .git/hooks/pre-commit", "+#!/bin/sh")),
@@ -49,7 +49,7 @@ describe("real Codex CLI: patches cpilot once misread are refused", () => {
         ),
         target: ".git/hooks/post-checkout",
       },
-      { step: tool(P(`*** Add File: lnk/../../${escape}`, "+x")), target: `../${escape}` },
+      { step: tool(P(`*** Add File: lnk/../../${escapee}`, "+x")), target: `../${escapee}` },
       {
         step: shell(
           `cd .git && apply_patch <<'EOF'\n${P("*** Add File: hooks/pre-push", "+#!/bin/sh")}EOF\n`,
@@ -87,7 +87,7 @@ describe("real Codex CLI: patches cpilot once misread are refused", () => {
         refused: true,
       });
     });
-    expect(existsSync(join(dirname(project.dir), escape))).toBe(false);
+    expect(existsSync(join(dirname(project.dir), escapee))).toBe(false);
   }, 300_000);
 
   test("a plain patch and a plain shell heredoc patch still go through", async () => {
