@@ -4,9 +4,9 @@
  * recognises that one statement with a bash grammar, takes the heredoc's text as written
  * (no expansion) and applies it as a patch itself, from `<dir>` when there is a `cd`.
  *
- * cpilot reads the plain spellings of those two forms exactly. A command that names
- * `apply_patch` (or `applypatch`) beside a heredoc or a patch marker in any other spelling
- * is one cpilot cannot read as Codex would, and is refused rather than guessed at.
+ * cpilot reads the plain spellings of those two forms exactly. Any other command that
+ * holds a patch, or names `apply_patch` (or `applypatch`) beside a heredoc, is one cpilot
+ * cannot read as Codex would, and is refused rather than guessed at.
  */
 export type ShellPatch =
   /** Not a patch: the shell runs it. */
@@ -16,11 +16,15 @@ export type ShellPatch =
   /** The patch text, and the folder (relative to the command's) it is applied from. */
   | { readonly kind: "patch"; readonly text: string; readonly cd?: string };
 
-const NAME = /apply_?patch/;
+const NAME = /apply_?patch/i;
 
-/** A command Codex may take as a patch: it names the program and holds a heredoc or a patch. */
+/**
+ * A command that may apply a patch: it holds a patch's first line, or names the program
+ * beside a heredoc. Spelled in any way but the two forms read below (`apply''_patch`, a
+ * variable, a pipe), it is refused, though Codex 0.169 would leave it to the shell.
+ */
 function mayBePatch(text: string): boolean {
-  return NAME.test(text) && (text.includes("<<") || text.includes("*** Begin Patch"));
+  return text.includes("*** Begin Patch") || (NAME.test(text) && text.includes("<<"));
 }
 
 /** Folder names cpilot reads the same as Codex and bash: no quotes, `$`, `~`, globs or escapes. */

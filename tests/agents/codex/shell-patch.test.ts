@@ -51,6 +51,10 @@ describe("shellPatch", () => {
       `apply_patch <<'EOF'\n${PATCH}`,
       `printf '%s' '${PATCH}' | apply_patch`,
       `bash -lc "apply_patch <<'EOF'\n${PATCH}\nEOF"`,
+      `apply''_patch <<'EOF'\n${PATCH}\nEOF`,
+      `p=apply_patch; $p <<'EOF'\n${PATCH}\nEOF`,
+      `APPLY_PATCH <<EOF\n${PATCH}\nEOF`,
+      `cat <<'EOF' > fixture.txt\n${PATCH}\nEOF`,
     ];
     for (const cmd of unsure) expect(shellPatch(cmd)).toEqual({ kind: "unsure" });
   });
