@@ -104,6 +104,44 @@ export const stagedMessages = {
         ),
       );
     }
+    if (report.late.length > 0) {
+      say(
+        paint(
+          `cpilot: ${list(report.late)} changed while the check ran, after the callbacks had read it: the commit records the version they checked; the change stays in the working tree, not staged`,
+          "yellow",
+        ),
+      );
+    }
+    for (const d of report.doubtful) {
+      say(
+        paint(
+          d.during === null
+            ? `cpilot: Cannot tell what the callbacks checked of "${d.path}": it changed while the check ran, and no fixer of it was running (an edit made meanwhile)`
+            : `cpilot: Cannot tell what the callbacks checked of "${d.path}": it changed during the run of '${d.during}', which does not say \`fixes: true\` (an edit made meanwhile, or that callback rewrote it)`,
+          "red",
+        ),
+      );
+      const edit =
+        d.fixerOutputAt !== null
+          ? ` Your edit is back in the working tree; what a fixer made of it is kept in ${d.fixerOutputAt}.`
+          : d.editAt !== null
+            ? ` A copy of your edit, before a fixer ran over it, is in ${d.editAt}.`
+            : "";
+      say(
+        `hint: nothing of it is staged: the index holds the version you staged, the working tree what was written last.${edit} Stage what you mean to commit and commit again${d.during === null ? "" : `; if '${d.during}' rewrites files, give it \`fixes: true\``}`,
+      );
+    }
+    if (report.restaged.length > 0) {
+      say(
+        paint(
+          `cpilot: Cannot stage what callbacks fixed in ${list(report.restaged)}: it was staged again while the check ran`,
+          "red",
+        ),
+      );
+      say(
+        "hint: the index holds what was staged last, which no check saw: commit again to check it",
+      );
+    }
     for (const { path, keptAt } of report.conflicts) {
       say(
         paint(
