@@ -8,6 +8,7 @@ import { fixesEmptiedCommit } from "../stage/emptied-commit.ts";
 import { type FixReport, settleFixes } from "../stage/fixes.ts";
 import { findGitDir } from "../stage/git-dir.ts";
 import { bitsToSetAside, notTheStaged, setAside } from "../stage/hide.ts";
+import { indexStamp, stagedEntries, stagedMeanwhile } from "../stage/index-changed.ts";
 import type { Journal } from "../stage/journal.ts";
 import { claimStage, releaseStage, stageDir } from "../stage/journal.ts";
 import { stopLeftRunsNow } from "../stage/left-runs.ts";
@@ -99,6 +100,8 @@ interface Prepared {
   /** The held stage folder; null in a dry run or without a git folder. */
   readonly dir: string | null;
   survey: SurveyStart | null;
+  /** The index file's stamp before git's survey read it (see index-changed.ts). */
+  readonly indexStamp: string | null;
   /** Whether the stage folder is still held by this preparation. */
   held: boolean;
   readonly letGo: () => void;
@@ -124,6 +127,7 @@ function prepare(
     gitDir,
     dir,
     survey: null,
+    indexStamp: gitDir === null ? null : indexStamp(indexFileOf(top as string, gitDir)),
     held: false,
     letGo: () => {
       if (!prepared.held || dir === null) return;
@@ -276,6 +280,7 @@ async function openPrepared(
             bits: survey.bits,
             stageFixed,
             keptDir,
+            scratch: join(dir, "fixed"),
             ignore: mine,
           });
         }
@@ -285,8 +290,21 @@ async function openPrepared(
         process.off("exit", letGo);
       }
       mark("staged: fixes settled, work put back");
-      if (report === null) return allBack;
-      stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
+      // Staged by someone else meanwhile (an agent's `git add`): the commit would record
+      // what no check saw. Staging fixes compared the index under its lock; else its
+      // stamp says whether git must be asked.
+      let meanwhile = report?.restaged ?? [];
+      if (
+        !aborted &&
+        meanwhile.length === 0 &&
+        (report?.staged.length ?? 0) === 0 &&
+        indexStamp(indexFileOf(top, gitDir)) !== prepared.indexStamp
+      ) {
+        meanwhile = stagedMeanwhile(stagedEntries(top), survey.indexed);
+      }
+      if (report !== null) stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
+      stagedMessages.stagedMeanwhile(meanwhile);
+      if (report === null) return allBack && meanwhile.length === 0;
       if (report.staged.length > 0 && fixesEmptiedCommit(top, gitDir)) {
         stagedMessages.emptied(report.staged);
         return false;
@@ -295,7 +313,7 @@ async function openPrepared(
         allBack &&
         report.conflicts.length === 0 &&
         report.doubtful.length === 0 &&
-        report.restaged.length === 0
+        meanwhile.length === 0
       );
     },
   };

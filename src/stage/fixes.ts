@@ -89,6 +89,8 @@ export function settleFixes(options: {
   bits: ReadonlyMap<string, IndexBits>;
   stageFixed: boolean;
   keptDir: string;
+  /** A folder of this check's own for the fixes on their way to git (removed after). */
+  scratch: string;
   /** Paths never touched here (cpilot's own state folder). */
   ignore: (path: string) => boolean;
 }): FixReport {
@@ -138,7 +140,7 @@ export function settleFixes(options: {
   }
   if (options.stageFixed) {
     const done = stageBlobs(top, options.gitDir, fixes, {
-      scratch: join(dir ?? options.keptDir, "fixed"),
+      scratch: options.scratch,
       expected: options.indexed,
       bits: options.bits,
     });
@@ -159,8 +161,8 @@ export function settleFixes(options: {
     }
     const keptAt = join(options.keptDir, path);
     mkdirSync(dirname(keptAt), { recursive: true });
-    moveFile(join(top, path), keptAt);
-    report.conflicts.push({ path, keptAt });
+    // nothing there (deleted meanwhile): the put-back brings the working copy back
+    if (moveFile(join(top, path), keptAt)) report.conflicts.push({ path, keptAt });
   }
   return report;
 }

@@ -1,11 +1,12 @@
 import { resolve } from "node:path";
-import { type GitEnv, gitFailure, runGit, splitNul } from "../match/git.ts";
+import { type GitEnv, gitFailure, runGit } from "../match/git.ts";
 import { hasEscapedBytes } from "../util/path-bytes.ts";
 import type { FileBlob } from "./file-blob.ts";
 import { CHUNK, gitOnPaths } from "./git-paths.ts";
 import type { IndexBits } from "./index-bits.ts";
+import { stagedEntries, stagedMeanwhile } from "./index-changed.ts";
 import { withIndexLock } from "./index-lock.ts";
-import { join, mkdirSync, writeFileSync } from "./kept-fs.ts";
+import { join, mkdirSync, rmSync, writeFileSync } from "./kept-fs.ts";
 import { waitingOwnIndex } from "./partial-commit.ts";
 
 /** A content to stage at a path: the bytes a callback left, as read when judged. */
@@ -17,7 +18,7 @@ export interface BlobToStage {
 /** What staging did. */
 export interface Staged {
   readonly staged: readonly string[];
-  /** Staged again by someone else while the check ran: left as they staged it. */
+  /** Staged by someone else while the check ran (any path): left as they staged it. */
   readonly restaged: readonly string[];
   /** Staged in a partial commit's index, not in git's own waiting one (see partial-commit.ts). */
   readonly ownIndexLags: readonly string[];
@@ -47,6 +48,23 @@ export function stageBlobs(
 ): Staged {
   if (entries.length === 0) return { staged: [], restaged: [], ownIndexLags: [] };
   mkdirSync(options.scratch, { recursive: true });
+  try {
+    return stageIn(top, gitDir, entries, options);
+  } finally {
+    rmSync(options.scratch, { recursive: true, force: true });
+  }
+}
+
+function stageIn(
+  top: string,
+  gitDir: string,
+  entries: readonly BlobToStage[],
+  options: {
+    scratch: string;
+    expected: ReadonlyMap<string, string>;
+    bits: ReadonlyMap<string, IndexBits>;
+  },
+): Staged {
   const infos: { path: string; info: string }[] = [];
   const byName: string[] = []; // names git cannot be given as an argument: staged from disk
   entries.forEach(({ path, blob }, i) => {
@@ -64,37 +82,30 @@ export function stageBlobs(
     if (!r.ok) throw gitFailure(top, args, r, `store the fixed "${path}"`);
     infos.push({ path, info: `${blob.mode},${r.stdout.trim()},${path}` });
   });
-  const paths = entries.map((e) => e.path);
   const action = "stage the files callbacks fixed";
+  const mine = new Map(
+    infos.map((e) => {
+      const [mode, id] = e.info.split(",");
+      return [e.path, `${mode} ${id}`];
+    }),
+  );
   const { staged, restaged } = withIndexLock(
     indexFileOf(top, gitDir),
     (copy) => {
       const env = { GIT_INDEX_FILE: copy };
-      const now = indexed(top, paths, env);
-      const moved = new Set(paths.filter((p) => now.get(p) !== options.expected.get(p)));
-      const mine = infos.filter((e) => !moved.has(e.path));
-      cacheInfo(top, mine, env, action);
+      // anything staged by someone else since the check began: not overwritten, and said
+      const moved = new Set(stagedMeanwhile(stagedEntries(top, env), options.expected, mine));
+      const ours = infos.filter((e) => !moved.has(e.path));
+      cacheInfo(top, ours, env, action);
       const rest = byName.filter((p) => !moved.has(p));
       if (rest.length > 0) gitOnPaths(top, ["add"], rest, action, env);
-      const done = [...mine.map((e) => e.path), ...rest];
+      const done = [...ours.map((e) => e.path), ...rest];
       keepBits(top, done, options.bits, env);
       return { staged: done, restaged: [...moved] };
     },
     action,
   );
   return { staged, restaged, ownIndexLags: inOwnIndex(top, infos, staged, options.bits) };
-}
-
-/** `<mode> <id>` of each of `paths` in the index (`env`'s), stage 0. */
-function indexed(top: string, paths: readonly string[], env: GitEnv): Map<string, string> {
-  const out = new Map<string, string>();
-  const list = gitOnPaths(top, ["ls-files", "-s", "-z"], paths, "read the index", env);
-  for (const record of splitNul(list)) {
-    const tab = record.indexOf("\t");
-    const [mode, id, stage] = record.slice(0, tab).split(" ");
-    if (stage === "0") out.set(record.slice(tab + 1), `${mode} ${id}`);
-  }
-  return out;
 }
 
 function cacheInfo(

@@ -66,6 +66,18 @@ export const stagedMessages = {
     say("hint: it is all still there; `cpilot check --restore` (or any cpilot call) tries again");
   },
 
+  /** Staged by someone else while the check ran: the commit is stopped. */
+  stagedMeanwhile(paths: readonly string[]): void {
+    if (paths.length === 0) return;
+    say(
+      paint(
+        `cpilot: Cannot pass the commit: ${list(paths)} ${paths.length === 1 ? "was" : "were"} staged while the check ran, and no check saw what the index holds now`,
+        "red",
+      ),
+    );
+    say("hint: nothing was changed of it; commit again to check what is staged now");
+  },
+
   /** The fixes took back every staged change: the commit would record nothing. */
   emptied(paths: readonly string[]): void {
     say(
@@ -129,17 +141,6 @@ export const stagedMessages = {
             : "";
       say(
         `hint: nothing of it is staged: the index holds the version you staged, the working tree what was written last.${edit} Stage what you mean to commit and commit again${d.during === null ? "" : `; if '${d.during}' rewrites files, give it \`fixes: true\``}`,
-      );
-    }
-    if (report.restaged.length > 0) {
-      say(
-        paint(
-          `cpilot: Cannot stage what callbacks fixed in ${list(report.restaged)}: it was staged again while the check ran`,
-          "red",
-        ),
-      );
-      say(
-        "hint: the index holds what was staged last, which no check saw: commit again to check it",
       );
     }
     for (const { path, keptAt } of report.conflicts) {

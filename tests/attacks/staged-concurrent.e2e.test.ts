@@ -225,3 +225,39 @@ test("through git commit: an edit saved during the hook's check is not committed
       .length,
   ).toBe(2);
 }, 60_000);
+
+test("a file staged by someone else while the check runs (an agent's git add): the commit is stopped, the index left as they staged it", async () => {
+  const m = marks("lint");
+  const root = repo([{ name: "lint", pattern: "a.txt", timeout: 60, run: pause(m, "lint") }]);
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const check = startCheck(root);
+  await atPause(m, "lint");
+  writeFiles(root, { "b.txt": "never checked\n" });
+  git(root, "add", "b.txt");
+  letGo(m, "lint");
+  const r = await check;
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stderr).toContain("Cannot pass the commit: b.txt was staged while the check ran");
+  expect(git(root, "show", ":b.txt")).toBe("never checked\n");
+}, 60_000);
+
+test("with a fix to stage: a file staged by someone else meanwhile stops the commit too", async () => {
+  const m = marks("other");
+  const root = repo([
+    UPPER,
+    { name: "other", pattern: "b.txt", timeout: 60, after: ["upper"], run: pause(m, "other") },
+  ]);
+  writeFiles(root, { "a.txt": "staged\n", "b.txt": "b staged\n" });
+  git(root, "add", "a.txt", "b.txt");
+  const check = startCheck(root);
+  await atPause(m, "other");
+  writeFiles(root, { "c.txt": "never checked\n" });
+  git(root, "add", "c.txt");
+  letGo(m, "other");
+  const r = await check;
+  expect(r.code, r.stderr).toBe(1);
+  expect(r.stderr).toContain("c.txt was staged while the check ran");
+  // the checked fix is staged all the same: it is what a.txt's checks read
+  expect(git(root, "show", ":a.txt")).toBe("STAGED\n");
+}, 60_000);
