@@ -152,7 +152,9 @@ async function recoverSetAsideWork(name: string, args: string[]): Promise<void> 
   try {
     const { recoverStage } = await import("./src/stage/recover.ts");
     const result = await recoverStage(dir);
-    if (result.status === "restored") for (const line of result.lines) writeErr(`${line}\n`);
+    if (result.status === "restored" || result.status === "foreign") {
+      for (const line of result.lines) writeErr(`${line}\n`);
+    }
   } catch (err) {
     writeErr(
       `cpilot: Cannot put back the work an interrupted \`cpilot check --staged\` set aside in ${dir}: ${(err as Error).message}\nhint: it is all still there; run \`cpilot check --restore\` to try again\n`,

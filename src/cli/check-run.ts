@@ -133,6 +133,9 @@ export async function runCheck(
   let ran: Outcome | null = null;
   let combined = true;
   const shown = new Set<string>(); // diagnostics printed under an earlier run: not again
+  // what each run is given, for the staged files' watch (see check-staged.ts)
+  const fixers = new Set(config.callbacks.filter((c) => c.fixes).map((c) => c.name));
+  const runFiles = new Map<string, { files: readonly string[]; fixer: boolean }>();
   const { tailLines } = agentSettings(config.source.agent); // the raw tail: as agents see it
   try {
     ran = await engine.run(batch, {
@@ -143,8 +146,17 @@ export async function runCheck(
       // of a large check first (CI and --json show the diffs: those keep the full snapshot)
       ...(failOnChange || json ? {} : { contentSnapshotLimit: TERMINAL_SNAPSHOT_LIMIT }),
       onPlanned: (runs) => progress.setTotal(runs.length),
-      onRunStart: (r) => progress.start(r.id, r.callback),
+      onRunStart: (r) => {
+        if (staged) {
+          const fixer = fixers.has(r.callback);
+          runFiles.set(r.id, { files: r.files, fixer });
+          staged.runStarted(r.files, fixer);
+        }
+        progress.start(r.id, r.callback);
+      },
       onRunEnd: (r) => {
+        const run = runFiles.get(r.id);
+        if (staged && run) staged.runEnded(run.files, run.fixer, r.callback);
         progress.end(r.id);
         if (!json)
           for (const line of renderRunLines(r, color, { tailLines, seen: shown }))
@@ -155,10 +167,7 @@ export async function runCheck(
     progress.stop();
     // set-aside work goes back whatever happened; fixes are staged unless interrupted
     if (staged) {
-      combined = staged.finish({
-        aborted: ran === null || options.signal.aborted,
-        rewritten: ran?.resyncs.map((r) => r.path) ?? [],
-      });
+      combined = staged.finish({ aborted: ran === null || options.signal.aborted });
     }
   }
   let outcome: Outcome = failOnChange ? failOnChanges(ran) : ran;

@@ -7,11 +7,14 @@ import type { FileChange } from "../model/batch.ts";
 import { fixesEmptiedCommit } from "../stage/emptied-commit.ts";
 import { type FixReport, settleFixes } from "../stage/fixes.ts";
 import { findGitDir } from "../stage/git-dir.ts";
-import { setAside } from "../stage/hide.ts";
+import { bitsToSetAside, notTheStaged, setAside } from "../stage/hide.ts";
+import { indexStamp, stagedEntries, stagedMeanwhile } from "../stage/index-changed.ts";
 import type { Journal } from "../stage/journal.ts";
 import { claimStage, releaseStage, stageDir } from "../stage/journal.ts";
 import { stopLeftRunsNow } from "../stage/left-runs.ts";
 import { putBack } from "../stage/restore.ts";
+import { indexFileOf } from "../stage/stage-blobs.ts";
+import { StagedWatch } from "../stage/staged-watch.ts";
 import {
   indexEntries,
   SPLIT_FROM_ENTRIES,
@@ -38,7 +41,10 @@ export interface StagedCheck {
    * a fix could not be combined with unstaged changes (the check must fail). `rewritten`:
    * the batch files the engine saw callbacks rewrite.
    */
-  finish(options: { aborted: boolean; rewritten: readonly string[] }): boolean;
+  finish(options: { aborted: boolean }): boolean;
+  /** A run over `files` (from the config root) starts: `fixer` when its callback fixes. */
+  runStarted(files: readonly string[], fixer: boolean): void;
+  runEnded(files: readonly string[], fixer: boolean, callback: string): void;
 }
 
 /** `check --staged` begun before its config is loaded: see {@link beginStagedCheck}. */
@@ -94,6 +100,8 @@ interface Prepared {
   /** The held stage folder; null in a dry run or without a git folder. */
   readonly dir: string | null;
   survey: SurveyStart | null;
+  /** The index file's stamp before git's survey read it (see index-changed.ts). */
+  readonly indexStamp: string | null;
   /** Whether the stage folder is still held by this preparation. */
   held: boolean;
   readonly letGo: () => void;
@@ -119,6 +127,7 @@ function prepare(
     gitDir,
     dir,
     survey: null,
+    indexStamp: gitDir === null ? null : indexStamp(indexFileOf(top as string, gitDir)),
     held: false,
     letGo: () => {
       if (!prepared.held || dir === null) return;
@@ -154,7 +163,12 @@ function prepare(
   process.on("exit", prepared.letGo);
   const split =
     options.untracked && gitDir !== null && indexEntries(top, gitDir) >= SPLIT_FROM_ENTRIES;
-  prepared.survey = startSurvey(top, { untracked: options.untracked, stateDir, split });
+  prepared.survey = startSurvey(top, {
+    untracked: options.untracked,
+    stateDir,
+    split,
+    ...(gitDir === null ? {} : { indexFile: indexFileOf(top, gitDir) }),
+  });
   return prepared;
 }
 
@@ -183,14 +197,15 @@ async function openPrepared(
   }
   mark("staged: tree surveyed");
   const files = rebase(survey.staged, top, root);
-  const nothingAside = survey.unstaged.length === 0 && survey.untracked.length === 0;
   const staged = new Set(survey.staged.filter((c) => c.kind !== "deleted").map((c) => c.path));
   const stageFixed = config.source.stageFixed ?? true;
   if (dir === null || gitDir === null || files.length === 0) {
     letGo();
     process.off("exit", letGo);
-    return { files, finish: () => true };
+    return { files, finish: () => true, runStarted: () => {}, runEnded: () => {} };
   }
+  survey.unstaged.push(...bitsToSetAside(top, survey));
+  const nothingAside = survey.unstaged.length === 0 && survey.untracked.length === 0;
   const keptRoot = join(gitDir, "cpilot", "kept");
   const keptDir = join(keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
   let journal: Journal | null = null;
@@ -212,6 +227,14 @@ async function openPrepared(
     for (const path of left) staged.delete(path);
     mark("staged: unstaged work set aside");
   }
+  // Every staged file is read at each start and end of a run over it: a change a fixer did
+  // not make is no fix (see staged-watch.ts).
+  const long = [...survey.indexed.values()].some((v) => v.length > 80);
+  const watch = new StagedWatch(top, long, keptDir);
+  const differ = watch.watch(staged, survey.indexed);
+  if (differ.length > 0) watch.doubt(notTheStaged(top, differ, survey));
+  const prefix = rootPrefix(top, root);
+  const fromTop = (paths: readonly string[]): string[] => paths.map((p) => `${prefix}${p}`);
   let done = false;
   let allBack = true;
   // `noneChanged`: settleFixes just found no staged or set-aside file changed (see putBack)
@@ -237,19 +260,27 @@ async function openPrepared(
   process.on("exit", restoreOnExit);
   return {
     files,
-    finish({ aborted, rewritten }) {
+    runStarted: (paths, fixer) => watch.runStarted(fromTop(paths), fixer),
+    runEnded: (paths, fixer, callback) => watch.runEnded(fromTop(paths), fixer, callback),
+    finish({ aborted }) {
       let report: FixReport | null = null;
       try {
-        // Nothing set aside and no batch file rewritten (the engine compared them): no fix
-        // to settle, and no git call to make.
-        if (!aborted && (journal !== null || rewritten.length > 0)) {
+        const verdicts = watch.verdicts();
+        // Nothing set aside and no staged file changed: no fix to settle, no git call.
+        const someChanged = [...verdicts.values()].some((v) => v.kind !== "same");
+        if (!aborted && (journal !== null || someChanged)) {
           report = settleFixes({
             top,
+            gitDir,
             dir: journal ? dir : null,
             journal,
             staged,
+            verdicts,
+            indexed: survey.indexed,
+            bits: survey.bits,
             stageFixed,
             keptDir,
+            scratch: join(dir, "fixed"),
             ignore: mine,
           });
         }
@@ -259,13 +290,31 @@ async function openPrepared(
         process.off("exit", letGo);
       }
       mark("staged: fixes settled, work put back");
-      if (report === null) return allBack;
-      stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
+      // Staged by someone else meanwhile (an agent's `git add`): the commit would record
+      // what no check saw. Staging fixes compared the index under its lock; else its
+      // stamp says whether git must be asked.
+      let meanwhile = report?.restaged ?? [];
+      if (
+        !aborted &&
+        meanwhile.length === 0 &&
+        (report?.staged.length ?? 0) === 0 &&
+        indexStamp(indexFileOf(top, gitDir)) !== prepared.indexStamp
+      ) {
+        meanwhile = stagedMeanwhile(stagedEntries(top), survey.indexed);
+      }
+      if (report !== null) stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
+      stagedMessages.stagedMeanwhile(meanwhile);
+      if (report === null) return allBack && meanwhile.length === 0;
       if (report.staged.length > 0 && fixesEmptiedCommit(top, gitDir)) {
         stagedMessages.emptied(report.staged);
         return false;
       }
-      return allBack && report.conflicts.length === 0;
+      return (
+        allBack &&
+        report.conflicts.length === 0 &&
+        report.doubtful.length === 0 &&
+        meanwhile.length === 0
+      );
     },
   };
 }

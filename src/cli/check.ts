@@ -82,7 +82,7 @@ async function restoreCommand(cwd: string): Promise<number> {
   const { pendingStage } = await import("../stage/pending.ts");
   const { recoverStage } = await import("../stage/recover.ts");
   const dir = pendingStage(cwd);
-  const result = dir === null ? ({ status: "nothing" } as const) : await recoverStage(dir);
+  const result = dir === null ? ({ status: "nothing" } as const) : await recoverStage(dir, cwd);
   if (result.status === "busy") {
     throw new CpilotError(
       `Cannot restore set-aside work: cpilot check --staged (pid ${result.pid}) is still running and will put it back itself`,

@@ -59,7 +59,7 @@ export interface BunRuntime {
   /** Absent before Bun 1.4: scales the JIT's tier-up thresholds (1 is the normal policy). */
   readonly unsafe?: { readonly setJITPolicy?: (scale: number) => void };
   CryptoHasher: new (
-    algorithm: "sha1",
+    algorithm: "sha1" | "sha256",
   ) => {
     update(data: string | Uint8Array): { digest(encoding: "hex"): string };
     digest(encoding: "hex"): string;

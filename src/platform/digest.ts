@@ -9,6 +9,18 @@ export function sha1Hex(data: string | Uint8Array): string {
   return createHash("sha1").update(data).digest("hex");
 }
 
+/** Hex SHA-1 or SHA-256 of `parts` one after the other (git's two object formats). */
+export function digestHex(algorithm: "sha1" | "sha256", parts: readonly Uint8Array[]): string {
+  if (bun) {
+    const h = new bun.CryptoHasher(algorithm);
+    for (const p of parts) h.update(p);
+    return h.digest("hex");
+  }
+  const h = nodeBuiltin<typeof NodeCrypto>("node:crypto").createHash(algorithm);
+  for (const p of parts) h.update(p);
+  return h.digest("hex");
+}
+
 /** An incremental SHA-1, for data read in slices. */
 export function sha1Hasher(): { update(data: Uint8Array): void; digest(): string } {
   if (bun) {

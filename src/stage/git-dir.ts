@@ -9,16 +9,30 @@ import { readTextOrEmpty } from "../util/read-text.ts";
  * Honours GIT_DIR as git does. Null outside git.
  */
 export function findGitDir(from: string, env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env.GIT_DIR) return resolve(from, env.GIT_DIR);
+  return findRepository(from, env)?.gitDir ?? null;
+}
+
+/**
+ * {@link findGitDir} with the work tree's top: the folder holding `.git` (GIT_WORK_TREE
+ * when set; null with a GIT_DIR alone, whose top git takes from elsewhere).
+ */
+export function findRepository(
+  from: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { readonly gitDir: string; readonly top: string | null } | null {
+  if (env.GIT_DIR) {
+    const top = env.GIT_WORK_TREE ? resolve(from, env.GIT_WORK_TREE) : null;
+    return { gitDir: resolve(from, env.GIT_DIR), top };
+  }
   let dir = resolve(from);
   for (;;) {
     const dotGit = join(dir, ".git");
     const stat = statSync(dotGit, { throwIfNoEntry: false });
-    if (stat?.isDirectory()) return dotGit;
+    if (stat?.isDirectory()) return { gitDir: dotGit, top: dir };
     if (stat?.isFile()) {
       // a linked worktree or a submodule: ".git" is a file saying "gitdir: <path>"
       const line = /^gitdir: (.+)$/m.exec(readTextOrEmpty(dotGit))?.[1]?.trim();
-      if (line) return isAbsolute(line) ? line : resolve(dir, line);
+      if (line) return { gitDir: isAbsolute(line) ? line : resolve(dir, line), top: dir };
     }
     const parent = dirname(dir);
     if (parent === dir) return null;

@@ -1,9 +1,12 @@
+import { runGit } from "../match/git.ts";
+import { readBlob } from "./file-blob.ts";
 import { gitOnPaths } from "./git-paths.ts";
 import { claimStage, type Journal, rewriteJournal } from "./journal.ts";
 import { dirname, existsSync, join, lstatSync, mkdirSync, writeFileSync } from "./kept-fs.ts";
 import { moveFile } from "./move.ts";
 import { putBack } from "./restore.ts";
-import type { Survey } from "./survey.ts";
+import type { Survey, UnstagedChange } from "./survey.ts";
+import { worktreeChanges } from "./worktree-changes.ts";
 
 /**
  * Make the working tree hold exactly what will be committed: every tracked file that
@@ -50,6 +53,10 @@ export function setAside(
     const tracked = unstaged.map((c) => c.path);
     const fresh = join(dir, "checkout");
     const args = ["checkout-index", "-f", `--prefix=${fresh}/`];
+    // the staged version, whatever the bits say (git would leave such a file out)
+    if (tracked.some((p) => survey.bits.get(p)?.skipWorktree)) {
+      args.push("--ignore-skip-worktree-bits");
+    }
     gitOnPaths(top, args, tracked, "check out the staged version of files");
     for (const path of tracked) moveFile(join(fresh, path), join(top, path));
   } catch (err) {
@@ -57,6 +64,45 @@ export function setAside(
     throw err;
   }
   return journal;
+}
+
+/**
+ * Staged files with assume-unchanged or skip-worktree set whose working copy is not the
+ * staged content (or is not there: a sparse checkout): git's survey cannot see them, and
+ * the callbacks would check the working copy while the commit records the index's. They
+ * are set aside like unstaged changes; their bits are never changed.
+ */
+export function bitsToSetAside(top: string, survey: Survey): UnstagedChange[] {
+  const listed = new Set(survey.unstaged.map((c) => c.path));
+  const out: UnstagedChange[] = [];
+  for (const path of survey.bits.keys()) {
+    if (listed.has(path)) continue;
+    const now = readBlob(join(top, path), (survey.indexed.get(path)?.length ?? 0) > 80);
+    if (now.key === survey.indexed.get(path)) continue;
+    out.push({ path, deleted: now.key === "absent" || now.key === "other" });
+  }
+  return out;
+}
+
+/**
+ * Of `paths`, whose bytes are not the index's blob, those whose content git says is not
+ * the staged one either (not a filter's doing, such as the end of lines).
+ */
+export function notTheStaged(top: string, paths: readonly string[], survey: Survey): string[] {
+  const plain = paths.filter((p) => !survey.bits.has(p));
+  const out = worktreeChanges(top, plain, "compare the staged files with the index");
+  for (const path of paths.filter((p) => survey.bits.has(p))) {
+    // git does not compare these: the file's blob through its filters, as `git add` makes it
+    const args = ["hash-object", `--path=${path}`, "--", path];
+    const r = runGit(top, args);
+    if (
+      !r.ok ||
+      `${survey.indexed.get(path)?.split(" ")[0]} ${r.stdout.trim()}` !== survey.indexed.get(path)
+    ) {
+      out.push(path);
+    }
+  }
+  return out;
 }
 
 /**

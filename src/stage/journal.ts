@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { ownStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { holdsAFile } from "./kept-fs.ts";
@@ -27,10 +27,32 @@ export interface Journal {
   readonly tracked: readonly { readonly path: string; readonly deleted: boolean }[];
   readonly untracked: readonly string[];
   /**
+   * The git folder the stage folder is in, by its file system identity (not its path): a
+   * copy of the repository has a copy of the journal, and its own git folder is another.
+   */
+  readonly gitDirId?: FolderId;
+  /**
    * Folders that did not exist and that checking out a deleted file's staged version
    * makes: removed again (when empty) on the way back, deepest first.
    */
   readonly madeDirs?: readonly string[];
+}
+
+/** A folder by what names it on its file system, whatever its path: device and inode. */
+export interface FolderId {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** The identity of the folder `path`, or null when it cannot be read. */
+export function folderId(path: string): FolderId | null {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat?.isDirectory() ? { dev: stat.dev, ino: stat.ino } : null;
+}
+
+/** The git folder holding the stage folder `dir` (`<git dir>/cpilot/stage`). */
+export function gitDirOfStage(dir: string): string {
+  return dirname(dirname(dir));
 }
 
 /** Where an interrupted check's files wait: `<git dir>/cpilot/stage`. */
@@ -55,7 +77,7 @@ export function claimStage(
   const temp = `${dir}.new-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });
   mkdirSync(temp, { recursive: true });
-  const full: Journal = { ...journal, pid: process.pid, started: ownStartTime() };
+  const full = withIds(dir, journal);
   writeFileAtomic(journalPath(temp), JSON.stringify(full, null, 1), options);
   try {
     renameSync(temp, dir);
@@ -70,9 +92,20 @@ export function claimStage(
 
 /** Replace the journal of a stage folder this process holds (synced: files move next). */
 export function rewriteJournal(dir: string, journal: Omit<Journal, "pid" | "started">): Journal {
-  const full: Journal = { ...journal, pid: process.pid, started: ownStartTime() };
+  const full = withIds(dir, journal);
   writeFileAtomic(journalPath(dir), JSON.stringify(full, null, 1));
   return full;
+}
+
+/** The journal for the stage folder `dir` of this process: its pid and its git folder's id. */
+function withIds(dir: string, journal: Omit<Journal, "pid" | "started">): Journal {
+  const id = folderId(gitDirOfStage(dir));
+  return {
+    ...journal,
+    pid: process.pid,
+    started: ownStartTime(),
+    ...(id === null ? {} : { gitDirId: id }),
+  };
 }
 
 /** The journal in `dir`, or null when there is none or it cannot be read. */

@@ -8,7 +8,6 @@
 // and if the commit fails it is dropped whole, as without cpilot; seen with git 2.39.)
 import { existsSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { gitOnPaths } from "./git-paths.ts";
 
 const PARTIAL_INDEX = /^next-index-\d+\.lock$/;
 
@@ -18,22 +17,4 @@ export function waitingOwnIndex(top: string, env: NodeJS.ProcessEnv = process.en
   if (!indexFile || !PARTIAL_INDEX.test(basename(indexFile))) return null;
   const own = join(dirname(resolve(top, indexFile)), "index.lock");
   return existsSync(own) ? own : null;
-}
-
-/**
- * Stage `paths` (fixed by callbacks, already staged in the commit's index) in the waiting
- * own index as well. Returns the paths it could not stage there: the commit is right
- * either way, only `git status` afterwards would show the fix as not staged.
- */
-export function stageInOwnIndex(top: string, paths: readonly string[]): readonly string[] {
-  const own = waitingOwnIndex(top);
-  if (own === null || paths.length === 0) return [];
-  try {
-    gitOnPaths(top, ["add"], paths, "stage the fixed files in git's own index", {
-      GIT_INDEX_FILE: own,
-    });
-    return [];
-  } catch {
-    return paths;
-  }
 }

@@ -1,9 +1,17 @@
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { isSameProcess } from "../platform/process-start.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
+import { realOr } from "../util/real-path.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
-import { readJournal, settleOrphanFolder } from "./journal.ts";
+import { findRepository } from "./git-dir.ts";
+import {
+  folderId,
+  gitDirOfStage,
+  type Journal,
+  readJournal,
+  settleOrphanFolder,
+} from "./journal.ts";
 import { stopLeftRuns } from "./left-runs.ts";
 import { putBack } from "./restore.ts";
 
@@ -14,6 +22,8 @@ const RECOVER_WAIT_MS = 60_000;
 
 export type Recovery =
   | { readonly status: "restored"; readonly lines: readonly string[] }
+  /** Found, and not this repository's (a copy, or one moved to another disk): kept, not put back. */
+  | { readonly status: "foreign"; readonly lines: readonly string[] }
   | { readonly status: "busy"; readonly pid: number }
   | { readonly status: "nothing" };
 
@@ -28,9 +38,10 @@ function alive(pid: number, started: number | null): boolean {
 
 /**
  * Put back what a `check --staged` set aside in `dir` and did not restore (it was killed,
- * or the machine stopped), unless that check is still running. Says what it did.
+ * or the machine stopped), unless that check is still running. Says what it did. `cwd`:
+ * where this call runs, which finds the work tree when the repository has moved.
  */
-export async function recoverStage(dir: string): Promise<Recovery> {
+export async function recoverStage(dir: string, cwd: string = process.cwd()): Promise<Recovery> {
   // One recoverer at a time: parallel calls (an agent's hooks fire together) each putting
   // back the same files took one another's restored files for callbacks' writes and moved
   // them to kept/. The others wait here, then find the folder gone.
@@ -44,14 +55,14 @@ export async function recoverStage(dir: string): Promise<Recovery> {
   }
   try {
     if (!existsSync(dir)) return { status: "nothing" };
-    return await recoverHeld(dir);
+    return await recoverHeld(dir, cwd);
   } finally {
     unlock();
     folder.close();
   }
 }
 
-async function recoverHeld(dir: string): Promise<Recovery> {
+async function recoverHeld(dir: string, cwd: string): Promise<Recovery> {
   const keptRoot = join(dirname(dir), "kept");
   const journal = readJournal(dir);
   if (journal === null) {
@@ -65,18 +76,28 @@ async function recoverHeld(dir: string): Promise<Recovery> {
       ],
     };
   }
+  // The journal names paths, and a copy of the repository (or one moved) has the same: the
+  // work goes back only into the repository whose git folder holds it, wherever it is now.
+  const gitDir = gitDirOfStage(dir);
+  if (!sameFolder(gitDir, journal)) return foreign(dir, journal, keptRoot);
+  const top = workTree(gitDir, journal, cwd);
+  if (top === null) return foreign(dir, journal, keptRoot);
   if (journal.pid !== process.pid && alive(journal.pid, journal.started)) {
     return { status: "busy", pid: journal.pid };
   }
+  const root =
+    journal.root === undefined ? undefined : join(top, relative(journal.top, journal.root));
   // a run that outlived the check would write over the work about to go back
-  if (journal.root !== undefined && journal.pid !== process.pid) {
-    await stopLeftRuns(journal.root, journal.pid, journal.started);
+  if (root !== undefined && journal.pid !== process.pid) {
+    await stopLeftRuns(root, journal.pid, journal.started);
   }
-  const done = putBack(dir, journal, { top: journal.top, keptRoot });
+  const done = putBack(dir, journal, { top, keptRoot });
   // a check killed before it set anything aside (it holds the folder from its start)
   if (journal.tracked.length === 0 && journal.untracked.length === 0) return { status: "nothing" };
+  const moved =
+    top === journal.top ? "" : ` (in ${top}; the repository was at ${journal.top} then)`;
   const lines = [
-    `cpilot: put back ${done.restored} file${done.restored === 1 ? "" : "s"} an interrupted \`cpilot check --staged\` (pid ${journal.pid}, ${journal.createdAt}) had set aside: your unstaged and untracked work is as it was`,
+    `cpilot: put back ${done.restored} file${done.restored === 1 ? "" : "s"} an interrupted \`cpilot check --staged\` (pid ${journal.pid}, ${journal.createdAt}) had set aside${moved}: your unstaged and untracked work is as it was`,
   ];
   if (done.kept.length > 0) {
     lines.push(
@@ -84,4 +105,53 @@ async function recoverHeld(dir: string): Promise<Recovery> {
     );
   }
   return { status: "restored", lines };
+}
+
+/** Is `gitDir` the git folder the journal was written in (by identity; by path when older)? */
+function sameFolder(gitDir: string, journal: Journal): boolean {
+  const id = folderId(gitDir);
+  if (id === null) return false;
+  if (journal.gitDirId === undefined) {
+    const then = findRepository(journal.top, {})?.gitDir;
+    return then !== undefined && realOr(then) === realOr(gitDir);
+  }
+  return id.dev === journal.gitDirId.dev && id.ino === journal.gitDirId.ino;
+}
+
+/**
+ * The work tree of `gitDir` now: where the journal says when its git folder is still this
+ * one, else (the repository moved) the one around `cwd` when its git folder is this one.
+ */
+function workTree(gitDir: string, journal: Journal, cwd: string): string | null {
+  const id = folderId(gitDir);
+  const same = (dir: string | undefined): boolean => {
+    const other = dir === undefined ? null : folderId(dir);
+    return other !== null && id !== null && other.dev === id.dev && other.ino === id.ino;
+  };
+  if (same(findRepository(journal.top, {})?.gitDir)) return journal.top;
+  const here = findRepository(cwd);
+  return here?.top != null && same(here.gitDir) ? here.top : null;
+}
+
+/**
+ * Set-aside work found in a git folder that is not the one it was set aside in (a copy of
+ * the repository, or one moved to another disk): nothing is put back, and nothing is
+ * written outside this git folder; the files are kept here and the person told where.
+ */
+function foreign(dir: string, journal: Journal, keptRoot: string): Recovery {
+  const to = join(keptRoot, `from-elsewhere-${Date.now()}`);
+  mkdirSync(keptRoot, { recursive: true });
+  renameSync(dir, to);
+  const count = journal.tracked.length + journal.untracked.length;
+  if (count === 0) {
+    rmSync(to, { recursive: true, force: true });
+    return { status: "nothing" };
+  }
+  return {
+    status: "foreign",
+    lines: [
+      `cpilot: found ${count} file${count === 1 ? "" : "s"} an interrupted \`cpilot check --staged\` set aside in ${journal.top} (pid ${journal.pid}, ${journal.createdAt}), not in this repository: this is a copy of it, or it moved to another disk. Not put back; kept in ${to}`,
+      `hint: tracked/ holds the working copies of tracked files and untracked/ untracked files, by their paths in the work tree; copy back what you need (the work tree holds the staged versions of the tracked ones)`,
+    ],
+  };
 }

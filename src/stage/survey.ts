@@ -2,6 +2,9 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { type GitResult, gitFailure, runGitAsync, splitNul } from "../match/git.ts";
 import type { FileChange } from "../model/batch.ts";
+import { hasEscapedBytes } from "../util/path-bytes.ts";
+import { CHUNK } from "./git-paths.ts";
+import { type IndexBits, readIndexBits } from "./index-bits.ts";
 
 /** A tracked file whose working copy is not what the index holds. */
 export interface UnstagedChange {
@@ -19,6 +22,13 @@ export interface Survey {
   readonly unstaged: UnstagedChange[];
   /** Untracked files that are not ignored (and intent-to-add ones); see {@link SurveyStart.result}. */
   readonly untracked: string[];
+  /** What the index holds for each staged path: "<mode> <blob id>" (a deletion: zeros). */
+  readonly indexed: Map<string, string>;
+  /**
+   * Staged files with assume-unchanged or skip-worktree set: git does not compare their
+   * working copy, so it is not among `unstaged` whatever it holds.
+   */
+  readonly bits: Map<string, IndexBits>;
 }
 
 /** A survey under way: its git processes started, their answers not read yet. */
@@ -55,7 +65,7 @@ const OTHERS = ["ls-files", "-z", "--others", "--exclude-standard"];
  */
 export function startSurvey(
   top: string,
-  options: { untracked: boolean; stateDir: string; split?: boolean },
+  options: { untracked: boolean; stateDir: string; split?: boolean; indexFile?: string },
 ): SurveyStart {
   const split = options.untracked && options.split === true;
   const untrackedFlag =
@@ -63,11 +73,36 @@ export function startSurvey(
   const statusArgs = [...STATUS, untrackedFlag];
   const status = settled(runGitAsync(top, statusArgs));
   const others = split ? settled(runGitAsync(top, OTHERS)) : null;
+  // the staged files' bits, asked as soon as they are known (while the config loads)
+  const parsed = status.then((r) => {
+    if (!r.ok) return null;
+    const survey = parseStatus(r.stdout, options.stateDir, options.untracked);
+    const long = [...survey.indexed.values()].some((v) => v.length > 80);
+    const read = options.indexFile ? readIndexBits(options.indexFile, long ? 32 : 20) : null;
+    if (read !== null) {
+      keepStaged(read, survey);
+      return { survey, bits: Promise.resolve(NONE) };
+    }
+    return { survey, bits: settled(askBits(top, survey.staged)) };
+  });
+  parsed.catch(() => {});
   return {
     async result({ untracked }) {
       const r = await status;
       if (!r.ok) throw gitFailure(top, statusArgs, r, "list staged and unstaged changes");
-      const survey = parseStatus(r.stdout, options.stateDir, untracked && options.untracked);
+      const early = (await parsed) as { survey: Survey; bits: Promise<GitResult> };
+      const survey = early.survey;
+      if (options.untracked && !untracked) {
+        // without the untracked files, but with the intent-to-add ones
+        survey.untracked.splice(
+          0,
+          Infinity,
+          ...parseStatus(r.stdout, options.stateDir, false).untracked,
+        );
+      }
+      const b = await early.bits;
+      if (!b.ok) throw gitFailure(top, BITS, b, "read the index bits of the staged files");
+      readBits(b.stdout, survey);
       if (others === null || !untracked) return survey;
       const o = await others;
       if (!o.ok) throw gitFailure(top, OTHERS, o, "list untracked files");
@@ -79,6 +114,42 @@ export function startSurvey(
       return survey;
     },
   };
+}
+
+const BITS = ["ls-files", "-v", "-z"];
+const NONE: GitResult = { ok: true, stdout: "", stderr: "", missing: false, timedOut: false };
+
+/** The bits of the staged files (not deleted) among `all`, into `survey.bits`. */
+function keepStaged(all: ReadonlyMap<string, IndexBits>, survey: Survey): void {
+  if (all.size === 0) return;
+  for (const c of survey.staged) {
+    const bits = all.get(c.path);
+    if (bits !== undefined && c.kind !== "deleted") survey.bits.set(c.path, bits);
+  }
+}
+
+/** `git ls-files -v` of the staged files (all files when they are many or odd names). */
+function askBits(top: string, staged: readonly FileChange[]): Promise<GitResult> {
+  const paths = staged.filter((c) => c.kind !== "deleted").map((c) => c.path);
+  if (paths.length === 0) return Promise.resolve(NONE);
+  const all = paths.length > CHUNK || paths.some(hasEscapedBytes);
+  return runGitAsync(top, all ? BITS : [...BITS, "--", ...paths]);
+}
+
+/**
+ * `git ls-files -v` tags: lower case for assume-unchanged, S (s) for skip-worktree. Only
+ * staged files count: the others are not in the commit's changes.
+ */
+function readBits(stdout: string, survey: Survey): void {
+  const staged = new Set(survey.staged.filter((c) => c.kind !== "deleted").map((c) => c.path));
+  for (const record of splitNul(stdout)) {
+    const tag = record[0] as string;
+    const path = record.slice(2);
+    if (!staged.has(path)) continue;
+    const assumeUnchanged = tag !== tag.toUpperCase();
+    const skipWorktree = tag === "S" || tag === "s";
+    if (assumeUnchanged || skipWorktree) survey.bits.set(path, { assumeUnchanged, skipWorktree });
+  }
 }
 
 /** {@link startSurvey} and its result at once. */
@@ -106,6 +177,7 @@ function parseStatus(stdout: string, stateDir: string, untracked: boolean): Surv
   const staged: FileChange[] = [];
   const unstaged: UnstagedChange[] = [];
   const others: string[] = [];
+  const indexed = new Map<string, string>();
   for (const record of splitNul(stdout)) {
     const type = record[0];
     if (type === "?") {
@@ -122,12 +194,15 @@ function parseStatus(stdout: string, stateDir: string, untracked: boolean): Surv
     const y = record[3];
     if (x !== ".") {
       staged.push({ path, kind: x === "A" ? "created" : x === "D" ? "deleted" : "modified" });
+      // "1 XY sub mH mI mW hH hI path"
+      const f = record.split(" ", 8);
+      indexed.set(path, `${f[4]} ${f[7]}`);
     }
     // `git add -N` (intent to add): not in the commit, so set aside as an untracked file
     if (y === "A" && x === ".") others.push(path);
     else if (y !== ".") unstaged.push({ path, deleted: y === "D" });
   }
-  return { staged, unstaged, untracked: others };
+  return { staged, unstaged, untracked: others, indexed, bits: new Map() };
 }
 
 /**

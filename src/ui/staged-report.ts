@@ -66,6 +66,18 @@ export const stagedMessages = {
     say("hint: it is all still there; `cpilot check --restore` (or any cpilot call) tries again");
   },
 
+  /** Staged by someone else while the check ran: the commit is stopped. */
+  stagedMeanwhile(paths: readonly string[]): void {
+    if (paths.length === 0) return;
+    say(
+      paint(
+        `cpilot: Cannot pass the commit: ${list(paths)} ${paths.length === 1 ? "was" : "were"} staged while the check ran, and no check saw what the index holds now`,
+        "red",
+      ),
+    );
+    say("hint: nothing was changed of it; commit again to check what is staged now");
+  },
+
   /** The fixes took back every staged change: the commit would record nothing. */
   emptied(paths: readonly string[]): void {
     say(
@@ -102,6 +114,33 @@ export const stagedMessages = {
             : `cpilot: callbacks rewrote ${list(report.unstaged)}; stageFixed is off, so the fix is in the working tree, not staged`,
           "yellow",
         ),
+      );
+    }
+    if (report.late.length > 0) {
+      say(
+        paint(
+          `cpilot: ${list(report.late)} changed while the check ran, after the callbacks had read it: the commit records the version they checked; the change stays in the working tree, not staged`,
+          "yellow",
+        ),
+      );
+    }
+    for (const d of report.doubtful) {
+      say(
+        paint(
+          d.during === null
+            ? `cpilot: Cannot tell what the callbacks checked of "${d.path}": it changed while the check ran, and no fixer of it was running (an edit made meanwhile)`
+            : `cpilot: Cannot tell what the callbacks checked of "${d.path}": it changed during the run of '${d.during}', which does not say \`fixes: true\` (an edit made meanwhile, or that callback rewrote it)`,
+          "red",
+        ),
+      );
+      const edit =
+        d.fixerOutputAt !== null
+          ? ` Your edit is back in the working tree; what a fixer made of it is kept in ${d.fixerOutputAt}.`
+          : d.editAt !== null
+            ? ` A copy of your edit, before a fixer ran over it, is in ${d.editAt}.`
+            : "";
+      say(
+        `hint: nothing of it is staged: the index holds the version you staged, the working tree what was written last.${edit} Stage what you mean to commit and commit again${d.during === null ? "" : `; if '${d.during}' rewrites files, give it \`fixes: true\``}`,
       );
     }
     for (const { path, keptAt } of report.conflicts) {

@@ -536,7 +536,9 @@ describe("a fix made during `git commit <paths>`", () => {
     });
   };
   const fixer = {
-    callbacks: [{ name: "fix", pattern: "*.txt", timeout: 60, run: 'sed -i s/bad/good/ "$@"' }],
+    callbacks: [
+      { name: "fix", pattern: "*.txt", timeout: 60, fixes: true, run: 'sed -i s/bad/good/ "$@"' },
+    ],
   };
 
   test("is in the commit and in git's own index: nothing left to stage or revert", () => {

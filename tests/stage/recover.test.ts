@@ -90,3 +90,13 @@ test("a check that is still running is left alone", async () => {
   writeFileSync(journalFile, JSON.stringify(journal));
   expect((await recoverStage(dir)).status).toBe("restored"); // its own journal: this process may
 });
+
+test("a journal from before git folders were named by identity: put back when its path is this repository's", async () => {
+  const { root, before, dir } = messy();
+  await hide(root, dir);
+  const journalFile = join(dir, "journal.json");
+  const { gitDirId: _id, ...journal } = JSON.parse(readFileSync(journalFile, "utf8"));
+  writeFileSync(journalFile, JSON.stringify({ ...journal, pid: 2 ** 22 + 7, started: 1 }));
+  expect((await recoverStage(dir, root)).status).toBe("restored");
+  expect(treeState(root)).toEqual(before);
+});

@@ -1,0 +1,63 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { type GitEnv, gitFailure, runGit, splitNul } from "../match/git.ts";
+
+/**
+ * A fingerprint of the index file that changes with any write of it (its size, time and
+ * trailing checksum), read without git; null when it cannot be read.
+ */
+export function indexStamp(indexFile: string): string | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(indexFile, "r");
+    const stat = fstatSync(fd, { bigint: true });
+    const tail = Buffer.alloc(32);
+    const size = Number(stat.size);
+    const n = readSync(fd, tail, 0, Math.min(32, size), Math.max(0, size - 32));
+    return `${stat.size}:${stat.mtimeNs}:${tail.subarray(0, n).toString("hex")}`;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/** What the index (`env`'s) stages against HEAD: path -> "<mode> <blob id>" (zeros: deleted). */
+export function stagedEntries(top: string, env: GitEnv = {}): Map<string, string> {
+  const head = runGit(top, ["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], env);
+  // no commit yet: against the empty tree, whose id the object format decides
+  const base = head.ok
+    ? "HEAD"
+    : runGit(top, ["hash-object", "-t", "tree", "/dev/null"], env).stdout.trim();
+  const args = [
+    "diff-index",
+    "--cached",
+    "-z",
+    "--no-renames",
+    "--ignore-submodules=all",
+    "--ita-invisible-in-index",
+    base,
+  ];
+  const r = runGit(top, args, env);
+  if (!r.ok) throw gitFailure(top, args, r, "read what the index stages");
+  const out = new Map<string, string>();
+  const fields = splitNul(r.stdout);
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    // ":mH mI hH hI X" then the path
+    const [, mode, , id] = (fields[i] as string).slice(1).split(" ");
+    out.set(fields[i + 1] as string, `${mode} ${id}`);
+  }
+  return out;
+}
+
+/**
+ * The paths whose staged entry is not what was checked (`checked`) nor what cpilot is
+ * about to stage there (`mine`): staged by someone else while the check ran.
+ */
+export function stagedMeanwhile(
+  now: ReadonlyMap<string, string>,
+  checked: ReadonlyMap<string, string>,
+  mine: ReadonlyMap<string, string> = new Map(),
+): string[] {
+  const paths = new Set([...now.keys(), ...checked.keys()]);
+  return [...paths].filter((p) => now.get(p) !== checked.get(p) && now.get(p) !== mine.get(p));
+}

@@ -1,0 +1,37 @@
+import { closeSync, copyFileSync, openSync, renameSync, rmSync } from "node:fs";
+import { CpilotError } from "../util/errors.ts";
+
+/**
+ * Change the index `indexFile` under git's own lock (`<index>.lock`, made exclusively):
+ * `change` gets a copy to read and write with GIT_INDEX_FILE, which then takes the
+ * index's place as git commits a lock (renamed onto the lock, the lock onto the index). No
+ * other git command can stage anything between what `change` reads and what it writes.
+ * When `change` throws, the index is as it was.
+ */
+export function withIndexLock<T>(
+  indexFile: string,
+  change: (copy: string) => T,
+  action: string,
+): T {
+  const lock = `${indexFile}.lock`;
+  try {
+    closeSync(openSync(lock, "wx", 0o666));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    throw new CpilotError(`Cannot ${action}: the index is locked ("${lock}" exists)`, {
+      hint: "another git command is at work in this repository; commit again once it is done (if none is, remove that file)",
+    });
+  }
+  const copy = `${indexFile}.cpilot-${process.pid}`;
+  try {
+    copyFileSync(indexFile, copy);
+    const result = change(copy);
+    renameSync(copy, lock);
+    renameSync(lock, indexFile);
+    return result;
+  } catch (err) {
+    rmSync(copy, { force: true });
+    rmSync(lock, { force: true });
+    throw err;
+  }
+}
