@@ -1,10 +1,12 @@
 #!/usr/bin/env bun
 import { AGENT_NAMES } from "./src/agents/registry.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
+import { rawArgv } from "./src/platform/raw-argv.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
 import { pendingStage } from "./src/stage/pending.ts";
 // argv → command. The only place that exits the process.
 import { CpilotError, HelpRequest } from "./src/util/errors.ts";
+import { decodeBytes } from "./src/util/path-bytes.ts";
 import { mark } from "./src/util/trace.ts";
 import { VERSION, VERSION_LINE } from "./src/version.ts";
 
@@ -181,6 +183,12 @@ function report(err: unknown): number {
   return 70;
 }
 
+/** The arguments as given: a file name that is not UTF-8 keeps its bytes (see path-bytes.ts). */
+function commandArgs(decoded: string[]): string[] {
+  if (decoded.every((arg) => !arg.includes("\ufffd"))) return decoded;
+  return rawArgv(decoded)?.map(decodeBytes) ?? decoded;
+}
+
 /**
  * Commands whose last output may still sit in a stream (the MCP transport; `logs` piping a
  * file to stdout) end when the runtime has written it. The others write synchronously and
@@ -188,7 +196,7 @@ function report(err: unknown): number {
  */
 const ENDS_WITH_STREAMS = new Set(["mcp", "logs"]);
 
-const argv = process.argv.slice(2);
+const argv = commandArgs(process.argv.slice(2));
 const finish = (code: number): void => {
   if (ENDS_WITH_STREAMS.has(argv[0] ?? "")) process.exitCode = code;
   else process.exit(code);
