@@ -22,6 +22,7 @@ usage: cpilot <command> [options]        (cpilot <command> --help for its option
   stop RUN_ID          stop a running run and everything it started (--session ID, --all)
   init                 propose callbacks for what the project already runs, then write the config
   add "<words>"        build a callback from plain words (a small model, or phrase rules)
+  approve [NAME...]    show what an agent proposed (MCP callback_upsert); yes on the terminal makes it run
   context apply        apply <context-update> blocks to .context/ markdown
   gate test | log      dry-run the write gate, or show its decisions
 
@@ -54,6 +55,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   stop: async () => (await import("./src/cli/stop.ts")).stopCommand,
   init: async () => (await import("./src/cli/init.ts")).initCommand,
   add: async () => (await import("./src/cli/add.ts")).addCommand,
+  approve: async () => (await import("./src/cli/approve.ts")).approveCommand,
   gate: async () => {
     const { gateCommand } = await import("./src/cli/gate.ts");
     const { loadProjectConfigSupervised } = await import("./src/config/supervised-load.ts");
