@@ -1,10 +1,12 @@
 #!/usr/bin/env bun
 import { AGENT_NAMES } from "./src/agents/registry.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
+import { rawArgv } from "./src/platform/raw-argv.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
 import { pendingStage } from "./src/stage/pending.ts";
 // argv → command. The only place that exits the process.
 import { CpilotError, HelpRequest } from "./src/util/errors.ts";
+import { decodeBytes } from "./src/util/path-bytes.ts";
 import { mark } from "./src/util/trace.ts";
 import { VERSION, VERSION_LINE } from "./src/version.ts";
 
@@ -20,6 +22,7 @@ usage: cpilot <command> [options]        (cpilot <command> --help for its option
   stop RUN_ID          stop a running run and everything it started (--session ID, --all)
   init                 propose callbacks for what the project already runs, then write the config
   add "<words>"        build a callback from plain words (a small model, or phrase rules)
+  approve [NAME...]    show what an agent proposed (MCP callback_upsert); yes on the terminal makes it run
   context apply        apply <context-update> blocks to .context/ markdown
   gate test | log      dry-run the write gate, or show its decisions
 
@@ -52,6 +55,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   stop: async () => (await import("./src/cli/stop.ts")).stopCommand,
   init: async () => (await import("./src/cli/init.ts")).initCommand,
   add: async () => (await import("./src/cli/add.ts")).addCommand,
+  approve: async () => (await import("./src/cli/approve.ts")).approveCommand,
   gate: async () => {
     const { gateCommand } = await import("./src/cli/gate.ts");
     const { loadProjectConfigSupervised } = await import("./src/config/supervised-load.ts");
@@ -183,6 +187,12 @@ function report(err: unknown): number {
   return 70;
 }
 
+/** The arguments as given: a file name that is not UTF-8 keeps its bytes (see path-bytes.ts). */
+function commandArgs(decoded: string[]): string[] {
+  if (decoded.every((arg) => !arg.includes("\ufffd"))) return decoded;
+  return rawArgv(decoded)?.map(decodeBytes) ?? decoded;
+}
+
 /**
  * Commands whose last output may still sit in a stream (the MCP transport; `logs` piping a
  * file to stdout) end when the runtime has written it. The others write synchronously and
@@ -190,7 +200,7 @@ function report(err: unknown): number {
  */
 const ENDS_WITH_STREAMS = new Set(["mcp", "logs"]);
 
-const argv = process.argv.slice(2);
+const argv = commandArgs(process.argv.slice(2));
 const finish = (code: number): void => {
   if (ENDS_WITH_STREAMS.has(argv[0] ?? "")) process.exitCode = code;
   else process.exit(code);

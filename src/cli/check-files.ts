@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { configRootAhead } from "../config/find.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
-import { gitTimeoutMs, runGit, splitNul } from "../match/git.ts";
+import { gitTimeoutMs, splitNul } from "../match/git.ts";
+import { runGitOnNames } from "../match/git-names.ts";
 import type { FileChange } from "../model/batch.ts";
 import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
@@ -130,10 +131,10 @@ function assertKnown(root: string, files: FileChange[]): FileChange[] {
   if (missing.length === 0) return files;
   const known = new Set<string>();
   for (const args of [
-    ["ls-files", "-z", "--cached", "--", ...missing],
-    ["ls-tree", "-r", "-z", "--name-only", "HEAD", "--", ...missing],
+    ["ls-files", "-z", "--cached", "--"],
+    ["ls-tree", "-r", "-z", "--name-only", "HEAD", "--"],
   ]) {
-    const r = runGit(root, args);
+    const r = runGitOnNames(root, args, missing);
     if (r.ok) for (const path of splitNul(r.stdout)) known.add(path);
   }
   const unknown = missing.find((path) => !known.has(path));

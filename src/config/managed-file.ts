@@ -9,10 +9,20 @@ export function managedPath(root: string): string {
   return join(root, MANAGED_NAME);
 }
 
-/** The managed callbacks, unvalidated; [] when the file does not exist. */
-export function readManaged(root: string): unknown[] {
+/**
+ * The managed file's two lists, unvalidated: `callbacks` (the person's: they run) and
+ * `proposed` (an agent's proposals: they run only once the person moved them into
+ * `callbacks`, with `cpilot approve` or by hand). Both [] when the file does not exist.
+ */
+export interface ManagedFile {
+  callbacks: unknown[];
+  proposed: unknown[];
+}
+
+/** Read the managed file; a file that is not `{ "callbacks": [...] }` is an error. */
+export function readManagedFile(root: string): ManagedFile {
   const path = managedPath(root);
-  if (!existsSync(path)) return [];
+  if (!existsSync(path)) return { callbacks: [], proposed: [] };
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, "utf8"));
@@ -22,10 +32,17 @@ export function readManaged(root: string): unknown[] {
     });
   }
   const callbacks = (value as { callbacks?: unknown })?.callbacks;
-  if (!Array.isArray(callbacks)) {
-    throw new CpilotError(`Cannot use "${MANAGED_NAME}": expected { "callbacks": [...] }`, {
-      hint: "fix the file, or delete it",
-    });
+  const proposed = (value as { proposed?: unknown })?.proposed;
+  if (!Array.isArray(callbacks) || (proposed !== undefined && !Array.isArray(proposed))) {
+    throw new CpilotError(
+      `Cannot use "${MANAGED_NAME}": expected { "callbacks": [...] } (and "proposed": [...])`,
+      { hint: "fix the file, or delete it" },
+    );
   }
-  return callbacks;
+  return { callbacks, proposed: proposed ?? [] };
+}
+
+/** The managed callbacks that run, unvalidated; [] when the file does not exist. */
+export function readManaged(root: string): unknown[] {
+  return readManagedFile(root).callbacks;
 }

@@ -1,8 +1,14 @@
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { CpilotError } from "../util/errors.ts";
-import { MANAGED_NAME, managedPath, readManaged } from "./managed-file.ts";
+import {
+  MANAGED_NAME,
+  type ManagedFile,
+  managedPath,
+  readManaged,
+  readManagedFile,
+} from "./managed-file.ts";
 
-export { MANAGED_NAME, managedPath, readManaged };
+export { MANAGED_NAME, managedPath, readManaged, readManagedFile };
 
 import type { CallbackDef } from "./types.ts";
 import { validateConfig } from "./validate.ts";
@@ -16,8 +22,14 @@ import { validateConfig } from "./validate.ts";
 /** A callback as stored in the managed file: no functions. */
 export type ManagedCallback = CallbackDef & { run: string | string[] };
 
+/** Write both lists atomically; an empty `proposed` list is left out. */
+export function writeManagedFile(root: string, file: ManagedFile): void {
+  const value = file.proposed.length > 0 ? file : { callbacks: file.callbacks };
+  writeFileAtomic(managedPath(root), `${JSON.stringify(value, null, 2)}\n`);
+}
+
 function writeManaged(root: string, callbacks: unknown[]): void {
-  writeFileAtomic(managedPath(root), `${JSON.stringify({ callbacks }, null, 2)}\n`);
+  writeManagedFile(root, { ...readManagedFile(root), callbacks });
 }
 
 /**
@@ -38,8 +50,22 @@ export function upsertManaged(
     );
   }
   const current = readManaged(root);
-  const index = current.findIndex((c) => (c as { name?: unknown })?.name === callback.name);
-  const next = [...current];
+  const next = withCallback(current, callback, configNames);
+  writeManaged(root, next);
+  return next.length === current.length ? "updated" : "created";
+}
+
+/**
+ * `callbacks` with `callback` in place of the one of its name (or added), validated as the
+ * config would be. Throws a CpilotError naming each bad field.
+ */
+export function withCallback(
+  callbacks: readonly unknown[],
+  callback: ManagedCallback,
+  configNames: readonly string[],
+): unknown[] {
+  const index = callbacks.findIndex((c) => (c as { name?: unknown })?.name === callback.name);
+  const next = [...callbacks];
   if (index >= 0) next[index] = callback;
   else next.push(callback);
   const check = validateConfig({ callbacks: next }, { knownNames: configNames });
@@ -49,8 +75,7 @@ export function upsertManaged(
       hint: "fix the fields named above",
     });
   }
-  writeManaged(root, next);
-  return index >= 0 ? "updated" : "created";
+  return next;
 }
 
 /** Remove a managed callback; false when there was none by that name. */

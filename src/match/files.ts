@@ -5,13 +5,14 @@
  * can break the parse or reach a shell.
  */
 import { lstatSync } from "node:fs";
-import { join } from "node:path";
 import type { ChangeKind, FileChange } from "../model/batch.ts";
 import { CpilotError } from "../util/errors.ts";
+import { fsPath, hasEscapedBytes } from "../util/path-bytes.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { parseNameStatus, toChanges } from "./_name-status.ts";
 import { onDisk } from "./_on-disk.ts";
 import { gitFailure, gitOrThrow, isNotRepo, runGit, runGitAsync, splitNul } from "./git.ts";
+import { runGitOnNames } from "./git-names.ts";
 import { rootRelative } from "./root-relative.ts";
 import { walkFiles } from "./walk.ts";
 
@@ -107,7 +108,7 @@ export async function explicitFiles(
 ): Promise<FileChange[]> {
   const named = paths.map((given) => {
     const path = rootRelative(root, cwd, given);
-    return { path, kind: kindOnDisk(join(root, path)) };
+    return { path, kind: kindOnDisk(path === "" ? root : `${root}/${path}`) };
   });
   const dirs = named.filter((n) => n.kind === "directory").map((n) => n.path);
   const below =
@@ -130,7 +131,7 @@ export async function explicitFiles(
 
 function kindOnDisk(abs: string): ChangeKind | "directory" {
   try {
-    return lstatSync(abs).isDirectory() ? "directory" : "modified";
+    return lstatSync(fsPath(abs)).isDirectory() ? "directory" : "modified";
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? "deleted" : "modified";
@@ -149,11 +150,16 @@ function kindOnDisk(abs: string): ChangeKind | "directory" {
  * Untracked files come first, then tracked ones, each in git's order.
  */
 async function gitFiles(root: string, pathspecs: readonly string[]): Promise<string[] | null> {
-  const specs = ["--", ...pathspecs.map((p) => (p === "" ? "." : p))];
+  const specs = pathspecs.map((p) => (p === "" ? "." : p));
   const othersArgs = ["ls-files", "-z", "--others", "--exclude-standard"];
   const cachedArgs = ["ls-files", "-z", "--cached"];
-  const walking = runGitAsync(root, [...othersArgs, ...specs]);
-  const indexed = await runGitAsync(root, [...cachedArgs, ...specs]);
+  // a name that is not UTF-8 goes to git as its bytes, through a file (rare: no overlap)
+  const list = (args: string[]) =>
+    specs.some(hasEscapedBytes)
+      ? Promise.resolve(runGitOnNames(root, [...args, "--"], specs))
+      : runGitAsync(root, [...args, "--", ...specs]);
+  const walking = list(othersArgs);
+  const indexed = await list(cachedArgs);
   if (!indexed.ok) {
     await walking;
     if (isNotRepo(indexed)) return null;

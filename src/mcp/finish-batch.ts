@@ -7,11 +7,14 @@ import { callResults } from "./call-result.ts";
 import { shiftRegion } from "./edits.ts";
 import type { WriteDone } from "./perform-write.ts";
 import type { Project } from "./project.ts";
+import type { SessionPause } from "./session-pause.ts";
 import { toAgentSpace } from "./text-file.ts";
 
 export interface FinishContext {
   readonly project: Project;
   readonly session: string;
+  /** Callbacks the agent paused for this session: left out of its batches. */
+  readonly paused: SessionPause;
   readonly agent: () => string | undefined;
   readonly signal: AbortSignal;
   /** The text the agent was last told each file holds (agent space), by path. */
@@ -84,11 +87,13 @@ export async function finishBatch(
       files: changes,
       origin: { surface: "mcp", session: ctx.session, ...(agent === undefined ? {} : { agent }) },
     };
+    const skip = ctx.paused.among(state.config.callbacks.map((cb) => cb.name));
     // Background runs start once the blocking ones (formatters) are done, so what they
     // report as rewritten is their own doing.
     try {
       const outcome = await state.engine.run(batch, {
         blocking: true,
+        skip,
         signal: ctx.signal,
         resyncTree: state.config.source.resync === "tree",
       });
@@ -107,12 +112,12 @@ export async function finishBatch(
     }
     forgetOldest(ctx.known);
     background = state.engine
-      .plan(batch, { blocking: false })
+      .plan(batch, { blocking: false, skip })
       .map((p) => ({ callback: p.callback.name, files: p.files }));
     if (background.length > 0) {
       const root = ctx.project.root;
       ctx.track(
-        state.engine.run(batch, { blocking: false, signal: ctx.signal }).then(
+        state.engine.run(batch, { blocking: false, skip, signal: ctx.signal }).then(
           (outcome) => {
             const notice = backgroundNotice(outcome, ctx.known);
             if (notice !== null) postNotice(root, ctx.session, { kind: "callbacks", ...notice });

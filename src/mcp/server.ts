@@ -11,6 +11,7 @@ import { finishBatch } from "./finish-batch.ts";
 import { DEFAULT_PROGRESS_MS } from "./keep-alive.ts";
 import { limitLines, MAX_MESSAGE_BYTES, type Oversize } from "./line-limit.ts";
 import { Project, projectRoot } from "./project.ts";
+import { SessionPause } from "./session-pause.ts";
 import { guardStdout } from "./stdout-guard.ts";
 import { createToolContext } from "./tool-context.ts";
 import { registerCallbackList } from "./tools/callback-list.ts";
@@ -85,6 +86,7 @@ export async function createCpilotMcp(options: CpilotMcpOptions): Promise<Cpilot
   const agent = (): string | undefined => server.server.getClientVersion()?.name;
   const background = new Set<Promise<void>>();
   const known = new Map<string, string>();
+  const paused = new SessionPause();
   const windowMs = options.batchWindowMs ?? DEFAULT_BATCH_WINDOW_MS;
   const batcher = new Batcher({
     windowMs,
@@ -93,6 +95,7 @@ export async function createCpilotMcp(options: CpilotMcpOptions): Promise<Cpilot
       finishBatch(writes, {
         project,
         session,
+        paused,
         agent,
         signal,
         known,
@@ -106,6 +109,7 @@ export async function createCpilotMcp(options: CpilotMcpOptions): Promise<Cpilot
     project,
     batcher,
     session,
+    paused,
     agent,
     progressMs: options.progressMs ?? DEFAULT_PROGRESS_MS,
   });

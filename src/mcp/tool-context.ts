@@ -4,12 +4,15 @@ import type { Batcher } from "./batcher.ts";
 import { keepAlive, type ToolExtra } from "./keep-alive.ts";
 import { performWrite, type WriteContext, type WriteRequest } from "./perform-write.ts";
 import type { Project } from "./project.ts";
+import type { SessionPause } from "./session-pause.ts";
 
 /** What every tool handler gets: the project, the batcher, and how to answer. */
 export interface ToolContext {
   readonly project: Project;
   readonly batcher: Batcher;
   readonly session: string;
+  /** What the agent paused for this session (callback_toggle). */
+  readonly paused: SessionPause;
   /** The client's name (e.g. "claude-code"), once it has said it. */
   agent(): string | undefined;
   /** The gate settings for a write, from the config as it is now. */
@@ -33,11 +36,12 @@ export function createToolContext(options: {
   project: Project;
   batcher: Batcher;
   session: string;
+  paused: SessionPause;
   agent: () => string | undefined;
   /** Progress notifications while a call waits for callbacks; 0: none. */
   progressMs: number;
 }): ToolContext {
-  const { project, batcher, session, agent } = options;
+  const { project, batcher, session, paused, agent } = options;
   const writeContext = async (): Promise<WriteContext> => {
     const state = await project.load();
     const name = agent();
@@ -57,6 +61,7 @@ export function createToolContext(options: {
     project,
     batcher,
     session,
+    paused,
     agent,
     writeContext,
     reply,

@@ -43,13 +43,42 @@ export function descendantsOf(roots: readonly number[]): number[] {
   return out;
 }
 
+/** The process's environment as /proc shows it, null where it cannot be read. */
+function environOf(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, "latin1");
+  } catch {
+    return null;
+  }
+}
+
+function holds(env: string, entry: string): boolean {
+  return env.startsWith(`${entry}\0`) || env.includes(`\0${entry}\0`);
+}
+
 /** Does the process's environment hold `entry` (`NAME=value`)? False where it cannot be read. */
 export function environHas(pid: number, entry: string): boolean {
-  try {
-    const env = readFileSync(`/proc/${pid}/environ`, "latin1");
-    return env.startsWith(`${entry}\0`) || env.includes(`\0${entry}\0`);
-  } catch {
-    return false;
+  const env = environOf(pid);
+  return env !== null && holds(env, entry);
+}
+
+/** Looks at an empty environment before taking it for one, a millisecond apart. */
+const EXEC_LOOKS = 200;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * {@link environHas} for a process this one must tell apart (one it adopted): while a
+ * process is inside execve, between dropping its old program and laying out the new one's
+ * stack, /proc shows it an empty environment, so a run's process caught there would pass
+ * for a stranger and escape the run's end. An empty environment is looked at again until
+ * it shows one; a process whose environment really is empty costs a fifth of a second.
+ */
+export function environHasSettled(pid: number, entry: string): boolean {
+  for (let look = 1; ; look++) {
+    const env = environOf(pid);
+    if (env === null) return false;
+    if (env !== "" || look >= EXEC_LOOKS) return holds(env, entry);
+    Atomics.wait(pause, 0, 0, 1);
   }
 }
 

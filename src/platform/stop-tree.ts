@@ -1,7 +1,7 @@
 import {
   childrenOf,
   descendantsOf,
-  environHas,
+  environHasSettled,
   isZombie,
   processesWithEnv,
 } from "./process-tree.ts";
@@ -26,7 +26,7 @@ export function escapedProcesses(
       if (startedPids.has(child)) continue;
       if (isZombie(child))
         reapAdopted(child); // ended: collect it, or it stays a zombie
-      else if (environHas(child, marker)) roots.push(child);
+      else if (environHasSettled(child, marker)) roots.push(child);
     }
   }
   if (marker !== null && everywhere) roots.push(...processesWithEnv(marker));

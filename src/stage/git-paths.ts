@@ -1,9 +1,8 @@
-import { Buffer } from "node:buffer";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type GitEnv, type GitResult, gitFailure, runGit, runGitWithList } from "../match/git.ts";
-import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
+import { type GitEnv, gitFailure, runGit, runGitWithList } from "../match/git.ts";
+import { gitWithNames } from "../match/git-names.ts";
+import { hasEscapedBytes } from "../util/path-bytes.ts";
+
+export { gitWithNames };
 
 /** Arguments per git call: far below any command line limit. */
 export const CHUNK = 500;
@@ -32,30 +31,4 @@ export function gitOnPaths(
     out += r.stdout;
   }
   return out;
-}
-
-/**
- * Run git with `args` then `names`, one of which is not UTF-8: the names go as bytes
- * through a file (see runGitWithList). Rare, so the temporary folder costs nothing usual.
- */
-export function gitWithNames<T = GitResult>(
-  top: string,
-  args: readonly string[],
-  names: readonly string[],
-  run: (cwd: string, args: readonly string[], list: string) => T = runGitWithList as never,
-): T {
-  const dir = mkdtempSync(join(tmpdir(), "cpilot-names-"));
-  try {
-    const list = join(dir, "names");
-    writeFileSync(
-      list,
-      Buffer.concat(names.map((n) => Buffer.concat([encodeBytes(n), Buffer.from([0])]))),
-      {
-        mode: 0o600,
-      },
-    );
-    return run(top, args, list);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }

@@ -540,7 +540,7 @@ describe("after the config loaded, the gate still ends in a verdict (issue 16, i
 
 describe("MCP: the edit tools and callback_upsert cannot change the gate (issue 16, item 4)", () => {
   test(
-    "write_file to the config is denied; callback_upsert adds a callback and the gate holds",
+    "write_file to the config is denied; callback_upsert proposes a callback and the gate holds",
     async () => {
       const { startMcp } = await import("../mcp/_client.ts");
       const p = attackProject(JSON_CONFIG);
@@ -562,7 +562,10 @@ describe("MCP: the edit tools and callback_upsert cannot change the gate (issue 
           run: "true",
           timeout: 5,
         });
-        expect(added).toMatchObject({ isError: false, text: expect.stringContaining("Created") });
+        expect(added).toMatchObject({
+          isError: false,
+          text: expect.stringContaining("Proposed new callback"),
+        });
         const hook = await mcp.call("write_file", { path: ".git/hooks/pre-commit", content: "x" });
         expect(hook.isError).toBe(true);
       } finally {

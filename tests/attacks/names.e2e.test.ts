@@ -3,7 +3,7 @@
 // the NUL list; JSON (stdin) carries each stray byte as the escape \udcXX.
 import { expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import { attackProject, run } from "./_helpers.ts";
@@ -68,5 +68,50 @@ test("a hook payload's name that is not UTF-8 reaches the callback as the same b
   });
   expect(r.status).toBe(0);
   expect(bytes(dir, "args.bin")).toEqual(Buffer.concat([RAW, NUL]));
+  expect(bytes(dir, "nul.bin")).toEqual(Buffer.concat([RAW, NUL]));
+}, 60_000);
+
+/** `cpilot check -- NAME…` with each name as raw bytes on the command line (through bash). */
+function checkNamed(dir: string, names: readonly Buffer[]) {
+  // bash's printf %b turns \351 into the byte 0xE9: the kernel hands cpilot that byte
+  const octal = (name: Buffer) =>
+    [...name].map((b) => `\\${b.toString(8).padStart(3, "0")}`).join("");
+  const args = names.map((name) => `"$(printf '%b' '${octal(name)}')"`).join(" ");
+  return spawnSync("bash", ["-c", `exec "$0" check -- ${args}`, cpilotBinary()], {
+    cwd: dir,
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      ...runtimeEnv(),
+    },
+    timeout: 60_000,
+  });
+}
+
+test("a name that is not UTF-8 given on the command line is that file, byte for byte", () => {
+  const dir = rawProject({ run: RECORD });
+  const r = checkNamed(dir, [RAW]);
+  expect(r.stderr.toString()).not.toContain("no such file");
+  expect(r.status).toBe(0);
+  expect(bytes(dir, "args.bin")).toEqual(Buffer.concat([RAW, NUL]));
+  expect(bytes(dir, "nul.bin")).toEqual(Buffer.concat([RAW, NUL]));
+}, 60_000);
+
+test("a folder named in bytes that are not UTF-8 gives its files; a deleted one git knows is checked", () => {
+  const dir = rawProject({ run: RECORD });
+  const folder = Buffer.from([0x64, 0xff]); // "d\xff"
+  const inside = Buffer.concat([folder, Buffer.from("/in.txt")]);
+  mkdirSync(Buffer.concat([Buffer.from(`${dir}/`), folder]));
+  writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), inside]), "y\n");
+  let r = checkNamed(dir, [folder]);
+  expect(r.status).toBe(0);
+  expect(bytes(dir, "args.bin")).toEqual(Buffer.concat([inside, NUL]));
+  execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "x"], {
+    cwd: dir,
+  });
+  unlinkSync(Buffer.concat([Buffer.from(`${dir}/`), RAW]));
+  r = checkNamed(dir, [RAW]);
+  expect(r.stderr.toString()).not.toContain("no such file");
+  expect(r.status).toBe(0);
   expect(bytes(dir, "nul.bin")).toEqual(Buffer.concat([RAW, NUL]));
 }, 60_000);

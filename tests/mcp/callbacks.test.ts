@@ -1,6 +1,6 @@
 /** Callback results in tool results, background runs via the inbox, and the callback tools. */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type McpSession, project, startMcp } from "./_client.ts";
 
@@ -39,6 +39,7 @@ afterAll(async () => {
 });
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const managedFile = () => join(proj.dir, "callbacks.managed.json");
 
 test("the server tells the agent which callbacks run, at connect time", () => {
   const text = mcp.client.getInstructions() ?? "";
@@ -114,7 +115,7 @@ describe("callback tools", () => {
     expect(r.text).toMatch(/slow-bg\s+-\s+\*\.txt\s+no\s+batch\s+yes\s+config/);
   });
 
-  test("callback_upsert creates a managed callback that runs on the next edit; the config file is never touched", async () => {
+  test("callback_upsert proposes a callback that runs nowhere until approved; the config file is never touched", async () => {
     const r = await mcp.call("callback_upsert", {
       action: "create",
       name: "md-lint",
@@ -125,25 +126,36 @@ describe("callback tools", () => {
       success_message: "markdown OK",
     });
     expect(r.isError).toBe(false);
-    expect(r.text).toContain('Created callback "md-lint" in callbacks.managed.json');
-    const managed = JSON.parse(readFileSync(join(proj.dir, "callbacks.managed.json"), "utf8"));
-    expect(managed.callbacks[0]).toMatchObject({ name: "md-lint", pattern: "*.md", timeout: 10 });
+    expect(r.text).toContain('Proposed new callback "md-lint"');
+    expect(r.text).toContain("cpilot approve md-lint");
+    const managed = JSON.parse(readFileSync(managedFile(), "utf8"));
+    expect(managed.callbacks).toEqual([]);
+    expect(managed.proposed[0]).toMatchObject({ name: "md-lint", pattern: "*.md", timeout: 10 });
     expect(readFileSync(join(proj.dir, "callbacks.config.json"), "utf8")).toBe(configText);
     const edit = await mcp.call("write_file", { path: "notes.md", content: "# notes\nmore\n" });
-    expect(edit.text).toMatch(/passed {2}md-lint: markdown OK/);
+    expect(edit.text).not.toContain("md-lint");
     const list = await mcp.call("callback_list");
-    expect(list.text).toMatch(/md-lint\s+markdown check\s+\*\.md\s+yes\s+batch\s+yes\s+managed/);
+    expect(list.text).not.toMatch(/md-lint\s+markdown check/);
+    expect(list.text).toContain('- md-lint: run "echo checked $CP_CHANGED_FILES"');
+    // The person accepts it in review: moved into "callbacks" by hand, it runs.
+    writeFileSync(managedFile(), JSON.stringify({ callbacks: managed.proposed }));
+    const approved = await mcp.call("write_file", { path: "notes.md", content: "# notes\n" });
+    expect(approved.text).toMatch(/passed {2}md-lint: markdown OK/);
+    const listed = await mcp.call("callback_list");
+    expect(listed.text).toMatch(/md-lint\s+markdown check\s+\*\.md\s+yes\s+batch\s+yes\s+managed/);
   });
 
-  test("callback_upsert: update changes only the fields given; bad input and config names are refused", async () => {
+  test("callback_upsert: update proposes only the fields given; bad input and config names are refused", async () => {
     let r = await mcp.call("callback_upsert", {
       action: "update",
       name: "md-lint",
       success_message: "md fine",
     });
     expect(r.isError).toBe(false);
-    const managed = JSON.parse(readFileSync(join(proj.dir, "callbacks.managed.json"), "utf8"));
-    expect(managed.callbacks[0]).toMatchObject({
+    expect(r.text).toContain("The approved version keeps running meanwhile");
+    const managed = JSON.parse(readFileSync(managedFile(), "utf8"));
+    expect(managed.callbacks[0].successMessage).toBe("markdown OK");
+    expect(managed.proposed[0]).toMatchObject({
       name: "md-lint",
       successMessage: "md fine",
       timeout: 10,
@@ -179,35 +191,45 @@ describe("callback tools", () => {
     expect(readFileSync(join(proj.dir, "callbacks.config.json"), "utf8")).toBe(configText);
   });
 
-  test("callback_toggle pauses a callback for this project only", async () => {
+  test("callback_toggle pauses a callback for this session only; nothing on disk changes", async () => {
     let r = await mcp.call("callback_toggle", { name: "md-lint", enabled: false });
     expect(r.isError).toBe(false);
     expect(r.text).toContain("md-lint: off");
     const edit = await mcp.call("write_file", { path: "notes.md", content: "# notes\nagain\n" });
     expect(edit.text).not.toContain("md-lint");
     const list = await mcp.call("callback_list");
-    expect(list.text).toMatch(/md-lint\s+.*managed/);
-    expect(list.text).toMatch(/md-lint\s+markdown check\s+\*\.md\s+yes\s+batch\s+no/);
+    expect(list.text).toMatch(/md-lint\s+markdown check\s+\*\.md\s+yes\s+batch\s+paused/);
     r = await mcp.call("callback_toggle", { name: "nope", enabled: true });
     expect(r.isError).toBe(true);
     r = await mcp.call("callback_toggle", { all: true, enabled: false });
-    expect(r.text).toContain("every callback paused");
+    expect(r.text).toContain("every callback paused for this session only");
     const quiet = await mcp.call("write_file", { path: "c.txt", content: "FAIL\n" });
     expect(quiet.text).toBe("Created c.txt (1 line)");
     r = await mcp.call("callback_toggle", { all: true, enabled: true });
-    expect(readFileSync(join(proj.dir, ".cpilot", "state.json"), "utf8")).toContain(
-      '"allDisabled": false',
-    );
+    const loud = await mcp.call("write_file", { path: "c.txt", content: "FAIL\nFAIL\n" });
+    expect(loud.text).toContain("FAILED  check");
+    expect(existsSync(join(proj.dir, ".cpilot", "state.json"))).toBe(false);
     expect(readFileSync(join(proj.dir, "callbacks.config.json"), "utf8")).toBe(configText);
   });
 
-  test("callback_upsert delete removes it", async () => {
+  test("callback_upsert delete of an approved callback is a proposal; of its own proposal, a withdrawal", async () => {
     const r = await mcp.call("callback_upsert", { action: "delete", name: "md-lint" });
     expect(r.isError).toBe(false);
+    expect(r.text).toContain('Proposed deleting callback "md-lint"');
     const list = await mcp.call("callback_list");
-    expect(list.text).not.toContain("md-lint");
-    const again = await mcp.call("callback_upsert", { action: "delete", name: "md-lint" });
+    expect(list.text).toContain("- md-lint: delete it");
+    await mcp.call("callback_upsert", {
+      action: "create",
+      name: "extra",
+      pattern: "*.md",
+      run: "true",
+      timeout: 5,
+    });
+    const withdrawn = await mcp.call("callback_upsert", { action: "delete", name: "extra" });
+    expect(withdrawn.text).toContain('Withdrew the proposal "extra"');
+    const again = await mcp.call("callback_upsert", { action: "delete", name: "extra" });
     expect(again.isError).toBe(true);
+    writeFileSync(managedFile(), JSON.stringify({ callbacks: [] }));
   });
 });
 

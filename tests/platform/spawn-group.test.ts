@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { readFileSync, statSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunOutput } from "../../src/platform/run-output.ts";
 import { spawnGroup } from "../../src/platform/spawn-group.ts";
@@ -10,13 +10,16 @@ function run(
   timeoutMs: number,
   dir = tempDir(),
   signal = new AbortController().signal,
+  marker?: string,
 ) {
   const output = new RunOutput(join(dir, "out.log"));
+  const [name = "", value = ""] = marker?.split("=") ?? [];
   const done = spawnGroup({
     command: "bash",
     args: ["-c", script],
     cwd: dir,
-    env: process.env,
+    env: marker === undefined ? process.env : { ...process.env, [name]: value },
+    ...(marker === undefined ? {} : { marker }),
     stdin: "",
     timeoutMs,
     signal,
@@ -59,6 +62,30 @@ test("what a run leaves in the background ends with it", async () => {
   expect(result.exitCode).toBe(0);
   expect(await waitFor(() => !processAlive(left), 2000)).toBe(true);
 });
+
+// While a process is inside execve, /proc shows it an empty environment (the new program's
+// is not laid out yet). A process that execs itself for ever is nearly always there or about
+// to be: one of these looks is bound to land in the gap, as a busy machine makes it for any exec.
+test("a setsid process caught inside an exec still ends with its run", async () => {
+  const dir = tempDir();
+  const again = join(dir, "again.sh");
+  writeFileSync(again, `#!/bin/sh\nexec "${again}"\n`);
+  chmodSync(again, 0o755);
+  const left: number[] = [];
+  try {
+    for (let i = 0; i < 20; i++) {
+      const script = `setsid "${again}" </dev/null >/dev/null 2>&1 & echo $! > "${dir}/e.pid"; sleep 0.2; exit 0`;
+      const { done, output } = run(script, 10_000, dir, undefined, `CP_RUN_ID=exec-${i}`);
+      await done;
+      output.close();
+      const escaped = Number(readFileSync(join(dir, "e.pid"), "utf8"));
+      left.push(escaped);
+      expect(await waitFor(() => !processAlive(escaped), 2000)).toBe(true);
+    }
+  } finally {
+    for (const pid of left) if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  }
+}, 60_000);
 
 test("aborting stops the group and reports it as aborted", async () => {
   const controller = new AbortController();

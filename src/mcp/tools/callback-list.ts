@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { readManaged } from "../../config/managed.ts";
+import { isDeletion, readProposals } from "../../config/proposals.ts";
 import { isActive, readToggles } from "../../config/state.ts";
 import { renderTable } from "../../ui/table.ts";
 import type { ProjectState } from "../project.ts";
@@ -45,15 +46,18 @@ export function registerCallbackList(server: McpServer, ctx: ToolContext): void 
       if (problem !== null || state.kind !== "ok") return ctx.reply(problem ?? "", true);
       const toggles = readToggles(state.config.root);
       const managed = managedNames(state.config.root);
+      const pending = pendingLines(state.config.root);
       if (state.config.callbacks.length === 0)
-        return ctx.reply("No callbacks yet: callback_upsert creates one.");
+        return ctx.reply(
+          ["No callbacks yet: callback_upsert proposes one.", ...pending].join("\n"),
+        );
       const rows = state.config.callbacks.map((cb) => [
         cb.name,
         cb.description || "-",
         cb.patterns.join(" "),
         cb.blocking ? "yes" : "no",
         cb.per,
-        isActive(cb, toggles) ? "yes" : "no",
+        !isActive(cb, toggles) ? "no" : ctx.paused.has(cb.name) ? "paused" : "yes",
         managed.has(cb.name) ? "managed" : "config",
       ]);
       const table = renderTable(
@@ -64,10 +68,29 @@ export function registerCallbackList(server: McpServer, ctx: ToolContext): void 
         `config: ${basename(state.config.path) || "the config"}, written by people (callback_upsert cannot change those); managed: callbacks.managed.json`,
       ];
       if (toggles.allDisabled)
+        notes.push("The person paused every callback here (cpilot disable --all).");
+      if (ctx.paused.allPaused)
         notes.push(
-          "All callbacks are paused here (callback_toggle with all: true, enabled: true resumes them).",
+          "You paused every callback for this session (callback_toggle with all: true, enabled: true resumes them).",
         );
-      return ctx.reply([table, ...notes].join("\n"));
+      return ctx.reply([table, ...notes, ...pending].join("\n"));
     },
   );
+}
+
+/** The proposals waiting for the person, one line each; [] when none (or unreadable). */
+function pendingLines(root: string): string[] {
+  let proposals: ReturnType<typeof readProposals>;
+  try {
+    proposals = readProposals(root);
+  } catch {
+    return [];
+  }
+  if (proposals.length === 0) return [];
+  return [
+    "Waiting for the person's approval (they do not run until then):",
+    ...proposals.map(
+      (p) => `- ${p.name}: ${isDeletion(p) ? "delete it" : `run ${JSON.stringify(p.run)}`}`,
+    ),
+  ];
 }

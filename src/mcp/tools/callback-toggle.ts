@@ -1,17 +1,20 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { isActive, readToggles, writeToggles } from "../../config/state.ts";
-import { STATE, stateRelative } from "../../util/state-layout.ts";
+import { isActive, readToggles } from "../../config/state.ts";
 import type { ToolContext } from "../tool-context.ts";
 import { unusable } from "./callback-list.ts";
 
-/** callback_toggle: pause or resume callbacks for this project (not the config). */
+/**
+ * callback_toggle: pause or resume callbacks for this agent session only. The person's
+ * commits, CI and hooks still run them: the pause lives in this server's memory.
+ */
 export function registerCallbackToggle(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "callback_toggle",
     {
       description:
-        `Turn callbacks on or off for this project only (kept in ${stateRelative(STATE.toggles)}; the config is not changed). ` +
+        "Pause or resume callbacks for this session only: your edits through these tools. " +
+        "The person's commits and CI still run them, and the pause ends with the session. " +
         "Give name (one or several) or all: true.",
       inputSchema: {
         name: z
@@ -38,25 +41,28 @@ export function registerCallbackToggle(server: McpServer, ctx: ToolContext): voi
           true,
         );
       }
+      if (all === true) ctx.paused.setAll(!enabled);
+      for (const n of names) ctx.paused.set(n, !enabled);
       const toggles = readToggles(state.config.root);
-      if (all === true) {
-        toggles.allDisabled = !enabled;
-        if (enabled) toggles.disabled = [];
-      }
-      for (const n of names) {
-        toggles.disabled = toggles.disabled.filter((d) => d !== n);
-        toggles.enabled = toggles.enabled.filter((e) => e !== n);
-        (enabled ? toggles.enabled : toggles.disabled).push(n);
-      }
-      writeToggles(state.config.root, toggles);
-      const now = state.config.callbacks.map(
-        (cb) => `${cb.name}: ${isActive(cb, toggles) ? "on" : "off"}`,
-      );
+      const offByPerson = state.config.callbacks.filter((cb) => !isActive(cb, toggles));
+      const now = state.config.callbacks.map((cb) => {
+        const on = isActive(cb, toggles) && !ctx.paused.has(cb.name);
+        return `${cb.name}: ${on ? "on" : "off"}`;
+      });
       const what =
         all === true
           ? `every callback ${enabled ? "resumed" : "paused"}`
-          : `${enabled ? "enabled" : "disabled"}: ${names.join(", ")}`;
-      return ctx.reply(`${what} (this project only)\nnow: ${now.join(", ")}`);
+          : `${enabled ? "resumed" : "paused"}: ${names.join(", ")}`;
+      const lines = [
+        `${what} for this session only (the person's commits and CI still run every callback)`,
+        `now: ${now.join(", ")}`,
+      ];
+      if (enabled && offByPerson.length > 0) {
+        lines.push(
+          `still off, as the person set: ${offByPerson.map((cb) => cb.name).join(", ")} (only they turn those on)`,
+        );
+      }
+      return ctx.reply(lines.join("\n"));
     },
   );
 }

@@ -1,13 +1,16 @@
 import { basename } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { type ManagedCallback, readManaged } from "../../config/managed.ts";
 import {
-  deleteManaged,
-  type ManagedCallback,
-  readManaged,
-  upsertManaged,
-} from "../../config/managed.ts";
-import { readToggles, writeToggles } from "../../config/state.ts";
+  dropProposal,
+  findProposal,
+  isDeletion,
+  type Proposal,
+  propose,
+} from "../../config/proposals.ts";
+import { applyEdits } from "../edits.ts";
+import { describeEditFailure } from "../nearest.ts";
 import type { ToolContext } from "../tool-context.ts";
 import { managedNames, unusable } from "./callback-list.ts";
 
@@ -48,11 +51,18 @@ const fields = {
     .optional()
     .describe("When it is already running"),
   enabled: z.boolean().nullable().optional(),
+  old_string: z
+    .string()
+    .optional()
+    .describe("With new_string, instead of run: the exact text of the current script to replace"),
+  new_string: z.string().optional().describe("What old_string becomes"),
+  replace_all: z.boolean().optional().describe("Replace every match of old_string"),
 };
 
 type Fields = { [K in keyof typeof fields]?: z.infer<(typeof fields)[K]> };
+type CallbackFields = Omit<Fields, "old_string" | "new_string" | "replace_all">;
 
-const KEYS: Record<keyof Fields, keyof ManagedCallback> = {
+const KEYS: Record<keyof CallbackFields, keyof ManagedCallback> = {
   description: "description",
   pattern: "pattern",
   run: "run",
@@ -67,9 +77,9 @@ const KEYS: Record<keyof Fields, keyof ManagedCallback> = {
 };
 
 /** Apply the given fields to a stored callback: a value sets the key, null removes it. */
-function merge(base: Record<string, unknown>, input: Fields): Record<string, unknown> {
+function merge(base: Record<string, unknown>, input: CallbackFields): Record<string, unknown> {
   const next = { ...base };
-  for (const [field, key] of Object.entries(KEYS) as [keyof Fields, string][]) {
+  for (const [field, key] of Object.entries(KEYS) as [keyof CallbackFields, string][]) {
     const value = input[field];
     if (value === undefined) continue;
     if (value === null) delete next[key];
@@ -85,17 +95,57 @@ function describe(cb: Record<string, unknown>): string {
   return `runs on ${pattern}; ${blocking}`;
 }
 
-/** callback_upsert: create, update or delete a callback in callbacks.managed.json. */
+/** The script after old_string/new_string, or why it cannot be edited that way. */
+function editScript(
+  name: string,
+  base: Record<string, unknown> | undefined,
+  input: Fields,
+): { run: string } | { error: string } | null {
+  if (input.old_string === undefined && input.new_string === undefined) return null;
+  if (input.run !== undefined) {
+    return {
+      error: `Cannot update callback "${name}": give run or old_string/new_string, not both\nhint: old_string/new_string edit the current script; run replaces it`,
+    };
+  }
+  if (input.old_string === undefined || input.new_string === undefined) {
+    return {
+      error: `Cannot update callback "${name}": old_string needs new_string and the other way round`,
+    };
+  }
+  const script = base?.run;
+  if (typeof script !== "string") {
+    return {
+      error: `Cannot edit the script of callback "${name}": ${base === undefined ? "there is none" : "its run is an argv array, not a script"}\nhint: pass run with the whole new value`,
+    };
+  }
+  const edit = {
+    oldString: input.old_string,
+    newString: input.new_string,
+    ...(input.replace_all === true ? { replaceAll: true } : {}),
+  };
+  const out = applyEdits(script, [edit]);
+  if (!out.ok) return { error: describeEditFailure(out.failure, `${name}'s script`, [edit]) };
+  return { run: out.text };
+}
+
+const PENDING =
+  "It does not run until the person approves it: they run `cpilot approve NAME` (or accept the change to callbacks.managed.json in review).";
+
+/**
+ * callback_upsert: propose a callback to create, change or delete. A proposal waits in
+ * callbacks.managed.json's `proposed` list and runs nowhere until the person approves it.
+ */
 export function registerCallbackUpsert(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "callback_upsert",
     {
       description:
-        "Create, update or delete a callback: a check that runs when matching files are edited " +
-        "(build, lint, tests, a formatter, any script). Callbacks made here live in callbacks.managed.json " +
-        "beside the config, for the user to review; the ones in callbacks.config.ts are changed by hand only. " +
+        "Propose a callback to create, update or delete: a check that runs when matching files are edited " +
+        "(build, lint, tests, a formatter, any script). A proposal waits in callbacks.managed.json for the " +
+        "person to approve it (`cpilot approve NAME`) and runs nowhere until then; a callback already " +
+        "approved keeps running as it was meanwhile. The ones in callbacks.config.ts are changed by hand only. " +
         "create needs name, pattern, run (and timeout when blocking); update changes only the fields given " +
-        "(null removes one); delete needs only name.",
+        "(null removes one), and edits the current script with old_string/new_string; delete needs only name.",
       inputSchema: {
         action: z.enum(["create", "update", "delete"]),
         name: z.string().describe("Slug: lowercase letters, digits, - and _"),
@@ -115,42 +165,54 @@ export function registerCallbackUpsert(server: McpServer, ctx: ToolContext): voi
           true,
         );
       }
-      let previous: Record<string, unknown> | undefined;
-      let saved: string;
+      const pending = PENDING.replace("NAME", name);
       try {
-        previous = readManaged(root).find((c) => (c as { name?: unknown })?.name === name) as
+        const approved = readManaged(root).find((c) => (c as { name?: unknown })?.name === name) as
           | Record<string, unknown>
           | undefined;
+        const proposal = findProposal(root, name);
+        const proposed = proposal === undefined || isDeletion(proposal) ? undefined : proposal;
         if (action === "delete") {
-          if (!deleteManaged(root, name)) {
-            return ctx.reply(`Cannot delete callback "${name}": there is none by that name`, true);
+          if (approved === undefined) {
+            if (!dropProposal(root, name))
+              return ctx.reply(
+                `Cannot delete callback "${name}": there is none by that name`,
+                true,
+              );
+            return ctx.reply(`Withdrew the proposal "${name}": it never ran.`);
           }
-          saved = `Deleted callback "${name}" from callbacks.managed.json`;
-        } else {
-          if (action === "create" && previous !== undefined) {
-            return ctx.reply(
-              `Cannot create callback "${name}": it exists\nhint: use action "update"`,
-              true,
-            );
-          }
-          if (action === "update" && previous === undefined) {
-            return ctx.reply(
-              `Cannot update callback "${name}": there is none by that name\nhint: use action "create"`,
-              true,
-            );
-          }
-          const next = merge(previous ?? { name }, input as Fields) as unknown as ManagedCallback;
-          next.name = name;
-          upsertManaged(root, next, configNames);
-          saved = `${action === "create" ? "Created" : "Updated"} callback "${name}" in callbacks.managed.json: ${describe(next as unknown as Record<string, unknown>)}`;
-          if (action === "create") {
-            const toggles = readToggles(root);
-            if (toggles.disabled.includes(name)) {
-              toggles.disabled = toggles.disabled.filter((n) => n !== name);
-              writeToggles(root, toggles);
-            }
-          }
+          propose(root, { name, delete: true }, configNames);
+          return ctx.reply(
+            `Proposed deleting callback "${name}". ${pending} It keeps running until then.`,
+          );
         }
+        const current = (proposed ?? approved) as Record<string, unknown> | undefined;
+        if (action === "create" && current !== undefined) {
+          return ctx.reply(
+            `Cannot create callback "${name}": it exists${proposed === undefined ? "" : " (as your proposal)"}\nhint: use action "update"`,
+            true,
+          );
+        }
+        if (action === "update" && current === undefined) {
+          return ctx.reply(
+            `Cannot update callback "${name}": there is none by that name\nhint: use action "create"`,
+            true,
+          );
+        }
+        const script = editScript(name, current, input);
+        if (script !== null && "error" in script) return ctx.reply(script.error, true);
+        const { old_string: _old, new_string: _new, replace_all: _all, ...rest } = input;
+        const fieldsGiven: CallbackFields = script === null ? rest : { ...rest, run: script.run };
+        const next = merge(current ?? { name }, fieldsGiven) as unknown as ManagedCallback;
+        next.name = name;
+        propose(root, next as Proposal, configNames);
+        const meanwhile =
+          approved === undefined
+            ? "Nothing runs meanwhile."
+            : "The approved version keeps running meanwhile.";
+        return ctx.reply(
+          `Proposed ${approved === undefined ? "new" : "changed"} callback "${name}" (${describe(next as unknown as Record<string, unknown>)}), pending approval. ${pending} ${meanwhile}`,
+        );
       } catch (err) {
         const hint = (err as { hint?: unknown }).hint;
         return ctx.reply(
@@ -158,17 +220,6 @@ export function registerCallbackUpsert(server: McpServer, ctx: ToolContext): voi
           true,
         );
       }
-      const after = await ctx.project.load();
-      if (after.kind === "broken") {
-        if (previous === undefined) deleteManaged(root, name);
-        else upsertManaged(root, previous as unknown as ManagedCallback, configNames);
-        await ctx.project.load();
-        return ctx.reply(
-          `Cannot ${action} callback "${name}": the config would not load with it, so nothing changed:\n${after.error}`,
-          true,
-        );
-      }
-      return ctx.reply(saved);
     },
   );
 }
