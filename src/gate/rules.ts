@@ -4,6 +4,7 @@ import type { ResolvedGateConfig } from "../model/gate-schema.ts";
 import { containPath } from "../util/contained-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { agentStateDirOf } from "./agent-state.ts";
+import { gitRunPlaces, isHuskyPath } from "./git-runs.ts";
 import {
   configImports,
   gatePluginFiles,
@@ -13,7 +14,7 @@ import {
   ownConfigKind,
   WALK_CUT,
 } from "./own-config.ts";
-import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
+import { isCpilotPath, isGitPath, secretKind, skeleton } from "./protected.ts";
 
 export type RuleAction = "allow" | "deny" | "ask";
 
@@ -174,7 +175,52 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
       },
     });
   }
+  // Last too: what git runs at the person's commands is theirs, whatever a rule allows.
+  if (config.defaults.git) list.push(gitRunsMatcher(root));
   return list;
+}
+
+/**
+ * Git's hooks and included config files in the work tree (src/gate/git-runs.ts), and any
+ * `.husky` folder (its hooks run once husky is installed, as on a teammate's clone).
+ */
+function gitRunsMatcher(root: string): Matcher {
+  const places = gitRunPlaces(root);
+  const folders = places.folders.map(folded);
+  const files = new Map([...places.files].map(([rel, what]) => [folded(rel), what]));
+  return {
+    matches: (rel) => {
+      // .git/ says so itself, and a rule of the person's may allow a file there
+      if (isGitPath(rel)) return null;
+      const key = folded(rel);
+      const folder = folders.find((f) => key === f || key.startsWith(`${f}/`));
+      const kind =
+        files.get(key) ??
+        (folder !== undefined
+          ? `in ${folder}/, the folder git runs hooks from (core.hooksPath)`
+          : isHuskyPath(rel)
+            ? "in a .husky folder, whose scripts git runs as hooks once husky is installed"
+            : null);
+      return kind === null
+        ? null
+        : {
+            action: "deny",
+            source: "default:githooks",
+            reason: `it is ${kind}: what git runs at the user's own commits and checkouts is theirs to change; tell the user the change you want and let them make it`,
+            hint: "the user edits git hooks by hand; gate.defaults.git: false lets agents write them",
+            askPerson: true,
+          };
+    },
+  };
+}
+
+/** A relative path compared the way a lenient file system compares names. */
+function folded(rel: string): string {
+  return rel
+    .split(/[/\\]/)
+    .filter((s) => s !== "" && s !== ".")
+    .map(skeleton)
+    .join("/");
 }
 
 /** Last matching rule wins, over every spelling of the path; the strictest spelling wins. */
