@@ -4,7 +4,8 @@ import type { ResolvedGateConfig } from "../model/gate-schema.ts";
 import { containPath } from "../util/contained-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { agentStateDirOf } from "./agent-state.ts";
-import { gitRunPlaces, isHuskyPath } from "./git-runs.ts";
+import { cpilotProgramKind, linkedProgram } from "./cpilot-program.ts";
+import { gitRunChecker } from "./git-runs.ts";
 import {
   configImports,
   gatePluginFiles,
@@ -14,7 +15,7 @@ import {
   ownConfigKind,
   WALK_CUT,
 } from "./own-config.ts";
-import { isCpilotPath, isGitPath, secretKind, skeleton } from "./protected.ts";
+import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
 
 export type RuleAction = "allow" | "deny" | "ask";
 
@@ -141,6 +142,12 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
     const isImported = (lower: string): boolean =>
       imported.has(lower) || importedFolders.some((f) => lower.startsWith(f) || `${lower}/` === f);
     const linked = linkedOwnFiles(root);
+    const program = linkedProgram(root);
+    const programFiles = new Set(program.files.map((p) => p.toLowerCase()));
+    const programFolders = program.folders.map((f) => f.toLowerCase());
+    const inProgram = (lower: string): boolean =>
+      programFiles.has(lower) ||
+      programFolders.some((f) => lower === f || lower.startsWith(`${f}/`));
     const plugins = gatePluginFiles(root, config);
     const pluginFiles = new Set(plugins.files.map((p) => p.toLowerCase()));
     // a walk cut short: what the unread files import cannot be known
@@ -155,6 +162,10 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
         const lower = rel.toLowerCase();
         const kind =
           ownConfigKind(rel) ??
+          cpilotProgramKind(rel) ??
+          (inProgram(lower)
+            ? `${cpilotProgramKind("node_modules/cpilot")}, through a symlink`
+            : null) ??
           linked.get(lower) ??
           (isImported(lower) ? "a file cpilot's config imports" : null) ??
           (cut && isModuleFile(lower)
@@ -185,22 +196,12 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
  * `.husky` folder (its hooks run once husky is installed, as on a teammate's clone).
  */
 function gitRunsMatcher(root: string): Matcher {
-  const places = gitRunPlaces(root);
-  const folders = places.folders.map(folded);
-  const files = new Map([...places.files].map(([rel, what]) => [folded(rel), what]));
+  const check = gitRunChecker(root);
   return {
     matches: (rel) => {
       // .git/ says so itself, and a rule of the person's may allow a file there
       if (isGitPath(rel)) return null;
-      const key = folded(rel);
-      const folder = folders.find((f) => key === f || key.startsWith(`${f}/`));
-      const kind =
-        files.get(key) ??
-        (folder !== undefined
-          ? `in ${folder}/, the folder git runs hooks from (core.hooksPath)`
-          : isHuskyPath(rel)
-            ? "in a .husky folder, whose scripts git runs as hooks once husky is installed"
-            : null);
+      const kind = check(rel);
       return kind === null
         ? null
         : {
@@ -212,15 +213,6 @@ function gitRunsMatcher(root: string): Matcher {
           };
     },
   };
-}
-
-/** A relative path compared the way a lenient file system compares names. */
-function folded(rel: string): string {
-  return rel
-    .split(/[/\\]/)
-    .filter((s) => s !== "" && s !== ".")
-    .map(skeleton)
-    .join("/");
 }
 
 /** Last matching rule wins, over every spelling of the path; the strictest spelling wins. */

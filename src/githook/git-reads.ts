@@ -16,6 +16,8 @@ export interface GitReads {
   readonly hooks: string | null;
   /** Config files git includes (absolute, whether they exist yet or not). */
   readonly includes: readonly string[];
+  /** The repository's git folders (absolute): its own and the common one (a linked worktree's differ). */
+  readonly gitDirs: readonly string[];
 }
 
 /** Variables that change where git finds its repository or its settings. */
@@ -85,18 +87,28 @@ function configTexts(repo: Repo, env: NodeJS.ProcessEnv): string {
 export function gitReads(cwd: string, env: NodeJS.ProcessEnv = process.env): GitReads {
   const repo = findRepo(cwd);
   const byEnv = GIT_VARS.some((name) => env[name] !== undefined);
-  if (repo === null && !byEnv) return { hooks: null, includes: [] };
+  if (repo === null && !byEnv) return { hooks: null, includes: [], gitDirs: [] };
   const text = repo === null ? "" : configTexts(repo, env);
   const askHooks = byEnv || /hookspath/i.test(text);
   const askIncludes = byEnv || /include/i.test(text);
-  if (!askHooks && !askIncludes && repo !== null)
-    return { hooks: join(repo.commonDir, "hooks"), includes: [] };
-  const asked = ask(cwd, ["rev-parse", "--show-toplevel", "--git-path", "hooks"]);
-  if (asked === null) return { hooks: null, includes: [] };
-  const [topLine = "", hooksLine = ""] = asked.split("\n");
+  if (!askHooks && !askIncludes && repo !== null) {
+    const gitDirs = [repo.gitDir, repo.commonDir];
+    return { hooks: join(repo.commonDir, "hooks"), includes: [], gitDirs };
+  }
+  const asked = ask(cwd, [
+    "rev-parse",
+    "--show-toplevel",
+    "--git-path",
+    "hooks",
+    "--absolute-git-dir",
+    "--git-common-dir",
+  ]);
+  if (asked === null) return { hooks: null, includes: [], gitDirs: [] };
+  const [topLine = "", hooksLine = "", gitDir = "", commonDir = ""] = asked.split("\n");
   const hooks = resolve(cwd, hooksLine);
   const top = topLine === "" ? cwd : topLine;
-  return { hooks, includes: askIncludes ? includedFiles(top, env) : [] };
+  const gitDirs = [gitDir, commonDir].filter((d) => d !== "").map((d) => resolve(cwd, d));
+  return { hooks, includes: askIncludes ? includedFiles(top, env) : [], gitDirs };
 }
 
 /** Every include.path and includeIf.*.path git reads, resolved as git resolves them. */

@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathWithCpilot } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -162,6 +162,71 @@ describe("git config files the work tree holds", () => {
     const r = await p.hook("claude", preWrite("claude", p.dir, ".gitconfig"));
     expect(reasonOf(r)).toContain("a git config file that git includes");
     await expectAllowed(p, "cfg/other");
+  }, 60_000);
+});
+
+describe("other places git runs hooks from, and what the hooks run", () => {
+  test("a repository nested in the project, with its own core.hooksPath", async () => {
+    const p = attackProject({ "callbacks.config.json": CONFIG, "vendor/lib/a.c": "" });
+    git(join(p.dir, "vendor/lib"), "init", "-q");
+    git(join(p.dir, "vendor/lib"), "config", "core.hooksPath", ".githooks");
+    await expectRefused(p, "vendor/lib/.githooks/pre-commit", ["claude", "codex"]);
+    await expectAllowed(p, "vendor/lib/a.c");
+  }, 60_000);
+
+  test("a git folder that is not named .git (--separate-git-dir inside the project)", async () => {
+    const p = attackProject({ "callbacks.config.json": CONFIG, "src/a.ts": "x\n" });
+    // re-initialized with a separate git dir: .git becomes a file naming repo-data/
+    git(p.dir, "init", "-q", "--separate-git-dir", p.path("repo-data"));
+    await expectRefused(p, "repo-data/hooks/pre-commit", ["claude", "codex"]);
+    await expectRefused(p, "repo-data/config", ["claude"]);
+    await expectAllowed(p, "src/a.ts");
+  }, 60_000);
+
+  test("a hook that is a hard link to a project file", async () => {
+    const p = attackProject({ "callbacks.config.json": CONFIG, "scripts/pre-commit.sh": "x\n" });
+    linkSync(p.path("scripts/pre-commit.sh"), p.path(".git/hooks/pre-commit"));
+    await expectRefused(p, "scripts/pre-commit.sh", ["claude", "codex"]);
+    await expectAllowed(p, "scripts/other.sh");
+  }, 60_000);
+
+  test("husky's folder named in package.json, before husky is installed", async () => {
+    const p = attackProject({
+      "callbacks.config.json": CONFIG,
+      "package.json": JSON.stringify({ scripts: { prepare: "husky .config/husky" } }),
+      ".config/husky/pre-commit": "npm test\n",
+    });
+    await expectRefused(p, ".config/husky/pre-commit", ["claude", "codex"]);
+    await expectRefused(p, ".config/husky/post-checkout", ["claude"]);
+    await expectAllowed(p, ".config/other");
+  }, 60_000);
+
+  test("cpilot's own program in node_modules, which the hooks run", async () => {
+    const p = attackProject({
+      "callbacks.config.json": CONFIG,
+      "node_modules/cpilot/bin/cpilot.sh": "#!/bin/sh\n",
+      "node_modules/@cpilot/linux-x64/cpilot": "",
+      "node_modules/other/index.js": "",
+    });
+    mkdirSync(p.path("node_modules/.bin"));
+    symlinkSync("../cpilot/bin/cpilot.sh", p.path("node_modules/.bin/cpilot"));
+    for (const path of [
+      "node_modules/cpilot/bin/cpilot.sh",
+      "node_modules/.bin/cpilot",
+      "node_modules/@cpilot/linux-x64/cpilot",
+      "web/node_modules/.bin/cpilot",
+      "node_modules/.pnpm/cpilot@1.0.0/node_modules/cpilot/bin/cpilot.sh",
+    ])
+      await expectRefused(p, path, ["claude", "codex"]);
+    await expectAllowed(p, "node_modules/other/index.js");
+    // a workspace package linked in: where it really is
+    const ws = attackProject({
+      "callbacks.config.json": CONFIG,
+      "packages/cpilot/bin/cpilot.sh": "",
+    });
+    mkdirSync(ws.path("node_modules"));
+    symlinkSync("../packages/cpilot", ws.path("node_modules/cpilot"));
+    await expectRefused(ws, "packages/cpilot/bin/cpilot.sh", ["claude"]);
   }, 60_000);
 });
 
