@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { failClosedCommand } from "../kit/fail-closed-command.ts";
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { isCpilotHookCommand } from "../kit/hook-command.ts";
 import { CODEX_PATCH_TOOL } from "./handle.ts";
@@ -13,8 +14,12 @@ export function codexHookTimeoutSeconds(config: ResolvedConfig | null): number {
 
 /** cpilot's entries for `.codex/hooks.json` (Claude Code's schema, timeout in seconds). */
 export function codexHooks(command: string, timeout: number): GroupedHooks {
-  const group = { matcher: CODEX_PATCH_TOOL, hooks: [{ type: "command", command, timeout }] };
-  return { PreToolUse: [group], PostToolUse: [group] };
+  const group = (run: string) => ({
+    matcher: CODEX_PATCH_TOOL,
+    hooks: [{ type: "command", command: run, timeout }],
+  });
+  // the gate fails closed: Codex lets a tool run when its hook fails, and refuses on exit 2
+  return { PreToolUse: [group(failClosedCommand(command))], PostToolUse: [group(command)] };
 }
 
 export const isCodexCpilotCommand = (cmd: unknown): boolean => isCpilotHookCommand(cmd, "codex");
