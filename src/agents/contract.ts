@@ -61,6 +61,11 @@ export interface HookPlace {
   readonly commands: readonly string[];
   /** Set when the agent will not run the hooks written here (not trusted, turned off...). */
   readonly inactive?: InactiveHooks;
+  /**
+   * Set when the write gate's hook here lets a write through where cpilot is missing or
+   * crashes (written by an older cpilot): what is wrong, in words.
+   */
+  readonly gateFailsOpen?: string;
 }
 
 /** Why an agent skips hooks that are written, and what makes it run them. */

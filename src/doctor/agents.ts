@@ -85,6 +85,11 @@ export async function checkAgent(
     hooks.wired && skipped === null
       ? ((await hookSwitches(agent, root, home, env))[0] ?? null)
       : null;
+  const openPlace = places.find((p) => p.wired && p.gateFailsOpen !== undefined);
+  const failsOpen =
+    openPlace === undefined
+      ? null
+      : `the write gate in ${openPlace.path} does not fail closed: ${openPlace.gateFailsOpen}; run \`cpilot install ${agent.name}\` again`;
   const mcp = mcpWired(agent, root, env);
   const wired = hooks.wired || mcp?.wired === true;
   return {
@@ -96,6 +101,7 @@ export async function checkAgent(
       broken ??
       skipped ??
       switchedOff ??
+      failsOpen ??
       (!wired && inProject
         ? `cpilot is not wired into ${agent.name}: run \`cpilot install ${agent.name}\``
         : null),

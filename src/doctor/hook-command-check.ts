@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, readdirSync, statSync } from "node:f
 import { dirname, isAbsolute, join } from "node:path";
 import { AGENTS } from "../agents/all-agents.ts";
 import type { HookPlace } from "../agents/contract.ts";
+import { unwrapFailClosed } from "../agents/kit/fail-closed-command.ts";
 import { NPM_SHIM } from "../agents/kit/portable-command.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 
@@ -30,7 +31,7 @@ export function hookCommandProblem(
   root: string,
   env: NodeJS.ProcessEnv,
 ): string | null {
-  const expanded = command.replace(projectDirVars(), root);
+  const expanded = unwrapFailClosed(command).replace(projectDirVars(), root);
   // Quotes may wrap part of a word: "$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh.
   const program = firstProgram(expanded)?.replace(/["']/g, "") ?? null;
   if (program === null) return "it is empty";

@@ -351,7 +351,7 @@ function commandWords(command: unknown, root: string): string[] {
 }
 
 /** The path relative to the project root `top` (posix), as named or where it really is; null outside. */
-function projectPath(top: string): (path: string) => string | null {
+export function projectPath(top: string): (path: string) => string | null {
   const realTop = realOr(top);
   const under = (base: string, at: string): string | null => {
     const rel = relative(base, at);

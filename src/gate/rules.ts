@@ -4,6 +4,8 @@ import type { ResolvedGateConfig } from "../model/gate-schema.ts";
 import { containPath } from "../util/contained-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { agentStateDirOf } from "./agent-state.ts";
+import { cpilotProgramKind, linkedProgram } from "./cpilot-program.ts";
+import { gitRunChecker } from "./git-runs.ts";
 import {
   configImports,
   gatePluginFiles,
@@ -140,6 +142,12 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
     const isImported = (lower: string): boolean =>
       imported.has(lower) || importedFolders.some((f) => lower.startsWith(f) || `${lower}/` === f);
     const linked = linkedOwnFiles(root);
+    const program = linkedProgram(root);
+    const programFiles = new Set(program.files.map((p) => p.toLowerCase()));
+    const programFolders = program.folders.map((f) => f.toLowerCase());
+    const inProgram = (lower: string): boolean =>
+      programFiles.has(lower) ||
+      programFolders.some((f) => lower === f || lower.startsWith(`${f}/`));
     const plugins = gatePluginFiles(root, config);
     const pluginFiles = new Set(plugins.files.map((p) => p.toLowerCase()));
     // a walk cut short: what the unread files import cannot be known
@@ -154,6 +162,10 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
         const lower = rel.toLowerCase();
         const kind =
           ownConfigKind(rel) ??
+          cpilotProgramKind(rel) ??
+          (inProgram(lower)
+            ? `${cpilotProgramKind("node_modules/cpilot")}, through a symlink`
+            : null) ??
           linked.get(lower) ??
           (isImported(lower) ? "a file cpilot's config imports" : null) ??
           (cut && isModuleFile(lower)
@@ -174,7 +186,33 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
       },
     });
   }
+  // Last too: what git runs at the person's commands is theirs, whatever a rule allows.
+  if (config.defaults.git) list.push(gitRunsMatcher(root));
   return list;
+}
+
+/**
+ * Git's hooks and included config files in the work tree (src/gate/git-runs.ts), and any
+ * `.husky` folder (its hooks run once husky is installed, as on a teammate's clone).
+ */
+function gitRunsMatcher(root: string): Matcher {
+  const check = gitRunChecker(root);
+  return {
+    matches: (rel) => {
+      // .git/ says so itself, and a rule of the person's may allow a file there
+      if (isGitPath(rel)) return null;
+      const kind = check(rel);
+      return kind === null
+        ? null
+        : {
+            action: "deny",
+            source: "default:githooks",
+            reason: `it is ${kind}: what git runs at the user's own commits and checkouts is theirs to change; tell the user the change you want and let them make it`,
+            hint: "the user edits git hooks by hand; gate.defaults.git: false lets agents write them",
+            askPerson: true,
+          };
+    },
+  };
 }
 
 /** Last matching rule wins, over every spelling of the path; the strictest spelling wins. */

@@ -233,6 +233,42 @@ describe("cpilot doctor", () => {
     expect(table.stdout).toMatch(/gemini\s+✓/);
   });
 
+  test("a write gate hook that lets writes through where cpilot is missing (an older install) is a problem until reinstalled", () => {
+    const p = setup(JSON.stringify({ callbacks: [] }));
+    symlinkSync(binary(), join(p.bin, "cpilot"));
+    const plain = (event: string, matcher: string, extra = {}) => ({
+      [event]: [{ matcher, hooks: [{ type: "command", command: "cpilot hook qwen", ...extra }] }],
+    });
+    mkdirSync(join(p.dir, ".qwen"));
+    writeFileSync(
+      join(p.dir, ".qwen", "settings.json"),
+      JSON.stringify({
+        hooks: { ...plain("PreToolUse", "write_file"), ...plain("PostToolUse", "x") },
+      }),
+    );
+    mkdirSync(join(p.dir, ".cursor"));
+    writeFileSync(
+      join(p.dir, ".cursor", "hooks.json"),
+      JSON.stringify({ version: 1, hooks: { preToolUse: [{ command: "cpilot hook cursor" }] } }),
+    );
+    const problems = () =>
+      Object.fromEntries(
+        (p.json().agents as { agent: string; problem: string | null }[]).map((a) => [
+          a.agent,
+          a.problem,
+        ]),
+      );
+    const before = problems();
+    expect(before.qwen).toContain("does not fail closed: its PreToolUse hook lets a write through");
+    expect(before.qwen).toContain("cpilot install qwen");
+    expect(before.cursor).toContain("its preToolUse hook has no failClosed: true");
+    for (const agent of ["qwen", "cursor"])
+      expect(cpilot(["install", agent], { cwd: p.dir, env: p.env }).code).toBe(0);
+    const after = problems();
+    expect(after.qwen).toBeNull();
+    expect(after.cursor).toBeNull();
+  });
+
   test("an agent whose home is moved by its variable (CODEX_HOME, CLAUDE_CONFIG_DIR) is found there", () => {
     const p = setup(JSON.stringify({ callbacks: [] }));
     const codexHome = join(p.home, "elsewhere", "codex");

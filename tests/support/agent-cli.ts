@@ -17,6 +17,8 @@ export interface LaunchOptions {
   /** Start it through this, e.g. `[cpilot, "run", "--"]`. */
   readonly via?: string[];
   readonly timeoutMs?: number;
+  /** Variables over the launcher's own (a PATH without cpilot). */
+  readonly env?: Record<string, string>;
 }
 
 export interface AgentLauncher {
@@ -75,7 +77,7 @@ export function cliLauncher(spec: {
       runCli([...(options.via ?? []), spec.bin, ...spec.args(options.prompt)], {
         cwd: options.cwd,
         offlineTo: options.apiUrl,
-        env: spec.env(options.home, options.apiUrl),
+        env: { ...spec.env(options.home, options.apiUrl), ...options.env },
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       }),
   };

@@ -33,7 +33,7 @@ export const claude: Agent = {
       join(root, ".claude", "settings.json"),
       join(root, ".claude", "settings.local.json"),
       join(claudeConfigDir(home, env), "settings.json"),
-    ].map((path) => groupedHookPlace(path, "claude"));
+    ].map((path) => groupedHookPlace(path, "claude", "PreToolUse"));
   },
   sessionArgs: async (request) => (await import("./session.ts")).claudeSessionArgs(request),
 };

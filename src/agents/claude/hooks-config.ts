@@ -1,5 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { isCompiledBinary } from "../../platform/self-command.ts";
+import { failClosedCommand } from "../kit/fail-closed-command.ts";
 import { EDIT_TOOLS_MATCHER } from "./tool-files.ts";
 
 /** One entry of Claude Code's `hooks.<Event>` arrays. */
@@ -12,6 +13,8 @@ export interface CommandHook {
   type: "command";
   command: string;
   timeout?: number;
+  /** "block": a hook that cannot start, crashes or times out blocks the tool (2.1.295+). */
+  onFailure?: "block";
 }
 
 /** Claude Code posts the hook's JSON to `url`; header values name `allowedEnvVars` as $VAR. */
@@ -53,7 +56,7 @@ function shellQuote(s: string): string {
 export function isCpilotCommand(command: unknown): boolean {
   return (
     typeof command === "string" &&
-    /(^|[/\s'"])cpilot(\.exe)?['"]?\s+hook\s+claude(\s|$)/.test(command)
+    /(^|[/\s'"])cpilot(\.exe|\.sh)?['"]?\s+hook\s+claude(\s|;|$)/.test(command)
   );
 }
 
@@ -82,8 +85,13 @@ export function cpilotHooks(options: {
   timeout: number;
   batchEvent: boolean;
   http?: HttpTarget;
+  /** The write gate fails closed: a missing or crashing cpilot refuses the write. */
+  failClosed?: boolean;
 }): HooksBlock {
   const hook: CommandHook = { type: "command", command: options.command, timeout: options.timeout };
+  const gate: CommandHook = options.failClosed
+    ? { ...hook, command: failClosedCommand(options.command), onFailure: "block" }
+    : hook;
   const after: CommandHook | HttpHook =
     options.http === undefined
       ? hook
@@ -98,7 +106,7 @@ export function cpilotHooks(options: {
   return {
     SessionStart: always,
     UserPromptSubmit: always,
-    PreToolUse: [{ matcher: EDIT_TOOLS_MATCHER, hooks: [hook] }],
+    PreToolUse: [{ matcher: EDIT_TOOLS_MATCHER, hooks: [gate] }],
     PostToolUse: [{ matcher: EDIT_TOOLS_MATCHER, hooks: [after] }],
     ...(options.batchEvent ? { PostToolBatch: [{ hooks: [after] }] } : {}),
     Stop: [{ hooks: [after] }],

@@ -67,6 +67,7 @@ export function installClaude(
     command,
     timeout: hookTimeoutSeconds(config),
     batchEvent: supportsBatchEvent(version),
+    failClosed: true,
   });
   const after = addCpilotHooks(before, ours);
   if (JSON.stringify(after) === JSON.stringify(before))
@@ -76,6 +77,7 @@ export function installClaude(
   const lines = [
     `cpilot: added hooks for ${Object.keys(ours).join(", ")} to ${shown}`,
     `  command: ${command} (timeout ${hookTimeoutSeconds(config)} s)`,
+    "  the write gate fails closed: where cpilot is missing or fails, PreToolUse refuses the edit",
   ];
   if (excluded !== null) lines.push(excluded);
   if (portableFails !== null && scope === "project")

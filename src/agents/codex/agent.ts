@@ -47,7 +47,7 @@ export const codex: Agent = {
     ]);
     const places = [];
     for (const scope of ["project", "user"] as const) {
-      const place = groupedHookPlace(codexHooksPath(scope, root, home, env), "codex");
+      const place = groupedHookPlace(codexHooksPath(scope, root, home, env), "codex", "PreToolUse");
       // written is not enough: Codex skips hooks it does not trust (asked of Codex itself)
       const inactive = place.wired
         ? await codexInactive(root, place.path, env, scope === "user")

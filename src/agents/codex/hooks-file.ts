@@ -1,4 +1,5 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { failClosedCommand } from "../kit/fail-closed-command.ts";
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { isCpilotHookCommand } from "../kit/hook-command.ts";
 import { CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from "./patch.ts";
@@ -17,10 +18,15 @@ export function codexHookTimeoutSeconds(config: ResolvedConfig | null): number {
  * patches Codex applies itself (it runs no PostToolUse hook after those).
  */
 export function codexHooks(command: string, timeout: number): GroupedHooks {
-  const on = (matcher: string) => ({ matcher, hooks: [{ type: "command", command, timeout }] });
+  const on = (matcher: string, run: string) => ({
+    matcher,
+    hooks: [{ type: "command", command: run, timeout }],
+  });
+  // the gate fails closed: Codex lets a tool run when its hook fails, and refuses on exit 2
+  const gate = failClosedCommand(command);
   return {
-    PreToolUse: [on(CODEX_PATCH_TOOL), on(CODEX_SHELL_TOOL)],
-    PostToolUse: [on(CODEX_PATCH_TOOL)],
+    PreToolUse: [on(CODEX_PATCH_TOOL, gate), on(CODEX_SHELL_TOOL, gate)],
+    PostToolUse: [on(CODEX_PATCH_TOOL, command)],
   };
 }
 

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer.ts";
+import { FAILS_CLOSED } from "../kit/fail-closed-command.ts";
 import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
 import { codexHooks, codexHookTimeoutSeconds, isCodexCpilotCommand } from "./hooks-file.ts";
 import { codexHome, codexProtocol } from "./protocol.ts";
@@ -28,6 +29,7 @@ export const codexInstaller: AgentInstaller = (action, ctx) => {
     [
       "added hooks for PreToolUse (apply_patch, Bash), PostToolUse (apply_patch)",
       `  command: ${command} (timeout ${timeout} s)`,
+      FAILS_CLOSED,
     ],
     ctx.scope === "project",
   );

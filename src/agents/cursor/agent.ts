@@ -46,8 +46,18 @@ export const cursor: Agent = {
           Array.isArray(list) &&
           list.some((h) => isObject(h) && isCpilotHookCommand(h.command, "cursor")),
       );
+    // without failClosed, Cursor lets the edit through when the gate's hook cannot run
+    const failsOpen = (json: Record<string, unknown>): string | null => {
+      const list = isObject(json.hooks) ? json.hooks.preToolUse : undefined;
+      const open =
+        Array.isArray(list) &&
+        list.some(
+          (h) => isObject(h) && isCpilotHookCommand(h.command, "cursor") && h.failClosed !== true,
+        );
+      return open ? "its preToolUse hook has no failClosed: true" : null;
+    };
     return (["project", "user"] as const).map((scope) =>
-      jsonHookPlace(cursorHooksPath(scope, root, home), "cursor", wired),
+      jsonHookPlace(cursorHooksPath(scope, root, home), "cursor", wired, failsOpen),
     );
   },
 };

@@ -37,19 +37,21 @@ export function removeCursorHooks(file: JsonObject): { file: JsonObject; removed
 
 /** `.cursor/hooks.json` with cpilot's entries (version 1), everything else kept. Idempotent. */
 export function addCursorHooks(file: JsonObject, command: string, timeout: number): JsonObject {
-  const entry = { command, timeout };
+  // failClosed: Cursor refuses the tool when the gate's hook cannot run, crashes or times out
+  const entryOf = (event: string) =>
+    event === "preToolUse" ? { command, timeout, failClosed: true } : { command, timeout };
   const hooks = hooksOf(file);
   const already = CURSOR_EVENTS.every((event) => {
     const list = Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : [];
     const ours = list.filter((h) => isCursorCpilotCommand(isObject(h) ? h.command : undefined));
-    return JSON.stringify(ours) === JSON.stringify([entry]);
+    return JSON.stringify(ours) === JSON.stringify([entryOf(event)]);
   });
   if (already && file.version !== undefined) return file;
   const base = removeCursorHooks(file).file;
   const next: JsonObject = { ...hooksOf(base) };
   for (const event of CURSOR_EVENTS) {
     const list = Array.isArray(next[event]) ? (next[event] as unknown[]) : [];
-    next[event] = [...list, entry];
+    next[event] = [...list, entryOf(event)];
   }
   return { version: 1, ...base, hooks: next };
 }

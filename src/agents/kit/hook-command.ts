@@ -30,7 +30,8 @@ export function shellQuote(s: string): string {
 /** True for a hook command cpilot installed for `agent` (any binary path or the npm shim, any quoting). */
 export function isCpilotHookCommand(command: unknown, agent: string): boolean {
   if (typeof command !== "string") return false;
-  const re = new RegExp(`(^|[/\\s'"])cpilot(\\.exe|\\.sh)?['"]?\\s+hook\\s+${agent}(\\s|$)`);
+  // `;` ends it inside a fail-closed pre-write command (fail-closed-command.ts)
+  const re = new RegExp(`(^|[/\\s'"])cpilot(\\.exe|\\.sh)?['"]?\\s+hook\\s+${agent}(\\s|;|$)`);
   return re.test(command);
 }
 

@@ -4,9 +4,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import type { HookPlace } from "../contract.ts";
+import { unwrapFailClosed } from "./fail-closed-command.ts";
 import { hasGroupedHooks } from "./grouped-hooks.ts";
 import { isCpilotHookCommand } from "./hook-command.ts";
-import { type JsonObject, readJsonObject } from "./json-file.ts";
+import { isObject, type JsonObject, readJsonObject } from "./json-file.ts";
 
 /** Every string in a JSON value that is a cpilot hook command for `agent`. */
 export function cpilotCommandsIn(value: unknown, agent: string, out: string[] = []): string[] {
@@ -18,25 +19,51 @@ export function cpilotCommandsIn(value: unknown, agent: string, out: string[] = 
   return out;
 }
 
-/** A JSON hook file: `wired` decides whether cpilot is in it. */
+/**
+ * A JSON hook file: `wired` decides whether cpilot is in it; `failsOpen` says why its write
+ * gate would let a write through when cpilot is missing or crashes, else null.
+ */
 export function jsonHookPlace(
   path: string,
   agent: string,
   wired: (json: JsonObject) => boolean,
+  failsOpen: (json: JsonObject) => string | null = () => null,
 ): HookPlace {
   if (!existsSync(path)) return { path, exists: false, wired: false, commands: [] };
   try {
     const json = readJsonObject(path);
-    return { path, exists: true, wired: wired(json), commands: cpilotCommandsIn(json, agent) };
+    const open = failsOpen(json);
+    return {
+      path,
+      exists: true,
+      wired: wired(json),
+      commands: cpilotCommandsIn(json, agent),
+      ...(open === null ? {} : { gateFailsOpen: open }),
+    };
   } catch (err) {
     return { path, exists: true, wired: false, error: (err as Error).message, commands: [] };
   }
 }
 
-/** A JSON hook file in Claude Code's grouped schema (Claude Code, Gemini CLI, Codex). */
-export function groupedHookPlace(path: string, agent: string): HookPlace {
-  return jsonHookPlace(path, agent, (json) =>
-    hasGroupedHooks(json, (cmd) => isCpilotHookCommand(cmd, agent)),
+/**
+ * A JSON hook file in Claude Code's grouped schema (Claude Code, Gemini CLI, Codex, Qwen).
+ * With `gateEvent`, cpilot's hook on that event must be a fail-closed command.
+ */
+export function groupedHookPlace(path: string, agent: string, gateEvent?: string): HookPlace {
+  const ours = (cmd: unknown) => isCpilotHookCommand(cmd, agent);
+  return jsonHookPlace(
+    path,
+    agent,
+    (json) => hasGroupedHooks(json, ours),
+    (json) => {
+      if (gateEvent === undefined || !isObject(json.hooks)) return null;
+      const open = cpilotCommandsIn(json.hooks[gateEvent], agent).some(
+        (cmd) => unwrapFailClosed(cmd) === cmd,
+      );
+      return open
+        ? `its ${gateEvent} hook lets a write through where cpilot is missing or crashes`
+        : null;
+    },
   );
 }
 

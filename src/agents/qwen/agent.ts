@@ -34,7 +34,7 @@ export const qwen: Agent = {
       import("./install.ts"),
     ]);
     return (["project", "user"] as const).map((scope) =>
-      groupedHookPlace(qwenSettingsPath(scope, root, home), "qwen"),
+      groupedHookPlace(qwenSettingsPath(scope, root, home), "qwen", "PreToolUse"),
     );
   },
 };

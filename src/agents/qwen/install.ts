@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer.ts";
+import { FAILS_CLOSED, failClosedCommand } from "../kit/fail-closed-command.ts";
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
 import { qwenProtocol } from "./protocol.ts";
@@ -23,11 +24,12 @@ export function qwenHookTimeoutSeconds(config: ResolvedConfig | null): number {
 }
 
 export function qwenHooks(command: string, timeout: number): GroupedHooks {
-  const hook = (t: number) => [{ type: "command", command, timeout: t }];
+  const hook = (t: number, run = command) => [{ type: "command", command: run, timeout: t }];
   return {
     SessionStart: [{ hooks: hook(60) }],
     UserPromptSubmit: [{ hooks: hook(60) }],
-    PreToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout) }],
+    // the gate fails closed: Qwen lets a tool run when its hook fails, and refuses on exit 2
+    PreToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout, failClosedCommand(command)) }],
     PostToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout) }],
   };
 }
@@ -46,6 +48,7 @@ export const qwenInstaller: AgentInstaller = (action, ctx) => {
     [
       "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse, PostToolUse (write_file|edit)",
       `  command: ${command} (timeout ${timeout} s)`,
+      FAILS_CLOSED,
     ],
     ctx.scope === "project",
   );

@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { failClosedCommand } from "../../../src/agents/kit/fail-closed-command.ts";
 import { pathWithCpilot, runtimeEnv } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 import { binary, cpilot } from "./_helpers.ts";
@@ -63,8 +64,10 @@ describe("install / uninstall", () => {
       ...userSettings.hooks.PostToolUse,
       { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [ours] },
     ]);
+    // the gate fails closed: a missing or crashing cpilot blocks (missing-cpilot.e2e.test.ts)
+    const gate = { ...ours, command: failClosedCommand(ours.command), onFailure: "block" };
     expect(settings.hooks.PreToolUse).toEqual([
-      { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [ours] },
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [gate] },
     ]);
     for (const event of ["SessionStart", "UserPromptSubmit", "PostToolBatch", "Stop"]) {
       expect(settings.hooks[event]).toEqual([{ hooks: [ours] }]);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { failClosedCommand } from "../../../src/agents/kit/fail-closed-command.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 import { cpilot } from "../gemini/_agent-project.ts";
 import { checkInstallCycle, checkRefusesBadJson } from "../gemini/_install-check.ts";
@@ -19,7 +20,14 @@ describe("cpilot install codex", () => {
         matcher,
         hooks: [{ type: "command", command: "cpilot hook codex", timeout: 1260 }],
       });
-      expect(hooks.PreToolUse).toEqual([USER.hooks.PreToolUse[0], on("apply_patch"), on("Bash")]);
+      // the gate fails closed: a missing or crashing cpilot exits 2 (missing-cpilot.e2e.test.ts)
+      const gate = (matcher: string) => ({
+        matcher,
+        hooks: [
+          { type: "command", command: failClosedCommand("cpilot hook codex"), timeout: 1260 },
+        ],
+      });
+      expect(hooks.PreToolUse).toEqual([USER.hooks.PreToolUse[0], gate("apply_patch"), gate("Bash")]);
       expect(hooks.PostToolUse).toEqual([on("apply_patch")]);
       expect(hooks.Stop).toEqual(USER.hooks.Stop);
     });

@@ -17,7 +17,8 @@ describe("cpilot install cursor", () => {
       const ours = { command: "cpilot hook cursor", timeout: 1260 };
       expect(hooks.beforeShellExecution).toEqual(USER.hooks.beforeShellExecution);
       expect(hooks.afterFileEdit).toEqual([USER.hooks.afterFileEdit[0], ours]);
-      expect(hooks.preToolUse).toEqual([ours]);
+      // failClosed: Cursor refuses the edit when the gate's hook cannot run or crashes
+      expect(hooks.preToolUse).toEqual([{ ...ours, failClosed: true }]);
       expect(hooks.postToolUse).toEqual([ours]);
     });
   });

@@ -20,6 +20,8 @@ export async function runGemini(options: {
   timeoutMs?: number;
   /** Start it through this, e.g. `[cpilot, "run", "--"]`. */
   via?: string[];
+  /** Variables over the offline environment (a PATH without cpilot). */
+  env?: Record<string, string>;
 }): Promise<CliRun> {
   const home = tempHome("gemini");
   mkdirSync(join(home, ".gemini"), { recursive: true });
@@ -42,6 +44,7 @@ export async function runGemini(options: {
         GEMINI_API_KEY: "dummy-key",
         GOOGLE_GEMINI_BASE_URL: options.apiUrl,
         GEMINI_CLI_NO_RELAUNCH: "true",
+        ...options.env,
       }),
     });
   } finally {

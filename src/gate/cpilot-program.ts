@@ -1,0 +1,42 @@
+/**
+ * cpilot's own program in the project: the npm package (`node_modules/cpilot/`, its
+ * platform binaries under `node_modules/@cpilot/`) and the `.bin` shims that start it. The
+ * agents' shared hook commands and the pre-commit hook run it from there, so an agent that
+ * rewrote `bin/cpilot.sh` to `exit 0` would turn off the gate and every check at once.
+ */
+import { join } from "node:path";
+import { realOr } from "../util/real-path.ts";
+import { projectPath } from "./own-config.ts";
+import { skeleton } from "./protected.ts";
+
+const KIND = "cpilot's own program, which the agents' hooks and the pre-commit hook run";
+
+/** What the path is when it is part of cpilot's program in some node_modules, else null. */
+export function cpilotProgramKind(relPath: string): string | null {
+  const parts = relPath
+    .split(/[/\\]/)
+    .filter((s) => s !== "" && s !== ".")
+    .map(skeleton);
+  for (let i = 0; i + 1 < parts.length; i++) {
+    if (parts[i] !== "node_modules") continue;
+    const next = parts[i + 1];
+    if (next === "cpilot" || next === "@cpilot") return KIND;
+    if (next === ".bin" && /^cpilot(\.[a-z0-9]+)?$/.test(parts[i + 2] ?? "")) return KIND;
+  }
+  return null;
+}
+
+/**
+ * Where the root's `node_modules/cpilot` and `.bin/cpilot` really are when they are links
+ * into the project (a workspace package): folders and files relative to the root, posix.
+ */
+export function linkedProgram(root: string): { folders: string[]; files: string[] } {
+  const inProject = projectPath(root);
+  const at = (path: string): string | null => {
+    const real = realOr(path);
+    return real === path ? null : inProject(real);
+  };
+  const folder = at(join(root, "node_modules", "cpilot"));
+  const file = at(join(root, "node_modules", ".bin", "cpilot"));
+  return { folders: folder === null ? [] : [folder], files: file === null ? [] : [file] };
+}

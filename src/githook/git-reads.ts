@@ -1,0 +1,147 @@
+/**
+ * What git runs and reads at a person's commands, found as git finds it: the folder it runs
+ * hooks from (`core.hooksPath`, relative to the top of the work tree, or `<git dir>/hooks`)
+ * and the config files it includes (`include.path`, `includeIf.*.path`). A hook there, or an
+ * included file that sets `core.hooksPath` or `core.fsmonitor`, runs code at the person's
+ * next commit, checkout or status.
+ */
+import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { runGit, splitNul } from "../match/git.ts";
+import { CpilotError } from "../util/errors.ts";
+
+export interface GitReads {
+  /** The folder git runs hooks from (absolute); null outside a repository. */
+  readonly hooks: string | null;
+  /** Config files git includes (absolute, whether they exist yet or not). */
+  readonly includes: readonly string[];
+  /** The repository's git folders (absolute): its own and the common one (a linked worktree's differ). */
+  readonly gitDirs: readonly string[];
+}
+
+/** Variables that change where git finds its repository or its settings. */
+const GIT_VARS = [
+  "GIT_DIR",
+  "GIT_COMMON_DIR",
+  "GIT_WORK_TREE",
+  "GIT_CONFIG",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+];
+
+interface Repo {
+  readonly top: string;
+  readonly gitDir: string;
+  readonly commonDir: string;
+}
+
+/** The repository `cwd` is in, found as git discovers it (`.git` folder or `gitdir:` file). */
+function findRepo(cwd: string): Repo | null {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const dotGit = join(dir, ".git");
+    const stat = lstatSync(dotGit, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) return { top: dir, gitDir: dotGit, commonDir: dotGit };
+    if (stat?.isFile()) {
+      const named = /^gitdir: (.+)$/m.exec(readText(dotGit))?.[1]?.trim();
+      if (named === undefined) return null;
+      const gitDir = resolve(dir, named);
+      const common = readText(join(gitDir, "commondir")).trim();
+      return { top: dir, gitDir, commonDir: common === "" ? gitDir : resolve(gitDir, common) };
+    }
+    if (dir === dirname(dir)) return null;
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** The config files git reads before any include: system, global, the repository's own. */
+function configTexts(repo: Repo, env: NodeJS.ProcessEnv): string {
+  const home = env.HOME || homedir();
+  const xdg = env.XDG_CONFIG_HOME || join(home, ".config");
+  return [
+    "/etc/gitconfig",
+    join(xdg, "git", "config"),
+    join(home, ".gitconfig"),
+    join(repo.commonDir, "config"),
+    join(repo.gitDir, "config.worktree"),
+  ]
+    .map(readText)
+    .join("\n");
+}
+
+/**
+ * Where git runs hooks from here and which config files it includes. Git is asked only when
+ * a config file it reads names `hooksPath` or an include (a file that names neither cannot
+ * set them; key and section names are letters, compared without case); otherwise the hooks
+ * are in `<git dir>/hooks` and nothing is included. Throws a CpilotError when git cannot say.
+ */
+export function gitReads(cwd: string, env: NodeJS.ProcessEnv = process.env): GitReads {
+  const repo = findRepo(cwd);
+  const byEnv = GIT_VARS.some((name) => env[name] !== undefined);
+  if (repo === null && !byEnv) return { hooks: null, includes: [], gitDirs: [] };
+  const text = repo === null ? "" : configTexts(repo, env);
+  const askHooks = byEnv || /hookspath/i.test(text);
+  const askIncludes = byEnv || /include/i.test(text);
+  if (!askHooks && !askIncludes && repo !== null) {
+    const gitDirs = [repo.gitDir, repo.commonDir];
+    return { hooks: join(repo.commonDir, "hooks"), includes: [], gitDirs };
+  }
+  const asked = ask(cwd, [
+    "rev-parse",
+    "--show-toplevel",
+    "--git-path",
+    "hooks",
+    "--absolute-git-dir",
+    "--git-common-dir",
+  ]);
+  if (asked === null) return { hooks: null, includes: [], gitDirs: [] };
+  const [topLine = "", hooksLine = "", gitDir = "", commonDir = ""] = asked.split("\n");
+  const hooks = resolve(cwd, hooksLine);
+  const top = topLine === "" ? cwd : topLine;
+  const gitDirs = [gitDir, commonDir].filter((d) => d !== "").map((d) => resolve(cwd, d));
+  return { hooks, includes: askIncludes ? includedFiles(top, env) : [], gitDirs };
+}
+
+/** Every include.path and includeIf.*.path git reads, resolved as git resolves them. */
+function includedFiles(top: string, env: NodeJS.ProcessEnv): string[] {
+  const out =
+    ask(top, ["config", "-z", "--show-origin", "--get-regexp", "^include(if\\..*)?\\.path$"]) ?? "";
+  const fields = splitNul(out);
+  const files: string[] = [];
+  // -z with --show-origin: origin NUL, then key NEWLINE value NUL
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const origin = (fields[i] ?? "").replace(/^file:/, "");
+    const value = (fields[i + 1] ?? "").split("\n").slice(1).join("\n");
+    if (value === "") continue;
+    const home = env.HOME || homedir();
+    const path = value.startsWith("~/") ? join(home, value.slice(2)) : value;
+    files.push(isAbsolute(path) ? path : resolve(top, dirname(origin), path));
+  }
+  return files;
+}
+
+/**
+ * git's stdout, trimmed; null when `cwd` is in no repository. `safe.directory=*`: a
+ * repository owned by another user is still read (rev-parse and config run nothing of it).
+ */
+function ask(cwd: string, args: string[]): string | null {
+  const full = ["-c", "safe.directory=*", ...args];
+  const result = runGit(cwd, full);
+  if (result.ok) return result.stdout.replace(/\n$/, "");
+  // no include at all: --get-regexp exits 1 with no output
+  if (args[0] === "config" && result.stdout === "" && result.stderr === "") return "";
+  if (!existsSync(cwd) || /not a git repository/i.test(result.stderr)) return null;
+  throw new CpilotError(
+    `Cannot find where git runs hooks from in "${cwd}": ${result.stderr.split("\n")[0] || (result.missing ? "git is not installed" : "git failed")}`,
+    { hint: `run \`git ${args.join(" ")}\` there to see why` },
+  );
+}
