@@ -62,7 +62,7 @@ export function patchUnreadable(agent: string, problem: string): string {
 
 /** A shell command that may apply a patch in a spelling cpilot cannot read as Codex does. */
 export const SHELL_PATCH_UNREADABLE =
-  "This shell command holds a patch, or names apply_patch beside a heredoc, in a form cpilot cannot read the way Codex does, so the write gate cannot check which files it writes. Send the patch with the apply_patch tool instead (or, in the shell, as `apply_patch <<'EOF'` … `EOF` alone, optionally after `cd <dir> &&`).";
+  "This shell command holds a patch (*** Begin Patch … *** End Patch), or names apply_patch beside a heredoc, in a form cpilot cannot read the way Codex does, so the write gate cannot check which files it writes. Send the patch with the apply_patch tool instead (or, in the shell, as `apply_patch <<'EOF'` … `EOF` alone, optionally after `cd <dir> &&`).";
 
 /** A gate plugin changed a patched file and the patch cannot be rewritten to carry that. */
 export const PATCH_NOT_REWRITABLE =
