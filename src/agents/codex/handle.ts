@@ -5,6 +5,7 @@ import { gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
 import { gateAll } from "../kit/gate-all.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
 import { EMPTY_REPLY, type HookReply } from "../kit/hook-reply.ts";
+import { PATCH_NOT_REWRITABLE } from "../kit/messages.ts";
 import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
 import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { type CodexPatchCall, codexPatchCall, rewriteAddFile } from "./patch.ts";
@@ -94,11 +95,7 @@ async function preToolUse(
         : rewriteAddFile(patch, file.path, { path: target, content: decision.content });
     notes.push(modifiedNote("apply_patch", decision));
   }
-  if (patch === null)
-    return permission(
-      "deny",
-      "A write-gate plugin wants a file of this patch written differently, and cpilot cannot rewrite the patch to say so. Write that file whole with *** Add File.",
-    );
+  if (patch === null) return permission("deny", PATCH_NOT_REWRITABLE);
   return {
     json: {
       hookSpecificOutput: {

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { patchUnreadable, SHELL_PATCH_UNREADABLE } from "../kit/messages.ts";
 import { readCodexPatch, readCodexPatchLayout } from "../kit/patch/codex-reading.ts";
 import type { PatchFile } from "../kit/patch/patch-file.ts";
 import { argvPatch, type ShellPatch, shellPatch } from "./shell-patch.ts";
@@ -38,10 +39,7 @@ export function codexPatchCall(tool: string, input: unknown, cwd: string): Codex
   if (tool === CODEX_PATCH_TOOL) {
     if (typeof command === "string") return read({ kind: "patch", text: command }, cwd, false);
     if (isArgv(command)) return read(argvPatch(command), cwd, false);
-    return {
-      kind: "unreadable",
-      reason: "cpilot cannot find the patch text in this apply_patch call.",
-    };
+    return { kind: "unreadable", reason: patchUnreadable("Codex", "no patch text in this call") };
   }
   if (typeof command === "string") return read(shellPatch(command), cwd, true);
   if (isArgv(command)) return read(argvPatch(command), cwd, true);
@@ -53,18 +51,9 @@ const isArgv = (v: unknown): v is string[] =>
 
 function read(found: ShellPatch, cwd: string, viaShell: boolean): CodexPatchCall {
   if (found.kind === "none") return { kind: "none" };
-  if (found.kind === "unsure")
-    return {
-      kind: "unreadable",
-      reason:
-        "This shell command names apply_patch in a form cpilot cannot read the way Codex does, so the write gate cannot check which files it writes. Send the patch with the apply_patch tool instead (or, in the shell, as `apply_patch <<'EOF'` … `EOF` alone, optionally after `cd <dir> &&`).",
-    };
+  if (found.kind === "unsure") return { kind: "unreadable", reason: SHELL_PATCH_UNREADABLE };
   const reading = readCodexPatch(found.text);
-  if (!reading.ok)
-    return {
-      kind: "unreadable",
-      reason: `Codex cannot apply this patch, and cpilot cannot check it: ${reading.error}. Send a patch that starts with "*** Begin Patch", ends with "*** End Patch", and has one "*** Add File: ", "*** Update File: " or "*** Delete File: " header (one space after the colon) per file.`,
-    };
+  if (!reading.ok) return { kind: "unreadable", reason: patchUnreadable("Codex", reading.error) };
   return {
     kind: "patch",
     text: found.text,

@@ -19,12 +19,14 @@ export type ShellPatch =
 const NAME = /apply_?patch/i;
 
 /**
- * A command that may apply a patch: it holds a patch's first line, or names the program
- * beside a heredoc. Spelled in any way but the two forms read below (`apply''_patch`, a
- * variable, a pipe), it is refused, though Codex 0.169 would leave it to the shell.
+ * A command that may apply a patch: it holds a whole patch (its first and last lines), or
+ * names the program beside a heredoc. Spelled in any way but the two forms read below
+ * (`apply''_patch`, a variable, a pipe), it is refused, though Codex 0.169 would leave it
+ * to the shell. A search for one marker (`grep -F "*** Begin Patch"`) is no patch.
  */
 function mayBePatch(text: string): boolean {
-  return text.includes("*** Begin Patch") || (NAME.test(text) && text.includes("<<"));
+  const whole = text.includes("*** Begin Patch") && text.includes("*** End Patch");
+  return whole || (NAME.test(text) && text.includes("<<"));
 }
 
 /** Folder names cpilot reads the same as Codex and bash: no quotes, `$`, `~`, globs or escapes. */

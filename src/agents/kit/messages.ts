@@ -54,3 +54,16 @@ export const CHECKS_FAILED_AFTER_EDITS = "cpilot: checks failed after your last 
 export function stopReminder(problems: number, reminder: number, max: number): string {
   return `cpilot: do not stop yet: ${problems === 1 ? "this needs" : "these need"} fixing first (reminder ${reminder} of at most ${max}):`;
 }
+
+/** A patch the agent itself would refuse: what it writes is unknown, so it is refused here too. */
+export function patchUnreadable(agent: string, problem: string): string {
+  return `${agent} cannot apply this patch, and cpilot cannot check it: ${problem}. Send a patch that starts with "*** Begin Patch", ends with "*** End Patch", and has one "*** Add File: ", "*** Update File: " or "*** Delete File: " header (one space after the colon) per file.`;
+}
+
+/** A shell command that may apply a patch in a spelling cpilot cannot read as Codex does. */
+export const SHELL_PATCH_UNREADABLE =
+  "This shell command holds a patch (*** Begin Patch … *** End Patch), or names apply_patch beside a heredoc, in a form cpilot cannot read the way Codex does, so the write gate cannot check which files it writes. Send the patch with the apply_patch tool instead (or, in the shell, as `apply_patch <<'EOF'` … `EOF` alone, optionally after `cd <dir> &&`).";
+
+/** A gate plugin changed a patched file and the patch cannot be rewritten to carry that. */
+export const PATCH_NOT_REWRITABLE =
+  "A write-gate plugin wants a file of this patch written differently, and cpilot cannot rewrite this patch to say so. Write that file whole with *** Add File in the apply_patch tool.";

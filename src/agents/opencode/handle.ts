@@ -8,6 +8,7 @@ import { gateAll } from "../kit/gate-all.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
 import type { HookReply } from "../kit/hook-reply.ts";
 import { isObject } from "../kit/json-file.ts";
+import { patchUnreadable } from "../kit/messages.ts";
 import { readOpencodePatch } from "../kit/patch/opencode-reading.ts";
 import { patchChanges, patchWrites } from "../kit/patch/patch-files.ts";
 import { pathInRoot } from "../kit/root-path.ts";
@@ -125,8 +126,7 @@ function writesOf(call: OpencodeCall): PendingWrite[] | string {
   const patch = str(a.patchText) ?? str(a.patch);
   if (patch === undefined) return [];
   const reading = readOpencodePatch(patch);
-  if (!reading.ok)
-    return `OpenCode cannot apply this patch, and cpilot cannot check it: ${reading.error}. Send a patch that starts with "*** Begin Patch", ends with "*** End Patch", and has one "*** Add File: ", "*** Update File: " or "*** Delete File: " header per file.`;
+  if (!reading.ok) return patchUnreadable("OpenCode", reading.error);
   return patchWrites(reading.files, base, call.cwd);
 }
 

@@ -29,7 +29,13 @@ describe("shellPatch", () => {
   });
 
   test("commands that are no patch are left to the shell", () => {
-    for (const cmd of ["ls", "rg apply_patch src", "git diff", "cat <<'EOF' > notes.md\nhi\nEOF"])
+    for (const cmd of [
+      "ls",
+      "rg apply_patch src",
+      "git diff",
+      "cat <<'EOF' > notes.md\nhi\nEOF",
+      'grep -rF "*** Begin Patch" tests',
+    ])
       expect(shellPatch(cmd)).toEqual({ kind: "none" });
   });
 

@@ -154,6 +154,9 @@ const path = fc.constantFrom(
   "a b.txt",
   "/ABS/abs.txt",
   "~/h.txt",
+  "./.env",
+  "\u2003.env",
+  "sub/../.git/config",
 );
 const marker = fc.constantFrom(
   "*** Add File:",
@@ -167,7 +170,7 @@ const marker = fc.constantFrom(
   "*** End of File",
   "***Add File:",
 );
-const sep = fc.constantFrom(" ", " ", "", "  ", "\t", "\f", " \u00a0");
+const sep = fc.constantFrom(" ", " ", "", "  ", "\t", "\f", " \u00a0", "\u2003", " \r");
 const header = fc
   .tuple(ws, marker, sep, path, ws)
   .map(([a, m, s, p, b]) =>
@@ -193,9 +196,17 @@ const section = fc.tuple(header, fc.array(bodyLine, { maxLength: 3 })).map(([h, 
 /** A generated patch: markers, whitespace, line ends and wrappers mixed. */
 export const patchShape = fc
   .record({
-    begin: fc.tuple(ws, ws).map(([a, b]) => `${a}*** Begin Patch${b}`),
+    begin: fc
+      .tuple(ws, ws, fc.constantFrom("", "", "", " x", "\n*** Begin Patch"))
+      .map(([a, b, c]) => `${a}*** Begin Patch${b}${c}`),
     sections: fc.array(section, { minLength: 1, maxLength: 4 }),
-    end: fc.tuple(ws, ws).map(([a, b]) => `${a}*** End Patch${b}`),
+    end: fc
+      .tuple(
+        ws,
+        ws,
+        fc.constantFrom("", "", "", " x", "\n*** End Patch", "\n\n*** Add File: z.txt\n+z"),
+      )
+      .map(([a, b, c]) => `${a}*** End Patch${b}${c}`),
     after: fc.constantFrom("", "", "\n", "\n*** Add File: after.txt\n+x", "\nEOF"),
     crlf: fc.boolean(),
     wrap: fc.constantFrom("", "", "", "<<EOF", "<<'EOF'", '<<"EOF"', "<<-EOF", "cat <<'EOF'"),
