@@ -1,5 +1,5 @@
 import { type FileBlob, readBlob } from "./file-blob.ts";
-import { chmodSync, dirname, join, mkdirSync, writeFileSync } from "./kept-fs.ts";
+import { chmodSync, dirname, join, lstatSync, mkdirSync, writeFileSync } from "./kept-fs.ts";
 
 /**
  * What became of a staged file while the callbacks ran, as far as the file system can tell.
@@ -33,7 +33,7 @@ interface Watched {
   /** The staged content as checked out. */
   readonly original: string;
   /** What the next run must find: the original, or what its last fixers left. */
-  seen: FileBlob;
+  seen: string;
   /** Fixers over it running now. */
   fixers: number;
   doubt: boolean;
@@ -42,6 +42,22 @@ interface Watched {
   /** A person's edit a fixer was about to run over: its copy, and its key. */
   edit: { readonly at: string; readonly key: string } | null;
   during: string | null;
+}
+
+/** How far apart a file's ctime and a reading must be for the reading to stand for it. */
+const CLOCK_MARGIN_MS = 2000;
+
+function statSig(path: string): { sig: string; ctimeMs: number } | null {
+  try {
+    const s = lstatSync(path, { throwIfNoEntry: false });
+    if (s === undefined) return null;
+    return {
+      sig: `${s.dev}:${s.ino}:${s.size}:${s.mode}:${s.mtimeMs}:${s.ctimeMs}`,
+      ctimeMs: s.ctimeMs,
+    };
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -58,8 +74,32 @@ export class StagedWatch {
     private readonly keptDir: string,
   ) {}
 
-  private read(path: string): FileBlob {
-    return readBlob(join(this.top, path), this.long);
+  /** The last reading of each file: its stat, its key, and when it was read. */
+  private readonly last = new Map<string, { sig: string; key: string; at: number }>();
+
+  /**
+   * The file's key now. A file whose stat is as at its last reading and whose ctime is well
+   * before that reading is not read again: any write since would have set its ctime (which
+   * no program can set back) to after it. The margin covers coarse file system clocks.
+   */
+  private read(path: string, bytes = false): FileBlob {
+    const full = join(this.top, path);
+    const sig = statSig(full);
+    const last = this.last.get(path);
+    if (
+      !bytes &&
+      sig !== null &&
+      last?.sig === sig.sig &&
+      sig.ctimeMs < last.at - CLOCK_MARGIN_MS
+    ) {
+      return { key: last.key, mode: null, bytes: null };
+    }
+    const at = Date.now();
+    const blob = readBlob(full, this.long);
+    if (sig !== null && statSig(full)?.sig === sig.sig)
+      this.last.set(path, { sig: sig.sig, key: blob.key, at });
+    else this.last.delete(path);
+    return blob;
   }
 
   /**
@@ -73,7 +113,7 @@ export class StagedWatch {
       const seen = this.read(path);
       this.files.set(path, {
         original: seen.key,
-        seen,
+        seen: seen.key,
         fixers: 0,
         doubt: false,
         fix: null,
@@ -99,14 +139,15 @@ export class StagedWatch {
       const w = this.files.get(path);
       if (w === undefined) continue;
       if (w.fixers === 0) {
-        const now = this.read(path);
-        if (now.key !== w.seen.key) {
+        let now = this.read(path);
+        if (now.key !== w.seen) {
           w.doubt = true;
+          if (fixer && now.bytes === null) now = this.read(path, true);
           // the fixer would write over that edit: a copy of it first
           if (fixer && w.edit === null && now.mode !== null && now.mode !== "120000") {
             w.edit = { at: this.keep(path, now), key: now.key };
           }
-          w.seen = now;
+          w.seen = now.key;
         }
       }
       if (fixer) w.fixers++;
@@ -120,15 +161,16 @@ export class StagedWatch {
       if (w === undefined) continue;
       if (fixer) w.fixers = Math.max(0, w.fixers - 1);
       if (w.fixers > 0) continue;
-      const now = this.read(path);
-      if (now.key === w.seen.key) continue;
+      let now = this.read(path);
+      if (now.key === w.seen) continue;
       if (fixer) {
+        now = this.read(path, true); // its bytes: what the fixer made, to stage
         w.fix = now.key === w.original ? null : now;
-        w.seen = now;
+        w.seen = now.key;
       } else {
         w.doubt = true;
         w.during ??= callback;
-        w.seen = now;
+        w.seen = now.key;
       }
     }
   }
@@ -141,10 +183,13 @@ export class StagedWatch {
       if (w.doubt) {
         const edit = w.edit;
         // what is there is what a fixer made of that edit: the edit goes back, that aside
-        const overEdit = edit !== null && now.key === w.seen.key && now.key !== edit.key;
+        const overEdit = edit !== null && now.key === w.seen && now.key !== edit.key;
         out.set(path, { kind: "doubt", editAt: edit?.at ?? null, overEdit, during: w.during });
-      } else if (now.key === w.seen.key) {
-        out.set(path, w.fix === null ? { kind: "same" } : { kind: "fixed", blob: now });
+      } else if (now.key === w.seen && w.fix === null) out.set(path, { kind: "same" });
+      else if (now.key === w.seen) {
+        // the bytes to stage, read now: changed since the key was taken, it is late
+        const blob = this.read(path, true);
+        out.set(path, blob.key === w.seen ? { kind: "fixed", blob } : { kind: "late", fix: w.fix });
       } else out.set(path, { kind: "late", fix: w.fix });
     }
     return out;
