@@ -1,5 +1,8 @@
+import * as fs from "node:fs";
+import { runGit } from "../match/git.ts";
+import { fsPath, hasEscapedBytes } from "../util/path-bytes.ts";
 import { type FileBlob, readBlob } from "./file-blob.ts";
-import { chmodSync, dirname, join, lstatSync, mkdirSync, writeFileSync } from "./kept-fs.ts";
+import { chmodSync, dirname, join, mkdirSync, writeFileSync } from "./kept-fs.ts";
 
 /**
  * What became of a staged file while the callbacks ran, as far as the file system can tell.
@@ -44,12 +47,22 @@ interface Watched {
   during: string | null;
 }
 
-/** How far apart a file's ctime and a reading must be for the reading to stand for it. */
-const CLOCK_MARGIN_MS = 2000;
+/**
+ * How far apart a file's ctime and a reading must be for the reading to stand for it: the
+ * kernel stamps a write with a clock that ticks every few milliseconds, or, on a file
+ * system with whole-second times (FAT, some network ones), every second or two.
+ */
+const FINE_CLOCK_MS = 50;
+const COARSE_CLOCK_MS = 2000;
+
+/** Was a file with this ctime written before `at`, by a margin wider than the clock's tick? */
+function untouchedSince(ctimeMs: number, at: number): boolean {
+  return ctimeMs < at - (ctimeMs % 1000 === 0 ? COARSE_CLOCK_MS : FINE_CLOCK_MS);
+}
 
 function statSig(path: string): { sig: string; ctimeMs: number } | null {
   try {
-    const s = lstatSync(path, { throwIfNoEntry: false });
+    const s = fs.lstatSync(fsPath(path), { throwIfNoEntry: false });
     if (s === undefined) return null;
     return {
       sig: `${s.dev}:${s.ino}:${s.size}:${s.mode}:${s.mtimeMs}:${s.ctimeMs}`,
@@ -74,53 +87,86 @@ export class StagedWatch {
     private readonly keptDir: string,
   ) {}
 
-  /** The last reading of each file: its stat, its key, and when it was read. */
-  private readonly last = new Map<string, { sig: string; key: string; at: number }>();
+  /**
+   * The last reading of each file: its stat, its key, and when it was read. `index`: the
+   * key is the index's own, which git's survey vouched for (see {@link watch}).
+   */
+  private readonly last = new Map<
+    string,
+    { sig: string; key: string; at: number; index: boolean }
+  >();
+
+  /** The path from the filesystem root: most names need no byte-keeping join. */
+  private full(path: string): string {
+    return hasEscapedBytes(path) || hasEscapedBytes(this.top)
+      ? join(this.top, path)
+      : `${this.top}/${path}`;
+  }
 
   /**
    * The file's key now. A file whose stat is as at its last reading and whose ctime is well
    * before that reading is not read again: any write since would have set its ctime (which
-   * no program can set back) to after it. The margin covers coarse file system clocks.
+   * no program can set back) to after it. `bytes`: read it whatever the stat says.
    */
   private read(path: string, bytes = false): FileBlob {
-    const full = join(this.top, path);
+    const full = this.full(path);
     const sig = statSig(full);
     const last = this.last.get(path);
-    if (
-      !bytes &&
-      sig !== null &&
-      last?.sig === sig.sig &&
-      sig.ctimeMs < last.at - CLOCK_MARGIN_MS
-    ) {
+    if (!bytes && sig !== null && last?.sig === sig.sig && untouchedSince(sig.ctimeMs, last.at)) {
       return { key: last.key, mode: null, bytes: null };
     }
     const at = Date.now();
-    const blob = readBlob(full, this.long);
-    if (sig !== null && statSig(full)?.sig === sig.sig)
-      this.last.set(path, { sig: sig.sig, key: blob.key, at });
-    else this.last.delete(path);
+    let blob = readBlob(full, this.long);
+    let index = false;
+    // the index's key stands for the staged content: the same bytes through a filter
+    // (end of lines) are that content still
+    if (last?.index && blob.key !== last.key && blob.mode !== null) {
+      const args = ["hash-object", `--path=${path}`, "--", path];
+      const r = hasEscapedBytes(path) ? null : runGit(this.top, args);
+      const [mode] = last.key.split(" ");
+      if (r?.ok && blob.mode === mode && `${mode} ${r.stdout.trim()}` === last.key) {
+        blob = { ...blob, key: last.key };
+        index = true;
+      }
+    }
+    if (sig === null) this.last.delete(path);
+    else this.last.set(path, { sig: sig.sig, key: blob.key, at, index });
     return blob;
   }
 
   /**
    * Start watching `paths`, whose content now must be the staged one. Returns the paths
    * whose content is not the index's blob by id (`indexed`: "<mode> <id>"): a filter (end
-   * of lines, LFS) or an edit made since git listed them; the caller asks git which.
+   * of lines, LFS) or an edit made since git listed them; the caller asks git which. A file
+   * git's survey (begun at `surveyedAt`) compared with the index and found the same, and
+   * untouched since, is not read: its key is the index's (`vouched`).
    */
-  watch(paths: Iterable<string>, indexed: ReadonlyMap<string, string>): string[] {
+  watch(
+    paths: Iterable<string>,
+    indexed: ReadonlyMap<string, string>,
+    vouched: { readonly at: number; readonly except: ReadonlySet<string> },
+  ): string[] {
     const differ: string[] = [];
     for (const path of paths) {
-      const seen = this.read(path);
+      const key = indexed.get(path);
+      const sig = vouched.except.has(path) ? null : statSig(this.full(path));
+      let seen: string;
+      if (key !== undefined && sig !== null && untouchedSince(sig.ctimeMs, vouched.at)) {
+        seen = key;
+        this.last.set(path, { sig: sig.sig, key, at: vouched.at, index: true });
+      } else {
+        seen = this.read(path).key;
+        if (key !== seen) differ.push(path);
+      }
       this.files.set(path, {
-        original: seen.key,
-        seen: seen.key,
+        original: seen,
+        seen,
         fixers: 0,
         doubt: false,
         fix: null,
         edit: null,
         during: null,
       });
-      if (indexed.get(path) !== seen.key) differ.push(path);
     }
     return differ;
   }
