@@ -293,3 +293,25 @@ test("files checked out with CRLF (eol=crlf): a fix is staged as git normalizes 
   expect(git(root, "show", ":b.txt")).toBe("b staged\n");
   expect(git(root, "status", "--porcelain")).toBe("M  a.txt\nM  b.txt\n");
 });
+
+test.each([
+  ["plain", ""],
+  ["checked out with CRLF", "*.txt text eol=crlf\n"],
+])(
+  "a checker that writes a file's own bytes back (%s) changed nothing: the check passes",
+  (_, attributes) => {
+    const root = repo([
+      { name: "touchy", pattern: "*.txt", timeout: 60, run: "sed -i s/zzz/yyy/ a.txt" },
+    ]);
+    writeFiles(root, { ".gitattributes": attributes });
+    git(root, "add", ".gitattributes");
+    git(root, "commit", "-qm", "attributes");
+    rmSync(join(root, "a.txt"));
+    git(root, "checkout", "--", "a.txt");
+    writeFiles(root, { "a.txt": attributes ? "staged\r\n" : "staged\n" });
+    git(root, "add", "a.txt");
+    const r = cpilot(["check", "--staged"], { cwd: root, env: { CI: "" } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(git(root, "show", ":a.txt")).toBe("staged\n");
+  },
+);
