@@ -100,6 +100,8 @@ interface Prepared {
   /** The held stage folder; null in a dry run or without a git folder. */
   readonly dir: string | null;
   survey: SurveyStart | null;
+  /** When git's survey began: what it found equal to the index was so then. */
+  surveyedAt: number;
   /** The index file's stamp before git's survey read it (see index-changed.ts). */
   readonly indexStamp: string | null;
   /** Whether the stage folder is still held by this preparation. */
@@ -127,6 +129,7 @@ function prepare(
     gitDir,
     dir,
     survey: null,
+    surveyedAt: 0,
     indexStamp: gitDir === null ? null : indexStamp(indexFileOf(top as string, gitDir)),
     held: false,
     letGo: () => {
@@ -163,6 +166,7 @@ function prepare(
   process.on("exit", prepared.letGo);
   const split =
     options.untracked && gitDir !== null && indexEntries(top, gitDir) >= SPLIT_FROM_ENTRIES;
+  prepared.surveyedAt = Date.now();
   prepared.survey = startSurvey(top, {
     untracked: options.untracked,
     stateDir,
@@ -231,7 +235,10 @@ async function openPrepared(
   // not make is no fix (see staged-watch.ts).
   const long = [...survey.indexed.values()].some((v) => v.length > 80);
   const watch = new StagedWatch(top, long, keptDir);
-  const differ = watch.watch(staged, survey.indexed);
+  const differ = watch.watch(staged, survey.indexed, {
+    at: prepared.surveyedAt,
+    except: new Set([...survey.bits.keys(), ...survey.unstaged.map((c) => c.path)]),
+  });
   if (differ.length > 0) watch.doubt(notTheStaged(top, differ, survey));
   const prefix = rootPrefix(top, root);
   const fromTop = (paths: readonly string[]): string[] => paths.map((p) => `${prefix}${p}`);

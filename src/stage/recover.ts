@@ -129,7 +129,8 @@ function workTree(gitDir: string, journal: Journal, cwd: string): string | null 
     return other !== null && id !== null && other.dev === id.dev && other.ino === id.ino;
   };
   if (same(findRepository(journal.top, {})?.gitDir)) return journal.top;
-  const here = findRepository(cwd);
+  // found on disk from where this call runs (a GIT_DIR alone names no work tree)
+  const here = findRepository(cwd, {});
   return here?.top != null && same(here.gitDir) ? here.top : null;
 }
 

@@ -1,3 +1,6 @@
+import * as fs from "node:fs";
+import { runGit } from "../match/git.ts";
+import { fsPath, hasEscapedBytes } from "../util/path-bytes.ts";
 import { type FileBlob, readBlob } from "./file-blob.ts";
 import { chmodSync, dirname, join, mkdirSync, writeFileSync } from "./kept-fs.ts";
 
@@ -33,7 +36,7 @@ interface Watched {
   /** The staged content as checked out. */
   readonly original: string;
   /** What the next run must find: the original, or what its last fixers left. */
-  seen: FileBlob;
+  seen: string;
   /** Fixers over it running now. */
   fixers: number;
   doubt: boolean;
@@ -42,6 +45,32 @@ interface Watched {
   /** A person's edit a fixer was about to run over: its copy, and its key. */
   edit: { readonly at: string; readonly key: string } | null;
   during: string | null;
+}
+
+/**
+ * How far apart a file's ctime and a reading must be for the reading to stand for it: the
+ * kernel stamps a write with a clock that ticks every few milliseconds, or, on a file
+ * system with whole-second times (FAT, some network ones), every second or two.
+ */
+const FINE_CLOCK_MS = 50;
+const COARSE_CLOCK_MS = 2000;
+
+/** Was a file with this ctime written before `at`, by a margin wider than the clock's tick? */
+function untouchedSince(ctimeMs: number, at: number): boolean {
+  return ctimeMs < at - (ctimeMs % 1000 === 0 ? COARSE_CLOCK_MS : FINE_CLOCK_MS);
+}
+
+function statSig(path: string): { sig: string; ctimeMs: number } | null {
+  try {
+    const s = fs.lstatSync(fsPath(path), { throwIfNoEntry: false });
+    if (s === undefined) return null;
+    return {
+      sig: `${s.dev}:${s.ino}:${s.size}:${s.mode}:${s.mtimeMs}:${s.ctimeMs}`,
+      ctimeMs: s.ctimeMs,
+    };
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -58,21 +87,79 @@ export class StagedWatch {
     private readonly keptDir: string,
   ) {}
 
-  private read(path: string): FileBlob {
-    return readBlob(join(this.top, path), this.long);
+  /**
+   * The last reading of each file: its stat, its key, and when it was read. `index`: the
+   * key is the index's own, which git's survey vouched for (see {@link watch}).
+   */
+  private readonly last = new Map<
+    string,
+    { sig: string; key: string; at: number; index: boolean }
+  >();
+
+  /** The path from the filesystem root: most names need no byte-keeping join. */
+  private full(path: string): string {
+    return hasEscapedBytes(path) || hasEscapedBytes(this.top)
+      ? join(this.top, path)
+      : `${this.top}/${path}`;
+  }
+
+  /**
+   * The file's key now. A file whose stat is as at its last reading and whose ctime is well
+   * before that reading is not read again: any write since would have set its ctime (which
+   * no program can set back) to after it. `bytes`: read it whatever the stat says.
+   */
+  private read(path: string, bytes = false): FileBlob {
+    const full = this.full(path);
+    const sig = statSig(full);
+    const last = this.last.get(path);
+    if (!bytes && sig !== null && last?.sig === sig.sig && untouchedSince(sig.ctimeMs, last.at)) {
+      return { key: last.key, mode: null, bytes: null };
+    }
+    const at = Date.now();
+    let blob = readBlob(full, this.long);
+    let index = false;
+    // the index's key stands for the staged content: the same bytes through a filter
+    // (end of lines) are that content still
+    if (last?.index && blob.key !== last.key && blob.mode !== null) {
+      const args = ["hash-object", `--path=${path}`, "--", path];
+      const r = hasEscapedBytes(path) ? null : runGit(this.top, args);
+      const [mode] = last.key.split(" ");
+      if (r?.ok && blob.mode === mode && `${mode} ${r.stdout.trim()}` === last.key) {
+        blob = { ...blob, key: last.key };
+        index = true;
+      }
+    }
+    if (sig === null) this.last.delete(path);
+    else this.last.set(path, { sig: sig.sig, key: blob.key, at, index });
+    return blob;
   }
 
   /**
    * Start watching `paths`, whose content now must be the staged one. Returns the paths
    * whose content is not the index's blob by id (`indexed`: "<mode> <id>"): a filter (end
-   * of lines, LFS) or an edit made since git listed them; the caller asks git which.
+   * of lines, LFS) or an edit made since git listed them; the caller asks git which. A file
+   * git's survey (begun at `surveyedAt`) compared with the index and found the same, and
+   * untouched since, is not read: its key is the index's (`vouched`).
    */
-  watch(paths: Iterable<string>, indexed: ReadonlyMap<string, string>): string[] {
+  watch(
+    paths: Iterable<string>,
+    indexed: ReadonlyMap<string, string>,
+    vouched: { readonly at: number; readonly except: ReadonlySet<string> },
+  ): string[] {
     const differ: string[] = [];
     for (const path of paths) {
-      const seen = this.read(path);
+      const key = indexed.get(path);
+      const sig = vouched.except.has(path) ? null : statSig(this.full(path));
+      let seen: string;
+      if (key !== undefined && sig !== null && untouchedSince(sig.ctimeMs, vouched.at)) {
+        seen = key;
+        this.last.set(path, { sig: sig.sig, key, at: vouched.at, index: true });
+      } else {
+        seen = this.read(path).key;
+        if (key !== seen) differ.push(path);
+      }
       this.files.set(path, {
-        original: seen.key,
+        original: seen,
         seen,
         fixers: 0,
         doubt: false,
@@ -80,7 +167,6 @@ export class StagedWatch {
         edit: null,
         during: null,
       });
-      if (indexed.get(path) !== seen.key) differ.push(path);
     }
     return differ;
   }
@@ -99,14 +185,15 @@ export class StagedWatch {
       const w = this.files.get(path);
       if (w === undefined) continue;
       if (w.fixers === 0) {
-        const now = this.read(path);
-        if (now.key !== w.seen.key) {
+        let now = this.read(path);
+        if (now.key !== w.seen) {
           w.doubt = true;
+          if (fixer && now.bytes === null) now = this.read(path, true);
           // the fixer would write over that edit: a copy of it first
           if (fixer && w.edit === null && now.mode !== null && now.mode !== "120000") {
             w.edit = { at: this.keep(path, now), key: now.key };
           }
-          w.seen = now;
+          w.seen = now.key;
         }
       }
       if (fixer) w.fixers++;
@@ -120,15 +207,16 @@ export class StagedWatch {
       if (w === undefined) continue;
       if (fixer) w.fixers = Math.max(0, w.fixers - 1);
       if (w.fixers > 0) continue;
-      const now = this.read(path);
-      if (now.key === w.seen.key) continue;
+      let now = this.read(path);
+      if (now.key === w.seen) continue;
       if (fixer) {
+        now = this.read(path, true); // its bytes: what the fixer made, to stage
         w.fix = now.key === w.original ? null : now;
-        w.seen = now;
+        w.seen = now.key;
       } else {
         w.doubt = true;
         w.during ??= callback;
-        w.seen = now;
+        w.seen = now.key;
       }
     }
   }
@@ -141,10 +229,13 @@ export class StagedWatch {
       if (w.doubt) {
         const edit = w.edit;
         // what is there is what a fixer made of that edit: the edit goes back, that aside
-        const overEdit = edit !== null && now.key === w.seen.key && now.key !== edit.key;
+        const overEdit = edit !== null && now.key === w.seen && now.key !== edit.key;
         out.set(path, { kind: "doubt", editAt: edit?.at ?? null, overEdit, during: w.during });
-      } else if (now.key === w.seen.key) {
-        out.set(path, w.fix === null ? { kind: "same" } : { kind: "fixed", blob: now });
+      } else if (now.key === w.seen && w.fix === null) out.set(path, { kind: "same" });
+      else if (now.key === w.seen) {
+        // the bytes to stage, read now: changed since the key was taken, it is late
+        const blob = this.read(path, true);
+        out.set(path, blob.key === w.seen ? { kind: "fixed", blob } : { kind: "late", fix: w.fix });
       } else out.set(path, { kind: "late", fix: w.fix });
     }
     return out;

@@ -128,7 +128,7 @@ export const stagedMessages = {
       say(
         paint(
           d.during === null
-            ? `cpilot: Cannot tell what the callbacks checked of "${d.path}": it changed while the check ran, and no fixer of it was running (an edit made meanwhile)`
+            ? `cpilot: Cannot tell what the callbacks checked of "${d.path}": it changed while the check ran, and no fixer given it was running (an edit made meanwhile, or a fixer that rewrites files it is not given)`
             : `cpilot: Cannot tell what the callbacks checked of "${d.path}": it changed during the run of '${d.during}', which does not say \`fixes: true\` (an edit made meanwhile, or that callback rewrote it)`,
           "red",
         ),

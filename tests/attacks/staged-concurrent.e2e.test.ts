@@ -6,7 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot, cpilotBinary, pathWithCpilot, runtimeEnv } from "../helpers/binary.ts";
 import { tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
@@ -261,3 +261,57 @@ test("with a fix to stage: a file staged by someone else meanwhile stops the com
   // the checked fix is staged all the same: it is what a.txt's checks read
   expect(git(root, "show", ":a.txt")).toBe("STAGED\n");
 }, 60_000);
+
+test("a staged file deleted during the check: the deletion is not staged, the index keeps the staged version", async () => {
+  const m = marks("lint");
+  const root = repo([{ name: "lint", pattern: "*.txt", timeout: 60, run: pause(m, "lint") }]);
+  writeFiles(root, { "a.txt": "staged\n" });
+  git(root, "add", "a.txt");
+  const check = startCheck(root);
+  await atPause(m, "lint");
+  rmSync(join(root, "a.txt"));
+  letGo(m, "lint");
+  const r = await check;
+  expect(r.code, r.stderr).toBe(1);
+  expect(git(root, "show", ":a.txt")).toBe("staged\n");
+  expect(existsSync(join(root, "a.txt"))).toBe(false);
+}, 60_000);
+
+test("files checked out with CRLF (eol=crlf): a fix is staged as git normalizes it, and an untouched file is no edit", () => {
+  const root = repo([UPPER, { name: "lint", pattern: "*.txt", timeout: 60, run: "true" }]);
+  writeFiles(root, { ".gitattributes": "*.txt text eol=crlf\n" });
+  git(root, "add", ".gitattributes");
+  git(root, "commit", "-qm", "crlf");
+  rmSync(join(root, "a.txt"));
+  rmSync(join(root, "b.txt"));
+  git(root, "checkout", "--", "a.txt", "b.txt");
+  writeFiles(root, { "a.txt": "staged\r\n", "b.txt": "b staged\r\n" });
+  git(root, "add", "a.txt", "b.txt");
+  const r = cpilot(["check", "--staged"], { cwd: root, env: { CI: "" } });
+  expect(r.code, r.stderr).toBe(0);
+  expect(git(root, "show", ":a.txt")).toBe("STAGED\n");
+  expect(git(root, "show", ":b.txt")).toBe("b staged\n");
+  expect(git(root, "status", "--porcelain")).toBe("M  a.txt\nM  b.txt\n");
+});
+
+test.each([
+  ["plain", ""],
+  ["checked out with CRLF", "*.txt text eol=crlf\n"],
+])(
+  "a checker that writes a file's own bytes back (%s) changed nothing: the check passes",
+  (_, attributes) => {
+    const root = repo([
+      { name: "touchy", pattern: "*.txt", timeout: 60, run: "sed -i s/zzz/yyy/ a.txt" },
+    ]);
+    writeFiles(root, { ".gitattributes": attributes });
+    git(root, "add", ".gitattributes");
+    git(root, "commit", "-qm", "attributes");
+    rmSync(join(root, "a.txt"));
+    git(root, "checkout", "--", "a.txt");
+    writeFiles(root, { "a.txt": attributes ? "staged\r\n" : "staged\n" });
+    git(root, "add", "a.txt");
+    const r = cpilot(["check", "--staged"], { cwd: root, env: { CI: "" } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(git(root, "show", ":a.txt")).toBe("staged\n");
+  },
+);
