@@ -72,7 +72,7 @@ export class MdDoc {
     docWork.scanned += this.lines.length;
   }
 
-  /** "\r\n" when most line endings are CRLF, else "\n" (as detectEol on the text). */
+  /** "\r\n" when most line endings are CRLF, else "\n" (a text without line endings: "\n"). */
   get eol(): "\n" | "\r\n" {
     return this.crlf > this.lf ? "\r\n" : "\n";
   }

@@ -17,13 +17,6 @@ export interface MdLine {
 const FENCE_OPEN = /^\s*(`{3,}(?=[^`]*$)|~{3,})/;
 const HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$/;
 
-/** "\r\n" when most line endings are CRLF, else "\n" (also for text without line endings). */
-export function detectEol(text: string): "\n" | "\r\n" {
-  const crlf = text.split("\r\n").length - 1;
-  const lf = text.split("\n").length - 1 - crlf;
-  return crlf > lf ? "\r\n" : "\n";
-}
-
 /** Split into lines that keep their own line endings; `joinLines` is the exact inverse. */
 export function splitLines(text: string): Array<{ text: string; eol: string }> {
   const lines: Array<{ text: string; eol: string }> = [];
