@@ -1,3 +1,4 @@
+import { readProposals } from "../config/proposals.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
@@ -40,5 +41,10 @@ export async function listCommand(args: string[], options: { cwd: string }): Pro
   writeOut(`${table}\n`);
   if (toggles.allDisabled)
     writeErr("all callbacks are paused here: `cpilot enable --all` resumes them\n");
+  const proposed = readProposals(config.root).map((p) => p.name);
+  if (proposed.length > 0)
+    writeErr(
+      `an agent proposed ${proposed.join(", ")}: not run until you approve (\`cpilot approve\` shows them)\n`,
+    );
   return 0;
 }

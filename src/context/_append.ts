@@ -1,8 +1,8 @@
 /** Where and what to insert to append content at the end of a section or a file. */
 
 import { isListLine } from "./_edit.ts";
-import { blocksIn, trimBlankEnd } from "./blocks.ts";
-import type { MdLine } from "./markdown.ts";
+import { blocksIn, parseItem, trimBlankEnd } from "./blocks.ts";
+import { isBlank, type MdLine } from "./markdown.ts";
 
 export type Insertion = { at: number; insert: string[] } | { error: string };
 
@@ -24,7 +24,9 @@ export function appendInto(
   const from = heading === null ? 0 : heading + 1;
   const at = trimBlankEnd(lines, from, to);
   if (endsInFence(lines, at)) return { error: "it ends inside a code fence that never closes" };
-  const followsItem = blocksIn(lines, from, at).some((b) => b.kind === "item" && b.end === at);
+  const followsItem = blocksIn(lines, lastTopBlock(lines, from, at), at).some(
+    (b) => b.kind === "item" && b.end === at,
+  );
   const separator = at > 0 && !(followsItem && isListLine(content[0] ?? ""));
   const insert = [...(separator ? [""] : []), ...content];
   const emptyBeforeHeading =
@@ -33,9 +35,27 @@ export function appendInto(
   return { at, insert };
 }
 
+/**
+ * Where the last block that can reach `at` may start, at or after `from`: no block that
+ * starts before a heading, an unindented list item, or an unindented line after a blank
+ * line runs past it, so the blocks ending at `at` are found from there without reading the
+ * whole region.
+ */
+function lastTopBlock(lines: readonly MdLine[], from: number, at: number): number {
+  for (let i = at - 1; i > from; i--) {
+    const line = lines[i] as MdLine;
+    if (line.fence !== null || isBlank(line) || /^[ \t]/.test(line.text)) continue;
+    if (line.heading || parseItem(line) || isBlank(lines[i - 1] as MdLine)) return i;
+  }
+  return from;
+}
+
 /** The heading level for a new section: the usual level of the file's sections, else 2. */
-export function newSectionLevel(lines: readonly MdLine[]): number {
-  const levels = lines.flatMap((line) => (line.heading ? [line.heading.level] : []));
+export function newSectionLevel(lines: readonly MdLine[], headings?: readonly number[]): number {
+  const levels =
+    headings === undefined
+      ? lines.flatMap((line) => (line.heading ? [line.heading.level] : []))
+      : headings.map((i) => lines[i]?.heading?.level ?? 2);
   const body = levels[0] === 1 && !levels.slice(1).includes(1) ? levels.slice(1) : levels;
   const counts = new Map<number, number>();
   for (const level of body) counts.set(level, (counts.get(level) ?? 0) + 1);

@@ -1,37 +1,5 @@
-/** Line-level edits that keep a document's line endings and its final-newline convention. */
+/** Where a removal ends so that it leaves no doubled blank lines; what a list line is. */
 import { isBlank, type MdLine } from "./markdown.ts";
-
-export interface PlainLine {
-  text: string;
-  eol: string;
-}
-
-/**
- * Replace lines `[start, end)` of `lines` with `insert` and return the new text. New lines
- * take `eol`; every line but the last keeps a line ending; a file that ended without a
- * newline still does, and a file that ended with one (or was empty) still does.
- */
-export function spliceText(
-  lines: readonly PlainLine[],
-  start: number,
-  end: number,
-  insert: readonly string[],
-  eol: string,
-): string {
-  const finalNewline = lines.length === 0 || (lines.at(-1) as PlainLine).eol !== "";
-  const out: PlainLine[] = [
-    ...lines.slice(0, start),
-    ...insert.map((text) => ({ text, eol })),
-    ...lines.slice(end),
-  ];
-  let text = "";
-  out.forEach((line, index) => {
-    const last = index === out.length - 1;
-    const lineEol = last && !finalNewline ? "" : line.eol === "" ? eol : line.eol;
-    text += line.text + lineEol;
-  });
-  return text;
-}
 
 /** Count blank lines going back from `index` (exclusive) and forward from `index` (inclusive). */
 function blanksBefore(lines: readonly MdLine[], index: number): number {

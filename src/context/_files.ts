@@ -1,6 +1,7 @@
 /** The in-memory state of each file a batch touches, and writing them out at the end. */
 import type { Target } from "../util/contained-write.ts";
 import { encodeUtf8 } from "../util/utf8-text.ts";
+import type { MdDoc } from "./_doc.ts";
 import { writeContextFile } from "./_write.ts";
 import type { UpdateResult } from "./types.ts";
 
@@ -11,8 +12,8 @@ export interface FileState {
   relative: string;
   /** Bytes as read; null when the file did not exist. */
   original: Uint8Array | null;
-  /** Current text after the batch's updates so far; null while the file does not exist. */
-  text: string | null;
+  /** The document after the batch's updates so far; null while the file does not exist. */
+  doc: MdDoc | null;
   bom: boolean;
   /** The successful results that changed this file. */
   results: UpdateResult[];
@@ -30,8 +31,8 @@ export function writeFiles(
   open: (path: string) => Target,
 ): void {
   for (const state of states) {
-    if (state.text === null) continue;
-    const bytes = encodeUtf8(state.text, state.bom);
+    if (state.doc === null) continue;
+    const bytes = encodeUtf8(state.doc.text(), state.bom);
     if (
       state.original !== null &&
       Buffer.compare(Buffer.from(bytes), Buffer.from(state.original)) === 0

@@ -1,15 +1,25 @@
-/** What one action does to a document's text, before any file is touched. */
 import type { Lookup } from "./match.ts";
 
-export type ActionOutcome =
+/** An action that could not be applied: nothing changed. */
+export interface ActionFailure {
+  ok: false;
+  error: string;
+  hint?: string;
+  candidates?: string[];
+}
+
+/** What one action did to a document it changed in place. */
+export type DocOutcome =
   | {
       ok: true;
-      text: string;
       warnings: string[];
       /** Normalized labels of the blocks this action changed (for conflict warnings). */
       touched: string[];
     }
-  | { ok: false; error: string; hint?: string; candidates?: string[] };
+  | ActionFailure;
+
+/** What one action does to a document's text, before any file is touched. */
+export type ActionOutcome = (Extract<DocOutcome, { ok: true }> & { text: string }) | ActionFailure;
 
 export interface ActionContext {
   /** The file name as the command wrote it, for messages. */
@@ -19,8 +29,8 @@ export interface ActionContext {
 }
 
 /** A failed outcome; `hint` and `candidates` only when there is something to say. */
-export function failure(error: string, hint?: string, candidates?: string[]): ActionOutcome {
-  const outcome: ActionOutcome = { ok: false, error };
+export function failure(error: string, hint?: string, candidates?: string[]): ActionFailure {
+  const outcome: ActionFailure = { ok: false, error };
   if (hint !== undefined) outcome.hint = hint;
   if (candidates !== undefined && candidates.length > 0) outcome.candidates = candidates;
   return outcome;
@@ -31,7 +41,7 @@ export function lookupFailure<T>(
   lookup: Exclude<Lookup<T>, { kind: "found" }>,
   what: string,
   describe: (match: T) => string,
-): ActionOutcome {
+): ActionFailure {
   if (lookup.kind === "ambiguous") {
     const found = lookup.matches.map(describe);
     return failure(

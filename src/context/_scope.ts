@@ -7,9 +7,10 @@ export function resolveScope(
   lines: readonly MdLine[],
   section: string | undefined,
   what: string,
+  headings?: readonly number[],
 ): { from: number; to: number } | ActionOutcome {
   if (section === undefined) return { from: 0, to: lines.length };
-  const found = findSection(lines, section);
+  const found = findSection(lines, section, headings);
   if (found.kind !== "found") {
     const failed = lookupFailure(found, `${what}: section "${section}"`, (index) =>
       describe(lines, { start: index }),
@@ -18,5 +19,5 @@ export function resolveScope(
       failed.error = `${what}: section "${section}" does not exist`;
     return failed;
   }
-  return sectionBody(lines, found.match);
+  return sectionBody(lines, found.match, headings);
 }

@@ -1,10 +1,30 @@
-import type { ActionContext, ActionOutcome } from "./_outcome.ts";
+import { MdDoc } from "./_doc.ts";
+import type { ActionContext, ActionOutcome, DocOutcome } from "./_outcome.ts";
 import { addAction } from "./add.ts";
 import { completeAction } from "./complete.ts";
 import { replaceAction } from "./replace.ts";
 import type { UpdateCommand } from "./types.ts";
 
 export type { ActionContext, ActionOutcome } from "./_outcome.ts";
+
+/**
+ * Apply one validated command to a document held as lines, in place. Failures (missing
+ * section, id matching nothing or several blocks) come back as `ok: false` and change
+ * nothing.
+ */
+export function applyToDoc(doc: MdDoc, command: UpdateCommand, context: ActionContext): DocOutcome {
+  switch (command.action) {
+    case "add":
+      return addAction(doc, command, context.file);
+    case "update":
+    case "remove":
+      return replaceAction(doc, command, context.file);
+    case "complete":
+      return completeAction(doc, command, context.file, context);
+    default:
+      return { ok: false, error: `Cannot apply "${command.action}": it is not an action` };
+  }
+}
 
 /**
  * Apply one validated command to a document's text. Pure: text in, text out. Failures
@@ -19,15 +39,7 @@ export function applyAction(
   command: UpdateCommand,
   context: ActionContext,
 ): ActionOutcome {
-  switch (command.action) {
-    case "add":
-      return addAction(text, command, context.file);
-    case "update":
-    case "remove":
-      return replaceAction(text, command, context.file);
-    case "complete":
-      return completeAction(text, command, context.file, context);
-    default:
-      return { ok: false, error: `Cannot apply "${command.action}": it is not an action` };
-  }
+  const doc = new MdDoc(text);
+  const out = applyToDoc(doc, command, context);
+  return out.ok ? { ...out, text: doc.text() } : out;
 }

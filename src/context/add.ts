@@ -1,8 +1,8 @@
 import { appendInto, createSection, type Insertion, newSectionLevel } from "./_append.ts";
-import { spliceText } from "./_edit.ts";
-import { type ActionOutcome, failure, lookupFailure } from "./_outcome.ts";
+import type { MdDoc } from "./_doc.ts";
+import { type DocOutcome, failure, lookupFailure } from "./_outcome.ts";
 import { sectionEnd } from "./blocks.ts";
-import { detectEol, scanMarkdown } from "./markdown.ts";
+import { scanMarkdown } from "./markdown.ts";
 import { describe, findSection, normalizeLabel } from "./match.ts";
 import type { UpdateCommand } from "./types.ts";
 
@@ -10,8 +10,9 @@ import type { UpdateCommand } from "./types.ts";
  * `add`: append the content at the end of the section (after its subsections), or at the
  * end of the file without a section. A missing section is created at the end of the file.
  */
-export function addAction(text: string, command: UpdateCommand, file: string): ActionOutcome {
-  const lines = scanMarkdown(text);
+export function addAction(doc: MdDoc, command: UpdateCommand, file: string): DocOutcome {
+  const lines = doc.lines;
+  const headings = doc.headings();
   const content = command.content.split("\n");
   const warnings: string[] = [];
   const what = `Cannot add to "${file}"`;
@@ -20,7 +21,7 @@ export function addAction(text: string, command: UpdateCommand, file: string): A
   if (command.section === undefined) {
     plan = appendInto(lines, null, lines.length, content);
   } else {
-    const found = findSection(lines, command.section);
+    const found = findSection(lines, command.section, headings);
     if (found.kind === "ambiguous") {
       return lookupFailure(found, `${what}: section "${command.section}"`, (index) =>
         describe(lines, { start: index }),
@@ -28,7 +29,7 @@ export function addAction(text: string, command: UpdateCommand, file: string): A
     }
     if (found.kind === "found") {
       const heading = found.match;
-      plan = appendInto(lines, heading, sectionEnd(lines, heading), content);
+      plan = appendInto(lines, heading, sectionEnd(lines, heading, headings), content);
       const level = lines[heading]?.heading?.level ?? 0;
       const first = scanMarkdown(command.content)[0]?.heading;
       if (first && first.level <= level) {
@@ -38,7 +39,7 @@ export function addAction(text: string, command: UpdateCommand, file: string): A
       }
     } else {
       const first = scanMarkdown(command.content)[0]?.heading;
-      const usual = newSectionLevel(lines);
+      const usual = newSectionLevel(lines, headings);
       const level = first ? Math.max(1, Math.min(usual, first.level - 1)) : usual;
       plan = createSection(lines, command.section, level, content);
       if (lines.length > 0) warnings.push(`section "${command.section}" did not exist: created it`);
@@ -47,10 +48,6 @@ export function addAction(text: string, command: UpdateCommand, file: string): A
   if ("error" in plan)
     return failure(`${what}: ${plan.error}`, "close the fence in the file first");
   const touched = [normalizeLabel(content[0] ?? "")];
-  return {
-    ok: true,
-    text: spliceText(lines, plan.at, plan.at, plan.insert, detectEol(text)),
-    warnings,
-    touched,
-  };
+  doc.splice(plan.at, plan.at, plan.insert);
+  return { ok: true, warnings, touched };
 }

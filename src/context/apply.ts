@@ -1,9 +1,10 @@
 import { createTwoFilesPatch } from "diff";
 import { isInside } from "../util/contained-path.ts";
 import { openTargetAt } from "../util/contained-write.ts";
+import { type DiffStretch, MdDoc } from "./_doc.ts";
 import { type FileState, writeFiles } from "./_files.ts";
 import { readTextFileIn, type TextFile } from "./_text-file.ts";
-import { applyAction } from "./actions.ts";
+import { applyToDoc } from "./actions.ts";
 import { MAX_CONTEXT_FILE_BYTES, mib } from "./limits.ts";
 import { lockContext } from "./lock.ts";
 import { parseUpdates } from "./parse.ts";
@@ -19,16 +20,35 @@ export interface ContextSession {
 
 /** Changed lines a diff looks for at most: past that its cost grows with their square. */
 const MAX_DIFF_EDIT = 5000;
+/** Unchanged lines shown around a change, as `diff -u`. */
+const CONTEXT = 4;
 
-/** A unified diff like `diff -u` / git's, "" when nothing changed. */
-function unifiedDiff(from: string, to: string, before: string, after: string): string {
-  if (before === after) return "";
-  const patch = createTwoFilesPatch(from, to, before, after, undefined, undefined, {
-    maxEditLength: MAX_DIFF_EDIT,
-  });
-  if (patch === undefined)
-    return `--- ${from}\n+++ ${to}\n(diff not shown: over ${MAX_DIFF_EDIT} lines changed)\n`;
-  return patch.replace(/^=+\n/, "");
+/**
+ * A unified diff like `diff -u` / git's of the lines an update changed, "" when nothing
+ * changed: each stretch of the file around its changes is diffed alone, its hunks numbered
+ * as in the whole file.
+ */
+function unifiedDiff(from: string, to: string, stretches: readonly DiffStretch[]): string {
+  const hunks: string[] = [];
+  for (const { before, after, oldFirst, newFirst } of stretches) {
+    if (before === after) continue;
+    const patch = createTwoFilesPatch(from, to, before, after, undefined, undefined, {
+      context: CONTEXT,
+      maxEditLength: MAX_DIFF_EDIT,
+    });
+    if (patch === undefined)
+      return `--- ${from}\n+++ ${to}\n(diff not shown: over ${MAX_DIFF_EDIT} lines changed)\n`;
+    const body = patch.slice(patch.indexOf("\n@@") + 1);
+    const shift = (n: string, by: number) => String(Number(n) === 0 ? 0 : Number(n) + by);
+    hunks.push(
+      body.replace(
+        /^@@ -(\d+)((?:,\d+)?) \+(\d+)((?:,\d+)?) @@/gm,
+        (_, a: string, b: string, c: string, d: string) =>
+          `@@ -${shift(a, oldFirst)}${b} +${shift(c, newFirst)}${d} @@`,
+      ),
+    );
+  }
+  return hunks.length === 0 ? "" : `--- ${from}\n+++ ${to}\n${hunks.join("")}`;
 }
 
 function baseResult(command: UpdateCommand): UpdateResult {
@@ -80,7 +100,7 @@ function loadState(
     path: target.path,
     relative: target.relative,
     original: found?.bytes ?? null,
-    text: found?.text ?? null,
+    doc: found === null ? null : new MdDoc(found.text),
     bom: found?.bom ?? false,
     results: [],
   };
@@ -129,19 +149,21 @@ export function createContextSession(options: ApplyOptions): ContextSession {
     const state = states.get(target.path) ?? loadState(place, target);
     if (typeof state === "string") return fail(result, `Cannot read "${command.file}": ${state}`);
     states.set(target.path, state);
-    if (state.text === null && command.action !== "add") {
+    if (state.doc === null && command.action !== "add") {
       const what = `Cannot ${command.action} "${command.id ?? ""}" in "${command.file}"`;
       return fail(result, `${what}: the file does not exist`, 'only action="add" creates a file');
     }
-    const before = state.text ?? "";
-    const out = applyAction(before, command, {
+    const doc = state.doc ?? new MdDoc("");
+    const mark = doc.mark();
+    const out = applyToDoc(doc, command, {
       file: command.file,
       moveCompleted,
       now: options.now ?? new Date(),
     });
     if (!out.ok) return fail(result, out.error, out.hint, out.candidates);
-    const size = Buffer.byteLength(out.text);
+    const size = doc.byteLength;
     if (size > MAX_CONTEXT_FILE_BYTES) {
+      doc.undoTo(mark);
       return fail(
         result,
         `Cannot ${command.action} in "${command.file}": the file would be ${mib(size)}, over the ${mib(MAX_CONTEXT_FILE_BYTES)} limit for a context file`,
@@ -156,14 +178,13 @@ export function createContextSession(options: ApplyOptions): ContextSession {
     const earlier = first === undefined || command.action === "add" ? undefined : seen.get(first);
     if (earlier !== undefined) result.warnings.push(`this block was also changed by ${earlier}`);
     for (const label of [first, ...rest]) if (label) seen.set(label, where);
-    const created = state.original === null && state.text === null;
+    const created = state.original === null && state.doc === null;
     result.diff = unifiedDiff(
       created ? "/dev/null" : `a/${state.relative}`,
       `b/${state.relative}`,
-      before,
-      out.text,
+      doc.diffSince(mark, CONTEXT),
     );
-    state.text = out.text;
+    state.doc = doc;
     state.results.push(result);
     result.ok = true;
     result.warnings.push(...out.warnings);

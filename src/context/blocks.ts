@@ -44,9 +44,30 @@ export function trimBlankEnd(lines: readonly MdLine[], start: number, end: numbe
   return e;
 }
 
-/** For the heading at `index`: where its section ends (next heading of the same or higher level). */
-export function sectionEnd(lines: readonly MdLine[], index: number): number {
+/**
+ * For the heading at `index`: where its section ends (next heading of the same or higher
+ * level). `headings`, the heading lines' indexes in order, spares a walk over every line.
+ */
+export function sectionEnd(
+  lines: readonly MdLine[],
+  index: number,
+  headings?: readonly number[],
+): number {
   const level = lines[index]?.heading?.level ?? 0;
+  if (headings !== undefined) {
+    let lo = 0;
+    let hi = headings.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((headings[mid] as number) <= index) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < headings.length; k++) {
+      const at = headings[k] as number;
+      if ((lines[at]?.heading?.level ?? 0) <= level) return at;
+    }
+    return lines.length;
+  }
   for (let i = index + 1; i < lines.length; i++) {
     const heading = lines[i]?.heading;
     if (heading && heading.level <= level) return i;
@@ -96,39 +117,52 @@ function paragraphEnd(lines: readonly MdLine[], index: number, limit: number): n
   return i;
 }
 
+/**
+ * The block that starts at line `i` when blocks are looked for in `[from, to)`: a heading,
+ * a list item or the first line of a paragraph; undefined for any other line.
+ */
+export function blockAt(
+  lines: readonly MdLine[],
+  i: number,
+  from = 0,
+  to = lines.length,
+): Block | undefined {
+  const line = lines[i] as MdLine;
+  if (line.fence !== null || isBlank(line)) return undefined;
+  if (line.heading) {
+    const end = trimBlankEnd(lines, i, Math.min(sectionEnd(lines, i), to));
+    return { kind: "heading", start: i, end, label: line.heading.text };
+  }
+  const item = parseItem(line);
+  if (item) {
+    const block: Block = {
+      kind: "item",
+      start: i,
+      end: itemEnd(lines, i, to, item.indent),
+      label: item.text,
+    };
+    if (item.checked !== undefined) block.checked = item.checked;
+    return block;
+  }
+  const previous = i > from ? lines[i - 1] : undefined;
+  const starts = !previous || isBlank(previous) || previous.heading || previous.fence === "close";
+  if (!starts) return undefined;
+  return { kind: "paragraph", start: i, end: paragraphEnd(lines, i, to), label: line.text.trim() };
+}
+
+/** The text a block starting on this line would be matched by (see Block.label), or null. */
+export function lineLabel(line: MdLine): string | null {
+  if (line.fence !== null || isBlank(line)) return null;
+  if (line.heading) return line.heading.text;
+  return parseItem(line)?.text ?? line.text.trim();
+}
+
 /** Every heading, list item and paragraph that starts in `[from, to)`, outside fences. */
 export function blocksIn(lines: readonly MdLine[], from = 0, to = lines.length): Block[] {
   const blocks: Block[] = [];
   for (let i = from; i < to; i++) {
-    const line = lines[i] as MdLine;
-    if (line.fence !== null || isBlank(line)) continue;
-    if (line.heading) {
-      const end = trimBlankEnd(lines, i, Math.min(sectionEnd(lines, i), to));
-      blocks.push({ kind: "heading", start: i, end, label: line.heading.text });
-      continue;
-    }
-    const item = parseItem(line);
-    if (item) {
-      const block: Block = {
-        kind: "item",
-        start: i,
-        end: itemEnd(lines, i, to, item.indent),
-        label: item.text,
-      };
-      if (item.checked !== undefined) block.checked = item.checked;
-      blocks.push(block);
-      continue;
-    }
-    const previous = i > from ? lines[i - 1] : undefined;
-    const starts = !previous || isBlank(previous) || previous.heading || previous.fence === "close";
-    if (starts) {
-      blocks.push({
-        kind: "paragraph",
-        start: i,
-        end: paragraphEnd(lines, i, to),
-        label: line.text.trim(),
-      });
-    }
+    const block = blockAt(lines, i, from, to);
+    if (block !== undefined) blocks.push(block);
   }
   return blocks;
 }

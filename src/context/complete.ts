@@ -1,9 +1,10 @@
 import { appendInto, createSection, newSectionLevel } from "./_append.ts";
-import { removalRange, spliceText } from "./_edit.ts";
-import { type ActionOutcome, failure, lookupFailure } from "./_outcome.ts";
+import type { MdDoc } from "./_doc.ts";
+import { removalRange } from "./_edit.ts";
+import { type ActionFailure, type DocOutcome, failure, lookupFailure } from "./_outcome.ts";
 import { resolveScope } from "./_scope.ts";
 import { type Block, sectionEnd } from "./blocks.ts";
-import { detectEol, type MdLine, scanMarkdown } from "./markdown.ts";
+import type { MdLine } from "./markdown.ts";
 import { describe, findBlock, findSection, type Lookup, normalizeLabel } from "./match.ts";
 import type { UpdateCommand } from "./types.ts";
 
@@ -40,32 +41,30 @@ function movedLines(lines: readonly MdLine[], block: Block, date: string): strin
 }
 
 /** Take the (ticked) task out of its place and append it, dated, to the Completed section. */
-function moveToCompleted(
-  lines: readonly MdLine[],
-  block: Block,
-  date: string,
-  eol: string,
-): string | ActionOutcome {
-  const target = findSection(lines, COMPLETED);
+function moveToCompleted(doc: MdDoc, block: Block, date: string): ActionFailure | null {
+  const lines = doc.lines;
+  const target = findSection(lines, COMPLETED, doc.headings());
   if (target.kind === "ambiguous") {
     return lookupFailure(target, `Cannot move the task: section "${COMPLETED}"`, (index) =>
       describe(lines, { start: index }),
     );
   }
   const inside = target.kind === "found" && block.start > target.match;
-  if (inside && block.end <= sectionEnd(lines, target.match))
-    return spliceText(lines, 0, 0, [], eol);
+  if (inside && block.end <= sectionEnd(lines, target.match, doc.headings())) return null;
   const moved = movedLines(lines, block, date);
   const range = removalRange(lines, block.start, block.end);
-  const rest = scanMarkdown(spliceText(lines, range.start, range.end, [], eol));
-  const heading = findSection(rest, COMPLETED);
-  const level = lines[headingAbove(lines, block.start)]?.heading?.level ?? newSectionLevel(rest);
+  const level = lines[headingAbove(lines, block.start)]?.heading?.level;
+  doc.splice(range.start, range.end, []);
+  const rest = doc.lines;
+  const headings = doc.headings();
+  const heading = findSection(rest, COMPLETED, headings);
   const plan =
     heading.kind === "found"
-      ? appendInto(rest, heading.match, sectionEnd(rest, heading.match), moved)
-      : createSection(rest, COMPLETED, level, moved);
+      ? appendInto(rest, heading.match, sectionEnd(rest, heading.match, headings), moved)
+      : createSection(rest, COMPLETED, level ?? newSectionLevel(rest, headings), moved);
   if ("error" in plan) return failure(`Cannot move the task to "${COMPLETED}": ${plan.error}`);
-  return spliceText(rest, plan.at, plan.at, plan.insert, eol);
+  doc.splice(plan.at, plan.at, plan.insert);
+  return null;
 }
 
 /**
@@ -73,18 +72,19 @@ function moveToCompleted(
  * `moveCompleted`, also move it to the "Completed" section with today's date.
  */
 export function completeAction(
-  text: string,
+  doc: MdDoc,
   command: UpdateCommand,
   file: string,
   options: { moveCompleted: boolean; now: Date },
-): ActionOutcome {
-  const lines = scanMarkdown(text);
+): DocOutcome {
+  const lines = doc.lines;
   const id = command.id ?? "";
   const what = `Cannot complete "${id}" in "${file}"`;
-  const scope = resolveScope(lines, command.section, what);
+  const scope = resolveScope(lines, command.section, what, doc.headings());
   if ("ok" in scope) return scope;
   const isTask = (block: Block) => block.kind === "item" && block.checked !== undefined;
-  const found = preferOpen(findBlock(lines, id, { ...scope, accept: isTask }));
+  const labelled = (wanted: string) => doc.labelled(wanted);
+  const found = preferOpen(findBlock(lines, id, { ...scope, accept: isTask, labelled }));
   if (found.kind !== "found") return lookupFailure(found, what, (block) => describe(lines, block));
   const block = found.match;
   const warnings: string[] = [];
@@ -93,15 +93,16 @@ export function completeAction(
   const touched = [normalizeLabel(block.label)];
   if (block.checked) {
     warnings.push(`${describe(lines, block)} was already complete`);
-    return { ok: true, text, warnings, touched };
+    return { ok: true, warnings, touched };
   }
-  const eol = detectEol(text);
+  const start = doc.mark();
   const line = lines[block.start] as MdLine;
-  line.text = line.text.replace(BOX, "$1[x]");
-  if (!options.moveCompleted) {
-    return { ok: true, text: spliceText(lines, 0, 0, [], eol), warnings, touched };
+  doc.setText(block.start, line.text.replace(BOX, "$1[x]"));
+  if (!options.moveCompleted) return { ok: true, warnings, touched };
+  const moved = moveToCompleted(doc, block, isoDate(options.now));
+  if (moved !== null) {
+    doc.undoTo(start);
+    return moved;
   }
-  const moved = moveToCompleted(lines, block, isoDate(options.now), eol);
-  if (typeof moved !== "string") return moved;
-  return { ok: true, text: moved, warnings, touched };
+  return { ok: true, warnings, touched };
 }

@@ -17,13 +17,6 @@ export interface MdLine {
 const FENCE_OPEN = /^\s*(`{3,}(?=[^`]*$)|~{3,})/;
 const HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$/;
 
-/** "\r\n" when most line endings are CRLF, else "\n" (also for text without line endings). */
-export function detectEol(text: string): "\n" | "\r\n" {
-  const crlf = text.split("\r\n").length - 1;
-  const lf = text.split("\n").length - 1 - crlf;
-  return crlf > lf ? "\r\n" : "\n";
-}
-
 /** Split into lines that keep their own line endings; `joinLines` is the exact inverse. */
 export function splitLines(text: string): Array<{ text: string; eol: string }> {
   const lines: Array<{ text: string; eol: string }> = [];
@@ -56,28 +49,42 @@ export function parseHeading(text: string): { level: number; text: string } | un
   return { level: (match[1] ?? "").length, text: rest };
 }
 
+/** An open code fence: its character and how many of them opened it. */
+export interface Fence {
+  readonly char: string;
+  readonly length: number;
+}
+
+/** One line's roles, given the fence open before it (null outside one). */
+export function scanLine(text: string, eol: string, fence: Fence | null): MdLine {
+  if (fence !== null) {
+    const trimmed = text.trim();
+    const closes = trimmed.length >= fence.length && [...trimmed].every((c) => c === fence.char);
+    return { text, eol, fence: closes ? "close" : "body" };
+  }
+  if (FENCE_OPEN.exec(text)?.[1] !== undefined) return { text, eol, fence: "open" };
+  const heading = parseHeading(text);
+  return heading ? { text, eol, fence: null, heading } : { text, eol, fence: null };
+}
+
+/** The fence open after `line`, given the one open before it. */
+export function fenceAfter(line: MdLine, fence: Fence | null): Fence | null {
+  if (line.fence === "close") return null;
+  if (line.fence === "open") {
+    const opener = FENCE_OPEN.exec(line.text)?.[1] ?? "```";
+    return { char: opener[0] as string, length: opener.length };
+  }
+  return fence;
+}
+
 /** Split `text` into lines and mark fences and headings. */
 export function scanMarkdown(text: string): MdLine[] {
   const out: MdLine[] = [];
-  let fence: { char: string; length: number } | null = null;
+  let fence: Fence | null = null;
   for (const { text: line, eol } of splitLines(text)) {
-    if (fence !== null) {
-      const trimmed = line.trim();
-      const closes = trimmed.length >= fence.length && [...trimmed].every((c) => c === fence?.char);
-      out.push({ text: line, eol, fence: closes ? "close" : "body" });
-      if (closes) fence = null;
-      continue;
-    }
-    const opener = FENCE_OPEN.exec(line)?.[1];
-    if (opener !== undefined) {
-      fence = { char: opener[0] as string, length: opener.length };
-      out.push({ text: line, eol, fence: "open" });
-      continue;
-    }
-    const heading = parseHeading(line);
-    out.push(
-      heading ? { text: line, eol, fence: null, heading } : { text: line, eol, fence: null },
-    );
+    const scanned = scanLine(line, eol, fence);
+    fence = fenceAfter(scanned, fence);
+    out.push(scanned);
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { nearest } from "./_similar.ts";
-import { type Block, blocksIn, sectionEnd } from "./blocks.ts";
+import { type Block, blockAt, blocksIn, sectionEnd } from "./blocks.ts";
 import type { MdLine } from "./markdown.ts";
 
 /** Lowercase, one space between words, no markdown prefix (`## `, `- [ ] `). */
@@ -36,10 +36,30 @@ export function describe(lines: readonly MdLine[], block: { start: number }): st
 export function findBlock(
   lines: readonly MdLine[],
   id: string,
-  options: { from?: number; to?: number; accept?: (block: Block) => boolean } = {},
+  options: {
+    from?: number;
+    to?: number;
+    accept?: (block: Block) => boolean;
+    /** The lines whose label normalizes to a given one, in order, when the caller keeps them. */
+    labelled?: (wanted: string) => readonly number[];
+  } = {},
 ): Lookup<Block> {
   const wanted = normalizeLabel(id);
-  const blocks = blocksIn(lines, options.from, options.to).filter(options.accept ?? (() => true));
+  const from = options.from ?? 0;
+  const to = options.to ?? lines.length;
+  const accept = options.accept ?? (() => true);
+  if (options.labelled !== undefined) {
+    // An exact match needs only the lines of that label; the rest is read only without one.
+    const exact: Block[] = [];
+    for (const i of options.labelled(wanted)) {
+      if (i < from || i >= to) continue;
+      const block = blockAt(lines, i, from, to);
+      if (block !== undefined && accept(block)) exact.push(block);
+    }
+    if (exact.length === 1) return { kind: "found", match: exact[0] as Block, partial: false };
+    if (exact.length > 1) return { kind: "ambiguous", matches: exact };
+  }
+  const blocks = blocksIn(lines, from, to).filter(accept);
   const exact = blocks.filter((block) => normalizeLabel(block.label) === wanted);
   const wantedWords = words(wanted);
   const partial =
@@ -55,13 +75,21 @@ export function findBlock(
   return { kind: "none", suggestions: near.map((block) => describe(lines, block)) };
 }
 
-/** Find the heading (outside fences) whose text is `name`, exactly after normalizing. */
-export function findSection(lines: readonly MdLine[], name: string): Lookup<number> {
+/**
+ * Find the heading (outside fences) whose text is `name`, exactly after normalizing.
+ * `known`: the heading lines' indexes in order, when the caller keeps them.
+ */
+export function findSection(
+  lines: readonly MdLine[],
+  name: string,
+  known?: readonly number[],
+): Lookup<number> {
   const wanted = normalizeLabel(name);
-  const headings: number[] = [];
-  lines.forEach((line, index) => {
-    if (line.heading) headings.push(index);
-  });
+  const headings: number[] = known === undefined ? [] : [...known];
+  if (known === undefined)
+    lines.forEach((line, index) => {
+      if (line.heading) headings.push(index);
+    });
   const label = (index: number) => normalizeLabel(lines[index]?.heading?.text ?? "");
   const matches = headings.filter((index) => label(index) === wanted);
   if (matches.length === 1) return { kind: "found", match: matches[0] as number, partial: false };
@@ -74,6 +102,7 @@ export function findSection(lines: readonly MdLine[], name: string): Lookup<numb
 export function sectionBody(
   lines: readonly MdLine[],
   heading: number,
+  headings?: readonly number[],
 ): { from: number; to: number } {
-  return { from: heading + 1, to: sectionEnd(lines, heading) };
+  return { from: heading + 1, to: sectionEnd(lines, heading, headings) };
 }

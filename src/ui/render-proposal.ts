@@ -36,18 +36,18 @@ export function renderProposal(
   approved: Record<string, unknown> | undefined,
 ): string {
   if (isDeletion(proposal)) {
-    const lines = [`delete callback "${proposal.name}"`];
+    const lines = [visible(`delete callback "${proposal.name}"`)];
     if (approved !== undefined)
       for (const [key, value] of Object.entries(approved)) lines.push(...shown("-", key, value));
     return lines.join("\n");
   }
   const next = proposal as unknown as Record<string, unknown>;
   if (approved === undefined) {
-    const lines = [`new callback "${proposal.name}"`];
+    const lines = [visible(`new callback "${proposal.name}"`)];
     for (const [key, value] of Object.entries(next)) lines.push(...shown("+", key, value));
     return lines.join("\n");
   }
-  const lines = [`change callback "${proposal.name}"`];
+  const lines = [visible(`change callback "${proposal.name}"`)];
   for (const key of new Set([...Object.keys(approved), ...Object.keys(next)])) {
     const before = approved[key];
     const after = next[key];

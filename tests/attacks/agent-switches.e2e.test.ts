@@ -139,6 +139,7 @@ test("an agent's callback runs nowhere until the person approves it, then runs; 
   git(root, "add", "a.txt");
   expect(commit(root).status).toBe(0);
   expect(existsSync(join(root, "ran.log"))).toBe(false);
+  expect(cpilot(["list"], { cwd: root }).stderr).toContain("an agent proposed stamp");
   const listed = await agent.call("callback_list");
   expect(listed.text).toContain("Waiting for the person's approval");
   expect(listed.text).toContain("- stamp: run ");
