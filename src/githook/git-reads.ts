@@ -7,7 +7,7 @@
  */
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { CpilotError } from "../util/errors.ts";
 
@@ -63,12 +63,24 @@ function readText(path: string): string {
   }
 }
 
+/**
+ * The system config files git may read: /etc/gitconfig, and `<prefix>/etc/gitconfig` beside
+ * each git on PATH (Homebrew's /opt/homebrew/etc/gitconfig), since git's prefix is built in.
+ */
+function systemConfigs(env: NodeJS.ProcessEnv): string[] {
+  const out = new Set(["/etc/gitconfig"]);
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (dir !== "" && existsSync(join(dir, "git"))) out.add(join(dirname(dir), "etc", "gitconfig"));
+  }
+  return [...out];
+}
+
 /** The config files git reads before any include: system, global, the repository's own. */
 function configTexts(repo: Repo, env: NodeJS.ProcessEnv): string {
   const home = env.HOME || homedir();
   const xdg = env.XDG_CONFIG_HOME || join(home, ".config");
   return [
-    "/etc/gitconfig",
+    ...systemConfigs(env),
     join(xdg, "git", "config"),
     join(home, ".gitconfig"),
     join(repo.commonDir, "config"),

@@ -82,6 +82,25 @@ describe("core.hooksPath in the work tree", () => {
     expect(verdict("claude", r)).toBe("ask");
   }, 60_000);
 
+  test("one set in the system config of a git installed under its own prefix (Homebrew's)", async () => {
+    // a git whose built-in prefix is `prefix`: it reads prefix/etc/gitconfig as its system config
+    const prefix = tempDir("cpilot-prefix-");
+    mkdirSync(join(prefix, "bin"));
+    mkdirSync(join(prefix, "etc"));
+    writeFileSync(join(prefix, "etc", "gitconfig"), "[core]\n\thooksPath = .hk\n");
+    const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    writeFileSync(
+      join(prefix, "bin", "git"),
+      `#!/bin/sh\nGIT_CONFIG_SYSTEM="${prefix}/etc/gitconfig" exec ${real} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const p = attackProject({ "callbacks.config.json": CONFIG });
+    const r = await p.hook("claude", preWrite("claude", p.dir, ".hk/pre-commit"), {
+      env: { PATH: `${prefix}/bin:/usr/bin:/bin` },
+    });
+    expect(verdict("claude", r)).toBe("ask");
+  }, 60_000);
+
   test("through a symlink: the hooks folder's real place, a link to a hook, a hook that links out", async () => {
     const p = attackProject({ "callbacks.config.json": CONFIG, "tools/githooks/pre-commit": "" });
     symlinkSync("tools/githooks", p.path("hooks"));
