@@ -186,11 +186,11 @@ describe("git config files the work tree holds", () => {
 
 describe("other places git runs hooks from, and what the hooks run", () => {
   test("a repository nested in the project, with its own core.hooksPath", async () => {
-    const p = attackProject({ "callbacks.config.json": CONFIG, "vendor/lib/a.c": "" });
-    git(join(p.dir, "vendor/lib"), "init", "-q");
-    git(join(p.dir, "vendor/lib"), "config", "core.hooksPath", ".githooks");
-    await expectRefused(p, "vendor/lib/.githooks/pre-commit", ["claude", "codex"]);
-    await expectAllowed(p, "vendor/lib/a.c");
+    const p = attackProject({ "callbacks.config.json": CONFIG, "Vendor/Lib/a.c": "" });
+    git(join(p.dir, "Vendor/Lib"), "init", "-q");
+    git(join(p.dir, "Vendor/Lib"), "config", "core.hooksPath", ".githooks");
+    await expectRefused(p, "Vendor/Lib/.githooks/pre-commit", ["claude", "codex"]);
+    await expectAllowed(p, "Vendor/Lib/a.c");
   }, 60_000);
 
   test("a git folder that is not named .git (--separate-git-dir inside the project)", async () => {
