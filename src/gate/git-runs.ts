@@ -173,6 +173,16 @@ function gitRunPlaces(repo: string, top: string): GitRunPlaces {
       if (rel) files.set(folded(rel), "a git config file that git includes");
     }
   }
+  for (const file of reads.commandFiles) {
+    for (const at of [file, realOr(file)]) {
+      const rel = relOf(at);
+      if (rel)
+        files.set(
+          folded(rel),
+          "a file a command in git's config runs (core.fsmonitor, a filter, an alias)",
+        );
+    }
+  }
   return { folders, files, inodes };
 }
 

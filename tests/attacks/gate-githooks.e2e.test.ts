@@ -249,6 +249,22 @@ describe("other places git runs hooks from, and what the hooks run", () => {
   }, 60_000);
 });
 
+describe("commands git's config runs at the person's commands", () => {
+  test("core.fsmonitor, a filter's clean, an alias's script: the files they name are refused", async () => {
+    const p = attackProject({ "callbacks.config.json": CONFIG, "src/a.ts": "x\n" });
+    git(p.dir, "config", "core.fsmonitor", "scripts/fsmonitor.sh");
+    git(p.dir, "config", "filter.strip.clean", "python3 tools/clean.py %f");
+    git(p.dir, "config", "alias.up", "!./bin/up.sh --all");
+    git(p.dir, "config", "core.editor", "vim");
+    for (const path of ["scripts/fsmonitor.sh", "tools/clean.py", "bin/up.sh"])
+      await expectRefused(p, path, ["claude", "codex"]);
+    const r = await p.hook("claude", preWrite("claude", p.dir, "tools/clean.py"));
+    expect(reasonOf(r)).toContain("a file a command in git's config runs");
+    await expectAllowed(p, "src/a.ts");
+    await expectAllowed(p, "tools/other.py");
+  }, 60_000);
+});
+
 describe("every surface", () => {
   const sessions: { close(): Promise<void> }[] = [];
   afterAll(async () => {
