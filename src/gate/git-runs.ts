@@ -88,7 +88,7 @@ export function gitRunChecker(root: string): (rel: string) => string | null {
   const rootPlaces = placesOf(top);
   return (rel) => {
     const key = folded(rel);
-    for (const places of [rootPlaces, ...nestedRepos(top, key).map(placesOf)]) {
+    for (const places of [rootPlaces, ...nestedRepos(top, rel).map(placesOf)]) {
       const kind = places.files.get(key) ?? folderKind(places, key) ?? linkKind(places, top, rel);
       if (kind !== null) return kind;
     }
@@ -100,7 +100,7 @@ export function gitRunChecker(root: string): (rel: string) => string | null {
 
 function folderKind(places: GitRunPlaces, key: string): string | null {
   for (const [folder, what] of places.folders)
-    if (folder === "" ? true : key === folder || key.startsWith(`${folder}/`)) return what;
+    if (key === folder || key.startsWith(`${folder}/`)) return what;
   return null;
 }
 
@@ -112,9 +112,12 @@ function linkKind(places: GitRunPlaces, top: string, rel: string): string | null
     : null;
 }
 
-/** The repositories nested in the project that hold `key` (their folders, absolute). */
-function nestedRepos(top: string, key: string): string[] {
-  const parts = key.split("/").slice(0, -1);
+/** The repositories nested in the project that hold `rel` (their folders, absolute). */
+function nestedRepos(top: string, rel: string): string[] {
+  const parts = rel
+    .split(/[/\\]/)
+    .filter((s) => s !== "" && s !== ".")
+    .slice(0, -1);
   const out: string[] = [];
   for (let i = 1; i <= parts.length; i++) {
     const dir = join(top, ...parts.slice(0, i));
@@ -168,6 +171,16 @@ function gitRunPlaces(repo: string, top: string): GitRunPlaces {
     for (const at of [include, realOr(include)]) {
       const rel = relOf(at);
       if (rel) files.set(folded(rel), "a git config file that git includes");
+    }
+  }
+  for (const file of reads.commandFiles) {
+    for (const at of [file, realOr(file)]) {
+      const rel = relOf(at);
+      if (rel)
+        files.set(
+          folded(rel),
+          "a file a command in git's config runs (core.fsmonitor, a filter, an alias)",
+        );
     }
   }
   return { folders, files, inodes };

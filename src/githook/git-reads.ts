@@ -7,7 +7,7 @@
  */
 import { existsSync, lstatSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { CpilotError } from "../util/errors.ts";
 
@@ -16,6 +16,12 @@ export interface GitReads {
   readonly hooks: string | null;
   /** Config files git includes (absolute, whether they exist yet or not). */
   readonly includes: readonly string[];
+  /**
+   * Files the commands git's config names may run (core.fsmonitor, a filter's clean, an
+   * alias's `!script`): each word of them that may name a file, resolved from the top of the
+   * work tree, where git runs them.
+   */
+  readonly commandFiles: readonly string[];
   /** The repository's git folders (absolute): its own and the common one (a linked worktree's differ). */
   readonly gitDirs: readonly string[];
 }
@@ -63,12 +69,24 @@ function readText(path: string): string {
   }
 }
 
+/**
+ * The system config files git may read: /etc/gitconfig, and `<prefix>/etc/gitconfig` beside
+ * each git on PATH (Homebrew's /opt/homebrew/etc/gitconfig), since git's prefix is built in.
+ */
+function systemConfigs(env: NodeJS.ProcessEnv): string[] {
+  const out = new Set(["/etc/gitconfig"]);
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (dir !== "" && existsSync(join(dir, "git"))) out.add(join(dirname(dir), "etc", "gitconfig"));
+  }
+  return [...out];
+}
+
 /** The config files git reads before any include: system, global, the repository's own. */
 function configTexts(repo: Repo, env: NodeJS.ProcessEnv): string {
   const home = env.HOME || homedir();
   const xdg = env.XDG_CONFIG_HOME || join(home, ".config");
   return [
-    "/etc/gitconfig",
+    ...systemConfigs(env),
     join(xdg, "git", "config"),
     join(home, ".gitconfig"),
     join(repo.commonDir, "config"),
@@ -87,13 +105,13 @@ function configTexts(repo: Repo, env: NodeJS.ProcessEnv): string {
 export function gitReads(cwd: string, env: NodeJS.ProcessEnv = process.env): GitReads {
   const repo = findRepo(cwd);
   const byEnv = GIT_VARS.some((name) => env[name] !== undefined);
-  if (repo === null && !byEnv) return { hooks: null, includes: [], gitDirs: [] };
+  if (repo === null && !byEnv) return { hooks: null, includes: [], commandFiles: [], gitDirs: [] };
   const text = repo === null ? "" : configTexts(repo, env);
   const askHooks = byEnv || /hookspath/i.test(text);
-  const askIncludes = byEnv || /include/i.test(text);
+  const askIncludes = byEnv || /include/i.test(text) || COMMAND_LINE.test(text);
   if (!askHooks && !askIncludes && repo !== null) {
     const gitDirs = [repo.gitDir, repo.commonDir];
-    return { hooks: join(repo.commonDir, "hooks"), includes: [], gitDirs };
+    return { hooks: join(repo.commonDir, "hooks"), includes: [], commandFiles: [], gitDirs };
   }
   const asked = ask(cwd, [
     "rev-parse",
@@ -103,30 +121,64 @@ export function gitReads(cwd: string, env: NodeJS.ProcessEnv = process.env): Git
     "--absolute-git-dir",
     "--git-common-dir",
   ]);
-  if (asked === null) return { hooks: null, includes: [], gitDirs: [] };
+  if (asked === null) return { hooks: null, includes: [], commandFiles: [], gitDirs: [] };
   const [topLine = "", hooksLine = "", gitDir = "", commonDir = ""] = asked.split("\n");
   const hooks = resolve(cwd, hooksLine);
   const top = topLine === "" ? cwd : topLine;
   const gitDirs = [gitDir, commonDir].filter((d) => d !== "").map((d) => resolve(cwd, d));
-  return { hooks, includes: askIncludes ? includedFiles(top, env) : [], gitDirs };
+  const named = askIncludes ? namedFiles(top, env) : { includes: [], commandFiles: [] };
+  return { hooks, ...named, gitDirs };
 }
 
-/** Every include.path and includeIf.*.path git reads, resolved as git resolves them. */
-function includedFiles(top: string, env: NodeJS.ProcessEnv): string[] {
-  const out =
-    ask(top, ["config", "-z", "--show-origin", "--get-regexp", "^include(if\\..*)?\\.path$"]) ?? "";
+/** The config keys whose values git runs as commands, and include paths. */
+const READ_KEYS =
+  "^(include(if\\..*)?\\.path|core\\.(fsmonitor|sshcommand|pager|editor)|sequence\\.editor|diff\\.external|diff\\..*\\.(command|textconv)|filter\\..*\\.(clean|smudge|process)|merge\\..*\\.driver|alias\\..*|gpg(\\..*)?\\.program|interactive\\.difffilter|pager\\..*)$";
+
+/** A config line that may set one of those commands (keys are compared without case). */
+const COMMAND_LINE =
+  /^\s*(fsmonitor|sshcommand|pager|editor|external|command|textconv|clean|smudge|process|driver|program|difffilter)\s*=|^\s*\[\s*(alias|pager)\b/im;
+
+/** Every include path and command file git's config names, resolved as git resolves them. */
+function namedFiles(
+  top: string,
+  env: NodeJS.ProcessEnv,
+): { includes: string[]; commandFiles: string[] } {
+  const out = ask(top, ["config", "-z", "--show-origin", "--get-regexp", READ_KEYS]) ?? "";
   const fields = splitNul(out);
-  const files: string[] = [];
+  const includes: string[] = [];
+  const commandFiles: string[] = [];
+  const home = env.HOME || homedir();
   // -z with --show-origin: origin NUL, then key NEWLINE value NUL
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const origin = (fields[i] ?? "").replace(/^file:/, "");
-    const value = (fields[i + 1] ?? "").split("\n").slice(1).join("\n");
+    const [key = "", ...rest] = (fields[i + 1] ?? "").split("\n");
+    const value = rest.join("\n");
     if (value === "") continue;
-    const home = env.HOME || homedir();
-    const path = value.startsWith("~/") ? join(home, value.slice(2)) : value;
-    files.push(isAbsolute(path) ? path : resolve(top, dirname(origin), path));
+    if (/^include/.test(key)) {
+      const path = value.startsWith("~/") ? join(home, value.slice(2)) : value;
+      includes.push(isAbsolute(path) ? path : resolve(top, dirname(origin), path));
+      continue;
+    }
+    for (const word of commandWords(value)) {
+      const path = word.startsWith("~/") ? join(home, word.slice(2)) : word;
+      commandFiles.push(resolve(top, path));
+    }
   }
-  return files;
+  return { includes, commandFiles };
+}
+
+/**
+ * The words of a command git runs that may name a file: a path (with a `/`) or a name
+ * with an extension (`python clean.py`), quotes and shell operators dropped, an alias's
+ * leading `!` too. Over-counting protects a file too many, never one too few.
+ */
+function commandWords(command: string): string[] {
+  return command
+    .replace(/^!/, "")
+    .replace(/["'\\]/g, " ")
+    .split(/[\s;&|<>()`=]+/)
+    .filter((w) => w !== "" && !w.startsWith("-") && !w.startsWith("%") && !w.startsWith("$"))
+    .filter((w) => w.includes("/") || /\.[A-Za-z0-9]+$/.test(w));
 }
 
 /**

@@ -82,6 +82,25 @@ describe("core.hooksPath in the work tree", () => {
     expect(verdict("claude", r)).toBe("ask");
   }, 60_000);
 
+  test("one set in the system config of a git installed under its own prefix (Homebrew's)", async () => {
+    // a git whose built-in prefix is `prefix`: it reads prefix/etc/gitconfig as its system config
+    const prefix = tempDir("cpilot-prefix-");
+    mkdirSync(join(prefix, "bin"));
+    mkdirSync(join(prefix, "etc"));
+    writeFileSync(join(prefix, "etc", "gitconfig"), "[core]\n\thooksPath = .hk\n");
+    const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+    writeFileSync(
+      join(prefix, "bin", "git"),
+      `#!/bin/sh\nGIT_CONFIG_SYSTEM="${prefix}/etc/gitconfig" exec ${real} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const p = attackProject({ "callbacks.config.json": CONFIG });
+    const r = await p.hook("claude", preWrite("claude", p.dir, ".hk/pre-commit"), {
+      env: { PATH: `${prefix}/bin:/usr/bin:/bin` },
+    });
+    expect(verdict("claude", r)).toBe("ask");
+  }, 60_000);
+
   test("through a symlink: the hooks folder's real place, a link to a hook, a hook that links out", async () => {
     const p = attackProject({ "callbacks.config.json": CONFIG, "tools/githooks/pre-commit": "" });
     symlinkSync("tools/githooks", p.path("hooks"));
@@ -167,11 +186,11 @@ describe("git config files the work tree holds", () => {
 
 describe("other places git runs hooks from, and what the hooks run", () => {
   test("a repository nested in the project, with its own core.hooksPath", async () => {
-    const p = attackProject({ "callbacks.config.json": CONFIG, "vendor/lib/a.c": "" });
-    git(join(p.dir, "vendor/lib"), "init", "-q");
-    git(join(p.dir, "vendor/lib"), "config", "core.hooksPath", ".githooks");
-    await expectRefused(p, "vendor/lib/.githooks/pre-commit", ["claude", "codex"]);
-    await expectAllowed(p, "vendor/lib/a.c");
+    const p = attackProject({ "callbacks.config.json": CONFIG, "Vendor/Lib/a.c": "" });
+    git(join(p.dir, "Vendor/Lib"), "init", "-q");
+    git(join(p.dir, "Vendor/Lib"), "config", "core.hooksPath", ".githooks");
+    await expectRefused(p, "Vendor/Lib/.githooks/pre-commit", ["claude", "codex"]);
+    await expectAllowed(p, "Vendor/Lib/a.c");
   }, 60_000);
 
   test("a git folder that is not named .git (--separate-git-dir inside the project)", async () => {
@@ -227,6 +246,22 @@ describe("other places git runs hooks from, and what the hooks run", () => {
     mkdirSync(ws.path("node_modules"));
     symlinkSync("../packages/cpilot", ws.path("node_modules/cpilot"));
     await expectRefused(ws, "packages/cpilot/bin/cpilot.sh", ["claude"]);
+  }, 60_000);
+});
+
+describe("commands git's config runs at the person's commands", () => {
+  test("core.fsmonitor, a filter's clean, an alias's script: the files they name are refused", async () => {
+    const p = attackProject({ "callbacks.config.json": CONFIG, "src/a.ts": "x\n" });
+    git(p.dir, "config", "core.fsmonitor", "scripts/fsmonitor.sh");
+    git(p.dir, "config", "filter.strip.clean", "python3 tools/clean.py %f");
+    git(p.dir, "config", "alias.up", "!./bin/up.sh --all");
+    git(p.dir, "config", "core.editor", "vim");
+    for (const path of ["scripts/fsmonitor.sh", "tools/clean.py", "bin/up.sh"])
+      await expectRefused(p, path, ["claude", "codex"]);
+    const r = await p.hook("claude", preWrite("claude", p.dir, "tools/clean.py"));
+    expect(reasonOf(r)).toContain("a file a command in git's config runs");
+    await expectAllowed(p, "src/a.ts");
+    await expectAllowed(p, "tools/other.py");
   }, 60_000);
 });
 

@@ -132,33 +132,53 @@ describe("cpilot missing: the agents that refuse on their own", () => {
     }, 200_000);
   }
 
-  test("gemini: cpilot not on PATH", async () => {
-    const project = agentProject("gemini", CONFIG);
-    cleanups.push(() => project.remove());
-    expect(cpilot(["install", "gemini"], { cwd: project.dir }).code).toBe(0);
-    const api = await startFakeGemini([
-      [
-        {
-          functionCall: {
-            name: "write_file",
-            args: { file_path: project.path(".env"), content: "SECRET=1\n" },
-          },
-        },
-      ] as never,
-      [{ text: "done" }],
-    ]);
-    cleanups.push(() => api.close());
-    const run = await runGemini({
-      cwd: project.dir,
-      prompt: "write the env file",
-      apiUrl: api.url,
-      env: { PATH: NO_CPILOT },
-    });
+  test("copilot: a cpilot that crashes", async () => {
+    const crash = crashingPath("kill -SEGV $$");
+    const { project, next } = await session("copilot", AGENTS.copilot as Launched, crash);
     expectNoEnv(project);
-    // Gemini CLI stops the session when a BeforeAgent hook cannot run: the model is never asked
-    expect(run.stdout).toContain("Agent execution blocked");
-    expect(api.turns()).toHaveLength(0);
+    expect(next).toContain(told.copilot);
   }, 200_000);
+
+  test.each([
+    ["not on PATH", NO_CPILOT],
+    ["crashing", crashingPath("kill -SEGV $$")],
+  ])(
+    "gemini: cpilot %s",
+    async (_, path) => {
+      const project = agentProject("gemini", CONFIG);
+      cleanups.push(() => project.remove());
+      expect(cpilot(["install", "gemini"], { cwd: project.dir }).code).toBe(0);
+      const api = await startFakeGemini([
+        [
+          {
+            functionCall: {
+              name: "write_file",
+              args: { file_path: project.path(".env"), content: "SECRET=1\n" },
+            },
+          },
+        ] as never,
+        [{ text: "done" }],
+      ]);
+      cleanups.push(() => api.close());
+      const run = await runGemini({
+        cwd: project.dir,
+        prompt: "write the env file",
+        apiUrl: api.url,
+        env: { PATH: path },
+      });
+      expectNoEnv(project);
+      // Gemini CLI stops the session when a hook cannot start (cpilot's BeforeAgent runs
+      // first), and fails the tool when the BeforeTool hook crashes
+      const out = JSON.parse(run.stdout) as {
+        warnings?: string[];
+        stats?: { tools?: { byName?: Record<string, { fail?: number; success?: number }> } };
+      };
+      const stopped = (out.warnings ?? []).some((w) => w.includes("Agent execution blocked"));
+      const written = out.stats?.tools?.byName?.write_file;
+      expect(stopped || (written?.fail === 1 && written.success === 0)).toBe(true);
+    },
+    200_000,
+  );
 });
 
 describe("Claude Code: the gate's hook fails closed (onFailure block, exit 2)", () => {
