@@ -1,8 +1,7 @@
 // Preloaded by `bun test` (bunfig.toml): temp folders made through tests/helpers/tmp.ts are
 // removed once every test has run, so a developer's /tmp does not fill up run after run.
 // This process and the children that inherit its environment (agent CLIs calling `cpilot
-// hook`) use the test run's own runtime folder and answer hook calls the way
-// tests/helpers/binary.ts says: in-process, or through the hook server.
+// hook`) use the test run's own runtime folder (tests/helpers/binary.ts).
 import { afterAll } from "bun:test";
 import { runtimeEnv } from "./helpers/binary.ts";
 import { removeTempDirs } from "./helpers/tmp.ts";

@@ -1,7 +1,7 @@
 /**
  * The one contract every coding agent implements. An agent is one folder, src/agents/<name>/,
  * whose `agent.ts` exports an `Agent`, and one line in ./registry.ts. Nothing outside
- * src/agents/ names an agent: the CLI, doctor, the hook server and the MCP installer ask the
+ * src/agents/ names an agent: the CLI, doctor, `cpilot run` and the MCP installer ask the
  * registry. `agent.ts` is read on every hook call to its agent, so it holds data and small functions
  * only; anything heavier (the hook handler, the installer, the hook-file readers) is loaded
  * on demand by the member that needs it.
@@ -120,7 +120,7 @@ export interface SessionHookUrl {
 
 /**
  * The protocol facts shared code needs to answer for an agent without its handler (an input
- * that cannot be read, a hook server that went away, the gate's agent-state folders). Each agent folder keeps them in its
+ * that cannot be read, a hook that was stopped, the gate's agent-state folders). Each agent folder keeps them in its
  * own small module, which both its `agent.ts` and its handler import.
  */
 export interface AgentProtocol {

@@ -1,6 +1,5 @@
-// `cpilot hook <agent>` answered in its own process (./hook.ts hands the call to the hook
-// server first when that is wanted): the agent's handler, the config, the engine; and the
-// hidden forms of the command (a hook server, a config's trial load, a background run).
+// `cpilot hook <agent>` answered: the agent's handler, the config, the engine; and the
+// hidden forms of the command (a config's trial load, a background run).
 import { basename } from "node:path";
 import type { Agent, HookHandler } from "../agents/contract.ts";
 import type { HookReply } from "../agents/kit/hook-reply.ts";
@@ -11,41 +10,17 @@ import { isTerminal, writeFd } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";
 import { answered, emit } from "./hook-emit.ts";
-import type { HandOver } from "./hook-hand-over.ts";
 import { ISOLATED_ENV } from "./hook-isolated-env.ts";
 import { readStdin } from "./hook-stdin.ts";
-
-/** The hidden command line of a hook server: `cpilot hook --serve <socket>`. */
-const SERVE_FLAG = "--serve";
 
 export const hookUsage = (): string =>
   `cpilot hook ${AGENT_NAMES.join("|")}   (reads the hook event JSON on stdin; the agent calls it)`;
 
-/**
- * Answer one hook call here. `handedBack`: what the hand-over to the hook server left
- * (the input it read; where to start a server once this call has its answer).
- */
-export async function answerHookCall(
-  args: string[],
-  ctx: { cwd: string },
-  handedBack?: HandOver & { kind: "here" },
-): Promise<number> {
+/** Answer one hook call. */
+export async function answerHookCall(args: string[], ctx: { cwd: string }): Promise<number> {
   // A child that loads a config for its parent (below) ends with it, whatever that code does.
   await dieWithParent();
   const [agent, ...rest] = args;
-  if (agent === SERVE_FLAG) {
-    const socket = rest[0];
-    if (socket === undefined)
-      throw new CpilotError("Cannot serve hooks: no socket path", { hint: hookUsage() });
-    const { serveHooks, logServerProblem } = await import("../hook-server/server.ts");
-    try {
-      await serveHooks({ socket });
-    } catch (err) {
-      logServerProblem(socket, `cannot serve: ${err instanceof Error ? err.message : String(err)}`);
-      return 1;
-    }
-    return 0;
-  }
   // A config's trial load for `cpilot mcp` and `cpilot check` (src/config/load-probe.ts).
   if (agent === "--load-config") {
     const { answerProbe } = await import("../config/load-probe.ts");
@@ -76,8 +51,8 @@ export async function answerHookCall(
     await readStdin(); // the agent is writing it: take it, then say nothing
     return answered(emit({ json: target.emptyJson }));
   }
-  const { text, complete, problem } = handedBack?.input ?? (await readStdin());
-  if (handedBack?.input === undefined) mark("hook input read");
+  const { text, complete, problem } = await readStdin();
+  mark("hook input read");
   if (!complete) {
     if (text === "" && isTerminal(0)) {
       writeFd(
@@ -92,13 +67,7 @@ export async function answerHookCall(
   }
   const reply = await answerInProcess(target, text, await target.hook(), ctx);
   mark("hook answered");
-  const code = emit(reply);
-  // No server listens: start one for the next calls, once this one has its answer.
-  if (handedBack?.startServer !== undefined) {
-    const { startHookServer } = await import("../hook-server/start.ts");
-    startHookServer(handedBack.startServer);
-  }
-  return answered(code);
+  return answered(emit(reply));
 }
 
 /**

@@ -1,7 +1,7 @@
-// What a hook call sends the hook server and what comes back: one JSON line each way.
+// A hook call handed to a process that stays up (`cpilot run`'s hook listener), and its answer.
 import type { HookReply } from "../agents/kit/hook-reply.ts";
 
-/** Everything that makes a hook call what it is, so the server can answer it as the caller would. */
+/** Everything that makes a hook call what it is, so it is answered as the caller's own process would. */
 export interface HookRequest {
   readonly agent: string;
   /** The agent's hook JSON, as read from the caller's stdin. */
@@ -13,8 +13,5 @@ export interface HookRequest {
 
 export type HookResponse =
   | ({ readonly served: true } & HookReply)
-  /** The caller answers the call itself: the server is busy, or the config must load fresh. */
+  /** The caller answers the call itself: the listener is busy, or the config must load fresh. */
   | { readonly served: false; readonly reason: string };
-
-/** JSON.stringify never writes a raw newline, so one line is one message. */
-export const MESSAGE_END = "\n";

@@ -33,7 +33,7 @@ export interface HookConfigError {
  * Thrown instead of loading a config whose loading would run the user's code in this
  * process: the call is answered by a child process that can be stopped (src/cli/hook-isolated.ts),
  * so a config that hangs, loops or exits cannot leave the agent's hook without a verdict.
- * A ConfigRefused, so every surface that hands a call back (the hook server) does so.
+ * A ConfigRefused, so every surface that hands a call back (`cpilot run`'s hook listener) does so.
  */
 export class ConfigNeedsIsolation extends ConfigRefused {
   constructor(readonly path: string) {
@@ -117,7 +117,7 @@ export async function loadHookConfig(
     loadedListener?.(config);
     return { kind: "ok", config };
   } catch (err) {
-    if (err instanceof ConfigRefused) throw err; // the hook server hands the call back
+    if (err instanceof ConfigRefused) throw err; // the hook listener hands the call back
     const message =
       err instanceof CpilotError
         ? `${err.message}${err.hint ? `\nhint: ${err.hint}` : ""}`
