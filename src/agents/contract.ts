@@ -7,14 +7,8 @@
  * on demand by the member that needs it.
  */
 import type { ResolvedConfig } from "../config/resolve.ts";
-import type { HookReply } from "./kit/hook-reply.ts";
+import type { HookAgent } from "../model/hook.ts";
 import type { LiveDriver } from "./kit/live-driver.ts";
-
-/** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
-export type HookHandler = (
-  stdin: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-) => Promise<HookReply>;
 
 /**
  * Where `cpilot install <agent>` writes: project (files in the repo, shared with the team),
@@ -119,24 +113,6 @@ export interface SessionHookUrl {
 }
 
 /**
- * The protocol facts shared code needs to answer for an agent without its handler (an input
- * that cannot be read, a hook that was stopped, the gate's agent-state folders). Each agent folder keeps them in its
- * own small module, which both its `agent.ts` and its handler import.
- */
-export interface AgentProtocol {
-  /** The `hook_event_name` of the call made before a write (the one the gate answers). */
-  readonly preWriteEvent: string;
-  /** The agent's form for denying a pre-write call, `reason` for the model. */
-  denyForm(reason: string): Record<string, unknown>;
-  /** What stdout carries when a call other than pre-write has nothing to say: null (nothing) or `{}`. */
-  readonly emptyJson: Record<string, unknown> | null;
-  /** Folders outside the project where the agent writes its own notes (plans, todos); the gate allows them. */
-  stateDirs(home: string, env: NodeJS.ProcessEnv): string[];
-  /** The variable the agent sets to the project folder for hook commands, if any. */
-  readonly projectDirVar?: string;
-}
-
-/**
  * How `cpilot doctor --prove` plays an agent: the payloads it would send its hook command
  * around a write, and which part of an answer it hands the model (as seen with the real
  * CLI). Lets a person check, without the agent or a model, that the installed command
@@ -159,15 +135,13 @@ export interface HookAnswer {
 }
 
 /** One coding agent, as cpilot drives it. */
-export interface Agent extends AgentProtocol {
+export interface Agent extends HookAgent {
   /** The name typed in commands: `cpilot hook <name>`, `cpilot install <name>`. Lower case. */
   readonly name: string;
   /** The product's name for people: "Claude Code". */
   readonly displayName: string;
 
-  // --- hook calls (`cpilot hook <name>`); the protocol members come from AgentProtocol ---
-  /** Load the handler that parses a hook payload into events and answers in the agent's protocol. */
-  hook(): Promise<HookHandler>;
+  // hook calls (`cpilot hook <name>`): the protocol members and hook() come from HookAgent
 
   // --- install (`cpilot install|uninstall <name>`) ---
   /** The scopes `cpilot install <name>` accepts. */

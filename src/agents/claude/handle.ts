@@ -1,11 +1,11 @@
-import { mark } from "../../util/trace.ts";
 import {
   configErrorForModel,
   emptyConfig,
   type HookConfigError,
   loadHookConfig,
-} from "../kit/hook-config.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
+} from "../../hook/config.ts";
+import type { HookReply } from "../../model/hook.ts";
+import { mark } from "../../util/trace.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
 import { claudeProtocol } from "./protocol.ts";
@@ -37,7 +37,7 @@ export async function handleClaudeHook(
 ): Promise<HookReply> {
   const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
   if (!parsed.ok) {
-    const { unreadableInputReply } = await import("../kit/unreadable-input.ts");
+    const { unreadableInputReply } = await import("../../hook/unreadable-input.ts");
     return unreadableInputReply(claudeProtocol, stdin, parsed.error);
   }
   const { input } = parsed;
@@ -57,7 +57,7 @@ export async function handleClaudeHook(
     const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
     // The write gate fails closed, as it does for a broken plugin: no verdict, no write.
     if (input.event === "PreToolUse" && isEditTool(input.tool?.toolName ?? "")) {
-      const { gateFailedReason } = await import("../kit/edit-gate.ts");
+      const { gateFailedReason } = await import("../../hook/edit-gate.ts");
       return {
         ...permissionReply({
           decision: "deny",

@@ -1,13 +1,13 @@
 import { relative } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import { afterEdits, reportText } from "../kit/after-edits.ts";
-import { gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
-import { gateAll } from "../kit/gate-all.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
-import { EMPTY_REPLY, type HookReply } from "../kit/hook-reply.ts";
-import { unreadableInputReply } from "../kit/unreadable-input.ts";
-import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "./patch.ts";
-import { patchChanges, patchPath, patchWrites } from "./patch-files.ts";
+import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
+import { gateFailedReason, modifiedNote } from "../../hook/edit-gate.ts";
+import { gateAll } from "../../hook/gate-all.ts";
+import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "../../hook/patch.ts";
+import { patchChanges, patchPath, patchWrites } from "../../hook/patch-files.ts";
+import { unreadableInputReply } from "../../hook/unreadable-input.ts";
+import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 import { codexProtocol } from "./protocol.ts";
 

@@ -2,17 +2,17 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { anyCallbackMatches } from "../../hook/any-match.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
+import { gateEdit, gateFailedReason, modifiedNote } from "../../hook/edit-gate.ts";
+import { pathInRoot } from "../../hook/root-path.ts";
+import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import type { FileChange } from "../../model/batch.ts";
+import type { HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { postNotice } from "../../session/inbox.ts";
 import { hashRegularFile } from "../../util/read-regular.ts";
-import { afterEdits, reportText } from "../kit/after-edits.ts";
-import { anyCallbackMatches } from "../kit/any-match.ts";
-import { gateEdit, gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
-import { pathInRoot } from "../kit/root-path.ts";
-import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { type CursorHookInput, parseCursorInput } from "./payload.ts";
 import { cursorProtocol } from "./protocol.ts";
 import { contentKey, cursorPendingWrite, isCursorEditTool, pathKey } from "./tools.ts";
@@ -118,7 +118,7 @@ function updatedInput(
 async function afterFileEdit(input: CursorHookInput, config: ResolvedConfig): Promise<HookReply> {
   const change = input.filePath ? firstClaim(config.root, input, input.filePath) : null;
   if (change === null || !anyCallbackMatches(config, [change])) return NOTHING;
-  const { handleEdits } = await import("../kit/handle-edits.ts");
+  const { handleEdits } = await import("../../hook/edits.ts");
   const { report } = await handleEdits({
     config,
     batch: {

@@ -8,17 +8,17 @@
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
+import { gateEdit, gateFailedReason } from "../../hook/edit-gate.ts";
+import { pathInRoot } from "../../hook/root-path.ts";
+import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
+import type { AgentProtocol, HookHandler } from "../../model/hook.ts";
+import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
 import { takeDelivery } from "../../session/notices.ts";
 import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
-import type { AgentProtocol, HookHandler } from "../contract.ts";
-import { afterEdits, reportText } from "./after-edits.ts";
-import { gateEdit, gateFailedReason } from "./edit-gate.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "./hook-config.ts";
-import { EMPTY_REPLY, type HookReply } from "./hook-reply.ts";
-import { pathInRoot } from "./root-path.ts";
-import { unreadableInputReply } from "./unreadable-input.ts";
 
 /** What every such agent's payload reader yields. */
 export interface ToolHookInput {

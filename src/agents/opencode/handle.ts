@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
+import { gateFailedReason, modifiedNote } from "../../hook/edit-gate.ts";
+import { gateAll } from "../../hook/gate-all.ts";
+import { parsePatch } from "../../hook/patch.ts";
+import { patchChanges, patchWrites } from "../../hook/patch-files.ts";
+import { pathInRoot } from "../../hook/root-path.ts";
+import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
-import { parsePatch } from "../codex/patch.ts";
-import { patchChanges, patchWrites } from "../codex/patch-files.ts";
-import { afterEdits, reportText } from "../kit/after-edits.ts";
-import { gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
-import { gateAll } from "../kit/gate-all.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
+import type { HookReply } from "../../model/hook.ts";
 import { isObject } from "../kit/json-file.ts";
-import { pathInRoot } from "../kit/root-path.ts";
-import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { opencodeProtocol } from "./protocol.ts";
 
 /**

@@ -1,9 +1,9 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
-import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
-import type { AgentProtocol } from "../contract.ts";
-import { unloadedConfigNote, unloadedConfigWhy } from "./hook-config.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import type { GateDecision, PendingWrite } from "../model/gate-types.ts";
+import type { AgentProtocol } from "../model/hook.ts";
+import { unloadedConfigNote, unloadedConfigWhy } from "./config.ts";
 import { gateFailed, gateModified, unloadedConfigRefusal } from "./messages.ts";
 
 /** The agent's own notes folders here, for the gate (see AgentProtocol.stateDirs). */
@@ -24,7 +24,7 @@ export async function gateEdit(
   cwd?: string,
 ): Promise<GateDecision> {
   const write = fromAgentFolder(asGiven, config.root, cwd);
-  const { evaluateWrite } = await import("../../gate/evaluate.ts");
+  const { evaluateWrite } = await import("../gate/evaluate.ts");
   const decision = await evaluateWrite(write, {
     root: config.root,
     config: config.source.gate ?? {},

@@ -1,7 +1,7 @@
-import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { FileChange } from "../../model/batch.ts";
-import { takeDelivery } from "../../session/notices.ts";
-import type { AgentReport } from "../../ui/agent/render-outcome.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import type { FileChange } from "../model/batch.ts";
+import { takeDelivery } from "../session/notices.ts";
+import type { AgentReport } from "../ui/agent/render-outcome.ts";
 import { anyCallbackMatches } from "./any-match.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
 
@@ -19,7 +19,7 @@ export async function afterEdits(options: {
   const { config, agent, session, files } = options;
   const waiting = takeDelivery(config.root, session);
   if (!anyCallbackMatches(config, files)) return { failures: waiting.failing, info: waiting.info };
-  const { handleEdits } = await import("./handle-edits.ts");
+  const { handleEdits } = await import("./edits.ts");
   const { report } = await handleEdits({
     config,
     batch: { root: config.root, files, origin: { surface: "hook", agent, session } },

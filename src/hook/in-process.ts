@@ -1,9 +1,8 @@
-// Answer one hook call inside a process that stays up (the hook server, `cpilot run`'s
-// HTTP listener) as the call's own process would: in its environment, folder and umask.
-import { loadAgent } from "../agents/registry.ts";
+// Answer one hook call inside a process that stays up (`cpilot run`'s HTTP listener) as the
+// call's own process would: in its environment, folder and umask.
 import { ConfigRefused } from "../config/load.ts";
+import type { HookAgent, HookReply } from "../model/hook.ts";
 import { redirectStderr } from "../platform/stdio.ts";
-import type { HookRequest, HookResponse } from "./protocol.ts";
 
 export interface Home {
   readonly env: NodeJS.ProcessEnv;
@@ -11,10 +10,26 @@ export interface Home {
   readonly umask: number;
 }
 
+/** Everything that makes a hook call what it is, so it is answered as its own process would. */
+export interface HookRequest {
+  /** The agent's hook JSON, as the caller would have read it on stdin. */
+  readonly stdin: string;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly umask: number;
+}
+
+export type HookResponse =
+  | ({ readonly served: true } & HookReply)
+  /** The caller answers the call itself: the listener is busy, or the config must load fresh. */
+  | { readonly served: false; readonly reason: string };
+
 /** Answer one call as its own process would: its environment, folder and umask meanwhile. */
-export async function answerHookRequest(request: HookRequest, home: Home): Promise<HookResponse> {
-  const agent = await loadAgent(request.agent);
-  if (agent === undefined) return { served: false, reason: `unknown agent ${request.agent}` };
+export async function answerHookRequest(
+  agent: HookAgent,
+  request: HookRequest,
+  home: Home,
+): Promise<HookResponse> {
   const handle = await agent.hook();
   try {
     replaceEnv(request.env);

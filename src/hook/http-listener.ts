@@ -9,12 +9,12 @@ import type * as NodeHttp from "node:http";
 import type * as NodeNet from "node:net";
 import type { AddressInfo } from "node:net";
 import { isAbsolute } from "node:path";
-import { setHookConfigMode } from "../agents/kit/hook-config.ts";
 import { setConfigGuard } from "../config/load.ts";
+import type { HookAgent } from "../model/hook.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { withCallStop } from "../platform/process-stop.ts";
-import { answerHookRequest, type Home } from "./answer.ts";
-import type { HookResponse } from "./protocol.ts";
+import { setHookConfigMode } from "./config.ts";
+import { answerHookRequest, type Home, type HookResponse } from "./in-process.ts";
 import { assertServable } from "./servable.ts";
 
 /** The header that carries the session's secret. */
@@ -34,7 +34,7 @@ export interface HookListener {
 }
 
 export interface ListenerOptions {
-  readonly agent: string;
+  readonly agent: HookAgent;
   /** The folder a call runs in when its payload names none that exists. */
   readonly cwd: string;
   /** The environment the agent runs in: each call's, as for its command hook. */
@@ -53,11 +53,11 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
   const { randomBytes, timingSafeEqual } = nodeBuiltin<typeof NodeCrypto>("node:crypto");
   const secret = randomBytes(32).toString("hex");
   const secretBytes = Buffer.from(secret);
-  const path = `/hook/${options.agent}`;
+  const path = `/hook/${options.agent.name}`;
   let callEnv: NodeJS.ProcessEnv = { ...options.env };
   let busy = false;
   let host = "";
-  // The same guard as the hook server: a config whose loading runs code loads fresh, in a process.
+  // A config whose loading runs code loads fresh, in a process: the listener keeps only plain data.
   setConfigGuard(assertServable);
   setHookConfigMode({ kind: "isolate" });
   const home: Home = { env: { ...process.env }, cwd: process.cwd(), umask: process.umask() };
@@ -122,10 +122,7 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
       let response: HookResponse;
       try {
         response = await withCallStop(givenUp, () =>
-          answerHookRequest(
-            { agent: options.agent, stdin: body, cwd, env, umask: home.umask },
-            home,
-          ),
+          answerHookRequest(options.agent, { stdin: body, cwd, env, umask: home.umask }, home),
         );
       } catch (err) {
         response = { served: false, reason: err instanceof Error ? err.message : String(err) };

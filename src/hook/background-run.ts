@@ -1,5 +1,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { recordResult } from "../agent-session/session-state.ts";
 import { agentSettings } from "../config/agent-settings.ts";
 import { findConfig } from "../config/find.ts";
 import { loadProjectConfig } from "../config/load.ts";
@@ -19,7 +20,6 @@ import { isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import type { BackgroundSpec } from "./background.ts";
-import { recordResult } from "./session-state.ts";
 
 /** Longest the config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
 const LOAD_TIMEOUT_MS = 10_000;
@@ -39,7 +39,7 @@ export async function runBackground(specPath: string): Promise<number> {
     !isRunId(name.slice(0, -".json".length))
   ) {
     throw new CpilotError(`Cannot run "${specPath}": it is not a background spec cpilot wrote`, {
-      hint: "`cpilot hook --background` is cpilot's own; nothing needs to call it",
+      hint: "`cpilot _background` is cpilot's own; nothing needs to call it",
     });
   }
   const spec = JSON.parse(readFileSync(specPath, "utf8")) as BackgroundSpec;

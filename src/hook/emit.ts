@@ -1,5 +1,5 @@
 // A hook call's way out: its reply written (protocol on stdout only), then the exit.
-import type { HookReply } from "../agents/kit/hook-reply.ts";
+import type { HookReply } from "../model/hook.ts";
 import { writeFd } from "../platform/stdio.ts";
 
 /** Write a reply out: protocol JSON on stdout, text for people on stderr. Its exit code. */

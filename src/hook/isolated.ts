@@ -5,14 +5,13 @@
 // cannot answer, the call is answered here as for a broken config: the gate's built-in
 // protections decide (no user code runs for them), and a post-edit call gets a note.
 
-import type { Agent } from "../agents/contract.ts";
-import type { HookReply } from "../agents/kit/hook-reply.ts";
-import { gateUndecided } from "../agents/kit/messages.ts";
-import { mayBePreWrite, sniffEvent } from "../agents/kit/unreadable-input.ts";
 import { probeTimeoutMs } from "../config/load-probe.ts";
+import type { HookAgent, HookReply } from "../model/hook.ts";
 import { processStop } from "../platform/process-stop.ts";
 import { superviseSelf } from "../platform/supervised-child.ts";
-import { ISOLATED_ENV } from "./hook-isolated-env.ts";
+import { ISOLATED_ENV } from "./isolated-env.ts";
+import { gateUndecided } from "./messages.ts";
+import { mayBePreWrite, sniffEvent } from "./unreadable-input.ts";
 
 /** Longest wait for the config to load; `CPILOT_CONFIG_LOAD_TIMEOUT_MS` overrides it. */
 export const CONFIG_LOAD_TIMEOUT_MS = 10_000;
@@ -44,7 +43,7 @@ type Outcome =
  * here as for a config that did not load (the caller runs the adapter without loading it).
  */
 export async function answerIsolated(
-  agent: Agent,
+  agent: HookAgent,
   stdin: string,
   options: { cwd: string; env: NodeJS.ProcessEnv; configName: string },
   fallback: (message: string) => Promise<HookReply>,
@@ -63,7 +62,7 @@ export async function answerIsolated(
 }
 
 function superviseChild(
-  agent: Agent,
+  agent: HookAgent,
   stdin: string,
   options: { cwd: string; env: NodeJS.ProcessEnv; configName: string },
 ): Promise<Outcome> {

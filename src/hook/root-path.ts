@@ -1,4 +1,4 @@
-import { rootRelative } from "../../match/root-relative.ts";
+import { rootRelative } from "../match/root-relative.ts";
 
 /** `path` (absolute or relative to `cwd`) relative to `root`, posix; null when outside or empty. */
 export function pathInRoot(root: string, cwd: string, path: string): string | null {

@@ -1,6 +1,6 @@
-import type { ResolvedConfig } from "../../config/resolve.ts";
-import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
-import type { AgentProtocol } from "../contract.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import type { GateDecision, PendingWrite } from "../model/gate-types.ts";
+import type { AgentProtocol } from "../model/hook.ts";
 import { gateEdit } from "./edit-gate.ts";
 
 /** What the gate said about every write of one tool call (a patch may write several files). */

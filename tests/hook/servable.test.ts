@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigRefused } from "../../src/config/load.ts";
 import { scriptProblem } from "../../src/config/plain-script.ts";
-import { assertServable } from "../../src/hook-server/servable.ts";
+import { assertServable } from "../../src/hook/servable.ts";
 
 describe("scriptProblem", () => {
   test("a config that imports only cpilot and holds data qualifies", () => {

@@ -3,11 +3,12 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
+import { claude } from "../../src/agents/claude/agent.ts";
 import {
   type HookListener,
   SECRET_HEADER,
   startHookListener,
-} from "../../src/hook-server/http-listener.ts";
+} from "../../src/hook/http-listener.ts";
 import { cpilotBinary } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   );
   writeFileSync(join(dir, "a.ts"), "x\n");
   listener = await startHookListener({
-    agent: "claude",
+    agent: claude,
     cwd: dir,
     env: { ...process.env },
     fallback: ["false"],
@@ -125,7 +126,7 @@ test("a config whose loading runs code is answered by the command hook in its ow
   );
   writeFileSync(join(project, "a.ts"), "x\n");
   const own = await startHookListener({
-    agent: "claude",
+    agent: claude,
     cwd: project,
     env: { ...process.env, CPILOT_RUNTIME_DIR: tempDir("cpilot-listener-rt-") },
     fallback: [cpilotBinary(), "hook", "claude", "--session"],

@@ -1,8 +1,8 @@
 /** The answer to a hook call whose input cannot be read: a deny in the agent's form, unless it is surely a post event. */
 import { describe, expect, test } from "bun:test";
-import { agentNamed } from "../../../src/agents/all-agents.ts";
-import type { Agent } from "../../../src/agents/contract.ts";
-import { sniffEvent, unreadableInputReply } from "../../../src/agents/kit/unreadable-input.ts";
+import { agentNamed } from "../../src/agents/all-agents.ts";
+import type { Agent } from "../../src/agents/contract.ts";
+import { sniffEvent, unreadableInputReply } from "../../src/hook/unreadable-input.ts";
 
 const agent = (name: string): Agent => {
   const found = agentNamed(name);

@@ -1,4 +1,4 @@
-import type { ResolvedConfig } from "../../config/resolve.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
 
 /**
  * Could any callback run for these files (of those that run `per` file or batch, when

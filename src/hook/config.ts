@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { claimOnce } from "../../agent-session/session-state.ts";
-import { findConfig } from "../../config/find.ts";
-import { ConfigInvalid, ConfigRefused } from "../../config/load.ts";
-import { scriptProblem } from "../../config/plain-script.ts";
-import type { ResolvedConfig } from "../../config/resolve.ts";
-import { configRunsCode } from "../../config/value-cache.ts";
-import type { GateConfig } from "../../model/gate-schema.ts";
-import { sha1Hex } from "../../platform/digest.ts";
-import { CpilotError } from "../../util/errors.ts";
-import { realOr } from "../../util/real-path.ts";
+import { claimOnce } from "../agent-session/session-state.ts";
+import { findConfig } from "../config/find.ts";
+import { ConfigInvalid, ConfigRefused } from "../config/load.ts";
+import { scriptProblem } from "../config/plain-script.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { configRunsCode } from "../config/value-cache.ts";
+import type { GateConfig } from "../model/gate-schema.ts";
+import { sha1Hex } from "../platform/digest.ts";
+import { CpilotError } from "../util/errors.ts";
+import { realOr } from "../util/real-path.ts";
 import { configBroken, unloadedConfig } from "./messages.ts";
 
 /** The project's config as a hook sees it: none here, loaded, or broken (with the message). */
@@ -31,7 +31,7 @@ export interface HookConfigError {
 
 /**
  * Thrown instead of loading a config whose loading would run the user's code in this
- * process: the call is answered by a child process that can be stopped (src/cli/hook-isolated.ts),
+ * process: the call is answered by a child process that can be stopped (./isolated.ts),
  * so a config that hangs, loops or exits cannot leave the agent's hook without a verdict.
  * A ConfigRefused, so every surface that hands a call back (`cpilot run`'s hook listener) does so.
  */
@@ -111,7 +111,7 @@ export async function loadHookConfig(
   if (path === null) return { kind: "none" };
   if (mode.kind === "failed") return { kind: "error", root: dirname(path), message: mode.message };
   if (mode.kind === "isolate" && configRunsCode(path)) throw new ConfigNeedsIsolation(path);
-  const { loadConfigFile } = await import("../../config/load.ts");
+  const { loadConfigFile } = await import("../config/load.ts");
   try {
     const config = await loadConfigFile(path);
     loadedListener?.(config);
@@ -135,10 +135,10 @@ const standIns = new WeakMap<ResolvedConfig, string>();
  * gate's built-in protections still apply, none of the project's settings can relax them,
  * and its gate section applies when still known (`loaded.gate`). When it is not, the gate
  * cannot know what the config's rules deny, and refuses what the built-ins allow
- * ({@link unloadedConfigWhy}, src/agents/kit/edit-gate.ts).
+ * ({@link unloadedConfigWhy}, ./edit-gate.ts).
  */
 export async function emptyConfig(loaded: HookConfigError): Promise<ResolvedConfig> {
-  const { resolveConfig } = await import("../../config/resolve.ts");
+  const { resolveConfig } = await import("../config/resolve.ts");
   const config = resolveConfig(
     { callbacks: [], ...(loaded.gate ? { gate: loaded.gate } : {}) },
     loaded.root,

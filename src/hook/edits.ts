@@ -1,14 +1,14 @@
-import { recordResult } from "../../agent-session/session-state.ts";
-import { agentSettings } from "../../config/agent-settings.ts";
-import type { ResolvedConfig } from "../../config/resolve.ts";
-import { createEngine } from "../../engine/engine.ts";
-import type { PlanOptions } from "../../engine/plan.ts";
-import type { EditBatch } from "../../model/batch.ts";
-import type { Outcome } from "../../model/outcome.ts";
-import { appendRunLog } from "../../session/run-log.ts";
-import { type AgentReport, reportOutcome } from "../../ui/agent/render-outcome.ts";
-import { renderStarted } from "../../ui/render-run.ts";
-import { bookkeep, noteStateTrouble, takeStateTrouble } from "../../util/state-trouble.ts";
+import { recordResult } from "../agent-session/session-state.ts";
+import { agentSettings } from "../config/agent-settings.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { createEngine } from "../engine/engine.ts";
+import type { PlanOptions } from "../engine/plan.ts";
+import type { EditBatch } from "../model/batch.ts";
+import type { Outcome } from "../model/outcome.ts";
+import { appendRunLog } from "../session/run-log.ts";
+import { type AgentReport, reportOutcome } from "../ui/agent/render-outcome.ts";
+import { renderStarted } from "../ui/render-run.ts";
+import { bookkeep, noteStateTrouble, takeStateTrouble } from "../util/state-trouble.ts";
 
 export interface HandleEditsOptions {
   readonly config: ResolvedConfig;
@@ -39,7 +39,7 @@ export async function handleEdits(
   try {
     // Loaded only when something goes to the background: most calls start nothing there.
     if (background.length > 0)
-      started = (await import("../../agent-session/background.ts")).startBackground(background, {
+      started = (await import("./background.ts")).startBackground(background, {
         root: config.root,
         configPath: config.path,
         session,

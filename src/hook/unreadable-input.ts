@@ -8,8 +8,7 @@
  * mismatched event name), Cursor reads `permission` on preToolUse only, and Gemini's and
  * opencode's only pre-write event is the one they call with tool input first.
  */
-import type { AgentProtocol } from "../contract.ts";
-import type { HookReply } from "./hook-reply.ts";
+import type { AgentProtocol, HookReply } from "../model/hook.ts";
 import { unreadableInput } from "./messages.ts";
 
 /** How much of the input is searched for the event name (it comes before the tool input). */

@@ -20,8 +20,8 @@ export interface BackgroundSpec {
   readonly extraEnv: Readonly<Record<string, string>>;
 }
 
-/** The hidden command line that runs a spec: `cpilot hook --background <spec-file>`. */
-export const BACKGROUND_FLAG = "--background";
+/** The hidden command that runs a spec: `cpilot _background <spec-file>` (main.ts). */
+export const BACKGROUND_COMMAND = "_background";
 
 /**
  * Start non-blocking runs in a detached cpilot process (its own process group, no stdio),
@@ -45,7 +45,7 @@ export function startBackground(
   writeFileSync(specPath, JSON.stringify(spec));
   const [command, ...args] = selfArgv();
   // Should it not start, the spec stays for `cpilot doctor` and no result ever arrives.
-  startProcess(command as string, [...args, "hook", BACKGROUND_FLAG, specPath], {
+  startProcess(command as string, [...args, BACKGROUND_COMMAND, specPath], {
     cwd: context.root,
     detached: true,
   }).unref();
