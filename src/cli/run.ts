@@ -3,6 +3,7 @@ import type * as NodeChildProcess from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { RUN_LOG_ENV, readRunLog } from "../agent-session/run-log.ts";
 import { agentOfCommand } from "../agents/all-agents.ts";
 import type { Agent, SessionHookUrl } from "../agents/contract.ts";
 import { findConfig } from "../config/find.ts";
@@ -13,7 +14,6 @@ import { useLongLivedJit } from "../platform/jit.ts";
 import { isCompiledBinary } from "../platform/self-command.ts";
 import { startedPids } from "../platform/start-process.ts";
 import { writeErr } from "../platform/stdio.ts";
-import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
 import { renderRunSummary } from "../ui/run-summary.ts";
 import { CpilotError } from "../util/errors.ts";
 

@@ -1,6 +1,6 @@
+import { takeDelivery } from "../agent-session/notices.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { FileChange } from "../model/batch.ts";
-import { takeDelivery } from "../session/notices.ts";
 import type { AgentReport } from "../ui/agent/render-outcome.ts";
 import { anyCallbackMatches } from "./any-match.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";

@@ -1,5 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { postNotice } from "../agent-session/inbox.ts";
+import { appendRunLog } from "../agent-session/run-log.ts";
 import { recordResult } from "../agent-session/session-state.ts";
 import { agentSettings } from "../config/agent-settings.ts";
 import { findConfig } from "../config/find.ts";
@@ -13,8 +15,6 @@ import { isRunId } from "../engine/run-id.ts";
 import { Semaphore } from "../engine/semaphore.ts";
 import type { RunResult } from "../model/outcome.ts";
 import { randomHex } from "../platform/digest.ts";
-import { postNotice } from "../session/inbox.ts";
-import { appendRunLog } from "../session/run-log.ts";
 import { renderResync } from "../ui/agent/render-resync.ts";
 import { isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
 import { CpilotError } from "../util/errors.ts";

@@ -1,3 +1,4 @@
+import { appendRunLog } from "../agent-session/run-log.ts";
 import { recordResult } from "../agent-session/session-state.ts";
 import { agentSettings } from "../config/agent-settings.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
@@ -5,7 +6,6 @@ import { createEngine } from "../engine/engine.ts";
 import type { PlanOptions } from "../engine/plan.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
-import { appendRunLog } from "../session/run-log.ts";
 import { type AgentReport, reportOutcome } from "../ui/agent/render-outcome.ts";
 import { renderStarted } from "../ui/render-run.ts";
 import { bookkeep, noteStateTrouble, takeStateTrouble } from "../util/state-trouble.ts";

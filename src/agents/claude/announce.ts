@@ -1,6 +1,6 @@
+import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce, pruneSessions } from "../../agent-session/session-state.ts";
 import type { HookReply } from "../../model/hook.ts";
-import { takeDelivery } from "../../session/notices.ts";
 import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
 import type { HookContext } from "./hook-context.ts";
 import { contextReply } from "./reply.ts";

@@ -1,8 +1,8 @@
+import { takeDelivery } from "../../agent-session/notices.ts";
 import { wasClaimed } from "../../agent-session/session-state.ts";
 import { anyCallbackMatches } from "../../hook/any-match.ts";
 import { CHECKS_FAILED_AFTER_EDITS } from "../../hook/messages.ts";
 import type { HookReply } from "../../model/hook.ts";
-import { takeDelivery } from "../../session/notices.ts";
 import { markBatchEventSeen } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 import { safeId } from "./post-tool-use.ts";

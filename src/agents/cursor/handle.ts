@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { postNotice } from "../../agent-session/inbox.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../../hook/after-edits.ts";
@@ -11,7 +12,6 @@ import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
-import { postNotice } from "../../session/inbox.ts";
 import { hashRegularFile } from "../../util/read-regular.ts";
 import { type CursorHookInput, parseCursorInput } from "./payload.ts";
 import { cursorProtocol } from "./protocol.ts";

@@ -5,6 +5,8 @@
  * results that waited. What differs per agent is data and small functions (event names,
  * tool fields, answer channels): the agent's `ToolHookSpec`.
  */
+
+import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
@@ -17,7 +19,6 @@ import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import type { AgentProtocol, HookHandler } from "../../model/hook.ts";
 import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
-import { takeDelivery } from "../../session/notices.ts";
 import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
 
 /** What every such agent's payload reader yields. */

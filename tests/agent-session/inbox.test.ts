@@ -1,7 +1,12 @@
 import { expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { ANY_SESSION, countNotices, postNotice, takeNotices } from "../../src/session/inbox.ts";
+import {
+  ANY_SESSION,
+  countNotices,
+  postNotice,
+  takeNotices,
+} from "../../src/agent-session/inbox.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 test("notices are delivered to their session, oldest first, once", () => {
@@ -19,7 +24,7 @@ test("notices are delivered to their session, oldest first, once", () => {
 test("concurrent takers in separate processes never deliver a notice twice or lose one", async () => {
   const root = tempDir();
   for (let i = 0; i < 200; i++) postNotice(root, "s", { kind: "k", text: `n${i}` });
-  const script = `import { takeNotices } from ${JSON.stringify(join(import.meta.dir, "../../src/session/inbox.ts"))};
+  const script = `import { takeNotices } from ${JSON.stringify(join(import.meta.dir, "../../src/agent-session/inbox.ts"))};
 process.stdout.write(JSON.stringify(takeNotices(process.argv[1], "s").map((n) => n.text)));`;
   const takers = Array.from(
     { length: 4 },
