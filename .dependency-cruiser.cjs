@@ -25,6 +25,7 @@ const LAYERS = [
   "gate", // the write gate: permission rules
   "ui", // all rendering: the terminal for people, hook replies (ui/agent/), MCP results (ui/mcp/)
   "hook", // the hook pipeline: one agent hook call from stdin to stdout, agent-neutral
+  "proof", // what `doctor --prove` plays an agent with: the scripted model, its drivers' shape
   "context", // context updates
   "agents", // one adapter per agent, and their shared kit (agents/kit/)
   "watch", // `cpilot watch`

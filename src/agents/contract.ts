@@ -8,7 +8,8 @@
  */
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { HookAgent } from "../model/hook.ts";
-import type { LiveDriver } from "./kit/live-driver.ts";
+import type { LiveDriver } from "../proof/live-driver.ts";
+import type { HookAnswer } from "../proof/proof-answers.ts";
 
 /**
  * Where `cpilot install <agent>` writes: project (files in the repo, shared with the team),
@@ -125,13 +126,6 @@ export interface DeliveryProof {
   beforeWrite(cwd: string, file: string, content: string): Record<string, unknown>;
   /** What the model reads from a hook's answer to such a call; null when nothing reaches it. */
   modelText(answer: HookAnswer, when: "before" | "after"): string | null;
-}
-
-/** A hook command's answer: exit code, stdout and stderr as text. */
-export interface HookAnswer {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
 }
 
 /** One coding agent, as cpilot drives it. */

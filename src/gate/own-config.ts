@@ -44,7 +44,6 @@ export function ownConfigKind(relPath: string): string | null {
   return null;
 }
 
-/** Every extension Bun loads as a module (a config may import any of them). */
 /**
  * The files under other names that the root's config files and hook settings lead to,
  * when those are symlinks (or in a symlinked folder): relative to the root in lower case,
@@ -66,6 +65,7 @@ export function linkedOwnFiles(root: string): Map<string, string> {
   return out;
 }
 
+/** Every extension Bun loads as a module (a config may import any of them). */
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 const SCRIPT = new Set(SCRIPT_EXTENSIONS);
 /**

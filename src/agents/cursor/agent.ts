@@ -36,7 +36,7 @@ export const cursor: Agent = {
       await Promise.all([
         import("../kit/hook-places.ts"),
         import("../kit/hook-command.ts"),
-        import("../kit/json-file.ts"),
+        import("../../util/json-file.ts"),
         import("./install.ts"),
       ]);
     // Cursor's hooks are flat lists per event, not Claude Code's groups.

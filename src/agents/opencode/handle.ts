@@ -11,7 +11,7 @@ import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { HookReply } from "../../model/hook.ts";
-import { isObject } from "../kit/json-file.ts";
+import { isObject } from "../../util/json-file.ts";
 import { opencodeProtocol } from "./protocol.ts";
 
 /**

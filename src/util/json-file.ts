@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, readFileSync, rmdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "../../util/atomic-write.ts";
-import { CpilotError } from "../../util/errors.ts";
+import { writeFileAtomic } from "./atomic-write.ts";
+import { CpilotError } from "./errors.ts";
 
 export type JsonObject = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
  * scripted model: the API shape it speaks, how to point it at 127.0.0.1 without touching
  * the person's settings, and where in its requests the model reads what came after a write.
  */
-import type { ApiShape, RecordedBody } from "./proof-model/server.ts";
+import type { ApiShape, RecordedBody } from "./model/server.ts";
 
 export interface LiveRun {
   readonly args: readonly string[];

@@ -1,6 +1,12 @@
 /** Reading hook answers the way agents do, for the agents' `DeliveryProof.modelText`. */
-import type { HookAnswer } from "../contract.ts";
-import { isObject, type JsonObject } from "./json-file.ts";
+import { isObject, type JsonObject } from "../util/json-file.ts";
+
+/** A hook command's answer: exit code, stdout and stderr as text. */
+export interface HookAnswer {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
 
 /** The answer's stdout as one JSON object (exit 0 only), else null. */
 export function answerJson(answer: HookAnswer): JsonObject | null {
