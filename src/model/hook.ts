@@ -13,6 +13,35 @@ export interface HookReply {
 
 export const EMPTY_REPLY: HookReply = { json: null };
 
+/**
+ * What cpilot does with a hook call, whatever the agent calls its event: the write gate
+ * before a tool writes (`pre-write`) or before one that writes nothing (`pre-tool`), the
+ * callbacks after a write (`post-write`), the results that waited after any other tool
+ * (`post-tool`), at the end of a batch of tool calls, when the agent would stop, when a
+ * session starts, and when the person sends a prompt.
+ */
+export type HookEventKind =
+  | "pre-write"
+  | "pre-tool"
+  | "post-write"
+  | "post-tool"
+  | "batch-end"
+  | "stop"
+  | "session-start"
+  | "prompt";
+
+/** One hook call as the pipeline routes it, agent-neutral. */
+export interface HookEvent {
+  readonly kind: HookEventKind;
+  /** The agent's own name for it (`PreToolUse`), for messages to the person. */
+  readonly name: string;
+  readonly session: string;
+  /** The agent's folder: the project's config is found from there. */
+  readonly cwd: string;
+  /** The files the call writes or wrote, as the agent named them: where there is no config in `cwd`, theirs decides. */
+  readonly written: readonly (string | null | undefined)[];
+}
+
 /** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
 export type HookHandler = (
   stdin: string,
