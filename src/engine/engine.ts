@@ -5,7 +5,7 @@ import type { EditBatch } from "../model/batch.ts";
 import type { Outcome, RunResult } from "../model/outcome.ts";
 import { randomHex } from "../platform/digest.ts";
 import { runStop } from "../platform/process-stop.ts";
-import { bookkeep } from "../util/state-trouble.ts";
+import { bookkeep } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";

@@ -7,7 +7,6 @@ import type { HookAgent, HookHandler, HookReply } from "../model/hook.ts";
 import { dieWithParent } from "../platform/parent-death.ts";
 import { isTerminal, writeFd } from "../platform/stdio.ts";
 import { mark } from "../util/trace.ts";
-import { answered, emit } from "./emit.ts";
 import { ISOLATED_ENV } from "./isolated-env.ts";
 import { shadowedBySession } from "./session-hooks.ts";
 import { readStdin } from "./stdin.ts";
@@ -113,4 +112,19 @@ async function answerAsChild(
   const reply = await handle(text, { cwd: ctx.cwd, env: process.env });
   writeFd(1, reportLine(nonce, { reply }));
   return 0;
+}
+
+/** Write a reply out: protocol JSON on stdout, text for people on stderr. Its exit code. */
+function emit(reply: HookReply): number {
+  if (reply.stderr) writeFd(2, `${reply.stderr}\n`);
+  if (reply.json !== null) writeFd(1, `${JSON.stringify(reply.json)}\n`);
+  return reply.exitCode ?? 0;
+}
+
+/**
+ * Exit as soon as the answer is out: a TypeScript callback that ignores its abort signal
+ * (a timer, an open handle) must not keep the agent's hook waiting after the reply.
+ */
+function answered(code: number): never {
+  process.exit(code);
 }

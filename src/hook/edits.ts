@@ -8,7 +8,7 @@ import type { EditBatch } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { type AgentReport, reportOutcome } from "../ui/agent/render-outcome.ts";
 import { renderStarted } from "../ui/render-run.ts";
-import { bookkeep, noteStateTrouble, takeStateTrouble } from "../util/state-trouble.ts";
+import { bookkeep, noteStateTrouble, takeStateTrouble } from "../util/bookkeeping.ts";
 
 export interface HandleEditsOptions {
   readonly config: ResolvedConfig;

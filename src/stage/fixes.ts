@@ -1,7 +1,5 @@
 import { runGitBytes, runGitBytesWithList } from "../match/git.ts";
 import { hasEscapedBytes } from "../util/path-bytes.ts";
-import { gitOnPaths, gitWithNames } from "./git-paths.ts";
-import type { Journal } from "./journal.ts";
 import {
   chmodSync,
   dirname,
@@ -10,7 +8,9 @@ import {
   mkdirSync,
   readFileSync,
   writeFileSync,
-} from "./kept-fs.ts";
+} from "./byte-name-fs.ts";
+import { gitOnPaths, gitWithNames } from "./git-paths.ts";
+import type { Journal } from "./journal.ts";
 import { mergeAdjacent } from "./merge-lines.ts";
 import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
 import { stageInOwnIndex } from "./partial-commit.ts";

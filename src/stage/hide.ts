@@ -1,6 +1,6 @@
+import { dirname, existsSync, join, lstatSync, mkdirSync, writeFileSync } from "./byte-name-fs.ts";
 import { gitOnPaths } from "./git-paths.ts";
 import { claimStage, type Journal, rewriteJournal } from "./journal.ts";
-import { dirname, existsSync, join, lstatSync, mkdirSync, writeFileSync } from "./kept-fs.ts";
 import { moveFile } from "./move.ts";
 import { putBack } from "./restore.ts";
 import type { Survey } from "./survey.ts";

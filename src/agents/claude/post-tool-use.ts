@@ -2,7 +2,7 @@ import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { anyCallbackMatches } from "../../hook/any-match.ts";
 import type { HookReply } from "../../model/hook.ts";
-import { bookkeep } from "../../util/state-trouble.ts";
+import { bookkeep } from "../../util/bookkeeping.ts";
 import { hasBatchEvent } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 import { blockReply, contextReply, NO_REPLY } from "./reply.ts";

@@ -13,8 +13,8 @@ export const claudeProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",
   denyForm: preToolUseDeny,
   emptyJson: null,
-  // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
   projectDirVar: "CLAUDE_PROJECT_DIR",
+  // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
   stateDirs: (home, env) => [
     join(claudeConfigDir(home, env), "plans"),
     join(claudeConfigDir(home, env), "todos"),

@@ -4,7 +4,7 @@ import { appendRunLog } from "../../agent-session/run-log.ts";
 import { recordResult, sessionResults } from "../../agent-session/session-state.ts";
 import { createEngine } from "../../engine/engine.ts";
 import { reportOutcome } from "../../ui/agent/render-outcome.ts";
-import { bookkeep } from "../../util/state-trouble.ts";
+import { bookkeep } from "../../util/bookkeeping.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 
 /**

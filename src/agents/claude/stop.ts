@@ -4,7 +4,7 @@ import { bumpCounter, claimOnce, readCounter } from "../../agent-session/session
 import { stopReminder } from "../../hook/messages.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
-import { bookkeep, takeStateTrouble } from "../../util/state-trouble.ts";
+import { bookkeep, takeStateTrouble } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
 import { recheckFailing } from "./recheck.ts";
 import { stopReply } from "./reply.ts";

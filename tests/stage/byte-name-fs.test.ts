@@ -1,6 +1,12 @@
 import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
-import { dirname, holdsAFile, join, mkdirSync, writeFileSync } from "../../src/stage/kept-fs.ts";
+import {
+  dirname,
+  holdsAFile,
+  join,
+  mkdirSync,
+  writeFileSync,
+} from "../../src/stage/byte-name-fs.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 test("join and dirname keep a name's kept bytes (node:path would make them U+FFFD)", () => {
@@ -11,7 +17,7 @@ test("join and dirname keep a name's kept bytes (node:path would make them U+FFF
 });
 
 test("fs calls reach the file with the name's own bytes; holdsAFile looks into such folders", () => {
-  const root = tempDir("cpilot-kept-fs-");
+  const root = tempDir("cpilot-byte-name-fs-");
   expect(holdsAFile(root)).toBe(false);
   mkdirSync(join(root, "d\udce9"), { recursive: true });
   expect(holdsAFile(root)).toBe(false);
