@@ -91,8 +91,8 @@ const READ_CHUNK = 64 * 1024;
  * Read what stdin holds now, without waiting: a file to its end, a pipe until it is empty,
  * through a second, non-blocking descriptor of the pipe (fd 0 stays as the agent made it).
  * True when that was all (the writer closed). A socket or anything else, or a system
- * without /proc, is left to the stream: reading it here could block. ~0.25 ms less than
- * the stream for a payload already there, on every hook call.
+ * without /proc, is left to the stream: reading it here could block. Cheaper than the
+ * stream for a payload already there, on every hook call.
  */
 function readAtOnce(keep: (chunk: Uint8Array) => void, full: () => boolean): boolean {
   let fd = 0;
@@ -119,8 +119,8 @@ function readAtOnce(keep: (chunk: Uint8Array) => void, full: () => boolean): boo
 }
 
 /**
- * Bun's own stdin stream (about 1 ms to EOF, measured in the compiled binary) rather than
- * `process.stdin` (about 8 ms): this runs on every edit the agent makes.
+ * Bun's own stdin stream rather than `process.stdin`, several times slower to reach EOF:
+ * this runs on every edit the agent makes.
  */
 function stdinReader(): ChunkReader {
   if (bun) return bun.stdin.stream().getReader();
