@@ -1,5 +1,6 @@
 #!/usr/bin/env bun
-import { AGENT_NAMES } from "./src/agents/registry.ts";
+import { AGENT_HOOK_FILES, AGENT_NAMES } from "./src/agents/registry.ts";
+import { protectHookFiles } from "./src/gate/hook-files.ts";
 import { dieWithParent } from "./src/platform/parent-death.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
@@ -122,6 +123,8 @@ function takeConfigFlag(args: string[]): { rest: string[]; config: string | unde
 
 async function main(argv: string[]): Promise<number> {
   mark("cpilot started");
+  // The gate, wherever this process meets it, protects the files that wire in each agent.
+  protectHookFiles(AGENT_HOOK_FILES);
   const [name, ...args] = argv;
   if (name === undefined) {
     writeErr(`${HELP}\n`);

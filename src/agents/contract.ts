@@ -142,12 +142,6 @@ export interface Agent extends HookAgent {
   readonly installScopes: readonly InstallScope[];
   /** Merge cpilot's hooks into (or out of) the agent's config; idempotent, keeps what is not cpilot's. */
   install(action: "install" | "uninstall", request: InstallRequest): Promise<InstallReport>;
-  /**
-   * The files in a project (`<folder>/<file>`, as found in any folder) that hold cpilot's
-   * hooks or MCP entry for this agent: whoever writes them can turn the gate off, so the
-   * gate lets only a person change them (src/gate/own-config.ts must list them all).
-   */
-  readonly hookFiles: readonly string[];
   /** Its MCP config, or null when cpilot cannot register its MCP server there. */
   readonly mcp: McpTarget | null;
 

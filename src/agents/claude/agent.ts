@@ -12,7 +12,6 @@ export const claude: Agent = {
   liveProof: async () => (await import("./live-proof.ts")).claudeDriver,
   installScopes: ["project", "local", "user"],
   install: async (action, request) => (await import("./install.ts")).installClaude(action, request),
-  hookFiles: [".claude/settings.json", ".claude/settings.local.json"],
   mcp: {
     configPath: (root) => join(root, ".mcp.json"),
     format: "json",

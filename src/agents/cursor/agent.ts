@@ -20,7 +20,6 @@ export const cursor: Agent = {
     ]);
     return reportInstall(cursorProtocol, cursorInstaller, action, request);
   },
-  hookFiles: [".cursor/hooks.json"],
   mcp: {
     configPath: (root) => join(root, ".cursor", "mcp.json"),
     format: "json",
