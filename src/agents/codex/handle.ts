@@ -4,10 +4,11 @@ import { afterEdits, reportText } from "../../hook/after-edits.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
 import { gateFailedReason, modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
-import { type PatchFile, parsePatch, patchText, rewriteAddFile } from "../../hook/patch.ts";
-import { patchChanges, patchPath, patchWrites } from "../../hook/patch-files.ts";
 import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
+import type { PatchFile } from "../kit/patch/patch-file.ts";
+import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
+import { parsePatch, patchText, rewriteAddFile } from "./patch.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 import { codexProtocol } from "./protocol.ts";
 

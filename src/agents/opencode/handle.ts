@@ -4,14 +4,14 @@ import { afterEdits, reportText } from "../../hook/after-edits.ts";
 import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
 import { gateFailedReason, modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
-import { parsePatch } from "../../hook/patch.ts";
-import { patchChanges, patchWrites } from "../../hook/patch-files.ts";
 import { pathInRoot } from "../../hook/root-path.ts";
 import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { isObject } from "../../util/json-file.ts";
+import { parsePatch } from "../codex/patch.ts";
+import { patchChanges, patchWrites } from "../kit/patch/patch-files.ts";
 import { opencodeProtocol } from "./protocol.ts";
 
 /**

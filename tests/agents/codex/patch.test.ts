@@ -1,6 +1,6 @@
 /** The apply_patch parser on a table of patches. */
 import { describe, expect, test } from "bun:test";
-import { parsePatch, patchText, rewriteAddFile } from "../../../src/hook/patch.ts";
+import { parsePatch, patchText, rewriteAddFile } from "../../../src/agents/codex/patch.ts";
 
 const table: { name: string; patch: string; files: unknown[] }[] = [
   {

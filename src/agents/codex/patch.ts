@@ -18,15 +18,7 @@
  * blanks. Text before `*** Begin Patch` (a heredoc wrapper) and after `*** End Patch` is
  * ignored.
  */
-export interface PatchFile {
-  readonly op: "add" | "update" | "delete";
-  /** As written in the patch (relative to the agent's cwd, or absolute). */
-  readonly path: string;
-  /** Update with `*** Move to:`: where the file ends up. */
-  readonly moveTo?: string;
-  /** Add: the new file's text (the `+` lines without their `+`). */
-  readonly content?: string;
-}
+import type { PatchFile } from "../kit/patch/patch-file.ts";
 
 const ADD = "*** Add File: ";
 const UPDATE = "*** Update File: ";

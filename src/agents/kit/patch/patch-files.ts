@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve, sep } from "node:path";
-import type { FileChange } from "../model/batch.ts";
-import type { PendingWrite } from "../model/gate-types.ts";
-import type { PatchFile } from "./patch.ts";
-import { pathInRoot } from "./root-path.ts";
+import { pathInRoot } from "../../../hook/root-path.ts";
+import type { FileChange } from "../../../model/batch.ts";
+import type { PendingWrite } from "../../../model/gate-types.ts";
+import type { PatchFile } from "./patch-file.ts";
 
 /**
  * One write the gate must allow per file a patch touches (a move: both ends), at the
