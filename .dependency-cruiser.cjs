@@ -6,32 +6,32 @@
 // LAYERS goes from the bottom up; each entry is a folder under src/ (or a file: src/x.ts,
 // main.ts). A module may import its own folder and any folder BELOW it, never one above.
 // Every folder has its own rank, so two folders cannot import each other either.
-// Roughly: platform/util/model, then match/config, the engine and what runs on it (diagnostics,
-// stage, githook, gate), all rendering, an agent session's state, then the agent-facing edges
-// (context, agents, watch, mcp), the commands' helpers (init, add, hook-server, doctor), cli,
-// and main.ts on top.
+// Roughly: platform/util/model, then match/config, an agent session's state, the engine and
+// what runs on it (diagnostics, stage, githook, gate), all rendering, the hook pipeline, then
+// the agent-facing edges (context, agents, watch, mcp), the commands' helpers (init, add,
+// doctor), cli, and main.ts on top.
 const LAYERS = [
   "platform", // runtime adapter: spawn, process groups, a supervised child, Bun/Deno/Node differences
   "util", // small helpers, and the .cpilot/ layout
   "src/version.ts",
   "model", // the shapes every layer shares: batch, outcome, diagnostics, the gate's schema
-  "session", // per-session state under the runtime folder
   "match", // patterns, file sets from git and the tree
   "config", // define, find, load, validate, resolve
+  "agent-session", // what cpilot keeps for one agent session: inbox, results, run log, counters
   "diagnostics", // parse tool output into diagnostics, baselines
   "engine", // plan, execute, resync, triggers
   "stage", // `check --staged`: set unstaged work aside and restore it
   "githook", // git hook scripts
   "gate", // the write gate: permission rules
   "ui", // all rendering: the terminal for people, hook replies (ui/agent/), MCP results (ui/mcp/)
-  "agent-session", // an agent session's state and background runs, agent-neutral
+  "hook", // the hook pipeline: one agent hook call from stdin to stdout, agent-neutral
+  "proof", // what `doctor --prove` plays an agent with: the scripted model, its drivers' shape
   "context", // context updates
   "agents", // one adapter per agent, and their shared kit (agents/kit/)
   "watch", // `cpilot watch`
   "mcp", // the MCP server and its tools
   "init", // `cpilot init`: detect a project, propose a config
   "add", // `cpilot add`: a callback from a description
-  "hook-server", // the warm hook server
   "doctor", // `cpilot doctor` checks
   "cli", // one file per subcommand
   "src/index.ts", // the library entry

@@ -1,5 +1,7 @@
 #!/usr/bin/env bun
-import { AGENT_NAMES } from "./src/agents/registry.ts";
+import { AGENT_HOOK_FILES, AGENT_NAMES } from "./src/agents/registry.ts";
+import { protectHookFiles } from "./src/gate/hook-files.ts";
+import { dieWithParent } from "./src/platform/parent-death.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
 import { rawArgv } from "./src/platform/raw-argv.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
@@ -87,6 +89,29 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   },
 };
 
+/**
+ * cpilot's own children, started by cpilot and never typed by a person: not in the help, not
+ * offered as "did you mean". Each ends with the process that started it.
+ */
+const CHILDREN: Record<string, () => Promise<Command>> = {
+  // A config's trial load for `cpilot mcp` and `cpilot check` (PROBE_COMMAND in src/config/load-probe.ts).
+  "_load-config": async () => {
+    const { answerProbe } = await import("./src/config/load-probe.ts");
+    return async (args) => {
+      await dieWithParent();
+      return answerProbe(args[0]);
+    };
+  },
+  // Non-blocking callbacks a hook call handed over (BACKGROUND_COMMAND in src/hook/background.ts).
+  _background: async () => {
+    const { runBackground } = await import("./src/hook/background-run.ts");
+    return async (args) => {
+      await runBackground(args[0] ?? "");
+      return 0;
+    };
+  },
+};
+
 /** Pull a global `--config PATH` out of a subcommand's arguments. */
 function takeConfigFlag(args: string[]): { rest: string[]; config: string | undefined } {
   const rest: string[] = [];
@@ -102,6 +127,8 @@ function takeConfigFlag(args: string[]): { rest: string[]; config: string | unde
 
 async function main(argv: string[]): Promise<number> {
   mark("cpilot started");
+  // The gate, wherever this process meets it, protects the files that wire in each agent.
+  protectHookFiles(AGENT_HOOK_FILES);
   const [name, ...args] = argv;
   if (name === undefined) {
     writeErr(`${HELP}\n`);
@@ -115,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
     writeOut(`${VERSION_LINE}\n`);
     return 0;
   }
-  const load = COMMANDS[name];
+  const load = Object.hasOwn(CHILDREN, name) ? CHILDREN[name] : COMMANDS[name];
   if (load === undefined) {
     const { closestNames } = await import("./src/util/edit-distance.ts");
     const near = closestNames(name, [...Object.keys(COMMANDS), "help", "version"]);

@@ -82,7 +82,6 @@ export function recordBytecodeOrder(binary: string, dir: string): string[] {
       HOME: process.env.HOME ?? project,
       NO_COLOR: "1",
       AI_AGENT: "claude-code_2-1-330_cli",
-      CPILOT_HOOK_SERVER: "0",
       CPILOT_RUNTIME_DIR: join(project, ".runtime"),
     };
     return SCENARIOS.map((s) => {

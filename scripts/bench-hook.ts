@@ -5,11 +5,11 @@
 // running one matching `true` job for one file (its native binary, installed on first use
 // under node_modules/.cache/cpilot-bench/tools: see _bench-peers.ts). Builds nothing: run
 // `npm run build` first. scripts/bench times the same call against lefthook and prek in
-// repos of every size; this one breaks the call down (warm server, TS config, fixed cost). Reports medians and ratios; asserts nothing.
-// With --compare OTHER (another build of cpilot, e.g. main's), OTHER's hook cases (its own
-// warm server's too) run in the same interleaved rounds, and each case also shows its mean
-// CPU time (user + system of the call, from /proc/self/stat's children times: steadier than
-// wall time on a busy machine; a warm server's own CPU is not in it).
+// repos of every size; this one breaks the call down (TS config, fixed cost, http hook). Reports medians and ratios; asserts nothing.
+// With --compare OTHER (another build of cpilot, e.g. main's), OTHER's hook cases run in
+// the same interleaved rounds, and each case also shows its mean CPU time (user + system
+// of the call, from /proc/self/stat's children times: steadier than wall time on a busy
+// machine).
 // The "http:" cases post the same payload to the hook listener of a `cpilot run -- claude`
 // session (Claude Code's http hook: no process per call; the listener's CPU is read from
 // the run's /proc stat), the way Claude Code does, with the session's secret.
@@ -23,7 +23,6 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -101,11 +100,8 @@ const payload = (file: string, project = dir) =>
     tool_use_id: "toolu_bench",
   });
 
-// The hook server (src/hook-server/) answers calls from a warm process; the other cases
-// turn it off, so they measure a call answered in its own process. Its sockets live here.
-// A socket's path must stay short (~100 bytes): the runtime folder sits in the temp folder.
+// The private folder of kept config values: this run's own.
 const runtimeDir = mkdtempSync(join(tmpdir(), "cpilot-bench-run-"));
-const SERVER_ENV = { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtimeDir };
 
 interface Case {
   name: string;
@@ -139,20 +135,6 @@ const cases: Case[] = [
     args: ["hook", "claude"],
     input: payload("a.ts", tsProject),
   },
-  {
-    name: "warm server: nothing matches",
-    cmd: cpilot,
-    args: ["hook", "claude"],
-    input: payload("a.md"),
-    env: SERVER_ENV,
-  },
-  {
-    name: "warm server: one `true` callback",
-    cmd: cpilot,
-    args: ["hook", "claude"],
-    input: payload("a.ts"),
-    env: SERVER_ENV,
-  },
 ];
 // A `cpilot run -- claude` session whose "claude" only says its version, notes the
 // listener's address and secret, and waits: the listener is what the http cases call.
@@ -165,7 +147,7 @@ writeFileSync(
 );
 const session = Bun.spawn([cpilot, "run", "--", fakeClaude], {
   cwd: dir,
-  env: { ...process.env, CPILOT_HOOK_SERVER: "0", CPILOT_RUNTIME_DIR: runtimeDir },
+  env: { ...process.env, CPILOT_RUNTIME_DIR: runtimeDir },
   stdio: ["ignore", "ignore", "inherit"],
 });
 // A bench that fails midway must not leave the session (and its stand-in claude) behind.
@@ -232,7 +214,6 @@ if (values.compare !== undefined) {
   // A private copy of the other build too, beside ours.
   const other = join(dir, "cpilot-other");
   copyFileSync(resolve(values.compare), other);
-  // Its warm server cases too: its own server (the socket is named after the binary).
   for (const c of cases.filter((c) => c.cmd === cpilot && !c.http))
     cases.push({ ...c, name: `OTHER ${c.name}`.slice(0, 40), cmd: other });
 }
@@ -285,8 +266,6 @@ function once(c: Case): number {
       ...process.env,
       NO_COLOR: "1",
       AI_AGENT: "claude-code_2-1-330_cli",
-      CPILOT_HOOK_SERVER: "0",
-      // the private folder of sockets and kept config values: this run's own
       CPILOT_RUNTIME_DIR: runtimeDir,
       ...c.env,
     },
@@ -303,21 +282,6 @@ function once(c: Case): number {
   return ms;
 }
 
-// The first call of each build starts its server; wait until it listens, then let it warm up.
-const sockets = (): number =>
-  existsSync(runtimeDir) ? readdirSync(runtimeDir).filter((f) => f.endsWith(".sock")).length : 0;
-for (const cmd of new Set(cases.filter((c) => c.env === SERVER_ENV).map((c) => c.cmd))) {
-  const serverCase = cases.find((c) => c.env === SERVER_ENV && c.cmd === cmd);
-  if (serverCase === undefined) continue;
-  const before = sockets();
-  const deadline = Date.now() + 10_000;
-  once(serverCase);
-  while (sockets() <= before) {
-    if (Date.now() > deadline) throw new Error("the hook server did not start within 10 s");
-    await Bun.sleep(20);
-  }
-  for (let i = 0; i < 30; i++) once(serverCase);
-}
 for (const c of cases.filter((c) => c.http)) for (let i = 0; i < 30; i++) await onceHttp(c);
 
 // Interleaved rounds, so load from other processes hits every case alike; 3 warm-up rounds.
@@ -364,11 +328,6 @@ out.push(`one matching callback: ${hook.toFixed(1)} ms (target < 15 ms)`);
 if (lh) out.push(`vs lefthook: ${(hook / lh).toFixed(2)}× its per-call time (target < 0.20)`);
 else out.push("lefthook not installed: compare with the floor and the binary's start above");
 out.push(`nothing matches: ${(none - start).toFixed(1)} ms over the binary's start`);
-const warm = med.get("warm server: one `true` callback") ?? 0;
-const warmNone = med.get("warm server: nothing matches") ?? 0;
-out.push(
-  `through the warm hook server: ${warm.toFixed(1)} ms one matching callback${lh ? ` (${(warm / lh).toFixed(2)}× lefthook)` : ""}, ${warmNone.toFixed(1)} ms nothing matches (${(warmNone - start).toFixed(1)} ms over the binary's start)`,
-);
 const http = med.get("http: one `true` callback") ?? 0;
 const httpNone = med.get("http: nothing matches") ?? 0;
 out.push(

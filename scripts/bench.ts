@@ -86,8 +86,7 @@ try {
   process.exit(2);
 }
 const runtimeFloor = buildRuntimeFloor(mkdtempSync(join(tmpdir(), "cpilot-bench-floor-")));
-// The runtime folder (kept config values) of this run only; the hook server stays off, so
-// each hook call is answered in its own process, as an agent's command hook is.
+// The runtime folder (kept config values) of this run only.
 const runtimeDir = mkdtempSync(join(tmpdir(), "cpilot-bench-run-"));
 process.on("exit", () => {
   rmSync(dirname(runtimeFloor), { recursive: true, force: true });
@@ -99,7 +98,7 @@ interface Tool extends Command {
   readonly tool: string;
   readonly floor?: boolean;
 }
-const CPILOT_ENV = { CPILOT_HOOK_SERVER: "0", CPILOT_RUNTIME_DIR: runtimeDir };
+const CPILOT_ENV = { CPILOT_RUNTIME_DIR: runtimeDir };
 const LEFTHOOK_ENV = { LEFTHOOK_QUIET: "meta,summary,execution" };
 const PREK_ENV = { PREK_HOME: join(work, "prek-home") };
 

@@ -42,7 +42,7 @@ export function compileArgs(options: CompileOptions, outfile = options.outfile):
     // thresholds keeps run-once code in the interpreter (CPU, median of 11 to 15 here:
     // check --all 33.7 to 30.2 ms at 2,000 files and 129.9 to 126.2 at 20,000, --staged
     // with 1,000 files 42.1 to 36.8, a run printing 5,000 diagnostics 35.6 to 31.4); the
-    // long-lived processes (mcp, run, the hook server) set it back (src/platform/jit.ts).
+    // long-lived processes (mcp, run) set it back (src/platform/jit.ts).
     `--compile-jit-policy=${COMPILED_JIT_POLICY}`,
     // A compiled Bun binary would otherwise read .env and bunfig.toml from whatever folder
     // it runs in: a project's secrets would leak into every callback, and a bunfig preload

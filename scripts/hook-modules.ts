@@ -4,8 +4,9 @@
 // loaded. Prints the count of the checkout's own modules (main.ts and src/), per folder,
 // the dependencies' files, and with --list every path. With --calls it also traces the
 // calls between the checkout's files and prints the deepest chain of calls that cross from
-// one file to another (its hops) and how many distinct file-to-file call edges the call
-// used. Measures, asserts nothing.
+// one file to another (its hops), how many distinct file-to-file call edges the call used,
+// and the files it went through outside the engine, diagnostics and the layers below them.
+// Measures, asserts nothing.
 //
 // Usage: bun scripts/hook-modules.ts [--root CHECKOUT] [--event PostToolUse|PreToolUse]
 //                                     [--nothing-matches] [--cold] [--list] [--calls]
@@ -106,6 +107,18 @@ try {
       `deepest chain of calls across files: ${traced.deepest.length - 1} hops`,
       ...traced.deepest.map((frame, i) => `  ${"  ".repeat(Math.min(i, 20))}${frame}`),
       `distinct file-to-file call edges: ${traced.edges.length}`,
+    );
+    // The hook path proper: the files the call went through, leaving out the engine,
+    // diagnostics and what they stand on (the layers below them, session state included).
+    const base =
+      /^src\/(engine|diagnostics|platform|util|model|match|config|session|agent-session)\/|^src\/version\.ts$/;
+    const crossed = new Set(["main.ts"]);
+    for (const edge of traced.edges) for (const file of edge.split(" -> ")) crossed.add(file);
+    const path = [...crossed].filter((f) => !base.test(f)).sort();
+    const dirs = new Set(path.map((f) => (f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : ".")));
+    out.push(
+      `hook path outside the engine, diagnostics and their base: ${path.length} files in ${dirs.size} folders`,
+      ...path.map((f) => `  ${f}`),
     );
   }
   if (values.list) out.push("own modules:", ...own.map((p) => `  ${p}`));

@@ -3,6 +3,12 @@
  * their own agent. Call `engine.run(batch)` after each tool batch; the Outcome carries the
  * runs and the resyncs (what formatters changed) to show the model.
  */
+import { AGENT_HOOK_FILES } from "./agents/registry.ts";
+import { protectHookFiles } from "./gate/hook-files.ts";
+
+// The library's gate protects the files that wire in each agent, as cpilot's own does.
+protectHookFiles(AGENT_HOOK_FILES);
+
 export { defineCallback, defineConfig } from "./config/define.ts";
 export { loadConfigFile, loadProjectConfig } from "./config/load.ts";
 export type { ResolvedCallback, ResolvedConfig } from "./config/resolve.ts";

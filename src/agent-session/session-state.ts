@@ -1,21 +1,20 @@
 import { lstatSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Per } from "../config/types.ts";
-import { runRecordPath } from "../engine/runs-store.ts";
 import type { RunResult } from "../model/outcome.ts";
 import { sha1Hex } from "../platform/digest.ts";
+import { linkFileAtomic, writeFileAtomic } from "../util/atomic-write.ts";
+import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
+import { readStateFile } from "../util/state-file.ts";
+import { runRecordPath, STATE, statePath } from "../util/state-layout.ts";
 import {
   asLedger,
   isFailingStatus,
   type LedgerEntry,
   ledgerSummary,
   mergeIntoLedger,
-} from "../session/batch-ledger.ts";
-import { isSessionFolderName, sessionFolderName } from "../session/folder-name.ts";
-import { linkFileAtomic, writeFileAtomic } from "../util/atomic-write.ts";
-import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
-import { readStateFile } from "../util/state-file.ts";
-import { STATE, statePath } from "../util/state-layout.ts";
+} from "./batch-ledger.ts";
+import { isSessionFolderName, sessionFolderName } from "./folder-name.ts";
 
 /**
  * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which

@@ -1,20 +1,15 @@
 /**
  * The one contract every coding agent implements. An agent is one folder, src/agents/<name>/,
  * whose `agent.ts` exports an `Agent`, and one line in ./registry.ts. Nothing outside
- * src/agents/ names an agent: the CLI, doctor, the hook server and the MCP installer ask the
+ * src/agents/ names an agent: the CLI, doctor, `cpilot run` and the MCP installer ask the
  * registry. `agent.ts` is read on every hook call to its agent, so it holds data and small functions
  * only; anything heavier (the hook handler, the installer, the hook-file readers) is loaded
  * on demand by the member that needs it.
  */
 import type { ResolvedConfig } from "../config/resolve.ts";
-import type { HookReply } from "./kit/hook-reply.ts";
-import type { LiveDriver } from "./kit/live-driver.ts";
-
-/** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
-export type HookHandler = (
-  stdin: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-) => Promise<HookReply>;
+import type { HookAgent } from "../model/hook.ts";
+import type { LiveDriver } from "../proof/live-driver.ts";
+import type { HookAnswer } from "../proof/proof-answers.ts";
 
 /**
  * Where `cpilot install <agent>` writes: project (files in the repo, shared with the team),
@@ -124,24 +119,6 @@ export interface SessionHookUrl {
 }
 
 /**
- * The protocol facts shared code needs to answer for an agent without its handler (an input
- * that cannot be read, a hook server that went away, the gate's agent-state folders). Each agent folder keeps them in its
- * own small module, which both its `agent.ts` and its handler import.
- */
-export interface AgentProtocol {
-  /** The `hook_event_name` of the call made before a write (the one the gate answers). */
-  readonly preWriteEvent: string;
-  /** The agent's form for denying a pre-write call, `reason` for the model. */
-  denyForm(reason: string): Record<string, unknown>;
-  /** What stdout carries when a call other than pre-write has nothing to say: null (nothing) or `{}`. */
-  readonly emptyJson: Record<string, unknown> | null;
-  /** Folders outside the project where the agent writes its own notes (plans, todos); the gate allows them. */
-  stateDirs(home: string, env: NodeJS.ProcessEnv): string[];
-  /** The variable the agent sets to the project folder for hook commands, if any. */
-  readonly projectDirVar?: string;
-}
-
-/**
  * How `cpilot doctor --prove` plays an agent: the payloads it would send its hook command
  * around a write, and which part of an answer it hands the model (as seen with the real
  * CLI). Lets a person check, without the agent or a model, that the installed command
@@ -156,35 +133,20 @@ export interface DeliveryProof {
   modelText(answer: HookAnswer, when: "before" | "after"): string | null;
 }
 
-/** A hook command's answer: exit code, stdout and stderr as text. */
-export interface HookAnswer {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** One coding agent, as cpilot drives it. */
-export interface Agent extends AgentProtocol {
+export interface Agent extends HookAgent {
   /** The name typed in commands: `cpilot hook <name>`, `cpilot install <name>`. Lower case. */
   readonly name: string;
   /** The product's name for people: "Claude Code". */
   readonly displayName: string;
 
-  // --- hook calls (`cpilot hook <name>`); the protocol members come from AgentProtocol ---
-  /** Load the handler that parses a hook payload into events and answers in the agent's protocol. */
-  hook(): Promise<HookHandler>;
+  // hook calls (`cpilot hook <name>`): the protocol members and hook() come from HookAgent
 
   // --- install (`cpilot install|uninstall <name>`) ---
   /** The scopes `cpilot install <name>` accepts. */
   readonly installScopes: readonly InstallScope[];
   /** Merge cpilot's hooks into (or out of) the agent's config; idempotent, keeps what is not cpilot's. */
   install(action: "install" | "uninstall", request: InstallRequest): Promise<InstallReport>;
-  /**
-   * The files in a project (`<folder>/<file>`, as found in any folder) that hold cpilot's
-   * hooks or MCP entry for this agent: whoever writes them can turn the gate off, so the
-   * gate lets only a person change them (src/gate/own-config.ts must list them all).
-   */
-  readonly hookFiles: readonly string[];
   /** Its MCP config, or null when cpilot cannot register its MCP server there. */
   readonly mcp: McpTarget | null;
 

@@ -10,7 +10,7 @@ import { printSummary, toJson } from "../ui/check-report.ts";
 import { Progress } from "../ui/progress.ts";
 import { renderRunLines } from "../ui/run-line.ts";
 import { colorEnabled, say } from "../ui/style.ts";
-import { takeStateTrouble } from "../util/state-trouble.ts";
+import { takeStateTrouble } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
 import { assertKnownNames } from "./_common.ts";
 import { selectFiles } from "./check-files.ts";

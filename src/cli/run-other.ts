@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { RUN_LOG_ENV, readRunLog } from "../agent-session/run-log.ts";
 import { agentOfCommand } from "../agents/all-agents.ts";
 import { findConfig } from "../config/find.ts";
 import { writeErr } from "../platform/stdio.ts";
-import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
 import { renderRunSummary } from "../ui/run-summary.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE, stateRelative } from "../util/state-layout.ts";

@@ -3,17 +3,17 @@ import type * as NodeChildProcess from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { RUN_LOG_ENV, readRunLog } from "../agent-session/run-log.ts";
 import { agentOfCommand } from "../agents/all-agents.ts";
-import type { SessionHookUrl } from "../agents/contract.ts";
-import { SESSION_FLAG, SESSION_HOOKS_ENV } from "../agents/kit/session-hooks.ts";
+import type { Agent, SessionHookUrl } from "../agents/contract.ts";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import { SESSION_FLAG, SESSION_HOOKS_ENV } from "../hook/session-hooks.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { useLongLivedJit } from "../platform/jit.ts";
 import { isCompiledBinary } from "../platform/self-command.ts";
 import { startedPids } from "../platform/start-process.ts";
 import { writeErr } from "../platform/stdio.ts";
-import { RUN_LOG_ENV, readRunLog } from "../session/run-log.ts";
 import { renderRunSummary } from "../ui/run-summary.ts";
 import { CpilotError } from "../util/errors.ts";
 
@@ -52,7 +52,7 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
     // hooks installed in the project step aside for the session's own (session-hooks.ts)
     [SESSION_HOOKS_ENV]: agent.name,
   };
-  const listener = agent.postsHooks ? await startListener(agent.name, ctx.cwd, agentEnv) : null;
+  const listener = agent.postsHooks ? await startListener(agent, ctx.cwd, agentEnv) : null;
   try {
     const agentArgs = await agent.sessionArgs({
       command,
@@ -82,23 +82,23 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
 }
 
 /**
- * The session's hook listener (src/hook-server/http-listener.ts), or null with a line on
+ * The session's hook listener (src/hook/http-listener.ts), or null with a line on
  * stderr when it cannot start: the session then gets command hooks only, as before.
  * `CPILOT_HOOK_HTTP=0` asks for command hooks only.
  */
-async function startListener(agent: string, cwd: string, env: NodeJS.ProcessEnv) {
+async function startListener(agent: Agent, cwd: string, env: NodeJS.ProcessEnv) {
   const flag = process.env.CPILOT_HOOK_HTTP;
   if (flag === "0" || flag === "false" || flag === "off") return null;
   try {
     const { startHookListener, SECRET_ENV, SECRET_HEADER } = await import(
-      "../hook-server/http-listener.ts"
+      "../hook/http-listener.ts"
     );
     const self = isCompiledBinary() ? [process.execPath] : ["cpilot"];
     const listener = await startHookListener({
       agent,
       cwd,
       env,
-      fallback: [...self, "hook", agent, SESSION_FLAG],
+      fallback: [...self, "hook", agent.name, SESSION_FLAG],
     });
     const hookUrl: SessionHookUrl = {
       url: listener.url,

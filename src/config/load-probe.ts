@@ -1,5 +1,5 @@
 // A config whose loading runs the user's code is first loaded in a child process (this same
-// cpilot, `hook --load-config PATH`) that can be stopped: a config that loops, awaits for
+// cpilot, `cpilot _load-config PATH`) that can be stopped: a config that loops, awaits for
 // ever, calls process.exit() or kills its process is found there, within a deadline and
 // answering signals, before a long-lived or interactive process (`cpilot mcp`, `cpilot
 // check`) imports it on its own thread, where nothing could stop it.
@@ -8,8 +8,8 @@ import { basename } from "node:path";
 import { writeFd } from "../platform/stdio.ts";
 import { superviseSelf, takeNonce } from "../platform/supervised-child.ts";
 
-/** The hidden `cpilot hook` flag of the child: `cpilot hook --load-config PATH`. */
-export const PROBE_FLAG = "--load-config";
+/** The hidden command of the child: `cpilot _load-config PATH` (main.ts). */
+export const PROBE_COMMAND = "_load-config";
 /** Set in the child; its value is a nonce that marks its report among the config's prints. */
 const PROBE_ENV = "CPILOT_CONFIG_PROBE";
 
@@ -32,7 +32,7 @@ export function proveConfigLoads(
 ): Promise<ProbeResult> {
   const name = JSON.stringify(basename(path));
   return superviseSelf<ProbeResult>({
-    args: ["hook", PROBE_FLAG, path],
+    args: [PROBE_COMMAND, path],
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdin: "",

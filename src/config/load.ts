@@ -16,8 +16,8 @@ import { configFingerprint, knownValid, rememberValid } from "./validation-cache
 import { cachedConfigValue, rememberConfigValue } from "./value-cache.ts";
 
 /**
- * Thrown by a config guard: this process must not use this config (a hook server keeps
- * only plain-data configs). Not a config error: the caller hands the whole call back.
+ * Thrown by a config guard: this process must not use this config (`cpilot run`'s hook
+ * listener keeps only plain-data configs). Not a config error: the caller hands the whole call back.
  */
 export class ConfigRefused extends Error {}
 
@@ -38,7 +38,7 @@ export class ConfigInvalid extends CpilotError {
 
 let configGuard: ((path: string, value: unknown) => void) | null = null;
 
-/** Check every config this process loads before it is used (the hook server sets one). */
+/** Check every config this process loads before it is used (`cpilot run`'s hook listener sets one). */
 export function setConfigGuard(guard: ((path: string, value: unknown) => void) | null): void {
   configGuard = guard;
 }
@@ -94,8 +94,8 @@ export async function readConfigValue(path: string): Promise<unknown> {
 }
 
 /**
- * The config this process resolved last, by file and fingerprint: a long-lived process (the
- * hook server, `cpilot mcp`) that loads an unchanged config again gets the same object.
+ * The config this process resolved last, by file and fingerprint: a long-lived process (`cpilot
+ * run`'s hook listener, `cpilot mcp`) that loads an unchanged config again gets the same object.
  */
 let lastResolved: { key: string; config: ResolvedConfig } | null = null;
 

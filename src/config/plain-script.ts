@@ -1,7 +1,7 @@
 // Is a config script plain data? A script that imports nothing but "cpilot" and reaches
 // nothing outside itself (environment, files, clocks, randomness, the network) evaluates
-// to the same value for the same source, wherever and whenever it runs. The hook server
-// answers only for such configs, and only their values are cached between processes.
+// to the same value for the same source, wherever and whenever it runs. `cpilot run`'s hook
+// listener answers only for such configs, and only their values are cached between processes.
 
 /**
  * Names that reach the environment, other files, clocks, randomness, the network or global

@@ -14,12 +14,12 @@ import { pylint, pylintJson } from "./parsers/pylint.ts";
 import { ruffFull, ruffJson } from "./parsers/ruff.ts";
 import { rustc, rustJson } from "./parsers/rustc.ts";
 import { shellcheck, shellcheckJson } from "./parsers/shellcheck.ts";
-import { bunTest } from "./parsers/tests/bun-test.ts";
-import { cargoTest } from "./parsers/tests/cargo-test.ts";
-import { goTest } from "./parsers/tests/go-test.ts";
-import { jest } from "./parsers/tests/jest.ts";
-import { pytest } from "./parsers/tests/pytest.ts";
-import { vitest } from "./parsers/tests/vitest.ts";
+import { bunTest } from "./parsers/test-runners/bun-test.ts";
+import { cargoTest } from "./parsers/test-runners/cargo-test.ts";
+import { goTest } from "./parsers/test-runners/go-test.ts";
+import { jest } from "./parsers/test-runners/jest.ts";
+import { pytest } from "./parsers/test-runners/pytest.ts";
+import { vitest } from "./parsers/test-runners/vitest.ts";
 import { tsc } from "./parsers/tsc.ts";
 import { xo } from "./parsers/xo.ts";
 

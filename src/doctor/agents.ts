@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Agent } from "../agents/contract.ts";
-import { isObject } from "../agents/kit/json-file.ts";
 import { SERVER_NAME } from "../mcp/install/index.ts";
+import { isObject } from "../util/json-file.ts";
 import { onPath } from "./callback-command.ts";
 import { brokenHookCommand } from "./hook-command-check.ts";
 import { liveDriver } from "./prove/drivers.ts";

@@ -6,7 +6,6 @@ import { findConfig } from "../config/find.ts";
 import { CpilotError } from "../util/errors.ts";
 import { checkAgent } from "./agents.ts";
 import { checkCallback } from "./callback-command.ts";
-import { checkHookServer } from "./hook-server.ts";
 import type { AgentCheck, CallbackCheck, DoctorReport } from "./types.ts";
 
 /** Everything the doctor looks at, as data. */
@@ -53,7 +52,6 @@ export async function diagnose(
     config: { path: configPath, ok: configError === null, error: configError, kept },
     agents,
     callbacks,
-    hookServer: await checkHookServer(configError === null ? configPath : null, env),
     problems,
   };
 }

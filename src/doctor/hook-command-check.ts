@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { AGENTS } from "../agents/all-agents.ts";
 import type { HookPlace } from "../agents/contract.ts";
 import { unwrapFailClosed } from "../agents/kit/fail-closed-command.ts";
-import { NPM_SHIM } from "../agents/kit/portable-command.ts";
+import { NPM_SHIM } from "../platform/self-command.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 
 /** `$VAR` or `${VAR}` for every agent's project-folder variable. */

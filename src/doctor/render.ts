@@ -30,7 +30,6 @@ export function renderDoctor(report: DoctorReport): string {
       );
     }
   }
-  lines.push("", ...renderHookServer(report.hookServer));
   lines.push(
     "",
     report.problems === 0
@@ -38,23 +37,4 @@ export function renderDoctor(report: DoctorReport): string {
       : `${report.problems} problem${report.problems === 1 ? "" : "s"} found`,
   );
   return lines.join("\n");
-}
-
-function renderHookServer(check: DoctorReport["hookServer"]): string[] {
-  const lines = ["hook server"];
-  if (!check.wanted) {
-    lines.push(
-      "  - off: each hook call answers in its own process (CPILOT_HOOK_SERVER=1 turns it on)",
-    );
-    return lines;
-  }
-  if (check.socket === null)
-    lines.push(
-      "  ✗ on, but no private runtime folder (mode 700, yours) for its socket: calls answer in-process",
-    );
-  else if (check.listening) lines.push(`  ✓ on, listening at ${check.socket}`);
-  else lines.push("  - on, not running: the next hook call starts it");
-  if (check.inProcess !== null)
-    lines.push(`  - this project's calls are answered in-process: ${check.inProcess}`);
-  return lines;
 }

@@ -18,16 +18,6 @@ export interface CallbackCheck {
   readonly detail: string;
 }
 
-/** The opt-in hook server as this environment sees it; never counted as a problem. */
-export interface HookServerCheck {
-  /** CPILOT_HOOK_SERVER=1 here (the agent's own environment may differ). */
-  readonly wanted: boolean;
-  readonly socket: string | null;
-  readonly listening: boolean;
-  /** Why this config's calls are answered in-process even with the server on; null when not. */
-  readonly inProcess: string | null;
-}
-
 export interface DoctorReport {
   readonly root: string;
   readonly config: {
@@ -42,6 +32,5 @@ export interface DoctorReport {
   };
   readonly agents: AgentCheck[];
   readonly callbacks: CallbackCheck[];
-  readonly hookServer: HookServerCheck;
   readonly problems: number;
 }

@@ -5,9 +5,8 @@ import type { EditBatch } from "../model/batch.ts";
 import type { Outcome, RunResult } from "../model/outcome.ts";
 import { randomHex } from "../platform/digest.ts";
 import { runStop } from "../platform/process-stop.ts";
-import { bookkeep } from "../util/state-trouble.ts";
+import { bookkeep } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
-import { afterAnswer } from "./deferred-work.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
 import { runOrder } from "./order.ts";
@@ -137,12 +136,9 @@ export function createEngine(options: {
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
     const resyncs = await compareSnapshot(batch.root, before, dirtyAfter);
-    // old runs go a few at a time: about as many as this batch added (in a warm hook
-    // server, once the answer is out: see deferred-work.ts)
+    // old runs go a few at a time: about as many as this batch added
     const pruneBudget = Math.max(2, 2 * runs.length);
-    afterAnswer(() =>
-      bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget)),
-    );
+    bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget));
     mark("engine: resync compared");
     const notes = [
       ...runs

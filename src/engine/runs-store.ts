@@ -13,7 +13,7 @@ import type { RunResult } from "../model/outcome.ts";
 import { writeFileAtomic, writeFileReusing } from "../util/atomic-write.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
-import { STATE, statePath } from "../util/state-layout.ts";
+import { runRecordPath, STATE, statePath } from "../util/state-layout.ts";
 import { isRunId } from "./run-id.ts";
 
 /** Where run logs live: `.cpilot/runs/<id>.log` beside `<id>.json`. */
@@ -24,11 +24,6 @@ export function runsDir(root: string): string {
 /** Create the runs folder and return the log path for a run. */
 export function prepareLog(root: string, runId: string): string {
   return join(stateDir(root, STATE.runs), `${runId}.log`);
-}
-
-/** Path of a run's record, beside its log. */
-export function runRecordPath(root: string, runId: string): string {
-  return join(runsDir(root), `${runId}.json`);
 }
 
 /**

@@ -3,7 +3,7 @@ import { listPlugins } from "./plugins.ts";
 
 /**
  * The longest the gate may take on one write: every plugin up to its timeout. A hook that
- * supervises the gate (src/cli/hook-isolated.ts) waits this long, and a little more.
+ * supervises the gate (src/hook/isolated.ts) waits this long, and a little more.
  */
 export function gateBudgetMs(root: string, gate: GateConfig | undefined): number {
   try {

@@ -11,22 +11,10 @@ import { CONFIG_NAMES } from "../config/find.ts";
 import { MANAGED_NAME } from "../config/managed-file.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { realOr } from "../util/real-path.ts";
+import { hookFiles } from "./hook-files.ts";
 import { skeleton } from "./protected.ts";
 
 const CONFIG_FILES = new Set<string>([...CONFIG_NAMES, MANAGED_NAME]);
-
-/** Agent settings that hold cpilot's hooks: `<folder>/<file>`, in any folder of the project. */
-const HOOK_SETTINGS = new Set([
-  ".claude/settings.json",
-  ".claude/settings.local.json",
-  ".gemini/settings.json",
-  ".codex/hooks.json",
-  ".codex/config.toml",
-  ".cursor/hooks.json",
-  ".opencode/plugins/cpilot.ts",
-  ".github/hooks/cpilot.json",
-  ".qwen/settings.json",
-]);
 
 /** What the path is, when it is one of those files (any folder, any case), else null. */
 export function ownConfigKind(relPath: string): string | null {
@@ -38,13 +26,12 @@ export function ownConfigKind(relPath: string): string | null {
   if (name === undefined) return null;
   if (CONFIG_FILES.has(name)) return `cpilot's config (${name})`;
   for (const tail of [parts.slice(-2).join("/"), parts.slice(-3).join("/")]) {
-    if (HOOK_SETTINGS.has(tail))
+    if (hookFiles().has(tail))
       return `an agent's hook settings (${tail}), which wire in cpilot's gate`;
   }
   return null;
 }
 
-/** Every extension Bun loads as a module (a config may import any of them). */
 /**
  * The files under other names that the root's config files and hook settings lead to,
  * when those are symlinks (or in a symlinked folder): relative to the root in lower case,
@@ -54,7 +41,7 @@ export function linkedOwnFiles(root: string): Map<string, string> {
   const top = resolve(root);
   const inProject = projectPath(top);
   const out = new Map<string, string>();
-  for (const name of [...CONFIG_FILES, ...HOOK_SETTINGS]) {
+  for (const name of [...CONFIG_FILES, ...hookFiles()]) {
     const path = join(top, name);
     if (!existsSync(path)) continue;
     const real = realOr(path);
@@ -66,6 +53,7 @@ export function linkedOwnFiles(root: string): Map<string, string> {
   return out;
 }
 
+/** Every extension Bun loads as a module (a config may import any of them). */
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 const SCRIPT = new Set(SCRIPT_EXTENSIONS);
 /**

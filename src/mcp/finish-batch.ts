@@ -1,6 +1,6 @@
+import { postNotice } from "../agent-session/inbox.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Resync, RunResult } from "../model/outcome.ts";
-import { postNotice } from "../session/inbox.ts";
 import { backgroundNotice } from "./background-notice.ts";
 import type { CallAnswer } from "./batcher.ts";
 import { callResults } from "./call-result.ts";

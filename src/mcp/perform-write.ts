@@ -1,10 +1,10 @@
 import { lstatSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { refusedUnloaded, stateDirsHere } from "../agents/kit/edit-gate.ts";
-import { unloadedConfig } from "../agents/kit/messages.ts";
 import { loadAgent } from "../agents/registry.ts";
 import { evaluateWrite, resolveGateConfig } from "../gate/index.ts";
 import { checkPath } from "../gate/rules.ts";
+import { refusedUnloaded, stateDirsHere } from "../hook/edit-gate.ts";
+import { unloadedConfig } from "../hook/messages.ts";
 import type { GateConfig } from "../model/gate-schema.ts";
 import type { GateDecision, PendingWrite } from "../model/gate-types.ts";
 import { containPath, physicalPath } from "../util/contained-path.ts";

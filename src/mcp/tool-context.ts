@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { takeNotices } from "../session/inbox.ts";
+import { takeNotices } from "../agent-session/inbox.ts";
 import type { Batcher } from "./batcher.ts";
 import { keepAlive, type ToolExtra } from "./keep-alive.ts";
 import { performWrite, type WriteContext, type WriteRequest } from "./perform-write.ts";

@@ -19,30 +19,6 @@ export interface BunStdinReader {
   cancel(): Promise<void>;
 }
 
-/** One side of a Unix socket connection (Bun.connect, Bun.listen). */
-export interface BunSocket {
-  write(data: string | Uint8Array): number;
-  flush(): void;
-  end(): void;
-}
-
-/** What happens on the sockets of a connection (Bun.connect, Bun.listen). */
-export interface BunSocketHandler {
-  open?(socket: BunSocket): void;
-  data?(socket: BunSocket, data: Uint8Array): void;
-  drain?(socket: BunSocket): void;
-  close?(socket: BunSocket): void;
-  end?(socket: BunSocket): void;
-  error?(socket: BunSocket, error: Error): void;
-  connectError?(socket: BunSocket, error: Error): void;
-}
-
-/** A listening Unix socket (Bun.listen). */
-export interface BunListener {
-  /** Stop accepting; `true`: close the open connections too. */
-  stop(closeActiveConnections?: boolean): void;
-}
-
 export interface BunRuntime {
   /** The entry script when running from source. */
   readonly main?: string;
@@ -77,9 +53,6 @@ export interface BunRuntime {
       stdio?: (Stdio | number)[];
     },
   ): BunSubprocess;
-  connect(options: { unix: string; socket: BunSocketHandler }): Promise<BunSocket>;
-  /** Throws when it cannot listen there. */
-  listen(options: { unix: string; socket: BunSocketHandler }): BunListener;
   spawnSync(
     cmd: string[],
     options: {

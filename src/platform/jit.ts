@@ -29,7 +29,7 @@ export function restoreJitPolicy(): void {
 }
 
 /**
- * A process that stays up (an MCP server, `cpilot run`, the hook server) runs the same code
+ * A process that stays up (an MCP server, `cpilot run`) runs the same code
  * for minutes: it calls this first, to compile it as usual. Nothing on other runtimes.
  */
 export function useLongLivedJit(): void {

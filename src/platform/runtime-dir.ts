@@ -3,10 +3,9 @@ import { join, resolve } from "node:path";
 
 /**
  * The user's private folder for what must neither sit in a project nor be reachable by
- * others (the hook server's sockets, cached config values): `CPILOT_RUNTIME_DIR`, else
- * `$XDG_RUNTIME_DIR/cpilot`, else `$TMPDIR/cpilot-<uid>`. It must be ours and closed to
- * others (mode 700), or there is none: anyone who could reach a socket there could run
- * this user's callbacks, and anyone who could write there could choose them.
+ * others (cached config values): `CPILOT_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/cpilot`,
+ * else `$TMPDIR/cpilot-<uid>`. It must be ours and closed to others (mode 700), or there is
+ * none: anyone who could write there could choose this user's callbacks.
  */
 export function runtimeDir(env: NodeJS.ProcessEnv): string | null {
   const uid = process.getuid?.();

@@ -1,6 +1,9 @@
 import { basename } from "node:path";
 import { bun } from "./bun.ts";
 
+/** The npm package's sh shim, which starts the platform binary without Node (bin/cpilot.sh). */
+export const NPM_SHIM = "node_modules/cpilot/bin/cpilot.sh";
+
 /** True when running as the compiled `cpilot` binary rather than `bun main.ts`. */
 export function isCompiledBinary(execPath = process.execPath): boolean {
   const name = basename(execPath).toLowerCase();

@@ -6,7 +6,7 @@ import { writeErr } from "./stdio.ts";
 import { anyAlive, escapedProcesses, signalEach } from "./stop-tree.ts";
 import { becomeSubreaper } from "./subreaper.ts";
 
-/** Seconds between SIGTERM and SIGKILL when a run is stopped. */
+/** How long a stopped run has between SIGTERM and SIGKILL, in milliseconds. */
 export const KILL_GRACE_MS = 2000;
 
 export interface SpawnRequest {

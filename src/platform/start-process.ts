@@ -91,7 +91,7 @@ function startWithBun(
 ): StartedProcess {
   const piped = options.onOutput !== undefined;
   // Bun's default is the environment this process started with, not process.env as it is
-  // now: the hook server sets process.env per request, and children must see that one.
+  // now: `cpilot run`'s hook listener sets process.env per call, and children must see that one.
   const env = definedEnv(options.env ?? process.env);
   const out = options.outputFd ?? (piped ? "pipe" : "ignore");
   let proc: BunSubprocess;

@@ -29,7 +29,7 @@ export function writeFd(fd: 1 | 2, text: string): void {
 
 let stderrSink: ((text: string) => void) | null = null;
 
-/** Send what would go to stderr to `sink` instead (null: back to fd 2). The hook server's. */
+/** Send what would go to stderr to `sink` instead (null: back to fd 2). `cpilot run`'s hook listener's. */
 export function redirectStderr(sink: ((text: string) => void) | null): void {
   stderrSink = sink;
 }

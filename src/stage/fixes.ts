@@ -1,8 +1,5 @@
 import { runGitBytes, runGitBytesWithList } from "../match/git.ts";
 import { hasEscapedBytes } from "../util/path-bytes.ts";
-import { gitWithNames } from "./git-paths.ts";
-import type { IndexBits } from "./index-bits.ts";
-import type { Journal } from "./journal.ts";
 import {
   chmodSync,
   dirname,
@@ -11,7 +8,10 @@ import {
   mkdirSync,
   readFileSync,
   writeFileSync,
-} from "./kept-fs.ts";
+} from "./byte-name-fs.ts";
+import { gitWithNames } from "./git-paths.ts";
+import type { IndexBits } from "./index-bits.ts";
+import type { Journal } from "./journal.ts";
 import { mergeAdjacent } from "./merge-lines.ts";
 import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
 import { type BlobToStage, stageBlobs } from "./stage-blobs.ts";

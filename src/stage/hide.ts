@@ -1,8 +1,8 @@
 import { runGit } from "../match/git.ts";
+import { dirname, existsSync, join, lstatSync, mkdirSync, writeFileSync } from "./byte-name-fs.ts";
 import { readBlob } from "./file-blob.ts";
 import { gitOnPaths } from "./git-paths.ts";
 import { claimStage, type Journal, rewriteJournal } from "./journal.ts";
-import { dirname, existsSync, join, lstatSync, mkdirSync, writeFileSync } from "./kept-fs.ts";
 import { moveFile } from "./move.ts";
 import { putBack } from "./restore.ts";
 import type { Survey, UnstagedChange } from "./survey.ts";

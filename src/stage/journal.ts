@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ownStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { holdsAFile } from "./kept-fs.ts";
+import { holdsAFile } from "./byte-name-fs.ts";
 
 /**
  * What `check --staged` set aside, written (and synced) before the first file moves, so

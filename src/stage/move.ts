@@ -8,7 +8,7 @@ import {
   mkdirSync,
   renameSync,
   unlinkSync,
-} from "./kept-fs.ts";
+} from "./byte-name-fs.ts";
 
 /**
  * Move a file (or symlink) to `to`, replacing what is there, creating folders: a rename,

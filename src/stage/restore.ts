@@ -1,5 +1,5 @@
+import { join, lstatSync, mkdirSync, rmdirSync } from "./byte-name-fs.ts";
 import { type Journal, releaseStage } from "./journal.ts";
-import { join, lstatSync, mkdirSync, rmdirSync } from "./kept-fs.ts";
 import { moveFile, rmIfThere } from "./move.ts";
 import { worktreeChanges } from "./worktree-changes.ts";
 

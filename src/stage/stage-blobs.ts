@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import { type GitEnv, gitFailure, runGit } from "../match/git.ts";
 import { hasEscapedBytes } from "../util/path-bytes.ts";
+import { join, mkdirSync, rmSync, writeFileSync } from "./byte-name-fs.ts";
 import type { FileBlob } from "./file-blob.ts";
 import { CHUNK, gitOnPaths } from "./git-paths.ts";
 import type { IndexBits } from "./index-bits.ts";
 import { stagedEntries, stagedMeanwhile } from "./index-changed.ts";
 import { withIndexLock } from "./index-lock.ts";
-import { join, mkdirSync, rmSync, writeFileSync } from "./kept-fs.ts";
 import { waitingOwnIndex } from "./partial-commit.ts";
 
 /** A content to stage at a path: the bytes a callback left, as read when judged. */

@@ -1,8 +1,8 @@
 import * as fs from "node:fs";
 import { runGit } from "../match/git.ts";
 import { fsPath, hasEscapedBytes } from "../util/path-bytes.ts";
+import { chmodSync, dirname, join, mkdirSync, writeFileSync } from "./byte-name-fs.ts";
 import { type FileBlob, readBlob } from "./file-blob.ts";
-import { chmodSync, dirname, join, mkdirSync, writeFileSync } from "./kept-fs.ts";
 
 /**
  * What became of a staged file while the callbacks ran, as far as the file system can tell.

@@ -1,4 +1,4 @@
-import type { RunLogEntry } from "../session/run-log.ts";
+import type { RunLogEntry } from "../agent-session/run-log.ts";
 import { filesLabel } from "./render-run.ts";
 
 /**

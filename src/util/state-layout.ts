@@ -59,3 +59,8 @@ export function isStatePath(relative: string): boolean {
 export function statePath(root: string, ...parts: string[]): string {
   return join(root, STATE_DIR, ...parts);
 }
+
+/** A run's record, `<root>/.cpilot/runs/<id>.json`, beside its log. */
+export function runRecordPath(root: string, runId: string): string {
+  return statePath(root, STATE.runs, `${runId}.json`);
+}

@@ -9,8 +9,8 @@ import { IgnoreFilter } from "./ignore-filter.ts";
 import { quietBatcher } from "./quiet-batcher.ts";
 import { renderResults, writeResults } from "./results-file.ts";
 import { fileHash, Settled } from "./settled.ts";
+import { vanishedStrangers } from "./transient-names.ts";
 import { type TreeWatcher, watchTree } from "./tree-watcher.ts";
-import { vanishedStrangers } from "./vanished.ts";
 
 /** Default quiet period: how long the tree must stay still before a batch runs. */
 export const DEFAULT_QUIET_MS = 300;

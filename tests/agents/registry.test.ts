@@ -4,7 +4,7 @@
  */
 import { expect, test } from "bun:test";
 import { AGENTS, agentNamed, agentOfCommand } from "../../src/agents/all-agents.ts";
-import { AGENT_NAMES, loadAgent } from "../../src/agents/registry.ts";
+import { AGENT_NAMES, hookFilesOf, loadAgent } from "../../src/agents/registry.ts";
 import { ownConfigKind } from "../../src/gate/own-config.ts";
 
 test("names are unique, lower case, and found by agentNamed", () => {
@@ -31,8 +31,8 @@ test("each agent's programs start it under cpilot run", () => {
 });
 
 test("the gate protects every file an agent's hooks live in", () => {
-  for (const agent of AGENTS) {
-    expect(agent.hookFiles.length).toBeGreaterThan(0);
-    for (const file of agent.hookFiles) expect(ownConfigKind(file)).not.toBeNull();
+  for (const name of AGENT_NAMES) {
+    expect(hookFilesOf(name).length).toBeGreaterThan(0);
+    for (const file of hookFilesOf(name)) expect(ownConfigKind(`sub/${file}`)).not.toBeNull();
   }
 });

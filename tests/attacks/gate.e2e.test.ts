@@ -4,7 +4,7 @@
  * hold for the file the kernel will really write.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tempDir } from "../helpers/tmp.ts";
 import { type Agent, attackProject, preWrite, reasonOf, verdict } from "./_gate-attack.ts";
@@ -590,70 +590,32 @@ test("SIGTERM while the hook still waits for its input: a deny at once (issue 16
   expect(r.stderr).toContain("stopped (SIGTERM)");
 }, 60_000);
 
-/** Wait (up to 20 s) until the hook server the first call started listens in `runtime`. */
-async function serverListening(runtime: string): Promise<void> {
-  const end = Date.now() + 20_000;
-  while (!readdirSync(runtime).some((f) => f.endsWith(".sock")) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-for (const server of [false, true]) {
-  test(`SIGTERM while a gate plugin decides${server ? " (hook server)" : ""}: the plugin is stopped too`, async () => {
-    const { readFileSync, existsSync: exists } = await import("node:fs");
-    const { processAlive } = await import("../helpers/tmp.ts");
-    const runtime = tempDir("cpilot-rt-");
-    // The plugin notes its pid and sleeps in a group of its own, past the call's end.
-    const plugin =
-      'test -f slow || { echo \'{"decision":"allow"}\'; exit 0; }; echo $$ > plugin.pid; exec sleep 300';
-    const p = attackProject({
-      "callbacks.config.json": JSON.stringify({
-        callbacks: [],
-        gate: { pluginTimeout: 600, plugins: [{ command: plugin }] },
-      }),
-    });
-    const env = { CPILOT_HOOK_SERVER: server ? "1" : "0", CPILOT_RUNTIME_DIR: runtime };
-    if (server) {
-      expect(
-        verdict("claude", await p.hook("claude", preWrite("claude", p.dir, "a.ts"), { env })),
-      ).toBe("allow");
-      await serverListening(runtime);
-    }
-    writeFileSync(p.path("slow"), "");
-    // The agent SIGTERMs its hook on its timeout, and SIGKILLs it when that is not enough.
-    const r = await p.hook("claude", preWrite("claude", p.dir, "b.ts"), {
-      env,
-      signal: { name: "SIGTERM", afterMs: 1500 },
-      killAfterMs: 20_000,
-    });
-    expect(r.signal).toBeNull();
-    expect(verdict("claude", r)).toBe("deny");
-    expect(exists(p.path("plugin.pid"))).toBe(true);
-    const pid = Number(readFileSync(p.path("plugin.pid"), "utf8"));
-    const end = Date.now() + 10_000;
-    while (processAlive(pid) && Date.now() < end) await new Promise((res) => setTimeout(res, 50));
-    expect(processAlive(pid)).toBe(false);
-  }, 60_000);
-}
-
-test("SIGTERM while the hook server decides: a deny, not silence (issue 16, item 7)", async () => {
+test("SIGTERM while a gate plugin decides: the plugin is stopped too", async () => {
+  const { readFileSync, existsSync: exists } = await import("node:fs");
+  const { processAlive } = await import("../helpers/tmp.ts");
   const runtime = tempDir("cpilot-rt-");
-  const plugin = 'test -f slow && sleep 20; echo \'{"decision":"allow"}\'';
+  // The plugin notes its pid and sleeps in a group of its own, past the call's end.
+  const plugin =
+    'test -f slow || { echo \'{"decision":"allow"}\'; exit 0; }; echo $$ > plugin.pid; exec sleep 300';
   const p = attackProject({
     "callbacks.config.json": JSON.stringify({
       callbacks: [],
-      gate: { pluginTimeout: 30, plugins: [{ command: plugin }] },
+      gate: { pluginTimeout: 600, plugins: [{ command: plugin }] },
     }),
   });
-  const env = { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtime };
-  const first = await p.hook("claude", preWrite("claude", p.dir, "a.ts"), { env });
-  expect(verdict("claude", first)).toBe("allow");
-  await serverListening(runtime);
+  const env = { CPILOT_RUNTIME_DIR: runtime };
   writeFileSync(p.path("slow"), "");
+  // The agent SIGTERMs its hook on its timeout, and SIGKILLs it when that is not enough.
   const r = await p.hook("claude", preWrite("claude", p.dir, "b.ts"), {
     env,
     signal: { name: "SIGTERM", afterMs: 1500 },
+    killAfterMs: 20_000,
   });
-  expect(r.code).toBe(0);
+  expect(r.signal).toBeNull();
   expect(verdict("claude", r)).toBe("deny");
+  expect(exists(p.path("plugin.pid"))).toBe(true);
+  const pid = Number(readFileSync(p.path("plugin.pid"), "utf8"));
+  const end = Date.now() + 10_000;
+  while (processAlive(pid) && Date.now() < end) await new Promise((res) => setTimeout(res, 50));
+  expect(processAlive(pid)).toBe(false);
 }, 60_000);

@@ -1,4 +1,4 @@
-// `cpilot hook --background SPEC` is cpilot's own (startBackground spawns it) and deletes
+// `cpilot _background SPEC` is cpilot's own (startBackground spawns it) and deletes
 // the spec once read: any other file named there must be refused and kept.
 import { expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -18,7 +18,7 @@ test("a file that is not a background spec cpilot wrote is refused and left in p
     ".cpilot/background/not-a-run-id.json.bak",
     ".cpilot/elsewhere/mhx8k2p1-a3f9c1.json",
   ]) {
-    const r = cpilot(["hook", "--background", join(root, path)], { cwd: root });
+    const r = cpilot(["_background", join(root, path)], { cwd: root });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("it is not a background spec cpilot wrote");
     expect(existsSync(join(root, path))).toBe(true);

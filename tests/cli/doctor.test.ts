@@ -126,61 +126,6 @@ describe("cpilot doctor", () => {
     expect((JSON.parse(r.stdout) as { config: { ok: boolean } }).config.ok).toBe(false);
   });
 
-  test("the hook server: off by default; on, not running, then listening; a config it hands back", async () => {
-    const p = setup(
-      JSON.stringify({
-        callbacks: [{ name: "t", pattern: "*.ts", run: "true", timeout: 9, per: "file" }],
-      }),
-    );
-    expect(p.json().hookServer).toEqual({
-      wanted: false,
-      socket: null,
-      listening: false,
-      inProcess: null,
-    });
-    expect(p.doctor().stdout).toContain("off: each hook call answers in its own process");
-
-    const runtime = tempDir("cpilot-doctor-rt-");
-    dirs.push(runtime);
-    const env = { ...p.env, CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtime };
-    const doctor = () => cpilot(["doctor", "--json"], { cwd: p.dir, env });
-    const before = JSON.parse(doctor().stdout).hookServer;
-    expect(before).toMatchObject({ wanted: true, listening: false, inProcess: null });
-    expect(before.socket.startsWith(runtime)).toBe(true);
-
-    writeFileSync(join(p.dir, "a.ts"), "x\n");
-    const payload = {
-      session_id: "s1",
-      cwd: p.dir,
-      hook_event_name: "PostToolUse",
-      tool_name: "Write",
-      tool_input: { file_path: join(p.dir, "a.ts"), content: "x" },
-      tool_use_id: "toolu_1",
-    };
-    cpilot(["hook", "claude"], { cwd: p.dir, env, input: JSON.stringify(payload) });
-    const deadline = Date.now() + 15_000;
-    let after = JSON.parse(doctor().stdout).hookServer;
-    while (!after.listening && Date.now() < deadline) {
-      await Bun.sleep(100);
-      after = JSON.parse(doctor().stdout).hookServer;
-    }
-    expect(after.listening).toBe(true);
-    expect(cpilot(["doctor"], { cwd: p.dir, env }).stdout).toContain(
-      `on, listening at ${before.socket}`,
-    );
-
-    rmSync(join(p.dir, "callbacks.config.json"));
-    writeFileSync(join(p.dir, "helper.ts"), "export const n = 9;\n");
-    writeFileSync(
-      join(p.dir, "callbacks.config.ts"),
-      'import { defineConfig } from "cpilot";\nimport { n } from "./helper.ts";\nexport default defineConfig({ callbacks: [{ name: "t", pattern: "*.ts", run: "true", timeout: n }] });\n',
-    );
-    const handed = JSON.parse(doctor().stdout).hookServer;
-    expect(handed.inProcess).toContain('it imports "./helper.ts"');
-    // The server stops once its socket is gone.
-    rmSync(runtime, { recursive: true, force: true });
-  }, 40_000);
-
   test("no config at all is a problem", () => {
     const p = setup(null);
     const r = p.doctor();

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { recordResult, sessionResults } from "../../src/agent-session/session-state.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import { listRunning, openPendingRecord, runningDir } from "../../src/engine/running.ts";
-import { readRun, runRecordPath } from "../../src/engine/runs-store.ts";
+import { readRun } from "../../src/engine/runs-store.ts";
 import { ownStartTime } from "../../src/platform/process-start.ts";
+import { runRecordPath } from "../../src/util/state-layout.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 /** Run one callback over a.ts; `script` runs in bash in the project. */

@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { postNotice, takeNotices } from "../../src/agent-session/inbox.ts";
 import {
   pruneSessions,
   recordResult,
@@ -29,7 +30,6 @@ import {
 import { listRuns, openRunLog, pruneRuns, readRun } from "../../src/engine/runs-store.ts";
 import { appendGateLog, readGateLog } from "../../src/gate/log.ts";
 import { killGroup } from "../../src/platform/spawn-group.ts";
-import { postNotice, takeNotices } from "../../src/session/inbox.ts";
 import { processAlive, tempDir } from "../helpers/tmp.ts";
 
 const OLD = new Date(Date.now() - 30 * 24 * 3600 * 1000);

@@ -11,16 +11,12 @@ let built = false;
 let runtimeDir: string | undefined;
 
 /**
- * Env every cpilot a test starts gets: a private runtime folder of this test run (the hook
- * server's sockets, cached config values), removed after the run, so tests never touch the
- * developer's own; and how hook calls are answered: in their own process (the default), or
- * through the opt-in hook server when the run sets CPILOT_TEST_HOOK_SERVER=1 (then every
- * hook suite doubles as a test of the server; removing the folder stops the servers).
+ * Env every cpilot a test starts gets: a private runtime folder of this test run (cached
+ * config values), removed after the run, so tests never touch the developer's own.
  */
 export function runtimeEnv(): Record<string, string> {
   runtimeDir ??= tempDir("cpilot-run-");
-  if (process.env.CPILOT_TEST_HOOK_SERVER !== "1") return { CPILOT_RUNTIME_DIR: runtimeDir };
-  return { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtimeDir };
+  return { CPILOT_RUNTIME_DIR: runtimeDir };
 }
 
 /** The compiled binary; built once per test run when missing (CI builds it before tests). */

@@ -21,7 +21,7 @@ test("a Claude hook call loads Claude's agent folder and no other agent's, and n
     .filter((line) => line.startsWith("  src/") || line.startsWith("  main.ts"))
     .map((line) => line.trim());
   expect(own).toContain("src/cli/hook.ts");
-  expect(own).toContain("src/cli/hook-answer.ts");
+  expect(own).toContain("src/hook/call.ts");
   expect(own).toContain("src/agents/claude/agent.ts");
   expect(own).toContain("src/agents/claude/post-tool-use.ts");
   const loaded = AGENT_NAMES.filter((name) =>

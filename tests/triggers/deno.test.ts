@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { takeNotices } from "../../src/session/inbox.ts";
+import { takeNotices } from "../../src/agent-session/inbox.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 import { MAIN } from "./_helpers.ts";
 

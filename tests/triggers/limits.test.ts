@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { takeNotices } from "../../src/agent-session/inbox.ts";
 import { firesUsed } from "../../src/engine/triggers/limits.ts";
-import { takeNotices } from "../../src/session/inbox.ts";
 import { batch, cb, engine, project, startRunner } from "./_helpers.ts";
 
 test("a run action hands on the output: CP_HOOK_OUTPUT, CP_HOOK_DEPTH and the stdin hook field", async () => {

@@ -1,8 +1,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { countNotices, takeNotices } from "../../src/agent-session/inbox.ts";
 import type { TriggerContext } from "../../src/config/types.ts";
-import { countNotices, takeNotices } from "../../src/session/inbox.ts";
 import { processAlive, waitFor } from "../helpers/tmp.ts";
 import { batch, cb, engine, project } from "./_helpers.ts";
 

@@ -10,10 +10,8 @@ export const claude: Agent = {
   hook: async () => (await import("./handle.ts")).handleClaudeHook,
   proof: async () => (await import("./proof.ts")).claudeProof,
   liveProof: async () => (await import("./live-proof.ts")).claudeDriver,
-  // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
   installScopes: ["project", "local", "user"],
   install: async (action, request) => (await import("./install.ts")).installClaude(action, request),
-  hookFiles: [".claude/settings.json", ".claude/settings.local.json"],
   mcp: {
     configPath: (root) => join(root, ".mcp.json"),
     format: "json",

@@ -1,7 +1,7 @@
+import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce, pruneSessions } from "../../agent-session/session-state.ts";
-import { takeDelivery } from "../../session/notices.ts";
+import type { HookReply } from "../../model/hook.ts";
 import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
 import type { HookContext } from "./hook-context.ts";
 import { contextReply } from "./reply.ts";
 

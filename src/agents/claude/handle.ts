@@ -1,22 +1,15 @@
-import { mark } from "../../util/trace.ts";
-import {
-  configErrorForModel,
-  emptyConfig,
-  type HookConfigError,
-  loadHookConfig,
-} from "../kit/hook-config.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
+import { hookHandler } from "../../hook/handler.ts";
+import type { HookEvent, HookEventKind, HookReply } from "../../model/hook.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
 import { claudeProtocol } from "./protocol.ts";
-import { blockReply, contextReply, NO_REPLY, permissionReply, stopReply } from "./reply.ts";
+import { blockReply, contextReply, NO_REPLY, stopReply } from "./reply.ts";
 import { editedPath, isEditTool } from "./tool-files.ts";
 
-/** Events cpilot answers; anything else gets no output. */
-const HANDLERS: Record<
-  string,
-  () => Promise<(ctx: HookContext) => Promise<HookReply> | HookReply>
-> = {
+type EventHandler = (ctx: HookContext) => Promise<HookReply> | HookReply;
+
+/** Events cpilot answers, each loaded on demand; anything else gets no output. */
+const HANDLERS: Record<string, () => Promise<EventHandler>> = {
   PreToolUse: async () => (await import("./pre-tool-use.ts")).onPreToolUse,
   PostToolUse: async () => (await import("./post-tool-use.ts")).onPostToolUse,
   PostToolBatch: async () => (await import("./post-tool-batch.ts")).onPostToolBatch,
@@ -25,74 +18,50 @@ const HANDLERS: Record<
   UserPromptSubmit: async () => (await import("./announce.ts")).onSessionContext,
 };
 
-/**
- * Answer one Claude Code hook call: the stdin text in, the protocol reply out. Never
- * throws: a bad payload is a note on stderr; a config error reaches the model once per
- * session (then only stderr); an internal error is one line on stderr, never a stack
- * in the model's context.
- */
-export async function handleClaudeHook(
-  stdin: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<HookReply> {
-  const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) {
-    const { unreadableInputReply } = await import("../kit/unreadable-input.ts");
-    return unreadableInputReply(claudeProtocol, stdin, parsed.error);
-  }
-  const { input } = parsed;
-  const load = HANDLERS[input.event];
-  if (load === undefined) return NO_REPLY;
-  const calls = input.tool === undefined ? input.toolCalls : [input.tool, ...input.toolCalls];
-  const loaded = await loadHookConfig(input.cwd, calls.map(editedPath));
-  if (loaded.kind === "none") return NO_REPLY; // cpilot is not set up in this project
-  if (loaded.kind === "error") return configError(input, loaded, options.env);
-  const { config } = loaded;
-  mark("config loaded");
-  try {
-    const handler = await load();
-    return await handler(hookContext(input, config, options.env));
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
-    // The write gate fails closed, as it does for a broken plugin: no verdict, no write.
-    if (input.event === "PreToolUse" && isEditTool(input.tool?.toolName ?? "")) {
-      const { gateFailedReason } = await import("../kit/edit-gate.ts");
-      return {
-        ...permissionReply({
-          decision: "deny",
-          reason: gateFailedReason(message),
-        }),
-        stderr,
-      };
-    }
-    return { json: null, stderr };
+/** What each event is to the pipeline; an edit tool's PreToolUse is the write gate. */
+function kindOf(input: ClaudeHookInput): HookEventKind {
+  const edits = isEditTool(input.tool?.toolName ?? "");
+  switch (input.event) {
+    case "PreToolUse":
+      return edits ? "pre-write" : "pre-tool";
+    case "PostToolUse":
+      return edits ? "post-write" : "post-tool";
+    case "PostToolBatch":
+      return "batch-end";
+    case "Stop":
+      return "stop";
+    case "SessionStart":
+      return "session-start";
+    default:
+      return "prompt";
   }
 }
 
-/**
- * The config cannot be loaded: say so to the model once per session per distinct error
- * (it may be the one who broke it), on stderr every time. Writes pass the gate's built-in
- * protections and its own section when that is still known, else none (see emptyConfig);
- * callbacks do not run until the config is fixed.
- */
-async function configError(
-  input: ClaudeHookInput,
-  loaded: HookConfigError,
-  env: NodeJS.ProcessEnv,
-): Promise<HookReply> {
-  const { root, message } = loaded;
-  const stderr = `cpilot: ${message}`;
-  if (input.event === "PreToolUse") {
-    const { onPreToolUse } = await import("./pre-tool-use.ts");
-    const fallback = hookContext(input, await emptyConfig(loaded), env);
-    const gated = await onPreToolUse(fallback);
-    return { ...gated, stderr };
-  }
-  const text = configErrorForModel(root, input.session, message);
-  if (text === null) return { json: null, stderr };
-  if (input.event === "PostToolUse") return { ...blockReply(text), stderr };
-  if (input.event === "Stop")
-    return { ...stopReply({ block: false, systemMessage: text }), stderr };
-  return { ...contextReply(input.event, text), stderr };
-}
+/** Answer one Claude Code hook call: the stdin text in, the protocol reply out. Never throws. */
+export const handleClaudeHook = hookHandler<ClaudeHookInput>({
+  protocol: claudeProtocol,
+  nothing: NO_REPLY,
+  parse: (stdin, options) => parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd),
+  event(input): HookEvent | null {
+    if (!Object.hasOwn(HANDLERS, input.event)) return null;
+    const calls = input.tool === undefined ? input.toolCalls : [input.tool, ...input.toolCalls];
+    return {
+      kind: kindOf(input),
+      name: input.event,
+      session: input.session,
+      cwd: input.cwd,
+      written: calls.map(editedPath),
+    };
+  },
+  answer: async (input, _event, config, options) => {
+    const handler = await (HANDLERS[input.event] as () => Promise<EventHandler>)();
+    return handler(hookContext(input, config, options.env));
+  },
+  // A broken config is told where the model reads it after each event.
+  tell(input) {
+    if (input.event === "PreToolUse") return null;
+    if (input.event === "PostToolUse") return blockReply;
+    if (input.event === "Stop") return (text) => stopReply({ block: false, systemMessage: text });
+    return (text) => contextReply(input.event, text);
+  },
+});

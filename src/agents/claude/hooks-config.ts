@@ -26,7 +26,7 @@ export interface HttpHook {
   timeout?: number;
 }
 
-/** Where a session's listener takes hook calls (src/hook-server/http-listener.ts). */
+/** Where a session's listener takes hook calls (src/hook/http-listener.ts). */
 export interface HttpTarget {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;

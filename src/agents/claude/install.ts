@@ -1,7 +1,7 @@
 /** `cpilot install claude` / `cpilot uninstall claude`: cpilot's hooks in Claude Code's settings. */
 import { join, relative } from "node:path";
+import { writeJsonObjectOrRemove } from "../../util/json-file.ts";
 import type { InstallReport, InstallRequest, InstallScope } from "../contract.ts";
-import { writeJsonObjectOrRemove } from "../kit/json-file.ts";
 import { portableCpilot, portableProblem } from "../kit/portable-command.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";

@@ -9,13 +9,13 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
+import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";
 import {
   anthropicMessages,
   assistantMessages,
   messagesAfterTurn,
-} from "../kit/proof-model/anthropic-messages.ts";
-import { stringsIn } from "../kit/proof-model/server.ts";
+} from "../../proof/model/anthropic-messages.ts";
+import { stringsIn } from "../../proof/model/server.ts";
 import { claudeHookSwitches } from "./hook-switches.ts";
 
 /** Variables that would send the session elsewhere, or mark it as run inside Claude Code. */

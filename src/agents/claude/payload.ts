@@ -1,5 +1,5 @@
+import { isObject } from "../../util/json-file.ts";
 import { readHookJson, str } from "../kit/hook-json.ts";
-import { isObject } from "../kit/json-file.ts";
 
 /**
  * The JSON Claude Code writes on a hook's stdin, checked by hand (no schema library on the

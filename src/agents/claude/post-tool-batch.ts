@@ -1,8 +1,8 @@
+import { takeDelivery } from "../../agent-session/notices.ts";
 import { wasClaimed } from "../../agent-session/session-state.ts";
-import { takeDelivery } from "../../session/notices.ts";
-import { anyCallbackMatches } from "../kit/any-match.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
-import { CHECKS_FAILED_AFTER_EDITS } from "../kit/messages.ts";
+import { anyCallbackMatches } from "../../hook/any-match.ts";
+import { CHECKS_FAILED_AFTER_EDITS } from "../../hook/messages.ts";
+import type { HookReply } from "../../model/hook.ts";
 import { markBatchEventSeen } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 import { safeId } from "./post-tool-use.ts";
@@ -28,7 +28,7 @@ export async function onPostToolBatch(ctx: HookContext): Promise<HookReply> {
   const parts = [...waiting.failing];
   const info = [...waiting.info];
   if (anyCallbackMatches(config, files)) {
-    const { handleEdits } = await import("../kit/handle-edits.ts");
+    const { handleEdits } = await import("../../hook/edits.ts");
     const { report } = await handleEdits({
       config,
       batch: claudeBatch(ctx, files),

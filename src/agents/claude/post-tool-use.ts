@@ -1,8 +1,8 @@
+import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
-import { takeDelivery } from "../../session/notices.ts";
-import { bookkeep } from "../../util/state-trouble.ts";
-import { anyCallbackMatches } from "../kit/any-match.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
+import { anyCallbackMatches } from "../../hook/any-match.ts";
+import type { HookReply } from "../../model/hook.ts";
+import { bookkeep } from "../../util/bookkeeping.ts";
 import { hasBatchEvent } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 import { blockReply, contextReply, NO_REPLY } from "./reply.ts";
@@ -30,7 +30,7 @@ export async function onPostToolUse(ctx: HookContext): Promise<HookReply> {
     }
     const per = batchEvent ? ("file" as const) : undefined;
     if (!anyCallbackMatches(config, files, per)) return deliver(failures, info);
-    const { handleEdits } = await import("../kit/handle-edits.ts");
+    const { handleEdits } = await import("../../hook/edits.ts");
     const { report } = await handleEdits({
       config,
       batch: claudeBatch(ctx, files),

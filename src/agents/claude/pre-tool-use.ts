@@ -1,6 +1,6 @@
+import { gateEdit, modifiedNote } from "../../hook/edit-gate.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
-import { gateEdit, modifiedNote } from "../kit/edit-gate.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
+import type { HookReply } from "../../model/hook.ts";
 import type { HookContext } from "./hook-context.ts";
 import { claudeProtocol } from "./protocol.ts";
 import { NO_REPLY, permissionReply } from "./reply.ts";

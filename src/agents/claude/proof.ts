@@ -1,7 +1,7 @@
 /** How `cpilot doctor --prove` plays Claude Code (2.1.x; see docs/agents.md). */
 
+import { blockReason, claudeSchemaText, nested, proofSession } from "../../proof/proof-answers.ts";
 import type { DeliveryProof } from "../contract.ts";
-import { blockReason, claudeSchemaText, nested, proofSession } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
   ...proofSession(cwd, event),

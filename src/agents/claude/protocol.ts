@@ -1,7 +1,7 @@
 /** Claude Code's hook protocol facts, for shared code that answers without the handler. */
 
 import { join } from "node:path";
-import type { AgentProtocol } from "../contract.ts";
+import type { AgentProtocol } from "../../model/hook.ts";
 import { preToolUseDeny } from "../kit/deny-forms.ts";
 
 /** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude. */
@@ -13,8 +13,8 @@ export const claudeProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",
   denyForm: preToolUseDeny,
   emptyJson: null,
-  // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
   projectDirVar: "CLAUDE_PROJECT_DIR",
+  // plan mode writes ~/.claude/plans/<name>.md with Write; todo lists live in ~/.claude/todos/
   stateDirs: (home, env) => [
     join(claudeConfigDir(home, env), "plans"),
     join(claudeConfigDir(home, env), "todos"),

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { appendRunLog } from "../../agent-session/run-log.ts";
 import { recordResult, sessionResults } from "../../agent-session/session-state.ts";
 import { createEngine } from "../../engine/engine.ts";
-import { appendRunLog } from "../../session/run-log.ts";
 import { reportOutcome } from "../../ui/agent/render-outcome.ts";
-import { bookkeep } from "../../util/state-trouble.ts";
+import { bookkeep } from "../../util/bookkeeping.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 
 /**

@@ -2,7 +2,7 @@
  * What a hook prints: Claude Code's JSON protocol on stdout (exit 0 always; exit 1 is
  * silently dropped and exit 2 ends the loop in PostToolBatch), plus text for people on stderr.
  */
-import type { HookReply } from "../kit/hook-reply.ts";
+import type { HookReply } from "../../model/hook.ts";
 
 /** Nothing on stdout. */
 export const NO_REPLY: HookReply = { json: null };

@@ -4,9 +4,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { SESSION_FLAG } from "../../hook/session-hooks.ts";
 import { CpilotError } from "../../util/errors.ts";
 import type { SessionRequest } from "../contract.ts";
-import { SESSION_FLAG } from "../kit/session-hooks.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
 import { addCpilotHooks } from "./settings-file.ts";

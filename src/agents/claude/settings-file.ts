@@ -1,5 +1,5 @@
+import { type JsonObject, readJsonObject, writeJsonObject } from "../../util/json-file.ts";
 import { addGroupedHooks, type GroupedHooks, removeGroupedHooks } from "../kit/grouped-hooks.ts";
-import { type JsonObject, readJsonObject, writeJsonObject } from "../kit/json-file.ts";
 import { type HooksBlock, isCpilotCommand } from "./hooks-config.ts";
 
 /** A settings.json as an object ({} when the file does not exist). Invalid JSON is an error, never overwritten. */

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
+import { takeDelivery } from "../../agent-session/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../../agent-session/session-state.ts";
+import { stopReminder } from "../../hook/messages.ts";
+import type { HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
-import { takeDelivery } from "../../session/notices.ts";
-import { bookkeep, takeStateTrouble } from "../../util/state-trouble.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
-import { stopReminder } from "../kit/messages.ts";
+import { bookkeep, takeStateTrouble } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
 import { recheckFailing } from "./recheck.ts";
 import { stopReply } from "./reply.ts";

@@ -1,5 +1,5 @@
+import { pathInRoot } from "../../hook/root-path.ts";
 import type { ChangeKind, FileChange } from "../../model/batch.ts";
-import { pathInRoot } from "../kit/root-path.ts";
 import type { ClaudeToolCall } from "./payload.ts";
 
 /** Claude Code's file-editing tools (MultiEdit is gone in 2.1.x; kept for older versions). */

@@ -25,7 +25,6 @@ export const codex: Agent = {
       lines: [...report.lines, ...(await trustAfterInstall(report.path, request))],
     };
   },
-  hookFiles: [".codex/hooks.json", ".codex/config.toml"],
   mcp: {
     // the project's .codex/config.toml: shared with the team, loaded once the project is trusted
     configPath: (root) => join(root, ".codex", "config.toml"),

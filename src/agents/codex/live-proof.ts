@@ -12,13 +12,13 @@
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
+import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";
 import {
   assistantTurnsIn,
   inputAfterTurn,
   openaiResponses,
-} from "../kit/proof-model/openai-responses.ts";
-import { stringsIn } from "../kit/proof-model/server.ts";
+} from "../../proof/model/openai-responses.ts";
+import { stringsIn } from "../../proof/model/server.ts";
 import { hooksTurnedOffIn } from "./hooks-feature.ts";
 import { codexHome } from "./protocol.ts";
 

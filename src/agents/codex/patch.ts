@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { patchUnreadable, SHELL_PATCH_UNREADABLE } from "../kit/messages.ts";
+import { patchUnreadable, SHELL_PATCH_UNREADABLE } from "../../hook/messages.ts";
 import { readCodexPatch, readCodexPatchLayout } from "../kit/patch/codex-reading.ts";
 import type { PatchFile } from "../kit/patch/patch-file.ts";
 import { argvPatch, type ShellPatch, shellPatch } from "./shell-patch.ts";

@@ -1,7 +1,7 @@
 /** How `cpilot doctor --prove` plays Codex CLI (0.169; see docs/agents.md). */
 import { relative } from "node:path";
+import { blockReason, claudeSchemaText, nested } from "../../proof/proof-answers.ts";
 import type { DeliveryProof } from "../contract.ts";
-import { blockReason, claudeSchemaText, nested } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
   session_id: "cpilot-proof",

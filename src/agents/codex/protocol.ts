@@ -1,7 +1,7 @@
 /** Codex CLI's hook protocol facts, for shared code that answers without the handler. */
 
 import { join } from "node:path";
-import type { AgentProtocol } from "../contract.ts";
+import type { AgentProtocol } from "../../model/hook.ts";
 import { preToolUseDeny } from "../kit/deny-forms.ts";
 
 /** Codex's own folder: $CODEX_HOME, else ~/.codex. */

@@ -35,7 +35,6 @@ export const copilot: Agent = {
     }
     return { ...report, lines };
   },
-  hookFiles: [".github/hooks/cpilot.json"],
   // Copilot CLI 1.0.102 reads a trusted project's .mcp.json (Claude Code's file and entry, seen)
   mcp: {
     configPath: (root) => join(root, ".mcp.json"),

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, sep } from "node:path";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
-import { isObject } from "../kit/json-file.ts";
+import { isObject } from "../../util/json-file.ts";
 
 export function copilotConfigPath(env: NodeJS.ProcessEnv): string {
   return join(env.COPILOT_HOME || join(env.HOME || homedir(), ".copilot"), "config.json");

@@ -1,9 +1,9 @@
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { readJsonObject, writeJsonObject } from "../../util/json-file.ts";
 import type { AgentInstaller } from "../kit/agent-installer.ts";
 import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
-import { readJsonObject, writeJsonObject } from "../kit/json-file.ts";
 import { copilotProtocol } from "./protocol.ts";
 
 /** cpilot's own hook file: Copilot CLI reads every `.github/hooks/*.json` of the repository. */

@@ -6,9 +6,9 @@
  * for the run (COPILOT_ALLOW_ALL) exactly when Copilot trusts the person's project.
  */
 import { spawnSync } from "node:child_process";
-import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
-import { assistantTurns, messagesAfter, openaiChat } from "../kit/proof-model/openai-chat.ts";
-import { stringsIn } from "../kit/proof-model/server.ts";
+import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";
+import { assistantTurns, messagesAfter, openaiChat } from "../../proof/model/openai-chat.ts";
+import { stringsIn } from "../../proof/model/server.ts";
 import { copilotConfigPath, copilotTrusts } from "./folder-trust.ts";
 
 const DROPPED =

@@ -1,7 +1,7 @@
 /** How `cpilot doctor --prove` plays Copilot CLI (1.0.102; see docs/agents.md). */
 
+import { answerJson, blockReason, field } from "../../proof/proof-answers.ts";
 import type { DeliveryProof } from "../contract.ts";
-import { answerJson, blockReason, field } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, file: string, content: string) => ({
   sessionId: "cpilot-proof",

@@ -20,7 +20,6 @@ export const cursor: Agent = {
     ]);
     return reportInstall(cursorProtocol, cursorInstaller, action, request);
   },
-  hookFiles: [".cursor/hooks.json"],
   mcp: {
     configPath: (root) => join(root, ".cursor", "mcp.json"),
     format: "json",
@@ -36,7 +35,7 @@ export const cursor: Agent = {
       await Promise.all([
         import("../kit/hook-places.ts"),
         import("../kit/hook-command.ts"),
-        import("../kit/json-file.ts"),
+        import("../../util/json-file.ts"),
         import("./install.ts"),
       ]);
     // Cursor's hooks are flat lists per event, not Claude Code's groups.

@@ -1,24 +1,26 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
+import { postNotice } from "../../agent-session/inbox.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { anyCallbackMatches } from "../../hook/any-match.ts";
+import { gateEdit, modifiedNote } from "../../hook/edit-gate.ts";
+import { hookHandler } from "../../hook/handler.ts";
+import { pathInRoot } from "../../hook/root-path.ts";
 import type { FileChange } from "../../model/batch.ts";
+import type { HookEvent, HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
-import { postNotice } from "../../session/inbox.ts";
 import { hashRegularFile } from "../../util/read-regular.ts";
-import { afterEdits, reportText } from "../kit/after-edits.ts";
-import { anyCallbackMatches } from "../kit/any-match.ts";
-import { gateEdit, gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
-import { pathInRoot } from "../kit/root-path.ts";
-import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { type CursorHookInput, parseCursorInput } from "./payload.ts";
 import { cursorProtocol } from "./protocol.ts";
 import { contentKey, cursorPendingWrite, isCursorEditTool, pathKey } from "./tools.ts";
 
 /** Cursor reads JSON on stdout; `{}` says nothing and changes nothing. */
 const NOTHING: HookReply = { json: {} };
+
+/** Cursor's events cpilot answers; anything else gets `{}`. */
+const EVENTS = new Set(["preToolUse", "postToolUse", "afterFileEdit"]);
 
 /**
  * Answer one Cursor hook call. preToolUse on an edit tool: the write gate (`permission`,
@@ -28,43 +30,38 @@ const NOTHING: HookReply = { json: {} };
  * inbox, as `additional_context`. Each edit runs its callbacks once, whichever of the two
  * events comes first (keyed by the file's path and content). Exit 0, never throws.
  */
-export async function handleCursorHook(
-  stdin: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<HookReply> {
-  const parsed = parseCursorInput(stdin, options.env.CURSOR_PROJECT_DIR || options.cwd);
-  if (!parsed.ok) return unreadableInputReply(cursorProtocol, stdin, parsed.error);
-  const { input } = parsed;
-  if (!["preToolUse", "postToolUse", "afterFileEdit"].includes(input.event)) return NOTHING;
-  if (input.event === "preToolUse" && !isCursorEditTool(input.toolName)) return NOTHING;
-  const key = pathKey(input.toolInput);
-  const toolPath = key === null ? undefined : (input.toolInput[key] as string);
-  const loaded = await loadHookConfig(input.cwd, [input.filePath, toolPath]);
-  if (loaded.kind === "none") return NOTHING;
-  try {
-    if (loaded.kind === "error") {
-      const stderr = `cpilot: ${loaded.message}`;
-      if (input.event === "preToolUse")
-        return {
-          ...(await preToolUse(input, await emptyConfig(loaded))),
-          stderr,
-        };
-      if (input.event === "afterFileEdit") return { ...NOTHING, stderr };
-      const note = configErrorForModel(loaded.root, input.session, loaded.message);
-      return { json: note === null ? {} : { additional_context: note }, stderr };
-    }
-    if (input.event === "preToolUse") return await preToolUse(input, loaded.config);
-    if (input.event === "afterFileEdit") return await afterFileEdit(input, loaded.config);
-    return await postToolUse(input, loaded.config);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
-    if (input.event === "preToolUse") {
-      return { json: { permission: "deny", agent_message: gateFailedReason(message) }, stderr };
-    }
-    return { ...NOTHING, stderr };
-  }
-}
+export const handleCursorHook = hookHandler<CursorHookInput>({
+  protocol: cursorProtocol,
+  nothing: NOTHING,
+  parse: (stdin, options) => parseCursorInput(stdin, options.env.CURSOR_PROJECT_DIR || options.cwd),
+  event(input): HookEvent | null {
+    if (!EVENTS.has(input.event)) return null;
+    const edits = isCursorEditTool(input.toolName);
+    if (input.event === "preToolUse" && !edits) return null;
+    const key = pathKey(input.toolInput);
+    const toolPath = key === null ? undefined : (input.toolInput[key] as string);
+    return {
+      kind:
+        input.event === "preToolUse"
+          ? "pre-write"
+          : input.event === "afterFileEdit" || edits
+            ? "post-write"
+            : "post-tool",
+      name: input.event,
+      session: input.session,
+      cwd: input.cwd,
+      written: [input.filePath, toolPath],
+    };
+  },
+  answer: (input, _event, config) => {
+    if (input.event === "preToolUse") return preToolUse(input, config);
+    if (input.event === "afterFileEdit") return afterFileEdit(input, config);
+    return postToolUse(input, config);
+  },
+  // afterFileEdit's output reaches nobody; postToolUse's `additional_context` the model.
+  tell: (input) =>
+    input.event === "postToolUse" ? (text) => ({ json: { additional_context: text } }) : null,
+});
 
 async function preToolUse(input: CursorHookInput, config: ResolvedConfig): Promise<HookReply> {
   const write = cursorPendingWrite(input.toolName, input.toolInput, input.session);
@@ -118,7 +115,7 @@ function updatedInput(
 async function afterFileEdit(input: CursorHookInput, config: ResolvedConfig): Promise<HookReply> {
   const change = input.filePath ? firstClaim(config.root, input, input.filePath) : null;
   if (change === null || !anyCallbackMatches(config, [change])) return NOTHING;
-  const { handleEdits } = await import("../kit/handle-edits.ts");
+  const { handleEdits } = await import("../../hook/edits.ts");
   const { report } = await handleEdits({
     config,
     batch: {

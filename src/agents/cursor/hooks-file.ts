@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { isObject, type JsonObject } from "../../util/json-file.ts";
 import { isCpilotHookCommand } from "../kit/hook-command.ts";
-import { isObject, type JsonObject } from "../kit/json-file.ts";
 
 /** The events cpilot registers in `.cursor/hooks.json`. */
 export const CURSOR_EVENTS = ["preToolUse", "postToolUse", "afterFileEdit"] as const;

@@ -1,12 +1,12 @@
 import { join } from "node:path";
-import type { AgentInstaller } from "../kit/agent-installer.ts";
-import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
 import {
   isObject,
   readJsonObject,
   writeJsonObject,
   writeJsonObjectOrRemove,
-} from "../kit/json-file.ts";
+} from "../../util/json-file.ts";
+import type { AgentInstaller } from "../kit/agent-installer.ts";
+import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
 import {
   addCursorHooks,
   CURSOR_EVENTS,

@@ -1,6 +1,6 @@
 /** Cursor's hook protocol facts, for shared code that answers without the handler. */
 import { join } from "node:path";
-import type { AgentProtocol } from "../contract.ts";
+import type { AgentProtocol } from "../../model/hook.ts";
 
 export const cursorProtocol: AgentProtocol = {
   preWriteEvent: "preToolUse",

@@ -18,7 +18,6 @@ export const gemini: Agent = {
     ]);
     return reportInstall(geminiProtocol, geminiInstaller, action, request);
   },
-  hookFiles: [".gemini/settings.json"],
   mcp: {
     configPath: (root) => join(root, ".gemini", "settings.json"),
     format: "json",

@@ -6,7 +6,7 @@
  * the deepest folder that holds the project decides.
  */
 import { dirname, join, resolve, sep } from "node:path";
-import { readJsonObjectOrEmpty } from "../kit/json-file.ts";
+import { readJsonObjectOrEmpty } from "../../util/json-file.ts";
 
 export function geminiTrustFile(home: string, env: NodeJS.ProcessEnv): string {
   return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(home, ".gemini", "trustedFolders.json");

@@ -1,6 +1,6 @@
-import { postNotice } from "../../session/inbox.ts";
-import { modifiedNote } from "../kit/edit-gate.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
+import { postNotice } from "../../agent-session/inbox.ts";
+import { modifiedNote } from "../../hook/edit-gate.ts";
+import type { HookReply } from "../../model/hook.ts";
 import { hookSpecificContext, toolHookHandler } from "../kit/tool-hook-handler.ts";
 import { parseGeminiInput } from "./payload.ts";
 import { geminiProtocol } from "./protocol.ts";

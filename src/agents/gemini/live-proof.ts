@@ -7,14 +7,14 @@
  * would outrank everything, but Gemini CLI reads one only from a folder owned by root.
  */
 import { spawnSync } from "node:child_process";
-import { copyGeminiStyleSettings } from "../kit/gemini-style-settings.ts";
-import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
+import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";
 import {
   contentsAfterTurn,
   geminiGenerate,
   modelTurns,
-} from "../kit/proof-model/gemini-generate.ts";
-import { stringsIn } from "../kit/proof-model/server.ts";
+} from "../../proof/model/gemini-generate.ts";
+import { stringsIn } from "../../proof/model/server.ts";
+import { copyGeminiStyleSettings } from "../kit/gemini-style-settings.ts";
 import { geminiTrustFile, geminiTrusts } from "./folder-trust.ts";
 
 const DROPPED = /^(GEMINI_API_KEY|GOOGLE_|GEMINI_CLI_TRUST_WORKSPACE$|AI_AGENT$)|_PROXY$/i;

@@ -1,7 +1,7 @@
 /** How `cpilot doctor --prove` plays Gemini CLI (0.61; see docs/agents.md). */
 
+import { answerJson, field, nested, proofSession } from "../../proof/proof-answers.ts";
 import type { DeliveryProof } from "../contract.ts";
-import { answerJson, field, nested, proofSession } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
   ...proofSession(cwd, event),

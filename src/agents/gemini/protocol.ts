@@ -1,7 +1,7 @@
 /** Gemini CLI's hook protocol facts, for shared code that answers without the handler. */
 
 import { join } from "node:path";
-import type { AgentProtocol } from "../contract.ts";
+import type { AgentProtocol } from "../../model/hook.ts";
 import { decisionDeny } from "../kit/deny-forms.ts";
 
 export const geminiProtocol: AgentProtocol = {

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { readJsonObject, writeJsonObject, writeJsonObjectOrRemove } from "../../util/json-file.ts";
 import { addGroupedHooks, type GroupedHooks, removeGroupedHooks } from "./grouped-hooks.ts";
-import { readJsonObject, writeJsonObject, writeJsonObjectOrRemove } from "./json-file.ts";
 
 /** Where and with what an agent's hooks are installed. */
 export interface InstallContext {

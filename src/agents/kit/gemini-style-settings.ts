@@ -5,7 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isObject, type JsonObject, readJsonObjectOrEmpty } from "./json-file.ts";
+import { isObject, type JsonObject, readJsonObjectOrEmpty } from "../../util/json-file.ts";
 
 const sub = (o: JsonObject, key: string): JsonObject => {
   const v = o[key];

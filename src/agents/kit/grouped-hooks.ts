@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from "./json-file.ts";
+import { isObject, type JsonObject } from "../../util/json-file.ts";
 
 /**
  * Hook lists in the shape Claude Code, Gemini CLI and Codex share:

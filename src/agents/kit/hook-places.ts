@@ -3,11 +3,11 @@
  * which commands. The agents' `hookPlaces` build on these.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { isObject, type JsonObject, readJsonObject } from "../../util/json-file.ts";
 import type { HookPlace } from "../contract.ts";
 import { unwrapFailClosed } from "./fail-closed-command.ts";
 import { hasGroupedHooks } from "./grouped-hooks.ts";
 import { isCpilotHookCommand } from "./hook-command.ts";
-import { isObject, type JsonObject, readJsonObject } from "./json-file.ts";
 
 /** Every string in a JSON value that is a cpilot hook command for `agent`. */
 export function cpilotCommandsIn(value: unknown, agent: string, out: string[] = []): string[] {

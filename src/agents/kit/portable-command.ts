@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { isCompiledBinary } from "../../platform/self-command.ts";
+import { isCompiledBinary, NPM_SHIM } from "../../platform/self-command.ts";
 
 /** How a hook config shared with the team can reach the project's own copy of cpilot. */
 export interface ProjectReach {
@@ -22,9 +22,6 @@ export function cpilotIsDependency(root: string): boolean {
     return false;
   }
 }
-
-/** The npm package's sh shim, which starts the platform binary without Node (bin/cpilot.sh). */
-export const NPM_SHIM = "node_modules/cpilot/bin/cpilot.sh";
 
 /**
  * The cpilot command for a hook file shared with the team (committed to the repo): one that

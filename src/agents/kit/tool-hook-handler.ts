@@ -5,20 +5,25 @@
  * results that waited. What differs per agent is data and small functions (event names,
  * tool fields, answer channels): the agent's `ToolHookSpec`.
  */
+
+import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { gateEdit } from "../../hook/edit-gate.ts";
+import { hookHandler, type Parsed } from "../../hook/handler.ts";
+import { pathInRoot } from "../../hook/root-path.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
-import { takeDelivery } from "../../session/notices.ts";
+import {
+  type AgentProtocol,
+  EMPTY_REPLY,
+  type HookEvent,
+  type HookHandler,
+  type HookReply,
+} from "../../model/hook.ts";
 import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
-import type { AgentProtocol, HookHandler } from "../contract.ts";
-import { afterEdits, reportText } from "./after-edits.ts";
-import { gateEdit, gateFailedReason } from "./edit-gate.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "./hook-config.ts";
-import { EMPTY_REPLY, type HookReply } from "./hook-reply.ts";
-import { pathInRoot } from "./root-path.ts";
-import { unreadableInputReply } from "./unreadable-input.ts";
 
 /** What every such agent's payload reader yields. */
 export interface ToolHookInput {
@@ -27,8 +32,6 @@ export interface ToolHookInput {
   readonly cwd: string;
   readonly toolName: string;
 }
-
-type Parsed<I> = { ok: true; input: I } | { ok: false; error: string };
 
 export interface ToolHookSpec<I extends ToolHookInput> {
   readonly agent: string;
@@ -56,44 +59,32 @@ export interface ToolHookSpec<I extends ToolHookInput> {
 
 /** The agent's handler, built from its spec. Exit 0 with JSON or nothing; never throws. */
 export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>): HookHandler {
-  return async (stdin, options) => {
-    const parsed = spec.parse(stdin, options);
-    if (!parsed.ok) return unreadableInputReply(spec.protocol, stdin, parsed.error);
-    const { input } = parsed;
-    if (spec.promptEvents.includes(input.event)) return promptContext(spec, input, true);
-    if (input.event !== spec.preTool && input.event !== spec.postTool) return EMPTY_REPLY;
-    if (!spec.isEditTool(input.toolName)) {
-      const waiting = spec.waitingOnOtherTools && input.event === spec.postTool;
-      return waiting ? promptContext(spec, input, false) : EMPTY_REPLY;
-    }
-    return editCall(spec, input);
-  };
+  return hookHandler<I>({
+    protocol: spec.protocol,
+    nothing: EMPTY_REPLY,
+    parse: spec.parse,
+    event: (input) => toolEvent(spec, input),
+    answer: (input, event, config) => {
+      if (event.kind === "pre-write") return preTool(spec, input, config);
+      if (event.kind === "post-write") return postTool(spec, input, config);
+      return promptContext(spec, input, config, event.kind === "prompt");
+    },
+    tell: (input, event) =>
+      event.kind === "post-write" ? (text) => spec.context(input.event, text) : null,
+  });
 }
 
-async function editCall<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I) {
+/** The call as a HookEvent: an edit tool's pre and post events, and those that bring waiting results. */
+function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): HookEvent | null {
+  const at = { name: input.event, session: input.session, cwd: input.cwd };
+  if (spec.promptEvents.includes(input.event)) return { ...at, kind: "prompt", written: [] };
+  if (input.event !== spec.preTool && input.event !== spec.postTool) return null;
   const pre = input.event === spec.preTool;
-  const loaded = await loadHookConfig(input.cwd, [spec.editedPath(input)]);
-  if (loaded.kind === "none") return EMPTY_REPLY;
-  try {
-    if (loaded.kind === "error") {
-      const stderr = `cpilot: ${loaded.message}`;
-      if (pre)
-        return {
-          ...(await preTool(spec, input, await emptyConfig(loaded))),
-          stderr,
-        };
-      const text = configErrorForModel(loaded.root, input.session, loaded.message);
-      return { ...(text === null ? EMPTY_REPLY : spec.context(input.event, text)), stderr };
-    }
-    return pre
-      ? await preTool(spec, input, loaded.config)
-      : await postTool(spec, input, loaded.config);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
-    if (pre) return { json: spec.deny(gateFailedReason(message)), stderr };
-    return { json: null, stderr };
+  if (!spec.isEditTool(input.toolName)) {
+    const waiting = spec.waitingOnOtherTools && !pre;
+    return waiting ? { ...at, kind: "post-tool", written: [] } : null;
   }
+  return { ...at, kind: pre ? "pre-write" : "post-write", written: [spec.editedPath(input)] };
 }
 
 async function preTool<I extends ToolHookInput>(
@@ -131,11 +122,9 @@ async function postTool<I extends ToolHookInput>(
 async function promptContext<I extends ToolHookInput>(
   spec: ToolHookSpec<I>,
   input: I,
+  config: ResolvedConfig,
   announce: boolean,
 ): Promise<HookReply> {
-  const loaded = await loadHookConfig(input.cwd);
-  if (loaded.kind !== "ok") return EMPTY_REPLY;
-  const { config } = loaded;
   const parts: string[] = [];
   if (announce && agentSettings(config.source.agent).announceCallbacks) {
     const panel = renderCallbacksPanel(config);

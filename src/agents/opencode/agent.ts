@@ -16,7 +16,6 @@ export const opencode: Agent = {
     ]);
     return reportInstall(PLUGIN_REACH, opencodeInstaller, action, request);
   },
-  hookFiles: [".opencode/plugins/cpilot.ts"],
   mcp: null,
   liveProof: async () => (await import("./live-proof.ts")).opencodeDriver,
   programs: ["opencode"],

@@ -1,18 +1,18 @@
 import { readFileSync } from "node:fs";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
+import { gateFailedReason, modifiedNote } from "../../hook/edit-gate.ts";
+import { gateAll } from "../../hook/gate-all.ts";
+import { patchUnreadable } from "../../hook/messages.ts";
+import { pathInRoot } from "../../hook/root-path.ts";
+import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
-import { afterEdits, reportText } from "../kit/after-edits.ts";
-import { gateFailedReason, modifiedNote } from "../kit/edit-gate.ts";
-import { gateAll } from "../kit/gate-all.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../kit/hook-config.ts";
-import type { HookReply } from "../kit/hook-reply.ts";
-import { isObject } from "../kit/json-file.ts";
-import { patchUnreadable } from "../kit/messages.ts";
+import type { HookReply } from "../../model/hook.ts";
+import { isObject } from "../../util/json-file.ts";
 import { readOpencodePatch } from "../kit/patch/opencode-reading.ts";
 import { patchChanges, patchWrites } from "../kit/patch/patch-files.ts";
-import { pathInRoot } from "../kit/root-path.ts";
-import { unreadableInputReply } from "../kit/unreadable-input.ts";
 import { opencodeProtocol } from "./protocol.ts";
 
 /**

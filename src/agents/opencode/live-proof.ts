@@ -6,9 +6,9 @@
  * pointed at cpilot's server too, which answers 404 (OpenCode runs on without it).
  */
 import { spawnSync } from "node:child_process";
-import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
-import { assistantTurns, messagesAfter, openaiChat } from "../kit/proof-model/openai-chat.ts";
-import { stringsIn } from "../kit/proof-model/server.ts";
+import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";
+import { assistantTurns, messagesAfter, openaiChat } from "../../proof/model/openai-chat.ts";
+import { stringsIn } from "../../proof/model/server.ts";
 
 const DROPPED =
   /^(OPENCODE_CONFIG_CONTENT$|OPENCODE_DISABLE_|npm_config_registry$|BUN_CONFIG_REGISTRY$|AI_AGENT$)|_PROXY$/i;

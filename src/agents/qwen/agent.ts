@@ -18,7 +18,6 @@ export const qwen: Agent = {
     ]);
     return reportInstall(qwenProtocol, qwenInstaller, action, request);
   },
-  hookFiles: [".qwen/settings.json"],
   mcp: {
     configPath: (root) => join(root, ".qwen", "settings.json"),
     format: "json",

@@ -5,10 +5,10 @@
  * OpenAI-compatible sign-in, as a person signed in with Qwen's OAuth would not have it.
  */
 import { spawnSync } from "node:child_process";
+import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";
+import { assistantTurns, messagesAfter, openaiChat } from "../../proof/model/openai-chat.ts";
+import { stringsIn } from "../../proof/model/server.ts";
 import { copyGeminiStyleSettings } from "../kit/gemini-style-settings.ts";
-import { type LiveDriver, proxyTo } from "../kit/live-driver.ts";
-import { assistantTurns, messagesAfter, openaiChat } from "../kit/proof-model/openai-chat.ts";
-import { stringsIn } from "../kit/proof-model/server.ts";
 
 const DROPPED = /^(OPENAI_|QWEN_|DASHSCOPE_|AI_AGENT$)|_PROXY$/i;
 

@@ -1,7 +1,7 @@
 /** How `cpilot doctor --prove` plays Qwen Code (0.24.4; see docs/agents.md). */
 
+import { claudeSchemaText, nested, proofSession } from "../../proof/proof-answers.ts";
 import type { DeliveryProof } from "../contract.ts";
-import { claudeSchemaText, nested, proofSession } from "../kit/proof-answers.ts";
 
 const base = (cwd: string, event: string, file: string, content: string) => ({
   ...proofSession(cwd, event),

@@ -1,10 +1,10 @@
 import { lstatSync, realpathSync, rmSync } from "node:fs";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
+import { noteStateTrouble } from "../../util/bookkeeping.ts";
 import { LockTimeout, lockDirSync } from "../../util/dir-lock.ts";
 import { stateDir } from "../../util/state-dir.ts";
 import { readStateBytes, readStateFile } from "../../util/state-file.ts";
 import { STATE, statePath } from "../../util/state-layout.ts";
-import { noteStateTrouble } from "../../util/state-trouble.ts";
 import { openVerifiedDir } from "../../util/verified-dir.ts";
 import {
   decodeBaseline,
@@ -175,7 +175,7 @@ export function entryCount(stored: unknown): number {
  * still the version `known`, read before) and only this run's files are replaced, so one
  * run never drops what another saved meanwhile. Best effort: a folder that is not
  * cpilot's own, a full disk, a read-only tree or a lock held too long leaves the old one,
- * and is told once beside the reply (see state-trouble.ts).
+ * and is told once beside the reply (see util/bookkeeping.ts).
  */
 export function updateBaseline(
   root: string,

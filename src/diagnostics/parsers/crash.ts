@@ -1,5 +1,5 @@
 import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
-import { firstFrame } from "./tests/stack.ts";
+import { firstFrame } from "./test-runners/stack.ts";
 
 // Python: `Traceback (most recent call last):`, frames `  File "a.py", line 2, in f`, then
 // the exception: `NameError: name 'y' is not defined`. The innermost frame is the spot.

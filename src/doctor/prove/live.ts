@@ -13,8 +13,8 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../../agents/contract.ts";
-import type { LiveDriver } from "../../agents/kit/live-driver.ts";
-import { type ScriptStep, startFakeModel } from "../../agents/kit/proof-model/server.ts";
+import type { LiveDriver } from "../../proof/live-driver.ts";
+import { type ScriptStep, startFakeModel } from "../../proof/model/server.ts";
 import { FAIL_MARK, GATE_MARK, PROOF_CONFIG, type ProofCheck, type ProofReport } from "../prove.ts";
 
 /** What the formatter makes of the second write: upper case, so its rewrite is recognised. */

@@ -1,6 +1,6 @@
+import { ANY_SESSION, postNotice } from "../../agent-session/inbox.ts";
 import type { TriggerContext } from "../../config/types.ts";
 import type { RunResult } from "../../model/outcome.ts";
-import { ANY_SESSION, postNotice } from "../../session/inbox.ts";
 import { claimFire } from "./limits.ts";
 import type { Fire, WatchedRun } from "./types.ts";
 

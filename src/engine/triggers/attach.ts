@@ -1,9 +1,9 @@
+import { ANY_SESSION, postNotice } from "../../agent-session/inbox.ts";
 import type { ResolvedCallback } from "../../config/resolve.ts";
 import { isActive, readToggles } from "../../config/state.ts";
 import type { ResolvedTriggers } from "../../config/trigger-rules.ts";
 import type { EditBatch } from "../../model/batch.ts";
 import type { RunResult } from "../../model/outcome.ts";
-import { ANY_SESSION, postNotice } from "../../session/inbox.ts";
 import type { PlannedRun } from "../plan.ts";
 import { triggerSlots } from "./limits.ts";
 import type { TriggerInput, TriggerSink } from "./types.ts";

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { sessionFolderName } from "../../session/folder-name.ts";
+import { sessionFolderName } from "../../agent-session/folder-name.ts";
 import { stateDir } from "../../util/state-dir.ts";
 import { STATE, statePath } from "../../util/state-layout.ts";
 import { Semaphore } from "../semaphore.ts";

@@ -112,7 +112,6 @@ test("runs left by a hook that was killed outright are stopped when the next ses
   const { p, child, pid } = await hookWithSlowCallback();
   child.kill("SIGKILL"); // nothing can stop the callback now
   await new Promise((resolve) => child.on("exit", resolve));
-  // (through the hook server the hang-up already stopped it: both ways it must end)
   expect(p.hook({ hook_event_name: "SessionStart", session_id: "s2" }).code).toBe(0);
   await waitFor(() => !processAlive(pid), 20_000); // generous: a busy machine is slow, a leak is forever
 });

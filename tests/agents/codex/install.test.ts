@@ -27,7 +27,11 @@ describe("cpilot install codex", () => {
           { type: "command", command: failClosedCommand("cpilot hook codex"), timeout: 1260 },
         ],
       });
-      expect(hooks.PreToolUse).toEqual([USER.hooks.PreToolUse[0], gate("apply_patch"), gate("Bash")]);
+      expect(hooks.PreToolUse).toEqual([
+        USER.hooks.PreToolUse[0],
+        gate("apply_patch"),
+        gate("Bash"),
+      ]);
       expect(hooks.PostToolUse).toEqual([on("apply_patch")]);
       expect(hooks.Stop).toEqual(USER.hooks.Stop);
     });

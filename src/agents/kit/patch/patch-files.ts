@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { pathInRoot } from "../../../hook/root-path.ts";
 import type { FileChange } from "../../../model/batch.ts";
 import type { PendingWrite } from "../../../model/gate-types.ts";
-import { pathInRoot } from "../root-path.ts";
 import type { PatchFile } from "./patch-file.ts";
 
 /**

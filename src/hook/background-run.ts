@@ -1,0 +1,114 @@
+import { readFileSync, rmSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import { postNotice } from "../agent-session/inbox.ts";
+import { appendRunLog } from "../agent-session/run-log.ts";
+import { recordResult } from "../agent-session/session-state.ts";
+import { agentSettings } from "../config/agent-settings.ts";
+import { findConfig } from "../config/find.ts";
+import { loadProjectConfig } from "../config/load.ts";
+import { probeTimeoutMs } from "../config/load-probe.ts";
+import { isActive, readToggles } from "../config/state.ts";
+import { loadConfigSupervised } from "../config/supervised-load.ts";
+import { executeRun } from "../engine/execute-run.ts";
+import { compareSnapshot, deletedIn, snapshot } from "../engine/resync.ts";
+import { isRunId } from "../engine/run-id.ts";
+import { Semaphore } from "../engine/semaphore.ts";
+import type { RunResult } from "../model/outcome.ts";
+import { randomHex } from "../platform/digest.ts";
+import { renderResync } from "../ui/agent/render-resync.ts";
+import { isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
+import { CpilotError } from "../util/errors.ts";
+import { STATE_DIR } from "../util/state-layout.ts";
+import type { BackgroundSpec } from "./background.ts";
+
+/** Longest the config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
+const LOAD_TIMEOUT_MS = 10_000;
+
+/**
+ * The detached side of `startBackground`: run the spec's callbacks (overlap locks and all,
+ * through the engine), then post each result to the session's inbox, where the agent's
+ * next hook call picks it up. Returns the number of failed runs.
+ */
+export async function runBackground(specPath: string): Promise<number> {
+  // The spec is deleted once read: only ever one that startBackground wrote.
+  const name = basename(specPath);
+  if (
+    basename(dirname(specPath)) !== "background" ||
+    basename(dirname(dirname(specPath))) !== STATE_DIR ||
+    !name.endsWith(".json") ||
+    !isRunId(name.slice(0, -".json".length))
+  ) {
+    throw new CpilotError(`Cannot run "${specPath}": it is not a background spec cpilot wrote`, {
+      hint: "`cpilot _background` is cpilot's own; nothing needs to call it",
+    });
+  }
+  const spec = JSON.parse(readFileSync(specPath, "utf8")) as BackgroundSpec;
+  rmSync(specPath, { force: true });
+  try {
+    return await runSpec(spec);
+  } catch (err) {
+    const names = spec.runs.map((r) => `'${r.callback}' (run ${r.runId})`).join(", ");
+    const why = err instanceof Error ? err.message : String(err);
+    postNotice(spec.root, spec.session, {
+      kind: "background-error",
+      text: `✗ cpilot could not run ${names} in the background: ${why}`,
+      failing: true,
+    });
+    return spec.runs.length;
+  }
+}
+
+async function runSpec(spec: BackgroundSpec): Promise<number> {
+  // The config loads again here, and may not this time: bounded like a hook call's load.
+  const path = spec.configPath || findConfig(spec.root);
+  const config =
+    path === null
+      ? await loadProjectConfig(spec.root)
+      : await loadConfigSupervised(path, {
+          cwd: spec.root,
+          timeoutMs: probeTimeoutMs(process.env, LOAD_TIMEOUT_MS),
+        });
+  const settings = agentSettings(config.source.agent);
+  const toggles = readToggles(config.root);
+  const semaphore = new Semaphore(config.concurrency);
+  const batchId = randomHex(6);
+  const signal = new AbortController().signal;
+  const paths = spec.runs.flatMap((r) => r.files);
+  const before = await snapshot(spec.root, paths, deletedIn(spec.batch));
+  const results = await Promise.all(
+    spec.runs.map(async (run): Promise<RunResult | null> => {
+      const callback = config.callbacks.find((c) => c.name === run.callback);
+      if (callback === undefined || !isActive(callback, toggles)) return null;
+      const result = await executeRun(
+        { callback, files: run.files },
+        {
+          batch: spec.batch,
+          batchId,
+          signal,
+          semaphore,
+          extraEnv: spec.extraEnv,
+          runId: run.runId,
+        },
+      );
+      recordResult(spec.root, spec.session, result, run.per);
+      const text = isFailure(result)
+        ? renderFailure(result, { tailLines: settings.tailLines, background: true })
+        : renderSuccess(result, { background: true });
+      if (text !== null) {
+        postNotice(spec.root, spec.session, {
+          kind: "background-run",
+          text,
+          runId: result.id,
+          failing: isFailure(result),
+        });
+      }
+      return result;
+    }),
+  );
+  const finished = results.filter((r): r is RunResult => r !== null);
+  appendRunLog(finished);
+  for (const resync of await compareSnapshot(spec.root, before)) {
+    postNotice(spec.root, spec.session, { kind: "resync", text: renderResync(resync) });
+  }
+  return finished.filter(isFailure).length;
+}

@@ -1,0 +1,53 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Per } from "../config/types.ts";
+import type { PlannedRun } from "../engine/plan.ts";
+import { newRunId } from "../engine/run-id.ts";
+import type { EditBatch } from "../model/batch.ts";
+import { selfArgv } from "../platform/self-command.ts";
+import { startProcess } from "../platform/start-process.ts";
+import { stateDir } from "../util/state-dir.ts";
+import { STATE } from "../util/state-layout.ts";
+
+/** What a detached background process needs to run some callbacks and report later. */
+export interface BackgroundSpec {
+  readonly root: string;
+  /** The config file to load ("" when found from root). */
+  readonly configPath: string;
+  readonly session: string;
+  readonly batch: EditBatch;
+  readonly runs: readonly { callback: string; per: Per; files: readonly string[]; runId: string }[];
+  readonly extraEnv: Readonly<Record<string, string>>;
+}
+
+/** The hidden command that runs a spec: `cpilot _background <spec-file>` (main.ts). */
+export const BACKGROUND_COMMAND = "_background";
+
+/**
+ * Start non-blocking runs in a detached cpilot process (its own process group, no stdio),
+ * so the hook answers at once. Returns the run ids, announced to the agent now; the
+ * results reach the session's inbox when they finish.
+ */
+export function startBackground(
+  planned: readonly PlannedRun[],
+  context: Omit<BackgroundSpec, "runs">,
+): { callback: string; files: readonly string[]; runId: string }[] {
+  if (planned.length === 0) return [];
+  const runs = planned.map((p) => ({
+    callback: p.callback.name,
+    per: p.callback.per,
+    files: p.files,
+    runId: newRunId(),
+  }));
+  const dir = stateDir(context.root, STATE.background);
+  const specPath = join(dir, `${runs[0]?.runId}.json`);
+  const spec: BackgroundSpec = { ...context, runs };
+  writeFileSync(specPath, JSON.stringify(spec));
+  const [command, ...args] = selfArgv();
+  // Should it not start, the spec stays for `cpilot doctor` and no result ever arrives.
+  startProcess(command as string, [...args, BACKGROUND_COMMAND, specPath], {
+    cwd: context.root,
+    detached: true,
+  }).unref();
+  return runs;
+}

@@ -1,0 +1,74 @@
+import { appendRunLog } from "../agent-session/run-log.ts";
+import { recordResult } from "../agent-session/session-state.ts";
+import { agentSettings } from "../config/agent-settings.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { createEngine } from "../engine/engine.ts";
+import type { PlanOptions } from "../engine/plan.ts";
+import type { EditBatch } from "../model/batch.ts";
+import type { Outcome } from "../model/outcome.ts";
+import { type AgentReport, reportOutcome } from "../ui/agent/render-outcome.ts";
+import { renderStarted } from "../ui/render-run.ts";
+import { bookkeep, noteStateTrouble, takeStateTrouble } from "../util/bookkeeping.ts";
+
+export interface HandleEditsOptions {
+  readonly config: ResolvedConfig;
+  readonly batch: EditBatch;
+  readonly session: string;
+  /** Which callbacks this call runs: per-file ones, per-batch ones, or both (undefined). */
+  readonly per?: PlanOptions["per"];
+  /** Set for every callback process, e.g. `CP_AGENT`. */
+  readonly extraEnv?: Readonly<Record<string, string>>;
+}
+
+/**
+ * After an agent edited files: run the matching blocking callbacks now, start the
+ * non-blocking ones in the background, remember each result for the session, and say it
+ * all as an AgentReport. Agent-neutral: every hook adapter calls this.
+ */
+export async function handleEdits(
+  options: HandleEditsOptions,
+): Promise<{ outcome: Outcome; report: AgentReport }> {
+  const { config, batch, session } = options;
+  const settings = agentSettings(config.source.agent);
+  const engine = createEngine({ root: config.root, config });
+  const per = options.per === undefined ? {} : { per: options.per };
+  const extraEnv = options.extraEnv ?? {};
+  const background = engine.plan(batch, { blocking: false, ...per });
+  let notStarted: string | null = null;
+  let started: { callback: string; files: readonly string[]; runId: string }[] = [];
+  try {
+    // Loaded only when something goes to the background: most calls start nothing there.
+    if (background.length > 0)
+      started = (await import("./background.ts")).startBackground(background, {
+        root: config.root,
+        configPath: config.path,
+        session,
+        batch,
+        extraEnv,
+      });
+  } catch (err) {
+    // a background run is handed its work through a file under .cpilot/
+    noteStateTrouble(config.root, err);
+    notStarted = [...new Set(background.map((p) => p.callback.name))].join("', '");
+  }
+  const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
+  // The report is made before anything is remembered: bookkeeping that fails (a full
+  // disk, a .cpilot that cannot be written) is told beside the results, never instead.
+  const report = reportOutcome(outcome, { tailLines: settings.tailLines });
+  for (const run of started) report.info.push(renderStarted(run.callback, run.files, run.runId));
+  if (notStarted !== null) {
+    report.failures.push(
+      `cpilot: the background callback(s) '${notStarted}' could not be started: cpilot's state folder cannot be written.`,
+    );
+  }
+  for (const run of outcome.runs) {
+    const callback = config.callbacks.find((c) => c.name === run.callback);
+    bookkeep(config.root, undefined, () =>
+      recordResult(config.root, session, run, callback?.per ?? "batch"),
+    );
+  }
+  bookkeep(config.root, undefined, () => appendRunLog(outcome.runs));
+  const trouble = takeStateTrouble(config.root);
+  if (trouble !== null) report.info.push(trouble);
+  return { outcome, report };
+}

@@ -1,0 +1,74 @@
+// The shapes a hook call exchanges between the agent-neutral pipeline (src/hook/) and an
+// agent's folder (src/agents/<name>/).
+
+/** What `cpilot hook <agent>` prints and exits with, in the agent's protocol. */
+export interface HookReply {
+  /** Printed as one JSON line on stdout; null prints nothing. */
+  readonly json: Record<string, unknown> | null;
+  /** For the person (the agent's log or verbose view). */
+  readonly stderr?: string;
+  /** Default 0. Only protocols that mean something by another code set it. */
+  readonly exitCode?: number;
+}
+
+export const EMPTY_REPLY: HookReply = { json: null };
+
+/**
+ * What cpilot does with a hook call, whatever the agent calls its event: the write gate
+ * before a tool writes (`pre-write`) or before one that writes nothing (`pre-tool`), the
+ * callbacks after a write (`post-write`), the results that waited after any other tool
+ * (`post-tool`), at the end of a batch of tool calls, when the agent would stop, when a
+ * session starts, and when the person sends a prompt.
+ */
+export type HookEventKind =
+  | "pre-write"
+  | "pre-tool"
+  | "post-write"
+  | "post-tool"
+  | "batch-end"
+  | "stop"
+  | "session-start"
+  | "prompt";
+
+/** One hook call as the pipeline routes it, agent-neutral. */
+export interface HookEvent {
+  readonly kind: HookEventKind;
+  /** The agent's own name for it (`PreToolUse`), for messages to the person. */
+  readonly name: string;
+  readonly session: string;
+  /** The agent's folder: the project's config is found from there. */
+  readonly cwd: string;
+  /** The files the call writes or wrote, as the agent named them: where there is no config in `cwd`, theirs decides. */
+  readonly written: readonly (string | null | undefined)[];
+}
+
+/** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
+export type HookHandler = (
+  stdin: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+) => Promise<HookReply>;
+
+/**
+ * The protocol facts shared code needs to answer for an agent without its handler (an input
+ * that cannot be read, a hook that was stopped, the gate's agent-state folders). Each agent folder keeps them in its
+ * own small module, which both its `agent.ts` and its handler import.
+ */
+export interface AgentProtocol {
+  /** The `hook_event_name` of the call made before a write (the one the gate answers). */
+  readonly preWriteEvent: string;
+  /** The agent's form for denying a pre-write call, `reason` for the model. */
+  denyForm(reason: string): Record<string, unknown>;
+  /** What stdout carries when a call other than pre-write has nothing to say: null (nothing) or `{}`. */
+  readonly emptyJson: Record<string, unknown> | null;
+  /** Folders outside the project where the agent writes its own notes (plans, todos); the gate allows them. */
+  stateDirs(home: string, env: NodeJS.ProcessEnv): string[];
+  /** The variable the agent sets to the project folder for hook commands, if any. */
+  readonly projectDirVar?: string;
+}
+
+/** What the hook pipeline needs of an agent: its name, its protocol facts and its handler. */
+export interface HookAgent extends AgentProtocol {
+  readonly name: string;
+  /** Load the handler that parses a hook payload into events and answers in the agent's protocol. */
+  hook(): Promise<HookHandler>;
+}
