@@ -117,14 +117,13 @@ describe("nearestRegions", () => {
 
   test("large files are searched around anchors, still finding the match", () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => `const value${i} = compute(${i});`);
-    const text = lines.join("\n");
-    const started = performance.now();
-    const found = nearestRegions(
-      text,
-      "const value31337 = compute(31337)\nconst value31338 = compute(31338);",
-    );
-    expect(found[0]?.start).toBe(31337);
-    expect(performance.now() - started).toBeLessThan(3000);
+    // ten snippet lines over 40,000 file lines are past the full scan's limit: the anchor path
+    const snippet = lines
+      .slice(31_337, 31_347)
+      .join("\n")
+      .replace("compute(31337);", "compute(31337)");
+    const found = nearestRegions(lines.join("\n"), snippet);
+    expect(found[0]?.start).toBe(31_337);
   });
 });
 
