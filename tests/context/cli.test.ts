@@ -146,13 +146,17 @@ test("--follow applies blocks as they close, each once, until SIGINT", async () 
 
 test("--follow stops when the file is removed, reporting a block left open", async () => {
   const log = join(root, "agent.log");
-  writeFileSync(log, '<context-update file="TASKS.md" action="add">\nhalf');
+  writeFileSync(
+    log,
+    '<context-update file="TASKS.md" action="add">\n- [ ] read first\n</context-update>\n<context-update file="TASKS.md" action="add">\nhalf',
+  );
   const run = cli(["agent.log", "--follow"], { cwd: root });
-  await Bun.sleep(400);
+  // the first block applied: the follower has the file (removed sooner, it never starts)
+  await waitFor(() => tasks().includes("- [ ] read first"), 30_000);
   rmSync(log);
   const done = await run;
   expect(done.code).toBe(1);
-  expect(done.stderr).toContain("block at line 1: <context-update> is never closed");
+  expect(done.stderr).toContain("block at line 4: <context-update> is never closed");
   expect(done.stderr).toContain("stopped following (the file was removed)");
   expect(existsSync(join(ctx, "TASKS.md.bak"))).toBe(false);
 });
