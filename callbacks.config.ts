@@ -9,6 +9,7 @@ export default defineConfig({
       pattern: ["*.ts", "*.json", "!package-lock.json", "!**/fixtures/"],
       run: ["./node_modules/.bin/biome", "check", "--write", "--no-errors-on-unmatched", "{files}"],
       timeout: 60,
+      fixes: true,
       successMessage: "silent",
     },
     {
