@@ -17,6 +17,7 @@ const LAYERS = [
   "model", // the shapes every layer shares: batch, outcome, diagnostics, the gate's schema
   "session", // per-session state under the runtime folder
   "match", // patterns, file sets from git and the tree
+  "project", // the project's shape: its own files, packages and modules
   "config", // define, find, load, validate, resolve
   "diagnostics", // parse tool output into diagnostics, baselines
   "engine", // plan, execute, resync, triggers
