@@ -3,7 +3,11 @@ import type { Proposal } from "./spec.ts";
 
 const GOLANGCI = [".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"];
 
-/** Go: gofmt on the files, then golangci-lint when configured (it runs vet), else go vet. */
+/**
+ * Go, for one module (its folder is the callback's cwd, so `./...` is that module: a nested
+ * module with its own go.mod gets its own callbacks): gofmt on the files, golangci-lint when
+ * configured (it runs vet), else go vet, and go test in the background.
+ */
 export function detectGo(p: ProjectFiles): Proposal[] {
   if (!p.has("go.mod")) return [];
   const golangci = p.first(...GOLANGCI);
@@ -42,5 +46,17 @@ export function detectGo(p: ProjectFiles): Proposal[] {
             overlap: "replace",
           },
         },
+    {
+      why: "go.mod",
+      callback: {
+        name: "go-test",
+        description: "tests, in the background",
+        pattern: ["*.go", "go.mod"],
+        run: "go test ./...",
+        timeout: 600,
+        blocking: false,
+        overlap: "replace",
+      },
+    },
   ];
 }

@@ -20,10 +20,12 @@ test("Go: gofmt, and golangci-lint when configured (else go vet)", () => {
   expect(summary(project({ "go.mod": "module x\n" }))).toEqual([
     ["gofmt", "gofmt -w {files}"],
     ["go-vet", "go vet ./..."],
+    ["go-test", "go test ./..."],
   ]);
   expect(summary(project({ "go.mod": "module x\n", ".golangci.yml": "linters: {}\n" }))).toEqual([
     ["gofmt", "gofmt -w {files}"],
     ["golangci-lint", "golangci-lint run ./..."],
+    ["go-test", "go test ./..."],
   ]);
 });
 
@@ -40,7 +42,7 @@ test("a Makefile's lint/fmt/check targets, when no tool was found for the projec
   ]);
 });
 
-test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff with its formatter", () => {
+test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff as configured", () => {
   const root = project({
     "pyproject.toml": "[tool.ruff]\nline-length = 100\n",
     "tox.ini": "[mypy]\nstrict = True\n",
@@ -48,8 +50,8 @@ test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff 
     ".venv/bin/mypy": "",
   });
   expect(summary(root)).toEqual([
-    ["ruff-format", ".venv/bin/ruff format --quiet {files}"],
-    ["ruff", ".venv/bin/ruff check --fix --quiet {files}"],
+    // no --fix and no ruff format: nothing shows the project runs either
+    ["ruff", ".venv/bin/ruff check --quiet {files}"],
     ["mypy", ".venv/bin/mypy --show-column-numbers {files}"],
   ]);
   // A project that requires mypy 1.11 or later gets its JSON output (end columns, hints).
@@ -73,6 +75,7 @@ test("Rust: a workspace without an edition uses cargo fmt --all (each crate's ow
       "clippy",
       "cargo clippy --workspace --all-targets --quiet --message-format short -- -D warnings",
     ],
+    ["cargo-test", "cargo test --workspace --quiet"],
   ]);
   const shared = project({
     "Cargo.toml": '[workspace]\nmembers = ["a"]\n[workspace.package]\nedition = "2024"\n',
