@@ -50,7 +50,15 @@ export function detectTypecheck(
 export function detectDeno(p: ProjectFiles): Proposal[] {
   const config = p.first("deno.json", "deno.jsonc");
   if (!config) return [];
-  return [
+  // In a Deno project, deno fmt and lint are its tools. Beside a package.json, a deno.json
+  // that only maps imports (for an editor) says nothing of formatting: they count when it
+  // configures them or a task runs them.
+  const json = (p.json(config) ?? {}) as { fmt?: unknown; lint?: unknown; tasks?: unknown };
+  const tasks = JSON.stringify(json.tasks ?? {});
+  const denoOnly = !p.has("package.json");
+  const fmt = denoOnly || json.fmt !== undefined || /deno\s+fmt/.test(tasks);
+  const lint = denoOnly || json.lint !== undefined || /deno\s+lint/.test(tasks);
+  const found: Proposal[] = [
     {
       why: config,
       callback: {
@@ -73,4 +81,5 @@ export function detectDeno(p: ProjectFiles): Proposal[] {
       },
     },
   ];
+  return found.filter((x) => (x.callback.name === "deno-fmt" ? fmt : lint));
 }
