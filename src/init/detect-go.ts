@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
@@ -10,7 +11,13 @@ const GOLANGCI = [".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangc
  */
 export function detectGo(p: ProjectFiles): Proposal[] {
   if (!p.has("go.mod")) return [];
-  const golangci = p.first(...GOLANGCI);
+  // a nested module is linted with the project's one .golangci.yml (zap's Makefile runs
+  // golangci-lint in each module)
+  const golangci =
+    p.first(...GOLANGCI) ??
+    (p.top !== p.root && GOLANGCI.some((f) => p.textAt(join(p.top, f)) !== undefined)
+      ? "the project's .golangci config"
+      : undefined);
   return [
     {
       why: "go.mod",

@@ -31,7 +31,8 @@ export interface RunLine {
 
 /**
  * What the project shows it runs, outside package.json scripts (read by scripts.ts): CI
- * workflows, pre-commit, lefthook and lint-staged configs, Makefile, tox and nox. Read
+ * workflows, pre-commit, lefthook and lint-staged configs, Makefile, tox and nox, task
+ * scripts under scripts/. Read
  * from the package's folder and, for a package of a larger project, from the project
  * root too (CI and hook configs live there). A dependency is not evidence; these are.
  */
@@ -41,7 +42,7 @@ export class RunEvidence {
   constructor(p: ProjectFiles) {
     const roots = p.top === p.root ? [p.root] : [p.root, p.top];
     for (const root of roots) {
-      const files = [...RUN_FILES, ...workflows(root)];
+      const files = [...RUN_FILES, ...workflows(root), ...taskScripts(root)];
       for (const file of files) {
         const text = p.textAt(join(root, file));
         if (text === undefined) continue;
@@ -83,6 +84,20 @@ export class RunEvidence {
   where(tool: string): string | undefined {
     const files = [...new Set(this.mentions(tool).map((l) => l.file))];
     return files.length === 0 ? undefined : files.join(", ");
+  }
+}
+
+/** The project's own task scripts (`scripts/lint`, `scripts/check.sh`), as encode's projects keep them. */
+const TASK_NAMES = /^(lint|check|format|fmt|test|typecheck|ci)(\.sh)?$/;
+
+function taskScripts(root: string): string[] {
+  try {
+    return readdirSync(join(root, "scripts"))
+      .filter((n) => TASK_NAMES.test(n))
+      .sort()
+      .map((n) => `scripts/${n}`);
+  } catch {
+    return [];
   }
 }
 
