@@ -11,6 +11,7 @@ import { mark } from "../util/trace.ts";
 import { afterAnswer } from "./deferred-work.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
+import { NESTED_CONFIG } from "./nested-configs.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
@@ -72,7 +73,7 @@ export function createEngine(options: {
     const toggles = readToggles(config.root);
     const active = config.callbacks.filter((cb) => isActive(cb, toggles));
     if (active.length === 0) return [[], []];
-    const { own, left } = ownFiles(batch.root, batch.files, (f) => f.path);
+    const { own, left } = ownFiles(batch.root, batch.files, (f) => f.path, NESTED_CONFIG);
     const planned = planBatch(
       own.length === batch.files.length ? batch : { ...batch, files: own },
       active,
@@ -174,5 +175,7 @@ export function createEngine(options: {
 }
 
 function leftOutNote(folder: string, why: string): string {
-  return `${folder}/ left out: ${why}, not the project's own files`;
+  return why.startsWith("its own ")
+    ? `${folder}/ left out: ${why}`
+    : `${folder}/ left out: ${why}, not the project's own files`;
 }

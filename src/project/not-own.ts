@@ -41,7 +41,11 @@ const MARKERS: readonly (readonly [string, string])[] = [
  * another git repository nested inside. Each folder is looked at once (a few stats), so a
  * list of 20,000 files in a few hundred folders costs about a millisecond.
  */
-export function notOwnFolders(root: string): (dir: string) => NotOwnFolder | null {
+export function notOwnFolders(
+  root: string,
+  extraMarkers: readonly (readonly [string, string])[] = [],
+): (dir: string) => NotOwnFolder | null {
+  const markers = extraMarkers.length === 0 ? MARKERS : [...MARKERS, ...extraMarkers];
   const verdicts = new Map<string, NotOwnFolder | null>([["", null]]);
   const judge = (dir: string): NotOwnFolder | null => {
     const known = verdicts.get(dir);
@@ -49,18 +53,24 @@ export function notOwnFolders(root: string): (dir: string) => NotOwnFolder | nul
     const slash = dir.lastIndexOf("/");
     const parent = slash === -1 ? "" : dir.slice(0, slash);
     const name = dir.slice(slash + 1);
-    const verdict = judge(parent) ?? ownVerdict(root, dir, parent, name);
+    const verdict = judge(parent) ?? ownVerdict(root, dir, parent, name, markers);
     verdicts.set(dir, verdict);
     return verdict;
   };
   return judge;
 }
 
-function ownVerdict(root: string, dir: string, parent: string, name: string): NotOwnFolder | null {
+function ownVerdict(
+  root: string,
+  dir: string,
+  parent: string,
+  name: string,
+  markers: readonly (readonly [string, string])[],
+): NotOwnFolder | null {
   const byName = BY_NAME.get(name);
   if (byName !== undefined) return { folder: dir, why: byName };
   const abs = join(root, dir);
-  for (const [marker, why] of MARKERS)
+  for (const [marker, why] of markers)
     if (existsSync(join(abs, marker))) return { folder: dir, why };
   if (name === "target" && existsSync(join(root, parent, "Cargo.toml")))
     return { folder: dir, why: "Cargo's build output" };
@@ -77,14 +87,16 @@ export interface OwnFiles<T> {
 /**
  * The items whose path lies in the project's own code: not in a {@link notOwnFolders}
  * folder, nor in a build output folder (`dist`, `build`, `out`) that git ignores (one
- * `git check-ignore` for all such folders, asked only when a path has one).
+ * `git check-ignore` for all such folders, asked only when a path has one). `extraMarkers`:
+ * more files that make a folder another's (a nested cpilot config).
  */
 export function ownFiles<T>(
   root: string,
   items: readonly T[],
   pathOf: (item: T) => string,
+  extraMarkers: readonly (readonly [string, string])[] = [],
 ): OwnFiles<T> {
-  const judge = notOwnFolders(root);
+  const judge = notOwnFolders(root, extraMarkers);
   const left = new Map<string, string>();
   const outputs = new Map<string, T[]>();
   const own: T[] = [];
