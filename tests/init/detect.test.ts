@@ -122,3 +122,55 @@ test("a script's flag values are not its scope: eslint src --ext .ts,.tsx --max-
   const eslint = detectProject(root).proposals[0]!.callback;
   expect((eslint.pattern as string[]).every((p) => p.startsWith("src/**/*."))).toBe(true);
 });
+
+test("a dependency is not evidence: prettier and black only in the dependencies are left out, and said", () => {
+  const root = project({
+    "package.json": JSON.stringify({
+      scripts: { check: "biome check --write ." },
+      devDependencies: { "@biomejs/biome": "2.0.0", prettier: "3.0.0" },
+    }),
+    "biome.json": "{}",
+  });
+  expect(summary(root).map(([n]) => n)).toEqual(["biome"]);
+  const detection = detectProject(root);
+  expect(detection.notes.join("\n")).toContain("prettier: left out, only a dependency");
+  const python = project({ "pyproject.toml": '[project]\ndependencies = ["black>=24"]\n' });
+  expect(summary(python)).toEqual([]);
+});
+
+test("what the project runs decides the flags: --max-warnings kept, isort --check-only, ruff --fix only where run so, prettier 2's --loglevel", () => {
+  const eslint = project({
+    "package.json": JSON.stringify({
+      scripts: { lint: "eslint --max-warnings 0 src" },
+      devDependencies: { eslint: "9.0.0", prettier: "^2.8.0" },
+    }),
+    "eslint.config.js": "export default [];\n",
+    ".prettierrc": "{}\n",
+  });
+  const s = new Map(summary(eslint));
+  expect(s.get("eslint")).toBe(
+    "node_modules/.bin/eslint --no-warn-ignored --max-warnings 0 {files}",
+  );
+  expect(s.get("prettier")).toContain("--loglevel warn");
+  const py = project({
+    "pyproject.toml": "[tool.ruff]\n[tool.isort]\n",
+    ".pre-commit-config.yaml":
+      "repos:\n  - repo: x\n    hooks:\n      - id: ruff\n        args: [--fix]\n      - id: isort\n        args: [--check-only]\n",
+  });
+  expect(new Map(summary(py))).toEqual(
+    new Map([
+      ["ruff", "ruff check --fix --quiet {files}"],
+      ["isort", "isort --check-only --diff --quiet {files}"],
+    ]),
+  );
+});
+
+test("a config left behind is not evidence: .flake8 beside ruff that CI runs", () => {
+  const root = project({
+    "pyproject.toml": "[tool.ruff]\n",
+    ".flake8": "[flake8]\nmax-line-length = 100\n",
+    ".github/workflows/ci.yml": "jobs:\n  lint:\n    steps:\n      - run: ruff check .\n",
+  });
+  expect(summary(root).map(([n]) => n)).toEqual(["ruff"]);
+  expect(detectProject(root).notes.join("\n")).toContain("flake8: left out");
+});
