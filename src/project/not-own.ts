@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { gitTimeoutMs } from "../match/git.ts";
 import { runSync, utf8 } from "../platform/run-sync.ts";
@@ -69,12 +69,21 @@ function ownVerdict(
 ): NotOwnFolder | null {
   const byName = BY_NAME.get(name);
   if (byName !== undefined) return { folder: dir, why: byName };
-  const abs = join(root, dir);
-  for (const [marker, why] of markers)
-    if (existsSync(join(abs, marker))) return { folder: dir, why };
+  // one listing of the folder, not a stat per marker: a check of 2,000 files in 200
+  // folders looks at each folder once
+  const names = listing(join(root, dir));
+  for (const [marker, why] of markers) if (names.has(marker)) return { folder: dir, why };
   if (name === "target" && existsSync(join(root, parent, "Cargo.toml")))
     return { folder: dir, why: "Cargo's build output" };
   return null;
+}
+
+function listing(abs: string): ReadonlySet<string> {
+  try {
+    return new Set(readdirSync(abs));
+  } catch {
+    return new Set(); // gone, or not a folder: nothing marks it
+  }
 }
 
 /** What {@link ownFiles} kept, and the folders it left out with why. */

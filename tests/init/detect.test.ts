@@ -147,7 +147,7 @@ test("what the project runs decides the flags: --max-warnings kept, isort --chec
     "eslint.config.js": "export default [];\n",
     ".prettierrc": "{}\n",
   });
-  const s = new Map(summary(eslint));
+  const s = new Map(summary(eslint).map(([n, r]) => [n, r] as const));
   expect(s.get("eslint")).toBe(
     "node_modules/.bin/eslint --no-warn-ignored --max-warnings 0 {files}",
   );
@@ -157,7 +157,7 @@ test("what the project runs decides the flags: --max-warnings kept, isort --chec
     ".pre-commit-config.yaml":
       "repos:\n  - repo: x\n    hooks:\n      - id: ruff\n        args: [--fix]\n      - id: isort\n        args: [--check-only]\n",
   });
-  expect(new Map(summary(py))).toEqual(
+  expect(new Map(summary(py).map(([n, r]) => [n, r] as const))).toEqual(
     new Map([
       ["ruff", "ruff check --fix --quiet {files}"],
       ["isort", "isort --check-only --diff --quiet {files}"],
