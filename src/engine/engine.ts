@@ -11,7 +11,7 @@ import { mark } from "../util/trace.ts";
 import { afterAnswer } from "./deferred-work.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
-import { NESTED_CONFIG } from "./nested-configs.ts";
+import { nestedConfigMarkers } from "./nested-configs.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
@@ -73,7 +73,12 @@ export function createEngine(options: {
     const toggles = readToggles(config.root);
     const active = config.callbacks.filter((cb) => isActive(cb, toggles));
     if (active.length === 0) return [[], []];
-    const { own, left } = ownFiles(batch.root, batch.files, (f) => f.path, NESTED_CONFIG);
+    const { own, left } = ownFiles(
+      batch.root,
+      batch.files,
+      (f) => f.path,
+      nestedConfigMarkers(batch.root),
+    );
     const planned = planBatch(
       own.length === batch.files.length ? batch : { ...batch, files: own },
       active,

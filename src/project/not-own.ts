@@ -43,9 +43,8 @@ const MARKERS: readonly (readonly [string, string])[] = [
  */
 export function notOwnFolders(
   root: string,
-  extraMarkers: readonly (readonly [string, string])[] = [],
+  extra: ExtraMarkers = NO_EXTRA,
 ): (dir: string) => NotOwnFolder | null {
-  const markers = extraMarkers.length === 0 ? MARKERS : [...MARKERS, ...extraMarkers];
   const verdicts = new Map<string, NotOwnFolder | null>([["", null]]);
   const judge = (dir: string): NotOwnFolder | null => {
     const known = verdicts.get(dir);
@@ -53,7 +52,7 @@ export function notOwnFolders(
     const slash = dir.lastIndexOf("/");
     const parent = slash === -1 ? "" : dir.slice(0, slash);
     const name = dir.slice(slash + 1);
-    const verdict = judge(parent) ?? ownVerdict(root, dir, parent, name, markers);
+    const verdict = judge(parent) ?? ownVerdict(root, dir, parent, name, extra);
     verdicts.set(dir, verdict);
     return verdict;
   };
@@ -65,14 +64,18 @@ function ownVerdict(
   dir: string,
   parent: string,
   name: string,
-  markers: readonly (readonly [string, string])[],
+  extra: ExtraMarkers,
 ): NotOwnFolder | null {
   const byName = BY_NAME.get(name);
   if (byName !== undefined) return { folder: dir, why: byName };
   // one listing of the folder, not a stat per marker: a check of 2,000 files in 200
   // folders looks at each folder once
   const names = listing(join(root, dir));
-  for (const [marker, why] of markers) if (names.has(marker)) return { folder: dir, why };
+  for (const [marker, why] of MARKERS) if (names.has(marker)) return { folder: dir, why };
+  for (const [marker, why] of extra.markers) {
+    const path = dir === "" ? marker : `${dir}/${marker}`;
+    if (names.has(marker) && (extra.confirm?.(path) ?? true)) return { folder: dir, why };
+  }
   if (name === "target" && existsSync(join(root, parent, "Cargo.toml")))
     return { folder: dir, why: "Cargo's build output" };
   return null;
@@ -85,6 +88,17 @@ function listing(abs: string): ReadonlySet<string> {
     return new Set(); // gone, or not a folder: nothing marks it
   }
 }
+
+/**
+ * More files that make a folder another's (a nested cpilot config), and a test each found
+ * one must pass to count (that git tracks it: one the agent just made does not).
+ */
+export interface ExtraMarkers {
+  readonly markers: readonly (readonly [string, string])[];
+  readonly confirm?: (relPath: string) => boolean;
+}
+
+const NO_EXTRA: ExtraMarkers = { markers: [] };
 
 /** What {@link ownFiles} kept, and the folders it left out with why. */
 export interface OwnFiles<T> {
@@ -103,9 +117,9 @@ export function ownFiles<T>(
   root: string,
   items: readonly T[],
   pathOf: (item: T) => string,
-  extraMarkers: readonly (readonly [string, string])[] = [],
+  extra: ExtraMarkers = NO_EXTRA,
 ): OwnFiles<T> {
-  const judge = notOwnFolders(root, extraMarkers);
+  const judge = notOwnFolders(root, extra);
   const left = new Map<string, string>();
   const outputs = new Map<string, T[]>();
   const own: T[] = [];

@@ -28,6 +28,21 @@ function monorepo(): { root: string; seen: string } {
   return { root, seen };
 }
 
+/** `cpilot hook claude` for a Write of `file` by an agent started at `root`. */
+const hookWrite = (root: string, file: string) =>
+  cpilot(["hook", "claude"], {
+    cwd: root,
+    input: JSON.stringify({
+      session_id: "s1",
+      cwd: root,
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(root, file), content: "x" },
+      tool_response: { type: "update", filePath: join(root, file) },
+      tool_use_id: "toolu_1",
+    }),
+  });
+
 const lines = (seen: string) =>
   readFileSync(seen, "utf8").trim().split("\n").filter(Boolean).sort();
 
@@ -44,21 +59,22 @@ test("check --all from the root: a package with its own config is judged by it, 
 
 test("an agent started at the root that writes in the package: the package's config decides", () => {
   const { root, seen } = monorepo();
-  const hook = (file: string) =>
-    cpilot(["hook", "claude"], {
-      cwd: root,
-      input: JSON.stringify({
-        session_id: "s1",
-        cwd: root,
-        hook_event_name: "PostToolUse",
-        tool_name: "Write",
-        tool_input: { file_path: join(root, file), content: "x" },
-        tool_response: { type: "update", filePath: join(root, file) },
-        tool_use_id: "toolu_1",
-      }),
-    });
+  const hook = (file: string) => hookWrite(root, file);
   expect(hook("packages/a/x.txt").code).toBe(0);
   expect(lines(seen)).toEqual(["pkg x.txt"]);
   expect(hook("top.txt").code).toBe(0);
   expect(lines(seen)).toEqual(["pkg x.txt", "root top.txt"]);
+});
+
+test("a nested config git does not track (one an agent could write through its shell) changes nothing", () => {
+  const { root, seen } = monorepo();
+  writeFiles(root, {
+    "packages/b/callbacks.config.json": JSON.stringify({ callbacks: [] }),
+  });
+  const r = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+  expect(r.code).toBe(0);
+  expect(lines(seen)).toContain("root packages/b/y.txt");
+  expect(r.stderr).not.toContain("packages/b/ left out");
+  expect(hookWrite(root, "packages/b/y.txt").code).toBe(0);
+  expect(lines(seen).filter((l) => l === "root packages/b/y.txt")).toHaveLength(2);
 });
