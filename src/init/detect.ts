@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { projectShape } from "../project/packages.ts";
 import { detectGo } from "./detect-go.ts";
-import { detectMake } from "./detect-make.ts";
+import { detectMake, detectMakeTest } from "./detect-make.ts";
 import { detectNode } from "./detect-node.ts";
 import { detectPythonWithNotes } from "./detect-python.ts";
 import { detectRust } from "./detect-rust.ts";
@@ -18,6 +18,12 @@ function detectFolder(root: string, dir: string): Detection {
   const proposals = [...node.proposals, ...rust.proposals, ...python.proposals, ...detectGo(p)];
   const notes = [...node.notes, ...rust.notes, ...python.notes];
   proposals.push(...detectMake(p, proposals.length > 0, ["*", "!*.md"]));
+  proposals.push(
+    ...detectMakeTest(
+      p,
+      proposals.some((x) => x.callback.blocking === false),
+    ),
+  );
   return { proposals, notes, ...(rust.proposals.length > 0 ? { resyncTree: true } : {}) };
 }
 

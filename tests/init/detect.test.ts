@@ -174,3 +174,19 @@ test("a config left behind is not evidence: .flake8 beside ruff that CI runs", (
   expect(summary(root).map(([n]) => n)).toEqual(["ruff"]);
   expect(detectProject(root).notes.join("\n")).toContain("flake8: left out");
 });
+
+test("tests where the project has them: make test when no runner of its own is found", () => {
+  const django = project({
+    "pyproject.toml": "[tool.ruff]\n",
+    Makefile: "test:\n\tpython manage.py test\n",
+  });
+  expect(summary(django)).toEqual([
+    ["ruff", "ruff check --quiet {files}"],
+    ["make-test", "make test"],
+  ]);
+  const withPytest = project({
+    "pyproject.toml": '[tool.pytest]\nminversion = "9.0"\n',
+    Makefile: "test:\n\tpytest\n",
+  });
+  expect(summary(withPytest).map(([n]) => n)).toEqual(["pytest"]);
+});
