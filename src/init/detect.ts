@@ -79,7 +79,7 @@ export function detectProject(root: string): Detection {
       if (rootBuild && toolOf(p) === "typecheck") continue; // `tsc -b` at the root builds them
       proposals.push(scopeToPackage(p, dir));
     }
-  for (const l of shape.left) notes.push(`${l.dir}: left out (${l.kind}), ${l.why}`);
+  notes.push(...leftNotes(shape.left));
   // Two callbacks may not share a name: the second of a kind gets a suffix.
   const names = new Set<string>();
   for (const { callback } of proposals) {
@@ -89,6 +89,20 @@ export function detectProject(root: string): Detection {
     names.add(name);
   }
   return { proposals, notes, ...(resyncTree ? { resyncTree: true } : {}) };
+}
+
+/** The manifests left out, one note per reason, naming the first few (a fixtures tree has dozens). */
+function leftNotes(left: readonly { dir: string; kind: string; why: string }[]): string[] {
+  const byWhy = new Map<string, string[]>();
+  for (const l of left) {
+    const key = `(${l.kind}), ${l.why}`;
+    byWhy.set(key, [...(byWhy.get(key) ?? []), l.dir]);
+  }
+  return [...byWhy].map(([why, dirs]) =>
+    dirs.length === 1
+      ? `${dirs[0]}: left out ${why}`
+      : `${dirs.length} folders left out ${why}: ${dirs.slice(0, 3).join(", ")}${dirs.length > 3 ? ", …" : ""}`,
+  );
 }
 
 function isBuildMode(p: Proposal): boolean {
