@@ -16,6 +16,7 @@ const LAYERS = [
   "src/version.ts",
   "model", // the shapes every layer shares: batch, outcome, diagnostics, the gate's schema
   "match", // patterns, file sets from git and the tree
+  "project", // the project's shape: its own files, packages and modules
   "config", // define, find, load, validate, resolve
   "agent-session", // what cpilot keeps for one agent session: inbox, results, run log, counters
   "diagnostics", // parse tool output into diagnostics, baselines

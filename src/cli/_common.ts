@@ -13,7 +13,7 @@ const FLAG_HELP: Record<string, string> = {
   "dry-run": "show what would happen; change nothing",
   staged: "the staged content (pre-commit), other work set aside and restored",
   changed: "the working tree against REF (default HEAD), untracked files too; the default",
-  all: "every tracked file and untracked file not ignored",
+  all: "every file git tracks (outside git: every file not ignored)",
   only: "run only this callback (repeat for more)",
   skip: "leave this callback out (repeat for more)",
   limit: "show the last N",

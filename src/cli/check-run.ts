@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import { agentSettings } from "../config/agent-settings.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine } from "../engine/engine.ts";
+import { nestedConfigFolders } from "../engine/nested-configs.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { collectGarbage } from "../platform/bun.ts";
@@ -182,5 +184,31 @@ export async function runCheck(
   if (trouble !== null) process.stderr.write(`${trouble}\n`);
   mark("check reported");
   if (options.signal.aborted) return 130;
-  return outcome.ok ? 0 : 1;
+  const nested = !json && format !== "sarif" && !staged && request.paths.length === 0;
+  const inPackages = nested ? await checkNested(request, options, root, files) : 0;
+  return outcome.ok && inPackages === 0 ? 0 : inPackages === 130 ? 130 : 1;
+}
+
+/**
+ * The packages below the root that have their own config check their own files, each with
+ * its config (the nearest config decides), after the root's check: the root's left them
+ * out. Returns the worst exit code.
+ */
+async function checkNested(
+  request: CheckRequest,
+  options: { signal: AbortSignal; cwd: string },
+  root: string,
+  files: readonly FileChange[],
+): Promise<number> {
+  let worst = 0;
+  for (const folder of nestedConfigFolders(root, files)) {
+    if (options.signal.aborted) return 130;
+    say(`\ncpilot: ${folder}/ with its own config`);
+    const code = await runCheck(
+      { ...request, config: undefined, allStart: null, stagedStart: null },
+      { signal: options.signal, cwd: join(root, folder) },
+    );
+    worst = Math.max(worst, code);
+  }
+  return worst;
 }

@@ -8,8 +8,9 @@ import { detectProject } from "../init/detect.ts";
 import { chooseFormat } from "../init/format-choice.ts";
 import { renderPlan } from "../init/plan.ts";
 import { ProjectFiles } from "../init/project-files.ts";
+import { proveFormatters } from "../init/prove-formatter.ts";
 import { renderJson, renderTs, renderYaml } from "../init/render.ts";
-import type { CallbackSpec } from "../init/spec.ts";
+import type { CallbackSpec, Detection } from "../init/spec.ts";
 import { detectStyle } from "../init/style.ts";
 import { gitRoot } from "../match/files.ts";
 import { say } from "../ui/style.ts";
@@ -93,7 +94,7 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
     });
   }
   const detection =
-    values.from !== undefined ? await migrateFrom(values.from, root) : detectProject(root);
+    values.from !== undefined ? await migrateFrom(values.from, root) : provenDetection(root);
   const style = detectStyle(new ProjectFiles(root));
   const choice =
     values.format !== undefined
@@ -191,6 +192,13 @@ function missingTools(callbacks: readonly CallbackSpec[], root: string): string[
       );
   }
   return lines;
+}
+
+/** What the project runs, each formatter proven in check mode on the project's files first. */
+function provenDetection(root: string): Detection {
+  const found = detectProject(root);
+  const proven = proveFormatters(root, found.proposals);
+  return { ...found, proposals: proven.proposals, notes: [...found.notes, ...proven.notes] };
 }
 
 /** Add .cpilot/ (run logs, local state) to the repository's .gitignore. */

@@ -8,7 +8,15 @@
  * precedence and version are not part of the proof; trust is, as far as cpilot can ask.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agent, DeliveryProof, HookPlace } from "../agents/contract.ts";
@@ -130,6 +138,11 @@ export async function proveDelivery(
       `${JSON.stringify(PROOF_CONFIG, null, 2)}\n`,
     );
     mkdirSync(join(project, "proof"));
+    // The npm route's command names the project's own node_modules through the agent's
+    // project variable (`"$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot`): the throwaway
+    // project lends the real one's, so the command run is the one install wrote.
+    if (/\/node_modules\//.test(command) && existsSync(join(root, "node_modules")))
+      symlinkSync(join(root, "node_modules"), join(project, "node_modules"));
     const hookEnv: NodeJS.ProcessEnv = { ...env };
     delete hookEnv.AI_AGENT; // a Claude Code parent's marker would defer the callbacks to a batch event
     if (agent.projectDirVar) hookEnv[agent.projectDirVar] = project;

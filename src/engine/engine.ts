@@ -5,10 +5,12 @@ import type { EditBatch } from "../model/batch.ts";
 import type { Outcome, RunResult } from "../model/outcome.ts";
 import { randomHex } from "../platform/digest.ts";
 import { runStop } from "../platform/process-stop.ts";
+import { ownFiles } from "../project/not-own.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
+import { nestedConfigMarkers } from "./nested-configs.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
@@ -64,16 +66,32 @@ export function createEngine(options: {
     "source" in options.config ? options.config : resolveConfig(options.config, options.root);
   const semaphore = new Semaphore(config.concurrency);
 
-  const plan = (batch: EditBatch, planOptions: PlanOptions = {}): PlannedRun[] => {
+  // A file in a virtualenv, node_modules or another repository is never handed to a
+  // callback, whatever the surface: a fixer given one rewrites what is not the project's.
+  const planOwn = (batch: EditBatch, planOptions: PlanOptions): [PlannedRun[], string[]] => {
     const toggles = readToggles(config.root);
     const active = config.callbacks.filter((cb) => isActive(cb, toggles));
-    return planBatch(batch, active, planOptions);
+    if (active.length === 0) return [[], []];
+    const { own, left } = ownFiles(
+      batch.root,
+      batch.files,
+      (f) => f.path,
+      nestedConfigMarkers(batch.root),
+    );
+    const planned = planBatch(
+      own.length === batch.files.length ? batch : { ...batch, files: own },
+      active,
+      planOptions,
+    );
+    return [planned, [...left].map(([folder, why]) => leftOutNote(folder, why))];
   };
+  const plan = (batch: EditBatch, planOptions: PlanOptions = {}): PlannedRun[] =>
+    planOwn(batch, planOptions)[0];
 
   const run = async (batch: EditBatch, runOptions: RunOptions = {}): Promise<Outcome> => {
-    const planned = plan(batch, runOptions);
+    const [planned, leftOut] = planOwn(batch, runOptions);
     runOptions.onPlanned?.(planned);
-    if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: [] };
+    if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: leftOut };
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);
@@ -141,6 +159,7 @@ export function createEngine(options: {
     bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget));
     mark("engine: resync compared");
     const notes = [
+      ...leftOut,
       ...runs
         .filter((r) => r.status === "replaced")
         .map((r) => `'${r.callback}' run ${r.id} ${r.summary}`),
@@ -154,4 +173,10 @@ export function createEngine(options: {
   };
 
   return { config, plan, run };
+}
+
+function leftOutNote(folder: string, why: string): string {
+  return why.startsWith("its own ")
+    ? `${folder}/ left out: ${why}`
+    : `${folder}/ left out: ${why}, not the project's own files`;
 }

@@ -14,6 +14,7 @@ import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { STATE } from "../util/state-layout.ts";
 import { chunkFiles } from "./chunk.ts";
+import { namesFromCwd } from "./cwd-names.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
 import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
@@ -405,7 +406,11 @@ async function runBody(
       }
     };
     try {
-      const line = commandLine(callback.run, files, callback.name);
+      const line = commandLine(
+        callback.run,
+        namesFromCwd(root, callback.cwd, files),
+        callback.name,
+      );
       if (line.viaBash === undefined) last = await launch(line, env);
       else {
         // bash would have set PWD to the folder it runs in

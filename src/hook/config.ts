@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { claimOnce } from "../agent-session/session-state.ts";
 import { findConfig } from "../config/find.ts";
 import { ConfigInvalid, ConfigRefused } from "../config/load.ts";
@@ -8,6 +8,7 @@ import type { ResolvedConfig } from "../config/resolve.ts";
 import { configRunsCode } from "../config/value-cache.ts";
 import type { GateConfig } from "../model/gate-schema.ts";
 import { sha1Hex } from "../platform/digest.ts";
+import { isTracked } from "../project/tracked.ts";
 import { CpilotError } from "../util/errors.ts";
 import { realOr } from "../util/real-path.ts";
 import { configBroken, unloadedConfig } from "./messages.ts";
@@ -91,6 +92,20 @@ function configOfWritten(
   return null;
 }
 
+/**
+ * The config that decides: the one nearest the written file when it lies in the project of
+ * the agent's folder and git tracks it (a package's own config), else the agent's
+ * folder's; the written file's when the agent's folder has none. A written file in another
+ * project beside this one is still this project's call (its gate says outside the root).
+ */
+function nearestConfig(fromCwd: string | null, fromWritten: string | null): string | null {
+  if (fromCwd === null || fromWritten === null) return fromCwd ?? fromWritten;
+  const root = dirname(fromCwd);
+  if (!fromWritten.startsWith(`${root}${sep}`)) return fromCwd;
+  // a nested config the agent could have written through its shell decides nothing
+  return isTracked(root, relative(root, fromWritten)) ? fromWritten : fromCwd;
+}
+
 /** `path` with links resolved through its nearest existing folder (`lnk/new/x`: where lnk leads). */
 function realOfNearest(path: string): string {
   const parent = dirname(path);
@@ -107,7 +122,7 @@ export async function loadHookConfig(
   cwd: string,
   written: readonly (string | null | undefined)[] = [],
 ): Promise<HookConfig> {
-  const path = findConfig(cwd) ?? configOfWritten(cwd, written);
+  const path = nearestConfig(findConfig(cwd), configOfWritten(cwd, written));
   if (path === null) return { kind: "none" };
   if (mode.kind === "failed") return { kind: "error", root: dirname(path), message: mode.message };
   if (mode.kind === "isolate" && configRunsCode(path)) throw new ConfigNeedsIsolation(path);

@@ -1,12 +1,23 @@
+import { join } from "node:path";
 import type { ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
 const GOLANGCI = [".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"];
 
-/** Go: gofmt on the files, then golangci-lint when configured (it runs vet), else go vet. */
+/**
+ * Go, for one module (its folder is the callback's cwd, so `./...` is that module: a nested
+ * module with its own go.mod gets its own callbacks): gofmt on the files, golangci-lint when
+ * configured (it runs vet), else go vet, and go test in the background.
+ */
 export function detectGo(p: ProjectFiles): Proposal[] {
   if (!p.has("go.mod")) return [];
-  const golangci = p.first(...GOLANGCI);
+  // a nested module is linted with the project's one .golangci.yml (zap's Makefile runs
+  // golangci-lint in each module)
+  const golangci =
+    p.first(...GOLANGCI) ??
+    (p.top !== p.root && GOLANGCI.some((f) => p.textAt(join(p.top, f)) !== undefined)
+      ? "the project's .golangci config"
+      : undefined);
   return [
     {
       why: "go.mod",
@@ -42,5 +53,17 @@ export function detectGo(p: ProjectFiles): Proposal[] {
             overlap: "replace",
           },
         },
+    {
+      why: "go.mod",
+      callback: {
+        name: "go-test",
+        description: "tests, in the background",
+        pattern: ["*.go", "go.mod"],
+        run: "go test ./...",
+        timeout: 600,
+        blocking: false,
+        overlap: "replace",
+      },
+    },
   ];
 }

@@ -46,3 +46,36 @@ export function detectMake(p: ProjectFiles, haveOthers: boolean, pattern: string
     },
   }));
 }
+
+/**
+ * `make test` (or `just test`) in the background when the project has that target and no
+ * test runner was found otherwise (a Django app run by `make test`).
+ */
+export function detectMakeTest(p: ProjectFiles, haveTests: boolean): Proposal[] {
+  if (haveTests) return [];
+  for (const [file, runner] of [
+    ["Makefile", "make"],
+    ["makefile", "make"],
+    ["GNUmakefile", "make"],
+    ["justfile", "just"],
+    ["Justfile", "just"],
+  ] as const) {
+    const text = p.text(file);
+    if (text === undefined || !/^test\s*:(?!=)/m.test(text)) continue;
+    return [
+      {
+        why: `${file} target "test"`,
+        callback: {
+          name: `${runner}-test`,
+          description: "the project's tests, in the background",
+          pattern: ["*", "!*.md"],
+          run: `${runner} test`,
+          timeout: 900,
+          blocking: false,
+          overlap: "replace",
+        },
+      },
+    ];
+  }
+  return [];
+}

@@ -1,6 +1,7 @@
 import { STATE_DIR } from "../util/state-layout.ts";
+import { detectNodeTests } from "./detect-node-tests.ts";
 import { detectDeno, detectTypecheck } from "./detect-typecheck.ts";
-import { localBin } from "./local-bin.ts";
+import { RunEvidence } from "./evidence.ts";
 import { JS_TS, NODE_TOOLS } from "./node-tools.ts";
 import type { ProjectFiles } from "./project-files.ts";
 import { type ScriptTool, scopeArgs, scopePatterns, scriptTools } from "./scripts.ts";
@@ -14,15 +15,22 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
   const pkg = p.packageJson();
   const runs = scriptTools(pkg.scripts ?? {});
   const out: Proposal[] = [];
+  const evidence = new RunEvidence(p);
+  const notes: string[] = [];
   for (const tool of NODE_TOOLS) {
     const inScripts = runs.filter((r) => r.tool === tool.bin);
     const config = p.first(...tool.configs);
     const inPackage = tool.packageKey !== undefined && pkg[tool.packageKey] !== undefined;
-    if (inScripts.length === 0 && !config && !inPackage && !p.hasDep(tool.pkg)) continue;
-    // A linter neither run by a script nor configured may be a leftover dependency; a
-    // formatter does its job with no config.
-    if (inScripts.length === 0 && !config && !inPackage && !tool.anyFile && tool.name !== "oxfmt")
+    const ranBy = evidence.where(tool.bin);
+    // A dependency is not evidence: prettier in devDependencies of a project formatted by
+    // biome rewrote 120 files. Scripts, CI, hook configs and the tool's own config are.
+    if (inScripts.length === 0 && !config && !inPackage && ranBy === undefined) {
+      if (p.hasDep(tool.pkg))
+        notes.push(
+          `${tool.name}: left out, only a dependency (no script, CI, hook config or config file runs it)`,
+        );
       continue;
+    }
     const scope = scopeOf(inScripts, tool.subcommands);
     const pattern =
       tool.anyFile && scope.length > 0
@@ -36,20 +44,22 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
     const why =
       inScripts.length > 0
         ? `package.json script${inScripts.length > 1 ? "s" : ""} ${[...new Set(inScripts.map((r) => `"${r.script}"`))].join(", ")} run${inScripts.length > 1 ? "" : "s"} ${tool.bin}${scope.length > 0 ? ` on ${scope.join(" ")}` : ""}`
-        : (config ??
-          (inPackage ? `"${tool.packageKey}" in package.json` : `${tool.pkg} in package.json`));
+        : (ranBy ?? config ?? `"${tool.packageKey}" in package.json`);
+    const built = tool.build(p.localBin(tool.bin), p);
     out.push({
       why,
       callback: {
         name: tool.name,
-        ...tool.build(localBin(tool.bin), p),
+        ...built,
+        run: keptFlags(built.run, tool.bin, inScripts),
         pattern: [...pattern, ...ignored],
       },
     });
   }
-  const notes = biomeNotes(p, out);
+  notes.push(...biomeNotes(p, out));
   const types = detectTypecheck(p, runs);
   if (types) out.push(types);
+  out.push(...detectNodeTests(p, runs));
   const deno = detectDeno(p);
   out.push(...deno);
   return { proposals: out, notes };
@@ -83,4 +93,33 @@ function ignoreNegations(text: string | undefined): string[] {
     .map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("#") && !l.startsWith("!"))
     .map((l) => `!${l}`);
+}
+
+/** Flags the project's scripts pass that change what passes: eslint's `--max-warnings N`. */
+const KEPT_FLAGS: Readonly<Record<string, readonly string[]>> = {
+  eslint: ["--max-warnings", "--report-unused-disable-directives"],
+  oxlint: ["--deny-warnings", "--max-warnings"],
+};
+
+/** `run` with the flags of {@link KEPT_FLAGS} the project's scripts give the tool, before `{files}`. */
+function keptFlags(
+  run: string | string[],
+  bin: string,
+  scripts: readonly ScriptTool[],
+): string | string[] {
+  const wanted = KEPT_FLAGS[bin];
+  if (wanted === undefined || typeof run === "string" || scripts.length === 0) return run;
+  const kept: string[] = [];
+  for (const flag of wanted) {
+    for (const { args } of scripts) {
+      const i = args.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+      if (i === -1) continue;
+      const takesValue = flag === "--max-warnings" && !args[i]!.includes("=");
+      kept.push(...args.slice(i, takesValue ? i + 2 : i + 1));
+      break;
+    }
+  }
+  if (kept.length === 0) return run;
+  const at = run.indexOf("{files}");
+  return at === -1 ? [...run, ...kept] : [...run.slice(0, at), ...kept, ...run.slice(at)];
 }

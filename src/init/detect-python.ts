@@ -1,3 +1,6 @@
+import { existsSync } from "node:fs";
+import { join, relative } from "node:path";
+import { RunEvidence } from "./evidence.ts";
 import { iniSections, type ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
@@ -45,9 +48,8 @@ const TOOLS: readonly PyTool[] = [
     pyproject: ["tool.ruff", "tool.ruff.lint", "tool.ruff.format"],
     ini: [],
     files: ["ruff.toml", ".ruff.toml"],
-    run: (bin) => [bin, "check", "--fix", "--quiet", "{files}"],
-    description: "lint, fixing what it can",
-    fixes: true,
+    run: (bin) => [bin, "check", "--quiet", "{files}"],
+    description: "lint",
   },
   {
     name: "flake8",
@@ -126,14 +128,35 @@ export function requiresMypyJson(p: ProjectFiles): boolean {
   return false;
 }
 
-/** The project's virtualenv bin folder, relative to the root, when it has one. */
+/**
+ * The project's virtualenv bin folder, relative to the package, when it has one: its own,
+ * else the project root's (a workspace's one environment).
+ */
 function venvBin(p: ProjectFiles): string | undefined {
-  const venv = p.first(".venv/bin", "venv/bin", "env/bin");
-  return venv;
+  const own = p.first(".venv/bin", "venv/bin", "env/bin");
+  if (own !== undefined || p.top === p.root) return own;
+  const up = relative(p.root, p.top);
+  for (const venv of [".venv/bin", "venv/bin", "env/bin"])
+    if (existsSync(join(p.top, venv))) return `${up}/${venv}`;
+  return undefined;
 }
 
 /** Python tools configured in pyproject.toml, setup.cfg, tox.ini or their own files. */
 export function detectPython(p: ProjectFiles): Proposal[] {
+  return detectPythonWithNotes(p).proposals;
+}
+
+/** Tools that do one job: where one is run, a config of another left behind is not evidence. */
+const SAME_JOB: readonly (readonly string[])[] = [
+  ["ruff", "flake8", "pylint"],
+  ["ruff", "isort"],
+  ["ruff-format", "black"],
+];
+
+/** {@link detectPython}, with what it left out and why, for the plan. */
+export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[]; notes: string[] } {
+  const notes: string[] = [];
+  const evidence = new RunEvidence(p);
   const isPython = p.first(
     "pyproject.toml",
     "setup.py",
@@ -141,7 +164,7 @@ export function detectPython(p: ProjectFiles): Proposal[] {
     "requirements.txt",
     "tox.ini",
   );
-  if (!isPython) return [];
+  if (!isPython) return { proposals: [], notes };
   const pyproject = iniSections(p.text("pyproject.toml") ?? "");
   const setupCfg = iniSections(p.text("setup.cfg") ?? "");
   const tox = iniSections(p.text("tox.ini") ?? "");
@@ -159,67 +182,101 @@ export function detectPython(p: ProjectFiles): Proposal[] {
           : tool.ini.find((s) => tox.has(s))
             ? `[${tool.ini.find((s) => tox.has(s))}] in tox.ini`
             : p.first(...tool.files);
-    // black reads no section of its own in many projects: a dependency on it counts.
-    const declared =
-      where ??
-      (tool.name === "black" && /(?:^|["'\s])black(?:\[[^\]]*\])?\s*(?:[<>=~!;,"']|$)/m.test(deps)
-        ? "black among the dependencies"
-        : undefined);
-    if (declared === undefined) continue;
+    const ranBy = evidence.where(tool.name === "black" ? "black" : tool.name);
+    // A dependency is not evidence (black in the dependencies of a project formatted with
+    // ruff format would rewrite most of it); what runs the tool, or its settings, are.
+    const declared = ranBy ?? where;
+    if (declared === undefined) {
+      if (
+        tool.name === "black" &&
+        /(?:^|["'\s])black(?:\[[^\]]*\])?\s*(?:[<>=~!;,"']|$)/m.test(deps)
+      )
+        notes.push("black: left out, only a dependency (nothing runs it, no [tool.black])");
+      continue;
+    }
+    const checkOnly = tool.name === "isort" && evidence.near("isort", /--check(-only)?\b/);
+    const fix = tool.name === "ruff" && evidence.near("ruff", /--fix\b/);
+    const run =
+      tool.name === "mypy"
+        ? mypyRun(p, bin(tool.name), pyproject)
+        : checkOnly
+          ? [bin("isort"), "--check-only", "--diff", "--quiet", "{files}"]
+          : fix
+            ? [bin("ruff"), "check", "--fix", "--quiet", "{files}"]
+            : tool.run(bin(tool.name));
     out.push({
-      why: declared,
+      why: declared + (ranBy !== undefined && where !== undefined ? ` (settings: ${where})` : ""),
       callback: {
         name: tool.name,
-        description: tool.description,
+        description: checkOnly
+          ? "import order, checked as the project checks it"
+          : fix
+            ? "lint, fixing what it can"
+            : tool.description,
         pattern: "*.py",
-        run:
-          tool.name === "mypy" && requiresMypyJson(p)
-            ? [bin(tool.name), "-O", "json", "{files}"]
-            : tool.run(bin(tool.name)),
+        run,
         timeout: tool.name === "mypy" || tool.name === "pylint" ? 120 : 60,
-        ...(tool.fixes ? { fixes: true } : {}),
+        ...((tool.fixes && !checkOnly) || fix ? { fixes: true } : {}),
+        ...(tool.name === "mypy" && !run.includes("{files}")
+          ? { overlap: "replace" as const }
+          : {}),
       },
     });
+  }
+  // A config of a tool no one runs, beside one of the same job that is run (or configured
+  // in pyproject.toml, as ruff replaces flake8): a leftover.
+  for (const group of SAME_JOB) {
+    const found = out.filter((o) => group.includes(o.callback.name));
+    const run = found.filter((o) => evidence.where(o.callback.name) !== undefined);
+    const keep = run.length > 0 ? run : found.filter((o) => o.callback.name === "ruff");
+    if (keep.length === 0) continue;
+    for (const o of found)
+      if (!keep.includes(o) && evidence.where(o.callback.name) === undefined) {
+        out.splice(out.indexOf(o), 1);
+        notes.push(
+          `${o.callback.name}: left out, ${o.why} but nothing runs it, and ${keep[0]!.callback.name} does its job here`,
+        );
+      }
   }
   const names = new Set(out.map((o) => o.callback.name));
-  if (
-    names.has("ruff") &&
-    !names.has("black") &&
-    (pyproject.has("tool.ruff.format") || !names.has("flake8"))
-  ) {
-    out.unshift({
-      why: "ruff configured and no other formatter",
-      callback: {
-        name: "ruff-format",
-        description: "format",
-        pattern: "*.py",
-        run: [bin("ruff"), "format", "--quiet", "{files}"],
-        timeout: 60,
-        fixes: true,
-      },
-    });
+  if (names.has("ruff") && !names.has("black")) {
+    const formatWhere = pyproject.has("tool.ruff.format")
+      ? "[tool.ruff.format] in pyproject.toml"
+      : (evidence.where("ruff-format") ??
+        (evidence.mentions("ruff").some((l) => /ruff\s+format/.test(l.line))
+          ? evidence.where("ruff")
+          : undefined));
+    if (formatWhere !== undefined)
+      out.unshift({
+        why: formatWhere,
+        callback: {
+          name: "ruff-format",
+          description: "format",
+          pattern: "*.py",
+          run: [bin("ruff"), "format", "--quiet", "{files}"],
+          timeout: 60,
+          fixes: true,
+        },
+      });
+    else notes.push("ruff format: left out, nothing shows the project formats with it");
   }
-  if (out.length === 0) {
+  if (out.length === 0)
+    notes.push(
+      "a Python project with no linter or formatter it runs: nothing proposed (ruff is the usual choice: `cpilot add`)",
+    );
+  // pytest 9 reads [tool.pytest] (native TOML) beside the older [tool.pytest.ini_options]
+  const pytestWhere = pyproject.has("tool.pytest")
+    ? "[tool.pytest] in pyproject.toml"
+    : pyproject.has("tool.pytest.ini_options")
+      ? "[tool.pytest.ini_options] in pyproject.toml"
+      : setupCfg.has("tool:pytest")
+        ? "[tool:pytest] in setup.cfg"
+        : tox.has("pytest")
+          ? "[pytest] in tox.ini"
+          : (p.first("pytest.ini") ?? evidence.where("pytest"));
+  if (pytestWhere !== undefined) {
     out.push({
-      why: "a Python project with no configured linter (ruff is the usual choice)",
-      callback: {
-        name: "ruff",
-        description: "format and lint",
-        pattern: "*.py",
-        run: `${bin("ruff")} format -- "$@" && ${bin("ruff")} check --fix -- "$@"`,
-        timeout: 60,
-        fixes: true,
-      },
-    });
-  }
-  const pytest =
-    pyproject.has("tool.pytest.ini_options") ||
-    setupCfg.has("tool:pytest") ||
-    tox.has("pytest") ||
-    p.has("pytest.ini");
-  if (pytest) {
-    out.push({
-      why: "pytest configured",
+      why: pytestWhere,
       callback: {
         name: "pytest",
         description: "tests, in the background",
@@ -231,5 +288,28 @@ export function detectPython(p: ProjectFiles): Proposal[] {
       },
     });
   }
-  return out;
+  return { proposals: out, notes };
+}
+
+/**
+ * mypy as the project runs it, over what it checks rather than the edited files (a rename
+ * that breaks another module is then found): the `files` its settings name, else the
+ * package's `src/`, else the package named after the project.
+ */
+function mypyRun(
+  p: ProjectFiles,
+  bin: string,
+  pyproject: ReadonlyMap<string, ReadonlyMap<string, string>>,
+): string[] {
+  const json = requiresMypyJson(p) ? ["-O", "json"] : ["--show-column-numbers"];
+  const files =
+    pyproject.get("tool.mypy")?.get("files") ??
+    iniSections(p.text("mypy.ini") ?? p.text("setup.cfg") ?? "")
+      .get("mypy")
+      ?.get("files");
+  if (files !== undefined) return [bin, ...json];
+  if (p.has("src")) return [bin, ...json, "src"];
+  const name = pyproject.get("project")?.get("name")?.replace(/-/g, "_");
+  if (name !== undefined && p.has(`${name}/__init__.py`)) return [bin, ...json, name];
+  return [bin, ...json, "{files}"];
 }

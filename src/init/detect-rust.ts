@@ -79,6 +79,18 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
           successMessage: "clippy passed",
         },
       },
+      {
+        why: `Cargo.toml${workspace ? " (a workspace)" : ""}`,
+        callback: {
+          name: "cargo-test",
+          description: "tests, in the background",
+          pattern: ["*.rs", "Cargo.toml"],
+          run: ["cargo", "test", ...all, "--quiet"].join(" "),
+          timeout: 900,
+          blocking: false,
+          overlap: "replace",
+        },
+      },
     ],
   };
 }

@@ -1,4 +1,3 @@
-import { localBin } from "./local-bin.ts";
 import { JS_TS } from "./node-tools.ts";
 import type { ProjectFiles } from "./project-files.ts";
 import { type ScriptTool, scopePatterns } from "./scripts.ts";
@@ -15,12 +14,16 @@ export function detectTypecheck(
       (r.tool === "tsc" || r.tool === "tsgo" || r.tool === "vue-tsc") &&
       (r.args.includes("--noEmit") || /type/i.test(r.script)),
   );
-  const bin = checker?.tool ?? (p.hasDep("typescript") ? "tsc" : undefined);
+  const bin =
+    checker?.tool ??
+    (p.hasDep("typescript") || p.majorVersion("typescript") !== undefined ? "tsc" : undefined);
   if (bin === undefined) return undefined;
   // tsc's plain output (`file(line,col): error TS2322: …`, as it prints off a terminal) is
   // what cpilot parses; it has no machine format beside it.
   const args = checker ? checker.args : ["--noEmit", "-p", "."];
-  if (!args.includes("--noEmit")) args.push("--noEmit");
+  // `tsc -b` builds project references (what dependents read from dist/); it emits by design
+  const build = args.includes("-b") || args.includes("--build");
+  if (!args.includes("--noEmit") && !build) args.push("--noEmit");
   const tsconfig = p.json("tsconfig.json") as { include?: unknown } | undefined;
   const include = Array.isArray(tsconfig?.include)
     ? tsconfig.include.filter((i): i is string => typeof i === "string")
@@ -35,7 +38,7 @@ export function detectTypecheck(
       name: "typecheck",
       description: "TypeScript types",
       pattern: [...pattern, "tsconfig.json"],
-      run: [localBin(bin), ...args].join(" "),
+      run: [p.localBin(bin), ...args].join(" "),
       timeout: 120,
       overlap: "replace",
       successMessage: "types OK",
@@ -47,7 +50,15 @@ export function detectTypecheck(
 export function detectDeno(p: ProjectFiles): Proposal[] {
   const config = p.first("deno.json", "deno.jsonc");
   if (!config) return [];
-  return [
+  // In a Deno project, deno fmt and lint are its tools. Beside a package.json, a deno.json
+  // that only maps imports (for an editor) says nothing of formatting: they count when it
+  // configures them or a task runs them.
+  const json = (p.json(config) ?? {}) as { fmt?: unknown; lint?: unknown; tasks?: unknown };
+  const tasks = JSON.stringify(json.tasks ?? {});
+  const denoOnly = !p.has("package.json");
+  const fmt = denoOnly || json.fmt !== undefined || /deno\s+fmt/.test(tasks);
+  const lint = denoOnly || json.lint !== undefined || /deno\s+lint/.test(tasks);
+  const found: Proposal[] = [
     {
       why: config,
       callback: {
@@ -70,4 +81,5 @@ export function detectDeno(p: ProjectFiles): Proposal[] {
       },
     },
   ];
+  return found.filter((x) => (x.callback.name === "deno-fmt" ? fmt : lint));
 }

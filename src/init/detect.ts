@@ -1,20 +1,85 @@
+import { join } from "node:path";
+import { projectShape } from "../project/packages.ts";
 import { detectGo } from "./detect-go.ts";
-import { detectMake } from "./detect-make.ts";
+import { detectMake, detectMakeTest } from "./detect-make.ts";
 import { detectNode } from "./detect-node.ts";
-import { detectPython } from "./detect-python.ts";
+import { detectPythonWithNotes } from "./detect-python.ts";
 import { detectRust } from "./detect-rust.ts";
 import { ProjectFiles } from "./project-files.ts";
-import type { Detection } from "./spec.ts";
+import { excludeFolders, scopeToPackage } from "./scope-package.ts";
+import type { Detection, Proposal } from "./spec.ts";
 
-/** Everything init proposes for the project at `root`, from its scripts and tool configs. */
-export function detectProject(root: string): Detection {
-  const p = new ProjectFiles(root);
+/** What one folder (the root, or one package) runs, from its scripts and tool configs. */
+function detectFolder(root: string, dir: string): Detection {
+  const p = new ProjectFiles(dir === "" ? root : join(root, dir), root);
   const rust = detectRust(p);
   const node = detectNode(p);
-  const proposals = [...node.proposals, ...rust.proposals, ...detectPython(p), ...detectGo(p)];
-  const notes = [...node.notes, ...rust.notes];
-  const make = detectMake(p, proposals.length > 0, ["*", "!*.md"]);
-  proposals.push(...make);
+  const python = detectPythonWithNotes(p);
+  const proposals = [...node.proposals, ...rust.proposals, ...python.proposals, ...detectGo(p)];
+  const notes = [...node.notes, ...rust.notes, ...python.notes];
+  proposals.push(...detectMake(p, proposals.length > 0, ["*", "!*.md"]));
+  proposals.push(
+    ...detectMakeTest(
+      p,
+      proposals.some((x) => x.callback.blocking === false),
+    ),
+  );
+  return { proposals, notes, ...(rust.proposals.length > 0 ? { resyncTree: true } : {}) };
+}
+
+/** A callback's tool, as init names it before scoping (`eslint` of `eslint-apps-web`). */
+const toolOf = (p: Proposal): string => p.callback.name;
+
+/**
+ * Everything init proposes for the project at `root`: the root's callbacks, and each
+ * package's or module's own (npm/pnpm/yarn/bun workspaces, Cargo members, Go modules,
+ * Python projects), run in that package with its own tools and scripts. A root callback
+ * leaves out the packages that run the same tool themselves; a Cargo workspace's root
+ * covers its members (cargo builds them together), so they get none of their own.
+ */
+export function detectProject(root: string): Detection {
+  const shape = projectShape(root);
+  const top = detectFolder(root, "");
+  const proposals: Proposal[] = [];
+  const notes = [...top.notes];
+  let resyncTree = top.resyncTree === true;
+  const byDir = new Map<string, Proposal[]>();
+  const dirs = [...new Set(shape.packages.map((p) => p.dir).filter((d) => d !== ""))];
+  const cargoWorkspace = top.proposals.some((p) => p.callback.name === "clippy");
+  for (const dir of dirs) {
+    const kinds = new Set(shape.packages.filter((p) => p.dir === dir).map((p) => p.kind));
+    if (cargoWorkspace && kinds.size === 1 && kinds.has("rust")) continue;
+    const found = detectFolder(root, dir);
+    const own = found.proposals.filter(
+      (p) => !(cargoWorkspace && ["rustfmt", "clippy", "cargo-test"].includes(p.callback.name)),
+    );
+    byDir.set(dir, own);
+    notes.push(...found.notes.map((n) => `${dir}: ${n}`));
+    if (found.resyncTree && !cargoWorkspace) resyncTree = true;
+  }
+  // the root's checks of the whole tree (tsc over a base tsconfig) read every package with
+  // the root's settings: where packages check themselves, the root's is left out
+  const packagesTypecheck = [...byDir.values()].some((ps) =>
+    ps.some((p) => toolOf(p) === "typecheck"),
+  );
+  for (const proposal of top.proposals) {
+    if (toolOf(proposal) === "typecheck" && packagesTypecheck && !isBuildMode(proposal)) {
+      notes.push(
+        `typecheck at the root: left out, the packages check their own types (${proposal.why})`,
+      );
+      continue;
+    }
+    const own = [...byDir].filter(([, ps]) => ps.some((p) => toolOf(p) === toolOf(proposal)));
+    const left = shape.left.filter((l) => l.kind === "rust" || l.kind === "go").map((l) => l.dir);
+    proposals.push(excludeFolders(proposal, [...own.map(([d]) => d), ...left]));
+  }
+  const rootBuild = top.proposals.some((p) => toolOf(p) === "typecheck" && isBuildMode(p));
+  for (const [dir, ps] of byDir)
+    for (const p of ps) {
+      if (rootBuild && toolOf(p) === "typecheck") continue; // `tsc -b` at the root builds them
+      proposals.push(scopeToPackage(p, dir));
+    }
+  notes.push(...leftNotes(shape.left));
   // Two callbacks may not share a name: the second of a kind gets a suffix.
   const names = new Set<string>();
   for (const { callback } of proposals) {
@@ -23,7 +88,26 @@ export function detectProject(root: string): Detection {
     callback.name = name;
     names.add(name);
   }
-  return { proposals, notes, ...(rust.proposals.length > 0 ? { resyncTree: true } : {}) };
+  return { proposals, notes, ...(resyncTree ? { resyncTree: true } : {}) };
+}
+
+/** The manifests left out, one note per reason, naming the first few (a fixtures tree has dozens). */
+function leftNotes(left: readonly { dir: string; kind: string; why: string }[]): string[] {
+  const byWhy = new Map<string, string[]>();
+  for (const l of left) {
+    const key = `(${l.kind}), ${l.why}`;
+    byWhy.set(key, [...(byWhy.get(key) ?? []), l.dir]);
+  }
+  return [...byWhy].map(([why, dirs]) =>
+    dirs.length === 1
+      ? `${dirs[0]}: left out ${why}`
+      : `${dirs.length} folders left out ${why}: ${dirs.slice(0, 3).join(", ")}${dirs.length > 3 ? ", …" : ""}`,
+  );
+}
+
+function isBuildMode(p: Proposal): boolean {
+  const run = Array.isArray(p.callback.run) ? p.callback.run.join(" ") : p.callback.run;
+  return /\stsc\s.*(-b|--build)\b|\s(-b|--build)(\s|$)/.test(` ${run} `);
 }
 
 /** True when the project is written in TypeScript (its config can be TypeScript too). */

@@ -143,9 +143,17 @@ export const NODE_TOOLS: readonly NodeTool[] = [
     packageKey: "prettier",
     exts: PRETTIER_EXTS,
     anyFile: true,
-    build: (bin) => ({
+    build: (bin, p) => ({
       description: "format",
-      run: [bin, "--write", "--ignore-unknown", "--log-level", "warn", "{files}"],
+      // prettier 2 spells it --loglevel, and refuses prettier 3's --log-level
+      run: [
+        bin,
+        "--write",
+        "--ignore-unknown",
+        (p.majorVersion("prettier") ?? 3) < 3 ? "--loglevel" : "--log-level",
+        "warn",
+        "{files}",
+      ],
       timeout: 60,
       fixes: true,
     }),

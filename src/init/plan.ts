@@ -14,7 +14,11 @@ export function renderPlan(
   for (const { callback: c, why } of detection.proposals) {
     const run = Array.isArray(c.run) ? c.run.join(" ") : c.run;
     const pattern = Array.isArray(c.pattern) ? c.pattern.join(" ") : c.pattern;
-    const flags = [c.fixes ? "fixes files" : "", c.blocking === false ? "in the background" : ""]
+    const flags = [
+      c.cwd ? `runs in ${c.cwd}/` : "",
+      c.fixes ? "fixes files" : "",
+      c.blocking === false ? "in the background" : "",
+    ]
       .filter(Boolean)
       .join(", ");
     lines.push(`  ${c.name.padEnd(width)}  ${run}`);

@@ -1,9 +1,29 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 
-/** Read-only access to the project's files, relative to its root, never throwing. */
+/**
+ * Read-only access to a project's (or one package's) files, relative to its folder, never
+ * throwing. `top` is the whole project's root, where a package's tools may be installed.
+ */
 export class ProjectFiles {
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    readonly top: string = root,
+  ) {}
+
+  /**
+   * The binary the package's scripts would run, relative to its folder: its own
+   * node_modules/.bin copy, else the nearest one up to the project root (a hoisted
+   * workspace), else its own path (installed later).
+   */
+  localBin(bin: string): string {
+    for (let dir = this.root; ; dir = dirname(dir)) {
+      const path = join(dir, "node_modules", ".bin", bin);
+      if (existsSync(path)) return relative(this.root, path);
+      if (dir === this.top || dirname(dir) === dir || !dir.startsWith(this.top)) break;
+    }
+    return `node_modules/.bin/${bin}`;
+  }
 
   /** True when the path exists under the root. */
   has(path: string): boolean {
@@ -15,10 +35,33 @@ export class ProjectFiles {
     return paths.find((p) => this.has(p));
   }
 
+  /**
+   * The major version of an npm package as installed for this package (the nearest
+   * node_modules up to the project root), else as its dependency range asks; undefined
+   * when neither says.
+   */
+  majorVersion(name: string): number | undefined {
+    for (let dir = this.root; ; dir = dirname(dir)) {
+      const pkg = this.textAt(join(dir, "node_modules", name, "package.json"));
+      const installed = pkg === undefined ? undefined : /"version"\s*:\s*"(\d+)\./.exec(pkg);
+      if (installed) return Number(installed[1]);
+      if (dir === this.top || dirname(dir) === dir || !dir.startsWith(this.top)) break;
+    }
+    const deps = this.packageJson();
+    const range = deps.devDependencies?.[name] ?? deps.dependencies?.[name];
+    const declared = range === undefined ? null : /(\d+)/.exec(range);
+    return declared ? Number(declared[1]) : undefined;
+  }
+
   /** The file's text, or undefined when it cannot be read. */
   text(path: string): string | undefined {
+    return this.textAt(join(this.root, path));
+  }
+
+  /** The text of the file at an absolute path (below `top`), or undefined. */
+  textAt(abs: string): string | undefined {
     try {
-      return readFileSync(join(this.root, path), "utf8");
+      return readFileSync(abs, "utf8");
     } catch {
       return undefined;
     }

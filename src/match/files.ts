@@ -86,11 +86,15 @@ export async function changedFiles(root: string, ref = "HEAD"): Promise<FileChan
 }
 
 /**
- * Every file that exists, as modified, in git's order. Inside git: tracked files still on disk plus
- * untracked ones that are not ignored. Outside git: a .gitignore-aware walk ({@link walkFiles}).
+ * Every file of the project, as modified, in git's order. Inside git: the files git tracks
+ * that are still on disk, as lefthook's and prek's `--all-files` do; a new file not yet
+ * added is checked by `check` (changed since HEAD, untracked files included) or by naming
+ * it. Not walking the tree for untracked files keeps a virtualenv or build output nobody
+ * ignored out of the list, and saves git's slowest scan. Outside git: a .gitignore-aware
+ * walk ({@link walkFiles}).
  */
 export async function allFiles(root: string): Promise<FileChange[]> {
-  const files = (await gitFiles(root, [])) ?? walkFiles(root);
+  const files = (await gitFiles(root, [], { untracked: false })) ?? walkFiles(root);
   return files.map((path) => ({ path, kind: "modified" }));
 }
 
@@ -139,7 +143,8 @@ function kindOnDisk(abs: string): ChangeKind | "directory" {
 }
 
 /**
- * Existing files below `pathspecs` (all when empty) that git tracks or would add. Two git
+ * Existing files below `pathspecs` (all when empty) that git tracks or would add (tracked
+ * only when `untracked` is false). Two git
  * scans run at once on two cores: `ls-files --others` walks the tree for untracked files
  * (the slow one; untracked files are on disk by definition) while `ls-files --cached`
  * reads the index, whose files are confirmed on disk meanwhile with one directory listing
@@ -149,7 +154,11 @@ function kindOnDisk(abs: string): ChangeKind | "directory" {
  * submodule is a folder, so no file. Null outside a git work tree; `.cpilot/` is left out.
  * Untracked files come first, then tracked ones, each in git's order.
  */
-async function gitFiles(root: string, pathspecs: readonly string[]): Promise<string[] | null> {
+async function gitFiles(
+  root: string,
+  pathspecs: readonly string[],
+  options: { untracked: boolean } = { untracked: true },
+): Promise<string[] | null> {
   const specs = pathspecs.map((p) => (p === "" ? "." : p));
   const othersArgs = ["ls-files", "-z", "--others", "--exclude-standard"];
   const cachedArgs = ["ls-files", "-z", "--cached"];
@@ -158,10 +167,10 @@ async function gitFiles(root: string, pathspecs: readonly string[]): Promise<str
     specs.some(hasEscapedBytes)
       ? Promise.resolve(runGitOnNames(root, [...args, "--"], specs))
       : runGitAsync(root, [...args, "--", ...specs]);
-  const walking = list(othersArgs);
+  const walking = options.untracked ? list(othersArgs) : null;
   const indexed = await list(cachedArgs);
   if (!indexed.ok) {
-    await walking;
+    if (walking !== null) await walking;
     if (isNotRepo(indexed)) return null;
     throw gitFailure(root, cachedArgs, indexed, `list the files in ${root}`);
   }
@@ -175,6 +184,7 @@ async function gitFiles(root: string, pathspecs: readonly string[]): Promise<str
     last = path;
     if (exists(path)) tracked.push(path);
   }
+  if (walking === null) return tracked;
   const others = await walking;
   if (!others.ok) throw gitFailure(root, othersArgs, others, `list the files in ${root}`);
   const untracked = splitNul(others.stdout).filter(

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { cpilot } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
@@ -16,6 +17,7 @@ function project(): string {
   };
   for (let i = 0; i < 150; i++) files[`a${i}.ts`] = `v${i}\n`;
   writeFiles(root, files);
+  execFileSync("git", ["add", "-A"], { cwd: root }); // --all lists what git tracks
   return root;
 }
 

@@ -1,10 +1,10 @@
 /** `cpilot doctor --prove <agent>` through the binary: the installed hook command, played. */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { plainCpilotCommand } from "../../src/doctor/prove.ts";
 import { cpilot } from "../agents/gemini/_agent-project.ts";
-import { pathWithCpilot } from "../helpers/binary.ts";
+import { cpilotBinary, pathWithCpilot } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
 function project(): { root: string; env: Record<string, string> } {
@@ -23,6 +23,32 @@ describe("cpilot doctor --prove", () => {
     expect(r.stdout).toContain("note: Claude Code's CLI (claude) is not on PATH");
     expect(r.stdout).toContain("✓ a failing check reaches the model");
     expect(r.stdout).toContain("✓ a formatter's rewrite reaches it");
+    expect(r.stdout).toContain("✓ a gate refusal reaches it");
+    expect(r.code).toBe(0);
+  });
+
+  test("the npm route: the command install wrote (the project's node_modules/.bin/cpilot) is the one run", () => {
+    const { root, env } = project();
+    expect(cpilot(["install", "claude"], { cwd: root, env }).code).toBe(0);
+    mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
+    symlinkSync(cpilotBinary(), join(root, "node_modules", ".bin", "cpilot"));
+    const file = join(root, ".claude", "settings.json");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replaceAll(
+        '"cpilot hook claude',
+        '"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/.bin/cpilot hook claude',
+      ),
+    );
+    // no cpilot on PATH: only the project's own copy can answer
+    const r = cpilot(["doctor", "--prove", "claude"], {
+      cwd: root,
+      env: { ...env, PATH: "/usr/local/bin:/usr/bin:/bin" },
+    });
+    expect(r.stdout).toContain(
+      'hook command: "$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot hook claude',
+    );
+    expect(r.stdout).toContain("✓ a failing check reaches the model");
     expect(r.stdout).toContain("✓ a gate refusal reaches it");
     expect(r.code).toBe(0);
   });

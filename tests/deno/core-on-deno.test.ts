@@ -19,6 +19,7 @@ test("Deno runs cpilot check from source: config, matching, process groups, time
     }),
     "src/a b.ts": "",
   });
+  spawnSync("git", ["add", "-A"], { cwd: root }); // --all lists what git tracks
   const r = spawnSync(
     DENO,
     ["run", "-A", "--node-modules-dir=manual", join(REPO, "main.ts"), "check", "--all", "--json"],

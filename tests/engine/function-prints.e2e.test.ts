@@ -4,6 +4,7 @@
  * on cpilot's stdout, which carries --json and hook protocol. Several at once keep their own.
  */
 import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
@@ -34,6 +35,7 @@ export default defineConfig({ callbacks: [noisy("one"), noisy("two")] });
 function project(): string {
   const root = tempDir("cpilot-prints-", { git: true });
   writeFiles(root, { "callbacks.config.ts": CONFIG, "a.txt": "x\n", "bad.txt": "y\n" });
+  execFileSync("git", ["add", "-A"], { cwd: root }); // --all lists what git tracks
   return root;
 }
 

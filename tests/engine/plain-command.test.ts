@@ -57,10 +57,11 @@ test("a plain command gets the argv and PWD bash would have given it", async () 
     if (before === undefined) delete process.env.SHLVL;
     else process.env.SHLVL = before;
   }
+  // named from the folder it runs in (cwd "sub"), as the tool there reads them
   expect(readFileSync(join(root, "argv"), "utf8").split("\0")).toEqual([
     "--fix",
-    "a.ts",
-    "./-b.ts",
+    "../a.ts",
+    "../-b.ts",
     "--last",
     "",
   ]);
@@ -117,4 +118,22 @@ test('only plain words and "$@" make a plain command', () => {
   ]) {
     expect(plainCommand(run)).toBeNull();
   }
+});
+
+test("a callback with its own cwd (a package) gets the names from there", async () => {
+  const root = tempDir();
+  writeFiles(root, { "pkgs/web/src/a.ts": "", "pkgs/web/-b.ts": "", "top.ts": "" });
+  const rec = recorder(root);
+  const outcome = await runOne(root, { pattern: "*.ts", run: [rec, "{files}"], cwd: "pkgs/web" }, [
+    "pkgs/web/src/a.ts",
+    "pkgs/web/-b.ts",
+    "top.ts",
+  ]);
+  expect(outcome.runs[0]?.status).toBe("passed");
+  expect(readFileSync(join(root, "argv"), "utf8").split("\0")).toEqual([
+    "src/a.ts",
+    "./-b.ts",
+    "../../top.ts",
+    "",
+  ]);
 });

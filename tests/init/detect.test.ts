@@ -20,10 +20,12 @@ test("Go: gofmt, and golangci-lint when configured (else go vet)", () => {
   expect(summary(project({ "go.mod": "module x\n" }))).toEqual([
     ["gofmt", "gofmt -w {files}"],
     ["go-vet", "go vet ./..."],
+    ["go-test", "go test ./..."],
   ]);
   expect(summary(project({ "go.mod": "module x\n", ".golangci.yml": "linters: {}\n" }))).toEqual([
     ["gofmt", "gofmt -w {files}"],
     ["golangci-lint", "golangci-lint run ./..."],
+    ["go-test", "go test ./..."],
   ]);
 });
 
@@ -40,7 +42,7 @@ test("a Makefile's lint/fmt/check targets, when no tool was found for the projec
   ]);
 });
 
-test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff with its formatter", () => {
+test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff as configured", () => {
   const root = project({
     "pyproject.toml": "[tool.ruff]\nline-length = 100\n",
     "tox.ini": "[mypy]\nstrict = True\n",
@@ -48,8 +50,8 @@ test("Python: the project's venv binaries, tox.ini and setup.cfg sections, ruff 
     ".venv/bin/mypy": "",
   });
   expect(summary(root)).toEqual([
-    ["ruff-format", ".venv/bin/ruff format --quiet {files}"],
-    ["ruff", ".venv/bin/ruff check --fix --quiet {files}"],
+    // no --fix and no ruff format: nothing shows the project runs either
+    ["ruff", ".venv/bin/ruff check --quiet {files}"],
     ["mypy", ".venv/bin/mypy --show-column-numbers {files}"],
   ]);
   // A project that requires mypy 1.11 or later gets its JSON output (end columns, hints).
@@ -73,6 +75,7 @@ test("Rust: a workspace without an edition uses cargo fmt --all (each crate's ow
       "clippy",
       "cargo clippy --workspace --all-targets --quiet --message-format short -- -D warnings",
     ],
+    ["cargo-test", "cargo test --workspace --quiet"],
   ]);
   const shared = project({
     "Cargo.toml": '[workspace]\nmembers = ["a"]\n[workspace.package]\nedition = "2024"\n',
@@ -118,4 +121,72 @@ test("a script's flag values are not its scope: eslint src --ext .ts,.tsx --max-
   });
   const eslint = detectProject(root).proposals[0]!.callback;
   expect((eslint.pattern as string[]).every((p) => p.startsWith("src/**/*."))).toBe(true);
+});
+
+test("a dependency is not evidence: prettier and black only in the dependencies are left out, and said", () => {
+  const root = project({
+    "package.json": JSON.stringify({
+      scripts: { check: "biome check --write ." },
+      devDependencies: { "@biomejs/biome": "2.0.0", prettier: "3.0.0" },
+    }),
+    "biome.json": "{}",
+  });
+  expect(summary(root).map(([n]) => n)).toEqual(["biome"]);
+  const detection = detectProject(root);
+  expect(detection.notes.join("\n")).toContain("prettier: left out, only a dependency");
+  const python = project({ "pyproject.toml": '[project]\ndependencies = ["black>=24"]\n' });
+  expect(summary(python)).toEqual([]);
+});
+
+test("what the project runs decides the flags: --max-warnings kept, isort --check-only, ruff --fix only where run so, prettier 2's --loglevel", () => {
+  const eslint = project({
+    "package.json": JSON.stringify({
+      scripts: { lint: "eslint --max-warnings 0 src" },
+      devDependencies: { eslint: "9.0.0", prettier: "^2.8.0" },
+    }),
+    "eslint.config.js": "export default [];\n",
+    ".prettierrc": "{}\n",
+  });
+  const s = new Map(summary(eslint).map(([n, r]) => [n, r] as const));
+  expect(s.get("eslint")).toBe(
+    "node_modules/.bin/eslint --no-warn-ignored --max-warnings 0 {files}",
+  );
+  expect(s.get("prettier")).toContain("--loglevel warn");
+  const py = project({
+    "pyproject.toml": "[tool.ruff]\n[tool.isort]\n",
+    ".pre-commit-config.yaml":
+      "repos:\n  - repo: x\n    hooks:\n      - id: ruff\n        args: [--fix]\n      - id: isort\n        args: [--check-only]\n",
+  });
+  expect(new Map(summary(py).map(([n, r]) => [n, r] as const))).toEqual(
+    new Map([
+      ["ruff", "ruff check --fix --quiet {files}"],
+      ["isort", "isort --check-only --diff --quiet {files}"],
+    ]),
+  );
+});
+
+test("a config left behind is not evidence: .flake8 beside ruff that CI runs", () => {
+  const root = project({
+    "pyproject.toml": "[tool.ruff]\n",
+    ".flake8": "[flake8]\nmax-line-length = 100\n",
+    ".github/workflows/ci.yml": "jobs:\n  lint:\n    steps:\n      - run: ruff check .\n",
+  });
+  expect(summary(root).map(([n]) => n)).toEqual(["ruff"]);
+  expect(detectProject(root).notes.join("\n")).toContain("flake8: left out");
+});
+
+test("tests where the project has them: make test when no runner of its own is found", () => {
+  const django = project({
+    "pyproject.toml": "[tool.ruff]\n",
+    Makefile: "test:\n\tpython manage.py test\n",
+  });
+  expect(summary(django)).toEqual([
+    ["ruff", "ruff check --quiet {files}"],
+    ["make-test", "make test"],
+  ]);
+  const withPytest = project({
+    "pyproject.toml": '[tool.pytest]\nminversion = "9.0"\n',
+    Makefile: "test:\n\tpytest\n",
+  });
+  expect(summary(withPytest).map(([n]) => n)).toEqual(["pytest"]);
 });

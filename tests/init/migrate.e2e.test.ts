@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
@@ -17,6 +18,7 @@ interface Cb {
 function migrate(fixture: string, from: string): { root: string; callbacks: Cb[]; stderr: string } {
   const root = tempDir(`cpilot-migrate-${from}-`, { git: true });
   cpSync(join(FIXTURES, fixture), root, { recursive: true });
+  execFileSync("git", ["add", "-A"], { cwd: root }); // check --all lists what git tracks
   const r = cpilot(["init", "--from", from, "--yes"], { cwd: root });
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) });
   const json = JSON.parse(readFileSync(join(root, "callbacks.config.json"), "utf8")) as {

@@ -107,7 +107,7 @@ test("tinyexec: the generated typecheck runs with check --all (tsc from the proj
 
 test("citty (oxlint + oxfmt + tsgo): what its scripts run, oxfmt fixing", () => {
   const { callbacks } = initFixture("citty");
-  expect([...callbacks.keys()]).toEqual(["oxlint", "oxfmt", "typecheck"]);
+  expect([...callbacks.keys()]).toEqual(["oxlint", "oxfmt", "typecheck", "vitest"]);
   expect(argv(callbacks.get("oxlint"))).toBe("node_modules/.bin/oxlint {files}");
   expect(argv(callbacks.get("oxfmt"))).toBe("node_modules/.bin/oxfmt {files}");
   expect(argv(callbacks.get("typecheck"))).toBe("node_modules/.bin/tsgo --noEmit");
@@ -176,7 +176,8 @@ test("Python package with black + flake8 + mypy: those, not ruff; JSON config", 
   expect([...callbacks.keys()]).toEqual(["black", "flake8", "mypy", "pytest"]);
   expect(callbacks.has("ruff")).toBe(false);
   // Columns in mypy's diagnostics (output-formats.e2e.test.ts runs them).
-  expect(argv(callbacks.get("mypy"))).toBe("mypy --show-column-numbers {files}");
+  // over the package, as the project runs it, not the edited files alone
+  expect(argv(callbacks.get("mypy"))).toBe("mypy --show-column-numbers src");
 }, 60_000);
 
 test("without a terminal and without --yes, init shows the plan, writes nothing and says to pass --yes", () => {

@@ -130,9 +130,8 @@ describe("hostile file names", () => {
       sorted([change(third!, "deleted"), change("renamed\nnew.ts", "created")]),
     );
     expect(paths(await allFiles(p.dir))).toEqual(
-      [first!, "renamed\nnew.ts", "$(touch pwned)/new file.ts", ...rest, ".gitignore"]
-        .filter((f) => f !== ".gitignore")
-        .sort(),
+      // the untracked "$(touch pwned)/new file.ts" is not tracked: --all lists what git tracks
+      [first!, "renamed\nnew.ts", ...rest].sort(),
     );
     expect(await explicitFiles(p.dir, HOSTILE, p.dir)).toEqual([
       change(first!, "modified"),
@@ -141,7 +140,7 @@ describe("hostile file names", () => {
       ...rest.map((r) => change(r, "modified")),
     ]);
     expect(paths(walkFiles(p.dir).map((path) => change(path, "modified")))).toEqual(
-      paths(await allFiles(p.dir)),
+      paths([...(await allFiles(p.dir)), change("$(touch pwned)/new file.ts", "created")]),
     );
     assertNotPwned(base);
   });
@@ -299,12 +298,12 @@ describe("changedFiles", () => {
     expect(sorted(await changedFiles(join(p.dir, "app")))).toEqual(
       sorted([change("a.ts", "modified"), change("new.ts", "created")]),
     );
-    expect(paths(await allFiles(join(p.dir, "app")))).toEqual(["a.ts", "new.ts"]);
+    expect(paths(await allFiles(join(p.dir, "app")))).toEqual(["a.ts"]);
   });
 });
 
 describe("allFiles", () => {
-  test("inside git: tracked files still on disk plus untracked, not ignored, no duplicates", async () => {
+  test("inside git: tracked files still on disk, no untracked file, no duplicates", async () => {
     const p = project();
     p.write(".gitignore", "dist/\n*.log\n");
     p.write("src/a.ts");
@@ -339,7 +338,6 @@ describe("allFiles", () => {
       "conflict.txt",
       "src/a.ts",
       "src/new.ts",
-      "src/was-file.ts/inner.ts",
     ]);
     expect((await allFiles(p.dir)).every((c) => c.kind === "modified")).toBe(true);
   });
@@ -486,7 +484,10 @@ describe("explicitFiles", () => {
       expect(
         (await explicitFiles(p.dir, ["pkg/", "other/d.ts", "pkg/a.ts"], p.dir)).map((c) => c.path),
       ).toEqual([...["pkg/a.ts", "pkg/deep/b.ts", "pkg/new.ts"].sort(), "other/d.ts"]);
-      expect(paths(await explicitFiles(p.dir, ["."], p.dir))).toEqual(paths(await allFiles(p.dir)));
+      // a named folder takes untracked files too; --all, in git, what git tracks
+      expect(paths(await explicitFiles(p.dir, ["."], p.dir))).toEqual(
+        paths([...(await allFiles(p.dir)), ...(git ? [change("pkg/new.ts", "created")] : [])]),
+      );
       // named explicitly, an ignored file is still checked
       expect(await explicitFiles(p.dir, ["pkg/debug.log"], p.dir)).toEqual([
         change("pkg/debug.log", "modified"),

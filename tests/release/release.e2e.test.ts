@@ -296,6 +296,7 @@ export default defineConfig({
     "a.txt": "one\n",
     ".gitignore": "node_modules/\n",
   });
+  spawnSync("git", ["add", "-A"], { cwd: project }); // --all lists what git tracks
   return project;
 }
 

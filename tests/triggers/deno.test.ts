@@ -31,6 +31,7 @@ test("Deno runs triggers from source", () => {
     }),
     "a.ts": "",
   });
+  spawnSync("git", ["add", "-A"], { cwd: root }); // --all lists what git tracks
   const r = spawnSync(
     DENO,
     ["run", "-A", "--node-modules-dir=manual", MAIN, "check", "--all", "--json"],

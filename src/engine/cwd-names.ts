@@ -1,0 +1,19 @@
+import { isAbsolute, relative, sep } from "node:path";
+
+/**
+ * The files a run is handed on its command line, relative to the folder it runs in: a
+ * callback with its own `cwd` (a package of a monorepo) runs its tool there, and the tool
+ * reads each name from there. At the root they stay as they are (root-relative); outside
+ * the cwd they start with `../`.
+ */
+export function namesFromCwd(
+  root: string,
+  cwd: string,
+  files: readonly string[],
+): readonly string[] {
+  const rel = relative(root, cwd);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return files;
+  const prefix = `${rel.split(sep).join("/")}/`;
+  const up = "../".repeat(prefix.split("/").length - 1);
+  return files.map((f) => (f.startsWith(prefix) ? f.slice(prefix.length) : up + f));
+}

@@ -1,0 +1,113 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { ProjectFiles } from "./project-files.ts";
+
+/** Files that show what a project runs: its CI, its hook runners, its task files. */
+const RUN_FILES = [
+  ".pre-commit-config.yaml",
+  "lefthook.yml",
+  "lefthook.yaml",
+  ".lefthook.yml",
+  ".lintstagedrc",
+  ".lintstagedrc.json",
+  ".lintstagedrc.yaml",
+  ".lintstagedrc.yml",
+  "lint-staged.config.js",
+  "lint-staged.config.mjs",
+  ".gitlab-ci.yml",
+  "Makefile",
+  "makefile",
+  "justfile",
+  "tox.ini",
+  "noxfile.py",
+  "turbo.json",
+];
+
+/** A line of a file that runs something, and where it is. */
+export interface RunLine {
+  readonly file: string;
+  readonly line: string;
+}
+
+/**
+ * What the project shows it runs, outside package.json scripts (read by scripts.ts): CI
+ * workflows, pre-commit, lefthook and lint-staged configs, Makefile, tox and nox, task
+ * scripts under scripts/. Read
+ * from the package's folder and, for a package of a larger project, from the project
+ * root too (CI and hook configs live there). A dependency is not evidence; these are.
+ */
+export class RunEvidence {
+  readonly #lines: RunLine[] = [];
+
+  constructor(p: ProjectFiles) {
+    const roots = p.top === p.root ? [p.root] : [p.root, p.top];
+    for (const root of roots) {
+      const files = [...RUN_FILES, ...workflows(root), ...taskScripts(root)];
+      for (const file of files) {
+        const text = p.textAt(join(root, file));
+        if (text === undefined) continue;
+        const label = root === p.root ? file : `${file} at the project root`;
+        for (const line of text.split("\n")) this.#lines.push({ file: label, line });
+      }
+    }
+    const pkg = p.packageJson() as { "lint-staged"?: unknown };
+    if (pkg["lint-staged"] !== undefined)
+      for (const line of JSON.stringify(pkg["lint-staged"]).split(/[,{}[\]]/))
+        this.#lines.push({ file: "lint-staged in package.json", line });
+  }
+
+  /** The lines that mention `tool` as a word (a command or a pre-commit hook id). */
+  mentions(tool: string): RunLine[] {
+    const word = new RegExp(`(^|[^\\w.-])${tool.replace(/[.+-]/g, "\\$&")}($|[^\\w.-])`);
+    return this.#lines.filter((l) => word.test(l.line) && !/^\s*#/.test(l.line));
+  }
+
+  /**
+   * True when `flag` is on a line that mentions `tool` or on one of the three after it (a
+   * pre-commit hook's `args:` under its `id:`).
+   */
+  near(tool: string, flag: RegExp): boolean {
+    const all = this.#lines;
+    const at = new Set(this.mentions(tool));
+    for (let i = 0; i < all.length; i++) {
+      if (!at.has(all[i]!)) continue;
+      for (let j = i; j < Math.min(all.length, i + 4); j++) {
+        if (j > i && all[j]!.file !== all[i]!.file) break;
+        if (j > i && /^\s*-\s*(id|repo):/.test(all[j]!.line)) break;
+        if (flag.test(all[j]!.line)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Where `tool` is run, said for the plan, or undefined. */
+  where(tool: string): string | undefined {
+    const files = [...new Set(this.mentions(tool).map((l) => l.file))];
+    return files.length === 0 ? undefined : files.join(", ");
+  }
+}
+
+/** The project's own task scripts (`scripts/lint`, `scripts/check.sh`), as encode's projects keep them. */
+const TASK_NAMES = /^(lint|check|format|fmt|test|typecheck|ci)(\.sh)?$/;
+
+function taskScripts(root: string): string[] {
+  try {
+    return readdirSync(join(root, "scripts"))
+      .filter((n) => TASK_NAMES.test(n))
+      .sort()
+      .map((n) => `scripts/${n}`);
+  } catch {
+    return [];
+  }
+}
+
+function workflows(root: string): string[] {
+  try {
+    return readdirSync(join(root, ".github", "workflows"))
+      .filter((n) => n.endsWith(".yml") || n.endsWith(".yaml"))
+      .sort()
+      .map((n) => `.github/workflows/${n}`);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,133 @@
+import { join } from "node:path";
+import { runGit, splitNul } from "../match/git.ts";
+import { compilePatterns } from "../match/pattern.ts";
+import { runSync, utf8 } from "../platform/run-sync.ts";
+import { ownFiles } from "../project/not-own.ts";
+import type { Proposal } from "./spec.ts";
+
+/** How to ask a formatter, without writing, which files it would rewrite. */
+interface CheckMode {
+  /** The command's words before the files, from the callback's own argv. */
+  readonly argv: (run: readonly string[]) => string[] | null;
+  /** The files it names in its output as needing a rewrite. */
+  readonly count: (output: string) => number;
+}
+
+const bin = (run: readonly string[]) => run[0] ?? "";
+const lines = (re: RegExp) => (out: string) => out.split("\n").filter((l) => re.test(l)).length;
+
+const MODES: Readonly<Record<string, CheckMode>> = {
+  prettier: {
+    argv: (run) => [bin(run), "--list-different", "--ignore-unknown"],
+    count: lines(/\S/),
+  },
+  biome: {
+    argv: (run) => [bin(run), "format", "--files-ignore-unknown=true", "--no-errors-on-unmatched"],
+    count: lines(/ format ━|^.+ format\s*━/),
+  },
+  "ruff-format": {
+    argv: (run) => [bin(run), "format", "--check"],
+    count: lines(/^Would reformat/),
+  },
+  black: { argv: (run) => [bin(run), "--check"], count: lines(/^would reformat/) },
+  gofmt: { argv: (run) => [bin(run), "-l"], count: lines(/\S/) },
+  rustfmt: {
+    argv: (run) =>
+      run[0] === "rustfmt" ? [...run.filter((w) => w !== "{files}"), "--check"] : null,
+    count: (out) =>
+      new Set(
+        out
+          .split("\n")
+          .filter((l) => l.startsWith("Diff in "))
+          .map((l) => l.split(" ")[2]),
+      ).size,
+  },
+};
+
+/** What proving a formatter found: how many of its files it would rewrite now. */
+export interface Proof {
+  readonly rewrites: number;
+  readonly files: number;
+}
+
+/** Past this share of the files it was given (and more than a few), a formatter is not the project's. */
+const FOREIGN_SHARE = 0.2;
+const FEW = 5;
+/** Files handed to one check-mode run: enough to tell, quick on a large project. */
+const SAMPLE = 2000;
+
+/**
+ * Run each proposed formatter in check mode on the files it would get (tracked, the
+ * project's own) and keep it only when it would rewrite few of them: a formatter that
+ * would rewrite much of a project is not the one the project is formatted with. Returns
+ * the kept proposals, each one's why with its proof, and the notes on what was left out.
+ */
+export function proveFormatters(
+  root: string,
+  proposals: readonly Proposal[],
+): { proposals: Proposal[]; notes: string[] } {
+  const kept: Proposal[] = [];
+  const notes: string[] = [];
+  let tracked: string[] | null = null;
+  for (const proposal of proposals) {
+    const c = proposal.callback;
+    const tool = toolName(c.name);
+    const mode = c.fixes === true && Array.isArray(c.run) ? MODES[tool] : undefined;
+    if (mode === undefined || !Array.isArray(c.run)) {
+      kept.push(proposal);
+      continue;
+    }
+    tracked ??= trackedOwn(root);
+    const matcher = compilePatterns(c.pattern);
+    const files = tracked.filter((f) => matcher.matches(f));
+    const proof = files.length === 0 ? null : prove(root, c.cwd ?? "", c.run, mode, files);
+    if (proof === null) {
+      kept.push(proposal);
+      continue;
+    }
+    const said = `${c.name} --check: would rewrite ${proof.rewrites} of ${proof.files} files now`;
+    if (proof.rewrites > FEW && proof.rewrites > proof.files * FOREIGN_SHARE) {
+      notes.push(`${c.name}: left out, ${said}: not the formatter this project is formatted with`);
+      continue;
+    }
+    kept.push({ ...proposal, why: `${proposal.why}; ${said}` });
+  }
+  return { proposals: kept, notes };
+}
+
+/** The tool of a callback init named: `prettier-apps-web` → `prettier`. */
+function toolName(name: string): string {
+  for (const tool of Object.keys(MODES))
+    if (name === tool || name.startsWith(`${tool}-`)) return tool;
+  return name;
+}
+
+function trackedOwn(root: string): string[] {
+  const r = runGit(root, ["ls-files", "-z", "--cached"]);
+  if (!r.ok) return [];
+  return ownFiles(root, splitNul(r.stdout), (f) => f).own;
+}
+
+function prove(
+  root: string,
+  cwd: string,
+  run: readonly string[],
+  mode: CheckMode,
+  files: readonly string[],
+): Proof | null {
+  const argv = mode.argv(run);
+  if (argv === null) return null;
+  const sample = files.slice(0, SAMPLE);
+  const prefix = cwd === "" ? "" : `${cwd}/`;
+  const names = sample.map((f) =>
+    prefix !== "" && f.startsWith(prefix) ? f.slice(prefix.length) : f,
+  );
+  const r = runSync(argv[0]!, [...argv.slice(1), ...names], {
+    cwd: join(root, cwd),
+    timeoutMs: 60_000,
+  });
+  // not installed, or it could not run: nothing proven either way
+  if (r.error !== null || r.status === null || r.status > 2) return null;
+  const output = `${utf8(r.stdout)}\n${utf8(r.stderr)}`;
+  return { rewrites: Math.min(mode.count(output), sample.length), files: sample.length };
+}

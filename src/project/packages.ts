@@ -1,0 +1,185 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runGit, splitNul } from "../match/git.ts";
+import { walkFiles } from "../match/walk.ts";
+import { memberGlob } from "./_glob.ts";
+import { hasTomlSection, tomlStrings } from "./_toml.ts";
+import { ownFiles } from "./not-own.ts";
+
+/** The toolchain a package belongs to. */
+export type PackageKind = "node" | "rust" | "go" | "python";
+
+/** A package or module of the project: its own folder, manifest, tools and configs. */
+export interface ProjectPackage {
+  /** Its folder relative to the root, posix; "" for the root. */
+  readonly dir: string;
+  readonly kind: PackageKind;
+  /** Why it counts: the workspace that lists it, or its own manifest. */
+  readonly why: string;
+}
+
+/** A manifest that is not a package of the project's (a fixture, a crate outside the workspace). */
+export interface LeftPackage {
+  readonly dir: string;
+  readonly kind: PackageKind;
+  readonly why: string;
+}
+
+export interface ProjectShape {
+  readonly packages: readonly ProjectPackage[];
+  readonly left: readonly LeftPackage[];
+}
+
+const MANIFESTS: ReadonlyMap<string, PackageKind> = new Map([
+  ["package.json", "node"],
+  ["Cargo.toml", "rust"],
+  ["go.mod", "go"],
+  ["pyproject.toml", "python"],
+]);
+
+/** Folders whose manifests are test data or samples, never a package of the project. */
+const SAMPLE_DIRS = new Set(["testdata", "fixtures", "__fixtures__", "examples", "example"]);
+
+/**
+ * The project's packages and modules below `root`: npm, pnpm, yarn and bun workspaces'
+ * members, a Cargo workspace's members, every Go module (its own go.mod; `go.work` or not),
+ * and Python projects with their own pyproject.toml (uv workspace members included). The
+ * root is one when it has a manifest. A manifest no workspace lists (a test fixture, a crate
+ * the Cargo workspace leaves out) is in `left`, with why. Folders that are not the project's
+ * own (node_modules, virtualenvs) are never looked in.
+ */
+export function projectShape(root: string): ProjectShape {
+  const byKind = new Map<PackageKind, string[]>();
+  for (const path of manifests(root)) {
+    const slash = path.lastIndexOf("/");
+    const kind = MANIFESTS.get(path.slice(slash + 1));
+    if (kind === undefined) continue;
+    const dir = slash === -1 ? "" : path.slice(0, slash);
+    byKind.set(kind, [...(byKind.get(kind) ?? []), dir]);
+  }
+  const packages: ProjectPackage[] = [];
+  const left: LeftPackage[] = [];
+  const read = (path: string): string => {
+    try {
+      return readFileSync(join(root, path), "utf8");
+    } catch {
+      return "";
+    }
+  };
+  node(byKind.get("node") ?? [], read, packages, left);
+  rust(byKind.get("rust") ?? [], read, packages, left);
+  for (const dir of byKind.get("go") ?? []) {
+    if (dir.split("/").some((part) => part === "testdata" || part === "vendor"))
+      left.push({ dir, kind: "go", why: "test data or vendored: go ./... skips it" });
+    else packages.push({ dir, kind: "go", why: dir === "" ? "go.mod" : `its own go.mod` });
+  }
+  python(byKind.get("python") ?? [], read, packages, left);
+  packages.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+  return { packages, left };
+}
+
+type Read = (path: string) => string;
+
+function node(dirs: readonly string[], read: Read, out: ProjectPackage[], left: LeftPackage[]) {
+  if (dirs.length === 0) return;
+  const rootPkg = dirs.includes("") ? parseJson(read("package.json")) : undefined;
+  const globs = [...npmWorkspaces(rootPkg), ...pnpmWorkspaces(read("pnpm-workspace.yaml"))];
+  const where =
+    read("pnpm-workspace.yaml") !== "" ? "pnpm-workspace.yaml" : '"workspaces" in package.json';
+  const member = members(globs);
+  for (const dir of dirs) {
+    if (dir === "") out.push({ dir, kind: "node", why: "package.json" });
+    else if (member(dir)) out.push({ dir, kind: "node", why: `a workspace of ${where}` });
+    else left.push({ dir, kind: "node", why: "no workspace lists it" });
+  }
+}
+
+function rust(dirs: readonly string[], read: Read, out: ProjectPackage[], left: LeftPackage[]) {
+  if (dirs.length === 0) return;
+  const manifest = dirs.includes("") ? read("Cargo.toml") : "";
+  const member = members([
+    ...tomlStrings(manifest, "workspace", "members"),
+    ...tomlStrings(manifest, "workspace", "exclude").map((e) => `!${e}`),
+  ]);
+  for (const dir of dirs) {
+    if (dir === "") out.push({ dir, kind: "rust", why: "Cargo.toml" });
+    else if (member(dir)) out.push({ dir, kind: "rust", why: "a member of the Cargo workspace" });
+    else
+      left.push({
+        dir,
+        kind: "rust",
+        why: "a crate outside the Cargo workspace (not in its members)",
+      });
+  }
+}
+
+function python(dirs: readonly string[], read: Read, out: ProjectPackage[], left: LeftPackage[]) {
+  const rootToml = dirs.includes("") ? read("pyproject.toml") : "";
+  const uv = members([
+    ...tomlStrings(rootToml, "tool.uv.workspace", "members"),
+    ...tomlStrings(rootToml, "tool.uv.workspace", "exclude").map((e) => `!${e}`),
+  ]);
+  for (const dir of dirs) {
+    if (dir === "") {
+      out.push({ dir, kind: "python", why: "pyproject.toml" });
+      continue;
+    }
+    if (uv(dir)) {
+      out.push({ dir, kind: "python", why: "a member of the uv workspace" });
+      continue;
+    }
+    const text = read(`${dir}/pyproject.toml`);
+    const own = hasTomlSection(text, "project") || hasTomlSection(text, "tool.poetry");
+    if (own && !dir.split("/").some((p) => SAMPLE_DIRS.has(p) || p === "tests"))
+      out.push({ dir, kind: "python", why: "its own pyproject.toml" });
+    else
+      left.push({ dir, kind: "python", why: own ? "test data or a sample" : "no [project] table" });
+  }
+}
+
+/** Member patterns, `!` ones excluding, as one test of a folder. */
+function members(patterns: readonly string[]): (dir: string) => boolean {
+  const include = patterns.filter((p) => !p.startsWith("!")).map(memberGlob);
+  const exclude = patterns.filter((p) => p.startsWith("!")).map((p) => memberGlob(p.slice(1)));
+  return (dir) => include.some((m) => m(dir)) && !exclude.some((m) => m(dir));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** package.json's `workspaces`: an array, or `{ packages: [...] }` (yarn). */
+function npmWorkspaces(pkg: unknown): string[] {
+  if (typeof pkg !== "object" || pkg === null) return [];
+  const ws = (pkg as { workspaces?: unknown }).workspaces;
+  const list = Array.isArray(ws) ? ws : (ws as { packages?: unknown } | undefined)?.packages;
+  return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
+}
+
+/** pnpm-workspace.yaml's `packages:` list (a block list of strings). */
+function pnpmWorkspaces(text: string): string[] {
+  const out: string[] = [];
+  let inPackages = false;
+  for (const raw of text.split("\n")) {
+    if (/^packages\s*:/.test(raw)) {
+      inPackages = true;
+      continue;
+    }
+    if (inPackages && /^\S/.test(raw)) break;
+    const item = inPackages ? /^\s*-\s*["']?([^"'#]+?)["']?\s*(?:#.*)?$/.exec(raw) : null;
+    if (item) out.push(item[1]!);
+  }
+  return out;
+}
+
+/** Tracked and untracked, not ignored, manifests outside folders that are not the project's own. */
+function manifests(root: string): string[] {
+  const r = runGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
+  const all = r.ok ? splitNul(r.stdout) : walkFiles(root);
+  const named = all.filter((p) => MANIFESTS.has(p.slice(p.lastIndexOf("/") + 1)));
+  return [...new Set(ownFiles(root, named, (p) => p).own)];
+}

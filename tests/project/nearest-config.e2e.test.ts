@@ -1,0 +1,80 @@
+import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cpilot } from "../helpers/binary.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+/** A root config and a package with its own; each records (config, file) to a log outside. */
+function monorepo(): { root: string; seen: string } {
+  const root = tempDir("cpilot-nearest-", { git: true });
+  const seen = join(tempDir("cpilot-nearest-seen-"), "seen.txt");
+  writeFileSync(seen, "");
+  const rec = (who: string) => ({
+    name: `${who}-rec`,
+    pattern: "*.txt",
+    timeout: 30,
+    run: `for f in "$@"; do echo "${who} $f" >> '${seen}'; done`,
+  });
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({ callbacks: [rec("root")] }),
+    "packages/a/callbacks.config.json": JSON.stringify({ callbacks: [rec("pkg")] }),
+    "top.txt": "t\n",
+    "packages/a/x.txt": "x\n",
+    "packages/b/y.txt": "y\n",
+  });
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "init"], { cwd: root });
+  return { root, seen };
+}
+
+/** `cpilot hook claude` for a Write of `file` by an agent started at `root`. */
+const hookWrite = (root: string, file: string) =>
+  cpilot(["hook", "claude"], {
+    cwd: root,
+    input: JSON.stringify({
+      session_id: "s1",
+      cwd: root,
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(root, file), content: "x" },
+      tool_response: { type: "update", filePath: join(root, file) },
+      tool_use_id: "toolu_1",
+    }),
+  });
+
+const lines = (seen: string) =>
+  readFileSync(seen, "utf8").trim().split("\n").filter(Boolean).sort();
+
+test("check --all from the root: a package with its own config is judged by it, the rest by the root's", () => {
+  const { root, seen } = monorepo();
+  const r = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+  expect(r.code).toBe(0);
+  expect(lines(seen)).toEqual(["pkg x.txt", "root packages/b/y.txt", "root top.txt"]);
+  expect(r.stderr).toContain(
+    "packages/a/ left out: its own callbacks.config.json judges its files",
+  );
+  expect(r.stderr).toContain("cpilot: packages/a/ with its own config");
+});
+
+test("an agent started at the root that writes in the package: the package's config decides", () => {
+  const { root, seen } = monorepo();
+  const hook = (file: string) => hookWrite(root, file);
+  expect(hook("packages/a/x.txt").code).toBe(0);
+  expect(lines(seen)).toEqual(["pkg x.txt"]);
+  expect(hook("top.txt").code).toBe(0);
+  expect(lines(seen)).toEqual(["pkg x.txt", "root top.txt"]);
+});
+
+test("a nested config git does not track (one an agent could write through its shell) changes nothing", () => {
+  const { root, seen } = monorepo();
+  writeFiles(root, {
+    "packages/b/callbacks.config.json": JSON.stringify({ callbacks: [] }),
+  });
+  const r = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+  expect(r.code).toBe(0);
+  expect(lines(seen)).toContain("root packages/b/y.txt");
+  expect(r.stderr).not.toContain("packages/b/ left out");
+  expect(hookWrite(root, "packages/b/y.txt").code).toBe(0);
+  expect(lines(seen).filter((l) => l === "root packages/b/y.txt")).toHaveLength(2);
+});

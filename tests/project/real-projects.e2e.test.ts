@@ -1,0 +1,218 @@
+/**
+ * Public projects of several shapes, each a small snapshot of its real tree under
+ * tests/fixtures/projects/real-*: `cpilot init --yes`, then `check --all`. What a project
+ * runs but this machine cannot install (go, golangci-lint, oxfmt/oxlint, cargo's clippy
+ * and test, ruff and mypy in a fresh virtualenv) is a recorder standing in for it: it
+ * logs the folder it ran in and its arguments. rustfmt is the real one where it is here.
+ */
+import { expect, test } from "bun:test";
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { cpilot } from "../helpers/binary.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { treeState } from "../helpers/tree-state.ts";
+
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "projects");
+const hasPython = spawnSync("python3", ["--version"]).status === 0;
+const rustfmt = spawnSync("sh", ["-c", "command -v rustfmt"], { encoding: "utf8" }).stdout.trim();
+
+interface Callback {
+  name: string;
+  pattern: string[] | string;
+  run: string[] | string;
+  cwd?: string;
+  fixes?: boolean;
+  blocking?: boolean;
+}
+
+/** A recorder: logs `<folder it ran in>\t<name>\t<args…>`, prints nothing, passes. */
+const RECORDER = (log: string, name: string, body = "") =>
+  `#!/usr/bin/env bash\nprintf '%s\\t%s' "$(pwd -P)" ${JSON.stringify(name)} >> '${log}'\nprintf '\\t%s' "$@" >> '${log}'\necho >> '${log}'\n${body}exit 0\n`;
+
+function writeTool(path: string, text: string): void {
+  writeFiles(dirname(path), { [path.slice(dirname(path).length + 1)]: text });
+  chmodSync(path, 0o755);
+}
+
+interface Setup {
+  readonly root: string;
+  readonly log: string;
+  readonly bin: string;
+  readonly env: Record<string, string>;
+}
+
+/** The snapshot in a fresh repository, committed, with `prepare` run before the commit. */
+function setUp(name: string, prepare: (s: Setup) => void = () => {}): Setup {
+  const root = tempDir(`cpilot-real-${name}-`, { git: true });
+  cpSync(join(FIXTURES, `real-${name}`), root, { recursive: true });
+  const log = join(tempDir("cpilot-real-log-"), "ran.tsv");
+  writeFileSync(log, "");
+  const bin = tempDir("cpilot-real-bin-");
+  const path = [bin, ...(rustfmt ? [dirname(rustfmt)] : []), "/usr/local/bin:/usr/bin:/bin"];
+  const s = { root, log, bin, env: { PATH: path.join(":"), CI: "" } };
+  prepare(s);
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "snapshot"], { cwd: root });
+  return s;
+}
+
+function init(s: Setup): { callbacks: Map<string, Callback>; plan: string } {
+  const r = cpilot(["init", "--yes", "--format", "json"], { cwd: s.root, env: s.env });
+  expect({ code: r.code, plan: r.stderr }).toEqual({ code: 0, plan: expect.any(String) });
+  const config = JSON.parse(readFileSync(join(s.root, "callbacks.config.json"), "utf8")) as {
+    callbacks: Callback[];
+  };
+  return { callbacks: new Map(config.callbacks.map((c) => [c.name, c])), plan: r.stderr };
+}
+
+/** What the recorders ran: the folder (relative to the root), the tool, the files it named. */
+function ran(s: Setup): { cwd: string; tool: string; args: string[] }[] {
+  return readFileSync(s.log, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => {
+      const [cwd, tool, ...args] = l.split("\t");
+      const rel = cwd === s.root ? "." : cwd!.slice(s.root.length + 1);
+      return { cwd: rel, tool: tool!, args };
+    });
+}
+
+/** Every file argument a recorder got, as a root-relative path. */
+function filesHanded(s: Setup): string[] {
+  return ran(s).flatMap((r) =>
+    r.args
+      .filter((a) => !a.startsWith("-") && existsSync(resolve(s.root, r.cwd, a)))
+      .map((a) => resolve(s.root, r.cwd, a).slice(s.root.length + 1)),
+  );
+}
+
+const argv = (c: Callback | undefined) => (Array.isArray(c?.run) ? c.run.join(" ") : c?.run);
+const notOwn = (s: Setup, prefixes: string[]) =>
+  Object.entries(treeState(s.root)).filter(([p]) => prefixes.some((x) => p.startsWith(x)));
+
+test.skipIf(!hasPython)(
+  "encode/httpx (ruff + mypy + pytest, a .venv git does not ignore): ruff as its scripts run it, mypy over the package, nothing in the .venv touched",
+  () => {
+    const s = setUp("httpx", ({ root, log }) => {
+      execFileSync("python3", ["-m", "venv", "--without-pip", join(root, ".venv")]);
+      writeFiles(root, { ".venv/lib/site-packages/installed/mod.py": "import os,sys\n" });
+      for (const tool of ["ruff", "mypy", "pytest"])
+        writeTool(join(root, ".venv/bin", tool), RECORDER(log, tool));
+    });
+    const before = notOwn(s, [".venv/"]);
+    const { callbacks, plan } = init(s);
+    expect([...callbacks.keys()]).toEqual(["ruff-format", "ruff", "mypy", "pytest"]);
+    // scripts/lint runs `ruff check --fix` and `ruff format`; scripts/check `mypy httpx tests`
+    expect(argv(callbacks.get("ruff"))).toBe(".venv/bin/ruff check --fix --quiet {files}");
+    expect(argv(callbacks.get("mypy"))).toBe(".venv/bin/mypy -O json httpx");
+    expect(callbacks.get("pytest")?.blocking).toBe(false);
+    expect(plan).toContain("from scripts/check, scripts/lint");
+    expect(plan).toContain("ruff-format --check: would rewrite 0 of 3 files now");
+    const check = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+    expect(check.code).toBe(0);
+    expect(filesHanded(s).filter((f) => f.startsWith(".venv/"))).toEqual([]);
+    expect(notOwn(s, [".venv/"])).toEqual(before);
+    // the package, not the edited files: a rename that breaks another module is seen
+    expect(ran(s).find((r) => r.tool === "mypy")?.args).toEqual(["-O", "json", "httpx"]);
+  },
+);
+
+test("openstatus (pnpm workspaces with catalog:, turbo, oxfmt + oxlint, Go apps, a deno.jsonc for imports): each package runs its own tools in its folder", () => {
+  const s = setUp("openstatus", ({ root, log, bin }) => {
+    for (const tool of ["oxfmt", "oxlint"])
+      writeTool(join(root, "node_modules/.bin", tool), RECORDER(log, tool));
+    // pnpm links each package's own tools into its node_modules/.bin
+    writeTool(join(root, "packages/ui/node_modules/.bin/oxlint"), RECORDER(log, "oxlint"));
+    writeTool(join(root, "packages/ui/node_modules/.bin/tsc"), RECORDER(log, "tsc"));
+    writeTool(join(root, "apps/web/node_modules/.bin/tsc"), RECORDER(log, "tsc"));
+    writeFiles(root, { "node_modules/left-pad/index.ts": "export default 1\n" });
+    for (const tool of ["go", "gofmt", "golangci-lint"])
+      writeTool(join(bin, tool), RECORDER(log, tool));
+  });
+  const { callbacks, plan } = init(s);
+  expect([...callbacks.keys()].sort()).toEqual(
+    [
+      "oxlint",
+      "oxfmt",
+      "gofmt-apps-checker",
+      "golangci-lint-apps-checker",
+      "go-test-apps-checker",
+      "typecheck-apps-web",
+      "oxlint-packages-ui",
+      "typecheck-packages-ui",
+    ].sort(),
+  );
+  expect(plan).not.toContain("deno-fmt");
+  expect(callbacks.get("oxlint-packages-ui")).toMatchObject({ cwd: "packages/ui" });
+  expect(callbacks.get("oxlint")?.pattern).toContain("!packages/ui/**");
+  expect(callbacks.get("typecheck-apps-web")).toMatchObject({
+    cwd: "apps/web",
+    run: "node_modules/.bin/tsc --noEmit",
+  });
+  expect(callbacks.get("golangci-lint-apps-checker")).toMatchObject({ cwd: "apps/checker" });
+  const check = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+  expect(check.code).toBe(0);
+  const runs = ran(s);
+  expect(runs).toContainEqual({ cwd: "packages/ui", tool: "oxlint", args: ["src/lib/utils.ts"] });
+  expect(runs).toContainEqual({ cwd: "apps/web", tool: "tsc", args: ["--noEmit"] });
+  expect(runs).toContainEqual({
+    cwd: "apps/checker",
+    tool: "golangci-lint",
+    args: ["run", "./..."],
+  });
+  expect(filesHanded(s).filter((f) => f.includes("node_modules/"))).toEqual([]);
+});
+
+test("uber-go/zap (five nested Go modules, one .golangci.yml): each module is vetted and tested in its own folder, so a compile error in one fails the check", () => {
+  const s = setUp("zap", ({ log, bin }) => {
+    writeTool(join(bin, "gofmt"), RECORDER(log, "gofmt"));
+    writeTool(join(bin, "go"), RECORDER(log, "go"));
+    // golangci-lint over ./... of the folder it runs in; fails on a file that does not compile
+    writeTool(
+      join(bin, "golangci-lint"),
+      RECORDER(
+        log,
+        "golangci-lint",
+        'if grep -rq "COMPILE ERROR" --include=*.go .; then echo "x.go:1:1: typecheck"; exit 1; fi\n',
+      ),
+    );
+  });
+  const { callbacks } = init(s);
+  for (const mod of ["exp", "benchmarks", "tools", "assets", "zapgrpc-internal-test"])
+    expect(callbacks.get(`golangci-lint-${mod}`)?.cwd).toBe(
+      mod.replace("zapgrpc-internal-test", "zapgrpc/internal/test"),
+    );
+  expect(callbacks.get("golangci-lint")?.pattern).toContain("!exp/**");
+  expect(cpilot(["check", "--all"], { cwd: s.root, env: s.env }).code).toBe(0);
+  writeFileSync(join(s.root, "exp/zapfield/broken.go"), "package zapfield\n// COMPILE ERROR\n");
+  const broken = cpilot(["check", "exp/zapfield/broken.go"], { cwd: s.root, env: s.env });
+  expect(broken.code).toBe(1);
+  expect(broken.stderr).toContain("golangci-lint-exp");
+});
+
+test.skipIf(!rustfmt)(
+  "rust-lang/regex (a Cargo workspace, fuzz/ a crate outside it): rustfmt with the project's edition and rustfmt.toml leaves fuzz/ alone and rewrites nothing",
+  () => {
+    const s = setUp("regex", ({ root, log, bin }) => {
+      writeTool(join(bin, "cargo"), RECORDER(log, "cargo"));
+      // fuzz/ is not formatted by the project: a line rustfmt would rewrite
+      const fuzz = join(root, "fuzz/fuzz_targets/ast_fuzz_match.rs");
+      writeFileSync(fuzz, `${readFileSync(fuzz, "utf8")}\nfn   unformatted( ){}\n`);
+    });
+    const { callbacks, plan } = init(s);
+    expect([...callbacks.keys()]).toEqual(["rustfmt", "clippy", "cargo-test"]);
+    expect(argv(callbacks.get("rustfmt"))).toBe("rustfmt --edition 2021 {files}");
+    expect(callbacks.get("rustfmt")?.pattern).toEqual(["*.rs", "!fuzz/**"]);
+    expect(plan).toContain("fuzz: left out (rust), a crate outside the Cargo workspace");
+    expect(plan).toContain("rustfmt --check: would rewrite 0 of 3 files now");
+    const before = treeState(s.root);
+    const check = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+    expect(check.code).toBe(0);
+    const after = treeState(s.root);
+    // nothing the project's own formatter would not rewrite: the tree is as committed
+    expect(Object.keys(after).filter((k) => after[k] !== before[k] && !k.startsWith("("))).toEqual(
+      [],
+    );
+  },
+);
