@@ -77,6 +77,14 @@ module.exports = {
       from: { path: "^(.+)/[^/]+$" },
       to: { path: "/_[^/]+$", pathNot: "^$1/_[^/]+$" },
     },
+    {
+      name: "agents-through-the-registry",
+      comment:
+        "an agent's folder and the agents' kit are theirs: outside src/agents/, code asks the registry (registry.ts, all-agents.ts, contract.ts) and the hook pipeline takes the agent it is given",
+      severity: "error",
+      from: { path: "^(src|main\\.ts)", pathNot: "^src/agents/" },
+      to: { path: "^src/agents/[^/]+/" },
+    },
     ...upward,
   ],
   options: {
