@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, readdirSync, statSync } from "node:f
 import { dirname, isAbsolute, join } from "node:path";
 import { AGENTS } from "../agents/all-agents.ts";
 import type { HookPlace } from "../agents/contract.ts";
-import { unwrapFailClosed } from "../agents/kit/fail-closed-command.ts";
+import { unwrapFailClosed } from "../hook/fail-closed-command.ts";
 import { NPM_SHIM } from "../platform/self-command.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { failClosedCommand } from "../../hook/fail-closed-command.ts";
 import { isCompiledBinary } from "../../platform/self-command.ts";
-import { failClosedCommand } from "../kit/fail-closed-command.ts";
 import { EDIT_TOOLS_MATCHER } from "./tool-files.ts";
 
 /** One entry of Claude Code's `hooks.<Event>` arrays. */

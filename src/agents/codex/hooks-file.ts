@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import { failClosedCommand } from "../kit/fail-closed-command.ts";
+import { failClosedCommand } from "../../hook/fail-closed-command.ts";
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { isCpilotHookCommand } from "../kit/hook-command.ts";
 import { CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from "./patch.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
+import { FAILS_CLOSED } from "../../hook/fail-closed-command.ts";
 import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer.ts";
-import { FAILS_CLOSED } from "../kit/fail-closed-command.ts";
 import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
 import { codexHooks, codexHookTimeoutSeconds, isCodexCpilotCommand } from "./hooks-file.ts";
 import { codexHome, codexProtocol } from "./protocol.ts";

@@ -3,9 +3,9 @@
  * which commands. The agents' `hookPlaces` build on these.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { unwrapFailClosed } from "../../hook/fail-closed-command.ts";
 import { isObject, type JsonObject, readJsonObject } from "../../util/json-file.ts";
 import type { HookPlace } from "../contract.ts";
-import { unwrapFailClosed } from "./fail-closed-command.ts";
 import { hasGroupedHooks } from "./grouped-hooks.ts";
 import { isCpilotHookCommand } from "./hook-command.ts";
 

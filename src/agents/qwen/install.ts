@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
+import { FAILS_CLOSED, failClosedCommand } from "../../hook/fail-closed-command.ts";
 import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer.ts";
-import { FAILS_CLOSED, failClosedCommand } from "../kit/fail-closed-command.ts";
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
 import { qwenProtocol } from "./protocol.ts";

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { failClosedCommand } from "../../../src/agents/kit/fail-closed-command.ts";
+import { failClosedCommand } from "../../../src/hook/fail-closed-command.ts";
 import { pathWithCpilot, runtimeEnv } from "../../helpers/binary.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 import { binary, cpilot } from "./_helpers.ts";

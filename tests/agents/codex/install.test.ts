@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { failClosedCommand } from "../../../src/agents/kit/fail-closed-command.ts";
+import { failClosedCommand } from "../../../src/hook/fail-closed-command.ts";
 import { tempDir } from "../../helpers/tmp.ts";
 import { cpilot } from "../gemini/_agent-project.ts";
 import { checkInstallCycle, checkRefusesBadJson } from "../gemini/_install-check.ts";
