@@ -2,6 +2,7 @@ import { Buffer } from "node:buffer";
 import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { definitionKey } from "../cache/key.ts";
 import { diagnoseFinishedRun, HOOK_READ } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
@@ -206,6 +207,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     logPath,
     status,
     wholeProject: checksWholeProject(callback.run),
+    definition: definitionKey(options.batch.root, callback),
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
     ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });
