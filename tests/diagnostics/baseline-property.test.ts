@@ -1,5 +1,5 @@
 /**
- * Property: over any sequence of agent edits, reverts, checks, stashes and commits, no error
+ * Property: over any sequence of agent edits, the person's edits, reverts, checks, stashes and commits, no error
  * the agent brought is ever called old. "Old" may only answer for a line HEAD's content of
  * the file holds: no more diagnostics of one text are old than HEAD's file has lines of it.
  */
@@ -16,6 +16,7 @@ const TEXTS = ["BAD x", "BAD y", "fine", "also fine"];
 
 type Step =
   | { kind: "edit"; file: number; at: number; text: number }
+  | { kind: "userEdit"; file: number; at: number; text: number }
   | { kind: "drop"; file: number; at: number }
   | { kind: "revert"; file: number }
   | { kind: "check" }
@@ -33,6 +34,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
   fc.record({
     kind: fc.constant("edit" as const),
+    file: fc.nat(1),
+    at: fc.nat(4),
+    text: fc.nat(3),
+  }),
+  fc.record({
+    kind: fc.constant("userEdit" as const),
     file: fc.nat(1),
     at: fc.nat(4),
     text: fc.nat(3),
@@ -81,9 +88,11 @@ function play(whole: boolean, steps: readonly Step[]): void {
       const file = FILES[s.file] as string;
       const now = lines(root, file);
       const at = Math.min(s.at, now.length);
-      if (s.kind === "edit") now.splice(at, 0, TEXTS[s.text] as string);
-      else now.splice(at, 1);
+      if (s.kind === "drop") now.splice(at, 1);
+      else now.splice(at, 0, TEXTS[s.text] as string);
       writeFileSync(join(root, file), now.map((l) => `${l}\n`).join(""));
+      // The person's edit: no hook call (a check or a commit may follow).
+      if (s.kind === "userEdit") continue;
       // The agent's hook call after its edit.
       const marked = check(root, FILES, { whole, edited: [file] });
       for (const f of FILES) {
