@@ -210,6 +210,30 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     lines.push(
       `… and ${count(mine.length - shownMine, "more")} in ${options.ownFiles ?? "the files you edited"} (see the log)`,
     );
+  // The edited files' own old ones come next, listed and marked, not only counted: the
+  // agent has the file open, and tells its error from the file's old ones by reading them.
+  if (edited.size > 0 && (mine.length > 0 || others.length > 0)) {
+    const inEdited = old.filter((d) => edited.has(d.file));
+    const known = inEdited.filter((d) => !isUnverified(d));
+    const unplaced = inEdited.filter(isUnverified);
+    if (known.length > 0) {
+      lines.push(`already there before your edit, in the files you edited:`);
+      let shown = 0;
+      while (shown < fewShown(OTHERS_SHOWN, known.length) && take(known[shown] as Diagnostic))
+        shown++;
+      if (shown < known.length) lines.push(`… and ${known.length - shown} more already there`);
+    }
+    if (unplaced.length > 0) {
+      lines.push(
+        `${count(unplaced.length, "diagnostic")} in the files you edited that cpilot cannot place (no record of the file before your edit): there before it, or brought by it:`,
+      );
+      let shown = 0;
+      while (shown < fewShown(OTHERS_SHOWN, unplaced.length) && take(unplaced[shown] as Diagnostic))
+        shown++;
+      if (shown < unplaced.length) lines.push(`… and ${unplaced.length - shown} more such`);
+    }
+    old = old.filter((d) => !edited.has(d.file));
+  }
   if (others.length > 0) {
     const cap = mine.length === 0 ? others.length : OTHERS_SHOWN;
     // "new" only where a baseline judged them: `cpilot check` compares with nothing.
@@ -228,8 +252,11 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   // Not known to predate the edit (see Diagnostic.since): shown, and not counted as old.
   const unverified = old.filter(isUnverified);
   if (unverified.length > 0) {
+    const where = unverified.every((d) => !edited.has(d.file))
+      ? "in files you did not edit"
+      : "in the files you edited or others";
     lines.push(
-      `${count(unverified.length, "diagnostic")} in files you did not edit that cpilot had not read before: there before your edit, or brought by it (a change they depend on):`,
+      `${count(unverified.length, "diagnostic")} ${where} that cpilot had not read before: there before your edit, or brought by it (a change they depend on):`,
     );
     let shown = 0;
     while (
