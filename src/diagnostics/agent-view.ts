@@ -21,6 +21,8 @@ export interface AgentViewOptions {
   readonly seen?: Set<string>;
   /** How the run's own files are named: an agent edited them, `cpilot check` checked them. */
   readonly ownFiles?: string;
+  /** What "old" is relative to, as words: "before your edit" (default), "in HEAD" for `cpilot check`. */
+  readonly before?: string;
 }
 
 /** One diagnostic on one line (its message's own lines indented below it). */
@@ -190,6 +192,8 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   if (list.length === 0)
     return repeated > 0 ? [`(the same ${count(repeated, "diagnostic")} as above)`] : null;
   const edited = new Set(options.edited);
+  const before = options.before ?? "before your edit";
+  const own = options.ownFiles ?? "the files you edited";
   const parts = keyedParts(list, edited) ?? slowParts(list, edited);
   const { mine, others } = parts;
   let old = parts.old;
@@ -217,7 +221,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     const known = inEdited.filter((d) => !isUnverified(d));
     const unplaced = inEdited.filter(isUnverified);
     if (known.length > 0) {
-      lines.push(`already there before your edit, in the files you edited:`);
+      lines.push(`already there ${before}, in ${own}:`);
       let shown = 0;
       while (shown < fewShown(OTHERS_SHOWN, known.length) && take(known[shown] as Diagnostic))
         shown++;
@@ -225,7 +229,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     }
     if (unplaced.length > 0) {
       lines.push(
-        `${count(unplaced.length, "diagnostic")} in the files you edited that cpilot cannot place (no record of the file before your edit): there before it, or brought by it:`,
+        `${count(unplaced.length, "diagnostic")} in ${own} that cpilot cannot place (no record of the file ${before}): there ${before}, or not:`,
       );
       let shown = 0;
       while (shown < fewShown(OTHERS_SHOWN, unplaced.length) && take(unplaced[shown] as Diagnostic))
@@ -278,13 +282,13 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     if (mine.length + others.length + unverified.length === 0) {
       lines.push(
         old.length === 1
-          ? "its 1 diagnostic was already there before your edit:"
-          : `all ${old.length} diagnostics were already there before your edit; the first:`,
+          ? `its 1 diagnostic was already there ${before}:`
+          : `all ${old.length} diagnostics were already there ${before}; the first:`,
       );
       for (const d of old.slice(0, OTHERS_SHOWN)) take(d);
     } else
       lines.push(
-        `and ${old.length} that ${old.length === 1 ? "was" : "were"} already there before your edit`,
+        `and ${old.length} that ${old.length === 1 ? "was" : "were"} already there ${before}`,
       );
   }
   if (repeated > 0) lines.push(`(and ${count(repeated, "diagnostic")} shown above)`);

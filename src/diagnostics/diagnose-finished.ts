@@ -73,11 +73,7 @@ export function markNew(
       callback: input.callback,
       diagnostics: found,
       files: input.files,
-      edited: new Set(
-        batch.origin.surface === "check"
-          ? []
-          : batch.files.filter((f) => f.kind !== "deleted").map((f) => f.path),
-      ),
+      edited: new Set(batch.files.filter((f) => f.kind !== "deleted").map((f) => f.path)),
       fromCheck: batch.origin.surface === "check",
       checksWholeProject: input.wholeProject === true,
       definition: input.definition ?? "",

@@ -97,7 +97,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const definition = definitionKey(root, callback);
   const cache =
     !options.signal.aborted && cacheable(callback, options.triggerInput !== undefined, wholeProject)
-      ? lookUp(root, callback, definition, files, wholeProject)
+      ? lookUp(root, definition, files, wholeProject)
       : null;
   if (cache?.record !== undefined)
     return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);

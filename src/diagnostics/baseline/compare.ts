@@ -60,7 +60,10 @@ export interface CompareInput {
   readonly files: readonly string[];
   /** Files an agent just edited; empty for `cpilot check`. */
   readonly edited: ReadonlySet<string>;
-  /** `cpilot check`: records what it finds and marks nothing. */
+  /**
+   * `cpilot check`: the person's own state. Its diagnostics are marked against HEAD's
+   * content as an agent's are; outside git it moves the content that stands for HEAD's.
+   */
   readonly fromCheck: boolean;
   /**
    * The callback checks the same things whatever files it is given (`tsc -p .`): what it
@@ -121,43 +124,39 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const records = decodeSaved(saved);
 
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
-  if (!input.fromCheck) {
-    const judge = new Judge(input, records, definition, inputs, tree, byFile);
-    for (const [file, indexes] of byFile) {
-      const lines = judge.linesOf(file);
-      const decide = judge.forFile(file, lines);
-      for (const i of indexes) {
-        const d = list[i] as Diagnostic;
-        const verdict = decide(d, fingerprint(d), textOf(lines, d.line));
-        if (input.inPlace) {
-          const m = d as { baseline?: "new" | "unchanged"; since?: Diagnostic["since"] };
-          m.baseline = verdict === "new" ? "new" : "unchanged";
-          if (verdict !== "new") m.since = verdict;
-        } else
-          out[i] =
-            verdict === "new"
-              ? { ...d, baseline: "new" }
-              : { ...d, baseline: "unchanged", since: verdict };
-      }
+  const judge = new Judge(input, records, definition, inputs, tree, byFile);
+  for (const [file, indexes] of byFile) {
+    const lines = judge.linesOf(file);
+    const decide = judge.forFile(file, lines);
+    for (const i of indexes) {
+      const d = list[i] as Diagnostic;
+      const verdict = decide(d, fingerprint(d), textOf(lines, d.line));
+      if (input.inPlace) {
+        const m = d as { baseline?: "new" | "unchanged"; since?: Diagnostic["since"] };
+        m.baseline = verdict === "new" ? "new" : "unchanged";
+        if (verdict !== "new") m.since = verdict;
+      } else
+        out[i] =
+          verdict === "new"
+            ? { ...d, baseline: "new" }
+            : { ...d, baseline: "unchanged", since: verdict };
     }
-    judge.rememberTold(out);
-    if (input.save?.(out) === false) return out;
-    record(
-      input,
-      records,
-      saved,
-      definition,
-      inputs,
-      tree,
-      byFile,
-      complete,
-      judge.told,
-      judge.haveHead,
-    );
-  } else {
-    const withHead = headTreeId(root) !== null;
-    record(input, records, saved, definition, inputs, tree, byFile, complete, new Map(), withHead);
   }
+  // `cpilot check` tells, it does not remember what it told: its unplaced ones are not "told".
+  if (!input.fromCheck) judge.rememberTold(out);
+  if (input.save?.(out) === false) return out;
+  record(
+    input,
+    records,
+    saved,
+    definition,
+    inputs,
+    tree,
+    byFile,
+    complete,
+    judge.told,
+    judge.haveHead,
+  );
   return out;
 }
 
@@ -203,7 +202,11 @@ class Judge {
     const before = this.haveHead
       ? (this.base.get(file) ?? NO_CONTENT)
       : (idOf(records.get(lastSeenKey(definition, file))) ?? NO_CONTENT);
-    const told = new RecordMatcher(records.get(toldKey(definition, now, file)) ?? { e: [] });
+    // What an agent was told before informs it now; `cpilot check` tells everything again.
+    const toldRecord = this.input.fromCheck
+      ? undefined
+      : records.get(toldKey(definition, now, file));
+    const told = new RecordMatcher(toldRecord ?? { e: [] });
     const unverified = (d: Diagnostic, key: number, text: number): Verdict =>
       told.take(key, d.line, text) ? "unverified-told" : "unverified";
     // A tool's message about no file, or a file outside the project: nothing to compare with.
