@@ -26,10 +26,18 @@ export function fileContentId(root: string, path: string): string {
   return bytes === null ? NO_CONTENT : blobId(bytes);
 }
 
-/** Content ids of root-relative files as on disk now. */
+/** Past this many files, their ids come from git's index (one listing) rather than each file's bytes. */
+const MANY_FILES = 64;
+
+/**
+ * Content ids of root-relative files as on disk now. Many files: the index's blob ids for
+ * those git sees unchanged (its stat cache answers for them), the others hashed from disk.
+ */
 export function contentIds(root: string, paths: Iterable<string>): Map<string, string> {
+  const wanted = [...new Set(paths)];
+  const known = wanted.length > MANY_FILES ? projectContent(root, Number.POSITIVE_INFINITY) : null;
   const ids = new Map<string, string>();
-  for (const path of paths) if (!ids.has(path)) ids.set(path, fileContentId(root, path));
+  for (const path of wanted) ids.set(path, known?.get(path) ?? fileContentId(root, path));
   return ids;
 }
 

@@ -3,7 +3,7 @@ import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
-import { compareWithBaseline } from "./baseline/compare.ts";
+import { compareWithBaseline, type ReadBefore } from "./baseline/compare.ts";
 
 export interface DiagnoseInput {
   readonly batch: EditBatch;
@@ -19,6 +19,8 @@ export interface DiagnoseInput {
   readonly wholeProject?: boolean;
   /** The callback's definition key (../cache/key.ts): records belong to it. */
   readonly definition?: string;
+  /** The content the run read, taken before it started (see compare.ts). */
+  readonly readBefore?: ReadBefore;
   readonly logPath: string;
   readonly status: RunStatus;
   /** Most diagnostics read from the output (see parse-output.ts); default all it keeps. */
@@ -77,6 +79,7 @@ export function markNew(
       fromCheck: batch.origin.surface === "check",
       checksWholeProject: input.wholeProject === true,
       definition: input.definition ?? "",
+      ...(input.readBefore ? { readBefore: input.readBefore } : {}),
       failed: status === "failed",
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",

@@ -3,6 +3,7 @@ import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { definitionKey } from "../cache/key.ts";
+import { runKey } from "../cache/run-key.ts";
 import { diagnoseFinishedRun, HOOK_READ, markNew } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
@@ -101,6 +102,9 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       : null;
   if (cache?.record !== undefined)
     return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
+  // The content the run will read, as it is before it starts: what changes while it runs
+  // (the agent's next edit) is not recorded under this run's findings.
+  const readBefore = cache?.key ?? runKey(root, definition, files, wholeProject);
   const abort = new AbortController();
   const depth =
     options.depth ??
@@ -143,7 +147,10 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const fields = recordFields(planned, id, depth, options);
   const pending = bookkeep(root, null, () => openPendingRecord(root, fields));
   let lock: OverlapLock | null = null;
-  if (pending !== null && callback.overlap !== "parallel") {
+  // The session-start check (../agent-session/base-check.ts) takes no lock: an agent's own
+  // run never waits behind it.
+  const background = process.env.CPILOT_BASE_CHECK === "1";
+  if (pending !== null && callback.overlap !== "parallel" && !background) {
     try {
       lock = await acquireOverlap({
         root,
@@ -217,6 +224,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     status,
     wholeProject,
     definition,
+    ...(readBefore !== null ? { readBefore } : {}),
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
     ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });
@@ -294,21 +302,25 @@ async function replayRun(
   options.onStart?.({ id, callback: callback.name, files });
   writeReplayLog(preparedLog, record);
   const found = record.diagnostics.map((d) => ({ ...d }));
-  const diagnostics = markNew(
-    {
-      batch: options.batch,
-      callback: callback.name,
-      format: callback.format,
-      report: callback.report,
-      cwd: callback.cwd,
-      files,
-      logPath,
-      status: record.status,
-      wholeProject,
-      definition,
-    },
-    found,
-  );
+  // A clean record needs no judging, and its content's records were saved with it.
+  const diagnostics =
+    found.length === 0
+      ? found
+      : markNew(
+          {
+            batch: options.batch,
+            callback: callback.name,
+            format: callback.format,
+            report: callback.report,
+            cwd: callback.cwd,
+            files,
+            logPath,
+            status: record.status,
+            wholeProject,
+            definition,
+          },
+          found,
+        );
   options.releaseAtEnd?.();
   const result: StoredRun = {
     id,

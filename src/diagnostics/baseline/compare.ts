@@ -72,6 +72,11 @@ export interface CompareInput {
   readonly checksWholeProject?: boolean;
   /** The check's definition key (../../cache/key.ts); "" when unknown. */
   readonly definition?: string;
+  /**
+   * The content the run was to read, taken before it started: a file (or, for a
+   * whole-project check, a project) whose content differs now is not recorded.
+   */
+  readonly readBefore?: ReadBefore;
   /** The run failed (a non-zero exit). */
   readonly failed?: boolean;
   /** Mark the caller's diagnostics in place rather than copies. */
@@ -158,6 +163,12 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     judge.haveHead,
   );
   return out;
+}
+
+/** The content a run was to read, as ../../cache/run-key.ts takes it before the run. */
+export interface ReadBefore {
+  readonly read: Readonly<Record<string, string>>;
+  readonly whole: string | null;
 }
 
 type Verdict = "new" | "run" | "unverified" | "unverified-told";
@@ -340,6 +351,14 @@ function record(
   const list = input.diagnostics;
   const seen = new Map<string, FileEntries>();
   let changed = false;
+  const before = input.readBefore;
+  // The project changed while a whole-project check ran: its findings belong to neither content.
+  if (before !== undefined && tree !== null && before.whole !== null && before.whole !== tree)
+    return;
+  const moved = (file: string) => {
+    const was = before?.read[file];
+    return was !== undefined && was !== inputs.get(file);
+  };
   const put = (key: string, entries: FileEntries) => {
     const old = records.get(key);
     // What a complete record says is not replaced by less.
@@ -352,7 +371,7 @@ function record(
   let read = 0;
   for (const [file, indexes] of byFile) {
     const id = inputs.get(file) ?? NO_CONTENT;
-    if (file === "" || id === NO_CONTENT) continue;
+    if (file === "" || id === NO_CONTENT || moved(file)) continue;
     if (input.partial === true && file === last) continue;
     const lines = read++ < MAX_FILES_READ ? sourceLines(input.root, file) : null;
     const entries = makeRecord(
@@ -369,7 +388,8 @@ function record(
     if (givenFiles.length <= MAX_ENTRIES)
       for (const file of givenFiles) {
         const id = inputs.get(file) ?? NO_CONTENT;
-        if (id !== NO_CONTENT && !byFile.has(file)) put(fileKey(definition, id, file), clean);
+        if (id !== NO_CONTENT && !byFile.has(file) && !moved(file))
+          put(fileKey(definition, id, file), clean);
       }
     if (tree !== null) put(treeKey(definition, tree), clean);
   }
