@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { definitionKey } from "../cache/key.ts";
 import { runKey } from "../cache/run-key.ts";
+import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
 import { diagnoseFinishedRun, HOOK_READ, markNew } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
@@ -257,6 +258,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     successMessage: callback.successMessage,
     ...(diagnostics ? { diagnostics } : {}),
     ...(diagnosed?.cut ? { diagnosticsCut: true } : {}),
+    ...(diagnosed && diagnosed.unreached.length > 0 ? { unreached: diagnosed.unreached } : {}),
     startedAt,
     per: callback.per,
     ...(options.triggerInput
@@ -322,11 +324,19 @@ async function replayRun(
           found,
         );
   options.releaseAtEnd?.();
+  const edited =
+    options.batch.origin.surface === "check"
+      ? []
+      : options.batch.files
+          .filter((f) => f.kind !== "deleted" && files.includes(f.path))
+          .map((f) => f.path);
+  const unreached = unreachedFiles(diagnostics, edited, record.status === "failed");
   const result: StoredRun = {
     id,
     callback: callback.name,
     files,
     blocking: callback.blocking,
+    ...(unreached.length > 0 ? { unreached } : {}),
     status: record.status,
     exitCode: record.exitCode,
     signal: null,

@@ -86,6 +86,11 @@ export function failureBody(
     }
   }
   const lines = (view ?? []).flatMap((l) => l.split("\n"));
+  const unreached = run.unreached ?? [];
+  if (unreached.length > 0)
+    lines.unshift(
+      `it stopped at errors that were there before, before it reached ${unreached.slice(0, 3).join(", ")}${unreached.length > 3 ? ` and ${unreached.length - 3} more` : ""}: your edits there were not checked; fix or silence these errors so the check reaches them:`,
+    );
   // Counts above are of what was read: the agent must know the output goes on.
   if (run.diagnosticsCut && view !== null)
     lines.push(

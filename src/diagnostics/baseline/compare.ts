@@ -27,6 +27,7 @@ import {
   treeKey,
 } from "./_record-keys.ts";
 import { sourceLines } from "./_source-lines.ts";
+import { STOPS_EARLY } from "./stops-early.ts";
 import {
   type Baseline,
   decodeSaved,
@@ -44,13 +45,6 @@ const FEW_FILES = 16;
 const MAX_FILES_READ = 300;
 /** Edited files compared with their last commit per run (one `git show` each). */
 const MAX_COMMIT_LOOKUPS = 20;
-
-/**
- * Tools that stop at the first unit that fails (rustc runs clippy's lints once a crate
- * compiles, cargo builds no crate past a failed one, go vet analyzes a package once it
- * type-checks): a failed run of theirs may not have read every file it was given.
- */
-const STOPS_EARLY = new Set(["rustc", "clippy", "go", "golangci-lint"]);
 
 export interface CompareInput {
   readonly root: string;
