@@ -1,11 +1,4 @@
-import {
-  contentIds,
-  headBlobs,
-  headTreeId,
-  NO_CONTENT,
-  projectContent,
-  worktreeKey,
-} from "../../cache/content.ts";
+import { contentIds, headBlobs, NO_CONTENT, ProjectSnapshot } from "../../cache/content.ts";
 import type { Diagnostic } from "../../model/diagnostic.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
 import {
@@ -106,7 +99,8 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 
   const saved = safeRead(root, callback);
   // The content this run read: the whole project's for a whole-project check, else its files'.
-  const tree = whole ? worktreeKey(root) : null;
+  const project = new ProjectSnapshot(root);
+  const tree = whole ? project.key() : null;
   if (list.length === 0 && complete) {
     // A clean run over content already recorded clean (most hook calls): nothing to decode.
     const known =
@@ -118,12 +112,12 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     if (known !== null && knownCleanInSaved(saved, known)) return [];
   }
   const inputs = whole
-    ? wholeInputs(root, byFile)
+    ? wholeInputs(root, byFile, project)
     : contentIds(root, [...input.files, ...byFile.keys()]);
   const records = decodeSaved(saved);
 
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
-  const judge = new Judge(input, records, definition, inputs, tree, byFile);
+  const judge = new Judge(input, records, definition, inputs, tree, byFile, project);
   for (const [file, indexes] of byFile) {
     const lines = judge.linesOf(file);
     const decide = judge.forFile(file, lines);
@@ -185,12 +179,13 @@ class Judge {
     private readonly inputs: ReadonlyMap<string, string>,
     private readonly tree: string | null,
     byFile: ReadonlyMap<string, number[]>,
+    project: ProjectSnapshot,
   ) {
     const files = [...byFile.keys()].filter((f) => f !== "" && !f.startsWith("/"));
     const base = headBlobs(input.root, files);
-    this.haveHead = base !== null;
+    this.haveHead = base !== null && project.tree() !== null;
     this.base = base ?? new Map();
-    this.baseTree = tree === null ? null : headTreeId(input.root);
+    this.baseTree = tree === null ? null : project.tree();
   }
 
   linesOf(file: string): string[] | null {
@@ -312,8 +307,12 @@ function groupByFile(list: readonly Diagnostic[]): Map<string, number[]> {
  * A whole-project check's inputs: every file of the project with its content (the files
  * with diagnostics at least, when the project is larger than a baseline keeps).
  */
-function wholeInputs(root: string, byFile: ReadonlyMap<string, number[]>): Map<string, string> {
-  const all = projectContent(root, MAX_ENTRIES);
+function wholeInputs(
+  root: string,
+  byFile: ReadonlyMap<string, number[]>,
+  project: ProjectSnapshot,
+): Map<string, string> {
+  const all = project.content(MAX_ENTRIES);
   const own = contentIds(
     root,
     [...byFile.keys()].filter((f) => f !== "" && !f.startsWith("/") && !all?.has(f)),
