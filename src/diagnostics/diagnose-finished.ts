@@ -1,3 +1,4 @@
+import type { ProjectSnapshot } from "../cache/content.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
@@ -22,6 +23,8 @@ export interface DiagnoseInput {
   readonly definition?: string;
   /** The content the run read, taken before it started (see compare.ts). */
   readonly readBefore?: ReadBefore;
+  /** The project as the run left it (see compare.ts). */
+  readonly project?: ProjectSnapshot;
   readonly logPath: string;
   readonly status: RunStatus;
   /** Most diagnostics read from the output (see parse-output.ts); default all it keeps. */
@@ -83,6 +86,7 @@ export function markNew(
       checksWholeProject: input.wholeProject === true,
       definition: input.definition ?? "",
       ...(input.readBefore ? { readBefore: input.readBefore } : {}),
+      ...(input.project ? { project: input.project } : {}),
       failed: status === "failed",
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",

@@ -2,6 +2,7 @@ import { Buffer } from "node:buffer";
 import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ProjectSnapshot } from "../cache/content.ts";
 import { definitionKey } from "../cache/key.ts";
 import { runKey } from "../cache/run-key.ts";
 import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
@@ -216,6 +217,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     stoppedBy,
     toolOf(callback.run),
   );
+  // The project as the run left it: asked of git once, by the comparison and the cache.
+  const after = new ProjectSnapshot(root);
   const diagnosed = await diagnoseFinishedRun({
     batch: options.batch,
     callback: callback.name,
@@ -228,6 +231,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     wholeProject,
     definition,
     ...(readBefore !== null ? { readBefore } : {}),
+    project: after,
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
     ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });
@@ -235,7 +239,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const durationMs = Date.now() - startedAt;
   if (cache !== null)
     bookkeep(root, undefined, () =>
-      remember(root, callback, cache.key, {
+      remember(root, callback, cache.key, after, {
         status,
         exitCode: end.exitCode,
         durationMs,

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { worktreeKey } from "../cache/content.ts";
+import type { ProjectSnapshot } from "../cache/content.ts";
 import { LocalStore } from "../cache/local-store.ts";
 import { changedSince, type RunKey, runKey } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
@@ -93,6 +93,7 @@ export function remember(
   root: string,
   callback: ResolvedCallback,
   key: RunKey,
+  after: ProjectSnapshot,
   run: {
     status: RunStatus;
     exitCode: number | null;
@@ -108,7 +109,7 @@ export function remember(
   const changed = changedSince(root, key);
   // A check whose files changed while it ran read neither content whole: not recorded.
   if (changed.length > 0 && !callback.fixes) return;
-  if (key.whole !== null && key.whole !== worktreeKey(root)) return;
+  if (key.whole !== null && key.whole !== after.key()) return;
   const record: CheckRecord = {
     v: 1,
     key: key.key,

@@ -64,6 +64,8 @@ export interface CompareInput {
    * whole-project check, a project) whose content differs now is not recorded.
    */
   readonly readBefore?: ReadBefore;
+  /** The project as the run left it, shared with the caller (each git answer asked once). */
+  readonly project?: ProjectSnapshot;
   /** The run failed (a non-zero exit). */
   readonly failed?: boolean;
   /** Mark the caller's diagnostics in place rather than copies. */
@@ -99,7 +101,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 
   const saved = safeRead(root, callback);
   // The content this run read: the whole project's for a whole-project check, else its files'.
-  const project = new ProjectSnapshot(root);
+  const project = input.project ?? new ProjectSnapshot(root);
   const tree = whole ? project.key() : null;
   if (list.length === 0 && complete) {
     // A clean run over content already recorded clean (most hook calls): nothing to decode.
