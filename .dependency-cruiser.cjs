@@ -18,6 +18,7 @@ const LAYERS = [
   "match", // patterns, file sets from git and the tree
   "project", // the project's shape: its own files, packages and modules
   "config", // define, find, load, validate, resolve
+  "cache", // check records by content key, and the stores that keep them
   "agent-session", // what cpilot keeps for one agent session: inbox, results, run log, counters
   "diagnostics", // parse tool output into diagnostics, baselines
   "engine", // plan, execute, resync, triggers

@@ -5,7 +5,7 @@ import { parseFlags } from "./_common.ts";
 import { beginAllFiles, splitChangedRef } from "./check-files.ts";
 
 const USAGE =
-  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--fail-on-change] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore";
+  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--fail-on-change] [--new-only] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore";
 
 /** Run the project's callbacks on a set of files, as a pre-commit hook or in CI. */
 export async function checkCommand(
@@ -26,6 +26,7 @@ export async function checkCommand(
       format: { type: "string" },
       config: { type: "string" },
       "fail-on-change": { type: "boolean" },
+      "new-only": { type: "boolean" },
       restore: { type: "boolean" },
     },
     USAGE,
@@ -70,6 +71,7 @@ export async function checkCommand(
       format: values.format,
       config: values.config,
       failOnChange: values["fail-on-change"] === true,
+      newOnly: values["new-only"] === true,
       stagedStart,
       allStart,
     },

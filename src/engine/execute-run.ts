@@ -2,7 +2,11 @@ import { Buffer } from "node:buffer";
 import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { diagnoseFinishedRun, HOOK_READ } from "../diagnostics/diagnose-finished.ts";
+import { ProjectSnapshot } from "../cache/content.ts";
+import { definitionKey } from "../cache/key.ts";
+import { runKey } from "../cache/run-key.ts";
+import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
+import { diagnoseFinishedRun, HOOK_READ, markNew } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { collectYoungGarbage } from "../platform/bun.ts";
@@ -19,9 +23,10 @@ import { describeExit, describeTimeout } from "./exit-words.ts";
 import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
+import { type CacheLookup, cacheable, lookUp, remember, writeReplayLog } from "./result-cache.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
-import { checksWholeProject } from "./run-scope.ts";
+import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
 import {
   openPendingRecord,
   type PendingRecord,
@@ -92,6 +97,19 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   // reply and never stops the run: its result reaches the agent whatever happens to state.
   const preparedLog = bookkeep<string | null>(root, null, () => prepareLog(root, id));
   const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
+  const wholeProject = checksWholeProject(callback.run);
+  // Keyed by the whole project when its result may depend on files it is not given.
+  const keyedWhole = readsBeyondItsFiles(callback.run);
+  const definition = definitionKey(root, callback);
+  const cache =
+    !options.signal.aborted && cacheable(callback, options.triggerInput !== undefined, wholeProject)
+      ? lookUp(root, definition, files, keyedWhole)
+      : null;
+  if (cache?.record !== undefined)
+    return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
+  // The content the run will read, as it is before it starts: what changes while it runs
+  // (the agent's next edit) is not recorded under this run's findings.
+  const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole);
   const abort = new AbortController();
   const depth =
     options.depth ??
@@ -134,7 +152,10 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const fields = recordFields(planned, id, depth, options);
   const pending = bookkeep(root, null, () => openPendingRecord(root, fields));
   let lock: OverlapLock | null = null;
-  if (pending !== null && callback.overlap !== "parallel") {
+  // The session-start check (../agent-session/base-check.ts) takes no lock: an agent's own
+  // run never waits behind it.
+  const background = process.env.CPILOT_BASE_CHECK === "1";
+  if (pending !== null && callback.overlap !== "parallel" && !background) {
     try {
       lock = await acquireOverlap({
         root,
@@ -197,6 +218,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     stoppedBy,
     toolOf(callback.run),
   );
+  // The project as the run left it: asked of git once, by the comparison and the cache.
+  const after = new ProjectSnapshot(root);
   const diagnosed = await diagnoseFinishedRun({
     batch: options.batch,
     callback: callback.name,
@@ -206,11 +229,27 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     files,
     logPath,
     status,
-    wholeProject: checksWholeProject(callback.run),
+    wholeProject,
+    definition,
+    ...(readBefore !== null ? { readBefore } : {}),
+    project: after,
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
     ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });
   const diagnostics = diagnosed?.diagnostics;
+  const durationMs = Date.now() - startedAt;
+  if (cache !== null)
+    bookkeep(root, undefined, () =>
+      remember(root, callback, cache.key, after, {
+        status,
+        exitCode: end.exitCode,
+        durationMs,
+        summary,
+        tail: output?.tail() ?? [],
+        diagnostics,
+        cut: diagnosed?.cut === true,
+      }),
+    );
   const result: StoredRun = {
     id,
     callback: callback.name,
@@ -219,13 +258,14 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     status,
     exitCode: end.exitCode,
     signal: end.signal,
-    durationMs: Date.now() - startedAt,
+    durationMs,
     logPath,
     tail: output.tail(),
     summary,
     successMessage: callback.successMessage,
     ...(diagnostics ? { diagnostics } : {}),
     ...(diagnosed?.cut ? { diagnosticsCut: true } : {}),
+    ...(diagnosed && diagnosed.unreached.length > 0 ? { unreached: diagnosed.unreached } : {}),
     startedAt,
     per: callback.per,
     ...(options.triggerInput
@@ -247,6 +287,77 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     watcher.exited(result);
     await watcher.settled();
   }
+  return result;
+}
+
+/**
+ * A run not run: its recorded result for the same check on the same content, its
+ * diagnostics judged new or old again for this caller (who asks decides what is new).
+ */
+async function replayRun(
+  planned: PlannedRun,
+  options: ExecuteOptions,
+  id: string,
+  preparedLog: string | null,
+  logPath: string,
+  cache: CacheLookup,
+  definition: string,
+  wholeProject: boolean,
+): Promise<StoredRun> {
+  const { callback, files } = planned;
+  const root = options.batch.root;
+  const record = cache.record as NonNullable<CacheLookup["record"]>;
+  const startedAt = Date.now();
+  options.onStart?.({ id, callback: callback.name, files });
+  writeReplayLog(preparedLog, record);
+  const found = record.diagnostics.map((d) => ({ ...d }));
+  // A clean record needs no judging, and its content's records were saved with it.
+  const diagnostics =
+    found.length === 0
+      ? found
+      : markNew(
+          {
+            batch: options.batch,
+            callback: callback.name,
+            format: callback.format,
+            report: callback.report,
+            cwd: callback.cwd,
+            files,
+            logPath,
+            status: record.status,
+            wholeProject,
+            definition,
+          },
+          found,
+        );
+  options.releaseAtEnd?.();
+  const edited =
+    options.batch.origin.surface === "check"
+      ? []
+      : options.batch.files
+          .filter((f) => f.kind !== "deleted" && files.includes(f.path))
+          .map((f) => f.path);
+  const unreached = unreachedFiles(diagnostics, edited, record.status === "failed");
+  const result: StoredRun = {
+    id,
+    callback: callback.name,
+    files,
+    blocking: callback.blocking,
+    ...(unreached.length > 0 ? { unreached } : {}),
+    status: record.status,
+    exitCode: record.exitCode,
+    signal: null,
+    durationMs: record.durationMs,
+    logPath,
+    tail: record.tail,
+    summary: record.summary,
+    successMessage: callback.successMessage,
+    diagnostics,
+    cached: { key: record.key, at: record.at },
+    startedAt,
+    per: callback.per,
+  };
+  bookkeep(root, undefined, () => saveRunRecord(root, recordOf(result)));
   return result;
 }
 

@@ -16,7 +16,9 @@ let runtimeDir: string | undefined;
  */
 export function runtimeEnv(): Record<string, string> {
   runtimeDir ??= tempDir("cpilot-run-");
-  return { CPILOT_RUNTIME_DIR: runtimeDir };
+  // No session-start background check (agent-session/base-check.ts) unless a test asks:
+  // it would add runs to the projects of tests that count them.
+  return { CPILOT_BASE_CHECK: "0", CPILOT_RUNTIME_DIR: runtimeDir };
 }
 
 /** The compiled binary; built once per test run when missing (CI builds it before tests). */
