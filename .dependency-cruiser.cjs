@@ -19,6 +19,7 @@ const LAYERS = [
   "match", // patterns, file sets from git and the tree
   "config", // define, find, load, validate, resolve
   "diagnostics", // parse tool output into diagnostics, baselines
+  "remote-cache", // results shared through a Turborepo remote cache (/v8/artifacts)
   "engine", // plan, execute, resync, triggers
   "stage", // `check --staged`: set unstaged work aside and restore it
   "githook", // git hook scripts
