@@ -1,6 +1,7 @@
 import { agentSettings } from "../config/agent-settings.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine } from "../engine/engine.ts";
+import { type ShardSpec, splitShard } from "../match/shard.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { collectGarbage } from "../platform/bun.ts";
@@ -13,6 +14,7 @@ import { colorEnabled, say } from "../ui/style.ts";
 import { takeStateTrouble } from "../util/state-trouble.ts";
 import { mark } from "../util/trace.ts";
 import { assertKnownNames } from "./_common.ts";
+import { readDurations } from "./check-durations.ts";
 import { selectFiles } from "./check-files.ts";
 import type { StagedStart } from "./check-staged.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
@@ -47,6 +49,10 @@ export interface CheckRequest {
   readonly failOnChange: boolean;
   readonly stagedStart: StagedStart | null;
   readonly allStart: { readonly root: string; readonly files: Promise<FileChange[]> } | null;
+  /** --shard I/N: check only this part of the files. */
+  readonly shard: ShardSpec | null;
+  /** --durations FILE: what each file cost in an earlier check, to balance the shards. */
+  readonly durations: string | undefined;
 }
 
 /** Load the config, select the files, run the callbacks and report (see check.ts). */
@@ -66,7 +72,7 @@ export async function runCheck(
 
   const root = config.root;
   const staged = request.stagedStart ? await request.stagedStart.open(config) : null;
-  const files =
+  const selected =
     staged?.files ??
     (request.allStart?.root === root ? await request.allStart.files : null) ??
     (await selectFiles(root, options.cwd, request.paths, {
@@ -74,6 +80,8 @@ export async function runCheck(
       all: request.all,
       changedRef: request.changedRef,
     }));
+  const shard = request.shard ? shardOf(selected, request.shard, request.durations) : null;
+  const files = shard ? selected.filter((f) => shard.mine.has(f.path)) : selected;
   mark("files selected");
   if (files.length >= COLLECT_AFTER_LISTING) collectGarbage();
   if (staged && files.length === 0) {
@@ -89,7 +97,7 @@ export async function runCheck(
     !staged &&
     !json &&
     format !== "sarif" &&
-    files.length === 0 &&
+    selected.length === 0 &&
     !request.all &&
     request.paths.length === 0
   ) {
@@ -163,15 +171,57 @@ export async function runCheck(
   }
   let outcome: Outcome = failOnChange ? failOnChanges(ran) : ran;
   if (!combined) outcome = { ...outcome, ok: false };
-  if (json) writeOut(`${JSON.stringify(toJson(outcome))}\n`);
+  const shardMark = shard?.mark;
+  if (json)
+    writeOut(
+      `${JSON.stringify({ ...toJson(outcome), ...(shardMark ? { shard: shardMark } : {}) })}\n`,
+    );
   else if (failOnChange && outcome.resyncs.length > 0) {
     for (const r of outcome.resyncs) say(r.diff);
   }
   if (!json) printSummary(outcome, files.length, Date.now() - started, color);
-  writeCheckExport(outcome, format);
+  if (shard && !json)
+    say(
+      `cpilot: shard ${request.shard?.index}/${request.shard?.count}: ${files.length} of ${selected.length} files`,
+    );
+  writeCheckExport(
+    outcome,
+    format,
+    process.env,
+    shardMark ? { cpilotShard: shardMark } : undefined,
+  );
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) process.stderr.write(`${trouble}\n`);
   mark("check reported");
   if (options.signal.aborted) return 130;
   return outcome.ok ? 0 : 1;
+}
+
+/**
+ * This job's part of the files (--shard), and what its output says of it so that
+ * `check --merge` can tell that the shards of one check hold every file exactly once.
+ */
+function shardOf(
+  files: readonly FileChange[],
+  spec: ShardSpec,
+  durationsPath: string | undefined,
+): { mine: Set<string>; mark: Record<string, unknown> } {
+  const weights = durationsPath === undefined ? null : readDurations(durationsPath);
+  if (durationsPath !== undefined && weights === null)
+    say(`cpilot: no durations in ${durationsPath} yet: the files are split by name`);
+  const shard = splitShard(
+    files.map((f) => f.path),
+    weights ?? new Map(),
+    spec,
+  );
+  return {
+    mine: new Set(shard.files),
+    mark: {
+      index: spec.index,
+      count: spec.count,
+      of: shard.of,
+      split: shard.split,
+      files: shard.files,
+    },
+  };
 }
