@@ -18,6 +18,8 @@ export const LOOKUP_BUDGET_MS = 400;
 export const WRITE_TIMEOUT_MS = 3_000;
 /** An entry is results, never files: anything larger is not one of cpilot's. */
 export const MAX_ENTRY_BYTES = 4 << 20;
+/** Hashes asked for in one batch query. */
+const QUERY_CHUNK = 1_000;
 /** Requests in flight at once. */
 const CONCURRENCY = 8;
 
@@ -137,6 +139,17 @@ export class RemoteCache<T> {
    * (then each key is asked for itself) or it failed.
    */
   private async query_(keys: readonly string[], signal: AbortSignal): Promise<string[] | null> {
+    if (keys.length <= QUERY_CHUNK) return this.queryChunk(keys, signal);
+    const present: string[] = [];
+    for (let at = 0; at < keys.length; at += QUERY_CHUNK) {
+      const part = await this.queryChunk(keys.slice(at, at + QUERY_CHUNK), signal);
+      if (part === null) return null;
+      present.push(...part);
+    }
+    return present;
+  }
+
+  private async queryChunk(keys: readonly string[], signal: AbortSignal): Promise<string[] | null> {
     if (this.batchQuery === false) return null;
     const answer = await this.send("POST", "", "the batch query", signal, {
       headers: { "content-type": "application/json" },
@@ -208,7 +221,8 @@ export class RemoteCache<T> {
         headers: { ...this.headers, ...extra.headers },
         ...(extra.body !== undefined ? { body: extra.body } : {}),
         signal,
-        maxBody: method === "POST" ? 64 * MAX_ENTRY_BYTES : MAX_ENTRY_BYTES,
+        // a batch answer is a few dozen bytes a hash
+        maxBody: method === "POST" ? QUERY_CHUNK * 1024 : MAX_ENTRY_BYTES,
       });
     } catch (err) {
       if (err instanceof NoAnswer) this.fail(err, method === "PUT");

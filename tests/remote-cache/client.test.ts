@@ -146,6 +146,21 @@ describe("against the real server", () => {
     }
   });
 
+  test("many keys go to the batch query a thousand at a time", async () => {
+    const proxy = recordingProxy(server.url, {
+      batch: true,
+      exists: (hash) => existsSync(server.entryPath(hash)),
+    });
+    try {
+      const keys = Array.from({ length: 1_500 }, (_, i) => key(100_000 + i));
+      const got = await client(proxy.url, { budget: 60_000 }).getMany([key(7), ...keys]);
+      expect([...got.keys()]).toEqual([key(7)]);
+      expect(proxy.seen.filter((r) => r.method === "POST")).toHaveLength(2);
+    } finally {
+      proxy.stop();
+    }
+  });
+
   test("a signed entry verifies; one edited on the server, or read with another key, is ignored and said", async () => {
     const writer = client(signing.url, { write: true, key: "k1" });
     expect(await writer.put(key(10), result(key(10)))).toBe(true);

@@ -11,3 +11,27 @@ test("only `cpilot check` with CPILOT_REMOTE_CACHE_WRITE=1 and no agent around w
     expect(writeRefusal(true, "check", { [marker]: "1" })).toContain(`(${marker} is set)`);
   expect(writeRefusal(true, "check", { AI_AGENT: "" })).toBeNull();
 });
+
+test("a surface opens the cache from the environment: agents' surfaces read only, and say so when a write was asked", async () => {
+  const { openRemoteCache } = await import("../../src/remote-cache/open.ts");
+  const shape = (v: unknown) => v;
+  const env = {
+    CPILOT_REMOTE_CACHE_URL: "http://127.0.0.1:9",
+    CPILOT_REMOTE_CACHE_TOKEN: "t",
+    CPILOT_REMOTE_CACHE_TEAM: "team_x",
+    CPILOT_REMOTE_CACHE_WRITE: "1",
+  };
+  expect(openRemoteCache("check", shape, { env: {} })).toEqual({ cache: null, notices: [] });
+  const check = openRemoteCache("check", shape, { env });
+  expect(check.notices).toEqual([]);
+  const hook = openRemoteCache("hook", shape, { env });
+  expect(hook.notices).toEqual([
+    "cpilot: CPILOT_REMOTE_CACHE_WRITE=1 ignored: cpilot hook never writes to the remote cache",
+  ]);
+  // a refused writer sends nothing (nothing listens on port 9: a send would be a notice)
+  expect(await hook.cache?.put("a".repeat(40), {})).toBe(false);
+  expect(hook.cache?.notices()).toEqual([]);
+  const bad = openRemoteCache("check", shape, { env: { ...env, CPILOT_REMOTE_CACHE_TOKEN: "" } });
+  expect(bad.cache).toBeNull();
+  expect(bad.notices[0]).toContain("remote cache off: CPILOT_REMOTE_CACHE_TOKEN is not set");
+});
