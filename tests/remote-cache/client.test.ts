@@ -267,6 +267,35 @@ describe("a remote that is down, slow or talks nonsense is a miss, said once", (
     }
   });
 
+  test("slow: a server that answers a byte at a time is given up on at the budget too", async () => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const drip = nonsenseServer((method) => {
+      if (method === "POST") return new Response("", { status: 404 });
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("{"));
+          timer = setInterval(() => {
+            try {
+              controller.enqueue(new TextEncoder().encode(" "));
+            } catch {
+              clearInterval(timer);
+            }
+          }, 50);
+        },
+        cancel: () => clearInterval(timer),
+      });
+      return new Response(body, { status: 200 });
+    });
+    try {
+      const reader = client(drip.url, { budget: 300 });
+      expect(await reader.get(key(1))).toBeUndefined();
+      expect(reader.notices()).toEqual([expect.stringContaining("did not answer within 300 ms")]);
+    } finally {
+      clearInterval(timer);
+      drip.stop();
+    }
+  });
+
   test("nonsense: a batch answer that is not JSON", async () => {
     const odd = nonsenseServer(() => new Response("<html>hello</html>", { status: 200 }));
     try {
