@@ -18,6 +18,7 @@ const LAYERS = [
   "session", // per-session state under the runtime folder
   "match", // patterns, file sets from git and the tree
   "config", // define, find, load, validate, resolve
+  "cache", // check records by content key, and the stores that keep them
   "diagnostics", // parse tool output into diagnostics, baselines
   "remote-cache", // results shared through a Turborepo remote cache (/v8/artifacts)
   "engine", // plan, execute, resync, triggers

@@ -16,6 +16,7 @@ usage: cpilot <command> [options]        (cpilot <command> --help for its option
   list                 the callbacks table
   enable | disable     resume or pause callbacks here (NAME... or --all)
   logs [RUN_ID]        recent runs, or one run's full output
+  cache [clear]        what the result cache holds (checks not run again on the same content), or empty it
   ps                   what runs now (run id, callback, pid, started, session, command)
   stop RUN_ID          stop a running run and everything it started (--session ID, --all)
   init                 propose callbacks for what the project already runs, then write the config
@@ -48,6 +49,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     return (args, ctx) => toggleCommand(false, args, ctx);
   },
   logs: async () => (await import("./src/cli/logs.ts")).logsCommand,
+  cache: async () => (await import("./src/cli/cache.ts")).cacheCommand,
   ps: async () => (await import("./src/cli/ps.ts")).psCommand,
   stop: async () => (await import("./src/cli/stop.ts")).stopCommand,
   init: async () => (await import("./src/cli/init.ts")).initCommand,

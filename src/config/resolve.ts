@@ -39,6 +39,8 @@ export interface ResolvedCallback {
   /** How its output is read as diagnostics, and what an agent sees of them (as written). */
   readonly format?: CallbackDef["format"];
   readonly report?: CallbackDef["report"];
+  /** As the config says (see CallbackDef.cache); absent means the default. */
+  readonly cache?: boolean;
 }
 
 export interface ResolvedConfig {
@@ -83,6 +85,7 @@ function resolveCallback(
     ...triggerFields(def, limits, lookup),
     ...(def.format ? { format: def.format } : {}),
     ...(def.report ? { report: def.report } : {}),
+    ...(def.cache !== undefined ? { cache: def.cache } : {}),
   };
 }
 

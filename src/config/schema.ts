@@ -80,6 +80,7 @@ const callbackSchema = z
     // diagnostics (issue 20)
     format: z.enum(FORMAT_NAMES).optional(),
     report: z.enum(["new", "all"]).optional(),
+    cache: z.boolean().optional(),
   })
   .strict();
 

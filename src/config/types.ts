@@ -136,6 +136,13 @@ export interface CallbackDef {
    * ones already there as a count; "all" every one. `cpilot check` always reports all.
    */
   report?: "new" | "all";
+  /**
+   * Replay a recorded result instead of running again when the check and the content it
+   * reads are unchanged (see docs/config.md, "Results cache"). Default true for a command;
+   * set false for one that reads the network, the clock, or files outside the project.
+   * A function callback is never cached.
+   */
+  cache?: boolean;
 }
 
 /** The event a trigger reacts to. */

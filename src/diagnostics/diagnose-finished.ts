@@ -17,6 +17,8 @@ export interface DiagnoseInput {
   readonly files: readonly string[];
   /** The callback checks the same things whatever files it is given (see run-scope.ts). */
   readonly wholeProject?: boolean;
+  /** The callback's definition key (../cache/key.ts): records belong to it. */
+  readonly definition?: string;
   readonly logPath: string;
   readonly status: RunStatus;
   /** Most diagnostics read from the output (see parse-output.ts); default all it keeps. */
@@ -78,6 +80,8 @@ export function markNew(
       ),
       fromCheck: batch.origin.surface === "check",
       checksWholeProject: input.wholeProject === true,
+      definition: input.definition ?? "",
+      failed: status === "failed",
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",
       // Part of the output unread, or a failure that names no file (tsc's "error TS5112:

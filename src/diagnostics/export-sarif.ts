@@ -45,6 +45,10 @@ function sarifRun(run: RunResult, root: string): Record<string, unknown> {
       {
         executionSuccessful: run.status === "passed" || run.status === "silent",
         ...(run.exitCode !== null ? { exitCode: run.exitCode } : {}),
+        // Not run: the recorded result of the same check on the same content.
+        ...(run.cached
+          ? { properties: { fromCache: true, cachedAt: new Date(run.cached.at).toISOString() } }
+          : {}),
       },
     ],
     results: diagnostics.map((d) => result(d, codes)),

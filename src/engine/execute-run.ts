@@ -2,7 +2,8 @@ import { Buffer } from "node:buffer";
 import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { diagnoseFinishedRun, HOOK_READ } from "../diagnostics/diagnose-finished.ts";
+import { definitionKey } from "../cache/key.ts";
+import { diagnoseFinishedRun, HOOK_READ, markNew } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { collectYoungGarbage } from "../platform/bun.ts";
@@ -18,6 +19,7 @@ import { describeExit, describeTimeout } from "./exit-words.ts";
 import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
+import { type CacheLookup, cacheable, lookUp, remember, writeReplayLog } from "./result-cache.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
 import { checksWholeProject } from "./run-scope.ts";
@@ -91,6 +93,14 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   // reply and never stops the run: its result reaches the agent whatever happens to state.
   const preparedLog = bookkeep<string | null>(root, null, () => prepareLog(root, id));
   const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
+  const wholeProject = checksWholeProject(callback.run);
+  const definition = definitionKey(root, callback);
+  const cache =
+    !options.signal.aborted && cacheable(callback, options.triggerInput !== undefined, wholeProject)
+      ? lookUp(root, callback, definition, files, wholeProject)
+      : null;
+  if (cache?.record !== undefined)
+    return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
   const abort = new AbortController();
   const depth =
     options.depth ??
@@ -205,11 +215,25 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     files,
     logPath,
     status,
-    wholeProject: checksWholeProject(callback.run),
+    wholeProject,
+    definition,
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
     ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });
   const diagnostics = diagnosed?.diagnostics;
+  const durationMs = Date.now() - startedAt;
+  if (cache !== null)
+    bookkeep(root, undefined, () =>
+      remember(root, callback, cache.key, {
+        status,
+        exitCode: end.exitCode,
+        durationMs,
+        summary,
+        tail: output?.tail() ?? [],
+        diagnostics,
+        cut: diagnosed?.cut === true,
+      }),
+    );
   const result: StoredRun = {
     id,
     callback: callback.name,
@@ -218,7 +242,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     status,
     exitCode: end.exitCode,
     signal: end.signal,
-    durationMs: Date.now() - startedAt,
+    durationMs,
     logPath,
     tail: output.tail(),
     summary,
@@ -246,6 +270,65 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     watcher.exited(result);
     await watcher.settled();
   }
+  return result;
+}
+
+/**
+ * A run not run: its recorded result for the same check on the same content, its
+ * diagnostics judged new or old again for this caller (who asks decides what is new).
+ */
+async function replayRun(
+  planned: PlannedRun,
+  options: ExecuteOptions,
+  id: string,
+  preparedLog: string | null,
+  logPath: string,
+  cache: CacheLookup,
+  definition: string,
+  wholeProject: boolean,
+): Promise<StoredRun> {
+  const { callback, files } = planned;
+  const root = options.batch.root;
+  const record = cache.record as NonNullable<CacheLookup["record"]>;
+  const startedAt = Date.now();
+  options.onStart?.({ id, callback: callback.name, files });
+  writeReplayLog(preparedLog, record);
+  const found = record.diagnostics.map((d) => ({ ...d }));
+  const diagnostics = markNew(
+    {
+      batch: options.batch,
+      callback: callback.name,
+      format: callback.format,
+      report: callback.report,
+      cwd: callback.cwd,
+      files,
+      logPath,
+      status: record.status,
+      wholeProject,
+      definition,
+    },
+    found,
+  );
+  options.releaseAtEnd?.();
+  const result: StoredRun = {
+    id,
+    callback: callback.name,
+    files,
+    blocking: callback.blocking,
+    status: record.status,
+    exitCode: record.exitCode,
+    signal: null,
+    durationMs: record.durationMs,
+    logPath,
+    tail: record.tail,
+    summary: record.summary,
+    successMessage: callback.successMessage,
+    diagnostics,
+    cached: { key: record.key, at: record.at },
+    startedAt,
+    per: callback.per,
+  };
+  bookkeep(root, undefined, () => saveRunRecord(root, recordOf(result)));
   return result;
 }
 

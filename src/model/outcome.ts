@@ -40,6 +40,8 @@ export interface RunResult {
   readonly diagnostics?: readonly Diagnostic[];
   /** The output held more diagnostics than were read (a hook call reads the first part). */
   readonly diagnosticsCut?: true;
+  /** Not run: its recorded result for the same check on the same content, replayed. */
+  readonly cached?: { readonly key: string; readonly at: number };
   /** Set when a trigger of another run started this one. */
   readonly startedBy?: {
     readonly runId: string;

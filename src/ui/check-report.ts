@@ -19,6 +19,7 @@ export function toJson(outcome: Outcome) {
       summary: r.summary,
       tail: r.tail,
       diagnostics: r.diagnostics ?? [],
+      ...(r.cached ? { fromCache: true, cachedAt: new Date(r.cached.at).toISOString() } : {}),
     })),
     resyncs: outcome.resyncs.map((r) => ({ path: r.path, diff: r.diff })),
     notes: outcome.notes,

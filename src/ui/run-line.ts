@@ -29,7 +29,8 @@ export function renderRunLines(
   options: { tailLines: number; seen?: Set<string> },
 ): string[] {
   const [mark, tint] = MARKS[run.status];
-  const head = `${paint(mark, tint, color)} ${paint(run.callback, "bold", color)} ${paint(`(${fileLabel(run.files)}, ${formatDuration(run.durationMs)})`, "gray", color)}`;
+  const when = run.cached ? "from cache" : formatDuration(run.durationMs);
+  const head = `${paint(mark, tint, color)} ${paint(run.callback, "bold", color)} ${paint(`(${fileLabel(run.files)}, ${when})`, "gray", color)}`;
   const bad = run.status === "failed" || run.status === "timed_out";
   if (!bad) {
     const extra =

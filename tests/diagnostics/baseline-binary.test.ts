@@ -128,45 +128,6 @@ const diag = (line: number, message: string): Diagnostic => ({
 
 const baselineDir = (root: string) => join(root, ".cpilot", "baseline");
 
-test("a baseline in the JSON format saved before is read, then replaced by the first save", () => {
-  const root = tempDir("cpilot-baseline-legacy-", { git: true });
-  writeFiles(root, { "a.txt": "one\ntwo\nthree\n", ".cpilot/baseline/.keep": "" });
-  // As the previous version saved it: "old one" on line 1, there before any agent edit.
-  const lines = ["one", "two", "three"];
-  const entry = (line: number, message: string) => [
-    crc32(message, keyHead("compiler", "error", "E1")),
-    line,
-    lineHash(lines[line - 1]),
-    0,
-  ];
-  const legacy = join(baselineDir(root), "lint.json");
-  writeFileSync(
-    legacy,
-    JSON.stringify({ version: 2, files: { "a.txt": { e: entry(1, "old one") } } }),
-  );
-  const input = { root, callback: "lint", files: ["a.txt"], edited: new Set(["a.txt"]) };
-  // Two lines added on top: the old diagnostic moved with its line.
-  writeFiles(root, { "a.txt": "new\nnewer\none\ntwo\nthree\n" });
-  const marked = compareWithBaseline({
-    ...input,
-    diagnostics: [diag(3, "old one"), diag(1, "brought")],
-    fromCheck: false,
-  });
-  expect(marked.map((d) => `${d.line} ${d.baseline}/${d.since ?? "-"}`)).toEqual([
-    "3 unchanged/run",
-    "1 new/-",
-  ]);
-  expect(existsSync(legacy)).toBe(false);
-  expect(existsSync(join(baselineDir(root), "lint.bin"))).toBe(true);
-  // What the agent brought stays its own in the new format too.
-  const again = compareWithBaseline({
-    ...input,
-    diagnostics: [diag(3, "old one"), diag(1, "brought")],
-    fromCheck: false,
-  });
-  expect(again.map((d) => d.baseline)).toEqual(["unchanged", "new"]);
-});
-
 test("a torn baseline file is read as none and replaced by a whole one", () => {
   const root = tempDir("cpilot-baseline-torn-");
   writeFiles(root, { "a.txt": "one\ntwo\n" });
@@ -175,9 +136,9 @@ test("a torn baseline file is read as none and replaced by a whole one", () => {
   const path = join(baselineDir(root), "lint.bin");
   const whole = readFileSync(path);
   writeFileSync(path, whole.subarray(0, whole.length - 3));
-  // Nothing to compare with and not edited: new, and the file is whole again.
+  // Nothing to compare with and not edited: not known either way, and the file is whole again.
   const torn = compareWithBaseline({ ...input, diagnostics: [diag(1, "there")], fromCheck: false });
-  expect(torn.map((d) => d.baseline)).toEqual(["new"]);
+  expect(torn.map((d) => `${d.baseline}/${d.since}`)).toEqual(["unchanged/unverified"]);
   expect(decodeBaseline(new Uint8Array(readFileSync(path)).slice())).not.toBeNull();
 });
 

@@ -36,8 +36,9 @@ const MAGIC = 0x6c627063; // "cpbl" read as a little-endian u32
  * then reads as none and the first-sight rules decide (see compare.ts): kept, its stale
  * fingerprints would make old diagnostics look new, and saved as the agent's, stay so.
  * 4: mypy's pretty output read whole (2026-11-24).
+ * 5: records keyed by content, not by path.
  */
-const VERSION = 4;
+const VERSION = 5;
 const HEADER = 24;
 /** Unused entries kept, at least, before the entries are packed again (see encodeWith). */
 const MIN_UNUSED = 1000;

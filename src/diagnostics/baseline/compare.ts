@@ -1,398 +1,392 @@
-import type { Diagnostic } from "../../model/diagnostic.ts";
-import { crc32 } from "../../platform/crc32.ts";
-import { filesUnchangedSinceCommit, linesUnchangedSinceCommit } from "./_committed.ts";
-import { editedNames, namesInMessage } from "./_edited-names.ts";
-import { keyHead, lineHash, sourceLines } from "./_source-lines.ts";
 import {
+  contentIds,
+  headBlobs,
+  headTreeId,
+  NO_CONTENT,
+  projectContent,
+  worktreeKey,
+} from "../../cache/content.ts";
+import type { Diagnostic } from "../../model/diagnostic.ts";
+import { linesUnchangedSinceCommit } from "./_committed.ts";
+import {
+  fingerprint,
+  idOf,
+  idRecord,
+  isIncomplete,
+  makeRecord,
+  RecordMatcher,
+  sameRecord,
+  textOf,
+} from "./_entries.ts";
+import {
+  fileKey,
+  lastSeenKey,
+  shortDefinition,
+  toldKey,
+  treeFileKey,
+  treeKey,
+} from "./_record-keys.ts";
+import { sourceLines } from "./_source-lines.ts";
+import {
+  type Baseline,
   decodeSaved,
   type FileEntries,
   knownCleanInSaved,
   MAX_ENTRIES,
-  type ReadBaseline,
   readSavedBaseline,
   type SavedBaseline,
-  STRIDE,
   updateBaseline,
 } from "./store.ts";
 
-/** Runs over at most this many files look their files up in the baseline's text first. */
+/** Runs over at most this many files look their records up in the saved bytes first. */
 const FEW_FILES = 16;
 /** Files read for their line texts per run; diagnostics in more files match by line. */
 const MAX_FILES_READ = 300;
-/** Edited files compared with their last commit per run (one `git show` each); past this, new. */
+/** Edited files compared with their last commit per run (one `git show` each). */
 const MAX_COMMIT_LOOKUPS = 20;
+
+/**
+ * Tools that stop at the first unit that fails (rustc runs clippy's lints once a crate
+ * compiles, cargo builds no crate past a failed one, go vet analyzes a package once it
+ * type-checks): a failed run of theirs may not have read every file it was given.
+ */
+const STOPS_EARLY = new Set(["rustc", "clippy", "go", "golangci-lint"]);
 
 export interface CompareInput {
   readonly root: string;
   readonly callback: string;
   readonly diagnostics: readonly Diagnostic[];
-  /** The files the run checked: one without diagnostics now is known clean. */
+  /** The files the run was given. */
   readonly files: readonly string[];
   /** Files an agent just edited; empty for `cpilot check`. */
   readonly edited: ReadonlySet<string>;
-  /**
-   * `cpilot check` sees the project as its people left it: it records what it finds as
-   * already there and marks nothing.
-   */
+  /** `cpilot check`: records what it finds and marks nothing. */
   readonly fromCheck: boolean;
   /**
-   * The callback checks the same things whatever files it is given (`tsc -p .`): once one
-   * of its runs was read whole, a file that run did not name had no diagnostics.
+   * The callback checks the same things whatever files it is given (`tsc -p .`): what it
+   * finds in a file depends on the whole project's content, so it is recorded under that.
    */
   readonly checksWholeProject?: boolean;
-  /**
-   * The diagnostics are the caller's own (a parse it just made): marked in place, not
-   * copied (thousands of copies cost more than the comparison).
-   */
+  /** The check's definition key (../../cache/key.ts); "" when unknown. */
+  readonly definition?: string;
+  /** The run failed (a non-zero exit). */
+  readonly failed?: boolean;
+  /** Mark the caller's diagnostics in place rather than copies. */
   readonly inPlace?: boolean;
   /**
-   * Only part of the run's output was read (a limit), or a failed run named no file: its
-   * diagnostics are compared; only files read whole are saved (see the end), and none is
-   * recorded clean, since a file with none read may well have some.
+   * Only part of the run's output was read (a limit), or a failed run named no file: what
+   * was read is compared; no file is recorded clean.
    */
   readonly partial?: boolean;
   /**
-   * Whether to save this run as the baseline, asked with the marked diagnostics before
-   * saving: false when the caller will read more of the output and compare again (a partial
-   * record saved first would lose what the agent's edit brought past its cut). Default yes.
+   * Whether to save this run's records, asked with the marked diagnostics first: false when
+   * the caller will read more of the output and compare again. Default yes.
    */
   readonly save?: (marked: readonly Diagnostic[]) => boolean;
 }
 
 /**
- * Mark each diagnostic "new" or "unchanged" against the callback's baseline (the last run
- * that saw its file), then make this run the baseline. A diagnostic is the same one when its
- * tool, severity, code and message are equal and it sits on the same source text (lines the
- * edit moved do not count), or on the same line when the text cannot be read.
- *
- * A file with no baseline yet: in a file the agent edited, what is on a line unchanged since
- * the last commit was there before; in a file it did not edit that is as in the last commit,
- * all of it was; in any other file it counts as new (those are shown as a count and a few,
- * after the edited files'). What an agent's edit brought stays "new" in later runs until it
- * is gone. Saving is best effort and never throws.
+ * Mark each diagnostic "new" or "unchanged": unchanged only when the same check found it
+ * on the content its file had before the agent's edits (HEAD's: a session's edits are its
+ * own until committed); for a whole-project check, on the whole project as in HEAD. Then
+ * record what this run found under the content it read. Where no record of that content
+ * exists, a diagnostic is "unverified" (not known either way), or new when it sits on a
+ * line the edit changed. Saving is best effort and never throws.
  */
 export function compareWithBaseline(input: CompareInput): Diagnostic[] {
-  const { root, callback, edited, fromCheck } = input;
+  const { root, callback } = input;
   const list = input.diagnostics;
-  // A run over more files than a baseline keeps records none of them clean: kept, they would
-  // push each other out, and every such run would rewrite the whole baseline (a clean
-  // `check --all` over 50,000 files cost ~90 ms and ~15 MB for that).
-  const recordClean = input.files.length <= MAX_ENTRIES;
-  if (list.length === 0 && !recordClean) return [];
+  const definition = shortDefinition(input.definition ?? "");
+  const whole = input.checksWholeProject === true;
+  const byFile = groupByFile(list);
+  const complete =
+    input.partial !== true && !(input.failed === true && list.some((d) => STOPS_EARLY.has(d.tool)));
+
   const saved = safeRead(root, callback);
-  // A clean run over a few files already known clean (most hook calls): nothing to decode.
-  if (
-    list.length === 0 &&
-    input.files.length <= FEW_FILES &&
-    knownCleanInSaved(saved, [...input.files, WHOLE_RUN])
-  )
-    return [];
-  const before = decodeSaved(saved);
-  const wholeRunBefore = before.get(WHOLE_RUN) !== undefined;
-  // An earlier run of this callback was read whole, and it checks the whole project: a file
-  // it did not name had none then, so a file with no record has none that predate the edit
-  // (an edit to a.ts that breaks b.ts, or line 1 that breaks line 2 of a file seen clean).
-  const noneBefore = wholeRunBefore && input.checksWholeProject === true;
-  const known: ReadBaseline = { files: before, version: saved.version };
-  // Per file, in the order first seen, where its diagnostics lie in `list`: runs of
-  // indexes, a start and an end each (a file's diagnostics mostly come together).
-  const byFile = new Map<string, number[]>();
-  let runFile: string | null = null;
-  let run: number[] = [];
-  for (let i = 0; i < list.length; i++) {
-    const file = (list[i] as Diagnostic).file;
-    if (file === runFile) continue;
-    if (runFile !== null) run.push(i);
-    runFile = file;
-    run = byFile.get(file) ?? [];
-    if (run.length === 0) byFile.set(file, run);
-    run.push(i);
+  // The content this run read: the whole project's for a whole-project check, else its files'.
+  const tree = whole ? worktreeKey(root) : null;
+  if (list.length === 0 && complete) {
+    // A clean run over content already recorded clean (most hook calls): nothing to decode.
+    const known =
+      tree !== null
+        ? [treeKey(definition, tree)]
+        : input.files.length <= FEW_FILES
+          ? [...contentIds(root, input.files)].map(([file, id]) => fileKey(definition, id, file))
+          : null;
+    if (known !== null && knownCleanInSaved(saved, known)) return [];
   }
-  run.push(list.length);
-  // Read in part: a file whose diagnostics came together before the last file's was read
-  // whole (tsc, eslint, ruff, mypy print them so); the last may go on past the cut, and
-  // where a file comes back (an output of several tools), any may.
-  let interleaved = false;
-  for (const runs of byFile.values()) if (runs.length > 2) interleaved = true;
-  // Files the agent did not edit, seen for the first time (no record), unless none had any
-  // before (noneBefore): those as in the last commit may have held their diagnostics
-  // before this session's edits (the pre-existing lint errors of a project an agent starts
-  // in), or an edit elsewhere brought them (a type it changed). One git call for them all.
-  let firstSeenClean: Set<string> | null = null;
-  if (!fromCheck && !noneBefore) {
-    const firstSeen: string[] = [];
-    for (const file of byFile.keys())
-      if (file !== "" && !edited.has(file) && before.get(file) === undefined) firstSeen.push(file);
-    if (firstSeen.length > 0) firstSeenClean = filesUnchangedSinceCommit(root, firstSeen);
-  }
+  const inputs = whole
+    ? wholeInputs(root, byFile)
+    : contentIds(root, [...input.files, ...byFile.keys()]);
+  const records = decodeSaved(saved);
+
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
-  const seen = new Map<string, FileEntries>();
-  let read = 0;
-  let lookups = 0;
-  // Nothing to save when every file's record is as stored (the same diagnostics on the
-  // same lines): most runs after an edit that touched none of them.
-  let changed = false;
-  // The edit brought an error into an edited file: the tool may have stopped before its later
-  // passes (rustc runs clippy's lints only once the crate compiles, go vet its analyzers once
-  // the package type-checks), so what it did not say is no proof of absence.
-  let broughtError = false;
-  // The names on the lines the edit changed, read once when a first sight needs them.
-  let changedNames: Set<string> | undefined;
-  // The fingerprint's head (see keyHead) of the last diagnostic: a dense output's share a few.
-  let headTool = "";
-  let headSeverity = "";
-  let headCode = "";
-  let head = keyHead("", "", "");
-  for (const [file, runs] of byFile) {
-    let count = 0;
-    for (let r = 0; r < runs.length; r += 2) count += (runs[r + 1] as number) - (runs[r] as number);
-    const src = read++ < MAX_FILES_READ ? sourceLines(root, file) : null;
-    // Each line's lineHash, computed once (many diagnostics share a line); -2 not yet.
-    const lineHashes = new Float64Array(src === null ? 0 : src.length + 1).fill(-2);
-    const old = before.get(file) ?? null;
-    const oldByKey = old === null ? EMPTY_INDEX : indexByKey(old.e);
-    const used = new Uint8Array(old === null ? 0 : old.e.length / STRIDE);
-    // A record saved from part of an output: what it lacks may have been past that cut.
-    const oldPartial = old !== null && isPartialRecord(old.e);
-    // This run's record says so too when the file may go on past this cut.
-    const partialNow = input.partial === true && (file === runFile || interleaved);
-    const entries = new Float64Array((count + (partialNow ? 1 : 0)) * STRIDE);
-    let at = 0;
-    let committed: Set<number> | null | undefined;
-    for (let r = 0; r < runs.length; r += 2)
-      for (let i = runs[r] as number, end = runs[r + 1] as number; i < end; i++) {
-        // Inline, no call per step but the sums': before the engine has compiled this loop
-        // (a hook's fresh process), each call costs more than the work it does.
+  if (!input.fromCheck) {
+    const judge = new Judge(input, records, definition, inputs, tree, byFile);
+    for (const [file, indexes] of byFile) {
+      const lines = judge.linesOf(file);
+      const decide = judge.forFile(file, lines);
+      for (const i of indexes) {
         const d = list[i] as Diagnostic;
-        if (d.tool !== headTool || d.severity !== headSeverity || d.code !== headCode) {
-          headTool = d.tool;
-          headSeverity = d.severity;
-          headCode = d.code;
-          head = keyHead(d.tool, d.severity, d.code);
-        }
-        const key = crc32(d.message, head);
-        let text = -1;
-        if (src !== null && d.line > 0 && d.line <= src.length) {
-          text = lineHashes[d.line] as number;
-          if (text === -2) {
-            text = lineHash(src[d.line - 1]);
-            lineHashes[d.line] = text;
-          }
-        }
-        let introduced: boolean;
-        let since: NonNullable<Diagnostic["since"]> = "run";
-        let best = -1;
-        if (!fromCheck && old !== null) {
-          // The unused entry with this key that is this diagnostic: on the same text
-          // (nearest line first, the earlier entry on a tie); without texts, on the same line.
-          const e = old.e;
-          const line = d.line;
-          let bestDistance = Number.POSITIVE_INFINITY;
-          for (let j = oldByKey.first.get(key) ?? -1; j >= 0; j = oldByKey.next[j] as number) {
-            if (used[j]) continue;
-            const oldLine = e[j * STRIDE + 1] as number;
-            const oldText = e[j * STRIDE + 2] as number;
-            if (text !== -1 && oldText !== -1 ? oldText !== text : oldLine !== line) continue;
-            const distance = oldLine < line ? line - oldLine : oldLine - line;
-            if (distance < bestDistance) {
-              best = j;
-              bestDistance = distance;
-              if (distance === 0) break;
-            }
-          }
-          if (best >= 0) {
-            used[best] = 1;
-            // The key's chain starts at its first unused entry: a dense output's thousands of
-            // one message (matched in order) walked every used one before, n² steps.
-            if (oldByKey.first.get(key) === best) {
-              let head = oldByKey.next[best] as number;
-              while (head >= 0 && used[head]) head = oldByKey.next[head] as number;
-              oldByKey.first.set(key, head);
-            }
-          }
-        }
-        if (fromCheck) introduced = false;
-        else if (best >= 0) {
-          const flag = (old as FileEntries).e[best * STRIDE + 3];
-          introduced = flag === UNVERIFIED ? false : flag === 1;
-          // Told as unverified on an earlier call: still not known to be there before.
-          if (flag === UNVERIFIED) since = "unverified-told";
-        } else if (old !== null ? !oldPartial : noneBefore) introduced = true;
-        else if (
-          src !== null &&
-          (edited.has(file) || (old === null && firstSeenClean?.has(file) === false))
-        ) {
-          // Asked once per file (null, a file new since the commit, is an answer too).
-          if (committed === undefined)
-            committed =
-              lookups++ < MAX_COMMIT_LOOKUPS ? linesUnchangedSinceCommit(root, file, src) : null;
-          introduced = !(committed?.has(d.line) ?? false) || d.line === 0;
-          // A file changed since the commit but not by the edits told (a shell command, the
-          // user), before any run read whole: on its unchanged lines, not known either way.
-          since = edited.has(file) ? "commit" : "unverified";
-        }
-        // A first sight of a file the agent did not edit, as in the last commit, unless none
-        // had any before (noneBefore): most likely there before, but not known (see
-        // firstSeenClean); new when it names code the edit changed (the callers of a changed
-        // signature), else saved as not known and told as unverified. Other first sights:
-        // new. Past a partial record's cut, in a file the agent did not edit: most likely
-        // there (a run that reads more of a long output would tell the agent hundreds of
-        // "new" ones it never caused; a tool's later passes), unless it names changed code.
-        else if (old === null && firstSeenClean?.has(file) === true) {
-          changedNames ??= edited.size === 0 ? new Set() : editedNames(root, edited);
-          introduced = namesInMessage(d.message).some((name) => changedNames?.has(name));
-          since = "unverified";
-        } else if (old !== null && !edited.has(file)) {
-          changedNames ??= edited.size === 0 ? new Set() : editedNames(root, edited);
-          introduced = namesInMessage(d.message).some((name) => changedNames?.has(name));
-          // Not known either way (a later pass's old lint, or the edit's doing): told so.
-          since = "unverified";
-        } else introduced = old === null;
-        if (introduced && d.severity === "error" && edited.has(file)) broughtError = true;
-        entries[at++] = key;
-        entries[at++] = d.line;
-        entries[at++] = text;
-        entries[at++] = introduced
-          ? 1
-          : since === "unverified" || since === "unverified-told"
-            ? UNVERIFIED
-            : 0;
-        if (fromCheck) continue;
+        const verdict = decide(d, fingerprint(d), textOf(lines, d.line));
         if (input.inPlace) {
           const m = d as { baseline?: "new" | "unchanged"; since?: Diagnostic["since"] };
-          m.baseline = introduced ? "new" : "unchanged";
-          if (!introduced) m.since = since;
+          m.baseline = verdict === "new" ? "new" : "unchanged";
+          if (verdict !== "new") m.since = verdict;
         } else
-          out[i] = introduced ? { ...d, baseline: "new" } : { ...d, baseline: "unchanged", since };
+          out[i] =
+            verdict === "new"
+              ? { ...d, baseline: "new" }
+              : { ...d, baseline: "unchanged", since: verdict };
       }
-    let record = entries;
-    if (partialNow) {
-      // What the agent's edit brought (or what is not known either way) that this read did
-      // not reach (past the cut) stays so: carried over, else the next read past the cut
-      // would take it for old.
-      const carried = old === null ? 0 : unusedMarked(old.e, used);
-      if (carried > 0) {
-        record = new Float64Array(entries.length + carried * STRIDE);
-        record.set(entries.subarray(0, at));
-        const e = (old as FileEntries).e;
-        for (let j = 0; j < used.length; j++)
-          if (!used[j] && e[j * STRIDE + 3] !== 0)
-            for (let k = 0; k < STRIDE; k++) record[at++] = e[j * STRIDE + k] as number;
-      }
-      record.set(PARTIAL_MARK, at);
     }
-    seen.set(file, { e: record });
-    if (old === null || !sameRecord(old.e, record)) changed = true;
+    judge.rememberTold(out);
+    if (input.save?.(out) === false) return out;
+    record(
+      input,
+      records,
+      saved,
+      definition,
+      inputs,
+      tree,
+      byFile,
+      complete,
+      judge.told,
+      judge.haveHead,
+    );
+  } else {
+    const withHead = headTreeId(root) !== null;
+    record(input, records, saved, definition, inputs, tree, byFile, complete, new Map(), withHead);
   }
-  // After a run whose edit brought an error, every record it makes is partial and no file is
-  // recorded clean: once the error is fixed, what the later passes say (the old lints of files
-  // the agent never touched) is judged as past a cut, not told to the agent as its own.
-  if (broughtError)
-    for (const [file, record] of seen) {
-      if (isPartialRecord(record.e)) continue;
-      const marked = new Float64Array(record.e.length + STRIDE);
-      marked.set(record.e);
-      marked.set(PARTIAL_MARK, record.e.length);
-      seen.set(file, { e: marked });
-      changed = true;
-    }
-  if (input.save?.(out) === false) return out;
-  // Files with none read are not known clean when the output was read in part.
-  if (input.partial === true || broughtError) {
-    if (changed) updateBaseline(root, callback, seen, known);
-    return out;
-  }
-  if (!wholeRunBefore) changed = true;
-  seen.set(WHOLE_RUN, CLEAN);
-  // A clean run over files already known clean (most passing runs) leaves nothing to save.
-  if (recordClean)
-    for (const file of input.files) {
-      if (byFile.has(file)) continue;
-      // Unknown, or stored with diagnostics (or unreadably): to be saved as clean.
-      if (before.get(file)?.e.length !== 0) changed = true;
-      seen.set(file, CLEAN);
-    }
-  if (changed) updateBaseline(root, callback, seen, known);
   return out;
 }
 
-const CLEAN: FileEntries = { e: [] };
+type Verdict = "new" | "run" | "unverified" | "unverified-told";
 
-/**
- * An entry's last number for a diagnostic not known to be the agent's nor to predate its
- * edit (see Diagnostic.since "unverified"): 1 is the agent's, 0 was there before.
- */
-const UNVERIFIED = 2;
+/** The rules of new or old for one run: each file judged against its content before the edit. */
+class Judge {
+  /** Records to save: the unverified diagnostics told on this call, by told key. */
+  readonly told = new Map<string, FileEntries>();
+  private readonly base: Map<string, string>;
+  /** HEAD could be read: a file it lacks is new since the last commit. */
+  readonly haveHead: boolean;
+  private readonly baseTree: string | null;
+  private read = 0;
+  private lookups = 0;
 
-/**
- * The record, under a name no diagnostic's path has (paths are root-relative, or absolute and
- * normalized: never two slashes), that says a run of the callback was read whole: from then
- * on, a file seen for the first time had no diagnostics in that run's output.
- */
-const WHOLE_RUN = "//cpilot: a run read whole";
-
-/**
- * The entry that ends a record saved from part of an output: a key no CRC-32 has (-1), so
- * it never matches a diagnostic. Unmatched diagnostics of such a file are not taken as new.
- */
-const PARTIAL_MARK = [-1, -1, -1, 0];
-
-/** How many of a stored record's entries this run matched none of, the agent's or unverified. */
-function unusedMarked(e: ArrayLike<number>, used: Uint8Array): number {
-  let n = 0;
-  for (let j = 0; j < used.length; j++) if (!used[j] && e[j * STRIDE + 3] !== 0) n++;
-  return n;
-}
-
-function isPartialRecord(e: ArrayLike<number>): boolean {
-  return e.length >= STRIDE && e[e.length - STRIDE] === -1;
-}
-
-/**
- * Does a file's new record say what the saved one says? The same diagnostics on the same
- * source texts, each as new or old as before; a line number counts only where the text is
- * unknown (matching goes by text): an edit that moved them all down saves nothing, where it
- * rewrote the whole baseline on every hook call.
- */
-function sameRecord(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < b.length; i += STRIDE) {
-    const text = b[i + 2];
-    if (a[i] !== b[i] || a[i + 2] !== text || a[i + 3] !== b[i + 3]) return false;
-    if (text === -1 && a[i + 1] !== b[i + 1]) return false;
+  constructor(
+    private readonly input: CompareInput,
+    private readonly records: Baseline,
+    private readonly definition: string,
+    private readonly inputs: ReadonlyMap<string, string>,
+    private readonly tree: string | null,
+    byFile: ReadonlyMap<string, number[]>,
+  ) {
+    const files = [...byFile.keys()].filter((f) => f !== "" && !f.startsWith("/"));
+    const base = headBlobs(input.root, files);
+    this.haveHead = base !== null;
+    this.base = base ?? new Map();
+    this.baseTree = tree === null ? null : headTreeId(input.root);
   }
-  return true;
+
+  linesOf(file: string): string[] | null {
+    return this.read++ < MAX_FILES_READ ? sourceLines(this.input.root, file) : null;
+  }
+
+  /** The verdict for each diagnostic of `file`, matched against the record that decides. */
+  forFile(
+    file: string,
+    lines: readonly string[] | null,
+  ): (d: Diagnostic, key: number, text: number) => Verdict {
+    const now = this.inputs.get(file) ?? NO_CONTENT;
+    const { definition, records } = this;
+    const before = this.haveHead
+      ? (this.base.get(file) ?? NO_CONTENT)
+      : (idOf(records.get(lastSeenKey(definition, file))) ?? NO_CONTENT);
+    const told = new RecordMatcher(records.get(toldKey(definition, now, file)) ?? { e: [] });
+    const unverified = (d: Diagnostic, key: number, text: number): Verdict =>
+      told.take(key, d.line, text) ? "unverified-told" : "unverified";
+    // A tool's message about no file, or a file outside the project: nothing to compare with.
+    if (file === "" || file.startsWith("/")) return unverified;
+
+    if (this.tree !== null) {
+      // Whole-project: the project as in HEAD is the before; this run read it when nothing differs.
+      if (this.baseTree !== null && this.tree === this.baseTree) return () => "run";
+      if (this.baseTree !== null && records.get(treeKey(definition, this.baseTree)) !== undefined) {
+        const matcher = new RecordMatcher(
+          records.get(treeFileKey(definition, this.baseTree, file)) ?? { e: [] },
+        );
+        return (d, key, text) => (matcher.take(key, d.line, text) ? "run" : "new");
+      }
+      // Not known for the project as a whole: the file's own content before, as some run saw
+      // it (the rest of the project may have differed then). Absent there, the edit brought
+      // it; present, it may have come from that other state: not known.
+      const seen =
+        before === NO_CONTENT ? undefined : records.get(fileKey(definition, before, file));
+      if (seen !== undefined) {
+        const matcher = new RecordMatcher(seen);
+        return (d, key, text) =>
+          matcher.take(key, d.line, text)
+            ? unverified(d, key, text)
+            : isIncomplete(seen)
+              ? unverified(d, key, text)
+              : "new";
+      }
+      return this.noRecord(file, lines, before, unverified);
+    }
+
+    // A check of the files it is given: what it finds in a file depends on that file.
+    if (before !== NO_CONTENT && now === before) return () => "run";
+    const rec = before === NO_CONTENT ? undefined : records.get(fileKey(definition, before, file));
+    if (rec !== undefined) {
+      const matcher = new RecordMatcher(rec);
+      return (d, key, text) =>
+        matcher.take(key, d.line, text)
+          ? "run"
+          : isIncomplete(rec)
+            ? unverified(d, key, text)
+            : "new";
+    }
+    return this.noRecord(file, lines, before, unverified);
+  }
+
+  /**
+   * No record of the file's content before: a file HEAD lacks had nothing; in a file the
+   * agent edited, what sits on a line it changed is its own; the rest is not known.
+   */
+  private noRecord(
+    file: string,
+    lines: readonly string[] | null,
+    before: string,
+    unverified: (d: Diagnostic, key: number, text: number) => Verdict,
+  ): (d: Diagnostic, key: number, text: number) => Verdict {
+    if (before === NO_CONTENT && this.haveHead) return () => "new";
+    if (!this.input.edited.has(file) || lines === null) return unverified;
+    const same =
+      this.lookups++ < MAX_COMMIT_LOOKUPS
+        ? linesUnchangedSinceCommit(this.input.root, file, lines)
+        : null;
+    return (d, key, text) =>
+      same !== null && d.line > 0 && same.has(d.line) ? unverified(d, key, text) : "new";
+  }
+
+  /** The unverified diagnostics of this call, recorded so the next call tells them as told. */
+  rememberTold(marked: readonly Diagnostic[]): void {
+    const byFile = new Map<string, Diagnostic[]>();
+    for (const d of marked)
+      if (d.since === "unverified" || d.since === "unverified-told") {
+        const list = byFile.get(d.file);
+        if (list === undefined) byFile.set(d.file, [d]);
+        else list.push(d);
+      }
+    for (const [file, ds] of byFile) {
+      const id = this.inputs.get(file) ?? NO_CONTENT;
+      if (id === NO_CONTENT && file !== "") continue;
+      const lines = file === "" ? null : sourceLines(this.input.root, file);
+      this.told.set(toldKey(this.definition, id, file), makeRecord(ds, lines, true));
+    }
+  }
+}
+
+/** Per file, in the order first seen, the indexes of its diagnostics in `list`. */
+function groupByFile(list: readonly Diagnostic[]): Map<string, number[]> {
+  const byFile = new Map<string, number[]>();
+  for (let i = 0; i < list.length; i++) {
+    const file = (list[i] as Diagnostic).file;
+    const indexes = byFile.get(file);
+    if (indexes === undefined) byFile.set(file, [i]);
+    else indexes.push(i);
+  }
+  return byFile;
+}
+
+/**
+ * A whole-project check's inputs: every file of the project with its content (the files
+ * with diagnostics at least, when the project is larger than a baseline keeps).
+ */
+function wholeInputs(root: string, byFile: ReadonlyMap<string, number[]>): Map<string, string> {
+  const all = projectContent(root, MAX_ENTRIES);
+  const own = contentIds(
+    root,
+    [...byFile.keys()].filter((f) => f !== "" && !f.startsWith("/") && !all?.has(f)),
+  );
+  if (all === null) return own;
+  for (const [file, id] of own) all.set(file, id);
+  return all;
+}
+
+/**
+ * Save what this run found under the content it read. A complete run records each input
+ * file's content clean or with its diagnostics (and, for a whole-project check, the project's
+ * content); an incomplete one records only the files it named, marked as possibly lacking
+ * more, and never one clean. The last file of an output read in part may go on past the cut:
+ * not recorded.
+ */
+function record(
+  input: CompareInput,
+  records: Baseline,
+  saved: SavedBaseline,
+  definition: string,
+  inputs: ReadonlyMap<string, string>,
+  tree: string | null,
+  byFile: ReadonlyMap<string, number[]>,
+  complete: boolean,
+  told: ReadonlyMap<string, FileEntries>,
+  withHead: boolean,
+): void {
+  const list = input.diagnostics;
+  const seen = new Map<string, FileEntries>();
+  let changed = false;
+  const put = (key: string, entries: FileEntries) => {
+    const old = records.get(key);
+    // What a complete record says is not replaced by less.
+    if (old !== undefined && !isIncomplete(old) && isIncomplete(entries)) return;
+    if (old === undefined || !sameRecord(old, entries)) changed = true;
+    seen.set(key, entries);
+  };
+  const files = [...byFile.keys()];
+  const last = files[files.length - 1];
+  let read = 0;
+  for (const [file, indexes] of byFile) {
+    const id = inputs.get(file) ?? NO_CONTENT;
+    if (file === "" || id === NO_CONTENT) continue;
+    if (input.partial === true && file === last) continue;
+    const lines = read++ < MAX_FILES_READ ? sourceLines(input.root, file) : null;
+    const entries = makeRecord(
+      indexes.map((i) => list[i] as Diagnostic),
+      lines,
+      complete,
+    );
+    put(fileKey(definition, id, file), entries);
+    if (tree !== null && complete) put(treeFileKey(definition, tree, file), entries);
+  }
+  if (complete) {
+    const clean = makeRecord([], null, true);
+    const givenFiles = tree === null ? input.files : [...inputs.keys()];
+    if (givenFiles.length <= MAX_ENTRIES)
+      for (const file of givenFiles) {
+        const id = inputs.get(file) ?? NO_CONTENT;
+        if (id !== NO_CONTENT && !byFile.has(file)) put(fileKey(definition, id, file), clean);
+      }
+    if (tree !== null) put(treeKey(definition, tree), clean);
+  }
+  for (const [key, entries] of told) put(key, entries);
+  // Outside git, the before of a file is the content the check first saw, moved on only by
+  // `cpilot check` (the person's state): an agent's later edits stay its own.
+  if (!withHead)
+    for (const [file, id] of inputs) {
+      const key = lastSeenKey(definition, file);
+      if (id === NO_CONTENT || !(byFile.has(file) || complete)) continue;
+      if (input.fromCheck || records.get(key) === undefined) put(key, idRecord(id));
+    }
+  if (changed)
+    updateBaseline(input.root, input.callback, seen, { files: records, version: saved.version });
 }
 
 function safeRead(root: string, callback: string): SavedBaseline {
   try {
     return readSavedBaseline(root, callback);
   } catch {
-    return { bytes: null, legacy: null, version: null };
+    return { bytes: null, version: null };
   }
-}
-
-/**
- * Per key, the stored entries that have it, in their order: `first` holds a key's first
- * entry, `next` each entry's next one with the same key (-1 ends). No array per key: a
- * file's thousands of entries cost one map and one typed array.
- */
-interface KeyIndex {
-  readonly first: Map<number, number>;
-  readonly next: Int32Array;
-}
-
-const EMPTY_INDEX: KeyIndex = { first: new Map(), next: new Int32Array(0) };
-
-function indexByKey(e: ArrayLike<number>): KeyIndex {
-  const count = e.length / STRIDE;
-  const first = new Map<number, number>();
-  const next = new Int32Array(count);
-  // From the last entry back, each becomes its key's head: the chains run in entry order.
-  for (let i = count - 1; i >= 0; i--) {
-    const key = e[i * STRIDE] as number;
-    next[i] = first.get(key) ?? -1;
-    first.set(key, i);
-  }
-  return { first, next };
 }

@@ -1,0 +1,100 @@
+import { join } from "node:path";
+import { runGit, splitNul } from "../match/git.ts";
+import { changedOrUntracked } from "../match/git-prefix.ts";
+import { sha1Hasher, sha1Hex } from "../platform/digest.ts";
+import { readRegularFile } from "../util/read-regular.ts";
+import { isStatePath } from "../util/state-layout.ts";
+
+/** The content id of a file that is not there (deleted, never made, not a regular file). */
+export const NO_CONTENT = "none";
+
+/** Files larger than this are not hashed: a check of one never matches a record. */
+const MAX_HASHED_BYTES = 64 * 1024 * 1024;
+
+/** git's blob id of `bytes`: the id `git hash-object` gives, so it equals the index's. */
+export function blobId(bytes: Uint8Array): string {
+  const h = sha1Hasher();
+  h.update(new TextEncoder().encode(`blob ${bytes.length}\0`));
+  h.update(bytes);
+  return h.digest();
+}
+
+/** The content id of one root-relative file as on disk now (NO_CONTENT when none, or too big). */
+export function fileContentId(root: string, path: string): string {
+  if (path === "" || path.startsWith("/")) return NO_CONTENT;
+  const bytes = readRegularFile(join(root, path), MAX_HASHED_BYTES);
+  return bytes === null ? NO_CONTENT : blobId(bytes);
+}
+
+/** Content ids of root-relative files as on disk now. */
+export function contentIds(root: string, paths: Iterable<string>): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const path of paths) if (!ids.has(path)) ids.set(path, fileContentId(root, path));
+  return ids;
+}
+
+/**
+ * The blob ids HEAD holds for root-relative `paths` (a path HEAD lacks is absent); null
+ * outside git or before the first commit. One `git ls-tree` for them all.
+ */
+export function headBlobs(root: string, paths: readonly string[]): Map<string, string> | null {
+  const wanted = paths.filter((p) => p !== "" && !p.startsWith("/"));
+  const out = new Map<string, string>();
+  if (wanted.length === 0) return out;
+  const r = runGit(root, ["ls-tree", "-r", "-z", "HEAD", "--", ...wanted]);
+  if (!r.ok) return null;
+  for (const entry of splitNul(r.stdout)) {
+    // "<mode> blob <id>\t<path>", the path relative to root (git's cwd)
+    const tab = entry.indexOf("\t");
+    const fields = entry.slice(0, tab).split(" ");
+    if (tab > 0 && fields[1] === "blob" && fields[2]) out.set(entry.slice(tab + 1), fields[2]);
+  }
+  return out;
+}
+
+/** The id of HEAD's tree at `root` (a subfolder's own tree); null outside git or before a commit. */
+export function headTreeId(root: string): string | null {
+  const r = runGit(root, ["rev-parse", "--verify", "-q", "HEAD:./"]);
+  const id = r.stdout.trim();
+  return r.ok && /^[0-9a-f]{40,64}$/.test(id) ? id : null;
+}
+
+/**
+ * The project's content now, in one key: HEAD's tree at `root` and the content of each file
+ * that differs from it (changed, staged, untracked and not ignored). Equal to the tree id
+ * itself when nothing differs, so a run on a clean tree and HEAD's record share a key. Null
+ * outside git or before the first commit.
+ */
+export function worktreeKey(root: string): string | null {
+  const tree = headTreeId(root);
+  if (tree === null) return null;
+  const dirty = changedOrUntracked(root, []);
+  if (dirty === null) return null;
+  const own = dirty.filter((p) => !isStatePath(p)).sort();
+  if (own.length === 0) return tree;
+  const ids = contentIds(root, own);
+  const parts = [tree];
+  for (const path of own) parts.push(`${path}\0${ids.get(path)}`);
+  return sha1Hex(parts.join("\n"));
+}
+
+/**
+ * Every file of the project (tracked, or untracked and not ignored) with its content id
+ * now, at most `max` of them (null past it, outside git, or when git fails): index blob ids
+ * from `git ls-files -s`, those of files that differ from the index hashed from disk.
+ */
+export function projectContent(root: string, max: number): Map<string, string> | null {
+  const listed = runGit(root, ["ls-files", "-s", "-z"]);
+  if (!listed.ok) return null;
+  const ids = new Map<string, string>();
+  for (const entry of splitNul(listed.stdout)) {
+    const tab = entry.indexOf("\t");
+    const id = entry.slice(0, tab).split(" ")[1];
+    if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
+    if (ids.size > max) return null;
+  }
+  const dirty = changedOrUntracked(root, []);
+  if (dirty === null) return null;
+  for (const path of dirty) if (!isStatePath(path)) ids.set(path, fileContentId(root, path));
+  return ids.size > max ? null : ids;
+}

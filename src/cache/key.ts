@@ -1,0 +1,61 @@
+import { relative } from "node:path";
+import { sha1Hex } from "../platform/digest.ts";
+import { VERSION } from "../version.ts";
+import { contentIds } from "./content.ts";
+
+/** What decides a check's result besides its files: the parts of its callback that do. */
+export interface CheckDefinition {
+  readonly run: string | readonly string[] | ((...args: never[]) => unknown);
+  /** Absolute working directory (keyed relative to the root: the key is the same on every machine). */
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly format?: string | undefined;
+}
+
+/**
+ * Tool configs a checker reads beside the files it is given: a change to one is a change to
+ * the check. Looked up at the project root only (a nested package's own config shows in the
+ * whole tree's key, which whole-project checks use).
+ */
+const TOOL_CONFIGS = [
+  "package.json",
+  "tsconfig.json",
+  "biome.json",
+  "biome.jsonc",
+  ".eslintrc.json",
+  ".eslintrc.js",
+  ".eslintrc.cjs",
+  "eslint.config.js",
+  "eslint.config.mjs",
+  ".prettierrc",
+  "pyproject.toml",
+  "ruff.toml",
+  ".ruff.toml",
+  "setup.cfg",
+  "mypy.ini",
+  "Cargo.toml",
+  "Cargo.lock",
+  "clippy.toml",
+  "rustfmt.toml",
+  "go.mod",
+  "go.sum",
+];
+
+/**
+ * The key of a check's definition: its command, folder, environment and output format,
+ * cpilot's version, and the content of the tool configs at the root. Two runs with the same
+ * definition key and the same input content found the same things.
+ */
+export function definitionKey(root: string, def: CheckDefinition): string {
+  const run = typeof def.run === "function" ? `fn:${String(def.run)}` : def.run;
+  const configs = contentIds(root, TOOL_CONFIGS);
+  const parts = JSON.stringify([
+    VERSION,
+    run,
+    relative(root, def.cwd),
+    Object.entries(def.env).sort(),
+    def.format ?? "auto",
+    [...configs].filter(([, id]) => id !== "none"),
+  ]);
+  return sha1Hex(parts);
+}

@@ -1,0 +1,112 @@
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { stateDir } from "../util/state-dir.ts";
+import { readStateFile } from "../util/state-file.ts";
+import { STATE, statePath } from "../util/state-layout.ts";
+import { asCheckRecord, type CheckRecord, KEY_PATTERN, type ResultStore } from "./store.ts";
+
+/** Records kept at most: past this, the oldest written are dropped. */
+export const MAX_RECORDS = 2000;
+/** Bytes kept at most, all records together. */
+export const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
+/** One record larger than this is not kept (a dense output is cheaper to run again). */
+const MAX_RECORD_BYTES = 2 * 1024 * 1024;
+/** Puts between two prunes: listing the folder on every put would cost more than it saves. */
+const PRUNE_EVERY = 25;
+
+/** The folder of the local results, `.cpilot/cache/results/` (not made). */
+export function resultsDir(root: string): string {
+  return statePath(root, STATE.cache, STATE.results);
+}
+
+/**
+ * Check records in files under `.cpilot/cache/results/`, one per key. Reads and writes are
+ * synchronous and never throw (a missing or torn record is no record); the async methods
+ * are the {@link ResultStore} other stores share.
+ */
+export class LocalStore implements ResultStore {
+  private puts = 0;
+
+  constructor(private readonly root: string) {}
+
+  async get(key: string): Promise<CheckRecord | undefined> {
+    return this.getSync(key);
+  }
+
+  async put(key: string, record: CheckRecord): Promise<void> {
+    this.putSync(key, record);
+  }
+
+  getSync(key: string): CheckRecord | undefined {
+    if (!KEY_PATTERN.test(key)) return undefined;
+    const text = readStateFile(join(resultsDir(this.root), `${key}.json`), MAX_RECORD_BYTES);
+    if (text === null) return undefined;
+    try {
+      return asCheckRecord(JSON.parse(text), key);
+    } catch {
+      return undefined;
+    }
+  }
+
+  putSync(key: string, record: CheckRecord): boolean {
+    if (!KEY_PATTERN.test(key) || record.key !== key) return false;
+    const text = JSON.stringify(record);
+    if (text.length > MAX_RECORD_BYTES) return false;
+    try {
+      const dir = stateDir(this.root, STATE.cache, STATE.results);
+      writeFileAtomic(join(dir, `${key}.json`), text, { durable: false });
+      if (++this.puts % PRUNE_EVERY === 1) pruneResults(this.root);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** One record on disk: its key, size and when it was written. */
+export interface StoredResult {
+  readonly key: string;
+  readonly bytes: number;
+  readonly mtimeMs: number;
+}
+
+/** The records kept now, the newest first. */
+export function listResults(root: string): StoredResult[] {
+  const dir = resultsDir(root);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: StoredResult[] = [];
+  for (const name of names) {
+    const key = name.endsWith(".json") ? name.slice(0, -5) : "";
+    if (!KEY_PATTERN.test(key)) continue;
+    const st = statSync(join(dir, name), { throwIfNoEntry: false });
+    if (st?.isFile()) out.push({ key, bytes: st.size, mtimeMs: st.mtimeMs });
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** Drop the oldest records past {@link MAX_RECORDS} or {@link MAX_TOTAL_BYTES}; how many went. */
+export function pruneResults(
+  root: string,
+  maxRecords = MAX_RECORDS,
+  maxBytes = MAX_TOTAL_BYTES,
+): number {
+  let kept = 0;
+  let bytes = 0;
+  let dropped = 0;
+  for (const r of listResults(root)) {
+    if (kept < maxRecords && bytes + r.bytes <= maxBytes) {
+      kept++;
+      bytes += r.bytes;
+      continue;
+    }
+    rmSync(join(resultsDir(root), `${r.key}.json`), { force: true });
+    dropped++;
+  }
+  return dropped;
+}

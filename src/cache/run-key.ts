@@ -1,0 +1,43 @@
+import { sha1Hex } from "../platform/digest.ts";
+import { contentIds, NO_CONTENT, worktreeKey } from "./content.ts";
+
+/** What a run's result is keyed by, and the content it read as the key saw it. */
+export interface RunKey {
+  readonly key: string;
+  /** The files given, with their content ids when the key was made. */
+  readonly read: Readonly<Record<string, string>>;
+  /** For a whole-project check, the project's content key (../cache/content.ts), else null. */
+  readonly whole: string | null;
+}
+
+/**
+ * The key of one run: the check's definition key, the files it is given, and the content it
+ * reads: those files' (a command that takes its files), or the whole project's (one that
+ * checks the project whatever it is given: `tsc -p .` reads files it is not handed, so its
+ * key is HEAD's tree and every file that differs from it). Null when the content cannot be
+ * known (outside git for a whole-project check): such a run is not cached.
+ */
+export function runKey(
+  root: string,
+  definition: string,
+  files: readonly string[],
+  wholeProject: boolean,
+): RunKey | null {
+  const ids = contentIds(root, files);
+  const read: Record<string, string> = Object.create(null);
+  for (const [file, id] of ids) read[file] = id;
+  const parts = [definition, wholeProject ? "project" : "files"];
+  const tree = wholeProject ? worktreeKey(root) : null;
+  if (wholeProject) {
+    if (tree === null) return null;
+    parts.push(tree);
+  }
+  for (const file of [...files].sort()) parts.push(`${file}\0${ids.get(file) ?? NO_CONTENT}`);
+  return { key: sha1Hex(parts.join("\n")), read, whole: tree };
+}
+
+/** Files whose content differs now from what the key read (a fixer's rewrites). */
+export function changedSince(root: string, key: RunKey): string[] {
+  const now = contentIds(root, Object.keys(key.read));
+  return [...now].filter(([file, id]) => key.read[file] !== id).map(([file]) => file);
+}

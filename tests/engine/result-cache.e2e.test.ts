@@ -1,0 +1,128 @@
+/**
+ * The result cache through the compiled binary: a check whose definition and input content
+ * are unchanged is not run again (its process never starts), its result replayed and marked;
+ * changed content, `cache: false`, and fixers that rewrote a file always run.
+ */
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contextOf, postBatch } from "../agents/claude/_helpers.ts";
+import { cpilot } from "../helpers/binary.ts";
+import { committedRepo, tempDir } from "../helpers/tmp.ts";
+
+/** A callback that counts its runs in a file outside the project. */
+function counted(name: string, run: string, extra: Record<string, unknown> = {}) {
+  const counter = join(tempDir("cpilot-count-"), "runs");
+  return {
+    counter,
+    def: { name, pattern: "*.txt", timeout: 30, run: `echo x >> ${counter}; ${run}`, ...extra },
+  };
+}
+
+function runs(counter: string): number {
+  return existsSync(counter) ? readFileSync(counter, "utf8").split("\n").length - 1 : 0;
+}
+
+function project(callbacks: unknown[], files: Record<string, string> = { "a.txt": "fine\n" }) {
+  return committedRepo("cpilot-cache-", {
+    ".gitignore": ".cpilot/\n",
+    "callbacks.config.json": JSON.stringify({ callbacks }),
+    ...files,
+  });
+}
+
+const FAILS_ON_BAD = '! grep -n BAD "$@"';
+const WHOLE = "! grep -rn BAD --include=*.txt .";
+
+test("check --all again on unchanged content replays every result, marked, and runs nothing", () => {
+  const perFile = counted("per-file", FAILS_ON_BAD);
+  const whole = counted("whole", WHOLE);
+  const root = project([perFile.def, whole.def]);
+  expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(0);
+  const again = cpilot(["check", "--all", "--json"], { cwd: root });
+  expect(again.code).toBe(0);
+  const json = JSON.parse(again.stdout) as { runs: { fromCache?: boolean }[] };
+  expect(json.runs.map((r) => r.fromCache)).toEqual([true, true]);
+  expect([runs(perFile.counter), runs(whole.counter)]).toEqual([1, 1]);
+  expect(cpilot(["check", "--all"], { cwd: root }).stderr).toContain("from cache");
+  const sarif = JSON.parse(cpilot(["check", "--all", "--format", "sarif"], { cwd: root }).stdout);
+  expect(sarif.runs[0].invocations[0].properties.fromCache).toBe(true);
+}, 60_000);
+
+test("a failure is replayed as a failure, with its diagnostics; changed content runs again", () => {
+  const perFile = counted("per-file", FAILS_ON_BAD);
+  const root = project([perFile.def], { "a.txt": "BAD\n" });
+  const first = cpilot(["check", "--all"], { cwd: root });
+  const second = cpilot(["check", "--all"], { cwd: root });
+  expect([first.code, second.code]).toEqual([1, 1]);
+  expect(second.stderr).toContain("from cache");
+  expect(second.stderr).toContain("1:BAD");
+  expect(runs(perFile.counter)).toBe(1);
+  writeFileSync(join(root, "a.txt"), "fine now\n");
+  expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(0);
+  expect(runs(perFile.counter)).toBe(2);
+  // The whole project's content is a whole-project check's input: another file counts.
+  const whole = counted("whole", WHOLE);
+  writeFileSync(join(root, "callbacks.config.json"), JSON.stringify({ callbacks: [whole.def] }));
+  cpilot(["check", "--all"], { cwd: root });
+  writeFileSync(join(root, "b.txt"), "BAD elsewhere\n");
+  expect(cpilot(["check", "a.txt"], { cwd: root }).code).toBe(1);
+  expect(runs(whole.counter)).toBe(2);
+}, 60_000);
+
+test("cache: false always runs", () => {
+  const perFile = counted("live", FAILS_ON_BAD, { cache: false });
+  const root = project([perFile.def]);
+  cpilot(["check", "--all"], { cwd: root });
+  cpilot(["check", "--all"], { cwd: root });
+  expect(runs(perFile.counter)).toBe(2);
+}, 60_000);
+
+test("a fixer that changed nothing is not run again; one that rewrote a file is never replayed", () => {
+  const fixer = counted("upper", 'sed -i "s/two/TWO/" "$@"', { fixes: true });
+  const root = project([fixer.def], { "a.txt": "one\n", "b.txt": "two\n" });
+  cpilot(["check", "a.txt"], { cwd: root });
+  cpilot(["check", "a.txt"], { cwd: root });
+  expect(runs(fixer.counter)).toBe(1);
+  writeFileSync(join(root, "b.txt"), "two\n");
+  cpilot(["check", "b.txt"], { cwd: root });
+  expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("TWO\n");
+  // The same content again: the rewrite must happen again, so the fixer runs.
+  writeFileSync(join(root, "b.txt"), "two\n");
+  cpilot(["check", "b.txt"], { cwd: root });
+  expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("TWO\n");
+  expect(runs(fixer.counter)).toBe(3);
+}, 60_000);
+
+test("what the agent loop passed is not run again by check --staged of the same content", () => {
+  const perFile = counted("per-file", FAILS_ON_BAD);
+  const root = project([perFile.def]);
+  writeFileSync(join(root, "a.txt"), "fine, edited\n");
+  const payload = { session_id: "s1", cwd: root, ...postBatch([join(root, "a.txt")]) };
+  const hook = cpilot(["hook", "claude"], {
+    cwd: root,
+    env: { AI_AGENT: "claude-code_2-1-330_cli" },
+    input: JSON.stringify(payload),
+  });
+  expect(hook.stdout.trim() === "" ? "" : contextOf(JSON.parse(hook.stdout))).not.toContain("✗");
+  expect(runs(perFile.counter)).toBe(1);
+  Bun.spawnSync(["git", "add", "a.txt"], { cwd: root });
+  const staged = cpilot(["check", "--staged"], { cwd: root });
+  expect(staged.code).toBe(0);
+  expect(staged.stderr).toContain("from cache");
+  expect(runs(perFile.counter)).toBe(1);
+}, 60_000);
+
+test("cpilot cache shows what is kept and clears it", () => {
+  const perFile = counted("per-file", FAILS_ON_BAD);
+  const root = project([perFile.def]);
+  cpilot(["check", "--all"], { cwd: root });
+  const shown = JSON.parse(cpilot(["cache", "--json"], { cwd: root }).stdout);
+  expect(shown.count).toBe(1);
+  expect(cpilot(["cache", "clear"], { cwd: root }).stdout).toContain("cleared 1 cached result");
+  cpilot(["check", "--all"], { cwd: root });
+  expect(runs(perFile.counter)).toBe(2);
+  const bad = cpilot(["cache", "drop"], { cwd: root });
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toContain('Cannot run "cpilot cache drop"');
+}, 60_000);
