@@ -12,6 +12,7 @@ import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
+import { fetchRemoteResults, settleRemoteResults } from "./remote-results.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
 import { pruneRuns } from "./runs-store.ts";
 import { Semaphore } from "./semaphore.ts";
@@ -75,6 +76,7 @@ export function createEngine(options: {
     const planned = plan(batch, runOptions);
     runOptions.onPlanned?.(planned);
     if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: [] };
+    await fetchRemoteResults(batch, planned);
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);
@@ -144,11 +146,14 @@ export function createEngine(options: {
       bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget)),
     );
     mark("engine: resync compared");
+    const remoteNotes = await settleRemoteResults(batch.origin.surface);
     const notes = [
       ...runs
         .filter((r) => r.status === "replaced")
         .map((r) => `'${r.callback}' run ${r.id} ${r.summary}`),
       ...triggerNotes,
+      // the remote cache's trouble is for the person running a check, not for an agent
+      ...(batch.origin.surface === "check" ? remoteNotes : []),
     ];
     const ok = runs.every(
       (r) =>

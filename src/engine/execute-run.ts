@@ -3,6 +3,7 @@ import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { definitionKey } from "../cache/key.ts";
+import type { CheckRecord } from "../cache/store.ts";
 import { diagnoseFinishedRun, HOOK_READ, markNew } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
@@ -19,6 +20,7 @@ import { describeExit, describeTimeout } from "./exit-words.ts";
 import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
+import { shareRemoteResult } from "./remote-results.ts";
 import { type CacheLookup, cacheable, lookUp, remember, writeReplayLog } from "./result-cache.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
@@ -222,8 +224,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   });
   const diagnostics = diagnosed?.diagnostics;
   const durationMs = Date.now() - startedAt;
-  if (cache !== null)
-    bookkeep(root, undefined, () =>
+  if (cache !== null) {
+    const recorded = bookkeep<CheckRecord | undefined>(root, undefined, () =>
       remember(root, callback, cache.key, {
         status,
         exitCode: end.exitCode,
@@ -234,6 +236,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
         cut: diagnosed?.cut === true,
       }),
     );
+    if (recorded !== undefined) shareRemoteResult(options.batch.origin.surface, recorded);
+  }
   const result: StoredRun = {
     id,
     callback: callback.name,

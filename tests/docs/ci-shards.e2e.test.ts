@@ -36,6 +36,7 @@ afterAll(() => server?.stop());
 function origin(): { bare: string; bin: string } {
   const work = join(tempDir("cpilot-wf-"), "work");
   writeFiles(work, {
+    ".gitignore": ".cpilot/\n",
     "callbacks.config.json": CONFIG,
     ...Object.fromEntries(FILES.map((f) => [f, "ok\n"])),
   });
@@ -99,7 +100,7 @@ test("the docs show the tested workflow as it is", () => {
   expect(docs).toContain(readFileSync(WORKFLOW, "utf8").trim());
 });
 
-test("main's push checks every file once in 4 shards and keeps the durations; a pull request's shards split alike by them", () => {
+test("main's push checks every file once in 4 shards, writes the results and keeps the durations; a pull request's shards split alike and run nothing", () => {
   const { bare, bin } = origin();
   const store = tempDir("cpilot-actions-");
 
@@ -113,6 +114,9 @@ test("main's push checks every file once in 4 shards and keeps the durations; a 
     ["merge", undefined, 0, ""],
   ]);
   expect(seen(ci)).toEqual(FILES);
+  // main's push wrote each result, signed (an entry and its tag per file)
+  const written = readdirSync(join(server.storage, server.team)).sort();
+  expect(written).toHaveLength(2 * FILES.length);
   expect(readdirSync(join(store, "cache"))).toEqual([
     `cpilot-durations-${context("push", ci, store, bin).sha}`,
   ]);
@@ -134,4 +138,10 @@ test("main's push checks every file once in 4 shards and keeps the durations; a 
       .sort(),
   ).toEqual(FILES);
   expect(existsSync(join(temp, "cpilot-durations.json"))).toBe(true);
+  // every result came from the cache: nothing ran on the pull request's machine, nothing was written
+  expect(existsSync(join(pr, "..", "seen.log"))).toBe(false);
+  expect(
+    shards.flatMap((s) => s.runs).every((r: { fromCache?: boolean }) => r.fromCache === true),
+  ).toBe(true);
+  expect(readdirSync(join(server.storage, server.team)).sort()).toEqual(written);
 });

@@ -183,3 +183,20 @@ export function nonsenseServer(answer: (method: string, path: string) => Respons
   });
   return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) };
 }
+
+/**
+ * The same as nonsenseServer, in a process of its own: for a test that waits on the binary
+ * (spawnSync), during which a server in the test's own process cannot answer.
+ */
+export async function nonsenseProcess(
+  status: number,
+  body: string,
+): Promise<{ url: string; stop(): void }> {
+  const script = `const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(${JSON.stringify(body)}, { status: ${status} }) }); console.log(s.port);`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<string>((ok, fail) => {
+    child.stdout?.once("data", (chunk: Buffer) => ok(chunk.toString().trim()));
+    child.once("exit", (code) => fail(new Error(`the nonsense server exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGKILL") };
+}
