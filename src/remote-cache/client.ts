@@ -240,7 +240,7 @@ export class RemoteCache<T> {
     this.down = true;
     const ms = writing
       ? (this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS)
-      : (this.options.lookupBudgetMs ?? LOOKUP_BUDGET_MS);
+      : (this.options.lookupBudgetMs ?? this.options.settings.lookupBudgetMs ?? LOOKUP_BUDGET_MS);
     this.say(
       err.why === "budget"
         ? remoteCacheText.tooSlow(this.origin, ms)
@@ -260,7 +260,8 @@ export class RemoteCache<T> {
 
   /** Run lookups on what is left of the budget, and count the time they took against it. */
   private async lookingUp(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
-    const budget = this.options.lookupBudgetMs ?? LOOKUP_BUDGET_MS;
+    const budget =
+      this.options.lookupBudgetMs ?? this.options.settings.lookupBudgetMs ?? LOOKUP_BUDGET_MS;
     const left = budget - this.lookupSpentMs;
     if (left <= 0) {
       this.fail(new NoAnswer("budget", "no time left"), false);

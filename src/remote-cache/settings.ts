@@ -12,6 +12,8 @@ export interface RemoteCacheSettings {
   readonly signatureKey: string | null;
   /** CPILOT_REMOTE_CACHE_WRITE=1: this process may write, where its surface allows (see trust.ts). */
   readonly writeAsked: boolean;
+  /** CPILOT_REMOTE_CACHE_TIMEOUT_MS: how long all lookups of one process may wait, together. */
+  readonly lookupBudgetMs?: number;
 }
 
 export type SettingsResult =
@@ -50,6 +52,14 @@ export function remoteCacheSettings(
         : `CPILOT_REMOTE_CACHE_TEAM "${team}" is not a team name (letters, digits, . _ -)`,
     );
   const key = env.CPILOT_REMOTE_CACHE_SIGNATURE_KEY ?? "";
+  const budget = env.CPILOT_REMOTE_CACHE_TIMEOUT_MS ?? "";
+  if (
+    budget !== "" &&
+    !(/^\d{1,6}$/.test(budget) && Number(budget) >= 1 && Number(budget) <= 600_000)
+  )
+    return bad(
+      `CPILOT_REMOTE_CACHE_TIMEOUT_MS "${budget}" is not a number of milliseconds from 1 to 600000`,
+    );
   return {
     kind: "on",
     settings: {
@@ -58,6 +68,7 @@ export function remoteCacheSettings(
       team,
       signatureKey: key === "" ? null : key,
       writeAsked: env.CPILOT_REMOTE_CACHE_WRITE === "1",
+      ...(budget !== "" ? { lookupBudgetMs: Number(budget) } : {}),
     },
   };
 }

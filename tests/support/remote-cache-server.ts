@@ -64,7 +64,7 @@ function listeningUrl(child: ChildProcess): Promise<string> {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`turborepo-remote-cache did not start:\n${out}`));
-    }, 30_000);
+    }, 100_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
