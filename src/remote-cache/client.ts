@@ -48,7 +48,10 @@ export class RemoteCache<T> {
   private lookupSpentMs = 0;
   /** Unknown until the first batch query answers. */
   private batchQuery: boolean | undefined;
+  /** The server is unusable (unreachable, refusing, talking nonsense): not asked again. */
   private down = false;
+  /** The lookup budget is spent: no more lookups, but writes still go (they have their own). */
+  private outOfTime = false;
   private trouble: string | null = null;
   private unsigned = 0;
   private invalid = 0;
@@ -66,7 +69,7 @@ export class RemoteCache<T> {
   async getMany(keys: readonly string[]): Promise<Map<string, T>> {
     const found = new Map<string, T>();
     const wanted = [...new Set(keys)].filter((k) => REMOTE_KEY.test(k));
-    if (wanted.length === 0 || this.down) return found;
+    if (wanted.length === 0 || this.down || this.outOfTime) return found;
     await this.lookingUp(async (signal) => {
       const present = wanted.length > 1 ? await this.query_(wanted, signal) : wanted;
       await eachLimited(present ?? wanted, async (key) => {
@@ -86,7 +89,7 @@ export class RemoteCache<T> {
   async hasMany(keys: readonly string[]): Promise<Set<string>> {
     const wanted = [...new Set(keys)].filter((k) => REMOTE_KEY.test(k));
     const has = new Set<string>();
-    if (wanted.length === 0 || this.down) return has;
+    if (wanted.length === 0 || this.down || this.outOfTime) return has;
     await this.lookingUp(async (signal) => {
       const present = await this.query_(wanted, signal);
       if (present !== null) for (const key of present) has.add(key);
@@ -212,7 +215,7 @@ export class RemoteCache<T> {
       miss?: readonly number[];
     } = {},
   ): Promise<Answer | null> {
-    if (this.down) return null;
+    if (this.down || (method !== "PUT" && this.outOfTime)) return null;
     const url = `${this.base}${key === "" ? "" : `/${key}`}${this.query}`;
     let answer: Answer;
     try {
@@ -237,7 +240,8 @@ export class RemoteCache<T> {
   }
 
   private fail(err: NoAnswer, writing: boolean): void {
-    this.down = true;
+    if (err.why === "budget" && !writing) this.outOfTime = true;
+    else this.down = true;
     const ms = writing
       ? (this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS)
       : (this.options.lookupBudgetMs ?? this.options.settings.lookupBudgetMs ?? LOOKUP_BUDGET_MS);

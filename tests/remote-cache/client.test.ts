@@ -219,6 +219,14 @@ describe("against the real server", () => {
     expect(reader.notices()).toEqual([expect.stringContaining("1 remote cache entry ignored")]);
   });
 
+  test("lookups out of time stop, and writes still go: a cold CI run of many files fills the cache", async () => {
+    const writer = client(server.url, { write: true, budget: 0 });
+    expect((await writer.getMany([key(20), key(21)])).size).toBe(0);
+    expect(writer.notices()).toEqual([expect.stringContaining("did not answer within 0 ms")]);
+    expect(await writer.put(key(20), result(key(20)))).toBe(true);
+    expect(existsSync(server.entryPath(key(20)))).toBe(true);
+  });
+
   test("a wrong token is said once and the server is not asked again", async () => {
     const proxy = recordingProxy(server.url);
     try {
