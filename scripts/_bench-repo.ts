@@ -116,3 +116,56 @@ export function unstageAll(dir: string): void {
   git("reset", "-q");
   git("checkout", "-q", "--", ".");
 }
+
+/** How long the slow job of the re-check cases takes: a real checker's time on a few files. */
+export const SLOW_JOB_S = 0.3;
+
+/**
+ * Every tool's config for one slow job (`sleep 0.3` over the *.ts files) instead of `true`:
+ * the re-check cases, where cpilot replays a result and the peers run the job again.
+ * `perFile`: cpilot runs it once per file, as an agent's PostToolUse does.
+ */
+export function writeSlowConfigs(dir: string, perFile: boolean): void {
+  const job = `sleep ${SLOW_JOB_S}; true`;
+  writeFileSync(
+    join(dir, "callbacks.config.json"),
+    JSON.stringify({
+      callbacks: [
+        {
+          name: "t",
+          pattern: "*.ts",
+          run: `${job} "$@"`,
+          timeout: 30,
+          ...(perFile ? { per: "file" } : {}),
+        },
+      ],
+    }),
+  );
+  writeFileSync(
+    join(dir, "lefthook.yml"),
+    `pre-commit:\n  commands:\n    t:\n      glob: '*.ts'\n      run: ${job} {staged_files}\n`,
+  );
+  writeFileSync(
+    join(dir, ".pre-commit-config.yaml"),
+    PREK_CONFIG.replace('entry: "true"', `entry: bash -c '${job}' --`),
+  );
+}
+
+const CONFIGS = ["callbacks.config.json", "lefthook.yml", ".pre-commit-config.yaml"];
+
+/** The slow configs staged too: prek refuses to run with its config changed but unstaged. */
+export function stageConfigs(dir: string): void {
+  gitIn(dir)("add", "--", ...CONFIGS);
+}
+
+/** The committed configs back, in the index and the tree (after the re-check cases). */
+export function restoreConfigs(dir: string): void {
+  gitIn(dir)(
+    "checkout",
+    "-q",
+    "--",
+    "callbacks.config.json",
+    "lefthook.yml",
+    ".pre-commit-config.yaml",
+  );
+}

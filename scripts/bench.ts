@@ -2,12 +2,15 @@
 // (see _bench-peers.ts), with one `true` callback on *.ts, in generated repos of each size and
 // folder shape, without and with ignored files in node_modules/: `check --all`, `--staged`
 // with 1 and 1,000 staged files and with 1 partially staged file, and the Claude Code PostToolUse hook call (the peers'
-// equivalent: a run on that one file). Floors run in the same rounds: git's own listings, an
+// equivalent: a run on that one file). The re-check cases swap `true` for a 300 ms job:
+// `check --all` again on content already checked (recheck), and `check --staged` of a file
+// the agent loop already checked (loop-staged); cpilot replays those from its result cache. Floors run in the same rounds: git's own listings, an
 // empty compiled Bun program, `bash -c true`. Prints a markdown report; asserts nothing.
 // Needs `npm run build` first, and GNU time (/usr/bin/time) for the peak memory.
 //
 // Usage: scripts/bench [--quick] [--sizes 2000,20000,100000] [--shapes 10,200]
-//   [--ignored 0,50000] [--cases all,staged:1,staged:1000,partial:1,hook] [--runs N] [--warmup N]
+//   [--ignored 0,50000] [--cases all,staged:1,staged:1000,partial:1,hook,recheck,loop-staged]
+//   [--runs N] [--warmup N]
 //   [--out docs/bench/DATE.md] [--dir DIR] [--keep]
 // --quick: 2,000 files, both shapes, no ignored files, 3 runs: 48 s on the busy 2-core
 // development machine. The full matrix has not been run there yet: 2,000 and 20,000 files
@@ -27,8 +30,12 @@ import {
   HOOK_FILE,
   makeRepo,
   type RepoShape,
+  restoreConfigs,
+  SLOW_JOB_S,
   stageChanges,
+  stageConfigs,
   unstageAll,
+  writeSlowConfigs,
 } from "./_bench-repo.ts";
 import { loadLine, type Row, renderReport } from "./_bench-report.ts";
 import { buildRuntimeFloor } from "./_runtime-floor.ts";
@@ -57,13 +64,13 @@ const quick = values.quick === true;
 const SIZES = numbers(values.sizes ?? (quick ? "2000" : "2000,20000,100000"));
 const SHAPES = numbers(values.shapes ?? "10,200");
 const IGNORED = numbers(values.ignored ?? (quick ? "0" : "0,50000")).sort((a, b) => a - b);
-const CASES = list(values.cases ?? "all,staged:1,staged:1000,partial:1,hook");
+const CASES = list(values.cases ?? "all,staged:1,staged:1000,partial:1,hook,recheck,loop-staged");
 const RUNS = Number(values.runs ?? (quick ? "3" : "15"));
 const WARMUP = Number(values.warmup ?? (quick ? "1" : "2"));
 for (const c of CASES) {
-  if (!/^(all|hook|(staged|partial):\d+)$/.test(c)) {
+  if (!/^(all|hook|recheck|loop-staged|(staged|partial):\d+)$/.test(c)) {
     process.stderr.write(
-      `Cannot run case "${c}": unknown\nhint: all, staged:N, partial:N or hook\n`,
+      `Cannot run case "${c}": unknown\nhint: all, staged:N, partial:N, hook, recheck or loop-staged\n`,
     );
     process.exit(2);
   }
@@ -124,7 +131,7 @@ const FLOORS: Tool[] = [
 function toolsFor(caseName: string, dir: string): Tool[] {
   const { lefthook, prek, lintStaged } = peers;
   const tools: Tool[] = [];
-  if (caseName === "all") {
+  if (caseName === "all" || caseName === "recheck") {
     tools.push({ tool: "cpilot", cmd: cpilot, args: ["check", "--all"], env: CPILOT_ENV });
     if (lefthook)
       tools.push({
@@ -135,7 +142,11 @@ function toolsFor(caseName: string, dir: string): Tool[] {
       });
     if (prek)
       tools.push({ tool: "prek", cmd: prek.path, args: ["run", "--all-files"], env: PREK_ENV });
-  } else if (caseName.startsWith("staged:") || caseName.startsWith("partial:")) {
+  } else if (
+    caseName.startsWith("staged:") ||
+    caseName.startsWith("partial:") ||
+    caseName === "loop-staged"
+  ) {
     tools.push({ tool: "cpilot", cmd: cpilot, args: ["check", "--staged"], env: CPILOT_ENV });
     if (lefthook)
       tools.push({
@@ -146,25 +157,11 @@ function toolsFor(caseName: string, dir: string): Tool[] {
       });
     if (prek) tools.push({ tool: "prek", cmd: prek.path, args: ["run"], env: PREK_ENV });
     // As a pre-commit hook runs it: the launcher, no flags (its backup stash included).
-    if (lintStaged) tools.push({ tool: "lint-staged", cmd: lintStaged.path, args: [] });
+    if (lintStaged && caseName !== "loop-staged")
+      tools.push({ tool: "lint-staged", cmd: lintStaged.path, args: [] });
   } else {
     const rel = HOOK_FILE;
-    const abs = join(dir, rel);
-    const payload = join(scratch, "payload.json");
-    writeFileSync(
-      payload,
-      JSON.stringify({
-        session_id: "bench",
-        transcript_path: join(dir, "t.jsonl"),
-        cwd: dir,
-        permission_mode: "bypassPermissions",
-        hook_event_name: "PostToolUse",
-        tool_name: "Write",
-        tool_input: { file_path: abs, content: "x" },
-        tool_response: { type: "update", filePath: abs },
-        tool_use_id: "toolu_bench",
-      }),
-    );
+    const payload = hookPayload(dir);
     tools.push({
       tool: "cpilot",
       cmd: cpilot,
@@ -186,8 +183,31 @@ function toolsFor(caseName: string, dir: string): Tool[] {
   return [...tools, ...FLOORS];
 }
 
+/** The Claude Code PostToolUse payload of a write to HOOK_FILE, in a file. */
+function hookPayload(dir: string): string {
+  const abs = join(dir, HOOK_FILE);
+  const payload = join(scratch, "payload.json");
+  writeFileSync(
+    payload,
+    JSON.stringify({
+      session_id: "bench",
+      transcript_path: join(dir, "t.jsonl"),
+      cwd: dir,
+      permission_mode: "bypassPermissions",
+      hook_event_name: "PostToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: abs, content: "x" },
+      tool_response: { type: "update", filePath: abs },
+      tool_use_id: "toolu_bench",
+    }),
+  );
+  return payload;
+}
+
 const CASE_LABELS: Record<string, string> = {
   all: "check --all",
+  recheck: `check --all again on unchanged content, a ${SLOW_JOB_S * 1000} ms job (cpilot replays it)`,
+  "loop-staged": `--staged, 1 file the agent loop already checked, a ${SLOW_JOB_S * 1000} ms job`,
   hook: "Claude hook call (PostToolUse, 1 file)",
 };
 const caseLabel = (c: string, staged: number) =>
@@ -236,14 +256,33 @@ for (const files of SIZES) {
       const repo = `${files.toLocaleString("en-US")} files, ${perFolder}-file folders, ${ignored ? `${ignored.toLocaleString("en-US")} ignored in node_modules` : "no ignored files"}`;
       for (const c of CASES) {
         const count = c.match(/^(?:staged|partial):(\d+)$/)?.[1];
-        const wanted = count === undefined ? 0 : Number(count);
+        const wanted = c === "loop-staged" ? 1 : count === undefined ? 0 : Number(count);
         const staged = wanted
           ? stageChanges(dir, currentShape, wanted, c.startsWith("partial:"))
           : 0;
         if (!wanted) unstageAll(dir);
+        const slow = c === "recheck" || c === "loop-staged";
+        if (slow) {
+          writeSlowConfigs(dir, c === "loop-staged");
+          if (c === "loop-staged") stageConfigs(dir);
+          // What came before the timed runs: a check of the content as it is (recheck), or
+          // the agent's hook call on the file it then stages (loop-staged).
+          const before =
+            c === "recheck"
+              ? { cmd: cpilot, args: ["check", "--all"], env: CPILOT_ENV }
+              : {
+                  cmd: cpilot,
+                  args: ["hook", "claude"],
+                  env: { ...CPILOT_ENV, AI_AGENT: "claude-code_2-1-330_cli" },
+                  stdinFile: hookPayload(dir),
+                  silentStdout: true,
+                };
+          measureOnce(before, dir, scratch, `cpilot before ${c}`);
+        }
         const label = caseLabel(c, staged);
         progress(`${repo}: ${label}`);
         rows.push(...measureCase(repo, label, dir, toolsFor(c, dir)));
+        if (slow) restoreConfigs(dir);
       }
       unstageAll(dir);
     }

@@ -26,10 +26,18 @@ export function fileContentId(root: string, path: string): string {
   return bytes === null ? NO_CONTENT : blobId(bytes);
 }
 
-/** Content ids of root-relative files as on disk now. */
+/** Past this many files, their ids come from git's index (one listing) rather than each file's bytes. */
+const MANY_FILES = 64;
+
+/**
+ * Content ids of root-relative files as on disk now. Many files: the index's blob ids for
+ * those git sees unchanged (its stat cache answers for them), the others hashed from disk.
+ */
 export function contentIds(root: string, paths: Iterable<string>): Map<string, string> {
+  const wanted = [...new Set(paths)];
+  const known = wanted.length > MANY_FILES ? projectContent(root, Number.POSITIVE_INFINITY) : null;
   const ids = new Map<string, string>();
-  for (const path of paths) if (!ids.has(path)) ids.set(path, fileContentId(root, path));
+  for (const path of wanted) ids.set(path, known?.get(path) ?? fileContentId(root, path));
   return ids;
 }
 
@@ -97,4 +105,60 @@ export function projectContent(root: string, max: number): Map<string, string> |
   if (dirty === null) return null;
   for (const path of dirty) if (!isStatePath(path)) ids.set(path, fileContentId(root, path));
   return ids.size > max ? null : ids;
+}
+
+/**
+ * The project's content at one moment, each git answer asked once: HEAD's tree, the files
+ * that differ from it, the key of the whole (see worktreeKey), every file's id (see
+ * projectContent). For one comparison, where each was asked two or three times.
+ */
+export class ProjectSnapshot {
+  private treeId: string | null | undefined;
+  private dirtyFiles: string[] | null | undefined;
+  private dirtyIds: Map<string, string> | undefined;
+
+  constructor(private readonly root: string) {}
+
+  tree(): string | null {
+    if (this.treeId === undefined) this.treeId = headTreeId(this.root);
+    return this.treeId;
+  }
+
+  private dirty(): string[] | null {
+    if (this.dirtyFiles === undefined) {
+      const listed = changedOrUntracked(this.root, []);
+      this.dirtyFiles = listed === null ? null : listed.filter((p) => !isStatePath(p)).sort();
+    }
+    return this.dirtyFiles;
+  }
+
+  private idsOfDirty(): Map<string, string> {
+    this.dirtyIds ??= contentIds(this.root, this.dirty() ?? []);
+    return this.dirtyIds;
+  }
+
+  /** See {@link worktreeKey}. */
+  key(): string | null {
+    const tree = this.tree();
+    const dirty = this.dirty();
+    if (tree === null || dirty === null) return null;
+    if (dirty.length === 0) return tree;
+    const ids = this.idsOfDirty();
+    return sha1Hex([tree, ...dirty.map((path) => `${path}\0${ids.get(path)}`)].join("\n"));
+  }
+
+  /** See {@link projectContent}. */
+  content(max: number): Map<string, string> | null {
+    const listed = runGit(this.root, ["ls-files", "-s", "-z"]);
+    if (!listed.ok || this.dirty() === null) return null;
+    const ids = new Map<string, string>();
+    for (const entry of splitNul(listed.stdout)) {
+      const tab = entry.indexOf("\t");
+      const id = entry.slice(0, tab).split(" ")[1];
+      if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
+      if (ids.size > max) return null;
+    }
+    for (const [path, id] of this.idsOfDirty()) ids.set(path, id);
+    return ids.size > max ? null : ids;
+  }
 }

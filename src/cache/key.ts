@@ -1,4 +1,5 @@
-import { relative } from "node:path";
+import { statSync } from "node:fs";
+import { delimiter, isAbsolute, join, relative } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { contentIds } from "./content.ts";
@@ -56,6 +57,40 @@ export function definitionKey(root: string, def: CheckDefinition): string {
     Object.entries(def.env).sort(),
     def.format ?? "auto",
     [...configs].filter(([, id]) => id !== "none"),
+    toolStamp(def),
   ]);
   return sha1Hex(parts);
+}
+
+/**
+ * The checker's version, as far as it is cheap to know: the size and time of the program
+ * the command starts (an upgrade replaces it). "" when it cannot be found (a shell builtin,
+ * a function, a command that starts with a variable).
+ */
+function toolStamp(def: CheckDefinition): string {
+  const program =
+    typeof def.run === "string"
+      ? def.run
+          .trim()
+          .split(/\s+/)
+          .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))
+      : Array.isArray(def.run)
+        ? def.run[0]
+        : undefined;
+  if (program === undefined || program === "" || /[$`'"(){};|&<>]/.test(program)) return "";
+  const candidates = program.includes("/")
+    ? [isAbsolute(program) ? program : join(def.cwd, program)]
+    : (process.env.PATH ?? "")
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
+  for (const path of candidates) {
+    try {
+      const st = statSync(path, { throwIfNoEntry: false });
+      if (st?.isFile()) return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      // a folder on PATH that cannot be read: the next one
+    }
+  }
+  return "";
 }

@@ -31,6 +31,7 @@ const FLAG_HELP: Record<string, string> = {
   root: "the project root (default: the config's folder)",
   "batch-window": "milliseconds to gather edits into one batch (default 75)",
   "fail-on-change": "a callback that rewrites a file fails the check (the default with CI set)",
+  "new-only": "fail only on diagnostics new since HEAD (a project with old errors adopting cpilot)",
   restore: "put back what a killed `check --staged` set aside",
 };
 

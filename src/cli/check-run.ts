@@ -1,5 +1,6 @@
 import { agentSettings } from "../config/agent-settings.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
+import { onlyPreexisting } from "../diagnostics/agent-view.ts";
 import { createEngine } from "../engine/engine.ts";
 import { type ShardSpec, splitShard } from "../match/shard.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
@@ -47,6 +48,8 @@ export interface CheckRequest {
   readonly format: string | undefined;
   readonly config: string | undefined;
   readonly failOnChange: boolean;
+  /** Fail only on diagnostics that are new relative to HEAD (adopting cpilot on old errors). */
+  readonly newOnly?: boolean;
   readonly stagedStart: StagedStart | null;
   readonly allStart: { readonly root: string; readonly files: Promise<FileChange[]> } | null;
   /** --shard I/N: check only this part of the files. */
@@ -171,6 +174,8 @@ export async function runCheck(
   }
   let outcome: Outcome = failOnChange ? failOnChanges(ran) : ran;
   if (!combined) outcome = { ...outcome, ok: false };
+  if (request.newOnly === true && !outcome.ok && combined)
+    outcome = { ...outcome, ok: failsOnNothingNew(outcome) };
   const shardMark = shard?.mark;
   if (json)
     writeOut(
@@ -224,4 +229,18 @@ function shardOf(
       files: shard.files,
     },
   };
+}
+
+/**
+ * `--new-only`: does every blocking run that failed fail on what HEAD already held? A run
+ * with an error cpilot cannot place, or a failure with nothing it could read, still fails:
+ * where cpilot cannot tell, it does not pass.
+ */
+function failsOnNothingNew(outcome: Outcome): boolean {
+  return outcome.runs.every(
+    (r) =>
+      !r.blocking ||
+      (r.status !== "failed" && r.status !== "timed_out") ||
+      (r.status === "failed" && onlyPreexisting(r.diagnostics)),
+  );
 }

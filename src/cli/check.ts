@@ -6,7 +6,7 @@ import { parseFlags } from "./_common.ts";
 import { beginAllFiles, splitChangedRef } from "./check-files.ts";
 
 const USAGE =
-  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--shard I/N [--durations FILE]] [--fail-on-change] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore | cpilot check --merge FILE...";
+  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--shard I/N [--durations FILE]] [--fail-on-change] [--new-only] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore | cpilot check --merge FILE...";
 
 /** Run the project's callbacks on a set of files, as a pre-commit hook or in CI. */
 export async function checkCommand(
@@ -27,6 +27,7 @@ export async function checkCommand(
       format: { type: "string" },
       config: { type: "string" },
       "fail-on-change": { type: "boolean" },
+      "new-only": { type: "boolean" },
       restore: { type: "boolean" },
       shard: { type: "string" },
       durations: { type: "string" },
@@ -89,6 +90,7 @@ export async function checkCommand(
       format: values.format,
       config: values.config,
       failOnChange: values["fail-on-change"] === true,
+      newOnly: values["new-only"] === true,
       stagedStart,
       allStart,
       shard,

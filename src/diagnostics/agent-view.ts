@@ -21,6 +21,8 @@ export interface AgentViewOptions {
   readonly seen?: Set<string>;
   /** How the run's own files are named: an agent edited them, `cpilot check` checked them. */
   readonly ownFiles?: string;
+  /** What "old" is relative to, as words: "before your edit" (default), "in HEAD" for `cpilot check`. */
+  readonly before?: string;
 }
 
 /** One diagnostic on one line (its message's own lines indented below it). */
@@ -190,6 +192,8 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   if (list.length === 0)
     return repeated > 0 ? [`(the same ${count(repeated, "diagnostic")} as above)`] : null;
   const edited = new Set(options.edited);
+  const before = options.before ?? "before your edit";
+  const own = options.ownFiles ?? "the files you edited";
   const parts = keyedParts(list, edited) ?? slowParts(list, edited);
   const { mine, others } = parts;
   let old = parts.old;
@@ -210,6 +214,30 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     lines.push(
       `… and ${count(mine.length - shownMine, "more")} in ${options.ownFiles ?? "the files you edited"} (see the log)`,
     );
+  // The edited files' own old ones come next, listed and marked, not only counted: the
+  // agent has the file open, and tells its error from the file's old ones by reading them.
+  if (edited.size > 0 && (mine.length > 0 || others.length > 0)) {
+    const inEdited = old.filter((d) => edited.has(d.file));
+    const known = inEdited.filter((d) => !isUnverified(d));
+    const unplaced = inEdited.filter(isUnverified);
+    if (known.length > 0) {
+      lines.push(`already there ${before}, in ${own}:`);
+      let shown = 0;
+      while (shown < fewShown(OTHERS_SHOWN, known.length) && take(known[shown] as Diagnostic))
+        shown++;
+      if (shown < known.length) lines.push(`… and ${known.length - shown} more already there`);
+    }
+    if (unplaced.length > 0) {
+      lines.push(
+        `${count(unplaced.length, "diagnostic")} in ${own} that cpilot cannot place (no record of the file ${before}): there ${before}, or not:`,
+      );
+      let shown = 0;
+      while (shown < fewShown(OTHERS_SHOWN, unplaced.length) && take(unplaced[shown] as Diagnostic))
+        shown++;
+      if (shown < unplaced.length) lines.push(`… and ${unplaced.length - shown} more such`);
+    }
+    old = old.filter((d) => !edited.has(d.file));
+  }
   if (others.length > 0) {
     const cap = mine.length === 0 ? others.length : OTHERS_SHOWN;
     // "new" only where a baseline judged them: `cpilot check` compares with nothing.
@@ -228,8 +256,11 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   // Not known to predate the edit (see Diagnostic.since): shown, and not counted as old.
   const unverified = old.filter(isUnverified);
   if (unverified.length > 0) {
+    const where = unverified.every((d) => !edited.has(d.file))
+      ? "in files you did not edit"
+      : "in the files you edited or others";
     lines.push(
-      `${count(unverified.length, "diagnostic")} in files you did not edit that cpilot had not read before: there before your edit, or brought by it (a change they depend on):`,
+      `${count(unverified.length, "diagnostic")} ${where} that cpilot had not read before: there before your edit, or brought by it (a change they depend on):`,
     );
     let shown = 0;
     while (
@@ -251,13 +282,13 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     if (mine.length + others.length + unverified.length === 0) {
       lines.push(
         old.length === 1
-          ? "its 1 diagnostic was already there before your edit:"
-          : `all ${old.length} diagnostics were already there before your edit; the first:`,
+          ? `its 1 diagnostic was already there ${before}:`
+          : `all ${old.length} diagnostics were already there ${before}; the first:`,
       );
       for (const d of old.slice(0, OTHERS_SHOWN)) take(d);
     } else
       lines.push(
-        `and ${old.length} that ${old.length === 1 ? "was" : "were"} already there before your edit`,
+        `and ${old.length} that ${old.length === 1 ? "was" : "were"} already there ${before}`,
       );
   }
   if (repeated > 0) lines.push(`(and ${count(repeated, "diagnostic")} shown above)`);

@@ -3,7 +3,8 @@ import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
-import { compareWithBaseline } from "./baseline/compare.ts";
+import { compareWithBaseline, type ReadBefore } from "./baseline/compare.ts";
+import { unreachedFiles } from "./baseline/stops-early.ts";
 
 export interface DiagnoseInput {
   readonly batch: EditBatch;
@@ -19,6 +20,8 @@ export interface DiagnoseInput {
   readonly wholeProject?: boolean;
   /** The callback's definition key (../cache/key.ts): records belong to it. */
   readonly definition?: string;
+  /** The content the run read, taken before it started (see compare.ts). */
+  readonly readBefore?: ReadBefore;
   readonly logPath: string;
   readonly status: RunStatus;
   /** Most diagnostics read from the output (see parse-output.ts); default all it keeps. */
@@ -31,6 +34,8 @@ export interface DiagnoseInput {
 export interface Diagnosed {
   readonly diagnostics: Diagnostic[];
   readonly cut: boolean;
+  /** Edited files a failed run stopped before reaching (see stops-early.ts). */
+  readonly unreached: string[];
 }
 
 /**
@@ -73,14 +78,11 @@ export function markNew(
       callback: input.callback,
       diagnostics: found,
       files: input.files,
-      edited: new Set(
-        batch.origin.surface === "check"
-          ? []
-          : batch.files.filter((f) => f.kind !== "deleted").map((f) => f.path),
-      ),
+      edited: new Set(batch.files.filter((f) => f.kind !== "deleted").map((f) => f.path)),
       fromCheck: batch.origin.surface === "check",
       checksWholeProject: input.wholeProject === true,
       definition: input.definition ?? "",
+      ...(input.readBefore ? { readBefore: input.readBefore } : {}),
       failed: status === "failed",
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",
@@ -122,7 +124,7 @@ function namesAFile(found: readonly Diagnostic[]): boolean {
 export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnosed | undefined> {
   if (!finished(input.status)) return undefined;
   const first = await readDiagnostics(input);
-  if (first === null) return { diagnostics: [], cut: false };
+  if (first === null) return { diagnostics: [], cut: false, unreached: [] };
   let read = first;
   // A hook call's cut read saves nothing: the records it would save for a file it may not
   // have read whole leave what lies past the cut unknown, and an error printed there later
@@ -144,7 +146,16 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
       marked = withColdJit(() => markNew(input, whole.found, whole.cut));
     }
   }
-  return { diagnostics: marked, cut: read.cut };
+  const edited =
+    input.batch.origin.surface === "check"
+      ? []
+      : input.batch.files.filter((f) => f.kind !== "deleted" && input.files.includes(f.path));
+  const unreached = unreachedFiles(
+    marked,
+    edited.map((f) => f.path),
+    input.status === "failed",
+  );
+  return { diagnostics: marked, cut: read.cut, unreached };
 }
 
 /** A run's diagnostics as parsed from its log within the input's bounds; null when unreadable. */

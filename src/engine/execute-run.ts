@@ -3,7 +3,9 @@ import { unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { definitionKey } from "../cache/key.ts";
+import { runKey } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
+import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
 import { diagnoseFinishedRun, HOOK_READ, markNew } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
@@ -99,10 +101,13 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const definition = definitionKey(root, callback);
   const cache =
     !options.signal.aborted && cacheable(callback, options.triggerInput !== undefined, wholeProject)
-      ? lookUp(root, callback, definition, files, wholeProject)
+      ? lookUp(root, definition, files, wholeProject)
       : null;
   if (cache?.record !== undefined)
     return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
+  // The content the run will read, as it is before it starts: what changes while it runs
+  // (the agent's next edit) is not recorded under this run's findings.
+  const readBefore = cache?.key ?? runKey(root, definition, files, wholeProject);
   const abort = new AbortController();
   const depth =
     options.depth ??
@@ -145,7 +150,10 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const fields = recordFields(planned, id, depth, options);
   const pending = bookkeep(root, null, () => openPendingRecord(root, fields));
   let lock: OverlapLock | null = null;
-  if (pending !== null && callback.overlap !== "parallel") {
+  // The session-start check (../agent-session/base-check.ts) takes no lock: an agent's own
+  // run never waits behind it.
+  const background = process.env.CPILOT_BASE_CHECK === "1";
+  if (pending !== null && callback.overlap !== "parallel" && !background) {
     try {
       lock = await acquireOverlap({
         root,
@@ -219,6 +227,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     status,
     wholeProject,
     definition,
+    ...(readBefore !== null ? { readBefore } : {}),
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
     ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });
@@ -253,6 +262,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     successMessage: callback.successMessage,
     ...(diagnostics ? { diagnostics } : {}),
     ...(diagnosed?.cut ? { diagnosticsCut: true } : {}),
+    ...(diagnosed && diagnosed.unreached.length > 0 ? { unreached: diagnosed.unreached } : {}),
     startedAt,
     per: callback.per,
     ...(options.triggerInput
@@ -298,27 +308,39 @@ async function replayRun(
   options.onStart?.({ id, callback: callback.name, files });
   writeReplayLog(preparedLog, record);
   const found = record.diagnostics.map((d) => ({ ...d }));
-  const diagnostics = markNew(
-    {
-      batch: options.batch,
-      callback: callback.name,
-      format: callback.format,
-      report: callback.report,
-      cwd: callback.cwd,
-      files,
-      logPath,
-      status: record.status,
-      wholeProject,
-      definition,
-    },
-    found,
-  );
+  // A clean record needs no judging, and its content's records were saved with it.
+  const diagnostics =
+    found.length === 0
+      ? found
+      : markNew(
+          {
+            batch: options.batch,
+            callback: callback.name,
+            format: callback.format,
+            report: callback.report,
+            cwd: callback.cwd,
+            files,
+            logPath,
+            status: record.status,
+            wholeProject,
+            definition,
+          },
+          found,
+        );
   options.releaseAtEnd?.();
+  const edited =
+    options.batch.origin.surface === "check"
+      ? []
+      : options.batch.files
+          .filter((f) => f.kind !== "deleted" && files.includes(f.path))
+          .map((f) => f.path);
+  const unreached = unreachedFiles(diagnostics, edited, record.status === "failed");
   const result: StoredRun = {
     id,
     callback: callback.name,
     files,
     blocking: callback.blocking,
+    ...(unreached.length > 0 ? { unreached } : {}),
     status: record.status,
     exitCode: record.exitCode,
     signal: null,

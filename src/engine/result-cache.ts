@@ -58,7 +58,6 @@ export interface CacheLookup {
  */
 export function lookUp(
   root: string,
-  callback: ResolvedCallback,
   definition: string,
   files: readonly string[],
   wholeProject: boolean,

@@ -40,6 +40,11 @@ export interface RunResult {
   readonly diagnostics?: readonly Diagnostic[];
   /** The output held more diagnostics than were read (a hook call reads the first part). */
   readonly diagnosticsCut?: true;
+  /**
+   * Edited files this failed run stopped before reaching (a tool that stops at the first
+   * unit that fails, on errors that were there before): not checked, and said so.
+   */
+  readonly unreached?: readonly string[];
   /** Not run: its recorded result for the same check on the same content, replayed. */
   readonly cached?: { readonly key: string; readonly at: number };
   /** Set when a trigger of another run started this one. */

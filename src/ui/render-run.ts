@@ -1,4 +1,5 @@
 import { agentView } from "../diagnostics/agent-view.ts";
+import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunResult } from "../model/outcome.ts";
 
 /** Longest output line shown to an agent; longer lines are cut in the middle of nowhere. */
@@ -51,18 +52,45 @@ export function isFailure(run: Pick<RunResult, "status">): boolean {
  */
 export function failureBody(
   run: RunResult,
-  options: { tailLines: number; seen?: Set<string>; ownFiles?: string },
+  options: {
+    tailLines: number;
+    seen?: Set<string>;
+    ownFiles?: string;
+    /** `cpilot check`: what new is relative to, as words ("since HEAD"). */
+    since?: string;
+  },
 ): string[] {
   const diagnostics = run.diagnostics ?? [];
-  const view =
-    diagnostics.length === 0
-      ? null
-      : agentView(diagnostics, {
-          edited: run.files,
-          ...(options.seen ? { seen: options.seen } : {}),
-          ...(options.ownFiles ? { ownFiles: options.ownFiles } : {}),
-        });
+  const show = (ds: readonly Diagnostic[]) =>
+    agentView(ds, {
+      edited: run.files,
+      ...(options.seen ? { seen: options.seen } : {}),
+      ...(options.ownFiles ? { ownFiles: options.ownFiles } : {}),
+    });
+  let view: string[] | null;
+  if (diagnostics.length === 0) view = null;
+  else if (options.since === undefined) view = show(diagnostics);
+  else {
+    // `cpilot check`: every diagnostic in full, the new ones first and said so.
+    const fresh = diagnostics.filter((d) => d.baseline === "new").map(unmarked);
+    const rest = diagnostics.filter((d) => d.baseline !== "new").map(unmarked);
+    if (fresh.length === 0) view = show(rest);
+    else {
+      view = [`new ${options.since}:`, ...(show(fresh) ?? [])];
+      const old = rest.length === 0 ? null : show(rest);
+      if (old !== null)
+        view.push(
+          `already there ${options.since.replace(/^since /, "in ")}, or not known:`,
+          ...old,
+        );
+    }
+  }
   const lines = (view ?? []).flatMap((l) => l.split("\n"));
+  const unreached = run.unreached ?? [];
+  if (unreached.length > 0)
+    lines.unshift(
+      `it stopped at errors that were there before, before it reached ${unreached.slice(0, 3).join(", ")}${unreached.length > 3 ? ` and ${unreached.length - 3} more` : ""}: your edits there were not checked; fix or silence these errors so the check reaches them:`,
+    );
   // Counts above are of what was read: the agent must know the output goes on.
   if (run.diagnosticsCut && view !== null)
     lines.push(
@@ -118,4 +146,10 @@ export function renderSuccess(
 /** What a just-started background run tells the agent. */
 export function renderStarted(callback: string, files: readonly string[], runId: string): string {
   return `… '${callback}' started in background on ${filesLabel(files)}, run ${runId}: its result comes with a later message`;
+}
+
+/** A diagnostic without its new-or-old marks, shown as a plain one. */
+function unmarked(d: Diagnostic): Diagnostic {
+  const { baseline: _b, since: _s, ...rest } = d;
+  return rest;
 }

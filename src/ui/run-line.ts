@@ -47,6 +47,7 @@ export function renderRunLines(
   const body = failureBody(run, {
     tailLines: options.tailLines,
     ownFiles: "the checked files",
+    since: "since HEAD",
     ...(options.seen ? { seen: options.seen } : {}),
   });
   for (const line of body) lines.push(`    ${line}`);

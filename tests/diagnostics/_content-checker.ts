@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
+import { compareWithBaseline, type ReadBefore } from "../../src/diagnostics/baseline/compare.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
 
 /** The errors a BAD-word checker reports for `files` as they are on disk. */
@@ -41,6 +41,8 @@ export interface CheckOptions {
   readonly tool?: string;
   /** What the run reports; default every BAD in `files`. */
   readonly diagnostics?: Diagnostic[];
+  /** The content the run read, taken before it (see compare.ts). */
+  readonly readBefore?: ReadBefore;
 }
 
 /** One run of the checker over `files`, compared and recorded as the engine does. */
@@ -58,6 +60,7 @@ export function check(root: string, files: readonly string[], options: CheckOpti
     checksWholeProject: options.whole === true,
     failed: options.failed ?? diagnostics.some((d) => d.severity === "error"),
     partial: options.partial === true,
+    ...(options.readBefore ? { readBefore: options.readBefore } : {}),
   });
 }
 

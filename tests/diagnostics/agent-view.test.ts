@@ -17,7 +17,7 @@ function d(file: string, line: number, extra: Partial<Diagnostic> = {}): Diagnos
   };
 }
 
-test("the edited files' diagnostics first and in full, then a few of the others (one left over shown), then the old count", () => {
+test("the edited files' diagnostics first and in full, their old ones listed and marked, then a few of the others (one left over shown), then the old count", () => {
   const view = agentView(
     [
       d("lib/z.ts", 1),
@@ -34,12 +34,14 @@ test("the edited files' diagnostics first and in full, then a few of the others 
   expect(view).toEqual([
     "src/a.ts:3:1 error E1: problem at src/a.ts:3",
     "src/a.ts:9:1 warning E1: problem at src/a.ts:9",
+    "already there before your edit, in the files you edited:",
+    "src/a.ts:1:1 error E1: problem at src/a.ts:1",
     "4 new diagnostics in other files:",
     "lib/w.ts:4:1 error E1: problem at lib/w.ts:4",
     "lib/x.ts:3:1 error E1: problem at lib/x.ts:3",
     "lib/y.ts:2:1 error E1: problem at lib/y.ts:2",
     "lib/z.ts:1:1 error E1: problem at lib/z.ts:1",
-    "and 2 that were already there before your edit",
+    "and 1 that was already there before your edit",
   ]);
 });
 

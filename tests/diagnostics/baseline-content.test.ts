@@ -1,9 +1,10 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileContentId } from "../../src/cache/content.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
 import { committedRepo } from "../helpers/tmp.ts";
-import { check, git, verdicts } from "./_content-checker.ts";
+import { badWords, check, git, verdicts } from "./_content-checker.ts";
 
 const repo = (files: Record<string, string>) => committedRepo("cpilot-content-", files);
 
@@ -126,4 +127,20 @@ test("an output read in part records no file clean and leaves out the last file 
       }),
     ),
   ).toEqual(["a.txt:2 old", "b.txt:2 unverified", "c.txt:2 new"]);
+});
+
+test("what a check found is not recorded under content its file took while it ran", () => {
+  const root = repo({ "a.txt": "BAD x\nBAD x\n" });
+  // The check reads two; the agent's edit removes one before the check ends.
+  const readBefore = { read: { "a.txt": fileContentId(root, "a.txt") }, whole: null };
+  const found = badWords(root, ["a.txt"]);
+  writeFileSync(join(root, "a.txt"), "BAD x\n");
+  check(root, ["a.txt"], { diagnostics: found, readBefore });
+  git(root, "commit", "-qam", "one");
+  // HEAD's content was never checked: the second BAD the agent adds back is its own.
+  writeFileSync(join(root, "a.txt"), "BAD x\nBAD x\n");
+  expect(verdicts(check(root, ["a.txt"], { edited: ["a.txt"] }))).toEqual([
+    "a.txt:1 unverified",
+    "a.txt:2 new",
+  ]);
 });

@@ -68,9 +68,9 @@ test("what was there before the edit stays old through line shifts; what the edi
   expect(third).toContain("src/a.txt:7 unchanged/run");
 });
 
-test("cpilot check marks nothing and records what it finds as already there", async () => {
+test("cpilot check marks against HEAD and records what it finds", async () => {
   const root = repo({ "src/a.txt": "BAD one\n" });
-  expect(shown(await runOnce(root, ["src/a.txt"], "check"))).toEqual(["src/a.txt:1 -"]);
+  expect(shown(await runOnce(root, ["src/a.txt"], "check"))).toEqual(["src/a.txt:1 unchanged/run"]);
   writeFileSync(join(root, "src/a.txt"), "added\nBAD one\n");
   expect(shown(await runOnce(root, ["src/a.txt"]))).toEqual(["src/a.txt:2 unchanged/run"]);
 });

@@ -67,6 +67,8 @@ test("check --format sarif prints a SARIF 2.1.0 log the official schema accepts"
         },
       },
     ],
+    // The project is as in HEAD: its errors were there (new or old is relative to HEAD).
+    baselineState: "unchanged",
   });
 }, 120_000);
 
@@ -83,6 +85,8 @@ test("check --json runs carry their diagnostics", () => {
       code: "TS2322",
       message: "Type 'string' is not assignable to type 'number'.",
       tool: "tsc",
+      baseline: "unchanged",
+      since: "run",
     },
     {
       file: "src/a b.ts",
@@ -92,6 +96,8 @@ test("check --json runs carry their diagnostics", () => {
       code: "TS2322",
       message: "Type 'number' is not assignable to type 'boolean'.",
       tool: "tsc",
+      baseline: "unchanged",
+      since: "run",
     },
   ]);
 }, 120_000);

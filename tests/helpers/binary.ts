@@ -19,8 +19,11 @@ let runtimeDir: string | undefined;
  */
 export function runtimeEnv(): Record<string, string> {
   runtimeDir ??= tempDir("cpilot-run-");
-  if (process.env.CPILOT_TEST_HOOK_SERVER !== "1") return { CPILOT_RUNTIME_DIR: runtimeDir };
-  return { CPILOT_HOOK_SERVER: "1", CPILOT_RUNTIME_DIR: runtimeDir };
+  // No session-start background check (agent-session/base-check.ts) unless a test asks:
+  // it would add runs to the projects of tests that count them.
+  const base = { CPILOT_BASE_CHECK: "0", CPILOT_RUNTIME_DIR: runtimeDir };
+  if (process.env.CPILOT_TEST_HOOK_SERVER !== "1") return base;
+  return { ...base, CPILOT_HOOK_SERVER: "1" };
 }
 
 /** The compiled binary; built once per test run when missing (CI builds it before tests). */

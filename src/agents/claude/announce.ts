@@ -19,6 +19,8 @@ export async function onSessionContext(ctx: HookContext): Promise<HookReply> {
     // without their host: stop them now (they are rare, so is the half-second this costs).
     const { stopOrphans } = await import("../../engine/running.ts");
     await stopOrphans(config.root, 500);
+    // The project as the session finds it, checked in the background: the first edit's before.
+    (await import("../../agent-session/base-check.ts")).startBaseCheck(config, input.session);
   }
   const parts: string[] = [];
   if (settings.announceCallbacks) {

@@ -1,11 +1,4 @@
-import {
-  contentIds,
-  headBlobs,
-  headTreeId,
-  NO_CONTENT,
-  projectContent,
-  worktreeKey,
-} from "../../cache/content.ts";
+import { contentIds, headBlobs, NO_CONTENT, ProjectSnapshot } from "../../cache/content.ts";
 import type { Diagnostic } from "../../model/diagnostic.ts";
 import { linesUnchangedSinceCommit } from "./_committed.ts";
 import {
@@ -27,6 +20,7 @@ import {
   treeKey,
 } from "./_record-keys.ts";
 import { sourceLines } from "./_source-lines.ts";
+import { STOPS_EARLY } from "./stops-early.ts";
 import {
   type Baseline,
   decodeSaved,
@@ -45,13 +39,6 @@ const MAX_FILES_READ = 300;
 /** Edited files compared with their last commit per run (one `git show` each). */
 const MAX_COMMIT_LOOKUPS = 20;
 
-/**
- * Tools that stop at the first unit that fails (rustc runs clippy's lints once a crate
- * compiles, cargo builds no crate past a failed one, go vet analyzes a package once it
- * type-checks): a failed run of theirs may not have read every file it was given.
- */
-const STOPS_EARLY = new Set(["rustc", "clippy", "go", "golangci-lint"]);
-
 export interface CompareInput {
   readonly root: string;
   readonly callback: string;
@@ -60,7 +47,10 @@ export interface CompareInput {
   readonly files: readonly string[];
   /** Files an agent just edited; empty for `cpilot check`. */
   readonly edited: ReadonlySet<string>;
-  /** `cpilot check`: records what it finds and marks nothing. */
+  /**
+   * `cpilot check`: the person's own state. Its diagnostics are marked against HEAD's
+   * content as an agent's are; outside git it moves the content that stands for HEAD's.
+   */
   readonly fromCheck: boolean;
   /**
    * The callback checks the same things whatever files it is given (`tsc -p .`): what it
@@ -69,6 +59,11 @@ export interface CompareInput {
   readonly checksWholeProject?: boolean;
   /** The check's definition key (../../cache/key.ts); "" when unknown. */
   readonly definition?: string;
+  /**
+   * The content the run was to read, taken before it started: a file (or, for a
+   * whole-project check, a project) whose content differs now is not recorded.
+   */
+  readonly readBefore?: ReadBefore;
   /** The run failed (a non-zero exit). */
   readonly failed?: boolean;
   /** Mark the caller's diagnostics in place rather than copies. */
@@ -104,7 +99,8 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 
   const saved = safeRead(root, callback);
   // The content this run read: the whole project's for a whole-project check, else its files'.
-  const tree = whole ? worktreeKey(root) : null;
+  const project = new ProjectSnapshot(root);
+  const tree = whole ? project.key() : null;
   if (list.length === 0 && complete) {
     // A clean run over content already recorded clean (most hook calls): nothing to decode.
     const known =
@@ -116,49 +112,51 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     if (known !== null && knownCleanInSaved(saved, known)) return [];
   }
   const inputs = whole
-    ? wholeInputs(root, byFile)
+    ? wholeInputs(root, byFile, project)
     : contentIds(root, [...input.files, ...byFile.keys()]);
   const records = decodeSaved(saved);
 
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
-  if (!input.fromCheck) {
-    const judge = new Judge(input, records, definition, inputs, tree, byFile);
-    for (const [file, indexes] of byFile) {
-      const lines = judge.linesOf(file);
-      const decide = judge.forFile(file, lines);
-      for (const i of indexes) {
-        const d = list[i] as Diagnostic;
-        const verdict = decide(d, fingerprint(d), textOf(lines, d.line));
-        if (input.inPlace) {
-          const m = d as { baseline?: "new" | "unchanged"; since?: Diagnostic["since"] };
-          m.baseline = verdict === "new" ? "new" : "unchanged";
-          if (verdict !== "new") m.since = verdict;
-        } else
-          out[i] =
-            verdict === "new"
-              ? { ...d, baseline: "new" }
-              : { ...d, baseline: "unchanged", since: verdict };
-      }
+  const judge = new Judge(input, records, definition, inputs, tree, byFile, project);
+  for (const [file, indexes] of byFile) {
+    const lines = judge.linesOf(file);
+    const decide = judge.forFile(file, lines);
+    for (const i of indexes) {
+      const d = list[i] as Diagnostic;
+      const verdict = decide(d, fingerprint(d), textOf(lines, d.line));
+      if (input.inPlace) {
+        const m = d as { baseline?: "new" | "unchanged"; since?: Diagnostic["since"] };
+        m.baseline = verdict === "new" ? "new" : "unchanged";
+        if (verdict !== "new") m.since = verdict;
+      } else
+        out[i] =
+          verdict === "new"
+            ? { ...d, baseline: "new" }
+            : { ...d, baseline: "unchanged", since: verdict };
     }
-    judge.rememberTold(out);
-    if (input.save?.(out) === false) return out;
-    record(
-      input,
-      records,
-      saved,
-      definition,
-      inputs,
-      tree,
-      byFile,
-      complete,
-      judge.told,
-      judge.haveHead,
-    );
-  } else {
-    const withHead = headTreeId(root) !== null;
-    record(input, records, saved, definition, inputs, tree, byFile, complete, new Map(), withHead);
   }
+  // `cpilot check` tells, it does not remember what it told: its unplaced ones are not "told".
+  if (!input.fromCheck) judge.rememberTold(out);
+  if (input.save?.(out) === false) return out;
+  record(
+    input,
+    records,
+    saved,
+    definition,
+    inputs,
+    tree,
+    byFile,
+    complete,
+    judge.told,
+    judge.haveHead,
+  );
   return out;
+}
+
+/** The content a run was to read, as ../../cache/run-key.ts takes it before the run. */
+export interface ReadBefore {
+  readonly read: Readonly<Record<string, string>>;
+  readonly whole: string | null;
 }
 
 type Verdict = "new" | "run" | "unverified" | "unverified-told";
@@ -181,12 +179,13 @@ class Judge {
     private readonly inputs: ReadonlyMap<string, string>,
     private readonly tree: string | null,
     byFile: ReadonlyMap<string, number[]>,
+    project: ProjectSnapshot,
   ) {
     const files = [...byFile.keys()].filter((f) => f !== "" && !f.startsWith("/"));
     const base = headBlobs(input.root, files);
-    this.haveHead = base !== null;
+    this.haveHead = base !== null && project.tree() !== null;
     this.base = base ?? new Map();
-    this.baseTree = tree === null ? null : headTreeId(input.root);
+    this.baseTree = tree === null ? null : project.tree();
   }
 
   linesOf(file: string): string[] | null {
@@ -203,7 +202,11 @@ class Judge {
     const before = this.haveHead
       ? (this.base.get(file) ?? NO_CONTENT)
       : (idOf(records.get(lastSeenKey(definition, file))) ?? NO_CONTENT);
-    const told = new RecordMatcher(records.get(toldKey(definition, now, file)) ?? { e: [] });
+    // What an agent was told before informs it now; `cpilot check` tells everything again.
+    const toldRecord = this.input.fromCheck
+      ? undefined
+      : records.get(toldKey(definition, now, file));
+    const told = new RecordMatcher(toldRecord ?? { e: [] });
     const unverified = (d: Diagnostic, key: number, text: number): Verdict =>
       told.take(key, d.line, text) ? "unverified-told" : "unverified";
     // A tool's message about no file, or a file outside the project: nothing to compare with.
@@ -304,8 +307,12 @@ function groupByFile(list: readonly Diagnostic[]): Map<string, number[]> {
  * A whole-project check's inputs: every file of the project with its content (the files
  * with diagnostics at least, when the project is larger than a baseline keeps).
  */
-function wholeInputs(root: string, byFile: ReadonlyMap<string, number[]>): Map<string, string> {
-  const all = projectContent(root, MAX_ENTRIES);
+function wholeInputs(
+  root: string,
+  byFile: ReadonlyMap<string, number[]>,
+  project: ProjectSnapshot,
+): Map<string, string> {
+  const all = project.content(MAX_ENTRIES);
   const own = contentIds(
     root,
     [...byFile.keys()].filter((f) => f !== "" && !f.startsWith("/") && !all?.has(f)),
@@ -337,6 +344,14 @@ function record(
   const list = input.diagnostics;
   const seen = new Map<string, FileEntries>();
   let changed = false;
+  const before = input.readBefore;
+  // The project changed while a whole-project check ran: its findings belong to neither content.
+  if (before !== undefined && tree !== null && before.whole !== null && before.whole !== tree)
+    return;
+  const moved = (file: string) => {
+    const was = before?.read[file];
+    return was !== undefined && was !== inputs.get(file);
+  };
   const put = (key: string, entries: FileEntries) => {
     const old = records.get(key);
     // What a complete record says is not replaced by less.
@@ -349,7 +364,7 @@ function record(
   let read = 0;
   for (const [file, indexes] of byFile) {
     const id = inputs.get(file) ?? NO_CONTENT;
-    if (file === "" || id === NO_CONTENT) continue;
+    if (file === "" || id === NO_CONTENT || moved(file)) continue;
     if (input.partial === true && file === last) continue;
     const lines = read++ < MAX_FILES_READ ? sourceLines(input.root, file) : null;
     const entries = makeRecord(
@@ -366,7 +381,8 @@ function record(
     if (givenFiles.length <= MAX_ENTRIES)
       for (const file of givenFiles) {
         const id = inputs.get(file) ?? NO_CONTENT;
-        if (id !== NO_CONTENT && !byFile.has(file)) put(fileKey(definition, id, file), clean);
+        if (id !== NO_CONTENT && !byFile.has(file) && !moved(file))
+          put(fileKey(definition, id, file), clean);
       }
     if (tree !== null) put(treeKey(definition, tree), clean);
   }

@@ -29,7 +29,9 @@ export function reportOutcome(outcome: Outcome, options: { tailLines: number }):
   for (const run of outcome.runs) {
     if (isFailure(run)) {
       // A run that fails only on what was there before the edit informs; it does not block.
-      const blocks = run.blocking && !onlyPreexisting(run.diagnostics);
+      // One that stopped before the edited files were reached says nothing of them: it blocks.
+      const blocks =
+        run.blocking && (!onlyPreexisting(run.diagnostics) || (run.unreached?.length ?? 0) > 0);
       (blocks ? failures : info).push(renderFailure(run, { ...options, seen }));
       continue;
     }

@@ -1,0 +1,29 @@
+import { expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { definitionKey } from "../../src/cache/key.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+test("a check's definition key changes with its command, env, tool configs and the program it starts", () => {
+  const root = tempDir("cpilot-key-");
+  writeFiles(root, { "tool.sh": "#!/bin/sh\nexit 0\n", "tsconfig.json": "{}" });
+  const def = { run: "./tool.sh --strict", cwd: root, env: {}, format: "auto" };
+  const first = definitionKey(root, def);
+  expect(definitionKey(root, def)).toBe(first);
+  expect(definitionKey(root, { ...def, run: "./tool.sh" })).not.toBe(first);
+  expect(definitionKey(root, { ...def, env: { A: "1" } })).not.toBe(first);
+  writeFileSync(join(root, "tsconfig.json"), '{"strict":true}');
+  const configChanged = definitionKey(root, def);
+  expect(configChanged).not.toBe(first);
+  // An upgrade of the tool: another program under the same name.
+  writeFileSync(join(root, "tool.sh"), "#!/bin/sh\n# version 2\nexit 0\n");
+  expect(definitionKey(root, def)).not.toBe(configChanged);
+});
+
+test("the key is the same from another folder holding the same project (a teammate, CI)", () => {
+  const a = tempDir("cpilot-key-a-");
+  const b = tempDir("cpilot-key-b-");
+  for (const root of [a, b]) writeFiles(root, { "tsconfig.json": "{}" });
+  const def = (root: string) => ({ run: ["tsc", "-p", "."], cwd: root, env: {}, format: "tsc" });
+  expect(definitionKey(a, def(a))).toBe(definitionKey(b, def(b)));
+});

@@ -1,0 +1,67 @@
+/**
+ * A Cargo workspace whose upstream crate has an old denied lint: `cargo clippy -- -D warnings`
+ * stops there and never compiles the crate that depends on it. The agent's compile error in
+ * that crate must not pass as "already there": the agent is told plainly that the check
+ * never reached its file, it blocks, and once the old lint is fixed the error comes as its
+ * own (the file was never recorded clean).
+ */
+import { expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contextOf, postBatch } from "../agents/claude/_helpers.ts";
+import { cpilot } from "../helpers/binary.ts";
+import { committedRepo } from "../helpers/tmp.ts";
+
+const CARGO = spawnSync("sh", ["-c", "command -v cargo"], { encoding: "utf8" }).stdout.trim();
+const BLOCKS = "checks failed after your last edits";
+
+function hook(root: string, file: string): string {
+  const r = cpilot(["hook", "claude"], {
+    cwd: root,
+    env: { AI_AGENT: "claude-code_2-1-330_cli", HOME: process.env.HOME ?? "/root" },
+    input: JSON.stringify({ session_id: "s1", cwd: root, ...postBatch([join(root, file)]) }),
+  });
+  expect(r.stderr).toBe("");
+  return r.stdout.trim() === "" ? "" : contextOf(JSON.parse(r.stdout));
+}
+
+test.skipIf(CARGO === "")(
+  "clippy stopped at an upstream crate's old lint: the agent's file was not reached, said so, and it blocks",
+  () => {
+    const root = committedRepo("cpilot-cargo-ws-", {
+      ".gitignore": ".cpilot/\ntarget/\n",
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [
+          {
+            name: "clippy",
+            pattern: "*.rs",
+            run: `PATH=${join(CARGO, "..")}:$PATH ${CARGO} clippy --quiet -- -D warnings`,
+            timeout: 300,
+          },
+        ],
+      }),
+      "Cargo.toml": '[workspace]\nmembers = ["up", "down"]\nresolver = "2"\n',
+      "up/Cargo.toml": '[package]\nname = "up"\nversion = "0.1.0"\nedition = "2021"\n',
+      "up/src/lib.rs": "pub fn one() -> i32 {\n    return 1;\n}\n",
+      "down/Cargo.toml":
+        '[package]\nname = "down"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nup = { path = "../up" }\n',
+      "down/src/lib.rs": "pub fn two() -> i32 {\n    up::one() + 1\n}\n",
+    });
+    // The project as committed, checked: the old lint is known old.
+    expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(1);
+    writeFileSync(join(root, "down/src/lib.rs"), 'pub fn two() -> i32 {\n    up::one() + "1"\n}\n');
+    const told = hook(root, "down/src/lib.rs");
+    expect(told).toContain(BLOCKS);
+    expect(told).toContain("before it reached down/src/lib.rs: your edits there were not checked");
+    expect(told).toContain("up/src/lib.rs:2:5");
+    // The agent fixes the old lint, as told: now the check reaches its file, and its error
+    // is its own (the unreached file was never recorded clean).
+    writeFileSync(join(root, "up/src/lib.rs"), "pub fn one() -> i32 {\n    1\n}\n");
+    const then = hook(root, "up/src/lib.rs");
+    expect(then).toContain(BLOCKS);
+    expect(then).toContain("down/src/lib.rs:2:");
+    expect(then).not.toContain("already there");
+  },
+  300_000,
+);
