@@ -26,7 +26,7 @@ import { shareRemoteResult } from "./remote-results.ts";
 import { type CacheLookup, cacheable, lookUp, remember, writeReplayLog } from "./result-cache.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
-import { checksWholeProject } from "./run-scope.ts";
+import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
 import {
   openPendingRecord,
   type PendingRecord,
@@ -98,16 +98,18 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const preparedLog = bookkeep<string | null>(root, null, () => prepareLog(root, id));
   const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
   const wholeProject = checksWholeProject(callback.run);
+  // Keyed by the whole project when its result may depend on files it is not given.
+  const keyedWhole = readsBeyondItsFiles(callback.run);
   const definition = definitionKey(root, callback);
   const cache =
     !options.signal.aborted && cacheable(callback, options.triggerInput !== undefined, wholeProject)
-      ? lookUp(root, definition, files, wholeProject)
+      ? lookUp(root, definition, files, keyedWhole)
       : null;
   if (cache?.record !== undefined)
     return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
   // The content the run will read, as it is before it starts: what changes while it runs
   // (the agent's next edit) is not recorded under this run's findings.
-  const readBefore = cache?.key ?? runKey(root, definition, files, wholeProject);
+  const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole);
   const abort = new AbortController();
   const depth =
     options.depth ??

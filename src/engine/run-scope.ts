@@ -14,3 +14,57 @@ export function checksWholeProject(run: CallbackDef["run"]): boolean {
   if (typeof run === "function") return false;
   return !run.some((part) => part.includes("{file"));
 }
+
+/**
+ * Checkers that read files they are not given (the modules a file imports, its package, its
+ * crate): given one file, their result depends on others too. Their results are keyed by
+ * the whole project's content, never by their files' alone.
+ */
+const READS_BEYOND_ITS_FILES = new Set([
+  "mypy",
+  "dmypy",
+  "pyright",
+  "basedpyright",
+  "pytype",
+  "tsc",
+  "vue-tsc",
+  "eslint",
+  "cargo",
+  "go",
+  "golangci-lint",
+  "staticcheck",
+  "gopls",
+  "clippy-driver",
+  "rustc",
+  "pylint",
+]);
+
+/**
+ * Does the callback's result depend on more than the files it is given? A whole-project
+ * check, or a command whose program (or, through npx, bunx, uv run, poetry run, its tool) is a
+ * checker that reads imports. A function may read anything: true.
+ */
+export function readsBeyondItsFiles(run: CallbackDef["run"]): boolean {
+  if (typeof run === "function" || checksWholeProject(run)) return true;
+  const words = typeof run === "string" ? run.trim().split(/\s+/) : [...run];
+  const runners = new Set([
+    "npx",
+    "bunx",
+    "pnpm",
+    "yarn",
+    "exec",
+    "uv",
+    "run",
+    "poetry",
+    "python",
+    "-m",
+    "python3",
+  ]);
+  for (const word of words) {
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) continue;
+    const name = word.slice(word.lastIndexOf("/") + 1);
+    if (READS_BEYOND_ITS_FILES.has(name)) return true;
+    if (!runners.has(name)) return false;
+  }
+  return false;
+}

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   decodeBaseline,
@@ -9,10 +9,8 @@ import {
   knownCleanInBytes,
   type SavedFiles,
 } from "../../src/diagnostics/baseline/_binary.ts";
-import { keyHead, lineHash } from "../../src/diagnostics/baseline/_source-lines.ts";
 import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
-import { crc32 } from "../../src/platform/crc32.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 const DIAGNOSTIC = [2166136261, 3, 1234, 1];

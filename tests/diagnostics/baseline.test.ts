@@ -1,10 +1,9 @@
 import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
 import { compareWithBaseline } from "../../src/diagnostics/baseline/compare.ts";
-import { MAX_ENTRIES, readBaseline, STRIDE } from "../../src/diagnostics/baseline/store.ts";
 import { createEngine } from "../../src/engine/engine.ts";
 import type { EditBatch } from "../../src/model/batch.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";

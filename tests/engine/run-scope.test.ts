@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { checksWholeProject } from "../../src/engine/run-scope.ts";
+import { checksWholeProject, readsBeyondItsFiles } from "../../src/engine/run-scope.ts";
 
 test("a command that takes no files checks the whole project; one that takes them may not", () => {
   expect(checksWholeProject("tsc -p .")).toBe(true);
@@ -14,4 +14,15 @@ test("a command that takes no files checks the whole project; one that takes the
   expect(checksWholeProject(["eslint", "{files}"])).toBe(false);
   expect(checksWholeProject(["prettier", "--write={file}"])).toBe(false);
   expect(checksWholeProject(() => undefined)).toBe(false);
+});
+
+test("checkers that read imports are keyed by the whole project even when given their files", () => {
+  expect(readsBeyondItsFiles('mypy "$@"')).toBe(true);
+  expect(readsBeyondItsFiles(["npx", "eslint", "{files}"])).toBe(true);
+  expect(readsBeyondItsFiles('uv run mypy "$@"')).toBe(true);
+  expect(readsBeyondItsFiles('./node_modules/.bin/tsc --noEmit "$@"')).toBe(true);
+  expect(readsBeyondItsFiles("tsc -p .")).toBe(true);
+  expect(readsBeyondItsFiles('ruff check "$@"')).toBe(false);
+  expect(readsBeyondItsFiles(["prettier", "--check", "{files}"])).toBe(false);
+  expect(readsBeyondItsFiles(async () => {})).toBe(true);
 });
