@@ -21,6 +21,7 @@ const LAYERS = [
   "cache", // check records by content key, and the stores that keep them
   "agent-session", // what cpilot keeps for one agent session: inbox, results, run log, counters
   "diagnostics", // parse tool output into diagnostics, baselines
+  "remote-cache", // results shared through a Turborepo remote cache (/v8/artifacts)
   "engine", // plan, execute, resync, triggers
   "stage", // `check --staged`: set unstaged work aside and restore it
   "githook", // git hook scripts

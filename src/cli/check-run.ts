@@ -4,6 +4,7 @@ import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { onlyPreexisting } from "../diagnostics/agent-view.ts";
 import { createEngine } from "../engine/engine.ts";
 import { nestedConfigFolders } from "../engine/nested-configs.ts";
+import { type ShardSpec, splitShard } from "../match/shard.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { collectGarbage } from "../platform/bun.ts";
@@ -16,6 +17,7 @@ import { colorEnabled, say } from "../ui/style.ts";
 import { takeStateTrouble } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
 import { assertKnownNames } from "./_common.ts";
+import { readDurations } from "./check-durations.ts";
 import { selectFiles } from "./check-files.ts";
 import type { StagedStart } from "./check-staged.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
@@ -52,6 +54,10 @@ export interface CheckRequest {
   readonly newOnly?: boolean;
   readonly stagedStart: StagedStart | null;
   readonly allStart: { readonly root: string; readonly files: Promise<FileChange[]> } | null;
+  /** --shard I/N: check only this part of the files. */
+  readonly shard: ShardSpec | null;
+  /** --durations FILE: what each file cost in an earlier check, to balance the shards. */
+  readonly durations: string | undefined;
 }
 
 /** Load the config, select the files, run the callbacks and report (see check.ts). */
@@ -71,7 +77,7 @@ export async function runCheck(
 
   const root = config.root;
   const staged = request.stagedStart ? await request.stagedStart.open(config) : null;
-  const files =
+  const selected =
     staged?.files ??
     (request.allStart?.root === root ? await request.allStart.files : null) ??
     (await selectFiles(root, options.cwd, request.paths, {
@@ -79,6 +85,8 @@ export async function runCheck(
       all: request.all,
       changedRef: request.changedRef,
     }));
+  const shard = request.shard ? shardOf(selected, request.shard, request.durations) : null;
+  const files = shard ? selected.filter((f) => shard.mine.has(f.path)) : selected;
   mark("files selected");
   if (files.length >= COLLECT_AFTER_LISTING) collectGarbage();
   if (staged && files.length === 0) {
@@ -94,7 +102,7 @@ export async function runCheck(
     !staged &&
     !json &&
     format !== "sarif" &&
-    files.length === 0 &&
+    selected.length === 0 &&
     !request.all &&
     request.paths.length === 0
   ) {
@@ -179,17 +187,31 @@ export async function runCheck(
   if (!combined) outcome = { ...outcome, ok: false };
   if (request.newOnly === true && !outcome.ok && combined)
     outcome = { ...outcome, ok: failsOnNothingNew(outcome) };
-  if (json) writeOut(`${JSON.stringify(toJson(outcome))}\n`);
+  const shardMark = shard?.mark;
+  if (json)
+    writeOut(
+      `${JSON.stringify({ ...toJson(outcome), ...(shardMark ? { shard: shardMark } : {}) })}\n`,
+    );
   else if (failOnChange && outcome.resyncs.length > 0) {
     for (const r of outcome.resyncs) say(r.diff);
   }
   if (!json) printSummary(outcome, files.length, Date.now() - started, color);
-  writeCheckExport(outcome, format);
+  if (shard && !json)
+    say(
+      `cpilot: shard ${request.shard?.index}/${request.shard?.count}: ${files.length} of ${selected.length} files`,
+    );
+  writeCheckExport(
+    outcome,
+    format,
+    process.env,
+    shardMark ? { cpilotShard: shardMark } : undefined,
+  );
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) process.stderr.write(`${trouble}\n`);
   mark("check reported");
   if (options.signal.aborted) return 130;
-  const nested = !json && format !== "sarif" && !staged && request.paths.length === 0;
+  // a shard checks its part of the root's files only: each package would run in every shard
+  const nested = !json && format !== "sarif" && !staged && !shard && request.paths.length === 0;
   const inPackages = nested ? await checkNested(request, options, root, files) : 0;
   return outcome.ok && inPackages === 0 ? 0 : inPackages === 130 ? 130 : 1;
 }
@@ -216,6 +238,35 @@ async function checkNested(
     worst = Math.max(worst, code);
   }
   return worst;
+}
+
+/**
+ * This job's part of the files (--shard), and what its output says of it so that
+ * `check --merge` can tell that the shards of one check hold every file exactly once.
+ */
+function shardOf(
+  files: readonly FileChange[],
+  spec: ShardSpec,
+  durationsPath: string | undefined,
+): { mine: Set<string>; mark: Record<string, unknown> } {
+  const weights = durationsPath === undefined ? null : readDurations(durationsPath);
+  if (durationsPath !== undefined && weights === null)
+    say(`cpilot: no durations in ${durationsPath} yet: the files are split by name`);
+  const shard = splitShard(
+    files.map((f) => f.path),
+    weights ?? new Map(),
+    spec,
+  );
+  return {
+    mine: new Set(shard.files),
+    mark: {
+      index: spec.index,
+      count: spec.count,
+      of: shard.of,
+      split: shard.split,
+      files: shard.files,
+    },
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { parseShard } from "../match/shard.ts";
 import { dropEchoedGitDir } from "../stage/echoed-git-dir.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
@@ -5,7 +6,7 @@ import { parseFlags } from "./_common.ts";
 import { beginAllFiles, splitChangedRef } from "./check-files.ts";
 
 const USAGE =
-  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--fail-on-change] [--new-only] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore";
+  "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--shard I/N [--durations FILE]] [--fail-on-change] [--new-only] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore | cpilot check --merge FILE...";
 
 /** Run the project's callbacks on a set of files, as a pre-commit hook or in CI. */
 export async function checkCommand(
@@ -28,13 +29,22 @@ export async function checkCommand(
       "fail-on-change": { type: "boolean" },
       "new-only": { type: "boolean" },
       restore: { type: "boolean" },
+      shard: { type: "string" },
+      durations: { type: "string" },
+      merge: { type: "boolean" },
     },
     USAGE,
     {
       format:
         "text (default), json, sarif (a SARIF 2.1.0 log) or github (workflow annotations, on with text in GitHub Actions)",
+      shard:
+        "check only the I-th of N parts of the files (a CI matrix), balanced by --durations; each file is in exactly one part",
+      durations:
+        "the --json document of an earlier check: what each file cost, to balance the shards (every shard must get the same one)",
+      merge: "print the --json or SARIF outputs of every shard of one check as one document",
     },
   );
+  if (values.merge) return (await import("./check-merge.ts")).mergeCommand(positionals);
 
   // before any git call: a linked worktree's hook gets a GIT_DIR that misleads git below its top
   dropEchoedGitDir(options.cwd);
@@ -47,6 +57,15 @@ export async function checkCommand(
       hint: `usage: ${USAGE}`,
     });
   }
+  const shard = values.shard === undefined ? null : parseShard(values.shard);
+  if (shard !== null && values.staged)
+    throw new CpilotError("Cannot combine --shard and --staged: a commit is checked whole", {
+      hint: "shard a CI check: cpilot check --all --shard I/N",
+    });
+  if (values.durations !== undefined && shard === null)
+    throw new CpilotError(`Cannot use --durations "${values.durations}" without --shard`, {
+      hint: "add --shard I/N",
+    });
   // git's pass over the tree is most of a small check: it starts first, before this
   // command's own code (the engine, the reports: check-run.ts) is loaded and the config
   // is read. --staged: see check-staged.ts, loaded for --staged only (setting work aside
@@ -74,6 +93,8 @@ export async function checkCommand(
       newOnly: values["new-only"] === true,
       stagedStart,
       allStart,
+      shard,
+      durations: values.durations,
     },
     options,
   );

@@ -13,6 +13,7 @@ import { executeRun } from "./execute-run.ts";
 import { nestedConfigMarkers } from "./nested-configs.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
+import { fetchRemoteResults, settleRemoteResults } from "./remote-results.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
 import { pruneRuns } from "./runs-store.ts";
 import { Semaphore } from "./semaphore.ts";
@@ -92,6 +93,7 @@ export function createEngine(options: {
     const [planned, leftOut] = planOwn(batch, runOptions);
     runOptions.onPlanned?.(planned);
     if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: leftOut };
+    await fetchRemoteResults(batch, planned);
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);
@@ -158,12 +160,15 @@ export function createEngine(options: {
     const pruneBudget = Math.max(2, 2 * runs.length);
     bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget));
     mark("engine: resync compared");
+    const remoteNotes = await settleRemoteResults(batch.origin.surface);
     const notes = [
       ...leftOut,
       ...runs
         .filter((r) => r.status === "replaced")
         .map((r) => `'${r.callback}' run ${r.id} ${r.summary}`),
       ...triggerNotes,
+      // the remote cache's trouble is for the person running a check, not for an agent
+      ...(batch.origin.surface === "check" ? remoteNotes : []),
     ];
     const ok = runs.every(
       (r) =>

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { ProjectSnapshot } from "../cache/content.ts";
 import { definitionKey } from "../cache/key.ts";
 import { runKey } from "../cache/run-key.ts";
+import type { CheckRecord } from "../cache/store.ts";
 import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
 import { diagnoseFinishedRun, HOOK_READ, markNew } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
@@ -23,6 +24,7 @@ import { describeExit, describeTimeout } from "./exit-words.ts";
 import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
+import { shareRemoteResult } from "./remote-results.ts";
 import { type CacheLookup, cacheable, lookUp, remember, writeReplayLog } from "./result-cache.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
@@ -238,8 +240,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   });
   const diagnostics = diagnosed?.diagnostics;
   const durationMs = Date.now() - startedAt;
-  if (cache !== null)
-    bookkeep(root, undefined, () =>
+  if (cache !== null) {
+    const recorded = bookkeep<CheckRecord | undefined>(root, undefined, () =>
       remember(root, callback, cache.key, after, {
         status,
         exitCode: end.exitCode,
@@ -250,6 +252,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
         cut: diagnosed?.cut === true,
       }),
     );
+    if (recorded !== undefined) shareRemoteResult(options.batch.origin.surface, recorded);
+  }
   const result: StoredRun = {
     id,
     callback: callback.name,

@@ -87,7 +87,7 @@ export function writeReplayLog(logPath: string | null, record: CheckRecord): voi
 /**
  * Record a finished run under its key: a run that passed, failed or was silent, whose
  * diagnostics were read whole. A fixer that rewrote a file is recorded with what it changed
- * (so it is never replayed). Best effort.
+ * (so it is never replayed). Best effort; the record when it was kept.
  */
 export function remember(
   root: string,
@@ -103,13 +103,14 @@ export function remember(
     diagnostics: readonly Diagnostic[] | undefined;
     cut: boolean;
   },
-): void {
-  if (run.status !== "passed" && run.status !== "failed" && run.status !== "silent") return;
-  if (run.cut) return;
+): CheckRecord | undefined {
+  if (run.status !== "passed" && run.status !== "failed" && run.status !== "silent")
+    return undefined;
+  if (run.cut) return undefined;
   const changed = changedSince(root, key);
   // A check whose files changed while it ran read neither content whole: not recorded.
-  if (changed.length > 0 && !callback.fixes) return;
-  if (key.whole !== null && key.whole !== after.key()) return;
+  if (changed.length > 0 && !callback.fixes) return undefined;
+  if (key.whole !== null && key.whole !== after.key()) return undefined;
   const record: CheckRecord = {
     v: 1,
     key: key.key,
@@ -126,7 +127,7 @@ export function remember(
     changed,
     at: Date.now(),
   };
-  storeOf(root).putSync(key.key, record);
+  return storeOf(root).putSync(key.key, record) ? record : undefined;
 }
 
 /** A diagnostic without the marks of who asked (new or old is judged again on replay). */

@@ -33,10 +33,12 @@ export function writeCheckExport(
   outcome: Outcome,
   format: CheckFormat,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  properties?: Record<string, unknown>,
 ): void {
   const root = outcome.batch.root;
   if (format === "sarif") {
-    writeOut(`${JSON.stringify(toSarif(outcome.runs, root), null, 2)}\n`);
+    const log = toSarif(outcome.runs, root);
+    writeOut(`${JSON.stringify(properties ? { ...log, properties } : log, null, 2)}\n`);
     return;
   }
   if (format === "github" || (format === "text" && env.GITHUB_ACTIONS === "true")) {

@@ -1,0 +1,122 @@
+/** One answer of the server, its body read up to a bound. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  /** Null when the body was larger than the bound (or not read: HEAD). */
+  readonly body: Uint8Array | null;
+}
+
+/** Why a request got no answer: the budget ran out, or the server could not be reached. */
+export class NoAnswer extends Error {
+  override readonly name = "NoAnswer";
+  constructor(
+    readonly why: "budget" | "unreachable",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A request that ends with the signal: connecting, sending and reading the answer all
+ * count. At most one redirect is followed, and the token goes only to the server's own
+ * origin (a cache may send reads to a CDN address).
+ */
+export async function request(
+  url: string,
+  init: {
+    method: "GET" | "HEAD" | "PUT" | "POST";
+    headers: Record<string, string>;
+    body?: Uint8Array | string;
+    signal: AbortSignal;
+    maxBody: number;
+  },
+): Promise<Answer> {
+  let target = url;
+  for (let hop = 0; ; hop++) {
+    const sameOrigin = new URL(target).origin === new URL(url).origin;
+    const headers = sameOrigin ? init.headers : withoutAuthorization(init.headers);
+    let response: Response;
+    try {
+      response = await fetch(target, {
+        method: init.method,
+        headers,
+        ...(init.body !== undefined ? { body: init.body } : {}),
+        signal: init.signal,
+        redirect: "manual",
+      });
+    } catch (err) {
+      throw noAnswer(err, init.signal);
+    }
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location !== null && hop === 0) {
+      await response.body?.cancel().catch(() => {});
+      if (init.method !== "GET" && init.method !== "HEAD") return answer(response, null);
+      try {
+        target = new URL(location, target).href;
+      } catch {
+        return answer(response, null);
+      }
+      if (!target.startsWith("https:") && !target.startsWith("http:"))
+        return answer(response, null);
+      continue;
+    }
+    if (init.method === "HEAD") return answer(response, null);
+    try {
+      return answer(response, await boundedBody(response, init.maxBody));
+    } catch (err) {
+      throw noAnswer(err, init.signal);
+    }
+  }
+}
+
+function answer(response: Response, body: Uint8Array | null): Answer {
+  return { status: response.status, headers: response.headers, body };
+}
+
+function withoutAuthorization(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([k]) => k.toLowerCase() !== "authorization"),
+  );
+}
+
+function noAnswer(err: unknown, signal: AbortSignal): NoAnswer {
+  if (signal.aborted) return new NoAnswer("budget", "no answer within the time allowed");
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  const code = (err as { code?: string }).code;
+  const why = cause?.code ?? code ?? cause?.message ?? (err as Error).message;
+  return new NoAnswer("unreachable", String(why));
+}
+
+/**
+ * The body, or null past `max` bytes: read in chunks and dropped as soon as it is too
+ * long, so a server that answers with gigabytes costs a few reads, not the memory.
+ */
+async function boundedBody(response: Response, max: number): Promise<Uint8Array | null> {
+  const declared = Number(response.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > max) {
+    await response.body?.cancel().catch(() => {});
+    return null;
+  }
+  if (response.body === null) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}

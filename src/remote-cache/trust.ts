@@ -1,0 +1,34 @@
+import type { Origin } from "../model/batch.ts";
+
+/**
+ * Variables an agent CLI (or `cpilot run`) sets for the commands it runs: a check started
+ * from an agent's shell carries one. Not a boundary (a command can drop a variable): the
+ * boundary is a write token only trusted CI holds. It keeps a developer's own write setting
+ * from reaching the cache through the agent working in their terminal.
+ */
+const AGENT_MARKERS = [
+  "AI_AGENT",
+  "CLAUDECODE",
+  "GEMINI_CLI",
+  "QWEN_CODE",
+  "CODEX_SANDBOX",
+  "CODEX_THREAD_ID",
+  "OPENCODE",
+  "CURSOR_AGENT",
+  "CPILOT_SESSION_HOOKS",
+] as const;
+
+/** Why this process may not write to the remote cache, or null when it may. */
+export function writeRefusal(
+  writeAsked: boolean,
+  surface: Origin["surface"],
+  env: Readonly<Record<string, string | undefined>>,
+): string | null {
+  if (!writeAsked) return "CPILOT_REMOTE_CACHE_WRITE=1 is not set";
+  // hooks, MCP tools and the watcher answer an agent: what an agent can steer never writes
+  if (surface !== "check") return `cpilot ${surface} never writes to the remote cache`;
+  const marker = AGENT_MARKERS.find((name) => (env[name] ?? "") !== "");
+  if (marker !== undefined)
+    return `an agent's session (${marker} is set) never writes to the remote cache`;
+  return null;
+}
