@@ -39,6 +39,7 @@ function project(): string {
     ...Object.fromEntries(FILES.map((f) => [f, f.endsWith("f03.ts") ? "BAD\n" : "ok\n"])),
   });
   execFileSync("git", ["init", "-q", "-b", "main"], { cwd: root });
+  execFileSync("git", ["add", "-A"], { cwd: root }); // --all checks what git tracks
   return root;
 }
 
