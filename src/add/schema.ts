@@ -125,6 +125,7 @@ export const CALLBACK_JSON_SCHEMA = {
 // fixes and after: what a callback does to files, and its order among the others, come from
 // the tool and the whole config, not from one request. format and report: the output's format
 // is recognized from what the tool prints, and what the agent is shown is a project choice.
+// cache: the safe default is decided from the command (src/cache/); a person turns it off.
 export const KEYS_NOT_ASKED = [
   "cwd",
   "env",
@@ -133,4 +134,5 @@ export const KEYS_NOT_ASKED = [
   "after",
   "format",
   "report",
+  "cache",
 ] as const;
