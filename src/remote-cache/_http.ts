@@ -41,7 +41,8 @@ export async function request(
       response = await fetch(target, {
         method: init.method,
         headers,
-        ...(init.body !== undefined ? { body: init.body } : {}),
+        // a copy typed as fetch takes it where the DOM's types stand in for the runtime's
+        ...(init.body !== undefined ? { body: bodyOf(init.body) } : {}),
         signal: init.signal,
         redirect: "manual",
       });
@@ -120,3 +121,6 @@ async function boundedBody(response: Response, max: number): Promise<Uint8Array 
   }
   return out;
 }
+
+const bodyOf = (body: Uint8Array | string): string | Uint8Array<ArrayBuffer> =>
+  typeof body === "string" ? body : new Uint8Array(body);
