@@ -11,7 +11,7 @@ test("a misspelled command, flag or config key gets a did-you-mean", () => {
   expect(command.stderr).toContain("did you mean `cpilot check`?");
   const flag = cpilot(["check", "--stagd"], { cwd: dir });
   expect(flag.code).toBe(2);
-  expect(flag.stderr).toContain('did you mean "--staged"?');
+  expect(flag.stderr).toContain('did you mean "--staged"');
   const agent = cpilot(["install", "cluade"], { cwd: dir });
   expect(agent.code).toBe(2);
   expect(agent.stderr).toContain('did you mean "claude"?');
