@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
 import type { RunResult } from "../../src/model/outcome.ts";
@@ -61,11 +61,15 @@ test("queue: a second process waits for the first run of the same callback", asy
   ]);
 });
 
+/** A run that lasts until the test creates `release` (30 s at most): no race with the clock. */
+const held = (name: string) =>
+  `echo "start $CP_RUN_ID" >> events; i=0; while [ ! -e release ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; echo "end $CP_RUN_ID" >> events; echo ${name}`;
+
 test("replace: a newer batch stops the running one and says so", async () => {
   const root = tempDir();
   writeFiles(root, { "a.ts": "" });
   const cb: CallbackDef[] = [
-    { name: "check", pattern: "*.ts", run: logged("check"), timeout: 10, overlap: "replace" },
+    { name: "check", pattern: "*.ts", run: held("check"), timeout: 40, overlap: "replace" },
   ];
   const first = runInProcess(root, cb, ["a.ts"]);
   await waitFor(() => {
@@ -76,6 +80,9 @@ test("replace: a newer batch stops the running one and says so", async () => {
     }
   });
   const second = runInProcess(root, cb, ["a.ts"]);
+  // the second run starts only once the first is stopped; then both may end
+  await waitFor(() => events(root).length >= 2, 30_000);
+  writeFileSync(join(root, "release"), "");
   const [a, b] = await Promise.all([first, second]);
   expect(a[0]?.status).toBe("replaced");
   expect(a[0]?.summary).toBe(`stopped: replaced by run ${b[0]?.id}`);
