@@ -88,6 +88,14 @@ export const CORPUS: Record<string, string> = {
   "link to .git/hooks and ..": P("*** Add File: hk/../hooks/x", "+x"),
   "into .git/hooks": P("*** Add File: .git/hooks/pre-commit", "+#!/bin/sh"),
   tilde: P("*** Add File: ~/h.txt", "+x"),
+  "a tab inside the path": P("*** Add File: .e\tnv", "+X=1", "*** Delete File: d\t.txt"),
+  "a carriage return inside a move path": P(
+    "*** Update File: u.txt",
+    "*** Move to: .git/hoo\rks/x",
+    "@@",
+    "-two",
+    "+TWO",
+  ),
   "lowercase marker": P("*** add file: .env", "+X=1"),
   "update with a header after a blank line": P(
     "*** Update File: u.txt",
