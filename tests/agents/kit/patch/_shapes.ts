@@ -149,7 +149,7 @@ const ws = fc.constantFrom(
   "\u0085",
   "\r",
 );
-const path = fc.constantFrom(
+const plainPath = fc.constantFrom(
   "new.txt",
   ".env",
   ".git/hooks/pre-commit",
@@ -166,6 +166,17 @@ const path = fc.constantFrom(
   "\u2003.env",
   "sub/../.git/config",
 );
+/** A path with, sometimes, one odd character put in it (the agent's file layer may drop it). */
+const path = fc
+  .tuple(
+    plainPath,
+    fc.constantFrom("", "", "", "\t", "\r", "\v", "\f", "\u00a0", "\u2028", "\\", "//", "/./", "/"),
+    fc.nat(),
+  )
+  .map(([p, c, at]) => {
+    const i = at % (p.length + 1);
+    return `${p.slice(0, i)}${c}${p.slice(i)}`;
+  });
 const marker = fc.constantFrom(
   "*** Add File:",
   "*** Add File:",
