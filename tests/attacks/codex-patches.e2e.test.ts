@@ -2,9 +2,10 @@
  * The real Codex CLI 0.169 against cpilot's hooks (`cpilot install codex --trust-project`),
  * its model scripted on 127.0.0.1: patches whose headers carry whitespace, a patch whose
  * context line trims to End Patch, a path that leaves the root through a link and `..`, and
- * heredoc patches sent through the shell tool (which Codex applies itself) must not write
- * into .git/hooks, .env or outside the root. Each was written before cpilot read patches as
- * Codex does and hooked the shell tool.
+ * heredoc patches sent through the shell tool (which Codex applies itself), and a path
+ * whose tab Codex drops when it writes (`.e<TAB>nv`), must not write into .git/hooks, .env
+ * or outside the root. Each was written before cpilot read patches as Codex does and
+ * hooked the shell tool.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
@@ -36,6 +37,8 @@ describe("real Codex CLI: patches cpilot once misread are refused", () => {
       },
       { step: tool(P("\u00a0*** Add File: .env", "+TOKEN=x")), target: ".env" },
       { step: tool(P("\t*** Add File: id_rsa", "+key")), target: "id_rsa" },
+      // Codex drops a tab inside a path when it writes
+      { step: tool(P("*** Add File: .env.pro\tduction", "+TOKEN=x")), target: ".env.production" },
       {
         step: tool(
           P(

@@ -145,6 +145,12 @@ describe("PreToolUse: the gate on every file of the patch", () => {
       ).toBe("");
   });
 
+  test("a tab inside a path is dropped as Codex drops it: .e<TAB>nv is the secret .env", () => {
+    const p = make({ callbacks: [] });
+    const r = call(p, "PreToolUse", patch("*** Add File: .e\tnv", "+TOKEN=x"));
+    expect(r.json).toMatchObject({ hookSpecificOutput: { permissionDecision: "deny" } });
+  });
+
   test("an apply_patch input Codex would refuse is refused, with the reason", () => {
     const p = make({ callbacks: [], gate: GATE });
     const r = call(p, "PreToolUse", "not a patch");

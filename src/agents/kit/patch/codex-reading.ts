@@ -18,6 +18,8 @@ import type { PatchFile, PatchReading } from "./patch-file.ts";
  *   rest of the trimmed line, so it may start with spaces and never ends with one;
  * - `*** Move to: ` counts only on the line right after an Update header, with nothing
  *   before it; its path keeps the spaces after the marker and loses those at the end;
+ * - when it writes, Codex drops every tab and carriage return from a path (`.e\tnv` is
+ *   `.env`), so the paths read here have none;
  * - an Add section's lines start with `+`; an Update section's chunks run until a line
  *   that, without its trailing spaces, is a header or `*** End Patch`; anything else where
  *   a header is due makes the whole patch invalid, and Codex writes nothing.
@@ -106,11 +108,11 @@ function readSection(lines: readonly string[], start: number, end: number, files
       content += `${(lines[i] as string).slice(1)}\n`;
       i++;
     }
-    files.push({ op: "add", path: header.slice(ADD.length), content });
+    files.push({ op: "add", path: written(header.slice(ADD.length)), content });
     return i;
   }
   if (header.startsWith(DELETE)) {
-    files.push({ op: "delete", path: header.slice(DELETE.length) });
+    files.push({ op: "delete", path: written(header.slice(DELETE.length)) });
     return start + 1;
   }
   if (header.startsWith(UPDATE)) {
@@ -134,11 +136,18 @@ function readSection(lines: readonly string[], start: number, end: number, files
       chunks++;
     }
     if (chunks === 0) throw new Invalid(`Update file hunk for path '${path}' is empty`);
-    files.push({ op: "update", path, ...(moveTo === undefined ? {} : { moveTo }) });
+    files.push({
+      op: "update",
+      path: written(path),
+      ...(moveTo === undefined ? {} : { moveTo: written(moveTo) }),
+    });
     return i;
   }
   throw new Invalid(`'${header}' is not a valid hunk header`);
 }
+
+/** The path Codex writes for one named in a patch: without tabs and carriage returns. */
+const written = (path: string): string => path.replace(/[\t\r]/g, "");
 
 /** A line that ends an Update section's chunks: a header or the end, trailing spaces aside. */
 function endsChunks(line: string): boolean {

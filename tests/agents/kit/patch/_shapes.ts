@@ -88,6 +88,14 @@ export const CORPUS: Record<string, string> = {
   "link to .git/hooks and ..": P("*** Add File: hk/../hooks/x", "+x"),
   "into .git/hooks": P("*** Add File: .git/hooks/pre-commit", "+#!/bin/sh"),
   tilde: P("*** Add File: ~/h.txt", "+x"),
+  "a tab inside the path": P("*** Add File: .e\tnv", "+X=1", "*** Delete File: d\t.txt"),
+  "a carriage return inside a move path": P(
+    "*** Update File: u.txt",
+    "*** Move to: .git/hoo\rks/x",
+    "@@",
+    "-two",
+    "+TWO",
+  ),
   "lowercase marker": P("*** add file: .env", "+X=1"),
   "update with a header after a blank line": P(
     "*** Update File: u.txt",
@@ -141,7 +149,7 @@ const ws = fc.constantFrom(
   "\u0085",
   "\r",
 );
-const path = fc.constantFrom(
+const plainPath = fc.constantFrom(
   "new.txt",
   ".env",
   ".git/hooks/pre-commit",
@@ -158,6 +166,17 @@ const path = fc.constantFrom(
   "\u2003.env",
   "sub/../.git/config",
 );
+/** A path with, sometimes, one odd character put in it (the agent's file layer may drop it). */
+const path = fc
+  .tuple(
+    plainPath,
+    fc.constantFrom("", "", "", "\t", "\r", "\v", "\f", "\u00a0", "\u2028", "\\", "//", "/./", "/"),
+    fc.nat(),
+  )
+  .map(([p, c, at]) => {
+    const i = at % (p.length + 1);
+    return `${p.slice(0, i)}${c}${p.slice(i)}`;
+  });
 const marker = fc.constantFrom(
   "*** Add File:",
   "*** Add File:",

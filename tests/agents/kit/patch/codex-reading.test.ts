@@ -89,6 +89,14 @@ const table: { name: string; patch: string; files: unknown[] | "refused" }[] = [
     patch: P("*** Update File: u", "*** Move to:  m\u00a0", "@@", "-a", "+b"),
     files: [{ op: "update", path: "u", moveTo: " m" }],
   },
+  {
+    name: "tabs and carriage returns inside a path are dropped, as Codex writes it",
+    patch: P("*** Add File: .e\tnv", "+X=1", "*** Delete File: .git\r/hooks/x"),
+    files: [
+      { op: "add", path: ".env", content: "X=1\n" },
+      { op: "delete", path: ".git/hooks/x" },
+    ],
+  },
   { name: "not a patch", patch: "echo hello", files: "refused" },
 ];
 
