@@ -19,6 +19,12 @@ export interface HookTranslator<I> {
   readonly protocol: AgentProtocol;
   /** The reply when there is nothing to say (no output, or the agent's empty JSON). */
   readonly nothing: HookReply;
+  /**
+   * For an agent whose hook must give a verdict before every tool call: the reply that lets
+   * the call go on, where the pipeline has nothing to say before a tool runs (cpilot is not
+   * set up, the config does not load, or an internal error stopped a call that writes nothing).
+   */
+  readonly allow?: HookReply;
   parse(stdin: string, options: HookCallOptions): Parsed<I>;
   /** The call as a HookEvent; null when cpilot has nothing to do with it (no config is loaded). */
   event(input: I): HookEvent | null;
@@ -46,8 +52,9 @@ export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
     const { input } = parsed;
     const event = t.event(input);
     if (event === null) return t.nothing;
+    const quiet = t.allow !== undefined && isBeforeTool(event) ? t.allow : t.nothing;
     const loaded = await loadHookConfig(event.cwd, event.written);
-    if (loaded.kind === "none") return t.nothing; // cpilot is not set up in this project
+    if (loaded.kind === "none") return quiet; // cpilot is not set up in this project
     try {
       if (loaded.kind === "error") {
         const stderr = `cpilot: ${loaded.message}`;
@@ -57,7 +64,7 @@ export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
         const tell = t.tell(input, event);
         const text =
           tell === null ? null : configErrorForModel(loaded.root, event.session, loaded.message);
-        return { ...(tell === null || text === null ? t.nothing : tell(text)), stderr };
+        return { ...(tell === null || text === null ? quiet : tell(text)), stderr };
       }
       mark("config loaded");
       return await t.answer(input, event, loaded.config, options);
@@ -66,7 +73,10 @@ export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
       const stderr = `cpilot: internal error in the ${event.name} hook (please report it): ${message}`;
       if (event.kind === "pre-write")
         return { json: t.protocol.denyForm(gateFailedReason(message)), stderr };
-      return { ...t.nothing, stderr };
+      return { ...quiet, stderr };
     }
   };
 }
+
+const isBeforeTool = (event: HookEvent): boolean =>
+  event.kind === "pre-write" || event.kind === "pre-tool";

@@ -115,3 +115,24 @@ test("a config that does not load: the gate still answers a write, the model is 
   expect(again.json).toEqual({});
   expect(again.stderr).toBe(first.stderr);
 });
+
+test("an agent that wants a verdict before every tool call gets its allow where nothing is said", async () => {
+  const allow = { json: { go: true } };
+  const withAllow = (answer: () => Promise<HookReply>) => ({ ...translator(answer), allow });
+  const quiet = hookHandler(withAllow(async () => ({ json: {} })));
+  for (const event of ["pre-write", "pre-tool"] as const)
+    expect(await call(quiet, { event, cwd: project(null) })).toEqual(allow);
+  expect(await call(quiet, { event: "post-write", cwd: project(null) })).toEqual({ json: {} });
+  // a call that writes nothing goes on when cpilot fails; one that writes is still denied
+  const failing = hookHandler(withAllow(throws));
+  const tool = await call(failing, { event: "pre-tool", cwd: project(ok) });
+  expect(tool.json).toEqual(allow.json);
+  expect(tool.stderr).toStartWith("cpilot: internal error in the on-pre-tool hook");
+  const write = await call(failing, { event: "pre-write", cwd: project(ok) });
+  expect(JSON.stringify(write.json)).toContain('"no"');
+  // a config that does not load, told nowhere before a tool runs: the call goes on
+  const mute = hookHandler({ ...withAllow(throws), tell: () => null });
+  const broken = await call(mute, { event: "pre-tool", cwd: project("{ broken") });
+  expect(broken.json).toEqual(allow.json);
+  expect(broken.stderr).toStartWith("cpilot: ");
+});

@@ -1,66 +1,77 @@
 import { relative } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../../hook/after-edits.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
-import { gateFailedReason, modifiedNote } from "../../hook/edit-gate.ts";
+import { modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
+import { hookHandler, type Parsed } from "../../hook/handler.ts";
 import { PATCH_NOT_REWRITABLE } from "../../hook/messages.ts";
-import { unreadableInputReply } from "../../hook/unreadable-input.ts";
-import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
+import { EMPTY_REPLY, type HookEvent, type HookReply } from "../../model/hook.ts";
 import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
 import { type CodexPatchCall, codexPatchCall, rewriteAddFile } from "./patch.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 import { codexProtocol } from "./protocol.ts";
 
+/** A Codex hook call: its payload, and the patch its tool call writes through. */
+interface CodexCall {
+  readonly input: CodexHookInput;
+  readonly patch: CodexPatchCall;
+}
+
+const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse"]);
+
+/** The payload read, with the patch of a tool event read too (the gate needs its files). */
+function parseCodexCall(stdin: string, cwd: string): Parsed<CodexCall> {
+  const parsed = parseCodexInput(stdin, cwd);
+  if (!parsed.ok) return parsed;
+  const { input } = parsed;
+  const patch: CodexPatchCall = TOOL_EVENTS.has(input.event)
+    ? codexPatchCall(input.toolName, input.toolInput, input.cwd)
+    : { kind: "none" };
+  return { ok: true, input: { input, patch } };
+}
+
+/**
+ * A tool call that writes through a patch, before or after it runs; null for anything else.
+ * A patch cpilot cannot read is a write the gate must refuse, but only before it runs:
+ * afterwards there is nothing cpilot can say about its files.
+ */
+function codexEvent({ input, patch }: CodexCall): HookEvent | null {
+  if (!TOOL_EVENTS.has(input.event) || patch.kind === "none") return null;
+  const pre = input.event === "PreToolUse";
+  if (patch.kind === "unreadable" && !pre) return null;
+  if (patch.kind === "patch" && patch.files.length === 0) return null;
+  return {
+    kind: pre ? "pre-write" : "post-write",
+    name: input.event,
+    session: input.session,
+    cwd: input.cwd,
+    written: patch.kind === "patch" ? patch.files.flatMap((f) => [f.path, f.moveTo]) : [],
+  };
+}
+
 /**
  * Answer one Codex CLI hook call on `apply_patch`, or on its shell tool (`Bash`), which
  * Codex applies a heredoc patch from (patch.ts). PreToolUse: the write gate for every
  * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
- * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks' report, failures included, as
- * `additionalContext`, which Codex adds beside the tool's own output. Only fields Codex's
- * output schema documents are printed (it rejects unknown ones). Exit 0, never throws.
+ * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks' report,
+ * failures included, as `additionalContext`, which Codex adds beside the tool's own output.
+ * Only fields Codex's output schema documents are printed (it rejects unknown ones).
  */
-export async function handleCodexHook(
-  stdin: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<HookReply> {
-  const parsed = parseCodexInput(stdin, options.cwd);
-  if (!parsed.ok) return unreadableInputReply(codexProtocol, stdin, parsed.error);
-  const { input } = parsed;
-  if (input.event !== "PreToolUse" && input.event !== "PostToolUse") return EMPTY_REPLY;
-  const call = codexPatchCall(input.toolName, input.toolInput, input.cwd);
-  if (call.kind === "none" || (call.kind === "patch" && call.files.length === 0))
-    return EMPTY_REPLY;
-  const loaded = await loadHookConfig(
-    input.cwd,
-    call.kind === "patch" ? call.files.flatMap((f) => [f.path, f.moveTo]) : [],
-  );
-  if (loaded.kind === "none") return EMPTY_REPLY;
-  if (call.kind === "unreadable")
-    return input.event === "PreToolUse" ? permission("deny", call.reason) : EMPTY_REPLY;
-  try {
-    if (loaded.kind === "error") {
-      const stderr = `cpilot: ${loaded.message}`;
-      if (input.event === "PreToolUse")
-        return {
-          ...(await preToolUse(input, await emptyConfig(loaded), call)),
-          stderr,
-        };
-      const note = configErrorForModel(loaded.root, input.session, loaded.message);
-      return { ...(note === null ? EMPTY_REPLY : contextReply(note)), stderr };
-    }
+export const handleCodexHook = hookHandler<CodexCall>({
+  protocol: codexProtocol,
+  nothing: EMPTY_REPLY,
+  parse: (stdin, options) => parseCodexCall(stdin, options.cwd),
+  event: codexEvent,
+  answer: async ({ input, patch }, _event, config) => {
+    // Only a PreToolUse gets here with a patch cpilot cannot read (see codexEvent).
+    if (patch.kind === "unreadable") return permission("deny", patch.reason);
+    if (patch.kind === "none") return EMPTY_REPLY;
     return input.event === "PreToolUse"
-      ? await preToolUse(input, loaded.config, call)
-      : await postToolUse(input, loaded.config, call);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const stderr = `cpilot: internal error in the ${input.event} hook (please report it): ${message}`;
-    if (input.event === "PreToolUse") {
-      return { ...permission("deny", gateFailedReason(message)), stderr };
-    }
-    return { json: null, stderr };
-  }
-}
+      ? preToolUse(input, config, patch)
+      : postToolUse(input, config, patch);
+  },
+  tell: () => contextReply,
+});
 
 type Patch = CodexPatchCall & { kind: "patch" };
 

@@ -1,19 +1,72 @@
 import { readFileSync } from "node:fs";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../../hook/after-edits.ts";
-import { configErrorForModel, emptyConfig, loadHookConfig } from "../../hook/config.ts";
-import { gateFailedReason, modifiedNote } from "../../hook/edit-gate.ts";
+import { modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
+import { hookHandler, type Parsed } from "../../hook/handler.ts";
 import { patchUnreadable } from "../../hook/messages.ts";
 import { pathInRoot } from "../../hook/root-path.ts";
-import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
-import type { HookReply } from "../../model/hook.ts";
+import type { HookEvent, HookReply } from "../../model/hook.ts";
 import { isObject } from "../../util/json-file.ts";
+import { readJsonObject, str } from "../kit/hook-json.ts";
 import { readOpencodePatch } from "../kit/patch/opencode-reading.ts";
 import { patchChanges, patchWrites } from "../kit/patch/patch-files.ts";
 import { opencodeProtocol } from "./protocol.ts";
+import { OPENCODE_WRITE_TOOLS } from "./write-tools.ts";
+
+/** One call of the plugin, as `cpilot hook opencode` reads it. */
+export interface OpencodeCall {
+  readonly event: string;
+  readonly tool: string;
+  readonly session: string;
+  readonly cwd: string;
+  readonly args: Record<string, unknown>;
+}
+
+const NOTHING: HookReply = { json: {} };
+
+const ALLOW: HookReply = { json: { decision: "allow" } };
+
+function parseOpencodeCall(stdin: string, cwd: string): Parsed<OpencodeCall> {
+  const read = readJsonObject(stdin);
+  if (!read.ok) return read;
+  const { raw } = read;
+  return {
+    ok: true,
+    input: {
+      event: str(raw.hook_event_name) ?? "",
+      tool: str(raw.tool) ?? "",
+      session: str(raw.session_id) || "unknown-session",
+      cwd: str(raw.cwd) || cwd,
+      args: isObject(raw.args) ? raw.args : {},
+    },
+  };
+}
+
+const patchText = (args: Record<string, unknown>): string | undefined =>
+  str(args.patchText) ?? str(args.patch);
+
+/** Whether the call writes files, as the plugin decides it (it refuses such a call with no verdict). */
+const writesFiles = (call: OpencodeCall): boolean =>
+  (OPENCODE_WRITE_TOOLS as readonly string[]).includes(call.tool) ||
+  patchText(call.args) !== undefined;
+
+function opencodeEvent(call: OpencodeCall): HookEvent | null {
+  const before = call.event === "tool.execute.before";
+  if (!before && call.event !== "tool.execute.after") return null;
+  const writes = writesFiles(call);
+  return {
+    kind: before ? (writes ? "pre-write" : "pre-tool") : writes ? "post-write" : "post-tool",
+    name: call.event,
+    session: call.session,
+    cwd: call.cwd,
+    written: [str(call.args.filePath)],
+  };
+}
+
+const isBefore = (event: HookEvent): boolean => event.name === "tool.execute.before";
 
 /**
  * `cpilot hook opencode`: called by the plugin `cpilot install opencode` writes
@@ -24,81 +77,18 @@ import { opencodeProtocol } from "./protocol.ts";
  * verdict, since the plugin refuses a write that gets none;
  * after → `{ additional_context }` (appended to what the model reads), or `{}`.
  */
-export interface OpencodeCall {
-  readonly event: string;
-  readonly tool: string;
-  readonly session: string;
-  readonly cwd: string;
-  readonly args: Record<string, unknown>;
-}
-
-const NOTHING: HookReply = { json: {} };
-const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
-
-const ALLOW: HookReply = { json: { decision: "allow" } };
-
-export async function handleOpencodeHook(
-  stdin: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
-): Promise<HookReply> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(stdin);
-  } catch (err) {
-    return unreadableInputReply(
-      opencodeProtocol,
-      stdin,
-      `Cannot read the hook input: ${(err as Error).message}`,
-    );
-  }
-  if (!isObject(raw))
-    return unreadableInputReply(
-      opencodeProtocol,
-      stdin,
-      "Cannot read the hook input: not a JSON object",
-    );
-  const call: OpencodeCall = {
-    event: str(raw.hook_event_name) ?? "",
-    tool: str(raw.tool) ?? "",
-    session: str(raw.session_id) || "unknown-session",
-    cwd: str(raw.cwd) || options.cwd,
-    args: isObject(raw.args) ? raw.args : {},
-  };
-  if (call.event !== "tool.execute.before" && call.event !== "tool.execute.after") return NOTHING;
-  const reply = await answer(call);
-  // A before-event always gets a verdict: "nothing to say" is an explicit allow.
-  if (
-    call.event === "tool.execute.before" &&
-    reply.json !== null &&
-    Object.keys(reply.json).length === 0
-  )
-    return { ...reply, json: ALLOW.json };
-  return reply;
-}
-
-async function answer(call: OpencodeCall): Promise<HookReply> {
-  const loaded = await loadHookConfig(call.cwd, [str(call.args.filePath)]);
-  if (loaded.kind === "none") return NOTHING;
-  try {
-    if (loaded.kind === "error") {
-      const stderr = `cpilot: ${loaded.message}`;
-      if (call.event === "tool.execute.before")
-        return { ...(await before(call, await emptyConfig(loaded))), stderr };
-      const note = configErrorForModel(loaded.root, call.session, loaded.message);
-      return { json: note === null ? {} : { additional_context: note }, stderr };
-    }
-    return call.event === "tool.execute.before"
-      ? await before(call, loaded.config)
-      : await after(call, loaded.config);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const stderr = `cpilot: internal error in ${call.event} (please report it): ${message}`;
-    if (call.event === "tool.execute.before") {
-      return { json: { decision: "deny", reason: gateFailedReason(message) }, stderr };
-    }
-    return { ...NOTHING, stderr };
-  }
-}
+export const handleOpencodeHook = hookHandler<OpencodeCall>({
+  protocol: opencodeProtocol,
+  nothing: NOTHING,
+  // The plugin's before-event always gets a verdict: "nothing to say" is an explicit allow.
+  allow: ALLOW,
+  parse: (stdin, options) => parseOpencodeCall(stdin, options.cwd),
+  event: opencodeEvent,
+  answer: (call, event, config) => (isBefore(event) ? before(call, config) : after(call, config)),
+  // Only the after-event's reply reaches the model.
+  tell: (_call, event) =>
+    isBefore(event) ? null : (text) => ({ json: { additional_context: text } }),
+});
 
 /**
  * The writes an OpenCode tool call makes: write, edit, multiedit, patch/apply_patch; a
@@ -123,7 +113,7 @@ function writesOf(call: OpencodeCall): PendingWrite[] | string {
       },
     ];
   }
-  const patch = str(a.patchText) ?? str(a.patch);
+  const patch = patchText(a);
   if (patch === undefined) return [];
   const reading = readOpencodePatch(patch);
   if (!reading.ok) return patchUnreadable("OpenCode", reading.error);
@@ -133,9 +123,9 @@ function writesOf(call: OpencodeCall): PendingWrite[] | string {
 async function before(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
   const writes = writesOf(call);
   if (typeof writes === "string") return { json: { decision: "deny", reason: writes } };
-  if (writes.length === 0) return NOTHING;
+  if (writes.length === 0) return ALLOW;
   const verdict = await gateAll(opencodeProtocol, config, writes, call.cwd);
-  if (verdict.kind === "allow") return NOTHING;
+  if (verdict.kind === "allow") return ALLOW;
   if (verdict.kind === "deny") return { json: { decision: "deny", reason: verdict.reason } };
   const change = verdict.changes[0];
   const filePath = str(call.args.filePath);
@@ -187,7 +177,7 @@ async function after(call: OpencodeCall, config: ResolvedConfig): Promise<HookRe
 }
 
 function changesOf(call: OpencodeCall, config: ResolvedConfig): FileChange[] {
-  const patch = str(call.args.patchText) ?? str(call.args.patch);
+  const patch = patchText(call.args);
   if (patch !== undefined) {
     const reading = readOpencodePatch(patch);
     return reading.ok ? patchChanges(config.root, call.cwd, reading.files) : [];

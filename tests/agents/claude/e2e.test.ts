@@ -198,19 +198,31 @@ test(
   TIMEOUT,
 );
 
+/** A Bash tool call: the model runs `command` and waits for it. */
+const bash = (command: string): Turn => [
+  { type: "tool_use", name: "Bash", input: { command, description: "wait" } },
+];
+
+/** Shell: wait until `test` holds (each step waits on something the runs do, never on a clock). */
+const until = (test: string) => `until ${test}; do sleep 0.05; done`;
+
+/** Shell: a background result naming `text` waits in the inbox for the agent's next hook call. */
+const posted = (text: string) => `grep -qsF '${text}' .cpilot/inbox/*/*.json`;
+
 test(
   "a background callback: started at once, its failure delivered at a later hook call",
   async () => {
     const e2e = {
       name: "e2e",
       pattern: "*.ts",
-      run: "sleep 1; echo '3 specs, 1 failure'; exit 1",
+      // held until the Bash call releases it: it cannot finish within the hook call that started it
+      run: `${until("[ -e release ]")}; echo '3 specs, 1 failure'; exit 1`,
       blocking: false,
       per: "file",
     };
     const ctx = await setup({ callbacks: [e2e] }, (p) => [
       [write(p.path("a.ts"), "a\n")],
-      [{ type: "tool_use", name: "Bash", input: { command: "sleep 3", description: "wait" } }],
+      bash(`touch release; ${until(posted("failed on a.ts"))}`),
       say("done"),
     ]);
     await run("background", ctx);
@@ -353,18 +365,22 @@ test(
 test(
   "separate processes: queued runs never overlap, a replaced run says nothing, every result arrives once",
   async () => {
+    // Every run waits for the file `release`, which only the last Bash call creates: r1 is
+    // still running when r2 starts whatever the machine's load, and no result arrives early.
+    const released = until("[ -e release ]");
     const queued = {
       name: "queued",
       pattern: "q*.ts",
-      run: 'echo "start $CP_CHANGED_FILE" >> trace; sleep 0.3; echo "end $CP_CHANGED_FILE" >> trace; exit 1',
+      run: `echo "start $CP_CHANGED_FILE" >> trace; ${released}; sleep 0.3; echo "end $CP_CHANGED_FILE" >> trace; exit 1`,
       blocking: false,
       per: "file",
       overlap: "queue",
     };
+    // Each run notes the background process that hosts it (its parent), once started.
     const replaced = {
       name: "latest",
       pattern: "r*.ts",
-      run: "sleep 1; exit 1",
+      run: `echo $PPID >> hosts; ${released}; exit 1`,
       blocking: false,
       overlap: "replace",
     };
@@ -375,15 +391,24 @@ test(
         write(p.path("q3.ts"), "3\n"),
         write(p.path("r1.ts"), "r\n"),
       ],
+      bash(until("[ -s hosts ]")),
       [write(p.path("r2.ts"), "r\n")],
-      [{ type: "tool_use", name: "Bash", input: { command: "sleep 3", description: "wait" } }],
+      bash(
+        [
+          until('[ "$(wc -l < hosts)" -ge 2 ]'),
+          "touch release",
+          // r1's host is gone: whatever it had to say (nothing) is said
+          `while kill -0 "$(head -n 1 hosts)" 2>/dev/null; do sleep 0.05; done`,
+          ...["q1.ts", "q2.ts", "q3.ts", "r2.ts"].map((f) => until(posted(`failed on ${f}`))),
+        ].join("; "),
+      ),
       say("done"),
     ]);
     await run("overlap", ctx);
     const trace = (await readFile(ctx.project.path("trace"), "utf8")).trim().split("\n");
     expect(trace).toHaveLength(6);
     for (let i = 0; i < 6; i += 2) expect(trace[i + 1]).toBe(trace[i]?.replace("start", "end"));
-    const all = conversationText(ctx.api.turns()[3]!);
+    const all = conversationText(ctx.api.turns()[4]!);
     for (const file of ["q1.ts", "q2.ts", "q3.ts"]) {
       expect(
         all.match(
@@ -397,5 +422,6 @@ test(
     expect(all.match(/'latest' \(background run [a-z0-9-]+\) failed on r2\.ts/g)).toHaveLength(1);
     expect(all).not.toMatch(/'latest' \(background run [a-z0-9-]+\) failed on r1\.ts/);
   },
-  TIMEOUT,
+  // five model turns, each waiting on the runs: more than one call of a busy machine
+  2 * TIMEOUT,
 );
