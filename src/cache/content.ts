@@ -4,6 +4,7 @@ import { changedOrUntracked, gitPrefix } from "../match/git-prefix.ts";
 import { sha1Hasher, sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
+import { keepId, readKeptId } from "./kept-ids.ts";
 
 /** The content id of a file that is not there (deleted, never made, not a regular file). */
 export const NO_CONTENT = "none";
@@ -119,15 +120,22 @@ function statusPath(entry: string): string | null {
 /** Tree ids by commit and folder: a commit's tree never changes, so each is asked once. */
 const trees = new Map<string, string>();
 
+/** Under `.cpilot/cache/`: the root's tree id by commit, for the next process. */
+const TREES = "trees";
+
 /** The id of `commit`'s tree at `root` (a subfolder's own tree); null when git cannot say. */
 function treeOf(root: string, commit: string): string | null {
   const memo = `${commit}\0${root}`;
-  const known = trees.get(memo);
-  if (known !== undefined) return known;
+  const known = trees.get(memo) ?? readKeptId(root, TREES, sha1Hex(commit));
+  if (known !== undefined && known !== null) {
+    trees.set(memo, known);
+    return known;
+  }
   const r = runGit(root, ["rev-parse", "--verify", "-q", `${commit}^{commit}:./`]);
   const id = r.stdout.trim();
   if (!r.ok || !/^[0-9a-f]{40,64}$/.test(id)) return null;
   trees.set(memo, id);
+  keepId(root, TREES, sha1Hex(commit), id);
   return id;
 }
 
