@@ -1,9 +1,10 @@
 import { join } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
-import { changedOrUntracked } from "../match/git-prefix.ts";
+import { changedOrUntracked, gitPrefix } from "../match/git-prefix.ts";
 import { sha1Hasher, sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
+import { keepId, readKeptId } from "./kept-ids.ts";
 
 /** The content id of a file that is not there (deleted, never made, not a regular file). */
 export const NO_CONTENT = "none";
@@ -60,11 +61,82 @@ export function headBlobs(root: string, paths: readonly string[]): Map<string, s
   return out;
 }
 
-/** The id of HEAD's tree at `root` (a subfolder's own tree); null outside git or before a commit. */
-export function headTreeId(root: string): string | null {
-  const r = runGit(root, ["rev-parse", "--verify", "-q", "HEAD:./"]);
+/** The state of the work tree as one `git status` saw it: HEAD's commit and what differs from it. */
+interface WorktreeState {
+  /** HEAD's commit; null before the first commit. */
+  readonly commit: string | null;
+  /** Root-relative files changed in the work tree or index, or untracked and not ignored. */
+  readonly dirty: readonly string[];
+}
+
+/**
+ * One `git status` for both HEAD's commit and the files that differ from it, so the two
+ * always describe the same moment. Null outside git or when git fails.
+ */
+function worktreeState(root: string): WorktreeState | null {
+  const prefix = gitPrefix(root);
+  if (prefix === null) return null;
+  const r = runGit(root, [
+    "status",
+    "--porcelain=v2",
+    "--branch",
+    "-z",
+    "--untracked-files=all",
+    "--no-renames",
+    ...(prefix === "" ? [] : ["--", "."]),
+  ]);
+  if (!r.ok) return null;
+  let commit: string | null = null;
+  const dirty: string[] = [];
+  for (const entry of splitNul(r.stdout)) {
+    if (entry.startsWith("# branch.oid ")) {
+      const oid = entry.slice("# branch.oid ".length);
+      commit = /^[0-9a-f]{40,64}$/.test(oid) ? oid : null;
+      continue;
+    }
+    const path = statusPath(entry);
+    if (path === null || !path.startsWith(prefix)) continue;
+    const own = path.slice(prefix.length);
+    if (own !== "") dirty.push(own);
+  }
+  return { commit, dirty };
+}
+
+/** Fields before the path in each kind of `git status --porcelain=v2` entry. */
+const FIELDS_BEFORE_PATH: Readonly<Record<string, number>> = { "1": 8, u: 10, "?": 1, "!": 1 };
+
+/** The path (from git's top) of one porcelain v2 entry; null for a header or an unknown kind. */
+function statusPath(entry: string): string | null {
+  const fields = FIELDS_BEFORE_PATH[entry.slice(0, 1)];
+  if (fields === undefined || entry[1] !== " ") return null;
+  let at = 0;
+  for (let i = 0; i < fields; i++) {
+    at = entry.indexOf(" ", at) + 1;
+    if (at === 0) return null;
+  }
+  return entry.slice(at);
+}
+
+/** Tree ids by commit and folder: a commit's tree never changes, so each is asked once. */
+const trees = new Map<string, string>();
+
+/** Under `.cpilot/cache/`: the root's tree id by commit, for the next process. */
+const TREES = "trees";
+
+/** The id of `commit`'s tree at `root` (a subfolder's own tree); null when git cannot say. */
+function treeOf(root: string, commit: string): string | null {
+  const memo = `${commit}\0${root}`;
+  const known = trees.get(memo) ?? readKeptId(root, TREES, sha1Hex(commit));
+  if (known !== undefined && known !== null) {
+    trees.set(memo, known);
+    return known;
+  }
+  const r = runGit(root, ["rev-parse", "--verify", "-q", `${commit}^{commit}:./`]);
   const id = r.stdout.trim();
-  return r.ok && /^[0-9a-f]{40,64}$/.test(id) ? id : null;
+  if (!r.ok || !/^[0-9a-f]{40,64}$/.test(id)) return null;
+  trees.set(memo, id);
+  keepId(root, TREES, sha1Hex(commit), id);
+  return id;
 }
 
 /**
@@ -74,16 +146,7 @@ export function headTreeId(root: string): string | null {
  * outside git or before the first commit.
  */
 export function worktreeKey(root: string): string | null {
-  const tree = headTreeId(root);
-  if (tree === null) return null;
-  const dirty = changedOrUntracked(root, []);
-  if (dirty === null) return null;
-  const own = dirty.filter((p) => !isStatePath(p)).sort();
-  if (own.length === 0) return tree;
-  const ids = contentIds(root, own);
-  const parts = [tree];
-  for (const path of own) parts.push(`${path}\0${ids.get(path)}`);
-  return sha1Hex(parts.join("\n"));
+  return new ProjectSnapshot(root).key();
 }
 
 /**
@@ -113,23 +176,38 @@ export function projectContent(root: string, max: number): Map<string, string> |
  * projectContent). For one comparison, where each was asked two or three times.
  */
 export class ProjectSnapshot {
+  private state: WorktreeState | null | undefined;
   private treeId: string | null | undefined;
   private dirtyFiles: string[] | null | undefined;
   private dirtyIds: Map<string, string> | undefined;
 
   constructor(private readonly root: string) {}
 
+  private worktree(): WorktreeState | null {
+    if (this.state === undefined) this.state = worktreeState(this.root);
+    return this.state;
+  }
+
+  /** HEAD's tree at the root; null outside git or before the first commit. */
   tree(): string | null {
-    if (this.treeId === undefined) this.treeId = headTreeId(this.root);
+    if (this.treeId === undefined) {
+      const commit = this.worktree()?.commit ?? null;
+      this.treeId = commit === null ? null : treeOf(this.root, commit);
+    }
     return this.treeId;
   }
 
   private dirty(): string[] | null {
     if (this.dirtyFiles === undefined) {
-      const listed = changedOrUntracked(this.root, []);
-      this.dirtyFiles = listed === null ? null : listed.filter((p) => !isStatePath(p)).sort();
+      const state = this.worktree();
+      this.dirtyFiles = state === null ? null : state.dirty.filter((p) => !isStatePath(p)).sort();
     }
     return this.dirtyFiles;
+  }
+
+  /** The files that differ from HEAD with their content ids now; null outside git. */
+  changed(): ReadonlyMap<string, string> | null {
+    return this.dirty() === null ? null : this.idsOfDirty();
   }
 
   private idsOfDirty(): Map<string, string> {

@@ -3,6 +3,7 @@ import { delimiter, isAbsolute, join, relative } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { contentIds } from "./content.ts";
+import { programContentId } from "./program-id.ts";
 
 /** What decides a check's result besides its files: the parts of its callback that do. */
 export interface CheckDefinition {
@@ -35,10 +36,17 @@ const TOOL_CONFIGS = [
   "setup.cfg",
   "mypy.ini",
   "Cargo.toml",
-  "Cargo.lock",
   "clippy.toml",
   "rustfmt.toml",
   "go.mod",
+  // Lockfiles: the versions of the tools and plugins a check loads.
+  "package-lock.json",
+  "pnpm-lock.yaml",
+  "yarn.lock",
+  "bun.lock",
+  "uv.lock",
+  "poetry.lock",
+  "Cargo.lock",
   "go.sum",
 ];
 
@@ -57,17 +65,18 @@ export function definitionKey(root: string, def: CheckDefinition): string {
     Object.entries(def.env).sort(),
     def.format ?? "auto",
     [...configs].filter(([, id]) => id !== "none"),
-    toolStamp(def),
+    toolStamp(root, def),
   ]);
   return sha1Hex(parts);
 }
 
 /**
- * The checker's version, as far as it is cheap to know: the size and time of the program
- * the command starts (an upgrade replaces it). "" when it cannot be found (a shell builtin,
- * a function, a command that starts with a variable).
+ * The checker's version, as far as it is cheap to know: the content of the program the
+ * command starts (an upgrade replaces it), the same on every machine with the same program.
+ * "" when it cannot be found (a shell builtin, a function, a command that starts with a
+ * variable).
  */
-function toolStamp(def: CheckDefinition): string {
+function toolStamp(root: string, def: CheckDefinition): string {
   const program =
     typeof def.run === "string"
       ? def.run
@@ -87,7 +96,18 @@ function toolStamp(def: CheckDefinition): string {
   for (const path of candidates) {
     try {
       const st = statSync(path, { throwIfNoEntry: false });
-      if (st?.isFile()) return `${st.size}:${st.mtimeMs}`;
+      if (st?.isFile())
+        return (
+          programContentId(root, {
+            path,
+            size: st.size,
+            mtimeMs: st.mtimeMs,
+            ctimeMs: st.ctimeMs,
+            ino: st.ino,
+          }) ??
+          // a program that can be run but not read: its install's own stamp
+          `${st.size}:${st.mtimeMs}`
+        );
     } catch {
       // a folder on PATH that cannot be read: the next one
     }

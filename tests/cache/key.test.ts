@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { definitionKey } from "../../src/cache/key.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -26,4 +26,26 @@ test("the key is the same from another folder holding the same project (a teamma
   for (const root of [a, b]) writeFiles(root, { "tsconfig.json": "{}" });
   const def = (root: string) => ({ run: ["tsc", "-p", "."], cwd: root, env: {}, format: "tsc" });
   expect(definitionKey(a, def(a))).toBe(definitionKey(b, def(b)));
+});
+
+test("two installs of the same program, at other times, give one key; another program or lockfile does not", () => {
+  const a = tempDir("cpilot-key-a-");
+  const b = tempDir("cpilot-key-b-");
+  const tool = "#!/bin/sh\nexit 0\n";
+  for (const root of [a, b]) writeFiles(root, { "tool.sh": tool, "package-lock.json": "{}" });
+  // b's copy was installed later
+  const later = new Date(Date.now() + 3_600_000);
+  utimesSync(join(b, "tool.sh"), later, later);
+  const def = (root: string) => ({ run: "./tool.sh", cwd: root, env: {}, format: "auto" });
+  const key = definitionKey(a, def(a));
+  expect(definitionKey(b, def(b))).toBe(key);
+  // the content, not the stamp, decides: the same size and time with other bytes is another tool
+  const st = statSync(join(b, "tool.sh"));
+  writeFileSync(join(b, "tool.sh"), tool.replace("exit 0", "exit 1"));
+  utimesSync(join(b, "tool.sh"), st.atime, st.mtime);
+  expect(definitionKey(b, def(b))).not.toBe(key);
+  writeFileSync(join(b, "tool.sh"), tool);
+  expect(definitionKey(b, def(b))).toBe(key);
+  writeFileSync(join(b, "package-lock.json"), '{"lockfileVersion":3}');
+  expect(definitionKey(b, def(b))).not.toBe(key);
 });

@@ -7,7 +7,18 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -145,6 +156,67 @@ describe("two machines share results through the real server", () => {
     );
     expect(ran(agent)).toEqual(["src/b.ts"]);
     expect(entries(team)).toEqual(written);
+  });
+
+  test("a callback that starts a program hits on another machine whose install of it is newer", () => {
+    const team = "team_programs";
+    const log = 'echo "$0 $*" >> "$CP_PROJECT_ROOT/../ran.log"';
+    const from = origin({
+      ".gitignore": ".cpilot/\nnode_modules/\n",
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [
+          { name: "script", pattern: "src/*.ts", per: "file", timeout: 30, run: './lint.sh "$@"' },
+          {
+            name: "installed",
+            pattern: "src/*.ts",
+            per: "file",
+            timeout: 30,
+            run: 'node_modules/.bin/tool "$@"',
+          },
+        ],
+      }),
+      "lint.sh": `#!/bin/sh\n${log}\n`,
+      "package-lock.json": '{"lockfileVersion":3}\n',
+    });
+    chmodSync(join(from, "lint.sh"), 0o755);
+    execFileSync("git", ["add", "-A"], { cwd: from });
+    execFileSync(
+      "git",
+      ["-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "tools"],
+      {
+        cwd: from,
+      },
+    );
+    /** `npm install` on one machine: the same program, written at that machine's own time. */
+    const install = (clone: string, at: Date) => {
+      writeFiles(clone, { "node_modules/tool/bin.sh": `#!/bin/sh\n${log}\n` });
+      const bin = join(clone, "node_modules/tool/bin.sh");
+      chmodSync(bin, 0o755);
+      utimesSync(bin, at, at);
+      mkdirSync(join(clone, "node_modules/.bin"));
+      symlinkSync("../tool/bin.sh", join(clone, "node_modules/.bin/tool"));
+      // the clone's own checkout time for the script in the repository
+      utimesSync(join(clone, "lint.sh"), at, at);
+    };
+    const ci = machine(from);
+    install(ci, new Date("2026-01-01T00:00:00Z"));
+    expect(check(ci, env(team, { CPILOT_REMOTE_CACHE_WRITE: "1" })).code).toBe(0);
+    expect(ran(ci)).toHaveLength(2 * FILES.length);
+
+    const laptop = machine(from);
+    install(laptop, new Date("2026-03-01T00:00:00Z"));
+    const r = check(laptop, env(team));
+    expect(r.code).toBe(0);
+    expect(ran(laptop)).toEqual([]);
+    expect(r.json.runs).toHaveLength(2 * FILES.length);
+    expect(r.json.runs.every((run) => run.fromCache === true)).toBe(true);
+
+    // another version of the installed program is another check: it runs
+    writeFileSync(join(laptop, "node_modules/tool/bin.sh"), `#!/bin/sh\n# 2.0\n${log}\n`);
+    rmSync(join(laptop, ".cpilot"), { recursive: true, force: true });
+    check(laptop, env(team));
+    expect(ran(laptop).every((line) => line.startsWith("node_modules/.bin/tool "))).toBe(true);
+    expect(ran(laptop)).toHaveLength(FILES.length);
   });
 
   test("entries tampered with on the server are not trusted: their checks run, said once", () => {

@@ -113,10 +113,10 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
           : null;
     if (known !== null && knownCleanInSaved(saved, known)) return [];
   }
-  const inputs = whole
-    ? wholeInputs(root, byFile, project)
-    : contentIds(root, [...input.files, ...byFile.keys()]);
   const records = decodeSaved(saved);
+  const inputs = whole
+    ? wholeInputs(root, byFile, project, headRecorded(records, definition, project))
+    : contentIds(root, [...input.files, ...byFile.keys()]);
 
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
   const judge = new Judge(input, records, definition, inputs, tree, byFile, project);
@@ -306,22 +306,34 @@ function groupByFile(list: readonly Diagnostic[]): Map<string, number[]> {
 }
 
 /**
+ * Is the project as in HEAD recorded for this check? Then a file that equals HEAD's is judged
+ * by that record (see Judge), and this run need not record each such file again.
+ */
+function headRecorded(records: Baseline, definition: string, project: ProjectSnapshot): boolean {
+  const head = project.tree();
+  return head !== null && records.get(treeKey(definition, head)) !== undefined;
+}
+
+/**
  * A whole-project check's inputs: every file of the project with its content (the files
- * with diagnostics at least, when the project is larger than a baseline keeps).
+ * with diagnostics at least, when the project is larger than a baseline keeps). Only the
+ * files that differ from HEAD and those with diagnostics when HEAD's project is recorded.
  */
 function wholeInputs(
   root: string,
   byFile: ReadonlyMap<string, number[]>,
   project: ProjectSnapshot,
+  headKnown: boolean,
 ): Map<string, string> {
-  const all = project.content(MAX_ENTRIES);
+  const all = headKnown ? project.changed() : project.content(MAX_ENTRIES);
+  const copy = all === null ? null : new Map(all);
   const own = contentIds(
     root,
-    [...byFile.keys()].filter((f) => f !== "" && !f.startsWith("/") && !all?.has(f)),
+    [...byFile.keys()].filter((f) => f !== "" && !f.startsWith("/") && !copy?.has(f)),
   );
-  if (all === null) return own;
-  for (const [file, id] of own) all.set(file, id);
-  return all;
+  if (copy === null) return own;
+  for (const [file, id] of own) copy.set(file, id);
+  return copy;
 }
 
 /**
