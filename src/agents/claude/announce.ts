@@ -2,6 +2,7 @@ import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce, pruneSessions } from "../../agent-session/session-state.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
+import { bookkeep } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
 import { contextReply } from "./reply.ts";
 
@@ -21,6 +22,11 @@ export async function onSessionContext(ctx: HookContext): Promise<HookReply> {
     await stopOrphans(config.root, 500);
     // The project as the session finds it, checked in the background: the first edit's before.
     (await import("../../agent-session/base-check.ts")).startBaseCheck(config, input.session);
+  }
+  if (input.event === "UserPromptSubmit") {
+    // The turn starts: what the project's files are now is the person's, not the agent's.
+    const { recordTurnStart } = await import("../../hook/shell-edits.ts");
+    bookkeep(config.root, undefined, () => recordTurnStart(config, input.session));
   }
   const parts: string[] = [];
   if (settings.announceCallbacks) {

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { failClosedCommand } from "../../hook/fail-closed-command.ts";
 import { isCompiledBinary } from "../../platform/self-command.ts";
-import { EDIT_TOOLS_MATCHER } from "./tool-files.ts";
+import { AFTER_TOOLS_MATCHER, EDIT_TOOLS_MATCHER } from "./tool-files.ts";
 
 /** One entry of Claude Code's `hooks.<Event>` arrays. */
 export interface HookGroup {
@@ -73,8 +73,10 @@ export function hookTimeoutSeconds(config: ResolvedConfig | null): number {
 }
 
 /**
- * The hooks cpilot registers: the write gate before edits, callbacks after each edit and
- * each batch, the stop check, and the callbacks panel at the start of a session.
+ * The hooks cpilot registers: the write gate before edits, callbacks after each edit, each
+ * shell command (what it wrote is found by comparing the project's files) and each batch,
+ * the stop check, and at the start of a session and of each turn the callbacks panel and
+ * the record of the project's files.
  * `batchEvent: false` leaves out PostToolBatch (Claude Code before 2.1). With `http`, the
  * calls after edits and at the stop are posted to that listener instead of starting a
  * process; the write gate stays a command: an HTTP hook that cannot be reached lets the
@@ -107,7 +109,7 @@ export function cpilotHooks(options: {
     SessionStart: always,
     UserPromptSubmit: always,
     PreToolUse: [{ matcher: EDIT_TOOLS_MATCHER, hooks: [gate] }],
-    PostToolUse: [{ matcher: EDIT_TOOLS_MATCHER, hooks: [after] }],
+    PostToolUse: [{ matcher: AFTER_TOOLS_MATCHER, hooks: [after] }],
     ...(options.batchEvent ? { PostToolBatch: [{ hooks: [after] }] } : {}),
     Stop: [{ hooks: [after] }],
   };

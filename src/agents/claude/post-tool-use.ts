@@ -1,12 +1,14 @@
 import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { anyCallbackMatches } from "../../hook/any-match.ts";
+import type { FileChange } from "../../model/batch.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { bookkeep } from "../../util/bookkeeping.ts";
 import { hasBatchEvent } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 import { blockReply, contextReply, NO_REPLY } from "./reply.ts";
-import { batchFiles } from "./tool-files.ts";
+import { checkShellEdits } from "./shell-tool.ts";
+import { batchFiles, isShellTool } from "./tool-files.ts";
 
 /**
  * PostToolUse on an edit tool: run the per-file callbacks for the file (and the per-batch
@@ -21,7 +23,33 @@ export async function onPostToolUse(ctx: HookContext): Promise<HookReply> {
   );
   const failures = [...waiting.failing];
   const info = [...waiting.info];
+  if (input.tool && isShellTool(input.tool.toolName)) {
+    const shell = await checkShellEdits(ctx);
+    if (shell.files.length > 0)
+      info.unshift(`cpilot: files your command changed: ${shell.files.join(", ")}`);
+    return deliver(
+      [...shell.protectedNotes, ...shell.report.failures, ...failures],
+      [...shell.report.info, ...info],
+    );
+  }
   const files = input.tool ? batchFiles(config.root, input.cwd, [input.tool]) : [];
+  try {
+    return await afterToolEdits(ctx, files, failures, info);
+  } finally {
+    // The record of the project's files takes these as the tool and the checks left them.
+    const paths = files.map((f) => f.path);
+    const { noteToolEdits } = await import("../../hook/shell-edits.ts");
+    bookkeep(config.root, undefined, () => noteToolEdits(config, input.session, paths));
+  }
+}
+
+async function afterToolEdits(
+  ctx: HookContext,
+  files: FileChange[],
+  failures: string[],
+  info: string[],
+): Promise<HookReply> {
+  const { input, config } = ctx;
   if (files.length > 0 && input.tool) {
     const batchEvent = hasBatchEvent(config.root, ctx.env);
     if (!batchEvent && input.tool.toolUseId !== "") {

@@ -8,6 +8,7 @@ import { bookkeep, takeStateTrouble } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
 import { recheckFailing } from "./recheck.ts";
 import { stopReply } from "./reply.ts";
+import { checkShellEdits } from "./shell-tool.ts";
 import { lastAssistantText } from "./transcript.ts";
 
 /**
@@ -23,9 +24,16 @@ export async function onStop(ctx: HookContext): Promise<HookReply> {
   const used = readCounter(config.root, input.session, "stop-blocks");
   // Once it will not block any more, re-running every check at each stop is wasted time.
   const spent = used >= settings.maxStopBlocks;
-  const failing = spent ? [] : await recheckFailing(ctx);
+  // Files written since the last look without an edit tool are checked first: their
+  // failures are recorded, so the re-run below finds them (they are told once).
+  const shell = await checkShellEdits(ctx);
+  const { protectedStillChanged } = await import("../../hook/shell-edits.ts");
+  const protectedOpen = bookkeep(config.root, [] as string[], () =>
+    protectedStillChanged(config, input.session),
+  );
+  const failing = spent ? shell.report.failures : await recheckFailing(ctx);
   const context = await applyContextUpdates(ctx);
-  const problems = [...failing, ...waiting.failing];
+  const problems = [...protectedOpen, ...failing, ...waiting.failing];
   if (context?.ok === false) problems.push(context.text);
   if (problems.length > 0 && !spent) {
     const n = bookkeep(config.root, used + 1, () =>
@@ -60,7 +68,7 @@ export async function onStop(ctx: HookContext): Promise<HookReply> {
     );
   }
   if (context?.ok === true) notes.push(context.text);
-  notes.push(...waiting.info);
+  notes.push(...shell.report.info, ...waiting.info);
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) notes.push(trouble);
   return stopReply({

@@ -8,6 +8,17 @@ export const EDIT_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as cons
 /** The `matcher` regex for the edit tools in Claude Code's hook config. */
 export const EDIT_TOOLS_MATCHER = EDIT_TOOLS.join("|");
 
+/** Claude Code's tools that run shell commands, which may write any file. */
+export const SHELL_TOOLS = ["Bash"] as const;
+
+/** True for a tool that runs shell commands. */
+export function isShellTool(name: string): boolean {
+  return (SHELL_TOOLS as readonly string[]).includes(name);
+}
+
+/** The PostToolUse `matcher`: the edit tools, and the shell tools (what they wrote is found). */
+export const AFTER_TOOLS_MATCHER = [...EDIT_TOOLS, ...SHELL_TOOLS].join("|");
+
 /** True for a tool that edits one file. */
 export function isEditTool(name: string): boolean {
   return (EDIT_TOOLS as readonly string[]).includes(name);

@@ -62,7 +62,7 @@ describe("install / uninstall", () => {
     expect(settings.hooks.Notification).toEqual(userSettings.hooks.Notification);
     expect(settings.hooks.PostToolUse).toEqual([
       ...userSettings.hooks.PostToolUse,
-      { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [ours] },
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", hooks: [ours] },
     ]);
     // the gate fails closed: a missing or crashing cpilot blocks (missing-cpilot.e2e.test.ts)
     const gate = { ...ours, command: failClosedCommand(ours.command), onFailure: "block" };
@@ -81,6 +81,22 @@ describe("install / uninstall", () => {
     expect(un.stderr).toContain("removed 6 cpilot hooks");
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(userSettings);
     expect(cpilot(["uninstall", "claude"], { cwd: d }).stderr).toContain("nothing changed");
+  });
+
+  test("an install made before Bash was matched gets the Bash matcher when installed again", () => {
+    const old = { type: "command", command: "cpilot hook claude", timeout: 960 };
+    const d = dir({
+      "callbacks.config.json": CONFIG,
+      ".claude/settings.json": JSON.stringify({
+        hooks: { PostToolUse: [{ matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [old] }] },
+      }),
+    });
+    const r = cpilot(["install", "claude"], { cwd: d, env: { PATH: pathWithCpilot() } });
+    expect(r.code).toBe(0);
+    const settings = JSON.parse(readFileSync(join(d, ".claude/settings.json"), "utf8"));
+    expect(settings.hooks.PostToolUse).toEqual([
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", hooks: [old] },
+    ]);
   });
 
   test("uninstall takes out the project settings file and .claude/ folder install made, leaving git status as before", () => {

@@ -1,0 +1,192 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { sessionDir } from "../agent-session/session-state.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { hookFiles } from "../gate/hook-files.ts";
+import { ownConfigKind } from "../gate/own-config.ts";
+import { isCpilotPath, isGitPath, secretKind } from "../gate/protected.ts";
+import { checkPath } from "../gate/rules.ts";
+import type { FileChange } from "../model/batch.ts";
+import { resolveGateConfig } from "../model/gate-schema.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
+import { readStateFile } from "../util/state-file.ts";
+import {
+  ABSENT,
+  compareSnapshots,
+  type ProtectedKind,
+  signature,
+  type TreeSnapshot,
+  takeSnapshot,
+} from "./tree-snapshot.ts";
+
+/**
+ * Edits the agent made without an edit tool (a shell command, a script, a formatter it ran):
+ * the project's files are recorded when its turn starts, and compared after each shell call
+ * and at its stop. What differs is the agent's: the person's own changes made before the turn
+ * are in the record, so they stay theirs. Agent-neutral: every hook adapter calls this.
+ */
+
+const SNAPSHOT = "tree-snapshot.json";
+const PROTECTED = "shell-protected.json";
+
+/** What the gate would say of a write to `rel`, when it would not simply allow it. */
+export function protectedKind(config: ResolvedConfig): ProtectedKind {
+  let gate: ReturnType<typeof resolveGateConfig>;
+  try {
+    gate = resolveGateConfig(config.source.gate);
+  } catch {
+    gate = resolveGateConfig({}); // a gate section that does not resolve: the built-in protections
+  }
+  return (rel) => {
+    if (isCpilotPath(rel)) return null; // cpilot's own state, written by the hook itself
+    if (isGitPath(rel)) return "git's own files";
+    try {
+      const verdict = checkPath(config.root, rel, gate);
+      if (!verdict.ok) return verdict.reason;
+      return verdict.hit.action === "allow" ? null : verdict.hit.reason;
+    } catch (err) {
+      return `the gate cannot decide: ${(err as Error).message}`;
+    }
+  };
+}
+
+/** Root entries the gate protects that git may not list (ignored secrets, config). */
+function watchedName(name: string): boolean {
+  return secretKind(name) !== null || ownConfigKind(name) !== null;
+}
+
+/** The agents' hook settings files at the root (`.claude/settings.json`, …). */
+function hookSettings(): string[] {
+  try {
+    return [...hookFiles()];
+  } catch {
+    return [];
+  }
+}
+
+function snapshotNow(config: ResolvedConfig): TreeSnapshot | null {
+  return takeSnapshot(config.root, protectedKind(config), watchedName, hookSettings());
+}
+
+function save(config: ResolvedConfig, session: string, name: string, value: unknown): void {
+  writeFileAtomic(join(sessionDir(config.root, session), name), JSON.stringify(value), {
+    durable: false,
+  });
+}
+
+function load<T>(config: ResolvedConfig, session: string, name: string): T | null {
+  const text = readStateFile(join(sessionDir(config.root, session), name), 64 * 1024 * 1024);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** The agent's turn starts: record the project's files as they are now. */
+export function recordTurnStart(config: ResolvedConfig, session: string): void {
+  const snap = snapshotNow(config);
+  if (snap !== null) save(config, session, SNAPSHOT, snap);
+}
+
+/** Files an edit tool wrote (and cpilot then checked): the record takes them as they are now. */
+export function noteToolEdits(
+  config: ResolvedConfig,
+  session: string,
+  files: readonly string[],
+): void {
+  const snap = load<TreeSnapshot>(config, session, SNAPSHOT);
+  if (snap === null || files.length === 0) return;
+  const next = { ...snap.files };
+  const isProtected = protectedKind(config);
+  for (const rel of files) next[rel] = signature(config.root, rel, isProtected(rel) !== null);
+  save(config, session, SNAPSHOT, { files: next });
+}
+
+/** A protected file changed outside the gate, and what it held when the turn started. */
+interface ProtectedChange {
+  readonly path: string;
+  readonly why: string;
+  readonly before: string;
+}
+
+export interface ShellEdits {
+  /** Created, changed or deleted files to check like an edit tool's. */
+  readonly files: FileChange[];
+  /** One message per protected file changed (already on disk: it must be reverted). */
+  readonly protectedNotes: string[];
+}
+
+/**
+ * What changed since the record (the turn's start, or the last comparison): files to check,
+ * and protected files changed. The record moves on to now; call `settle` after the checks
+ * ran, so what a fixer rewrote is not taken for the agent's next edit.
+ */
+export function shellEditsSince(config: ResolvedConfig, session: string): ShellEdits {
+  const before = load<TreeSnapshot>(config, session, SNAPSHOT);
+  const after = snapshotNow(config);
+  if (after === null) return { files: [], protectedNotes: [] };
+  save(config, session, SNAPSHOT, after);
+  if (before === null) return { files: [], protectedNotes: [] };
+  const isProtected = protectedKind(config);
+  const files: FileChange[] = [];
+  const found: ProtectedChange[] = [];
+  for (const change of compareSnapshots(config.root, before, after)) {
+    const why = isProtected(change.path);
+    if (why !== null) found.push({ path: change.path, why, before: change.before });
+    else files.push({ path: change.path, kind: change.kind });
+  }
+  const known = load<ProtectedChange[]>(config, session, PROTECTED) ?? [];
+  const merged = [...known];
+  for (const p of found) if (!merged.some((k) => k.path === p.path)) merged.push(p);
+  if (found.length > 0) save(config, session, PROTECTED, merged);
+  return { files, protectedNotes: found.map((p) => protectedNote(config, p)) };
+}
+
+/** After the checks ran: the record takes the project as they left it. */
+export function settle(config: ResolvedConfig, session: string): void {
+  recordTurnStart(config, session);
+}
+
+/**
+ * The protected files changed through the shell in this session that still differ from
+ * what they held when it changed them (one put back is dropped), as messages for the stop.
+ */
+export function protectedStillChanged(config: ResolvedConfig, session: string): string[] {
+  const known = load<ProtectedChange[]>(config, session, PROTECTED);
+  if (known === null || known.length === 0) return [];
+  const now = snapshotNow(config);
+  const open = known.filter((p) => !reverted(config, p, now));
+  save(config, session, PROTECTED, open);
+  return open.map((p) => protectedNote(config, p));
+}
+
+function reverted(config: ResolvedConfig, p: ProtectedChange, now: TreeSnapshot | null): boolean {
+  if (p.before === "clean") return now !== null && now.files[p.path] === undefined;
+  return signature(config.root, p.path, p.before.startsWith("h:")) === p.before;
+}
+
+const SHOWN_LINES = 20;
+
+function protectedNote(config: ResolvedConfig, p: ProtectedChange): string {
+  const now = signature(config.root, p.path, true);
+  const head = `cpilot: a protected file was changed through the shell: ${p.path} (${p.why}). The change is already on disk and must be reverted: ${
+    p.before === ABSENT
+      ? "delete it"
+      : p.before === "clean"
+        ? `restore it (git checkout -- ${JSON.stringify(p.path)})`
+        : "put back what it held before"
+  }. Do not write protected files through the shell.`;
+  if (now === ABSENT) return `${head}\nIt is now deleted.`;
+  // A secret's bytes are not repeated into the conversation.
+  if (secretKind(p.path) !== null || now.startsWith("h:link:")) return head;
+  try {
+    const lines = readFileSync(join(config.root, p.path), "utf8").split("\n");
+    const shown = lines.slice(0, SHOWN_LINES).join("\n");
+    const more = lines.length > SHOWN_LINES ? `\n… (${lines.length - SHOWN_LINES} more lines)` : "";
+    return `${head}\nIt now holds:\n\`\`\`\n${shown}${more}\n\`\`\``;
+  } catch {
+    return head;
+  }
+}

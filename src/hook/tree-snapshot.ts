@@ -1,0 +1,149 @@
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { runGit, splitNul } from "../match/git.ts";
+import { sha1Hex } from "../platform/digest.ts";
+
+/**
+ * The project's files as they stand, cheaply: what `git status` lists as differing from
+ * the index (git answers from its index stat data without reading clean files), each with
+ * its stat data, plus the files the gate protects that git may not list (ignored `.env`,
+ * the git hooks, cpilot's and the agents' config), each with a hash of its bytes. Two
+ * snapshots compared say which files were created, changed or deleted in between, however
+ * they were written. Keys are paths relative to the project root.
+ */
+export interface TreeSnapshot {
+  /** path → signature: `s:<stat>`, `h:<hash>`, or ABSENT. */
+  readonly files: Readonly<Record<string, string>>;
+}
+
+export const ABSENT = "-";
+
+/** Says what a changed path is when the gate protects it, else null. */
+export type ProtectedKind = (rel: string) => string | null;
+
+/** What the root folder holds that the gate protects, besides what git lists. */
+export type WatchedNames = (name: string) => boolean;
+
+const STATUS = [
+  "--no-optional-locks",
+  "status",
+  "--porcelain=v2",
+  "-z",
+  "--no-renames",
+  "--ignore-submodules=all",
+  "--untracked-files=all",
+  "--",
+  ".",
+];
+
+/**
+ * The snapshot of `root`, or null when it is not in a git work tree (or git fails): then
+ * nothing can be compared cheaply and changes through the shell are not seen.
+ */
+export function takeSnapshot(
+  root: string,
+  isProtected: ProtectedKind,
+  watched: WatchedNames,
+  extra: readonly string[] = [],
+): TreeSnapshot | null {
+  const where = runGit(root, ["rev-parse", "--show-toplevel", "--git-path", "hooks"]);
+  if (!where.ok) return null;
+  const [top, hooks] = where.stdout.split("\n");
+  if (!top || !hooks) return null;
+  const status = runGit(root, STATUS);
+  if (!status.ok) return null;
+  const files: Record<string, string> = {};
+  for (const record of splitNul(status.stdout)) {
+    const path = statusPath(record);
+    if (path === null) continue;
+    const rel = relative(root, join(top, path));
+    if (rel === "" || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
+    files[rel] = signature(root, rel, isProtected(rel) !== null);
+  }
+  const hooksDir = resolve(root, hooks);
+  for (const name of names(hooksDir)) {
+    const rel = relative(root, join(hooksDir, name));
+    files[rel] = signature(root, rel, true);
+  }
+  for (const name of names(root)) {
+    if (watched(name)) files[name] = signature(root, name, true);
+  }
+  for (const rel of extra) files[rel] = signature(root, rel, true);
+  return { files };
+}
+
+/** The path of one `git status --porcelain=v2 -z` record (renames are off), or null. */
+function statusPath(record: string): string | null {
+  const fields = record[0] === "1" ? 8 : record[0] === "u" ? 10 : record[0] === "?" ? 1 : -1;
+  if (fields < 0) return null; // "!" (ignored) and "2" (renames, off) are not listed
+  let at = 0;
+  for (let i = 0; i < fields; i++) at = record.indexOf(" ", at) + 1;
+  return record.slice(at);
+}
+
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A file's signature now: its stat data, or (`hashed`) a hash of its bytes, which says
+ * whether a file was put back as it was. A symlink is signed by where it leads.
+ */
+export function signature(root: string, rel: string, hashed: boolean): string {
+  const path = join(root, rel);
+  try {
+    const st = lstatSync(path, { bigint: true });
+    if (st.isSymbolicLink()) return `h:link:${readlinkSync(path)}`;
+    if (!st.isFile()) return `s:${st.mode}:${st.ino}`;
+    if (hashed) return `h:${sha1Hex(readFileSync(path))}`;
+    return `s:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}`;
+  } catch {
+    return ABSENT;
+  }
+}
+
+/** One path that differs between two snapshots. */
+export interface TreeChange {
+  readonly path: string;
+  readonly kind: "created" | "modified" | "deleted";
+  /** Its signature in the earlier snapshot: ABSENT when it did not exist, "clean" when git held it unchanged. */
+  readonly before: string;
+}
+
+/**
+ * Every path whose signature differs between `before` and `after`. A path listed only
+ * before (it was put back to what git holds, or deleted) is signed again now; one listed
+ * only after was clean, or did not exist, before.
+ */
+export function compareSnapshots(
+  root: string,
+  before: TreeSnapshot,
+  after: TreeSnapshot,
+): TreeChange[] {
+  const changes: TreeChange[] = [];
+  const keys = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
+  for (const path of [...keys].sort()) {
+    const was = before.files[path];
+    const now =
+      after.files[path] ??
+      (was === undefined ? ABSENT : signature(root, path, was.startsWith("h:")));
+    if (was === now) continue;
+    const kind =
+      now === ABSENT
+        ? "deleted"
+        : was === ABSENT || (was === undefined && !tracked(root, path))
+          ? "created"
+          : "modified";
+    changes.push({ path, kind, before: was ?? (kind === "created" ? ABSENT : "clean") });
+  }
+  return changes;
+}
+
+/** True when git holds the path (asked only for a path that changed). */
+function tracked(root: string, rel: string): boolean {
+  return runGit(root, ["ls-files", "--error-unmatch", "--", rel]).ok;
+}

@@ -1,0 +1,82 @@
+/**
+ * The record of the project's files and what changed since, in real git repositories: the
+ * person's changes before the turn stay theirs, an edit tool's files are not counted again,
+ * a protected file changed is told until it is put back.
+ */
+import { expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { resolveConfig } from "../../src/config/resolve.ts";
+import {
+  noteToolEdits,
+  protectedStillChanged,
+  recordTurnStart,
+  shellEditsSince,
+} from "../../src/hook/shell-edits.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+function project(): { root: string; config: ReturnType<typeof resolveConfig> } {
+  const root = tempDir("cpilot-shell-edits-", { git: true });
+  writeFiles(root, { "a.ts": "a\n", "b.ts": "b\n", "c.ts": "c\n" });
+  spawnSync("git", ["add", "-A"], { cwd: root });
+  spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "i"], {
+    cwd: root,
+  });
+  return { root, config: resolveConfig({ callbacks: [] }, root) };
+}
+
+test("files changed since the turn started are the agent's; the person's earlier changes are not", () => {
+  const { root, config } = project();
+  writeFileSync(join(root, "b.ts"), "the person's\n");
+  writeFileSync(join(root, "mine.ts"), "the person's new file\n");
+  recordTurnStart(config, "s1");
+  expect(shellEditsSince(config, "s1").files).toEqual([]);
+  writeFileSync(join(root, "a.ts"), "by the shell\n");
+  writeFileSync(join(root, "new.ts"), "new\n");
+  rmSync(join(root, "c.ts"));
+  writeFileSync(join(root, "b.ts"), "the agent changed it again\n");
+  const found = shellEditsSince(config, "s1");
+  expect(found.files).toEqual([
+    { path: "a.ts", kind: "modified" },
+    { path: "b.ts", kind: "modified" },
+    { path: "c.ts", kind: "deleted" },
+    { path: "new.ts", kind: "created" },
+  ]);
+  expect(found.protectedNotes).toEqual([]);
+  // Told once: the record moved on.
+  expect(shellEditsSince(config, "s1").files).toEqual([]);
+  // A file put back to what git holds is a change too.
+  spawnSync("git", ["checkout", "--", "a.ts"], { cwd: root });
+  expect(shellEditsSince(config, "s1").files).toEqual([{ path: "a.ts", kind: "modified" }]);
+});
+
+test("an edit tool's file, already checked, is not counted again by the next shell call", () => {
+  const { root, config } = project();
+  recordTurnStart(config, "s2");
+  writeFileSync(join(root, "a.ts"), "by the Edit tool\n");
+  noteToolEdits(config, "s2", ["a.ts"]);
+  expect(shellEditsSince(config, "s2").files).toEqual([]);
+});
+
+test("a protected file changed through the shell is told, and at the stop until put back", () => {
+  const { root, config } = project();
+  writeFileSync(join(root, ".gitignore"), ".env\n");
+  writeFileSync(join(root, ".env"), "TOKEN=person\n");
+  recordTurnStart(config, "s3");
+  writeFileSync(join(root, ".env"), "TOKEN=agent\n");
+  writeFileSync(join(root, ".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n");
+  const found = shellEditsSince(config, "s3");
+  expect(found.files).toEqual([]);
+  expect(found.protectedNotes).toHaveLength(2);
+  expect(found.protectedNotes[0]).toContain("a protected file was changed through the shell: .env");
+  expect(found.protectedNotes[0]).toContain("put back what it held before");
+  expect(found.protectedNotes[0]).not.toContain("TOKEN=");
+  expect(found.protectedNotes[1]).toContain(".git/hooks/pre-commit");
+  expect(found.protectedNotes[1]).toContain("must be reverted: delete it");
+  expect(found.protectedNotes[1]).toContain("It now holds:\n```\n#!/bin/sh\nexit 0");
+  expect(protectedStillChanged(config, "s3")).toHaveLength(2);
+  writeFileSync(join(root, ".env"), "TOKEN=person\n");
+  rmSync(join(root, ".git/hooks/pre-commit"));
+  expect(protectedStillChanged(config, "s3")).toEqual([]);
+});
