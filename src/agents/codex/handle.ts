@@ -8,6 +8,7 @@ import { PATCH_NOT_REWRITABLE } from "../../hook/messages.ts";
 import { unreadableInputReply } from "../../hook/unreadable-input.ts";
 import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
 import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
+import { decisionBlockStop } from "../kit/stop-reply.ts";
 import { type CodexPatchCall, codexPatchCall, rewriteAddFile } from "./patch.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 import { codexProtocol } from "./protocol.ts";
@@ -17,7 +18,8 @@ import { codexProtocol } from "./protocol.ts";
  * Codex applies a heredoc patch from (patch.ts). PreToolUse: the write gate for every
  * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
  * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks' report, failures included, as
- * `additionalContext`, which Codex adds beside the tool's own output. Only fields Codex's
+ * `additionalContext`, which Codex adds beside the tool's own output. Stop: the stop gate.
+ * Only fields Codex's
  * output schema documents are printed (it rejects unknown ones). Exit 0, never throws.
  */
 export async function handleCodexHook(
@@ -27,6 +29,7 @@ export async function handleCodexHook(
   const parsed = parseCodexInput(stdin, options.cwd);
   if (!parsed.ok) return unreadableInputReply(codexProtocol, stdin, parsed.error);
   const { input } = parsed;
+  if (input.event === "Stop") return codexStop(input);
   if (input.event !== "PreToolUse" && input.event !== "PostToolUse") return EMPTY_REPLY;
   const call = codexPatchCall(input.toolName, input.toolInput, input.cwd);
   if (call.kind === "none" || (call.kind === "patch" && call.files.length === 0))
@@ -138,6 +141,31 @@ async function postToolUse(
   // tool's output ("Success. Updated the following files: …"); additionalContext goes beside it.
   if (text === "") return EMPTY_REPLY;
   return contextReply(text);
+}
+
+/**
+ * Stop: the pipeline's stop gate; `decision: "block"` makes Codex go on with the reason as
+ * the model's next prompt. A config that does not load never holds the stop.
+ */
+async function codexStop(input: CodexHookInput): Promise<HookReply> {
+  const loaded = await loadHookConfig(input.cwd, []);
+  if (loaded.kind === "none") return EMPTY_REPLY;
+  if (loaded.kind === "error") return { json: null, stderr: `cpilot: ${loaded.message}` };
+  try {
+    const { stopGate } = await import("../../hook/stop-gate.ts");
+    const verdict = await stopGate({
+      config: loaded.config,
+      agent: "codex",
+      session: input.session,
+    });
+    return decisionBlockStop(verdict);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return {
+      json: null,
+      stderr: `cpilot: internal error in the Stop hook (please report it): ${message}`,
+    };
+  }
 }
 
 function contextReply(text: string): HookReply {
