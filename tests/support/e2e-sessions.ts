@@ -109,7 +109,8 @@ export function e2eSessions(launcher: AgentLauncher) {
    * reaches the model as a new turn, with its reminder count; the third is let through.
    * Returns the run and the texts after each "done".
    */
-  async function stopGateHeld(write: WriteStep, install: string[]) {
+  async function stopGateHeld(write: WriteStep, install: string[], version: string) {
+    const done = proving(launcher.agent, version, ["stopGate"]);
     const project = agentProject(
       launcher.agent,
       { agent: { maxStopBlocks: 2 }, callbacks: [LINT] },
@@ -134,6 +135,8 @@ export function e2eSessions(launcher: AgentLauncher) {
     expect(after[3]).toContain("(reminder 2 of at most 2)");
     // the third "done" is let through: no fifth turn
     expect(turns).toHaveLength(4);
+    expect(run.code).toBe(0);
+    done();
     return { run, after, project };
   }
 

@@ -51,7 +51,7 @@ describe("real Codex CLI with cpilot's hooks", () => {
   }, 200_000);
 
   test("the stop is held while a check it was told about fails, at most agent.maxStopBlocks times", async () => {
-    const { run } = await sessions.stopGateHeld(addFile, ["--trust-project"]);
+    const { run } = await sessions.stopGateHeld(addFile, ["--trust-project"], VERSION);
     expect(run.code).toBe(0);
   }, 200_000);
 

@@ -33,7 +33,7 @@ describe("real Copilot CLI with cpilot's hooks", () => {
   }, 200_000);
 
   test("the stop is held while a check it was told about fails, at most agent.maxStopBlocks times", async () => {
-    const { run } = await sessions.stopGateHeld(create, ["--trust-project"]);
+    const { run } = await sessions.stopGateHeld(create, ["--trust-project"], COPILOT_VERSION);
     expect(run.code).toBe(0);
   }, 200_000);
 

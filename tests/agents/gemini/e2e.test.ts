@@ -179,33 +179,39 @@ describe("folder trust (Gemini 0.61 trusts no folder by default)", () => {
 });
 
 describe("the stop gate (AfterAgent)", () => {
-  test("the stop is held while a check it was told about fails, at most agent.maxStopBlocks times", async () => {
-    project = agentProject(
-      "gemini",
-      { agent: { maxStopBlocks: 2 }, callbacks: [LINT] },
-      { "src/.keep": "" },
-    );
-    const p = project;
-    expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
-    api = await startFakeGemini([
-      [write(p.path("src/a.ts"), "export const a = BAD;\n")] as never,
-      [{ text: "done" }],
-      [{ text: "done, really" }],
-      [{ text: "giving up" }],
-    ]);
-    const run = await runGemini({ cwd: p.dir, prompt: "go", apiUrl: api.url });
-    expect(run.code).toBe(0);
-    expect(api.escapes()).toEqual([]);
-    const after = api.turns().map((t) => lastUserText(t as never));
-    expect(after[1]).toContain("BAD in src/a.ts");
-    expect(after[2]).toContain(
-      "cpilot: do not stop yet: this needs fixing first (reminder 1 of at most 2):",
-    );
-    expect(after[2]).toContain("BAD in src/a.ts");
-    expect(after[3]).toContain("(reminder 2 of at most 2)");
-    // the third answer is let through: no fifth turn
-    expect(after).toHaveLength(4);
-  }, 120_000);
+  provedTest(
+    GEMINI,
+    ["stopGate"],
+    "the stop is held while a check it was told about fails, at most agent.maxStopBlocks times",
+    async () => {
+      project = agentProject(
+        "gemini",
+        { agent: { maxStopBlocks: 2 }, callbacks: [LINT] },
+        { "src/.keep": "" },
+      );
+      const p = project;
+      expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
+      api = await startFakeGemini([
+        [write(p.path("src/a.ts"), "export const a = BAD;\n")] as never,
+        [{ text: "done" }],
+        [{ text: "done, really" }],
+        [{ text: "giving up" }],
+      ]);
+      const run = await runGemini({ cwd: p.dir, prompt: "go", apiUrl: api.url });
+      expect(run.code).toBe(0);
+      expect(api.escapes()).toEqual([]);
+      const after = api.turns().map((t) => lastUserText(t as never));
+      expect(after[1]).toContain("BAD in src/a.ts");
+      expect(after[2]).toContain(
+        "cpilot: do not stop yet: this needs fixing first (reminder 1 of at most 2):",
+      );
+      expect(after[2]).toContain("BAD in src/a.ts");
+      expect(after[3]).toContain("(reminder 2 of at most 2)");
+      // the third answer is let through: no fifth turn
+      expect(after).toHaveLength(4);
+    },
+    120_000,
+  );
 });
 
 describe("cpilot run -- gemini", () => {

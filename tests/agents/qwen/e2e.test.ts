@@ -30,7 +30,7 @@ describe("real Qwen Code with cpilot's hooks", () => {
   }, 200_000);
 
   test("the stop is held while a check it was told about fails, at most agent.maxStopBlocks times", async () => {
-    const { run } = await sessions.stopGateHeld(writeFile, []);
+    const { run } = await sessions.stopGateHeld(writeFile, [], QWEN_VERSION);
     expect(run.code).toBe(0);
   }, 200_000);
 
