@@ -43,6 +43,7 @@ const CELLS: [string, string][] = [
   ["refusal", "gate refusal: no file, model sees why"],
   ["runWithHooks", "`run --` with hooks"],
   ["runWithoutHooks", "`run --` without hooks"],
+  ["stopGate", "stop held while a check fails"],
 ];
 
 type Results = Record<string, { version: string; cells: Record<string, { ok: boolean }> }>;

@@ -31,7 +31,7 @@ export interface InstallRequest {
   readonly config: ResolvedConfig | null;
   /**
    * `--trust-project`: the person also trusts the project in the agent's own trust store,
-   * where the agent reads no project hooks before that (Codex CLI).
+   * where the agent reads no project hooks before that (Codex CLI, Copilot CLI, Gemini CLI).
    */
   readonly trustProject?: boolean;
 }

@@ -156,7 +156,18 @@ describe("cpilot doctor", () => {
     expect(p.doctor().code).toBe(1);
     // cpilot on PATH, as the shared hook command `cpilot hook gemini` needs.
     symlinkSync(binary(), join(p.bin, "cpilot"));
-    expect(cpilot(["install", "gemini"], { cwd: p.dir, env: p.env }).code).toBe(0);
+    const untrusted = cpilot(["install", "gemini"], { cwd: p.dir, env: p.env });
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stderr).toMatch(/^\$ cpilot install gemini --trust-project$/m);
+    // Gemini CLI trusts no folder by default: its hooks are written but do not run
+    expect(p.json().agents).toContainEqual(
+      expect.objectContaining({
+        agent: "gemini",
+        problem: expect.stringContaining("run `cpilot install gemini --trust-project`"),
+      }),
+    );
+    const trusted = cpilot(["install", "gemini", "--trust-project"], { cwd: p.dir, env: p.env });
+    expect(trusted.stderr).toContain("Gemini CLI now trusts this folder");
     expect(cpilot(["install", "cursor", "--mcp"], { cwd: p.dir, env: p.env }).code).toBe(0);
     const after = p.json();
     expect(after.agents).toEqual([

@@ -52,6 +52,9 @@ test("cpilot on PATH: the shared files name `cpilot`, for Claude, Gemini, Codex,
   const env = { ...p.env, PATH: `${bin}:/usr/bin:/bin` };
   for (const agent of ["claude", "gemini", "codex", "cursor", "opencode"])
     expect(cpilot(["install", agent], { cwd: p.dir, env }).code).toBe(0);
+  // Gemini CLI runs no hook in a folder it does not trust: doctor says so until it does
+  expect(cpilot(["doctor"], { cwd: p.dir, env }).code).toBe(1);
+  expect(cpilot(["install", "gemini", "--trust-project"], { cwd: p.dir, env }).code).toBe(0);
   for (const [file, agent] of [
     [".claude/settings.json", "claude"],
     [".gemini/settings.json", "gemini"],
@@ -75,6 +78,7 @@ test("cpilot as a devDependency: the project's node_modules copy, through the ag
   symlinkSync(cpilotBinary(), join(p.dir, "node_modules", "cpilot", "bin", "cpilot.sh"));
   for (const agent of ["claude", "gemini", "codex"])
     expect(cpilot(["install", agent], { cwd: p.dir, env: p.env }).code).toBe(0);
+  expect(cpilot(["install", "gemini", "--trust-project"], { cwd: p.dir, env: p.env }).code).toBe(0);
   expect(read(join(p.dir, ".claude/settings.json"))).toContain(
     '"\\"$CLAUDE_PROJECT_DIR\\"/node_modules/cpilot/bin/cpilot.sh hook claude"',
   );

@@ -10,7 +10,13 @@ import { dirname, join } from "node:path";
 
 export const MATRIX_FILE = join(import.meta.dir, "..", ".results", "agent-matrix.json");
 
-export type MatrixCell = "failure" | "resync" | "refusal" | "runWithHooks" | "runWithoutHooks";
+export type MatrixCell =
+  | "failure"
+  | "resync"
+  | "refusal"
+  | "runWithHooks"
+  | "runWithoutHooks"
+  | "stopGate";
 
 export interface MatrixEntry {
   readonly version: string;

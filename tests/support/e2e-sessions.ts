@@ -10,6 +10,7 @@ import {
   agentProject,
   binary,
   cpilot,
+  LINT,
 } from "../agents/gemini/_agent-project.ts";
 import type { AgentLauncher } from "./agent-cli.ts";
 import { proving } from "./agent-matrix.ts";
@@ -102,7 +103,44 @@ export function e2eSessions(launcher: AgentLauncher) {
     expect(later).toContain("3 specs, 1 failure");
   }
 
-  return { start, scripted, backgroundFailureLater };
+  /**
+   * The stop gate with `agent.maxStopBlocks: 2`: the model writes a file a blocking check
+   * fails on and says "done" three times; the first two stops are held and the failure
+   * reaches the model as a new turn, with its reminder count; the third is let through.
+   * Returns the run and the texts after each "done".
+   */
+  async function stopGateHeld(write: WriteStep, install: string[], version: string) {
+    const done = proving(launcher.agent, version, ["stopGate"]);
+    const project = agentProject(
+      launcher.agent,
+      { agent: { maxStopBlocks: 2 }, callbacks: [LINT] },
+      { "src/.keep": "" },
+    );
+    const script = [
+      [write(project.path("src/a.ts"), "export const a = BAD;\n")],
+      [{ text: "done" }],
+      [{ text: "done, really" }],
+      [{ text: "giving up" }],
+    ];
+    const s = await start(project, script, install);
+    const run = await s.run("go");
+    expect(s.api.escapes().map((r) => r.path)).toEqual([]);
+    const turns = s.api.turns();
+    const after = turns.map((t) => afterLastTurn(t as never));
+    expect(after[1]).toContain("BAD in src/a.ts");
+    expect(after[2]).toContain(
+      "cpilot: do not stop yet: this needs fixing first (reminder 1 of at most 2):",
+    );
+    expect(after[2]).toContain("BAD in src/a.ts");
+    expect(after[3]).toContain("(reminder 2 of at most 2)");
+    // the third "done" is let through: no fifth turn
+    expect(turns).toHaveLength(4);
+    expect(run.code).toBe(0);
+    done();
+    return { run, after, project };
+  }
+
+  return { start, scripted, backgroundFailureLater, stopGateHeld };
 }
 
 /**

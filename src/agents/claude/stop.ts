@@ -1,79 +1,46 @@
 import { existsSync } from "node:fs";
-import { takeDelivery } from "../../agent-session/notices.ts";
-import { bumpCounter, claimOnce, readCounter } from "../../agent-session/session-state.ts";
-import { stopReminder } from "../../hook/messages.ts";
+import { claimOnce } from "../../agent-session/session-state.ts";
+import { stopGate } from "../../hook/stop-gate.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
-import { bookkeep, takeStateTrouble } from "../../util/bookkeeping.ts";
+import { bookkeep } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
-import { recheckFailing } from "./recheck.ts";
 import { stopReply } from "./reply.ts";
 import { checkShellEdits } from "./shell-tool.ts";
 import { lastAssistantText } from "./transcript.ts";
 
 /**
- * Stop: the agent wants to finish. Block it (decision "block" makes it go on with the
- * reason) while a blocking callback it triggered still fails (re-run now, so a fix made any
- * way counts), or a failed background result was never delivered, or its final message's
- * `<context-update>` blocks failed to apply; at most `agent.maxStopBlocks` times per
- * session, so it never loops. Otherwise let it stop and tell the person what happened.
+ * Stop: the pipeline's stop gate (../../hook/stop-gate.ts) in Claude Code's reply (decision
+ * "block" makes it go on with the reason), with the `<context-update>` blocks of its final
+ * message applied: one that failed holds the stop like a failing check, and so does a
+ * protected file the agent changed through its shell and has not put back.
  */
 export async function onStop(ctx: HookContext): Promise<HookReply> {
-  const { input, config, settings } = ctx;
-  const waiting = takeDelivery(config.root, input.session);
-  const used = readCounter(config.root, input.session, "stop-blocks");
-  // Once it will not block any more, re-running every check at each stop is wasted time.
-  const spent = used >= settings.maxStopBlocks;
+  const { config, input } = ctx;
   // Files written since the last look without an edit tool are checked first: their
-  // failures are recorded, so the re-run below finds them (they are told once).
-  const shell = await checkShellEdits(ctx);
+  // failures are recorded, so the gate's re-run finds them (they are told once).
+  await checkShellEdits(ctx);
   const { protectedStillChanged } = await import("../../hook/shell-edits.ts");
   const protectedOpen = bookkeep(config.root, [] as string[], () =>
     protectedStillChanged(config, input.session),
   );
-  const failing = spent ? shell.report.failures : await recheckFailing(ctx);
-  const context = await applyContextUpdates(ctx);
-  const problems = [...protectedOpen, ...failing, ...waiting.failing];
-  if (context?.ok === false) problems.push(context.text);
-  if (problems.length > 0 && !spent) {
-    const n = bookkeep(config.root, used + 1, () =>
-      bumpCounter(config.root, input.session, "stop-blocks"),
-    );
-    const trouble = takeStateTrouble(config.root);
-    const head = stopReminder(problems.length, n, settings.maxStopBlocks);
-    const tail = context?.ok === true ? [context.text] : [];
-    return stopReply({
-      block: true,
-      reason: [head, ...problems, ...tail, ...waiting.info, ...(trouble ? [trouble] : [])].join(
-        "\n\n",
-      ),
-    });
-  }
-  const notes: string[] = [];
-  if (
-    spent &&
-    settings.maxStopBlocks > 0 &&
-    claimOnce(config.root, input.session, "stop-blocks-spent")
-  ) {
-    notes.push(
-      `cpilot: stopped blocking: the agent was reminded ${used} time${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}) and may stop now; checks are not re-run at its stops for the rest of this session (\`cpilot check\` runs them)`,
-    );
-  }
-  if (problems.length > 0) {
-    notes.push(
-      spent
-        ? "cpilot: these were still open when the agent stopped:"
-        : `cpilot: still failing after ${used} reminder${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}); the agent was allowed to stop:`,
-      ...problems,
-    );
-  }
-  if (context?.ok === true) notes.push(context.text);
-  notes.push(...shell.report.info, ...waiting.info);
-  const trouble = takeStateTrouble(config.root);
-  if (trouble !== null) notes.push(trouble);
+  const verdict = await stopGate({
+    config,
+    agent: "claude",
+    session: input.session,
+    extras: async () => {
+      const context = await applyContextUpdates(ctx);
+      const problems = [...protectedOpen];
+      if (context === null) return { problems, info: [] };
+      return context.ok
+        ? { problems, info: [context.text] }
+        : { problems: [...problems, context.text], info: [] };
+    },
+  });
+  if (verdict.block) return stopReply({ block: true, reason: verdict.reason });
   return stopReply({
     block: false,
-    ...(notes.length > 0 ? { systemMessage: notes.join("\n\n") } : {}),
+    ...(verdict.notes !== null ? { systemMessage: verdict.notes } : {}),
   });
 }
 

@@ -7,6 +7,7 @@ import { hookHandler, type Parsed } from "../../hook/handler.ts";
 import { PATCH_NOT_REWRITABLE } from "../../hook/messages.ts";
 import { EMPTY_REPLY, type HookEvent, type HookReply } from "../../model/hook.ts";
 import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
+import { decisionBlockStop } from "../kit/stop-reply.ts";
 import { type CodexPatchCall, codexPatchCall, rewriteAddFile } from "./patch.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 import { codexProtocol } from "./protocol.ts";
@@ -36,6 +37,8 @@ function parseCodexCall(stdin: string, cwd: string): Parsed<CodexCall> {
  * afterwards there is nothing cpilot can say about its files.
  */
 function codexEvent({ input, patch }: CodexCall): HookEvent | null {
+  if (input.event === "Stop")
+    return { kind: "stop", name: "Stop", session: input.session, cwd: input.cwd, written: [] };
   if (!TOOL_EVENTS.has(input.event) || patch.kind === "none") return null;
   const pre = input.event === "PreToolUse";
   if (patch.kind === "unreadable" && !pre) return null;
@@ -55,14 +58,20 @@ function codexEvent({ input, patch }: CodexCall): HookEvent | null {
  * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
  * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks' report,
  * failures included, as `additionalContext`, which Codex adds beside the tool's own output.
- * Only fields Codex's output schema documents are printed (it rejects unknown ones).
+ * Stop: the stop gate. Only fields Codex's output schema documents are printed (it rejects
+ * unknown ones).
  */
 export const handleCodexHook = hookHandler<CodexCall>({
   protocol: codexProtocol,
   nothing: EMPTY_REPLY,
   parse: (stdin, options) => parseCodexCall(stdin, options.cwd),
   event: codexEvent,
-  answer: async ({ input, patch }, _event, config) => {
+  answer: async ({ input, patch }, event, config) => {
+    if (event.kind === "stop") {
+      // Loaded only at a stop: it re-runs checks, which no other call does.
+      const { stopGate } = await import("../../hook/stop-gate.ts");
+      return decisionBlockStop(await stopGate({ config, agent: "codex", session: input.session }));
+    }
     // Only a PreToolUse gets here with a patch cpilot cannot read (see codexEvent).
     if (patch.kind === "unreadable") return permission("deny", patch.reason);
     if (patch.kind === "none") return EMPTY_REPLY;
@@ -70,7 +79,8 @@ export const handleCodexHook = hookHandler<CodexCall>({
       ? preToolUse(input, config, patch)
       : postToolUse(input, config, patch);
   },
-  tell: () => contextReply,
+  // a config error is told in a tool's result; a stop has no channel for it (stderr only)
+  tell: (_call, event) => (event.kind === "stop" ? null : contextReply),
 });
 
 type Patch = CodexPatchCall & { kind: "patch" };

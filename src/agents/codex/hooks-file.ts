@@ -15,7 +15,7 @@ export function codexHookTimeoutSeconds(config: ResolvedConfig | null): number {
 /**
  * cpilot's entries for `.codex/hooks.json` (Claude Code's schema, timeout in seconds): the
  * gate and the callbacks on apply_patch, and the gate on the shell tool, whose heredoc
- * patches Codex applies itself (it runs no PostToolUse hook after those).
+ * patches Codex applies itself (it runs no PostToolUse hook after those); and the stop gate.
  */
 export function codexHooks(command: string, timeout: number): GroupedHooks {
   const on = (matcher: string, run: string) => ({
@@ -27,6 +27,8 @@ export function codexHooks(command: string, timeout: number): GroupedHooks {
   return {
     PreToolUse: [on(CODEX_PATCH_TOOL, gate), on(CODEX_SHELL_TOOL, gate)],
     PostToolUse: [on(CODEX_PATCH_TOOL, command)],
+    // the stop gate: held while a check it was told about still fails
+    Stop: [{ hooks: [{ type: "command", command, timeout }] }],
   };
 }
 

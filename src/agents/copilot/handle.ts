@@ -1,3 +1,5 @@
+import type { StopVerdict } from "../../hook/stop-gate.ts";
+import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
 import { rewriteInsteadReason, toolHookHandler } from "../kit/tool-hook-handler.ts";
 import { parseCopilotInput } from "./payload.ts";
 import { copilotDeny, copilotProtocol } from "./protocol.ts";
@@ -16,7 +18,7 @@ import {
  * top-level `additionalContext`, which Copilot appends to the tool's own output;
  * sessionStart brings the callbacks table and userPromptSubmitted (and postToolUse of any
  * other tool, so they reach the model with the next tool call) the results that waited,
- * all as `additionalContext`. Not used: `decision: "block"` on postToolUse (it replaces the
+ * all as `additionalContext`; agentStop is the stop gate. Not used: `decision: "block"` on postToolUse (it replaces the
  * tool's output with the reason), `modifiedArgs` (ignored), `hookSpecificOutput`
  * (ignored). Exit 0 with JSON or nothing; never throws.
  */
@@ -46,4 +48,11 @@ export const handleCopilotHook = toolHookHandler({
   // Copilot CLI reads a top-level `additionalContext` (it ignores `hookSpecificOutput`).
   context: (_event, text) => ({ json: { additionalContext: text } }),
   waitingOnOtherTools: true,
+  stop: { event: "agentStop", reply: copilotStopReply },
 });
+
+/** agentStop takes `decision: "block"` and `reason` only: the reason is the model's next prompt. */
+function copilotStopReply(verdict: StopVerdict): HookReply {
+  if (verdict.block) return { json: { decision: "block", reason: verdict.reason } };
+  return verdict.notes === null ? EMPTY_REPLY : { json: null, stderr: verdict.notes };
+}

@@ -19,7 +19,7 @@ export function copilotHookTimeoutSeconds(config: ResolvedConfig | null): number
   return Math.max(600, Math.ceil(longest / 1000) + 60);
 }
 
-/** The file's content: the four events cpilot answers, each running the one command. */
+/** The file's content: the five events cpilot answers, each running the one command. */
 export function copilotHooksFile(command: string, timeout: number): Record<string, unknown> {
   const entry = (timeoutSec: number) => [
     { type: "command", bash: command, powershell: command, timeoutSec },
@@ -31,6 +31,8 @@ export function copilotHooksFile(command: string, timeout: number): Record<strin
       userPromptSubmitted: entry(30),
       preToolUse: entry(timeout),
       postToolUse: entry(timeout),
+      // the stop gate: held while a check it was told about still fails
+      agentStop: entry(timeout),
     },
   };
 }
@@ -63,7 +65,7 @@ export const copilotInstaller: AgentInstaller = (action, ctx) => {
     path,
     changed: true,
     lines: [
-      "added hooks for sessionStart, userPromptSubmitted (callbacks table, waiting results), preToolUse, postToolUse (create, edit)",
+      "added hooks for sessionStart, userPromptSubmitted (callbacks table, waiting results), preToolUse, postToolUse (create, edit), agentStop (the stop gate)",
       `  command: ${command} (timeout ${timeout} s)`,
     ],
   };

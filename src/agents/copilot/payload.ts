@@ -5,12 +5,19 @@ import { readJsonObject, str } from "../kit/hook-json.ts";
  * What Copilot CLI 1.0.102 writes on a hook's stdin (seen): camelCase, and no event name:
  * sessionStart `{sessionId, timestamp, cwd, source, initialPrompt}`, userPromptSubmitted
  * `{…, prompt}`, preToolUse `{…, toolName, toolArgs}`, postToolUse adds `toolResult
- * {resultType, textResultForLlm}`. `toolArgs` came as an object; its docs show a JSON
+ * {resultType, textResultForLlm}`; agentStop `{…, stopReason, transcriptPath,
+ * stopHookActive}` (its SDK's types). `toolArgs` came as an object; its docs show a JSON
  * string, so both are read. The event is told by the fields (or `hookEventName`, if a
  * later version sends one).
  */
 export interface CopilotHookInput {
-  readonly event: "sessionStart" | "userPromptSubmitted" | "preToolUse" | "postToolUse" | "other";
+  readonly event:
+    | "sessionStart"
+    | "userPromptSubmitted"
+    | "preToolUse"
+    | "postToolUse"
+    | "agentStop"
+    | "other";
   readonly session: string;
   readonly cwd: string;
   readonly toolName: string;
@@ -20,7 +27,13 @@ export interface CopilotHookInput {
 
 export type ParsedCopilot = { ok: true; input: CopilotHookInput } | { ok: false; error: string };
 
-const EVENTS = ["sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse"] as const;
+const EVENTS = [
+  "sessionStart",
+  "userPromptSubmitted",
+  "preToolUse",
+  "postToolUse",
+  "agentStop",
+] as const;
 
 function eventOf(raw: JsonObject): CopilotHookInput["event"] {
   const named = str(raw.hookEventName) ?? str(raw.hook_event_name);
@@ -31,6 +44,10 @@ function eventOf(raw: JsonObject): CopilotHookInput["event"] {
   if (raw.toolResult !== undefined) return "postToolUse";
   if (typeof raw.toolName === "string") return "preToolUse";
   if (typeof raw.prompt === "string") return "userPromptSubmitted";
+  // a subagent's stop has the same fields plus the subagent's name: not the agent's own stop
+  const stop = typeof raw.stopReason === "string" || typeof raw.stopHookActive === "boolean";
+  if (stop)
+    return raw.agentName === undefined && raw.agentType === undefined ? "agentStop" : "other";
   if (typeof raw.source === "string") return "sessionStart";
   return "other";
 }

@@ -6,7 +6,7 @@
  * the deepest folder that holds the project decides.
  */
 import { dirname, join, resolve, sep } from "node:path";
-import { readJsonObjectOrEmpty } from "../../util/json-file.ts";
+import { readJsonObject, readJsonObjectOrEmpty, writeJsonObject } from "../../util/json-file.ts";
 
 export function geminiTrustFile(home: string, env: NodeJS.ProcessEnv): string {
   return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(home, ".gemini", "trustedFolders.json");
@@ -27,4 +27,14 @@ export function geminiTrusts(root: string, home: string, env: NodeJS.ProcessEnv)
     if (best === null || depth >= best.depth) best = { depth, trusted: rule !== "DO_NOT_TRUST" };
   }
   return best?.trusted ?? false;
+}
+
+/**
+ * Trust `root` (TRUST_FOLDER: it and below) in Gemini's trust file, keeping every other
+ * entry; a file that is not a JSON object is an error and stays as it was. Returns the file.
+ */
+export function trustGeminiFolder(root: string, home: string, env: NodeJS.ProcessEnv): string {
+  const path = geminiTrustFile(home, env);
+  writeJsonObject(path, { ...readJsonObject(path), [resolve(root)]: "TRUST_FOLDER" });
+  return path;
 }

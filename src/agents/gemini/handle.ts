@@ -1,6 +1,7 @@
 import { postNotice } from "../../agent-session/inbox.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
 import type { HookReply } from "../../model/hook.ts";
+import { decisionBlockStop } from "../kit/stop-reply.ts";
 import { hookSpecificContext, toolHookHandler } from "../kit/tool-hook-handler.ts";
 import { parseGeminiInput } from "./payload.ts";
 import { geminiProtocol } from "./protocol.ts";
@@ -26,7 +27,8 @@ function denyReply(reason: string, hint?: string): Record<string, unknown> {
  * `decision: "deny"`, which the CLI turns into the tool's error; modify →
  * `hookSpecificOutput.tool_input`). AfterTool: the callbacks, their results as
  * `additionalContext` appended to the tool result. BeforeAgent (each prompt): the callbacks
- * table once a session and the results that waited, added to the prompt as context. Always
+ * table once a session and the results that waited, added to the prompt as context.
+ * AfterAgent: the stop gate (`decision: "block"` sends the reason as the next prompt). Always
  * exit 0 with JSON or nothing on stdout; never throws.
  */
 export const handleGeminiHook = toolHookHandler({
@@ -64,4 +66,5 @@ export const handleGeminiHook = toolHookHandler({
     };
   },
   context: hookSpecificContext,
+  stop: { event: "AfterAgent", reply: decisionBlockStop },
 });

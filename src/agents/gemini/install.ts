@@ -9,7 +9,7 @@ export function geminiSettingsPath(scope: "project" | "user", root: string, home
   return join(scope === "user" ? home : root, ".gemini", "settings.json");
 }
 
-/** BeforeTool (gate) and AfterTool (callbacks) on write_file|replace, timeouts in ms. */
+/** BeforeTool (gate) and AfterTool (callbacks) on write_file|replace, AfterAgent (the stop gate), timeouts in ms. */
 export const geminiInstaller: AgentInstaller = (action, ctx) => {
   const path = geminiSettingsPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("gemini", geminiProtocol, hookPlace(ctx));
@@ -20,7 +20,7 @@ export const geminiInstaller: AgentInstaller = (action, ctx) => {
     geminiHooks(command, timeout),
     isGeminiCpilotCommand,
     [
-      "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace)",
+      "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace), AfterAgent (the stop gate)",
       `  command: ${command} (timeout ${timeout} ms)`,
     ],
     ctx.scope === "project",

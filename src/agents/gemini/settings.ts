@@ -19,7 +19,7 @@ export function geminiHookTimeoutMs(config: ResolvedConfig | null): number {
 
 /**
  * cpilot's entries for `.gemini/settings.json`: the callbacks table and waiting results with
- * each prompt, the gate before edits, callbacks after.
+ * each prompt, the gate before edits, callbacks after, and the stop gate after each answer.
  */
 export function geminiHooks(command: string, timeoutMs: number): GroupedHooks {
   const group = (name: string) => ({
@@ -32,6 +32,10 @@ export function geminiHooks(command: string, timeoutMs: number): GroupedHooks {
     ],
     BeforeTool: [group("cpilot-gate")],
     AfterTool: [group("cpilot-callbacks")],
+    // the stop gate: held while a check it was told about still fails
+    AfterAgent: [
+      { hooks: [{ type: "command", command, name: "cpilot-stop", timeout: timeoutMs }] },
+    ],
   };
 }
 

@@ -14,6 +14,7 @@ import { afterEdits, reportText } from "../../hook/after-edits.ts";
 import { gateEdit } from "../../hook/edit-gate.ts";
 import { hookHandler, type Parsed } from "../../hook/handler.ts";
 import { pathInRoot } from "../../hook/root-path.ts";
+import type { StopVerdict } from "../../hook/stop-gate.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import {
@@ -55,6 +56,8 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   readonly context: (event: string, text: string) => HookReply;
   /** Whether the post-tool event of any other tool brings the results that waited. */
   readonly waitingOnOtherTools?: boolean;
+  /** The event fired when the agent would finish, and the stop gate's verdict in its reply. */
+  readonly stop?: { readonly event: string; readonly reply: (verdict: StopVerdict) => HookReply };
 }
 
 /** The agent's handler, built from its spec. Exit 0 with JSON or nothing; never throws. */
@@ -67,6 +70,8 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
     answer: (input, event, config) => {
       if (event.kind === "pre-write") return preTool(spec, input, config);
       if (event.kind === "post-write") return postTool(spec, input, config);
+      if (event.kind === "stop" && spec.stop !== undefined)
+        return stopAnswer(spec.agent, spec.stop.reply, input, config);
       return promptContext(spec, input, config, event.kind === "prompt");
     },
     tell: (input, event) =>
@@ -78,6 +83,7 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
 function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): HookEvent | null {
   const at = { name: input.event, session: input.session, cwd: input.cwd };
   if (spec.promptEvents.includes(input.event)) return { ...at, kind: "prompt", written: [] };
+  if (input.event === spec.stop?.event) return { ...at, kind: "stop", written: [] };
   if (input.event !== spec.preTool && input.event !== spec.postTool) return null;
   const pre = input.event === spec.preTool;
   if (!spec.isEditTool(input.toolName)) {
@@ -112,6 +118,17 @@ async function postTool<I extends ToolHookInput>(
   const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
   const text = reportText(report);
   return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
+}
+
+async function stopAnswer(
+  agent: string,
+  reply: (verdict: StopVerdict) => HookReply,
+  input: ToolHookInput,
+  config: ResolvedConfig,
+): Promise<HookReply> {
+  // Loaded only at a stop: it re-runs checks, which no other call does.
+  const { stopGate } = await import("../../hook/stop-gate.ts");
+  return reply(await stopGate({ config, agent, session: input.session }));
 }
 
 /**

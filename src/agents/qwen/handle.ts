@@ -1,3 +1,4 @@
+import { decisionBlockStop } from "../kit/stop-reply.ts";
 import {
   hookSpecificContext,
   rewriteInsteadReason,
@@ -19,7 +20,8 @@ import {
  * result); PostToolUse runs the callbacks and answers with `additionalContext`, appended to
  * the tool's output (`decision: "block"` / `reason` are ignored there); SessionStart brings
  * the callbacks table and UserPromptSubmit (fired for each prompt and after each tool
- * round) the results that waited. Qwen ignores `updatedInput` (and a PreToolUse
+ * round) the results that waited; Stop is the stop gate (`decision: "block"` makes the
+ * model go on with the reason as a new turn). Qwen ignores `updatedInput` (and a PreToolUse
  * `additionalContext` beside an allow; both seen), so a plugin's rewrite is a deny that says
  * what to write. Never throws.
  */
@@ -41,4 +43,5 @@ export const handleQwenHook = toolHookHandler({
     json: qwenProtocol.denyForm(rewriteInsteadReason(decision, "so it did not run")),
   }),
   context: hookSpecificContext,
+  stop: { event: "Stop", reply: decisionBlockStop },
 });

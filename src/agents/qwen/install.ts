@@ -31,6 +31,8 @@ export function qwenHooks(command: string, timeout: number): GroupedHooks {
     // the gate fails closed: Qwen lets a tool run when its hook fails, and refuses on exit 2
     PreToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout, failClosedCommand(command)) }],
     PostToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout) }],
+    // the stop gate: held while a check it was told about still fails
+    Stop: [{ hooks: hook(timeout) }],
   };
 }
 
@@ -46,7 +48,7 @@ export const qwenInstaller: AgentInstaller = (action, ctx) => {
     qwenHooks(command, timeout),
     isQwenCpilotCommand,
     [
-      "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse, PostToolUse (write_file|edit)",
+      "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse, PostToolUse (write_file|edit), Stop (the stop gate)",
       `  command: ${command} (timeout ${timeout} s)`,
       FAILS_CLOSED,
     ],

@@ -238,7 +238,9 @@ test(
   TIMEOUT,
 );
 
-test(
+provedTest(
+  CLAUDE,
+  ["stopGate"],
   "Stop is blocked while a check fails, at most agent.maxStopBlocks times",
   async () => {
     const ctx = await setup({ agent: { maxStopBlocks: 2 }, callbacks: [lint] }, (p) => [

@@ -50,6 +50,11 @@ describe("real Codex CLI with cpilot's hooks", () => {
     done();
   }, 200_000);
 
+  test("the stop is held while a check it was told about fails, at most agent.maxStopBlocks times", async () => {
+    const { run } = await sessions.stopGateHeld(addFile, ["--trust-project"], VERSION);
+    expect(run.code).toBe(0);
+  }, 200_000);
+
   test("`cpilot run -- codex` with trusted hooks: they deliver, no watcher", async () => {
     const done = proving("codex", VERSION, ["runWithHooks"]);
     const { api, run: runCodex } = await setUp(["--trust-project"]);

@@ -13,7 +13,7 @@ const USER = {
 };
 
 describe("cpilot install codex", () => {
-  test("merges into .codex/hooks.json (apply_patch and the shell tool, seconds), idempotent; uninstall restores the user's file", () => {
+  test("merges into .codex/hooks.json (apply_patch and the shell tool, the stop gate, seconds), idempotent; uninstall restores the user's file", () => {
     checkInstallCycle("codex", ".codex/hooks.json", USER, (s) => {
       const hooks = s.hooks as Record<string, unknown[]>;
       const on = (matcher: string) => ({
@@ -33,7 +33,10 @@ describe("cpilot install codex", () => {
         gate("Bash"),
       ]);
       expect(hooks.PostToolUse).toEqual([on("apply_patch")]);
-      expect(hooks.Stop).toEqual(USER.hooks.Stop);
+      expect(hooks.Stop).toEqual([
+        USER.hooks.Stop[0],
+        { hooks: [{ type: "command", command: "cpilot hook codex", timeout: 1260 }] },
+      ]);
     });
   });
 

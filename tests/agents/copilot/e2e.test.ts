@@ -32,6 +32,11 @@ describe("real Copilot CLI with cpilot's hooks", () => {
     done();
   }, 200_000);
 
+  test("the stop is held while a check it was told about fails, at most agent.maxStopBlocks times", async () => {
+    const { run } = await sessions.stopGateHeld(create, ["--trust-project"], COPILOT_VERSION);
+    expect(run.code).toBe(0);
+  }, 200_000);
+
   runModeTests(sessions, {
     name: "copilot",
     version: COPILOT_VERSION,

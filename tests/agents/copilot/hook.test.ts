@@ -84,3 +84,20 @@ describe("sessionStart and userPromptSubmitted", () => {
     expect(existsSync(p.path(".cpilot"))).toBe(true);
   });
 });
+
+describe("agentStop: the stop gate", () => {
+  test("held while the check still fails; a subagent's stop is not the agent's", () => {
+    const p = make({ callbacks: [LINT] }, { "src/a.ts": "BAD\n" });
+    post(p, "create", { path: p.path("src/a.ts"), file_text: "BAD\n" });
+    const sub = p.hook({ timestamp: 2, stopReason: "end_turn", agentName: "x", agentType: "y" });
+    expect(sub.stdout).toBe("");
+    const held = p.hook({ timestamp: 3, stopReason: "end_turn", transcriptPath: "/nowhere" });
+    expect(held.json).toEqual({
+      decision: "block",
+      reason: expect.stringContaining("BAD in src/a.ts"),
+    });
+    p.write({ "src/a.ts": "fine\n" });
+    const fixed = p.hook({ timestamp: 4, stopReason: "end_turn", stopHookActive: true });
+    expect(fixed.stdout).toBe("");
+  });
+});

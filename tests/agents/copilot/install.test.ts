@@ -20,7 +20,9 @@ describe("cpilot install copilot", () => {
       "userPromptSubmitted",
       "preToolUse",
       "postToolUse",
+      "agentStop",
     ]);
+    expect(json.hooks.agentStop[0]).toMatchObject({ type: "command", bash: "cpilot hook copilot" });
     expect(json.hooks.preToolUse[0]).toMatchObject({
       type: "command",
       bash: "cpilot hook copilot",

@@ -22,13 +22,18 @@ export async function runGemini(options: {
   via?: string[];
   /** Variables over the offline environment (a PATH without cpilot). */
   env?: Record<string, string>;
+  /** Keep Gemini's folder trust on (its default), instead of turning it off for the run. */
+  folderTrust?: boolean;
 }): Promise<CliRun> {
   const home = tempHome("gemini");
   mkdirSync(join(home, ".gemini"), { recursive: true });
   writeFileSync(
     join(home, ".gemini", "settings.json"),
     JSON.stringify({
-      security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
+      security: {
+        auth: { selectedType: "gemini-api-key" },
+        ...(options.folderTrust ? {} : { folderTrust: { enabled: false } }),
+      },
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       general: { disableAutoUpdate: true, disableUpdateNag: true },

@@ -2,8 +2,10 @@
  * The real Gemini CLI 0.61.0, offline: `cpilot install gemini` wires the hooks, a fake
  * Gemini API scripts the model, and the test reads what the model received next.
  */
-import { afterEach, describe, expect } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { tempDir } from "../../helpers/tmp.ts";
 import { provedTest } from "../../support/agent-matrix.ts";
 import {
   type AgentProject,
@@ -121,6 +123,96 @@ async function runThroughCpilot(install: boolean, file: string) {
   expect(run.code).toBe(0);
   return { p, run, api: fake };
 }
+
+describe("folder trust (Gemini 0.61 trusts no folder by default)", () => {
+  test("install --trust-project writes the trust file, keeping its entries; until then `cpilot run` falls back to the watcher and Gemini exits 55", async () => {
+    project = agentProject("gemini", { callbacks: [LINT] });
+    const p = project;
+    const home = tempDir("cpilot-gemini-trust-home-");
+    const trustFile = join(home, "elsewhere", "trusted.json");
+    mkdirSync(dirname(trustFile), { recursive: true });
+    writeFileSync(
+      trustFile,
+      JSON.stringify({ "/srv/other": "TRUST_FOLDER", "/x": "DO_NOT_TRUST" }),
+    );
+    const env = { HOME: home, GEMINI_CLI_TRUSTED_FOLDERS_PATH: trustFile };
+    try {
+      const plain = cpilot(["install", "gemini"], { cwd: p.dir, env });
+      expect(plain.stderr).toMatch(/^\$ cpilot install gemini --trust-project$/m);
+      api = await startFakeGemini([[write(p.path("a.ts"), "BAD\n") as never], [{ text: "done" }]]);
+      const untrusted = await runGemini({
+        cwd: p.dir,
+        prompt: "go",
+        apiUrl: api.url,
+        via: [binary(), "run", "--"],
+        env: { GEMINI_CLI_TRUSTED_FOLDERS_PATH: trustFile },
+        folderTrust: true,
+      });
+      expect(untrusted.stderr).toContain("so a watcher checks its edits");
+      expect(untrusted.stderr).toContain("$ cpilot install gemini --trust-project");
+      expect(untrusted.code).toBe(55);
+      expect(api.turns()).toHaveLength(0);
+
+      const trusted = cpilot(["install", "gemini", "--trust-project"], { cwd: p.dir, env });
+      expect(trusted.code).toBe(0);
+      expect(trusted.stderr).toContain(`Gemini CLI now trusts this folder: added to ${trustFile}`);
+      expect(JSON.parse(readFileSync(trustFile, "utf8"))).toEqual({
+        "/srv/other": "TRUST_FOLDER",
+        "/x": "DO_NOT_TRUST",
+        [p.dir]: "TRUST_FOLDER",
+      });
+      const run = await runGemini({
+        cwd: p.dir,
+        prompt: "go",
+        apiUrl: api.url,
+        via: [binary(), "run", "--"],
+        env: { GEMINI_CLI_TRUSTED_FOLDERS_PATH: trustFile },
+        folderTrust: true,
+      });
+      expect(run.code).toBe(0);
+      expect(run.stderr).not.toContain("a watcher checks its edits");
+      expect(lastUserText(api.turns()[1] as never)).toContain("BAD in a.ts");
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
+
+describe("the stop gate (AfterAgent)", () => {
+  provedTest(
+    GEMINI,
+    ["stopGate"],
+    "the stop is held while a check it was told about fails, at most agent.maxStopBlocks times",
+    async () => {
+      project = agentProject(
+        "gemini",
+        { agent: { maxStopBlocks: 2 }, callbacks: [LINT] },
+        { "src/.keep": "" },
+      );
+      const p = project;
+      expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
+      api = await startFakeGemini([
+        [write(p.path("src/a.ts"), "export const a = BAD;\n")] as never,
+        [{ text: "done" }],
+        [{ text: "done, really" }],
+        [{ text: "giving up" }],
+      ]);
+      const run = await runGemini({ cwd: p.dir, prompt: "go", apiUrl: api.url });
+      expect(run.code).toBe(0);
+      expect(api.escapes()).toEqual([]);
+      const after = api.turns().map((t) => lastUserText(t as never));
+      expect(after[1]).toContain("BAD in src/a.ts");
+      expect(after[2]).toContain(
+        "cpilot: do not stop yet: this needs fixing first (reminder 1 of at most 2):",
+      );
+      expect(after[2]).toContain("BAD in src/a.ts");
+      expect(after[3]).toContain("(reminder 2 of at most 2)");
+      // the third answer is let through: no fifth turn
+      expect(after).toHaveLength(4);
+    },
+    120_000,
+  );
+});
 
 describe("cpilot run -- gemini", () => {
   provedTest(

@@ -63,12 +63,29 @@ describe("cpilot install gemini", () => {
           ],
         },
       ]);
+      expect(hooks.AfterAgent).toEqual([
+        {
+          hooks: [
+            {
+              type: "command",
+              command: "cpilot hook gemini",
+              name: "cpilot-stop",
+              timeout: 1_260_000,
+            },
+          ],
+        },
+      ]);
     });
   });
 
   test("into a project without the file", () => {
     checkInstallCycle("gemini", ".gemini/settings.json", null, (s) => {
-      expect(Object.keys(s.hooks as object)).toEqual(["BeforeAgent", "BeforeTool", "AfterTool"]);
+      expect(Object.keys(s.hooks as object)).toEqual([
+        "BeforeAgent",
+        "BeforeTool",
+        "AfterTool",
+        "AfterAgent",
+      ]);
     });
   });
 
@@ -84,7 +101,12 @@ describe("cpilot install <agent> --user", () => {
       const r = cpilot(["install", "gemini", "--user"], { cwd: dir, env: { HOME: home } });
       expect(r.code).toBe(0);
       const settings = JSON.parse(readFileSync(join(home, ".gemini", "settings.json"), "utf8"));
-      expect(Object.keys(settings.hooks)).toEqual(["BeforeAgent", "BeforeTool", "AfterTool"]);
+      expect(Object.keys(settings.hooks)).toEqual([
+        "BeforeAgent",
+        "BeforeTool",
+        "AfterTool",
+        "AfterAgent",
+      ]);
       expect(existsSync(join(dir, ".gemini"))).toBe(false);
       expect(
         cpilot(["install", "opencode", "--user"], { cwd: dir, env: { HOME: home } }).code,

@@ -29,6 +29,11 @@ describe("real Qwen Code with cpilot's hooks", () => {
     done();
   }, 200_000);
 
+  test("the stop is held while a check it was told about fails, at most agent.maxStopBlocks times", async () => {
+    const { run } = await sessions.stopGateHeld(writeFile, [], QWEN_VERSION);
+    expect(run.code).toBe(0);
+  }, 200_000);
+
   runModeTests(sessions, { name: "qwen", version: QWEN_VERSION, write: writeFile, install: [] });
 
   test("a background callback's failure reaches the model at a later call", async () => {

@@ -1,0 +1,73 @@
+import { takeDelivery } from "../agent-session/notices.ts";
+import { bumpCounter, claimOnce, readCounter } from "../agent-session/session-state.ts";
+import { agentSettings } from "../config/agent-settings.ts";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { bookkeep, takeStateTrouble } from "../util/bookkeeping.ts";
+import { stopReminder } from "./messages.ts";
+import { recheckFailing } from "./recheck.ts";
+
+/** What the agent adds at its stop (Claude Code's context updates): problems block like failures. */
+export interface StopExtras {
+  readonly problems: readonly string[];
+  readonly info: readonly string[];
+}
+
+/** The stop gate's verdict: hold the stop with a text for the model, or let it stop. */
+export type StopVerdict =
+  | { readonly block: true; readonly reason: string }
+  /** `notes` for the person (what was still open, that the gate gave up); null when nothing. */
+  | { readonly block: false; readonly notes: string | null };
+
+/**
+ * The agent wants to finish. Hold it (its reply makes the model go on with `reason`) while
+ * a blocking callback it triggered still fails (re-run now, so a fix made any way counts),
+ * or a failed background result was never delivered, or an extra problem stands; at most
+ * `agent.maxStopBlocks` times per session, so it never loops. Otherwise let it stop and
+ * tell the person what was left. Agent-neutral: each agent translates the verdict.
+ */
+export async function stopGate(options: {
+  config: ResolvedConfig;
+  agent: string;
+  session: string;
+  extras?: () => Promise<StopExtras | null>;
+}): Promise<StopVerdict> {
+  const { config, agent, session } = options;
+  const settings = agentSettings(config.source.agent);
+  const waiting = takeDelivery(config.root, session);
+  const used = readCounter(config.root, session, "stop-blocks");
+  // Once it will not block any more, re-running every check at each stop is wasted time.
+  const spent = used >= settings.maxStopBlocks;
+  const failing = spent
+    ? []
+    : await recheckFailing({ config, agent, session, tailLines: settings.tailLines });
+  const extras = (await options.extras?.()) ?? { problems: [], info: [] };
+  const problems = [...failing, ...waiting.failing, ...extras.problems];
+  if (problems.length > 0 && !spent) {
+    const n = bookkeep(config.root, used + 1, () =>
+      bumpCounter(config.root, session, "stop-blocks"),
+    );
+    const trouble = takeStateTrouble(config.root);
+    const head = stopReminder(problems.length, n, settings.maxStopBlocks);
+    const parts = [head, ...problems, ...extras.info, ...waiting.info];
+    if (trouble !== null) parts.push(trouble);
+    return { block: true, reason: parts.join("\n\n") };
+  }
+  const notes: string[] = [];
+  if (spent && settings.maxStopBlocks > 0 && claimOnce(config.root, session, "stop-blocks-spent")) {
+    notes.push(
+      `cpilot: stopped blocking: the agent was reminded ${used} time${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}) and may stop now; checks are not re-run at its stops for the rest of this session (\`cpilot check\` runs them)`,
+    );
+  }
+  if (problems.length > 0) {
+    notes.push(
+      spent
+        ? "cpilot: these were still open when the agent stopped:"
+        : `cpilot: still failing after ${used} reminder${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}); the agent was allowed to stop:`,
+      ...problems,
+    );
+  }
+  notes.push(...extras.info, ...waiting.info);
+  const trouble = takeStateTrouble(config.root);
+  if (trouble !== null) notes.push(trouble);
+  return { block: false, notes: notes.length > 0 ? notes.join("\n\n") : null };
+}
