@@ -3,6 +3,8 @@
  * platform binaries under `node_modules/@cpilot/`) and the `.bin` shims that start it. The
  * agents' shared hook commands and the pre-commit hook run it from there, so an agent that
  * rewrote `bin/cpilot.sh` to `exit 0` would turn off the gate and every check at once.
+ * npm's config (`.npmrc`, in any folder: npx reads the one of the folder it starts from)
+ * too: the hooks that start cpilot through `npx` run its `script-shell` in cpilot's place.
  */
 import { join } from "node:path";
 import { realOr } from "../util/real-path.ts";
@@ -10,6 +12,8 @@ import { projectPath } from "./own-config.ts";
 import { skeleton } from "./protected.ts";
 
 const KIND = "cpilot's own program, which the agents' hooks and the pre-commit hook run";
+const NPM_CONFIG =
+  "npm's config, which decides what npx runs when the agents' hooks start cpilot through it";
 
 /** What the path is when it is part of cpilot's program in some node_modules, else null. */
 export function cpilotProgramKind(relPath: string): string | null {
@@ -17,6 +21,7 @@ export function cpilotProgramKind(relPath: string): string | null {
     .split(/[/\\]/)
     .filter((s) => s !== "" && s !== ".")
     .map(skeleton);
+  if (parts.at(-1) === ".npmrc") return NPM_CONFIG;
   for (let i = 0; i + 1 < parts.length; i++) {
     if (parts[i] !== "node_modules") continue;
     const next = parts[i + 1];

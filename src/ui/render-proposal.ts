@@ -2,15 +2,28 @@ import { isDeletion, type Proposal } from "../config/proposals.ts";
 
 /**
  * Characters that would change what the terminal shows rather than show themselves (escape
- * sequences, carriage returns, bidirectional overrides, zero-width marks): a proposal could
- * use them to hide part of its command from the person approving it.
+ * sequences, carriage returns, bidirectional overrides and marks, zero-width and blank
+ * fillers, variation selectors, tag characters, spaces that look like a space but are no
+ * word break to a shell): a proposal could use them to hide part of its command from the
+ * person approving it, or make one word look like two.
  */
 const HIDING =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex lint/suspicious/noMisleadingCharacterClass: control and combining characters, one by one, are what it finds
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
+
+/**
+ * A run of spaces or tabs this long is shown as its count: padding could push the rest of
+ * a command past the edge of the screen, out of the person's sight.
+ */
+const PADDING = /[ \t]{17,}/g;
+
+function escaped(c: string): string {
+  const code = c.codePointAt(0) as number;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, "0")}`;
+}
 
 function visible(line: string): string {
-  return line.replace(HIDING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return line.replace(HIDING, escaped).replace(PADDING, (run) => `[${run.length} spaces or tabs]`);
 }
 
 /** One field's value as indented JSON lines, each after `mark`. */

@@ -35,7 +35,16 @@ export type CodexPatchCall =
 export function codexPatchCall(tool: string, input: unknown, cwd: string): CodexPatchCall {
   const fields =
     typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
-  const command = fields.command ?? fields.cmd ?? fields.patch ?? fields.input;
+  const given = TEXT_FIELDS.filter((k) => fields[k] !== undefined).map((k) => fields[k]);
+  const command = given[0];
+  // Two fields that say different things: which one the agent runs is its own parsing's
+  // choice, so a harmless one beside a patch must not decide for the other.
+  if (new Set(given.map((v) => JSON.stringify(v))).size > 1) {
+    const readings = given.map((v) => codexPatchCall(tool, { command: v }, cwd));
+    if (tool === CODEX_PATCH_TOOL || readings.some((r) => r.kind !== "none"))
+      return { kind: "unreadable", reason: FIELDS_DISAGREE };
+    return { kind: "none" };
+  }
   if (tool === CODEX_PATCH_TOOL) {
     if (typeof command === "string") return read({ kind: "patch", text: command }, cwd, false);
     if (isArgv(command)) return read(argvPatch(command), cwd, false);
@@ -45,6 +54,12 @@ export function codexPatchCall(tool: string, input: unknown, cwd: string): Codex
   if (isArgv(command)) return read(argvPatch(command), cwd, true);
   return { kind: "none" };
 }
+
+/** The input fields a Codex tool call's command or patch may be in, as Codex versions name them. */
+const TEXT_FIELDS = ["command", "cmd", "patch", "input"] as const;
+
+const FIELDS_DISAGREE =
+  "This call carries its command or patch in more than one field, and they differ: cpilot cannot tell which one Codex runs, so the write gate cannot check it. Send the command or patch once.";
 
 const isArgv = (v: unknown): v is string[] =>
   Array.isArray(v) && v.every((s) => typeof s === "string");
