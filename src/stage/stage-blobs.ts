@@ -29,6 +29,13 @@ export function indexFileOf(top: string, gitDir: string, env = process.env): str
   return env.GIT_INDEX_FILE ? resolve(top, env.GIT_INDEX_FILE) : join(gitDir, "index");
 }
 
+/** Where blobs are written first, what the index must still hold, the bits to keep. */
+interface StageOptions {
+  readonly scratch: string;
+  readonly expected: ReadonlyMap<string, string>;
+  readonly bits: ReadonlyMap<string, IndexBits>;
+}
+
 /**
  * Stage exactly these bytes, never what is on disk by then (a person may be saving the
  * file as this runs): each is written to git's objects through its filters (as `git add`
@@ -40,11 +47,7 @@ export function stageBlobs(
   top: string,
   gitDir: string,
   entries: readonly BlobToStage[],
-  options: {
-    scratch: string;
-    expected: ReadonlyMap<string, string>;
-    bits: ReadonlyMap<string, IndexBits>;
-  },
+  options: StageOptions,
 ): Staged {
   if (entries.length === 0) return { staged: [], restaged: [], ownIndexLags: [] };
   mkdirSync(options.scratch, { recursive: true });
@@ -59,11 +62,7 @@ function stageIn(
   top: string,
   gitDir: string,
   entries: readonly BlobToStage[],
-  options: {
-    scratch: string;
-    expected: ReadonlyMap<string, string>;
-    bits: ReadonlyMap<string, IndexBits>;
-  },
+  options: StageOptions,
 ): Staged {
   const infos: { path: string; info: string }[] = [];
   const byName: string[] = []; // names git cannot be given as an argument: staged from disk
