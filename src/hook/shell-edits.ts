@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../agent-session/session-state.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
@@ -9,7 +9,9 @@ import { checkPath } from "../gate/rules.ts";
 import type { FileChange } from "../model/batch.ts";
 import { resolveGateConfig } from "../model/gate-schema.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { lockDirSync } from "../util/dir-lock.ts";
 import { readStateFile } from "../util/state-file.ts";
+import { openVerifiedDir } from "../util/verified-dir.ts";
 import {
   ABSENT,
   compareSnapshots,
@@ -84,10 +86,29 @@ function load<T>(config: ResolvedConfig, session: string, name: string): T | nul
   }
 }
 
+/**
+ * The record is read, changed and written by hook calls that may run at once (an edit
+ * tool's hook beside a shell tool's, a turn's start): one at a time, or one's update is lost
+ * and the next comparison takes a file the edit tool wrote for a shell edit.
+ */
+function locked<T>(config: ResolvedConfig, session: string, update: () => T): T {
+  const dir = openVerifiedDir(realpathSync(sessionDir(config.root, session)), "");
+  let unlock: (() => void) | undefined;
+  try {
+    unlock = lockDirSync(dir, "record.lock", 10_000);
+    return update();
+  } finally {
+    unlock?.();
+    dir.close();
+  }
+}
+
 /** The agent's turn starts: record the project's files as they are now. */
 export function recordTurnStart(config: ResolvedConfig, session: string): void {
-  const snap = snapshotNow(config);
-  if (snap !== null) save(config, session, SNAPSHOT, snap);
+  locked(config, session, () => {
+    const snap = snapshotNow(config);
+    if (snap !== null) save(config, session, SNAPSHOT, snap);
+  });
 }
 
 /** Files an edit tool wrote (and cpilot then checked): the record takes them as they are now. */
@@ -96,12 +117,15 @@ export function noteToolEdits(
   session: string,
   files: readonly string[],
 ): void {
-  const snap = load<TreeSnapshot>(config, session, SNAPSHOT);
-  if (snap === null || files.length === 0) return;
-  const next = { ...snap.files };
-  const isProtected = protectedKind(config);
-  for (const rel of files) next[rel] = signature(config.root, rel, isProtected(rel) !== null);
-  save(config, session, SNAPSHOT, { files: next });
+  if (files.length === 0) return;
+  locked(config, session, () => {
+    const snap = load<TreeSnapshot>(config, session, SNAPSHOT);
+    if (snap === null) return;
+    const next = { ...snap.files };
+    const isProtected = protectedKind(config);
+    for (const rel of files) next[rel] = signature(config.root, rel, isProtected(rel) !== null);
+    save(config, session, SNAPSHOT, { files: next });
+  });
 }
 
 /** A protected file changed outside the gate, and what it held when the turn started. */
@@ -124,10 +148,13 @@ export interface ShellEdits {
  * ran, so what a fixer rewrote is not taken for the agent's next edit.
  */
 export function shellEditsSince(config: ResolvedConfig, session: string): ShellEdits {
-  const before = load<TreeSnapshot>(config, session, SNAPSHOT);
-  const after = snapshotNow(config);
+  const [before, after] = locked(config, session, () => {
+    const was = load<TreeSnapshot>(config, session, SNAPSHOT);
+    const now = snapshotNow(config);
+    if (now !== null) save(config, session, SNAPSHOT, now);
+    return [was, now] as const;
+  });
   if (after === null) return { files: [], protectedNotes: [] };
-  save(config, session, SNAPSHOT, after);
   if (before === null) return { files: [], protectedNotes: [] };
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];

@@ -80,3 +80,38 @@ test("a protected file changed through the shell is told, and at the stop until 
   rmSync(join(root, ".git/hooks/pre-commit"));
   expect(protectedStillChanged(config, "s3")).toEqual([]);
 });
+
+test("edit tools' hooks noting their files at once lose none of them to each other", async () => {
+  const { root, config } = project();
+  recordTurnStart(config, "s9");
+  const names = Array.from({ length: 12 }, (_, i) => `f${i}.ts`);
+  for (const name of names) writeFileSync(join(root, name), `${name}\n`);
+  // Each hook is a process of its own, as an agent's hooks are: all note at the same time.
+  const module = join(import.meta.dir, "../../src/hook/shell-edits.ts");
+  const resolve = join(import.meta.dir, "../../src/config/resolve.ts");
+  // each process gives the gate the agents' hook files, as main.ts does
+  const registry = join(import.meta.dir, "../../src/agents/registry.ts");
+  const hookFiles = join(import.meta.dir, "../../src/gate/hook-files.ts");
+  const go = join(root, "..", `go-${Date.now()}`);
+  const children = names.map((name) =>
+    Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `const { AGENT_HOOK_FILES } = await import(${JSON.stringify(registry)});
+(await import(${JSON.stringify(hookFiles)})).protectHookFiles(AGENT_HOOK_FILES);
+const { noteToolEdits } = await import(${JSON.stringify(module)});
+const { resolveConfig } = await import(${JSON.stringify(resolve)});
+const { existsSync } = await import("node:fs");
+const config = resolveConfig({ callbacks: [] }, ${JSON.stringify(root)});
+while (!existsSync(${JSON.stringify(go)})) await Bun.sleep(5);
+noteToolEdits(config, "s9", [${JSON.stringify(name)}]);`,
+      ],
+      { stdout: "inherit", stderr: "inherit" },
+    ),
+  );
+  await Bun.sleep(500); // let them load and wait on the start line
+  writeFileSync(go, "");
+  expect(await Promise.all(children.map((c) => c.exited))).toEqual(names.map(() => 0));
+  expect(shellEditsSince(config, "s9").files).toEqual([]);
+});
