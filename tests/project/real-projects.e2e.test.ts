@@ -6,90 +6,24 @@
  * logs the folder it ran in and its arguments. rustfmt is the real one where it is here.
  */
 import { expect, test } from "bun:test";
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
-import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { writeFiles } from "../helpers/tmp.ts";
 import { treeState } from "../helpers/tree-state.ts";
-
-const FIXTURES = join(import.meta.dir, "..", "fixtures", "projects");
-const hasPython = spawnSync("python3", ["--version"]).status === 0;
-const rustfmt = spawnSync("sh", ["-c", "command -v rustfmt"], { encoding: "utf8" }).stdout.trim();
-
-interface Callback {
-  name: string;
-  pattern: string[] | string;
-  run: string[] | string;
-  cwd?: string;
-  fixes?: boolean;
-  blocking?: boolean;
-}
-
-/** A recorder: logs `<folder it ran in>\t<name>\t<args…>`, prints nothing, passes. */
-const RECORDER = (log: string, name: string, body = "") =>
-  `#!/usr/bin/env bash\nprintf '%s\\t%s' "$(pwd -P)" ${JSON.stringify(name)} >> '${log}'\nprintf '\\t%s' "$@" >> '${log}'\necho >> '${log}'\n${body}exit 0\n`;
-
-function writeTool(path: string, text: string): void {
-  writeFiles(dirname(path), { [path.slice(dirname(path).length + 1)]: text });
-  chmodSync(path, 0o755);
-}
-
-interface Setup {
-  readonly root: string;
-  readonly log: string;
-  readonly bin: string;
-  readonly env: Record<string, string>;
-}
-
-/** The snapshot in a fresh repository, committed, with `prepare` run before the commit. */
-function setUp(name: string, prepare: (s: Setup) => void = () => {}): Setup {
-  const root = tempDir(`cpilot-real-${name}-`, { git: true });
-  cpSync(join(FIXTURES, `real-${name}`), root, { recursive: true });
-  const log = join(tempDir("cpilot-real-log-"), "ran.tsv");
-  writeFileSync(log, "");
-  const bin = tempDir("cpilot-real-bin-");
-  const path = [bin, ...(rustfmt ? [dirname(rustfmt)] : []), "/usr/local/bin:/usr/bin:/bin"];
-  const s = { root, log, bin, env: { PATH: path.join(":"), CI: "" } };
-  prepare(s);
-  execFileSync("git", ["add", "-A"], { cwd: root });
-  execFileSync("git", ["commit", "-qm", "snapshot"], { cwd: root });
-  return s;
-}
-
-function init(s: Setup): { callbacks: Map<string, Callback>; plan: string } {
-  const r = cpilot(["init", "--yes", "--format", "json"], { cwd: s.root, env: s.env });
-  expect({ code: r.code, plan: r.stderr }).toEqual({ code: 0, plan: expect.any(String) });
-  const config = JSON.parse(readFileSync(join(s.root, "callbacks.config.json"), "utf8")) as {
-    callbacks: Callback[];
-  };
-  return { callbacks: new Map(config.callbacks.map((c) => [c.name, c])), plan: r.stderr };
-}
-
-/** What the recorders ran: the folder (relative to the root), the tool, the files it named. */
-function ran(s: Setup): { cwd: string; tool: string; args: string[] }[] {
-  return readFileSync(s.log, "utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => {
-      const [cwd, tool, ...args] = l.split("\t");
-      const rel = cwd === s.root ? "." : cwd!.slice(s.root.length + 1);
-      return { cwd: rel, tool: tool!, args };
-    });
-}
-
-/** Every file argument a recorder got, as a root-relative path. */
-function filesHanded(s: Setup): string[] {
-  return ran(s).flatMap((r) =>
-    r.args
-      .filter((a) => !a.startsWith("-") && existsSync(resolve(s.root, r.cwd, a)))
-      .map((a) => resolve(s.root, r.cwd, a).slice(s.root.length + 1)),
-  );
-}
-
-const argv = (c: Callback | undefined) => (Array.isArray(c?.run) ? c.run.join(" ") : c?.run);
-const notOwn = (s: Setup, prefixes: string[]) =>
-  Object.entries(treeState(s.root)).filter(([p]) => prefixes.some((x) => p.startsWith(x)));
+import {
+  argv,
+  filesHanded,
+  hasPython,
+  init,
+  notOwn,
+  RECORDER,
+  ran,
+  rustfmt,
+  setUp,
+  writeTool,
+} from "./real-project-kit.ts";
 
 test.skipIf(!hasPython)(
   "encode/httpx (ruff + mypy + pytest, a .venv git does not ignore): ruff as its scripts run it, mypy over the package, nothing in the .venv touched",
