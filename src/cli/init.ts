@@ -14,6 +14,7 @@ import type { CallbackSpec, Detection } from "../init/spec.ts";
 import { detectStyle } from "../init/style.ts";
 import { gitRoot } from "../match/files.ts";
 import { say } from "../ui/style.ts";
+import { writeFileAtomic } from "../util/atomic-write.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { parseFlags } from "./_common.ts";
@@ -155,6 +156,13 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
       say(`removed ${other} (replaced by ${file})`);
     }
   writeFileSync(join(root, file), text);
+  for (const extra of detection.files ?? []) {
+    // never through a symlink a hostile tree placed there: the file is replaced, not followed
+    writeFileAtomic(join(root, extra.path), extra.text);
+    say(
+      `wrote ${join(root, extra.path)} (its type check reads the packages it uses from their source)`,
+    );
+  }
   say(
     `wrote ${join(root, file)} with ${callbacks.length} callback${callbacks.length === 1 ? "" : "s"}`,
   );

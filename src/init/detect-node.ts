@@ -40,14 +40,20 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
       // Not run by a script: code only, never the README the project may hand-format.
       pattern.splice(0, pattern.length, ...scopePatterns([], JS_TS));
     }
+    const staged =
+      inScripts.length === 0 && !config ? evidence.lintStagedOnly(tool.bin) : undefined;
+    if (staged !== undefined) pattern.splice(0, pattern.length, ...stagedPatterns(staged));
     const ignored = tool.name === "prettier" ? ignoreNegations(p.text(".prettierignore")) : [];
     const why =
       inScripts.length > 0
         ? `package.json script${inScripts.length > 1 ? "s" : ""} ${[...new Set(inScripts.map((r) => `"${r.script}"`))].join(", ")} run${inScripts.length > 1 ? "" : "s"} ${tool.bin}${scope.length > 0 ? ` on ${scope.join(" ")}` : ""}`
         : (ranBy ?? config ?? `"${tool.packageKey}" in package.json`);
     const built = tool.build(p.localBin(tool.bin), p);
+    const rootOnly =
+      inScripts.length === 0 && !config && !inPackage && evidence.onlyAtRoot(tool.bin);
     out.push({
       why,
+      ...(rootOnly ? { rootEvidenceOnly: true } : {}),
       callback: {
         name: tool.name,
         ...built,
@@ -63,6 +69,18 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
   const deno = detectDeno(p);
   out.push(...deno);
   return { proposals: out, notes };
+}
+
+/**
+ * lint-staged's globs as cpilot patterns: `{a,b}` spelled out, as lint-staged (micromatch)
+ * reads braces and cpilot's patterns do not.
+ */
+function stagedPatterns(globs: readonly string[]): string[] {
+  return globs.flatMap((g) => {
+    const m = /\{([^{}]*)\}/.exec(g);
+    if (!m) return [g];
+    return stagedPatterns(m[1]!.split(",").map((alt) => g.replace(m[0], alt)));
+  });
 }
 
 /** biome without VCS ignores would lint cpilot's run records in .cpilot/. */

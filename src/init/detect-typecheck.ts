@@ -16,10 +16,13 @@ export function detectTypecheck(
   );
   const bin =
     checker?.tool ??
-    (p.hasDep("typescript") || p.majorVersion("typescript") !== undefined ? "tsc" : undefined);
+    (p.hasDepHereOrAtTop("typescript") || p.majorVersion("typescript") !== undefined
+      ? "tsc"
+      : undefined);
   if (bin === undefined) return undefined;
   // tsc's plain output (`file(line,col): error TS2322: …`, as it prints off a terminal) is
   // what cpilot parses; it has no machine format beside it.
+  const solution = checker ? [] : solutionReferences(p);
   const args = checker ? checker.args : ["--noEmit", "-p", "."];
   // `tsc -b` builds project references (what dependents read from dist/); it emits by design
   const build = args.includes("-b") || args.includes("--build");
@@ -32,18 +35,41 @@ export function detectTypecheck(
     include.length > 0
       ? include.flatMap((i) => scopePatterns([i], ["ts", "tsx", "mts", "cts"]))
       : scopePatterns([], ["ts", "tsx", "mts", "cts"]);
+  // a solution tsconfig (`files: []` and references) checks nothing itself: each of its
+  // configs is checked, without building (`tsc -b` would emit)
+  const run =
+    solution.length > 0
+      ? solution.map((ref) => `${p.localBin(bin)} --noEmit -p ${ref}`).join(" && ")
+      : [p.localBin(bin), ...args].join(" ");
   return {
-    why: checker ? `package.json script "${checker.script}" runs ${checker.tool}` : "tsconfig.json",
+    why: checker
+      ? `package.json script "${checker.script}" runs ${checker.tool}`
+      : solution.length > 0
+        ? `tsconfig.json, references ${solution.join(", ")}`
+        : "tsconfig.json",
     callback: {
       name: "typecheck",
       description: "TypeScript types",
-      pattern: [...pattern, "tsconfig.json"],
-      run: [p.localBin(bin), ...args].join(" "),
+      pattern: [...pattern, ...(solution.length > 0 ? ["tsconfig*.json"] : ["tsconfig.json"])],
+      run,
       timeout: 120,
       overlap: "replace",
       successMessage: "types OK",
     },
   };
+}
+
+/** The package's own tsconfigs a solution-style tsconfig.json (no files of its own) references. */
+function solutionReferences(p: ProjectFiles): string[] {
+  const json = p.json("tsconfig.json") as
+    | { files?: unknown; include?: unknown; references?: { path?: unknown }[] }
+    | undefined;
+  const empty = (v: unknown) => Array.isArray(v) && v.length === 0;
+  if (!json || !Array.isArray(json.references) || !empty(json.files)) return [];
+  if (json.include !== undefined && !empty(json.include)) return [];
+  return json.references
+    .map((r) => (typeof r?.path === "string" ? r.path.replace(/^\.\//, "") : ""))
+    .filter((ref) => /^[\w.-]+\.json$/.test(ref) && p.has(ref));
 }
 
 /** deno.json: deno fmt and deno lint on the files. */

@@ -7,6 +7,7 @@ import { detectPythonWithNotes } from "./detect-python.ts";
 import { detectRust } from "./detect-rust.ts";
 import { ProjectFiles } from "./project-files.ts";
 import { excludeFolders, scopeToPackage } from "./scope-package.ts";
+import { SOURCE_TSCONFIG, sourceTypes } from "./source-types.ts";
 import type { Detection, Proposal } from "./spec.ts";
 
 /** What one folder (the root, or one package) runs, from its scripts and tool configs. */
@@ -44,6 +45,7 @@ export function detectProject(root: string): Detection {
   const notes = [...top.notes];
   let resyncTree = top.resyncTree === true;
   const byDir = new Map<string, Proposal[]>();
+  const rootTools = new Set(top.proposals.map(toolOf));
   const dirs = [...new Set(shape.packages.map((p) => p.dir).filter((d) => d !== ""))];
   const cargoWorkspace = top.proposals.some((p) => p.callback.name === "clippy");
   for (const dir of dirs) {
@@ -51,7 +53,9 @@ export function detectProject(root: string): Detection {
     if (cargoWorkspace && kinds.size === 1 && kinds.has("rust")) continue;
     const found = detectFolder(root, dir);
     const own = found.proposals.filter(
-      (p) => !(cargoWorkspace && ["rustfmt", "clippy", "cargo-test"].includes(p.callback.name)),
+      (p) =>
+        !(cargoWorkspace && ["rustfmt", "clippy", "cargo-test"].includes(p.callback.name)) &&
+        !(p.rootEvidenceOnly === true && rootTools.has(toolOf(p))),
     );
     byDir.set(dir, own);
     notes.push(...found.notes.map((n) => `${dir}: ${n}`));
@@ -74,8 +78,20 @@ export function detectProject(root: string): Detection {
     proposals.push(excludeFolders(proposal, [...own.map(([d]) => d), ...left]));
   }
   const rootBuild = top.proposals.some((p) => toolOf(p) === "typecheck" && isBuildMode(p));
+  const nodeDirs = shape.packages.filter((p) => p.kind === "node").map((p) => p.dir);
+  const files: { path: string; text: string }[] = [];
   for (const [dir, ps] of byDir)
     for (const p of ps) {
+      const reads = toolOf(p) === "typecheck" ? sourceTypes(root, dir, nodeDirs) : undefined;
+      if (reads?.file !== undefined) {
+        files.push(reads.file);
+        proposals.push(checkedAgainstSource(scopeToPackage(p, dir), reads.reads));
+        continue;
+      }
+      if (reads?.why !== undefined)
+        notes.push(
+          `${dir}: reads ${reads.reads.map((r) => r.name).join(", ")} from built types; ${reads.why}`,
+        );
       if (rootBuild && toolOf(p) === "typecheck") continue; // `tsc -b` at the root builds them
       proposals.push(scopeToPackage(p, dir));
     }
@@ -88,7 +104,40 @@ export function detectProject(root: string): Detection {
     callback.name = name;
     names.add(name);
   }
-  return { proposals, notes, ...(resyncTree ? { resyncTree: true } : {}) };
+  return {
+    proposals,
+    notes,
+    ...(resyncTree ? { resyncTree: true } : {}),
+    ...(files.length > 0 ? { files } : {}),
+  };
+}
+
+/**
+ * A package's type check run through {@link SOURCE_TSCONFIG}, which maps the siblings it
+ * reads from their built declarations to their source; it also runs when their source changes.
+ */
+function checkedAgainstSource(
+  proposal: Proposal,
+  reads: readonly { name: string; dir: string; types: string; entry: string }[],
+): Proposal {
+  const c = proposal.callback;
+  const run = Array.isArray(c.run) ? c.run.join(" ") : c.run;
+  const tsc = run.split(" ")[0]!;
+  const patterns = typeof c.pattern === "string" ? [c.pattern] : c.pattern;
+  const sources = reads.flatMap((r) =>
+    ["ts", "tsx", "mts", "cts"].map(
+      (ext) => `${r.dir}/${r.entry.slice(0, r.entry.lastIndexOf("/"))}/**/*.${ext}`,
+    ),
+  );
+  const said = reads.map((r) => `${r.name} (${r.types})`).join(", ");
+  return {
+    why: `${proposal.why}; it reads ${said} from built types, so it is checked against their source through ${SOURCE_TSCONFIG}`,
+    callback: {
+      ...c,
+      run: `${tsc} --noEmit -p ${SOURCE_TSCONFIG}`,
+      pattern: [...patterns, ...sources],
+    },
+  };
 }
 
 /** The manifests left out, one note per reason, naming the first few (a fixtures tree has dozens). */

@@ -23,10 +23,14 @@ const RUN_FILES = [
   "turbo.json",
 ];
 
+const LINT_STAGED = "lint-staged in package.json";
+
 /** A line of a file that runs something, and where it is. */
 export interface RunLine {
   readonly file: string;
   readonly line: string;
+  /** Read from the project root's files while detecting one of its packages. */
+  readonly atRoot?: boolean;
 }
 
 /**
@@ -38,6 +42,7 @@ export interface RunLine {
  */
 export class RunEvidence {
   readonly #lines: RunLine[] = [];
+  readonly #staged: { glob: string; text: string }[] = [];
 
   constructor(p: ProjectFiles) {
     const roots = p.top === p.root ? [p.root] : [p.root, p.top];
@@ -46,14 +51,32 @@ export class RunEvidence {
       for (const file of files) {
         const text = p.textAt(join(root, file));
         if (text === undefined) continue;
-        const label = root === p.root ? file : `${file} at the project root`;
-        for (const line of text.split("\n")) this.#lines.push({ file: label, line });
+        const atRoot = root !== p.root;
+        const label = atRoot ? `${file} at the project root` : file;
+        for (const line of text.split("\n"))
+          this.#lines.push({ file: label, line, ...(atRoot ? { atRoot } : {}) });
       }
     }
     const pkg = p.packageJson() as { "lint-staged"?: unknown };
-    if (pkg["lint-staged"] !== undefined)
-      for (const line of JSON.stringify(pkg["lint-staged"]).split(/[,{}[\]]/))
-        this.#lines.push({ file: "lint-staged in package.json", line });
+    const staged = pkg["lint-staged"];
+    if (staged !== undefined)
+      for (const line of JSON.stringify(staged).split(/[,{}[\]]/))
+        this.#lines.push({ file: LINT_STAGED, line });
+    if (typeof staged === "object" && staged !== null)
+      for (const [glob, commands] of Object.entries(staged))
+        this.#staged.push({ glob, text: JSON.stringify(commands) });
+  }
+
+  /**
+   * The globs package.json's lint-staged hands `tool` when that is all that runs it
+   * (prettier only on Markdown beside biome on the code), else undefined.
+   */
+  lintStagedOnly(tool: string): string[] | undefined {
+    const lines = this.mentions(tool);
+    if (lines.length === 0 || lines.some((l) => l.file !== LINT_STAGED)) return undefined;
+    const word = new RegExp(`(^|[^\\w.-])${tool.replace(/[.+-]/g, "\\$&")}($|[^\\w.-])`);
+    const globs = this.#staged.filter((s) => word.test(s.text)).map((s) => s.glob);
+    return globs.length > 0 ? globs : undefined;
   }
 
   /** The lines that mention `tool` as a word (a command or a pre-commit hook id). */
@@ -78,6 +101,12 @@ export class RunEvidence {
       }
     }
     return false;
+  }
+
+  /** True when every line that mentions `tool` is the project root's, not the package's own. */
+  onlyAtRoot(tool: string): boolean {
+    const lines = this.mentions(tool);
+    return lines.length > 0 && lines.every((l) => l.atRoot === true);
   }
 
   /** Where `tool` is run, said for the plan, or undefined. */

@@ -84,6 +84,11 @@ export class ProjectFiles {
     return typeof value === "object" && value !== null ? (value as PackageJson) : {};
   }
 
+  /** True when the package or the whole project's root package.json depends on `name`. */
+  hasDepHereOrAtTop(name: string): boolean {
+    return this.hasDep(name) || new ProjectFiles(this.top).hasDep(name);
+  }
+
   /** True when package.json lists the package in any dependency section. */
   hasDep(name: string): boolean {
     const pkg = this.packageJson();

@@ -16,6 +16,11 @@ export interface CallbackSpec {
 export interface Proposal {
   readonly why: string;
   readonly callback: CallbackSpec;
+  /**
+   * Found in a package only because the project root's CI or hook config runs the tool:
+   * the root's own callback of that tool covers the package, with the root's config.
+   */
+  readonly rootEvidenceOnly?: boolean;
 }
 
 /** What init found that it could not turn into a callback, said in the plan. */
@@ -24,4 +29,6 @@ export interface Detection {
   readonly notes: string[];
   /** The project's formatter rewrites files outside what it was given (rustfmt's child modules). */
   readonly resyncTree?: boolean;
+  /** Files init writes beside the config (a package's tsconfig that reads siblings' source). */
+  readonly files?: readonly { readonly path: string; readonly text: string }[];
 }

@@ -1,0 +1,107 @@
+import { dirname, join, relative } from "node:path";
+import { ProjectFiles } from "./project-files.ts";
+
+/** The tsconfig init writes beside a package's own to check it against its siblings' source. */
+export const SOURCE_TSCONFIG = "tsconfig.cpilot.json";
+
+/** A workspace sibling a package reads from its built declarations, and where its source is. */
+export interface BuiltTypesRead {
+  readonly name: string;
+  /** The sibling's folder, relative to the project root. */
+  readonly dir: string;
+  /** Its declared types (`dist/index.d.ts`), relative to its folder. */
+  readonly types: string;
+  /** Its source entry (`src/index.ts`), relative to its folder. */
+  readonly entry: string;
+}
+
+/** What to do for one package whose type check would read stale built types. */
+export interface SourceTypes {
+  readonly reads: readonly BuiltTypesRead[];
+  /** The tsconfig to write in the package, or why none can be. */
+  readonly file?: { readonly path: string; readonly text: string };
+  readonly why?: string;
+}
+
+const ENTRIES = ["src/index.ts", "src/index.tsx", "src/index.mts", "lib/index.ts"];
+
+/**
+ * The workspace packages `dir` depends on whose package.json points its types at a build
+ * output (`"types": "dist/index.d.ts"`) while their source is beside it. tsc reads those
+ * declarations as of the last build, so a rename in the sibling's source breaks the package
+ * unseen until someone rebuilds. The answer is a tsconfig that extends the package's own
+ * and maps each such sibling to its source entry: the check then sees the sibling as it is.
+ */
+export function sourceTypes(
+  root: string,
+  dir: string,
+  nodeDirs: readonly string[],
+): SourceTypes | undefined {
+  const p = new ProjectFiles(join(root, dir), root);
+  const pkg = p.packageJson() as Record<string, Record<string, string> | undefined>;
+  const deps = new Set(
+    ["dependencies", "devDependencies", "peerDependencies"].flatMap((k) =>
+      Object.keys(pkg[k] ?? {}),
+    ),
+  );
+  const reads: BuiltTypesRead[] = [];
+  for (const other of nodeDirs) {
+    if (other === dir) continue;
+    const q = new ProjectFiles(join(root, other), root);
+    const json = q.packageJson() as { name?: unknown; types?: unknown; typings?: unknown };
+    if (typeof json.name !== "string" || !deps.has(json.name)) continue;
+    const types = typeof json.types === "string" ? json.types : json.typings;
+    if (typeof types !== "string" || !/\.d\.[mc]?ts$/.test(types)) continue;
+    const entry = ENTRIES.find((e) => q.has(e));
+    if (entry === undefined) continue;
+    reads.push({ name: json.name, dir: other, types: types.replace(/^\.\//, ""), entry });
+  }
+  if (reads.length === 0) return undefined;
+  const existing = p.text(SOURCE_TSCONFIG);
+  const chain = tsconfigChain(p);
+  if (chain.some((c) => c.paths || c.baseUrl))
+    return { reads, why: "its tsconfig maps paths itself; left as it is" };
+  const toPackage = (d: string) => relative(join(root, dir), join(root, d)) || ".";
+  const paths: Record<string, string[]> = {};
+  for (const r of reads) {
+    const src = `${toPackage(r.dir)}/${r.entry}`;
+    paths[r.name] = [src];
+    paths[`${r.name}/*`] = [`${toPackage(r.dir)}/${dirname(r.entry)}/*`];
+  }
+  const text = `${JSON.stringify(
+    {
+      extends: "./tsconfig.json",
+      compilerOptions: {
+        noEmit: true,
+        composite: false,
+        incremental: false,
+        rootDir: toPackage(""),
+        paths,
+      },
+    },
+    null,
+    2,
+  )}\n`;
+  if (existing !== undefined && existing !== text)
+    return { reads, why: `${dir}/${SOURCE_TSCONFIG} exists and is not init's; left as it is` };
+  return { reads, file: { path: join(dir, SOURCE_TSCONFIG), text } };
+}
+
+/** The package's tsconfig.json and the local configs it extends, nearest first. */
+function tsconfigChain(p: ProjectFiles): { paths?: unknown; baseUrl?: unknown }[] {
+  const out: { paths?: unknown; baseUrl?: unknown }[] = [];
+  let file: string | undefined = join(p.root, "tsconfig.json");
+  for (let i = 0; file !== undefined && i < 8; i++) {
+    const json = new ProjectFiles(dirname(file)).json(relative(dirname(file), file)) as
+      | { extends?: unknown; compilerOptions?: { paths?: unknown; baseUrl?: unknown } }
+      | undefined;
+    if (json === undefined) break;
+    out.push(json.compilerOptions ?? {});
+    const next: unknown = json.extends;
+    file =
+      typeof next === "string" && next.startsWith(".")
+        ? join(dirname(file), next.endsWith(".json") ? next : `${next}.json`)
+        : undefined;
+  }
+  return out;
+}
