@@ -3,6 +3,8 @@ import { runGit, splitNul } from "../match/git.ts";
 import { compilePatterns } from "../match/pattern.ts";
 import { runSync, utf8 } from "../platform/run-sync.ts";
 import { ownFiles } from "../project/not-own.ts";
+import { installedVersion, pinnedVersion } from "./pinned-version.ts";
+import { ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
 /** How to ask a formatter, without writing, which files it would rewrite. */
@@ -28,6 +30,17 @@ const MODES: Readonly<Record<string, CheckMode>> = {
   "ruff-format": {
     argv: (run) => [bin(run), "format", "--check"],
     count: lines(/^Would reformat/),
+  },
+  // a linter that fixes: its fixes, listed without writing (`--diff`), one `--- file` each
+  ruff: {
+    argv: (run) => (run.includes("--fix") ? [bin(run), "check", "--diff"] : null),
+    count: (out) =>
+      new Set(
+        out
+          .split("\n")
+          .filter((l) => l.startsWith("--- "))
+          .map((l) => l.slice(4)),
+      ).size,
   },
   black: { argv: (run) => [bin(run), "--check"], count: lines(/^would reformat/) },
   gofmt: { argv: (run) => [bin(run), "-l"], count: lines(/\S/) },
@@ -90,9 +103,37 @@ export function proveFormatters(
       notes.push(`${c.name}: left out, ${said}: not the formatter this project is formatted with`);
       continue;
     }
+    const versions = versionsOf(root, c.cwd ?? "", tool, c.run[0]!);
+    if (versions !== undefined && proof.rewrites > 0) {
+      // another version's rewrites are not the project's: report, never rewrite
+      const left = `${c.name}: ${said}, but ${versions}`;
+      if (tool === "ruff") {
+        notes.push(`${left}: runs without --fix, reporting what the project's ruff would fix`);
+        const { fixes: _, ...rest } = c;
+        kept.push({
+          ...proposal,
+          why: `${proposal.why}; ${said}; ${versions}`,
+          callback: { ...rest, run: c.run.filter((w) => w !== "--fix") },
+        });
+      } else notes.push(`${left}: left out until that version is installed`);
+      continue;
+    }
+    if (versions !== undefined) notes.push(`${c.name}: ${versions}; it would rewrite nothing now`);
     kept.push({ ...proposal, why: `${proposal.why}; ${said}` });
   }
   return { proposals: kept, notes };
+}
+
+/** "ruff 0.16.9 here, the project pins 0.7.0 (.pre-commit-config.yaml)" when they differ. */
+function versionsOf(root: string, cwd: string, tool: string, bin: string): string | undefined {
+  const dir = join(root, cwd);
+  const pinned =
+    pinnedVersion(new ProjectFiles(dir, root), tool) ?? pinnedVersion(new ProjectFiles(root), tool);
+  if (pinned === undefined) return undefined;
+  const installed = installedVersion(bin, dir);
+  if (installed === undefined || installed === pinned) return undefined;
+  const name = tool === "ruff-format" ? "ruff" : tool;
+  return `${name} ${installed} here, the project pins ${pinned} (.pre-commit-config.yaml)`;
 }
 
 /** The tool of a callback init named: `prettier-apps-web` → `prettier`. */
