@@ -1,7 +1,8 @@
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { agentSettings } from "../config/agent-settings.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { onlyPreexisting } from "../diagnostics/agent-view.ts";
+import { toSarif } from "../diagnostics/export-sarif.ts";
 import { createEngine } from "../engine/engine.ts";
 import { nestedConfigFolders } from "../engine/nested-configs.ts";
 import { type ShardSpec, splitShard } from "../match/shard.ts";
@@ -60,10 +61,17 @@ export interface CheckRequest {
   readonly durations: string | undefined;
 }
 
+/** One config's finished check, for the single JSON or SARIF document of a check. */
+interface Judged {
+  /** The config file that judged these files, relative to where the check started. */
+  readonly config: string;
+  readonly outcome: Outcome;
+}
+
 /** Load the config, select the files, run the callbacks and report (see check.ts). */
 export async function runCheck(
   request: CheckRequest,
-  options: { signal: AbortSignal; cwd: string },
+  options: { signal: AbortSignal; cwd: string; judged?: Judged[]; top?: string },
 ): Promise<number> {
   const format = checkFormat(request.format, request.json);
   const json = request.json || format === "json";
@@ -188,9 +196,25 @@ export async function runCheck(
   if (request.newOnly === true && !outcome.ok && combined)
     outcome = { ...outcome, ok: failsOnNothingNew(outcome) };
   const shardMark = shard?.mark;
+  const top = options.top ?? root;
+  const judged: Judged[] = options.judged ?? [];
+  judged.push({ config: relative(top, config.path) || config.path, outcome });
+  const nested = !staged && !shard && request.paths.length === 0;
+  // a package's check inside a JSON or SARIF one: its results join the caller's document
+  if (options.judged !== undefined && (json || format === "sarif")) {
+    if (!json) printSummary(outcome, files.length, Date.now() - started, color);
+    return checkAfterNested(
+      outcome,
+      nested ? await checkNested(request, options, root, files, judged, top) : 0,
+    );
+  }
+  const inPackagesMachine =
+    nested && (json || format === "sarif")
+      ? await checkNested(request, options, root, files, judged, top)
+      : 0;
   if (json)
     writeOut(
-      `${JSON.stringify({ ...toJson(outcome), ...(shardMark ? { shard: shardMark } : {}) })}\n`,
+      `${JSON.stringify({ ...judgedJson(judged), ...(shardMark ? { shard: shardMark } : {}) })}\n`,
     );
   else if (failOnChange && outcome.resyncs.length > 0) {
     for (const r of outcome.resyncs) say(r.diff);
@@ -200,20 +224,64 @@ export async function runCheck(
     say(
       `cpilot: shard ${request.shard?.index}/${request.shard?.count}: ${files.length} of ${selected.length} files`,
     );
-  writeCheckExport(
-    outcome,
-    format,
-    process.env,
-    shardMark ? { cpilotShard: shardMark } : undefined,
-  );
+  if (format === "sarif") writeJudgedSarif(judged, shardMark);
+  else
+    writeCheckExport(
+      outcome,
+      format,
+      process.env,
+      shardMark ? { cpilotShard: shardMark } : undefined,
+    );
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) process.stderr.write(`${trouble}\n`);
   mark("check reported");
   if (options.signal.aborted) return 130;
   // a shard checks its part of the root's files only: each package would run in every shard
-  const nested = !json && format !== "sarif" && !staged && !shard && request.paths.length === 0;
-  const inPackages = nested ? await checkNested(request, options, root, files) : 0;
+  const inPackages =
+    json || format === "sarif"
+      ? inPackagesMachine
+      : nested
+        ? await checkNested(request, options, root, files)
+        : 0;
+  return checkAfterNested(outcome, inPackages);
+}
+
+function checkAfterNested(outcome: Outcome, inPackages: number): number {
   return outcome.ok && inPackages === 0 ? 0 : inPackages === 130 ? 130 : 1;
+}
+
+/**
+ * The JSON of a check over several configs (the root's, and packages' with their own):
+ * the root's fields as before, each run saying which config judged it; the packages'
+ * runs follow, their files relative to their config's folder.
+ */
+function judgedJson(judged: readonly Judged[]): Record<string, unknown> {
+  const docs = judged.map((j) => ({ config: j.config, doc: toJson(j.outcome) }));
+  const first = docs[0]!;
+  return {
+    ...first.doc,
+    ok: docs.every((d) => d.doc.ok),
+    config: first.config,
+    runs: docs.flatMap((d) => d.doc.runs.map((r) => ({ ...r, config: d.config }))),
+    resyncs: docs.flatMap((d) => d.doc.resyncs.map((r) => ({ ...r, config: d.config }))),
+    notes: docs.flatMap((d) => d.doc.notes),
+  };
+}
+
+/** One SARIF log for every config's runs, each run's properties naming its config. */
+function writeJudgedSarif(judged: readonly Judged[], shardMark?: Record<string, unknown>): void {
+  const runs = judged.flatMap((j) =>
+    (toSarif(j.outcome.runs, j.outcome.batch.root).runs as Record<string, unknown>[]).map(
+      (run) => ({
+        ...run,
+        properties: { ...(run.properties as object | undefined), cpilotConfig: j.config },
+      }),
+    ),
+  );
+  const log = { ...toSarif([], judged[0]!.outcome.batch.root), runs };
+  writeOut(
+    `${JSON.stringify(shardMark ? { ...log, properties: { cpilotShard: shardMark } } : log, null, 2)}\n`,
+  );
 }
 
 /**
@@ -226,6 +294,8 @@ async function checkNested(
   options: { signal: AbortSignal; cwd: string },
   root: string,
   files: readonly FileChange[],
+  judged?: Judged[],
+  top?: string,
 ): Promise<number> {
   let worst = 0;
   for (const folder of nestedConfigFolders(root, files)) {
@@ -233,7 +303,11 @@ async function checkNested(
     say(`\ncpilot: ${folder}/ with its own config`);
     const code = await runCheck(
       { ...request, config: undefined, allStart: null, stagedStart: null },
-      { signal: options.signal, cwd: join(root, folder) },
+      {
+        signal: options.signal,
+        cwd: join(root, folder),
+        ...(judged !== undefined ? { judged, top: top ?? root } : {}),
+      },
     );
     worst = Math.max(worst, code);
   }

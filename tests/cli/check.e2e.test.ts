@@ -53,6 +53,7 @@ test("the standalone binary loads a TypeScript config with no node_modules and n
     [
       "blocking",
       "callback",
+      "config",
       "diagnostics",
       "durationMs",
       "exitCode",

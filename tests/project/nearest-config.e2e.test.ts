@@ -78,3 +78,30 @@ test("a nested config git does not track (one an agent could write through its s
   expect(hookWrite(root, "packages/b/y.txt").code).toBe(0);
   expect(lines(seen).filter((l) => l === "root packages/b/y.txt")).toHaveLength(2);
 });
+
+test("--json and SARIF carry the packages' checks too, each run naming the config that judged it", () => {
+  const { root, seen } = monorepo();
+  const json = cpilot(["check", "--all", "--json"], { cwd: root, env: { CI: "" } });
+  expect(json.code).toBe(0);
+  expect(lines(seen)).toEqual(["pkg x.txt", "root packages/b/y.txt", "root top.txt"]);
+  const doc = JSON.parse(json.stdout) as {
+    ok: boolean;
+    config: string;
+    runs: { callback: string; config: string; files: string[] }[];
+  };
+  expect(doc.ok).toBe(true);
+  expect(doc.config).toBe("callbacks.config.json");
+  expect(doc.runs.map((r) => [r.config, r.callback, r.files])).toEqual([
+    ["callbacks.config.json", "root-rec", ["packages/b/y.txt", "top.txt"]],
+    ["packages/a/callbacks.config.json", "pkg-rec", ["x.txt"]],
+  ]);
+  const sarif = cpilot(["check", "--all", "--format", "sarif"], { cwd: root, env: { CI: "" } });
+  expect(sarif.code).toBe(0);
+  const log = JSON.parse(sarif.stdout) as {
+    runs: { automationDetails: { id: string }; properties: { cpilotConfig: string } }[];
+  };
+  expect(log.runs.map((r) => [r.properties.cpilotConfig, r.automationDetails.id])).toEqual([
+    ["callbacks.config.json", "cpilot/root-rec/"],
+    ["packages/a/callbacks.config.json", "cpilot/pkg-rec/"],
+  ]);
+});
