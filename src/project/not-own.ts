@@ -133,7 +133,12 @@ export function ownFiles<T>(
     }
     const output = outputFolder(path);
     if (output === null) own.push(item);
-    else outputs.set(output, [...(outputs.get(output) ?? []), item]);
+    else {
+      // appended in place: a copy per file made a tracked build/ of 20,000 files quadratic
+      const held = outputs.get(output);
+      if (held === undefined) outputs.set(output, [item]);
+      else held.push(item);
+    }
   }
   if (outputs.size === 0) return { own, left };
   const ignored = ignoredFolders(root, [...outputs.keys()]);
@@ -145,7 +150,10 @@ export function ownFiles<T>(
 }
 
 /** The outermost `dist`/`build`/`out` folder on the path, or null. */
+const MAY_HOLD_OUTPUT = /(?:^|\/)(?:dist|build|out)\//;
+
 function outputFolder(path: string): string | null {
+  if (!MAY_HOLD_OUTPUT.test(path)) return null; // most paths: no split, no allocation
   const parts = path.split("/");
   for (let i = 0; i < parts.length - 1; i++)
     if (OUTPUT_NAMES.has(parts[i]!)) return parts.slice(0, i + 1).join("/");
