@@ -98,7 +98,10 @@ export function proveFormatters(
       kept.push(proposal);
       continue;
     }
-    const said = `${c.name} --check: would rewrite ${proof.rewrites} of ${proof.files} files now`;
+    const said =
+      tool === "ruff"
+        ? `${c.name} check --diff: --fix would change ${proof.rewrites} of ${proof.files} files now`
+        : `${c.name} --check: would rewrite ${proof.rewrites} of ${proof.files} files now`;
     if (proof.rewrites > FEW && proof.rewrites > proof.files * FOREIGN_SHARE) {
       notes.push(`${c.name}: left out, ${said}: not the formatter this project is formatted with`);
       continue;

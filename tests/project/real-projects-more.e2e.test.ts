@@ -155,6 +155,7 @@ exit $st
     expect(callbacks.get("ruff")?.fixes).toBeUndefined();
     expect(plan).toContain("ruff 0.16.9 here, the project pins 0.7.0 (.pre-commit-config.yaml)");
     expect(plan).toContain("runs without --fix");
+    expect(plan).toContain("ruff check --diff: --fix would change 1 of 12 files now");
     execFileSync("git", ["add", "-A"], { cwd: s.root });
     execFileSync("git", ["commit", "-qm", "cpilot init"], { cwd: s.root });
     const tree = treeState(s.root);
