@@ -46,7 +46,7 @@ function workspace(): string {
       rootDir: "src",
     }),
     "packages/shared/src/index.ts":
-      "export function greet(name: string): string {\n  return \"hi \" + name;\n}\n",
+      'export function greet(name: string): string {\n  return "hi " + name;\n}\n',
     // the last build: what the app's own tsc reads
     "packages/shared/dist/index.d.ts": "export declare function greet(name: string): string;\n",
     "packages/app/package.json": JSON.stringify({
@@ -81,7 +81,7 @@ test("a rename in a shared package's source breaks its dependent: the agent is t
   expect(cpilot(["check", "--all"], { cwd: root, env: { CI: "" } }).code).toBe(0);
 
   const file = join(root, "packages/shared/src/index.ts");
-  const content = "export function welcome(name: string): string {\n  return \"hi \" + name;\n}\n";
+  const content = 'export function welcome(name: string): string {\n  return "hi " + name;\n}\n';
   writeFiles(root, { "packages/shared/src/index.ts": content });
   const hook = cpilot(["hook", "claude"], {
     cwd: root,
