@@ -7,7 +7,7 @@ import { detectPythonWithNotes } from "./detect-python.ts";
 import { detectRust } from "./detect-rust.ts";
 import { ProjectFiles } from "./project-files.ts";
 import { excludeFolders, scopeToPackage } from "./scope-package.ts";
-import { SOURCE_TSCONFIG, sourceTypes } from "./source-types.ts";
+import { pathsFolders, SOURCE_TSCONFIG, sourceTypes } from "./source-types.ts";
 import type { Detection, Proposal } from "./spec.ts";
 
 /** What one folder (the root, or one package) runs, from its scripts and tool configs. */
@@ -93,7 +93,8 @@ export function detectProject(root: string): Detection {
           `${dir}: reads ${reads.reads.map((r) => r.name).join(", ")} from built types; ${reads.why}`,
         );
       if (rootBuild && toolOf(p) === "typecheck") continue; // `tsc -b` at the root builds them
-      proposals.push(scopeToPackage(p, dir));
+      const scoped = scopeToPackage(p, dir);
+      proposals.push(toolOf(p) === "typecheck" ? alsoOnMapped(scoped, root, dir) : scoped);
     }
   notes.push(...leftNotes(shape.left));
   // Two callbacks may not share a name: the second of a kind gets a suffix.
@@ -109,6 +110,22 @@ export function detectProject(root: string): Detection {
     notes,
     ...(resyncTree ? { resyncTree: true } : {}),
     ...(files.length > 0 ? { files } : {}),
+  };
+}
+
+/**
+ * A package's type check that also runs on edits to the folders its tsconfig's `paths` map
+ * imports to: tsc reads their source, so a rename there can break the package.
+ */
+function alsoOnMapped(proposal: Proposal, root: string, dir: string): Proposal {
+  const folders = pathsFolders(root, dir);
+  if (folders.length === 0) return proposal;
+  const c = proposal.callback;
+  const patterns = typeof c.pattern === "string" ? [c.pattern] : c.pattern;
+  const more = folders.flatMap((f) => ["ts", "tsx", "mts", "cts"].map((e) => `${f}/**/*.${e}`));
+  return {
+    why: `${proposal.why}; its tsconfig maps imports to ${folders.length} folder${folders.length === 1 ? "" : "s"} outside it (paths), checked on their edits too`,
+    callback: { ...c, pattern: [...patterns, ...more] },
   };
 }
 

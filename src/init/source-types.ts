@@ -87,16 +87,50 @@ export function sourceTypes(
   return { reads, file: { path: join(dir, SOURCE_TSCONFIG), text } };
 }
 
+/**
+ * The folders outside the package that its tsconfig's `paths` map imports to (an nx
+ * workspace's `@lerna/core` → `libs/core/src/index.ts`), relative to the project root: tsc
+ * reads their source, so an edit there can break the package.
+ */
+export function pathsFolders(root: string, dir: string): string[] {
+  const chain = tsconfigChain(new ProjectFiles(join(root, dir), root));
+  const declared = chain.find((c) => c.paths !== undefined && typeof c.paths === "object");
+  if (declared === undefined) return [];
+  const withBase = chain.find((c) => typeof c.baseUrl === "string");
+  const base =
+    withBase !== undefined ? join(withBase.dir, withBase.baseUrl as string) : declared.dir;
+  const folders = new Set<string>();
+  for (const targets of Object.values(declared.paths as Record<string, unknown>)) {
+    if (!Array.isArray(targets)) continue;
+    for (const target of targets) {
+      if (typeof target !== "string") continue;
+      const abs = join(base, target.replace(/\*.*$/, ""));
+      const folder = relative(root, target.includes("*") ? abs : dirname(abs));
+      if (folder.startsWith("..") || folder === "") continue;
+      if (dir !== "" && (folder === dir || folder.startsWith(`${dir}/`))) continue;
+      folders.add(folder.replace(/\/+$/, ""));
+    }
+  }
+  return [...folders].sort();
+}
+
+interface ChainLink {
+  readonly paths?: unknown;
+  readonly baseUrl?: unknown;
+  /** The folder of the tsconfig that says them. */
+  readonly dir: string;
+}
+
 /** The package's tsconfig.json and the local configs it extends, nearest first. */
-function tsconfigChain(p: ProjectFiles): { paths?: unknown; baseUrl?: unknown }[] {
-  const out: { paths?: unknown; baseUrl?: unknown }[] = [];
+function tsconfigChain(p: ProjectFiles): ChainLink[] {
+  const out: ChainLink[] = [];
   let file: string | undefined = join(p.root, "tsconfig.json");
   for (let i = 0; file !== undefined && i < 8; i++) {
     const json = new ProjectFiles(dirname(file)).json(relative(dirname(file), file)) as
       | { extends?: unknown; compilerOptions?: { paths?: unknown; baseUrl?: unknown } }
       | undefined;
     if (json === undefined) break;
-    out.push(json.compilerOptions ?? {});
+    out.push({ ...json.compilerOptions, dir: dirname(file) });
     const next: unknown = json.extends;
     file =
       typeof next === "string" && next.startsWith(".")

@@ -49,10 +49,11 @@ const SAMPLE_DIRS = new Set(["testdata", "fixtures", "__fixtures__", "examples",
  * own (node_modules, virtualenvs) are never looked in.
  */
 export function projectShape(root: string): ProjectShape {
-  const byKind = new Map<PackageKind, string[]>();
+  const byKind = new Map<PackageKind | "nx", string[]>();
   for (const path of manifests(root)) {
     const slash = path.lastIndexOf("/");
-    const kind = MANIFESTS.get(path.slice(slash + 1));
+    const name = path.slice(slash + 1);
+    const kind = name === "project.json" ? "nx" : MANIFESTS.get(name);
     if (kind === undefined) continue;
     const dir = slash === -1 ? "" : path.slice(0, slash);
     byKind.set(kind, [...(byKind.get(kind) ?? []), dir]);
@@ -67,6 +68,7 @@ export function projectShape(root: string): ProjectShape {
     }
   };
   node(byKind.get("node") ?? [], read, packages, left);
+  if (read("nx.json") !== "") nxProjects(byKind.get("nx") ?? [], packages, left);
   rust(byKind.get("rust") ?? [], read, packages, left);
   for (const dir of byKind.get("go") ?? []) {
     if (dir.split("/").some((part) => part === "testdata" || part === "vendor"))
@@ -137,6 +139,21 @@ function python(dirs: readonly string[], read: Read, out: ProjectPackage[], left
   }
 }
 
+/**
+ * An nx workspace's projects: each folder with a project.json (nx's libs/ are often no npm
+ * workspace at all). One that is also a workspace package is that package.
+ */
+function nxProjects(dirs: readonly string[], out: ProjectPackage[], left: LeftPackage[]) {
+  for (const dir of dirs) {
+    if (dir === "" || out.some((p) => p.dir === dir && p.kind === "node")) continue;
+    const at = left.findIndex((l) => l.dir === dir && l.kind === "node");
+    if (at !== -1) left.splice(at, 1);
+    if (dir.split("/").some((part) => SAMPLE_DIRS.has(part)))
+      left.push({ dir, kind: "node", why: "test data or a sample" });
+    else out.push({ dir, kind: "node", why: "an nx project (project.json)" });
+  }
+}
+
 /** Member patterns, `!` ones excluding, as one test of a folder. */
 function members(patterns: readonly string[]): (dir: string) => boolean {
   const include = patterns.filter((p) => !p.startsWith("!")).map(memberGlob);
@@ -180,6 +197,9 @@ function pnpmWorkspaces(text: string): string[] {
 function manifests(root: string): string[] {
   const r = runGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
   const all = r.ok ? splitNul(r.stdout) : walkFiles(root);
-  const named = all.filter((p) => MANIFESTS.has(p.slice(p.lastIndexOf("/") + 1)));
+  const named = all.filter((p) => {
+    const name = p.slice(p.lastIndexOf("/") + 1);
+    return MANIFESTS.has(name) || name === "project.json";
+  });
   return [...new Set(ownFiles(root, named, (p) => p).own)];
 }

@@ -33,9 +33,19 @@ test("lerna/lerna (npm workspaces, nx, a solution tsconfig per package, no root 
       writeTool(join(root, "node_modules/.bin", tool), RECORDER(log, tool));
   });
   const { callbacks, plan } = init(s);
+  // libs/* are nx projects (project.json), no npm workspace: each is checked in its folder
   expect([...callbacks.keys()].sort()).toEqual(
-    ["eslint", "prettier", "eslint-packages-lerna", "typecheck-packages-lerna"].sort(),
+    [
+      "eslint",
+      "prettier",
+      "eslint-packages-lerna",
+      "typecheck-packages-lerna",
+      ...["child-process", "core"].flatMap((l) =>
+        ["eslint", "typecheck", "vitest"].map((t) => `${t}-libs-${l}`),
+      ),
+    ].sort(),
   );
+  expect(callbacks.get("vitest-libs-core")).toMatchObject({ cwd: "libs/core", blocking: false });
   expect(callbacks.get("typecheck-packages-lerna")).toMatchObject({
     cwd: "packages/lerna",
     run: "../../node_modules/.bin/tsc --noEmit -p tsconfig.lib.json && ../../node_modules/.bin/tsc --noEmit -p tsconfig.spec.json",
@@ -53,6 +63,14 @@ test("lerna/lerna (npm workspaces, nx, a solution tsconfig per package, no root 
   expect(runs.filter((r) => r.tool === "eslint" && r.cwd === "packages/lerna")).toHaveLength(1);
   expect(filesHanded(s).filter((f) => f.includes("node_modules/"))).toEqual([]);
   expect(changed(before, treeState(s.root))).toEqual([]);
+  // tsconfig.base.json maps @lerna/core to libs/core/src: an edit there re-checks the package
+  writeFileSync(s.log, "");
+  expect(cpilot(["check", "libs/core/src/index.ts"], { cwd: s.root, env: s.env }).code).toBe(0);
+  expect(ran(s)).toContainEqual({
+    cwd: "packages/lerna",
+    tool: "tsc",
+    args: ["--noEmit", "-p", "tsconfig.lib.json"],
+  });
 });
 
 test("ianstormtaylor/slate (yarn workspaces; packages read each other's types from dist/): each dependent is checked against its siblings' source, and an edit there runs its check", () => {
