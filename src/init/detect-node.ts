@@ -3,6 +3,7 @@ import { detectNodeTests } from "./detect-node-tests.ts";
 import { detectDeno, detectTypecheck } from "./detect-typecheck.ts";
 import { RunEvidence } from "./evidence.ts";
 import { JS_TS, NODE_TOOLS } from "./node-tools.ts";
+import { preCommitHook } from "./pre-commit-hook.ts";
 import type { ProjectFiles } from "./project-files.ts";
 import { type ScriptTool, scopeArgs, scopePatterns, scriptTools } from "./scripts.ts";
 import type { Proposal } from "./spec.ts";
@@ -49,6 +50,18 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
         ? `package.json script${inScripts.length > 1 ? "s" : ""} ${[...new Set(inScripts.map((r) => `"${r.script}"`))].join(", ")} run${inScripts.length > 1 ? "" : "s"} ${tool.bin}${scope.length > 0 ? ` on ${scope.join(" ")}` : ""}`
         : (ranBy ?? config ?? `"${tool.packageKey}" in package.json`);
     const built = tool.build(p.localBin(tool.bin), p);
+    // run by pre-commit alone: the hook's file types and its formatting flags are the project's
+    const hook =
+      inScripts.length === 0 && tool.name === "prettier" ? preCommitHook(p, "prettier") : undefined;
+    if (hook !== undefined && hook.patterns.length > 0 && scope.length === 0)
+      pattern.splice(0, pattern.length, ...hook.patterns);
+    if (hook !== undefined && Array.isArray(built.run)) {
+      const flags = hook.args.filter(
+        (a) => /^--[\w-]+=\S+$/.test(a) && !/^--(write|check)\b/.test(a),
+      );
+      const at = built.run.indexOf("{files}");
+      if (flags.length > 0 && at !== -1) built.run.splice(at, 0, ...flags);
+    }
     const rootOnly =
       inScripts.length === 0 && !config && !inPackage && evidence.onlyAtRoot(tool.bin);
     out.push({

@@ -169,6 +169,9 @@ exit $st
     const before = notOwn(s, [".venv/"]);
     const { callbacks, plan } = init(s);
     expect(callbacks.get("make-test")).toMatchObject({ run: "make test", blocking: false });
+    // pre-commit runs prettier on `types_or: [javascript, css]` with `--trailing-comma=es5`
+    expect(callbacks.get("prettier")?.pattern).toEqual(["*.js", "*.mjs", "*.cjs", "*.css"]);
+    expect(argv(callbacks.get("prettier"))).toContain("--trailing-comma=es5 {files}");
     expect(argv(callbacks.get("ruff"))).toBe(".venv/bin/ruff check --quiet {files}");
     expect(callbacks.get("ruff")?.fixes).toBeUndefined();
     expect(plan).toContain("ruff 0.16.9 here, the project pins 0.7.0 (.pre-commit-config.yaml)");
