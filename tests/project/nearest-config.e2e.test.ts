@@ -2,6 +2,8 @@ import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
 import { cpilot } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
@@ -100,6 +102,15 @@ test("--json and SARIF carry the packages' checks too, each run naming the confi
   const log = JSON.parse(sarif.stdout) as {
     runs: { automationDetails: { id: string }; properties: { cpilotConfig: string } }[];
   };
+  // still a log the official SARIF 2.1.0 schema accepts, with the packages' runs in it
+  const schema = JSON.parse(
+    readFileSync(join(import.meta.dir, "..", "fixtures", "sarif", "sarif-2.1.0.json"), "utf8"),
+  );
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  validate(log);
+  expect(validate.errors ?? []).toEqual([]);
   expect(log.runs.map((r) => [r.properties.cpilotConfig, r.automationDetails.id])).toEqual([
     ["callbacks.config.json", "cpilot/root-rec/"],
     ["packages/a/callbacks.config.json", "cpilot/pkg-rec/"],
