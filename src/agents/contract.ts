@@ -34,6 +34,8 @@ export interface InstallRequest {
    * where the agent reads no project hooks before that (Codex CLI, Copilot CLI, Gemini CLI).
    */
   readonly trustProject?: boolean;
+  /** `--mod` (Claude Code): also cpilot's format-on-save mod, for the person's sessions. */
+  readonly mod?: boolean;
 }
 
 /** What an install or uninstall did, for the person. */

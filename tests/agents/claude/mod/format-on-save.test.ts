@@ -6,7 +6,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -163,4 +163,56 @@ test("the mod with cpilot gone: the write proceeds as the model wrote it and the
   expect(textOf(turns[1]!)).toContain("'lint' failed on a.ts");
   expect(readFileSync(p.path("a.ts"), "utf8")).toBe("const x = 1; // TODO\n");
   expect(api.escapes()).toEqual([]);
+}, 120_000);
+
+test("install claude --mod: the person's sessions load the mod; uninstall --mod leaves no trace", async () => {
+  const { p, home } = await project();
+  const claudeDir = join(home, ".claude");
+  const env = {
+    PATH: pathWithCpilot(),
+    HOME: home,
+    CLAUDE_CONFIG_DIR: claudeDir,
+    CPILOT_CLAUDE_BIN: CLAUDE_BIN,
+  };
+  // the person's own settings, with a plugin folder of theirs already listed
+  const userSettings = join(claudeDir, "settings.json");
+  mkdirSync(claudeDir, { recursive: true });
+  writeFileSync(
+    userSettings,
+    JSON.stringify({ env: { CLAUDE_CODE_PLUGIN_DIRS: "/their/plugins", KEEP: "1" } }),
+  );
+  const installed = cpilot(["install", "claude", "--mod"], { cwd: p.dir, env });
+  expect(installed.code).toBe(0);
+  expect(installed.stderr + installed.stdout).toContain("format-on-save mod in");
+  const api = await startFakeAnthropic([
+    [
+      {
+        type: "tool_use",
+        id: "toolu_write",
+        name: "Write",
+        input: { file_path: p.path("a.ts"), content: "let   y=2\n" },
+      },
+    ],
+    [{ type: "text", text: "done" }],
+  ]);
+  cleanups.push(() => api.close());
+  const run = await runClaude({
+    cwd: p.dir,
+    prompt: "go",
+    apiUrl: api.url,
+    env: {
+      HOME: home,
+      CLAUDE_CONFIG_DIR: claudeDir,
+      PATH: pathWithCpilot(process.env.PATH ?? "/usr/bin:/bin"),
+    },
+  });
+  expect(run.exitCode).toBe(0);
+  expect(callInput(api.turns()[1]!, "toolu_write")?.content).toBe("let y = 2;\n");
+  expect(readFileSync(p.path("a.ts"), "utf8")).toBe("let y = 2;\n");
+
+  expect(cpilot(["uninstall", "claude", "--mod"], { cwd: p.dir, env }).code).toBe(0);
+  expect(JSON.parse(readFileSync(userSettings, "utf8"))).toEqual({
+    env: { CLAUDE_CODE_PLUGIN_DIRS: "/their/plugins", KEEP: "1" },
+  });
+  expect(existsSync(join(claudeDir, "cpilot-format"))).toBe(false);
 }, 120_000);
