@@ -107,7 +107,7 @@ const CHILDREN: Record<string, () => Promise<Command>> = {
   // The Claude Code mod's call before a Write or Edit is recorded (src/agents/claude/mod/).
   "_format-call": async () => {
     const { formatCallCommand } = await import("./src/cli/format-call.ts");
-    return () => formatCallCommand();
+    return (args) => formatCallCommand(args[0] ?? "");
   },
   // Non-blocking callbacks a hook call handed over (BACKGROUND_COMMAND in src/hook/background.ts).
   _background: async () => {

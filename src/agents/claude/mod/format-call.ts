@@ -5,9 +5,9 @@
  * still check and resync the edit after it runs.
  */
 import { existsSync, statSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { ResolvedConfig } from "../../../config/resolve.ts";
-import { formatContent } from "../../../engine/format-content.ts";
+import { fixersOf, formatContent } from "../../../engine/format-content.ts";
 import { stateDirsHere } from "../../../hook/edit-gate.ts";
 import { readRegularFile } from "../../../util/read-regular.ts";
 import { claudeProtocol } from "../protocol.ts";
@@ -85,6 +85,9 @@ export async function formatCall(
   const { call, cwd } = request;
   const file = targetOf(call, cwd);
   if (file === null) return { why: "the call names no file" };
+  // Most calls in most projects meet no fixer: they are answered before the gate is loaded.
+  const asSeen = relative(config.root, file).split(sep).join("/");
+  if (fixersOf(config, asSeen).length === 0) return { why: "no fixer matches the file" };
   const { evaluateWrite } = await import("../../../gate/evaluate.ts");
   const decision = await evaluateWrite(
     {

@@ -13,7 +13,7 @@ export function registerSource(argv: readonly string[], budgetMs: number): strin
 // A Write or Edit the model streams is held until its arguments are whole, then cpilot
 // answers with them formatted by the project's fixers, or with nothing: then the call goes
 // on as the model wrote it.
-const CPILOT = ${JSON.stringify([...argv, "_format-call"])};
+const CPILOT = ${JSON.stringify([...argv, "_format-call", "claude"])};
 const BUDGET_MS = ${budgetMs};
 const FILE_TOOLS = ["Write", "Edit"];
 

@@ -37,7 +37,7 @@ function ask(
   call: unknown,
   more: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const r = cpilot(["_format-call"], {
+  const r = cpilot(["_format-call", "claude"], {
     cwd: dir,
     input: JSON.stringify({ call, earlier: [], ...more }),
   });
@@ -144,7 +144,7 @@ test("no project config, or a request that is not a call: nothing to change", ()
   expect(
     ask(dir, { tool: "Write", input: { file_path: join(dir, "a.txt"), content: "x\n" } }).input,
   ).toBeUndefined();
-  const r = cpilot(["_format-call"], { cwd: dir, input: "not json" });
+  const r = cpilot(["_format-call", "claude"], { cwd: dir, input: "not json" });
   expect(JSON.parse(r.stdout)).toEqual({ why: "the request is not JSON" });
   expect(ask(dir, { tool: "Bash", input: { command: "ls" } })).toEqual({
     why: "the request is not a Write or Edit call",
