@@ -4,12 +4,16 @@
  * patterns apply as to the file itself), the fixers that match the file run on that copy
  * alone, and the copy is read back and removed.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
 import type { ResolvedCallback, ResolvedConfig } from "../config/resolve.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import { randomHex } from "../platform/digest.ts";
+import { readRegularFile } from "../util/read-regular.ts";
 import { createEngine } from "./engine.ts";
+
+/** Past this a fixer's output is not taken as the file's text. */
+const MAX_TEXT_BYTES = 8 * 1024 * 1024;
 
 /** What formatting gave: the fixed text, or why the text stays as it was. */
 export type Formatted =
@@ -80,7 +84,11 @@ export async function formatContent(
     if (failed !== undefined)
       return { kind: "unchanged", why: `${failed.callback}: ${failed.summary}` };
     if (options.signal.aborted) return { kind: "unchanged", why: "out of time" };
-    const fixed = readFileSync(copy, "utf8");
+    // A fixer may leave anything at the name: only a regular UTF-8 file of a sane size is text.
+    const bytes = readRegularFile(copy, MAX_TEXT_BYTES);
+    const fixed = bytes?.toString("utf8");
+    if (bytes === null || fixed === undefined || !Buffer.from(fixed, "utf8").equals(bytes))
+      return { kind: "unchanged", why: "the fixers left no text file" };
     return { kind: "formatted", text: fixed, fixers: fixers.map((f) => f.name) };
   } finally {
     rmSync(copy, { force: true });

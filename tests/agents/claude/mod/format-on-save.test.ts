@@ -4,7 +4,7 @@
  * the file matches, and an Edit whose `old_string` comes from the formatted text succeeds.
  */
 import { afterEach, expect, test } from "bun:test";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -216,3 +216,17 @@ test("install claude --mod: the person's sessions load the mod; uninstall --mod 
   });
   expect(existsSync(join(claudeDir, "cpilot-format"))).toBe(false);
 }, 120_000);
+
+test("the generated plugin passes Claude Code's own validation: one module, turn.step, $.process.run", async () => {
+  const { home } = await project();
+  const dir = join(home, "mod");
+  writeModPlugin(dir, [binary()]);
+  const r = spawnSync(CLAUDE_BIN, ["plugin", "validate", dir], {
+    env: { ...buildEnv(home, "http://127.0.0.1:9", {}) },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  expect(r.status).toBe(0);
+  expect(r.stdout).toContain("hooks: turn.step");
+  expect(r.stdout).toContain("calls: $.process.run");
+});
