@@ -104,6 +104,11 @@ const CHILDREN: Record<string, () => Promise<Command>> = {
       return answerProbe(args[0]);
     };
   },
+  // The Claude Code mod's call before a Write or Edit is recorded (src/agents/claude/mod/).
+  "_format-call": async () => {
+    const { formatCallCommand } = await import("./src/cli/format-call.ts");
+    return (args) => formatCallCommand(args[0] ?? "");
+  },
   // Non-blocking callbacks a hook call handed over (BACKGROUND_COMMAND in src/hook/background.ts).
   _background: async () => {
     const { runBackground } = await import("./src/hook/background-run.ts");

@@ -34,6 +34,8 @@ export interface InstallRequest {
    * where the agent reads no project hooks before that (Codex CLI, Copilot CLI, Gemini CLI).
    */
   readonly trustProject?: boolean;
+  /** `--mod` (Claude Code): also cpilot's format-on-save mod, for the person's sessions. */
+  readonly mod?: boolean;
 }
 
 /** What an install or uninstall did, for the person. */
@@ -176,4 +178,10 @@ export interface Agent extends HookAgent {
    * absent when it cannot (the hook-level proof above is then all there is).
    */
   liveProof?(): Promise<LiveDriver>;
+  /**
+   * `cpilot _format-call <name>`: the answer to the agent's mod before an edit is recorded
+   * (a request's text and the session's folder in, the reply's JSON out); absent for an
+   * agent cpilot has no mod for.
+   */
+  formatCall?(): Promise<(request: string, cwd: string) => Promise<unknown>>;
 }

@@ -24,6 +24,7 @@ const FLAG_HELP: Record<string, string> = {
   mcp: "wire cpilot in as an MCP server instead of hooks",
   "trust-project":
     "also trust the project in the agent's own store, where it runs no project hook before (Codex, Copilot CLI)",
+  mod: "Claude Code: also the format-on-save mod, loaded by your own sessions (user settings)",
   prove:
     "run AGENT's own CLI headless on a scripted model cpilot serves on 127.0.0.1 (else play its hook calls): do failures, rewrites and refusals reach the model?",
   "agent-bin": "the agent CLI --prove runs (default: the agent's program on PATH)",

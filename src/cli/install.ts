@@ -11,7 +11,7 @@ import { CpilotError } from "../util/errors.ts";
 import { loadConfigQuietly, NO_CONFIG_YET, parseFlags } from "./_common.ts";
 
 const usage = (): string =>
-  `cpilot install|uninstall ${AGENT_NAMES.join("|")} [--project | --local | --user] [--trust-project] [--config PATH] | cpilot install|uninstall git`;
+  `cpilot install|uninstall ${AGENT_NAMES.join("|")} [--project | --local | --user] [--trust-project] [--mod] [--config PATH] | cpilot install|uninstall git`;
 
 /**
  * Merge cpilot's hooks into (or take them out of) the agent's config, keeping everything
@@ -34,6 +34,7 @@ export async function installCommand(
       project: { type: "boolean" },
       local: { type: "boolean" },
       "trust-project": { type: "boolean" },
+      mod: { type: "boolean" },
       config: { type: "string" },
     },
     usage(),
@@ -64,6 +65,13 @@ export async function installCommand(
       hint: `usage: ${usage()}`,
     });
   }
+  if (values.mod === true && agent.name !== "claude")
+    throw new CpilotError(
+      `Cannot use --mod with ${agent.name}: only Claude Code loads cpilot's mod`,
+      {
+        hint: `usage: ${usage()}`,
+      },
+    );
   const configPath = values.config ?? findConfig(ctx.cwd);
   const root = configPath === null ? ctx.cwd : dirname(configPath);
   const config =
@@ -76,6 +84,7 @@ export async function installCommand(
     env: process.env,
     config,
     ...(values["trust-project"] === true ? { trustProject: true } : {}),
+    ...(values.mod === true ? { mod: true } : {}),
   });
   for (const line of report.lines) say(line);
   if (action === "install" && configPath === null) say(NO_CONFIG_YET);

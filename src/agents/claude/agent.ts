@@ -33,5 +33,6 @@ export const claude: Agent = {
       join(claudeConfigDir(home, env), "settings.json"),
     ].map((path) => groupedHookPlace(path, "claude", "PreToolUse"));
   },
+  formatCall: async () => (await import("./mod/answer.ts")).answerFormatRequest,
   sessionArgs: async (request) => (await import("./session.ts")).claudeSessionArgs(request),
 };

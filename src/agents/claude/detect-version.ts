@@ -21,3 +21,8 @@ export function detectClaudeVersion(command = "claude"): [number, number, number
 export function supportsBatchEvent(version: readonly number[] | null): boolean {
   return version === null || compareVersions(version, [2, 1, 0]) >= 0;
 }
+
+/** Claude Code loads a plugin's hooks module (a mod) from 2.1.287 (unknown: no, a mod is optional). */
+export function supportsMods(version: readonly number[] | null): boolean {
+  return version !== null && compareVersions(version, [2, 1, 287]) >= 0;
+}

@@ -26,10 +26,22 @@ export function settingsPath(
  * every other hook and setting. Idempotent: a second install writes nothing.
  * Default scope: the project (`.claude/settings.json`, shared with the team).
  */
-export function installClaude(
+export async function installClaude(
   action: "install" | "uninstall",
   request: InstallRequest,
-): InstallReport {
+): Promise<InstallReport> {
+  const report = installHooks(action, request);
+  if (request.mod !== true) return report;
+  const { installMod } = await import("./mod/install-mod.ts");
+  const lines = installMod(action, request);
+  return {
+    ...report,
+    changed: report.changed || !lines[0]?.includes("nothing changed"),
+    lines: [...report.lines, ...lines],
+  };
+}
+
+function installHooks(action: "install" | "uninstall", request: InstallRequest): InstallReport {
   const { root, env } = request;
   // The shared file gets a command every teammate can run; when it cannot run here, hooks
   // go to this machine's local file with this binary's path, unless --project was asked for.

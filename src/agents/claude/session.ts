@@ -7,8 +7,9 @@ import { join, resolve } from "node:path";
 import { SESSION_FLAG } from "../../hook/session-hooks.ts";
 import { CpilotError } from "../../util/errors.ts";
 import type { SessionRequest } from "../contract.ts";
-import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
+import { detectClaudeVersion, supportsBatchEvent, supportsMods } from "./detect-version.ts";
 import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
+import { MOD_NAME, writeModPlugin } from "./mod/plugin.ts";
 import { addCpilotHooks } from "./settings-file.ts";
 
 /** The agent's arguments with `--settings <temp file holding cpilot's hooks>` first. */
@@ -32,7 +33,20 @@ export function claudeSessionArgs(request: SessionRequest): string[] {
     settingsPath,
     JSON.stringify(addCpilotHooks(userSettings.settings, hooks), null, 2),
   );
-  return ["--settings", settingsPath, ...userSettings.args];
+  const mod = modArgs(request, version);
+  return ["--settings", settingsPath, ...mod, ...userSettings.args];
+}
+
+/**
+ * `--plugin-dir` with cpilot's format-on-save mod, for a Claude Code that loads mods and a
+ * config with a fixer: the model's Writes and Edits then carry the formatted text.
+ */
+function modArgs(request: SessionRequest, version: readonly number[] | null): string[] {
+  if (!supportsMods(version)) return [];
+  if (!request.config?.callbacks.some((cb) => cb.fixes)) return [];
+  const dir = join(request.dir, MOD_NAME);
+  writeModPlugin(dir);
+  return ["--plugin-dir", dir];
 }
 
 /** Pull `--settings FILE|JSON` out of the agent's arguments, to merge cpilot's hooks into it. */
