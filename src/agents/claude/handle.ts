@@ -1,4 +1,4 @@
-import { hookHandler } from "../../hook/handler.ts";
+import { hookHandler } from "../../hook/call.ts";
 import type { HookEvent, HookEventKind, HookReply } from "../../model/hook.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";

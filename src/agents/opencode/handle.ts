@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
-import { hookHandler, type Parsed } from "../../hook/handler.ts";
 import { patchUnreadable } from "../../hook/messages.ts";
 import { pathInRoot } from "../../hook/root-path.ts";
 import type { FileChange } from "../../model/batch.ts";
