@@ -1,5 +1,5 @@
+import { readHookJson, str } from "../../hook/hook-json.ts";
 import { isObject } from "../../util/json-file.ts";
-import { readHookJson, str } from "../kit/hook-json.ts";
 
 /**
  * The JSON Claude Code writes on a hook's stdin, checked by hand (no schema library on the
