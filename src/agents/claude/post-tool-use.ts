@@ -3,11 +3,16 @@ import { claimOnce } from "../../agent-session/session-state.ts";
 import { afterEdits } from "../../hook/after-edits.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { bookkeep } from "../../util/bookkeeping.ts";
-import { hasBatchEvent } from "./batch-event.ts";
 import type { HookContext } from "./hook-context.ts";
-import { blockReply, contextReply, NO_REPLY } from "./reply.ts";
+import {
+  batchFiles,
+  blockReply,
+  contextReply,
+  hasBatchEvent,
+  isShellTool,
+  NO_REPLY,
+} from "./protocol.ts";
 import { checkShellEdits } from "./shell-tool.ts";
-import { batchFiles, isShellTool } from "./tool-files.ts";
 
 /**
  * PostToolUse on an edit tool: run the per-file callbacks for the file (and the per-batch
