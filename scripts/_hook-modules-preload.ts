@@ -17,6 +17,7 @@ const root = process.env.HOOK_MODULES_ROOT as string;
 
 type Frame = { file: string; name: string };
 const chains = new AsyncLocalStorage<readonly Frame[]>();
+const MAIN: Frame = { file: "main.ts", name: "(top level)" };
 let deepest: readonly Frame[] = [];
 const edges = new Set<string>();
 
@@ -26,7 +27,9 @@ function wrap(file: string, name: string, fn: unknown): unknown {
   if (/^class[\s{]/.test(Function.prototype.toString.call(fn))) return fn;
   const original = fn as (...args: unknown[]) => unknown;
   const wrapped = function (this: unknown, ...args: unknown[]): unknown {
-    const chain = chains.getStore() ?? [];
+    // A call made outside any traced function comes from main.ts itself (its top level):
+    // main.ts's own calls (the set-aside check, the command) are steps of the path too.
+    const chain = chains.getStore() ?? (file === "main.ts" ? [] : [MAIN]);
     const last = chain[chain.length - 1];
     if (last !== undefined && last.file === file) return original.apply(this, args);
     if (last !== undefined) edges.add(`${last.file} -> ${file}`);

@@ -108,15 +108,16 @@ try {
       ...traced.deepest.map((frame, i) => `  ${"  ".repeat(Math.min(i, 20))}${frame}`),
       `distinct file-to-file call edges: ${traced.edges.length}`,
     );
-    // The hook path proper: the files the call went through, leaving out the engine,
-    // diagnostics and what they stand on (the layers below them, session state included).
-    const base =
-      /^src\/(engine|diagnostics|platform|util|model|match|config|session|agent-session)\/|^src\/version\.ts$/;
+    // The hook path proper: the files the call went through, leaving out the engine and
+    // what it stands on: the layers at and below src/engine in the checkout's own order
+    // (LAYERS in .dependency-cruiser.cjs), diagnostics and session state among them.
+    const below = engineAndBelow(root);
     const crossed = new Set(["main.ts"]);
     for (const edge of traced.edges) for (const file of edge.split(" -> ")) crossed.add(file);
-    const path = [...crossed].filter((f) => !base.test(f)).sort();
+    const path = [...crossed].filter((f) => !below.some((layer) => inLayer(f, layer))).sort();
     const dirs = new Set(path.map((f) => (f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : ".")));
     out.push(
+      `engine and below: ${below.join(", ")}`,
       `hook path outside the engine, diagnostics and their base: ${path.length} files in ${dirs.size} folders`,
       ...path.map((f) => `  ${f}`),
     );
@@ -126,4 +127,26 @@ try {
   process.stdout.write(`${out.join("\n")}\n`);
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * The layers from the bottom up to src/engine, as the checkout's dependency-cruiser config
+ * orders them: one `layer:<name>` rule a layer, in LAYERS order (the top one has none).
+ */
+function engineAndBelow(checkout: string): string[] {
+  const config = require(join(checkout, ".dependency-cruiser.cjs")) as {
+    forbidden: { name: string }[];
+  };
+  const layers = config.forbidden
+    .map((rule) => rule.name)
+    .filter((name) => name.startsWith("layer:"))
+    .map((name) => name.slice("layer:".length));
+  const engine = layers.indexOf("engine");
+  if (engine < 0) throw new Error(`no layer:engine rule in ${checkout}/.dependency-cruiser.cjs`);
+  return layers.slice(0, engine + 1);
+}
+
+/** A layer is a folder under src/ or one file (src/version.ts). */
+function inLayer(file: string, layer: string): boolean {
+  return layer.endsWith(".ts") ? file === layer : file.startsWith(`src/${layer}/`);
 }

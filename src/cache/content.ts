@@ -155,6 +155,16 @@ export function worktreeKey(root: string): string | null {
  * from `git ls-files -s`, those of files that differ from the index hashed from disk.
  */
 export function projectContent(root: string, max: number): Map<string, string> | null {
+  const ids = indexIds(root, max);
+  if (ids === null) return null;
+  const dirty = changedOrUntracked(root, []);
+  if (dirty === null) return null;
+  for (const path of dirty) if (!isStatePath(path)) ids.set(path, fileContentId(root, path));
+  return ids.size > max ? null : ids;
+}
+
+/** The index's blob id of every tracked file, from `git ls-files -s`; null past `max` or when git fails. */
+function indexIds(root: string, max: number): Map<string, string> | null {
   const listed = runGit(root, ["ls-files", "-s", "-z"]);
   if (!listed.ok) return null;
   const ids = new Map<string, string>();
@@ -164,10 +174,7 @@ export function projectContent(root: string, max: number): Map<string, string> |
     if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
     if (ids.size > max) return null;
   }
-  const dirty = changedOrUntracked(root, []);
-  if (dirty === null) return null;
-  for (const path of dirty) if (!isStatePath(path)) ids.set(path, fileContentId(root, path));
-  return ids.size > max ? null : ids;
+  return ids;
 }
 
 /**
@@ -227,15 +234,8 @@ export class ProjectSnapshot {
 
   /** See {@link projectContent}. */
   content(max: number): Map<string, string> | null {
-    const listed = runGit(this.root, ["ls-files", "-s", "-z"]);
-    if (!listed.ok || this.dirty() === null) return null;
-    const ids = new Map<string, string>();
-    for (const entry of splitNul(listed.stdout)) {
-      const tab = entry.indexOf("\t");
-      const id = entry.slice(0, tab).split(" ")[1];
-      if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
-      if (ids.size > max) return null;
-    }
+    const ids = indexIds(this.root, max);
+    if (ids === null || this.dirty() === null) return null;
     for (const [path, id] of this.idsOfDirty()) ids.set(path, id);
     return ids.size > max ? null : ids;
   }

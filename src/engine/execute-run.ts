@@ -7,7 +7,12 @@ import { definitionKey } from "../cache/key.ts";
 import { runKey } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
 import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
-import { diagnoseFinishedRun, HOOK_READ, markNew } from "../diagnostics/diagnose-finished.ts";
+import {
+  type DiagnoseInput,
+  diagnoseFinishedRun,
+  HOOK_READ,
+  markNew,
+} from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { collectYoungGarbage } from "../platform/bun.ts";
@@ -223,16 +228,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   // The project as the run left it: asked of git once, by the comparison and the cache.
   const after = new ProjectSnapshot(root);
   const diagnosed = await diagnoseFinishedRun({
-    batch: options.batch,
-    callback: callback.name,
-    format: callback.format,
-    report: callback.report,
-    cwd: callback.cwd,
-    files,
-    logPath,
-    status,
-    wholeProject,
-    definition,
+    ...diagnoseInput(planned, options, { logPath, status, wholeProject, definition }),
     ...(readBefore !== null ? { readBefore } : {}),
     project: after,
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
@@ -294,6 +290,24 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   return result;
 }
 
+/** What diagnosing a run's output needs to know of the run, for a fresh run and a replayed one alike. */
+function diagnoseInput(
+  planned: PlannedRun,
+  options: ExecuteOptions,
+  run: Pick<DiagnoseInput, "logPath" | "status" | "wholeProject" | "definition">,
+): DiagnoseInput {
+  const { callback, files } = planned;
+  return {
+    batch: options.batch,
+    callback: callback.name,
+    format: callback.format,
+    report: callback.report,
+    cwd: callback.cwd,
+    files,
+    ...run,
+  };
+}
+
 /**
  * A run not run: its recorded result for the same check on the same content, its
  * diagnostics judged new or old again for this caller (who asks decides what is new).
@@ -320,18 +334,12 @@ async function replayRun(
     found.length === 0
       ? found
       : markNew(
-          {
-            batch: options.batch,
-            callback: callback.name,
-            format: callback.format,
-            report: callback.report,
-            cwd: callback.cwd,
-            files,
+          diagnoseInput(planned, options, {
             logPath,
             status: record.status,
             wholeProject,
             definition,
-          },
+          }),
           found,
         );
   options.releaseAtEnd?.();

@@ -2,34 +2,50 @@ import { takeDelivery } from "../agent-session/notices.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { FileChange } from "../model/batch.ts";
 import type { AgentReport } from "../ui/agent/render-outcome.ts";
+import { bookkeep } from "../util/bookkeeping.ts";
 import { anyCallbackMatches } from "./any-match.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
 
 /**
- * After an agent without a batch event edited files: run every matching callback (per file
- * and per batch) for them, and add what waits in the session's inbox (background results,
- * notifications). Failures first; an empty report when there is nothing to say.
+ * After an agent's tool edited files: run the matching callbacks for them (every one, or
+ * only the per-file ones when `per` is "file" because the agent's batch-end event runs the
+ * rest), and add what waits in the session's inbox (background results, notifications).
+ * Failures first; an empty report when there is nothing to say. The record of the project's
+ * files (./shell-edits.ts) then takes the files as the tool and the checks left them.
  */
 export async function afterEdits(options: {
   config: ResolvedConfig;
   agent: string;
   session: string;
   files: readonly FileChange[];
+  per?: "file";
 }): Promise<AgentReport> {
-  const { config, agent, session, files } = options;
-  const waiting = takeDelivery(config.root, session);
-  if (!anyCallbackMatches(config, files)) return { failures: waiting.failing, info: waiting.info };
-  const { handleEdits } = await import("./edits.ts");
-  const { report } = await handleEdits({
-    config,
-    batch: { root: config.root, files, origin: { surface: "hook", agent, session } },
-    session,
-    extraEnv: { CP_AGENT: agent, CP_SESSION_ID: session },
-  });
-  return {
-    failures: [...report.failures, ...waiting.failing],
-    info: [...report.info, ...waiting.info],
-  };
+  const { config, agent, session, files, per } = options;
+  try {
+    const waiting = bookkeep(config.root, { failing: [], info: [] }, () =>
+      takeDelivery(config.root, session),
+    );
+    if (!anyCallbackMatches(config, files, per))
+      return { failures: [...waiting.failing], info: [...waiting.info] };
+    const { handleEdits } = await import("./edits.ts");
+    const { report } = await handleEdits({
+      config,
+      batch: { root: config.root, files, origin: { surface: "hook", agent, session } },
+      session,
+      ...(per ? { per } : {}),
+      extraEnv: { CP_AGENT: agent, CP_SESSION_ID: session },
+    });
+    return {
+      failures: [...report.failures, ...waiting.failing],
+      info: [...report.info, ...waiting.info],
+    };
+  } finally {
+    if (files.length > 0) {
+      const { noteToolEdits } = await import("./shell-edits.ts");
+      const paths = files.map((f) => f.path);
+      bookkeep(config.root, undefined, () => noteToolEdits(config, session, paths));
+    }
+  }
 }
 
 /** One message for the model, failures first with a heading; "" when there is nothing. */

@@ -3,17 +3,20 @@ import type { Proposal } from "./spec.ts";
 
 const TARGETS = ["lint", "fmt", "format", "check", "typecheck"];
 
+/** The files make and just read their targets from, each with the runner that reads it. */
+const MAKEFILES = [
+  ["Makefile", "make"],
+  ["makefile", "make"],
+  ["GNUmakefile", "make"],
+  ["justfile", "just"],
+  ["Justfile", "just"],
+] as const;
+
 /** Makefile or justfile targets named lint/fmt/format/check/typecheck. */
 export function makeTargets(
   p: ProjectFiles,
 ): { runner: string; file: string; targets: string[] } | undefined {
-  for (const [file, runner] of [
-    ["Makefile", "make"],
-    ["makefile", "make"],
-    ["GNUmakefile", "make"],
-    ["justfile", "just"],
-    ["Justfile", "just"],
-  ] as const) {
+  for (const [file, runner] of MAKEFILES) {
     const text = p.text(file);
     if (text === undefined) continue;
     const found = TARGETS.filter(
@@ -53,13 +56,7 @@ export function detectMake(p: ProjectFiles, haveOthers: boolean, pattern: string
  */
 export function detectMakeTest(p: ProjectFiles, haveTests: boolean): Proposal[] {
   if (haveTests) return [];
-  for (const [file, runner] of [
-    ["Makefile", "make"],
-    ["makefile", "make"],
-    ["GNUmakefile", "make"],
-    ["justfile", "just"],
-    ["Justfile", "just"],
-  ] as const) {
+  for (const [file, runner] of MAKEFILES) {
     const text = p.text(file);
     if (text === undefined || !/^test\s*:(?!=)/m.test(text)) continue;
     return [

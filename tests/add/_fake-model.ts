@@ -4,7 +4,7 @@
  * ways real APIs do (HTTP errors, bodies that are not JSON, no answer at all).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "../../src/proof/model/loopback.ts";
 
 export interface Recorded {
   method: string;
@@ -96,17 +96,9 @@ export async function startFakeModel(script: Answer[]): Promise<FakeModel> {
       res.writeHead(answer.status ?? 200, { "content-type": "application/json" }).end(text);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  // A tunnel through it to another host is refused, like any fake of a model API's.
+  const listening = await listenOnLoopback(server, () => {});
+  return { url: listening.url, requests, close: listening.close };
 }
 
 /** The user message text of a recorded request, for either API. */

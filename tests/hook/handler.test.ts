@@ -1,5 +1,5 @@
 /**
- * The hook-call skeleton every agent's handler is built from (src/hook/handler.ts): what it
+ * The hook-call skeleton every agent's handler is built from (src/hook/call.ts): what it
  * answers for the agent when the payload cannot be read, when cpilot is not set up, when the
  * config does not load, and when the agent's own answer throws. Driven with a translator of
  * a made-up protocol over a real project folder and a real config file.
@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type HookTranslator, hookHandler } from "../../src/hook/handler.ts";
+import { type HookTranslator, hookHandler } from "../../src/hook/call.ts";
 import type { HookEventKind, HookReply } from "../../src/model/hook.ts";
 import { tempDir } from "../helpers/tmp.ts";
 

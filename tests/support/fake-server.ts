@@ -4,7 +4,9 @@
  * another host (CONNECT), recorded as an escape.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback, readBody } from "../../src/proof/model/loopback.ts";
+
+export { readBody };
 
 export interface FakeServer<R> {
   /** Base URL without a version: `http://127.0.0.1:<port>`. */
@@ -16,16 +18,6 @@ export interface FakeServer<R> {
   /** Requests for other hosts (CONNECT through the proxy); should stay empty. */
   escapes(): R[];
   close(): Promise<void>;
-}
-
-/** A request's body as UTF-8 text (whole, not cut inside a character). */
-export function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on("data", (part: Buffer) => parts.push(part));
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 /** A request's JSON body; null when it is empty or not JSON. */
@@ -44,25 +36,13 @@ export async function serveFake<R extends { readonly kind: string }>(
   requests: R[],
   escaped: (req: IncomingMessage) => R,
 ): Promise<FakeServer<R>> {
-  server.on("connect", (req: IncomingMessage, socket) => {
-    requests.push(escaped(req));
-    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server, (req) => requests.push(escaped(req)));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: listening.url,
     requests,
     turns: () => requests.filter((r) => r.kind === "turn"),
     escapes: () => requests.filter((r) => r.kind === "escape"),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
 

@@ -4,7 +4,7 @@ import type { HookReply } from "../../model/hook.ts";
 import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
 import { bookkeep } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
-import { contextReply } from "./reply.ts";
+import { contextReply } from "./protocol.ts";
 
 /**
  * SessionStart and UserPromptSubmit: once per session, the table of active callbacks

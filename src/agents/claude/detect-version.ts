@@ -1,6 +1,6 @@
 import type * as NodeChildProcess from "node:child_process";
 import { nodeBuiltin } from "../../platform/builtin.ts";
-import { compareVersions, parseClaudeVersion } from "./batch-event.ts";
+import { compareVersions, parseClaudeVersion } from "./protocol.ts";
 
 /**
  * Ask a Claude Code binary its version (`claude --version`), for install-time choices.

@@ -1,10 +1,17 @@
-import { hookHandler } from "../../hook/handler.ts";
+import { hookHandler } from "../../hook/call.ts";
 import type { HookEvent, HookEventKind, HookReply } from "../../model/hook.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
-import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
-import { claudeProtocol } from "./protocol.ts";
-import { blockReply, contextReply, NO_REPLY, stopReply } from "./reply.ts";
-import { editedPath, isEditTool } from "./tool-files.ts";
+import {
+  blockReply,
+  type ClaudeHookInput,
+  claudeProtocol,
+  contextReply,
+  editedPath,
+  isEditTool,
+  NO_REPLY,
+  parseHookInput,
+  stopReply,
+} from "./protocol.ts";
 
 type EventHandler = (ctx: HookContext) => Promise<HookReply> | HookReply;
 

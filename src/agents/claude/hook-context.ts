@@ -1,7 +1,7 @@
 import { type AgentSettings, agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { EditBatch, FileChange } from "../../model/batch.ts";
-import type { ClaudeHookInput } from "./payload.ts";
+import type { ClaudeHookInput } from "./protocol.ts";
 
 /** What every event handler gets: the parsed input, the loaded config, the environment. */
 export interface HookContext {

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { failClosedCommand } from "../../hook/fail-closed-command.ts";
 import { isCompiledBinary } from "../../platform/self-command.ts";
-import { AFTER_TOOLS_MATCHER, EDIT_TOOLS_MATCHER } from "./tool-files.ts";
+import { AFTER_TOOLS_MATCHER, EDIT_TOOLS_MATCHER } from "./protocol.ts";
 
 /** One entry of Claude Code's `hooks.<Event>` arrays. */
 export interface HookGroup {

@@ -3,11 +3,9 @@ import { wasClaimed } from "../../agent-session/session-state.ts";
 import { anyCallbackMatches } from "../../hook/any-match.ts";
 import { CHECKS_FAILED_AFTER_EDITS } from "../../hook/messages.ts";
 import type { HookReply } from "../../model/hook.ts";
-import { markBatchEventSeen } from "./batch-event.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
 import { safeId } from "./post-tool-use.ts";
-import { contextReply, NO_REPLY } from "./reply.ts";
-import { batchFiles } from "./tool-files.ts";
+import { batchFiles, contextReply, markBatchEventSeen, NO_REPLY } from "./protocol.ts";
 
 /**
  * PostToolBatch (Claude Code 2.1+), once after every tool batch: run the once-per-batch

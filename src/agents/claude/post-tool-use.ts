@@ -1,14 +1,18 @@
 import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
-import { anyCallbackMatches } from "../../hook/any-match.ts";
-import type { FileChange } from "../../model/batch.ts";
+import { afterEdits } from "../../hook/after-edits.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { bookkeep } from "../../util/bookkeeping.ts";
-import { hasBatchEvent } from "./batch-event.ts";
-import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
-import { blockReply, contextReply, NO_REPLY } from "./reply.ts";
+import type { HookContext } from "./hook-context.ts";
+import {
+  batchFiles,
+  blockReply,
+  contextReply,
+  hasBatchEvent,
+  isShellTool,
+  NO_REPLY,
+} from "./protocol.ts";
 import { checkShellEdits } from "./shell-tool.ts";
-import { batchFiles, isShellTool } from "./tool-files.ts";
 
 /**
  * PostToolUse on an edit tool: run the per-file callbacks for the file (and the per-batch
@@ -18,58 +22,35 @@ import { batchFiles, isShellTool } from "./tool-files.ts";
  */
 export async function onPostToolUse(ctx: HookContext): Promise<HookReply> {
   const { input, config } = ctx;
-  const waiting = bookkeep(config.root, { failing: [], info: [] }, () =>
-    takeDelivery(config.root, input.session),
-  );
-  const failures = [...waiting.failing];
-  const info = [...waiting.info];
   if (input.tool && isShellTool(input.tool.toolName)) {
+    const waiting = bookkeep(config.root, { failing: [], info: [] }, () =>
+      takeDelivery(config.root, input.session),
+    );
     const shell = await checkShellEdits(ctx);
+    const info = [...waiting.info];
     if (shell.files.length > 0)
       info.unshift(`cpilot: files your command changed: ${shell.files.join(", ")}`);
     return deliver(
-      [...shell.protectedNotes, ...shell.report.failures, ...failures],
+      [...shell.protectedNotes, ...shell.report.failures, ...waiting.failing],
       [...shell.report.info, ...info],
     );
   }
   const files = input.tool ? batchFiles(config.root, input.cwd, [input.tool]) : [];
-  try {
-    return await afterToolEdits(ctx, files, failures, info);
-  } finally {
-    // The record of the project's files takes these as the tool and the checks left them.
-    const paths = files.map((f) => f.path);
-    const { noteToolEdits } = await import("../../hook/shell-edits.ts");
-    bookkeep(config.root, undefined, () => noteToolEdits(config, input.session, paths));
+  const batchEvent = files.length > 0 && hasBatchEvent(config.root, ctx.env);
+  if (files.length > 0 && !batchEvent && input.tool && input.tool.toolUseId !== "") {
+    // Without PostToolBatch this call runs the batch callbacks too: remembered per tool
+    // call, so a PostToolBatch that does arrive after all does not run them again.
+    const once = `legacy-${safeId(input.tool.toolUseId)}`;
+    bookkeep(config.root, false, () => claimOnce(config.root, input.session, once));
   }
-}
-
-async function afterToolEdits(
-  ctx: HookContext,
-  files: FileChange[],
-  failures: string[],
-  info: string[],
-): Promise<HookReply> {
-  const { input, config } = ctx;
-  if (files.length > 0 && input.tool) {
-    const batchEvent = hasBatchEvent(config.root, ctx.env);
-    if (!batchEvent && input.tool.toolUseId !== "") {
-      const once = `legacy-${safeId(input.tool.toolUseId)}`;
-      bookkeep(config.root, false, () => claimOnce(config.root, input.session, once));
-    }
-    const per = batchEvent ? ("file" as const) : undefined;
-    if (!anyCallbackMatches(config, files, per)) return deliver(failures, info);
-    const { handleEdits } = await import("../../hook/edits.ts");
-    const { report } = await handleEdits({
-      config,
-      batch: claudeBatch(ctx, files),
-      session: input.session,
-      ...(per ? { per } : {}),
-      extraEnv: callbackEnv(ctx),
-    });
-    failures.unshift(...report.failures);
-    info.unshift(...report.info);
-  }
-  return deliver(failures, info);
+  const report = await afterEdits({
+    config,
+    agent: "claude",
+    session: input.session,
+    files,
+    ...(batchEvent ? { per: "file" as const } : {}),
+  });
+  return deliver(report.failures, report.info);
 }
 
 /** Failures as a block the model cannot miss; the rest as context; nothing when empty. */

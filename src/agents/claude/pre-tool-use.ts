@@ -2,9 +2,7 @@ import { gateEdit, modifiedNote } from "../../hook/edit-gate.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import type { HookReply } from "../../model/hook.ts";
 import type { HookContext } from "./hook-context.ts";
-import { claudeProtocol } from "./protocol.ts";
-import { NO_REPLY, permissionReply } from "./reply.ts";
-import { editedPath, isEditTool } from "./tool-files.ts";
+import { claudeProtocol, editedPath, isEditTool, NO_REPLY, permissionReply } from "./protocol.ts";
 import { intendedMultiEdit, updatedToolInput } from "./updated-input.ts";
 
 /** Permission modes in which the person already lets edits through without asking. */

@@ -1,7 +1,17 @@
-/** Claude Code's hook protocol facts, for shared code that answers without the handler. */
-
+/**
+ * Claude Code's hook protocol, in and out: the facts shared code answers with (the
+ * AgentProtocol), the JSON Claude Code writes on a hook's stdin, its tools and the files
+ * they edit, whether this version sends PostToolBatch, and the replies it reads.
+ */
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentProtocol } from "../../model/hook.ts";
+import { readHookJson, str } from "../../hook/hook-json.ts";
+import { pathInRoot } from "../../hook/root-path.ts";
+import type { ChangeKind, FileChange } from "../../model/batch.ts";
+import type { AgentProtocol, HookReply } from "../../model/hook.ts";
+import { isObject } from "../../util/json-file.ts";
+import { stateDir } from "../../util/state-dir.ts";
+import { STATE, statePath } from "../../util/state-layout.ts";
 import { preToolUseDeny } from "../kit/deny-forms.ts";
 
 /** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude. */
@@ -20,3 +30,263 @@ export const claudeProtocol: AgentProtocol = {
     join(claudeConfigDir(home, env), "todos"),
   ],
 };
+
+// The payload.
+
+/**
+ * The JSON Claude Code writes on a hook's stdin, checked by hand (no schema library on the
+ * hot path). Unknown fields are ignored; a missing required field is an error, never a crash.
+ */
+
+/** One tool call of a PostToolBatch. */
+export interface ClaudeToolCall {
+  readonly toolName: string;
+  readonly toolInput: Record<string, unknown>;
+  readonly toolUseId: string;
+  /** An object in PostToolUse; the tool_result string in PostToolBatch (2.1.330). */
+  readonly toolResponse: unknown;
+}
+
+export interface ClaudeHookInput {
+  /** `hook_event_name`: PreToolUse, PostToolUse, PostToolBatch, Stop, SessionStart... */
+  readonly event: string;
+  readonly session: string;
+  /** The project dir the agent runs in. */
+  readonly cwd: string;
+  readonly transcriptPath: string | undefined;
+  readonly permissionMode: string | undefined;
+  /** PreToolUse / PostToolUse: the one tool call. */
+  readonly tool: ClaudeToolCall | undefined;
+  /** PostToolBatch: every call of the batch. */
+  readonly toolCalls: readonly ClaudeToolCall[];
+  /** Stop: the agent's final message (2.1.x sends it; older versions: read the transcript). */
+  readonly lastAssistantMessage: string | undefined;
+  readonly stopHookActive: boolean;
+}
+
+export type ParsedInput = { ok: true; input: ClaudeHookInput } | { ok: false; error: string };
+
+type Obj = Record<string, unknown>;
+
+const isObj = isObject as (v: unknown) => v is Obj;
+
+function toolCall(raw: Obj, names: { input: string; response: string }): ClaudeToolCall | null {
+  const toolName = str(raw.tool_name);
+  const toolInput = raw[names.input];
+  if (toolName === undefined || !isObj(toolInput)) return null;
+  return {
+    toolName,
+    toolInput,
+    toolUseId: str(raw.tool_use_id) ?? "",
+    toolResponse: raw[names.response],
+  };
+}
+
+/**
+ * Parse a hook's stdin. `fallbackCwd` is used when the payload has no `cwd`
+ * (CLAUDE_PROJECT_DIR, else the process's cwd).
+ */
+export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
+  const read = readHookJson(text);
+  if (!read.ok) return read;
+  const { raw, event } = read;
+  const tool = toolCall(raw, { input: "tool_input", response: "tool_response" }) ?? undefined;
+  const calls = Array.isArray(raw.tool_calls) ? raw.tool_calls : [];
+  const toolCalls = calls
+    .map((c) => (isObj(c) ? toolCall(c, { input: "tool_input", response: "tool_response" }) : null))
+    .filter((c): c is ClaudeToolCall => c !== null);
+  return {
+    ok: true,
+    input: {
+      event,
+      session: str(raw.session_id) || "unknown-session",
+      cwd: str(raw.cwd) || fallbackCwd,
+      transcriptPath: str(raw.transcript_path),
+      permissionMode: str(raw.permission_mode),
+      tool,
+      toolCalls,
+      lastAssistantMessage: str(raw.last_assistant_message),
+      stopHookActive: raw.stop_hook_active === true,
+    },
+  };
+}
+
+// The tools and the files they edit.
+
+/** Claude Code's file-editing tools (MultiEdit is gone in 2.1.x; kept for older versions). */
+export const EDIT_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as const;
+
+/** The `matcher` regex for the edit tools in Claude Code's hook config. */
+export const EDIT_TOOLS_MATCHER = EDIT_TOOLS.join("|");
+
+/** Claude Code's tools that run shell commands, which may write any file. */
+export const SHELL_TOOLS = ["Bash"] as const;
+
+/** True for a tool that runs shell commands. */
+export function isShellTool(name: string): boolean {
+  return (SHELL_TOOLS as readonly string[]).includes(name);
+}
+
+/** The PostToolUse `matcher`: the edit tools, and the shell tools (what they wrote is found). */
+export const AFTER_TOOLS_MATCHER = [...EDIT_TOOLS, ...SHELL_TOOLS].join("|");
+
+/** True for a tool that edits one file. */
+export function isEditTool(name: string): boolean {
+  return (EDIT_TOOLS as readonly string[]).includes(name);
+}
+
+/** The absolute (or as given) path a tool call edits, or null when it edits none. */
+export function editedPath(call: Pick<ClaudeToolCall, "toolName" | "toolInput">): string | null {
+  if (!isEditTool(call.toolName)) return null;
+  const key = call.toolName === "NotebookEdit" ? "notebook_path" : "file_path";
+  const value = call.toolInput[key];
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+/** Created or modified, from what the tool answered (an object in PostToolUse, a string in PostToolBatch). */
+export function changeKind(call: ClaudeToolCall): ChangeKind {
+  const r = call.toolResponse;
+  if (typeof r === "string") return r.startsWith("File created") ? "created" : "modified";
+  if (typeof r === "object" && r !== null && (r as { type?: unknown }).type === "create") {
+    return "created";
+  }
+  return "modified";
+}
+
+/** A call whose tool reported an error (PostToolBatch lists those too): it changed nothing. */
+function failedCall(call: ClaudeToolCall): boolean {
+  const r = call.toolResponse;
+  return typeof r === "string" && r.trimStart().startsWith("<tool_use_error>");
+}
+
+/** The files a set of tool calls edited, as batch changes (deduplicated, inside the root only). */
+export function batchFiles(
+  root: string,
+  cwd: string,
+  calls: readonly ClaudeToolCall[],
+): FileChange[] {
+  const seen = new Map<string, FileChange>();
+  for (const call of calls) {
+    const path = editedPath(call);
+    if (path === null || failedCall(call)) continue;
+    const rel = pathInRoot(root, cwd, path);
+    if (rel === null) continue;
+    const kind = changeKind(call);
+    const prev = seen.get(rel);
+    seen.set(rel, { path: rel, kind: prev?.kind === "created" ? "created" : kind });
+  }
+  return [...seen.values()];
+}
+
+// Whether this Claude Code sends PostToolBatch.
+
+/**
+ * Does this Claude Code send PostToolBatch (2.1.x does; 2.0.x does not)? When it does, the
+ * once-per-batch callbacks wait for it; when not, they run on every PostToolUse.
+ *
+ * Decided in this order, without spawning anything (the hook path is hot):
+ * 1. `AI_AGENT=claude-code_<major>-<minor>-<patch>_<entry>`, which Claude Code sets for
+ *    its hooks (seen in 2.1.330): 2.1.0 or later has PostToolBatch.
+ * 2. Else the project marker `.cpilot/claude-batch-event`, written the first time a
+ *    PostToolBatch arrives here.
+ * 3. Else no. The batch callbacks a PostToolUse ran in that case are remembered per tool
+ *    call, so a PostToolBatch that does arrive after all does not run them twice.
+ */
+export function hasBatchEvent(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const version = claudeVersionFromEnv(env);
+  if (version !== null) return compareVersions(version, [2, 1, 0]) >= 0;
+  return existsSync(markerPath(root));
+}
+
+/** Remember that this project's Claude Code sends PostToolBatch. */
+export function markBatchEventSeen(root: string): void {
+  if (existsSync(markerPath(root))) return;
+  try {
+    stateDir(root);
+    // "wx": never through a planted (even dangling) symlink
+    writeFileSync(markerPath(root), `${new Date().toISOString()}\n`, { flag: "wx" });
+  } catch {
+    // next time then
+  }
+}
+
+/** `[2, 1, 330]` from `AI_AGENT=claude-code_2-1-330_cli`, else null. */
+export function claudeVersionFromEnv(env: NodeJS.ProcessEnv): [number, number, number] | null {
+  const match = /^claude-code_(\d+)-(\d+)-(\d+)/.exec(env.AI_AGENT ?? "");
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : null;
+}
+
+/** `[2, 1, 330]` from `claude --version` output like `2.1.330 (Claude Code)`, else null. */
+export function parseClaudeVersion(text: string): [number, number, number] | null {
+  const match = /(\d+)\.(\d+)\.(\d+)/.exec(text);
+  return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : null;
+}
+
+export function compareVersions(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < 3; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function markerPath(root: string): string {
+  return statePath(root, STATE.claudeBatchEvent);
+}
+
+// The replies.
+
+/**
+ * What a hook prints: Claude Code's JSON protocol on stdout (exit 0 always; exit 1 is
+ * silently dropped and exit 2 ends the loop in PostToolBatch), plus text for people on stderr.
+ */
+
+/** Nothing on stdout. */
+export const NO_REPLY: HookReply = { json: null };
+
+/** Text the model reads after the tool result (PostToolUse, PostToolBatch, SessionStart, UserPromptSubmit, PreToolUse). */
+export function contextReply(event: string, text: string): HookReply {
+  if (text === "") return NO_REPLY;
+  return { json: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
+}
+
+/** PostToolUse "block": the edit happened; the model must read this and act on it. */
+export function blockReply(reason: string): HookReply {
+  return { json: { decision: "block", reason } };
+}
+
+/** PreToolUse: deny, ask or allow the tool call, optionally with changed input. */
+export function permissionReply(options: {
+  decision: "allow" | "deny" | "ask";
+  reason: string;
+  updatedInput?: Record<string, unknown>;
+  additionalContext?: string;
+  /** Shown to the person (a hint about which config key changes this). */
+  systemMessage?: string;
+}): HookReply {
+  const out: Record<string, unknown> = {
+    hookEventName: "PreToolUse",
+    permissionDecision: options.decision,
+    permissionDecisionReason: options.reason,
+  };
+  if (options.updatedInput !== undefined) out.updatedInput = options.updatedInput;
+  if (options.additionalContext) out.additionalContext = options.additionalContext;
+  const json: Record<string, unknown> = { hookSpecificOutput: out };
+  if (options.systemMessage) json.systemMessage = options.systemMessage;
+  return { json };
+}
+
+/** Stop: block (the agent goes on with `reason`) or let it stop, telling the person something. */
+export function stopReply(options: {
+  block: boolean;
+  reason?: string;
+  systemMessage?: string;
+}): HookReply {
+  const json: Record<string, unknown> = {};
+  if (options.block) {
+    json.decision = "block";
+    json.reason = options.reason ?? "";
+  }
+  if (options.systemMessage) json.systemMessage = options.systemMessage;
+  return Object.keys(json).length === 0 ? NO_REPLY : { json };
+}

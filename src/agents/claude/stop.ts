@@ -5,7 +5,7 @@ import type { HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { bookkeep } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
-import { stopReply } from "./reply.ts";
+import { stopReply } from "./protocol.ts";
 import { checkShellEdits } from "./shell-tool.ts";
 import { lastAssistantText } from "./transcript.ts";
 

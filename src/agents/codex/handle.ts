@@ -1,9 +1,9 @@
 import { relative } from "node:path";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
-import { hookHandler, type Parsed } from "../../hook/handler.ts";
 import { PATCH_NOT_REWRITABLE } from "../../hook/messages.ts";
 import { EMPTY_REPLY, type HookEvent, type HookReply } from "../../model/hook.ts";
 import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";

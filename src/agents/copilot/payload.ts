@@ -1,5 +1,5 @@
+import { readJsonObject, str } from "../../hook/hook-json.ts";
 import { isObject, type JsonObject } from "../../util/json-file.ts";
-import { readJsonObject, str } from "../kit/hook-json.ts";
 
 /**
  * What Copilot CLI 1.0.102 writes on a hook's stdin (seen): camelCase, and no event name:

@@ -1,7 +1,7 @@
+import { str } from "../../hook/hook-json.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { JsonObject } from "../../util/json-file.ts";
-import { str } from "../kit/hook-json.ts";
 
 /** Copilot CLI's file-writing tools (1.0.102): `create {path, file_text}`, `edit {path, old_str, new_str}`. */
 export const COPILOT_EDIT_TOOLS = ["create", "edit"] as const;

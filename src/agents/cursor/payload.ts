@@ -1,5 +1,5 @@
+import { readHookJson, str } from "../../hook/hook-json.ts";
 import { isObject } from "../../util/json-file.ts";
-import { readHookJson, str } from "../kit/hook-json.ts";
 
 /**
  * What Cursor writes on a hook's stdin. Every event: `hook_event_name, conversation_id,

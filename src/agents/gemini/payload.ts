@@ -1,5 +1,9 @@
+import {
+  objectResponse,
+  parseToolHookPayload,
+  type ToolHookPayload,
+} from "../../hook/hook-json.ts";
 import type { JsonObject } from "../../util/json-file.ts";
-import { objectResponse, parseToolHookPayload, type ToolHookPayload } from "../kit/hook-json.ts";
 
 /**
  * What Gemini CLI writes on a hook's stdin: `session_id, transcript_path, cwd,

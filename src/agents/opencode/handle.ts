@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
-import { hookHandler, type Parsed } from "../../hook/handler.ts";
+import { readJsonObject, str } from "../../hook/hook-json.ts";
 import { patchUnreadable } from "../../hook/messages.ts";
 import { pathInRoot } from "../../hook/root-path.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { HookEvent, HookReply } from "../../model/hook.ts";
 import { isObject } from "../../util/json-file.ts";
-import { readJsonObject, str } from "../kit/hook-json.ts";
 import { readOpencodePatch } from "../kit/patch/opencode-reading.ts";
 import { patchChanges, patchWrites } from "../kit/patch/patch-files.ts";
 import { opencodeProtocol } from "./protocol.ts";

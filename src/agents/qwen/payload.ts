@@ -1,5 +1,9 @@
+import {
+  objectResponse,
+  parseToolHookPayload,
+  type ToolHookPayload,
+} from "../../hook/hook-json.ts";
 import type { JsonObject } from "../../util/json-file.ts";
-import { objectResponse, parseToolHookPayload, type ToolHookPayload } from "../kit/hook-json.ts";
 
 /**
  * What Qwen Code 0.24.4 writes on a hook's stdin (seen): Claude Code's fields

@@ -1,6 +1,6 @@
+import { str } from "../../hook/hook-json.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
-import { str } from "../kit/hook-json.ts";
 
 /** Qwen Code's file-writing tools: `write_file {file_path, content}`, `edit {file_path, old_string, new_string, replace_all?}`. */
 export const QWEN_EDIT_TOOLS = ["write_file", "edit"] as const;

@@ -6,7 +6,7 @@
  * Request headers are never kept: they may carry the person's real credentials.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback, readBody } from "./loopback.ts";
 
 /** One step of the scripted session: write a file, or say that it is done. */
 export type ScriptStep = { write: string; content: string } | { done: string };
@@ -63,26 +63,10 @@ export async function startFakeModel(
     if (kind === null) sendJson(res, 404, { error: { message: `cpilot proof model: no ${path}` } });
   }
 
-  server.on("connect", (req: IncomingMessage, socket) => {
-    escapes.push(`CONNECT ${req.url ?? ""}`);
-    socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    escapes,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listenOnLoopback(server, (req) =>
+    escapes.push(`CONNECT ${req.url ?? ""}`),
+  );
+  return { ...listening, requests, escapes };
 }
 
 export function sendJson(res: ServerResponse, status: number, data: unknown): void {
@@ -102,15 +86,6 @@ export function sendEvents(
     res.write(`${e.event ? `event: ${e.event}\n` : ""}data: ${JSON.stringify(e.data)}\n\n`);
   if (last !== undefined) res.write(`data: ${last}\n\n`);
   res.end();
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on("data", (part: Buffer) => parts.push(part));
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 function parseJson(raw: string): unknown {

@@ -1,6 +1,6 @@
 /** `cpilot hook codex` through the built binary, with apply_patch payloads (Claude Code's schema). */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import {
   type AgentProject,
   agentProject,
@@ -209,6 +209,17 @@ describe("PostToolUse: callbacks on the patched files", () => {
         additionalContext: expect.stringContaining("BAD in src/my file.ts"),
       },
     });
+  });
+
+  test(".cpilot a file, not a folder: the failure still reaches the model, with a note", () => {
+    const p = make({ callbacks: [LINT] }, { "src/a.ts": "BAD\n" });
+    writeFileSync(p.path(".cpilot"), "not a folder\n");
+    const r = call(p, "PostToolUse", patch("*** Add File: src/a.ts", "+BAD"));
+    expect(r.code).toBe(0);
+    const context = (r.json as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(context).toContain("BAD in src/a.ts");
+    expect(context).toContain("state could not be saved in .cpilot/");
   });
 
   test("success message: additionalContext only", () => {

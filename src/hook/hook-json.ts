@@ -1,4 +1,4 @@
-import { isObject, type JsonObject } from "../../util/json-file.ts";
+import { isObject, type JsonObject } from "../util/json-file.ts";
 
 /** A string field, or undefined for anything else. */
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
