@@ -14,6 +14,7 @@ const HANDLERS: Record<string, () => Promise<EventHandler>> = {
   PostToolUse: async () => (await import("./post-tool-use.ts")).onPostToolUse,
   PostToolBatch: async () => (await import("./post-tool-batch.ts")).onPostToolBatch,
   Stop: async () => (await import("./stop.ts")).onStop,
+  SubagentStop: async () => (await import("./stop.ts")).onStop,
   SessionStart: async () => (await import("./announce.ts")).onSessionContext,
   UserPromptSubmit: async () => (await import("./announce.ts")).onSessionContext,
 };
@@ -29,6 +30,7 @@ function kindOf(input: ClaudeHookInput): HookEventKind {
     case "PostToolBatch":
       return "batch-end";
     case "Stop":
+    case "SubagentStop":
       return "stop";
     case "SessionStart":
       return "session-start";
@@ -61,7 +63,7 @@ export const handleClaudeHook = hookHandler<ClaudeHookInput>({
   tell(input) {
     if (input.event === "PreToolUse") return null;
     if (input.event === "PostToolUse") return blockReply;
-    if (input.event === "Stop") return (text) => stopReply({ block: false, systemMessage: text });
+    if (input.event === "Stop" || input.event === "SubagentStop") return (text) => stopReply({ block: false, systemMessage: text });
     return (text) => contextReply(input.event, text);
   },
 });

@@ -75,7 +75,7 @@ export function hookTimeoutSeconds(config: ResolvedConfig | null): number {
 /**
  * The hooks cpilot registers: the write gate before edits, callbacks after each edit, each
  * shell command (what it wrote is found by comparing the project's files) and each batch,
- * the stop check, and at the start of a session and of each turn the callbacks panel and
+ * the stop check (a subagent's too), and at the start of a session and of each turn the callbacks panel and
  * the record of the project's files.
  * `batchEvent: false` leaves out PostToolBatch (Claude Code before 2.1). With `http`, the
  * calls after edits and at the stop are posted to that listener instead of starting a
@@ -112,5 +112,8 @@ export function cpilotHooks(options: {
     PostToolUse: [{ matcher: AFTER_TOOLS_MATCHER, hooks: [after] }],
     ...(options.batchEvent ? { PostToolBatch: [{ hooks: [after] }] } : {}),
     Stop: [{ hooks: [after] }],
+    // A subagent's tool calls fire the hooks above in the parent's session; its stop is held
+    // by the same gate, so it fixes what it broke before it hands back.
+    SubagentStop: [{ hooks: [after] }],
   };
 }

@@ -53,7 +53,7 @@ describe("install / uninstall", () => {
     const r = cpilot(["install", "claude"], { cwd: d, env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
-      "added hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop",
+      "added hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop, SubagentStop",
     );
     const settings = JSON.parse(readFileSync(path, "utf8"));
     const ours = { type: "command", command: "cpilot hook claude", timeout: 960 };
@@ -69,7 +69,13 @@ describe("install / uninstall", () => {
     expect(settings.hooks.PreToolUse).toEqual([
       { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [gate] },
     ]);
-    for (const event of ["SessionStart", "UserPromptSubmit", "PostToolBatch", "Stop"]) {
+    for (const event of [
+      "SessionStart",
+      "UserPromptSubmit",
+      "PostToolBatch",
+      "Stop",
+      "SubagentStop",
+    ]) {
       expect(settings.hooks[event]).toEqual([{ hooks: [ours] }]);
     }
     const text = readFileSync(path, "utf8");
@@ -78,7 +84,7 @@ describe("install / uninstall", () => {
     expect(readFileSync(path, "utf8")).toBe(text);
 
     const un = cpilot(["uninstall", "claude"], { cwd: d });
-    expect(un.stderr).toContain("removed 6 cpilot hooks");
+    expect(un.stderr).toContain("removed 7 cpilot hooks");
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(userSettings);
     expect(cpilot(["uninstall", "claude"], { cwd: d }).stderr).toContain("nothing changed");
   });
