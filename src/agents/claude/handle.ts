@@ -63,7 +63,8 @@ export const handleClaudeHook = hookHandler<ClaudeHookInput>({
   tell(input) {
     if (input.event === "PreToolUse") return null;
     if (input.event === "PostToolUse") return blockReply;
-    if (input.event === "Stop" || input.event === "SubagentStop") return (text) => stopReply({ block: false, systemMessage: text });
+    if (input.event === "Stop" || input.event === "SubagentStop")
+      return (text) => stopReply({ block: false, systemMessage: text });
     return (text) => contextReply(input.event, text);
   },
 });

@@ -30,6 +30,8 @@ export interface ClaudeHookInput {
   /** Stop: the agent's final message (2.1.x sends it; older versions: read the transcript). */
   readonly lastAssistantMessage: string | undefined;
   readonly stopHookActive: boolean;
+  /** SessionStart: why the session (re)starts: startup, resume, clear or compact. */
+  readonly source: string | undefined;
 }
 
 export type ParsedInput = { ok: true; input: ClaudeHookInput } | { ok: false; error: string };
@@ -75,6 +77,7 @@ export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
       toolCalls,
       lastAssistantMessage: str(raw.last_assistant_message),
       stopHookActive: raw.stop_hook_active === true,
+      source: str(raw.source),
     },
   };
 }
