@@ -8,8 +8,12 @@ export const EDIT_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as cons
 /** The `matcher` regex for the edit tools in Claude Code's hook config. */
 export const EDIT_TOOLS_MATCHER = EDIT_TOOLS.join("|");
 
-/** Claude Code's tools that run shell commands, which may write any file. */
-export const SHELL_TOOLS = ["Bash"] as const;
+/**
+ * Claude Code's tools that run shell commands, which may write any file: Bash, and Skill,
+ * whose skill's `!` commands run as it loads (PreSkillShellCommand cannot know what one
+ * writes, so, as for Bash, what they wrote is found after the call).
+ */
+export const SHELL_TOOLS = ["Bash", "Skill"] as const;
 
 /** True for a tool that runs shell commands. */
 export function isShellTool(name: string): boolean {

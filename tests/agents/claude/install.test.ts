@@ -62,7 +62,7 @@ describe("install / uninstall", () => {
     expect(settings.hooks.Notification).toEqual(userSettings.hooks.Notification);
     expect(settings.hooks.PostToolUse).toEqual([
       ...userSettings.hooks.PostToolUse,
-      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", hooks: [ours] },
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Skill", hooks: [ours] },
     ]);
     // the gate fails closed: a missing or crashing cpilot blocks (missing-cpilot.e2e.test.ts)
     const gate = { ...ours, command: failClosedCommand(ours.command), onFailure: "block" };
@@ -101,7 +101,7 @@ describe("install / uninstall", () => {
     expect(r.code).toBe(0);
     const settings = JSON.parse(readFileSync(join(d, ".claude/settings.json"), "utf8"));
     expect(settings.hooks.PostToolUse).toEqual([
-      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", hooks: [old] },
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Skill", hooks: [old] },
     ]);
   });
 
