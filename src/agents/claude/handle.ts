@@ -45,6 +45,9 @@ export const handleClaudeHook = hookHandler<ClaudeHookInput>({
   nothing: NO_REPLY,
   parse: (stdin, options) => parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd),
   event(input): HookEvent | null {
+    // Cursor runs Claude Code's hooks as well as its own: cpilot answers Cursor once, through
+    // `cpilot hook cursor` (`install cursor`), never a second time here.
+    if (input.fromCursor) return null;
     if (!Object.hasOwn(HANDLERS, input.event)) return null;
     const calls = input.tool === undefined ? input.toolCalls : [input.tool, ...input.toolCalls];
     return {

@@ -32,11 +32,16 @@ export interface ClaudeHookInput {
   readonly stopHookActive: boolean;
   /** SessionStart: why the session (re)starts: startup, resume, clear or compact. */
   readonly source: string | undefined;
+  /** Cursor, which runs Claude Code's hooks too, sent this call (fields of its own payload). */
+  readonly fromCursor: boolean;
 }
 
 export type ParsedInput = { ok: true; input: ClaudeHookInput } | { ok: false; error: string };
 
 type Obj = Record<string, unknown>;
+
+/** Fields every Cursor hook payload carries and Claude Code's never does. */
+const CURSOR_FIELDS = ["cursor_version", "conversation_id", "generation_id", "workspace_roots"];
 
 const isObj = isObject as (v: unknown) => v is Obj;
 
@@ -78,6 +83,7 @@ export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
       lastAssistantMessage: str(raw.last_assistant_message),
       stopHookActive: raw.stop_hook_active === true,
       source: str(raw.source),
+      fromCursor: CURSOR_FIELDS.some((key) => raw[key] !== undefined),
     },
   };
 }
