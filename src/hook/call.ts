@@ -46,7 +46,7 @@ export async function answerHookCall(
     const { unreadableInputReply } = await import("./unreadable-input.ts");
     return emit(unreadableInputReply(agent, text, problem ?? "Cannot read the hook input"));
   }
-  const reply = await answerInProcess(agent, text, await agent.hook(), ctx);
+  const reply = await answerInProcess(agent, text, await agent.hook(), { ...ctx, args });
   mark("hook answered");
   return answered(emit(reply));
 }
@@ -60,12 +60,12 @@ async function answerInProcess(
   agent: HookAgent,
   text: string,
   handle: HookHandler,
-  ctx: { cwd: string },
+  ctx: { cwd: string; args: readonly string[] },
 ): Promise<HookReply> {
   const { setHookConfigMode, ConfigNeedsIsolation } = await import("./config.ts");
   setHookConfigMode({ kind: "isolate" });
   try {
-    return await handle(text, { cwd: ctx.cwd, env: process.env });
+    return await handle(text, { cwd: ctx.cwd, env: process.env, args: ctx.args });
   } catch (err) {
     if (!(err instanceof ConfigNeedsIsolation)) throw err;
     const { answerIsolated } = await import("./isolated.ts");

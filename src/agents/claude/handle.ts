@@ -1,8 +1,8 @@
 import { hookHandler } from "../../hook/handler.ts";
-import type { HookEvent, HookEventKind, HookReply } from "../../model/hook.ts";
+import type { HookEvent, HookEventKind, HookHandler, HookReply } from "../../model/hook.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import { type ClaudeHookInput, parseHookInput } from "./payload.ts";
-import { claudeProtocol } from "./protocol.ts";
+import { claudeProtocol, REWAKE_FLAG } from "./protocol.ts";
 import { blockReply, contextReply, NO_REPLY, stopReply } from "./reply.ts";
 import { editedPath, isEditTool } from "./tool-files.ts";
 
@@ -39,8 +39,16 @@ function kindOf(input: ClaudeHookInput): HookEventKind {
   }
 }
 
-/** Answer one Claude Code hook call: the stdin text in, the protocol reply out. Never throws. */
-export const handleClaudeHook = hookHandler<ClaudeHookInput>({
+/**
+ * Answer one Claude Code hook call: the stdin text in, the protocol reply out. Never throws.
+ * The background Stop hook (REWAKE_FLAG) waits for background results instead.
+ */
+export const handleClaudeHook: HookHandler = async (stdin, options) => {
+  if (!options.args?.includes(REWAKE_FLAG)) return answer(stdin, options);
+  return (await import("./rewake.ts")).rewakeAfterStop(stdin, options);
+};
+
+const answer = hookHandler<ClaudeHookInput>({
   protocol: claudeProtocol,
   nothing: NO_REPLY,
   parse: (stdin, options) => parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd),

@@ -9,6 +9,12 @@ export function claudeConfigDir(home: string, env: NodeJS.ProcessEnv): string {
   return env.CLAUDE_CONFIG_DIR || join(home, ".claude");
 }
 
+/**
+ * The hook command's flag for its background Stop hook (`asyncRewake`), which waits for
+ * background results and wakes the model with a failure (./rewake.ts).
+ */
+export const REWAKE_FLAG = "--rewake";
+
 export const claudeProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",
   denyForm: preToolUseDeny,

@@ -8,7 +8,12 @@ import { SESSION_FLAG } from "../../hook/session-hooks.ts";
 import { CpilotError } from "../../util/errors.ts";
 import type { SessionRequest } from "../contract.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
-import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
+import {
+  cpilotHooks,
+  hookCommandLine,
+  hookTimeoutSeconds,
+  rewakeTimeoutSeconds,
+} from "./hooks-config.ts";
 import { addCpilotHooks } from "./settings-file.ts";
 
 /** The agent's arguments with `--settings <temp file holding cpilot's hooks>` first. */
@@ -20,6 +25,7 @@ export function claudeSessionArgs(request: SessionRequest): string[] {
     command: `${hookCommandLine()} ${SESSION_FLAG}`,
     timeout: hookTimeoutSeconds(request.config),
     batchEvent: supportsBatchEvent(version),
+    rewakeTimeout: rewakeTimeoutSeconds(request.config),
     ...(hookUrl !== undefined ? { http: hookUrl } : {}),
   });
   // What Claude Code sets for its hook commands, which the listener's calls lack.

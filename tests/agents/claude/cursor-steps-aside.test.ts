@@ -50,7 +50,8 @@ for (const names of [
   { pre: "PreToolUse", post: "PostToolUse", stop: "Stop" },
 ]) {
   test(`a Cursor call to the Claude hook (${names.pre}, ${names.post}, ${names.stop}) is not answered and runs nothing`, () => {
-    const p = (project = makeProject(config, { "a.ts": "x\n" }));
+    const p = makeProject(config, { "a.ts": "x\n" });
+    project = p;
     const envelope = (extra: Record<string, unknown>) => cursorPayload(p.dir, extra);
     // The built-in protection would deny this write if the Claude hook answered it.
     const gate = p.hook(
@@ -80,7 +81,8 @@ for (const names of [
 }
 
 test("the same Cursor edit through `hook cursor` is gated and checked, once", () => {
-  const p = (project = makeProject(config, { "a.ts": "x\n" }));
+  const p = makeProject(config, { "a.ts": "x\n" });
+  project = p;
   const hook = (payload: Record<string, unknown>) =>
     cpilot(["hook", "cursor"], {
       cwd: p.dir,
@@ -102,7 +104,8 @@ test("the same Cursor edit through `hook cursor` is gated and checked, once", ()
 });
 
 test("Claude Code's own calls are still answered", () => {
-  const p = (project = makeProject(config, { "a.ts": "x\n" }));
+  const p = makeProject(config, { "a.ts": "x\n" });
+  project = p;
   const gate = p.hook({
     hook_event_name: "PreToolUse",
     tool_name: "Write",

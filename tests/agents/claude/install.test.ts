@@ -69,22 +69,24 @@ describe("install / uninstall", () => {
     expect(settings.hooks.PreToolUse).toEqual([
       { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [gate] },
     ]);
-    for (const event of [
-      "SessionStart",
-      "UserPromptSubmit",
-      "PostToolBatch",
-      "Stop",
-      "SubagentStop",
-    ]) {
+    for (const event of ["SessionStart", "UserPromptSubmit", "PostToolBatch", "SubagentStop"]) {
       expect(settings.hooks[event]).toEqual([{ hooks: [ours] }]);
     }
+    // The stop check, and beside it the one that waits for background results (asyncRewake).
+    const rewake = {
+      type: "command",
+      command: "cpilot hook claude --rewake",
+      timeout: 600,
+      asyncRewake: true,
+    };
+    expect(settings.hooks.Stop).toEqual([{ hooks: [ours, rewake] }]);
     const text = readFileSync(path, "utf8");
     const again = cpilot(["install", "claude"], { cwd: d, env });
     expect(again.stderr).toContain("nothing changed");
     expect(readFileSync(path, "utf8")).toBe(text);
 
     const un = cpilot(["uninstall", "claude"], { cwd: d });
-    expect(un.stderr).toContain("removed 7 cpilot hooks");
+    expect(un.stderr).toContain("removed 8 cpilot hooks");
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(userSettings);
     expect(cpilot(["uninstall", "claude"], { cwd: d }).stderr).toContain("nothing changed");
   });
