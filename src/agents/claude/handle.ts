@@ -44,18 +44,31 @@ function kindOf(input: ClaudeHookInput): HookEventKind {
  * The background Stop hook (REWAKE_FLAG) waits for background results instead.
  */
 export const handleClaudeHook: HookHandler = async (stdin, options) => {
-  if (!options.args?.includes(REWAKE_FLAG)) return answer(stdin, options);
-  return (await import("./rewake.ts")).rewakeAfterStop(stdin, options);
+  if (options.args?.includes(REWAKE_FLAG))
+    return (await import("./rewake.ts")).rewakeAfterStop(stdin, options);
+  if (CURSOR_KEYS.test(stdin) && (await leftToCursor(stdin, options))) return NO_REPLY;
+  return answer(stdin, options);
 };
+
+/** A cheap first look for Cursor's payload fields; the parsed payload decides. */
+const CURSOR_KEYS = /"(cursor_version|conversation_id|generation_id|workspace_roots)"/;
+
+/**
+ * Cursor runs Claude Code's hooks as well as its own: where cpilot's Cursor hooks answer it
+ * (`install cursor`), its call here is left to them, so one Cursor edit runs cpilot once.
+ */
+async function leftToCursor(stdin: string, options: Parameters<HookHandler>[1]): Promise<boolean> {
+  const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
+  if (!parsed.ok || parsed.input.fromCursor === null) return false;
+  const { cpilotInCursorHooks } = await import("../kit/cursor-hooks.ts");
+  return cpilotInCursorHooks(parsed.input.fromCursor, options.env.HOME);
+}
 
 const answer = hookHandler<ClaudeHookInput>({
   protocol: claudeProtocol,
   nothing: NO_REPLY,
   parse: (stdin, options) => parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd),
   event(input): HookEvent | null {
-    // Cursor runs Claude Code's hooks as well as its own: cpilot answers Cursor once, through
-    // `cpilot hook cursor` (`install cursor`), never a second time here.
-    if (input.fromCursor) return null;
     if (!Object.hasOwn(HANDLERS, input.event)) return null;
     const calls = input.tool === undefined ? input.toolCalls : [input.tool, ...input.toolCalls];
     return {

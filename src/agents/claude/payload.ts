@@ -32,8 +32,11 @@ export interface ClaudeHookInput {
   readonly stopHookActive: boolean;
   /** SessionStart: why the session (re)starts: startup, resume, clear or compact. */
   readonly source: string | undefined;
-  /** Cursor, which runs Claude Code's hooks too, sent this call (fields of its own payload). */
-  readonly fromCursor: boolean;
+  /**
+   * Cursor, which runs Claude Code's hooks too, sent this call (fields of its own payload):
+   * its workspace roots (and the call's cwd); null for Claude Code's own calls.
+   */
+  readonly fromCursor: readonly string[] | null;
 }
 
 export type ParsedInput = { ok: true; input: ClaudeHookInput } | { ok: false; error: string };
@@ -83,7 +86,14 @@ export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
       lastAssistantMessage: str(raw.last_assistant_message),
       stopHookActive: raw.stop_hook_active === true,
       source: str(raw.source),
-      fromCursor: CURSOR_FIELDS.some((key) => raw[key] !== undefined),
+      fromCursor: CURSOR_FIELDS.some((key) => raw[key] !== undefined)
+        ? [
+            ...(Array.isArray(raw.workspace_roots) ? raw.workspace_roots : []).filter(
+              (r): r is string => typeof r === "string" && r !== "",
+            ),
+            str(raw.cwd) || fallbackCwd,
+          ]
+        : null,
     },
   };
 }

@@ -18,7 +18,7 @@ const POLL_MS = 250;
  */
 export const rewakeAfterStop: HookHandler = async (stdin, options) => {
   const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
-  if (!parsed.ok || parsed.input.fromCursor) return NO_REPLY;
+  if (!parsed.ok || parsed.input.fromCursor !== null) return NO_REPLY;
   const { session, cwd } = parsed.input;
   const config = findConfig(cwd);
   if (config === null) return NO_REPLY;

@@ -1,8 +1,9 @@
 /**
  * Cursor runs the hooks of Claude Code's `.claude/settings*.json` as well as its own
  * `.cursor/hooks.json`. With `install claude` and `install cursor` both done, one Cursor
- * edit reaches cpilot through both: `cpilot hook claude` steps aside for Cursor's calls, so
- * each edit is gated and checked once, by `cpilot hook cursor`. Payloads follow Cursor's
+ * edit reaches cpilot through both: `cpilot hook claude` steps aside for Cursor's calls
+ * where cpilot's Cursor hooks are installed, so each edit is gated and checked once, by
+ * `cpilot hook cursor`; without them it answers, so Cursor is never left unchecked. Payloads follow Cursor's
  * documented schema (no Cursor CLI can be installed here), under Cursor's event names and
  * under Claude Code's, whichever Cursor hands a Claude hook.
  */
@@ -49,9 +50,10 @@ for (const names of [
   { pre: "preToolUse", post: "postToolUse", stop: "stop" },
   { pre: "PreToolUse", post: "PostToolUse", stop: "Stop" },
 ]) {
-  test(`a Cursor call to the Claude hook (${names.pre}, ${names.post}, ${names.stop}) is not answered and runs nothing`, () => {
+  test(`with cpilot's Cursor hooks installed, a Cursor call to the Claude hook (${names.pre}, ${names.post}, ${names.stop}) is not answered and runs nothing`, () => {
     const p = makeProject(config, { "a.ts": "x\n" });
     project = p;
+    expect(cpilot(["install", "cursor"], { cwd: p.dir }).code).toBe(0);
     const envelope = (extra: Record<string, unknown>) => cursorPayload(p.dir, extra);
     // The built-in protection would deny this write if the Claude hook answered it.
     const gate = p.hook(
@@ -101,6 +103,19 @@ test("the same Cursor edit through `hook cursor` is gated and checked, once", ()
     tool_output: "ok",
   });
   expect(runs(p)).toBe(1);
+});
+
+test("without cpilot's Cursor hooks, the Claude hook answers Cursor's call: cpilot is not left out", () => {
+  const p = makeProject(config, { "a.ts": "x\n" });
+  project = p;
+  const gate = p.hook(
+    cursorPayload(p.dir, {
+      hook_event_name: "PreToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: p.path(".env"), contents: "TOKEN=1" },
+    }),
+  );
+  expect(JSON.stringify(gate.json)).toContain('"permissionDecision":"deny"');
 });
 
 test("Claude Code's own calls are still answered", () => {
