@@ -33,7 +33,10 @@ export function backgroundInFlight(root: string, session: string, now = Date.now
     if (running === null && !waiting) continue;
     try {
       const path = join(dir, name);
-      if (waiting && now - statSync(path).mtimeMs > START_GRACE_MS) continue;
+      const stat = statSync(path);
+      // only files cpilot wrote: a FIFO or a device would hold the read
+      if (!stat.isFile()) continue;
+      if (waiting && now - stat.mtimeMs > START_GRACE_MS) continue;
       if (running !== null && !processAlive(Number(running[1]))) continue;
       const spec = JSON.parse(readFileSync(path, "utf8")) as { session?: unknown };
       if (spec.session === session) return true;

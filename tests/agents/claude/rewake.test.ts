@@ -5,7 +5,8 @@
  * leaving it for the next prompt.
  */
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RUN_MARKER } from "../../support/_leftovers.ts";
 import { runClaude } from "../../support/claude-cli.ts";
@@ -131,3 +132,14 @@ test("with the real CLI, a background failure that arrives after the stop wakes 
   expect(woke).toContain("'slow' (background run");
   expect(woke).toContain("slow: 2 tests failed");
 }, 90_000);
+
+test("a FIFO planted among the background specs is not read: the hook ends at once", async () => {
+  const p: Project = makeProject({ callbacks: [slow("go")] }, { "a.ts": "x\n" });
+  cleanups.push(() => p.remove());
+  mkdirSync(join(p.dir, ".cpilot", "background"), { recursive: true });
+  execFileSync("mkfifo", [join(p.dir, ".cpilot", "background", "planted.json")]);
+  const stop = JSON.stringify({ hook_event_name: "Stop", session_id: "s1", cwd: p.dir });
+  const idle = await runAsync(["hook", "claude", "--rewake"], p.dir, CLAUDE_ENV, stop);
+  expect(idle.code).toBe(0);
+  expect(idle.stderr).toBe("");
+}, 20_000);
