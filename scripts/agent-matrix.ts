@@ -48,19 +48,25 @@ const CELLS: [string, string][] = [
 
 type Results = Record<string, { version: string; cells: Record<string, { ok: boolean }> }>;
 
-/** The markdown table for `results`. */
-export function renderMatrix(results: Results): string {
+/**
+ * The markdown table for `results`. An agent with no results keeps its row from `previous`
+ * (the table as the doc has it), so running one agent's e2e files updates only its row.
+ */
+export function renderMatrix(results: Results, previous = ""): string {
   const head = `| agent | version | ${CELLS.map(([, title]) => title).join(" | ")} |`;
   const rule = `|${"---|".repeat(CELLS.length + 2)}`;
   const rows = AGENTS.map(([name, title]) => {
     const row = results[name];
+    const kept = previous.split("\n").find((line) => line.startsWith(`| ${title} |`));
+    if (row === undefined && kept !== undefined) return kept;
     const cells = CELLS.map(([cell]) => {
       const got = row?.cells[cell];
       return got === undefined ? "not tested" : got.ok ? "yes" : "**FAILED**";
     });
     return `| ${title} | ${row?.version ?? "-"} | ${cells.join(" | ")} |`;
   });
-  const cursor = `| Cursor | - | ${CELLS.map(() => "protocol only").join(" | ")} |`;
+  // No Cursor CLI installs from npm: what is tested is its documented hooks schema.
+  const cursor = `| Cursor | hooks schema v1 | ${CELLS.map(() => "protocol only").join(" | ")} |`;
   return [head, rule, ...rows, cursor].join("\n");
 }
 
@@ -82,9 +88,9 @@ function main(args: string[]): number {
     process.stderr.write(`agent-matrix: ${DOC} has no ${START} … ${END} block\n`);
     return 1;
   }
-  const next = `${doc.slice(0, from + START.length)}\n${renderMatrix(results)}\n${doc.slice(to)}`;
-  writeFileSync(DOC, next);
-  process.stdout.write(`${renderMatrix(results)}\n`);
+  const table = renderMatrix(results, doc.slice(from, to));
+  writeFileSync(DOC, `${doc.slice(0, from + START.length)}\n${table}\n${doc.slice(to)}`);
+  process.stdout.write(`${table}\n`);
   return 0;
 }
 

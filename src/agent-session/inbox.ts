@@ -84,6 +84,28 @@ export function takeNotices(root: string, session: string): Notice[] {
   return taken.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** Peek without taking: is a notice about a failure waiting for a session (or ANY_SESSION)? */
+export function failingWaits(root: string, session: string): boolean {
+  for (const who of new Set([safeSession(session), ANY_SESSION])) {
+    const dir = inboxDir(root, who);
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      try {
+        const notice = JSON.parse(readStateFile(join(dir, name)) ?? "null") as unknown;
+        if (isNotice(notice) && notice.failing === true) return true;
+      } catch {
+        // taken meanwhile, or torn
+      }
+    }
+  }
+  return false;
+}
+
 /** Peek without taking: how many notices wait for a session. */
 export function countNotices(root: string, session: string): number {
   try {

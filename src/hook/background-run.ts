@@ -1,5 +1,5 @@
-import { readFileSync, rmSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { readFileSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { postNotice } from "../agent-session/inbox.ts";
 import { appendRunLog } from "../agent-session/run-log.ts";
 import { recordResult } from "../agent-session/session-state.ts";
@@ -20,6 +20,7 @@ import { isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import type { BackgroundSpec } from "./background.ts";
+import { runningSpecName } from "./background-waiting.ts";
 
 /** Longest the config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
 const LOAD_TIMEOUT_MS = 10_000;
@@ -30,7 +31,7 @@ const LOAD_TIMEOUT_MS = 10_000;
  * next hook call picks it up. Returns the number of failed runs.
  */
 export async function runBackground(specPath: string): Promise<number> {
-  // The spec is deleted once read: only ever one that startBackground wrote.
+  // Only ever a spec that startBackground wrote is taken, and deleted once run.
   const name = basename(specPath);
   if (
     basename(dirname(specPath)) !== "background" ||
@@ -43,7 +44,12 @@ export async function runBackground(specPath: string): Promise<number> {
     });
   }
   const spec = JSON.parse(readFileSync(specPath, "utf8")) as BackgroundSpec;
-  rmSync(specPath, { force: true });
+  // Moved aside while it runs, so a waiter knows results are still to come (background-waiting.ts).
+  const runningPath = join(
+    dirname(specPath),
+    runningSpecName(name.slice(0, -".json".length), process.pid),
+  );
+  renameSync(specPath, runningPath);
   try {
     return await runSpec(spec);
   } catch (err) {
@@ -55,6 +61,8 @@ export async function runBackground(specPath: string): Promise<number> {
       failing: true,
     });
     return spec.runs.length;
+  } finally {
+    rmSync(runningPath, { force: true });
   }
 }
 

@@ -131,7 +131,7 @@ export async function answerHookCall(
     // Unread input: a pre-write call (or one that may be) is denied in the agent's form.
     return emit(unreadableInputReply(agent, text, problem ?? "Cannot read the hook input"));
   }
-  const reply = await answerInProcess(agent, text, await agent.hook(), ctx);
+  const reply = await answerInProcess(agent, text, await agent.hook(), { ...ctx, args });
   mark("hook answered");
   return answered(emit(reply));
 }
@@ -145,11 +145,11 @@ async function answerInProcess(
   agent: HookAgent,
   text: string,
   handle: HookHandler,
-  ctx: { cwd: string },
+  ctx: { cwd: string; args: readonly string[] },
 ): Promise<HookReply> {
   setHookConfigMode({ kind: "isolate" });
   try {
-    return await handle(text, { cwd: ctx.cwd, env: process.env });
+    return await handle(text, { cwd: ctx.cwd, env: process.env, args: ctx.args });
   } catch (err) {
     if (!(err instanceof ConfigNeedsIsolation)) throw err;
     const { answerIsolated } = await import("./isolated.ts");

@@ -45,7 +45,8 @@ export interface HookEvent {
 /** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
 export type HookHandler = (
   stdin: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv },
+  /** `args`: the hook command's arguments after the agent's name (`--rewake`, `--session`). */
+  options: { cwd: string; env: NodeJS.ProcessEnv; args?: readonly string[] },
 ) => Promise<HookReply>;
 
 /**

@@ -10,6 +10,32 @@ import { dirname, join } from "node:path";
 
 export const MATRIX_FILE = join(import.meta.dir, "..", ".results", "agent-matrix.json");
 
+/** Each agent's npm package, pinned in devDependencies: the CLI the e2e tests run. */
+const PACKAGES: Record<string, string> = {
+  claude: "@anthropic-ai/claude-code",
+  codex: "@openai/codex",
+  copilot: "@github/copilot",
+  gemini: "@google/gemini-cli",
+  opencode: "opencode-ai",
+  qwen: "@qwen-code/qwen-code",
+};
+
+/**
+ * The version of `agent`'s CLI installed in node_modules (what the test ran), else
+ * `claimed`: the table names the version tested even when a test's own label lags a pin.
+ */
+export function testedVersion(agent: string, claimed: string): string {
+  const pkg = PACKAGES[agent];
+  if (pkg === undefined) return claimed;
+  try {
+    const path = join(import.meta.dir, "..", "..", "node_modules", pkg, "package.json");
+    const { version } = JSON.parse(readFileSync(path, "utf8")) as { version?: unknown };
+    return typeof version === "string" ? version : claimed;
+  } catch {
+    return claimed;
+  }
+}
+
 export type MatrixCell =
   | "failure"
   | "resync"
@@ -32,12 +58,14 @@ function read(): Record<string, MatrixEntry> {
 }
 
 /** Record one cell; call with false first, then true once the test's assertions held. */
-export function recordCell(agent: string, version: string, cell: MatrixCell, ok: boolean): void {
+export function recordCell(agent: string, claimed: string, cell: MatrixCell, ok: boolean): void {
+  const version = testedVersion(agent, claimed);
   const all = read();
-  const entry = all[agent] ?? { version, cells: {} };
+  // Cells proven with another version say nothing about this one.
+  const entry = all[agent]?.version === version ? all[agent] : { version, cells: {} };
   all[agent] = {
     version,
-    cells: { ...entry.cells, [cell]: { ok, at: new Date().toISOString() } },
+    cells: { ...entry?.cells, [cell]: { ok, at: new Date().toISOString() } },
   };
   mkdirSync(dirname(MATRIX_FILE), { recursive: true });
   writeFileSync(MATRIX_FILE, `${JSON.stringify(all, null, 2)}\n`);

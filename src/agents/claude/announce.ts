@@ -6,15 +6,22 @@ import { bookkeep } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
 import { contextReply } from "./protocol.ts";
 
+/** SessionStart sources after which the model's history no longer holds the table. */
+const HISTORY_REPLACED = new Set(["compact", "clear"]);
+
 /**
  * SessionStart and UserPromptSubmit: once per session, the table of active callbacks
- * (whichever event comes first shows it); every time, the results waiting in the inbox.
+ * (whichever event comes first shows it), and again when a compaction or a clear replaced
+ * the history that held it; every time, the results waiting in the inbox.
  * A new session also forgets sessions untouched for a week, and stops runs left behind by
  * a hook that was killed.
  */
 export async function onSessionContext(ctx: HookContext): Promise<HookReply> {
   const { input, config, settings } = ctx;
-  if (input.event === "SessionStart") {
+  const start = input.event === "SessionStart";
+  const retell = start && HISTORY_REPLACED.has(input.source ?? "");
+  // A compaction goes on with the same session: nothing to set up again.
+  if (start && input.source !== "compact") {
     pruneSessions(config.root);
     // Runs of a hook that was killed outright (SIGKILL: nothing could stop them) go on
     // without their host: stop them now (they are rare, so is the half-second this costs).
@@ -31,7 +38,8 @@ export async function onSessionContext(ctx: HookContext): Promise<HookReply> {
   const parts: string[] = [];
   if (settings.announceCallbacks) {
     const panel = renderCallbacksPanel(config);
-    if (panel !== null && claimOnce(config.root, input.session, "announce")) parts.push(panel);
+    const first = panel !== null && claimOnce(config.root, input.session, "announce");
+    if (panel !== null && (first || retell)) parts.push(panel);
   }
   const waiting = takeDelivery(config.root, input.session);
   parts.push(...waiting.failing, ...waiting.info);

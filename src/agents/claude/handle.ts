@@ -1,5 +1,5 @@
 import { hookHandler } from "../../hook/call.ts";
-import type { HookEvent, HookEventKind, HookReply } from "../../model/hook.ts";
+import type { HookEvent, HookEventKind, HookHandler, HookReply } from "../../model/hook.ts";
 import { type HookContext, hookContext } from "./hook-context.ts";
 import {
   blockReply,
@@ -10,6 +10,7 @@ import {
   isEditTool,
   NO_REPLY,
   parseHookInput,
+  REWAKE_FLAG,
   stopReply,
 } from "./protocol.ts";
 
@@ -21,6 +22,7 @@ const HANDLERS: Record<string, () => Promise<EventHandler>> = {
   PostToolUse: async () => (await import("./post-tool-use.ts")).onPostToolUse,
   PostToolBatch: async () => (await import("./post-tool-batch.ts")).onPostToolBatch,
   Stop: async () => (await import("./stop.ts")).onStop,
+  SubagentStop: async () => (await import("./stop.ts")).onStop,
   SessionStart: async () => (await import("./announce.ts")).onSessionContext,
   UserPromptSubmit: async () => (await import("./announce.ts")).onSessionContext,
 };
@@ -36,6 +38,7 @@ function kindOf(input: ClaudeHookInput): HookEventKind {
     case "PostToolBatch":
       return "batch-end";
     case "Stop":
+    case "SubagentStop":
       return "stop";
     case "SessionStart":
       return "session-start";
@@ -44,8 +47,32 @@ function kindOf(input: ClaudeHookInput): HookEventKind {
   }
 }
 
-/** Answer one Claude Code hook call: the stdin text in, the protocol reply out. Never throws. */
-export const handleClaudeHook = hookHandler<ClaudeHookInput>({
+/**
+ * Answer one Claude Code hook call: the stdin text in, the protocol reply out. Never throws.
+ * The background Stop hook (REWAKE_FLAG) waits for background results instead.
+ */
+export const handleClaudeHook: HookHandler = async (stdin, options) => {
+  if (options.args?.includes(REWAKE_FLAG))
+    return (await import("./rewake.ts")).rewakeAfterStop(stdin, options);
+  if (CURSOR_KEYS.test(stdin) && (await leftToCursor(stdin, options))) return NO_REPLY;
+  return answer(stdin, options);
+};
+
+/** A cheap first look for Cursor's payload fields; the parsed payload decides. */
+const CURSOR_KEYS = /"(cursor_version|conversation_id|generation_id|workspace_roots)"/;
+
+/**
+ * Cursor runs Claude Code's hooks as well as its own: where cpilot's Cursor hooks answer it
+ * (`install cursor`), its call here is left to them, so one Cursor edit runs cpilot once.
+ */
+async function leftToCursor(stdin: string, options: Parameters<HookHandler>[1]): Promise<boolean> {
+  const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
+  if (!parsed.ok || parsed.input.fromCursor === null) return false;
+  const { cpilotInCursorHooks } = await import("../kit/cursor-hooks.ts");
+  return cpilotInCursorHooks(parsed.input.fromCursor, options.env.HOME);
+}
+
+const answer = hookHandler<ClaudeHookInput>({
   protocol: claudeProtocol,
   nothing: NO_REPLY,
   parse: (stdin, options) => parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd),
@@ -68,7 +95,8 @@ export const handleClaudeHook = hookHandler<ClaudeHookInput>({
   tell(input) {
     if (input.event === "PreToolUse") return null;
     if (input.event === "PostToolUse") return blockReply;
-    if (input.event === "Stop") return (text) => stopReply({ block: false, systemMessage: text });
+    if (input.event === "Stop" || input.event === "SubagentStop")
+      return (text) => stopReply({ block: false, systemMessage: text });
     return (text) => contextReply(input.event, text);
   },
 });

@@ -4,7 +4,12 @@ import { writeJsonObjectOrRemove } from "../../util/json-file.ts";
 import type { InstallReport, InstallRequest, InstallScope } from "../contract.ts";
 import { portableCpilot, portableProblem } from "../kit/portable-command.ts";
 import { detectClaudeVersion, supportsBatchEvent } from "./detect-version.ts";
-import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
+import {
+  cpilotHooks,
+  hookCommandLine,
+  hookTimeoutSeconds,
+  rewakeTimeoutSeconds,
+} from "./hooks-config.ts";
 import { excludeLocalSettings, unexcludeLocalSettings } from "./local-exclude.ts";
 import { claudeProtocol } from "./protocol.ts";
 import { addCpilotHooks, readSettings, removeCpilotHooks, writeSettings } from "./settings-file.ts";
@@ -80,6 +85,7 @@ function installHooks(action: "install" | "uninstall", request: InstallRequest):
     timeout: hookTimeoutSeconds(config),
     batchEvent: supportsBatchEvent(version),
     failClosed: true,
+    rewakeTimeout: rewakeTimeoutSeconds(config),
   });
   const after = addCpilotHooks(before, ours);
   if (JSON.stringify(after) === JSON.stringify(before))

@@ -19,6 +19,12 @@ export function claudeConfigDir(home: string, env: NodeJS.ProcessEnv): string {
   return env.CLAUDE_CONFIG_DIR || join(home, ".claude");
 }
 
+/**
+ * The hook command's flag for its background Stop hook (`asyncRewake`), which waits for
+ * background results and wakes the model with a failure (./rewake.ts).
+ */
+export const REWAKE_FLAG = "--rewake";
+
 export const claudeProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",
   denyForm: preToolUseDeny,
@@ -62,11 +68,21 @@ export interface ClaudeHookInput {
   /** Stop: the agent's final message (2.1.x sends it; older versions: read the transcript). */
   readonly lastAssistantMessage: string | undefined;
   readonly stopHookActive: boolean;
+  /** SessionStart: why the session (re)starts: startup, resume, clear or compact. */
+  readonly source: string | undefined;
+  /**
+   * Cursor, which runs Claude Code's hooks too, sent this call (fields of its own payload):
+   * its workspace roots (and the call's cwd); null for Claude Code's own calls.
+   */
+  readonly fromCursor: readonly string[] | null;
 }
 
 export type ParsedInput = { ok: true; input: ClaudeHookInput } | { ok: false; error: string };
 
 type Obj = Record<string, unknown>;
+
+/** Fields every Cursor hook payload carries and Claude Code's never does. */
+const CURSOR_FIELDS = ["cursor_version", "conversation_id", "generation_id", "workspace_roots"];
 
 const isObj = isObject as (v: unknown) => v is Obj;
 
@@ -107,6 +123,15 @@ export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
       toolCalls,
       lastAssistantMessage: str(raw.last_assistant_message),
       stopHookActive: raw.stop_hook_active === true,
+      source: str(raw.source),
+      fromCursor: CURSOR_FIELDS.some((key) => raw[key] !== undefined)
+        ? [
+            ...(Array.isArray(raw.workspace_roots) ? raw.workspace_roots : []).filter(
+              (r): r is string => typeof r === "string" && r !== "",
+            ),
+            str(raw.cwd) || fallbackCwd,
+          ]
+        : null,
     },
   };
 }
@@ -119,8 +144,12 @@ export const EDIT_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as cons
 /** The `matcher` regex for the edit tools in Claude Code's hook config. */
 export const EDIT_TOOLS_MATCHER = EDIT_TOOLS.join("|");
 
-/** Claude Code's tools that run shell commands, which may write any file. */
-export const SHELL_TOOLS = ["Bash"] as const;
+/**
+ * Claude Code's tools that run shell commands, which may write any file: Bash, and Skill,
+ * whose skill's `!` commands run as it loads (PreSkillShellCommand cannot know what one
+ * writes, so, as for Bash, what they wrote is found after the call).
+ */
+export const SHELL_TOOLS = ["Bash", "Skill"] as const;
 
 /** True for a tool that runs shell commands. */
 export function isShellTool(name: string): boolean {

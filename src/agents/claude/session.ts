@@ -8,7 +8,12 @@ import { SESSION_FLAG } from "../../hook/session-hooks.ts";
 import { CpilotError } from "../../util/errors.ts";
 import type { SessionRequest } from "../contract.ts";
 import { detectClaudeVersion, supportsBatchEvent, supportsMods } from "./detect-version.ts";
-import { cpilotHooks, hookCommandLine, hookTimeoutSeconds } from "./hooks-config.ts";
+import {
+  cpilotHooks,
+  hookCommandLine,
+  hookTimeoutSeconds,
+  rewakeTimeoutSeconds,
+} from "./hooks-config.ts";
 import { MOD_NAME, writeModPlugin } from "./mod/plugin.ts";
 import { addCpilotHooks } from "./settings-file.ts";
 
@@ -21,6 +26,7 @@ export function claudeSessionArgs(request: SessionRequest): string[] {
     command: `${hookCommandLine()} ${SESSION_FLAG}`,
     timeout: hookTimeoutSeconds(request.config),
     batchEvent: supportsBatchEvent(version),
+    rewakeTimeout: rewakeTimeoutSeconds(request.config),
     ...(hookUrl !== undefined ? { http: hookUrl } : {}),
   });
   // What Claude Code sets for its hook commands, which the listener's calls lack.

@@ -18,7 +18,7 @@ import {
 import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
 import { cpilot } from "./_helpers.ts";
 
-const CLAUDE = { name: "claude", version: "2.1.330" };
+const CLAUDE = { name: "claude", version: "2.1.332" };
 
 const TIMEOUT = 60_000;
 const cleanups: (() => Promise<void>)[] = [];

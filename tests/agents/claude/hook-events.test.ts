@@ -204,6 +204,19 @@ describe("SessionStart and UserPromptSubmit", () => {
     ).toContain("| lint |");
   });
 
+  test("a compaction or a clear, which replace the history that held it, brings the table again", () => {
+    const p = project(config);
+    expect(
+      contextOf(p.hook({ hook_event_name: "SessionStart", source: "startup" }).json),
+    ).toContain("| lint |");
+    expect(p.hook({ hook_event_name: "SessionStart", source: "resume" }).stdout).toBe("");
+    for (const source of ["compact", "clear"]) {
+      const again = p.hook({ hook_event_name: "SessionStart", source });
+      expect(contextOf(again.json)).toContain("| lint |");
+    }
+    expect(p.hook({ hook_event_name: "UserPromptSubmit", prompt: "hi" }).stdout).toBe("");
+  });
+
   test("announceCallbacks: false shows nothing", () => {
     const p = project({ ...config, agent: { announceCallbacks: false } });
     expect(p.hook({ hook_event_name: "SessionStart" }).stdout).toBe("");

@@ -53,7 +53,7 @@ describe("install / uninstall", () => {
     const r = cpilot(["install", "claude"], { cwd: d, env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
-      "added hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop",
+      "added hooks for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop, SubagentStop",
     );
     const settings = JSON.parse(readFileSync(path, "utf8"));
     const ours = { type: "command", command: "cpilot hook claude", timeout: 960 };
@@ -62,23 +62,31 @@ describe("install / uninstall", () => {
     expect(settings.hooks.Notification).toEqual(userSettings.hooks.Notification);
     expect(settings.hooks.PostToolUse).toEqual([
       ...userSettings.hooks.PostToolUse,
-      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", hooks: [ours] },
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Skill", hooks: [ours] },
     ]);
     // the gate fails closed: a missing or crashing cpilot blocks (missing-cpilot.e2e.test.ts)
     const gate = { ...ours, command: failClosedCommand(ours.command), onFailure: "block" };
     expect(settings.hooks.PreToolUse).toEqual([
       { matcher: "Write|Edit|MultiEdit|NotebookEdit", hooks: [gate] },
     ]);
-    for (const event of ["SessionStart", "UserPromptSubmit", "PostToolBatch", "Stop"]) {
+    for (const event of ["SessionStart", "UserPromptSubmit", "PostToolBatch", "SubagentStop"]) {
       expect(settings.hooks[event]).toEqual([{ hooks: [ours] }]);
     }
+    // The stop check, and beside it the one that waits for background results (asyncRewake).
+    const rewake = {
+      type: "command",
+      command: "cpilot hook claude --rewake",
+      timeout: 600,
+      asyncRewake: true,
+    };
+    expect(settings.hooks.Stop).toEqual([{ hooks: [ours, rewake] }]);
     const text = readFileSync(path, "utf8");
     const again = cpilot(["install", "claude"], { cwd: d, env });
     expect(again.stderr).toContain("nothing changed");
     expect(readFileSync(path, "utf8")).toBe(text);
 
     const un = cpilot(["uninstall", "claude"], { cwd: d });
-    expect(un.stderr).toContain("removed 6 cpilot hooks");
+    expect(un.stderr).toContain("removed 8 cpilot hooks");
     expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(userSettings);
     expect(cpilot(["uninstall", "claude"], { cwd: d }).stderr).toContain("nothing changed");
   });
@@ -95,7 +103,7 @@ describe("install / uninstall", () => {
     expect(r.code).toBe(0);
     const settings = JSON.parse(readFileSync(join(d, ".claude/settings.json"), "utf8"));
     expect(settings.hooks.PostToolUse).toEqual([
-      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", hooks: [old] },
+      { matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash|Skill", hooks: [old] },
     ]);
   });
 

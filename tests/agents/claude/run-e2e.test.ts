@@ -14,7 +14,7 @@ import { startFakeAnthropic, textOf } from "../../support/fake-anthropic.ts";
 import { makeTempProject } from "../../support/temp-project.ts";
 import { binary, cpilot } from "./_helpers.ts";
 
-const CLAUDE = { name: "claude", version: "2.1.330" };
+const CLAUDE = { name: "claude", version: "2.1.332" };
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

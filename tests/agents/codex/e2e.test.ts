@@ -28,7 +28,7 @@ async function setUp(installArgs: string[]) {
   return { ...s, install: s.installed ?? { code: 0, stdout: "", stderr: "" } };
 }
 
-const VERSION = "0.169.0";
+const VERSION = "0.171.0";
 
 /** Codex writes files with apply_patch; a new file is an `*** Add File:` patch. */
 const addFile = (path: string, content: string) => ({

@@ -1,0 +1,35 @@
+import { dirname } from "node:path";
+import { failingWaits } from "../../agent-session/inbox.ts";
+import { takeDelivery } from "../../agent-session/notices.ts";
+import { findConfig } from "../../config/find.ts";
+import { backgroundInFlight } from "../../hook/background-waiting.ts";
+import type { HookHandler, HookReply } from "../../model/hook.ts";
+import { NO_REPLY, parseHookInput } from "./protocol.ts";
+
+const POLL_MS = 250;
+
+/**
+ * The Stop hook Claude Code runs in the background with `asyncRewake`: wait until the
+ * session's background callbacks have all reported, then, if a failure waits for the model,
+ * hand it over with exit 2, which wakes the model with it at once instead of at its next
+ * tool call or prompt. Claude Code stops this hook at its timeout; nothing is lost then,
+ * the results wait in the inbox as before.
+ */
+export const rewakeAfterStop: HookHandler = async (stdin, options) => {
+  const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);
+  if (!parsed.ok || parsed.input.fromCursor !== null) return NO_REPLY;
+  const { session, cwd } = parsed.input;
+  const config = findConfig(cwd);
+  if (config === null) return NO_REPLY;
+  const root = dirname(config);
+  while (backgroundInFlight(root, session)) await new Promise((r) => setTimeout(r, POLL_MS));
+  if (!failingWaits(root, session)) return NO_REPLY;
+  const waiting = takeDelivery(root, session);
+  if (waiting.failing.length === 0) return NO_REPLY; // another hook call delivered them first
+  return wake([...waiting.failing, ...waiting.info]);
+};
+
+function wake(parts: readonly string[]): HookReply {
+  const head = "cpilot: background checks finished after you stopped, and failed:";
+  return { json: null, stderr: [head, ...parts].join("\n\n"), exitCode: 2 };
+}

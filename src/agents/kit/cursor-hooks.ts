@@ -1,0 +1,30 @@
+import { join } from "node:path";
+import { isObject, readJsonObject } from "../../util/json-file.ts";
+import { isCpilotHookCommand } from "./hook-command.ts";
+
+/**
+ * True when cpilot's Cursor hooks are installed for one of `roots` (its `.cursor/hooks.json`)
+ * or for the user (`~/.cursor/hooks.json`): then Cursor's own call to them answers a Cursor
+ * edit, and another agent's hooks that Cursor also runs can leave it alone. Unreadable
+ * files count as not installed.
+ */
+export function cpilotInCursorHooks(roots: readonly string[], home: string | undefined): boolean {
+  const files = [...roots, ...(home ? [home] : [])].map((dir) =>
+    join(dir, ".cursor", "hooks.json"),
+  );
+  return files.some((file) => {
+    try {
+      const hooks = readJsonObject(file).hooks;
+      return (
+        isObject(hooks) &&
+        Object.values(hooks).some(
+          (list) =>
+            Array.isArray(list) &&
+            list.some((h) => isObject(h) && isCpilotHookCommand(h.command, "cursor")),
+        )
+      );
+    } catch {
+      return false;
+    }
+  });
+}
