@@ -9,9 +9,8 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { JsonObject } from "../../../util/json-file.ts";
 import type { InstallRequest } from "../../contract.ts";
-import { compareVersions } from "../protocol.ts";
 import { detectClaudeVersion } from "../detect-version.ts";
-import { claudeConfigDir } from "../protocol.ts";
+import { claudeConfigDir, compareVersions } from "../protocol.ts";
 import { readSettings, writeSettings } from "../settings-file.ts";
 import { MOD_NAME, writeModPlugin } from "./plugin.ts";
 
