@@ -16,6 +16,7 @@ import { codexCli } from "../agents/codex/_codex-cli.ts";
 import { cpilot, cpilotBinary } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 import { afterLastTurn, startFakeOpenAI } from "../support/fake-openai.ts";
+import { type Agent, attackProject, preWrite, verdict } from "./_gate-attack.ts";
 
 /** An agent's script, in place of cpilot: says nothing, exits 0 (the write allowed). */
 const OPEN = "#!/bin/sh\ncat >/dev/null\nexit 0\n";
@@ -138,6 +139,23 @@ describe("the npm route's hook command starts cpilot's own program, whatever the
       }, 60_000);
     }
   }
+
+  test("the folders the command looks in can only hold cpilot's program: an agent's write there is refused", async () => {
+    const p = attackProject({
+      "callbacks.config.json": JSON.stringify({ callbacks: [] }),
+      "package.json": '{"name":"p","devDependencies":{"cpilot":"*"}}\n',
+    });
+    for (const agent of ["codex", "claude", "cursor"] as Agent[])
+      for (const path of [
+        "sub/node_modules/cpilot/bin/cpilot.sh",
+        "sub/deep/Node_Modules/CPILOT/bin/cpilot.sh",
+        "node_modules/cpilot/bin/cpilot.sh",
+        "sub/node_modules/@cpilot/linux-x64/cpilot",
+      ]) {
+        const r = await p.hook(agent, preWrite(agent, p.dir, path, "exit 0"));
+        expect({ agent, path, v: verdict(agent, r) }).not.toEqual({ agent, path, v: "allow" });
+      }
+  }, 120_000);
 
   test("npx itself runs the package.json bin in cpilot's place (why the route avoids it)", () => {
     const dir = npmProject();
