@@ -36,6 +36,15 @@ export function cacheable(
   );
 }
 
+/**
+ * The files a check's own patterns select: taken to be read by one of its runs only when
+ * given to it. Every other changed file goes into the key of a run that takes its files
+ * (see runKey), since the command may read it.
+ */
+export function ownFileOf(callback: ResolvedCallback): (path: string) => boolean {
+  return (path) => callback.matcher.matches(path);
+}
+
 /** The one store a process uses per project (a remote store goes in front of it later). */
 const stores = new Map<string, LocalStore>();
 function storeOf(root: string): LocalStore {
@@ -62,8 +71,9 @@ export function lookUp(
   definition: string,
   files: readonly string[],
   wholeProject: boolean,
+  ownFile?: (path: string) => boolean,
 ): CacheLookup | null {
-  const key = runKey(root, definition, files, wholeProject);
+  const key = runKey(root, definition, files, wholeProject, ownFile);
   if (key === null) return null;
   const record = storeOf(root).getSync(key.key);
   const usable = record !== undefined && record.changed.length === 0;

@@ -26,11 +26,18 @@ const CONFIG = JSON.stringify({
   ],
 });
 
-/** A git project whose staged a.txt fails the check. */
+/** A git project with a first commit, whose staged a.txt fails the check. */
 function failingProject() {
-  const p = attackProject({ "callbacks.config.json": CONFIG, "a.txt": "BAD\n" });
+  const p = attackProject({ "callbacks.config.json": CONFIG });
   const git = (...args: string[]) =>
-    Bun.spawnSync(["git", ...args], { cwd: p.dir, stdout: "ignore", stderr: "ignore" });
+    Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+      cwd: p.dir,
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+  git("add", "-A");
+  git("commit", "-qm", "config");
+  writeFileSync(p.path("a.txt"), "BAD\n");
   git("add", "-A");
   return p;
 }
@@ -98,6 +105,48 @@ describe("a forged record does not turn a failing check into a pass", () => {
   }, 120_000);
 });
 
+describe("a pass recorded under a file the key did not cover", () => {
+  test("a rules file loosened for one run and put back: the commit runs the check again", () => {
+    const p = attackProject({
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [
+          {
+            name: "banned",
+            pattern: "*.src",
+            run: "! grep -l -f banned.txt $CP_CHANGED_FILES",
+            timeout: 10,
+          },
+        ],
+      }),
+      "banned.txt": "BAD\n",
+    });
+    const git = (...args: string[]) =>
+      Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: p.dir,
+        stdout: "ignore",
+        stderr: "ignore",
+      });
+    git("add", "-A");
+    git("commit", "-qm", "rules");
+    // the agent empties the word list, writes the file (its check passes), puts the list back
+    writeFileSync(p.path("banned.txt"), "NOTHING\n");
+    writeFileSync(p.path("a.src"), "BAD\n");
+    expect(cpilot(["check", "a.src"], { cwd: p.dir }).code).toBe(0);
+    writeFileSync(p.path("banned.txt"), "BAD\n");
+    git("add", "a.src");
+    const staged = cpilot(["check", "--staged"], { cwd: p.dir });
+    expect(staged.code).toBe(1);
+    // files the check selects keep their records one after another: a second .src edited
+    // after the first, the first's record still replays
+    writeFileSync(p.path("b.src"), "fine\n");
+    expect(cpilot(["check", "b.src"], { cwd: p.dir }).code).toBe(0);
+    writeFileSync(p.path("c.src"), "fine too\n");
+    expect(cpilot(["check", "c.src"], { cwd: p.dir }).code).toBe(0);
+    const again = cpilot(["check", "b.src"], { cwd: p.dir });
+    expect(`${again.stdout}${again.stderr}`).toContain("from cache");
+  }, 60_000);
+});
+
 describe("the records folder swapped or torn", () => {
   test("a symlink swapped in for the records folder: nothing is written or read through it", () => {
     const p = failingProject();
@@ -117,6 +166,7 @@ describe("the records folder swapped or torn", () => {
   test("a torn record (a writer killed mid-write, a full disk) is no record: the check runs", () => {
     const p = failingProject();
     expect(cpilot(["check", "a.txt"], { cwd: p.dir }).code).toBe(1);
+    expect(recordFiles(p.dir).length).toBeGreaterThan(0);
     for (const record of recordFiles(p.dir)) {
       const whole = forged(record);
       writeFileSync(record, whole.slice(0, Math.floor(whole.length / 2)));
