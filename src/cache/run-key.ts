@@ -29,6 +29,7 @@ export function runKey(
   files: readonly string[],
   wholeProject: boolean,
   ownFile: (path: string) => boolean = () => false,
+  project: ProjectSnapshot = new ProjectSnapshot(root),
 ): RunKey | null {
   const ids = contentIds(root, files);
   const read: Record<string, string> = Object.create(null);
@@ -39,7 +40,7 @@ export function runKey(
     if (tree === null) return null;
     parts.push(tree);
   } else {
-    const around = surroundings(root, ownFile);
+    const around = surroundings(project, ownFile);
     if (around === null) return null;
     parts.push(...around);
   }
@@ -54,8 +55,10 @@ export function changedSince(root: string, key: RunKey): string[] {
 }
 
 /** HEAD's tree and the changed files that are not `ownFile`, with their ids; null outside git. */
-function surroundings(root: string, ownFile: (path: string) => boolean): string[] | null {
-  const project = new ProjectSnapshot(root);
+function surroundings(
+  project: ProjectSnapshot,
+  ownFile: (path: string) => boolean,
+): string[] | null {
   const tree = project.tree();
   const changed = project.changed();
   if (tree === null || changed === null) return null;

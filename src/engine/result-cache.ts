@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import type { ProjectSnapshot } from "../cache/content.ts";
+import { ProjectSnapshot } from "../cache/content.ts";
 import { LocalStore } from "../cache/local-store.ts";
 import { changedSince, type RunKey, runKey } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
@@ -45,6 +45,20 @@ export function ownFileOf(callback: ResolvedCallback): (path: string) => boolean
   return (path) => callback.matcher.matches(path);
 }
 
+/**
+ * The project's content as a batch's runs start, asked of git once for all of them (a
+ * check per file would otherwise ask once per file).
+ */
+const batchProjects = new WeakMap<object, ProjectSnapshot>();
+export function batchProject(batch: object, root: string): ProjectSnapshot {
+  let project = batchProjects.get(batch);
+  if (project === undefined) {
+    project = new ProjectSnapshot(root);
+    batchProjects.set(batch, project);
+  }
+  return project;
+}
+
 /** The one store a process uses per project (a remote store goes in front of it later). */
 const stores = new Map<string, LocalStore>();
 function storeOf(root: string): LocalStore {
@@ -72,8 +86,9 @@ export function lookUp(
   files: readonly string[],
   wholeProject: boolean,
   ownFile?: (path: string) => boolean,
+  project?: ProjectSnapshot,
 ): CacheLookup | null {
-  const key = runKey(root, definition, files, wholeProject, ownFile);
+  const key = runKey(root, definition, files, wholeProject, ownFile, project);
   if (key === null) return null;
   const record = storeOf(root).getSync(key.key);
   const usable = record !== undefined && record.changed.length === 0;
