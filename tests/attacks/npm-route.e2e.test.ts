@@ -13,6 +13,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codexCli } from "../agents/codex/_codex-cli.ts";
+import { qwenCli } from "../agents/qwen/_qwen-cli.ts";
 import { cpilot, cpilotBinary } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 import { afterLastTurn, startFakeOpenAI } from "../support/fake-openai.ts";
@@ -196,6 +197,27 @@ describe("the npm route's hook command starts cpilot's own program, whatever the
     expect(r.code).toBe(1);
     expect(`${r.stdout}${r.stderr}`).toContain("through npx");
   }, 60_000);
+});
+
+describe("the real Qwen Code CLI on the npm route", () => {
+  test("a package.json bin named cpilot does not open the gate", async () => {
+    const dir = npmProject();
+    const api = await startFakeOpenAI([
+      [{ tool: "write_file", args: { file_path: join(dir, ".env"), content: "SECRET=1\n" } }],
+      [{ text: "done" }],
+    ]);
+    const home = qwenCli.home(api.url);
+    try {
+      const env = qwenCli.env(home, api.url);
+      expect(cpilot(["install", "qwen"], { cwd: dir, env }).code).toBe(0);
+      REDIRECTS["a bin named cpilot in the project's package.json"]?.(dir);
+      await qwenCli.run({ cwd: dir, prompt: "write the env file", home, apiUrl: api.url });
+      expect(existsSync(join(dir, ".env"))).toBe(false);
+    } finally {
+      await api.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 200_000);
 });
 
 describe("the real Codex CLI on the npm route", () => {
