@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
-import { STATE, statePath } from "../util/state-layout.ts";
+import { existingGitCacheDir, madeGitCacheDir } from "./git-cache-dir.ts";
 
 /** A kept id's name: what it was computed from, hashed. */
 const NAME = /^[0-9a-f]{40}$/;
@@ -11,12 +10,15 @@ const ID = /^[0-9a-f]{40,64}$/;
 /**
  * Ids that are costly to compute and never change for what they were computed from (a
  * program's content by its install, a commit's tree), kept one file each under
- * `.cpilot/cache/<folder>/<name>` for the next cpilot process. Never throws: an id that
- * cannot be read or kept is computed again.
+ * `<git dir>/cpilot/cache/<folder>/<name>` for the next cpilot process: a forged one would
+ * change the key a result is replayed under (see git-cache-dir.ts). Never throws: an id
+ * that cannot be read or kept (outside git) is computed again.
  */
 export function readKeptId(root: string, folder: string, name: string): string | null {
   if (!NAME.test(name)) return null;
-  const kept = readStateFile(statePath(root, STATE.cache, folder, name), 128)?.trim();
+  const dir = existingGitCacheDir(root, folder);
+  if (dir === null) return null;
+  const kept = readStateFile(join(dir, name), 128)?.trim();
   return kept !== undefined && ID.test(kept) ? kept : null;
 }
 
@@ -24,7 +26,7 @@ export function readKeptId(root: string, folder: string, name: string): string |
 export function keepId(root: string, folder: string, name: string, id: string): void {
   if (!NAME.test(name) || !ID.test(id)) return;
   try {
-    writeFileAtomic(join(stateDir(root, STATE.cache, folder), name), `${id}\n`, {
+    writeFileAtomic(join(madeGitCacheDir(root, folder), name), `${id}\n`, {
       durable: false,
     });
   } catch {

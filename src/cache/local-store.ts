@@ -1,9 +1,8 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
-import { STATE, statePath } from "../util/state-layout.ts";
+import { existingGitCacheDir, gitCacheDir, madeGitCacheDir } from "./git-cache-dir.ts";
 import { asCheckRecord, type CheckRecord, KEY_PATTERN, type ResultStore } from "./store.ts";
 
 /** Records kept at most: past this, the oldest written are dropped. */
@@ -15,15 +14,17 @@ const MAX_RECORD_BYTES = 2 * 1024 * 1024;
 /** Puts between two prunes: listing the folder on every put would cost more than it saves. */
 const PRUNE_EVERY = 25;
 
-/** The folder of the local results, `.cpilot/cache/results/` (not made). */
-export function resultsDir(root: string): string {
-  return statePath(root, STATE.cache, STATE.results);
+/** The folder of the local results, `<git dir>/cpilot/cache/results/` (see git-cache-dir.ts); null outside git. */
+export function resultsDir(root: string): string | null {
+  return gitCacheDir(root, RESULTS);
 }
 
+const RESULTS = "results";
+
 /**
- * Check records in files under `.cpilot/cache/results/`, one per key. Reads and writes are
- * synchronous and never throw (a missing or torn record is no record); the async methods
- * are the {@link ResultStore} other stores share.
+ * Check records in files under `<git dir>/cpilot/cache/results/`, one per key. Reads and writes
+ * are synchronous and never throw (a missing or torn record is no record); the async
+ * methods are the {@link ResultStore} other stores share.
  */
 export class LocalStore implements ResultStore {
   private puts = 0;
@@ -39,8 +40,9 @@ export class LocalStore implements ResultStore {
   }
 
   getSync(key: string): CheckRecord | undefined {
-    if (!KEY_PATTERN.test(key)) return undefined;
-    const text = readStateFile(join(resultsDir(this.root), `${key}.json`), MAX_RECORD_BYTES);
+    const dir = existingGitCacheDir(this.root, RESULTS);
+    if (!KEY_PATTERN.test(key) || dir === null) return undefined;
+    const text = readStateFile(join(dir, `${key}.json`), MAX_RECORD_BYTES);
     if (text === null) return undefined;
     try {
       return asCheckRecord(JSON.parse(text), key);
@@ -54,7 +56,7 @@ export class LocalStore implements ResultStore {
     const text = JSON.stringify(record);
     if (text.length > MAX_RECORD_BYTES) return false;
     try {
-      const dir = stateDir(this.root, STATE.cache, STATE.results);
+      const dir = madeGitCacheDir(this.root, RESULTS);
       writeFileAtomic(join(dir, `${key}.json`), text, { durable: false });
       if (++this.puts % PRUNE_EVERY === 1) pruneResults(this.root);
       return true;
@@ -73,7 +75,8 @@ export interface StoredResult {
 
 /** The records kept now, the newest first. */
 export function listResults(root: string): StoredResult[] {
-  const dir = resultsDir(root);
+  const dir = existingGitCacheDir(root, RESULTS);
+  if (dir === null) return [];
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -96,6 +99,8 @@ export function pruneResults(
   maxRecords = MAX_RECORDS,
   maxBytes = MAX_TOTAL_BYTES,
 ): number {
+  const dir = existingGitCacheDir(root, RESULTS);
+  if (dir === null) return 0;
   let kept = 0;
   let bytes = 0;
   let dropped = 0;
@@ -105,7 +110,7 @@ export function pruneResults(
       bytes += r.bytes;
       continue;
     }
-    rmSync(join(resultsDir(root), `${r.key}.json`), { force: true });
+    rmSync(join(dir, `${r.key}.json`), { force: true });
     dropped++;
   }
   return dropped;

@@ -1,5 +1,5 @@
 import { sha1Hex } from "../platform/digest.ts";
-import { contentIds, NO_CONTENT, worktreeKey } from "./content.ts";
+import { contentIds, NO_CONTENT, ProjectSnapshot, worktreeKey } from "./content.ts";
 
 /** What a run's result is keyed by, and the content it read as the key saw it. */
 export interface RunKey {
@@ -15,13 +15,21 @@ export interface RunKey {
  * reads: those files' (a command that takes its files), or the whole project's (one that
  * checks the project whatever it is given: `tsc -p .` reads files it is not handed, so its
  * key is HEAD's tree and every file that differs from it). Null when the content cannot be
- * known (outside git for a whole-project check): such a run is not cached.
+ * known (outside git): such a run is not cached.
+ *
+ * A command that takes its files may read others too (a word list, a rules file, a config
+ * below the root): its key also holds HEAD's tree and every file that differs from it which
+ * the check's patterns do not select (`ownFile`). A rules file loosened for one run and put
+ * back then no longer lets that run's pass replay for the file, while the files the check
+ * selects, edited one after another, keep their own records.
  */
 export function runKey(
   root: string,
   definition: string,
   files: readonly string[],
   wholeProject: boolean,
+  ownFile: (path: string) => boolean = () => false,
+  project: ProjectSnapshot = new ProjectSnapshot(root),
 ): RunKey | null {
   const ids = contentIds(root, files);
   const read: Record<string, string> = Object.create(null);
@@ -31,6 +39,10 @@ export function runKey(
   if (wholeProject) {
     if (tree === null) return null;
     parts.push(tree);
+  } else {
+    const around = surroundings(project, ownFile);
+    if (around === null) return null;
+    parts.push(...around);
   }
   for (const file of [...files].sort()) parts.push(`${file}\0${ids.get(file) ?? NO_CONTENT}`);
   return { key: sha1Hex(parts.join("\n")), read, whole: tree };
@@ -40,4 +52,18 @@ export function runKey(
 export function changedSince(root: string, key: RunKey): string[] {
   const now = contentIds(root, Object.keys(key.read));
   return [...now].filter(([file, id]) => key.read[file] !== id).map(([file]) => file);
+}
+
+/** HEAD's tree and the changed files that are not `ownFile`, with their ids; null outside git. */
+function surroundings(
+  project: ProjectSnapshot,
+  ownFile: (path: string) => boolean,
+): string[] | null {
+  const tree = project.tree();
+  const changed = project.changed();
+  if (tree === null || changed === null) return null;
+  const out = [`tree\0${tree}`];
+  for (const [path, id] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    if (!ownFile(path)) out.push(`other\0${path}\0${id}`);
+  return out;
 }

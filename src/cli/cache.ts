@@ -20,10 +20,10 @@ export async function cacheCommand(args: string[], options: { cwd: string }): Pr
     });
   const config = await loadProjectConfigSupervised(options.cwd, values.config);
   const results = listResults(config.root);
+  const dir = resultsDir(config.root) ?? "(none: not in a git repository)";
   const bytes = results.reduce((n, r) => n + r.bytes, 0);
   if (action === "clear") {
-    for (const r of results)
-      rmSync(join(resultsDir(config.root), `${r.key}.json`), { force: true });
+    for (const r of results) rmSync(join(dir, `${r.key}.json`), { force: true });
     writeOut(
       values.json
         ? `${JSON.stringify({ cleared: results.length, bytes })}\n`
@@ -32,17 +32,15 @@ export async function cacheCommand(args: string[], options: { cwd: string }): Pr
     return 0;
   }
   if (values.json) {
-    writeOut(
-      `${JSON.stringify({ dir: resultsDir(config.root), count: results.length, bytes, results })}\n`,
-    );
+    writeOut(`${JSON.stringify({ dir, count: results.length, bytes, results })}\n`);
     return 0;
   }
   const newest = results[0];
   const oldest = results[results.length - 1];
   writeOut(
     results.length === 0
-      ? `no cached results in ${resultsDir(config.root)}\n`
-      : `${results.length} cached result${results.length === 1 ? "" : "s"}, ${kb(bytes)}, in ${resultsDir(config.root)}\n` +
+      ? `no cached results in ${dir}\n`
+      : `${results.length} cached result${results.length === 1 ? "" : "s"}, ${kb(bytes)}, in ${dir}\n` +
           `newest ${new Date(newest?.mtimeMs ?? 0).toISOString()}, oldest ${new Date(oldest?.mtimeMs ?? 0).toISOString()}\n`,
   );
   return 0;

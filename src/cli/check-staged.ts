@@ -6,7 +6,6 @@ import { gitRoot } from "../match/files.ts";
 import type { FileChange } from "../model/batch.ts";
 import { fixesEmptiedCommit } from "../stage/emptied-commit.ts";
 import { type FixReport, settleFixes } from "../stage/fixes.ts";
-import { findGitDir } from "../stage/git-dir.ts";
 import { bitsToSetAside, notTheStaged, setAside } from "../stage/hide.ts";
 import { indexStamp, stagedEntries, stagedMeanwhile } from "../stage/index-changed.ts";
 import type { Journal } from "../stage/journal.ts";
@@ -24,6 +23,7 @@ import {
 } from "../stage/survey.ts";
 import { stagedMessages } from "../ui/staged-report.ts";
 import { CpilotError } from "../util/errors.ts";
+import { findGitDir } from "../util/git-dir.ts";
 import { realOr } from "../util/real-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { AGENTS } from "../agents/all-agents.ts";
 import type { HookPlace } from "../agents/contract.ts";
 import { unwrapFailClosed } from "../hook/fail-closed-command.ts";
+import { NEAREST_NPM_SHIM } from "../platform/nearest-npm-shim.ts";
 import { NPM_SHIM } from "../platform/self-command.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 
@@ -30,15 +31,22 @@ export function hookCommandProblem(
   command: string,
   root: string,
   env: NodeJS.ProcessEnv,
+  platform = process.platform,
 ): string | null {
-  const expanded = unwrapFailClosed(command).replace(projectDirVars(), root);
+  // the nearest shim from the hook's folder up is the root's when the hook runs at the root
+  const expanded = unwrapFailClosed(command)
+    .replace(projectDirVars(), root)
+    .replace(NEAREST_NPM_SHIM, join(root, NPM_SHIM));
   // Quotes may wrap part of a word: "$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh.
   const program = firstProgram(expanded)?.replace(/["']/g, "") ?? null;
   if (program === null) return "it is empty";
   if (program === "npx") {
-    return existsSync(join(root, "node_modules", ".bin", "cpilot"))
+    if (!existsSync(join(root, "node_modules", ".bin", "cpilot")))
+      return "npx finds no cpilot: node_modules/.bin/cpilot is missing (install the project's dependencies)";
+    // Windows keeps npx (no sh for the shim finder); elsewhere it is an older install
+    return platform === "win32"
       ? null
-      : "npx finds no cpilot: node_modules/.bin/cpilot is missing (install the project's dependencies)";
+      : "it starts cpilot through npx, which runs a `cpilot` the project's package.json names in cpilot's place (an older install)";
   }
   if (program.includes("/")) {
     const full = isAbsolute(program) ? program : join(root, program);

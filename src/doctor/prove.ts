@@ -20,6 +20,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agent, DeliveryProof, HookPlace } from "../agents/contract.ts";
+import { NEAREST_NPM_SHIM } from "../platform/nearest-npm-shim.ts";
 
 /** What the throwaway project's checks print, so their text is found in what the model gets. */
 export const FAIL_MARK = "cpilot-proof: this check fails on purpose";
@@ -73,13 +74,14 @@ function firstLine(text: string): string {
 
 /**
  * True for a command line that only starts cpilot's hook, in one of the forms cpilot writes
- * (`cpilot`, a path to it, quoted or not, the npm shim, `npx --no-install cpilot`). A hook
- * file is project content: a line with anything else in it (`evil; cpilot hook claude`
- * also counts as wired) is never run by --prove.
+ * (`cpilot`, a path to it, quoted or not, the npm shim, the nearest npm shim, `npx
+ * --no-install cpilot`). A hook file is project content: a line with anything else in it
+ * (`evil; cpilot hook claude` also counts as wired) is never run by --prove.
  */
 export function plainCpilotCommand(command: string, agent: string): boolean {
   const program = [
     "npx --no-install cpilot",
+    NEAREST_NPM_SHIM.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
     '"\\$[A-Za-z_][A-Za-z0-9_]*"/node_modules/(?:cpilot/bin/cpilot\\.sh|\\.bin/cpilot)',
     "'[^']*/cpilot(?:\\.exe|\\.sh)?'",
     "(?:[A-Za-z0-9_./+-]*/)?cpilot(?:\\.exe|\\.sh)?",

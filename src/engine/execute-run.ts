@@ -30,7 +30,14 @@ import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } fr
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
 import { shareRemoteResult } from "./remote-results.ts";
-import { type CacheLookup, cacheable, lookUp, remember, writeReplayLog } from "./result-cache.ts";
+import {
+  type CacheLookup,
+  cacheable,
+  lookUp,
+  ownFileOf,
+  remember,
+  writeReplayLog,
+} from "./result-cache.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
 import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
@@ -110,13 +117,13 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const definition = definitionKey(root, callback);
   const cache =
     !options.signal.aborted && cacheable(callback, options.triggerInput !== undefined, wholeProject)
-      ? lookUp(root, definition, files, keyedWhole)
+      ? lookUp(root, definition, files, keyedWhole, ownFileOf(callback))
       : null;
   if (cache?.record !== undefined)
     return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
   // The content the run will read, as it is before it starts: what changes while it runs
   // (the agent's next edit) is not recorded under this run's findings.
-  const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole);
+  const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole, ownFileOf(callback));
   const abort = new AbortController();
   const depth =
     options.depth ??

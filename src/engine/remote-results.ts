@@ -5,7 +5,7 @@ import { asCheckRecord, type CheckRecord } from "../cache/store.ts";
 import type { EditBatch, Origin } from "../model/batch.ts";
 import type { RemoteCache } from "../remote-cache/client.ts";
 import type { PlannedRun } from "./plan.ts";
-import { cacheable } from "./result-cache.ts";
+import { batchProject, cacheable, ownFileOf } from "./result-cache.ts";
 import { checksWholeProject } from "./run-scope.ts";
 
 // The remote result cache behind the local one: before a batch's runs start, the keys the
@@ -61,7 +61,8 @@ export async function fetchRemoteResults(
       definition = definitionKey(root, p.callback);
       definitions.set(p.callback, definition);
     }
-    const key = runKey(root, definition, p.files, whole);
+    const own = ownFileOf(p.callback);
+    const key = runKey(root, definition, p.files, whole, own, batchProject(batch, root));
     if (key !== null && local.getSync(key.key) === undefined) wanted.push(key.key);
   }
   if (wanted.length === 0) return;

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import type { ProjectSnapshot } from "../cache/content.ts";
+import { ProjectSnapshot } from "../cache/content.ts";
 import { LocalStore } from "../cache/local-store.ts";
 import { changedSince, type RunKey, runKey } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
@@ -36,6 +36,29 @@ export function cacheable(
   );
 }
 
+/**
+ * The files a check's own patterns select: taken to be read by one of its runs only when
+ * given to it. Every other changed file goes into the key of a run that takes its files
+ * (see runKey), since the command may read it.
+ */
+export function ownFileOf(callback: ResolvedCallback): (path: string) => boolean {
+  return (path) => callback.matcher.matches(path);
+}
+
+/**
+ * The project's content as a batch's runs start, asked of git once for all of them (a
+ * check per file would otherwise ask once per file).
+ */
+const batchProjects = new WeakMap<object, ProjectSnapshot>();
+export function batchProject(batch: object, root: string): ProjectSnapshot {
+  let project = batchProjects.get(batch);
+  if (project === undefined) {
+    project = new ProjectSnapshot(root);
+    batchProjects.set(batch, project);
+  }
+  return project;
+}
+
 /** The one store a process uses per project (a remote store goes in front of it later). */
 const stores = new Map<string, LocalStore>();
 function storeOf(root: string): LocalStore {
@@ -62,8 +85,10 @@ export function lookUp(
   definition: string,
   files: readonly string[],
   wholeProject: boolean,
+  ownFile?: (path: string) => boolean,
+  project?: ProjectSnapshot,
 ): CacheLookup | null {
-  const key = runKey(root, definition, files, wholeProject);
+  const key = runKey(root, definition, files, wholeProject, ownFile, project);
   if (key === null) return null;
   const record = storeOf(root).getSync(key.key);
   const usable = record !== undefined && record.changed.length === 0;

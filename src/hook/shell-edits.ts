@@ -9,6 +9,7 @@ import { checkPath } from "../gate/rules.ts";
 import type { FileChange } from "../model/batch.ts";
 import { resolveGateConfig } from "../model/gate-schema.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
+import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
@@ -148,12 +149,7 @@ export interface ShellEdits {
  * ran, so what a fixer rewrote is not taken for the agent's next edit.
  */
 export function shellEditsSince(config: ResolvedConfig, session: string): ShellEdits {
-  const [before, after] = locked(config, session, () => {
-    const was = load<TreeSnapshot>(config, session, SNAPSHOT);
-    const now = snapshotNow(config);
-    if (now !== null) save(config, session, SNAPSHOT, now);
-    return [was, now] as const;
-  });
+  const [before, after] = recordMovedOn(config, session);
   if (after === null) return { files: [], protectedNotes: [] };
   if (before === null) return { files: [], protectedNotes: [] };
   const isProtected = protectedKind(config);
@@ -167,8 +163,31 @@ export function shellEditsSince(config: ResolvedConfig, session: string): ShellE
   const known = load<ProtectedChange[]>(config, session, PROTECTED) ?? [];
   const merged = [...known];
   for (const p of found) if (!merged.some((k) => k.path === p.path)) merged.push(p);
-  if (found.length > 0) save(config, session, PROTECTED, merged);
+  if (found.length > 0)
+    bookkeep(config.root, undefined, () => save(config, session, PROTECTED, merged));
   return { files, protectedNotes: found.map((p) => protectedNote(config, p)) };
+}
+
+/**
+ * The record as it was and the project now, the record moved on to now. When the record
+ * cannot be locked or saved (a full or read-only disk), the two are compared all the same:
+ * the shell's edits are still checked now (and found again at the next look), never missed.
+ */
+function recordMovedOn(
+  config: ResolvedConfig,
+  session: string,
+): readonly [TreeSnapshot | null, TreeSnapshot | null] {
+  try {
+    return locked(config, session, () => {
+      const was = load<TreeSnapshot>(config, session, SNAPSHOT);
+      const now = snapshotNow(config);
+      if (now !== null) save(config, session, SNAPSHOT, now);
+      return [was, now] as const;
+    });
+  } catch (err) {
+    noteStateTrouble(config.root, err);
+    return [load<TreeSnapshot>(config, session, SNAPSHOT), snapshotNow(config)] as const;
+  }
 }
 
 /** After the checks ran: the record takes the project as they left it. */

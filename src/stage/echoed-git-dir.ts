@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
+import { findGitDir } from "../util/git-dir.ts";
 import { realOr } from "../util/real-path.ts";
-import { findGitDir } from "./git-dir.ts";
 
 /**
  * Drop GIT_DIR from `env` when it only echoes what git finds from `cwd` on its own. git

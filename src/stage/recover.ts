@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { isSameProcess } from "../platform/process-start.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
+import { findRepository } from "../util/git-dir.ts";
 import { realOr } from "../util/real-path.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
-import { findRepository } from "./git-dir.ts";
 import {
   folderId,
   gitDirOfStage,

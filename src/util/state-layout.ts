@@ -29,8 +29,6 @@ export const STATE = {
   cache: "cache",
   /** Under cache: configs that validated, by content. */
   validConfigs: "valid-configs",
-  /** Under cache: check results by content key (`cpilot cache`). */
-  results: "results",
   /** Diagnostics baselines, one file per callback. */
   baseline: "baseline",
   /** Trigger fires per agent session (the folder keeps its first name, "hooks"). */

@@ -40,7 +40,7 @@ function project(): string {
 test("a check at session start gives the first edit its before: the edited file's old error is old", async () => {
   const root = project();
   hook(root, { hook_event_name: "SessionStart", source: "startup" });
-  const results = join(root, ".cpilot", "cache", "results");
+  const results = join(root, ".git", "cpilot", "cache", "results");
   expect(await waitFor(() => existsSync(results) && readdirSync(results).length > 0, 30_000)).toBe(
     true,
   );

@@ -6,7 +6,7 @@
  * is refused like cpilot's own program; other files are still written.
  */
 import { describe, expect, test } from "bun:test";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/tmp.ts";
@@ -59,22 +59,5 @@ describe("npm's config, which starts cpilot's hooks through npx", () => {
     expect(verdict("codex", other)).toBe("allow");
   }, 60_000);
 
-  // Open: npx runs the project's own package.json `bin` named cpilot in place of
-  // node_modules/.bin/cpilot, and package.json is a file agents edit. The fix is a hook
-  // command that finds node_modules/.bin/cpilot itself instead of asking npm.
-  test.todo("a package.json bin named cpilot does not replace cpilot in the npx-started hooks", () => {
-    const dir = tempDir("cpilot-npx-bin-");
-    mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
-    writeFileSync(join(dir, "node_modules/.bin/cpilot"), "#!/bin/sh\nexit 2\n");
-    chmodSync(join(dir, "node_modules/.bin/cpilot"), 0o755);
-    writeFileSync(join(dir, "x.sh"), "#!/bin/sh\nexit 0\n");
-    chmodSync(join(dir, "x.sh"), 0o755);
-    writeFileSync(
-      join(dir, "package.json"),
-      '{"name":"p","version":"1.0.0","bin":{"cpilot":"x.sh"}}\n',
-    );
-    // Stands for the installed Codex/Cursor hook command; it must still reach cpilot (exit 2).
-    const r = spawnSync("npx", ["--no-install", "cpilot", "hook", "codex"], { cwd: dir });
-    expect(r.status).toBe(2);
-  });
+  // A package.json `bin` named cpilot: see npm-route.e2e.test.ts (the hooks no longer ask npx).
 });

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { plainCpilotCommand } from "../../src/doctor/prove.ts";
+import { NEAREST_NPM_SHIM } from "../../src/platform/nearest-npm-shim.ts";
 import { cpilot } from "../agents/gemini/_agent-project.ts";
 import { cpilotBinary, pathWithCpilot } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
@@ -97,6 +98,7 @@ describe("only a plain cpilot command line is run", () => {
       "./node_modules/cpilot/bin/cpilot.sh hook claude",
       '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh hook claude',
       "npx --no-install cpilot hook claude",
+      `${NEAREST_NPM_SHIM} hook claude`,
     ])
       expect({ ok, plain: plainCpilotCommand(ok, "claude") }).toEqual({ ok, plain: true });
     for (const bad of [

@@ -12,6 +12,7 @@ import {
   symlinkSync,
 } from "node:fs";
 import { join } from "node:path";
+import { NEAREST_NPM_SHIM } from "../../src/platform/nearest-npm-shim.ts";
 import { cpilot, cpilotBinary } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
@@ -85,7 +86,9 @@ test("cpilot as a devDependency: the project's node_modules copy, through the ag
   expect(read(join(p.dir, ".gemini/settings.json"))).toContain(
     '"\\"$GEMINI_PROJECT_DIR\\"/node_modules/cpilot/bin/cpilot.sh hook gemini"',
   );
-  expect(read(join(p.dir, ".codex/hooks.json"))).toContain('"npx --no-install cpilot hook codex"');
+  expect(JSON.parse(read(join(p.dir, ".codex/hooks.json"))).hooks.Stop[0].hooks[0].command).toBe(
+    `${NEAREST_NPM_SHIM} hook codex`,
+  );
   expect(cpilot(["doctor"], { cwd: p.dir, env: p.env }).code).toBe(0);
   rmSync(join(p.dir, "node_modules"), { recursive: true });
   const after = cpilot(["doctor"], { cwd: p.dir, env: p.env });

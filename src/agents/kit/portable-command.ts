@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { NEAREST_NPM_SHIM } from "../../platform/nearest-npm-shim.ts";
 import { isCompiledBinary, NPM_SHIM } from "../../platform/self-command.ts";
 
 /** How a hook config shared with the team can reach the project's own copy of cpilot. */
@@ -29,8 +30,9 @@ export function cpilotIsDependency(root: string): boolean {
  * node_modules copy when it depends on cpilot, else `cpilot` from PATH. Through the agent's
  * project-folder variable it is the package's sh shim, which starts the binary with no Node;
  * OpenCode's plugin finds the shim from its own place in the project (a "./" path). Codex
- * and Cursor have no such variable and may run hooks from a subfolder, so `npx --no-install`
- * finds the project's copy from there (and pays a Node start).
+ * and Cursor have no such variable and may run hooks from a subfolder, so the command looks
+ * for the shim from the hook's folder up (see NEAREST_NPM_SHIM); never through npx, which
+ * runs a `cpilot` the project's own package.json names. Windows has no sh: npx there.
  *
  * @example
  * portableCpilot(claudeProtocol, root) // '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh'
@@ -43,7 +45,7 @@ export function portableCpilot(
   if (!cpilotIsDependency(root)) return "cpilot";
   if (reach.fromProjectFile) return `./${NPM_SHIM}`;
   const dirVar = reach.projectDirVar;
-  if (!dirVar) return "npx --no-install cpilot";
+  if (!dirVar) return platform === "win32" ? "npx --no-install cpilot" : NEAREST_NPM_SHIM;
   // Windows has no sh to start the shim outside Git Bash: npm's own .bin wrapper (Node).
   return platform === "win32"
     ? `"$${dirVar}"/node_modules/.bin/cpilot`

@@ -7,6 +7,7 @@ import { geminiProtocol } from "../../../src/agents/gemini/protocol.ts";
 import { isCpilotHookCommand } from "../../../src/agents/kit/hook-command.ts";
 import { portableCpilot } from "../../../src/agents/kit/portable-command.ts";
 import { PLUGIN_REACH } from "../../../src/agents/opencode/install.ts";
+import { NEAREST_NPM_SHIM } from "../../../src/platform/nearest-npm-shim.ts";
 import { tempDir, writeFiles } from "../../helpers/tmp.ts";
 
 function dependent(): string {
@@ -15,7 +16,7 @@ function dependent(): string {
   return root;
 }
 
-test("the npm sh shim through the project-folder variable; npx where there is none", () => {
+test("the npm sh shim through the project-folder variable, else the nearest one up; never npx but on Windows", () => {
   const root = dependent();
   expect(portableCpilot(claudeProtocol, root, "linux")).toBe(
     '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh',
@@ -24,8 +25,9 @@ test("the npm sh shim through the project-folder variable; npx where there is no
     '"$GEMINI_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh',
   );
   expect(portableCpilot(PLUGIN_REACH, root, "linux")).toBe("./node_modules/cpilot/bin/cpilot.sh");
-  expect(portableCpilot(codexProtocol, root, "linux")).toBe("npx --no-install cpilot");
-  expect(portableCpilot(cursorProtocol, root, "linux")).toBe("npx --no-install cpilot");
+  expect(portableCpilot(codexProtocol, root, "linux")).toBe(NEAREST_NPM_SHIM);
+  expect(portableCpilot(cursorProtocol, root, "darwin")).toBe(NEAREST_NPM_SHIM);
+  expect(portableCpilot(codexProtocol, root, "win32")).toBe("npx --no-install cpilot");
   // Windows: npm's .bin wrapper (Node), no sh shim.
   expect(portableCpilot(claudeProtocol, root, "win32")).toBe(
     '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/cpilot',
@@ -38,6 +40,7 @@ test("install, uninstall and doctor recognise the shim's command as cpilot's", (
   for (const [agent, protocol] of [
     ["claude", claudeProtocol],
     ["gemini", geminiProtocol],
+    ["codex", codexProtocol],
   ] as const) {
     expect(
       isCpilotHookCommand(`${portableCpilot(protocol, root, "linux")} hook ${agent}`, agent),

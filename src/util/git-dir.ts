@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { readTextOrEmpty } from "../util/read-text.ts";
+import { readTextOrEmpty } from "./read-text.ts";
 
 /**
  * The git directory of the work tree holding `from` (a linked worktree's own one), found
