@@ -2,6 +2,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { sha1Hex } from "../platform/digest.ts";
+import { committedChanges, headCommit, hiddenChangedFiles } from "./git-hidden-edits.ts";
 
 /**
  * The project's files as they stand, cheaply: what `git status` lists as differing from
@@ -14,6 +15,8 @@ import { sha1Hex } from "../platform/digest.ts";
 export interface TreeSnapshot {
   /** path → signature: `s:<stat>`, `h:<hash>`, or ABSENT. */
   readonly files: Readonly<Record<string, string>>;
+  /** The commit HEAD named: a file committed in between is clean in both lists, yet changed. */
+  readonly head?: string | null;
 }
 
 export const ABSENT = "-";
@@ -69,7 +72,9 @@ export function takeSnapshot(
     if (watched(name)) files[name] = signature(root, name, true);
   }
   for (const rel of extra) files[rel] = signature(root, rel, true);
-  return { files };
+  for (const rel of hiddenChangedFiles(root))
+    files[rel] ??= signature(root, rel, isProtected(rel) !== null);
+  return { files, head: headCommit(root) };
 }
 
 /** The path of one `git status --porcelain=v2 -z` record (renames are off), or null. */
@@ -126,6 +131,15 @@ export function compareSnapshots(
 ): TreeChange[] {
   const changes: TreeChange[] = [];
   const keys = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
+  const committed = new Map<string, boolean>();
+  if (before.head && after.head && before.head !== after.head)
+    for (const c of committedChanges(root, before.head, after.head))
+      if (!keys.has(c.path)) committed.set(c.path, c.added);
+  for (const [path, added] of committed) {
+    const now = signature(root, path, false);
+    const kind = now === ABSENT ? "deleted" : added ? "created" : "modified";
+    changes.push({ path, kind, before: added ? ABSENT : "clean" });
+  }
   for (const path of [...keys].sort()) {
     const was = before.files[path];
     const now =
@@ -140,7 +154,7 @@ export function compareSnapshots(
           : "modified";
     changes.push({ path, kind, before: was ?? (kind === "created" ? ABSENT : "clean") });
   }
-  return changes;
+  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /** True when git holds the path (asked only for a path that changed). */
