@@ -8,7 +8,8 @@ import { committedChanges, headCommit, hiddenChangedFiles } from "./git-hidden-e
  * The project's files as they stand, cheaply: what `git status` lists as differing from
  * the index (git answers from its index stat data without reading clean files), each with
  * its stat data, plus the files the gate protects that git may not list (ignored `.env`,
- * the git hooks, cpilot's and the agents' config), each with a hash of its bytes. Two
+ * the git hooks and the repository's exclude list, cpilot's and the agents' config), each
+ * with a hash of its bytes. Two
  * snapshots compared say which files were created, changed or deleted in between, however
  * they were written. Keys are paths relative to the project root.
  */
@@ -49,10 +50,17 @@ export function takeSnapshot(
   watched: WatchedNames,
   extra: readonly string[] = [],
 ): TreeSnapshot | null {
-  const where = runGit(root, ["rev-parse", "--show-toplevel", "--git-path", "hooks"]);
+  const where = runGit(root, [
+    "rev-parse",
+    "--show-toplevel",
+    "--git-path",
+    "hooks",
+    "--git-path",
+    "info/exclude",
+  ]);
   if (!where.ok) return null;
-  const [top, hooks] = where.stdout.split("\n");
-  if (!top || !hooks) return null;
+  const [top, hooks, exclude] = where.stdout.split("\n");
+  if (!top || !hooks || !exclude) return null;
   const status = runGit(root, STATUS);
   if (!status.ok) return null;
   const files: Record<string, string> = {};
@@ -68,6 +76,9 @@ export function takeSnapshot(
     const rel = relative(root, join(hooksDir, name));
     files[rel] = signature(root, rel, true);
   }
+  // A pattern added there hides a new file from git status, so from every later look.
+  const excludeRel = relative(root, resolve(root, exclude));
+  files[excludeRel] = signature(root, excludeRel, true);
   for (const name of names(root)) {
     if (watched(name)) files[name] = signature(root, name, true);
   }

@@ -104,3 +104,26 @@ test("a file written then put back in the same call is nothing", () => {
   writeFileSync(p.path("src/a.ts"), "export const a = 1;\n");
   expect(afterShell(p)).not.toContain("src/a.ts");
 });
+
+test("git told to trust stat data it should not (core.trustctime, core.checkStat): a same-size write with its old time restored is seen", () => {
+  const p = committed({ "src/a.ts": "export const a = 111;\n" });
+  turnStarts(p);
+  git(p, "config", "core.trustctime", "false");
+  git(p, "config", "core.checkStat", "minimal");
+  writeFileSync(p.path("stamp"), "");
+  spawnSync("touch", ["-r", "src/a.ts", "stamp"], { cwd: p.dir });
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n"); // same size as before
+  spawnSync("touch", ["-r", "stamp", "src/a.ts"], { cwd: p.dir });
+  rmSync(p.path("stamp"));
+  expect(afterShell(p)).toContain("BAD in src/a.ts");
+});
+
+test("a file hidden by .git/info/exclude is a protected change (git's own file), held at the stop", () => {
+  const p = committed();
+  turnStarts(p);
+  writeFileSync(p.path(".git/info/exclude"), "src/x.ts\n");
+  writeFileSync(p.path("src/x.ts"), "export const x = BAD;\n");
+  const told = afterShell(p);
+  expect(told).toContain("a protected file was changed through the shell: .git/info/exclude");
+  expect(stop(p)).toContain(".git/info/exclude");
+});
