@@ -61,16 +61,8 @@ export function takeSnapshot(
   if (!where.ok) return null;
   const [top, hooks, exclude] = where.stdout.split("\n");
   if (!top || !hooks || !exclude) return null;
-  const status = runGit(root, STATUS);
-  if (!status.ok) return null;
   const files: Record<string, string> = {};
-  for (const record of splitNul(status.stdout)) {
-    const path = statusPath(record);
-    if (path === null) continue;
-    const rel = relative(root, join(top, path));
-    if (rel === "" || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
-    files[rel] = signature(root, rel, isProtected(rel) !== null);
-  }
+  if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH)) return null;
   const hooksDir = resolve(root, hooks);
   for (const name of names(hooksDir)) {
     const rel = relative(root, join(hooksDir, name));
@@ -86,6 +78,49 @@ export function takeSnapshot(
   for (const rel of hiddenChangedFiles(root))
     files[rel] ??= signature(root, rel, isProtected(rel) !== null);
   return { files, head: headCommit(root) };
+}
+
+/** How deep repositories inside the project's are looked into. */
+const NESTED_DEPTH = 3;
+
+/**
+ * What `git status` run in `cwd` (whose work tree starts at `top`) lists, signed into
+ * `files` by paths relative to `root`. A repository inside it (not a submodule) is listed
+ * by git as one folder: its own changed files are listed from it, as deep as `depth`.
+ * False when git fails.
+ */
+function listChanged(
+  root: string,
+  cwd: string,
+  top: string,
+  isProtected: ProtectedKind,
+  files: Record<string, string>,
+  depth: number,
+): boolean {
+  const status = runGit(cwd, STATUS);
+  if (!status.ok) return false;
+  for (const record of splitNul(status.stdout)) {
+    const path = statusPath(record);
+    if (path === null) continue;
+    const rel = relative(root, join(top, path));
+    if (rel === "" || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
+    if (path.endsWith("/") && depth > 0 && isRepository(join(root, rel))) {
+      const inner = join(root, rel);
+      if (listChanged(root, inner, inner, isProtected, files, depth - 1)) continue;
+    }
+    files[rel] = signature(root, rel, isProtected(rel) !== null);
+  }
+  return true;
+}
+
+/** True when `dir` holds its own repository (`.git` a folder, or a file naming one). */
+function isRepository(dir: string): boolean {
+  try {
+    lstatSync(join(dir, ".git"));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The path of one `git status --porcelain=v2 -z` record (renames are off), or null. */
