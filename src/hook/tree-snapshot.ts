@@ -186,16 +186,23 @@ export function compareSnapshots(
     const kind = now === ABSENT ? "deleted" : added ? "created" : "modified";
     changes.push({ path, kind, before: added ? ABSENT : "clean" });
   }
+  const differ: { path: string; was: string | undefined; now: string }[] = [];
   for (const path of [...keys].sort()) {
     const was = before.files[path];
     const now =
       after.files[path] ??
       (was === undefined ? ABSENT : signature(root, path, was.startsWith("h:")));
-    if (was === now) continue;
+    if (was !== now) differ.push({ path, was, now });
+  }
+  const held = tracked(
+    root,
+    differ.filter((d) => d.was === undefined && d.now !== ABSENT).map((d) => d.path),
+  );
+  for (const { path, was, now } of differ) {
     const kind =
       now === ABSENT
         ? "deleted"
-        : was === ABSENT || (was === undefined && !tracked(root, path))
+        : was === ABSENT || (was === undefined && !held.has(path))
           ? "created"
           : "modified";
     changes.push({ path, kind, before: was ?? (kind === "created" ? ABSENT : "clean") });
@@ -203,7 +210,18 @@ export function compareSnapshots(
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** True when git holds the path (asked only for a path that changed). */
-function tracked(root: string, rel: string): boolean {
-  return runGit(root, ["ls-files", "--error-unmatch", "--", rel]).ok;
+/**
+ * Which of `paths` git holds, asked in a few calls however many there are (a command that
+ * wrote thousands of files is not one git call per file).
+ */
+function tracked(root: string, paths: readonly string[]): Set<string> {
+  const held = new Set<string>();
+  for (let at = 0; at < paths.length; at += ASKED_AT_ONCE) {
+    const some = paths.slice(at, at + ASKED_AT_ONCE);
+    const r = runGit(root, ["--literal-pathspecs", "ls-files", "-z", "--", ...some]);
+    if (r.ok) for (const path of splitNul(r.stdout)) held.add(path);
+  }
+  return held;
 }
+
+const ASKED_AT_ONCE = 500;
