@@ -12,6 +12,9 @@ import type { ShellEdits } from "./shell-edits.ts";
  * nothing rather than stopping the hook.
  */
 
+/** The changed files named to the agent at most: a command that wrote thousands floods its context. */
+const NAMED_FILES = 50;
+
 export interface ShellCall {
   readonly config: ResolvedConfig;
   readonly agent: string;
@@ -46,8 +49,12 @@ export async function shellEditsReport({
   const found = bookkeep(config.root, none, () => shell.shellEditsSince(config, session));
   const report: AgentReport = { failures: [...found.protectedNotes], info: [] };
   if (found.files.length === 0) return report;
-  const named = found.files.map((f) => (f.kind === "deleted" ? `${f.path} (deleted)` : f.path));
-  report.info.push(`cpilot: files your command changed: ${named.join(", ")}`);
+  const named = found.files
+    .slice(0, NAMED_FILES)
+    .map((f) => (f.kind === "deleted" ? `${f.path} (deleted)` : f.path));
+  const more = found.files.length - named.length;
+  const rest = more > 0 ? ` and ${more} more (all checked)` : "";
+  report.info.push(`cpilot: files your command changed: ${named.join(", ")}${rest}`);
   if (!anyCallbackMatches(config, found.files)) return report;
   const { handleEdits } = await import("./edits.ts");
   const done = await handleEdits({

@@ -11,10 +11,10 @@ import { type AgentProject, agentProject, LINT } from "../agents/gemini/_agent-p
 let project: AgentProject | undefined;
 afterEach(() => project?.remove());
 
-function committed(files: Record<string, string> = {}): AgentProject {
+function committed(files: Record<string, string> = {}, lint: unknown = LINT): AgentProject {
   project = agentProject(
     "codex",
-    { callbacks: [LINT] },
+    { callbacks: [lint] },
     { "src/a.ts": "export const a = BAD;\n", ".gitignore": ".env\n", ...files },
   );
   git(project, "add", "-A");
@@ -113,4 +113,24 @@ test("a writer the shell left running writes after the call: the stop sees it", 
   expect(afterShell(p)).not.toContain("src/late.ts");
   writeFileSync(p.path("src/late.ts"), "export const l = BAD;\n"); // after the call returned
   expect(stop(p)).toContain("BAD in src/late.ts");
+});
+
+test("thousands of files written in one call: all checked, fifty named, the rest counted", () => {
+  // One grep over every file: the check's own speed is not what is tested.
+  const grepAll = {
+    name: "lint",
+    pattern: "**/*.ts",
+    timeout: 600,
+    run: 'printf "%s\\n" "$CP_CHANGED_FILES" | xargs -d "\\n" grep -H BAD && exit 1; exit 0',
+  };
+  const p = committed({ "src/a.ts": "export const a = 1;\n" }, grepAll);
+  turnStarts(p);
+  mkdirSync(p.path("gen"));
+  for (let i = 0; i < 2000; i++)
+    writeFileSync(p.path(`gen/f${String(i).padStart(4, "0")}.ts`), "export const g = 1;\n");
+  writeFileSync(p.path("gen/f9999.ts"), "export const g = BAD;\n");
+  const told = afterShell(p);
+  expect(told).toContain("gen/f9999.ts:export const g = BAD;");
+  expect(told).toContain("gen/f0049.ts and 1951 more (all checked)");
+  expect(told).not.toContain("gen/f0050.ts");
 });
