@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { runGit, splitNul } from "../match/git.ts";
+import { runGit, runGitBytes, splitNul } from "../match/git.ts";
 import { digestHex } from "../platform/digest.ts";
 
 /**
@@ -82,4 +82,10 @@ export function committedChanges(root: string, from: string, to: string): Commit
   for (let i = 0; i + 1 < fields.length; i += 2)
     changes.push({ path: fields[i + 1] as string, added: fields[i] === "A" });
   return changes;
+}
+
+/** The bytes `commit` held at `rel` (relative to `root`), or null when it held none. */
+export function committedBytes(root: string, commit: string, rel: string): Uint8Array | null {
+  const r = runGitBytes(root, ["cat-file", "blob", `${commit}:./${rel}`]);
+  return r.status === 0 ? r.stdout : null;
 }

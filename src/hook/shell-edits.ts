@@ -170,7 +170,12 @@ export function shellEditsSince(config: ResolvedConfig, session: string): ShellE
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];
   const found: ProtectedChange[] = [];
-  for (const change of compareSnapshots(config.root, before, after)) {
+  for (const change of compareSnapshots(
+    config.root,
+    before,
+    after,
+    (rel) => isProtected(rel) !== null,
+  )) {
     const why = isProtected(change.path);
     if (why !== null) found.push({ path: change.path, why, before: change.before });
     else files.push({ path: change.path, kind: change.kind });

@@ -2,7 +2,12 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { sha1Hex } from "../platform/digest.ts";
-import { committedChanges, headCommit, hiddenChangedFiles } from "./git-hidden-edits.ts";
+import {
+  committedBytes,
+  committedChanges,
+  headCommit,
+  hiddenChangedFiles,
+} from "./git-hidden-edits.ts";
 
 /**
  * The project's files as they stand, cheaply: what `git status` lists as differing from
@@ -174,6 +179,7 @@ export function compareSnapshots(
   root: string,
   before: TreeSnapshot,
   after: TreeSnapshot,
+  hashed: (rel: string) => boolean = () => false,
 ): TreeChange[] {
   const changes: TreeChange[] = [];
   const keys = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
@@ -184,7 +190,11 @@ export function compareSnapshots(
   for (const [path, added] of committed) {
     const now = signature(root, path, false);
     const kind = now === ABSENT ? "deleted" : added ? "created" : "modified";
-    changes.push({ path, kind, before: added ? ABSENT : "clean" });
+    changes.push({
+      path,
+      kind,
+      before: added ? ABSENT : committedBefore(root, before.head, path, hashed),
+    });
   }
   const differ: { path: string; was: string | undefined; now: string }[] = [];
   for (const path of [...keys].sort()) {
@@ -208,6 +218,22 @@ export function compareSnapshots(
     changes.push({ path, kind, before: was ?? (kind === "created" ? ABSENT : "clean") });
   }
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * What a file committed in between held before: "clean" (what the old HEAD held), or for a
+ * protected file a hash of those bytes, since once committed git lists it clean again and
+ * only its bytes say whether it was put back.
+ */
+function committedBefore(
+  root: string,
+  head: string | null | undefined,
+  path: string,
+  hashed: (rel: string) => boolean,
+): string {
+  if (!head || !hashed(path)) return "clean";
+  const bytes = committedBytes(root, head, path);
+  return bytes === null ? "clean" : `h:${sha1Hex(bytes)}`;
 }
 
 /**

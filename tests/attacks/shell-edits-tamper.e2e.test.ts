@@ -5,16 +5,16 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
-import { type AgentProject, agentProject, LINT } from "../agents/gemini/_agent-project.ts";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AgentProject, agentProject, GATE, LINT } from "../agents/gemini/_agent-project.ts";
 
 let project: AgentProject | undefined;
 afterEach(() => project?.remove());
 
-function committed(files: Record<string, string> = {}): AgentProject {
+function committed(files: Record<string, string> = {}, gate?: unknown): AgentProject {
   project = agentProject(
     "codex",
-    { callbacks: [LINT] },
+    { callbacks: [LINT], ...(gate === undefined ? {} : { gate }) },
     { "src/a.ts": "export const a = 1;\n", ...files },
   );
   git(project, "add", "-A");
@@ -126,4 +126,29 @@ test("a file hidden by .git/info/exclude is a protected change (git's own file),
   const told = afterShell(p);
   expect(told).toContain("a protected file was changed through the shell: .git/info/exclude");
   expect(stop(p)).toContain(".git/info/exclude");
+});
+
+test("a protected file changed and committed through the shell holds the stop until its old bytes are back", () => {
+  const p = committed();
+  const config = readFileSync(p.path("callbacks.config.json"), "utf8");
+  turnStarts(p);
+  writeFileSync(p.path("callbacks.config.json"), '{"callbacks":[]}\n');
+  git(p, "commit", "-qam", "no checks", "--no-verify");
+  expect(afterShell(p)).toContain(
+    "a protected file was changed through the shell: callbacks.config.json",
+  );
+  expect(stop(p)).toContain("callbacks.config.json");
+  writeFileSync(p.path("callbacks.config.json"), config);
+  expect(stop(p)).not.toContain("callbacks.config.json");
+});
+
+test("a file a gate rule protects, changed and committed through the shell, holds the stop until put back", () => {
+  const p = committed({ "locked/x.txt": "kept\n" }, GATE);
+  turnStarts(p);
+  writeFileSync(p.path("locked/x.txt"), "changed\n");
+  git(p, "commit", "-qam", "sneak", "--no-verify");
+  expect(afterShell(p)).toContain("a protected file was changed through the shell: locked/x.txt");
+  expect(stop(p)).toContain("locked/x.txt");
+  writeFileSync(p.path("locked/x.txt"), "kept\n");
+  expect(stop(p)).not.toContain("locked/x.txt");
 });
