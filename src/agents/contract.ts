@@ -63,6 +63,8 @@ export interface HookPlace {
    * crashes (written by an older cpilot): what is wrong, in words.
    */
   readonly gateFailsOpen?: string;
+  /** Set when a hook an install adds is not here (written by an older cpilot): what goes unseen, in words. */
+  readonly outdated?: string;
 }
 
 /** Why an agent skips hooks that are written, and what makes it run them. */

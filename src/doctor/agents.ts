@@ -90,6 +90,11 @@ export async function checkAgent(
     openPlace === undefined
       ? null
       : `the write gate in ${openPlace.path} does not fail closed: ${openPlace.gateFailsOpen}; run \`cpilot install ${agent.name}\` again`;
+  const oldPlace = places.find((p) => p.wired && p.outdated !== undefined);
+  const outdated =
+    oldPlace === undefined
+      ? null
+      : `the hooks in ${oldPlace.path} are from an older cpilot: ${oldPlace.outdated}; run \`cpilot install ${agent.name}\` again`;
   const mcp = mcpWired(agent, root, env);
   const wired = hooks.wired || mcp?.wired === true;
   return {
@@ -102,6 +107,7 @@ export async function checkAgent(
       skipped ??
       switchedOff ??
       failsOpen ??
+      outdated ??
       (!wired && inProject
         ? `cpilot is not wired into ${agent.name}: run \`cpilot install ${agent.name}\``
         : null),

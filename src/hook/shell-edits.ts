@@ -77,6 +77,17 @@ function save(config: ResolvedConfig, session: string, name: string, value: unkn
   });
 }
 
+/** The record of the turn, or null when it is missing or not one (garbled, cut short). */
+function loadSnapshot(config: ResolvedConfig, session: string): TreeSnapshot | null {
+  const snap = load<TreeSnapshot>(config, session, SNAPSHOT);
+  if (typeof snap !== "object" || snap === null) return null;
+  const { files, head } = snap as { files?: unknown; head?: unknown };
+  if (typeof files !== "object" || files === null || Array.isArray(files)) return null;
+  if (!Object.values(files).every((v) => typeof v === "string")) return null;
+  if (head !== undefined && head !== null && typeof head !== "string") return null;
+  return snap;
+}
+
 function load<T>(config: ResolvedConfig, session: string, name: string): T | null {
   const text = readStateFile(join(sessionDir(config.root, session), name), 64 * 1024 * 1024);
   if (text === null) return null;
@@ -120,12 +131,12 @@ export function noteToolEdits(
 ): void {
   if (files.length === 0) return;
   locked(config, session, () => {
-    const snap = load<TreeSnapshot>(config, session, SNAPSHOT);
+    const snap = loadSnapshot(config, session);
     if (snap === null) return;
     const next = { ...snap.files };
     const isProtected = protectedKind(config);
     for (const rel of files) next[rel] = signature(config.root, rel, isProtected(rel) !== null);
-    save(config, session, SNAPSHOT, { files: next });
+    save(config, session, SNAPSHOT, { ...snap, files: next });
   });
 }
 
@@ -151,11 +162,16 @@ export interface ShellEdits {
 export function shellEditsSince(config: ResolvedConfig, session: string): ShellEdits {
   const [before, after] = recordMovedOn(config, session);
   if (after === null) return { files: [], protectedNotes: [] };
-  if (before === null) return { files: [], protectedNotes: [] };
+  if (before === null) return cannotTell(config, after);
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];
   const found: ProtectedChange[] = [];
-  for (const change of compareSnapshots(config.root, before, after)) {
+  for (const change of compareSnapshots(
+    config.root,
+    before,
+    after,
+    (rel) => isProtected(rel) !== null,
+  )) {
     const why = isProtected(change.path);
     if (why !== null) found.push({ path: change.path, why, before: change.before });
     else files.push({ path: change.path, kind: change.kind });
@@ -179,15 +195,30 @@ function recordMovedOn(
 ): readonly [TreeSnapshot | null, TreeSnapshot | null] {
   try {
     return locked(config, session, () => {
-      const was = load<TreeSnapshot>(config, session, SNAPSHOT);
+      const was = loadSnapshot(config, session);
       const now = snapshotNow(config);
       if (now !== null) save(config, session, SNAPSHOT, now);
       return [was, now] as const;
     });
   } catch (err) {
     noteStateTrouble(config.root, err);
-    return [load<TreeSnapshot>(config, session, SNAPSHOT), snapshotNow(config)] as const;
+    return [loadSnapshot(config, session), snapshotNow(config)] as const;
   }
+}
+
+/**
+ * No readable record of the turn's start (deleted or garbled, by the agent's shell or
+ * otherwise): which changes are the agent's cannot be told, so every file that differs from
+ * git is checked, and the agent is told why.
+ */
+function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
+  const isProtected = protectedKind(config);
+  const files: FileChange[] = [];
+  for (const change of compareSnapshots(config.root, { files: {} }, now))
+    if (isProtected(change.path) === null) files.push({ path: change.path, kind: change.kind });
+  const note =
+    "cpilot: cannot tell what your commands changed: the record of this turn's start (under .cpilot/) is missing or unreadable. Do not touch cpilot's files. Every file that differs from git is checked as yours; protected files you changed in this turn are not known, so put back any you wrote.";
+  return { files, protectedNotes: [note] };
 }
 
 /** After the checks ran: the record takes the project as they left it. */

@@ -2,18 +2,27 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { sha1Hex } from "../platform/digest.ts";
+import {
+  committedBytes,
+  committedChanges,
+  headCommit,
+  hiddenChangedFiles,
+} from "./git-hidden-edits.ts";
 
 /**
  * The project's files as they stand, cheaply: what `git status` lists as differing from
  * the index (git answers from its index stat data without reading clean files), each with
  * its stat data, plus the files the gate protects that git may not list (ignored `.env`,
- * the git hooks, cpilot's and the agents' config), each with a hash of its bytes. Two
+ * the git hooks and the repository's exclude list, cpilot's and the agents' config), each
+ * with a hash of its bytes. Two
  * snapshots compared say which files were created, changed or deleted in between, however
  * they were written. Keys are paths relative to the project root.
  */
 export interface TreeSnapshot {
   /** path → signature: `s:<stat>`, `h:<hash>`, or ABSENT. */
   readonly files: Readonly<Record<string, string>>;
+  /** The commit HEAD named: a file committed in between is clean in both lists, yet changed. */
+  readonly head?: string | null;
 }
 
 export const ABSENT = "-";
@@ -46,30 +55,77 @@ export function takeSnapshot(
   watched: WatchedNames,
   extra: readonly string[] = [],
 ): TreeSnapshot | null {
-  const where = runGit(root, ["rev-parse", "--show-toplevel", "--git-path", "hooks"]);
+  const where = runGit(root, [
+    "rev-parse",
+    "--show-toplevel",
+    "--git-path",
+    "hooks",
+    "--git-path",
+    "info/exclude",
+  ]);
   if (!where.ok) return null;
-  const [top, hooks] = where.stdout.split("\n");
-  if (!top || !hooks) return null;
-  const status = runGit(root, STATUS);
-  if (!status.ok) return null;
+  const [top, hooks, exclude] = where.stdout.split("\n");
+  if (!top || !hooks || !exclude) return null;
   const files: Record<string, string> = {};
-  for (const record of splitNul(status.stdout)) {
-    const path = statusPath(record);
-    if (path === null) continue;
-    const rel = relative(root, join(top, path));
-    if (rel === "" || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
-    files[rel] = signature(root, rel, isProtected(rel) !== null);
-  }
+  if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH)) return null;
   const hooksDir = resolve(root, hooks);
   for (const name of names(hooksDir)) {
     const rel = relative(root, join(hooksDir, name));
     files[rel] = signature(root, rel, true);
   }
+  // A pattern added there hides a new file from git status, so from every later look.
+  const excludeRel = relative(root, resolve(root, exclude));
+  files[excludeRel] = signature(root, excludeRel, true);
   for (const name of names(root)) {
     if (watched(name)) files[name] = signature(root, name, true);
   }
   for (const rel of extra) files[rel] = signature(root, rel, true);
-  return { files };
+  for (const rel of hiddenChangedFiles(root))
+    files[rel] ??= signature(root, rel, isProtected(rel) !== null);
+  return { files, head: headCommit(root) };
+}
+
+/** How deep repositories inside the project's are looked into. */
+const NESTED_DEPTH = 3;
+
+/**
+ * What `git status` run in `cwd` (whose work tree starts at `top`) lists, signed into
+ * `files` by paths relative to `root`. A repository inside it (not a submodule) is listed
+ * by git as one folder: its own changed files are listed from it, as deep as `depth`.
+ * False when git fails.
+ */
+function listChanged(
+  root: string,
+  cwd: string,
+  top: string,
+  isProtected: ProtectedKind,
+  files: Record<string, string>,
+  depth: number,
+): boolean {
+  const status = runGit(cwd, STATUS);
+  if (!status.ok) return false;
+  for (const record of splitNul(status.stdout)) {
+    const path = statusPath(record);
+    if (path === null) continue;
+    const rel = relative(root, join(top, path));
+    if (rel === "" || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
+    if (path.endsWith("/") && depth > 0 && isRepository(join(root, rel))) {
+      const inner = join(root, rel);
+      if (listChanged(root, inner, inner, isProtected, files, depth - 1)) continue;
+    }
+    files[rel] = signature(root, rel, isProtected(rel) !== null);
+  }
+  return true;
+}
+
+/** True when `dir` holds its own repository (`.git` a folder, or a file naming one). */
+function isRepository(dir: string): boolean {
+  try {
+    lstatSync(join(dir, ".git"));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The path of one `git status --porcelain=v2 -z` record (renames are off), or null. */
@@ -123,27 +179,75 @@ export function compareSnapshots(
   root: string,
   before: TreeSnapshot,
   after: TreeSnapshot,
+  hashed: (rel: string) => boolean = () => false,
 ): TreeChange[] {
   const changes: TreeChange[] = [];
   const keys = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
+  const committed = new Map<string, boolean>();
+  if (before.head && after.head && before.head !== after.head)
+    for (const c of committedChanges(root, before.head, after.head))
+      if (!keys.has(c.path)) committed.set(c.path, c.added);
+  for (const [path, added] of committed) {
+    const now = signature(root, path, false);
+    const kind = now === ABSENT ? "deleted" : added ? "created" : "modified";
+    changes.push({
+      path,
+      kind,
+      before: added ? ABSENT : committedBefore(root, before.head, path, hashed),
+    });
+  }
+  const differ: { path: string; was: string | undefined; now: string }[] = [];
   for (const path of [...keys].sort()) {
     const was = before.files[path];
     const now =
       after.files[path] ??
       (was === undefined ? ABSENT : signature(root, path, was.startsWith("h:")));
-    if (was === now) continue;
+    if (was !== now) differ.push({ path, was, now });
+  }
+  const held = tracked(
+    root,
+    differ.filter((d) => d.was === undefined && d.now !== ABSENT).map((d) => d.path),
+  );
+  for (const { path, was, now } of differ) {
     const kind =
       now === ABSENT
         ? "deleted"
-        : was === ABSENT || (was === undefined && !tracked(root, path))
+        : was === ABSENT || (was === undefined && !held.has(path))
           ? "created"
           : "modified";
     changes.push({ path, kind, before: was ?? (kind === "created" ? ABSENT : "clean") });
   }
-  return changes;
+  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** True when git holds the path (asked only for a path that changed). */
-function tracked(root: string, rel: string): boolean {
-  return runGit(root, ["ls-files", "--error-unmatch", "--", rel]).ok;
+/**
+ * What a file committed in between held before: "clean" (what the old HEAD held), or for a
+ * protected file a hash of those bytes, since once committed git lists it clean again and
+ * only its bytes say whether it was put back.
+ */
+function committedBefore(
+  root: string,
+  head: string | null | undefined,
+  path: string,
+  hashed: (rel: string) => boolean,
+): string {
+  if (!head || !hashed(path)) return "clean";
+  const bytes = committedBytes(root, head, path);
+  return bytes === null ? "clean" : `h:${sha1Hex(bytes)}`;
 }
+
+/**
+ * Which of `paths` git holds, asked in a few calls however many there are (a command that
+ * wrote thousands of files is not one git call per file).
+ */
+function tracked(root: string, paths: readonly string[]): Set<string> {
+  const held = new Set<string>();
+  for (let at = 0; at < paths.length; at += ASKED_AT_ONCE) {
+    const some = paths.slice(at, at + ASKED_AT_ONCE);
+    const r = runGit(root, ["--literal-pathspecs", "ls-files", "-z", "--", ...some]);
+    if (r.ok) for (const path of splitNul(r.stdout)) held.add(path);
+  }
+  return held;
+}
+
+const ASKED_AT_ONCE = 500;

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { firstProgram } from "../../src/cli/doctor.ts";
+import { failClosedCommand } from "../../src/hook/fail-closed-command.ts";
 import { binary, cpilot } from "../agents/claude/_helpers.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
@@ -223,6 +224,38 @@ describe("cpilot doctor", () => {
     const after = problems();
     expect(after.qwen).toBeNull();
     expect(after.cursor).toBeNull();
+  });
+
+  test("hooks from before shell edits were seen (no shell tool after, no turn start) are a problem until reinstalled", () => {
+    const p = setup(JSON.stringify({ callbacks: [] }));
+    symlinkSync(binary(), join(p.bin, "cpilot"));
+    const hook = (command: string) => [{ type: "command", command }];
+    mkdirSync(join(p.dir, ".qwen"));
+    // what `cpilot install qwen` wrote before: the edit tools only
+    writeFileSync(
+      join(p.dir, ".qwen", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          SessionStart: [{ hooks: hook("cpilot hook qwen") }],
+          PreToolUse: [
+            { matcher: "write_file|edit", hooks: hook(failClosedCommand("cpilot hook qwen")) },
+          ],
+          PostToolUse: [{ matcher: "write_file|edit", hooks: hook("cpilot hook qwen") }],
+          Stop: [{ hooks: hook("cpilot hook qwen") }],
+        },
+      }),
+    );
+    const problem = () =>
+      (p.json().agents as { agent: string; problem: string | null }[]).find(
+        (a) => a.agent === "qwen",
+      )?.problem;
+    const before = problem();
+    expect(before).toContain("are from an older cpilot");
+    expect(before).toContain("UserPromptSubmit (the turn's start)");
+    expect(before).toContain("PostToolUse on run_shell_command (edits through the shell)");
+    expect(before).toContain("run `cpilot install qwen` again");
+    expect(cpilot(["install", "qwen"], { cwd: p.dir, env: p.env }).code).toBe(0);
+    expect(problem()).toBeNull();
   });
 
   test("an agent whose home is moved by its variable (CODEX_HOME, CLAUDE_CONFIG_DIR) is found there", () => {

@@ -2,7 +2,14 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../contract.ts";
+import type { NeededHook } from "../kit/hook-places.ts";
 import { codexHome, codexProtocol } from "./protocol.ts";
+
+/** The hooks that see edits through the shell, which installs before them lack. */
+const SHELL_HOOKS: NeededHook[] = [
+  { event: "UserPromptSubmit", why: "the turn's start" },
+  { event: "PostToolUse", tool: "Bash", why: "edits through the shell" },
+];
 
 export const codex: Agent = {
   ...codexProtocol,
@@ -46,7 +53,12 @@ export const codex: Agent = {
     ]);
     const places = [];
     for (const scope of ["project", "user"] as const) {
-      const place = groupedHookPlace(codexHooksPath(scope, root, home, env), "codex", "PreToolUse");
+      const place = groupedHookPlace(
+        codexHooksPath(scope, root, home, env),
+        "codex",
+        "PreToolUse",
+        SHELL_HOOKS,
+      );
       // written is not enough: Codex skips hooks it does not trust (asked of Codex itself)
       const inactive = place.wired
         ? await codexInactive(root, place.path, env, scope === "user")

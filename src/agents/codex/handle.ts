@@ -5,10 +5,12 @@ import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
 import { PATCH_NOT_REWRITABLE } from "../../hook/messages.ts";
+import type { ShellCall } from "../../hook/shell-check.ts";
 import { EMPTY_REPLY, type HookEvent, type HookReply } from "../../model/hook.ts";
+import type { AgentReport } from "../../ui/agent/render-outcome.ts";
 import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
 import { decisionBlockStop } from "../kit/stop-reply.ts";
-import { type CodexPatchCall, codexPatchCall, rewriteAddFile } from "./patch.ts";
+import { CODEX_SHELL_TOOL, type CodexPatchCall, codexPatchCall, rewriteAddFile } from "./patch.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 import { codexProtocol } from "./protocol.ts";
 
@@ -37,10 +39,16 @@ function parseCodexCall(stdin: string, cwd: string): Parsed<CodexCall> {
  * afterwards there is nothing cpilot can say about its files.
  */
 function codexEvent({ input, patch }: CodexCall): HookEvent | null {
-  if (input.event === "Stop")
-    return { kind: "stop", name: "Stop", session: input.session, cwd: input.cwd, written: [] };
-  if (!TOOL_EVENTS.has(input.event) || patch.kind === "none") return null;
+  const at = { name: input.event, session: input.session, cwd: input.cwd, written: [] };
+  if (input.event === "Stop") return { ...at, kind: "stop" };
+  // each prompt starts a turn: the project's files are recorded (see ../../hook/shell-check.ts)
+  if (input.event === "UserPromptSubmit") return { ...at, kind: "prompt" };
   const pre = input.event === "PreToolUse";
+  const shell = !pre && input.event === "PostToolUse" && input.toolName === CODEX_SHELL_TOOL;
+  // after a shell command that was not a patch: what it changed, found by comparing
+  if (shell && (patch.kind !== "patch" || patch.files.length === 0))
+    return { ...at, kind: "post-tool" };
+  if (!TOOL_EVENTS.has(input.event) || patch.kind === "none") return null;
   if (patch.kind === "unreadable" && !pre) return null;
   if (patch.kind === "patch" && patch.files.length === 0) return null;
   return {
@@ -58,7 +66,9 @@ function codexEvent({ input, patch }: CodexCall): HookEvent | null {
  * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
  * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks' report,
  * failures included, as `additionalContext`, which Codex adds beside the tool's own output.
- * Stop: the stop gate. Only fields Codex's output schema documents are printed (it rejects
+ * PostToolUse on the shell tool: what the command changed since the turn started
+ * (UserPromptSubmit) or the last look, checked like an edit; a protected file changed
+ * holds the stop. Stop: the stop gate. Only fields Codex's output schema documents are printed (it rejects
  * unknown ones).
  */
 export const handleCodexHook = hookHandler<CodexCall>({
@@ -67,17 +77,26 @@ export const handleCodexHook = hookHandler<CodexCall>({
   parse: (stdin, options) => parseCodexCall(stdin, options.cwd),
   event: codexEvent,
   answer: async ({ input, patch }, event, config) => {
+    const shell: ShellCall = { config, agent: "codex", session: input.session };
+    const steps = () => import("../../hook/shell-check.ts");
     if (event.kind === "stop") {
       // Loaded only at a stop: it re-runs checks, which no other call does.
       const { stopGate } = await import("../../hook/stop-gate.ts");
-      return decisionBlockStop(await stopGate({ config, agent: "codex", session: input.session }));
+      const problems = await (await steps()).shellStopProblems(shell);
+      const extras = async () => ({ problems, info: [] });
+      return decisionBlockStop(await stopGate({ ...shell, extras }));
     }
+    if (event.kind === "prompt") {
+      await (await steps()).shellTurnStarts(shell);
+      return EMPTY_REPLY;
+    }
+    if (event.kind === "post-tool") return replyWith(await (await steps()).shellEditsReport(shell));
     // Only a PreToolUse gets here with a patch cpilot cannot read (see codexEvent).
     if (patch.kind === "unreadable") return permission("deny", patch.reason);
     if (patch.kind === "none") return EMPTY_REPLY;
     return input.event === "PreToolUse"
       ? preToolUse(input, config, patch)
-      : postToolUse(input, config, patch);
+      : postToolUse(input, shell, patch);
   },
   // a config error is told in a tool's result; a stop has no channel for it (stderr only)
   tell: (_call, event) => (event.kind === "stop" ? null : contextReply),
@@ -144,9 +163,10 @@ function permission(decision: "deny", reason: string): HookReply {
 
 async function postToolUse(
   input: CodexHookInput,
-  config: ResolvedConfig,
+  shell: ShellCall,
   call: Patch,
 ): Promise<HookReply> {
+  const { config } = shell;
   const changes = patchChanges(config.root, call.cwd, call.files);
   const report = await afterEdits({
     config,
@@ -154,11 +174,28 @@ async function postToolUse(
     session: input.session,
     files: changes,
   });
+  const steps = await import("../../hook/shell-check.ts");
+  await steps.toolEditsSeen(
+    shell,
+    changes.map((c) => c.path),
+  );
+  // a patch sent through the shell may come with other commands that changed files
+  if (input.toolName === CODEX_SHELL_TOOL) {
+    const more = await steps.shellEditsReport(shell);
+    report.failures.unshift(...more.failures);
+    report.info.unshift(...more.info);
+  }
+  return replyWith(report);
+}
+
+/**
+ * A report as `additionalContext`. Never `decision: "block"` after a tool: Codex then hands
+ * the model the reason INSTEAD of the tool's output ("Success. Updated the following
+ * files: …"); additionalContext goes beside it.
+ */
+function replyWith(report: AgentReport): HookReply {
   const text = reportText(report);
-  // Never `decision: "block"` here: Codex then hands the model the reason INSTEAD of the
-  // tool's output ("Success. Updated the following files: …"); additionalContext goes beside it.
-  if (text === "") return EMPTY_REPLY;
-  return contextReply(text);
+  return text === "" ? EMPTY_REPLY : contextReply(text);
 }
 
 function contextReply(text: string): HookReply {

@@ -1,7 +1,14 @@
 /** Gemini CLI: hooks in .gemini/settings.json (project or home). */
 import { join } from "node:path";
 import type { Agent, InactiveHooks } from "../contract.ts";
+import type { NeededHook } from "../kit/hook-places.ts";
 import { geminiProtocol } from "./protocol.ts";
+
+/** The hooks that see edits through the shell, which installs before them lack. */
+const SHELL_HOOKS: NeededHook[] = [
+  { event: "BeforeAgent", why: "the turn's start" },
+  { event: "AfterTool", tool: "run_shell_command", why: "edits through the shell" },
+];
 
 const UNTRUSTED: InactiveHooks = {
   reason:
@@ -54,7 +61,12 @@ export const gemini: Agent = {
     const trustedNow =
       env.GEMINI_CLI_TRUST_WORKSPACE === "true" || geminiTrusts(root, home, env) !== false;
     return (["project", "user"] as const).map((scope) => {
-      const place = groupedHookPlace(geminiSettingsPath(scope, root, home), "gemini");
+      const place = groupedHookPlace(
+        geminiSettingsPath(scope, root, home),
+        "gemini",
+        undefined,
+        SHELL_HOOKS,
+      );
       return place.wired && !trustedNow ? { ...place, inactive: UNTRUSTED } : place;
     });
   },

@@ -12,6 +12,7 @@ import {
   geminiToolFailed,
   geminiUpdatedInput,
   isGeminiEditTool,
+  isGeminiShellTool,
 } from "./tools.ts";
 
 function denyReply(reason: string, hint?: string): Record<string, unknown> {
@@ -28,7 +29,9 @@ function denyReply(reason: string, hint?: string): Record<string, unknown> {
  * `hookSpecificOutput.tool_input`). AfterTool: the callbacks, their results as
  * `additionalContext` appended to the tool result. BeforeAgent (each prompt): the callbacks
  * table once a session and the results that waited, added to the prompt as context.
- * AfterAgent: the stop gate (`decision: "block"` sends the reason as the next prompt). Always
+ * AfterAgent: the stop gate (`decision: "block"` sends the reason as the next prompt).
+ * AfterTool on run_shell_command: what the command changed since BeforeAgent (or the last
+ * look), checked like an edit; a protected file changed holds the stop. Always
  * exit 0 with JSON or nothing on stdout; never throws.
  */
 export const handleGeminiHook = toolHookHandler({
@@ -67,4 +70,6 @@ export const handleGeminiHook = toolHookHandler({
   },
   context: hookSpecificContext,
   stop: { event: "AfterAgent", reply: decisionBlockStop },
+  // BeforeAgent fires once per prompt: the turn's start
+  shell: { isShellTool: isGeminiShellTool, turnStarts: (input) => input.event === "BeforeAgent" },
 });

@@ -20,7 +20,7 @@ export const geminiInstaller: AgentInstaller = (action, ctx) => {
     geminiHooks(command, timeout),
     isGeminiCpilotCommand,
     [
-      "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool, AfterTool (write_file|replace), AfterAgent (the stop gate)",
+      "added hooks for BeforeAgent (callbacks table, waiting results), BeforeTool (write_file|replace), AfterTool (write_file|replace|run_shell_command), AfterAgent (the stop gate)",
       `  command: ${command} (timeout ${timeout} ms)`,
     ],
     ctx.scope === "project",

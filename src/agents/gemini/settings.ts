@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { isCpilotHookCommand } from "../kit/hook-command.ts";
-import { GEMINI_EDIT_MATCHER } from "./tools.ts";
+import { GEMINI_EDIT_MATCHER, GEMINI_SHELL_TOOL } from "./tools.ts";
 
 /** Gemini CLI's default hook timeout, milliseconds. */
 export const GEMINI_DEFAULT_TIMEOUT_MS = 60_000;
@@ -22,8 +22,8 @@ export function geminiHookTimeoutMs(config: ResolvedConfig | null): number {
  * each prompt, the gate before edits, callbacks after, and the stop gate after each answer.
  */
 export function geminiHooks(command: string, timeoutMs: number): GroupedHooks {
-  const group = (name: string) => ({
-    matcher: GEMINI_EDIT_MATCHER,
+  const group = (name: string, matcher = GEMINI_EDIT_MATCHER) => ({
+    matcher,
     hooks: [{ type: "command", command, name, timeout: timeoutMs }],
   });
   return {
@@ -31,7 +31,8 @@ export function geminiHooks(command: string, timeoutMs: number): GroupedHooks {
       { hooks: [{ type: "command", command, name: "cpilot-context", timeout: 10_000 }] },
     ],
     BeforeTool: [group("cpilot-gate")],
-    AfterTool: [group("cpilot-callbacks")],
+    // after the shell tool too: what a command changed is checked like an edit
+    AfterTool: [group("cpilot-callbacks", `${GEMINI_EDIT_MATCHER}|${GEMINI_SHELL_TOOL}`)],
     // the stop gate: held while a check it was told about still fails
     AfterAgent: [
       { hooks: [{ type: "command", command, name: "cpilot-stop", timeout: timeoutMs }] },

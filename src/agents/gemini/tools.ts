@@ -8,6 +8,11 @@ export const GEMINI_EDIT_TOOLS = ["write_file", "replace"] as const;
 /** The `matcher` (a regex on the tool name) for them in `.gemini/settings.json`. */
 export const GEMINI_EDIT_MATCHER = GEMINI_EDIT_TOOLS.join("|");
 
+/** Gemini CLI's shell tool: what it changed is found by comparing the project's files. */
+export const GEMINI_SHELL_TOOL = "run_shell_command";
+
+export const isGeminiShellTool = (name: string): boolean => name === GEMINI_SHELL_TOOL;
+
 export function isGeminiEditTool(name: string): boolean {
   return (GEMINI_EDIT_TOOLS as readonly string[]).includes(name);
 }

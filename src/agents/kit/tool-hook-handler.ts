@@ -14,6 +14,7 @@ import { afterEdits, reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { gateEdit } from "../../hook/edit-gate.ts";
 import { pathInRoot } from "../../hook/root-path.ts";
+import type { ShellCall } from "../../hook/shell-check.ts";
 import type { StopVerdict } from "../../hook/stop-gate.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
@@ -58,6 +59,15 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   readonly waitingOnOtherTools?: boolean;
   /** The event fired when the agent would finish, and the stop gate's verdict in its reply. */
   readonly stop?: { readonly event: string; readonly reply: (verdict: StopVerdict) => HookReply };
+  /**
+   * Edits through the agent's shell: its shell tools (what changed after one is checked like
+   * an edit), and whether a prompt event starts the agent's turn (the project's files are
+   * recorded then: what they hold is the person's, not the agent's).
+   */
+  readonly shell?: {
+    readonly isShellTool: (toolName: string) => boolean;
+    readonly turnStarts: (input: I, config: ResolvedConfig) => boolean;
+  };
 }
 
 /** The agent's handler, built from its spec. Exit 0 with JSON or nothing; never throws. */
@@ -67,11 +77,16 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
     nothing: EMPTY_REPLY,
     parse: spec.parse,
     event: (input) => toolEvent(spec, input),
-    answer: (input, event, config) => {
+    answer: async (input, event, config) => {
+      const shell = { config, agent: spec.agent, session: input.session };
       if (event.kind === "pre-write") return preTool(spec, input, config);
-      if (event.kind === "post-write") return postTool(spec, input, config);
+      if (event.kind === "post-write") return postTool(spec, input, shell);
       if (event.kind === "stop" && spec.stop !== undefined)
-        return stopAnswer(spec.agent, spec.stop.reply, input, config);
+        return stopAnswer(spec, spec.stop.reply, shell);
+      if (event.kind === "post-tool" && spec.shell?.isShellTool(input.toolName))
+        return shellPostTool(spec, input, shell);
+      if (event.kind === "prompt" && spec.shell?.turnStarts(input, config))
+        await (await import("../../hook/shell-check.ts")).shellTurnStarts(shell);
       return promptContext(spec, input, config, event.kind === "prompt");
     },
     tell: (input, event) =>
@@ -87,7 +102,7 @@ function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): Ho
   if (input.event !== spec.preTool && input.event !== spec.postTool) return null;
   const pre = input.event === spec.preTool;
   if (!spec.isEditTool(input.toolName)) {
-    const waiting = spec.waitingOnOtherTools && !pre;
+    const waiting = (spec.waitingOnOtherTools || spec.shell?.isShellTool(input.toolName)) && !pre;
     return waiting ? { ...at, kind: "post-tool", written: [] } : null;
   }
   return { ...at, kind: pre ? "pre-write" : "post-write", written: [spec.editedPath(input)] };
@@ -109,26 +124,50 @@ async function preTool<I extends ToolHookInput>(
 async function postTool<I extends ToolHookInput>(
   spec: ToolHookSpec<I>,
   input: I,
-  config: ResolvedConfig,
+  shell: ShellCall,
 ): Promise<HookReply> {
+  const { config } = shell;
   const path = spec.editedPath(input);
   const rel = path === null ? null : pathInRoot(config.root, input.cwd, path);
   const kind = rel === null ? null : spec.change(input);
   const files = rel !== null && kind !== null ? [{ path: rel, kind }] : [];
   const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
+  if (spec.shell !== undefined && rel !== null)
+    await (await import("../../hook/shell-check.ts")).toolEditsSeen(shell, [rel]);
   const text = reportText(report);
   return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
 }
 
-async function stopAnswer(
-  agent: string,
+/** After a shell call: what it changed, checked like an edit, with the results that waited. */
+async function shellPostTool<I extends ToolHookInput>(
+  spec: ToolHookSpec<I>,
+  input: I,
+  shell: ShellCall,
+): Promise<HookReply> {
+  const { shellEditsReport } = await import("../../hook/shell-check.ts");
+  const found = await shellEditsReport(shell);
+  const waiting = takeDelivery(shell.config.root, shell.session);
+  const text = reportText({
+    failures: [...found.failures, ...waiting.failing],
+    info: [...found.info, ...waiting.info],
+  });
+  return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
+}
+
+async function stopAnswer<I extends ToolHookInput>(
+  spec: ToolHookSpec<I>,
   reply: (verdict: StopVerdict) => HookReply,
-  input: ToolHookInput,
-  config: ResolvedConfig,
+  shell: ShellCall,
 ): Promise<HookReply> {
   // Loaded only at a stop: it re-runs checks, which no other call does.
   const { stopGate } = await import("../../hook/stop-gate.ts");
-  return reply(await stopGate({ config, agent, session: input.session }));
+  const { config, session } = shell;
+  const problems =
+    spec.shell === undefined
+      ? []
+      : await (await import("../../hook/shell-check.ts")).shellStopProblems(shell);
+  const extras = async () => ({ problems, info: [] });
+  return reply(await stopGate({ config, agent: spec.agent, session, extras }));
 }
 
 /**

@@ -1,7 +1,14 @@
 /** Qwen Code: hooks in .qwen/settings.json (project or home), Claude Code's schema. */
 import { join } from "node:path";
 import type { Agent } from "../contract.ts";
+import type { NeededHook } from "../kit/hook-places.ts";
 import { qwenProtocol } from "./protocol.ts";
+
+/** The hooks that see edits through the shell, which installs before them lack. */
+const SHELL_HOOKS: NeededHook[] = [
+  { event: "UserPromptSubmit", why: "the turn's start" },
+  { event: "PostToolUse", tool: "run_shell_command", why: "edits through the shell" },
+];
 
 export const qwen: Agent = {
   ...qwenProtocol,
@@ -33,7 +40,7 @@ export const qwen: Agent = {
       import("./install.ts"),
     ]);
     return (["project", "user"] as const).map((scope) =>
-      groupedHookPlace(qwenSettingsPath(scope, root, home), "qwen", "PreToolUse"),
+      groupedHookPlace(qwenSettingsPath(scope, root, home), "qwen", "PreToolUse", SHELL_HOOKS),
     );
   },
 };

@@ -1,13 +1,17 @@
+import { claimOnce } from "../../agent-session/session-state.ts";
+import { sha1Hex } from "../../platform/digest.ts";
+import { bookkeep } from "../../util/bookkeeping.ts";
 import { decisionBlockStop } from "../kit/stop-reply.ts";
 import {
   hookSpecificContext,
   rewriteInsteadReason,
   toolHookHandler,
 } from "../kit/tool-hook-handler.ts";
-import { parseQwenInput } from "./payload.ts";
+import { parseQwenInput, type QwenHookInput } from "./payload.ts";
 import { qwenProtocol } from "./protocol.ts";
 import {
   isQwenEditTool,
+  isQwenShellTool,
   qwenChangeKind,
   qwenEditedPath,
   qwenPendingWrite,
@@ -23,7 +27,8 @@ import {
  * round) the results that waited; Stop is the stop gate (`decision: "block"` makes the
  * model go on with the reason as a new turn). Qwen ignores `updatedInput` (and a PreToolUse
  * `additionalContext` beside an allow; both seen), so a plugin's rewrite is a deny that says
- * what to write. Never throws.
+ * what to write. A shell call's changes are found by comparing the project's files with the
+ * turn's start: the first UserPromptSubmit of each prompt_id. Never throws.
  */
 export const handleQwenHook = toolHookHandler({
   agent: "qwen",
@@ -44,4 +49,13 @@ export const handleQwenHook = toolHookHandler({
   }),
   context: hookSpecificContext,
   stop: { event: "Stop", reply: decisionBlockStop },
+  shell: { isShellTool: isQwenShellTool, turnStarts },
 });
+
+/** The person's prompt, not a tool round's re-fire of UserPromptSubmit (same prompt_id). */
+function turnStarts(input: QwenHookInput, config: { root: string }): boolean {
+  if (input.event !== "UserPromptSubmit") return false;
+  if (input.promptId === undefined) return true;
+  const turn = `turn-${sha1Hex(input.promptId).slice(0, 16)}`;
+  return bookkeep(config.root, true, () => claimOnce(config.root, input.session, turn));
+}

@@ -5,7 +5,7 @@ import { type AgentInstaller, installGroupedHooks } from "../kit/agent-installer
 import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
 import { qwenProtocol } from "./protocol.ts";
-import { QWEN_EDIT_MATCHER } from "./tools.ts";
+import { QWEN_EDIT_MATCHER, QWEN_SHELL_TOOL } from "./tools.ts";
 
 /** `.qwen/settings.json` in the project, or `~/.qwen/settings.json` for --user. */
 export function qwenSettingsPath(scope: "project" | "user", root: string, home: string): string {
@@ -30,7 +30,8 @@ export function qwenHooks(command: string, timeout: number): GroupedHooks {
     UserPromptSubmit: [{ hooks: hook(60) }],
     // the gate fails closed: Qwen lets a tool run when its hook fails, and refuses on exit 2
     PreToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout, failClosedCommand(command)) }],
-    PostToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout) }],
+    // after the shell tool too: what a command changed is checked like an edit
+    PostToolUse: [{ matcher: `${QWEN_EDIT_MATCHER}|${QWEN_SHELL_TOOL}`, hooks: hook(timeout) }],
     // the stop gate: held while a check it was told about still fails
     Stop: [{ hooks: hook(timeout) }],
   };
@@ -48,7 +49,7 @@ export const qwenInstaller: AgentInstaller = (action, ctx) => {
     qwenHooks(command, timeout),
     isQwenCpilotCommand,
     [
-      "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse, PostToolUse (write_file|edit), Stop (the stop gate)",
+      "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse (write_file|edit), PostToolUse (write_file|edit|run_shell_command), Stop (the stop gate)",
       `  command: ${command} (timeout ${timeout} s)`,
       FAILS_CLOSED,
     ],

@@ -8,6 +8,11 @@ export const QWEN_EDIT_TOOLS = ["write_file", "edit"] as const;
 /** The `matcher` (a regex on the tool name) in `.qwen/settings.json`. */
 export const QWEN_EDIT_MATCHER = QWEN_EDIT_TOOLS.join("|");
 
+/** Qwen Code's shell tool: what it changed is found by comparing the project's files. */
+export const QWEN_SHELL_TOOL = "run_shell_command";
+
+export const isQwenShellTool = (name: string): boolean => name === QWEN_SHELL_TOOL;
+
 export function isQwenEditTool(name: string): boolean {
   return (QWEN_EDIT_TOOLS as readonly string[]).includes(name);
 }

@@ -32,7 +32,11 @@ describe("cpilot install codex", () => {
         gate("apply_patch"),
         gate("Bash"),
       ]);
-      expect(hooks.PostToolUse).toEqual([on("apply_patch")]);
+      expect(hooks.PostToolUse).toEqual([on("apply_patch"), on("Bash")]);
+      // the turn's start, for what the shell changes
+      expect(hooks.UserPromptSubmit).toEqual([
+        { hooks: [{ type: "command", command: "cpilot hook codex", timeout: 60 }] },
+      ]);
       expect(hooks.Stop).toEqual([
         USER.hooks.Stop[0],
         { hooks: [{ type: "command", command: "cpilot hook codex", timeout: 1260 }] },

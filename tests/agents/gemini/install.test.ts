@@ -52,7 +52,8 @@ describe("cpilot install gemini", () => {
       ]);
       expect(hooks.AfterTool).toEqual([
         {
-          matcher: "write_file|replace",
+          // the shell tool too: what a command changed is checked like an edit
+          matcher: "write_file|replace|run_shell_command",
           hooks: [
             {
               type: "command",

@@ -56,4 +56,30 @@ describe("qwen hooks", () => {
       },
     });
   });
+
+  test("a tool round's UserPromptSubmit (same prompt_id) is not a new turn: a file written in the turn outside any tool still holds the stop", () => {
+    const p = make({ callbacks: [LINT] }, { "src/.keep": "" });
+    const prompt = (text: string, id: string) =>
+      p.hook({ hook_event_name: "UserPromptSubmit", prompt: text, prompt_id: id });
+    prompt("do it", "s1########0");
+    // written in the turn by nothing cpilot hooks (a background job the agent started)
+    p.write({ "src/a.ts": "export const a = BAD;\n" });
+    // Qwen fires UserPromptSubmit again after each tool round, with the same prompt_id
+    prompt("", "s1########0");
+    const stop = p.hook({ hook_event_name: "Stop", stop_hook_active: false });
+    expect(stop.json).toEqual({
+      decision: "block",
+      reason: expect.stringContaining("BAD in src/a.ts"),
+    });
+    // the person's next prompt is a new turn: what is on disk then is theirs
+    p.write({ "src/b.ts": "export const b = BAD;\n" });
+    prompt("next", "s1########1");
+    const shell = p.hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "run_shell_command",
+      tool_input: { command: "true" },
+      tool_response: { llmContent: "Exit Code: 0" },
+    });
+    expect(shell.stdout).not.toContain("b.ts");
+  });
 });

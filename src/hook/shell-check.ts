@@ -1,0 +1,84 @@
+import type { ResolvedConfig } from "../config/resolve.ts";
+import type { AgentReport } from "../ui/agent/render-outcome.ts";
+import { bookkeep } from "../util/bookkeeping.ts";
+import { anyCallbackMatches } from "./any-match.ts";
+import type { ShellEdits } from "./shell-edits.ts";
+
+/**
+ * The pipeline's steps for edits made without an edit tool, for the agents whose hooks
+ * are the same events under other names (Codex, Qwen Code, Gemini CLI): the record taken
+ * when the agent's turn starts, what changed since checked after a shell call, and what
+ * still holds the stop. Bookkeeping that fails (a .cpilot that cannot be written) sees
+ * nothing rather than stopping the hook.
+ */
+
+/** The changed files named to the agent at most: a command that wrote thousands floods its context. */
+const NAMED_FILES = 50;
+
+export interface ShellCall {
+  readonly config: ResolvedConfig;
+  readonly agent: string;
+  readonly session: string;
+}
+
+/** The agent's turn starts: what the project's files are now is the person's, not the agent's. */
+export async function shellTurnStarts({ config, session }: ShellCall): Promise<void> {
+  const { recordTurnStart } = await import("./shell-edits.ts");
+  bookkeep(config.root, undefined, () => recordTurnStart(config, session));
+}
+
+/** Files an edit tool wrote (and cpilot checked): no later comparison takes them for the shell's. */
+export async function toolEditsSeen(call: ShellCall, files: readonly string[]): Promise<void> {
+  if (files.length === 0) return;
+  const { noteToolEdits } = await import("./shell-edits.ts");
+  bookkeep(call.config.root, undefined, () => noteToolEdits(call.config, call.session, files));
+}
+
+/**
+ * What changed since the last look, checked like an edit tool's files (every matching
+ * callback, per file and per batch): the protected files changed and the checks' failures
+ * as failures, the files named as info.
+ */
+export async function shellEditsReport({
+  config,
+  agent,
+  session,
+}: ShellCall): Promise<AgentReport> {
+  const shell = await import("./shell-edits.ts");
+  const none: ShellEdits = { files: [], protectedNotes: [] };
+  const found = bookkeep(config.root, none, () => shell.shellEditsSince(config, session));
+  const report: AgentReport = { failures: [...found.protectedNotes], info: [] };
+  if (found.files.length === 0) return report;
+  const named = found.files
+    .slice(0, NAMED_FILES)
+    .map((f) => (f.kind === "deleted" ? `${f.path} (deleted)` : f.path));
+  const more = found.files.length - named.length;
+  const rest = more > 0 ? ` and ${more} more (all checked)` : "";
+  report.info.push(`cpilot: files your command changed: ${named.join(", ")}${rest}`);
+  if (!anyCallbackMatches(config, found.files)) return report;
+  const { handleEdits } = await import("./edits.ts");
+  const done = await handleEdits({
+    config,
+    batch: { root: config.root, files: found.files, origin: { surface: "hook", agent, session } },
+    session,
+    extraEnv: { CP_AGENT: agent, CP_SESSION_ID: session },
+  });
+  report.failures.push(...done.report.failures);
+  report.info.push(...done.report.info);
+  // What a fixer rewrote is the check's, not the agent's next edit.
+  bookkeep(config.root, undefined, () => shell.settle(config, session));
+  return report;
+}
+
+/**
+ * At the stop: what changed since the last look is checked first (its failures are
+ * recorded, so the stop gate's re-run finds them), then the protected files changed
+ * through the shell and not put back, each a problem that holds the stop.
+ */
+export async function shellStopProblems(call: ShellCall): Promise<string[]> {
+  await shellEditsReport(call);
+  const { protectedStillChanged } = await import("./shell-edits.ts");
+  return bookkeep(call.config.root, [] as string[], () =>
+    protectedStillChanged(call.config, call.session),
+  );
+}

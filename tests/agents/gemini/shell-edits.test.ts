@@ -1,0 +1,53 @@
+/**
+ * Files Gemini CLI writes through its shell tool (run_shell_command), with the real CLI and
+ * `cpilot install gemini` against the scripted model: found by comparing the project's
+ * files with the turn's start (BeforeAgent), checked like an edit, told in that call's
+ * result (AfterTool), and held at the stop (AfterAgent).
+ */
+import { afterEach, expect, test } from "bun:test";
+import {
+  expectShellEditsSeen,
+  FIX_THROUGH_SHELL,
+  shellEditsProject,
+  WRITE_THROUGH_SHELL,
+} from "../../support/shell-edits-session.ts";
+import { type AgentProject, cpilot } from "./_agent-project.ts";
+import { type FakeGemini, lastUserText, startFakeGemini } from "./_fake-gemini.ts";
+import { runGemini } from "./_gemini-cli.ts";
+
+let project: AgentProject | undefined;
+let api: FakeGemini | undefined;
+afterEach(async () => {
+  project?.remove();
+  await api?.close();
+  project = undefined;
+  api = undefined;
+});
+
+const shell = (command: string) => ({
+  functionCall: { name: "run_shell_command", args: { command } },
+});
+
+test("a lint error, a formatter's rewrite and .env written through the shell reach the model and hold its stop", async () => {
+  project = shellEditsProject("gemini");
+  const p = project;
+  expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
+  api = await startFakeGemini([
+    [shell(WRITE_THROUGH_SHELL)],
+    [{ text: "done" }],
+    [shell(FIX_THROUGH_SHELL)],
+    [{ text: "fixed" }],
+  ]);
+  const run = await runGemini({
+    cwd: p.dir,
+    prompt: "do the task",
+    apiUrl: api.url,
+    timeoutMs: 120_000,
+  });
+  expect(run.code).toBe(0);
+  expect(api.escapes()).toEqual([]);
+  expectShellEditsSeen(
+    p,
+    api.turns().map((t) => lastUserText(t as never)),
+  );
+}, 200_000);

@@ -1,0 +1,154 @@
+/**
+ * Shell edits seen as a stranger would hide them: `cpilot hook codex` payloads (the turn's
+ * start, a shell call's result, the stop) around commands run in a real git repository by
+ * the test itself, as the agent's shell would have run them.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AgentProject, agentProject, GATE, LINT } from "../agents/gemini/_agent-project.ts";
+
+let project: AgentProject | undefined;
+afterEach(() => project?.remove());
+
+function committed(files: Record<string, string> = {}, gate?: unknown): AgentProject {
+  project = agentProject(
+    "codex",
+    { callbacks: [LINT], ...(gate === undefined ? {} : { gate }) },
+    { "src/a.ts": "export const a = 1;\n", ...files },
+  );
+  git(project, "add", "-A");
+  git(project, "commit", "-qm", "start");
+  return project;
+}
+
+function git(p: AgentProject, ...args: string[]): void {
+  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+    cwd: p.dir,
+  });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+}
+
+const turnStarts = (p: AgentProject) =>
+  p.hook({ hook_event_name: "UserPromptSubmit", prompt: "go" });
+/** The shell call's result as the model would see it. */
+const afterShell = (p: AgentProject) =>
+  JSON.stringify(
+    p.hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "…" },
+      tool_use_id: "call_1",
+      tool_response: "",
+    }).json,
+  );
+const stop = (p: AgentProject) =>
+  JSON.stringify(p.hook({ hook_event_name: "Stop", stop_hook_active: false }).json);
+
+test("a file committed through the shell (git commit --no-verify) is still the agent's edit", () => {
+  const p = committed();
+  turnStarts(p);
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
+  git(p, "commit", "-qam", "sneak", "--no-verify");
+  const told = afterShell(p);
+  expect(told).toContain("BAD in src/a.ts");
+  expect(stop(p)).toContain("BAD in src/a.ts");
+});
+
+test("a file hidden from git status (assume-unchanged, skip-worktree) is still seen", () => {
+  const p = committed({ "src/b.ts": "export const b = 1;\n" });
+  turnStarts(p);
+  git(p, "update-index", "--assume-unchanged", "src/a.ts");
+  git(p, "update-index", "--skip-worktree", "src/b.ts");
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
+  writeFileSync(p.path("src/b.ts"), "export const b = BAD;\n");
+  const told = afterShell(p);
+  expect(told).toContain("BAD in src/a.ts");
+  expect(told).toContain("src/b.ts");
+});
+
+test("the record of the turn deleted or garbled through the shell: every changed file is checked, and said", () => {
+  const p = committed();
+  turnStarts(p);
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
+  rmSync(p.path(".cpilot"), { recursive: true, force: true });
+  const told = afterShell(p);
+  expect(told).toContain("BAD in src/a.ts");
+  expect(told).toContain("cannot tell");
+  // garbled rather than deleted
+  turnStarts(p);
+  writeFileSync(p.path("src/c.ts"), "export const c = BAD;\n");
+  for (const f of sessionFiles(p)) writeFileSync(f, "{garbled");
+  const again = afterShell(p);
+  expect(again).toContain("cannot tell");
+  expect(again).toContain("'lint' failed on src/a.ts and src/c.ts");
+});
+
+function sessionFiles(p: AgentProject): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const full = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(full);
+      else if (e.name === "tree-snapshot.json") out.push(full);
+    }
+  };
+  walk(p.path(".cpilot"));
+  return out;
+}
+
+test("a file written then put back in the same call is nothing", () => {
+  const p = committed();
+  turnStarts(p);
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
+  writeFileSync(p.path("src/a.ts"), "export const a = 1;\n");
+  expect(afterShell(p)).not.toContain("src/a.ts");
+});
+
+test("git told to trust stat data it should not (core.trustctime, core.checkStat): a same-size write with its old time restored is seen", () => {
+  const p = committed({ "src/a.ts": "export const a = 111;\n" });
+  turnStarts(p);
+  git(p, "config", "core.trustctime", "false");
+  git(p, "config", "core.checkStat", "minimal");
+  writeFileSync(p.path("stamp"), "");
+  spawnSync("touch", ["-r", "src/a.ts", "stamp"], { cwd: p.dir });
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n"); // same size as before
+  spawnSync("touch", ["-r", "stamp", "src/a.ts"], { cwd: p.dir });
+  rmSync(p.path("stamp"));
+  expect(afterShell(p)).toContain("BAD in src/a.ts");
+});
+
+test("a file hidden by .git/info/exclude is a protected change (git's own file), held at the stop", () => {
+  const p = committed();
+  turnStarts(p);
+  writeFileSync(p.path(".git/info/exclude"), "src/x.ts\n");
+  writeFileSync(p.path("src/x.ts"), "export const x = BAD;\n");
+  const told = afterShell(p);
+  expect(told).toContain("a protected file was changed through the shell: .git/info/exclude");
+  expect(stop(p)).toContain(".git/info/exclude");
+});
+
+test("a protected file changed and committed through the shell holds the stop until its old bytes are back", () => {
+  const p = committed();
+  const config = readFileSync(p.path("callbacks.config.json"), "utf8");
+  turnStarts(p);
+  writeFileSync(p.path("callbacks.config.json"), '{"callbacks":[]}\n');
+  git(p, "commit", "-qam", "no checks", "--no-verify");
+  expect(afterShell(p)).toContain(
+    "a protected file was changed through the shell: callbacks.config.json",
+  );
+  expect(stop(p)).toContain("callbacks.config.json");
+  writeFileSync(p.path("callbacks.config.json"), config);
+  expect(stop(p)).not.toContain("callbacks.config.json");
+});
+
+test("a file a gate rule protects, changed and committed through the shell, holds the stop until put back", () => {
+  const p = committed({ "locked/x.txt": "kept\n" }, GATE);
+  turnStarts(p);
+  writeFileSync(p.path("locked/x.txt"), "changed\n");
+  git(p, "commit", "-qam", "sneak", "--no-verify");
+  expect(afterShell(p)).toContain("a protected file was changed through the shell: locked/x.txt");
+  expect(stop(p)).toContain("locked/x.txt");
+  writeFileSync(p.path("locked/x.txt"), "kept\n");
+  expect(stop(p)).not.toContain("locked/x.txt");
+});
