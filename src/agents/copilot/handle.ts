@@ -9,6 +9,7 @@ import {
   copilotPendingWrite,
   copilotToolSucceeded,
   isCopilotEditTool,
+  isCopilotShellTool,
 } from "./tools.ts";
 
 /**
@@ -30,6 +31,8 @@ export const handleCopilotHook = toolHookHandler({
   postTool: "postToolUse",
   promptEvents: ["sessionStart", "userPromptSubmitted"],
   isEditTool: isCopilotEditTool,
+  isShellTool: isCopilotShellTool,
+  turnStart: ["userPromptSubmitted"],
   editedPath: (input) => copilotEditedPath(input.toolArgs),
   pendingWrite: (input, path) =>
     copilotPendingWrite(input.toolName, path, input.toolArgs, input.session),

@@ -14,6 +14,13 @@ import { afterEdits, reportText } from "../../hook/after-edits.ts";
 import { gateEdit } from "../../hook/edit-gate.ts";
 import { hookHandler, type Parsed } from "../../hook/handler.ts";
 import { pathInRoot } from "../../hook/root-path.ts";
+import {
+  checkShellEdits,
+  noteEdited,
+  shellReport,
+  shellStopProblems,
+  startTurn,
+} from "../../hook/shell-check.ts";
 import type { StopVerdict } from "../../hook/stop-gate.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
@@ -56,6 +63,13 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   readonly context: (event: string, text: string) => HookReply;
   /** Whether the post-tool event of any other tool brings the results that waited. */
   readonly waitingOnOtherTools?: boolean;
+  /**
+   * The agent's tools that run shell commands: after each, what changed in the project since
+   * the turn started is checked like an edit (shell edits), and at the stop.
+   */
+  readonly isShellTool?: (toolName: string) => boolean;
+  /** The events that start the agent's turn: the project's files are recorded as the person's. */
+  readonly turnStart?: readonly string[];
   /** The event fired when the agent would finish, and the stop gate's verdict in its reply. */
   readonly stop?: { readonly event: string; readonly reply: (verdict: StopVerdict) => HookReply };
 }
@@ -71,7 +85,9 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
       if (event.kind === "pre-write") return preTool(spec, input, config);
       if (event.kind === "post-write") return postTool(spec, input, config);
       if (event.kind === "stop" && spec.stop !== undefined)
-        return stopAnswer(spec.agent, spec.stop.reply, input, config);
+        return stopAnswer(spec, spec.stop.reply, input, config);
+      if (event.kind === "post-tool" && spec.isShellTool?.(input.toolName))
+        return afterShell(spec, input, config);
       return promptContext(spec, input, config, event.kind === "prompt");
     },
     tell: (input, event) =>
@@ -87,7 +103,7 @@ function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): Ho
   if (input.event !== spec.preTool && input.event !== spec.postTool) return null;
   const pre = input.event === spec.preTool;
   if (!spec.isEditTool(input.toolName)) {
-    const waiting = spec.waitingOnOtherTools && !pre;
+    const waiting = !pre && (spec.waitingOnOtherTools || spec.isShellTool?.(input.toolName));
     return waiting ? { ...at, kind: "post-tool", written: [] } : null;
   }
   return { ...at, kind: pre ? "pre-write" : "post-write", written: [spec.editedPath(input)] };
@@ -115,20 +131,46 @@ async function postTool<I extends ToolHookInput>(
   const rel = path === null ? null : pathInRoot(config.root, input.cwd, path);
   const kind = rel === null ? null : spec.change(input);
   const files = rel !== null && kind !== null ? [{ path: rel, kind }] : [];
-  const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
-  const text = reportText(report);
+  try {
+    const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
+    const text = reportText(report);
+    return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
+  } finally {
+    // The record of the project's files takes this one as the tool and the checks left it.
+    if (spec.isShellTool !== undefined && rel !== null)
+      await noteEdited(config, input.session, [rel]);
+  }
+}
+
+/** After a shell command: what it changed, checked like an edit, and what waited. */
+async function afterShell<I extends ToolHookInput>(
+  spec: ToolHookSpec<I>,
+  input: I,
+  config: ResolvedConfig,
+): Promise<HookReply> {
+  const check = await checkShellEdits(config, spec.agent, input.session);
+  const shell = shellReport(check);
+  const waiting = takeDelivery(config.root, input.session);
+  const text = reportText({
+    failures: [...shell.failures, ...waiting.failing],
+    info: [...shell.info, ...waiting.info],
+  });
   return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
 }
 
-async function stopAnswer(
-  agent: string,
+async function stopAnswer<I extends ToolHookInput>(
+  spec: ToolHookSpec<I>,
   reply: (verdict: StopVerdict) => HookReply,
-  input: ToolHookInput,
+  input: I,
   config: ResolvedConfig,
 ): Promise<HookReply> {
   // Loaded only at a stop: it re-runs checks, which no other call does.
   const { stopGate } = await import("../../hook/stop-gate.ts");
-  return reply(await stopGate({ config, agent, session: input.session }));
+  const { agent } = spec;
+  const shell =
+    spec.isShellTool === undefined ? [] : await shellStopProblems(config, agent, input.session);
+  const extras = async () => ({ problems: shell, info: [] });
+  return reply(await stopGate({ config, agent, session: input.session, extras }));
 }
 
 /**
@@ -142,6 +184,7 @@ async function promptContext<I extends ToolHookInput>(
   config: ResolvedConfig,
   announce: boolean,
 ): Promise<HookReply> {
+  if (spec.turnStart?.includes(input.event)) await startTurn(config, input.session);
   const parts: string[] = [];
   if (announce && agentSettings(config.source.agent).announceCallbacks) {
     const panel = renderCallbacksPanel(config);
