@@ -37,10 +37,20 @@ describe("preToolUse: the write gate", () => {
     expect((r.json as { permissionDecision: string }).permissionDecision).toBe("deny");
   });
 
-  test("a plugin's rewrite cannot be applied (modifiedArgs is ignored): deny, with what to write", () => {
+  test("a plugin's rewrite goes in as modifiedArgs, with no permission granted", () => {
     const p = make({ callbacks: [], gate: GATE });
     const r = pre(p, "create", { path: p.path("a.mod"), file_text: "mine\n" });
-    const json = r.json as { permissionDecision: string; permissionDecisionReason: string };
+    expect(r.json).toEqual({ modifiedArgs: { path: p.path("a.mod"), file_text: "MODIFIED\n" } });
+  });
+
+  test("a plugin's rewrite of an edit replaces the whole file; on an empty file it is denied", () => {
+    const p = make({ callbacks: [], gate: GATE }, { "a.mod": "old\n", "b.mod": "" });
+    const edit = (name: string) =>
+      pre(p, "edit", { path: p.path(name), old_str: "old", new_str: "new" }).json;
+    expect(edit("a.mod")).toEqual({
+      modifiedArgs: { path: p.path("a.mod"), old_str: "old\n", new_str: "MODIFIED\n" },
+    });
+    const json = edit("b.mod") as { permissionDecision: string; permissionDecisionReason: string };
     expect(json.permissionDecision).toBe("deny");
     expect(json.permissionDecisionReason).toContain("MODIFIED");
   });
