@@ -111,3 +111,20 @@ describe("agentStop: the stop gate", () => {
     expect(fixed.stdout).toBe("");
   });
 });
+
+describe("shell edits: postToolUse on bash", () => {
+  test("a file an edit tool wrote is not taken for the shell's; one the shell wrote is", () => {
+    const p = make({ callbacks: [LINT] }, { "src/.keep": "" });
+    p.hook({ timestamp: 1, prompt: "go" });
+    p.write({ "src/a.ts": "export const a = 1;\n" });
+    post(p, "create", { path: p.path("src/a.ts"), file_text: "export const a = 1;\n" });
+    const quiet = post(p, "bash", { command: "ls", description: "look" });
+    expect(quiet.stdout).toBe("");
+    p.write({ "src/b.ts": "BAD\n" });
+    const told = post(p, "bash", { command: "echo BAD > src/b.ts", description: "write" });
+    const text = (told.json as { additionalContext: string }).additionalContext;
+    expect(text).toContain("files your command changed: src/b.ts");
+    expect(text).toContain("BAD in src/b.ts");
+    expect(text).not.toContain("src/a.ts");
+  });
+});
