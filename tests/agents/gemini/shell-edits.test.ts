@@ -7,9 +7,8 @@
 import { afterEach, expect, test } from "bun:test";
 import {
   expectShellEditsSeen,
-  FIX_THROUGH_SHELL,
   shellEditsProject,
-  WRITE_THROUGH_SHELL,
+  shellEditsScript,
 } from "../../support/shell-edits-session.ts";
 import { type AgentProject, cpilot } from "./_agent-project.ts";
 import { type FakeGemini, lastUserText, startFakeGemini } from "./_fake-gemini.ts";
@@ -32,12 +31,7 @@ test("a lint error, a formatter's rewrite and .env written through the shell rea
   project = shellEditsProject("gemini");
   const p = project;
   expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
-  api = await startFakeGemini([
-    [shell(WRITE_THROUGH_SHELL)],
-    [{ text: "done" }],
-    [shell(FIX_THROUGH_SHELL)],
-    [{ text: "fixed" }],
-  ]);
+  api = await startFakeGemini(shellEditsScript(shell));
   const run = await runGemini({
     cwd: p.dir,
     prompt: "do the task",
