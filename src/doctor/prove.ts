@@ -25,7 +25,12 @@ import type { Agent, DeliveryProof, HookPlace } from "../agents/contract.ts";
 export const FAIL_MARK = "cpilot-proof: this check fails on purpose";
 export const GATE_MARK = "cpilot-proof: proof-locked/ is read-only";
 
+/**
+ * The throwaway project's config. Its check fails on purpose, so the stop gate would hold
+ * every stop and the agent would ask the model again for each: the proof lets it stop.
+ */
 export const PROOF_CONFIG = {
+  agent: { maxStopBlocks: 0 },
   callbacks: [
     {
       name: "proof-check",
