@@ -26,7 +26,12 @@ import { NEAREST_NPM_SHIM } from "../platform/nearest-npm-shim.ts";
 export const FAIL_MARK = "cpilot-proof: this check fails on purpose";
 export const GATE_MARK = "cpilot-proof: proof-locked/ is read-only";
 
+/**
+ * The throwaway project's config. Its check fails on purpose, so the stop gate would hold
+ * every stop and the agent would ask the model again for each: the proof lets it stop.
+ */
 export const PROOF_CONFIG = {
+  agent: { maxStopBlocks: 0 },
   callbacks: [
     {
       name: "proof-check",

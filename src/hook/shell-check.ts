@@ -1,14 +1,16 @@
+import { takeDelivery } from "../agent-session/notices.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { AgentReport } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { anyCallbackMatches } from "./any-match.ts";
 import type { ShellEdits } from "./shell-edits.ts";
+import type { StopVerdict } from "./stop-gate.ts";
 
 /**
  * The pipeline's steps for edits made without an edit tool, for the agents whose hooks
  * are the same events under other names (Codex, Qwen Code, Gemini CLI): the record taken
  * when the agent's turn starts, what changed since checked after a shell call, and what
- * still holds the stop. Bookkeeping that fails (a .cpilot that cannot be written) sees
+ * still holds the stop (OpenCode's plugin calls the same steps). Bookkeeping that fails (a .cpilot that cannot be written) sees
  * nothing rather than stopping the hook.
  */
 
@@ -81,4 +83,25 @@ export async function shellStopProblems(call: ShellCall): Promise<string[]> {
   return bookkeep(call.config.root, [] as string[], () =>
     protectedStillChanged(call.config, call.session),
   );
+}
+
+/**
+ * After a shell call, for the agents whose shell tool's result also brings what waited: what
+ * the command changed (as `shellEditsReport`), then the background results not yet told.
+ */
+export async function shellToolReport(call: ShellCall): Promise<AgentReport> {
+  const found = await shellEditsReport(call);
+  const waiting = takeDelivery(call.config.root, call.session);
+  return {
+    failures: [...found.failures, ...waiting.failing],
+    info: [...found.info, ...waiting.info],
+  };
+}
+
+/** The stop gate, with the shell's edits since the last look checked and its problems added. */
+export async function shellStopGate(call: ShellCall): Promise<StopVerdict> {
+  // Loaded only at a stop: it re-runs checks, which no other call does.
+  const { stopGate } = await import("./stop-gate.ts");
+  const problems = await shellStopProblems(call);
+  return stopGate({ ...call, extras: async () => ({ problems, info: [] }) });
 }

@@ -14,7 +14,11 @@ import {
 } from "../agents/gemini/_agent-project.ts";
 import { afterLastTurn, type FakeOpenAI, type Step } from "./fake-openai.ts";
 
-export const CONFIG = { callbacks: [LINT, FORMAT], gate: GATE };
+/**
+ * The session ends with the failing file in place, so the stop gate holds it: once is enough
+ * here (its limits are proven by `stopGateHeld`), and each held stop is one more model turn.
+ */
+export const CONFIG = { agent: { maxStopBlocks: 1 }, callbacks: [LINT, FORMAT], gate: GATE };
 
 export interface SessionTexts {
   /** The first model request as text (the session-start context). */

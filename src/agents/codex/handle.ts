@@ -79,13 +79,7 @@ export const handleCodexHook = hookHandler<CodexCall>({
   answer: async ({ input, patch }, event, config) => {
     const shell: ShellCall = { config, agent: "codex", session: input.session };
     const steps = () => import("../../hook/shell-check.ts");
-    if (event.kind === "stop") {
-      // Loaded only at a stop: it re-runs checks, which no other call does.
-      const { stopGate } = await import("../../hook/stop-gate.ts");
-      const problems = await (await steps()).shellStopProblems(shell);
-      const extras = async () => ({ problems, info: [] });
-      return decisionBlockStop(await stopGate({ ...shell, extras }));
-    }
+    if (event.kind === "stop") return decisionBlockStop(await (await steps()).shellStopGate(shell));
     if (event.kind === "prompt") {
       await (await steps()).shellTurnStarts(shell);
       return EMPTY_REPLY;

@@ -1,6 +1,9 @@
+import { postNotice } from "../../agent-session/inbox.ts";
+import { modifiedNote } from "../../hook/edit-gate.ts";
 import type { StopVerdict } from "../../hook/stop-gate.ts";
 import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
 import { rewriteInsteadReason, toolHookHandler } from "../kit/tool-hook-handler.ts";
+import { copilotModifiedArgs, writtenNote } from "./modified-args.ts";
 import { parseCopilotInput } from "./payload.ts";
 import { copilotDeny, copilotProtocol } from "./protocol.ts";
 import {
@@ -9,6 +12,7 @@ import {
   copilotPendingWrite,
   copilotToolSucceeded,
   isCopilotEditTool,
+  isCopilotShellTool,
 } from "./tools.ts";
 
 /**
@@ -18,9 +22,11 @@ import {
  * top-level `additionalContext`, which Copilot appends to the tool's own output;
  * sessionStart brings the callbacks table and userPromptSubmitted (and postToolUse of any
  * other tool, so they reach the model with the next tool call) the results that waited,
- * all as `additionalContext`; agentStop is the stop gate. Not used: `decision: "block"` on postToolUse (it replaces the
- * tool's output with the reason), `modifiedArgs` (ignored), `hookSpecificOutput`
- * (ignored). Exit 0 with JSON or nothing; never throws.
+ * all as `additionalContext`; agentStop is the stop gate. A write-gate plugin's change goes
+ * in through preToolUse's `modifiedArgs`, which Copilot applies. After bash (and its
+ * companions), what the shell changed is checked like an edit. Not used: `decision:
+ * "block"` on postToolUse (it replaces the tool's output with the reason),
+ * `hookSpecificOutput` (ignored). Exit 0 with JSON or nothing; never throws.
  */
 export const handleCopilotHook = toolHookHandler({
   agent: "copilot",
@@ -30,21 +36,34 @@ export const handleCopilotHook = toolHookHandler({
   postTool: "postToolUse",
   promptEvents: ["sessionStart", "userPromptSubmitted"],
   isEditTool: isCopilotEditTool,
+  shell: {
+    isShellTool: isCopilotShellTool,
+    turnStarts: (input) => input.event === "userPromptSubmitted",
+  },
   editedPath: (input) => copilotEditedPath(input.toolArgs),
   pendingWrite: (input, path) =>
     copilotPendingWrite(input.toolName, path, input.toolArgs, input.session),
   change: (input) =>
     copilotToolSucceeded(input.toolResult) ? copilotChangeKind(input.toolName) : null,
   deny: (reason) => copilotDeny(reason),
-  // Copilot CLI ignores `modifiedArgs` (1.0.102, seen): the model must write it itself.
-  modified: (_input, _config, decision) => ({
-    json: copilotDeny(
-      rewriteInsteadReason(
-        decision,
-        "and Copilot CLI cannot apply a changed call, so it did not run",
-      ),
-    ),
-  }),
+  // Copilot CLI applies `modifiedArgs` (1.0.102, seen) but tells the model nothing: the
+  // note of what was written comes with this call's postToolUse.
+  modified: (input, config, decision) => {
+    const args = copilotModifiedArgs(input.toolName, input.toolArgs, decision);
+    if (args === null)
+      return {
+        json: copilotDeny(
+          rewriteInsteadReason(
+            decision,
+            "and this edit cannot carry the whole file (it is missing or empty), so it did not run; use create",
+          ),
+        ),
+      };
+    const note = `${modifiedNote(input.toolName, decision)}\n${writtenNote(decision)}`;
+    postNotice(config.root, input.session, { kind: "gate-modified", text: note });
+    // No permissionDecision: the person's own permission rules still decide whether it runs.
+    return { json: { modifiedArgs: args } };
+  },
   // Copilot CLI reads a top-level `additionalContext` (it ignores `hookSpecificOutput`).
   context: (_event, text) => ({ json: { additionalContext: text } }),
   waitingOnOtherTools: true,

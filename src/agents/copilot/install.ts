@@ -65,7 +65,7 @@ export const copilotInstaller: AgentInstaller = (action, ctx) => {
     path,
     changed: true,
     lines: [
-      "added hooks for sessionStart, userPromptSubmitted (callbacks table, waiting results), preToolUse, postToolUse (create, edit), agentStop (the stop gate)",
+      "added hooks for sessionStart, userPromptSubmitted (callbacks table, waiting results, the turn's start), preToolUse, postToolUse (create, edit, bash), agentStop (the stop gate)",
       `  command: ${command} (timeout ${timeout} s)`,
     ],
   };

@@ -10,6 +10,25 @@ export function isCopilotEditTool(name: string): boolean {
   return (COPILOT_EDIT_TOOLS as readonly string[]).includes(name);
 }
 
+/**
+ * Copilot CLI's tools that run shell commands: `bash {command, description}` (and
+ * `powershell` on Windows), and the ones that feed or read a shell it left running.
+ */
+const COPILOT_SHELL_TOOLS = [
+  "bash",
+  "write_bash",
+  "read_bash",
+  "stop_bash",
+  "powershell",
+  "write_powershell",
+  "read_powershell",
+  "stop_powershell",
+];
+
+export function isCopilotShellTool(name: string): boolean {
+  return COPILOT_SHELL_TOOLS.includes(name);
+}
+
 /** The (absolute) path a create/edit call writes, or null. */
 export function copilotEditedPath(args: JsonObject): string | null {
   return str(args.path) || null;

@@ -131,11 +131,15 @@ async function postTool<I extends ToolHookInput>(
   const rel = path === null ? null : pathInRoot(config.root, input.cwd, path);
   const kind = rel === null ? null : spec.change(input);
   const files = rel !== null && kind !== null ? [{ path: rel, kind }] : [];
-  const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
-  if (spec.shell !== undefined && rel !== null)
-    await (await import("../../hook/shell-check.ts")).toolEditsSeen(shell, [rel]);
-  const text = reportText(report);
-  return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
+  try {
+    const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
+    const text = reportText(report);
+    return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
+  } finally {
+    // The record of the project's files takes this one as the tool and the checks left it.
+    if (spec.shell !== undefined && rel !== null)
+      await (await import("../../hook/shell-check.ts")).toolEditsSeen(shell, [rel]);
+  }
 }
 
 /** After a shell call: what it changed, checked like an edit, with the results that waited. */
@@ -144,13 +148,8 @@ async function shellPostTool<I extends ToolHookInput>(
   input: I,
   shell: ShellCall,
 ): Promise<HookReply> {
-  const { shellEditsReport } = await import("../../hook/shell-check.ts");
-  const found = await shellEditsReport(shell);
-  const waiting = takeDelivery(shell.config.root, shell.session);
-  const text = reportText({
-    failures: [...found.failures, ...waiting.failing],
-    info: [...found.info, ...waiting.info],
-  });
+  const { shellToolReport } = await import("../../hook/shell-check.ts");
+  const text = reportText(await shellToolReport(shell));
   return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
 }
 
@@ -159,15 +158,11 @@ async function stopAnswer<I extends ToolHookInput>(
   reply: (verdict: StopVerdict) => HookReply,
   shell: ShellCall,
 ): Promise<HookReply> {
+  if (spec.shell !== undefined)
+    return reply(await (await import("../../hook/shell-check.ts")).shellStopGate(shell));
   // Loaded only at a stop: it re-runs checks, which no other call does.
   const { stopGate } = await import("../../hook/stop-gate.ts");
-  const { config, session } = shell;
-  const problems =
-    spec.shell === undefined
-      ? []
-      : await (await import("../../hook/shell-check.ts")).shellStopProblems(shell);
-  const extras = async () => ({ problems, info: [] });
-  return reply(await stopGate({ config, agent: spec.agent, session, extras }));
+  return reply(await stopGate(shell));
 }
 
 /**

@@ -7,6 +7,13 @@ import { gateAll } from "../../hook/gate-all.ts";
 import { readJsonObject, str } from "../../hook/hook-json.ts";
 import { patchUnreadable } from "../../hook/messages.ts";
 import { pathInRoot } from "../../hook/root-path.ts";
+import {
+  type ShellCall,
+  shellStopGate,
+  shellToolReport,
+  shellTurnStarts,
+  toolEditsSeen,
+} from "../../hook/shell-check.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { HookEvent, HookReply } from "../../model/hook.ts";
@@ -14,7 +21,7 @@ import { isObject } from "../../util/json-file.ts";
 import { readOpencodePatch } from "../kit/patch/opencode-reading.ts";
 import { patchChanges, patchWrites } from "../kit/patch/patch-files.ts";
 import { opencodeProtocol } from "./protocol.ts";
-import { OPENCODE_WRITE_TOOLS } from "./write-tools.ts";
+import { OPENCODE_SHELL_TOOLS, OPENCODE_WRITE_TOOLS } from "./write-tools.ts";
 
 /** One call of the plugin, as `cpilot hook opencode` reads it. */
 export interface OpencodeCall {
@@ -54,6 +61,9 @@ const writesFiles = (call: OpencodeCall): boolean =>
   patchText(call.args) !== undefined;
 
 function opencodeEvent(call: OpencodeCall): HookEvent | null {
+  const at = { name: call.event, session: call.session, cwd: call.cwd };
+  if (call.event === "chat.message") return { ...at, kind: "prompt", written: [] };
+  if (call.event === "session.stop") return { ...at, kind: "stop", written: [] };
   const before = call.event === "tool.execute.before";
   if (!before && call.event !== "tool.execute.after") return null;
   const writes = writesFiles(call);
@@ -84,7 +94,11 @@ export const handleOpencodeHook = hookHandler<OpencodeCall>({
   allow: ALLOW,
   parse: (stdin, options) => parseOpencodeCall(stdin, options.cwd),
   event: opencodeEvent,
-  answer: (call, event, config) => (isBefore(event) ? before(call, config) : after(call, config)),
+  answer: (call, event, config) => {
+    if (event.kind === "prompt") return turnStart(call, config);
+    if (event.kind === "stop") return stop(call, config);
+    return isBefore(event) ? before(call, config) : after(call, config);
+  },
   // Only the after-event's reply reaches the model.
   tell: (_call, event) =>
     isBefore(event) ? null : (text) => ({ json: { additional_context: text } }),
@@ -169,12 +183,49 @@ async function before(call: OpencodeCall, config: ResolvedConfig): Promise<HookR
   return { json: { decision: "allow", args, message } };
 }
 
-async function after(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
-  const files = changesOf(call, config);
-  const report = await afterEdits({ config, agent: "opencode", session: call.session, files });
-  const text = reportText(report);
-  return text === "" ? NOTHING : { json: { additional_context: text } };
+/** A user message starts a turn: the project's files as they are now are the person's. */
+async function turnStart(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
+  await shellTurnStarts(shellCall(call, config));
+  return NOTHING;
 }
+
+/**
+ * The agent would finish its turn: the pipeline's stop gate, with what the shell changed
+ * since the last look checked first. `{ decision: "block", reason }` makes the plugin hand
+ * the reason to the model as the next user message; the notes of a stop let through go to
+ * stderr, for the person.
+ */
+async function stop(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
+  const verdict = await shellStopGate(shellCall(call, config));
+  if (verdict.block) return { json: { decision: "block", reason: verdict.reason } };
+  return verdict.notes === null ? NOTHING : { json: {}, stderr: verdict.notes };
+}
+
+async function after(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
+  // After a shell command: what it changed since the last look, checked like an edit, and what waited.
+  if (OPENCODE_SHELL_TOOLS.includes(call.tool))
+    return say(reportText(await shellToolReport(shellCall(call, config))));
+  const files = changesOf(call, config);
+  try {
+    const report = await afterEdits({ config, agent: "opencode", session: call.session, files });
+    return say(reportText(report));
+  } finally {
+    // The record of the project's files takes these as the tool and the checks left them.
+    await toolEditsSeen(
+      shellCall(call, config),
+      files.map((f) => f.path),
+    );
+  }
+}
+
+const shellCall = (call: OpencodeCall, config: ResolvedConfig): ShellCall => ({
+  config,
+  agent: "opencode",
+  session: call.session,
+});
+
+const say = (text: string): HookReply =>
+  text === "" ? NOTHING : { json: { additional_context: text } };
 
 function changesOf(call: OpencodeCall, config: ResolvedConfig): FileChange[] {
   const patch = patchText(call.args);

@@ -95,8 +95,17 @@ function ask(payload: Record<string, unknown>, cwd: string): Promise<Answer> {
 
 type Input = { tool: string; sessionID?: string; callID?: string; args?: Record<string, unknown> };
 
-export const CpilotPlugin = async (ctx: { directory?: string; worktree?: string }) => {
+type Part = { type?: string };
+type Client = {
+  session: {
+    message(o: { path: { id: string; messageID: string } }): Promise<{ data?: { parts?: Part[] } }>;
+    prompt(o: { path: { id: string }; body: { noReply: boolean; parts: { type: "text"; text: string }[] } }): Promise<unknown>;
+  };
+};
+
+export const CpilotPlugin = async (ctx: { directory?: string; worktree?: string; client?: Client }) => {
   const cwd = ctx.directory || ctx.worktree || process.cwd();
+  const client = ctx.client;
   const argsByCall = new Map<string, Record<string, unknown>>();
   const payload = (event: string, input: Input, args: Record<string, unknown>) => ({
     hook_event_name: event,
@@ -107,6 +116,27 @@ export const CpilotPlugin = async (ctx: { directory?: string; worktree?: string 
     cwd,
   });
   return {
+    // A turn starts: cpilot records the project's files, so what the shell changes later is told apart.
+    "chat.message": async (input: { sessionID?: string }) => {
+      await ask({ hook_event_name: "chat.message", session_id: input.sessionID ?? "", cwd }, cwd);
+    },
+    /**
+     * The stop gate. A message's text ended with no tool call in it: the agent would finish
+     * its turn. While cpilot holds the stop, its reason goes in as the next user message
+     * before OpenCode's loop looks for one, so the model goes on with it.
+     */
+    "experimental.text.complete": async (input: { sessionID?: string; messageID?: string }) => {
+      if (!client || !input.sessionID || !input.messageID) return;
+      try {
+        const got = await client.session.message({ path: { id: input.sessionID, messageID: input.messageID } });
+        if ((got?.data?.parts ?? []).some((p) => p.type === "tool")) return;
+        const answer = await ask({ hook_event_name: "session.stop", session_id: input.sessionID, cwd }, cwd);
+        if (!("reply" in answer) || answer.reply.decision !== "block" || !answer.reply.reason) return;
+        await client.session.prompt({ path: { id: input.sessionID }, body: { noReply: true, parts: [{ type: "text", text: answer.reply.reason }] } });
+      } catch (e) {
+        process.stderr.write(\`cpilot: the stop gate did not run (\${(e as Error).message})\\n\`);
+      }
+    },
     "tool.execute.before": async (input: Input, output: { args: Record<string, unknown> }) => {
       const args = output.args ?? {};
       const answer = await ask(payload("tool.execute.before", input, args), cwd);

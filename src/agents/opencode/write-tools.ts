@@ -7,3 +7,6 @@ export const OPENCODE_WRITE_TOOLS = ["write", "edit", "multiedit", "patch", "app
 
 /** Longest the plugin waits for `cpilot hook opencode`, as Claude Code's default hook timeout. */
 export const OPENCODE_HOOK_TIMEOUT_MS = 600_000;
+
+/** OpenCode's tool that runs shell commands: what it changed is found by comparing the project's files. */
+export const OPENCODE_SHELL_TOOLS: readonly string[] = ["bash"];

@@ -6,12 +6,10 @@
  */
 import { expect, test } from "bun:test";
 import { e2eSessions } from "../../support/e2e-sessions.ts";
-import { afterLastTurn } from "../../support/fake-openai.ts";
 import {
   expectShellEditsSeen,
-  FIX_THROUGH_SHELL,
-  shellEditsProject,
-  WRITE_THROUGH_SHELL,
+  playShellSession,
+  shellEditsScript,
 } from "../../support/shell-edits-session.ts";
 import { codexCli } from "./_codex-cli.ts";
 
@@ -19,22 +17,12 @@ const sessions = e2eSessions(codexCli);
 const shell = (command: string) => ({ tool: "exec_command", args: { cmd: command } });
 
 test("a lint error, a formatter's rewrite and .env written through the shell reach the model and hold its stop", async () => {
-  const project = shellEditsProject("codex");
-  const s = await sessions.start(
-    project,
-    [
-      [shell(WRITE_THROUGH_SHELL)],
-      [{ text: "done" }],
-      [shell(FIX_THROUGH_SHELL)],
-      [{ text: "fixed" }],
-    ],
+  const { run, project, after } = await playShellSession(
+    sessions,
+    "codex",
+    shellEditsScript(shell),
     ["--trust-project"],
   );
-  const run = await s.run("do the task");
   expect(run.code).toBe(0);
-  expect(s.api.escapes().map((r) => r.path)).toEqual([]);
-  expectShellEditsSeen(
-    project,
-    s.api.turns().map((t) => afterLastTurn(t as never)),
-  );
+  expectShellEditsSeen(project, after);
 }, 300_000);

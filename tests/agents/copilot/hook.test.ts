@@ -37,10 +37,20 @@ describe("preToolUse: the write gate", () => {
     expect((r.json as { permissionDecision: string }).permissionDecision).toBe("deny");
   });
 
-  test("a plugin's rewrite cannot be applied (modifiedArgs is ignored): deny, with what to write", () => {
+  test("a plugin's rewrite goes in as modifiedArgs, with no permission granted", () => {
     const p = make({ callbacks: [], gate: GATE });
     const r = pre(p, "create", { path: p.path("a.mod"), file_text: "mine\n" });
-    const json = r.json as { permissionDecision: string; permissionDecisionReason: string };
+    expect(r.json).toEqual({ modifiedArgs: { path: p.path("a.mod"), file_text: "MODIFIED\n" } });
+  });
+
+  test("a plugin's rewrite of an edit replaces the whole file; on an empty file it is denied", () => {
+    const p = make({ callbacks: [], gate: GATE }, { "a.mod": "old\n", "b.mod": "" });
+    const edit = (name: string) =>
+      pre(p, "edit", { path: p.path(name), old_str: "old", new_str: "new" }).json;
+    expect(edit("a.mod")).toEqual({
+      modifiedArgs: { path: p.path("a.mod"), old_str: "old\n", new_str: "MODIFIED\n" },
+    });
+    const json = edit("b.mod") as { permissionDecision: string; permissionDecisionReason: string };
     expect(json.permissionDecision).toBe("deny");
     expect(json.permissionDecisionReason).toContain("MODIFIED");
   });
@@ -99,5 +109,22 @@ describe("agentStop: the stop gate", () => {
     p.write({ "src/a.ts": "fine\n" });
     const fixed = p.hook({ timestamp: 4, stopReason: "end_turn", stopHookActive: true });
     expect(fixed.stdout).toBe("");
+  });
+});
+
+describe("shell edits: postToolUse on bash", () => {
+  test("a file an edit tool wrote is not taken for the shell's; one the shell wrote is", () => {
+    const p = make({ callbacks: [LINT] }, { "src/.keep": "" });
+    p.hook({ timestamp: 1, prompt: "go" });
+    p.write({ "src/a.ts": "export const a = 1;\n" });
+    post(p, "create", { path: p.path("src/a.ts"), file_text: "export const a = 1;\n" });
+    const quiet = post(p, "bash", { command: "ls", description: "look" });
+    expect(quiet.stdout).toBe("");
+    p.write({ "src/b.ts": "BAD\n" });
+    const told = post(p, "bash", { command: "echo BAD > src/b.ts", description: "write" });
+    const text = (told.json as { additionalContext: string }).additionalContext;
+    expect(text).toContain("files your command changed: src/b.ts");
+    expect(text).toContain("BAD in src/b.ts");
+    expect(text).not.toContain("src/a.ts");
   });
 });

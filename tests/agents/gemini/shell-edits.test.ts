@@ -4,50 +4,39 @@
  * files with the turn's start (BeforeAgent), checked like an edit, told in that call's
  * result (AfterTool), and held at the stop (AfterAgent).
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import {
   expectShellEditsSeen,
-  FIX_THROUGH_SHELL,
   shellEditsProject,
-  WRITE_THROUGH_SHELL,
+  shellEditsScript,
 } from "../../support/shell-edits-session.ts";
-import { type AgentProject, cpilot } from "./_agent-project.ts";
-import { type FakeGemini, lastUserText, startFakeGemini } from "./_fake-gemini.ts";
+import { cpilot } from "./_agent-project.ts";
+import { lastUserText, startFakeGemini } from "./_fake-gemini.ts";
 import { runGemini } from "./_gemini-cli.ts";
-
-let project: AgentProject | undefined;
-let api: FakeGemini | undefined;
-afterEach(async () => {
-  project?.remove();
-  await api?.close();
-  project = undefined;
-  api = undefined;
-});
 
 const shell = (command: string) => ({
   functionCall: { name: "run_shell_command", args: { command } },
 });
 
 test("a lint error, a formatter's rewrite and .env written through the shell reach the model and hold its stop", async () => {
-  project = shellEditsProject("gemini");
-  const p = project;
-  expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
-  api = await startFakeGemini([
-    [shell(WRITE_THROUGH_SHELL)],
-    [{ text: "done" }],
-    [shell(FIX_THROUGH_SHELL)],
-    [{ text: "fixed" }],
-  ]);
-  const run = await runGemini({
-    cwd: p.dir,
-    prompt: "do the task",
-    apiUrl: api.url,
-    timeoutMs: 120_000,
-  });
-  expect(run.code).toBe(0);
-  expect(api.escapes()).toEqual([]);
-  expectShellEditsSeen(
-    p,
-    api.turns().map((t) => lastUserText(t as never)),
-  );
+  const p = shellEditsProject("gemini");
+  const api = await startFakeGemini(shellEditsScript(shell));
+  try {
+    expect(cpilot(["install", "gemini"], { cwd: p.dir }).code).toBe(0);
+    const run = await runGemini({
+      cwd: p.dir,
+      prompt: "do the task",
+      apiUrl: api.url,
+      timeoutMs: 120_000,
+    });
+    expect(run.code).toBe(0);
+    expect(api.escapes()).toEqual([]);
+    expectShellEditsSeen(
+      p,
+      api.turns().map((t) => lastUserText(t as never)),
+    );
+  } finally {
+    p.remove();
+    await api.close();
+  }
 }, 200_000);
