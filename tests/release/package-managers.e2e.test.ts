@@ -1,17 +1,19 @@
 // The npm packages installed from their tarballs by the package managers people use (pnpm
-// in a workspace with a `catalog:`, bun), the pre-release way: overrides naming the
-// tarballs. Each time the hook command `install claude` wrote must start the native binary,
+// in a workspace with a `catalog:`, yarn 4 in a workspace, bun), the pre-release way:
+// overrides or resolutions naming the tarballs. Each time the hook command `install claude` wrote must start the native binary,
 // never Node: it runs with no node on PATH, and the shim's only fallback is `node`.
-// pnpm comes from the npm registry on first use, into node_modules/.cache/cpilot-release.
+// pnpm and yarn come from the npm registry on first use, into node_modules/.cache/cpilot-release.
 import { beforeAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { TARGETS, type Target } from "../../scripts/release/targets.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 import { ensureRelease, RELEASE, REPO } from "./_release-build.ts";
 
 const VERSION: string = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version;
 const PNPM_VERSION = "12.4.2";
+const YARN_VERSION = "4.18.1";
 const TOOLS = join(REPO, "node_modules", ".cache", "cpilot-release", "tools");
 const BUN = join(REPO, "node_modules", ".bin", "bun");
 const tarball = (name: string) =>
@@ -19,7 +21,8 @@ const tarball = (name: string) =>
 
 beforeAll(() => {
   process.stderr.write(`package managers e2e: ${ensureRelease("host")}\n`);
-  if (!existsSync(join(TOOLS, "node_modules", "pnpm", "package.json"))) {
+  const yarn = join(TOOLS, "node_modules", "@yarnpkg", "cli-dist", "package.json");
+  if (!existsSync(join(TOOLS, "node_modules", "pnpm", "package.json")) || !existsSync(yarn)) {
     mkdirSync(TOOLS, { recursive: true });
     const r = spawnSync(
       "npm",
@@ -27,10 +30,12 @@ beforeAll(() => {
         "--prefix",
         TOOLS,
         `pnpm@${PNPM_VERSION}`,
+        `@yarnpkg/cli-dist@${YARN_VERSION}`,
       ]),
       { encoding: "utf8", timeout: 300_000 },
     );
-    if (r.status !== 0) throw new Error(`Cannot install pnpm: npm install failed\n${r.stderr}`);
+    if (r.status !== 0)
+      throw new Error(`Cannot install pnpm and yarn: npm install failed\n${r.stderr}`);
   }
 }, 20 * 60_000);
 
@@ -136,6 +141,67 @@ test("bun with overrides installs both libc builds: the shim still picks the bin
   expectHookRunsNative(project);
 }, 600_000);
 
+test("yarn 4 workspace (node-modules linker) with resolutions: the hook command runs the binary", () => {
+  const project = userProject();
+  // yarn stops at an optional dependency it cannot resolve, so a pre-release's resolutions
+  // name every platform package; those for other machines stand in here, never installed.
+  const resolutions: Record<string, string> = {
+    "@cpilot/linux-x64": `file:${tarball("@cpilot/linux-x64")}`,
+  };
+  for (const target of TARGETS.filter((t) => t.name !== "linux-x64")) {
+    resolutions[target.npm.name] = `file:${otherPlatformPackage(project, target)}`;
+  }
+  writeFiles(project, {
+    "package.json": JSON.stringify({
+      name: "root",
+      private: true,
+      workspaces: ["packages/*"],
+      devDependencies: { cpilot: `file:${tarball("cpilot")}` },
+      resolutions,
+    }),
+    "packages/a/package.json": JSON.stringify({ name: "a", version: "1.0.0" }),
+    ".yarnrc.yml": "nodeLinker: node-modules\nenableTelemetry: false\n",
+  });
+  const yarn = join(TOOLS, "node_modules", "@yarnpkg", "cli-dist", "bin", "yarn.js");
+  const env = { PATH: process.env.PATH, HOME: project, YARN_GLOBAL_FOLDER: join(project, ".yg") };
+  const install = spawnSync("node", [yarn, "install"], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+  expect(install.stdout).toContain("Done");
+  expect(install.status).toBe(0);
+  expect(readdirSync(join(project, "node_modules", "@cpilot"))).toEqual(["linux-x64"]);
+  const run = spawnSync("node", [yarn, "cpilot", "install", "claude"], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  expect(run.status).toBe(0);
+  expectHookRunsNative(project);
+}, 600_000);
+
+/** A packed stand-in for another machine's platform package, with its os, cpu and libc. */
+function otherPlatformPackage(project: string, target: Target): string {
+  const dir = join(project, ".platforms", target.name);
+  writeFiles(dir, {
+    "package.json": JSON.stringify({
+      name: target.npm.name,
+      version: VERSION,
+      os: [target.npm.os],
+      cpu: [target.npm.cpu],
+      ...(target.npm.libc ? { libc: [target.npm.libc] } : {}),
+    }),
+  });
+  const packed = spawnSync("npm", ["pack", dir, "--json", "--pack-destination", project], {
+    encoding: "utf8",
+  });
+  expect(packed.status).toBe(0);
+  return join(project, (JSON.parse(packed.stdout) as [{ filename: string }])[0].filename);
+}
+
 /** A git repo with a config that fails a .txt file holding a line "fail". */
 function userProject(): string {
   const project = tempDir("cpilot-pm-", { git: true });
@@ -150,7 +216,7 @@ function userProject(): string {
         },
       ],
     }),
-    ".gitignore": "node_modules/\n.store/\n.bun-cache/\n.musl-package/\n",
+    ".gitignore": "node_modules/\n.store/\n.bun-cache/\n.musl-package/\n.platforms/\n.yg/\n",
   });
   return project;
 }
