@@ -124,6 +124,37 @@ describe("cpilot doctor --prove claude, with Claude Code itself", () => {
     expect(r.code).toBe(0);
   }, 320_000);
 
+  test("npm route: --agent-bin runs the hook command install wrote, through node_modules' shim", () => {
+    // A project with cpilot as an npm dependency: the package's sh shim and this platform's
+    // binary where npm puts them, and no cpilot on PATH.
+    const root = tempDir("cpilot-prove-live-", { git: true });
+    writeFileSync(
+      join(root, "package.json"),
+      JSON.stringify({ private: true, devDependencies: { cpilot: "0.1.0" } }),
+    );
+    const modules = join(root, "node_modules");
+    mkdirSync(join(modules, "cpilot", "bin"), { recursive: true });
+    mkdirSync(join(modules, "@cpilot", "linux-x64"), { recursive: true });
+    symlinkSync(
+      join(import.meta.dir, "..", "..", "npm", "cpilot", "bin", "cpilot.sh"),
+      join(modules, "cpilot", "bin", "cpilot.sh"),
+    );
+    symlinkSync(cpilotBinary(), join(modules, "@cpilot", "linux-x64", "cpilot"));
+    const r = prove(
+      ["claude", "--agent-bin", CLAUDE_BIN],
+      tempDir("cpilot-prove-home-"),
+      "/usr/local/bin:/usr/bin:/bin",
+      undefined,
+      root,
+    );
+    expect(r.stdout).toContain(
+      'hook command: "$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh hook claude (as `cpilot install` writes it)',
+    );
+    expect(r.stdout).toContain("✓ a failing check reaches the model");
+    expect(r.stdout).toContain("✓ a gate refusal reaches it");
+    expect(r.code).toBe(0);
+  }, 320_000);
+
   test("an --agent-bin that is not Claude Code: the model was never asked, and the proof fails", () => {
     const r = prove(["claude", "--agent-bin", "/bin/false"], tempDir("cpilot-prove-home-"));
     expect(r.stdout).toContain(

@@ -9,7 +9,16 @@
  * refused there (and reported).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../../agents/contract.ts";
@@ -46,6 +55,7 @@ export async function proveLive(
       `${JSON.stringify(PROOF_CONFIG, null, 2)}\n`,
     );
     mkdirSync(join(project, "proof"));
+    lendNpmInstall(root, project);
     const copied = driver.copyProjectSettings?.(root, project) ?? [];
     const substituted = driver.substitute?.({ root, home, env, scratch, bin }) ?? {
       env,
@@ -138,6 +148,28 @@ export async function proveLive(
     rmSync(project, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * A project that installs cpilot as an npm dependency gets hook commands through its
+ * node_modules (the package's shim), not this binary's path: the throwaway project declares
+ * the same dependency and borrows the real node_modules, so `install` writes, and the agent
+ * runs, the command the person's own install wrote.
+ */
+function lendNpmInstall(root: string, project: string): void {
+  let spec: unknown;
+  try {
+    const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+    spec = pkg?.devDependencies?.cpilot ?? pkg?.dependencies?.cpilot;
+  } catch {
+    return;
+  }
+  if (typeof spec !== "string" || !existsSync(join(root, "node_modules"))) return;
+  writeFileSync(
+    join(project, "package.json"),
+    `${JSON.stringify({ private: true, devDependencies: { cpilot: spec } }, null, 2)}\n`,
+  );
+  symlinkSync(join(root, "node_modules"), join(project, "node_modules"));
 }
 
 interface Ran {
