@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
-import { changedOrUntracked, gitPrefix } from "../match/git-prefix.ts";
+import { gitPrefix } from "../match/git-prefix.ts";
 import { sha1Hasher, sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
@@ -28,15 +28,23 @@ export function fileContentId(root: string, path: string): string {
 }
 
 /** Past this many files, their ids come from git's index (one listing) rather than each file's bytes. */
-const MANY_FILES = 64;
+export const MANY_FILES = 64;
 
 /**
  * Content ids of root-relative files as on disk now. Many files: the index's blob ids for
- * those git sees unchanged (its stat cache answers for them), the others hashed from disk.
+ * those git sees unchanged (its stat cache answers for them), the others hashed from disk;
+ * from `project`'s listing when given, so the runs of one batch ask git once.
  */
-export function contentIds(root: string, paths: Iterable<string>): Map<string, string> {
+export function contentIds(
+  root: string,
+  paths: Iterable<string>,
+  project?: ProjectSnapshot,
+): Map<string, string> {
   const wanted = [...new Set(paths)];
-  const known = wanted.length > MANY_FILES ? projectContent(root, Number.POSITIVE_INFINITY) : null;
+  const known =
+    wanted.length > MANY_FILES
+      ? (project ?? new ProjectSnapshot(root)).content(Number.POSITIVE_INFINITY)
+      : null;
   const ids = new Map<string, string>();
   for (const path of wanted) ids.set(path, known?.get(path) ?? fileContentId(root, path));
   return ids;
@@ -140,46 +148,16 @@ function treeOf(root: string, commit: string): string | null {
 }
 
 /**
- * The project's content now, in one key: HEAD's tree at `root` and the content of each file
- * that differs from it (changed, staged, untracked and not ignored). Equal to the tree id
- * itself when nothing differs, so a run on a clean tree and HEAD's record share a key. Null
- * outside git or before the first commit.
- */
-export function worktreeKey(root: string): string | null {
-  return new ProjectSnapshot(root).key();
-}
-
-/**
- * Every file of the project (tracked, or untracked and not ignored) with its content id
- * now, at most `max` of them (null past it, outside git, or when git fails): index blob ids
- * from `git ls-files -s`, those of files that differ from the index hashed from disk.
- */
-export function projectContent(root: string, max: number): Map<string, string> | null {
-  const listed = runGit(root, ["ls-files", "-s", "-z"]);
-  if (!listed.ok) return null;
-  const ids = new Map<string, string>();
-  for (const entry of splitNul(listed.stdout)) {
-    const tab = entry.indexOf("\t");
-    const id = entry.slice(0, tab).split(" ")[1];
-    if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
-    if (ids.size > max) return null;
-  }
-  const dirty = changedOrUntracked(root, []);
-  if (dirty === null) return null;
-  for (const path of dirty) if (!isStatePath(path)) ids.set(path, fileContentId(root, path));
-  return ids.size > max ? null : ids;
-}
-
-/**
  * The project's content at one moment, each git answer asked once: HEAD's tree, the files
- * that differ from it, the key of the whole (see worktreeKey), every file's id (see
- * projectContent). For one comparison, where each was asked two or three times.
+ * that differ from it, the key of the whole, every file's id. For one comparison, or the
+ * cache lookups of one batch, where each was asked two or three times.
  */
 export class ProjectSnapshot {
   private state: WorktreeState | null | undefined;
   private treeId: string | null | undefined;
   private dirtyFiles: string[] | null | undefined;
   private dirtyIds: Map<string, string> | undefined;
+  private everyId: Map<string, string> | null | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -215,7 +193,12 @@ export class ProjectSnapshot {
     return this.dirtyIds;
   }
 
-  /** See {@link worktreeKey}. */
+  /**
+   * The project's content in one key: HEAD's tree at the root and the content of each file
+   * that differs from it (changed, staged, untracked and not ignored). Equal to the tree id
+   * itself when nothing differs, so a run on a clean tree and HEAD's record share a key.
+   * Null outside git or before the first commit.
+   */
   key(): string | null {
     const tree = this.tree();
     const dirty = this.dirty();
@@ -225,8 +208,17 @@ export class ProjectSnapshot {
     return sha1Hex([tree, ...dirty.map((path) => `${path}\0${ids.get(path)}`)].join("\n"));
   }
 
-  /** See {@link projectContent}. */
-  content(max: number): Map<string, string> | null {
+  /**
+   * Every file of the project (tracked, or untracked and not ignored) with its content id,
+   * at most `max` of them (null past it, outside git, or when git fails): index blob ids from
+   * `git ls-files -s`, those of files that differ from HEAD or the index hashed from disk.
+   * Listed once, whatever `max` later calls give. Read only. */
+  content(max: number): ReadonlyMap<string, string> | null {
+    if (this.everyId === undefined) this.everyId = this.list();
+    return this.everyId === null || this.everyId.size > max ? null : this.everyId;
+  }
+
+  private list(): Map<string, string> | null {
     const listed = runGit(this.root, ["ls-files", "-s", "-z"]);
     if (!listed.ok || this.dirty() === null) return null;
     const ids = new Map<string, string>();
@@ -234,9 +226,8 @@ export class ProjectSnapshot {
       const tab = entry.indexOf("\t");
       const id = entry.slice(0, tab).split(" ")[1];
       if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
-      if (ids.size > max) return null;
     }
     for (const [path, id] of this.idsOfDirty()) ids.set(path, id);
-    return ids.size > max ? null : ids;
+    return ids;
   }
 }

@@ -1,5 +1,6 @@
 import { sha1Hex } from "../platform/digest.ts";
-import { contentIds, NO_CONTENT, worktreeKey } from "./content.ts";
+import { contentIds, MANY_FILES, NO_CONTENT, ProjectSnapshot } from "./content.ts";
+import { packageFileIds } from "./package-files.ts";
 
 /** What a run's result is keyed by, and the content it read as the key saw it. */
 export interface RunKey {
@@ -12,25 +13,32 @@ export interface RunKey {
 
 /**
  * The key of one run: the check's definition key, the files it is given, and the content it
- * reads: those files' (a command that takes its files), or the whole project's (one that
- * checks the project whatever it is given: `tsc -p .` reads files it is not handed, so its
- * key is HEAD's tree and every file that differs from it). Null when the content cannot be
- * known (outside git for a whole-project check): such a run is not cached.
+ * reads: those files' and their nested packages' configs and lockfiles (a command that takes
+ * its files), or the whole project's (one that checks the project whatever it is given:
+ * `tsc -p .` reads files it is not handed, so its key is HEAD's tree and every file that
+ * differs from it). Null when the content cannot be known (outside git for a whole-project
+ * check): such a run is not cached. `project`: the project as the batch's runs all see it
+ * before any starts, so git is asked once for them all.
  */
 export function runKey(
   root: string,
   definition: string,
   files: readonly string[],
   wholeProject: boolean,
+  project: ProjectSnapshot = new ProjectSnapshot(root),
 ): RunKey | null {
-  const ids = contentIds(root, files);
+  const ids = contentIds(root, files, project);
   const read: Record<string, string> = Object.create(null);
   for (const [file, id] of ids) read[file] = id;
   const parts = [definition, wholeProject ? "project" : "files"];
-  const tree = wholeProject ? worktreeKey(root) : null;
+  const tree = wholeProject ? project.key() : null;
   if (wholeProject) {
     if (tree === null) return null;
     parts.push(tree);
+  } else {
+    const known =
+      new Set(files).size > MANY_FILES ? project.content(Number.POSITIVE_INFINITY) : null;
+    parts.push(...packageFileIds(root, files, known));
   }
   for (const file of [...files].sort()) parts.push(`${file}\0${ids.get(file) ?? NO_CONTENT}`);
   return { key: sha1Hex(parts.join("\n")), read, whole: tree };
