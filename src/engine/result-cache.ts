@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import type { ProjectSnapshot } from "../cache/content.ts";
+import { ProjectSnapshot } from "../cache/content.ts";
 import { LocalStore } from "../cache/local-store.ts";
 import { changedSince, type RunKey, runKey } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
@@ -62,8 +62,9 @@ export function lookUp(
   definition: string,
   files: readonly string[],
   wholeProject: boolean,
+  project: ProjectSnapshot = new ProjectSnapshot(root),
 ): CacheLookup | null {
-  const key = runKey(root, definition, files, wholeProject);
+  const key = runKey(root, definition, files, wholeProject, project);
   if (key === null) return null;
   const record = storeOf(root).getSync(key.key);
   const usable = record !== undefined && record.changed.length === 0;
