@@ -161,6 +161,23 @@ export class ProjectSnapshot {
 
   constructor(private readonly root: string) {}
 
+  /**
+   * The project as a pass of git's already saw it, without asking again: HEAD's commit and
+   * the files that differ from it with their content ids (cpilot's state files left out). For a caller that knows the tree holds exactly that now (see check-staged.ts).
+   */
+  static seeded(
+    root: string,
+    commit: string,
+    changed: ReadonlyMap<string, string>,
+  ): ProjectSnapshot {
+    const project = new ProjectSnapshot(root);
+    const dirty = [...changed.keys()].filter((p) => !isStatePath(p)).sort();
+    project.state = { commit, dirty };
+    project.dirtyFiles = dirty;
+    project.dirtyIds = new Map(dirty.map((p) => [p, changed.get(p) ?? NO_CONTENT]));
+    return project;
+  }
+
   private worktree(): WorktreeState | null {
     if (this.state === undefined) this.state = worktreeState(this.root);
     return this.state;

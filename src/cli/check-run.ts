@@ -155,6 +155,7 @@ export async function runCheck(
       ...planOptions,
       signal: options.signal,
       resyncTree: config.source.resync === "tree" || failOnChange,
+      ...(staged?.project ? { project: staged.project } : {}),
       // a terminal shows a rewrite as a name and line counts: not worth reading every file
       // of a large check first (CI and --json show the diffs: those keep the full snapshot)
       ...(failOnChange || json ? {} : { contentSnapshotLimit: TERMINAL_SNAPSHOT_LIMIT }),

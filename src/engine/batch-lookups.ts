@@ -18,8 +18,11 @@ export interface Prepared {
  * runs that start at once use these; a run that waits for a fixer looks again (the fixer
  * may have changed what it reads).
  */
-export function prepareLookups(root: string, planned: readonly PlannedRun[]): Prepared[] {
-  const project = new ProjectSnapshot(root);
+export function prepareLookups(
+  root: string,
+  planned: readonly PlannedRun[],
+  project: ProjectSnapshot = new ProjectSnapshot(root),
+): Prepared[] {
   const definitions = new Map<PlannedRun["callback"], string>();
   return planned.map((p) => {
     let definition = definitions.get(p.callback);

@@ -1,3 +1,4 @@
+import type { ProjectSnapshot } from "../cache/content.ts";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import type { CpilotConfig } from "../config/types.ts";
@@ -43,6 +44,8 @@ export interface RunOptions extends PlanOptions {
    * `persist`. Default: env CP_OWNER_PID, else the process running the engine.
    */
   readonly ownerPid?: number;
+  /** The project as it is before the runs, when the caller already asked git (check --staged). */
+  readonly project?: ProjectSnapshot;
 }
 
 export interface Engine {
@@ -95,7 +98,7 @@ export function createEngine(options: {
     runOptions.onPlanned?.(planned);
     if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: leftOut };
     mark("engine: runs planned");
-    const prepared = prepareLookups(batch.root, planned);
+    const prepared = prepareLookups(batch.root, planned, runOptions.project);
     await fetchRemoteResults(batch, prepared);
     mark("engine: results looked up");
     // Fixers before readers, `after` lists: each run starts once the runs it waits for ended.
