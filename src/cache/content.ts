@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { runGit, splitNul } from "../match/git.ts";
+import { runGit, runGitAsync, splitNul } from "../match/git.ts";
 import { gitPrefix } from "../match/git-prefix.ts";
 import { sha1Hasher, sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
@@ -77,14 +77,9 @@ interface WorktreeState {
   readonly dirty: readonly string[];
 }
 
-/**
- * One `git status` for both HEAD's commit and the files that differ from it, so the two
- * always describe the same moment. Null outside git or when git fails.
- */
-function worktreeState(root: string): WorktreeState | null {
-  const prefix = gitPrefix(root);
-  if (prefix === null) return null;
-  const r = runGit(root, [
+/** The `git status` that says HEAD's commit and what differs from it, for root's `prefix`. */
+function statusArgs(prefix: string): string[] {
+  return [
     "status",
     "--porcelain=v2",
     "--branch",
@@ -92,11 +87,24 @@ function worktreeState(root: string): WorktreeState | null {
     "--untracked-files=all",
     "--no-renames",
     ...(prefix === "" ? [] : ["--", "."]),
-  ]);
-  if (!r.ok) return null;
+  ];
+}
+
+/**
+ * One `git status` for both HEAD's commit and the files that differ from it, so the two
+ * always describe the same moment. Null outside git or when git fails.
+ */
+function worktreeState(root: string): WorktreeState | null {
+  const prefix = gitPrefix(root);
+  if (prefix === null) return null;
+  const r = runGit(root, statusArgs(prefix));
+  return r.ok ? parseWorktree(r.stdout, prefix) : null;
+}
+
+function parseWorktree(stdout: string, prefix: string): WorktreeState {
   let commit: string | null = null;
   const dirty: string[] = [];
-  for (const entry of splitNul(r.stdout)) {
+  for (const entry of splitNul(stdout)) {
     if (entry.startsWith("# branch.oid ")) {
       const oid = entry.slice("# branch.oid ".length);
       commit = /^[0-9a-f]{40,64}$/.test(oid) ? oid : null;
@@ -108,6 +116,39 @@ function worktreeState(root: string): WorktreeState | null {
     if (own !== "") dirty.push(own);
   }
   return { commit, dirty };
+}
+
+/** The index's blob id of every file `git ls-files -s -z` lists. */
+function parseListing(stdout: string): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const entry of splitNul(stdout)) {
+    const tab = entry.indexOf("\t");
+    const id = entry.slice(0, tab).split(" ")[1];
+    if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
+  }
+  return ids;
+}
+
+const LISTING = ["ls-files", "-s", "-z"];
+
+/**
+ * The project as it is now, its two git answers asked at once and without waiting: for a
+ * command that can ask while its config loads (`check --all`). Null outside git or when
+ * git fails (the snapshot then asks again as it needs).
+ */
+export async function readProjectAhead(root: string): Promise<ProjectSnapshot | null> {
+  const prefix = gitPrefix(root);
+  if (prefix === null) return null;
+  const [status, listing] = await Promise.all([
+    runGitAsync(root, statusArgs(prefix)),
+    runGitAsync(root, LISTING),
+  ]);
+  if (!status.ok || !listing.ok) return null;
+  return ProjectSnapshot.read(
+    root,
+    parseWorktree(status.stdout, prefix),
+    parseListing(listing.stdout),
+  );
 }
 
 /** Fields before the path in each kind of `git status --porcelain=v2` entry. */
@@ -158,8 +199,18 @@ export class ProjectSnapshot {
   private dirtyFiles: string[] | null | undefined;
   private dirtyIds: Map<string, string> | undefined;
   private everyId: Map<string, string> | null | undefined;
+  /** The index's ids as read ahead (see readProjectAhead), until content() takes them. */
+  private listing: Map<string, string> | undefined;
 
   constructor(private readonly root: string) {}
+
+  /** The project from its `git status` and `git ls-files -s`, read by the caller at one time. */
+  static read(root: string, state: WorktreeState, listing: Map<string, string>): ProjectSnapshot {
+    const project = new ProjectSnapshot(root);
+    project.state = state;
+    project.listing = listing;
+    return project;
+  }
 
   /**
    * The project as a pass of git's already saw it, without asking again: HEAD's commit and
@@ -236,14 +287,14 @@ export class ProjectSnapshot {
   }
 
   private list(): Map<string, string> | null {
-    const listed = runGit(this.root, ["ls-files", "-s", "-z"]);
-    if (!listed.ok || this.dirty() === null) return null;
-    const ids = new Map<string, string>();
-    for (const entry of splitNul(listed.stdout)) {
-      const tab = entry.indexOf("\t");
-      const id = entry.slice(0, tab).split(" ")[1];
-      if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
+    let ids = this.listing;
+    if (ids === undefined) {
+      const listed = runGit(this.root, LISTING);
+      if (!listed.ok) return null;
+      ids = parseListing(listed.stdout);
     }
+    this.listing = undefined;
+    if (this.dirty() === null) return null;
     for (const [path, id] of this.idsOfDirty()) ids.set(path, id);
     return ids;
   }
