@@ -15,6 +15,7 @@ import { executeRun } from "./execute-run.ts";
 import { nestedConfigMarkers } from "./nested-configs.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
+import { reachAgain } from "./reach-again.ts";
 import { fetchRemoteResults, settleRemoteResults } from "./remote-results.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
 import { pruneRuns } from "./runs-store.ts";
@@ -166,6 +167,11 @@ export function createEngine(options: {
       if (before !== null) dropSnapshot(before);
       throw err;
     });
+    // A cargo run stopped at old errors before the edited files: again, for their crates.
+    for (const [i, result] of [...mainRuns].entries()) {
+      const again = planned[i] ? reachAgain(batch.root, planned[i], result) : null;
+      if (again !== null && !signal.aborted) mainRuns.push(await runOne(again, -1));
+    }
     const runs = [...mainRuns, ...triggerRuns];
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
