@@ -257,7 +257,8 @@ export class ProjectSnapshot {
   }
 
   private idsOfDirty(): Map<string, string> {
-    this.dirtyIds ??= contentIds(this.root, this.dirty() ?? []);
+    // each hashed from disk: contentIds would list the project through a snapshot again
+    this.dirtyIds ??= new Map((this.dirty() ?? []).map((p) => [p, fileContentId(this.root, p)]));
     return this.dirtyIds;
   }
 
