@@ -151,7 +151,7 @@ export function writeSlowConfigs(dir: string, perFile: boolean): void {
   );
 }
 
-const CONFIGS = ["callbacks.config.json", "lefthook.yml", ".pre-commit-config.yaml"];
+export const CONFIGS = ["callbacks.config.json", "lefthook.yml", ".pre-commit-config.yaml"];
 
 /** The slow configs staged too: prek refuses to run with its config changed but unstaged. */
 export function stageConfigs(dir: string): void {

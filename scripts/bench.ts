@@ -4,12 +4,14 @@
 // with 1 and 1,000 staged files and with 1 partially staged file, and the Claude Code PostToolUse hook call (the peers'
 // equivalent: a run on that one file). The re-check cases swap `true` for a 300 ms job:
 // `check --all` again on content already checked (recheck), and `check --staged` of a file
-// the agent loop already checked (loop-staged); cpilot replays those from its result cache. Floors run in the same rounds: git's own listings, an
+// the agent loop already checked (loop-staged); cpilot replays those from its result cache;
+// and `check --all` in a fresh clone whose results CI put in a remote cache (remote: the real
+// turborepo-remote-cache server on 127.0.0.1). Floors run in the same rounds: git's own listings, an
 // empty compiled Bun program, `bash -c true`. Prints a markdown report; asserts nothing.
 // Needs `npm run build` first, and GNU time (/usr/bin/time) for the peak memory.
 //
 // Usage: scripts/bench [--quick] [--sizes 2000,20000,100000] [--shapes 10,200]
-//   [--ignored 0,50000] [--cases all,staged:1,staged:1000,partial:1,hook,recheck,loop-staged]
+//   [--ignored 0,50000] [--cases all,staged:1,staged:1000,partial:1,hook,recheck,loop-staged,remote]
 //   [--runs N] [--warmup N]
 //   [--out docs/bench/DATE.md] [--dir DIR] [--keep]
 // --quick: 2,000 files, both shapes, no ignored files, 3 runs: 48 s on the busy 2-core
@@ -25,8 +27,10 @@ import { parseArgs } from "node:util";
 import { benchDir, createCostLine } from "./_bench-dir.ts";
 import { type Command, measureOnce, requireGnuTime, type Sample } from "./_bench-measure.ts";
 import { executableKind, findPeers } from "./_bench-peers.ts";
+import { type BenchRemote, freshClone, startBenchRemote } from "./_bench-remote.ts";
 import {
   addIgnored,
+  CONFIGS,
   HOOK_FILE,
   makeRepo,
   type RepoShape,
@@ -64,13 +68,15 @@ const quick = values.quick === true;
 const SIZES = numbers(values.sizes ?? (quick ? "2000" : "2000,20000,100000"));
 const SHAPES = numbers(values.shapes ?? "10,200");
 const IGNORED = numbers(values.ignored ?? (quick ? "0" : "0,50000")).sort((a, b) => a - b);
-const CASES = list(values.cases ?? "all,staged:1,staged:1000,partial:1,hook,recheck,loop-staged");
+const CASES = list(
+  values.cases ?? "all,staged:1,staged:1000,partial:1,hook,recheck,loop-staged,remote",
+);
 const RUNS = Number(values.runs ?? (quick ? "3" : "15"));
 const WARMUP = Number(values.warmup ?? (quick ? "1" : "2"));
 for (const c of CASES) {
-  if (!/^(all|hook|recheck|loop-staged|(staged|partial):\d+)$/.test(c)) {
+  if (!/^(all|hook|recheck|loop-staged|remote|(staged|partial):\d+)$/.test(c)) {
     process.stderr.write(
-      `Cannot run case "${c}": unknown\nhint: all, staged:N, partial:N, hook, recheck or loop-staged\n`,
+      `Cannot run case "${c}": unknown\nhint: all, staged:N, partial:N, hook, recheck, loop-staged or remote\n`,
     );
     process.exit(2);
   }
@@ -95,7 +101,9 @@ try {
 const runtimeFloor = buildRuntimeFloor(mkdtempSync(join(tmpdir(), "cpilot-bench-floor-")));
 // The runtime folder (kept config values) of this run only.
 const runtimeDir = mkdtempSync(join(tmpdir(), "cpilot-bench-run-"));
+let remote: BenchRemote | null = null;
 process.on("exit", () => {
+  remote?.stop();
   rmSync(dirname(runtimeFloor), { recursive: true, force: true });
   rmSync(runtimeDir, { recursive: true, force: true });
   if (!values.keep) rmSync(work, { recursive: true, force: true });
@@ -207,6 +215,7 @@ const CASE_LABELS: Record<string, string> = {
   all: "check --all",
   recheck: `check --all again on unchanged content, a ${SLOW_JOB_S * 1000} ms job (cpilot replays it)`,
   "loop-staged": `--staged, 1 file the agent loop already checked, a ${SLOW_JOB_S * 1000} ms job`,
+  remote: `check --all in a fresh clone, CI's results in the remote cache, a ${SLOW_JOB_S * 1000} ms job`,
   hook: "Claude hook call (PostToolUse, 1 file)",
 };
 const caseLabel = (c: string, staged: number) =>
@@ -232,6 +241,46 @@ function measureCase(repo: string, label: string, dir: string, tools: readonly T
     floor: t.floor === true,
     samples: samples[i] ?? [],
   }));
+}
+
+/**
+ * The remote case: the bench repo checks everything with writes on (CI), then a fresh clone
+ * (another machine, reads only) runs `check --all`, each timed call with its local results
+ * cleared first so every result comes from the remote (the `rm` is in cpilot's time: about
+ * a `bash -c true` floor). The peers run the job itself in the clone.
+ */
+async function remoteCase(repo: string, dir: string): Promise<Row[]> {
+  remote ??= await startBenchRemote(work);
+  writeSlowConfigs(dir, false);
+  rmSync(join(dir, ".cpilot", "cache", "results"), { recursive: true, force: true });
+  const env = { ...CPILOT_ENV, ...remote.env };
+  const ci = { ...env, CPILOT_REMOTE_CACHE_WRITE: "1" };
+  measureOnce({ cmd: cpilot, args: ["check", "--all"], env: ci }, dir, scratch, "cpilot as CI");
+  const clone = freshClone(dir, join(work, "clone"), CONFIGS);
+  restoreConfigs(dir);
+  const { lefthook, prek } = peers;
+  const tools: Tool[] = [
+    {
+      tool: "cpilot",
+      cmd: "sh",
+      args: ["-c", 'rm -rf .cpilot/cache/results && exec "$0" check --all', cpilot],
+      env,
+    },
+  ];
+  if (lefthook)
+    tools.push({
+      tool: "lefthook",
+      cmd: lefthook.path,
+      args: ["run", "pre-commit", "--all-files", "--no-tty"],
+      env: LEFTHOOK_ENV,
+    });
+  if (prek)
+    tools.push({ tool: "prek", cmd: prek.path, args: ["run", "--all-files"], env: PREK_ENV });
+  const label = caseLabel("remote", 0);
+  progress(`${repo}: ${label}`);
+  const rows = measureCase(repo, label, clone, [...tools, ...FLOORS]);
+  rmSync(clone, { recursive: true, force: true });
+  return rows;
 }
 
 let currentShape: RepoShape = { files: 0, perFolder: 1 };
@@ -260,6 +309,10 @@ for (const files of SIZES) {
           ? stageChanges(dir, currentShape, wanted, c.startsWith("partial:"))
           : 0;
         if (!wanted) unstageAll(dir);
+        if (c === "remote") {
+          rows.push(...(await remoteCase(repo, dir)));
+          continue;
+        }
         const slow = c === "recheck" || c === "loop-staged";
         if (slow) {
           writeSlowConfigs(dir, c === "loop-staged");

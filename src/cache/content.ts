@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { runGit, splitNul } from "../match/git.ts";
-import { changedOrUntracked, gitPrefix } from "../match/git-prefix.ts";
+import { runGit, runGitAsync, splitNul } from "../match/git.ts";
+import { gitPrefix } from "../match/git-prefix.ts";
 import { sha1Hasher, sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
@@ -28,15 +28,23 @@ export function fileContentId(root: string, path: string): string {
 }
 
 /** Past this many files, their ids come from git's index (one listing) rather than each file's bytes. */
-const MANY_FILES = 64;
+export const MANY_FILES = 64;
 
 /**
  * Content ids of root-relative files as on disk now. Many files: the index's blob ids for
- * those git sees unchanged (its stat cache answers for them), the others hashed from disk.
+ * those git sees unchanged (its stat cache answers for them), the others hashed from disk;
+ * from `project`'s listing when given, so the runs of one batch ask git once.
  */
-export function contentIds(root: string, paths: Iterable<string>): Map<string, string> {
+export function contentIds(
+  root: string,
+  paths: Iterable<string>,
+  project?: ProjectSnapshot,
+): Map<string, string> {
   const wanted = [...new Set(paths)];
-  const known = wanted.length > MANY_FILES ? projectContent(root, Number.POSITIVE_INFINITY) : null;
+  const known =
+    wanted.length > MANY_FILES
+      ? (project ?? new ProjectSnapshot(root)).content(Number.POSITIVE_INFINITY)
+      : null;
   const ids = new Map<string, string>();
   for (const path of wanted) ids.set(path, known?.get(path) ?? fileContentId(root, path));
   return ids;
@@ -69,14 +77,9 @@ interface WorktreeState {
   readonly dirty: readonly string[];
 }
 
-/**
- * One `git status` for both HEAD's commit and the files that differ from it, so the two
- * always describe the same moment. Null outside git or when git fails.
- */
-function worktreeState(root: string): WorktreeState | null {
-  const prefix = gitPrefix(root);
-  if (prefix === null) return null;
-  const r = runGit(root, [
+/** The `git status` that says HEAD's commit and what differs from it, for root's `prefix`. */
+function statusArgs(prefix: string): string[] {
+  return [
     "status",
     "--porcelain=v2",
     "--branch",
@@ -84,11 +87,24 @@ function worktreeState(root: string): WorktreeState | null {
     "--untracked-files=all",
     "--no-renames",
     ...(prefix === "" ? [] : ["--", "."]),
-  ]);
-  if (!r.ok) return null;
+  ];
+}
+
+/**
+ * One `git status` for both HEAD's commit and the files that differ from it, so the two
+ * always describe the same moment. Null outside git or when git fails.
+ */
+function worktreeState(root: string): WorktreeState | null {
+  const prefix = gitPrefix(root);
+  if (prefix === null) return null;
+  const r = runGit(root, statusArgs(prefix));
+  return r.ok ? parseWorktree(r.stdout, prefix) : null;
+}
+
+function parseWorktree(stdout: string, prefix: string): WorktreeState {
   let commit: string | null = null;
   const dirty: string[] = [];
-  for (const entry of splitNul(r.stdout)) {
+  for (const entry of splitNul(stdout)) {
     if (entry.startsWith("# branch.oid ")) {
       const oid = entry.slice("# branch.oid ".length);
       commit = /^[0-9a-f]{40,64}$/.test(oid) ? oid : null;
@@ -100,6 +116,39 @@ function worktreeState(root: string): WorktreeState | null {
     if (own !== "") dirty.push(own);
   }
   return { commit, dirty };
+}
+
+/** The index's blob id of every file `git ls-files -s -z` lists. */
+function parseListing(stdout: string): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const entry of splitNul(stdout)) {
+    const tab = entry.indexOf("\t");
+    const id = entry.slice(0, tab).split(" ")[1];
+    if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
+  }
+  return ids;
+}
+
+const LISTING = ["ls-files", "-s", "-z"];
+
+/**
+ * The project as it is now, its two git answers asked at once and without waiting: for a
+ * command that can ask while its config loads (`check --all`). Null outside git or when
+ * git fails (the snapshot then asks again as it needs).
+ */
+export async function readProjectAhead(root: string): Promise<ProjectSnapshot | null> {
+  const prefix = gitPrefix(root);
+  if (prefix === null) return null;
+  const [status, listing] = await Promise.all([
+    runGitAsync(root, statusArgs(prefix)),
+    runGitAsync(root, LISTING),
+  ]);
+  if (!status.ok || !listing.ok) return null;
+  return ProjectSnapshot.read(
+    root,
+    parseWorktree(status.stdout, prefix),
+    parseListing(listing.stdout),
+  );
 }
 
 /** Fields before the path in each kind of `git status --porcelain=v2` entry. */
@@ -140,55 +189,45 @@ function treeOf(root: string, commit: string): string | null {
 }
 
 /**
- * The project's content now, in one key: HEAD's tree at `root` and the content of each file
- * that differs from it (changed, staged, untracked and not ignored). Equal to the tree id
- * itself when nothing differs, so a run on a clean tree and HEAD's record share a key. Null
- * outside git or before the first commit.
- */
-export function worktreeKey(root: string): string | null {
-  return new ProjectSnapshot(root).key();
-}
-
-/**
- * Every file of the project (tracked, or untracked and not ignored) with its content id
- * now, at most `max` of them (null past it, outside git, or when git fails): index blob ids
- * from `git ls-files -s`, those of files that differ from the index hashed from disk.
- */
-export function projectContent(root: string, max: number): Map<string, string> | null {
-  const ids = indexIds(root, max);
-  if (ids === null) return null;
-  const dirty = changedOrUntracked(root, []);
-  if (dirty === null) return null;
-  for (const path of dirty) if (!isStatePath(path)) ids.set(path, fileContentId(root, path));
-  return ids.size > max ? null : ids;
-}
-
-/** The index's blob id of every tracked file, from `git ls-files -s`; null past `max` or when git fails. */
-function indexIds(root: string, max: number): Map<string, string> | null {
-  const listed = runGit(root, ["ls-files", "-s", "-z"]);
-  if (!listed.ok) return null;
-  const ids = new Map<string, string>();
-  for (const entry of splitNul(listed.stdout)) {
-    const tab = entry.indexOf("\t");
-    const id = entry.slice(0, tab).split(" ")[1];
-    if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
-    if (ids.size > max) return null;
-  }
-  return ids;
-}
-
-/**
  * The project's content at one moment, each git answer asked once: HEAD's tree, the files
- * that differ from it, the key of the whole (see worktreeKey), every file's id (see
- * projectContent). For one comparison, where each was asked two or three times.
+ * that differ from it, the key of the whole, every file's id. For one comparison, or the
+ * cache lookups of one batch, where each was asked two or three times.
  */
 export class ProjectSnapshot {
   private state: WorktreeState | null | undefined;
   private treeId: string | null | undefined;
   private dirtyFiles: string[] | null | undefined;
   private dirtyIds: Map<string, string> | undefined;
+  private everyId: Map<string, string> | null | undefined;
+  /** The index's ids as read ahead (see readProjectAhead), until content() takes them. */
+  private listing: Map<string, string> | undefined;
 
   constructor(private readonly root: string) {}
+
+  /** The project from its `git status` and `git ls-files -s`, read by the caller at one time. */
+  static read(root: string, state: WorktreeState, listing: Map<string, string>): ProjectSnapshot {
+    const project = new ProjectSnapshot(root);
+    project.state = state;
+    project.listing = listing;
+    return project;
+  }
+
+  /**
+   * The project as a pass of git's already saw it, without asking again: HEAD's commit and
+   * the files that differ from it with their content ids (cpilot's state files left out). For a caller that knows the tree holds exactly that now (see check-staged.ts).
+   */
+  static seeded(
+    root: string,
+    commit: string,
+    changed: ReadonlyMap<string, string>,
+  ): ProjectSnapshot {
+    const project = new ProjectSnapshot(root);
+    const dirty = [...changed.keys()].filter((p) => !isStatePath(p)).sort();
+    project.state = { commit, dirty };
+    project.dirtyFiles = dirty;
+    project.dirtyIds = new Map(dirty.map((p) => [p, changed.get(p) ?? NO_CONTENT]));
+    return project;
+  }
 
   private worktree(): WorktreeState | null {
     if (this.state === undefined) this.state = worktreeState(this.root);
@@ -218,11 +257,17 @@ export class ProjectSnapshot {
   }
 
   private idsOfDirty(): Map<string, string> {
-    this.dirtyIds ??= contentIds(this.root, this.dirty() ?? []);
+    // each hashed from disk: contentIds would list the project through a snapshot again
+    this.dirtyIds ??= new Map((this.dirty() ?? []).map((p) => [p, fileContentId(this.root, p)]));
     return this.dirtyIds;
   }
 
-  /** See {@link worktreeKey}. */
+  /**
+   * The project's content in one key: HEAD's tree at the root and the content of each file
+   * that differs from it (changed, staged, untracked and not ignored). Equal to the tree id
+   * itself when nothing differs, so a run on a clean tree and HEAD's record share a key.
+   * Null outside git or before the first commit.
+   */
   key(): string | null {
     const tree = this.tree();
     const dirty = this.dirty();
@@ -232,11 +277,26 @@ export class ProjectSnapshot {
     return sha1Hex([tree, ...dirty.map((path) => `${path}\0${ids.get(path)}`)].join("\n"));
   }
 
-  /** See {@link projectContent}. */
-  content(max: number): Map<string, string> | null {
-    const ids = indexIds(this.root, max);
-    if (ids === null || this.dirty() === null) return null;
+  /**
+   * Every file of the project (tracked, or untracked and not ignored) with its content id,
+   * at most `max` of them (null past it, outside git, or when git fails): index blob ids from
+   * `git ls-files -s`, those of files that differ from HEAD or the index hashed from disk.
+   * Listed once, whatever `max` later calls give. Read only. */
+  content(max: number): ReadonlyMap<string, string> | null {
+    if (this.everyId === undefined) this.everyId = this.list();
+    return this.everyId === null || this.everyId.size > max ? null : this.everyId;
+  }
+
+  private list(): Map<string, string> | null {
+    let ids = this.listing;
+    if (ids === undefined) {
+      const listed = runGit(this.root, LISTING);
+      if (!listed.ok) return null;
+      ids = parseListing(listed.stdout);
+    }
+    this.listing = undefined;
+    if (this.dirty() === null) return null;
     for (const [path, id] of this.idsOfDirty()) ids.set(path, id);
-    return ids.size > max ? null : ids;
+    return ids;
   }
 }

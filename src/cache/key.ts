@@ -3,7 +3,9 @@ import { delimiter, isAbsolute, join, relative } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { contentIds } from "./content.ts";
+import { packageFileIds } from "./package-files.ts";
 import { programContentId } from "./program-id.ts";
+import { TOOL_CONFIGS } from "./tool-configs.ts";
 
 /** What decides a check's result besides its files: the parts of its callback that do. */
 export interface CheckDefinition {
@@ -15,44 +17,8 @@ export interface CheckDefinition {
 }
 
 /**
- * Tool configs a checker reads beside the files it is given: a change to one is a change to
- * the check. Looked up at the project root only (a nested package's own config shows in the
- * whole tree's key, which whole-project checks use).
- */
-const TOOL_CONFIGS = [
-  "package.json",
-  "tsconfig.json",
-  "biome.json",
-  "biome.jsonc",
-  ".eslintrc.json",
-  ".eslintrc.js",
-  ".eslintrc.cjs",
-  "eslint.config.js",
-  "eslint.config.mjs",
-  ".prettierrc",
-  "pyproject.toml",
-  "ruff.toml",
-  ".ruff.toml",
-  "setup.cfg",
-  "mypy.ini",
-  "Cargo.toml",
-  "clippy.toml",
-  "rustfmt.toml",
-  "go.mod",
-  // Lockfiles: the versions of the tools and plugins a check loads.
-  "package-lock.json",
-  "pnpm-lock.yaml",
-  "yarn.lock",
-  "bun.lock",
-  "uv.lock",
-  "poetry.lock",
-  "Cargo.lock",
-  "go.sum",
-];
-
-/**
  * The key of a check's definition: its command, folder, environment and output format,
- * cpilot's version, and the content of the tool configs at the root. Two runs with the same
+ * cpilot's version, and the content of the tool configs at the root and down to its folder. Two runs with the same
  * definition key and the same input content found the same things.
  */
 export function definitionKey(root: string, def: CheckDefinition): string {
@@ -65,6 +31,8 @@ export function definitionKey(root: string, def: CheckDefinition): string {
     Object.entries(def.env).sort(),
     def.format ?? "auto",
     [...configs].filter(([, id]) => id !== "none"),
+    // a file in the working folder stands for it: the configs down to it
+    packageFileIds(root, [join(relative(root, def.cwd), "-")], null),
     toolStamp(root, def),
   ]);
   return sha1Hex(parts);

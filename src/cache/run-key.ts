@@ -1,5 +1,6 @@
 import { sha1Hex } from "../platform/digest.ts";
-import { contentIds, NO_CONTENT, ProjectSnapshot, worktreeKey } from "./content.ts";
+import { contentIds, MANY_FILES, NO_CONTENT, ProjectSnapshot } from "./content.ts";
+import { packageFileIds } from "./package-files.ts";
 
 /** What a run's result is keyed by, and the content it read as the key saw it. */
 export interface RunKey {
@@ -22,6 +23,8 @@ export interface RunKey {
  * the check's patterns do not select (`ownFile`). A rules file loosened for one run and put
  * back then no longer lets that run's pass replay for the file, while the files the check
  * selects, edited one after another, keep their own records.
+ *
+ * Nested packages' configs and lockfiles between the root and the files are in the key too.
  */
 export function runKey(
   root: string,
@@ -31,11 +34,11 @@ export function runKey(
   ownFile: (path: string) => boolean = () => false,
   project: ProjectSnapshot = new ProjectSnapshot(root),
 ): RunKey | null {
-  const ids = contentIds(root, files);
+  const ids = contentIds(root, files, project);
   const read: Record<string, string> = Object.create(null);
   for (const [file, id] of ids) read[file] = id;
   const parts = [definition, wholeProject ? "project" : "files"];
-  const tree = wholeProject ? worktreeKey(root) : null;
+  const tree = wholeProject ? project.key() : null;
   if (wholeProject) {
     if (tree === null) return null;
     parts.push(tree);
@@ -43,6 +46,9 @@ export function runKey(
     const around = surroundings(project, ownFile);
     if (around === null) return null;
     parts.push(...around);
+    const known =
+      new Set(files).size > MANY_FILES ? project.content(Number.POSITIVE_INFINITY) : null;
+    parts.push(...packageFileIds(root, files, known));
   }
   for (const file of [...files].sort()) parts.push(`${file}\0${ids.get(file) ?? NO_CONTENT}`);
   return { key: sha1Hex(parts.join("\n")), read, whole: tree };

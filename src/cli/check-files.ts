@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { type ProjectSnapshot, readProjectAhead } from "../cache/content.ts";
 import { configRootAhead } from "../config/find.ts";
 import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
 import { gitTimeoutMs, splitNul } from "../match/git.ts";
@@ -81,15 +82,22 @@ export async function selectFiles(
  * for untracked files above all) is most of a check of a large tree before its runs, and
  * needs only the root, which is the config file's folder. Null without a config file.
  */
-export function beginAllFiles(
-  cwd: string,
-  explicit: string | undefined,
-): { readonly root: string; readonly files: Promise<FileChange[]> } | null {
+export function beginAllFiles(cwd: string, explicit: string | undefined): AllStart | null {
   const root = configRootAhead(cwd, explicit);
   if (root === null) return null;
   const files = allFiles(root);
   files.catch(() => {}); // awaited once the config is loaded, or dropped with a config error
-  return { root, files };
+  // what the result cache's keys read, asked at once too (an unchanged project replays)
+  const project = readProjectAhead(root).catch(() => null);
+  return { root, files, project };
+}
+
+/** `check --all` begun before its config loads: see {@link beginAllFiles}. */
+export interface AllStart {
+  readonly root: string;
+  readonly files: Promise<FileChange[]>;
+  /** The project's content as git says it now, for the result cache's keys. */
+  readonly project: Promise<ProjectSnapshot | null>;
 }
 
 /** git reports paths from its top level; the config may sit in a subfolder. */

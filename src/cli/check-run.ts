@@ -19,7 +19,7 @@ import { takeStateTrouble } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
 import { assertKnownNames } from "./_common.ts";
 import { readDurations } from "./check-durations.ts";
-import { selectFiles } from "./check-files.ts";
+import { type AllStart, selectFiles } from "./check-files.ts";
 import type { StagedStart } from "./check-staged.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 
@@ -54,7 +54,7 @@ export interface CheckRequest {
   /** Fail only on diagnostics that are new relative to HEAD (adopting cpilot on old errors). */
   readonly newOnly?: boolean;
   readonly stagedStart: StagedStart | null;
-  readonly allStart: { readonly root: string; readonly files: Promise<FileChange[]> } | null;
+  readonly allStart: AllStart | null;
   /** --shard I/N: check only this part of the files. */
   readonly shard: ShardSpec | null;
   /** --durations FILE: what each file cost in an earlier check, to balance the shards. */
@@ -148,6 +148,8 @@ export async function runCheck(
     return 0;
   }
 
+  const project =
+    staged?.project ?? (request.allStart?.root === root ? await request.allStart.project : null);
   const color = colorEnabled();
   const progress = new Progress();
   const started = Date.now();
@@ -163,6 +165,7 @@ export async function runCheck(
       ...planOptions,
       signal: options.signal,
       resyncTree: config.source.resync === "tree" || failOnChange,
+      ...(project ? { project } : {}),
       // a terminal shows a rewrite as a name and line counts: not worth reading every file
       // of a large check first (CI and --json show the diffs: those keep the full snapshot)
       ...(failOnChange || json ? {} : { contentSnapshotLimit: TERMINAL_SNAPSHOT_LIMIT }),

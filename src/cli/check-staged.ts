@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { NO_CONTENT, ProjectSnapshot } from "../cache/content.ts";
 import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { gitRoot } from "../match/files.ts";
@@ -45,6 +46,8 @@ export interface StagedCheck {
   /** A run over `files` (from the config root) starts: `fixer` when its callback fixes. */
   runStarted(files: readonly string[], fixer: boolean): void;
   runEnded(files: readonly string[], fixer: boolean, callback: string): void;
+  /** The project's content as git's survey saw it, where the tree holds just that (see seededProject). */
+  readonly project?: ProjectSnapshot;
 }
 
 /** `check --staged` begun before its config is loaded: see {@link beginStagedCheck}. */
@@ -240,6 +243,10 @@ async function openPrepared(
     except: new Set([...survey.bits.keys(), ...survey.unstaged.map((c) => c.path)]),
   });
   if (differ.length > 0) watch.doubt(notTheStaged(top, differ, survey));
+  const project =
+    differ.length === 0 && journal === null && hideUntracked && root === top
+      ? seededProject(top, survey)
+      : null;
   const prefix = rootPrefix(top, root);
   const fromTop = (paths: readonly string[]): string[] => paths.map((p) => `${prefix}${p}`);
   let done = false;
@@ -267,6 +274,7 @@ async function openPrepared(
   process.on("exit", restoreOnExit);
   return {
     files,
+    ...(project !== null ? { project } : {}),
     runStarted: (paths, fixer) => watch.runStarted(fromTop(paths), fixer),
     runEnded: (paths, fixer, callback) => watch.runEnded(fromTop(paths), fixer, callback),
     finish({ aborted }) {
@@ -362,4 +370,27 @@ function assertSameRepository(cwd: string, top: string, root: string): void {
       hint: `give that repository a config of its own (cpilot init there), or run cpilot check --staged in "${top}"`,
     },
   );
+}
+
+/** Index modes whose blob id is the id of the file's bytes (not a link's target, nor a submodule). */
+const REGULAR_MODES = new Set(["100644", "100755"]);
+
+/**
+ * The project's content from what the survey read, so the result cache's keys need no
+ * `git status` of their own: only where nothing was set aside (every untracked file was
+ * asked for and there were none), the staged files were found as the index holds them, no
+ * index bit hides a file's copy, no submodule was left out of the survey, and each staged
+ * file is a regular file or a deletion. Anything else: null, and git is asked again.
+ */
+function seededProject(top: string, survey: Survey): ProjectSnapshot | null {
+  if (survey.head === null || survey.bits.size > 0 || existsSync(join(top, ".gitmodules")))
+    return null;
+  const changed = new Map<string, string>();
+  for (const change of survey.staged) {
+    const [mode, id] = (survey.indexed.get(change.path) ?? "").split(" ");
+    if (change.kind === "deleted") changed.set(change.path, NO_CONTENT);
+    else if (mode !== undefined && REGULAR_MODES.has(mode) && id) changed.set(change.path, id);
+    else return null;
+  }
+  return ProjectSnapshot.seeded(top, survey.head, changed);
 }

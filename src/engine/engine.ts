@@ -1,3 +1,4 @@
+import type { ProjectSnapshot } from "../cache/content.ts";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import type { CpilotConfig } from "../config/types.ts";
@@ -8,11 +9,13 @@ import { runStop } from "../platform/process-stop.ts";
 import { ownFiles } from "../project/not-own.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
+import { allReplayed, prepareLookups } from "./batch-lookups.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { executeRun } from "./execute-run.ts";
 import { nestedConfigMarkers } from "./nested-configs.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
+import { reachAgain } from "./reach-again.ts";
 import { fetchRemoteResults, settleRemoteResults } from "./remote-results.ts";
 import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
 import { pruneRuns } from "./runs-store.ts";
@@ -42,6 +45,8 @@ export interface RunOptions extends PlanOptions {
    * `persist`. Default: env CP_OWNER_PID, else the process running the engine.
    */
   readonly ownerPid?: number;
+  /** The project as it is before the runs, when the caller already asked git (check --staged). */
+  readonly project?: ProjectSnapshot;
 }
 
 export interface Engine {
@@ -93,17 +98,26 @@ export function createEngine(options: {
     const [planned, leftOut] = planOwn(batch, runOptions);
     runOptions.onPlanned?.(planned);
     if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: leftOut };
-    await fetchRemoteResults(batch, planned);
+    mark("engine: runs planned");
+    const prepared = prepareLookups(batch.root, planned, runOptions.project);
+    await fetchRemoteResults(batch, prepared);
+    mark("engine: results looked up");
+    // Fixers before readers, `after` lists: each run starts once the runs it waits for ended.
+    const waits = runOrder(planned);
+    // Replays write nothing: when every run is one, there is nothing to look for afterwards.
+    const replaysOnly = allReplayed(prepared);
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);
-    const dirtyBefore = runOptions.resyncTree ? dirtyFiles(batch.root) : null;
-    const before = await snapshot(
-      batch.root,
-      dirtyBefore === null ? plannedPaths : [...plannedPaths, ...dirtyBefore],
-      deletedIn(batch),
-      runOptions.contentSnapshotLimit,
-    );
+    const dirtyBefore = runOptions.resyncTree && !replaysOnly ? dirtyFiles(batch.root) : null;
+    const before = replaysOnly
+      ? null
+      : await snapshot(
+          batch.root,
+          dirtyBefore === null ? plannedPaths : [...plannedPaths, ...dirtyBefore],
+          deletedIn(batch),
+          runOptions.contentSnapshotLimit,
+        );
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
     const signal = runOptions.signal ?? runStop();
@@ -117,8 +131,11 @@ export function createEngine(options: {
       },
       note: (text) => triggerNotes.push(text),
     };
-    const runOne = async (p: PlannedRun): Promise<RunResult> => {
+    const runOne = async (p: PlannedRun, i: number): Promise<RunResult> => {
+      // what was looked up before any run holds for those that start at once
+      const ready = replaysOnly || (waits[i] ?? []).length === 0 ? prepared[i] : undefined;
       const result = await executeRun(p, {
+        ...(ready ? { prepared: ready } : {}),
         batch,
         batchId,
         signal,
@@ -132,8 +149,6 @@ export function createEngine(options: {
       runOptions.onRunEnd?.(result);
       return result;
     };
-    // Fixers before readers, `after` lists: each run starts once the runs it waits for ended.
-    const waits = runOrder(planned);
     const ended: Promise<RunResult>[] = [];
     const allListed = Promise.resolve(); // every run's promise is in `ended` once this settles
     const running = Promise.all(
@@ -141,7 +156,7 @@ export function createEngine(options: {
         const mine = (async () => {
           await allListed;
           await Promise.allSettled((waits[i] ?? []).map((j) => ended[j]));
-          return runOne(p);
+          return runOne(p, i);
         })();
         ended[i] = mine;
         return mine;
@@ -149,13 +164,18 @@ export function createEngine(options: {
     );
     // a run that throws leaves no snapshot to compare: let its watch go
     const mainRuns = await running.catch((err: unknown) => {
-      dropSnapshot(before);
+      if (before !== null) dropSnapshot(before);
       throw err;
     });
+    // A cargo run stopped at old errors before the edited files: again, for their crates.
+    for (const [i, result] of [...mainRuns].entries()) {
+      const again = planned[i] ? reachAgain(batch.root, planned[i], result) : null;
+      if (again !== null && !signal.aborted) mainRuns.push(await runOne(again, -1));
+    }
     const runs = [...mainRuns, ...triggerRuns];
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
-    const resyncs = await compareSnapshot(batch.root, before, dirtyAfter);
+    const resyncs = before === null ? [] : await compareSnapshot(batch.root, before, dirtyAfter);
     // old runs go a few at a time: about as many as this batch added
     const pruneBudget = Math.max(2, 2 * runs.length);
     bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget));

@@ -23,6 +23,7 @@ import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { STATE } from "../util/state-layout.ts";
+import type { Prepared } from "./batch-lookups.ts";
 import { chunkFiles } from "./chunk.ts";
 import { namesFromCwd } from "./cwd-names.ts";
 import { describeExit, describeTimeout } from "./exit-words.ts";
@@ -66,6 +67,8 @@ export interface ExecuteOptions {
   readonly semaphore: Semaphore;
   readonly extraEnv?: Readonly<Record<string, string>>;
   readonly onStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
+  /** Its definition key and cache lookup, made with the batch's (./batch-lookups.ts). */
+  readonly prepared?: Prepared;
   /** Fixed id for this run (a background run announced before it starts). */
   readonly runId?: string;
   /** Trigger depth: 0 for a run an edit started, +1 per trigger. Default env CP_HOOK_DEPTH, else 0. */
@@ -114,11 +117,14 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const wholeProject = checksWholeProject(callback.run);
   // Keyed by the whole project when its result may depend on files it is not given.
   const keyedWhole = readsBeyondItsFiles(callback.run);
-  const definition = definitionKey(root, callback);
-  const cache =
-    !options.signal.aborted && cacheable(callback, options.triggerInput !== undefined, wholeProject)
-      ? lookUp(root, definition, files, keyedWhole, ownFileOf(callback))
-      : null;
+  const definition = options.prepared?.definition ?? definitionKey(root, callback);
+  const cache = options.signal.aborted
+    ? null
+    : options.prepared !== undefined
+      ? options.prepared.lookup
+      : cacheable(callback, options.triggerInput !== undefined, wholeProject)
+        ? lookUp(root, definition, files, keyedWhole, ownFileOf(callback))
+        : null;
   if (cache?.record !== undefined)
     return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
   // The content the run will read, as it is before it starts: what changes while it runs
@@ -146,7 +152,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       abort.abort(new Error(reason));
     },
     launch: (next, extra) => {
-      const { runId: _fixed, ...rest } = options;
+      const { runId: _fixed, prepared: _theirs, ...rest } = options;
       return executeRun(next, {
         ...rest,
         depth: extra.triggerInput.depth,

@@ -1,12 +1,8 @@
-import { definitionKey } from "../cache/key.ts";
 import { LocalStore } from "../cache/local-store.ts";
-import { runKey } from "../cache/run-key.ts";
 import { asCheckRecord, type CheckRecord } from "../cache/store.ts";
 import type { EditBatch, Origin } from "../model/batch.ts";
 import type { RemoteCache } from "../remote-cache/client.ts";
-import type { PlannedRun } from "./plan.ts";
-import { batchProject, cacheable, ownFileOf } from "./result-cache.ts";
-import { checksWholeProject } from "./run-scope.ts";
+import type { Prepared } from "./batch-lookups.ts";
 
 // The remote result cache behind the local one: before a batch's runs start, the keys the
 // local store lacks are looked up remotely at once (one batch query where the server has
@@ -37,36 +33,31 @@ async function remoteFor(surface: Origin["surface"]): Promise<Opened> {
 }
 
 /**
- * Look up remotely the planned runs the local store has no record of; records that come
- * back verified are kept locally, so the runs replay them. Never throws, never waits past
- * the remote's budget.
+ * Look up remotely the planned runs the local store has no record of (their keys made once,
+ * in `prepared`); records that come back verified are kept locally and put in `prepared`,
+ * so the runs replay them. Never throws, never waits past the remote's budget.
  */
 export async function fetchRemoteResults(
   batch: EditBatch,
-  planned: readonly PlannedRun[],
+  prepared: readonly Prepared[],
 ): Promise<void> {
   // most calls (every hook call on a machine without a remote) stop here
-  if ((process.env.CPILOT_REMOTE_CACHE_URL ?? "") === "" || planned.length === 0) return;
+  if ((process.env.CPILOT_REMOTE_CACHE_URL ?? "") === "" || prepared.length === 0) return;
+  const wanted = new Set<string>();
+  for (const p of prepared)
+    if (p.lookup !== null && p.lookup.record === undefined) wanted.add(p.lookup.key.key);
+  if (wanted.size === 0) return;
   const { cache } = await remoteFor(batch.origin.surface);
   if (cache === null) return;
-  const root = batch.root;
-  const local = new LocalStore(root);
-  const wanted: string[] = [];
-  const definitions = new Map<PlannedRun["callback"], string>();
-  for (const p of planned) {
-    const whole = checksWholeProject(p.callback.run);
-    if (!cacheable(p.callback, false, whole)) continue;
-    let definition = definitions.get(p.callback);
-    if (definition === undefined) {
-      definition = definitionKey(root, p.callback);
-      definitions.set(p.callback, definition);
-    }
-    const own = ownFileOf(p.callback);
-    const key = runKey(root, definition, p.files, whole, own, batchProject(batch, root));
-    if (key !== null && local.getSync(key.key) === undefined) wanted.push(key.key);
+  const local = new LocalStore(batch.root);
+  const found = await cache.getMany([...wanted]);
+  for (const [key, record] of found) local.putSync(key, record);
+  for (const p of prepared) {
+    const record = p.lookup === null ? undefined : found.get(p.lookup.key.key);
+    // as a local record: a fixer's is replayed only when it changed nothing
+    if (p.lookup !== null && record !== undefined && record.changed.length === 0)
+      p.lookup = { key: p.lookup.key, record };
   }
-  if (wanted.length === 0) return;
-  for (const [key, record] of await cache.getMany(wanted)) local.putSync(key, record);
 }
 
 /** Share a run's new local record with the remote, where this process may write. */

@@ -45,20 +45,6 @@ export function ownFileOf(callback: ResolvedCallback): (path: string) => boolean
   return (path) => callback.matcher.matches(path);
 }
 
-/**
- * The project's content as a batch's runs start, asked of git once for all of them (a
- * check per file would otherwise ask once per file).
- */
-const batchProjects = new WeakMap<object, ProjectSnapshot>();
-export function batchProject(batch: object, root: string): ProjectSnapshot {
-  let project = batchProjects.get(batch);
-  if (project === undefined) {
-    project = new ProjectSnapshot(root);
-    batchProjects.set(batch, project);
-  }
-  return project;
-}
-
 /** The one store a process uses per project (a remote store goes in front of it later). */
 const stores = new Map<string, LocalStore>();
 function storeOf(root: string): LocalStore {
@@ -86,7 +72,7 @@ export function lookUp(
   files: readonly string[],
   wholeProject: boolean,
   ownFile?: (path: string) => boolean,
-  project?: ProjectSnapshot,
+  project: ProjectSnapshot = new ProjectSnapshot(root),
 ): CacheLookup | null {
   const key = runKey(root, definition, files, wholeProject, ownFile, project);
   if (key === null) return null;

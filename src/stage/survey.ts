@@ -29,6 +29,8 @@ export interface Survey {
    * working copy, so it is not among `unstaged` whatever it holds.
    */
   readonly bits: Map<string, IndexBits>;
+  /** HEAD's commit as git's pass saw it; null before the first commit. */
+  readonly head: string | null;
 }
 
 /** A survey under way: its git processes started, their answers not read yet. */
@@ -50,7 +52,15 @@ export interface SurveyStart {
  */
 export const SPLIT_FROM_ENTRIES = 4000;
 
-const STATUS = ["status", "--porcelain=v2", "-z", "--no-renames", "--ignore-submodules=all"];
+// --branch: HEAD's commit in the same answer, for the content key of what is checked
+const STATUS = [
+  "status",
+  "--porcelain=v2",
+  "--branch",
+  "-z",
+  "--no-renames",
+  "--ignore-submodules=all",
+];
 const OTHERS = ["ls-files", "-z", "--others", "--exclude-standard"];
 
 /**
@@ -178,8 +188,14 @@ function parseStatus(stdout: string, stateDir: string, untracked: boolean): Surv
   const unstaged: UnstagedChange[] = [];
   const others: string[] = [];
   const indexed = new Map<string, string>();
+  let head: string | null = null;
   for (const record of splitNul(stdout)) {
     const type = record[0];
+    if (record.startsWith("# branch.oid ")) {
+      const oid = record.slice("# branch.oid ".length);
+      head = /^[0-9a-f]{40,64}$/.test(oid) ? oid : null;
+      continue;
+    }
     if (type === "?") {
       const path = record.slice(2);
       // a nested repository is listed as its folder, with a trailing slash: it stays
@@ -202,7 +218,7 @@ function parseStatus(stdout: string, stateDir: string, untracked: boolean): Surv
     if (y === "A" && x === ".") others.push(path);
     else if (y !== ".") unstaged.push({ path, deleted: y === "D" });
   }
-  return { staged, unstaged, untracked: others, indexed, bits: new Map() };
+  return { staged, unstaged, untracked: others, indexed, bits: new Map(), head };
 }
 
 /**

@@ -59,3 +59,28 @@ test("without it the same first edit cannot place the old error", () => {
   const told = hook(root, postBatch([join(root, "a.txt")]));
   expect(told).toContain("cannot place");
 }, 60_000);
+
+/** Each agent's first event of a session, as it sends it (Gemini CLI has no session start). */
+const FIRST_EVENTS: readonly [string, Record<string, unknown>][] = [
+  ["qwen", { session_id: "s1", hook_event_name: "SessionStart", source: "startup" }],
+  ["gemini", { session_id: "s1", hook_event_name: "BeforeAgent", prompt: "go" }],
+  ["copilot", { sessionId: "s1", timestamp: 1, source: "new", initialPrompt: "hi" }],
+];
+
+for (const [agent, payload] of FIRST_EVENTS) {
+  test(`${agent}: the first event of a session starts the check in the background`, async () => {
+    const root = project();
+    const results = join(root, ".cpilot", "cache", "results");
+    const r = cpilot(["hook", agent], {
+      cwd: root,
+      env: { CPILOT_BASE_CHECK: "" },
+      input: JSON.stringify({ cwd: root, ...payload }),
+    });
+    expect(r.code).toBe(0);
+    expect(
+      await waitFor(() => existsSync(results) && readdirSync(results).length > 0, 30_000),
+    ).toBe(true);
+    // the fixer was left out: nothing rewritten behind the agent
+    expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("BAD old\nx\n");
+  }, 60_000);
+}

@@ -2,8 +2,9 @@
  * A Cargo workspace whose upstream crate has an old denied lint: `cargo clippy -- -D warnings`
  * stops there and never compiles the crate that depends on it. The agent's compile error in
  * that crate must not pass as "already there": the agent is told plainly that the check
- * never reached its file, it blocks, and once the old lint is fixed the error comes as its
- * own (the file was never recorded clean).
+ * never reached its file, cpilot runs clippy again for the edited crate alone (`-p down
+ * --no-deps`) so the agent's compile error reaches it, it blocks, and once the old lint is
+ * fixed the error comes as its own (the file was never recorded clean).
  */
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
@@ -55,6 +56,8 @@ test.skipIf(CARGO === "")(
     expect(told).toContain(BLOCKS);
     expect(told).toContain("before it reached down/src/lib.rs: your edits there were not checked");
     expect(told).toContain("up/src/lib.rs:2:5");
+    // and cpilot ran it again for the edited crate alone (-p down): the agent's error reaches it
+    expect(told).toContain("down/src/lib.rs:2:");
     // The agent fixes the old lint, as told: now the check reaches its file, and its error
     // is its own (the unreached file was never recorded clean).
     writeFileSync(join(root, "up/src/lib.rs"), "pub fn one() -> i32 {\n    1\n}\n");

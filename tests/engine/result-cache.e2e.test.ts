@@ -126,3 +126,27 @@ test("cpilot cache shows what is kept and clears it", () => {
   expect(bad.code).toBe(2);
   expect(bad.stderr).toContain('Cannot run "cpilot cache drop"');
 }, 60_000);
+
+test("a nested package's own lockfile and its workspace's are part of its checks' keys", () => {
+  // few files: each folder above them is read; many: git's listing answers (no folder read)
+  for (const count of [1, 70]) {
+    const perFile = counted("per-file", FAILS_ON_BAD);
+    const files: Record<string, string> = {
+      "packages/package-lock.json": '{"lockfileVersion":3}\n',
+      "packages/app/package-lock.json": '{"lockfileVersion":3}\n',
+    };
+    for (let i = 0; i < count; i++) files[`packages/app/src/f${i}.txt`] = "fine\n";
+    const root = project([perFile.def], files);
+    const check = () => expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(0);
+    check();
+    check();
+    expect(runs(perFile.counter)).toBe(1);
+    writeFileSync(join(root, "packages/app/package-lock.json"), '{"lockfileVersion":3,"a":1}\n');
+    check();
+    expect(runs(perFile.counter)).toBe(2);
+    writeFileSync(join(root, "packages/package-lock.json"), '{"lockfileVersion":3,"b":1}\n');
+    check();
+    check();
+    expect(runs(perFile.counter)).toBe(3);
+  }
+}, 60_000);

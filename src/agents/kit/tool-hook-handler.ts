@@ -166,9 +166,11 @@ async function stopAnswer<I extends ToolHookInput>(
 }
 
 /**
- * Once per session the table of active callbacks (with `announce`, on prompt events), and
- * each time the results that waited in the inbox (background runs that finished after the
- * last edit).
+ * Once per session the table of active callbacks (with `announce`, on prompt events) and
+ * the check of the project in the background that gives the first edit its before (on the
+ * first prompt event: these agents' session start, or their first prompt where they have no
+ * such event), and each time the results that waited in the inbox (background runs that
+ * finished after the last edit).
  */
 async function promptContext<I extends ToolHookInput>(
   spec: ToolHookSpec<I>,
@@ -176,6 +178,9 @@ async function promptContext<I extends ToolHookInput>(
   config: ResolvedConfig,
   announce: boolean,
 ): Promise<HookReply> {
+  // detached and once per session: never delays this answer (see base-check.ts)
+  if (announce)
+    (await import("../../agent-session/base-check.ts")).startBaseCheck(config, input.session);
   const parts: string[] = [];
   if (announce && agentSettings(config.source.agent).announceCallbacks) {
     const panel = renderCallbacksPanel(config);

@@ -1,0 +1,51 @@
+import { ProjectSnapshot } from "../cache/content.ts";
+import { definitionKey } from "../cache/key.ts";
+import type { PlannedRun } from "./plan.ts";
+import { type CacheLookup, cacheable, lookUp, ownFileOf } from "./result-cache.ts";
+import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
+
+/** A planned run's definition key and cache lookup, made before the batch's runs start. */
+export interface Prepared {
+  readonly definition: string;
+  /** Null when the run is not cached (see cacheable) or its content cannot be known. */
+  lookup: CacheLookup | null;
+}
+
+/**
+ * Each planned run's definition key and cache lookup, as the project is before any run
+ * starts: one look at git (one `ProjectSnapshot`) and one definition key per callback for
+ * the whole batch, where each run once asked for its own. The remote cache's query and the
+ * runs that start at once use these; a run that waits for a fixer looks again (the fixer
+ * may have changed what it reads).
+ */
+export function prepareLookups(
+  root: string,
+  planned: readonly PlannedRun[],
+  project: ProjectSnapshot = new ProjectSnapshot(root),
+): Prepared[] {
+  const definitions = new Map<PlannedRun["callback"], string>();
+  return planned.map((p) => {
+    let definition = definitions.get(p.callback);
+    if (definition === undefined) {
+      definition = definitionKey(root, p.callback);
+      definitions.set(p.callback, definition);
+    }
+    const cached = cacheable(p.callback, false, checksWholeProject(p.callback.run));
+    const lookup = cached
+      ? lookUp(
+          root,
+          definition,
+          p.files,
+          readsBeyondItsFiles(p.callback.run),
+          ownFileOf(p.callback),
+          project,
+        )
+      : null;
+    return { definition, lookup };
+  });
+}
+
+/** Will every run of the batch be replayed from the cache (nothing will run, nothing can change)? */
+export function allReplayed(prepared: readonly Prepared[]): boolean {
+  return prepared.length > 0 && prepared.every((p) => p.lookup?.record !== undefined);
+}

@@ -1,0 +1,88 @@
+/**
+ * The git processes `check --staged` starts, counted through a `git` on PATH that logs and
+ * hands over to the real one. Replaying a commit's checks from the result cache once cost
+ * two more `git status` for their keys, though the survey had just read the same. Counted,
+ * not timed.
+ */
+import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, chmodSync, existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { cpilot } from "../helpers/binary.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+
+function project(): { root: string; log: string; path: string; git: (...a: string[]) => void } {
+  const base = tempDir("cpilot-staged-gitcalls-");
+  const root = join(base, "repo");
+  const bin = join(base, "bin");
+  const log = join(base, "git.log");
+  writeFiles(bin, { git: `#!/bin/sh\necho "$*" >> '${log}'\nexec '${REAL_GIT}' "$@"\n` });
+  chmodSync(join(bin, "git"), 0o755);
+  writeFiles(root, {
+    ".gitignore": ".cpilot/\n",
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        // no file placeholder: keyed by the whole project's content
+        { name: "whole", pattern: "*.ts", run: ["true"], timeout: 30 },
+        { name: "each", pattern: "*.ts", run: '! grep -n BAD "$@"', timeout: 30 },
+      ],
+    }),
+    "a.ts": "export const a = 1;\n",
+    "b.ts": "export const b = 1;\n",
+  });
+  const git = (...args: string[]) => {
+    execFileSync("git", args, { cwd: root, stdio: "pipe" });
+  };
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "init");
+  return { root, log, path: `${bin}:/usr/local/bin:/usr/bin:/bin`, git };
+}
+
+/** The `git status` the cache keys ask when they cannot take the survey's word. */
+const KEYS_STATUS = "status --porcelain=v2 --branch -z --untracked-files=all --no-renames";
+
+function checkStaged(root: string, path: string, log: string): { calls: string[]; out: string } {
+  rmSync(log, { force: true });
+  const r = cpilot(["check", "--staged"], { cwd: root, env: { PATH: path } });
+  expect(r.code).toBe(0);
+  const calls = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n") : [];
+  return { calls, out: r.stderr };
+}
+
+test("check --staged replaying its checks asks git once: the survey's answer keys them", () => {
+  const { root, log, path, git } = project();
+  appendFileSync(join(root, "a.ts"), "export const more = 2;\n");
+  git("add", "a.ts");
+  const first = checkStaged(root, path, log);
+  expect(first.out).not.toContain("from cache");
+  const again = checkStaged(root, path, log);
+  expect(again.out.match(/from cache/g)).toHaveLength(2);
+  expect(again.calls).not.toContain(KEYS_STATUS);
+  expect(again.calls).toEqual([
+    "status --porcelain=v2 --branch -z --no-renames --ignore-submodules=all --untracked-files=all",
+  ]);
+}, 60_000);
+
+test("what the survey cannot vouch for is asked again: unstaged work, a staged symlink", () => {
+  const { root, log, path, git } = project();
+  appendFileSync(join(root, "a.ts"), "export const more = 2;\n");
+  git("add", "a.ts");
+  checkStaged(root, path, log);
+  // unstaged work set aside: the tree changed after the survey, git is asked what it holds
+  appendFileSync(join(root, "b.ts"), "export const unstaged = 3;\n");
+  checkStaged(root, path, log);
+  const aside = checkStaged(root, path, log);
+  expect(aside.out.match(/from cache/g)).toHaveLength(2);
+  expect(aside.calls).toContain(KEYS_STATUS);
+  git("checkout", "b.ts");
+  // a link's blob is its target's name, not what a checker reads through it
+  symlinkSync("a.ts", join(root, "link.ts"));
+  git("add", "link.ts");
+  checkStaged(root, path, log);
+  const linked = checkStaged(root, path, log);
+  expect(linked.out.match(/from cache/g)).toHaveLength(2);
+  expect(linked.calls).toContain(KEYS_STATUS);
+}, 60_000);
