@@ -4,6 +4,7 @@ import type { Per } from "../config/types.ts";
 import type { RunResult } from "../model/outcome.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { linkFileAtomic, writeFileAtomic } from "../util/atomic-write.ts";
+import { gitStatePath, madeGitStateDir, ownGitStatePath } from "../util/git-state-dir.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { runRecordPath, STATE, statePath } from "../util/state-layout.ts";
@@ -17,10 +18,12 @@ import {
 import { isSessionFolderName, sessionFolderName } from "./folder-name.ts";
 
 /**
- * What cpilot remembers about one agent session, under `.cpilot/sessions/<session>/`: which
- * one-time messages were shown, how often a stop was blocked, and the last result of each
- * callback the session triggered. Plain files, one per fact, so concurrent hook processes
- * never overwrite each other's facts.
+ * What cpilot remembers about one agent session, under `<git dir>/cpilot/sessions/<session>/`
+ * (`.cpilot/sessions/<session>/` outside git): which one-time messages were shown, how often a
+ * stop was blocked, the last result of each callback the session triggered, and the record
+ * of its turn (./hook/shell-edits.ts). These decide whether the agent's stop is held, so they
+ * live where its shell and edit tools cannot write (see ../util/git-state-dir.ts). Plain
+ * files, one per fact, so concurrent hook processes never overwrite each other's facts.
  */
 
 /** The last result of a callback (per-file callbacks: for one file) in a session. */
@@ -41,7 +44,13 @@ export function safeSessionName(session: string): string {
 
 /** The session's folder (created). */
 export function sessionDir(root: string, session: string): string {
-  return stateDir(root, STATE.sessions, safeSessionName(session));
+  const name = safeSessionName(session);
+  return madeGitStateDir(root, STATE.sessions, name) ?? stateDir(root, STATE.sessions, name);
+}
+
+/** True when the session's records live in the git folder (not `.cpilot/`). */
+function inGitFolder(root: string): boolean {
+  return gitStatePath(root) !== null;
 }
 
 /** True the first time it is called for `name` in a session, across processes. */
@@ -56,9 +65,16 @@ export function claimOnce(root: string, session: string, name: string): boolean 
   }
 }
 
-/** The session's folder, not made: for reading (state that cannot be read is none). */
+/**
+ * The session's folder, not made: for reading (state that cannot be read is none, and a
+ * folder on the way that is a symlink is not read through).
+ */
 function sessionPath(root: string, session: string): string {
-  return statePath(root, STATE.sessions, safeSessionName(session));
+  const name = safeSessionName(session);
+  const inGit = gitStatePath(root, STATE.sessions, name);
+  if (inGit === null) return statePath(root, STATE.sessions, name);
+  // A path no file can have (a NUL in it): a link in the way leads nowhere.
+  return ownGitStatePath(root, STATE.sessions, name) ? inGit : "\0not-read";
 }
 
 /** True when `claimOnce(name)` already happened. */
@@ -90,7 +106,11 @@ function resultKey(callback: string, per: Per, files: readonly string[]): string
 }
 
 function resultsDir(root: string, session: string): string {
-  return stateDir(root, STATE.sessions, safeSessionName(session), STATE.sessionResults);
+  const name = safeSessionName(session);
+  return (
+    madeGitStateDir(root, STATE.sessions, name, STATE.sessionResults) ??
+    stateDir(root, STATE.sessions, name, STATE.sessionResults)
+  );
 }
 
 /**
@@ -115,8 +135,10 @@ export function recordResult(
   const previous = asSessionResult(readJson<unknown>(path));
   if (previous !== null && previous.startedAt > startedAt) return;
   // The run's own record holds every field of a result: another name for it costs no new
-  // file (see linkFileAtomic). A run that is not recorded so gets a file of its own.
-  if (run.per === per && run.startedAt !== undefined) {
+  // file (see linkFileAtomic). A run that is not recorded so gets a file of its own. Not in
+  // the git folder: the run's record is in `.cpilot/`, and a write through that name would
+  // change this one.
+  if (run.per === per && run.startedAt !== undefined && !inGitFolder(root)) {
     if (linkFileAtomic(runRecordPath(root, run.id), path)) return;
   }
   const entry: SessionResult = {
@@ -178,7 +200,7 @@ function recordBatchResult(
     // Nothing but this run to remember (the usual case): its own record, under another
     // name, says it all and costs no new file (see linkFileAtomic).
     const onlyThisRun = Object.values(merged).every((e) => e[2] === run.id);
-    if (onlyThisRun && run.per === "batch" && run.startedAt !== undefined) {
+    if (onlyThisRun && run.per === "batch" && run.startedAt !== undefined && !inGitFolder(root)) {
       if (linkFileAtomic(runRecordPath(root, run.id), path)) return;
     }
     replaceFile(path, text);
@@ -212,14 +234,26 @@ export function sessionResults(root: string, session: string): SessionResult[] {
 /** Sessions untouched this long are forgotten (called when a new session starts). */
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
-/** Remove the folders of sessions not touched for `maxAgeMs`; returns how many went. */
+/**
+ * Remove the folders of sessions not touched for `maxAgeMs`, in the git folder and in
+ * `.cpilot/` (where sessions were kept before, and still are outside git); returns how many
+ * went.
+ */
 export function pruneSessions(
   root: string,
   maxAgeMs = SESSION_MAX_AGE_MS,
   now = Date.now(),
 ): number {
-  if (!isOwnStateDir(root, STATE.sessions)) return 0;
-  const dir = statePath(root, STATE.sessions);
+  let removed = 0;
+  const inGit = gitStatePath(root, STATE.sessions);
+  if (inGit !== null && ownGitStatePath(root, STATE.sessions))
+    removed += pruneIn(inGit, maxAgeMs, now);
+  if (isOwnStateDir(root, STATE.sessions))
+    removed += pruneIn(statePath(root, STATE.sessions), maxAgeMs, now);
+  return removed;
+}
+
+function pruneIn(dir: string, maxAgeMs: number, now: number): number {
   let names: string[];
   try {
     names = readdirSync(dir);

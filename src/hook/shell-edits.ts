@@ -217,7 +217,7 @@ function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
   for (const change of compareSnapshots(config.root, { files: {} }, now))
     if (isProtected(change.path) === null) files.push({ path: change.path, kind: change.kind });
   const note =
-    "cpilot: cannot tell what your commands changed: the record of this turn's start (under .cpilot/) is missing or unreadable. Do not touch cpilot's files. Every file that differs from git is checked as yours; protected files you changed in this turn are not known, so put back any you wrote.";
+    "cpilot: cannot tell what your commands changed: cpilot's record of this turn's start is missing or unreadable. Do not touch cpilot's files. Every file that differs from git is checked as yours; protected files you changed in this turn are not known, so put back any you wrote.";
   return { files, protectedNotes: [note] };
 }
 

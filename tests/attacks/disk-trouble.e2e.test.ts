@@ -107,8 +107,8 @@ describe("the shell-edits record cannot be written", () => {
     const dir = tempDir("cpilot-killed-", { git: true });
     writeFileSync(join(dir, "callbacks.config.json"), CONFIG);
     claude(dir, { hook_event_name: "UserPromptSubmit", prompt: "go" });
-    const [session] = readdirSync(join(dir, ".cpilot/sessions"));
-    const folder = join(dir, ".cpilot/sessions", session as string);
+    const [session] = readdirSync(join(dir, ".git/cpilot/sessions"));
+    const folder = join(dir, ".git/cpilot/sessions", session as string);
     // what kill -9 in the middle of an update leaves: the lock naming a dead process, a temp file
     const dead = spawnSync("sh", ["-c", "echo $$"], { encoding: "utf8" }).stdout.trim();
     symlinkSync(JSON.stringify({ pid: Number(dead), started: 1 }), join(folder, "record.lock"));

@@ -67,11 +67,11 @@ test("a file hidden from git status (assume-unchanged, skip-worktree) is still s
   expect(told).toContain("src/b.ts");
 });
 
-test("the record of the turn deleted or garbled through the shell: every changed file is checked, and said", () => {
+test("the record of the turn deleted or garbled (a shell that may write .git/): every changed file is checked, and said", () => {
   const p = committed();
   turnStarts(p);
   writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
-  rmSync(p.path(".cpilot"), { recursive: true, force: true });
+  rmSync(p.path(".git/cpilot/sessions"), { recursive: true, force: true });
   const told = afterShell(p);
   expect(told).toContain("BAD in src/a.ts");
   expect(told).toContain("cannot tell");
@@ -93,7 +93,7 @@ function sessionFiles(p: AgentProject): string[] {
       else if (e.name === "tree-snapshot.json") out.push(full);
     }
   };
-  walk(p.path(".cpilot"));
+  walk(p.path(".git/cpilot/sessions"));
   return out;
 }
 

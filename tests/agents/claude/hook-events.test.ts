@@ -1,7 +1,7 @@
 /** `cpilot hook claude` alone: Stop, SessionStart / UserPromptSubmit, PreToolUse (the gate). */
 import { afterEach, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { contextOf, makeProject, type Project, postWrite } from "./_helpers.ts";
 
 const projects: Project[] = [];
@@ -385,8 +385,12 @@ test("a new session forgets sessions untouched for a week, and keeps recent ones
   p.hook({ hook_event_name: "UserPromptSubmit", session_id: "recent", prompt: "x" });
   const week = 8 * 24 * 3600;
   const then = new Date(Date.now() - week * 1000);
-  utimesSync(p.path(".cpilot/sessions/old"), then, then);
+  utimesSync(p.path(".git/cpilot/sessions/old"), then, then);
+  // a session kept in .cpilot/ by an older cpilot goes the same way
+  mkdirSync(p.path(".cpilot/sessions/legacy"), { recursive: true });
+  utimesSync(p.path(".cpilot/sessions/legacy"), then, then);
   p.hook({ hook_event_name: "SessionStart", session_id: "new" });
-  expect(existsSync(p.path(".cpilot/sessions/old"))).toBe(false);
-  expect(existsSync(p.path(".cpilot/sessions/recent"))).toBe(true);
+  expect(existsSync(p.path(".git/cpilot/sessions/old"))).toBe(false);
+  expect(existsSync(p.path(".cpilot/sessions/legacy"))).toBe(false);
+  expect(existsSync(p.path(".git/cpilot/sessions/recent"))).toBe(true);
 });
