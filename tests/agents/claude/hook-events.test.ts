@@ -103,8 +103,18 @@ describe("Stop", () => {
 
   test("another session's failures do not block this one", () => {
     const p = project(config(), { "a.ts": "BAD\n" });
+    // the other session's turn starts after a.ts was written: a.ts is not its edit
+    p.hook({ hook_event_name: "UserPromptSubmit", session_id: "other", prompt: "hi" });
     p.hook(postWrite(p.path("a.ts")));
     expect(p.hook({ ...stop(), session_id: "other" }).stdout).toBe("");
+  });
+
+  test("a session with no record of its turn's start cannot tell its edits: changed files are checked", () => {
+    const p = project(config(), { "a.ts": "BAD\n" });
+    p.hook(postWrite(p.path("a.ts")));
+    const r = p.hook({ ...stop(), session_id: "other" }).json as Record<string, string>;
+    expect(r.decision).toBe("block");
+    expect(r.reason).toContain("failed on a.ts");
   });
 
   test("context updates in the final message are applied once and reported to the person", () => {
