@@ -70,7 +70,7 @@ const FIRST_EVENTS: readonly [string, Record<string, unknown>][] = [
 for (const [agent, payload] of FIRST_EVENTS) {
   test(`${agent}: the first event of a session starts the check in the background`, async () => {
     const root = project();
-    const results = join(root, ".cpilot", "cache", "results");
+    const results = join(root, ".git", "cpilot", "cache", "results");
     const r = cpilot(["hook", agent], {
       cwd: root,
       env: { CPILOT_BASE_CHECK: "" },
