@@ -379,3 +379,7 @@ if (values.out) {
   progress(`written to ${values.out}`);
 }
 if (values.keep) progress(`kept ${work}`);
+// The remote cache server is a child that keeps the event loop alive: stop it so the
+// process ends (and its exit handler cleans up).
+(remote as BenchRemote | null)?.stop();
+remote = null;
