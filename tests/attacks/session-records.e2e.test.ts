@@ -9,40 +9,17 @@
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { type AgentProject, agentProject, LINT } from "../agents/gemini/_agent-project.ts";
+import { type AgentProject, LINT } from "../agents/gemini/_agent-project.ts";
+import { afterShell, committedCodexProject, stop, turnStarts } from "./_codex-shell-turn.ts";
 import { type Agent, attackProject, preWrite, verdict } from "./_gate-attack.ts";
 
 let project: AgentProject | undefined;
 afterEach(() => project?.remove());
 
 function committed(): AgentProject {
-  project = agentProject("codex", { callbacks: [LINT] }, { "src/a.ts": "export const a = 1;\n" });
-  git(project, "add", "-A");
-  git(project, "commit", "-qm", "start");
+  project = committedCodexProject({ callbacks: [LINT] }, { "src/a.ts": "export const a = 1;\n" });
   return project;
 }
-
-function git(p: AgentProject, ...args: string[]): void {
-  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd: p.dir,
-  });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-}
-
-const turnStarts = (p: AgentProject) =>
-  p.hook({ hook_event_name: "UserPromptSubmit", prompt: "go" });
-const afterShell = (p: AgentProject) =>
-  JSON.stringify(
-    p.hook({
-      hook_event_name: "PostToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "…" },
-      tool_use_id: "call_1",
-      tool_response: "",
-    }).json,
-  );
-const stop = (p: AgentProject) =>
-  JSON.stringify(p.hook({ hook_event_name: "Stop", stop_hook_active: false }).json);
 
 /**
  * What the agent's shell would do to hide its edits in the old place: every record that

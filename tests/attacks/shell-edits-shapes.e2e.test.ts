@@ -6,43 +6,19 @@
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { type AgentProject, agentProject, LINT } from "../agents/gemini/_agent-project.ts";
+import { type AgentProject, LINT } from "../agents/gemini/_agent-project.ts";
+import { afterShell, committedCodexProject, git, stop, turnStarts } from "./_codex-shell-turn.ts";
 
 let project: AgentProject | undefined;
 afterEach(() => project?.remove());
 
 function committed(files: Record<string, string> = {}, lint: unknown = LINT): AgentProject {
-  project = agentProject(
-    "codex",
+  project = committedCodexProject(
     { callbacks: [lint] },
     { "src/a.ts": "export const a = BAD;\n", ".gitignore": ".env\n", ...files },
   );
-  git(project, "add", "-A");
-  git(project, "commit", "-qm", "start");
   return project;
 }
-
-function git(p: AgentProject, ...args: string[]): void {
-  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd: p.dir,
-  });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-}
-
-const turnStarts = (p: AgentProject) =>
-  p.hook({ hook_event_name: "UserPromptSubmit", prompt: "go" });
-const afterShell = (p: AgentProject) =>
-  JSON.stringify(
-    p.hook({
-      hook_event_name: "PostToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "…" },
-      tool_use_id: "call_1",
-      tool_response: "",
-    }).json,
-  );
-const stop = (p: AgentProject) =>
-  JSON.stringify(p.hook({ hook_event_name: "Stop", stop_hook_active: false }).json);
 
 test("a renamed file (mv, git mv) is checked where it now is, and its old name is told as deleted", () => {
   const p = committed({ "src/b.ts": "export const b = BAD;\n" });

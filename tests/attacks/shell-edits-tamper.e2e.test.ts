@@ -6,44 +6,19 @@
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { type AgentProject, agentProject, GATE, LINT } from "../agents/gemini/_agent-project.ts";
+import { type AgentProject, GATE, LINT } from "../agents/gemini/_agent-project.ts";
+import { afterShell, committedCodexProject, git, stop, turnStarts } from "./_codex-shell-turn.ts";
 
 let project: AgentProject | undefined;
 afterEach(() => project?.remove());
 
 function committed(files: Record<string, string> = {}, gate?: unknown): AgentProject {
-  project = agentProject(
-    "codex",
+  project = committedCodexProject(
     { callbacks: [LINT], ...(gate === undefined ? {} : { gate }) },
     { "src/a.ts": "export const a = 1;\n", ...files },
   );
-  git(project, "add", "-A");
-  git(project, "commit", "-qm", "start");
   return project;
 }
-
-function git(p: AgentProject, ...args: string[]): void {
-  const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-    cwd: p.dir,
-  });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-}
-
-const turnStarts = (p: AgentProject) =>
-  p.hook({ hook_event_name: "UserPromptSubmit", prompt: "go" });
-/** The shell call's result as the model would see it. */
-const afterShell = (p: AgentProject) =>
-  JSON.stringify(
-    p.hook({
-      hook_event_name: "PostToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "…" },
-      tool_use_id: "call_1",
-      tool_response: "",
-    }).json,
-  );
-const stop = (p: AgentProject) =>
-  JSON.stringify(p.hook({ hook_event_name: "Stop", stop_hook_active: false }).json);
 
 test("a file committed through the shell (git commit --no-verify) is still the agent's edit", () => {
   const p = committed();
