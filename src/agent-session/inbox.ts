@@ -51,6 +51,15 @@ export function postNotice(
   return id;
 }
 
+/** The notices waiting in one inbox folder (not those being taken); null when unreadable. */
+function noticeNames(dir: string): string[] | null {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
+  } catch {
+    return null;
+  }
+}
+
 /** Take every waiting notice of a session (and of ANY_SESSION), oldest first. */
 export function takeNotices(root: string, session: string): Notice[] {
   const taken: Notice[] = [];
@@ -58,12 +67,8 @@ export function takeNotices(root: string, session: string): Notice[] {
     // taking a notice deletes it: only from cpilot's own folder, never through a symlink
     if (!isOwnStateDir(root, STATE.inbox, who)) continue;
     const dir = inboxDir(root, who);
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
-    } catch {
-      continue;
-    }
+    const names = noticeNames(dir);
+    if (names === null) continue;
     for (const name of names.sort()) {
       const claimed = join(dir, `.${name}.${process.pid}-${randomHex(3)}.taken`);
       try {
@@ -88,12 +93,8 @@ export function takeNotices(root: string, session: string): Notice[] {
 export function failingWaits(root: string, session: string): boolean {
   for (const who of new Set([safeSession(session), ANY_SESSION])) {
     const dir = inboxDir(root, who);
-    let names: string[];
-    try {
-      names = readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
-    } catch {
-      continue;
-    }
+    const names = noticeNames(dir);
+    if (names === null) continue;
     for (const name of names) {
       try {
         const notice = JSON.parse(readStateFile(join(dir, name)) ?? "null") as unknown;
@@ -108,13 +109,7 @@ export function failingWaits(root: string, session: string): boolean {
 
 /** Peek without taking: how many notices wait for a session. */
 export function countNotices(root: string, session: string): number {
-  try {
-    return readdirSync(inboxDir(root, session)).filter(
-      (n) => n.endsWith(".json") && !n.startsWith("."),
-    ).length;
-  } catch {
-    return 0;
-  }
+  return noticeNames(inboxDir(root, session))?.length ?? 0;
 }
 
 function isNotice(v: unknown): v is Notice {
