@@ -41,6 +41,8 @@ export interface ResolvedCallback {
   readonly report?: CallbackDef["report"];
   /** As the config says (see CallbackDef.cache); absent means the default. */
   readonly cache?: boolean;
+  /** The files it reads besides those it is given (see CallbackDef.inputs), when declared. */
+  readonly inputs?: { readonly patterns: readonly string[]; readonly matcher: PathMatcher };
 }
 
 export interface ResolvedConfig {
@@ -86,6 +88,9 @@ function resolveCallback(
     ...(def.format ? { format: def.format } : {}),
     ...(def.report ? { report: def.report } : {}),
     ...(def.cache !== undefined ? { cache: def.cache } : {}),
+    ...(def.inputs !== undefined
+      ? { inputs: { patterns: [...def.inputs], matcher: compilePatterns(def.inputs) } }
+      : {}),
   };
 }
 

@@ -123,6 +123,11 @@ function crossChecks(
     for (const problem of validatePatterns(patterns)) {
       problems.push({ path: `${at}.pattern`, message: problem });
     }
+    // `inputs: []` is allowed: the check reads nothing besides its files.
+    if (cb.inputs !== undefined && cb.inputs.length > 0) {
+      for (const problem of validatePatterns(cb.inputs))
+        problems.push({ path: `${at}.inputs`, message: problem.replace("pattern", "input") });
+    }
     if (cb.cwd !== undefined && (cb.cwd.startsWith("/") || cb.cwd.split(/[\\/]/).includes(".."))) {
       problems.push({
         path: `${at}.cwd`,
