@@ -43,7 +43,8 @@ export function cacheable(
  */
 export function readsOf(callback: ResolvedCallback): Surroundings {
   const inputs = callback.inputs;
-  if (inputs !== undefined) return { inputs: inputs.patterns, matches: (path) => inputs.matcher.matches(path) };
+  if (inputs !== undefined)
+    return { inputs: inputs.patterns, matches: (path) => inputs.matcher.matches(path) };
   return { own: (path) => callback.matcher.matches(path) };
 }
 
