@@ -88,10 +88,15 @@ function resolveCallback(
     ...(def.format ? { format: def.format } : {}),
     ...(def.report ? { report: def.report } : {}),
     ...(def.cache !== undefined ? { cache: def.cache } : {}),
-    ...(def.inputs !== undefined
-      ? { inputs: { patterns: [...def.inputs], matcher: compilePatterns(def.inputs) } }
-      : {}),
+    ...(def.inputs !== undefined ? { inputs: declaredInputs(def.inputs) } : {}),
   };
+}
+
+function declaredInputs(
+  inputs: string | readonly string[],
+): NonNullable<ResolvedCallback["inputs"]> {
+  const patterns = typeof inputs === "string" ? [inputs] : [...inputs];
+  return { patterns, matcher: compilePatterns(patterns) };
 }
 
 function triggerFields(

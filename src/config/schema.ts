@@ -82,7 +82,7 @@ const callbackSchema = z
     report: z.enum(["new", "all"]).optional(),
     cache: z.boolean().optional(),
     /** Each glob is checked like a pattern in ./validate.ts. */
-    inputs: z.array(z.string()).optional(),
+    inputs: z.union([nonEmpty, z.array(z.string())]).optional(),
   })
   .strict();
 

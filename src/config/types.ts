@@ -150,7 +150,7 @@ export interface CallbackDef {
    * so they are reused across commits (see docs/config.md, "Results cache"). Unset: any
    * file may be read, and a new commit runs it again.
    */
-  inputs?: string[];
+  inputs?: string | string[];
 }
 
 /** The event a trigger reacts to. */

@@ -48,6 +48,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
     const key = issue.path[issue.path.length - 1];
     if (key === "action") return `${got}expected "stop", "notify", "run" or a function`;
     if (key === "match") return `${got}expected a regex (a string, or a RegExp)`;
+    if (key === "inputs") return `${got}expected a glob or a list of globs, such as ["rules.txt"]`;
     return `${got}expected a string, a list of strings, or a function`;
   }
   const message = issue.message
@@ -124,8 +125,11 @@ function crossChecks(
       problems.push({ path: `${at}.pattern`, message: problem });
     }
     // `inputs: []` is allowed: the check reads nothing besides its files.
-    if (cb.inputs !== undefined && cb.inputs.length > 0) {
-      for (const problem of validatePatterns(cb.inputs))
+    const inputs = typeof cb.inputs === "string" ? [cb.inputs] : (cb.inputs ?? []);
+    // a value that is not a string is the schema's to report
+    const globs = inputs.filter((g) => typeof g === "string");
+    if (globs.length > 0) {
+      for (const problem of validatePatterns(globs))
         problems.push({ path: `${at}.inputs`, message: problem.replace("pattern", "input") });
     }
     if (cb.cwd !== undefined && (cb.cwd.startsWith("/") || cb.cwd.split(/[\\/]/).includes(".."))) {
