@@ -85,16 +85,26 @@ function surroundings(
   return out;
 }
 
+/** Per snapshot and globs, the key parts of the files they select: a batch's runs share them. */
+const selected = new WeakMap<ProjectSnapshot, Map<string, string[]>>();
+
 /** The declared globs and every project file they select, with its id; null outside git. */
 function declaredInputs(
   project: ProjectSnapshot,
   reads: { readonly inputs: readonly string[]; readonly matches: (path: string) => boolean },
 ): string[] | null {
-  const out = [`inputs\0${JSON.stringify(reads.inputs)}`];
-  if (reads.inputs.length === 0) return out;
-  const every = project.content(Number.POSITIVE_INFINITY);
-  if (every === null) return null;
-  for (const [path, id] of [...every].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    if (reads.matches(path)) out.push(`input\0${path}\0${id}`);
+  const globs = JSON.stringify(reads.inputs);
+  const known = selected.get(project)?.get(globs);
+  if (known !== undefined) return known;
+  const out = [`inputs\0${globs}`];
+  if (reads.inputs.length > 0) {
+    const every = project.content(Number.POSITIVE_INFINITY);
+    if (every === null) return null;
+    const files = [...every.keys()].filter(reads.matches).sort();
+    for (const path of files) out.push(`input\0${path}\0${every.get(path)}`);
+  }
+  const byGlobs = selected.get(project) ?? new Map<string, string[]>();
+  byGlobs.set(globs, out);
+  selected.set(project, byGlobs);
   return out;
 }
