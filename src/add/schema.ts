@@ -126,6 +126,7 @@ export const CALLBACK_JSON_SCHEMA = {
 // the tool and the whole config, not from one request. format and report: the output's format
 // is recognized from what the tool prints, and what the agent is shown is a project choice.
 // cache: the safe default is decided from the command (src/cache/); a person turns it off.
+// inputs: what a check reads besides its files is a promise only the person can make.
 export const KEYS_NOT_ASKED = [
   "cwd",
   "env",
@@ -135,4 +136,5 @@ export const KEYS_NOT_ASKED = [
   "format",
   "report",
   "cache",
+  "inputs",
 ] as const;

@@ -2,6 +2,15 @@ import { sha1Hex } from "../platform/digest.ts";
 import { contentIds, MANY_FILES, NO_CONTENT, ProjectSnapshot } from "./content.ts";
 import { packageFileIds } from "./package-files.ts";
 
+/**
+ * What a run that takes its files reads besides them. `own`: anything (HEAD's tree and every
+ * changed file `own` does not select). `inputs`: only the project files its globs select, as
+ * the config declares (`inputs: []` reads nothing else), so a commit elsewhere keeps the key.
+ */
+export type Surroundings =
+  | { readonly own: (path: string) => boolean }
+  | { readonly inputs: readonly string[]; readonly matches: (path: string) => boolean };
+
 /** What a run's result is keyed by, and the content it read as the key saw it. */
 export interface RunKey {
   readonly key: string;
@@ -22,7 +31,8 @@ export interface RunKey {
  * below the root): its key also holds HEAD's tree and every file that differs from it which
  * the check's patterns do not select (`ownFile`). A rules file loosened for one run and put
  * back then no longer lets that run's pass replay for the file, while the files the check
- * selects, edited one after another, keep their own records.
+ * selects, edited one after another, keep their own records. A check that declares its
+ * `inputs` is keyed by those files' content instead, which a commit elsewhere leaves alone.
  *
  * Nested packages' configs and lockfiles between the root and the files are in the key too.
  */
@@ -31,7 +41,7 @@ export function runKey(
   definition: string,
   files: readonly string[],
   wholeProject: boolean,
-  ownFile: (path: string) => boolean = () => false,
+  reads: Surroundings = { own: () => false },
   project: ProjectSnapshot = new ProjectSnapshot(root),
 ): RunKey | null {
   const ids = contentIds(root, files, project);
@@ -43,7 +53,8 @@ export function runKey(
     if (tree === null) return null;
     parts.push(tree);
   } else {
-    const around = surroundings(project, ownFile);
+    const around =
+      "inputs" in reads ? declaredInputs(project, reads) : surroundings(project, reads.own);
     if (around === null) return null;
     parts.push(...around);
     const known =
@@ -71,5 +82,29 @@ function surroundings(
   const out = [`tree\0${tree}`];
   for (const [path, id] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     if (!ownFile(path)) out.push(`other\0${path}\0${id}`);
+  return out;
+}
+
+/** Per snapshot and globs, the key parts of the files they select: a batch's runs share them. */
+const selected = new WeakMap<ProjectSnapshot, Map<string, string[]>>();
+
+/** The declared globs and every project file they select, with its id; null outside git. */
+function declaredInputs(
+  project: ProjectSnapshot,
+  reads: { readonly inputs: readonly string[]; readonly matches: (path: string) => boolean },
+): string[] | null {
+  const globs = JSON.stringify(reads.inputs);
+  const known = selected.get(project)?.get(globs);
+  if (known !== undefined) return known;
+  const out = [`inputs\0${globs}`];
+  if (reads.inputs.length > 0) {
+    const every = project.content(Number.POSITIVE_INFINITY);
+    if (every === null) return null;
+    const files = [...every.keys()].filter(reads.matches).sort();
+    for (const path of files) out.push(`input\0${path}\0${every.get(path)}`);
+  }
+  const byGlobs = selected.get(project) ?? new Map<string, string[]>();
+  byGlobs.set(globs, out);
+  selected.set(project, byGlobs);
   return out;
 }

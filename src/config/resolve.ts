@@ -41,6 +41,8 @@ export interface ResolvedCallback {
   readonly report?: CallbackDef["report"];
   /** As the config says (see CallbackDef.cache); absent means the default. */
   readonly cache?: boolean;
+  /** The files it reads besides those it is given (see CallbackDef.inputs), when declared. */
+  readonly inputs?: { readonly patterns: readonly string[]; readonly matcher: PathMatcher };
 }
 
 export interface ResolvedConfig {
@@ -86,7 +88,15 @@ function resolveCallback(
     ...(def.format ? { format: def.format } : {}),
     ...(def.report ? { report: def.report } : {}),
     ...(def.cache !== undefined ? { cache: def.cache } : {}),
+    ...(def.inputs !== undefined ? { inputs: declaredInputs(def.inputs) } : {}),
   };
+}
+
+function declaredInputs(
+  inputs: string | readonly string[],
+): NonNullable<ResolvedCallback["inputs"]> {
+  const patterns = typeof inputs === "string" ? [inputs] : [...inputs];
+  return { patterns, matcher: compilePatterns(patterns) };
 }
 
 function triggerFields(

@@ -81,6 +81,8 @@ const callbackSchema = z
     format: z.enum(FORMAT_NAMES).optional(),
     report: z.enum(["new", "all"]).optional(),
     cache: z.boolean().optional(),
+    /** Each glob is checked like a pattern in ./validate.ts. */
+    inputs: z.union([nonEmpty, z.array(z.string())]).optional(),
   })
   .strict();
 

@@ -143,6 +143,14 @@ export interface CallbackDef {
    * A function callback is never cached.
    */
   cache?: boolean;
+  /**
+   * The files a check that takes its files reads besides them (a word list, a rules file),
+   * as globs like `pattern`'s, relative to the config's folder; `[]` when it reads nothing
+   * else. Its results are then keyed by those files' content instead of the whole commit,
+   * so they are reused across commits (see docs/config.md, "Results cache"). Unset: any
+   * file may be read, and a new commit runs it again.
+   */
+  inputs?: string | string[];
 }
 
 /** The event a trigger reacts to. */

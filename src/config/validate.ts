@@ -48,6 +48,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
     const key = issue.path[issue.path.length - 1];
     if (key === "action") return `${got}expected "stop", "notify", "run" or a function`;
     if (key === "match") return `${got}expected a regex (a string, or a RegExp)`;
+    if (key === "inputs") return `${got}expected a glob or a list of globs, such as ["rules.txt"]`;
     return `${got}expected a string, a list of strings, or a function`;
   }
   const message = issue.message
@@ -122,6 +123,14 @@ function crossChecks(
     const patterns = typeof cb.pattern === "string" ? [cb.pattern] : cb.pattern;
     for (const problem of validatePatterns(patterns)) {
       problems.push({ path: `${at}.pattern`, message: problem });
+    }
+    // `inputs: []` is allowed: the check reads nothing besides its files.
+    const inputs = typeof cb.inputs === "string" ? [cb.inputs] : (cb.inputs ?? []);
+    // a value that is not a string is the schema's to report
+    const globs = inputs.filter((g) => typeof g === "string");
+    if (globs.length > 0) {
+      for (const problem of validatePatterns(globs))
+        problems.push({ path: `${at}.inputs`, message: problem.replace("pattern", "input") });
     }
     if (cb.cwd !== undefined && (cb.cwd.startsWith("/") || cb.cwd.split(/[\\/]/).includes(".."))) {
       problems.push({

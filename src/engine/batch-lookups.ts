@@ -1,7 +1,7 @@
 import { ProjectSnapshot } from "../cache/content.ts";
 import { definitionKey } from "../cache/key.ts";
 import type { PlannedRun } from "./plan.ts";
-import { type CacheLookup, cacheable, lookUp, ownFileOf } from "./result-cache.ts";
+import { type CacheLookup, cacheable, lookUp, readsOf } from "./result-cache.ts";
 import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
 
 /** A planned run's definition key and cache lookup, made before the batch's runs start. */
@@ -37,7 +37,7 @@ export function prepareLookups(
           definition,
           p.files,
           readsBeyondItsFiles(p.callback.run),
-          ownFileOf(p.callback),
+          readsOf(p.callback),
           project,
         )
       : null;

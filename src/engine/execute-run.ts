@@ -35,7 +35,7 @@ import {
   type CacheLookup,
   cacheable,
   lookUp,
-  ownFileOf,
+  readsOf,
   remember,
   writeReplayLog,
 } from "./result-cache.ts";
@@ -123,13 +123,13 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     : options.prepared !== undefined
       ? options.prepared.lookup
       : cacheable(callback, options.triggerInput !== undefined, wholeProject)
-        ? lookUp(root, definition, files, keyedWhole, ownFileOf(callback))
+        ? lookUp(root, definition, files, keyedWhole, readsOf(callback))
         : null;
   if (cache?.record !== undefined)
     return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
   // The content the run will read, as it is before it starts: what changes while it runs
   // (the agent's next edit) is not recorded under this run's findings.
-  const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole, ownFileOf(callback));
+  const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole, readsOf(callback));
   const abort = new AbortController();
   const depth =
     options.depth ??

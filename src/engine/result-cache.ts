@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { ProjectSnapshot } from "../cache/content.ts";
 import { LocalStore } from "../cache/local-store.ts";
-import { changedSince, type RunKey, runKey } from "../cache/run-key.ts";
+import { changedSince, type RunKey, runKey, type Surroundings } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
 import type { ResolvedCallback } from "../config/resolve.ts";
 import { STOPS_EARLY } from "../diagnostics/baseline/stops-early.ts";
@@ -37,12 +37,15 @@ export function cacheable(
 }
 
 /**
- * The files a check's own patterns select: taken to be read by one of its runs only when
- * given to it. Every other changed file goes into the key of a run that takes its files
- * (see runKey), since the command may read it.
+ * What a run of the check reads besides its files (see runKey): the files its `inputs`
+ * select when it declares them; else anything but the files its own patterns select (taken
+ * to be read by one of its runs only when given to it).
  */
-export function ownFileOf(callback: ResolvedCallback): (path: string) => boolean {
-  return (path) => callback.matcher.matches(path);
+export function readsOf(callback: ResolvedCallback): Surroundings {
+  const inputs = callback.inputs;
+  if (inputs !== undefined)
+    return { inputs: inputs.patterns, matches: (path) => inputs.matcher.matches(path) };
+  return { own: (path) => callback.matcher.matches(path) };
 }
 
 /** The one store a process uses per project (a remote store goes in front of it later). */
@@ -71,10 +74,10 @@ export function lookUp(
   definition: string,
   files: readonly string[],
   wholeProject: boolean,
-  ownFile?: (path: string) => boolean,
+  reads?: Surroundings,
   project: ProjectSnapshot = new ProjectSnapshot(root),
 ): CacheLookup | null {
-  const key = runKey(root, definition, files, wholeProject, ownFile, project);
+  const key = runKey(root, definition, files, wholeProject, reads, project);
   if (key === null) return null;
   const record = storeOf(root).getSync(key.key);
   const usable = record !== undefined && record.changed.length === 0;

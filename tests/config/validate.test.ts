@@ -198,3 +198,15 @@ test("a syntax error in a file the config imports is shown where it is, in that 
   expect(err.message).toContain("> 3 |   timeout: 5 ;");
   expect(err.hint).toContain("tools/checks.ts");
 });
+
+test("inputs: a glob or a list of them, each checked like a pattern; [] is allowed", () => {
+  const cb = { name: "ok", pattern: "*.ts", run: "x {files}", timeout: 5 };
+  expect(problems({ callbacks: [{ ...cb, inputs: ["rules/[a-", "ok.txt"] }] })).toEqual([
+    'callbacks[0].inputs: Cannot use input "rules/[a-": it has an unclosed character class "[a-" (close it with "]", or write "\\[" for a literal bracket)',
+  ]);
+  expect(problems({ callbacks: [{ ...cb, inputs: 3 }] })).toEqual([
+    'callbacks[0].inputs: got 3, expected a glob or a list of globs, such as ["rules.txt"]',
+  ]);
+  for (const inputs of [[], "banned.txt", ["banned.txt", "rules/**"]])
+    expect(validateConfig({ callbacks: [{ ...cb, inputs }] }).ok).toBe(true);
+});
