@@ -3,6 +3,27 @@ import type { CapturedRun, RunOptions } from "./run-sync.ts";
 import { startProcess } from "./start-process.ts";
 
 /**
+ * The commands still running: a process that ends while some run (an error elsewhere ends
+ * it first) kills them, so none outlives it.
+ */
+const running = new Set<number>();
+let killOnExit = false;
+function track(pid: number): void {
+  running.add(pid);
+  if (killOnExit) return;
+  killOnExit = true;
+  process.on("exit", () => {
+    for (const live of running) {
+      try {
+        process.kill(live, "SIGKILL");
+      } catch {
+        // it ended meanwhile
+      }
+    }
+  });
+}
+
+/**
  * Run a command to completion without blocking, capturing stdout and stderr: for work
  * that can overlap (two git scans of the same tree run on two cores at once). Never throws.
  */
@@ -18,6 +39,7 @@ export async function runAsync(
     ...(options.env !== undefined ? { env: options.env } : {}),
     onOutput: (chunk, stream) => (stream === "stdout" ? out : err).push(chunk),
   });
+  if (child.pid !== undefined) track(child.pid);
   let timedOut = false;
   const timer =
     options.timeoutMs === undefined || child.pid === undefined
@@ -33,6 +55,7 @@ export async function runAsync(
         }, options.timeoutMs);
   const [end] = await Promise.all([child.exited, child.outputClosed]);
   clearTimeout(timer);
+  if (child.pid !== undefined) running.delete(child.pid);
   return {
     status: end.code,
     stdout: Buffer.concat(out),
