@@ -28,6 +28,8 @@ test("CPILOT_TRACE=1 puts phase timings on stderr, in order, and leaves stdout t
     "command loaded",
     "config loaded",
     "files selected",
+    "engine: runs planned",
+    "engine: results looked up",
     "engine: files snapshotted, starting runs",
     "engine: runs ended",
     "engine: resync compared",
