@@ -5,10 +5,11 @@
 // pnpm and yarn come from the npm registry on first use, into node_modules/.cache/cpilot-release.
 import { beforeAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TARGETS, type Target } from "../../scripts/release/targets.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { pathWithoutNode } from "./_no-node-path.ts";
 import { ensureRelease, RELEASE, REPO } from "./_release-build.ts";
 
 const VERSION: string = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version;
@@ -161,30 +162,12 @@ test("yarn 4 workspace (node-modules linker) with resolutions: the hook command 
   const project = userProject();
   // yarn stops at an optional dependency it cannot resolve, so a pre-release's resolutions
   // name every platform package; those for other machines stand in here, never installed.
-  const resolutions: Record<string, string> = {
-    "@cpilot/linux-x64": `file:${tarball("@cpilot/linux-x64")}`,
-  };
-  for (const target of TARGETS.filter((t) => t.name !== "linux-x64")) {
-    resolutions[target.npm.name] = `file:${otherPlatformPackage(project, target)}`;
-  }
-  writeFiles(project, {
-    "package.json": JSON.stringify({
-      name: "root",
-      private: true,
-      workspaces: ["packages/*"],
-      devDependencies: { cpilot: `file:${tarball("cpilot")}` },
-      resolutions,
-    }),
-    "packages/a/package.json": JSON.stringify({ name: "a", version: "1.0.0" }),
-    ".yarnrc.yml": "nodeLinker: node-modules\nenableTelemetry: false\n",
-  });
   const yarn = join(TOOLS, "node_modules", "@yarnpkg", "cli-dist", "bin", "yarn.js");
   const env = { PATH: process.env.PATH, HOME: project, YARN_GLOBAL_FOLDER: join(project, ".yg") };
-  const install = spawnSync("node", [yarn, "install"], {
-    cwd: project,
-    env,
-    encoding: "utf8",
-    timeout: 300_000,
+  const install = yarnWorkspace(project, yarn, env, {
+    other: (target) => `file:${otherPlatformPackage(project, target)}`,
+    files: { ".yarnrc.yml": "nodeLinker: node-modules\nenableTelemetry: false\n" },
+    install: ["install"],
   });
   expect(install.stdout).toContain("Done");
   expect(install.status).toBe(0);
@@ -203,22 +186,6 @@ test("yarn 1 workspace with resolutions: the hook command runs the binary", () =
   const project = userProject();
   // yarn 1 takes a package a resolution names as wanted, not optional, and stops at one for
   // another machine: those are linked to a folder that is not there (no binary to find)
-  const resolutions: Record<string, string> = {
-    "@cpilot/linux-x64": `file:${tarball("@cpilot/linux-x64")}`,
-  };
-  for (const target of TARGETS.filter((t) => t.name !== "linux-x64")) {
-    resolutions[target.npm.name] = "link:./.no-cpilot-platform";
-  }
-  writeFiles(project, {
-    "package.json": JSON.stringify({
-      name: "root",
-      private: true,
-      workspaces: ["packages/*"],
-      devDependencies: { cpilot: `file:${tarball("cpilot")}` },
-      resolutions,
-    }),
-    "packages/a/package.json": JSON.stringify({ name: "a", version: "1.0.0" }),
-  });
   const yarn = join(YARN_CLASSIC_TOOLS, "node_modules", "yarn", "bin", "yarn.js");
   const env = {
     PATH: process.env.PATH,
@@ -226,11 +193,10 @@ test("yarn 1 workspace with resolutions: the hook command runs the binary", () =
     YARN_CACHE_FOLDER: join(project, ".yg"),
     YARN_ENABLE_TELEMETRY: "0",
   };
-  const install = spawnSync("node", [yarn, "install", "--non-interactive", "--offline"], {
-    cwd: project,
-    env,
-    encoding: "utf8",
-    timeout: 300_000,
+  const install = yarnWorkspace(project, yarn, env, {
+    other: () => "link:./.no-cpilot-platform",
+    files: {},
+    install: ["install", "--non-interactive", "--offline"],
   });
   expect(install.stderr).not.toContain("error");
   expect(install.status).toBe(0);
@@ -248,6 +214,45 @@ test("yarn 1 workspace with resolutions: the hook command runs the binary", () =
   expect(run.status).toBe(0);
   expectHookRunsNative(project);
 }, 600_000);
+
+/**
+ * A yarn workspace root installing cpilot from its tarball, with `resolutions` naming this
+ * machine's platform package as its tarball and the others as `other` says; then `yarn
+ * <install>`.
+ */
+function yarnWorkspace(
+  project: string,
+  yarn: string,
+  env: Record<string, string | undefined>,
+  options: {
+    other: (target: Target) => string;
+    files: Record<string, string>;
+    install: string[];
+  },
+) {
+  const resolutions: Record<string, string> = {
+    "@cpilot/linux-x64": `file:${tarball("@cpilot/linux-x64")}`,
+  };
+  for (const target of TARGETS.filter((t) => t.name !== "linux-x64"))
+    resolutions[target.npm.name] = options.other(target);
+  writeFiles(project, {
+    "package.json": JSON.stringify({
+      name: "root",
+      private: true,
+      workspaces: ["packages/*"],
+      devDependencies: { cpilot: `file:${tarball("cpilot")}` },
+      resolutions,
+    }),
+    "packages/a/package.json": JSON.stringify({ name: "a", version: "1.0.0" }),
+    ...options.files,
+  });
+  return spawnSync("node", [yarn, ...options.install], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+}
 
 /** A packed stand-in for another machine's platform package, with its os, cpu and libc. */
 function otherPlatformPackage(project: string, target: Target): string {
@@ -321,15 +326,4 @@ function expectHookRunsNative(project: string): void {
   expect(hook.stderr).toBe("");
   expect(hook.status).toBe(0);
   expect(JSON.parse(hook.stdout)).toMatchObject({ decision: "block" });
-}
-
-/** A PATH of everything in /usr/bin but Node and its package managers. */
-function pathWithoutNode(dir: string): string {
-  const bin = join(dir, "nonode-bin");
-  mkdirSync(bin);
-  for (const name of readdirSync("/usr/bin")) {
-    if (!/^(node|nodejs|npm|npx|corepack)$/.test(name))
-      symlinkSync(join("/usr/bin", name), join(bin, name));
-  }
-  return bin;
 }
