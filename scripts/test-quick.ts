@@ -21,6 +21,7 @@ const TIMINGS = "tests/timings.json";
 /** Test helpers that start the real agent binaries from node_modules (matched by file name). */
 const REAL_AGENT_LAUNCHERS = [
   "claude-cli.ts",
+  "claude-project.ts",
   "_gemini-cli.ts",
   "_codex-cli.ts",
   "_opencode-cli.ts",

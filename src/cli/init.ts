@@ -6,6 +6,7 @@ import { checkRun } from "../doctor/callback-command.ts";
 import { promptOnTty } from "../gate/ask.ts";
 import { detectProject } from "../init/detect.ts";
 import { chooseFormat } from "../init/format-choice.ts";
+import { ownFile } from "../init/own-tsconfig.ts";
 import { renderPlan } from "../init/plan.ts";
 import { ProjectFiles } from "../init/project-files.ts";
 import { proveFormatters } from "../init/prove-formatter.ts";
@@ -161,6 +162,14 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
     writeFileAtomic(join(root, extra.path), extra.text);
     say(
       `wrote ${join(root, extra.path)} (its type check reads the packages it uses from their source)`,
+    );
+  }
+  for (const path of detection.remove ?? []) {
+    // read again: only what init wrote, as it wrote it, goes
+    if (ownFile(join(root, path)) !== true) continue;
+    rmSync(join(root, path));
+    say(
+      `removed ${join(root, path)} (an earlier cpilot init wrote it; this plan has no use for it)`,
     );
   }
   say(

@@ -131,7 +131,11 @@ export function createEngine(options: {
       },
       note: (text) => triggerNotes.push(text),
     };
-    const runOne = async (p: PlannedRun, i: number): Promise<RunResult> => {
+    const runOne = async (
+      p: PlannedRun,
+      i: number,
+      about: Partial<Pick<RunResult, "reachAgainOf">> = {},
+    ): Promise<RunResult> => {
       // what was looked up before any run holds for those that start at once
       const ready = replaysOnly || (waits[i] ?? []).length === 0 ? prepared[i] : undefined;
       const result = await executeRun(p, {
@@ -146,8 +150,9 @@ export function createEngine(options: {
         ...(runOptions.triggerDepth !== undefined ? { depth: runOptions.triggerDepth } : {}),
         ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
       });
-      runOptions.onRunEnd?.(result);
-      return result;
+      const told = about.reachAgainOf ? { ...result, ...about } : result;
+      runOptions.onRunEnd?.(told);
+      return told;
     };
     const ended: Promise<RunResult>[] = [];
     const allListed = Promise.resolve(); // every run's promise is in `ended` once this settles
@@ -168,9 +173,14 @@ export function createEngine(options: {
       throw err;
     });
     // A cargo run stopped at old errors before the edited files: again, for their crates.
+    // Each of the pair names the other, so the agent is told the two as one story.
     for (const [i, result] of [...mainRuns].entries()) {
       const again = planned[i] ? reachAgain(batch.root, planned[i], result) : null;
-      if (again !== null && !signal.aborted) mainRuns.push(await runOne(again, -1));
+      if (again === null || signal.aborted) continue;
+      const rerun = await runOne(again.planned, -1, { reachAgainOf: again.why });
+      const reachedAgain = { runId: rerun.id, status: rerun.status, crates: again.why.crates };
+      mainRuns[i] = { ...result, reachedAgain };
+      mainRuns.push(rerun);
     }
     const runs = [...mainRuns, ...triggerRuns];
     mark("engine: runs ended");

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunResult } from "../model/outcome.ts";
+import type { ReachAgain, RunResult } from "../model/outcome.ts";
 import type { PlannedRun } from "./plan.ts";
 
 /**
@@ -35,6 +35,11 @@ function crateOf(root: string, file: string): string | null {
   return null;
 }
 
+/** What picks `crates` alone, without the lints of the crates they depend on. */
+function scopeFlags(crates: readonly string[]): string[] {
+  return [...crates.flatMap((c) => ["-p", c]), "--no-deps"];
+}
+
 /**
  * The command `run` with `-p <crate>` for each of `crates` and `--no-deps` after its cargo
  * subcommand; null when it is not a `cargo clippy` or already picks its packages.
@@ -43,7 +48,7 @@ function scoped(
   run: string | readonly string[],
   crates: readonly string[],
 ): string | string[] | null {
-  const flags = [...crates.flatMap((c) => ["-p", c]), "--no-deps"];
+  const flags = scopeFlags(crates);
   if (typeof run === "string") {
     if (/(^|\s)(-p|--package|--workspace|--all|--no-deps)(=|\s|$)/.test(run)) return null;
     const found = /(^|[\s;&|(])(\S*\/)?cargo(\s+\+\S+)?\s+([a-z]+)(?=\s|$)/.exec(run);
@@ -61,14 +66,14 @@ function scoped(
  * A `cargo clippy` run that failed at errors that were there before, before it reached the
  * edited files (`unreached`), run again for the crates of those files only (`-p`, with
  * `--no-deps`): the crates they depend on are built without their lints, so the edited
- * crate is reached and its own errors are found. Null when there is no such run to make (another tool, a fixer,
- * a command cpilot cannot scope, or no crate found for the files).
+ * crate is reached and its own errors are found. Null when there is no such run to make
+ * (another tool, a fixer, a command cpilot cannot scope, or no crate found for the files).
  */
 export function reachAgain(
   root: string,
   planned: PlannedRun,
   result: RunResult,
-): PlannedRun | null {
+): { planned: PlannedRun; why: ReachAgain } | null {
   const unreached = result.unreached ?? [];
   const { callback } = planned;
   if (unreached.length === 0 || callback.fixes || typeof callback.run === "function") return null;
@@ -76,5 +81,19 @@ export function reachAgain(
   if (crates.length === 0 || crates.some((c) => c === null)) return null;
   const run = scoped(callback.run, crates as string[]);
   if (run === null) return null;
-  return { callback: { ...callback, run }, files: unreached };
+  const stoppedAt = (result.diagnostics ?? []).filter((d) => d.severity === "error");
+  const stoppedIn = new Set<string>();
+  for (const d of stoppedAt) {
+    const crate = d.file === "" || d.file.startsWith("/") ? null : crateOf(root, d.file);
+    if (crate !== null && !crates.includes(crate)) stoppedIn.add(crate);
+  }
+  return {
+    planned: { callback: { ...callback, run }, files: unreached },
+    why: {
+      runId: result.id,
+      stoppedIn: [...stoppedIn],
+      crates: crates as string[],
+      flags: scopeFlags(crates as string[]).join(" "),
+    },
+  };
 }

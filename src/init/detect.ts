@@ -5,9 +5,10 @@ import { detectMake, detectMakeTest } from "./detect-make.ts";
 import { detectNode } from "./detect-node.ts";
 import { detectPythonWithNotes } from "./detect-python.ts";
 import { detectRust } from "./detect-rust.ts";
+import { leftoverTsconfigs, SOURCE_TSCONFIG } from "./own-tsconfig.ts";
 import { ProjectFiles } from "./project-files.ts";
 import { excludeFolders, scopeToPackage } from "./scope-package.ts";
-import { pathsFolders, SOURCE_TSCONFIG, sourceTypes } from "./source-types.ts";
+import { pathsFolders, sourceTypes } from "./source-types.ts";
 import type { Detection, Proposal } from "./spec.ts";
 
 /** What one folder (the root, or one package) runs, from its scripts and tool configs. */
@@ -96,6 +97,17 @@ export function detectProject(root: string): Detection {
       const scoped = scopeToPackage(p, dir);
       proposals.push(toolOf(p) === "typecheck" ? alsoOnMapped(scoped, root, dir) : scoped);
     }
+  const leftovers = leftoverTsconfigs(
+    root,
+    shape.packages.map((p) => p.dir),
+    new Set(files.map((f) => f.path)),
+  );
+  for (const { path, initWrote } of leftovers)
+    notes.push(
+      initWrote
+        ? `${path}: an earlier cpilot init wrote it and nothing reads built types there now; removed with this plan`
+        : `${path}: not as cpilot init writes it (edited, or from an earlier version); left as it is: delete it if nothing uses it`,
+    );
   notes.push(...leftNotes(shape.left));
   // Two callbacks may not share a name: the second of a kind gets a suffix.
   const names = new Set<string>();
@@ -110,6 +122,9 @@ export function detectProject(root: string): Detection {
     notes,
     ...(resyncTree ? { resyncTree: true } : {}),
     ...(files.length > 0 ? { files } : {}),
+    ...(leftovers.some((l) => l.initWrote)
+      ? { remove: leftovers.filter((l) => l.initWrote).map((l) => l.path) }
+      : {}),
   };
 }
 

@@ -1,8 +1,11 @@
 import { dirname, join, relative } from "node:path";
+import {
+  ownTsconfigText,
+  SOURCE_TSCONFIG,
+  unmarkedTsconfigText,
+  writtenByInit,
+} from "./own-tsconfig.ts";
 import { ProjectFiles } from "./project-files.ts";
-
-/** The tsconfig init writes beside a package's own to check it against its siblings' source. */
-export const SOURCE_TSCONFIG = "tsconfig.cpilot.json";
 
 /** A workspace sibling a package reads from its built declarations, and where its source is. */
 export interface BuiltTypesRead {
@@ -68,22 +71,25 @@ export function sourceTypes(
     paths[r.name] = [src];
     paths[`${r.name}/*`] = [`${toPackage(r.dir)}/${dirname(r.entry)}/*`];
   }
-  const text = `${JSON.stringify(
-    {
-      extends: "./tsconfig.json",
-      compilerOptions: {
-        noEmit: true,
-        composite: false,
-        incremental: false,
-        rootDir: toPackage(""),
-        paths,
-      },
+  const body = {
+    extends: "./tsconfig.json",
+    compilerOptions: {
+      noEmit: true,
+      composite: false,
+      incremental: false,
+      rootDir: toPackage(""),
+      paths,
     },
-    null,
-    2,
-  )}\n`;
-  if (existing !== undefined && existing !== text)
-    return { reads, why: `${dir}/${SOURCE_TSCONFIG} exists and is not init's; left as it is` };
+  };
+  const text = ownTsconfigText(body);
+  // init's own file (as written, or as an earlier init wrote this same one) is replaced
+  const ours =
+    existing === undefined || writtenByInit(existing) || existing === unmarkedTsconfigText(body);
+  if (!ours)
+    return {
+      reads,
+      why: `${dir}/${SOURCE_TSCONFIG} exists and is not as cpilot init wrote it; left as it is`,
+    };
   return { reads, file: { path: join(dir, SOURCE_TSCONFIG), text } };
 }
 

@@ -31,4 +31,6 @@ export interface Detection {
   readonly resyncTree?: boolean;
   /** Files init writes beside the config (a package's tsconfig that reads siblings' source). */
   readonly files?: readonly { readonly path: string; readonly text: string }[];
+  /** Files an earlier init wrote that this plan no longer has: removed when it is written. */
+  readonly remove?: readonly string[];
 }

@@ -45,6 +45,17 @@ export interface RunResult {
    * unit that fails, on errors that were there before): not checked, and said so.
    */
   readonly unreached?: readonly string[];
+  /**
+   * On a run that stopped before the edited files: its run again for their crates alone,
+   * which reached them (see `reachAgainOf` on that run).
+   */
+  readonly reachedAgain?: {
+    readonly runId: string;
+    readonly status: RunStatus;
+    readonly crates: readonly string[];
+  };
+  /** On a run again for the crates of files an earlier run stopped before (`cargo clippy -p`). */
+  readonly reachAgainOf?: ReachAgain;
   /** Not run: its recorded result for the same check on the same content, replayed. */
   readonly cached?: { readonly key: string; readonly at: number };
   /** Set when a trigger of another run started this one. */
@@ -55,6 +66,18 @@ export interface RunResult {
     readonly hook: string;
     readonly depth: number;
   };
+}
+
+/** Why a run was made again for some crates alone, and how. */
+export interface ReachAgain {
+  /** The run that stopped before the edited files. */
+  readonly runId: string;
+  /** The crates it holds errors in that were there before: where it stopped. */
+  readonly stoppedIn: readonly string[];
+  /** The crates of the edited files, run again alone. */
+  readonly crates: readonly string[];
+  /** What was added to the command: `-p down --no-deps`. */
+  readonly flags: string;
 }
 
 /** A file a callback rewrote (a formatter): the agent's view of it must be corrected. */

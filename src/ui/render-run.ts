@@ -1,6 +1,6 @@
 import { agentView } from "../diagnostics/agent-view.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
-import type { RunResult } from "../model/outcome.ts";
+import type { ReachAgain, RunResult } from "../model/outcome.ts";
 
 /** Longest output line shown to an agent; longer lines are cut in the middle of nowhere. */
 export const MAX_LINE = 200;
@@ -87,10 +87,8 @@ export function failureBody(
   }
   const lines = (view ?? []).flatMap((l) => l.split("\n"));
   const unreached = run.unreached ?? [];
-  if (unreached.length > 0)
-    lines.unshift(
-      `it stopped at errors that were there before, before it reached ${unreached.slice(0, 3).join(", ")}${unreached.length > 3 ? ` and ${unreached.length - 3} more` : ""}: your edits there were not checked; fix or silence these errors so the check reaches them:`,
-    );
+  if (unreached.length > 0) lines.unshift(stoppedEarly(run, unreached));
+  if (run.reachAgainOf) lines.unshift(ranAgain(run.reachAgainOf));
   // Counts above are of what was read: the agent must know the output goes on.
   if (run.diagnosticsCut && view !== null)
     lines.push(
@@ -101,6 +99,29 @@ export function failureBody(
   if (tail.length === 0 && lines.length === 0) return ["(no output)"];
   if (lines.length > 0 && tail.length > 0) lines.push("the output ends:");
   return [...lines, ...tail];
+}
+
+/** What a run that stopped before the edited files did, and what its run again found. */
+function stoppedEarly(run: RunResult, unreached: readonly string[]): string {
+  const more = unreached.length > 3 ? ` and ${unreached.length - 3} more` : "";
+  const stopped = `it stopped at errors that were there before, before it reached ${unreached.slice(0, 3).join(", ")}${more}`;
+  const again = run.reachedAgain;
+  const alone = again ? `for ${cratesLabel(again.crates)} alone (run ${again.runId})` : "";
+  if (again?.status === "passed" || again?.status === "failed")
+    return `${stopped}; cpilot ran it again ${alone}, which reached your edits there and ${again.status}. The errors it stopped at:`;
+  const notDone = again ? `; its run again ${alone} did not finish` : "";
+  return `${stopped}${notDone}: your edits there were not checked; fix or silence these errors so the check reaches them:`;
+}
+
+/** `crate up`, `crates up, core`. */
+function cratesLabel(crates: readonly string[]): string {
+  return `crate${crates.length === 1 ? "" : "s"} ${crates.join(", ")}`;
+}
+
+/** The first line of a run made again for the edited crates alone: why, and how. */
+function ranAgain(why: ReachAgain): string {
+  const where = why.stoppedIn.length === 0 ? "" : ` in ${cratesLabel(why.stoppedIn)}`;
+  return `cpilot ran it again for ${cratesLabel(why.crates)} alone (${why.flags}: without the lints of the crates they depend on), because its run ${why.runId} stopped at errors that were there before${where}, before it reached your edits; this run reached them:`;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** A temp git project and the compiled binary answering one agent's hook calls, for attacks on the gate. */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
@@ -20,6 +20,8 @@ export interface AttackProject {
   path(name: string): string;
   /** Run `cpilot hook <agent>` with `stdin` (an object is sent as JSON). */
   hook(agent: Agent, stdin: unknown, options?: HookOptions): Promise<HookRun>;
+  /** Run git in the project; throws when it fails. */
+  git(...args: string[]): void;
 }
 
 export interface HookOptions {
@@ -40,6 +42,9 @@ export function attackProject(files: Record<string, string>): AttackProject {
     dir,
     path: (name) => join(dir, name),
     hook: (agent, stdin, options = {}) => runHook(dir, agent, stdin, options),
+    git: (...args) => {
+      execFileSync("git", args, { cwd: dir, stdio: "pipe" });
+    },
   };
 }
 
@@ -134,6 +139,23 @@ export function preWrite(agent: Agent, dir: string, path: string, content = "x\n
         tool_input: { file_path: path, contents: content },
       };
   }
+}
+
+/**
+ * Each agent's edit tool (a Codex patch) writing each of `paths`, and where the gate let the
+ * write through: `[]` when every one was refused or asked.
+ */
+export async function allowedWrites(
+  p: AttackProject,
+  paths: readonly string[],
+  agents: readonly Agent[] = ["claude", "codex", "cursor", "gemini"],
+): Promise<string[]> {
+  const allowed: string[] = [];
+  for (const agent of agents)
+    for (const path of paths)
+      if (verdict(agent, await p.hook(agent, preWrite(agent, p.dir, path, "{}"))) === "allow")
+        allowed.push(`${agent}: ${path}`);
+  return allowed;
 }
 
 /** "deny", "ask", "allow" (a documented allow, or no decision at all) from an agent's reply. */

@@ -18,7 +18,7 @@ import {
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
-import { type Agent, attackProject, preWrite, verdict } from "./_gate-attack.ts";
+import { allowedWrites, attackProject } from "./_gate-attack.ts";
 
 const CONFIG = JSON.stringify({
   callbacks: [
@@ -29,16 +29,10 @@ const CONFIG = JSON.stringify({
 /** A git project with a first commit, whose staged a.txt fails the check. */
 function failingProject() {
   const p = attackProject({ "callbacks.config.json": CONFIG });
-  const git = (...args: string[]) =>
-    Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-      cwd: p.dir,
-      stdout: "ignore",
-      stderr: "ignore",
-    });
-  git("add", "-A");
-  git("commit", "-qm", "config");
+  p.git("add", "-A");
+  p.git("commit", "-qm", "config");
   writeFileSync(p.path("a.txt"), "BAD\n");
-  git("add", "-A");
+  p.git("add", "-A");
   return p;
 }
 
@@ -88,20 +82,12 @@ describe("a forged record does not turn a failing check into a pass", () => {
 
   test("the agents' edit tools and patches cannot write a record, in the git folder or in .cpilot/", async () => {
     const p = failingProject();
-    for (const agent of ["claude", "codex", "cursor", "gemini"] as Agent[]) {
-      for (const path of [
-        ".git/cpilot/cache/results/0123456789abcdef0123.json",
-        ".cpilot/cache/results/0123456789abcdef0123.json",
-        ".GIT/cpilot/results/0123456789abcdef0123.json",
-      ]) {
-        const r = await p.hook(agent, preWrite(agent, p.dir, path, "{}"));
-        expect({ agent, path, verdict: verdict(agent, r) }).not.toEqual({
-          agent,
-          path,
-          verdict: "allow",
-        });
-      }
-    }
+    const records = [
+      ".git/cpilot/cache/results/0123456789abcdef0123.json",
+      ".cpilot/cache/results/0123456789abcdef0123.json",
+      ".GIT/cpilot/results/0123456789abcdef0123.json",
+    ];
+    expect(await allowedWrites(p, records)).toEqual([]);
   }, 120_000);
 });
 
@@ -120,20 +106,14 @@ describe("a pass recorded under a file the key did not cover", () => {
       }),
       "banned.txt": "BAD\n",
     });
-    const git = (...args: string[]) =>
-      Bun.spawnSync(["git", "-c", "user.name=t", "-c", "user.email=t@t", ...args], {
-        cwd: p.dir,
-        stdout: "ignore",
-        stderr: "ignore",
-      });
-    git("add", "-A");
-    git("commit", "-qm", "rules");
+    p.git("add", "-A");
+    p.git("commit", "-qm", "rules");
     // the agent empties the word list, writes the file (its check passes), puts the list back
     writeFileSync(p.path("banned.txt"), "NOTHING\n");
     writeFileSync(p.path("a.src"), "BAD\n");
     expect(cpilot(["check", "a.src"], { cwd: p.dir }).code).toBe(0);
     writeFileSync(p.path("banned.txt"), "BAD\n");
-    git("add", "a.src");
+    p.git("add", "a.src");
     const staged = cpilot(["check", "--staged"], { cwd: p.dir });
     expect(staged.code).toBe(1);
     // files the check selects keep their records one after another: a second .src edited

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { type AgentProject, LINT } from "../agents/gemini/_agent-project.ts";
 import { afterShell, committedCodexProject, stop, turnStarts } from "./_codex-shell-turn.ts";
-import { type Agent, attackProject, preWrite, verdict } from "./_gate-attack.ts";
+import { allowedWrites, attackProject } from "./_gate-attack.ts";
 
 let project: AgentProject | undefined;
 afterEach(() => project?.remove());
@@ -61,19 +61,11 @@ test("a protected change's record deleted from .cpilot/sessions through the shel
 test("the agents' edit tools and patches cannot write a session record in the git folder", async () => {
   const p = attackProject({ "callbacks.config.json": JSON.stringify({ callbacks: [LINT] }) });
   spawnSync("git", ["init", "-q"], { cwd: p.dir });
-  for (const agent of ["claude", "codex", "cursor", "gemini"] as Agent[]) {
-    for (const path of [
-      ".git/cpilot/sessions/s1/tree-snapshot.json",
-      ".git/cpilot/sessions/s1/shell-protected.json",
-      ".git/cpilot/sessions/s1/results/lint.json",
-      ".git/cpilot/sessions/s1/count-stop-blocks",
-    ]) {
-      const r = await p.hook(agent, preWrite(agent, p.dir, path, "{}"));
-      expect({ agent, path, verdict: verdict(agent, r) }).not.toEqual({
-        agent,
-        path,
-        verdict: "allow",
-      });
-    }
-  }
+  const records = [
+    ".git/cpilot/sessions/s1/tree-snapshot.json",
+    ".git/cpilot/sessions/s1/shell-protected.json",
+    ".git/cpilot/sessions/s1/results/lint.json",
+    ".git/cpilot/sessions/s1/count-stop-blocks",
+  ];
+  expect(await allowedWrites(p, records)).toEqual([]);
 }, 120_000);

@@ -1,10 +1,10 @@
 /**
  * A Cargo workspace whose upstream crate has an old denied lint: `cargo clippy -- -D warnings`
  * stops there and never compiles the crate that depends on it. The agent's compile error in
- * that crate must not pass as "already there": the agent is told plainly that the check
- * never reached its file, cpilot runs clippy again for the edited crate alone (`-p down
- * --no-deps`) so the agent's compile error reaches it, it blocks, and once the old lint is
- * fixed the error comes as its own (the file was never recorded clean).
+ * that crate must not pass as "already there": cpilot runs clippy again for the edited crate
+ * alone (`-p down --no-deps`), tells that run's result first and says plainly why it ran,
+ * the agent's compile error blocks, and once the old lint is fixed the error comes as its
+ * own (the file was never recorded clean).
  */
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
@@ -27,37 +27,52 @@ function hook(root: string, file: string): string {
   return r.stdout.trim() === "" ? "" : contextOf(JSON.parse(r.stdout));
 }
 
+/** A committed workspace: `down` depends on `up`, whose code has an old denied lint. */
+function workspace(): string {
+  return committedRepo("cpilot-cargo-ws-", {
+    ".gitignore": ".cpilot/\ntarget/\n",
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "clippy",
+          pattern: "*.rs",
+          run: `PATH=${join(CARGO, "..")}:$PATH ${CARGO} clippy --quiet -- -D warnings`,
+          timeout: 300,
+        },
+      ],
+    }),
+    "Cargo.toml": '[workspace]\nmembers = ["up", "down"]\nresolver = "2"\n',
+    "up/Cargo.toml": '[package]\nname = "up"\nversion = "0.1.0"\nedition = "2021"\n',
+    "up/src/lib.rs": "pub fn one() -> i32 {\n    return 1;\n}\n",
+    "down/Cargo.toml":
+      '[package]\nname = "down"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nup = { path = "../up" }\n',
+    "down/src/lib.rs": "pub fn two() -> i32 {\n    up::one() + 1\n}\n",
+  });
+}
+
 test.skipIf(CARGO === "")(
-  "clippy stopped at an upstream crate's old lint: the agent's file was not reached, said so, and it blocks",
+  "clippy stopped at an upstream crate's old lint: the edited crate is run again alone, its error told first, and it blocks",
   () => {
-    const root = committedRepo("cpilot-cargo-ws-", {
-      ".gitignore": ".cpilot/\ntarget/\n",
-      "callbacks.config.json": JSON.stringify({
-        callbacks: [
-          {
-            name: "clippy",
-            pattern: "*.rs",
-            run: `PATH=${join(CARGO, "..")}:$PATH ${CARGO} clippy --quiet -- -D warnings`,
-            timeout: 300,
-          },
-        ],
-      }),
-      "Cargo.toml": '[workspace]\nmembers = ["up", "down"]\nresolver = "2"\n',
-      "up/Cargo.toml": '[package]\nname = "up"\nversion = "0.1.0"\nedition = "2021"\n',
-      "up/src/lib.rs": "pub fn one() -> i32 {\n    return 1;\n}\n",
-      "down/Cargo.toml":
-        '[package]\nname = "down"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nup = { path = "../up" }\n',
-      "down/src/lib.rs": "pub fn two() -> i32 {\n    up::one() + 1\n}\n",
-    });
+    const root = workspace();
     // The project as committed, checked: the old lint is known old.
     expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(1);
     writeFileSync(join(root, "down/src/lib.rs"), 'pub fn two() -> i32 {\n    up::one() + "1"\n}\n');
     const told = hook(root, "down/src/lib.rs");
     expect(told).toContain(BLOCKS);
-    expect(told).toContain("before it reached down/src/lib.rs: your edits there were not checked");
-    expect(told).toContain("up/src/lib.rs:2:5");
-    // and cpilot ran it again for the edited crate alone (-p down): the agent's error reaches it
+    // cpilot ran it again for the edited crate alone: the agent's error reaches it, told
+    // first, and the agent reads what happened, not that its edits were left unchecked
+    expect(told).toContain(
+      "cpilot ran it again for crate down alone (-p down --no-deps: without the lints of the crates they depend on), because its run",
+    );
+    expect(told).toContain("stopped at errors that were there before in crate up");
     expect(told).toContain("down/src/lib.rs:2:");
+    expect(told).toContain(
+      "before it reached down/src/lib.rs; cpilot ran it again for crate down alone (run",
+    );
+    expect(told).toContain("which reached your edits there and failed");
+    expect(told).toContain("up/src/lib.rs:2:5");
+    expect(told.indexOf("down/src/lib.rs:2:")).toBeLessThan(told.indexOf("up/src/lib.rs:2:5"));
+    expect(told).not.toContain("were not checked");
     // The agent fixes the old lint, as told: now the check reaches its file, and its error
     // is its own (the unreached file was never recorded clean).
     writeFileSync(join(root, "up/src/lib.rs"), "pub fn one() -> i32 {\n    1\n}\n");
@@ -65,6 +80,24 @@ test.skipIf(CARGO === "")(
     expect(then).toContain(BLOCKS);
     expect(then).toContain("down/src/lib.rs:2:");
     expect(then).not.toContain("already there");
+  },
+  300_000,
+);
+
+test.skipIf(CARGO === "")(
+  "clippy stopped at an upstream crate's old lint: the run again for the edited crate passes, and the agent is told so",
+  () => {
+    const root = workspace();
+    expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(1);
+    writeFileSync(join(root, "down/src/lib.rs"), "pub fn two() -> i32 {\n    up::one() + 2\n}\n");
+    const told = hook(root, "down/src/lib.rs");
+    expect(told).toContain(
+      "before it reached down/src/lib.rs; cpilot ran it again for crate down alone (run",
+    );
+    expect(told).toContain("which reached your edits there and passed");
+    expect(told).toContain("up/src/lib.rs:2:5");
+    expect(told).not.toContain("down/src/lib.rs:2:");
+    expect(told).not.toContain("were not checked");
   },
   300_000,
 );

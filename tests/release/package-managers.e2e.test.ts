@@ -1,20 +1,24 @@
 // The npm packages installed from their tarballs by the package managers people use (pnpm
-// in a workspace with a `catalog:`, yarn 4 in a workspace, bun), the pre-release way:
+// in a workspace with a `catalog:`, yarn 4 and yarn 1 in a workspace, bun), the pre-release way:
 // overrides or resolutions naming the tarballs. Each time the hook command `install claude` wrote must start the native binary,
 // never Node: it runs with no node on PATH, and the shim's only fallback is `node`.
 // pnpm and yarn come from the npm registry on first use, into node_modules/.cache/cpilot-release.
 import { beforeAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TARGETS, type Target } from "../../scripts/release/targets.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { pathWithoutNode } from "./_no-node-path.ts";
 import { ensureRelease, RELEASE, REPO } from "./_release-build.ts";
 
 const VERSION: string = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version;
 const PNPM_VERSION = "12.4.2";
 const YARN_VERSION = "4.18.1";
+const YARN_CLASSIC_VERSION = "1.22.22";
 const TOOLS = join(REPO, "node_modules", ".cache", "cpilot-release", "tools");
+// a folder of its own: npm would prune what a second install into TOOLS does not name
+const YARN_CLASSIC_TOOLS = join(TOOLS, "yarn-classic");
 const BUN = join(REPO, "node_modules", ".bin", "bun");
 const tarball = (name: string) =>
   join(RELEASE, "npm", `${name.replace("@", "").replace("/", "-")}-${VERSION}.tgz`);
@@ -36,6 +40,19 @@ beforeAll(() => {
     );
     if (r.status !== 0)
       throw new Error(`Cannot install pnpm and yarn: npm install failed\n${r.stderr}`);
+  }
+  if (!existsSync(join(YARN_CLASSIC_TOOLS, "node_modules", "yarn", "package.json"))) {
+    mkdirSync(YARN_CLASSIC_TOOLS, { recursive: true });
+    const r = spawnSync(
+      "npm",
+      ["install", "--no-save", "--ignore-scripts", "--no-audit", "--no-fund"].concat([
+        "--prefix",
+        YARN_CLASSIC_TOOLS,
+        `yarn@${YARN_CLASSIC_VERSION}`,
+      ]),
+      { encoding: "utf8", timeout: 300_000 },
+    );
+    if (r.status !== 0) throw new Error(`Cannot install yarn 1: npm install failed\n${r.stderr}`);
   }
 }, 20 * 60_000);
 
@@ -145,30 +162,12 @@ test("yarn 4 workspace (node-modules linker) with resolutions: the hook command 
   const project = userProject();
   // yarn stops at an optional dependency it cannot resolve, so a pre-release's resolutions
   // name every platform package; those for other machines stand in here, never installed.
-  const resolutions: Record<string, string> = {
-    "@cpilot/linux-x64": `file:${tarball("@cpilot/linux-x64")}`,
-  };
-  for (const target of TARGETS.filter((t) => t.name !== "linux-x64")) {
-    resolutions[target.npm.name] = `file:${otherPlatformPackage(project, target)}`;
-  }
-  writeFiles(project, {
-    "package.json": JSON.stringify({
-      name: "root",
-      private: true,
-      workspaces: ["packages/*"],
-      devDependencies: { cpilot: `file:${tarball("cpilot")}` },
-      resolutions,
-    }),
-    "packages/a/package.json": JSON.stringify({ name: "a", version: "1.0.0" }),
-    ".yarnrc.yml": "nodeLinker: node-modules\nenableTelemetry: false\n",
-  });
   const yarn = join(TOOLS, "node_modules", "@yarnpkg", "cli-dist", "bin", "yarn.js");
   const env = { PATH: process.env.PATH, HOME: project, YARN_GLOBAL_FOLDER: join(project, ".yg") };
-  const install = spawnSync("node", [yarn, "install"], {
-    cwd: project,
-    env,
-    encoding: "utf8",
-    timeout: 300_000,
+  const install = yarnWorkspace(project, yarn, env, {
+    other: (target) => `file:${otherPlatformPackage(project, target)}`,
+    files: { ".yarnrc.yml": "nodeLinker: node-modules\nenableTelemetry: false\n" },
+    install: ["install"],
   });
   expect(install.stdout).toContain("Done");
   expect(install.status).toBe(0);
@@ -182,6 +181,78 @@ test("yarn 4 workspace (node-modules linker) with resolutions: the hook command 
   expect(run.status).toBe(0);
   expectHookRunsNative(project);
 }, 600_000);
+
+test("yarn 1 workspace with resolutions: the hook command runs the binary", () => {
+  const project = userProject();
+  // yarn 1 takes a package a resolution names as wanted, not optional, and stops at one for
+  // another machine: those are linked to a folder that is not there (no binary to find)
+  const yarn = join(YARN_CLASSIC_TOOLS, "node_modules", "yarn", "bin", "yarn.js");
+  const env = {
+    PATH: process.env.PATH,
+    HOME: project,
+    YARN_CACHE_FOLDER: join(project, ".yg"),
+    YARN_ENABLE_TELEMETRY: "0",
+  };
+  const install = yarnWorkspace(project, yarn, env, {
+    other: () => "link:./.no-cpilot-platform",
+    files: {},
+    install: ["install", "--non-interactive", "--offline"],
+  });
+  expect(install.stderr).not.toContain("error");
+  expect(install.status).toBe(0);
+  const platforms = join(project, "node_modules", "@cpilot");
+  expect(readdirSync(platforms).filter((p) => existsSync(join(platforms, p, "cpilot")))).toEqual([
+    "linux-x64",
+  ]);
+  const run = spawnSync("node", [yarn, "--silent", "cpilot", "install", "claude"], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  expect(run.stderr).toContain("cpilot: added hooks");
+  expect(run.status).toBe(0);
+  expectHookRunsNative(project);
+}, 600_000);
+
+/**
+ * A yarn workspace root installing cpilot from its tarball, with `resolutions` naming this
+ * machine's platform package as its tarball and the others as `other` says; then `yarn
+ * <install>`.
+ */
+function yarnWorkspace(
+  project: string,
+  yarn: string,
+  env: Record<string, string | undefined>,
+  options: {
+    other: (target: Target) => string;
+    files: Record<string, string>;
+    install: string[];
+  },
+) {
+  const resolutions: Record<string, string> = {
+    "@cpilot/linux-x64": `file:${tarball("@cpilot/linux-x64")}`,
+  };
+  for (const target of TARGETS.filter((t) => t.name !== "linux-x64"))
+    resolutions[target.npm.name] = options.other(target);
+  writeFiles(project, {
+    "package.json": JSON.stringify({
+      name: "root",
+      private: true,
+      workspaces: ["packages/*"],
+      devDependencies: { cpilot: `file:${tarball("cpilot")}` },
+      resolutions,
+    }),
+    "packages/a/package.json": JSON.stringify({ name: "a", version: "1.0.0" }),
+    ...options.files,
+  });
+  return spawnSync("node", [yarn, ...options.install], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+}
 
 /** A packed stand-in for another machine's platform package, with its os, cpu and libc. */
 function otherPlatformPackage(project: string, target: Target): string {
@@ -255,15 +326,4 @@ function expectHookRunsNative(project: string): void {
   expect(hook.stderr).toBe("");
   expect(hook.status).toBe(0);
   expect(JSON.parse(hook.stdout)).toMatchObject({ decision: "block" });
-}
-
-/** A PATH of everything in /usr/bin but Node and its package managers. */
-function pathWithoutNode(dir: string): string {
-  const bin = join(dir, "nonode-bin");
-  mkdirSync(bin);
-  for (const name of readdirSync("/usr/bin")) {
-    if (!/^(node|nodejs|npm|npx|corepack)$/.test(name))
-      symlinkSync(join("/usr/bin", name), join(bin, name));
-  }
-  return bin;
 }

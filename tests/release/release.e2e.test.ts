@@ -7,19 +7,12 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-} from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { binaryName, TARGETS } from "../../scripts/release/targets.ts";
 import { processAlive, tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 import { executableFormat } from "./_executable-format.ts";
+import { pathWithoutNode } from "./_no-node-path.ts";
 import { BUILDABLE, ensureRelease, missingReason, RELEASE, REPO } from "./_release-build.ts";
 
 const VERSION: string = JSON.parse(readFileSync(join(REPO, "package.json"), "utf8")).version;
@@ -303,15 +296,4 @@ export default defineConfig({
 function nodePath(): string {
   const r = spawnSync("sh", ["-c", "command -v node"], { encoding: "utf8" });
   return r.stdout.trim();
-}
-
-/** A PATH of everything in /usr/bin but Node and its package managers (links in `dir`/nonode-bin). */
-function pathWithoutNode(dir: string): string {
-  const bin = join(dir, "nonode-bin");
-  mkdirSync(bin);
-  for (const name of readdirSync("/usr/bin")) {
-    if (!/^(node|nodejs|npm|npx|corepack)$/.test(name))
-      symlinkSync(join("/usr/bin", name), join(bin, name));
-  }
-  return bin;
 }

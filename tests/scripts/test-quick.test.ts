@@ -12,6 +12,11 @@ test("a file that starts a real agent CLI, or lives under a slow folder, is left
   expect(
     slowReason("tests/support/x.test.ts", 'import { a } from "./claude-cli.ts";'),
   ).toBeDefined();
+  // the shared set-up of the Claude Code tests runs claude too
+  const project = 'import { claudeProjects } from "../../support/claude-project.ts";\n';
+  expect(slowReason("tests/agents/claude/subagent.test.ts", project)).toContain(
+    "claude-project.ts",
+  );
   expect(
     slowReason("tests/agents/gemini/e2e.test.ts", 'import { g } from "./_gemini-cli.ts";'),
   ).toContain("_gemini-cli.ts");

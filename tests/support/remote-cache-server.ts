@@ -1,14 +1,13 @@
 /**
- * The real Turborepo remote cache server (the `turborepo-remote-cache` devDependency) on
- * 127.0.0.1 with local storage in a temp folder, and small servers that stand for a
- * remote that is slow, down or answers nonsense.
+ * The real Turborepo remote cache server (scripts/remote-cache-server.ts) with its storage in
+ * a temp folder, and small servers that stand for a remote that is slow, down or answers
+ * nonsense.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createServer, type Server, type Socket } from "node:net";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { startRemoteCacheProcess } from "../../scripts/remote-cache-server.ts";
 import { tempDir } from "../helpers/tmp.ts";
-
-const CLI = resolve(import.meta.dir, "../../node_modules/turborepo-remote-cache/dist/cli.js");
 
 export interface RemoteCacheServer {
   readonly url: string;
@@ -30,56 +29,21 @@ export async function startRemoteCacheServer(
   const storage = tempDir("cpilot-remote-cache-");
   const token = "test-token-1";
   const team = options.team ?? "team_cpilot";
-  const child = spawn("node", [CLI], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      STORAGE_PROVIDER: "local",
-      STORAGE_PATH: storage,
-      STORAGE_PATH_USE_TMP_FOLDER: "false",
-      TURBO_TOKEN: token,
-      LOG_LEVEL: "info",
-      ...(options.storeTags ? { TURBO_REMOTE_CACHE_SIGNATURE_KEY: "server-side-unused" } : {}),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const server = await startRemoteCacheProcess({
+    storage,
+    token,
+    ...(options.storeTags
+      ? { env: { TURBO_REMOTE_CACHE_SIGNATURE_KEY: "server-side-unused" } }
+      : {}),
   });
-  const url = await listeningUrl(child);
   return {
-    url,
+    url: server.url,
     token,
     team,
     storage,
     entryPath: (hash) => join(storage, team, hash),
-    stop: () => {
-      child.kill("SIGKILL");
-    },
+    stop: () => server.stop(),
   };
-}
-
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolveUrl, reject) => {
-    let out = "";
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`turborepo-remote-cache did not start:\n${out}`));
-    }, 100_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1] as string);
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`turborepo-remote-cache exited (${code}):\n${out}`));
-    });
-  });
 }
 
 /** A request a proxy passed on. */

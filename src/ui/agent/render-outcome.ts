@@ -1,5 +1,5 @@
 import { onlyPreexisting } from "../../diagnostics/agent-view.ts";
-import type { Outcome } from "../../model/outcome.ts";
+import type { Outcome, RunResult } from "../../model/outcome.ts";
 import { isFailure, renderFailure, renderSuccess } from "../render-run.ts";
 import { renderResync } from "./render-resync.ts";
 
@@ -26,12 +26,12 @@ export function reportOutcome(outcome: Outcome, options: { tailLines: number }):
   const info: string[] = [];
   // A diagnostic two callbacks print (cargo check and clippy) is told once.
   const seen = new Set<string>();
-  for (const run of outcome.runs) {
+  for (const run of reachedFirst(outcome.runs)) {
     if (isFailure(run)) {
       // A run that fails only on what was there before the edit informs; it does not block.
-      // One that stopped before the edited files were reached says nothing of them: it blocks.
-      const blocks =
-        run.blocking && (!onlyPreexisting(run.diagnostics) || (run.unreached?.length ?? 0) > 0);
+      // One that stopped before the edited files were reached says nothing of them: it blocks,
+      // unless its run again reached them (that run's own result then decides).
+      const blocks = run.blocking && (!onlyPreexisting(run.diagnostics) || unchecked(run));
       (blocks ? failures : info).push(renderFailure(run, { ...options, seen }));
       continue;
     }
@@ -40,6 +40,26 @@ export function reportOutcome(outcome: Outcome, options: { tailLines: number }):
   }
   for (const resync of outcome.resyncs) info.push(renderResync(resync));
   return { failures, info };
+}
+
+/** Edited files a run stopped before, that no run again reached. */
+function unchecked(run: RunResult): boolean {
+  if ((run.unreached?.length ?? 0) === 0) return false;
+  const again = run.reachedAgain?.status;
+  return again !== "passed" && again !== "failed";
+}
+
+/** The runs, each run made again for the edited files told before the run it stands for. */
+function reachedFirst(runs: readonly RunResult[]): RunResult[] {
+  const again = new Map(runs.filter((r) => r.reachAgainOf).map((r) => [r.reachAgainOf?.runId, r]));
+  const ordered: RunResult[] = [];
+  for (const run of runs) {
+    if (run.reachAgainOf && runs.some((r) => r.id === run.reachAgainOf?.runId)) continue;
+    const rerun = again.get(run.id);
+    if (rerun) ordered.push(rerun);
+    ordered.push(run);
+  }
+  return ordered;
 }
 
 /** Join report parts into one message, failures first. */

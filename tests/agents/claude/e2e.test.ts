@@ -2,31 +2,25 @@
  * cpilot wired into the real Claude Code CLI (2.1.330) with `cpilot install claude --local`,
  * driven by the fake Messages API: what the model reads in its next request, and what is on disk.
  */
-import { afterAll, afterEach, expect, test } from "bun:test";
+import { afterAll, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { chmod, mkdir, readFile } from "node:fs/promises";
 import { provedTest } from "../../support/agent-matrix.ts";
-import { type ClaudeRun, runClaude } from "../../support/claude-cli.ts";
+import type { ClaudeRun } from "../../support/claude-cli.ts";
 import {
-  conversationText,
-  type FakeAnthropic,
-  startFakeAnthropic,
-  type Turn,
-  textOf,
-  toolResults,
-} from "../../support/fake-anthropic.ts";
-import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
-import { cpilot } from "./_helpers.ts";
+  type ClaudeProject,
+  claudeProjects,
+  TODO_LINT as lint,
+} from "../../support/claude-project.ts";
+import { conversationText, type Turn, textOf, toolResults } from "../../support/fake-anthropic.ts";
 
 const CLAUDE = { name: "claude", version: "2.1.332" };
 
 const TIMEOUT = 60_000;
-const cleanups: (() => Promise<void>)[] = [];
 const timings: string[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
 afterAll(() => console.log(`claude e2e runs: ${timings.join(", ")}`));
+const claude = claudeProjects();
+const setup = claude.setup;
 
 const write = (file_path: string, content: string): Turn[number] => ({
   type: "tool_use",
@@ -45,43 +39,11 @@ const edit = (file_path: string, old_string: string, new_string: string): Turn[n
 });
 const say = (text: string): Turn => [{ type: "text", text }];
 
-/** A temp git project with `config` as callbacks.config.json and cpilot installed for Claude Code. */
-async function setup(
-  config: unknown,
-  script: (p: TempProject) => Turn[],
-): Promise<{ project: TempProject; api: FakeAnthropic }> {
-  const project = await makeTempProject();
-  const api = await startFakeAnthropic(script(project));
-  cleanups.push(
-    () => api.close(),
-    () => project.remove(),
-  );
-  await project.write("callbacks.config.json", JSON.stringify(config, null, 2));
-  const installed = cpilot(["install", "claude", "--local"], { cwd: project.dir });
-  if (installed.code !== 0) throw new Error(`install failed: ${installed.stderr}`);
-  return { project, api };
-}
-
-async function run(
-  name: string,
-  { project, api }: { project: TempProject; api: FakeAnthropic },
-): Promise<ClaudeRun> {
-  const result = await runClaude({ cwd: project.dir, apiUrl: api.url, prompt: "do the task" });
+async function run(name: string, ctx: ClaudeProject): Promise<ClaudeRun> {
+  const result = await claude.run(ctx);
   timings.push(`${name} ${result.durationMs} ms`);
-  if (result.exitCode !== 0)
-    throw new Error(`claude exited ${result.exitCode}\nstderr:\n${result.stderr}`);
-  expect(api.escapes()).toEqual([]);
   return result;
 }
-
-const lint = {
-  name: "lint",
-  description: "no TODO left in code",
-  pattern: "*.ts",
-  run: 'if grep -n TODO "$CP_CHANGED_FILE"; then echo "lint: TODO found" >&2; exit 1; fi',
-  timeout: 20,
-  per: "file",
-};
 
 provedTest(
   CLAUDE,

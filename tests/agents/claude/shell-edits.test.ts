@@ -3,22 +3,14 @@
  * and `cpilot install claude --local`, driven by the fake Messages API: found by comparing
  * the project's files with the turn's start, checked like an Edit's, held at the stop.
  */
-import { afterEach, expect, test } from "bun:test";
-import { runClaude } from "../../support/claude-cli.ts";
-import {
-  type FakeAnthropic,
-  startFakeAnthropic,
-  type Turn,
-  textOf,
-} from "../../support/fake-anthropic.ts";
-import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
-import { cpilot } from "./_helpers.ts";
+import { expect, test } from "bun:test";
+import { claudeProjects, TODO_LINT } from "../../support/claude-project.ts";
+import { type Turn, textOf } from "../../support/fake-anthropic.ts";
 
 const TIMEOUT = 90_000;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const claude = claudeProjects();
+const setup = (script: Turn[]) => claude.setup({ callbacks: [TODO_LINT] }, () => script);
+const run = claude.run;
 
 const bash = (command: string): Turn[number] => ({
   type: "tool_use",
@@ -26,35 +18,6 @@ const bash = (command: string): Turn[number] => ({
   input: { command, description: "run it" },
 });
 const say = (text: string): Turn => [{ type: "text", text }];
-
-const lint = {
-  name: "lint",
-  description: "no TODO left in code",
-  pattern: "*.ts",
-  run: 'if grep -n TODO "$CP_CHANGED_FILE"; then echo "lint: TODO found" >&2; exit 1; fi',
-  timeout: 20,
-  per: "file",
-};
-
-async function setup(script: Turn[]): Promise<{ project: TempProject; api: FakeAnthropic }> {
-  const project = await makeTempProject();
-  const api = await startFakeAnthropic(script);
-  cleanups.push(
-    () => api.close(),
-    () => project.remove(),
-  );
-  await project.write("callbacks.config.json", JSON.stringify({ callbacks: [lint] }, null, 2));
-  const installed = cpilot(["install", "claude", "--local"], { cwd: project.dir });
-  if (installed.code !== 0) throw new Error(`install failed: ${installed.stderr}`);
-  return { project, api };
-}
-
-async function run({ project, api }: { project: TempProject; api: FakeAnthropic }): Promise<void> {
-  const result = await runClaude({ cwd: project.dir, apiUrl: api.url, prompt: "do the task" });
-  if (result.exitCode !== 0)
-    throw new Error(`claude exited ${result.exitCode}\nstderr:\n${result.stderr}`);
-  expect(api.escapes()).toEqual([]);
-}
 
 test(
   "a lint error written through Bash reaches the model in that tool's result and holds its stop",

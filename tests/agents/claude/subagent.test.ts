@@ -5,24 +5,14 @@
  * shell edits are checked in its own tool results, and its stop (SubagentStop) is held while
  * the file fails, as the parent's would be.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { runClaude } from "../../support/claude-cli.ts";
-import {
-  type FakeAnthropic,
-  type RecordedRequest,
-  startFakeAnthropic,
-  type Turn,
-  textOf,
-} from "../../support/fake-anthropic.ts";
-import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
-import { cpilot } from "./_helpers.ts";
+import { type ClaudeProject, claudeProjects, TODO_LINT } from "../../support/claude-project.ts";
+import { type RecordedRequest, type Turn, textOf } from "../../support/fake-anthropic.ts";
+import type { TempProject } from "../../support/temp-project.ts";
 
 const TIMEOUT = 90_000;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const claude = claudeProjects();
 
 /** The subagent's prompt carries this, which tells its requests from the parent's. */
 const SUBTASK = "SUBTASK: write a.ts";
@@ -45,23 +35,12 @@ const delegate: Turn = [
   },
 ];
 
-const lint = {
-  name: "lint",
-  description: "no TODO left in code",
-  pattern: "*.ts",
-  run: 'if grep -n TODO "$CP_CHANGED_FILE"; then echo "lint: TODO found" >&2; exit 1; fi',
-  timeout: 20,
-  per: "file",
-};
-
 function isSubagent(req: RecordedRequest): boolean {
   const first = (req.body as { messages?: unknown[] }).messages?.[0];
   return JSON.stringify(first ?? "").includes(SUBTASK);
 }
 
-interface Session {
-  project: TempProject;
-  api: FakeAnthropic;
+interface Session extends ClaudeProject {
   /** The requests of the subagent's conversation, in order. */
   sub(): RecordedRequest[];
   /** The requests of the parent's conversation, in order. */
@@ -69,26 +48,17 @@ interface Session {
 }
 
 async function session(subScript: (project: TempProject) => Turn[]): Promise<Session> {
-  const project = await makeTempProject();
-  const subTurns = subScript(project);
-  const api = await startFakeAnthropic((req, index) => {
-    if (isSubagent(req)) return subTurns[index] ?? say("sub: nothing left");
-    return index === 0 ? delegate : say("parent done");
+  const ctx = await claude.setup({ callbacks: [TODO_LINT] }, (project) => {
+    const subTurns = subScript(project);
+    return (req, index) => {
+      if (isSubagent(req)) return subTurns[index] ?? say("sub: nothing left");
+      return index === 0 ? delegate : say("parent done");
+    };
   });
-  cleanups.push(
-    () => api.close(),
-    () => project.remove(),
-  );
-  await project.write("callbacks.config.json", JSON.stringify({ callbacks: [lint] }, null, 2));
-  const installed = cpilot(["install", "claude", "--local"], { cwd: project.dir });
-  if (installed.code !== 0) throw new Error(`install failed: ${installed.stderr}`);
-  const result = await runClaude({ cwd: project.dir, apiUrl: api.url, prompt: "do the task" });
-  if (result.exitCode !== 0)
-    throw new Error(`claude exited ${result.exitCode}\nstderr:\n${result.stderr}`);
-  expect(api.escapes()).toEqual([]);
+  await claude.run(ctx);
+  const { api } = ctx;
   return {
-    project,
-    api,
+    ...ctx,
     sub: () => api.turns().filter(isSubagent),
     parent: () => api.turns().filter((r) => !isSubagent(r)),
   };
