@@ -69,3 +69,44 @@ test("without a private runtime folder nothing is kept, and the config still loa
   expect(list(root, runtime)).toBe("real");
   expect(entries(runtime)).toEqual([]);
 });
+
+test("a script that imports a file by a computed name sees that file's edits at once", () => {
+  const load = 'const where = "./helper.ts";\nconst { description } = await import(where);';
+  const root = tempDir();
+  const runtime = tempDir("cpilot-runtime-");
+  const source = `import { defineConfig } from "cpilot";
+${load}
+export default defineConfig({
+  callbacks: [{ name: "t", description, pattern: "*.ts", run: ["true"], timeout: 5 }],
+});
+`;
+  writeFiles(root, {
+    "callbacks.config.ts": source,
+    "helper.ts": 'export const description = "first";\n',
+  });
+  expect(list(root, runtime)).toBe("first");
+  writeFiles(root, { "helper.ts": 'export const description = "second";\n' });
+  expect(list(root, runtime)).toBe("second");
+});
+
+test("a script that reaches the environment through an escaped name is read every time", () => {
+  const root = tempDir();
+  const runtime = tempDir("cpilot-runtime-");
+  // \u0070rocess is `process` to JavaScript, but not to a search for the word
+  writeFiles(root, {
+    "callbacks.config.ts": config("x", "const description = \\u0070rocess.env.DESC;").replace(
+      'description: "x"',
+      "description",
+    ),
+  });
+  const described = (value: string) => {
+    const r = cpilot(["list", "--json"], {
+      cwd: root,
+      env: { CPILOT_RUNTIME_DIR: runtime, DESC: value },
+    });
+    return (JSON.parse(r.stdout) as { callbacks: { description: string }[] }).callbacks[0]!
+      .description;
+  };
+  expect(described("first")).toBe("first");
+  expect(described("second")).toBe("second");
+});
