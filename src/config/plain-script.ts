@@ -13,10 +13,11 @@ import { dirname, relative, resolve } from "node:path";
 const LIVE_NAMES =
   /\b(?:process|constructor|Bun|Deno|globalThis|global|self|window|require|eval|Function|Date|Math\.random|crypto|performance|fetch|navigator|location|Intl|WebAssembly|Worker|WebSocket|XMLHttpRequest|localStorage|sessionStorage|setTimeout|setInterval|queueMicrotask|SharedArrayBuffer|Atomics)\b|import\.meta/;
 /**
- * What hides from a search for those names: an import whose module is computed, and a name
- * spelled with a \u escape (`\u0070rocess` is `process` to JavaScript).
+ * What hides from a search for those names: an import whose module is computed or named
+ * behind a comment, and a name spelled with a \u escape (`\u0070rocess` is `process` to
+ * JavaScript).
  */
-const HIDDEN = /\bimport\s*\((?!\s*["'`])|\\u/;
+const HIDDEN = /\bimport\s*\((?!\s*["'`])|\b(?:from|import)\s*\(?\s*\/[/*]|\\u/;
 /** Every module specifier of a static import, export-from or dynamic import. */
 const SPECIFIERS = /\b(?:from|import)\s*\(?\s*(["'`])([^"'`]*)\1/g;
 
@@ -35,9 +36,10 @@ export function scriptProblem(source: string, options: { local?: boolean } = {})
   }
   const hidden = HIDDEN.exec(source);
   if (hidden !== null) {
-    return hidden[0] === "\\u"
-      ? "it spells a name with a \\u escape"
-      : "it imports a module whose name it computes";
+    if (hidden[0] === "\\u") return "it spells a name with a \\u escape";
+    return hidden[0].endsWith("(")
+      ? "it imports a module whose name it computes"
+      : "it names an imported module behind a comment";
   }
   const live = LIVE_NAMES.exec(source);
   return live === null ? null : `it uses ${live[0]}`;

@@ -76,8 +76,10 @@ test("without a private runtime folder nothing is kept, and the config still loa
   expect(entries(runtime)).toEqual([]);
 });
 
-test("a script that imports a file by a computed name sees that file's edits at once", () => {
-  const load = 'const where = "./helper.ts";\nconst { description } = await import(where);';
+test.each([
+  ["a computed name", 'const where = "./helper.ts";\nconst { description } = await import(where);'],
+  ["a name behind a comment", 'import { description } from /* the words */ "./helper";'],
+])("a script that imports a file by %s sees that file's edits at once", (_how, load) => {
   const root = tempDir();
   const runtime = tempDir("cpilot-runtime-");
   const source = `import { defineConfig } from "cpilot";

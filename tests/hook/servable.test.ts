@@ -37,6 +37,7 @@ describe("scriptProblem", () => {
     ],
     ["const env = \\u0070rocess.env;", "it spells a name with a \\u escape"],
     ["const F = [].constructor.constructor;", "it uses constructor"],
+    ['import { x } from /* the words */ "./x";', "it names an imported module behind a comment"],
   ])("%s → refused (%s)", (line, problem) => {
     expect(scriptProblem(`import { defineConfig } from "cpilot";\n${line}\n`)).toBe(problem);
   });
