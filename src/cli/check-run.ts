@@ -1,5 +1,6 @@
 import { join, relative } from "node:path";
 import { agentSettings } from "../config/agent-settings.ts";
+import { CONFIG_NAMES } from "../config/find.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { onlyPreexisting } from "../diagnostics/agent-view.ts";
 import { toSarif } from "../diagnostics/export-sarif.ts";
@@ -202,7 +203,8 @@ export async function runCheck(
   const top = options.top ?? root;
   const judged: Judged[] = options.judged ?? [];
   judged.push({ config: relative(top, config.path) || config.path, outcome });
-  const nested = !staged && !shard && request.paths.length === 0;
+  const nested =
+    !staged && !shard && request.paths.length === 0 && (!request.all || namesAConfig(files));
   // a package's check inside a JSON or SARIF one: its results join the caller's document
   if (options.judged !== undefined && (json || format === "sarif")) {
     if (!json) printSummary(outcome, files.length, Date.now() - started, color);
@@ -285,6 +287,20 @@ function writeJudgedSarif(judged: readonly Judged[], shardMark?: Record<string, 
   writeOut(
     `${JSON.stringify(shardMark ? { ...log, properties: { cpilotShard: shardMark } } : log, null, 2)}\n`,
   );
+}
+
+const CONFIG_FILE_NAMES = new Set(CONFIG_NAMES.map((name) => name.toLowerCase()));
+
+/**
+ * True when one of `files` below the root is named like a config. `--all` lists every file
+ * git tracks, and only a tracked config makes a package its own, so without such a name
+ * there is none to look for: the folder walk that finds them is skipped.
+ */
+function namesAConfig(files: readonly FileChange[]): boolean {
+  return files.some((f) => {
+    const slash = f.path.lastIndexOf("/");
+    return slash !== -1 && CONFIG_FILE_NAMES.has(f.path.slice(slash + 1).toLowerCase());
+  });
 }
 
 /**

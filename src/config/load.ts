@@ -13,7 +13,7 @@ import { MANAGED_NAME, readManaged } from "./managed-file.ts";
 import { type ResolvedConfig, resolveConfig } from "./resolve.ts";
 import type { CallbackDef, CpilotConfig } from "./types.ts";
 import { configFingerprint, knownValid, rememberValid } from "./validation-cache.ts";
-import { cachedConfigValue, rememberConfigValue } from "./value-cache.ts";
+import { cachedConfigValue, configValueKey, rememberConfigValue } from "./value-cache.ts";
 
 /**
  * Thrown by a config guard: this process must not use this config (`cpilot run`'s hook
@@ -66,7 +66,8 @@ export async function readConfigValue(path: string): Promise<unknown> {
     return doc.toJS();
   }
   const source = readFileSync(path);
-  const cached = cachedConfigValue(path, source);
+  const key = configValueKey(path, source);
+  const cached = key === null ? undefined : cachedConfigValue(path, key);
   if (cached !== undefined) return cached;
   registerCpilotModule();
   // The content hash in the URL makes a long-running server see edits to the config.
@@ -89,7 +90,7 @@ export async function readConfigValue(path: string): Promise<unknown> {
       hint: "end it with `export default defineConfig({ callbacks: [...] })`",
     });
   }
-  rememberConfigValue(path, source, mod.default);
+  if (key !== null) rememberConfigValue(path, key, mod.default);
   return mod.default;
 }
 

@@ -31,7 +31,9 @@ export async function diagnose(
       callbacks = config.callbacks.map((cb) => checkCallback(cb, env));
       if (!/\.(?:json|ya?ml)$/.test(configPath)) {
         const { whyNotKept } = await import("../config/value-cache.ts");
-        kept = whyNotKept(readFileSync(configPath), await readConfigValue(configPath)) ?? true;
+        kept =
+          whyNotKept(configPath, readFileSync(configPath), await readConfigValue(configPath)) ??
+          true;
       }
     } catch (err) {
       configError =

@@ -31,6 +31,13 @@ describe("scriptProblem", () => {
     ['const list = await (await fetch("http://127.0.0.1/x")).json();', "it uses fetch"],
     ["const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;", "it uses Intl"],
     ["const g = global.x;", "it uses global"],
+    [
+      'const where = "./helper.ts";\nconst h = await import(where);',
+      "it imports a module whose name it computes",
+    ],
+    ["const env = \\u0070rocess.env;", "it spells a name with a \\u escape"],
+    ["const F = [].constructor.constructor;", "it uses constructor"],
+    ['import { x } from /* the words */ "./x";', "it names an imported module behind a comment"],
   ])("%s → refused (%s)", (line, problem) => {
     expect(scriptProblem(`import { defineConfig } from "cpilot";\n${line}\n`)).toBe(problem);
   });
