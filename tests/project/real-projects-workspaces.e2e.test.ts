@@ -1,0 +1,70 @@
+/**
+ * Public workspaces of shapes the other real-project tests do not cover, each a snapshot
+ * of its tree under tests/fixtures/projects/real-* (the upstream commit in its
+ * UPSTREAM.txt): `cpilot init --yes`, then `check --all`. Tools this machine cannot
+ * install are recorders (see real-project-kit.ts).
+ */
+import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { cpilot } from "../helpers/binary.ts";
+import { writeFiles } from "../helpers/tmp.ts";
+import { treeState } from "../helpers/tree-state.ts";
+import {
+  argv,
+  filesHanded,
+  hasPython,
+  init,
+  notOwn,
+  RECORDER,
+  ran,
+  setUp,
+  writeTool,
+} from "./real-project-kit.ts";
+
+const changed = (before: Record<string, string>, after: Record<string, string>) =>
+  Object.keys({ ...before, ...after }).filter((k) => after[k] !== before[k] && !k.startsWith("("));
+
+test.skipIf(!hasPython)(
+  "pydantic/pydantic-ai (a uv workspace of five members, one .venv at the root, `uv run ruff` and mypy from the root's Makefile): the root's callbacks cover the members, no copy per member",
+  () => {
+    const s = setUp("pydantic-ai", ({ root, log }) => {
+      execFileSync("python3", ["-m", "venv", "--without-pip", join(root, ".venv")]);
+      writeFiles(root, { ".venv/lib/site-packages/installed/mod.py": "import os,sys\n" });
+      for (const tool of ["ruff", "mypy", "pytest"])
+        writeTool(join(root, ".venv/bin", tool), RECORDER(log, tool));
+    });
+    const before = notOwn(s, [".venv/"]);
+    const { callbacks, plan } = init(s);
+    // the members have no tool settings of their own but examples' [tool.ruff] (line-length
+    // 88, extending the root's): the root's Makefile runs ruff, mypy and pytest for all
+    expect([...callbacks.keys()].sort()).toEqual(
+      ["ruff-format", "ruff", "mypy", "pytest", "ruff-examples"].sort(),
+    );
+    expect(callbacks.get("ruff")?.pattern).toEqual(["*.py", "!examples/**"]);
+    expect(callbacks.get("ruff-examples")).toMatchObject({ cwd: "examples" });
+    // [tool.mypy] files = "tests/typed_agent.py": mypy over what the project checks
+    expect(argv(callbacks.get("mypy"))).toBe(".venv/bin/mypy -O json");
+    expect(callbacks.get("pytest")).toMatchObject({ blocking: false });
+    expect(callbacks.get("pytest")?.cwd).toBeUndefined();
+    expect(plan).toContain("ruff-format --check: would rewrite 0 of 10 files now");
+    execFileSync("git", ["add", "-A"], { cwd: s.root });
+    execFileSync("git", ["commit", "-qm", "cpilot init"], { cwd: s.root });
+    const tree = treeState(s.root);
+    const check = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+    expect(check.code).toBe(0);
+    expect(changed(tree, treeState(s.root))).toEqual([]);
+    expect(filesHanded(s).filter((f) => f.startsWith(".venv/"))).toEqual([]);
+    expect(notOwn(s, [".venv/"])).toEqual(before);
+    // an edit in a member runs the root's mypy, in the root, once
+    execFileSync("sh", ["-c", `: > '${s.log}'`]);
+    const edit = cpilot(["check", "pydantic_graph/pydantic_graph/exceptions.py"], {
+      cwd: s.root,
+      env: s.env,
+    });
+    expect(edit.code).toBe(0);
+    expect(ran(s).filter((r) => r.tool === "mypy")).toEqual([
+      { cwd: ".", tool: "mypy", args: ["-O", "json"] },
+    ]);
+  },
+);
