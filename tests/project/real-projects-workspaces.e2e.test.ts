@@ -68,3 +68,47 @@ test.skipIf(!hasPython)(
     ]);
   },
 );
+
+test("charmbracelet/x (a Go module per folder, none at the root; a Taskfile runs `gofmt -s -w` in each, pony's own runs gofumpt): each module formats as the project does, and a compile error in a nested one fails", () => {
+  const s = setUp("charm-x", ({ log, bin }) => {
+    for (const tool of ["go", "gofmt", "gofumpt"]) writeTool(join(bin, tool), RECORDER(log, tool));
+    writeTool(
+      join(bin, "golangci-lint"),
+      RECORDER(
+        log,
+        "golangci-lint",
+        'if grep -rq "COMPILE ERROR" --include=*.go .; then echo "x.go:1:1: typecheck"; exit 1; fi\n',
+      ),
+    );
+  });
+  const { callbacks, plan } = init(s);
+  expect(callbacks.has("gofmt")).toBe(false);
+  expect(callbacks.get("gofmt-term")).toMatchObject({
+    cwd: "term",
+    run: ["gofmt", "-s", "-w", "{files}"],
+  });
+  expect(callbacks.get("gofmt-exp-slice")?.run).toEqual(["gofmt", "-s", "-w", "{files}"]);
+  // pony's own Taskfile runs gofumpt and goimports, not the root's gofmt -s
+  expect(callbacks.get("gofumpt-pony")).toMatchObject({
+    cwd: "pony",
+    run: ["gofumpt", "-w", "{files}"],
+  });
+  expect(callbacks.has("gofmt-pony")).toBe(false);
+  expect(callbacks.get("go-test-errors")).toMatchObject({ cwd: "errors", blocking: false });
+  expect(plan).toContain("Taskfile.yaml at the project root runs gofmt -s");
+  execFileSync("git", ["add", "-A"], { cwd: s.root });
+  execFileSync("git", ["commit", "-qm", "cpilot init"], { cwd: s.root });
+  const tree = treeState(s.root);
+  expect(cpilot(["check", "--all"], { cwd: s.root, env: s.env }).code).toBe(0);
+  expect(changed(tree, treeState(s.root))).toEqual([]);
+  expect(ran(s)).toContainEqual({
+    cwd: "term",
+    tool: "gofmt",
+    args: expect.arrayContaining(["-s", "-w", "term.go"]),
+  });
+  expect(ran(s).filter((r) => r.tool === "gofmt" && r.cwd === "pony")).toEqual([]);
+  writeFiles(s.root, { "exp/slice/broken.go": "package slice\n// COMPILE ERROR\n" });
+  const broken = cpilot(["check", "exp/slice/broken.go"], { cwd: s.root, env: s.env });
+  expect(broken.code).toBe(1);
+  expect(broken.stderr).toContain("golangci-lint-exp-slice");
+});
