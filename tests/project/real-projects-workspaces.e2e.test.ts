@@ -6,6 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
 import { writeFiles } from "../helpers/tmp.ts";
@@ -111,4 +112,44 @@ test("charmbracelet/x (a Go module per folder, none at the root; a Taskfile runs
   const broken = cpilot(["check", "exp/slice/broken.go"], { cwd: s.root, env: s.env });
   expect(broken.code).toBe(1);
   expect(broken.stderr).toContain("golangci-lint-exp-slice");
+});
+
+test("jestjs/jest (yarn 4 workspaces, TypeScript project references, prettier run on all but the code, which eslint formats): prettier never gets a .ts file, and a dependent is checked against its reference's source", () => {
+  const s = setUp("jest", ({ root, log }) => {
+    for (const tool of ["eslint", "prettier", "tsc", "jest"])
+      writeTool(join(root, "node_modules/.bin", tool), RECORDER(log, tool));
+  });
+  const { callbacks, plan } = init(s);
+  // "lint:prettier-script": prettier . "!**/*.{js,jsx,cjs,mjs,ts,tsx}"
+  const prettier = callbacks.get("prettier")?.pattern as string[];
+  expect(prettier).toContain("*.json");
+  for (const ext of ["ts", "tsx", "js", "mjs"]) expect(prettier).not.toContain(`*.${ext}`);
+  expect(plan).toContain("prettier --check: would rewrite 0 of");
+  // packages/jest-pattern references ../jest-regex-util and reads it from build/index.d.ts
+  const pattern = callbacks.get("typecheck-packages-jest-pattern");
+  expect(pattern).toMatchObject({ cwd: "packages/jest-pattern" });
+  expect(argv(pattern)).toBe("../../node_modules/.bin/tsc --noEmit -p tsconfig.cpilot.json");
+  expect(pattern?.pattern).toContain("packages/jest-regex-util/src/**/*.ts");
+  expect(callbacks.get("jest")?.blocking).toBe(false);
+  execFileSync("git", ["add", "-A"], { cwd: s.root });
+  execFileSync("git", ["commit", "-qm", "cpilot init"], { cwd: s.root });
+  const tree = treeState(s.root);
+  writeFileSync(s.log, "");
+  expect(cpilot(["check", "--all"], { cwd: s.root, env: s.env }).code).toBe(0);
+  expect(changed(tree, treeState(s.root))).toEqual([]);
+  const given = ran(s)
+    .filter((r) => r.tool === "prettier")
+    .flatMap((r) => r.args.filter((a) => !a.startsWith("-")));
+  expect(given).toContain("packages/jest-pattern/package.json");
+  expect(given.filter((f) => /\.[cm]?[jt]sx?$/.test(f))).toEqual([]);
+  expect(filesHanded(s).filter((f) => f.includes("node_modules/"))).toEqual([]);
+  writeFileSync(s.log, "");
+  expect(
+    cpilot(["check", "packages/jest-regex-util/src/index.ts"], { cwd: s.root, env: s.env }).code,
+  ).toBe(0);
+  expect(ran(s)).toContainEqual({
+    cwd: "packages/jest-pattern",
+    tool: "tsc",
+    args: ["--noEmit", "-p", "tsconfig.cpilot.json"],
+  });
 });
