@@ -80,6 +80,16 @@ const TOOLS: readonly PyTool[] = [
     run: (bin) => [bin, "--show-column-numbers", "{files}"],
     description: "types",
   },
+  {
+    // over what its settings include, as the project runs it: an edit's effect on other
+    // modules is seen
+    name: "pyright",
+    pyproject: ["tool.pyright"],
+    ini: [],
+    files: ["pyrightconfig.json"],
+    run: (bin) => [bin],
+    description: "types",
+  },
 ];
 
 /**
@@ -224,11 +234,9 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
             : tool.description,
         pattern: "*.py",
         run,
-        timeout: tool.name === "mypy" || tool.name === "pylint" ? 120 : 60,
+        timeout: ["mypy", "pylint", "pyright"].includes(tool.name) ? 120 : 60,
         ...((tool.fixes && !checkOnly) || fix ? { fixes: true } : {}),
-        ...(tool.name === "mypy" && !run.includes("{files}")
-          ? { overlap: "replace" as const }
-          : {}),
+        ...(!run.includes("{files}") ? { overlap: "replace" as const } : {}),
       },
     });
   }

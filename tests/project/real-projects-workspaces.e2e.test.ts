@@ -27,12 +27,12 @@ const changed = (before: Record<string, string>, after: Record<string, string>) 
   Object.keys({ ...before, ...after }).filter((k) => after[k] !== before[k] && !k.startsWith("("));
 
 test.skipIf(!hasPython)(
-  "pydantic/pydantic-ai (a uv workspace of five members, one .venv at the root, `uv run ruff` and mypy from the root's Makefile): the root's callbacks cover the members, no copy per member",
+  "pydantic/pydantic-ai (a uv workspace of five members, one .venv at the root, `uv run ruff` and mypy from the root's Makefile, pyright from `make typecheck`): the root's callbacks cover the members, no copy per member",
   () => {
     const s = setUp("pydantic-ai", ({ root, log }) => {
       execFileSync("python3", ["-m", "venv", "--without-pip", join(root, ".venv")]);
       writeFiles(root, { ".venv/lib/site-packages/installed/mod.py": "import os,sys\n" });
-      for (const tool of ["ruff", "mypy", "pytest"])
+      for (const tool of ["ruff", "mypy", "pyright", "pytest"])
         writeTool(join(root, ".venv/bin", tool), RECORDER(log, tool));
     });
     const before = notOwn(s, [".venv/"]);
@@ -40,12 +40,18 @@ test.skipIf(!hasPython)(
     // the members have no tool settings of their own but examples' [tool.ruff] (line-length
     // 88, extending the root's): the root's Makefile runs ruff, mypy and pytest for all
     expect([...callbacks.keys()].sort()).toEqual(
-      ["ruff-format", "ruff", "mypy", "pytest", "ruff-examples"].sort(),
+      ["ruff-format", "ruff", "mypy", "pyright", "pytest", "ruff-examples"].sort(),
     );
     expect(callbacks.get("ruff")?.pattern).toEqual(["*.py", "!examples/**"]);
     expect(callbacks.get("ruff-examples")).toMatchObject({ cwd: "examples" });
     // [tool.mypy] files = "tests/typed_agent.py": mypy over what the project checks
     expect(argv(callbacks.get("mypy"))).toBe(".venv/bin/mypy -O json");
+    // `make typecheck` runs pyright over [tool.pyright] include: the whole workspace
+    expect(callbacks.get("pyright")).toMatchObject({
+      run: [".venv/bin/pyright"],
+      overlap: "replace",
+    });
+    expect(plan).toContain("from Makefile (settings: [tool.pyright] in pyproject.toml)");
     expect(callbacks.get("pytest")).toMatchObject({ blocking: false });
     expect(callbacks.get("pytest")?.cwd).toBeUndefined();
     expect(plan).toContain("ruff-format --check: would rewrite 0 of 10 files now");
@@ -57,15 +63,17 @@ test.skipIf(!hasPython)(
     expect(changed(tree, treeState(s.root))).toEqual([]);
     expect(filesHanded(s).filter((f) => f.startsWith(".venv/"))).toEqual([]);
     expect(notOwn(s, [".venv/"])).toEqual(before);
-    // an edit in a member runs the root's mypy, in the root, once
+    // an edit in a member runs the root's type checkers, in the root, once each
     execFileSync("sh", ["-c", `: > '${s.log}'`]);
     const edit = cpilot(["check", "pydantic_graph/pydantic_graph/exceptions.py"], {
       cwd: s.root,
       env: s.env,
     });
     expect(edit.code).toBe(0);
-    expect(ran(s).filter((r) => r.tool === "mypy")).toEqual([
-      { cwd: ".", tool: "mypy", args: ["-O", "json"] },
+    const types = ran(s).filter((r) => r.tool === "mypy" || r.tool === "pyright");
+    expect(types.map((r) => [r.cwd, r.tool, r.args.join(" ")])).toEqual([
+      [".", "mypy", "-O json"],
+      [".", "pyright", ""],
     ]);
   },
 );
