@@ -161,3 +161,27 @@ test("jestjs/jest (yarn 4 workspaces, TypeScript project references, prettier ru
     args: ["--noEmit", "-p", "tsconfig.cpilot.json"],
   });
 });
+
+test("vuejs/core (pnpm workspaces; the packages have no tsconfig, the root's maps @vue/* to their source): one root type check covers them, and an edit in a package runs it", () => {
+  const s = setUp("vue-core", ({ root, log }) => {
+    for (const tool of ["eslint", "prettier", "tsc", "vitest"])
+      writeTool(join(root, "node_modules/.bin", tool), RECORDER(log, tool));
+  });
+  const { callbacks } = init(s);
+  expect([...callbacks.keys()].sort()).toEqual(["eslint", "prettier", "typecheck", "vitest"]);
+  // its "check" script, as it is: the root's tsconfig includes packages/*/src
+  expect(argv(callbacks.get("typecheck"))).toBe("node_modules/.bin/tsc --incremental --noEmit");
+  expect(callbacks.get("typecheck")?.cwd).toBeUndefined();
+  expect(callbacks.get("vitest")?.blocking).toBe(false);
+  execFileSync("git", ["add", "-A"], { cwd: s.root });
+  execFileSync("git", ["commit", "-qm", "cpilot init"], { cwd: s.root });
+  const tree = treeState(s.root);
+  writeFileSync(s.log, "");
+  expect(cpilot(["check", "--all"], { cwd: s.root, env: s.env }).code).toBe(0);
+  expect(changed(tree, treeState(s.root))).toEqual([]);
+  expect(filesHanded(s).filter((f) => f.includes("node_modules/"))).toEqual([]);
+  writeFileSync(s.log, "");
+  const edit = cpilot(["check", "packages/shared/src/general.ts"], { cwd: s.root, env: s.env });
+  expect(edit.code).toBe(0);
+  expect(ran(s)).toContainEqual({ cwd: ".", tool: "tsc", args: ["--incremental", "--noEmit"] });
+});
