@@ -11,6 +11,7 @@ import { go } from "./parsers/go.ts";
 import { mypyJson } from "./parsers/mypy-json.ts";
 import { oxlint } from "./parsers/oxlint.ts";
 import { pylint, pylintJson } from "./parsers/pylint.ts";
+import { pyright } from "./parsers/pyright.ts";
 import { ruffFull, ruffJson } from "./parsers/ruff.ts";
 import { rustc, rustJson } from "./parsers/rustc.ts";
 import { shellcheck, shellcheckJson } from "./parsers/shellcheck.ts";
@@ -48,6 +49,7 @@ export const PARSERS: readonly OutputParser[] = [
   eslintCompact,
   eslintUnix,
   pylint,
+  pyright,
   flake8,
   gnu,
   go,

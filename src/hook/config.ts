@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { claimOnce } from "../agent-session/session-state.ts";
 import { findConfig } from "../config/find.ts";
 import { ConfigInvalid, ConfigRefused } from "../config/load.ts";
@@ -93,16 +93,17 @@ function configOfWritten(
 }
 
 /**
- * The config that decides: the one nearest the written file when it lies in the project of
- * the agent's folder and git tracks it (a package's own config), else the agent's
- * folder's; the written file's when the agent's folder has none. A written file in another
- * project beside this one is still this project's call (its gate says outside the root).
+ * The config that decides: the one nearest the written file when git tracks it in the
+ * repository of the agent's folder's config (a package's own, the root's of the package the
+ * agent started in, a sibling package's), else the agent's folder's; the written file's when
+ * the agent's folder has none. A written file in another repository beside this one is still
+ * this project's call (its gate says outside the root).
  */
 function nearestConfig(fromCwd: string | null, fromWritten: string | null): string | null {
-  if (fromCwd === null || fromWritten === null) return fromCwd ?? fromWritten;
+  if (fromCwd === null || fromWritten === null || fromCwd === fromWritten)
+    return fromCwd ?? fromWritten;
   const root = dirname(fromCwd);
-  if (!fromWritten.startsWith(`${root}${sep}`)) return fromCwd;
-  // a nested config the agent could have written through its shell decides nothing
+  // a config the agent could have written through its shell decides nothing
   return isTracked(root, relative(root, fromWritten)) ? fromWritten : fromCwd;
 }
 

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { RunEvidence } from "./evidence.ts";
 import type { ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
@@ -18,14 +19,15 @@ export function detectGo(p: ProjectFiles): Proposal[] {
     (p.top !== p.root && GOLANGCI.some((f) => p.textAt(join(p.top, f)) !== undefined)
       ? "the project's .golangci config"
       : undefined);
+  const formatter = goFormatter(new RunEvidence(p));
   return [
     {
-      why: "go.mod",
+      why: formatter.why,
       callback: {
-        name: "gofmt",
+        name: formatter.name,
         description: "format",
         pattern: "*.go",
-        run: ["gofmt", "-w", "{files}"],
+        run: formatter.run,
         timeout: 60,
         fixes: true,
       },
@@ -66,4 +68,32 @@ export function detectGo(p: ProjectFiles): Proposal[] {
       },
     },
   ];
+}
+
+/**
+ * The formatter the project runs, nearest evidence first (a module's own Taskfile over the
+ * root's): gofumpt where that is what runs, gofmt with `-s` where that is how it runs,
+ * else plain gofmt, which every Go formatter's output already satisfies.
+ */
+function goFormatter(evidence: RunEvidence): { name: string; run: string[]; why: string } {
+  const lines = [...evidence.mentions("gofumpt"), ...evidence.mentions("gofmt")];
+  const own = lines.some((l) => l.atRoot !== true);
+  const nearest = (tool: string) =>
+    evidence.mentions(tool).filter((l) => !own || l.atRoot !== true);
+  const gofumpt = nearest("gofumpt");
+  const gofmt = nearest("gofmt");
+  if (gofumpt.length > 0 && gofmt.length === 0)
+    return {
+      name: "gofumpt",
+      run: ["gofumpt", "-w", "{files}"],
+      why: `${gofumpt[0]!.file} runs gofumpt`,
+    };
+  const simplify = gofmt.find((l) => /\sgofmt\s+(-\w+\s+)*-s\b/.test(` ${l.line}`));
+  if (simplify !== undefined)
+    return {
+      name: "gofmt",
+      run: ["gofmt", "-s", "-w", "{files}"],
+      why: `go.mod; ${simplify.file} runs gofmt -s`,
+    };
+  return { name: "gofmt", run: ["gofmt", "-w", "{files}"], why: "go.mod" };
 }

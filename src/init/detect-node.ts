@@ -5,7 +5,7 @@ import { RunEvidence } from "./evidence.ts";
 import { JS_TS, NODE_TOOLS } from "./node-tools.ts";
 import { preCommitHook } from "./pre-commit-hook.ts";
 import type { ProjectFiles } from "./project-files.ts";
-import { type ScriptTool, scopeArgs, scopePatterns, scriptTools } from "./scripts.ts";
+import { expandBraces, type ScriptTool, scopeArgs, scopePatterns, scriptTools } from "./scripts.ts";
 import type { Proposal } from "./spec.ts";
 
 /**
@@ -71,7 +71,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
         name: tool.name,
         ...built,
         run: keptFlags(built.run, tool.bin, inScripts),
-        pattern: [...pattern, ...ignored],
+        pattern: withNegations(pattern, scriptNegations(inScripts), ignored),
       },
     });
   }
@@ -110,10 +110,30 @@ function biomeNotes(p: ProjectFiles, proposals: readonly Proposal[]): string[] {
 
 function scopeOf(runs: readonly ScriptTool[], subcommands: readonly string[] = []): string[] {
   if (runs.length === 0) return [];
-  const scopes = runs.map((r) => scopeArgs(r.args, subcommands));
+  const scopes = runs.map((r) => scopeArgs(r.args, subcommands).filter((a) => !a.startsWith("!")));
   // A script that runs the tool on everything wins over a narrower one.
   if (scopes.some((s) => s.length === 0 || s.includes("."))) return [];
   return [...new Set(scopes.flat())];
+}
+
+/**
+ * The globs every script that runs the tool leaves out (`prettier . "!**\/*.{js,ts}"`,
+ * where eslint formats the code), as negated patterns; none when one script runs it
+ * without them.
+ */
+function scriptNegations(runs: readonly ScriptTool[]): string[] {
+  const per = runs.map((r) =>
+    r.args.filter((a) => a.startsWith("!")).flatMap((a) => expandBraces(a.slice(1))),
+  );
+  const first = per[0] ?? [];
+  return first.filter((g) => per.every((globs) => globs.includes(g))).map((g) => `!${g}`);
+}
+
+/** The patterns with the scripts' negations; an extension a negation leaves out entirely is dropped. */
+function withNegations(pattern: string[], negations: string[], ignored: string[]): string[] {
+  const dropped = pattern.filter((p) => negations.includes(`!**/${p}`));
+  const rest = negations.filter((n) => !dropped.some((p) => n === `!**/${p}`));
+  return [...pattern.filter((p) => !dropped.includes(p)), ...rest, ...ignored];
 }
 
 /** .prettierignore lines as negated patterns (prettier skips them, so cpilot need not run it). */

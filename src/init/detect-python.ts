@@ -80,6 +80,16 @@ const TOOLS: readonly PyTool[] = [
     run: (bin) => [bin, "--show-column-numbers", "{files}"],
     description: "types",
   },
+  {
+    // over what its settings include, as the project runs it: an edit's effect on other
+    // modules is seen
+    name: "pyright",
+    pyproject: ["tool.pyright"],
+    ini: [],
+    files: ["pyrightconfig.json"],
+    run: (bin) => [bin],
+    description: "types",
+  },
 ];
 
 /**
@@ -173,6 +183,14 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
   const bin = (tool: string): string =>
     venv && p.has(`${venv}/${tool}`) ? `${venv}/${tool}` : tool;
   const out: Proposal[] = [];
+  // In a workspace member, a tool only the root's CI, Makefile or hooks run, with no settings
+  // of the member's own: the root's callback of it covers the member (`uv run ruff` at the root)
+  const rootOnly = (...tools: string[]) => {
+    const lines = tools.flatMap((t) => evidence.mentions(t));
+    return lines.length > 0 && lines.every((l) => l.atRoot === true)
+      ? ({ rootEvidenceOnly: true } as const)
+      : {};
+  };
   for (const tool of TOOLS) {
     const where =
       tool.pyproject.find((s) => pyproject.has(s)) !== undefined
@@ -206,6 +224,7 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
             : tool.run(bin(tool.name));
     out.push({
       why: declared + (ranBy !== undefined && where !== undefined ? ` (settings: ${where})` : ""),
+      ...(where === undefined ? rootOnly(tool.name) : {}),
       callback: {
         name: tool.name,
         description: checkOnly
@@ -215,11 +234,9 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
             : tool.description,
         pattern: "*.py",
         run,
-        timeout: tool.name === "mypy" || tool.name === "pylint" ? 120 : 60,
+        timeout: ["mypy", "pylint", "pyright"].includes(tool.name) ? 120 : 60,
         ...((tool.fixes && !checkOnly) || fix ? { fixes: true } : {}),
-        ...(tool.name === "mypy" && !run.includes("{files}")
-          ? { overlap: "replace" as const }
-          : {}),
+        ...(!run.includes("{files}") ? { overlap: "replace" as const } : {}),
       },
     });
   }
@@ -249,6 +266,9 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
     if (formatWhere !== undefined)
       out.unshift({
         why: formatWhere,
+        ...(!pyproject.has("tool.ruff.format") && !p.first("ruff.toml", ".ruff.toml")
+          ? rootOnly("ruff", "ruff-format")
+          : {}),
         callback: {
           name: "ruff-format",
           description: "format",
@@ -277,6 +297,7 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
   if (pytestWhere !== undefined) {
     out.push({
       why: pytestWhere,
+      ...(pytestWhere === evidence.where("pytest") ? rootOnly("pytest") : {}),
       callback: {
         name: "pytest",
         description: "tests, in the background",

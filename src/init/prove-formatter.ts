@@ -43,7 +43,8 @@ const MODES: Readonly<Record<string, CheckMode>> = {
       ).size,
   },
   black: { argv: (run) => [bin(run), "--check"], count: lines(/^would reformat/) },
-  gofmt: { argv: (run) => [bin(run), "-l"], count: lines(/\S/) },
+  gofmt: { argv: (run) => [bin(run), ...run.filter((w) => w === "-s"), "-l"], count: lines(/\S/) },
+  gofumpt: { argv: (run) => [bin(run), "-l"], count: lines(/\S/) },
   rustfmt: {
     argv: (run) =>
       run[0] === "rustfmt" ? [...run.filter((w) => w !== "{files}"), "--check"] : null,

@@ -26,6 +26,7 @@ export const FORMAT_NAMES = [
   "ruff",
   "ruff-json",
   "flake8",
+  "pyright",
   "pylint",
   "pylint-json",
   "gnu",

@@ -59,6 +59,7 @@ export type DiagnosticFormat =
   | "ruff"
   | "ruff-json"
   | "flake8"
+  | "pyright"
   | "pylint"
   | "pylint-json"
   | "gnu"

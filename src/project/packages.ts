@@ -70,9 +70,16 @@ export function projectShape(root: string): ProjectShape {
   node(byKind.get("node") ?? [], read, packages, left);
   if (read("nx.json") !== "") nxProjects(byKind.get("nx") ?? [], packages, left);
   rust(byKind.get("rust") ?? [], read, packages, left);
+  const work = goWorkUses(read("go.work"));
   for (const dir of byKind.get("go") ?? []) {
     if (dir.split("/").some((part) => part === "testdata" || part === "vendor"))
       left.push({ dir, kind: "go", why: "test data or vendored: go ./... skips it" });
+    else if (work !== undefined && !work.has(dir))
+      left.push({
+        dir,
+        kind: "go",
+        why: "not in go.work's use list: go commands there fail in workspace mode",
+      });
     else packages.push({ dir, kind: "go", why: dir === "" ? "go.mod" : `its own go.mod` });
   }
   python(byKind.get("python") ?? [], read, packages, left);
@@ -175,6 +182,31 @@ function npmWorkspaces(pkg: unknown): string[] {
   const ws = (pkg as { workspaces?: unknown }).workspaces;
   const list = Array.isArray(ws) ? ws : (ws as { packages?: unknown } | undefined)?.packages;
   return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
+}
+
+/**
+ * The module folders a go.work `use`s (root-relative, "" for the root), or undefined
+ * without one: go runs every module it does not list in workspace mode with an error.
+ */
+function goWorkUses(text: string): Set<string> | undefined {
+  if (text === "") return undefined;
+  const out = new Set<string>();
+  let block = false;
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(/\/\/.*$/, "").trim();
+    if (block && line === ")") block = false;
+    else if (line === "use (") block = true;
+    else {
+      const path = block ? line : /^use\s+(\S+)$/.exec(line)?.[1];
+      if (path === undefined || path === "") continue;
+      const dir = path
+        .replace(/^"|"$/g, "")
+        .replace(/^\.\/?/, "")
+        .replace(/\/+$/, "");
+      out.add(dir);
+    }
+  }
+  return out;
 }
 
 /** pnpm-workspace.yaml's `packages:` list (a block list of strings). */

@@ -176,6 +176,12 @@ const EXPECTED: Record<string, string[]> = {
     'mypy py/m.py:14:13 info [misc] Revealed type is "int"',
     'mypy py/m.py:15:7 error [name-defined] Name "undefined_name" is not defined',
   ],
+  "pyright-1.1.414.txt": [
+    'pyright py/types_bad.py:1:8 warning [reportUnusedImport] Import "os" is not accessed',
+    'pyright py/types_bad.py:8:10 error [reportAssignmentType] Type "int" is not assignable to declared type "str"',
+    'pyright py/types_bad.py:9:7 error [reportUndefinedVariable] "undefined_name" is not defined',
+    'pyright py/types_bad.py:10:5 error [reportArgumentType] Argument of type "Literal[\'1\']" cannot be assigned to parameter "a" of type "int" in function "add"',
+  ],
   "node-20.20.2-uncaught.txt": [
     "node a.js:2:3 error [ReferenceError] ReferenceError: y is not defined",
   ],

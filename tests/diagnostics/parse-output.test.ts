@@ -151,3 +151,17 @@ test("a limit reads the output's first diagnostics and says it stopped there", (
   expect(parseOutput(plain, { ...base, limit: 2 })).toMatchObject({ cut: true });
   expect(parseOutput(plain, { ...base, limit: 2 }).diagnostics).toHaveLength(2);
 });
+
+test("pyright: a message's indented later lines stay with it, the rule becomes its code", () => {
+  const text = [
+    "/p/py/a.py",
+    '  /p/py/a.py:8:10 - error: Type "int" is not assignable to declared type "str"',
+    '    "int" is not assignable to "str" (reportAssignmentType)',
+    '  /p/py/a.py:9:7 - information: "x" is "int"',
+    "1 error, 0 warnings, 1 information ",
+  ].join("\n");
+  expect(brief(text)).toEqual([
+    'pyright py/a.py:8:10 error [reportAssignmentType] Type "int" is not assignable to declared type "str"\n"int" is not assignable to "str"',
+    'pyright py/a.py:9:7 info [] "x" is "int"',
+  ]);
+});

@@ -116,3 +116,45 @@ test("--json and SARIF carry the packages' checks too, each run naming the confi
     ["packages/a/callbacks.config.json", "cpilot/pkg-rec/"],
   ]);
 });
+
+/** `cpilot hook claude` for a Write of `file` (root-relative) by an agent started in `cwd`. */
+const hookFrom = (root: string, cwd: string, event: "PreToolUse" | "PostToolUse", file: string) =>
+  cpilot(["hook", "claude"], {
+    cwd: join(root, cwd),
+    input: JSON.stringify({
+      session_id: "s1",
+      cwd: join(root, cwd),
+      hook_event_name: event,
+      tool_name: "Write",
+      tool_input: { file_path: join(root, file), content: "x" },
+      ...(event === "PostToolUse"
+        ? { tool_response: { type: "update", filePath: join(root, file) }, tool_use_id: "toolu_1" }
+        : {}),
+    }),
+  });
+
+test("an agent started in a package that writes in a sibling: the root's config, tracked in the same repository, judges it", () => {
+  const { root, seen } = monorepo();
+  const pre = hookFrom(root, "packages/a", "PreToolUse", "packages/b/y.txt");
+  expect(pre.code).toBe(0);
+  expect(pre.stdout).not.toContain("outside the project root");
+  expect(hookFrom(root, "packages/a", "PostToolUse", "packages/b/y.txt").code).toBe(0);
+  expect(lines(seen)).toEqual(["root packages/b/y.txt"]);
+});
+
+test("a config in another repository beside the package, or one git does not track, decides nothing: the write is outside the package's root", () => {
+  const { root, seen } = monorepo();
+  const other = join(root, "vendor/other");
+  writeFiles(other, { "callbacks.config.json": JSON.stringify({ callbacks: [] }), "z.txt": "z\n" });
+  execFileSync("git", ["init", "-q"], { cwd: other });
+  execFileSync("git", ["add", "-A"], { cwd: other });
+  execFileSync("git", ["-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x"], {
+    cwd: other,
+  });
+  writeFiles(root, { "packages/c/callbacks.config.json": JSON.stringify({ callbacks: [] }) });
+  for (const file of ["vendor/other/z.txt", "packages/c/w.txt"]) {
+    const pre = hookFrom(root, "packages/a", "PreToolUse", file);
+    expect(`${pre.stdout}${pre.stderr}`).toContain("outside the project root");
+  }
+  expect(lines(seen)).toEqual([]);
+});

@@ -84,3 +84,24 @@ test("every go.mod is a module, but not under testdata or vendor; nested python 
     left: ["go internal/testdata", "python tests/fixtures/p"],
   });
 });
+
+test("a go.work: the modules it uses are packages, one it leaves out is not (hashicorp/consul's shape)", () => {
+  const root = tempDir("cpilot-shape-", { git: true });
+  writeFiles(root, {
+    "go.work":
+      "go 1.22.5\n\n// e2e modules are omitted: they claim to be the main module.\nuse (\n\t.\n\t./api\n\t./internal/tools/proto-gen-rpc-glue // the generator\n)\n\nuse ./sdk\n",
+    "go.mod": "module github.com/hashicorp/consul\n",
+    "api/go.mod": "module github.com/hashicorp/consul/api\n",
+    "sdk/go.mod": "module github.com/hashicorp/consul/sdk\n",
+    "internal/tools/proto-gen-rpc-glue/go.mod": "module x\n",
+    "internal/tools/proto-gen-rpc-glue/e2e/go.mod": "module y\n",
+  });
+  expect(shape(root)).toEqual({
+    packages: ["go .", "go api", "go internal/tools/proto-gen-rpc-glue", "go sdk"],
+    left: ["go internal/tools/proto-gen-rpc-glue/e2e"],
+  });
+  // without go.work every go.mod is a module of its own
+  execFileSync("git", ["rm", "-q", "--cached", "--ignore-unmatch", "go.work"], { cwd: root });
+  execFileSync("rm", [`${root}/go.work`]);
+  expect(shape(root).left).toEqual([]);
+});
