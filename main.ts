@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 import { AGENT_HOOK_FILES, AGENT_NAMES } from "./src/agents/registry.ts";
-import { protectHookFiles } from "./src/gate/hook-files.ts";
+import { protectHookFiles } from "./src/config/hook-files.ts";
 import { dieWithParent } from "./src/platform/parent-death.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
 import { rawArgv } from "./src/platform/raw-argv.ts";

@@ -55,7 +55,7 @@ const AGENTS: Readonly<Record<string, AgentLine>> = {
 /** The agents' names, in the order people see them (usage lines, doctor, "cpilot knows ..."). */
 export const AGENT_NAMES: readonly string[] = Object.keys(AGENTS);
 
-/** Every agent's hook files, for the gate (src/gate/hook-files.ts). */
+/** Every agent's hook files, for the gate (src/config/hook-files.ts). */
 export const AGENT_HOOK_FILES: readonly string[] = Object.values(AGENTS).flatMap(
   (line) => line.hookFiles,
 );

@@ -11,7 +11,7 @@ import { CONFIG_NAMES } from "../config/find.ts";
 import { MANAGED_NAME } from "../config/managed-file.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { realOr } from "../util/real-path.ts";
-import { hookFiles } from "./hook-files.ts";
+import { hookFiles } from "../config/hook-files.ts";
 import { skeleton } from "./protected.ts";
 
 const CONFIG_FILES = new Set<string>([...CONFIG_NAMES, MANAGED_NAME]);
