@@ -22,7 +22,7 @@ import {
 import { gateFailedReason } from "./edit-gate.ts";
 import { ISOLATED_ENV } from "./isolated-env.ts";
 import { shadowedBySession } from "./session-hooks.ts";
-import { readStdin } from "./stdin.ts";
+import { readStdin } from "./hook-input.ts";
 import { mayBePreWrite, sniffEvent, unreadableInputReply } from "./unreadable-input.ts";
 
 type HookCallOptions = Parameters<HookHandler>[1];
