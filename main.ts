@@ -5,10 +5,10 @@ import { dieWithParent } from "./src/platform/parent-death.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
 import { rawArgv } from "./src/platform/raw-argv.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
-import { pendingStage } from "./src/util/pending-stage.ts";
 // argv → command. The only place that exits the process.
 import { CpilotError, HelpRequest } from "./src/util/errors.ts";
 import { decodeBytes } from "./src/util/path-bytes.ts";
+import { pendingStage } from "./src/util/pending-stage.ts";
 import { mark } from "./src/util/trace.ts";
 import { VERSION, VERSION_LINE } from "./src/version.ts";
 

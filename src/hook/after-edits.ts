@@ -3,7 +3,6 @@ import type { ResolvedConfig } from "../config/resolve.ts";
 import type { FileChange } from "../model/batch.ts";
 import type { AgentReport } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
-import { anyCallbackMatches } from "./any-match.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
 
 /**
@@ -53,4 +52,20 @@ export function reportText(report: AgentReport): string {
   const parts = [...report.failures, ...report.info];
   if (report.failures.length > 0) parts.unshift(CHECKS_FAILED_AFTER_EDIT);
   return parts.join("\n\n");
+}
+
+/**
+ * Could any callback run for these files (of those that run `per` file or batch, when
+ * given)? Answered from the compiled patterns alone, so an edit nothing matches (most of
+ * an agent's edits, in most projects; every PostToolUse of a project with no per-file
+ * callback, where the batch callbacks wait for PostToolBatch) never loads the engine.
+ */
+export function anyCallbackMatches(
+  config: ResolvedConfig,
+  files: readonly { readonly path: string }[],
+  per?: "file" | "batch",
+): boolean {
+  return config.callbacks.some(
+    (cb) => (per === undefined || cb.per === per) && files.some((f) => cb.matcher.matches(f.path)),
+  );
 }

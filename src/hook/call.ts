@@ -20,9 +20,9 @@ import {
   setHookConfigMode,
 } from "./config.ts";
 import { gateFailedReason } from "./edit-gate.ts";
-import { ISOLATED_ENV } from "./isolated-env.ts";
-import { shadowedBySession } from "./session-hooks.ts";
 import { readStdin } from "./hook-input.ts";
+import { ISOLATED_ENV } from "./isolated-env.ts";
+import { SESSION_FLAG, SESSION_HOOKS_ENV } from "./session-hooks.ts";
 import { mayBePreWrite, sniffEvent, unreadableInputReply } from "./unreadable-input.ts";
 
 type HookCallOptions = Parameters<HookHandler>[1];
@@ -114,7 +114,9 @@ export async function answerHookCall(
     delete process.env[ISOLATED_ENV]; // not for the config's code or the callbacks
     return answered(await answerAsChild(agent, nonce, await agent.hook(), ctx));
   }
-  if (shadowedBySession(agent.name, args, process.env)) {
+  // An installed hook called inside a `cpilot run` that gave the agent session hooks steps
+  // aside: those answer this call (see ./session-hooks.ts).
+  if (process.env[SESSION_HOOKS_ENV] === agent.name && !args.includes(SESSION_FLAG)) {
     await readStdin(); // the agent is writing it: take it, then say nothing
     return answered(emit({ json: agent.emptyJson }));
   }

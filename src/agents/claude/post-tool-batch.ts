@@ -1,6 +1,6 @@
 import { takeDelivery } from "../../agent-session/notices.ts";
 import { wasClaimed } from "../../agent-session/session-state.ts";
-import { anyCallbackMatches } from "../../hook/any-match.ts";
+import { anyCallbackMatches } from "../../hook/after-edits.ts";
 import { CHECKS_FAILED_AFTER_EDITS } from "../../hook/messages.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";

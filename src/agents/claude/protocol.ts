@@ -5,8 +5,8 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readHookJson, str } from "../../hook/hook-json.ts";
-import { pathInRoot } from "../../hook/root-path.ts";
+import { readHookJson, str } from "../../hook/hook-input.ts";
+import { pathInRoot } from "../../match/root-relative.ts";
 import type { ChangeKind, FileChange } from "../../model/batch.ts";
 import type { AgentProtocol, HookReply } from "../../model/hook.ts";
 import { isObject } from "../../util/json-file.ts";

@@ -1,4 +1,4 @@
-import { anyCallbackMatches } from "../../hook/any-match.ts";
+import { anyCallbackMatches } from "../../hook/after-edits.ts";
 import type { ShellEdits } from "../../hook/shell-edits.ts";
 import type { AgentReport } from "../../ui/agent/render-outcome.ts";
 import { bookkeep } from "../../util/bookkeeping.ts";

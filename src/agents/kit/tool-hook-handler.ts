@@ -13,9 +13,9 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import { afterEdits, reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { gateEdit } from "../../hook/edit-gate.ts";
-import { pathInRoot } from "../../hook/root-path.ts";
 import type { ShellCall } from "../../hook/shell-check.ts";
 import type { StopVerdict } from "../../hook/stop-gate.ts";
+import { pathInRoot } from "../../match/root-relative.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import {
