@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { AGENT_HOOK_FILES, AGENT_NAMES } from "./src/agents/registry.ts";
+import { AGENT_HOOK_FILES, AGENT_LOADERS, AGENT_NAMES } from "./src/agents/registry.ts";
 import { protectHookFiles } from "./src/config/hook-files.ts";
 import { dieWithParent } from "./src/platform/parent-death.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
@@ -73,7 +73,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
       return gateCommand(rest, { root: config.root, gate: config.source.gate ?? {} });
     };
   },
-  hook: async () => (await import("./src/cli/hook.ts")).hookCommand,
+  // The hook pipeline owns the command; it looks the agent up in the registry's table.
+  hook: async () => {
+    const { hookCommand } = await import("./src/hook/call.ts");
+    return (args, ctx) => hookCommand(args, ctx, AGENT_LOADERS);
+  },
   install: async () => {
     const { installCommand } = await import("./src/cli/install.ts");
     return (args, ctx) => installCommand("install", args, ctx);

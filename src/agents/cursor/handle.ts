@@ -30,6 +30,7 @@ const EVENTS = new Set(["preToolUse", "postToolUse", "afterFileEdit"]);
  * events comes first (keyed by the file's path and content). Exit 0, never throws.
  */
 export const handleCursorHook = hookHandler<CursorHookInput>({
+  agent: "cursor",
   protocol: cursorProtocol,
   nothing: NOTHING,
   parse: (stdin, options) => parseCursorInput(stdin, options.env.CURSOR_PROJECT_DIR || options.cwd),

@@ -73,6 +73,7 @@ export interface ToolHookSpec<I extends ToolHookInput> {
 /** The agent's handler, built from its spec. Exit 0 with JSON or nothing; never throws. */
 export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>): HookHandler {
   return hookHandler<I>({
+    agent: spec.agent,
     protocol: spec.protocol,
     nothing: EMPTY_REPLY,
     parse: spec.parse,

@@ -88,6 +88,7 @@ const isBefore = (event: HookEvent): boolean => event.name === "tool.execute.bef
  * after → `{ additional_context }` (appended to what the model reads), or `{}`.
  */
 export const handleOpencodeHook = hookHandler<OpencodeCall>({
+  agent: "opencode",
   protocol: opencodeProtocol,
   nothing: NOTHING,
   // The plugin's before-event always gets a verdict: "nothing to say" is an explicit allow.
