@@ -107,7 +107,7 @@ export async function afterEdits(options: {
 }
 
 /** One message for the model, failures first with a heading; "" when there is nothing. */
-export function reportText(report: AgentReport): string {
+export function reportText(report: HookAnswer): string {
   const parts = [...report.failures, ...report.info];
   if (report.failures.length > 0) parts.unshift(CHECKS_FAILED_AFTER_EDIT);
   return parts.join("\n\n");
