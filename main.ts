@@ -1,14 +1,14 @@
 #!/usr/bin/env bun
-import { AGENT_HOOK_FILES, AGENT_NAMES } from "./src/agents/registry.ts";
-import { protectHookFiles } from "./src/gate/hook-files.ts";
+import { AGENT_HOOK_FILES, AGENT_LOADERS, AGENT_NAMES } from "./src/agents/registry.ts";
+import { protectHookFiles } from "./src/config/hook-files.ts";
 import { dieWithParent } from "./src/platform/parent-death.ts";
 import { processStop, stopProcessRuns } from "./src/platform/process-stop.ts";
 import { rawArgv } from "./src/platform/raw-argv.ts";
 import { writeErr, writeOut } from "./src/platform/stdio.ts";
-import { pendingStage } from "./src/stage/pending.ts";
 // argv → command. The only place that exits the process.
 import { CpilotError, HelpRequest } from "./src/util/errors.ts";
 import { decodeBytes } from "./src/util/path-bytes.ts";
+import { pendingStage } from "./src/util/pending-stage.ts";
 import { mark } from "./src/util/trace.ts";
 import { VERSION, VERSION_LINE } from "./src/version.ts";
 
@@ -73,7 +73,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
       return gateCommand(rest, { root: config.root, gate: config.source.gate ?? {} });
     };
   },
-  hook: async () => (await import("./src/cli/hook.ts")).hookCommand,
+  // The hook pipeline owns the command; it looks the agent up in the registry's table.
+  hook: async () => {
+    const { hookCommand } = await import("./src/hook/call.ts");
+    return (args, ctx) => hookCommand(args, ctx, AGENT_LOADERS);
+  },
   install: async () => {
     const { installCommand } = await import("./src/cli/install.ts");
     return (args, ctx) => installCommand("install", args, ctx);

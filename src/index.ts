@@ -4,7 +4,7 @@
  * runs and the resyncs (what formatters changed) to show the model.
  */
 import { AGENT_HOOK_FILES } from "./agents/registry.ts";
-import { protectHookFiles } from "./gate/hook-files.ts";
+import { protectHookFiles } from "./config/hook-files.ts";
 
 // The library's gate protects the files that wire in each agent, as cpilot's own does.
 protectHookFiles(AGENT_HOOK_FILES);

@@ -4,7 +4,7 @@
 // hook`) use the test run's own runtime folder (tests/helpers/binary.ts).
 import { afterAll } from "bun:test";
 import { AGENT_HOOK_FILES } from "../src/agents/registry.ts";
-import { protectHookFiles } from "../src/gate/hook-files.ts";
+import { protectHookFiles } from "../src/config/hook-files.ts";
 import { runtimeEnv } from "./helpers/binary.ts";
 import { removeTempDirs } from "./helpers/tmp.ts";
 

@@ -55,7 +55,12 @@ const AGENTS: Readonly<Record<string, AgentLine>> = {
 /** The agents' names, in the order people see them (usage lines, doctor, "cpilot knows ..."). */
 export const AGENT_NAMES: readonly string[] = Object.keys(AGENTS);
 
-/** Every agent's hook files, for the gate (src/gate/hook-files.ts). */
+/** Each agent's loader by name: the table `cpilot hook` looks its agent up in (src/hook/call.ts). */
+export const AGENT_LOADERS: Readonly<Record<string, () => Promise<Agent>>> = Object.fromEntries(
+  Object.entries(AGENTS).map(([name, line]) => [name, line.load]),
+);
+
+/** Every agent's hook files, for the gate (src/config/hook-files.ts). */
 export const AGENT_HOOK_FILES: readonly string[] = Object.values(AGENTS).flatMap(
   (line) => line.hookFiles,
 );

@@ -102,7 +102,7 @@ export async function checkCommand(
 
 /** `cpilot check --restore`: put back what an interrupted `check --staged` set aside. */
 async function restoreCommand(cwd: string): Promise<number> {
-  const { pendingStage } = await import("../stage/pending.ts");
+  const { pendingStage } = await import("../util/pending-stage.ts");
   const { recoverStage } = await import("../stage/recover.ts");
   const dir = pendingStage(cwd);
   const result = dir === null ? ({ status: "nothing" } as const) : await recoverStage(dir, cwd);

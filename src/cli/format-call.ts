@@ -5,7 +5,7 @@
  * Always exit 0: the mod passes the call through on anything but a reply it can read.
  */
 import { loadAgent } from "../agents/registry.ts";
-import { readStdin } from "../hook/stdin.ts";
+import { readStdin } from "../hook/hook-input.ts";
 import { writeOut } from "../platform/stdio.ts";
 
 /** Answer one request of `agentName`'s mod. */

@@ -8,10 +8,10 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node
 import type * as NodeModule from "node:module";
 import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
+import { hookFiles } from "../config/hook-files.ts";
 import { MANAGED_NAME } from "../config/managed-file.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { realOr } from "../util/real-path.ts";
-import { hookFiles } from "./hook-files.ts";
 import { skeleton } from "./protected.ts";
 
 const CONFIG_FILES = new Set<string>([...CONFIG_NAMES, MANAGED_NAME]);

@@ -1,10 +1,68 @@
 import { takeDelivery } from "../agent-session/notices.ts";
+import { claimOnce } from "../agent-session/session-state.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import { pathInRoot } from "../match/root-relative.ts";
 import type { FileChange } from "../model/batch.ts";
+import type { HookAnswer, WrittenFile } from "../model/hook.ts";
 import type { AgentReport } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
-import { anyCallbackMatches } from "./any-match.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
+
+/**
+ * A post-write, the same for every agent: the call's files inside the project checked
+ * (`afterEdits`). When the agent's batch-end event will run the batch callbacks
+ * (`batchEndFollows`), only the per-file ones run now; when it will not, all run, and the
+ * call is remembered (`batchRunClaim`), so a batch-end event that comes after all leaves
+ * its files to this call.
+ */
+export async function afterWrite(call: {
+  config: ResolvedConfig;
+  agent: string;
+  session: string;
+  cwd: string;
+  edits: readonly WrittenFile[];
+  callId?: string | undefined;
+  batchEndFollows: () => boolean;
+}): Promise<HookAnswer> {
+  const { config, session } = call;
+  const files = filesInRoot(config.root, call.cwd, call.edits);
+  const perFile = files.length > 0 && call.batchEndFollows();
+  if (files.length > 0 && !perFile && call.callId) {
+    const claim = batchRunClaim(call.callId);
+    bookkeep(config.root, false, () => claimOnce(config.root, session, claim));
+  }
+  return afterEdits({
+    config,
+    agent: call.agent,
+    session,
+    files,
+    ...(perFile ? { per: "file" as const } : {}),
+  });
+}
+
+/** The claim a post-write makes when it ran a call's batch callbacks itself. */
+export function batchRunClaim(callId: string): string {
+  return `batch-run-${callId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100)}`;
+}
+
+/**
+ * The files written inside the project, relative to its root, each once (created when any
+ * write created it); a file outside the project is not the project's to check.
+ */
+export function filesInRoot(
+  root: string,
+  cwd: string,
+  edits: readonly WrittenFile[],
+): FileChange[] {
+  const seen = new Map<string, FileChange>();
+  for (const edit of edits) {
+    const rel = pathInRoot(root, cwd, edit.path);
+    if (rel === null) continue;
+    const prev = seen.get(rel);
+    seen.set(rel, { path: rel, kind: prev?.kind === "created" ? "created" : edit.kind });
+  }
+  return [...seen.values()];
+}
 
 /**
  * After an agent's tool edited files: run the matching callbacks for them (every one, or
@@ -49,8 +107,24 @@ export async function afterEdits(options: {
 }
 
 /** One message for the model, failures first with a heading; "" when there is nothing. */
-export function reportText(report: AgentReport): string {
+export function reportText(report: HookAnswer): string {
   const parts = [...report.failures, ...report.info];
   if (report.failures.length > 0) parts.unshift(CHECKS_FAILED_AFTER_EDIT);
   return parts.join("\n\n");
+}
+
+/**
+ * Could any callback run for these files (of those that run `per` file or batch, when
+ * given)? Answered from the compiled patterns alone, so an edit nothing matches (most of
+ * an agent's edits, in most projects; every PostToolUse of a project with no per-file
+ * callback, where the batch callbacks wait for PostToolBatch) never loads the engine.
+ */
+export function anyCallbackMatches(
+  config: ResolvedConfig,
+  files: readonly { readonly path: string }[],
+  per?: "file" | "batch",
+): boolean {
+  return config.callbacks.some(
+    (cb) => (per === undefined || cb.per === per) && files.some((f) => cb.matcher.matches(f.path)),
+  );
 }

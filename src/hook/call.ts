@@ -2,15 +2,26 @@
 // steps aside for a session's own hooks, the isolated child that answers its parent, the
 // config loaded in a supervised child when it runs code, and the reply written out; and,
 // for every agent, its payload parsed (or, when it cannot be, the fail-closed answer), the
-// call routed as a HookEvent, the project's config loaded, then the agent's answer. A config
-// that does not load and an internal error are answered here, the same way for every agent.
-// What differs per agent is its HookTranslator; the agent comes in as a HookAgent.
+// call turned into a HookEvent, the project's config loaded, then the event routed: after
+// a write or a tool call the pipeline's own steps answer, the agent's reply form carries
+// it; other events go to the agent's answer. A config that does not load and an internal
+// error are answered here, the same way for every agent. What differs per agent is its
+// HookTranslator; the agent comes in as a HookAgent.
 import { basename } from "node:path";
 import type { ResolvedConfig } from "../config/resolve.ts";
-import type { AgentProtocol, HookAgent, HookEvent, HookHandler, HookReply } from "../model/hook.ts";
+import type {
+  AgentProtocol,
+  HookAgent,
+  HookAnswer,
+  HookEvent,
+  HookHandler,
+  HookReply,
+} from "../model/hook.ts";
 import { dieWithParent } from "../platform/parent-death.ts";
-import { isTerminal, writeFd } from "../platform/stdio.ts";
+import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts";
+import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";
+import { afterEdits, afterWrite } from "./after-edits.ts";
 import {
   ConfigNeedsIsolation,
   configErrorForModel,
@@ -20,9 +31,9 @@ import {
   setHookConfigMode,
 } from "./config.ts";
 import { gateFailedReason } from "./edit-gate.ts";
+import { readStdin } from "./hook-input.ts";
 import { ISOLATED_ENV } from "./isolated-env.ts";
-import { shadowedBySession } from "./session-hooks.ts";
-import { readStdin } from "./stdin.ts";
+import { SESSION_FLAG, SESSION_HOOKS_ENV } from "./session-hooks.ts";
 import { mayBePreWrite, sniffEvent, unreadableInputReply } from "./unreadable-input.ts";
 
 type HookCallOptions = Parameters<HookHandler>[1];
@@ -32,6 +43,8 @@ export type Parsed<I> = { ok: true; input: I } | { ok: false; error: string };
 
 /** How one agent's hook protocol maps onto the pipeline: its payload in, its replies out. */
 export interface HookTranslator<I> {
+  /** The agent's name, as the callbacks' environment and the session's records know it. */
+  readonly agent: string;
   readonly protocol: AgentProtocol;
   /** The reply when there is nothing to say (no output, or the agent's empty JSON). */
   readonly nothing: HookReply;
@@ -53,6 +66,24 @@ export interface HookTranslator<I> {
   ): Promise<HookReply>;
   /** How this event hands the model a text (a config that does not load); null when it cannot. */
   tell(input: I, event: HookEvent): ((text: string) => HookReply) | null;
+  /**
+   * The agent's reply to what the pipeline found after a tool call: a post-write that names
+   * its `edits`, and a post-tool (what a `shell` call changed, and the results that waited).
+   * An agent without it answers those events itself.
+   */
+  afterTool?(event: HookEvent, answer: HookAnswer): HookReply;
+  /** After a write: whether the agent's batch-end event will run the batch callbacks. */
+  batchEndFollows?(root: string, env: NodeJS.ProcessEnv): boolean;
+  /**
+   * A call another agent made through this agent's hooks (Cursor runs Claude Code's), which
+   * that agent's own cpilot hooks answer: left to them, so one edit runs cpilot once.
+   */
+  leftToOthers?(input: I, options: HookCallOptions): Promise<boolean>;
+  /**
+   * Hook commands of the agent that are not calls of its events (a flag after its name):
+   * each a handler of its own, loaded when its flag is given.
+   */
+  readonly modes?: Readonly<Record<string, () => Promise<HookHandler>>>;
 }
 
 /**
@@ -63,9 +94,13 @@ export interface HookTranslator<I> {
  */
 export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
   return async (stdin, options) => {
+    const mode = t.modes && options.args?.find((arg) => Object.hasOwn(t.modes ?? {}, arg));
+    if (t.modes && mode)
+      return (await (t.modes[mode] as () => Promise<HookHandler>)())(stdin, options);
     const parsed = t.parse(stdin, options);
     if (!parsed.ok) return unreadableInputReply(t.protocol, stdin, parsed.error);
     const { input } = parsed;
+    if (t.leftToOthers && (await t.leftToOthers(input, options))) return t.nothing;
     const event = t.event(input);
     if (event === null) return t.nothing;
     const quiet = t.allow !== undefined && isBeforeTool(event) ? t.allow : t.nothing;
@@ -83,7 +118,7 @@ export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
         return { ...(tell === null || text === null ? quiet : tell(text)), stderr };
       }
       mark("config loaded");
-      return await t.answer(input, event, loaded.config, options);
+      return await route(t, input, event, loaded.config, options);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const stderr = `cpilot: internal error in the ${event.name} hook (please report it): ${message}`;
@@ -94,8 +129,61 @@ export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
   };
 }
 
+/**
+ * The event to the step that answers it: after a tool call, the pipeline's own (the same
+ * for every agent whose translator gives `afterTool`); any other event, the agent's answer.
+ */
+async function route<I>(
+  t: HookTranslator<I>,
+  input: I,
+  event: HookEvent,
+  config: ResolvedConfig,
+  options: HookCallOptions,
+): Promise<HookReply> {
+  const at = { config, agent: t.agent, session: event.session };
+  if (t.afterTool !== undefined && event.kind === "post-write" && event.edits !== undefined) {
+    const env = options.env;
+    const batchEndFollows = () => t.batchEndFollows?.(config.root, env) ?? false;
+    const { edits, callId, cwd } = event;
+    return t.afterTool(event, await afterWrite({ ...at, cwd, edits, callId, batchEndFollows }));
+  }
+  if (t.afterTool !== undefined && event.kind === "post-tool") {
+    if (event.shell !== true) return t.afterTool(event, await afterEdits({ ...at, files: [] }));
+    const { shellToolReport } = await import("./shell-check.ts");
+    return t.afterTool(event, await shellToolReport(at));
+  }
+  return t.answer(input, event, config, options);
+}
+
 const isBeforeTool = (event: HookEvent): boolean =>
   event.kind === "pre-write" || event.kind === "pre-tool";
+
+/**
+ * `cpilot hook <agent>`, the one command an agent's hook config calls: the agent looked up
+ * in `agents` (the registry's table, each line loading its agent's folder on demand, so a
+ * call loads its own agent only), then the call answered. Protocol on stdout only; always
+ * exits 0 with protocol JSON (or nothing): Claude Code drops exit 1 silently, and exit 2
+ * in PostToolBatch ends the agent's loop.
+ */
+export async function hookCommand(
+  args: readonly string[],
+  ctx: { cwd: string },
+  agents: Readonly<Record<string, () => Promise<HookAgent>>>,
+): Promise<number> {
+  // The agent parses stdout: a config's or a callback's console.log must not land there.
+  keepStdoutForProtocol();
+  const names = Object.keys(agents);
+  const usage = `cpilot hook ${names.join("|")}   (reads the hook event JSON on stdin; the agent calls it)`;
+  const [name, ...rest] = args;
+  const load = name !== undefined && Object.hasOwn(agents, name) ? agents[name] : undefined;
+  if (load === undefined) {
+    throw new CpilotError(
+      `Cannot answer hooks for "${name ?? ""}": cpilot knows ${names.join(", ")}`,
+      { hint: `usage: ${usage}` },
+    );
+  }
+  return answerHookCall(await load(), rest, { cwd: ctx.cwd, usage });
+}
 
 /**
  * Answer one hook call of `agent`. `args`: the command's arguments after the agent's name;
@@ -114,7 +202,9 @@ export async function answerHookCall(
     delete process.env[ISOLATED_ENV]; // not for the config's code or the callbacks
     return answered(await answerAsChild(agent, nonce, await agent.hook(), ctx));
   }
-  if (shadowedBySession(agent.name, args, process.env)) {
+  // An installed hook called inside a `cpilot run` that gave the agent session hooks steps
+  // aside: those answer this call (see ./session-hooks.ts).
+  if (process.env[SESSION_HOOKS_ENV] === agent.name && !args.includes(SESSION_FLAG)) {
     await readStdin(); // the agent is writing it: take it, then say nothing
     return answered(emit({ json: agent.emptyJson }));
   }

@@ -11,12 +11,3 @@ export const SESSION_HOOKS_ENV = "CPILOT_SESSION_HOOKS";
 
 /** On the command line of a session's own hooks: `cpilot hook claude --session`. */
 export const SESSION_FLAG = "--session";
-
-/** True for an installed hook of `agent` called inside a run that gave it session hooks. */
-export function shadowedBySession(
-  agent: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): boolean {
-  return env[SESSION_HOOKS_ENV] === agent && !args.includes(SESSION_FLAG);
-}

@@ -2,7 +2,7 @@ import { takeDelivery } from "../agent-session/notices.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { AgentReport } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
-import { anyCallbackMatches } from "./any-match.ts";
+import { anyCallbackMatches } from "./after-edits.ts";
 import type { ShellEdits } from "./shell-edits.ts";
 import type { StopVerdict } from "./stop-gate.ts";
 

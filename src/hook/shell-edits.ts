@@ -1,8 +1,8 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../agent-session/session-state.ts";
+import { hookFiles } from "../config/hook-files.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
-import { hookFiles } from "../gate/hook-files.ts";
 import { ownConfigKind } from "../gate/own-config.ts";
 import { isCpilotPath, isGitPath, secretKind } from "../gate/protected.ts";
 import { checkPath } from "../gate/rules.ts";

@@ -23,6 +23,16 @@ export function rootRelative(root: string, cwd: string, given: string): string {
   return viaPathModule(given, (safe) => rootRelativeUtf8(root, cwd, safe)) as string;
 }
 
+/** `path` (absolute or relative to `cwd`) relative to `root`, posix; null when outside or empty. */
+export function pathInRoot(root: string, cwd: string, path: string): string | null {
+  try {
+    const rel = rootRelative(root, cwd, path);
+    return rel === "" ? null : rel;
+  } catch {
+    return null;
+  }
+}
+
 function rootRelativeUtf8(root: string, cwd: string, given: string): string {
   const abs = resolve(cwd, given);
   const top = resolve(root);

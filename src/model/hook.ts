@@ -1,5 +1,6 @@
 // The shapes a hook call exchanges between the agent-neutral pipeline (src/hook/) and an
 // agent's folder (src/agents/<name>/).
+import type { ChangeKind } from "./batch.ts";
 
 /** What `cpilot hook <agent>` prints and exits with, in the agent's protocol. */
 export interface HookReply {
@@ -40,6 +41,31 @@ export interface HookEvent {
   readonly cwd: string;
   /** The files the call writes or wrote, as the agent named them: where there is no config in `cwd`, theirs decides. */
   readonly written: readonly (string | null | undefined)[];
+  /**
+   * post-write: what the call wrote, as the agent named the files (none when its tool
+   * failed); the pipeline checks those inside the project. Absent when the agent's own
+   * code answers its post-write.
+   */
+  readonly edits?: readonly WrittenFile[];
+  /** post-write: the agent's id of the tool call, when it gives one. */
+  readonly callId?: string;
+  /** post-tool: the call ran the agent's shell, which may have written any file. */
+  readonly shell?: boolean;
+}
+
+/** A file a tool call wrote: its path as the agent named it, and how it changed. */
+export interface WrittenFile {
+  readonly path: string;
+  readonly kind: ChangeKind;
+}
+
+/**
+ * What the pipeline has for the model after a write or a tool call: the failures it must
+ * act on, then the rest; the agent's translator puts it in its reply.
+ */
+export interface HookAnswer {
+  readonly failures: readonly string[];
+  readonly info: readonly string[];
 }
 
 /** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */

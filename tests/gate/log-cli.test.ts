@@ -99,7 +99,7 @@ describe("gateCommand in a real process", () => {
     run(`
       import { gateCommand } from ${src("src/cli/gate.ts")};
       import { AGENT_HOOK_FILES } from ${src("src/agents/registry.ts")};
-      import { protectHookFiles } from ${src("src/gate/hook-files.ts")};
+      import { protectHookFiles } from ${src("src/config/hook-files.ts")};
       protectHookFiles(AGENT_HOOK_FILES); // as main.ts does
       const code = await gateCommand(${JSON.stringify(args)}, { root: ${JSON.stringify(root)}, gate: ${JSON.stringify(gate)} });
       process.exitCode = code;`);

@@ -19,6 +19,7 @@ interface Input {
 /** A protocol whose deny is `{no: reason}` and whose context is `{say: text}`. */
 function translator(answer: () => Promise<HookReply>): HookTranslator<Input> {
   return {
+    agent: "test",
     protocol: {
       preWriteEvent: "pre-write",
       denyForm: (reason) => ({ no: reason }),

@@ -91,7 +91,7 @@ test("edit tools' hooks noting their files at once lose none of them to each oth
   const resolve = join(import.meta.dir, "../../src/config/resolve.ts");
   // each process gives the gate the agents' hook files, as main.ts does
   const registry = join(import.meta.dir, "../../src/agents/registry.ts");
-  const hookFiles = join(import.meta.dir, "../../src/gate/hook-files.ts");
+  const hookFiles = join(import.meta.dir, "../../src/config/hook-files.ts");
   const go = join(root, "..", `go-${Date.now()}`);
   const children = names.map((name) =>
     Bun.spawn(

@@ -20,10 +20,9 @@ test("a Claude hook call loads Claude's agent folder and no other agent's, and n
     .split("\n")
     .filter((line) => line.startsWith("  src/") || line.startsWith("  main.ts"))
     .map((line) => line.trim());
-  expect(own).toContain("src/cli/hook.ts");
   expect(own).toContain("src/hook/call.ts");
   expect(own).toContain("src/agents/claude/agent.ts");
-  expect(own).toContain("src/agents/claude/post-tool-use.ts");
+  expect(own).toContain("src/agents/claude/protocol.ts");
   const loaded = AGENT_NAMES.filter((name) =>
     own.some((path) => path.startsWith(`src/agents/${name}/`)),
   );
@@ -32,4 +31,31 @@ test("a Claude hook call loads Claude's agent folder and no other agent's, and n
   expect(own).toContain("src/diagnostics/baseline/compare.ts");
   expect(own.filter((path) => path.startsWith("src/diagnostics/parsers/"))).toEqual([]);
   expect(run.stdout).toMatch(/^modules: \d+ of the checkout/m);
+});
+
+test("a Claude PostToolUse call crosses at most 10 files in 5 folders outside the engine, Claude's protocol file its only one of Claude's", () => {
+  const run = spawnSync(process.execPath, [join(ROOT, "scripts", "hook-modules.ts"), "--calls"], {
+    encoding: "utf8",
+  });
+  expect(run.stderr).toBe("");
+  expect(run.status).toBe(0);
+  const head =
+    /^hook path outside the engine, diagnostics and their base: (\d+) files in (\d+) folders$/m.exec(
+      run.stdout,
+    );
+  expect(head).not.toBeNull();
+  const files = run.stdout
+    .slice((head?.index ?? 0) + (head?.[0].length ?? 0))
+    .split("\n")
+    .filter((line) => line.startsWith("  "))
+    .map((line) => line.trim());
+  expect(files.length).toBe(Number(head?.[1]));
+  expect(files.length).toBeLessThanOrEqual(10);
+  expect(Number(head?.[2])).toBeLessThanOrEqual(5);
+  // The event is routed by the pipeline: Claude's folder only reads the payload and words the reply.
+  expect(files.filter((f) => f.startsWith("src/agents/"))).toEqual([
+    "src/agents/claude/protocol.ts",
+  ]);
+  expect(files).toContain("src/hook/call.ts");
+  expect(files).toContain("src/hook/after-edits.ts");
 });

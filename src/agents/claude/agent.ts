@@ -7,7 +7,13 @@ export const claude: Agent = {
   ...claudeProtocol,
   name: "claude",
   displayName: "Claude Code",
-  hook: async () => (await import("./handle.ts")).handleClaudeHook,
+  hook: async () => {
+    const [{ hookHandler }, { claudeTranslator }] = await Promise.all([
+      import("../../hook/call.ts"),
+      import("./handle.ts"),
+    ]);
+    return hookHandler(claudeTranslator);
+  },
   proof: async () => (await import("./proof.ts")).claudeProof,
   liveProof: async () => (await import("./live-proof.ts")).claudeDriver,
   installScopes: ["project", "local", "user"],

@@ -1,10 +1,9 @@
 import { takeDelivery } from "../../agent-session/notices.ts";
 import { wasClaimed } from "../../agent-session/session-state.ts";
-import { anyCallbackMatches } from "../../hook/any-match.ts";
+import { anyCallbackMatches, batchRunClaim } from "../../hook/after-edits.ts";
 import { CHECKS_FAILED_AFTER_EDITS } from "../../hook/messages.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { callbackEnv, claudeBatch, type HookContext } from "./hook-context.ts";
-import { safeId } from "./post-tool-use.ts";
 import { batchFiles, contextReply, markBatchEventSeen, NO_REPLY } from "./protocol.ts";
 
 /**
@@ -19,8 +18,7 @@ export async function onPostToolBatch(ctx: HookContext): Promise<HookReply> {
   // Calls whose PostToolUse already ran the batch callbacks (it did not know of this event).
   const calls = input.toolCalls.filter(
     (c) =>
-      c.toolUseId === "" ||
-      !wasClaimed(config.root, input.session, `legacy-${safeId(c.toolUseId)}`),
+      c.toolUseId === "" || !wasClaimed(config.root, input.session, batchRunClaim(c.toolUseId)),
   );
   const files = batchFiles(config.root, input.cwd, calls);
   const parts = [...waiting.failing];

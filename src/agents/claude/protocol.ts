@@ -5,10 +5,18 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readHookJson, str } from "../../hook/hook-json.ts";
-import { pathInRoot } from "../../hook/root-path.ts";
+import { filesInRoot } from "../../hook/after-edits.ts";
+import { readHookJson, str } from "../../hook/hook-input.ts";
 import type { ChangeKind, FileChange } from "../../model/batch.ts";
-import type { AgentProtocol, HookReply } from "../../model/hook.ts";
+import type {
+  AgentProtocol,
+  HookAnswer,
+  HookEvent,
+  HookEventKind,
+  HookHandler,
+  HookReply,
+  WrittenFile,
+} from "../../model/hook.ts";
 import { isObject } from "../../util/json-file.ts";
 import { stateDir } from "../../util/state-dir.ts";
 import { STATE, statePath } from "../../util/state-layout.ts";
@@ -188,23 +196,108 @@ function failedCall(call: ClaudeToolCall): boolean {
   return typeof r === "string" && r.trimStart().startsWith("<tool_use_error>");
 }
 
+/** What a set of tool calls wrote, as they named the files (a call that failed wrote nothing). */
+export function writtenFiles(calls: readonly ClaudeToolCall[]): WrittenFile[] {
+  const out: WrittenFile[] = [];
+  for (const call of calls) {
+    const path = editedPath(call);
+    if (path !== null && !failedCall(call)) out.push({ path, kind: changeKind(call) });
+  }
+  return out;
+}
+
 /** The files a set of tool calls edited, as batch changes (deduplicated, inside the root only). */
 export function batchFiles(
   root: string,
   cwd: string,
   calls: readonly ClaudeToolCall[],
 ): FileChange[] {
-  const seen = new Map<string, FileChange>();
-  for (const call of calls) {
-    const path = editedPath(call);
-    if (path === null || failedCall(call)) continue;
-    const rel = pathInRoot(root, cwd, path);
-    if (rel === null) continue;
-    const kind = changeKind(call);
-    const prev = seen.get(rel);
-    seen.set(rel, { path: rel, kind: prev?.kind === "created" ? "created" : kind });
+  return filesInRoot(root, cwd, writtenFiles(calls));
+}
+
+// The call as the pipeline routes it.
+
+/** The events cpilot answers; any other gets no output. */
+const ANSWERED_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolBatch",
+  "Stop",
+  "SubagentStop",
+  "SessionStart",
+  "UserPromptSubmit",
+];
+
+/** What each event is to the pipeline; an edit tool's PreToolUse is the write gate. */
+function kindOf(input: ClaudeHookInput): HookEventKind {
+  const edits = isEditTool(input.tool?.toolName ?? "");
+  switch (input.event) {
+    case "PreToolUse":
+      return edits ? "pre-write" : "pre-tool";
+    case "PostToolUse":
+      return edits ? "post-write" : "post-tool";
+    case "PostToolBatch":
+      return "batch-end";
+    case "Stop":
+    case "SubagentStop":
+      return "stop";
+    case "SessionStart":
+      return "session-start";
+    default:
+      return "prompt";
   }
-  return [...seen.values()];
+}
+
+/**
+ * The call as a HookEvent, null for an event cpilot does not answer. A PostToolUse names
+ * what its edit tool wrote, or that a shell tool ran: the pipeline answers both.
+ */
+export function claudeEvent(input: ClaudeHookInput): HookEvent | null {
+  if (!ANSWERED_EVENTS.includes(input.event)) return null;
+  const { tool } = input;
+  const calls = tool === undefined ? input.toolCalls : [tool, ...input.toolCalls];
+  const kind = kindOf(input);
+  const event: HookEvent = {
+    kind,
+    name: input.event,
+    session: input.session,
+    cwd: input.cwd,
+    written: calls.map(editedPath),
+  };
+  if (kind === "post-write" && tool !== undefined)
+    return { ...event, edits: writtenFiles([tool]), callId: tool.toolUseId };
+  if (kind === "post-tool") return { ...event, shell: isShellTool(tool?.toolName ?? "") };
+  return event;
+}
+
+/** A hook's stdin read, the cwd a payload without one runs in: the project, else the process's. */
+export function parseClaudeHook(text: string, options: Parameters<HookHandler>[1]): ParsedInput {
+  return parseHookInput(text, options.env.CLAUDE_PROJECT_DIR || options.cwd);
+}
+
+/**
+ * Cursor runs Claude Code's hooks as well as its own: where cpilot's Cursor hooks answer it
+ * (`install cursor`), its call here is left to them, so one Cursor edit runs cpilot once.
+ */
+export async function leftToCursor(
+  input: ClaudeHookInput,
+  options: Parameters<HookHandler>[1],
+): Promise<boolean> {
+  if (input.fromCursor === null) return false;
+  const { cpilotInCursorHooks } = await import("../kit/cursor-hooks.ts");
+  return cpilotInCursorHooks(input.fromCursor, options.env.HOME);
+}
+
+/**
+ * The pipeline's answer after a tool call in PostToolUse: failures as decision "block" (the
+ * only exit-0 form the model cannot miss; the edit has happened either way), the rest as
+ * additionalContext, nothing when empty.
+ */
+export function afterToolReply(event: HookEvent, answer: HookAnswer): HookReply {
+  if (answer.failures.length > 0)
+    return blockReply([...answer.failures, ...answer.info].join("\n\n"));
+  if (answer.info.length > 0) return contextReply(event.name, answer.info.join("\n\n"));
+  return NO_REPLY;
 }
 
 // Whether this Claude Code sends PostToolBatch.

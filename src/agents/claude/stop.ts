@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { claimOnce } from "../../agent-session/session-state.ts";
+import { shellStopProblems } from "../../hook/shell-check.ts";
 import { stopGate } from "../../hook/stop-gate.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
 import { bookkeep } from "../../util/bookkeeping.ts";
 import type { HookContext } from "./hook-context.ts";
 import { stopReply } from "./protocol.ts";
-import { checkShellEdits } from "./shell-tool.ts";
 import { lastAssistantText } from "./transcript.ts";
 
 /**
@@ -19,11 +19,11 @@ export async function onStop(ctx: HookContext): Promise<HookReply> {
   const { config, input } = ctx;
   // Files written since the last look without an edit tool are checked first: their
   // failures are recorded, so the gate's re-run finds them (they are told once).
-  await checkShellEdits(ctx);
-  const { protectedStillChanged } = await import("../../hook/shell-edits.ts");
-  const protectedOpen = bookkeep(config.root, [] as string[], () =>
-    protectedStillChanged(config, input.session),
-  );
+  const protectedOpen = await shellStopProblems({
+    config,
+    agent: "claude",
+    session: input.session,
+  });
   const verdict = await stopGate({
     config,
     agent: "claude",

@@ -72,6 +72,7 @@ function codexEvent({ input, patch }: CodexCall): HookEvent | null {
  * unknown ones).
  */
 export const handleCodexHook = hookHandler<CodexCall>({
+  agent: "codex",
   protocol: codexProtocol,
   nothing: EMPTY_REPLY,
   parse: (stdin, options) => parseCodexCall(stdin, options.cwd),

@@ -1,4 +1,4 @@
-import { parseToolHookPayload, type ToolHookPayload } from "../../hook/hook-json.ts";
+import { parseToolHookPayload, type ToolHookPayload } from "../../hook/hook-input.ts";
 
 /**
  * What Codex CLI writes on a hook's stdin (Claude Code's schema): `session_id, cwd,

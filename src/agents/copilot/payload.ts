@@ -1,4 +1,4 @@
-import { readJsonObject, str } from "../../hook/hook-json.ts";
+import { readJsonObject, str } from "../../hook/hook-input.ts";
 import { isObject, type JsonObject } from "../../util/json-file.ts";
 
 /**

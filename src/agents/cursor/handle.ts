@@ -3,11 +3,10 @@ import { isAbsolute, resolve } from "node:path";
 import { postNotice } from "../../agent-session/inbox.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import { afterEdits, reportText } from "../../hook/after-edits.ts";
-import { anyCallbackMatches } from "../../hook/any-match.ts";
+import { afterEdits, anyCallbackMatches, reportText } from "../../hook/after-edits.ts";
 import { hookHandler } from "../../hook/call.ts";
 import { gateEdit, modifiedNote } from "../../hook/edit-gate.ts";
-import { pathInRoot } from "../../hook/root-path.ts";
+import { pathInRoot } from "../../match/root-relative.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { HookEvent, HookReply } from "../../model/hook.ts";
 import { sha1Hex } from "../../platform/digest.ts";
@@ -31,6 +30,7 @@ const EVENTS = new Set(["preToolUse", "postToolUse", "afterFileEdit"]);
  * events comes first (keyed by the file's path and content). Exit 0, never throws.
  */
 export const handleCursorHook = hookHandler<CursorHookInput>({
+  agent: "cursor",
   protocol: cursorProtocol,
   nothing: NOTHING,
   parse: (stdin, options) => parseCursorInput(stdin, options.env.CURSOR_PROJECT_DIR || options.cwd),

@@ -1,4 +1,4 @@
-import { readHookJson, str } from "../../hook/hook-json.ts";
+import { readHookJson, str } from "../../hook/hook-input.ts";
 import { isObject } from "../../util/json-file.ts";
 
 /**

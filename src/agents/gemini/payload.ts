@@ -2,7 +2,7 @@ import {
   objectResponse,
   parseToolHookPayload,
   type ToolHookPayload,
-} from "../../hook/hook-json.ts";
+} from "../../hook/hook-input.ts";
 import type { JsonObject } from "../../util/json-file.ts";
 
 /**

@@ -1,19 +1,19 @@
 /**
  * The hook handler of the agents that hook one edit tool call at a time with Claude Code's
  * shape of events (Gemini CLI, Qwen Code, Copilot CLI): a pre-tool event is the write gate,
- * a post-tool event runs the callbacks, prompt events bring the callbacks table and the
- * results that waited. What differs per agent is data and small functions (event names,
- * tool fields, answer channels): the agent's `ToolHookSpec`.
+ * a post-tool event is answered by the pipeline (src/hook/call.ts: the callbacks after a
+ * write, what a shell call changed) in the agent's context channel, prompt events bring the
+ * callbacks table and the results that waited. What differs per agent is data and small
+ * functions (event names, tool fields, answer channels): the agent's `ToolHookSpec`.
  */
 
 import { takeDelivery } from "../../agent-session/notices.ts";
 import { claimOnce } from "../../agent-session/session-state.ts";
 import { agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
-import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { gateEdit } from "../../hook/edit-gate.ts";
-import { pathInRoot } from "../../hook/root-path.ts";
 import type { ShellCall } from "../../hook/shell-check.ts";
 import type { StopVerdict } from "../../hook/stop-gate.ts";
 import type { ChangeKind } from "../../model/batch.ts";
@@ -73,6 +73,7 @@ export interface ToolHookSpec<I extends ToolHookInput> {
 /** The agent's handler, built from its spec. Exit 0 with JSON or nothing; never throws. */
 export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>): HookHandler {
   return hookHandler<I>({
+    agent: spec.agent,
     protocol: spec.protocol,
     nothing: EMPTY_REPLY,
     parse: spec.parse,
@@ -80,14 +81,20 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
     answer: async (input, event, config) => {
       const shell = { config, agent: spec.agent, session: input.session };
       if (event.kind === "pre-write") return preTool(spec, input, config);
-      if (event.kind === "post-write") return postTool(spec, input, shell);
       if (event.kind === "stop" && spec.stop !== undefined)
         return stopAnswer(spec, spec.stop.reply, shell);
-      if (event.kind === "post-tool" && spec.shell?.isShellTool(input.toolName))
-        return shellPostTool(spec, input, shell);
       if (event.kind === "prompt" && spec.shell?.turnStarts(input, config))
         await (await import("../../hook/shell-check.ts")).shellTurnStarts(shell);
       return promptContext(spec, input, config, event.kind === "prompt");
+    },
+    // After a write or a shell call, failures come under a heading; the results that
+    // waited, after a tool that wrote nothing, as they came.
+    afterTool: (event, answer) => {
+      const text =
+        event.kind === "post-tool" && event.shell !== true
+          ? [...answer.failures, ...answer.info].join("\n\n")
+          : reportText(answer);
+      return text === "" ? EMPTY_REPLY : spec.context(event.name, text);
     },
     tell: (input, event) =>
       event.kind === "post-write" ? (text) => spec.context(input.event, text) : null,
@@ -101,11 +108,16 @@ function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): Ho
   if (input.event === spec.stop?.event) return { ...at, kind: "stop", written: [] };
   if (input.event !== spec.preTool && input.event !== spec.postTool) return null;
   const pre = input.event === spec.preTool;
+  const shell = spec.shell?.isShellTool(input.toolName) === true;
   if (!spec.isEditTool(input.toolName)) {
-    const waiting = (spec.waitingOnOtherTools || spec.shell?.isShellTool(input.toolName)) && !pre;
-    return waiting ? { ...at, kind: "post-tool", written: [] } : null;
+    const waiting = (spec.waitingOnOtherTools || shell) && !pre;
+    return waiting ? { ...at, kind: "post-tool", written: [], shell } : null;
   }
-  return { ...at, kind: pre ? "pre-write" : "post-write", written: [spec.editedPath(input)] };
+  const path = spec.editedPath(input);
+  if (pre) return { ...at, kind: "pre-write", written: [path] };
+  const kind = path === null ? null : spec.change(input);
+  const edits = path !== null && kind !== null ? [{ path, kind }] : [];
+  return { ...at, kind: "post-write", written: [path], edits };
 }
 
 async function preTool<I extends ToolHookInput>(
@@ -119,38 +131,6 @@ async function preTool<I extends ToolHookInput>(
   if (decision.decision === "deny") return { json: spec.deny(decision.reason, decision.hint) };
   if (decision.modified === undefined) return EMPTY_REPLY;
   return spec.modified(input, config, decision);
-}
-
-async function postTool<I extends ToolHookInput>(
-  spec: ToolHookSpec<I>,
-  input: I,
-  shell: ShellCall,
-): Promise<HookReply> {
-  const { config } = shell;
-  const path = spec.editedPath(input);
-  const rel = path === null ? null : pathInRoot(config.root, input.cwd, path);
-  const kind = rel === null ? null : spec.change(input);
-  const files = rel !== null && kind !== null ? [{ path: rel, kind }] : [];
-  try {
-    const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
-    const text = reportText(report);
-    return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
-  } finally {
-    // The record of the project's files takes this one as the tool and the checks left it.
-    if (spec.shell !== undefined && rel !== null)
-      await (await import("../../hook/shell-check.ts")).toolEditsSeen(shell, [rel]);
-  }
-}
-
-/** After a shell call: what it changed, checked like an edit, with the results that waited. */
-async function shellPostTool<I extends ToolHookInput>(
-  spec: ToolHookSpec<I>,
-  input: I,
-  shell: ShellCall,
-): Promise<HookReply> {
-  const { shellToolReport } = await import("../../hook/shell-check.ts");
-  const text = reportText(await shellToolReport(shell));
-  return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
 }
 
 async function stopAnswer<I extends ToolHookInput>(

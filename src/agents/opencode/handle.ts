@@ -4,9 +4,8 @@ import { afterEdits, reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
 import { gateAll } from "../../hook/gate-all.ts";
-import { readJsonObject, str } from "../../hook/hook-json.ts";
+import { readJsonObject, str } from "../../hook/hook-input.ts";
 import { patchUnreadable } from "../../hook/messages.ts";
-import { pathInRoot } from "../../hook/root-path.ts";
 import {
   type ShellCall,
   shellStopGate,
@@ -14,6 +13,7 @@ import {
   shellTurnStarts,
   toolEditsSeen,
 } from "../../hook/shell-check.ts";
+import { pathInRoot } from "../../match/root-relative.ts";
 import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { HookEvent, HookReply } from "../../model/hook.ts";
@@ -88,6 +88,7 @@ const isBefore = (event: HookEvent): boolean => event.name === "tool.execute.bef
  * after → `{ additional_context }` (appended to what the model reads), or `{}`.
  */
 export const handleOpencodeHook = hookHandler<OpencodeCall>({
+  agent: "opencode",
   protocol: opencodeProtocol,
   nothing: NOTHING,
   // The plugin's before-event always gets a verdict: "nothing to say" is an explicit allow.

@@ -4,7 +4,7 @@ import {
   readHookJson,
   str,
   type ToolHookPayload,
-} from "../../hook/hook-json.ts";
+} from "../../hook/hook-input.ts";
 import type { JsonObject } from "../../util/json-file.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { str } from "../../hook/hook-json.ts";
+import { str } from "../../hook/hook-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 

@@ -1,7 +1,7 @@
 /**
  * A project reached through a symlinked path (a linked home folder, /tmp on macOS): Claude
  * Code spells the edited file through the link. Its path must be read the same way every
- * agent's is (src/hook/root-path.ts): once Claude Code had its own helper, and with
+ * agent's is (src/match/root-relative.ts): once Claude Code had its own helper, and with
  * the link `hook gemini` ran the check while `hook claude` silently ran nothing.
  */
 import { afterEach, expect, test } from "bun:test";

@@ -69,3 +69,23 @@ test(
   },
   TIMEOUT,
 );
+
+test(
+  "a Bash command that writes 60 files names 50 of them to the model, the rest counted, all checked",
+  async () => {
+    const ctx = await setup([
+      [
+        bash(
+          'mkdir gen && for i in $(seq -w 1 60); do echo "export const n$i = $i;" > gen/f$i.ts; done',
+        ),
+      ],
+      say("done"),
+    ]);
+    await run(ctx);
+    const afterBash = textOf(ctx.api.turns()[1]!);
+    expect(afterBash).toContain("files your command changed: gen/f01.ts, gen/f02.ts");
+    expect(afterBash).toContain("gen/f50.ts and 10 more (all checked)");
+    expect(afterBash).not.toContain("gen/f51.ts");
+  },
+  TIMEOUT,
+);

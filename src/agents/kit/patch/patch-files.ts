@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { pathInRoot } from "../../../hook/root-path.ts";
+import { pathInRoot } from "../../../match/root-relative.ts";
 import type { FileChange } from "../../../model/batch.ts";
 import type { PendingWrite } from "../../../model/gate-types.ts";
 import type { PatchFile } from "./patch-file.ts";

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { findGitDir } from "../util/git-dir.ts";
+import { findGitDir } from "./git-dir.ts";
 
 /**
  * The stage folder of the repository holding `cwd` when one is there (changes a

@@ -1,5 +1,5 @@
 /**
- * The agents' hook files, which the gate protects (./own-config.ts): given by the top of
+ * The agents' hook files, which the gate protects (src/gate/own-config.ts): given by the top of
  * each process (main.ts, the library entry) from the agent registry, which the gate sits
  * below. A gate asked before it was given them cannot know what wires it in, so it throws,
  * and a pre-write it was deciding is denied.
