@@ -7,16 +7,9 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { runClaude } from "../../support/claude-cli.ts";
-import {
-  type FakeAnthropic,
-  type RecordedRequest,
-  startFakeAnthropic,
-  type Turn,
-  textOf,
-} from "../../support/fake-anthropic.ts";
-import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
-import { cpilot } from "./_helpers.ts";
+import { type Turn, textOf } from "../../support/fake-anthropic.ts";
+import type { TempProject } from "../../support/temp-project.ts";
+import { bash, type SubagentSession, say, subagentSession } from "./_subagent-session.ts";
 
 const TIMEOUT = 90_000;
 const cleanups: (() => Promise<void>)[] = [];
@@ -24,75 +17,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** The subagent's prompt carries this, which tells its requests from the parent's. */
-const SUBTASK = "SUBTASK: write a.ts";
-
-const say = (text: string): Turn => [{ type: "text", text }];
-const bash = (command: string): Turn => [
-  { type: "tool_use", name: "Bash", input: { command, description: "run it" } },
-];
-/** The parent hands the work to a subagent and waits for it (a background one fires the same hooks). */
-const delegate: Turn = [
-  {
-    type: "tool_use",
-    name: "Agent",
-    input: {
-      description: "write a.ts",
-      prompt: SUBTASK,
-      subagent_type: "general-purpose",
-      run_in_background: false,
-    },
-  },
-];
-
-const lint = {
-  name: "lint",
-  description: "no TODO left in code",
-  pattern: "*.ts",
-  run: 'if grep -n TODO "$CP_CHANGED_FILE"; then echo "lint: TODO found" >&2; exit 1; fi',
-  timeout: 20,
-  per: "file",
-};
-
-function isSubagent(req: RecordedRequest): boolean {
-  const first = (req.body as { messages?: unknown[] }).messages?.[0];
-  return JSON.stringify(first ?? "").includes(SUBTASK);
-}
-
-interface Session {
-  project: TempProject;
-  api: FakeAnthropic;
-  /** The requests of the subagent's conversation, in order. */
-  sub(): RecordedRequest[];
-  /** The requests of the parent's conversation, in order. */
-  parent(): RecordedRequest[];
-}
-
-async function session(subScript: (project: TempProject) => Turn[]): Promise<Session> {
-  const project = await makeTempProject();
-  const subTurns = subScript(project);
-  const api = await startFakeAnthropic((req, index) => {
-    if (isSubagent(req)) return subTurns[index] ?? say("sub: nothing left");
-    return index === 0 ? delegate : say("parent done");
-  });
-  cleanups.push(
-    () => api.close(),
-    () => project.remove(),
-  );
-  await project.write("callbacks.config.json", JSON.stringify({ callbacks: [lint] }, null, 2));
-  const installed = cpilot(["install", "claude", "--local"], { cwd: project.dir });
-  if (installed.code !== 0) throw new Error(`install failed: ${installed.stderr}`);
-  const result = await runClaude({ cwd: project.dir, apiUrl: api.url, prompt: "do the task" });
-  if (result.exitCode !== 0)
-    throw new Error(`claude exited ${result.exitCode}\nstderr:\n${result.stderr}`);
-  expect(api.escapes()).toEqual([]);
-  return {
-    project,
-    api,
-    sub: () => api.turns().filter(isSubagent),
-    parent: () => api.turns().filter((r) => !isSubagent(r)),
-  };
-}
+const session = (subScript: (project: TempProject) => Turn[]): Promise<SubagentSession> =>
+  subagentSession(cleanups, subScript);
 
 test(
   "a lint error a subagent writes reaches the subagent and holds its stop until fixed",
