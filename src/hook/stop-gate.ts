@@ -55,9 +55,7 @@ export async function stopGate(options: {
   const extras = (await options.extras?.()) ?? { problems: [], info: [] };
   const problems = [...failing, ...waiting.failing, ...extras.problems];
   if (problems.length > 0 && !spent) {
-    const n = bookkeep(config.root, used + 1, () =>
-      bumpCounter(config.root, session, counter),
-    );
+    const n = bookkeep(config.root, used + 1, () => bumpCounter(config.root, session, counter));
     const trouble = takeStateTrouble(config.root);
     const head = stopReminder(problems.length, n, settings.maxStopBlocks);
     const parts = [head, ...problems, ...extras.info, ...waiting.info];
