@@ -42,7 +42,8 @@ function codexEvent({ input, patch }: CodexCall): HookEvent | null {
   const at = { name: input.event, session: input.session, cwd: input.cwd, written: [] };
   if (input.event === "Stop") return { ...at, kind: "stop" };
   // each prompt starts a turn: the project's files are recorded (see ../../hook/shell-check.ts)
-  if (input.event === "UserPromptSubmit") return { ...at, kind: "prompt" };
+  if (input.event === "UserPromptSubmit" || input.event === "SessionStart")
+    return { ...at, kind: "prompt" };
   const pre = input.event === "PreToolUse";
   const shell = !pre && input.event === "PostToolUse" && input.toolName === CODEX_SHELL_TOOL;
   // after a shell command that was not a patch: what it changed, found by comparing
@@ -81,8 +82,8 @@ export const handleCodexHook = hookHandler<CodexCall>({
     const steps = () => import("../../hook/shell-check.ts");
     if (event.kind === "stop") return decisionBlockStop(await (await steps()).shellStopGate(shell));
     if (event.kind === "prompt") {
-      await (await steps()).shellTurnStarts(shell);
-      return EMPTY_REPLY;
+      if (input.event === "UserPromptSubmit") await (await steps()).shellTurnStarts(shell);
+      return (await import("./session-context.ts")).codexSessionContext(input, config);
     }
     if (event.kind === "post-tool") return replyWith(await (await steps()).shellEditsReport(shell));
     // Only a PreToolUse gets here with a patch cpilot cannot read (see codexEvent).
