@@ -2,8 +2,9 @@
  * What a Qwen Code subagent writes, with the real CLI and `cpilot install qwen` against the
  * scripted model: the parent hands the work to the general-purpose subagent (its `agent`
  * tool, waiting for it), whose tool calls fire the session's hooks (with its `agent_id`):
- * its edit and its shell write are checked in its own results. Its own stop is not held
- * (cpilot installs no SubagentStop for Qwen); the parent's is, with what it left failing.
+ * its edit and its shell write are checked in its own results. Its own stop (SubagentStop,
+ * with its `agent_id`) is held with its own count of `agent.maxStopBlocks`; when it gives
+ * up, the parent's Stop is held with what it left failing, its own count untouched.
  */
 import { test } from "bun:test";
 import { e2eSessions } from "../../support/e2e-sessions.ts";
@@ -19,7 +20,7 @@ import { qwenCli } from "./_qwen-cli.ts";
 
 const sessions = e2eSessions(qwenCli);
 
-test("a subagent's edit and shell write are checked in its results; the parent's stop is held", async () => {
+test("a subagent's edit and shell write are checked, its stop held; then the parent's", async () => {
   const r = await playSubagentSession(
     sessions,
     "qwen",
@@ -42,5 +43,5 @@ test("a subagent's edit and shell write are checked in its results; the parent's
     },
     [],
   );
-  expectSubagentChecked(r, false);
+  expectSubagentChecked(r, true);
 }, 300_000);
