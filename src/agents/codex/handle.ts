@@ -40,7 +40,7 @@ function parseCodexCall(stdin: string, cwd: string): Parsed<CodexCall> {
  */
 function codexEvent({ input, patch }: CodexCall): HookEvent | null {
   const at = { name: input.event, session: input.session, cwd: input.cwd, written: [] };
-  if (input.event === "Stop") return { ...at, kind: "stop" };
+  if (input.event === "Stop" || input.event === "SubagentStop") return { ...at, kind: "stop" };
   // each prompt starts a turn: the project's files are recorded (see ../../hook/shell-check.ts)
   if (input.event === "UserPromptSubmit" || input.event === "SessionStart")
     return { ...at, kind: "prompt" };
@@ -80,7 +80,12 @@ export const handleCodexHook = hookHandler<CodexCall>({
   answer: async ({ input, patch }, event, config) => {
     const shell: ShellCall = { config, agent: "codex", session: input.session };
     const steps = () => import("../../hook/shell-check.ts");
-    if (event.kind === "stop") return decisionBlockStop(await (await steps()).shellStopGate(shell));
+    if (event.kind === "stop") {
+      // a subagent's stop is held with its own count of held stops
+      const stopper =
+        input.event === "SubagentStop" ? { stopper: input.agentId ?? "unknown-subagent" } : {};
+      return decisionBlockStop(await (await steps()).shellStopGate({ ...shell, ...stopper }));
+    }
     if (event.kind === "prompt") {
       if (input.event === "UserPromptSubmit") await (await steps()).shellTurnStarts(shell);
       return (await import("./session-context.ts")).codexSessionContext(input, config);

@@ -33,8 +33,9 @@ export function codexHooks(command: string, timeout: number): GroupedHooks {
     UserPromptSubmit: [{ hooks: [{ type: "command", command, timeout: 60 }] }],
     PreToolUse: [on(CODEX_PATCH_TOOL, gate), on(CODEX_SHELL_TOOL, gate)],
     PostToolUse: [on(CODEX_PATCH_TOOL, command), on(CODEX_SHELL_TOOL, command)],
-    // the stop gate: held while a check it was told about still fails
+    // the stop gate: held while a check it was told about still fails; a subagent's too
     Stop: [{ hooks: [{ type: "command", command, timeout }] }],
+    SubagentStop: [{ hooks: [{ type: "command", command, timeout }] }],
   };
 }
 

@@ -27,7 +27,7 @@ export const codexInstaller: AgentInstaller = (action, ctx) => {
     codexHooks(command, timeout),
     isCodexCpilotCommand,
     [
-      "added hooks for SessionStart (the callbacks table, again after a compaction), UserPromptSubmit (the turn's start), PreToolUse (apply_patch, Bash), PostToolUse (apply_patch, Bash), Stop (the stop gate)",
+      "added hooks for SessionStart (the callbacks table, again after a compaction), UserPromptSubmit (the turn's start), PreToolUse (apply_patch, Bash), PostToolUse (apply_patch, Bash), Stop and SubagentStop (the stop gate)",
       `  command: ${command} (timeout ${timeout} s)`,
       FAILS_CLOSED,
     ],

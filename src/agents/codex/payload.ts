@@ -8,9 +8,13 @@ import {
 /**
  * What Codex CLI writes on a hook's stdin (Claude Code's schema): `session_id, cwd,
  * hook_event_name, tool_name, tool_input, tool_use_id`, PostToolUse adds `tool_response`,
- * SessionStart `source` (startup, resume, clear or compact).
+ * SessionStart `source` (startup, resume, clear or compact), SubagentStop `agent_id`.
  */
-export type CodexHookInput = ToolHookPayload<unknown> & { readonly source: string | undefined };
+export type CodexHookInput = ToolHookPayload<unknown> & {
+  readonly source: string | undefined;
+  /** SubagentStop: the subagent's id. */
+  readonly agentId: string | undefined;
+};
 
 export function parseCodexInput(
   text: string,
@@ -20,5 +24,6 @@ export function parseCodexInput(
   if (!parsed.ok) return parsed;
   const read = readHookJson(text);
   const source = read.ok ? str(read.raw.source) : undefined;
-  return { ok: true, input: { ...parsed.input, source } };
+  const agentId = read.ok ? str(read.raw.agent_id) || undefined : undefined;
+  return { ok: true, input: { ...parsed.input, source, agentId } };
 }

@@ -4,8 +4,9 @@
  * `collaboration` tools: spawn_agent, wait_agent) only with `features.multi_agent_v2`
  * (without it the first request offers no agent tool: measured), so this session turns it
  * on. The subagent's tool calls fire the project's hooks: its apply_patch and its shell
- * write are checked in its own results. Its own end fires no Stop; the parent's Stop is
- * held with what it left failing.
+ * write are checked in its own results. Its end fires SubagentStop (not Stop), held with
+ * its own count of held stops; when it gives up, the parent's Stop is held with what it
+ * left failing.
  */
 
 import { test } from "bun:test";
@@ -40,7 +41,7 @@ const collaboration = (tool: string, args: Record<string, unknown>) => ({
   args,
 });
 
-test("a subagent's edit and shell write are checked in its results; the parent's stop is held", async () => {
+test("a subagent's edit and shell write are checked, its stop held; then the parent's", async () => {
   const r = await playSubagentSession(
     sessions,
     "codex",
@@ -66,5 +67,5 @@ test("a subagent's edit and shell write are checked in its results; the parent's
     },
     ["--trust-project"],
   );
-  expectSubagentChecked(r, false, 1);
+  expectSubagentChecked(r, true, 1);
 }, 300_000);
