@@ -22,6 +22,7 @@ const TIMINGS = "tests/timings.json";
 const REAL_AGENT_LAUNCHERS = [
   "claude-cli.ts",
   "claude-project.ts",
+  "_subagent-session.ts",
   "_gemini-cli.ts",
   "_codex-cli.ts",
   "_opencode-cli.ts",

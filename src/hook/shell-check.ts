@@ -98,8 +98,13 @@ export async function shellToolReport(call: ShellCall): Promise<AgentReport> {
   };
 }
 
-/** The stop gate, with the shell's edits since the last look checked and its problems added. */
-export async function shellStopGate(call: ShellCall): Promise<StopVerdict> {
+/**
+ * The stop gate, with the shell's edits since the last look checked and its problems added;
+ * `stopper`: a subagent's id when it is the subagent's stop (its own count of held stops).
+ */
+export async function shellStopGate(
+  call: ShellCall & { readonly stopper?: string },
+): Promise<StopVerdict> {
   // Loaded only at a stop: it re-runs checks, which no other call does.
   const { stopGate } = await import("./stop-gate.ts");
   const problems = await shellStopProblems(call);

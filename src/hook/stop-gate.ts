@@ -2,6 +2,7 @@ import { takeDelivery } from "../agent-session/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../agent-session/session-state.ts";
 import { agentSettings } from "../config/agent-settings.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import { sha1Hex } from "../platform/digest.ts";
 import { bookkeep, takeStateTrouble } from "../util/bookkeeping.ts";
 import { stopReminder } from "./messages.ts";
 import { recheckFailing } from "./recheck.ts";
@@ -10,6 +11,11 @@ import { recheckFailing } from "./recheck.ts";
 export interface StopExtras {
   readonly problems: readonly string[];
   readonly info: readonly string[];
+}
+
+/** The counter of held stops: the session's, or one per subagent (its id hashed into a file name). */
+function stopCounterName(stopper: string | undefined): string {
+  return stopper ? `stop-blocks-sub-${sha1Hex(stopper).slice(0, 16)}` : "stop-blocks";
 }
 
 /** The stop gate's verdict: hold the stop with a text for the model, or let it stop. */
@@ -30,11 +36,17 @@ export async function stopGate(options: {
   agent: string;
   session: string;
   extras?: () => Promise<StopExtras | null>;
+  /**
+   * Whose stop this is when not the session's own: a subagent's id. Each subagent gets its
+   * own count of held stops, so one that used them up leaves the parent's gate whole.
+   */
+  stopper?: string;
 }): Promise<StopVerdict> {
   const { config, agent, session } = options;
   const settings = agentSettings(config.source.agent);
   const waiting = takeDelivery(config.root, session);
-  const used = readCounter(config.root, session, "stop-blocks");
+  const counter = stopCounterName(options.stopper);
+  const used = readCounter(config.root, session, counter);
   // Once it will not block any more, re-running every check at each stop is wasted time.
   const spent = used >= settings.maxStopBlocks;
   const failing = spent
@@ -43,9 +55,7 @@ export async function stopGate(options: {
   const extras = (await options.extras?.()) ?? { problems: [], info: [] };
   const problems = [...failing, ...waiting.failing, ...extras.problems];
   if (problems.length > 0 && !spent) {
-    const n = bookkeep(config.root, used + 1, () =>
-      bumpCounter(config.root, session, "stop-blocks"),
-    );
+    const n = bookkeep(config.root, used + 1, () => bumpCounter(config.root, session, counter));
     const trouble = takeStateTrouble(config.root);
     const head = stopReminder(problems.length, n, settings.maxStopBlocks);
     const parts = [head, ...problems, ...extras.info, ...waiting.info];
@@ -53,7 +63,7 @@ export async function stopGate(options: {
     return { block: true, reason: parts.join("\n\n") };
   }
   const notes: string[] = [];
-  if (spent && settings.maxStopBlocks > 0 && claimOnce(config.root, session, "stop-blocks-spent")) {
+  if (spent && settings.maxStopBlocks > 0 && claimOnce(config.root, session, `${counter}-spent`)) {
     notes.push(
       `cpilot: stopped blocking: the agent was reminded ${used} time${used === 1 ? "" : "s"} (agent.maxStopBlocks = ${settings.maxStopBlocks}) and may stop now; checks are not re-run at its stops for the rest of this session (\`cpilot check\` runs them)`,
     );

@@ -14,7 +14,13 @@ import {
 } from "../agents/gemini/_agent-project.ts";
 import type { AgentLauncher } from "./agent-cli.ts";
 import { proving } from "./agent-matrix.ts";
-import { afterLastTurn, type FakeOpenAI, type Step, startFakeOpenAI } from "./fake-openai.ts";
+import {
+  afterLastTurn,
+  type FakeOpenAI,
+  type Script,
+  type Step,
+  startFakeOpenAI,
+} from "./fake-openai.ts";
 import {
   type SessionTexts,
   scriptedProject,
@@ -35,7 +41,7 @@ export function e2eSessions(launcher: AgentLauncher) {
   });
 
   /** The fake scripted with `script`, a fresh home, and cpilot installed with `install` (null: not). */
-  async function start(project: AgentProject, script: Step[][], install: string[] | null) {
+  async function start(project: AgentProject, script: Script, install: string[] | null) {
     live.project = project;
     const api = await startFakeOpenAI(script);
     live.api = api;

@@ -13,8 +13,11 @@ import { type FakeRequest, type FakeServer, readJsonBody, startFake } from "./fa
 /** One step of a scripted model turn. */
 export type Step =
   | { readonly text: string }
-  /** A function call; `args` are JSON-encoded for the wire. */
-  | { readonly tool: string; readonly args: Record<string, unknown> }
+  /**
+   * A function call; `args` are JSON-encoded for the wire. `namespace`: the Responses API
+   * tool namespace it belongs to (Codex's `collaboration` tools).
+   */
+  | { readonly tool: string; readonly args: Record<string, unknown>; readonly namespace?: string }
   /** A Responses API custom (freeform) tool call, e.g. Codex's apply_patch. */
   | { readonly customTool: string; readonly input: string };
 
@@ -68,6 +71,7 @@ function responsesItems(steps: readonly Step[]): Item[] {
       id: `fc_${id}`,
       call_id: `call_${id}_${i}`,
       name: step.tool,
+      ...(step.namespace ? { namespace: step.namespace } : {}),
       arguments: JSON.stringify(step.args),
     };
   });
@@ -153,11 +157,19 @@ function answerChat(
 }
 
 /**
+ * The model's turns: one per entry, or a function of the request's body and its turn index
+ * (for sessions with more than one conversation, such as a subagent's beside its parent's).
+ */
+export type Script =
+  | readonly (readonly Step[])[]
+  | ((body: Record<string, unknown>, turn: number) => readonly Step[] | undefined);
+
+/**
  * Start the fake with one scripted turn per entry; `onTurn(n)` runs before turn `n` is
  * answered (the tools of the turn before have finished by then).
  */
 export async function startFakeOpenAI(
-  script: readonly (readonly Step[])[],
+  script: Script,
   onTurn?: (turn: number) => void,
 ): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
@@ -178,8 +190,10 @@ export async function startFakeOpenAI(
     const isTurn = Array.isArray(body.tools) && body.tools.length > 0;
     requests.push({ method: "POST", path: url, kind: isTurn ? "turn" : "side", body });
     if (isTurn) onTurn?.(turnIndex(body));
+    const turn = turnIndex(body);
+    const scripted = typeof script === "function" ? script(body, turn) : script[turn];
     const steps: readonly Step[] = isTurn
-      ? (script[turnIndex(body)] ?? [{ text: "(fake model: script exhausted)" }])
+      ? (scripted ?? [{ text: "(fake model: script exhausted)" }])
       : [{ text: "ok" }];
     if (responses) answerResponses(res, steps);
     else answerChat(res, steps, body.stream === true, String(body.model ?? "fake-model"));

@@ -76,6 +76,8 @@ export interface ClaudeHookInput {
   /** Stop: the agent's final message (2.1.x sends it; older versions: read the transcript). */
   readonly lastAssistantMessage: string | undefined;
   readonly stopHookActive: boolean;
+  /** A subagent's calls and its SubagentStop: the subagent's own id (`agent_id`). */
+  readonly agentId: string | undefined;
   /** SessionStart: why the session (re)starts: startup, resume, clear or compact. */
   readonly source: string | undefined;
   /**
@@ -131,6 +133,7 @@ export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
       toolCalls,
       lastAssistantMessage: str(raw.last_assistant_message),
       stopHookActive: raw.stop_hook_active === true,
+      agentId: str(raw.agent_id),
       source: str(raw.source),
       fromCursor: CURSOR_FIELDS.some((key) => raw[key] !== undefined)
         ? [

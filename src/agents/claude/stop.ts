@@ -28,6 +28,8 @@ export async function onStop(ctx: HookContext): Promise<HookReply> {
     config,
     agent: "claude",
     session: input.session,
+    // A subagent's stop is held with its own limit, not the parent's.
+    ...(input.event === "SubagentStop" && input.agentId ? { stopper: input.agentId } : {}),
     extras: async () => {
       const context = await applyContextUpdates(ctx);
       const problems = [...protectedOpen];

@@ -40,9 +40,10 @@ function parseCodexCall(stdin: string, cwd: string): Parsed<CodexCall> {
  */
 function codexEvent({ input, patch }: CodexCall): HookEvent | null {
   const at = { name: input.event, session: input.session, cwd: input.cwd, written: [] };
-  if (input.event === "Stop") return { ...at, kind: "stop" };
+  if (input.event === "Stop" || input.event === "SubagentStop") return { ...at, kind: "stop" };
   // each prompt starts a turn: the project's files are recorded (see ../../hook/shell-check.ts)
-  if (input.event === "UserPromptSubmit") return { ...at, kind: "prompt" };
+  if (input.event === "UserPromptSubmit" || input.event === "SessionStart")
+    return { ...at, kind: "prompt" };
   const pre = input.event === "PreToolUse";
   const shell = !pre && input.event === "PostToolUse" && input.toolName === CODEX_SHELL_TOOL;
   // after a shell command that was not a patch: what it changed, found by comparing
@@ -80,10 +81,15 @@ export const handleCodexHook = hookHandler<CodexCall>({
   answer: async ({ input, patch }, event, config) => {
     const shell: ShellCall = { config, agent: "codex", session: input.session };
     const steps = () => import("../../hook/shell-check.ts");
-    if (event.kind === "stop") return decisionBlockStop(await (await steps()).shellStopGate(shell));
+    if (event.kind === "stop") {
+      // a subagent's stop is held with its own count of held stops
+      const stopper =
+        input.event === "SubagentStop" ? { stopper: input.agentId ?? "unknown-subagent" } : {};
+      return decisionBlockStop(await (await steps()).shellStopGate({ ...shell, ...stopper }));
+    }
     if (event.kind === "prompt") {
-      await (await steps()).shellTurnStarts(shell);
-      return EMPTY_REPLY;
+      if (input.event === "UserPromptSubmit") await (await steps()).shellTurnStarts(shell);
+      return (await import("./session-context.ts")).codexSessionContext(input, config);
     }
     if (event.kind === "post-tool") return replyWith(await (await steps()).shellEditsReport(shell));
     // Only a PreToolUse gets here with a patch cpilot cannot read (see codexEvent).

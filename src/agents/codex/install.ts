@@ -16,7 +16,7 @@ export function codexHooksPath(
   return join(root, ".codex", "hooks.json");
 }
 
-/** UserPromptSubmit (turn start), PreToolUse (gate) and PostToolUse (callbacks, shell edits) on apply_patch and Bash, Stop (the stop gate), timeouts in seconds. */
+/** SessionStart (the callbacks table), UserPromptSubmit (turn start), PreToolUse (gate) and PostToolUse (callbacks, shell edits) on apply_patch and Bash, Stop (the stop gate), timeouts in seconds. */
 export const codexInstaller: AgentInstaller = (action, ctx) => {
   const path = codexHooksPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("codex", codexProtocol, hookPlace(ctx));
@@ -27,7 +27,7 @@ export const codexInstaller: AgentInstaller = (action, ctx) => {
     codexHooks(command, timeout),
     isCodexCpilotCommand,
     [
-      "added hooks for UserPromptSubmit (the turn's start), PreToolUse (apply_patch, Bash), PostToolUse (apply_patch, Bash), Stop (the stop gate)",
+      "added hooks for SessionStart (the callbacks table, again after a compaction), UserPromptSubmit (the turn's start), PreToolUse (apply_patch, Bash), PostToolUse (apply_patch, Bash), Stop and SubagentStop (the stop gate)",
       `  command: ${command} (timeout ${timeout} s)`,
       FAILS_CLOSED,
     ],

@@ -22,7 +22,7 @@ import {
  * top-level `additionalContext`, which Copilot appends to the tool's own output;
  * sessionStart brings the callbacks table and userPromptSubmitted (and postToolUse of any
  * other tool, so they reach the model with the next tool call) the results that waited,
- * all as `additionalContext`; agentStop is the stop gate. A write-gate plugin's change goes
+ * all as `additionalContext`; agentStop is the stop gate, subagentStop a subagent's (its own count). A write-gate plugin's change goes
  * in through preToolUse's `modifiedArgs`, which Copilot applies. After bash (and its
  * companions), what the shell changed is checked like an edit. Not used: `decision:
  * "block"` on postToolUse (it replaces the tool's output with the reason),
@@ -67,7 +67,11 @@ export const handleCopilotHook = toolHookHandler({
   // Copilot CLI reads a top-level `additionalContext` (it ignores `hookSpecificOutput`).
   context: (_event, text) => ({ json: { additionalContext: text } }),
   waitingOnOtherTools: true,
-  stop: { event: "agentStop", reply: copilotStopReply },
+  stop: {
+    event: "agentStop",
+    reply: copilotStopReply,
+    subagent: { event: "subagentStop", id: (input) => input.agentId },
+  },
 });
 
 /** agentStop takes `decision: "block"` and `reason` only: the reason is the model's next prompt. */

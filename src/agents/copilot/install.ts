@@ -31,8 +31,9 @@ export function copilotHooksFile(command: string, timeout: number): Record<strin
       userPromptSubmitted: entry(30),
       preToolUse: entry(timeout),
       postToolUse: entry(timeout),
-      // the stop gate: held while a check it was told about still fails
+      // the stop gate: held while a check it was told about still fails; a subagent's too
       agentStop: entry(timeout),
+      subagentStop: entry(timeout),
     },
   };
 }
@@ -65,7 +66,7 @@ export const copilotInstaller: AgentInstaller = (action, ctx) => {
     path,
     changed: true,
     lines: [
-      "added hooks for sessionStart, userPromptSubmitted (callbacks table, waiting results, the turn's start), preToolUse, postToolUse (create, edit, bash), agentStop (the stop gate)",
+      "added hooks for sessionStart, userPromptSubmitted (callbacks table, waiting results, the turn's start), preToolUse, postToolUse (create, edit, bash), agentStop and subagentStop (the stop gate)",
       `  command: ${command} (timeout ${timeout} s)`,
     ],
   };

@@ -6,7 +6,8 @@ import { isObject, type JsonObject } from "../../util/json-file.ts";
  * sessionStart `{sessionId, timestamp, cwd, source, initialPrompt}`, userPromptSubmitted
  * `{…, prompt}`, preToolUse `{…, toolName, toolArgs}`, postToolUse adds `toolResult
  * {resultType, textResultForLlm}`; agentStop `{…, stopReason, transcriptPath,
- * stopHookActive}` (its SDK's types). `toolArgs` came as an object; its docs show a JSON
+ * stopHookActive}`, subagentStop the same with the subagent's `agentName, agentType,
+ * agentId?` (its SDK's types). `toolArgs` came as an object; its docs show a JSON
  * string, so both are read. The event is told by the fields (or `hookEventName`, if a
  * later version sends one).
  */
@@ -17,12 +18,15 @@ export interface CopilotHookInput {
     | "preToolUse"
     | "postToolUse"
     | "agentStop"
+    | "subagentStop"
     | "other";
   readonly session: string;
   readonly cwd: string;
   readonly toolName: string;
   readonly toolArgs: JsonObject;
   readonly toolResult: JsonObject | undefined;
+  /** subagentStop: the subagent (its id, else its name). */
+  readonly agentId: string | undefined;
 }
 
 export type ParsedCopilot = { ok: true; input: CopilotHookInput } | { ok: false; error: string };
@@ -33,6 +37,7 @@ const EVENTS = [
   "preToolUse",
   "postToolUse",
   "agentStop",
+  "subagentStop",
 ] as const;
 
 function eventOf(raw: JsonObject): CopilotHookInput["event"] {
@@ -44,10 +49,12 @@ function eventOf(raw: JsonObject): CopilotHookInput["event"] {
   if (raw.toolResult !== undefined) return "postToolUse";
   if (typeof raw.toolName === "string") return "preToolUse";
   if (typeof raw.prompt === "string") return "userPromptSubmitted";
-  // a subagent's stop has the same fields plus the subagent's name: not the agent's own stop
+  // a subagent's stop has the same fields plus the subagent's name
   const stop = typeof raw.stopReason === "string" || typeof raw.stopHookActive === "boolean";
   if (stop)
-    return raw.agentName === undefined && raw.agentType === undefined ? "agentStop" : "other";
+    return raw.agentName === undefined && raw.agentType === undefined
+      ? "agentStop"
+      : "subagentStop";
   if (typeof raw.source === "string") return "sessionStart";
   return "other";
 }
@@ -77,6 +84,7 @@ export function parseCopilotInput(text: string, fallbackCwd: string): ParsedCopi
       toolName: str(raw.toolName) ?? "",
       toolArgs: argsOf(raw.toolArgs),
       toolResult: isObject(raw.toolResult) ? raw.toolResult : undefined,
+      agentId: str(raw.agentId) || str(raw.agentName) || undefined,
     },
   };
 }

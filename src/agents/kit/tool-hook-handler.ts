@@ -57,8 +57,16 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   readonly context: (event: string, text: string) => HookReply;
   /** Whether the post-tool event of any other tool brings the results that waited. */
   readonly waitingOnOtherTools?: boolean;
-  /** The event fired when the agent would finish, and the stop gate's verdict in its reply. */
-  readonly stop?: { readonly event: string; readonly reply: (verdict: StopVerdict) => HookReply };
+  /**
+   * The event fired when the agent would finish, and the stop gate's verdict in its reply;
+   * `subagent`: the event fired when one of its subagents would finish, with the subagent's
+   * id (its own count of held stops).
+   */
+  readonly stop?: {
+    readonly event: string;
+    readonly reply: (verdict: StopVerdict) => HookReply;
+    readonly subagent?: { readonly event: string; readonly id: (input: I) => string | undefined };
+  };
   /**
    * Edits through the agent's shell: its shell tools (what changed after one is checked like
    * an edit), and whether a prompt event starts the agent's turn (the project's files are
@@ -82,7 +90,12 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
       const shell = { config, agent: spec.agent, session: input.session };
       if (event.kind === "pre-write") return preTool(spec, input, config);
       if (event.kind === "stop" && spec.stop !== undefined)
-        return stopAnswer(spec, spec.stop.reply, shell);
+        return stopAnswer(spec, spec.stop.reply, {
+          ...shell,
+          ...(input.event === spec.stop.subagent?.event
+            ? { stopper: spec.stop.subagent.id(input) ?? "unknown-subagent" }
+            : {}),
+        });
       if (event.kind === "prompt" && spec.shell?.turnStarts(input, config))
         await (await import("../../hook/shell-check.ts")).shellTurnStarts(shell);
       return promptContext(spec, input, config, event.kind === "prompt");
@@ -105,7 +118,8 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
 function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): HookEvent | null {
   const at = { name: input.event, session: input.session, cwd: input.cwd };
   if (spec.promptEvents.includes(input.event)) return { ...at, kind: "prompt", written: [] };
-  if (input.event === spec.stop?.event) return { ...at, kind: "stop", written: [] };
+  if (input.event === spec.stop?.event || input.event === spec.stop?.subagent?.event)
+    return { ...at, kind: "stop", written: [] };
   if (input.event !== spec.preTool && input.event !== spec.postTool) return null;
   const pre = input.event === spec.preTool;
   const shell = spec.shell?.isShellTool(input.toolName) === true;
@@ -136,7 +150,7 @@ async function preTool<I extends ToolHookInput>(
 async function stopAnswer<I extends ToolHookInput>(
   spec: ToolHookSpec<I>,
   reply: (verdict: StopVerdict) => HookReply,
-  shell: ShellCall,
+  shell: ShellCall & { readonly stopper?: string },
 ): Promise<HookReply> {
   if (spec.shell !== undefined)
     return reply(await (await import("../../hook/shell-check.ts")).shellStopGate(shell));

@@ -25,7 +25,8 @@ import {
  * the tool's output (`decision: "block"` / `reason` are ignored there); SessionStart brings
  * the callbacks table and UserPromptSubmit (fired for each prompt and after each tool
  * round) the results that waited; Stop is the stop gate (`decision: "block"` makes the
- * model go on with the reason as a new turn). Qwen ignores `updatedInput` (and a PreToolUse
+ * model go on with the reason as a new turn), and SubagentStop a subagent's, with its own
+ * count of held stops. Qwen ignores `updatedInput` (and a PreToolUse
  * `additionalContext` beside an allow; both seen), so a plugin's rewrite is a deny that says
  * what to write. A shell call's changes are found by comparing the project's files with the
  * turn's start: the first UserPromptSubmit of each prompt_id. Never throws.
@@ -48,7 +49,11 @@ export const handleQwenHook = toolHookHandler({
     json: qwenProtocol.denyForm(rewriteInsteadReason(decision, "so it did not run")),
   }),
   context: hookSpecificContext,
-  stop: { event: "Stop", reply: decisionBlockStop },
+  stop: {
+    event: "Stop",
+    reply: decisionBlockStop,
+    subagent: { event: "SubagentStop", id: (input) => input.agentId },
+  },
   shell: { isShellTool: isQwenShellTool, turnStarts },
 });
 

@@ -32,8 +32,9 @@ export function qwenHooks(command: string, timeout: number): GroupedHooks {
     PreToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout, failClosedCommand(command)) }],
     // after the shell tool too: what a command changed is checked like an edit
     PostToolUse: [{ matcher: `${QWEN_EDIT_MATCHER}|${QWEN_SHELL_TOOL}`, hooks: hook(timeout) }],
-    // the stop gate: held while a check it was told about still fails
+    // the stop gate: held while a check it was told about still fails; a subagent's too
     Stop: [{ hooks: hook(timeout) }],
+    SubagentStop: [{ hooks: hook(timeout) }],
   };
 }
 
@@ -49,7 +50,7 @@ export const qwenInstaller: AgentInstaller = (action, ctx) => {
     qwenHooks(command, timeout),
     isQwenCpilotCommand,
     [
-      "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse (write_file|edit), PostToolUse (write_file|edit|run_shell_command), Stop (the stop gate)",
+      "added hooks for SessionStart, UserPromptSubmit (callbacks table, waiting results), PreToolUse (write_file|edit), PostToolUse (write_file|edit|run_shell_command), Stop and SubagentStop (the stop gate)",
       `  command: ${command} (timeout ${timeout} s)`,
       FAILS_CLOSED,
     ],

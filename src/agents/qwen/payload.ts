@@ -16,6 +16,8 @@ import type { JsonObject } from "../../util/json-file.ts";
  */
 export type QwenHookInput = ToolHookPayload<JsonObject | undefined> & {
   readonly promptId: string | undefined;
+  /** Set when the event fires inside a subagent, and on its SubagentStop. */
+  readonly agentId: string | undefined;
 };
 
 export function parseQwenInput(
@@ -26,5 +28,6 @@ export function parseQwenInput(
   if (!parsed.ok) return parsed;
   const read = readHookJson(text);
   const promptId = read.ok ? str(read.raw.prompt_id) || undefined : undefined;
-  return { ok: true, input: { ...parsed.input, promptId } };
+  const agentId = read.ok ? str(read.raw.agent_id) || undefined : undefined;
+  return { ok: true, input: { ...parsed.input, promptId, agentId } };
 }

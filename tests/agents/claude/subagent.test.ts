@@ -5,64 +5,20 @@
  * shell edits are checked in its own tool results, and its stop (SubagentStop) is held while
  * the file fails, as the parent's would be.
  */
-import { expect, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { type ClaudeProject, claudeProjects, TODO_LINT } from "../../support/claude-project.ts";
-import { type RecordedRequest, type Turn, textOf } from "../../support/fake-anthropic.ts";
+import { type Turn, textOf } from "../../support/fake-anthropic.ts";
 import type { TempProject } from "../../support/temp-project.ts";
+import { bash, type SubagentSession, say, subagentSession } from "./_subagent-session.ts";
 
 const TIMEOUT = 90_000;
-const claude = claudeProjects();
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
 
-/** The subagent's prompt carries this, which tells its requests from the parent's. */
-const SUBTASK = "SUBTASK: write a.ts";
-
-const say = (text: string): Turn => [{ type: "text", text }];
-const bash = (command: string): Turn => [
-  { type: "tool_use", name: "Bash", input: { command, description: "run it" } },
-];
-/** The parent hands the work to a subagent and waits for it (a background one fires the same hooks). */
-const delegate: Turn = [
-  {
-    type: "tool_use",
-    name: "Agent",
-    input: {
-      description: "write a.ts",
-      prompt: SUBTASK,
-      subagent_type: "general-purpose",
-      run_in_background: false,
-    },
-  },
-];
-
-function isSubagent(req: RecordedRequest): boolean {
-  const first = (req.body as { messages?: unknown[] }).messages?.[0];
-  return JSON.stringify(first ?? "").includes(SUBTASK);
-}
-
-interface Session extends ClaudeProject {
-  /** The requests of the subagent's conversation, in order. */
-  sub(): RecordedRequest[];
-  /** The requests of the parent's conversation, in order. */
-  parent(): RecordedRequest[];
-}
-
-async function session(subScript: (project: TempProject) => Turn[]): Promise<Session> {
-  const ctx = await claude.setup({ callbacks: [TODO_LINT] }, (project) => {
-    const subTurns = subScript(project);
-    return (req, index) => {
-      if (isSubagent(req)) return subTurns[index] ?? say("sub: nothing left");
-      return index === 0 ? delegate : say("parent done");
-    };
-  });
-  await claude.run(ctx);
-  const { api } = ctx;
-  return {
-    ...ctx,
-    sub: () => api.turns().filter(isSubagent),
-    parent: () => api.turns().filter((r) => !isSubagent(r)),
-  };
-}
+const session = (subScript: (project: TempProject) => Turn[]): Promise<SubagentSession> =>
+  subagentSession(cleanups, subScript);
 
 test(
   "a lint error a subagent writes reaches the subagent and holds its stop until fixed",

@@ -96,11 +96,17 @@ describe("sessionStart and userPromptSubmitted", () => {
 });
 
 describe("agentStop: the stop gate", () => {
-  test("held while the check still fails; a subagent's stop is not the agent's", () => {
-    const p = make({ callbacks: [LINT] }, { "src/a.ts": "BAD\n" });
+  test("held while the check still fails; a subagent's stop too, with its own count", () => {
+    const p = make({ agent: { maxStopBlocks: 1 }, callbacks: [LINT] }, { "src/a.ts": "BAD\n" });
     post(p, "create", { path: p.path("src/a.ts"), file_text: "BAD\n" });
-    const sub = p.hook({ timestamp: 2, stopReason: "end_turn", agentName: "x", agentType: "y" });
-    expect(sub.stdout).toBe("");
+    const subStop = { stopReason: "end_turn", agentName: "x", agentType: "y" };
+    const sub = p.hook({ timestamp: 2, ...subStop });
+    expect(sub.json).toEqual({
+      decision: "block",
+      reason: expect.stringContaining("BAD in src/a.ts"),
+    });
+    // the subagent's one held stop is spent; the session's is its own
+    expect(p.hook({ timestamp: 3, ...subStop }).stdout).toBe("");
     const held = p.hook({ timestamp: 3, stopReason: "end_turn", transcriptPath: "/nowhere" });
     expect(held.json).toEqual({
       decision: "block",

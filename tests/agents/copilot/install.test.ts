@@ -6,7 +6,7 @@ import { tempDir } from "../../helpers/tmp.ts";
 import { cpilot } from "../gemini/_agent-project.ts";
 
 describe("cpilot install copilot", () => {
-  test("writes the four events, idempotent; uninstall removes only its own file", () => {
+  test("writes its events, idempotent; uninstall removes only its own file", () => {
     const root = tempDir("cpilot-copilot-install-", { git: true });
     const home = tempDir("cpilot-copilot-home-");
     const env = { COPILOT_HOME: home };
@@ -21,6 +21,7 @@ describe("cpilot install copilot", () => {
       "preToolUse",
       "postToolUse",
       "agentStop",
+      "subagentStop",
     ]);
     expect(json.hooks.agentStop[0]).toMatchObject({ type: "command", bash: "cpilot hook copilot" });
     expect(json.hooks.preToolUse[0]).toMatchObject({

@@ -42,10 +42,13 @@ function turnIndex(body: GenerateBody): number {
 }
 
 /**
- * Start the fake. A request with tools (the agent loop) gets `script[turn]`; one without
+ * Start the fake. A request with tools (the agent loop) gets `script[turn]` (or what the
+ * function answers for the body and its turn: more than one conversation); one without
  * (routing, next-speaker checks, summaries) gets a short JSON-ish text answer.
  */
-export async function startFakeGemini(script: Part[][]): Promise<FakeGemini> {
+export async function startFakeGemini(
+  script: Part[][] | ((body: GenerateBody, turn: number) => Part[] | undefined),
+): Promise<FakeGemini> {
   const requests: GeminiRequest[] = [];
   return startFake(requests, async (req, res, url) => {
     const body = await readJsonBody<GenerateBody>(req);
@@ -60,8 +63,10 @@ export async function startFakeGemini(script: Part[][]): Promise<FakeGemini> {
     }
     const isTurn = Array.isArray(body.tools) && body.tools.length > 0;
     requests.push({ method: req.method ?? "", path: url, kind: isTurn ? "turn" : "side", body });
+    const turn = turnIndex(body);
+    const scripted = typeof script === "function" ? script(body, turn) : script[turn];
     const parts: Part[] = isTurn
-      ? (script[turnIndex(body)] ?? [{ text: "(fake-gemini: script exhausted)" }])
+      ? (scripted ?? [{ text: "(fake-gemini: script exhausted)" }])
       : [{ text: '{"reasoning":"fake","model_choice":"pro","next_speaker":"user"}' }];
     if (url.includes("streamGenerateContent")) {
       res.writeHead(200, { "content-type": "text/event-stream" });
