@@ -41,9 +41,9 @@ export function contentIds(
   paths: Iterable<string>,
   project?: ProjectSnapshot,
 ): Map<string, string> {
-  const wanted = [...new Set(paths)];
+  const wanted = new Set(paths);
   const known =
-    wanted.length > MANY_FILES
+    wanted.size > MANY_FILES
       ? (project ?? new ProjectSnapshot(root)).content(Number.POSITIVE_INFINITY)
       : null;
   const ids = new Map<string, string>();

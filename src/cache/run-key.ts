@@ -57,8 +57,8 @@ export function runKey(
       "inputs" in reads ? declaredInputs(project, reads) : surroundings(project, reads.own);
     if (around === null) return null;
     parts.push(...around);
-    const known =
-      new Set(files).size > MANY_FILES ? project.content(Number.POSITIVE_INFINITY) : null;
+    // as contentIds decided: from the listing for many files (ids holds each file once)
+    const known = ids.size > MANY_FILES ? project.content(Number.POSITIVE_INFINITY) : null;
     parts.push(...packageFileIds(root, files, known));
   }
   for (const file of [...files].sort()) parts.push(`${file}\0${ids.get(file) ?? NO_CONTENT}`);
