@@ -133,16 +133,14 @@ function parseWorktree(stdout: string, prefix: string): WorktreeState {
 export async function readProjectAhead(root: string): Promise<ProjectSnapshot | null> {
   const prefix = gitPrefix(root);
   if (prefix === null) return null;
-  const [status, listing] = await Promise.all([
+  // the listing comes first (status walks the tree for untracked files): it is parsed
+  // while status still runs on the other core
+  const [status, index] = await Promise.all([
     runGitAsync(root, statusArgs(prefix)),
-    runGitAsync(root, LISTING),
+    runGitAsync(root, LISTING).then((r) => (r.ok ? parseIndexListing(r.stdout) : null)),
   ]);
-  if (!status.ok || !listing.ok) return null;
-  return ProjectSnapshot.read(
-    root,
-    parseWorktree(status.stdout, prefix),
-    parseIndexListing(listing.stdout),
-  );
+  if (!status.ok || index === null) return null;
+  return ProjectSnapshot.read(root, parseWorktree(status.stdout, prefix), index);
 }
 
 /** Fields before the path in each kind of `git status --porcelain=v2` entry. */
