@@ -311,6 +311,11 @@ describe("changedFiles", () => {
       sorted([change("a.ts", "modified"), change("new.ts", "created")]),
     );
     expect(await allPaths(join(p.dir, "app"))).toEqual(["a.ts"]);
+    // a deleted file below the root: git's status names it from the top, the root's list does not
+    p.write("app/gone.ts");
+    p.commit("gone");
+    p.rm("app/gone.ts");
+    expect(await allPaths(join(p.dir, "app"))).toEqual(["a.ts", "new.ts"]);
   });
 });
 
