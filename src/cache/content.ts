@@ -4,6 +4,7 @@ import { gitPrefix } from "../match/git-prefix.ts";
 import { sha1Hasher, sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
+import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./index-listing.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
 
 /** The content id of a file that is not there (deleted, never made, not a regular file). */
@@ -40,9 +41,9 @@ export function contentIds(
   paths: Iterable<string>,
   project?: ProjectSnapshot,
 ): Map<string, string> {
-  const wanted = [...new Set(paths)];
+  const wanted = new Set(paths);
   const known =
-    wanted.length > MANY_FILES
+    wanted.size > MANY_FILES
       ? (project ?? new ProjectSnapshot(root)).content(Number.POSITIVE_INFINITY)
       : null;
   const ids = new Map<string, string>();
@@ -75,6 +76,8 @@ interface WorktreeState {
   readonly commit: string | null;
   /** Root-relative files changed in the work tree or index, or untracked and not ignored. */
   readonly dirty: readonly string[];
+  /** Root-relative files the index holds that are not in the work tree (deleted, or a folder now). */
+  readonly gone: ReadonlySet<string>;
 }
 
 /** The `git status` that says HEAD's commit and what differs from it, for root's `prefix`. */
@@ -104,6 +107,7 @@ function worktreeState(root: string): WorktreeState | null {
 function parseWorktree(stdout: string, prefix: string): WorktreeState {
   let commit: string | null = null;
   const dirty: string[] = [];
+  const gone = new Set<string>();
   for (const entry of splitNul(stdout)) {
     if (entry.startsWith("# branch.oid ")) {
       const oid = entry.slice("# branch.oid ".length);
@@ -113,23 +117,13 @@ function parseWorktree(stdout: string, prefix: string): WorktreeState {
     const path = statusPath(entry);
     if (path === null || !path.startsWith(prefix)) continue;
     const own = path.slice(prefix.length);
-    if (own !== "") dirty.push(own);
+    if (own === "") continue;
+    dirty.push(own);
+    // "1 XY ...": Y is the work tree against the index, D when the file is not there
+    if (entry[0] === "1" && entry[3] === "D") gone.add(own);
   }
-  return { commit, dirty };
+  return { commit, dirty, gone };
 }
-
-/** The index's blob id of every file `git ls-files -s -z` lists. */
-function parseListing(stdout: string): Map<string, string> {
-  const ids = new Map<string, string>();
-  for (const entry of splitNul(stdout)) {
-    const tab = entry.indexOf("\t");
-    const id = entry.slice(0, tab).split(" ")[1];
-    if (tab > 0 && id) ids.set(entry.slice(tab + 1), id);
-  }
-  return ids;
-}
-
-const LISTING = ["ls-files", "-s", "-z"];
 
 /**
  * The project as it is now, its two git answers asked at once and without waiting: for a
@@ -139,16 +133,14 @@ const LISTING = ["ls-files", "-s", "-z"];
 export async function readProjectAhead(root: string): Promise<ProjectSnapshot | null> {
   const prefix = gitPrefix(root);
   if (prefix === null) return null;
-  const [status, listing] = await Promise.all([
+  // the listing comes first (status walks the tree for untracked files): it is parsed
+  // while status still runs on the other core
+  const [status, index] = await Promise.all([
     runGitAsync(root, statusArgs(prefix)),
-    runGitAsync(root, LISTING),
+    runGitAsync(root, LISTING).then((r) => (r.ok ? parseIndexListing(r.stdout) : null)),
   ]);
-  if (!status.ok || !listing.ok) return null;
-  return ProjectSnapshot.read(
-    root,
-    parseWorktree(status.stdout, prefix),
-    parseListing(listing.stdout),
-  );
+  if (!status.ok || index === null) return null;
+  return ProjectSnapshot.read(root, parseWorktree(status.stdout, prefix), index);
 }
 
 /** Fields before the path in each kind of `git status --porcelain=v2` entry. */
@@ -201,15 +193,28 @@ export class ProjectSnapshot {
   private everyId: Map<string, string> | null | undefined;
   /** The index's ids as read ahead (see readProjectAhead), until content() takes them. */
   private listing: Map<string, string> | undefined;
+  /** The index as read ahead, for the files on disk (see trackedFiles). */
+  private index: IndexListing | undefined;
 
   constructor(private readonly root: string) {}
 
   /** The project from its `git status` and `git ls-files -s`, read by the caller at one time. */
-  static read(root: string, state: WorktreeState, listing: Map<string, string>): ProjectSnapshot {
+  static read(root: string, state: WorktreeState, index: IndexListing): ProjectSnapshot {
     const project = new ProjectSnapshot(root);
     project.state = state;
-    project.listing = listing;
+    project.index = index;
+    project.listing = index.ids;
     return project;
+  }
+
+  /**
+   * The files git tracks that are on disk now, in git's order (`check --all`'s files), from
+   * the two answers read ahead: no directory listing, no stat per file. Null when the
+   * snapshot was not read ahead.
+   */
+  trackedFiles(): string[] | null {
+    if (this.index === undefined || this.state == null) return null;
+    return filesOnDisk(this.root, this.index, this.state.gone);
   }
 
   /**
@@ -223,7 +228,7 @@ export class ProjectSnapshot {
   ): ProjectSnapshot {
     const project = new ProjectSnapshot(root);
     const dirty = [...changed.keys()].filter((p) => !isStatePath(p)).sort();
-    project.state = { commit, dirty };
+    project.state = { commit, dirty, gone: new Set() };
     project.dirtyFiles = dirty;
     project.dirtyIds = new Map(dirty.map((p) => [p, changed.get(p) ?? NO_CONTENT]));
     return project;
@@ -292,7 +297,7 @@ export class ProjectSnapshot {
     if (ids === undefined) {
       const listed = runGit(this.root, LISTING);
       if (!listed.ok) return null;
-      ids = parseListing(listed.stdout);
+      ids = parseIndexListing(listed.stdout).ids;
     }
     this.listing = undefined;
     if (this.dirty() === null) return null;

@@ -5,6 +5,11 @@ import { TOOL_CONFIGS } from "./tool-configs.ts";
 
 const NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
 
+/** A path below the root that names one of them: one test per path, no slice. */
+const NESTED_CONFIG = new RegExp(
+  `/(?:${TOOL_CONFIGS.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`,
+);
+
 /**
  * The folders between the root (excluded: its configs are in the definition key) and each
  * root-relative file, each once: where a nested package's manifest, tool configs and
@@ -34,9 +39,9 @@ function configsIn(known: ReadonlyMap<string, string>): readonly [string, string
   if (found === undefined) {
     const list: [string, string, string][] = [];
     for (const [path, id] of known) {
+      if (id === NO_CONTENT || !NESTED_CONFIG.test(path)) continue;
       const slash = path.lastIndexOf("/");
-      if (slash > 0 && id !== NO_CONTENT && NAMES.has(path.slice(slash + 1)))
-        list.push([path.slice(0, slash), path, id]);
+      if (slash > 0) list.push([path.slice(0, slash), path, id]);
     }
     found = list;
     listed.set(known, found);

@@ -45,8 +45,6 @@ export function runKey(
   project: ProjectSnapshot = new ProjectSnapshot(root),
 ): RunKey | null {
   const ids = contentIds(root, files, project);
-  const read: Record<string, string> = Object.create(null);
-  for (const [file, id] of ids) read[file] = id;
   const parts = [definition, wholeProject ? "project" : "files"];
   const tree = wholeProject ? project.key() : null;
   if (wholeProject) {
@@ -57,12 +55,24 @@ export function runKey(
       "inputs" in reads ? declaredInputs(project, reads) : surroundings(project, reads.own);
     if (around === null) return null;
     parts.push(...around);
-    const known =
-      new Set(files).size > MANY_FILES ? project.content(Number.POSITIVE_INFINITY) : null;
+    // as contentIds decided: from the listing for many files (ids holds each file once)
+    const known = ids.size > MANY_FILES ? project.content(Number.POSITIVE_INFINITY) : null;
     parts.push(...packageFileIds(root, files, known));
   }
   for (const file of [...files].sort()) parts.push(`${file}\0${ids.get(file) ?? NO_CONTENT}`);
-  return { key: sha1Hex(parts.join("\n")), read, whole: tree };
+  // made when asked (a record written, a diagnostic placed): a replayed pass never asks
+  let read: Record<string, string> | undefined;
+  return {
+    key: sha1Hex(parts.join("\n")),
+    get read() {
+      if (read === undefined) {
+        read = Object.create(null) as Record<string, string>;
+        for (const [file, id] of ids) read[file] = id;
+      }
+      return read;
+    },
+    whole: tree,
+  };
 }
 
 /** Files whose content differs now from what the key read (a fixer's rewrites). */

@@ -85,10 +85,15 @@ export async function selectFiles(
 export function beginAllFiles(cwd: string, explicit: string | undefined): AllStart | null {
   const root = configRootAhead(cwd, explicit);
   if (root === null) return null;
-  const files = allFiles(root);
-  files.catch(() => {}); // awaited once the config is loaded, or dropped with a config error
-  // what the result cache's keys read, asked at once too (an unchanged project replays)
+  // what the result cache's keys read (an unchanged project replays) also says which
+  // tracked files are on disk: the files come from it, or from a listing of their own
   const project = readProjectAhead(root).catch(() => null);
+  const files = project.then(async (p) => {
+    const tracked = p?.trackedFiles();
+    if (tracked == null) return allFiles(root);
+    return tracked.map((path): FileChange => ({ path, kind: "modified" }));
+  });
+  files.catch(() => {}); // awaited once the config is loaded, or dropped with a config error
   return { root, files, project };
 }
 

@@ -210,12 +210,12 @@ export async function runCheck(
     if (!json) printSummary(outcome, files.length, Date.now() - started, color);
     return checkAfterNested(
       outcome,
-      nested ? await checkNested(request, options, root, files, judged, top) : 0,
+      nested ? await checkNested(request, options, root, files, outcome, judged, top) : 0,
     );
   }
   const inPackagesMachine =
     nested && (json || format === "sarif")
-      ? await checkNested(request, options, root, files, judged, top)
+      ? await checkNested(request, options, root, files, outcome, judged, top)
       : 0;
   if (json)
     writeOut(
@@ -246,7 +246,7 @@ export async function runCheck(
     json || format === "sarif"
       ? inPackagesMachine
       : nested
-        ? await checkNested(request, options, root, files)
+        ? await checkNested(request, options, root, files, outcome)
         : 0;
   return checkAfterNested(outcome, inPackages);
 }
@@ -313,11 +313,13 @@ async function checkNested(
   options: { signal: AbortSignal; cwd: string },
   root: string,
   files: readonly FileChange[],
+  outcome: Outcome,
   judged?: Judged[],
   top?: string,
 ): Promise<number> {
   let worst = 0;
-  for (const folder of nestedConfigFolders(root, files)) {
+  // the folders the root's check left out to their own config: its engine found them already
+  for (const folder of nestedConfigFolders(root, files, outcome.leftOut)) {
     if (options.signal.aborted) return 130;
     say(`\ncpilot: ${folder}/ with its own config`);
     const code = await runCheck(

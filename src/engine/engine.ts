@@ -74,10 +74,13 @@ export function createEngine(options: {
 
   // A file in a virtualenv, node_modules or another repository is never handed to a
   // callback, whatever the surface: a fixer given one rewrites what is not the project's.
-  const planOwn = (batch: EditBatch, planOptions: PlanOptions): [PlannedRun[], string[]] => {
+  const planOwn = (
+    batch: EditBatch,
+    planOptions: PlanOptions,
+  ): [PlannedRun[], ReadonlyMap<string, string> | undefined] => {
     const toggles = readToggles(config.root);
     const active = config.callbacks.filter((cb) => isActive(cb, toggles));
-    if (active.length === 0) return [[], []];
+    if (active.length === 0) return [[], undefined];
     const { own, left } = ownFiles(
       batch.root,
       batch.files,
@@ -89,15 +92,18 @@ export function createEngine(options: {
       active,
       planOptions,
     );
-    return [planned, [...left].map(([folder, why]) => leftOutNote(folder, why))];
+    return [planned, left];
   };
   const plan = (batch: EditBatch, planOptions: PlanOptions = {}): PlannedRun[] =>
     planOwn(batch, planOptions)[0];
 
   const run = async (batch: EditBatch, runOptions: RunOptions = {}): Promise<Outcome> => {
-    const [planned, leftOut] = planOwn(batch, runOptions);
+    const [planned, left] = planOwn(batch, runOptions);
+    const leftOut = left === undefined ? [] : [...left].map(([f, why]) => leftOutNote(f, why));
+    const looked = left === undefined ? {} : { leftOut: left };
     runOptions.onPlanned?.(planned);
-    if (planned.length === 0) return { batch, ok: true, runs: [], resyncs: [], notes: leftOut };
+    if (planned.length === 0)
+      return { batch, ok: true, runs: [], resyncs: [], notes: leftOut, ...looked };
     mark("engine: runs planned");
     const prepared = prepareLookups(batch.root, planned, runOptions.project);
     await fetchRemoteResults(batch, prepared);
@@ -204,7 +210,7 @@ export function createEngine(options: {
       (r) =>
         !r.blocking || r.status === "passed" || r.status === "silent" || r.status === "replaced",
     );
-    return { batch, ok, runs, resyncs, notes };
+    return { batch, ok, runs, resyncs, notes, ...looked };
   };
 
   return { config, plan, run };

@@ -15,8 +15,17 @@ export function nestedConfigMarkers(root: string): ExtraMarkers {
   };
 }
 
-/** The folders below `root` with their own config that hold some of `files`, outermost only. */
-export function nestedConfigFolders(root: string, files: readonly FileChange[]): string[] {
-  const { left } = ownFiles(root, files, (f) => f.path, nestedConfigMarkers(root));
+/**
+ * The folders below `root` with their own config that hold some of `files`, outermost only.
+ * `leftOut`: what the engine's check of these files left out (its Outcome's), so that the
+ * folders each config checks are exactly those the root's check did not, and are not
+ * looked at twice.
+ */
+export function nestedConfigFolders(
+  root: string,
+  files: readonly FileChange[],
+  leftOut?: ReadonlyMap<string, string>,
+): string[] {
+  const left = leftOut ?? ownFiles(root, files, (f) => f.path, nestedConfigMarkers(root)).left;
   return [...left].filter(([, why]) => why.startsWith("its own ")).map(([folder]) => folder);
 }

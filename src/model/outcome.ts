@@ -98,4 +98,9 @@ export interface Outcome {
   readonly resyncs: readonly Resync[];
   /** Things worth saying that are not runs: a replaced run, a skipped huge file. */
   readonly notes: readonly string[];
+  /**
+   * The folders whose files the engine left out before planning (not the project's own, or
+   * judged by their own config), with why; absent when it did not look (no active callback).
+   */
+  readonly leftOut?: ReadonlyMap<string, string>;
 }

@@ -70,6 +70,26 @@ test("a failure is replayed as a failure, with its diagnostics; changed content 
   expect(runs(whole.counter)).toBe(2);
 }, 60_000);
 
+test("check --all leaves an untracked file out, yet a new untracked file changes its keys", () => {
+  // the check reads a file beside the files it is given, as a linter reads its config
+  const perFile = counted("per-file", `${FAILS_ON_BAD} && ! test -e stop.cfg`);
+  const root = project([perFile.def]);
+  const check = () => cpilot(["check", "--all", "--json"], { cwd: root });
+  const given = (r: { stdout: string }) =>
+    (JSON.parse(r.stdout) as { runs: { files: string[] }[] }).runs.flatMap((x) => x.files);
+  expect(check().code).toBe(0);
+  // a new file not yet added is not one of --all's files: not given, so its BAD fails nothing
+  writeFileSync(join(root, "scratch.txt"), "BAD\n");
+  const withScratch = check();
+  expect(withScratch.code).toBe(0);
+  expect(given(withScratch)).toEqual(["a.txt"]);
+  // a new untracked file the check may read: the old pass is not replayed, the check runs
+  writeFileSync(join(root, "stop.cfg"), "\n");
+  const stopped = check();
+  expect(stopped.code).toBe(1);
+  expect(runs(perFile.counter)).toBe(2);
+}, 60_000);
+
 test("cache: false always runs", () => {
   const perFile = counted("live", FAILS_ON_BAD, { cache: false });
   const root = project([perFile.def]);

@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { readProjectAhead } from "../../src/cache/content.ts";
 import {
   allFiles,
   changedFiles,
@@ -66,6 +67,17 @@ function project(git = true) {
 const sorted = (changes: FileChange[]) => [...changes].sort((a, b) => (a.path < b.path ? -1 : 1));
 const paths = (changes: FileChange[]) => changes.map((c) => c.path).sort();
 const change = (path: string, kind: FileChange["kind"]): FileChange => ({ path, kind });
+
+/**
+ * `check --all`'s files inside git, sorted, found both ways, which must agree in git's
+ * order: allFiles' own listing, and the tracked files of the snapshot `check --all` reads
+ * ahead for the result cache (`git status` and `git ls-files -s`).
+ */
+async function allPaths(dir: string): Promise<string[]> {
+  const listed = (await allFiles(dir)).map((c) => c.path);
+  expect((await readProjectAhead(dir))?.trackedFiles()).toEqual(listed);
+  return listed.sort();
+}
 
 const HOSTILE = [
   "a b.ts",
@@ -129,7 +141,7 @@ describe("hostile file names", () => {
     expect(sorted(stagedFiles(p.dir))).toEqual(
       sorted([change(third!, "deleted"), change("renamed\nnew.ts", "created")]),
     );
-    expect(paths(await allFiles(p.dir))).toEqual(
+    expect(await allPaths(p.dir)).toEqual(
       // the untracked "$(touch pwned)/new file.ts" is not tracked: --all lists what git tracks
       [first!, "renamed\nnew.ts", ...rest].sort(),
     );
@@ -298,7 +310,12 @@ describe("changedFiles", () => {
     expect(sorted(await changedFiles(join(p.dir, "app")))).toEqual(
       sorted([change("a.ts", "modified"), change("new.ts", "created")]),
     );
-    expect(paths(await allFiles(join(p.dir, "app")))).toEqual(["a.ts"]);
+    expect(await allPaths(join(p.dir, "app"))).toEqual(["a.ts"]);
+    // a deleted file below the root: git's status names it from the top, the root's list does not
+    p.write("app/gone.ts");
+    p.commit("gone");
+    p.rm("app/gone.ts");
+    expect(await allPaths(join(p.dir, "app"))).toEqual(["a.ts", "new.ts"]);
   });
 });
 
@@ -333,12 +350,7 @@ describe("allFiles", () => {
     expect(p.git("ls-files", "src/b.ts", "src/was-file.ts", "gone")).toContain(
       "gone/whole-folder.ts",
     );
-    expect(paths(await allFiles(p.dir))).toEqual([
-      ".gitignore",
-      "conflict.txt",
-      "src/a.ts",
-      "src/new.ts",
-    ]);
+    expect(await allPaths(p.dir)).toEqual([".gitignore", "conflict.txt", "src/a.ts", "src/new.ts"]);
     expect((await allFiles(p.dir)).every((c) => c.kind === "modified")).toBe(true);
   });
 
@@ -355,7 +367,7 @@ describe("allFiles", () => {
     // git itself never looks at an assume-unchanged file: a deleted one is only seen on disk
     p.git("update-index", "--assume-unchanged", "assumed.txt", "kept.txt");
     p.rm("assumed.txt");
-    expect(paths(await allFiles(p.dir))).toEqual(["kept.txt", "local.json"]);
+    expect(await allPaths(p.dir)).toEqual(["kept.txt", "local.json"]);
   });
 
   test("submodules are not files", async () => {
@@ -366,7 +378,7 @@ describe("allFiles", () => {
     p.write("a.ts");
     p.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", lib.dir, "vendor/lib");
     p.commit();
-    expect(paths(await allFiles(p.dir))).toEqual([".gitmodules", "a.ts"]);
+    expect(await allPaths(p.dir)).toEqual([".gitmodules", "a.ts"]);
   });
 
   test("outside git: a .gitignore-aware walk", async () => {

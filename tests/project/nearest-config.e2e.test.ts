@@ -59,6 +59,20 @@ test("check --all from the root: a package with its own config is judged by it, 
   expect(r.stderr).toContain("cpilot: packages/a/ with its own config");
 });
 
+test("check --all: a package's config checks its files whether or not the root's has a check that runs", () => {
+  for (const rootCallbacks of [
+    [], // no active callback: the root's engine never looks at the folders
+    [{ name: "md", pattern: "*.md", timeout: 30, run: "true" }], // active, matching nothing
+  ]) {
+    const { root, seen } = monorepo();
+    writeFiles(root, { "callbacks.config.json": JSON.stringify({ callbacks: rootCallbacks }) });
+    const r = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+    expect(r.code).toBe(0);
+    expect(lines(seen)).toEqual(["pkg x.txt"]);
+    expect(r.stderr).toContain("cpilot: packages/a/ with its own config");
+  }
+});
+
 test("an agent started at the root that writes in the package: the package's config decides", () => {
   const { root, seen } = monorepo();
   const hook = (file: string) => hookWrite(root, file);
