@@ -131,15 +131,10 @@ async function postTool<I extends ToolHookInput>(
   const rel = path === null ? null : pathInRoot(config.root, input.cwd, path);
   const kind = rel === null ? null : spec.change(input);
   const files = rel !== null && kind !== null ? [{ path: rel, kind }] : [];
-  try {
-    const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
-    const text = reportText(report);
-    return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
-  } finally {
-    // The record of the project's files takes this one as the tool and the checks left it.
-    if (spec.shell !== undefined && rel !== null)
-      await (await import("../../hook/shell-check.ts")).toolEditsSeen(shell, [rel]);
-  }
+  // afterEdits also notes the file in the record of the project's files, once.
+  const report = await afterEdits({ config, agent: spec.agent, session: input.session, files });
+  const text = reportText(report);
+  return text === "" ? EMPTY_REPLY : spec.context(input.event, text);
 }
 
 /** After a shell call: what it changed, checked like an edit, with the results that waited. */
