@@ -77,6 +77,16 @@ export interface InactiveHooks {
   readonly bypassArg?: string;
 }
 
+/** One add-on cpilot installed for an agent, as doctor reports it. */
+export interface AddOnCheck {
+  /** What it is, in a few words ("format-on-save mod"). */
+  readonly name: string;
+  /** Where it is and what loads it, when it works. */
+  readonly state: string;
+  /** What keeps it from working and the step that fixes it, else null. */
+  readonly problem: string | null;
+}
+
 /** How an agent keeps MCP servers, for `cpilot install <agent> --mcp` and doctor. */
 export interface McpTarget {
   /** The file holding the agent's MCP servers for this project. */
@@ -165,6 +175,12 @@ export interface Agent extends HookAgent {
   homeDir(home: string, env: NodeJS.ProcessEnv): string;
   /** Every file its hooks for this project may live in (project first, then the user's). */
   hookPlaces(root: string, home: string, env: NodeJS.ProcessEnv): Promise<HookPlace[]>;
+  /**
+   * doctor: what else cpilot installed for this agent besides its hooks (Claude Code's
+   * format-on-save mod), each saying whether it is in place and loaded; absent or empty when
+   * there is none.
+   */
+  addOns?(home: string, env: NodeJS.ProcessEnv): Promise<AddOnCheck[]>;
   /**
    * `cpilot run -- <name>`: the arguments that give one session cpilot's hooks (files go in
    * `request.dir`). Absent when the agent cannot take hooks for one session: its installed

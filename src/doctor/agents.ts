@@ -97,11 +97,13 @@ export async function checkAgent(
       : `the hooks in ${oldPlace.path} are from an older cpilot: ${oldPlace.outdated}; run \`cpilot install ${agent.name}\` again`;
   const mcp = mcpWired(agent, root, env);
   const wired = hooks.wired || mcp?.wired === true;
+  const addOns = (await agent.addOns?.(home, env)) ?? [];
   return {
     agent: agent.name,
     foundBy,
     hooks,
     mcp,
+    addOns,
     problem:
       broken ??
       skipped ??

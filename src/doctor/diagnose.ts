@@ -48,6 +48,7 @@ export async function diagnose(
   const problems =
     (configError === null ? 0 : 1) +
     agents.filter((a) => a.problem !== null).length +
+    agents.reduce((n, a) => n + a.addOns.filter((x) => x.problem !== null).length, 0) +
     callbacks.filter((c) => c.status === "missing").length;
   return {
     root,

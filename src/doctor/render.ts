@@ -19,6 +19,8 @@ export function renderDoctor(report: DoctorReport): string {
       `  ${a.agent.padEnd(15)}${mark(a.hooks.wired).padEnd(7)}${mark(a.mcp?.wired ?? null).padEnd(5)}${a.foundBy.join(", ")}`,
     );
     if (a.problem) lines.push(`    ✗ ${a.problem}`);
+    for (const x of a.addOns)
+      lines.push(x.problem === null ? `    ✓ ${x.name} ${x.state}` : `    ✗ ${x.problem}`);
   }
   if (report.callbacks.length > 0) {
     lines.push("", "callbacks");

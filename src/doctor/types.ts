@@ -1,3 +1,5 @@
+import type { AddOnCheck } from "../agents/contract.ts";
+
 /** What the doctor found about one agent. */
 export interface AgentCheck {
   /** The agent's name as commands take it (`cpilot install <agent>`). */
@@ -8,6 +10,8 @@ export interface AgentCheck {
   readonly mcp: { readonly wired: boolean; readonly path: string | null } | null;
   /** A problem only when the project itself uses the agent (its folder is in the project). */
   readonly problem: string | null;
+  /** What else cpilot installed for it (Claude Code's mod), each with its problem if any. */
+  readonly addOns: readonly AddOnCheck[];
 }
 
 export interface CallbackCheck {

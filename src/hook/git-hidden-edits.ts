@@ -10,28 +10,40 @@ import { digestHex } from "../platform/digest.ts";
  * tree is clean again. Paths are relative to `root`, the folder git runs in.
  */
 
-/**
- * The files under `root` git is told not to look at that differ from their index entry now
- * (their bytes are compared), or that are gone while only assumed unchanged. Sparse
- * checkout's skip-worktree files are absent by design and are not listed.
- */
-export function hiddenChangedFiles(root: string): string[] {
+/** What the index says git will not look at, under `root`. */
+export interface IndexLook {
+  /**
+   * The files git is told not to look at that differ from their index entry now (their
+   * bytes are compared), or that are gone while only assumed unchanged. Sparse checkout's
+   * skip-worktree files are absent by design and are not listed.
+   */
+  readonly hidden: string[];
+  /** The submodules' folders (`git status` is told to leave them to cpilot). */
+  readonly submodules: string[];
+}
+
+export function lookAtIndex(root: string): IndexLook {
   const listed = runGit(root, ["ls-files", "-v", "-s", "-z", "--", "."]);
-  if (!listed.ok) return [];
-  const changed: string[] = [];
+  if (!listed.ok) return { hidden: [], submodules: [] };
+  const hidden: string[] = [];
+  const submodules: string[] = [];
   for (const record of splitNul(listed.stdout)) {
     const tag = record[0];
-    // "H" is an ordinary entry; lowercase tags are assumed unchanged, "S" is skip-worktree.
-    if (tag === undefined || (tag !== "S" && tag === tag.toUpperCase())) continue;
     const tab = record.indexOf("\t");
-    if (tab < 0) continue;
-    const [, , blob] = record.slice(0, tab).split(" ");
+    if (tag === undefined || tab < 0) continue;
+    const [, mode, blob] = record.slice(0, tab).split(" ");
     const rel = record.slice(tab + 1);
+    if (mode === "160000") {
+      submodules.push(rel);
+      continue;
+    }
+    // "H" is an ordinary entry; lowercase tags are assumed unchanged, "S" is skip-worktree.
+    if (tag !== "S" && tag === tag.toUpperCase()) continue;
     if (blob === undefined) continue;
     const now = blobHash(join(root, rel), blob.length);
-    if (now === null ? tag !== "S" : now !== blob) changed.push(rel);
+    if (now === null ? tag !== "S" : now !== blob) hidden.push(rel);
   }
-  return changed;
+  return { hidden, submodules };
 }
 
 /** Git's id of a file's bytes (in the repository's hash), or null when it is not a file. */

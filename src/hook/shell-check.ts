@@ -29,13 +29,6 @@ export async function shellTurnStarts({ config, session }: ShellCall): Promise<v
   bookkeep(config.root, undefined, () => recordTurnStart(config, session));
 }
 
-/** Files an edit tool wrote (and cpilot checked): no later comparison takes them for the shell's. */
-export async function toolEditsSeen(call: ShellCall, files: readonly string[]): Promise<void> {
-  if (files.length === 0) return;
-  const { noteToolEdits } = await import("./shell-edits.ts");
-  bookkeep(call.config.root, undefined, () => noteToolEdits(call.config, call.session, files));
-}
-
 /**
  * What changed since the last look, checked like an edit tool's files (every matching
  * callback, per file and per batch): the protected files changed and the checks' failures

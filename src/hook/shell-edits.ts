@@ -1,4 +1,4 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { sessionDir } from "../agent-session/session-state.ts";
 import { hookFiles } from "../config/hook-files.ts";
@@ -11,7 +11,7 @@ import { resolveGateConfig } from "../model/gate-schema.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
-import { readStateFile } from "../util/state-file.ts";
+import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
 import {
   ABSENT,
@@ -77,19 +77,43 @@ function save(config: ResolvedConfig, session: string, name: string, value: unkn
   });
 }
 
-/** The record of the turn, or null when it is missing or not one (garbled, cut short). */
+/**
+ * The record of the turn, or null when it is missing or not one (garbled, cut short). Its
+ * first line is the snapshot; each later line one file an edit tool wrote since, appended by
+ * `noteToolEdits` and folded in here. A line cut short by a killed writer is not a record
+ * and is skipped: that file is then checked again, never missed.
+ */
 function loadSnapshot(config: ResolvedConfig, session: string): TreeSnapshot | null {
-  const snap = load<TreeSnapshot>(config, session, SNAPSHOT);
+  const text = readStateFile(join(sessionDir(config.root, session), SNAPSHOT), MAX_RECORD);
+  if (text === null) return null;
+  const lines = text.split("\n");
+  const snap = parsed(lines[0] ?? "");
   if (typeof snap !== "object" || snap === null) return null;
   const { files, head } = snap as { files?: unknown; head?: unknown };
   if (typeof files !== "object" || files === null || Array.isArray(files)) return null;
   if (!Object.values(files).every((v) => typeof v === "string")) return null;
   if (head !== undefined && head !== null && typeof head !== "string") return null;
-  return snap;
+  // No prototype: a file named `__proto__` is a key like any other.
+  const folded: Record<string, string> = Object.assign(Object.create(null), files);
+  for (const line of lines.slice(1)) {
+    const note = parsed(line) as { p?: unknown; s?: unknown } | null;
+    if (typeof note?.p === "string" && typeof note.s === "string") folded[note.p] = note.s;
+  }
+  return { ...(snap as TreeSnapshot), files: folded };
+}
+
+const MAX_RECORD = 64 * 1024 * 1024;
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 function load<T>(config: ResolvedConfig, session: string, name: string): T | null {
-  const text = readStateFile(join(sessionDir(config.root, session), name), 64 * 1024 * 1024);
+  const text = readStateFile(join(sessionDir(config.root, session), name), MAX_RECORD);
   if (text === null) return null;
   try {
     return JSON.parse(text) as T;
@@ -123,20 +147,29 @@ export function recordTurnStart(config: ResolvedConfig, session: string): void {
   });
 }
 
-/** Files an edit tool wrote (and cpilot then checked): the record takes them as they are now. */
+/**
+ * Files an edit tool wrote (and cpilot then checked): the record takes them as they are now.
+ * Only their entries are appended, one write of a few lines, whatever the project's size;
+ * the next comparison folds them in. A record that is not there is left so: there is no
+ * turn to note them in.
+ */
 export function noteToolEdits(
   config: ResolvedConfig,
   session: string,
   files: readonly string[],
 ): void {
   if (files.length === 0) return;
+  const path = join(sessionDir(config.root, session), SNAPSHOT);
+  const isProtected = protectedKind(config);
   locked(config, session, () => {
-    const snap = loadSnapshot(config, session);
-    if (snap === null) return;
-    const next = { ...snap.files };
-    const isProtected = protectedKind(config);
-    for (const rel of files) next[rel] = signature(config.root, rel, isProtected(rel) !== null);
-    save(config, session, SNAPSHOT, { ...snap, files: next });
+    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return;
+    let lines = "";
+    for (const rel of files) {
+      const s = signature(config.root, rel, isProtected(rel) !== null);
+      // Each line starts with its own newline: a line cut short before it stays one bad line.
+      lines += `\n${JSON.stringify({ p: rel, s })}`;
+    }
+    appendStateFile(path, lines);
   });
 }
 

@@ -2,12 +2,8 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { sha1Hex } from "../platform/digest.ts";
-import {
-  committedBytes,
-  committedChanges,
-  headCommit,
-  hiddenChangedFiles,
-} from "./git-hidden-edits.ts";
+import { distrustEnv } from "./git-distrust.ts";
+import { committedBytes, committedChanges, headCommit, lookAtIndex } from "./git-hidden-edits.ts";
 
 /**
  * The project's files as they stand, cheaply: what `git status` lists as differing from
@@ -68,6 +64,14 @@ export function takeSnapshot(
   if (!top || !hooks || !exclude) return null;
   const files: Record<string, string> = {};
   if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH)) return null;
+  const index = lookAtIndex(root);
+  for (const rel of index.submodules) {
+    const inner = join(root, rel);
+    if (!isRepository(inner)) continue;
+    // Its commit, so a commit made or checked out in it is seen; its own changes, listed.
+    files[rel] = `${SUBMODULE}${headCommit(inner) ?? "none"}`;
+    listChanged(root, inner, inner, isProtected, files, NESTED_DEPTH - 1);
+  }
   const hooksDir = resolve(root, hooks);
   for (const name of names(hooksDir)) {
     const rel = relative(root, join(hooksDir, name));
@@ -80,10 +84,12 @@ export function takeSnapshot(
     if (watched(name)) files[name] = signature(root, name, true);
   }
   for (const rel of extra) files[rel] = signature(root, rel, true);
-  for (const rel of hiddenChangedFiles(root))
-    files[rel] ??= signature(root, rel, isProtected(rel) !== null);
+  for (const rel of index.hidden) files[rel] ??= signature(root, rel, isProtected(rel) !== null);
   return { files, head: headCommit(root) };
 }
+
+/** A submodule's signature: this, then the commit its work tree has checked out. */
+const SUBMODULE = "c:";
 
 /** How deep repositories inside the project's are looked into. */
 const NESTED_DEPTH = 3;
@@ -102,7 +108,7 @@ function listChanged(
   files: Record<string, string>,
   depth: number,
 ): boolean {
-  const status = runGit(cwd, STATUS);
+  const status = runGit(cwd, STATUS, distrustEnv(cwd));
   if (!status.ok) return false;
   for (const record of splitNul(status.stdout)) {
     const path = statusPath(record);
@@ -209,6 +215,11 @@ export function compareSnapshots(
     differ.filter((d) => d.was === undefined && d.now !== ABSENT).map((d) => d.path),
   );
   for (const { path, was, now } of differ) {
+    const moved = submoduleMoved(root, path, was, now, keys);
+    if (moved !== null) {
+      changes.push(...moved);
+      continue;
+    }
     const kind =
       now === ABSENT
         ? "deleted"
@@ -218,6 +229,35 @@ export function compareSnapshots(
     changes.push({ path, kind, before: was ?? (kind === "created" ? ABSENT : "clean") });
   }
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The files a submodule's move from one commit to another changed (a commit made in it, a
+ * checkout), or null when `path` is not a submodule that moved or git cannot say: then the
+ * folder itself is the change.
+ */
+function submoduleMoved(
+  root: string,
+  path: string,
+  was: string | undefined,
+  now: string,
+  listed: ReadonlySet<string>,
+): TreeChange[] | null {
+  if (!was?.startsWith(SUBMODULE) || !now.startsWith(SUBMODULE)) return null;
+  const from = was.slice(SUBMODULE.length);
+  const to = now.slice(SUBMODULE.length);
+  const inner = join(root, path);
+  const changed = committedChanges(inner, from, to);
+  if (changed.length === 0) return null;
+  const moved: TreeChange[] = [];
+  for (const c of changed) {
+    const rel = join(path, c.path);
+    if (listed.has(rel)) continue;
+    const kind =
+      signature(root, rel, false) === ABSENT ? "deleted" : c.added ? "created" : "modified";
+    moved.push({ path: rel, kind, before: c.added ? ABSENT : "clean" });
+  }
+  return moved;
 }
 
 /**

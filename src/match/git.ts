@@ -29,13 +29,22 @@ export function gitTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
  * agent may be running git beside us), and messages are in English so callers can read them.
  */
 function gitEnv(extra: GitEnv = {}): NodeJS.ProcessEnv {
-  return {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...extra,
     GIT_LITERAL_PATHSPECS: "1",
     GIT_OPTIONAL_LOCKS: "0",
     LC_ALL: "C",
   };
+  // An fsmonitor is a program the repository's config names, which the agent's shell can
+  // set: git would run it here, outside the agent's sandbox, and believe what it says
+  // changed. cpilot's git looks at the files itself.
+  const given = Number(env.GIT_CONFIG_COUNT ?? 0);
+  const n = Number.isSafeInteger(given) && given > 0 ? given : 0;
+  env[`GIT_CONFIG_KEY_${n}`] = "core.fsmonitor";
+  env[`GIT_CONFIG_VALUE_${n}`] = "false";
+  env.GIT_CONFIG_COUNT = String(n + 1);
+  return env;
 }
 
 /** Variables a git call gets over this process's own (another index: GIT_INDEX_FILE). */

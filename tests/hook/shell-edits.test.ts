@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/config/resolve.ts";
 import {
@@ -114,4 +114,44 @@ noteToolEdits(config, "s9", [${JSON.stringify(name)}]);`,
   writeFileSync(go, "");
   expect(await Promise.all(children.map((c) => c.exited))).toEqual(names.map(() => 0));
   expect(shellEditsSince(config, "s9").files).toEqual([]);
+});
+
+function recordFile(root: string, session: string): string {
+  return join(root, ".git/cpilot/sessions", session, "tree-snapshot.json");
+}
+
+test("an edit tool's note appends only its own entries: the record is not rewritten", () => {
+  const { root, config } = project();
+  // Many uncommitted files make the record large, as in a project not yet committed.
+  for (let i = 0; i < 300; i++) writeFileSync(join(root, `u${i}.ts`), `${i}\n`);
+  recordTurnStart(config, "s10");
+  const path = recordFile(root, "s10");
+  const was = readFileSync(path, "utf8");
+  const ino = statSync(path).ino;
+  writeFileSync(join(root, "a.ts"), "by the Edit tool\n");
+  noteToolEdits(config, "s10", ["a.ts"]);
+  const now = readFileSync(path, "utf8");
+  expect(statSync(path).ino).toBe(ino);
+  expect(now.startsWith(was)).toBe(true);
+  expect(now.length - was.length).toBeLessThan(200);
+  expect(shellEditsSince(config, "s10").files).toEqual([]);
+});
+
+test("a note cut short by a killed writer is skipped, not the record: that file is checked again, the others are not", () => {
+  const { root, config } = project();
+  recordTurnStart(config, "s11");
+  writeFileSync(join(root, "a.ts"), "by the Edit tool\n");
+  writeFileSync(join(root, "b.ts"), "by the Edit tool too\n");
+  // What a writer killed in the middle of its write leaves: a line without its end.
+  appendFileSync(recordFile(root, "s11"), '\n{"p":"a.ts","s":"s:1');
+  noteToolEdits(config, "s11", ["b.ts"]);
+  const found = shellEditsSince(config, "s11");
+  expect(found.files).toEqual([{ path: "a.ts", kind: "modified" }]);
+  expect(found.protectedNotes).toEqual([]);
+});
+
+test("a note without a record of the turn is dropped: there is no turn to note it in", () => {
+  const { root, config } = project();
+  noteToolEdits(config, "s12", ["a.ts"]);
+  expect(existsSync(recordFile(root, "s12"))).toBe(false);
 });

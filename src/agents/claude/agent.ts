@@ -39,6 +39,7 @@ export const claude: Agent = {
       join(claudeConfigDir(home, env), "settings.json"),
     ].map((path) => groupedHookPlace(path, "claude", "PreToolUse"));
   },
+  addOns: async (home, env) => (await import("./mod/mod-status.ts")).claudeModStatus(home, env),
   formatCall: async () => (await import("./mod/answer.ts")).answerFormatRequest,
   sessionArgs: async (request) => (await import("./session.ts")).claudeSessionArgs(request),
 };

@@ -176,10 +176,6 @@ async function postToolUse(
     files: changes,
   });
   const steps = await import("../../hook/shell-check.ts");
-  await steps.toolEditsSeen(
-    shell,
-    changes.map((c) => c.path),
-  );
   // a patch sent through the shell may come with other commands that changed files
   if (input.toolName === CODEX_SHELL_TOOL) {
     const more = await steps.shellEditsReport(shell);

@@ -11,7 +11,6 @@ import {
   shellStopGate,
   shellToolReport,
   shellTurnStarts,
-  toolEditsSeen,
 } from "../../hook/shell-check.ts";
 import { pathInRoot } from "../../match/root-relative.ts";
 import type { FileChange } from "../../model/batch.ts";
@@ -207,16 +206,8 @@ async function after(call: OpencodeCall, config: ResolvedConfig): Promise<HookRe
   if (OPENCODE_SHELL_TOOLS.includes(call.tool))
     return say(reportText(await shellToolReport(shellCall(call, config))));
   const files = changesOf(call, config);
-  try {
-    const report = await afterEdits({ config, agent: "opencode", session: call.session, files });
-    return say(reportText(report));
-  } finally {
-    // The record of the project's files takes these as the tool and the checks left them.
-    await toolEditsSeen(
-      shellCall(call, config),
-      files.map((f) => f.path),
-    );
-  }
+  const report = await afterEdits({ config, agent: "opencode", session: call.session, files });
+  return say(reportText(report));
 }
 
 const shellCall = (call: OpencodeCall, config: ResolvedConfig): ShellCall => ({

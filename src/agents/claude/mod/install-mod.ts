@@ -22,7 +22,8 @@ export function installedModDir(home: string, env: NodeJS.ProcessEnv): string {
   return join(claudeConfigDir(home, env), MOD_NAME);
 }
 
-function pluginDirs(settings: JsonObject): { env: JsonObject; dirs: string[] } {
+/** The plugin folders the person's Claude Code settings name, and their `env` block. */
+export function pluginDirs(settings: JsonObject): { env: JsonObject; dirs: string[] } {
   const env = settings.env;
   const block: JsonObject =
     typeof env === "object" && env !== null && !Array.isArray(env)
@@ -35,7 +36,7 @@ function pluginDirs(settings: JsonObject): { env: JsonObject; dirs: string[] } {
 }
 
 /** True when `dir` holds cpilot's plugin (never remove a folder someone else put there). */
-function holdsOurPlugin(dir: string): boolean {
+export function holdsOurPlugin(dir: string): boolean {
   try {
     const manifest = JSON.parse(readFileSync(join(dir, ".claude-plugin", "plugin.json"), "utf8"));
     return manifest?.name === MOD_NAME;

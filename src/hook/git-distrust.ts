@@ -1,0 +1,49 @@
+import { type GitEnv, runGit, splitNul } from "../match/git.ts";
+
+/**
+ * Settings the agent's shell can write into the repository's config (`git config …`) that
+ * make `git status` skip files or run a program of the agent's choosing: an fsmonitor hook
+ * that says nothing changed, stat data that ignores ctime or nanoseconds (a same-size write
+ * with its old mtime put back looks clean), stat checks switched off, and clean filters that
+ * hand git the committed bytes for a changed file. cpilot's own looks at the project override
+ * them all, so git compares the files themselves.
+ */
+const PINNED: readonly (readonly [string, string])[] = [
+  ["core.fsmonitor", "false"],
+  ["core.trustctime", "true"],
+  ["core.checkStat", "default"],
+  ["core.ignoreStat", "false"],
+];
+
+/**
+ * The environment for a git call in `cwd` that trusts none of those settings: given as
+ * `GIT_CONFIG_KEY_<n>` pairs, which take any name (a filter driver's may hold `=`).
+ */
+export function distrustEnv(cwd: string): GitEnv {
+  const settings: (readonly [string, string])[] = [...PINNED];
+  const filters = runGit(cwd, ["config", "-z", "--get-regexp", "^filter\\."], configEnv(PINNED));
+  if (filters.ok) {
+    const drivers = new Set<string>();
+    for (const entry of splitNul(filters.stdout)) {
+      const end = entry.indexOf("\n");
+      const key = end < 0 ? entry : entry.slice(0, end);
+      const last = key.lastIndexOf(".");
+      if (last > "filter.".length) drivers.add(key.slice("filter.".length, last));
+    }
+    // An empty command is no filter: git hashes the file's own bytes.
+    for (const driver of drivers)
+      settings.push([`filter.${driver}.clean`, ""], [`filter.${driver}.process`, ""]);
+  }
+  return configEnv(settings);
+}
+
+function configEnv(settings: readonly (readonly [string, string])[]): GitEnv {
+  const given = Number(process.env.GIT_CONFIG_COUNT ?? 0);
+  const first = Number.isSafeInteger(given) && given > 0 ? given : 0;
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(first + settings.length) };
+  settings.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${first + i}`] = key;
+    env[`GIT_CONFIG_VALUE_${first + i}`] = value;
+  });
+  return env;
+}

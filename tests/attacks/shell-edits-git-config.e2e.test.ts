@@ -1,0 +1,91 @@
+/**
+ * Shell edits hidden by what the agent's shell can tell git (`git config`, submodules):
+ * `cpilot hook codex` payloads around commands run in a real git repository by the test
+ * itself, as the agent's shell would have run them.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type AgentProject, LINT } from "../agents/gemini/_agent-project.ts";
+import { tempDir } from "../helpers/tmp.ts";
+import { afterShell, committedCodexProject, git, stop, turnStarts } from "./_codex-shell-turn.ts";
+
+let project: AgentProject | undefined;
+afterEach(() => project?.remove());
+
+function committed(files: Record<string, string> = {}): AgentProject {
+  project = committedCodexProject(
+    { callbacks: [LINT] },
+    { "src/a.ts": "export const a = 111;\n", ...files },
+  );
+  return project;
+}
+
+/** The file's time and the index's set long before now, as a file not touched in a while. */
+function settled(p: AgentProject, rel: string): void {
+  spawnSync("touch", ["-d", "2020-01-01", rel], { cwd: p.dir });
+  git(p, "update-index", "--refresh");
+}
+
+test("an fsmonitor hook the agent configured says nothing changed: cpilot neither trusts nor runs it", () => {
+  const p = committed();
+  settled(p, "src/a.ts");
+  turnStarts(p);
+  const ran = p.path("liar-ran");
+  writeFileSync(
+    p.path(".git/liar"),
+    `#!/bin/sh\necho x >> ${JSON.stringify(ran)}\nprintf '%s\\0' "$2"\n`,
+  );
+  chmodSync(p.path(".git/liar"), 0o755);
+  git(p, "config", "core.fsmonitor", ".git/liar");
+  git(p, "status"); // the index now holds "fsmonitor says clean" for every file
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
+  const runs = existsSync(ran) ? readFileSync(ran, "utf8") : "";
+  expect(afterShell(p)).toContain("BAD in src/a.ts");
+  expect(stop(p)).toContain("BAD in src/a.ts");
+  expect(existsSync(ran) ? readFileSync(ran, "utf8") : "").toBe(runs);
+});
+
+test("stat checks the agent loosened (trustctime off, checkStat minimal): a same-size write with its old time put back is seen", () => {
+  const p = committed();
+  settled(p, "src/a.ts");
+  turnStarts(p);
+  git(p, "config", "core.trustctime", "false");
+  git(p, "config", "core.checkStat", "minimal");
+  spawnSync("touch", ["-r", "src/a.ts", "stamp"], { cwd: p.dir });
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n"); // same size as before
+  spawnSync("touch", ["-r", "stamp", "src/a.ts"], { cwd: p.dir });
+  rmSync(p.path("stamp"));
+  expect(afterShell(p)).toContain("BAD in src/a.ts");
+});
+
+test("a clean filter the agent configured hands git the committed bytes: the change is seen", () => {
+  const p = committed();
+  turnStarts(p);
+  git(p, "config", "filter.hide.clean", "git show HEAD:src/a.ts");
+  writeFileSync(p.path(".git/info/attributes"), "*.ts filter=hide\n");
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
+  expect(afterShell(p)).toContain("BAD in src/a.ts");
+});
+
+test("a submodule's files changed through the shell are named, and so are those a commit in it moved", () => {
+  const lib = tempDir("cpilot-submodule-", { git: true });
+  writeFileSync(join(lib, "x.ts"), "export const x = 1;\n");
+  spawnSync("git", ["add", "-A"], { cwd: lib });
+  spawnSync("git", ["commit", "-qm", "lib"], { cwd: lib });
+  const p = committed();
+  git(p, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib");
+  git(p, "commit", "-qm", "with lib");
+  turnStarts(p);
+  writeFileSync(p.path("lib/x.ts"), "export const x = BAD;\n");
+  expect(afterShell(p)).toContain("files your command changed: lib/x.ts");
+  // committed inside the submodule: its work tree is clean again, its commit moved
+  writeFileSync(p.path("lib/y.ts"), "export const y = BAD;\n");
+  spawnSync("git", ["add", "-A"], { cwd: p.path("lib") });
+  spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "sneak"], {
+    cwd: p.path("lib"),
+  });
+  // y.ts was never in the work tree's changes between two looks: only the commit says so
+  expect(afterShell(p)).toContain("files your command changed: lib/y.ts");
+});
