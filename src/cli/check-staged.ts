@@ -11,7 +11,6 @@ import { bitsToSetAside, notTheStaged, setAside } from "../stage/hide.ts";
 import { indexStamp, stagedEntries, stagedMeanwhile } from "../stage/index-changed.ts";
 import type { Journal } from "../stage/journal.ts";
 import { claimStage, releaseStage, stageDir } from "../stage/journal.ts";
-import { stopLeftRunsNow } from "../stage/left-runs.ts";
 import { putBack } from "../stage/restore.ts";
 import { indexFileOf } from "../stage/stage-blobs.ts";
 import { StagedWatch } from "../stage/staged-watch.ts";
@@ -216,7 +215,10 @@ async function openPrepared(
   const keptRoot = join(gitDir, "cpilot", "kept");
   const keptDir = join(keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
   let journal: Journal | null = null;
+  // Only a put-back has runs to stop first: a check with nothing set aside never loads it.
+  let stopLeftRuns: ((root: string, hostPid: number, started: number | null) => void) | null = null;
   if (!nothingAside) {
+    stopLeftRuns = (await import("../stage/left-runs.ts")).stopLeftRunsNow;
     if (survey.untracked.length > MANY_UNTRACKED) {
       stagedMessages.manyUntracked(survey.untracked.length);
     }
@@ -261,7 +263,7 @@ async function openPrepared(
     }
     try {
       // quitting at once (a second Ctrl-C): a run still going would write over the work
-      stopLeftRunsNow(root, process.pid, null);
+      stopLeftRuns?.(root, process.pid, null);
       stagedMessages.putBack(journal, putBack(dir, journal, { top, keptRoot, noneChanged }));
     } catch (err) {
       // still all in the stage folder, with its journal: the next call tries again

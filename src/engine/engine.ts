@@ -11,13 +11,12 @@ import { bookkeep } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
 import { allReplayed, prepareLookups } from "./batch-lookups.ts";
 import { dirtyFiles } from "./dirty-files.ts";
-import { executeRun } from "./execute-run.ts";
 import { nestedConfigMarkers } from "./nested-configs.ts";
 import { runOrder } from "./order.ts";
 import { type PlannedRun, type PlanOptions, planBatch } from "./plan.ts";
 import { reachAgain } from "./reach-again.ts";
 import { fetchRemoteResults, settleRemoteResults } from "./remote-results.ts";
-import { compareSnapshot, deletedIn, dropSnapshot, snapshot } from "./resync.ts";
+import { isHit, replayRun } from "./replay-run.ts";
 import { pruneRuns } from "./runs-store.ts";
 import { Semaphore } from "./semaphore.ts";
 import type { TriggerSink } from "./triggers/types.ts";
@@ -116,14 +115,17 @@ export function createEngine(options: {
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);
     const dirtyBefore = runOptions.resyncTree && !replaysOnly ? dirtyFiles(batch.root) : null;
-    const before = replaysOnly
-      ? null
-      : await snapshot(
-          batch.root,
-          dirtyBefore === null ? plannedPaths : [...plannedPaths, ...dirtyBefore],
-          deletedIn(batch),
-          runOptions.contentSnapshotLimit,
-        );
+    // Watching for rewrites is code a batch of replays never loads.
+    const resync = replaysOnly ? null : await import("./resync.ts");
+    const before =
+      resync === null
+        ? null
+        : await resync.snapshot(
+            batch.root,
+            dirtyBefore === null ? plannedPaths : [...plannedPaths, ...dirtyBefore],
+            resync.deletedIn(batch),
+            runOptions.contentSnapshotLimit,
+          );
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
     const signal = runOptions.signal ?? runStop();
@@ -144,18 +146,25 @@ export function createEngine(options: {
     ): Promise<RunResult> => {
       // what was looked up before any run holds for those that start at once
       const ready = replaysOnly || (waits[i] ?? []).length === 0 ? prepared[i] : undefined;
-      const result = await executeRun(p, {
-        ...(ready ? { prepared: ready } : {}),
-        batch,
-        batchId,
-        signal,
-        semaphore,
-        triggerSink,
-        ...(runOptions.extraEnv ? { extraEnv: runOptions.extraEnv } : {}),
-        ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),
-        ...(runOptions.triggerDepth !== undefined ? { depth: runOptions.triggerDepth } : {}),
-        ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
-      });
+      // The code that starts and reads runs is loaded only when one really runs.
+      const result =
+        ready !== undefined && !signal.aborted && isHit(ready.lookup)
+          ? await replayRun(p, ready.lookup, ready.definition, {
+              batch,
+              ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),
+            })
+          : await (await import("./execute-run.ts")).executeRun(p, {
+              ...(ready ? { prepared: ready } : {}),
+              batch,
+              batchId,
+              signal,
+              semaphore,
+              triggerSink,
+              ...(runOptions.extraEnv ? { extraEnv: runOptions.extraEnv } : {}),
+              ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),
+              ...(runOptions.triggerDepth !== undefined ? { depth: runOptions.triggerDepth } : {}),
+              ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
+            });
       const told = about.reachAgainOf ? { ...result, ...about } : result;
       runOptions.onRunEnd?.(told);
       return told;
@@ -175,7 +184,7 @@ export function createEngine(options: {
     );
     // a run that throws leaves no snapshot to compare: let its watch go
     const mainRuns = await running.catch((err: unknown) => {
-      if (before !== null) dropSnapshot(before);
+      if (resync !== null && before !== null) resync.dropSnapshot(before);
       throw err;
     });
     // A cargo run stopped at old errors before the edited files: again, for their crates.
@@ -191,7 +200,10 @@ export function createEngine(options: {
     const runs = [...mainRuns, ...triggerRuns];
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
-    const resyncs = before === null ? [] : await compareSnapshot(batch.root, before, dirtyAfter);
+    const resyncs =
+      resync === null || before === null
+        ? []
+        : await resync.compareSnapshot(batch.root, before, dirtyAfter);
     // old runs go a few at a time: about as many as this batch added
     const pruneBudget = Math.max(2, 2 * runs.length);
     bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget));

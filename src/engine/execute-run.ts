@@ -6,13 +6,7 @@ import { ProjectSnapshot } from "../cache/content.ts";
 import { definitionKey } from "../cache/key.ts";
 import { runKey } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
-import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
-import {
-  type DiagnoseInput,
-  diagnoseFinishedRun,
-  HOOK_READ,
-  markNew,
-} from "../diagnostics/diagnose-finished.ts";
+import { diagnoseFinishedRun, HOOK_READ } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import type { RunStatus } from "../model/outcome.ts";
 import { collectYoungGarbage } from "../platform/bun.ts";
@@ -23,6 +17,7 @@ import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { STATE } from "../util/state-layout.ts";
+import { mark } from "../util/trace.ts";
 import type { Prepared } from "./batch-lookups.ts";
 import { chunkFiles } from "./chunk.ts";
 import { namesFromCwd } from "./cwd-names.ts";
@@ -30,15 +25,10 @@ import { describeExit, describeTimeout } from "./exit-words.ts";
 import { acquireOverlap, type OverlapLock, stopHostlessRuns, takeReplacedBy } from "./overlap.ts";
 import type { PlannedRun } from "./plan.ts";
 import { byteExactLaunch } from "./raw-names.ts";
+import { recordOf } from "./record-of.ts";
 import { shareRemoteResult } from "./remote-results.ts";
-import {
-  type CacheLookup,
-  cacheable,
-  lookUp,
-  readsOf,
-  remember,
-  writeReplayLog,
-} from "./result-cache.ts";
+import { diagnoseInput, isHit, replayRun } from "./replay-run.ts";
+import { cacheable, lookUp, readsOf, remember } from "./result-cache.ts";
 import { runFunction } from "./run-function.ts";
 import { newRunId } from "./run-id.ts";
 import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
@@ -58,6 +48,10 @@ import { toolOf } from "./tool-exit-words.ts";
 import { attachTriggers } from "./triggers/attach.ts";
 import type { TriggerInput, TriggerSink } from "./triggers/types.ts";
 import { spawnWatchdog } from "./watchdog.ts";
+
+// A trace says when a call paid for loading the code that starts runs: a check whose runs
+// all come from the cache never should.
+mark("engine: run code loaded");
 
 export interface ExecuteOptions {
   readonly batch: EditBatch;
@@ -109,11 +103,6 @@ interface RawEnd {
 export async function executeRun(planned: PlannedRun, options: ExecuteOptions): Promise<StoredRun> {
   const { callback, files } = planned;
   const root = options.batch.root;
-  const id = options.runId ?? newRunId();
-  // Bookkeeping that fails (a full disk, a .cpilot that cannot be written) is noted for the
-  // reply and never stops the run: its result reaches the agent whatever happens to state.
-  const preparedLog = bookkeep<string | null>(root, null, () => prepareLog(root, id));
-  const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
   const wholeProject = checksWholeProject(callback.run);
   // Keyed by the whole project when its result may depend on files it is not given.
   const keyedWhole = readsBeyondItsFiles(callback.run);
@@ -125,8 +114,12 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
       : cacheable(callback, options.triggerInput !== undefined, wholeProject)
         ? lookUp(root, definition, files, keyedWhole, readsOf(callback))
         : null;
-  if (cache?.record !== undefined)
-    return replayRun(planned, options, id, preparedLog, logPath, cache, definition, wholeProject);
+  if (isHit(cache)) return replayRun(planned, cache, definition, options);
+  const id = options.runId ?? newRunId();
+  // Bookkeeping that fails (a full disk, a .cpilot that cannot be written) is noted for the
+  // reply and never stops the run: its result reaches the agent whatever happens to state.
+  const preparedLog = bookkeep<string | null>(root, null, () => prepareLog(root, id));
+  const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
   // The content the run will read, as it is before it starts: what changes while it runs
   // (the agent's next edit) is not recorded under this run's findings.
   const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole, readsOf(callback));
@@ -241,7 +234,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   // The project as the run left it: asked of git once, by the comparison and the cache.
   const after = new ProjectSnapshot(root);
   const diagnosed = await diagnoseFinishedRun({
-    ...diagnoseInput(planned, options, { logPath, status, wholeProject, definition }),
+    ...diagnoseInput(planned, options.batch, { logPath, status, wholeProject, definition }),
     ...(readBefore !== null ? { readBefore } : {}),
     project: after,
     // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
@@ -301,108 +294,6 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     await watcher.settled();
   }
   return result;
-}
-
-/** What diagnosing a run's output needs to know of the run, for a fresh run and a replayed one alike. */
-function diagnoseInput(
-  planned: PlannedRun,
-  options: ExecuteOptions,
-  run: Pick<DiagnoseInput, "logPath" | "status" | "wholeProject" | "definition">,
-): DiagnoseInput {
-  const { callback, files } = planned;
-  return {
-    batch: options.batch,
-    callback: callback.name,
-    format: callback.format,
-    report: callback.report,
-    cwd: callback.cwd,
-    files,
-    ...run,
-  };
-}
-
-/**
- * A run not run: its recorded result for the same check on the same content, its
- * diagnostics judged new or old again for this caller (who asks decides what is new).
- */
-async function replayRun(
-  planned: PlannedRun,
-  options: ExecuteOptions,
-  id: string,
-  preparedLog: string | null,
-  logPath: string,
-  cache: CacheLookup,
-  definition: string,
-  wholeProject: boolean,
-): Promise<StoredRun> {
-  const { callback, files } = planned;
-  const root = options.batch.root;
-  const record = cache.record as NonNullable<CacheLookup["record"]>;
-  const startedAt = Date.now();
-  options.onStart?.({ id, callback: callback.name, files });
-  writeReplayLog(preparedLog, record);
-  const found = record.diagnostics.map((d) => ({ ...d }));
-  // A clean record needs no judging, and its content's records were saved with it.
-  const diagnostics =
-    found.length === 0
-      ? found
-      : markNew(
-          diagnoseInput(planned, options, {
-            logPath,
-            status: record.status,
-            wholeProject,
-            definition,
-          }),
-          found,
-        );
-  options.releaseAtEnd?.();
-  const edited =
-    options.batch.origin.surface === "check"
-      ? []
-      : options.batch.files
-          .filter((f) => f.kind !== "deleted" && files.includes(f.path))
-          .map((f) => f.path);
-  const unreached = unreachedFiles(diagnostics, edited, record.status === "failed");
-  const result: StoredRun = {
-    id,
-    callback: callback.name,
-    files,
-    blocking: callback.blocking,
-    ...(unreached.length > 0 ? { unreached } : {}),
-    status: record.status,
-    exitCode: record.exitCode,
-    signal: null,
-    durationMs: record.durationMs,
-    logPath,
-    tail: record.tail,
-    summary: record.summary,
-    successMessage: callback.successMessage,
-    diagnostics,
-    cached: { key: record.key, at: record.at },
-    startedAt,
-    per: callback.per,
-  };
-  bookkeep(root, undefined, () => saveRunRecord(root, recordOf(result)));
-  return result;
-}
-
-/** Most diagnostics a run's record keeps; the reply and `check` use the run's own list. */
-const RECORD_DIAGNOSTICS = 500;
-
-/**
- * A finished run as its record keeps it: the first RECORD_DIAGNOSTICS diagnostics and how
- * many there were. A dense output's 5,000 cost ~0.8 MB and several ms to write on every
- * hook call, and again to read when the next run's session result replaces it; nothing
- * reads a record's diagnostics past the first few (the log has them all).
- */
-function recordOf(run: StoredRun): StoredRun {
-  const all = run.diagnostics;
-  if (all === undefined || all.length <= RECORD_DIAGNOSTICS) return run;
-  return {
-    ...run,
-    diagnostics: all.slice(0, RECORD_DIAGNOSTICS),
-    diagnosticsTotal: all.length,
-  };
 }
 
 /** What a run's record says, but for its process (see running.ts). */

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { cpilot } from "../helpers/binary.ts";
-import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { committedRepo, tempDir, writeFiles } from "../helpers/tmp.ts";
 
 function project(): string {
   const root = tempDir("cpilot-trace-", { git: true });
@@ -31,6 +32,7 @@ test("CPILOT_TRACE=1 puts phase timings on stderr, in order, and leaves stdout t
     "engine: runs planned",
     "engine: results looked up",
     "engine: files snapshotted, starting runs",
+    "engine: run code loaded",
     "engine: runs ended",
     "engine: resync compared",
     "check reported",
@@ -69,4 +71,39 @@ test("CPILOT_TRACE=cpu adds this process's CPU time to each line", () => {
   for (const line of lines) expect(line).toMatch(/^\[trace\] \d+\.\d\d cpu \d+\.\d\d [^\n]+$/);
   const cpu = lines.map((l) => Number(l.split(" ")[3]));
   expect(cpu).toEqual([...cpu].sort((a, b) => a - b));
+});
+
+test("a check whose runs all come from the cache never loads the code that starts runs", () => {
+  const root = committedRepo("cpilot-trace-", {
+    ".gitignore": ".cpilot/\n",
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "t", pattern: "*.ts", run: ["true"], timeout: 10 }],
+    }),
+    "a.ts": "",
+  });
+  const labels = (args: string[]): string[] => {
+    const r = cpilot(args, { cwd: root, env: { CPILOT_TRACE: "1" } });
+    expect(r.code).toBe(0);
+    return r.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("[trace]"))
+      .map((l) => l.split(" ").slice(2).join(" "));
+  };
+  const add = (): void => void execFileSync("git", ["add", "a.ts"], { cwd: root });
+  const LOADED = "engine: run code loaded";
+  expect(labels(["check", "--all"])).toContain(LOADED);
+  const again = labels(["check", "--all"]);
+  expect(again).toContain("engine: runs ended");
+  expect(again).not.toContain(LOADED);
+  // The file the agent loop checked, staged as it was: the commit's check is a replay too.
+  writeFiles(root, { "a.ts": "export const a = 0;\n" });
+  expect(labels(["check", "a.ts"])).toContain(LOADED);
+  add();
+  const staged = labels(["check", "--staged"]);
+  expect(staged).toContain("engine: runs ended");
+  expect(staged).not.toContain(LOADED);
+  // New content runs: the trace is not silent about it.
+  writeFiles(root, { "a.ts": "export const a = 1;\n" });
+  add();
+  expect(labels(["check", "--staged"])).toContain(LOADED);
 });

@@ -1,0 +1,113 @@
+import { join } from "node:path";
+import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
+import type { DiagnoseInput } from "../diagnostics/diagnose-finished.ts";
+import type { EditBatch } from "../model/batch.ts";
+import { bookkeep } from "../util/bookkeeping.ts";
+import type { PlannedRun } from "./plan.ts";
+import { recordOf } from "./record-of.ts";
+import { type CacheLookup, writeReplayLog } from "./result-cache.ts";
+import { newRunId } from "./run-id.ts";
+import { checksWholeProject } from "./run-scope.ts";
+import { prepareLog, runsDir, type StoredRun, saveRunRecord } from "./runs-store.ts";
+
+/** What replaying a run needs of its caller (a subset of what executing one needs). */
+export interface ReplayOptions {
+  readonly batch: EditBatch;
+  readonly onStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
+  /** Fixed id for this run (a background run announced before it starts). */
+  readonly runId?: string;
+  /** Called once the run's result is known (a hook slot). */
+  readonly releaseAtEnd?: () => void;
+}
+
+/** A cache lookup that found a record: the run can be replayed instead of run. */
+export type Hit = CacheLookup & { readonly record: NonNullable<CacheLookup["record"]> };
+
+export function isHit(lookup: CacheLookup | null | undefined): lookup is Hit {
+  return lookup?.record !== undefined;
+}
+
+/** What diagnosing a run's output needs to know of the run, for a fresh run and a replayed one alike. */
+export function diagnoseInput(
+  planned: PlannedRun,
+  batch: EditBatch,
+  run: Pick<DiagnoseInput, "logPath" | "status" | "wholeProject" | "definition">,
+): DiagnoseInput {
+  const { callback, files } = planned;
+  return {
+    batch,
+    callback: callback.name,
+    format: callback.format,
+    report: callback.report,
+    cwd: callback.cwd,
+    files,
+    ...run,
+  };
+}
+
+/**
+ * A run not run: its recorded result for the same check on the same content, its
+ * diagnostics judged new or old again for this caller (who asks decides what is new).
+ * Loads none of the code that starts processes or reads their output: a check whose runs
+ * all come from the cache pays for none of it.
+ */
+export async function replayRun(
+  planned: PlannedRun,
+  cache: Hit,
+  definition: string,
+  options: ReplayOptions,
+): Promise<StoredRun> {
+  const { callback, files } = planned;
+  const root = options.batch.root;
+  const id = options.runId ?? newRunId();
+  const preparedLog = bookkeep<string | null>(root, null, () => prepareLog(root, id));
+  const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
+  const wholeProject = checksWholeProject(callback.run);
+  const record = cache.record;
+  const startedAt = Date.now();
+  options.onStart?.({ id, callback: callback.name, files });
+  writeReplayLog(preparedLog, record);
+  const found = record.diagnostics.map((d) => ({ ...d }));
+  // A clean record needs no judging, and its content's records were saved with it.
+  const diagnostics =
+    found.length === 0
+      ? found
+      : (await import("../diagnostics/diagnose-finished.ts")).markNew(
+          diagnoseInput(planned, options.batch, {
+            logPath,
+            status: record.status,
+            wholeProject,
+            definition,
+          }),
+          found,
+        );
+  options.releaseAtEnd?.();
+  const edited =
+    options.batch.origin.surface === "check"
+      ? []
+      : options.batch.files
+          .filter((f) => f.kind !== "deleted" && files.includes(f.path))
+          .map((f) => f.path);
+  const unreached = unreachedFiles(diagnostics, edited, record.status === "failed");
+  const result: StoredRun = {
+    id,
+    callback: callback.name,
+    files,
+    blocking: callback.blocking,
+    ...(unreached.length > 0 ? { unreached } : {}),
+    status: record.status,
+    exitCode: record.exitCode,
+    signal: null,
+    durationMs: record.durationMs,
+    logPath,
+    tail: record.tail,
+    summary: record.summary,
+    successMessage: callback.successMessage,
+    diagnostics,
+    cached: { key: record.key, at: record.at },
+    startedAt,
+    per: callback.per,
+  };
+  bookkeep(root, undefined, () => saveRunRecord(root, recordOf(result)));
+  return result;
+}
