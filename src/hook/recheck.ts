@@ -1,31 +1,103 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { appendRunLog } from "../agent-session/run-log.ts";
-import { recordResult, sessionResults } from "../agent-session/session-state.ts";
+import {
+  recordResult,
+  type SessionResult,
+  sessionResults,
+} from "../agent-session/session-state.ts";
+import { CONFIG_NAMES, findConfig } from "../config/find.ts";
+import { ConfigRefused } from "../config/load.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { createEngine } from "../engine/engine.ts";
+import { isTracked } from "../project/tracked.ts";
 import { reportOutcome } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
+import { findRepository } from "../util/git-dir.ts";
+import { loadHookConfigAt } from "./config.ts";
+
+interface RecheckOptions {
+  readonly config: ResolvedConfig;
+  readonly agent: string;
+  readonly session: string;
+  readonly tailLines: number;
+}
 
 /**
  * Re-run every blocking callback whose last result in this session failed, on the same
- * files (a per-file callback whose file is gone counts as fixed), and return the failures
- * that remain, rendered for the agent. A fix made any way (a shell, a formatter) counts.
+ * files (a per-file callback whose file is gone counts as fixed), each with the config that
+ * judged it (in a monorepo: a package's own, the root's, a sibling's), and return the
+ * failures that remain, rendered for the agent; those of a config other than `config` say
+ * which. A fix made any way (a shell, a formatter) counts.
  */
-export async function recheckFailing(options: {
-  config: ResolvedConfig;
-  agent: string;
-  session: string;
-  tailLines: number;
-}): Promise<string[]> {
-  const { config, agent, session } = options;
+export async function recheckFailing(options: RecheckOptions): Promise<string[]> {
+  const { config, session } = options;
   const failing = sessionResults(config.root, session).filter(
     (r) => r.blocking && (r.status === "failed" || r.status === "timed_out"),
   );
   if (failing.length === 0) return [];
+  const byConfig = new Map<string, SessionResult[]>();
+  for (const entry of failing) {
+    const path = entry.config || config.path;
+    byConfig.set(path, [...(byConfig.get(path) ?? []), entry]);
+  }
+  const texts = await Promise.all(
+    [...byConfig].map(async ([path, entries]) => {
+      if (path === config.path) return recheckWith(config, entries, options);
+      const name = judgeName(config, path);
+      if (name === null) return []; // not a config that judges this repository's files
+      const label = `cpilot: judged by ${name}:`;
+      const judge = await loadJudge(path);
+      if (typeof judge === "string") {
+        return entries.map(
+          (e) =>
+            `${label} '${e.callback}' failed on ${e.files.join(", ")} and could not be re-run: ${judge}`,
+        );
+      }
+      return (await recheckWith(judge, entries, options)).map((text) => `${label}\n${text}`);
+    }),
+  );
+  return texts.flat();
+}
+
+/**
+ * The name of a recorded config other than the stop's (its path from the repository's
+ * top) when it may judge: a config file that is still the nearest one in its folder and
+ * that git tracks in the repository of `config`. Null otherwise: a record naming any other
+ * file (one the agent could have written) never makes the gate load it.
+ */
+function judgeName(config: ResolvedConfig, path: string): string | null {
+  const top = findRepository(config.root, {})?.top ?? null;
+  if (top === null) return null;
+  const name = relative(top, path);
+  if (name.startsWith("..") || !(CONFIG_NAMES as readonly string[]).includes(basename(path)))
+    return null;
+  if (findConfig(dirname(path)) !== path || !isTracked(top, name)) return null;
+  return name;
+}
+
+/** The config at `path`, loaded, or why it was not. */
+async function loadJudge(path: string): Promise<ResolvedConfig | string> {
+  try {
+    const loaded = await loadHookConfigAt(path);
+    if (loaded.kind === "ok") return loaded.config;
+    return loaded.kind === "error" ? loaded.message.split("\n")[0]! : "it is gone";
+  } catch (err) {
+    // it would run code in this process: the failure stands as recorded
+    if (err instanceof ConfigRefused) return err.message;
+    throw err;
+  }
+}
+
+async function recheckWith(
+  config: ResolvedConfig,
+  entries: readonly SessionResult[],
+  options: RecheckOptions,
+): Promise<string[]> {
+  const { agent, session } = options;
   const engine = createEngine({ root: config.root, config });
   const outcomes = await Promise.all(
-    failing.map(async (entry) => {
+    entries.map(async (entry) => {
       const present = entry.files.filter((f) => existsSync(join(config.root, f)));
       if (entry.per === "file" && present.length === 0) return null;
       const files = entry.files.map((f) => ({
@@ -43,7 +115,9 @@ export async function recheckFailing(options: {
         extraEnv: { CP_AGENT: agent, CP_SESSION_ID: session },
       });
       for (const run of outcome.runs) {
-        bookkeep(config.root, undefined, () => recordResult(config.root, session, run, entry.per));
+        bookkeep(config.root, undefined, () =>
+          recordResult(config.root, session, run, entry.per, config.path),
+        );
       }
       bookkeep(config.root, undefined, () => appendRunLog(outcome.runs));
       return outcome;
