@@ -14,6 +14,7 @@ import { isTracked } from "../project/tracked.ts";
 import { reportOutcome } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { findRepository } from "../util/git-dir.ts";
+import { realOr } from "../util/real-path.ts";
 import { loadHookConfigAt } from "./config.ts";
 
 interface RecheckOptions {
@@ -36,14 +37,16 @@ export async function recheckFailing(options: RecheckOptions): Promise<string[]>
     (r) => r.blocking && (r.status === "failed" || r.status === "timed_out"),
   );
   if (failing.length === 0) return [];
+  // by where each config really is: one reached through a symlinked folder is the same
+  const own = realOr(config.path);
   const byConfig = new Map<string, SessionResult[]>();
   for (const entry of failing) {
-    const path = entry.config || config.path;
+    const path = entry.config === "" ? own : realOr(entry.config);
     byConfig.set(path, [...(byConfig.get(path) ?? []), entry]);
   }
   const texts = await Promise.all(
     [...byConfig].map(async ([path, entries]) => {
-      if (path === config.path) return recheckWith(config, entries, options);
+      if (path === own) return recheckWith(config, entries, options);
       const name = judgeName(config, path);
       if (name === null) return []; // not a config that judges this repository's files
       const label = `cpilot: judged by ${name}:`;
@@ -67,8 +70,9 @@ export async function recheckFailing(options: RecheckOptions): Promise<string[]>
  * file (one the agent could have written) never makes the gate load it.
  */
 function judgeName(config: ResolvedConfig, path: string): string | null {
-  const top = findRepository(config.root, {})?.top ?? null;
-  if (top === null) return null;
+  const found = findRepository(config.root, {})?.top ?? null;
+  if (found === null) return null;
+  const top = realOr(found);
   const name = relative(top, path);
   if (name.startsWith("..") || !(CONFIG_NAMES as readonly string[]).includes(basename(path)))
     return null;
