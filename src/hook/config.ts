@@ -125,14 +125,6 @@ export async function loadHookConfig(
 ): Promise<HookConfig> {
   const path = nearestConfig(findConfig(cwd), configOfWritten(cwd, written));
   if (path === null) return { kind: "none" };
-  return loadHookConfigAt(path);
-}
-
-/**
- * Load the config file at `path` as {@link loadHookConfig} does (for the stop gate, which
- * re-checks each failure with the config that judged it).
- */
-export async function loadHookConfigAt(path: string): Promise<HookConfig> {
   if (mode.kind === "failed") return { kind: "error", root: dirname(path), message: mode.message };
   if (mode.kind === "isolate" && configRunsCode(path)) throw new ConfigNeedsIsolation(path);
   const { loadConfigFile } = await import("../config/load.ts");

@@ -7,32 +7,41 @@ import {
   sessionResults,
 } from "../agent-session/session-state.ts";
 import { CONFIG_NAMES, findConfig } from "../config/find.ts";
-import { ConfigRefused } from "../config/load.ts";
+import { probeTimeoutMs } from "../config/load-probe.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import { loadConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine } from "../engine/engine.ts";
 import { isTracked } from "../project/tracked.ts";
 import { reportOutcome } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { findRepository } from "../util/git-dir.ts";
 import { realOr } from "../util/real-path.ts";
-import { loadHookConfigAt } from "./config.ts";
 
 interface RecheckOptions {
-  readonly config: ResolvedConfig;
   readonly agent: string;
   readonly session: string;
   readonly tailLines: number;
 }
 
 /**
- * Re-run every blocking callback whose last result in this session failed, on the same
- * files (a per-file callback whose file is gone counts as fixed), each with the config that
- * judged it (in a monorepo: a package's own, the root's, a sibling's), and return the
- * failures that remain, rendered for the agent; those of a config other than `config` say
- * which. A fix made any way (a shell, a formatter) counts.
+ * The session's failing results of one config: `judge` is that config loaded, or why it
+ * could not be; `label` names it when it is not the stop's own.
  */
-export async function recheckFailing(options: RecheckOptions): Promise<string[]> {
-  const { config, session } = options;
+export interface JudgedFailures {
+  readonly judge: ResolvedConfig | string;
+  readonly label: string | null;
+  readonly entries: readonly SessionResult[];
+}
+
+/**
+ * Every blocking callback whose last result in this session failed, grouped by the config
+ * that judged it (in a monorepo: a package's own, the root's, a sibling's), each config
+ * loaded (or why it could not be).
+ */
+export async function judgedFailures(
+  config: ResolvedConfig,
+  session: string,
+): Promise<JudgedFailures[]> {
   const failing = sessionResults(config.root, session).filter(
     (r) => r.blocking && (r.status === "failed" || r.status === "timed_out"),
   );
@@ -44,20 +53,43 @@ export async function recheckFailing(options: RecheckOptions): Promise<string[]>
     const path = entry.config === "" ? own : realOr(entry.config);
     byConfig.set(path, [...(byConfig.get(path) ?? []), entry]);
   }
+  const groups: JudgedFailures[] = [];
+  for (const [path, entries] of byConfig) {
+    if (path === own) {
+      groups.push({ judge: config, label: null, entries });
+      continue;
+    }
+    const name = judgeName(config, path);
+    if (name === null) continue; // not a config that judges this repository's files
+    groups.push({
+      judge: await loadJudge(path, config.root),
+      label: `cpilot: judged by ${name}:`,
+      entries,
+    });
+  }
+  return groups;
+}
+
+/**
+ * Re-run each failing callback on the same files (a per-file callback whose file is gone
+ * counts as fixed) with the config that judged it, and return the failures that remain,
+ * rendered for the agent; those of another config than the stop's say which. A fix made
+ * any way (a shell, a formatter) counts.
+ */
+export async function recheckFailing(
+  groups: readonly JudgedFailures[],
+  options: RecheckOptions,
+): Promise<string[]> {
   const texts = await Promise.all(
-    [...byConfig].map(async ([path, entries]) => {
-      if (path === own) return recheckWith(config, entries, options);
-      const name = judgeName(config, path);
-      if (name === null) return []; // not a config that judges this repository's files
-      const label = `cpilot: judged by ${name}:`;
-      const judge = await loadJudge(path);
+    groups.map(async ({ judge, label, entries }) => {
       if (typeof judge === "string") {
         return entries.map(
           (e) =>
             `${label} '${e.callback}' failed on ${e.files.join(", ")} and could not be re-run: ${judge}`,
         );
       }
-      return (await recheckWith(judge, entries, options)).map((text) => `${label}\n${text}`);
+      const failures = await recheckWith(judge, entries, options);
+      return label === null ? failures : failures.map((text) => `${label}\n${text}`);
     }),
   );
   return texts.flat();
@@ -80,16 +112,22 @@ function judgeName(config: ResolvedConfig, path: string): string | null {
   return name;
 }
 
-/** The config at `path`, loaded, or why it was not. */
-async function loadJudge(path: string): Promise<ResolvedConfig | string> {
+/** Longest another config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
+const LOAD_TIMEOUT_MS = 10_000;
+
+/**
+ * The config at `path`, loaded, or why it was not (broken, gone, did not finish loading).
+ * One that runs code shows first in a supervised child that it loads, as for a background run.
+ */
+async function loadJudge(path: string, cwd: string): Promise<ResolvedConfig | string> {
   try {
-    const loaded = await loadHookConfigAt(path);
-    if (loaded.kind === "ok") return loaded.config;
-    return loaded.kind === "error" ? loaded.message.split("\n")[0]! : "it is gone";
+    return await loadConfigSupervised(path, {
+      cwd,
+      timeoutMs: probeTimeoutMs(process.env, LOAD_TIMEOUT_MS),
+    });
   } catch (err) {
-    // it would run code in this process: the failure stands as recorded
-    if (err instanceof ConfigRefused) return err.message;
-    throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    return message.split("\n")[0] ?? message;
   }
 }
 

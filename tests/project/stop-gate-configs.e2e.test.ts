@@ -170,3 +170,23 @@ test("a result naming a config the gate may not trust (outside git, where the ag
   expect(stop(root, ".")).toEqual({ held: null, notes: "" });
   expect(existsSync(marker)).toBe(false);
 });
+
+test("a package's config that runs code (loaded in a supervised child) re-checks its failure at the stop of an agent started at the root", () => {
+  const root = monorepo([refuse("root-lint", "ROOTBAD")], []);
+  writeFiles(root, {
+    "packages/a/callbacks.config.ts": `import { join } from "node:path";
+export default { callbacks: [${JSON.stringify(refuse("pkg-lint", "TODO"))}].map((c) => ({ ...c, name: join(c.name) })) };
+`,
+  });
+  execFileSync("git", ["rm", "-q", "packages/a/callbacks.config.json"], { cwd: root });
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "ts config"], { cwd: root });
+  expect(write(root, ".", "packages/a/x.ts", "export const x = 1; // TODO\n")).toContain(
+    "'pkg-lint' failed on x.ts",
+  );
+  const held = stop(root, ".").held;
+  expect(held).toContain("cpilot: judged by packages/a/callbacks.config.ts:");
+  expect(held).toContain("pkg-lint: TODO found");
+  writeFileSync(join(root, "packages/a/x.ts"), "export const x = 1;\n");
+  expect(stop(root, ".")).toEqual({ held: null, notes: "" });
+});
