@@ -266,9 +266,9 @@ export function sessionResults(root: string, session: string): SessionResult[] {
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /**
- * Remove the folders of sessions not touched for `maxAgeMs`, in the git folder and in
- * `.cpilot/` (where sessions were kept before, and still are outside git); returns how many
- * went.
+ * Remove the folders of sessions not touched for `maxAgeMs`, in the git folder (the
+ * project's and the repository top's, which keeps its results) and in `.cpilot/` (where
+ * sessions were kept before, and still are outside git); returns how many went.
  */
 export function pruneSessions(
   root: string,
@@ -276,9 +276,12 @@ export function pruneSessions(
   now = Date.now(),
 ): number {
   let removed = 0;
-  const inGit = gitStatePath(root, STATE.sessions);
-  if (inGit !== null && ownGitStatePath(root, STATE.sessions))
-    removed += pruneIn(inGit, maxAgeMs, now);
+  // the repository's top keeps the results of a project below it (see resultsHome)
+  for (const at of new Set([root, resultsHome(root)])) {
+    const inGit = gitStatePath(at, STATE.sessions);
+    if (inGit !== null && ownGitStatePath(at, STATE.sessions))
+      removed += pruneIn(inGit, maxAgeMs, now);
+  }
   if (isOwnStateDir(root, STATE.sessions))
     removed += pruneIn(statePath(root, STATE.sessions), maxAgeMs, now);
   return removed;
