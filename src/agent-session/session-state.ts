@@ -4,6 +4,7 @@ import type { Per } from "../config/types.ts";
 import type { RunResult } from "../model/outcome.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { linkFileAtomic, writeFileAtomic } from "../util/atomic-write.ts";
+import { findRepository } from "../util/git-dir.ts";
 import { gitStatePath, madeGitStateDir, ownGitStatePath } from "../util/git-state-dir.ts";
 import { isOwnStateDir, stateDir } from "../util/state-dir.ts";
 import { readStateFile } from "../util/state-file.ts";
@@ -20,14 +21,21 @@ import { isSessionFolderName, sessionFolderName } from "./folder-name.ts";
 /**
  * What cpilot remembers about one agent session, under `<git dir>/cpilot/sessions/<session>/`
  * (`.cpilot/sessions/<session>/` outside git): which one-time messages were shown, how often a
- * stop was blocked, the last result of each callback the session triggered, and the record
- * of its turn (./hook/shell-edits.ts). These decide whether the agent's stop is held, so they
+ * stop was blocked, the last result of each callback the session triggered (kept at the
+ * repository's top, with the config that judged it), and the record of its turn
+ * (./hook/shell-edits.ts). These decide whether the agent's stop is held, so they
  * live where its shell and edit tools cannot write (see ../util/git-state-dir.ts). Plain
  * files, one per fact, so concurrent hook processes never overwrite each other's facts.
  */
 
-/** The last result of a callback (per-file callbacks: for one file) in a session. */
+/**
+ * The last result of a callback (per-file callbacks: for one file) in a session, with the
+ * config that judged it: in a monorepo one session's edits reach several configs, and
+ * each result is re-checked by its own.
+ */
 export interface SessionResult {
+  /** Absolute path of the config file that judged it; "" when not said (its folder's config). */
+  readonly config: string;
   readonly callback: string;
   readonly per: Per;
   readonly files: readonly string[];
@@ -99,37 +107,53 @@ export function bumpCounter(root: string, session: string, name: string): number
   return next;
 }
 
-function resultKey(callback: string, per: Per, files: readonly string[]): string {
-  if (per === "batch") return callback;
-  const hash = sha1Hex(files.join("\0")).slice(0, 16);
+/** A result's file name: two configs' callbacks of one name never share one. */
+function resultKey(config: string, callback: string, per: Per, files: readonly string[]): string {
+  if (per === "batch" && config === "") return callback;
+  const hash = sha1Hex([config, ...(per === "batch" ? [] : files)].join("\0")).slice(0, 16);
   return `${callback}@${hash}`;
+}
+
+/**
+ * Where results are kept from: in git, the repository's top, so every config of the
+ * repository a session's edits reach keeps its results where the stop gate of any of them
+ * finds them; outside git, the config's own folder (`.cpilot/`).
+ */
+function resultsHome(root: string): string {
+  return findRepository(root, {})?.top ?? root;
 }
 
 function resultsDir(root: string, session: string): string {
   const name = safeSessionName(session);
   return (
-    madeGitStateDir(root, STATE.sessions, name, STATE.sessionResults) ??
+    madeGitStateDir(resultsHome(root), STATE.sessions, name, STATE.sessionResults) ??
     stateDir(root, STATE.sessions, name, STATE.sessionResults)
   );
 }
 
+/** The results folder, not made: for reading (see {@link sessionPath}). */
+function resultsPath(root: string, session: string): string {
+  return join(sessionPath(resultsHome(root), session), STATE.sessionResults);
+}
+
 /**
  * Remember a finished run as its callback's latest result in the session (per file for
- * per-file callbacks). An older run never overwrites a newer one. Replaced and skipped
- * runs are not results.
+ * per-file callbacks), under the config that judged it (`config`: its file's absolute
+ * path). An older run never overwrites a newer one. Replaced and skipped runs are not results.
  */
 export function recordResult(
   root: string,
   session: string,
   run: RunResult & { readonly startedAt?: number; readonly per?: Per },
   per: Per,
+  config: string,
 ): void {
   if (run.status === "replaced" || run.status === "skipped" || run.status === "started") return;
-  const key = resultKey(run.callback, per, run.files);
+  const key = resultKey(config, run.callback, per, run.files);
   const path = join(resultsDir(root, session), `${key}.json`);
   const startedAt = run.startedAt ?? Date.now() - run.durationMs;
   if (per === "batch") {
-    recordBatchResult(root, path, run, startedAt);
+    recordBatchResult(root, path, run, startedAt, config);
     return;
   }
   const previous = asSessionResult(readJson<unknown>(path));
@@ -137,11 +161,13 @@ export function recordResult(
   // The run's own record holds every field of a result: another name for it costs no new
   // file (see linkFileAtomic). A run that is not recorded so gets a file of its own. Not in
   // the git folder: the run's record is in `.cpilot/`, and a write through that name would
-  // change this one.
+  // change this one. A run's record does not name its config: it is the folder's own,
+  // and only a result outside git (kept in its config's folder) is linked.
   if (run.per === per && run.startedAt !== undefined && !inGitFolder(root)) {
     if (linkFileAtomic(runRecordPath(root, run.id), path)) return;
   }
   const entry: SessionResult = {
+    config,
     callback: run.callback,
     per,
     files: run.files,
@@ -164,6 +190,7 @@ function recordBatchResult(
   path: string,
   run: RunResult & { readonly startedAt?: number; readonly per?: Per },
   startedAt: number,
+  config: string,
 ): void {
   for (let attempt = 0; attempt < 5; attempt++) {
     const seen = fileStamp(path);
@@ -187,6 +214,7 @@ function recordBatchResult(
     const merged = mergeIntoLedger(ledger, run, startedAt);
     const summary = ledgerSummary(merged);
     const text = JSON.stringify({
+      config,
       callback: run.callback,
       per: "batch",
       files: summary.files,
@@ -214,10 +242,13 @@ function fileStamp(path: string): string {
   return st === undefined ? "" : `${st.ino}:${st.size}:${st.ctimeNs}`;
 }
 
-/** The latest result of every callback the session triggered. */
+/**
+ * The latest result of every callback the session triggered, of every config of the
+ * repository (outside git: of the config at `root`).
+ */
 export function sessionResults(root: string, session: string): SessionResult[] {
   let names: string[];
-  const dir = join(sessionPath(root, session), "results");
+  const dir = resultsPath(root, session);
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
   } catch {
@@ -235,9 +266,9 @@ export function sessionResults(root: string, session: string): SessionResult[] {
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /**
- * Remove the folders of sessions not touched for `maxAgeMs`, in the git folder and in
- * `.cpilot/` (where sessions were kept before, and still are outside git); returns how many
- * went.
+ * Remove the folders of sessions not touched for `maxAgeMs`, in the git folder (the
+ * project's and the repository top's, which keeps its results) and in `.cpilot/` (where
+ * sessions were kept before, and still are outside git); returns how many went.
  */
 export function pruneSessions(
   root: string,
@@ -245,9 +276,12 @@ export function pruneSessions(
   now = Date.now(),
 ): number {
   let removed = 0;
-  const inGit = gitStatePath(root, STATE.sessions);
-  if (inGit !== null && ownGitStatePath(root, STATE.sessions))
-    removed += pruneIn(inGit, maxAgeMs, now);
+  // the repository's top keeps the results of a project below it (see resultsHome)
+  for (const at of new Set([root, resultsHome(root)])) {
+    const inGit = gitStatePath(at, STATE.sessions);
+    if (inGit !== null && ownGitStatePath(at, STATE.sessions))
+      removed += pruneIn(inGit, maxAgeMs, now);
+  }
   if (isOwnStateDir(root, STATE.sessions))
     removed += pruneIn(statePath(root, STATE.sessions), maxAgeMs, now);
   return removed;
@@ -311,6 +345,7 @@ function asSessionResult(v: unknown): SessionResult | null {
     typeof r.startedAt === "number"
   ) {
     return {
+      config: typeof r.config === "string" ? r.config : "",
       callback: r.callback,
       per: r.per,
       files: r.files as string[],

@@ -98,7 +98,7 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
           runId: run.runId,
         },
       );
-      recordResult(spec.root, spec.session, result, run.per);
+      recordResult(spec.root, spec.session, result, run.per, config.path);
       const text = isFailure(result)
         ? renderFailure(result, { tailLines: settings.tailLines, background: true })
         : renderSuccess(result, { background: true });

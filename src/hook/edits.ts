@@ -64,7 +64,7 @@ export async function handleEdits(
   for (const run of outcome.runs) {
     const callback = config.callbacks.find((c) => c.name === run.callback);
     bookkeep(config.root, undefined, () =>
-      recordResult(config.root, session, run, callback?.per ?? "batch"),
+      recordResult(config.root, session, run, callback?.per ?? "batch", config.path),
     );
   }
   bookkeep(config.root, undefined, () => appendRunLog(outcome.runs));

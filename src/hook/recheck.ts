@@ -1,31 +1,145 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { appendRunLog } from "../agent-session/run-log.ts";
-import { recordResult, sessionResults } from "../agent-session/session-state.ts";
+import {
+  recordResult,
+  type SessionResult,
+  sessionResults,
+} from "../agent-session/session-state.ts";
+import { CONFIG_NAMES, findConfig } from "../config/find.ts";
+import { probeTimeoutMs } from "../config/load-probe.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import { loadConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine } from "../engine/engine.ts";
+import { isTracked } from "../project/tracked.ts";
 import { reportOutcome } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
+import { findRepository } from "../util/git-dir.ts";
+import { realOr } from "../util/real-path.ts";
+
+interface RecheckOptions {
+  readonly agent: string;
+  readonly session: string;
+  readonly tailLines: number;
+}
 
 /**
- * Re-run every blocking callback whose last result in this session failed, on the same
- * files (a per-file callback whose file is gone counts as fixed), and return the failures
- * that remain, rendered for the agent. A fix made any way (a shell, a formatter) counts.
+ * The session's failing results of one config: `judge` is that config loaded, or why it
+ * could not be; `label` names it when it is not the stop's own.
  */
-export async function recheckFailing(options: {
-  config: ResolvedConfig;
-  agent: string;
-  session: string;
-  tailLines: number;
-}): Promise<string[]> {
-  const { config, agent, session } = options;
+export interface JudgedFailures {
+  readonly judge: ResolvedConfig | string;
+  readonly label: string | null;
+  readonly entries: readonly SessionResult[];
+}
+
+/**
+ * Every blocking callback whose last result in this session failed, grouped by the config
+ * that judged it (in a monorepo: a package's own, the root's, a sibling's), each config
+ * loaded (or why it could not be).
+ */
+export async function judgedFailures(
+  config: ResolvedConfig,
+  session: string,
+): Promise<JudgedFailures[]> {
   const failing = sessionResults(config.root, session).filter(
     (r) => r.blocking && (r.status === "failed" || r.status === "timed_out"),
   );
   if (failing.length === 0) return [];
+  // by where each config really is: one reached through a symlinked folder is the same
+  const own = realOr(config.path);
+  const byConfig = new Map<string, SessionResult[]>();
+  for (const entry of failing) {
+    const path = entry.config === "" ? own : realOr(entry.config);
+    byConfig.set(path, [...(byConfig.get(path) ?? []), entry]);
+  }
+  const groups: JudgedFailures[] = [];
+  for (const [path, entries] of byConfig) {
+    if (path === own) {
+      groups.push({ judge: config, label: null, entries });
+      continue;
+    }
+    const name = judgeName(config, path);
+    if (name === null) continue; // not a config that judges this repository's files
+    groups.push({
+      judge: await loadJudge(path, config.root),
+      label: `cpilot: judged by ${name}:`,
+      entries,
+    });
+  }
+  return groups;
+}
+
+/**
+ * Re-run each failing callback on the same files (a per-file callback whose file is gone
+ * counts as fixed) with the config that judged it, and return the failures that remain,
+ * rendered for the agent; those of another config than the stop's say which. A fix made
+ * any way (a shell, a formatter) counts.
+ */
+export async function recheckFailing(
+  groups: readonly JudgedFailures[],
+  options: RecheckOptions,
+): Promise<string[]> {
+  const texts = await Promise.all(
+    groups.map(async ({ judge, label, entries }) => {
+      if (typeof judge === "string") {
+        return entries.map(
+          (e) =>
+            `${label} '${e.callback}' failed on ${e.files.join(", ")} and could not be re-run: ${judge}`,
+        );
+      }
+      const failures = await recheckWith(judge, entries, options);
+      return label === null ? failures : failures.map((text) => `${label}\n${text}`);
+    }),
+  );
+  return texts.flat();
+}
+
+/**
+ * The name of a recorded config other than the stop's (its path from the repository's
+ * top) when it may judge: a config file that is still the nearest one in its folder and
+ * that git tracks in the repository of `config`. Null otherwise: a record naming any other
+ * file (one the agent could have written) never makes the gate load it.
+ */
+function judgeName(config: ResolvedConfig, path: string): string | null {
+  const found = findRepository(config.root, {})?.top ?? null;
+  if (found === null) return null;
+  const top = realOr(found);
+  const name = relative(top, path);
+  if (name.startsWith("..") || !(CONFIG_NAMES as readonly string[]).includes(basename(path)))
+    return null;
+  if (findConfig(dirname(path)) !== path || !isTracked(top, name)) return null;
+  return name;
+}
+
+/** Longest another config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
+const LOAD_TIMEOUT_MS = 10_000;
+
+/**
+ * The config at `path`, loaded, or why it was not (broken, gone, did not finish loading).
+ * One that runs code shows first in a supervised child that it loads, as for a background run.
+ */
+async function loadJudge(path: string, cwd: string): Promise<ResolvedConfig | string> {
+  try {
+    return await loadConfigSupervised(path, {
+      cwd,
+      timeoutMs: probeTimeoutMs(process.env, LOAD_TIMEOUT_MS),
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return message.split("\n")[0] ?? message;
+  }
+}
+
+async function recheckWith(
+  config: ResolvedConfig,
+  entries: readonly SessionResult[],
+  options: RecheckOptions,
+): Promise<string[]> {
+  const { agent, session } = options;
   const engine = createEngine({ root: config.root, config });
   const outcomes = await Promise.all(
-    failing.map(async (entry) => {
+    entries.map(async (entry) => {
       const present = entry.files.filter((f) => existsSync(join(config.root, f)));
       if (entry.per === "file" && present.length === 0) return null;
       const files = entry.files.map((f) => ({
@@ -43,7 +157,9 @@ export async function recheckFailing(options: {
         extraEnv: { CP_AGENT: agent, CP_SESSION_ID: session },
       });
       for (const run of outcome.runs) {
-        bookkeep(config.root, undefined, () => recordResult(config.root, session, run, entry.per));
+        bookkeep(config.root, undefined, () =>
+          recordResult(config.root, session, run, entry.per, config.path),
+        );
       }
       bookkeep(config.root, undefined, () => appendRunLog(outcome.runs));
       return outcome;

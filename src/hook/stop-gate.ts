@@ -5,7 +5,7 @@ import type { ResolvedConfig } from "../config/resolve.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { bookkeep, takeStateTrouble } from "../util/bookkeeping.ts";
 import { stopReminder } from "./messages.ts";
-import { recheckFailing } from "./recheck.ts";
+import { judgedFailures, recheckFailing } from "./recheck.ts";
 
 /** What the agent adds at its stop (Claude Code's context updates): problems block like failures. */
 export interface StopExtras {
@@ -26,8 +26,9 @@ export type StopVerdict =
 
 /**
  * The agent wants to finish. Hold it (its reply makes the model go on with `reason`) while
- * a blocking callback it triggered still fails (re-run now, so a fix made any way counts),
- * or a failed background result was never delivered, or an extra problem stands; at most
+ * a blocking callback it triggered still fails (re-run now with the config that judged it,
+ * so a fix made any way counts), or a failed background result was never delivered, or an
+ * extra problem stands; at most
  * `agent.maxStopBlocks` times per session, so it never loops. Otherwise let it stop and
  * tell the person what was left. Agent-neutral: each agent translates the verdict.
  */
@@ -44,14 +45,13 @@ export async function stopGate(options: {
 }): Promise<StopVerdict> {
   const { config, agent, session } = options;
   const settings = agentSettings(config.source.agent);
-  const waiting = takeDelivery(config.root, session);
   const counter = stopCounterName(options.stopper);
   const used = readCounter(config.root, session, counter);
   // Once it will not block any more, re-running every check at each stop is wasted time.
   const spent = used >= settings.maxStopBlocks;
-  const failing = spent
-    ? []
-    : await recheckFailing({ config, agent, session, tailLines: settings.tailLines });
+  const judged = spent ? [] : await judgedFailures(config, session);
+  const waiting = takeDelivery(config.root, session);
+  const failing = await recheckFailing(judged, { agent, session, tailLines: settings.tailLines });
   const extras = (await options.extras?.()) ?? { problems: [], info: [] };
   const problems = [...failing, ...waiting.failing, ...extras.problems];
   if (problems.length > 0 && !spent) {

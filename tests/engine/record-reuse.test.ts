@@ -48,9 +48,10 @@ test("the running record becomes the finished record: same file, new content", a
 
 test("a session's latest result is the run's record under another name", async () => {
   const { root, run } = await runOnce("exit 3");
-  recordResult(root, "s1", run, "batch");
+  recordResult(root, "s1", run, "batch", "");
   const [result] = sessionResults(root, "s1");
   expect(result).toEqual({
+    config: "",
     callback: "c",
     per: "batch",
     files: ["a.ts"],
@@ -96,7 +97,8 @@ test("a result written by an older cpilot (its own entry, runId) still reads", (
     startedAt: 5,
   };
   writeFileSync(join(dir, "c@x.json"), JSON.stringify(entry));
-  expect(sessionResults(root, "s1")).toEqual([entry as never]);
+  // with no config named: the config of the folder it is kept in judged it
+  expect(sessionResults(root, "s1")).toEqual([{ ...entry, config: "" } as never]);
 });
 
 test("a locked run's lock is another name for its running record", async () => {

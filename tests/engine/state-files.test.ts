@@ -220,6 +220,7 @@ test("a notice or a session result that is not cpilot's is skipped, and the rest
       startedAt: 1,
     } as never,
     "batch",
+    "",
   );
   const results = join(root, ".cpilot", "sessions", "s1", "results");
   writeFileSync(join(results, "zz-bad.json"), JSON.stringify({ blocking: true, status: "failed" }));
