@@ -1,5 +1,5 @@
 // The value a config script evaluated to, kept for the next process: importing a TypeScript
-// config (transpile, then evaluate) was ~2.5 ms of every hook call here. Only scripts that
+// config (transpile, then evaluate) is a large part of a hook call's cost. Only scripts that
 // are plain data qualify (./plain-script.ts), keyed by cpilot's version and the exact
 // source bytes. The cache lives in the user's private runtime folder, never in the project:
 // a cache committed to a repository must not stand in for the config people read there.
