@@ -47,8 +47,8 @@ export function readLogBounded(path: string, bounds: LogBounds = WHOLE_LOG): Log
 
 /**
  * {@link readLogBounded}, the same text. On Bun a log read whole is decoded natively, from
- * no JavaScript buffer: a dense run's log (~0.7 MB) is that much less for the process's
- * garbage collector, which a hook call's ~8 MB of allocations would otherwise set off.
+ * no JavaScript buffer: a dense run's log is that much less for the process's garbage
+ * collector, which a hook call's allocations would otherwise set off.
  */
 export async function readLog(path: string, bounds: LogBounds = WHOLE_LOG): Promise<LogText> {
   if (bun === undefined) return readLogBounded(path, bounds);

@@ -391,8 +391,8 @@ const RECORD_DIAGNOSTICS = 500;
 
 /**
  * A finished run as its record keeps it: the first RECORD_DIAGNOSTICS diagnostics and how
- * many there were. A dense output's 5,000 cost ~0.8 MB and several ms to write on every
- * hook call, and again to read when the next run's session result replaces it; nothing
+ * many there were. A dense output's thousands would be written on every hook call, and
+ * read again when the next run's session result replaces it; nothing
  * reads a record's diagnostics past the first few (the log has them all).
  */
 function recordOf(run: StoredRun): StoredRun {

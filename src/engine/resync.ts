@@ -60,7 +60,7 @@ function readEntry(root: string, path: string): Entry {
 /**
  * Batches from this many files up take the file system's time before reading them, so
  * the comparison after the runs reads again only the files whose status changed since (an
- * lstat each, ~4 times cheaper than a read and hash): most callbacks rewrite nothing. A
+ * lstat each, much cheaper than a read and hash): most callbacks rewrite nothing. A
  * smaller batch is read again whole (the time costs a file write).
  */
 const READ_AGAIN_ALL_BELOW = 16;
