@@ -151,7 +151,7 @@ export function knownCleanInBytes(bytes: Uint8Array, files: readonly string[]): 
  * recently seen), and the files seen longest ago dropped past `maxEntries` (a file and each
  * diagnostic count one). The other files' table values and entries are kept as they are.
  * In pieces to be written one after the other: the entries are not copied into one buffer
- * (a dense run's are ~160 KB, and each such allocation brings the process's next garbage
+ * (a dense run's are large, and each such allocation brings the process's next garbage
  * collection nearer).
  */
 export function encodeWith(
