@@ -26,16 +26,15 @@ import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 
 /**
  * Up to this many files, a check in the terminal still reads them before the runs, so a
- * rewrite shows its line counts; past it, the rewritten files are named (a 1,000-file check
- * spent ~10 ms of CPU reading them first, and as much again comparing).
+ * rewrite shows its line counts; past it, the rewritten files are only named: reading them
+ * all first and comparing them after costs a large check more than the counts are worth.
  */
 const TERMINAL_SNAPSHOT_LIMIT = 100;
 
 /**
  * From this many files, the garbage of listing them (git's output, a folder listing per
  * folder) is collected before the runs: the heap grows well past what is alive before it
- * collects by itself. At 100,000 files (10,000 folders) that took the peak memory of
- * `check --all` from 124 to 104 MB for ~10 ms of CPU (one collection); at 20,000, 65 to 63 MB.
+ * collects by itself: one collection here lowers the peak memory of a large `check --all`.
  */
 const COLLECT_AFTER_LISTING = 10_000;
 

@@ -3,7 +3,7 @@
  * `--name=value`, `--name value`), short ones (`-h`, `-abc`, `-n 5`, `-n5`), `multiple`,
  * positionals, and `--` ending the options. Errors start with node's own first sentence
  * (but for an unknown letter in a group, `-yx`: node says 'x', this says '-x').
- * Why not parseArgs: loading node:util costs ~2 ms of CPU under Bun, on every command.
+ * Why not parseArgs: loading node:util under Bun would slow every command's start.
  */
 export interface FlagSpec {
   readonly type: "boolean" | "string";

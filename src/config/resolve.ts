@@ -131,7 +131,7 @@ export function resolveConfig(config: CpilotConfig, root: string, path = ""): Re
   };
 }
 
-/** CPU cores, from the Web API every runtime has (node:os costs a hook call ~0.4 ms to load). */
+/** CPU cores, from the Web API every runtime has (loading node:os would cost every hook call). */
 function cores(): number {
   const n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
     ?.hardwareConcurrency;

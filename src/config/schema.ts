@@ -77,7 +77,7 @@ const callbackSchema = z
     fixes: z.boolean().optional(),
     /** Checked against the callback names, and for cycles, in ./validate.ts. */
     after: z.array(z.string().regex(NAME_PATTERN, "expected a callback name")).optional(),
-    // diagnostics (issue 20)
+    // diagnostics
     format: z.enum(FORMAT_NAMES).optional(),
     report: z.enum(["new", "all"]).optional(),
     cache: z.boolean().optional(),

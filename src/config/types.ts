@@ -125,7 +125,7 @@ export interface CallbackDef {
    */
   after?: readonly string[];
 
-  // --- diagnostics (issue 20) ---
+  // --- diagnostics ---
   /**
    * How the output is read as diagnostics. Default "auto": the formats in it are
    * recognized (tsc, eslint, ruff, cargo, pytest…); "none" shows the agent the raw tail.

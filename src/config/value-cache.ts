@@ -1,5 +1,5 @@
 // The value a config script evaluated to, kept for the next process: importing a TypeScript
-// config (transpile, then evaluate) was ~2.5 ms of every hook call here, and a config that
+// config (transpile, then evaluate) is a large part of a hook call's cost, and a config that
 // runs code is first loaded in a child process. Only scripts that are plain data qualify,
 // with the modules of their own they import (./plain-script.ts), keyed by cpilot's version
 // and the exact bytes of every one of them. The cache lives in the user's private runtime

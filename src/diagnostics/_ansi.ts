@@ -1,6 +1,6 @@
 // Terminal escape sequences (colours, cursor moves, hyperlinks), as Node's own
 // `stripVTControlCharacters` matches them. Not imported from node:util: in Bun, its first
-// use loads the whole inspect module (about 4 ms of CPU in a fresh hook process), and an output
+// use loads the whole inspect module, slow in a fresh hook process, and an output
 // without an escape character, the common case, needs no pass at all.
 const ANSI =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: escape sequences are what it finds

@@ -2,9 +2,9 @@ import { restoreJitPolicy, setJitPolicy } from "../platform/jit.ts";
 
 /**
  * How many times the JIT's thresholds are raised for a process's first diagnostics steps.
- * Measured on 2026-11-24 (bench-diagnostics, 5,000 diagnostics, a fresh process): parse
- * 7.8 against 11 ms, baseline 10 against 12.5, agent view 2.2 against 3.5. Past ~400 it
- * gained nothing more.
+ * Code a one-shot process runs once is cheaper to interpret than to compile, so the first
+ * pass over a dense output is faster with the JIT held back; past a few hundred times it
+ * gains nothing more (scripts/bench-diagnostics.ts).
  */
 const SCALE = 500;
 /**

@@ -13,7 +13,7 @@ export const WHOLE_LOG: LogBounds = { head: 4 * 1024 * 1024, tail: 4 * 1024 * 10
 /**
  * What a hook call reads: a dense output's first 256 KB hold ~2,500 lines of tsc or eslint
  * (more than the diagnostics a hook reads, see HOOK_DIAGNOSTICS), and the last 64 KB a test
- * runner's summary; reading and splitting all of a 1 MB log cost a hook call ~1.5 ms.
+ * runner's summary; reading and splitting all of a large log would slow every hook call.
  */
 export const HOOK_LOG: LogBounds = { head: 256 * 1024, tail: 64 * 1024 };
 
@@ -47,8 +47,8 @@ export function readLogBounded(path: string, bounds: LogBounds = WHOLE_LOG): Log
 
 /**
  * {@link readLogBounded}, the same text. On Bun a log read whole is decoded natively, from
- * no JavaScript buffer: a dense run's log (~0.7 MB) is that much less for the process's
- * garbage collector, which a hook call's ~8 MB of allocations would otherwise set off.
+ * no JavaScript buffer: a dense run's log is that much less for the process's garbage
+ * collector, which a hook call's allocations would otherwise set off.
  */
 export async function readLog(path: string, bounds: LogBounds = WHOLE_LOG): Promise<LogText> {
   if (bun === undefined) return readLogBounded(path, bounds);

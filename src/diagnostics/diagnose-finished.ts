@@ -42,10 +42,10 @@ export interface Diagnosed {
 }
 
 /**
- * Diagnostics a hook call reads from one run's output, at most: each costs ~2 µs in a
- * hook's fresh process (a regex match, an object, a fingerprint, a match against the
- * baseline, a sort key), so a dense output of 5,000 cost ~10 ms per call (measured in
- * scripts/bench-diagnostics.ts), where 1,000 cost ~2. An agent is shown ~40 of them in full
+ * Diagnostics a hook call reads from one run's output, at most: each costs a hook's fresh
+ * process some work (a regex match, an object, a fingerprint, a match against the
+ * baseline, a sort key), which a dense output pays on every call (scripts/bench-diagnostics.ts
+ * measures it). An agent is shown ~40 of them in full
  * anyway; past these, it is told that more are in the log. `cpilot check`, MCP and the
  * exports read up to MAX_DIAGNOSTICS.
  */

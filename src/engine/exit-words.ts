@@ -42,7 +42,7 @@ export function describeExit(
     (exitCode < 126 ? toolExitMeaning(tool, exitCode) : undefined) ?? EXIT_MEANINGS[exitCode];
   if (meaning) return `exit ${exitCode} (${meaning})`;
   if (exitCode > 128 && exitCode < 160) {
-    // node:os only here: loading it costs every hook call ~0.4 ms.
+    // node:os only here: loading it up front would cost every hook call.
     const { signals } = nodeBuiltin<typeof NodeOs>("node:os").constants;
     const name = Object.entries(signals).find(([, n]) => n === exitCode - 128)?.[0];
     if (name) return `exit ${exitCode} (its child was killed by ${name})`;

@@ -60,7 +60,7 @@ function readEntry(root: string, path: string): Entry {
 /**
  * Batches from this many files up take the file system's time before reading them, so
  * the comparison after the runs reads again only the files whose status changed since (an
- * lstat each, ~4 times cheaper than a read and hash): most callbacks rewrite nothing. A
+ * lstat each, much cheaper than a read and hash): most callbacks rewrite nothing. A
  * smaller batch is read again whole (the time costs a file write).
  */
 const READ_AGAIN_ALL_BELOW = 16;
@@ -99,11 +99,9 @@ function unchangedSince(abs: string, old: Entry, readAt: number): boolean {
 }
 
 /**
- * The cost model: adding an inotify watch costs about what 1.2 lstat calls do (~3 us of
- * CPU against ~2.5 us, 2,000 folders and 10,000 files measured here on 2026-11-24; the
- * first measure, 36 us a watch, was a busy machine's wall time), and the watch is paid per
- * folder, the stat per file: a batch with 2 files or more per folder is cheaper to watch.
- * At 20,000 files in 10-file folders that took `check --all` from 155 to 134 ms of CPU.
+ * The cost model: adding an inotify watch costs about what one lstat call does, and the
+ * watch is paid per folder, the stat per file: a batch with 2 files or more per folder is
+ * cheaper to watch.
  */
 const FILES_PER_WATCH = 2;
 
@@ -161,8 +159,8 @@ function fileSystemNow(root: string, fallback = true): number | null {
 
 /**
  * For a time-only snapshot: the files written since it was taken, and those a callback
- * deleted, confirmed with one lstat each: every planned file (10,000 took ~22 ms here),
- * or, when their folders were watched, only those the watch saw touched.
+ * deleted, confirmed with one lstat each: every planned file, or, when their folders were
+ * watched, only those the watch saw touched.
  */
 function changedSince(root: string, before: Snapshot & { since: number }): Resync[] {
   const touched = before.watch?.touched() ?? null;

@@ -147,7 +147,7 @@ export function pruneRuns(root: string, keep: number, budget = Number.POSITIVE_I
   }
   // each run has two files (a log and a record): few enough names cannot be enough runs
   // due, and most calls stop here, before building and sorting the list (whose garbage
-  // cost a hook call ~1 ms: a collector thread)
+  // would cost a hook call a collection)
   const tenth = Math.ceil(keep / 10);
   const due = budget === Number.POSITIVE_INFINITY ? 1 : Math.min(PRUNE_STEP, tenth + 1);
   if (names.length < 2 * (keep + due)) return;

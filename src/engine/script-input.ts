@@ -61,7 +61,7 @@ const unusualKinds = new WeakMap<EditBatch, ReadonlyMap<string, ChangeKind>>();
 /**
  * The batch's kinds for paths that are not "modified", built once per batch. Most changes
  * are modifications (all of them for `check --all`), and indexing only the others keeps
- * a 20,000-file batch from costing a 20,000-entry map (~20 ms) per check.
+ * a large batch from costing a map entry per file for each check.
  */
 function kindsNotModified(batch: EditBatch): ReadonlyMap<string, ChangeKind> {
   let kinds = unusualKinds.get(batch);
@@ -124,7 +124,7 @@ const BASH_OWN = new Set(
 /**
  * The words of a bash string that is one plain command (`eslint --fix "$@"`: words of
  * letters, digits and `_./:@%+,=-`, and `"$@"`), which bash would run as exactly that argv:
- * such a command is started without bash (~1.5 ms less a process). Null for anything else.
+ * such a command is started without bash, one process fewer. Null for anything else.
  */
 export function plainCommand(run: string): string[] | null {
   if (run.length > 4096) return null;

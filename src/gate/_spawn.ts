@@ -35,9 +35,8 @@ export function runProcess(
   },
 ): Promise<ProcessOutcome> {
   // Before the plugin starts, so what it leaves behind (`setsid` included) comes to this
-  // process when the plugin exits, and is found by the marker in its environment. The
-  // first call loads the FFI (~1 ms, once per process): later, a quick plugin's orphan
-  // could already have gone to init.
+  // process when the plugin exits, and is found by the marker in its environment. Not
+  // later: a quick plugin's orphan could already have gone to init.
   return becomeSubreaper().then(() => runPlugin(argv, options, randomHex(8)));
 }
 

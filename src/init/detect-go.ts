@@ -12,8 +12,8 @@ const GOLANGCI = [".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangc
  */
 export function detectGo(p: ProjectFiles): Proposal[] {
   if (!p.has("go.mod")) return [];
-  // a nested module is linted with the project's one .golangci.yml (zap's Makefile runs
-  // golangci-lint in each module)
+  // a nested module is linted with the project's one .golangci.yml, as projects that run
+  // golangci-lint in each module do
   const golangci =
     p.first(...GOLANGCI) ??
     (p.top !== p.root && GOLANGCI.some((f) => p.textAt(join(p.top, f)) !== undefined)

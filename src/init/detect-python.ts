@@ -15,7 +15,7 @@ interface PyTool {
   readonly fixes?: boolean;
 }
 
-// Output formats (issue #20): cpilot parses each tool's readable default, and `cpilot logs`
+// Output formats: cpilot parses each tool's readable default, and `cpilot logs`
 // shows the raw log, so init keeps the readable forms and adds only what makes them exact:
 // - ruff: its default (full) output, parsed with its codes; not `--output-format concise`,
 //   which under `--quiet` drops the summary that tells ruff's lines from flake8's.

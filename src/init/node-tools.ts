@@ -22,7 +22,7 @@ export interface NodeTool {
 
 /**
  * The JavaScript tools init knows, formatters and linters, in the order they are proposed.
- * Output formats (issue #20): each keeps its default, which cpilot parses (file, line, code)
+ * Output formats: each keeps its default, which cpilot parses (file, line, code)
  * and which `cpilot logs` shows as a person reads it. Not eslint's `--format json` (one long
  * line in the log; `unix` and `compact` left eslint 9's core), nor biome's `--reporter=json`
  * (experimental, unreadable) or oxlint's `--format json`.

@@ -1,8 +1,7 @@
 /**
  * A `node:` built-in, loaded when first asked for. A static import is loaded at start-up
- * by every command of the compiled binary, and some cost milliseconds there (node:crypto
- * ~4 ms, node:child_process with its streams ~5 ms): too much on the hook path, which runs
- * on every edit. Works on Bun, Deno and Node (process.getBuiltinModule).
+ * by every command of the compiled binary, and some (node:crypto, node:child_process with
+ * its streams) are slow to load: too much on the hook path, which runs on every edit. Works on Bun, Deno and Node (process.getBuiltinModule).
  */
 export function nodeBuiltin<T>(id: `node:${string}`): T {
   const get = (process as unknown as { getBuiltinModule?: (id: string) => unknown })

@@ -4,11 +4,12 @@ import { bun } from "./bun.ts";
  * CRC-32 (IEEE, as zlib computes it) of a string's UTF-8 bytes: Bun's native one, else
  * the same sum in JavaScript (Deno, Node), so both read what the other saved. A hook
  * process fingerprints thousands of strings at once (diagnostics for the baseline): a
- * JavaScript loop over their characters costs ~5-10 ms of CPU there before the engine
- * compiles it, Bun's ~1.5 ms; node:zlib's own crc32 costs ~10 ms just to load in Bun.
+ * JavaScript loop over their characters is slow there before the engine compiles it, and
+ * node:zlib's own crc32 is slow just to load in Bun.
  * `seed`, a previous sum, continues it (zlib's `crc32(crc, buf)`): crc32(b, crc32(a)) is
  * crc32(a + b), without making the joined string. Bun's function itself, looked up once:
- * reading `Bun.hash.crc32`, or a wrapper's call, on each of 5,000 sums cost more than the sums.
+ * reading `Bun.hash.crc32`, or a wrapper's call, on each of thousands of sums costs more
+ * than the sums.
  */
 export const crc32: (text: string, seed?: number) => number = bun?.hash.crc32 ?? crc32Portable;
 

@@ -162,8 +162,7 @@ export async function watchDirectories(
 
 /**
  * Closing the last descriptor of an inotify instance waits for the kernel to retire its
- * watches (an RCU grace period: 0 to 15 ms here, at random), and so would this process's
- * exit. A short-lived `sleep` that inherits the descriptor takes the last close, and that
+ * watches (an RCU grace period, of random length), and so would this process's exit. A short-lived `sleep` that inherits the descriptor takes the last close, and that
  * wait, off the caller's path. Best effort: without it the close simply costs the wait.
  */
 function handOff(fd: number): void {

@@ -118,8 +118,8 @@ function signalRun(pid: number, marker: string | null, signal: NodeJS.Signals): 
  */
 export async function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
   // Linux under Bun: orphans of the run come to this process, where they can be found.
-  // Before the child starts: its first call loads the FFI (~1 ms, once per process), and a
-  // quick `setsid x &; exit` could orphan x before a later prctl.
+  // Before the child starts: its first call loads the FFI, and a quick `setsid x &; exit`
+  // could orphan x before a later prctl.
   await becomeSubreaper();
   const marker = req.marker ?? null;
   let timedOut = false;

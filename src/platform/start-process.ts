@@ -39,8 +39,8 @@ export interface StartedProcess {
 
 /**
  * Start a process with an argument array (never a shell). Bun's native spawn where it
- * exists (node:child_process with its streams costs ~5 ms to load in the compiled binary,
- * on every hook call); node:child_process elsewhere (Deno, Node). Never throws.
+ * exists (node:child_process with its streams is slow to load in the compiled binary, and
+ * every hook call would pay it); node:child_process elsewhere (Deno, Node). Never throws.
  */
 export function startProcess(
   command: string,

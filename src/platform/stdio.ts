@@ -6,8 +6,8 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
  * Write all of `text` to stdout (1) or stderr (2) before returning. Synchronous on purpose:
- * the first touch of `process.stdout`/`process.stderr` costs ~8 ms in the compiled binary,
- * and every hook call and pre-commit run would pay it. Short writes continue; a full
+ * the first touch of `process.stdout`/`process.stderr` is slow in the compiled binary, and
+ * every hook call and pre-commit run would pay it. Short writes continue; a full
  * non-blocking pipe (EAGAIN) is waited on; a reader that went away ends the write.
  */
 export function writeFd(fd: 1 | 2, text: string): void {
@@ -42,7 +42,7 @@ let stdoutGuarded = false;
  * (a config's or a TypeScript callback's output), go to stderr, while {@link writeOut} still
  * writes fd 1. The redirection itself is put in place by {@link beforeUserCode}, when code
  * that is not cpilot's is about to run here: redefining `process.stdout` makes Bun build
- * its whole lazy `process` object (~3 ms), which a call with a JSON config never needs.
+ * its whole lazy `process` object, which a call with a JSON config never needs.
  * `cpilot mcp` uses the stream-based guard its transport needs.
  */
 export function keepStdoutForProtocol(): void {
@@ -98,7 +98,7 @@ export function writeErr(text: string): void {
 
 /**
  * Is this descriptor a terminal? fstat tells a pipe, a file or /dev/null at once; only
- * another character device (a terminal, most likely) pays for loading node:tty (~5 ms).
+ * another character device (a terminal, most likely) pays for loading node:tty.
  */
 export function isTerminal(fd: 0 | 1 | 2): boolean {
   try {

@@ -46,9 +46,9 @@ export interface SurveyStart {
 /**
  * Index entries from which the untracked walk runs beside the tracked files' check rather
  * than after it. `git status` stats every tracked file (on threads), then walks every
- * folder for untracked files on one thread: at 20,000 files here 27 + 23 ms, and split in
- * two processes on two cores 39 ms, for ~5 ms more CPU. At 2,000 the second process costs
- * what it saves (7.1 ms either way, 2 ms more CPU), so small repositories keep one.
+ * folder for untracked files on one thread. Split in two processes on two cores, a large
+ * repository's survey ends sooner for a little more CPU; in a small one the second process
+ * costs what it saves, so small repositories keep one.
  */
 export const SPLIT_FROM_ENTRIES = 4000;
 

@@ -14,8 +14,8 @@ const ARGS = [
  * Which of `paths` (from the top) differ from the index in the working tree: what
  * `git diff --name-only` says, asked of `git status` instead. When a file matches the
  * index but for its stat data (a version cpilot checked out, a file put back), `git diff`
- * takes the index lock and rewrites the whole index, after a stat of every tracked file
- * (~45 ms at 20,000 files), whatever GIT_OPTIONAL_LOCKS says; `git status` compares the
+ * takes the index lock and rewrites the whole index, after a stat of every tracked file,
+ * whatever GIT_OPTIONAL_LOCKS says; `git status` compares the
  * named files only and, with optional locks off, writes nothing. Throws a CpilotError when
  * git fails.
  */

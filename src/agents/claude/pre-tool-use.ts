@@ -38,8 +38,8 @@ export async function onPreToolUse(ctx: HookContext): Promise<HookReply> {
 
 /**
  * Permission modes in which Claude Code shows a hook's "ask" to the person. In the others it
- * has let the call through unasked (`auto`, and `bypassPermissions` before 2.1.233: issues
- * 89561 and 77212), so a deny a person may overrule stays a deny there.
+ * has let the call through unasked (`auto`, and `bypassPermissions` in Claude Code before
+ * 2.1.233), so a deny a person may overrule stays a deny there.
  */
 const ASKING_MODES = new Set(["default", "plan"]);
 

@@ -1,7 +1,6 @@
 // A callback's baseline on disk: a small JSON table of its files (parsed natively, however
 // many) and their diagnostics' numbers as bytes read straight into a Float64Array, so a
-// dense run's thousands of diagnostics cost no JSON.parse (~0.6 ms in a fresh hook process
-// for 5,000) nor JSON.stringify to save them.
+// dense run's thousands of diagnostics cost no JSON.parse nor JSON.stringify to save them.
 //
 //   0  u32 MAGIC ("cpbl"), in the writer's byte order: another order reads as no baseline
 //   4  u32 VERSION
@@ -35,7 +34,7 @@ const MAGIC = 0x6c627063; // "cpbl" read as a little-endian u32
  * severity differently, since a diagnostic's fingerprint is made of them. An older baseline
  * then reads as none and the first-sight rules decide (see compare.ts): kept, its stale
  * fingerprints would make old diagnostics look new, and saved as the agent's, stay so.
- * 4: mypy's pretty output read whole (2026-11-24).
+ * 4: mypy's pretty output read whole.
  * 5: records keyed by content, not by path.
  */
 const VERSION = 5;
@@ -129,8 +128,8 @@ export function decodeBaseline(bytes: Uint8Array): SavedFiles | null {
  * Do saved bytes say, without decoding them, that each of `files` is known clean? A search
  * of the table's text for each one's `"<path>":0` member (its JSON key right after the `{`
  * or `,` that starts a member: inside a key every `"` is escaped, and the values hold
- * numbers only, so neither `{"` nor `,"` occurs elsewhere). ~0.1 ms in a 20,000-file
- * baseline, where decoding it costs several: for a run over a few files.
+ * numbers only, so neither `{"` nor `,"` occurs elsewhere). Far cheaper than decoding a
+ * large baseline: for a run over a few files.
  */
 export function knownCleanInBytes(bytes: Uint8Array, files: readonly string[]): boolean {
   const at = layout(bytes);
@@ -152,7 +151,7 @@ export function knownCleanInBytes(bytes: Uint8Array, files: readonly string[]): 
  * recently seen), and the files seen longest ago dropped past `maxEntries` (a file and each
  * diagnostic count one). The other files' table values and entries are kept as they are.
  * In pieces to be written one after the other: the entries are not copied into one buffer
- * (a dense run's are ~160 KB, and each such allocation brings the process's next garbage
+ * (a dense run's are large, and each such allocation brings the process's next garbage
  * collection nearer).
  */
 export function encodeWith(
