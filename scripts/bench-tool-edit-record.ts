@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AGENT_HOOK_FILES } from "../src/agents/registry.ts";
-import { resolveConfig } from "../src/config/resolve.ts";
 import { protectHookFiles } from "../src/config/hook-files.ts";
+import { resolveConfig } from "../src/config/resolve.ts";
 import { noteToolEdits, recordTurnStart } from "../src/hook/shell-edits.ts";
 import { gitIn, HOOK_FILE, makeRepo } from "./_bench-repo.ts";
 
