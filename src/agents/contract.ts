@@ -63,8 +63,6 @@ export interface HookPlace {
    * crashes (written by an older cpilot): what is wrong, in words.
    */
   readonly gateFailsOpen?: string;
-  /** Set when a hook an install adds is not here (written by an older cpilot): what goes unseen, in words. */
-  readonly outdated?: string;
 }
 
 /** Why an agent skips hooks that are written, and what makes it run them. */
@@ -175,6 +173,12 @@ export interface Agent extends HookAgent {
   homeDir(home: string, env: NodeJS.ProcessEnv): string;
   /** Every file its hooks for this project may live in (project first, then the user's). */
   hookPlaces(root: string, home: string, env: NodeJS.ProcessEnv): Promise<HookPlace[]>;
+  /**
+   * The `hooks` map `cpilot install <name>` writes in those files (events to lists of
+   * entries, grouped with a `matcher` or flat), with any command: doctor names each event
+   * and matcher an installed file lacks. Absent where the hooks are not such a map (a plugin).
+   */
+  writtenHooks?(): Promise<Readonly<Record<string, unknown>>>;
   /**
    * doctor: what else cpilot installed for this agent besides its hooks (Claude Code's
    * format-on-save mod), each saying whether it is in place and loaded; absent or empty when

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Agent } from "../agents/contract.ts";
+import type { Agent, HookPlace } from "../agents/contract.ts";
 import { SERVER_NAME } from "../mcp/install/index.ts";
 import { isObject } from "../util/json-file.ts";
 import { onPath } from "./callback-command.ts";
 import { brokenHookCommand } from "./hook-command-check.ts";
+import { missingHooks } from "./missing-hooks.ts";
 import { liveDriver } from "./prove/drivers.ts";
 import type { AgentCheck } from "./types.ts";
 
@@ -52,6 +53,18 @@ async function hookSwitches(
   return driver === null ? [] : ((await driver).hookSwitches?.(root, home, env) ?? []);
 }
 
+/** The first wired hook file that lacks hooks the current install writes, as a problem line. */
+async function outdatedHooks(agent: Agent, places: readonly HookPlace[]): Promise<string | null> {
+  const written = await agent.writtenHooks?.();
+  if (written === undefined) return null;
+  for (const place of places.filter((p) => p.wired)) {
+    const missing = missingHooks(place, written);
+    if (missing.length > 0)
+      return `the hooks in ${place.path} are from an older cpilot: it has no cpilot hook for ${missing.join(", ")}; run \`cpilot install ${agent.name}\` again`;
+  }
+  return null;
+}
+
 /** Is this agent here, and is cpilot wired into it? Null when the agent is not found. */
 export async function checkAgent(
   agent: Agent,
@@ -90,11 +103,7 @@ export async function checkAgent(
     openPlace === undefined
       ? null
       : `the write gate in ${openPlace.path} does not fail closed: ${openPlace.gateFailsOpen}; run \`cpilot install ${agent.name}\` again`;
-  const oldPlace = places.find((p) => p.wired && p.outdated !== undefined);
-  const outdated =
-    oldPlace === undefined
-      ? null
-      : `the hooks in ${oldPlace.path} are from an older cpilot: ${oldPlace.outdated}; run \`cpilot install ${agent.name}\` again`;
+  const outdated = await outdatedHooks(agent, places);
   const mcp = mcpWired(agent, root, env);
   const wired = hooks.wired || mcp?.wired === true;
   const addOns = (await agent.addOns?.(home, env)) ?? [];

@@ -251,8 +251,7 @@ describe("cpilot doctor", () => {
       )?.problem;
     const before = problem();
     expect(before).toContain("are from an older cpilot");
-    expect(before).toContain("UserPromptSubmit (the turn's start)");
-    expect(before).toContain("PostToolUse on run_shell_command (edits through the shell)");
+    expect(before).toContain("UserPromptSubmit, PostToolUse on run_shell_command, SubagentStop");
     expect(before).toContain("run `cpilot install qwen` again");
     expect(cpilot(["install", "qwen"], { cwd: p.dir, env: p.env }).code).toBe(0);
     expect(problem()).toBeNull();

@@ -31,6 +31,15 @@ export const claude: Agent = {
   isCommand: (name) => name.includes("claude"),
   projectDir: ".claude",
   homeDir: claudeConfigDir,
+  // PostToolBatch is left out: install leaves it out where Claude Code is older than 2.1
+  writtenHooks: async () =>
+    (await import("./hooks-config.ts")).cpilotHooks({
+      command: "cpilot hook claude",
+      timeout: 600,
+      batchEvent: false,
+      failClosed: true,
+      rewakeTimeout: 600,
+    }),
   hookPlaces: async (root, home, env) => {
     const { groupedHookPlace } = await import("../kit/hook-places.ts");
     return [

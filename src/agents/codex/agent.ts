@@ -2,14 +2,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "../contract.ts";
-import type { NeededHook } from "../kit/hook-places.ts";
 import { codexHome, codexProtocol } from "./protocol.ts";
-
-/** The hooks that see edits through the shell, which installs before them lack. */
-const SHELL_HOOKS: NeededHook[] = [
-  { event: "UserPromptSubmit", why: "the turn's start" },
-  { event: "PostToolUse", tool: "Bash", why: "edits through the shell" },
-];
 
 export const codex: Agent = {
   ...codexProtocol,
@@ -45,6 +38,7 @@ export const codex: Agent = {
   isCommand: (name) => name === "codex",
   projectDir: ".codex",
   homeDir: codexHome,
+  writtenHooks: async () => (await import("./hooks-file.ts")).codexHooks("cpilot hook codex", 600),
   hookPlaces: async (root, home, env) => {
     const [{ groupedHookPlace }, { codexHooksPath }, { codexInactive }] = await Promise.all([
       import("../kit/hook-places.ts"),
@@ -53,12 +47,7 @@ export const codex: Agent = {
     ]);
     const places = [];
     for (const scope of ["project", "user"] as const) {
-      const place = groupedHookPlace(
-        codexHooksPath(scope, root, home, env),
-        "codex",
-        "PreToolUse",
-        SHELL_HOOKS,
-      );
+      const place = groupedHookPlace(codexHooksPath(scope, root, home, env), "codex", "PreToolUse");
       // written is not enough: Codex skips hooks it does not trust (asked of Codex itself)
       const inactive = place.wired
         ? await codexInactive(root, place.path, env, scope === "user")

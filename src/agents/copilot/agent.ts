@@ -50,6 +50,10 @@ export const copilot: Agent = {
   isCommand: (name) => name === "copilot",
   projectDir: ".github/hooks",
   homeDir: (home, env) => env.COPILOT_HOME || join(home || homedir(), ".copilot"),
+  writtenHooks: async () => {
+    const file = (await import("./install.ts")).copilotHooksFile("cpilot hook copilot", 600);
+    return file.hooks as Record<string, unknown>;
+  },
   hookPlaces: async (root, _home, env) => {
     const [{ jsonHookPlace }, { copilotHooksPath, isCopilotCpilotCommand }, { copilotTrusts }] =
       await Promise.all([

@@ -30,6 +30,10 @@ export const cursor: Agent = {
   isCommand: (name) => name === "cursor-agent" || name === "cursor",
   projectDir: ".cursor",
   homeDir: (home) => join(home, ".cursor"),
+  writtenHooks: async () => {
+    const { addCursorHooks } = await import("./hooks-file.ts");
+    return addCursorHooks({}, "cpilot hook cursor", 600).hooks as Record<string, unknown>;
+  },
   hookPlaces: async (root, home) => {
     const [{ jsonHookPlace }, { isCpilotHookCommand }, { isObject }, { cursorHooksPath }] =
       await Promise.all([

@@ -1,14 +1,7 @@
 /** Gemini CLI: hooks in .gemini/settings.json (project or home). */
 import { join } from "node:path";
 import type { Agent, InactiveHooks } from "../contract.ts";
-import type { NeededHook } from "../kit/hook-places.ts";
 import { geminiProtocol } from "./protocol.ts";
-
-/** The hooks that see edits through the shell, which installs before them lack. */
-const SHELL_HOOKS: NeededHook[] = [
-  { event: "BeforeAgent", why: "the turn's start" },
-  { event: "AfterTool", tool: "run_shell_command", why: "edits through the shell" },
-];
 
 const UNTRUSTED: InactiveHooks = {
   reason:
@@ -51,6 +44,8 @@ export const gemini: Agent = {
   isCommand: (name) => name === "gemini",
   projectDir: ".gemini",
   homeDir: (home) => join(home, ".gemini"),
+  writtenHooks: async () =>
+    (await import("./settings.ts")).geminiHooks("cpilot hook gemini", 600_000),
   hookPlaces: async (root, home, env) => {
     const [{ groupedHookPlace }, { geminiSettingsPath }, { geminiTrusts }] = await Promise.all([
       import("../kit/hook-places.ts"),
@@ -61,12 +56,7 @@ export const gemini: Agent = {
     const trustedNow =
       env.GEMINI_CLI_TRUST_WORKSPACE === "true" || geminiTrusts(root, home, env) !== false;
     return (["project", "user"] as const).map((scope) => {
-      const place = groupedHookPlace(
-        geminiSettingsPath(scope, root, home),
-        "gemini",
-        undefined,
-        SHELL_HOOKS,
-      );
+      const place = groupedHookPlace(geminiSettingsPath(scope, root, home), "gemini");
       return place.wired && !trustedNow ? { ...place, inactive: UNTRUSTED } : place;
     });
   },

@@ -45,54 +45,11 @@ export function jsonHookPlace(
   }
 }
 
-/** A hook an install adds: cpilot's command on `event`, for `tool` when set; `why` says what it sees. */
-export interface NeededHook {
-  readonly event: string;
-  readonly tool?: string;
-  readonly why: string;
-}
-
 /**
  * A JSON hook file in Claude Code's grouped schema (Claude Code, Gemini CLI, Codex, Qwen).
- * With `gateEvent`, cpilot's hook on that event must be a fail-closed command; each of
- * `needs` missing from a wired file makes it outdated.
+ * With `gateEvent`, cpilot's hook on that event must be a fail-closed command.
  */
-export function groupedHookPlace(
-  path: string,
-  agent: string,
-  gateEvent?: string,
-  needs: readonly NeededHook[] = [],
-): HookPlace {
-  const place = groupedHookFile(path, agent, gateEvent);
-  if (!place.wired || needs.length === 0) return place;
-  try {
-    const hooks = readJsonObject(path).hooks;
-    const missing = needs.filter((n) => !hasHookFor(hooks, agent, n));
-    if (missing.length === 0) return place;
-    const what = missing.map((n) => `${n.event}${n.tool ? ` on ${n.tool}` : ""} (${n.why})`);
-    return { ...place, outdated: `it has no cpilot hook for ${what.join(", ")}` };
-  } catch {
-    return place;
-  }
-}
-
-/** Whether cpilot has a hook on the event whose group's matcher takes the tool. */
-function hasHookFor(hooks: unknown, agent: string, need: NeededHook): boolean {
-  const groups = isObject(hooks) ? hooks[need.event] : undefined;
-  if (!Array.isArray(groups)) return false;
-  return groups.some((group) => {
-    if (!isObject(group) || cpilotCommandsIn(group.hooks, agent).length === 0) return false;
-    if (need.tool === undefined || group.matcher === undefined || group.matcher === "") return true;
-    if (typeof group.matcher !== "string") return false;
-    try {
-      return new RegExp(`^(?:${group.matcher})$`).test(need.tool);
-    } catch {
-      return false;
-    }
-  });
-}
-
-function groupedHookFile(path: string, agent: string, gateEvent?: string): HookPlace {
+export function groupedHookPlace(path: string, agent: string, gateEvent?: string): HookPlace {
   const ours = (cmd: unknown) => isCpilotHookCommand(cmd, agent);
   return jsonHookPlace(
     path,

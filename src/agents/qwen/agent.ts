@@ -1,14 +1,7 @@
 /** Qwen Code: hooks in .qwen/settings.json (project or home), Claude Code's schema. */
 import { join } from "node:path";
 import type { Agent } from "../contract.ts";
-import type { NeededHook } from "../kit/hook-places.ts";
 import { qwenProtocol } from "./protocol.ts";
-
-/** The hooks that see edits through the shell, which installs before them lack. */
-const SHELL_HOOKS: NeededHook[] = [
-  { event: "UserPromptSubmit", why: "the turn's start" },
-  { event: "PostToolUse", tool: "run_shell_command", why: "edits through the shell" },
-];
 
 export const qwen: Agent = {
   ...qwenProtocol,
@@ -34,13 +27,14 @@ export const qwen: Agent = {
   isCommand: (name) => name === "qwen",
   projectDir: ".qwen",
   homeDir: (home) => join(home, ".qwen"),
+  writtenHooks: async () => (await import("./install.ts")).qwenHooks("cpilot hook qwen", 600),
   hookPlaces: async (root, home) => {
     const [{ groupedHookPlace }, { qwenSettingsPath }] = await Promise.all([
       import("../kit/hook-places.ts"),
       import("./install.ts"),
     ]);
     return (["project", "user"] as const).map((scope) =>
-      groupedHookPlace(qwenSettingsPath(scope, root, home), "qwen", "PreToolUse", SHELL_HOOKS),
+      groupedHookPlace(qwenSettingsPath(scope, root, home), "qwen", "PreToolUse"),
     );
   },
 };
