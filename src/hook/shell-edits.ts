@@ -68,9 +68,23 @@ function hookSettings(): string[] {
   }
 }
 
-/** The project now; `turn`, the ignore rules as the turn started (none: it starts now). */
-function snapshotNow(config: ResolvedConfig, turn?: TurnRules): TreeSnapshot | null {
-  return takeSnapshot(config.root, protectedKind(config), watchedName, hookSettings(), turn);
+/**
+ * The project now. `turn`: the ignore rules the session's record holds (none: they are
+ * taken now); `newTurn`: a turn starts now, which keeps them.
+ */
+function snapshotNow(
+  config: ResolvedConfig,
+  turn?: TurnRules,
+  newTurn = false,
+): TreeSnapshot | null {
+  return takeSnapshot(
+    config.root,
+    protectedKind(config),
+    watchedName,
+    hookSettings(),
+    turn,
+    newTurn,
+  );
 }
 
 function save(config: ResolvedConfig, session: string, name: string, value: unknown): void {
@@ -143,10 +157,13 @@ function locked<T>(config: ResolvedConfig, session: string, update: () => T): T 
   }
 }
 
-/** The agent's turn starts: record the project's files as they are now. */
+/**
+ * The agent's turn starts: record the project's files as they are now, and keep the ignore
+ * rules the session's record started with.
+ */
 export function recordTurnStart(config: ResolvedConfig, session: string): void {
   locked(config, session, () => {
-    const snap = snapshotNow(config);
+    const snap = snapshotNow(config, loadSnapshot(config, session)?.turn, true);
     if (snap !== null) save(config, session, SNAPSHOT, snap);
   });
 }

@@ -62,7 +62,8 @@ export function takeSnapshot(
   isProtected: ProtectedKind,
   watched: WatchedNames,
   extra: readonly string[] = [],
-  turnStart?: TurnRules,
+  earlier?: TurnRules,
+  newTurn = false,
 ): TreeSnapshot | null {
   const where = runGit(root, [
     "rev-parse",
@@ -76,11 +77,18 @@ export function takeSnapshot(
   const [top, hooks, exclude] = where.stdout.split("\n");
   if (!top || !hooks || !exclude) return null;
   const at = Date.now();
-  const kept = pinned(turnStart?.excludesFile ?? excludesFileNow(root));
+  const kept = pinned(earlier?.excludesFile ?? excludesFileNow(root));
   const files: Record<string, string> = {};
   const rules: Record<string, string> = {};
   if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH, kept, rules)) return null;
-  const turn = turnStart ?? { at, excludesFile: kept[0][1], hiddenRules: rules };
+  // A new turn of the same session keeps the rules its first turn started with: a rule the
+  // agent added in one turn hides nothing in the next.
+  const turn =
+    earlier === undefined
+      ? { at, excludesFile: kept[0][1], hiddenRules: rules }
+      : newTurn
+        ? { ...earlier, at }
+        : earlier;
   for (const rel of hiddenByNewRules(root, turn, rules, () => distrustEnv(root, kept)))
     files[rel] ??= signature(root, rel, isProtected(rel) !== null);
   const index = lookAtIndex(root);

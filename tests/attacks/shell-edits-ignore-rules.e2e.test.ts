@@ -59,3 +59,21 @@ test("a build output the project's own .gitignore ignored is not taken for the a
   expect(after).not.toContain("dist/x.ts");
   expect(stop(p)).not.toContain("dist/x.ts");
 });
+
+test("ignore rules the agent added in one turn hide nothing in its next turn", () => {
+  const p = committed();
+  const list = join(tempDir("cpilot-excludes-"), "list");
+  writeFileSync(list, "src/later.ts\n");
+  turnStarts(p);
+  git(p, "config", "core.excludesFile", list);
+  mkdirSync(p.path("lib"));
+  writeFileSync(p.path("lib/.gitignore"), "*\n");
+  afterShell(p);
+  stop(p);
+  turnStarts(p);
+  writeFileSync(p.path("src/later.ts"), "export const l = BAD;\n");
+  writeFileSync(p.path("lib/evil.ts"), "export const e = BAD;\n");
+  const named = afterShell(p).split("files your command changed:")[1] ?? "";
+  expect(named).toContain("src/later.ts");
+  expect(named).toContain("lib/evil.ts");
+});
