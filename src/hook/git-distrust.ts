@@ -16,11 +16,15 @@ const PINNED: readonly (readonly [string, string])[] = [
 ];
 
 /**
- * The environment for a git call in `cwd` that trusts none of those settings: given as
+ * The environment for a git call in `cwd` that trusts none of those settings (and takes
+ * `kept` as given): given as
  * `GIT_CONFIG_KEY_<n>` pairs, which take any name (a filter driver's may hold `=`).
  */
-export function distrustEnv(cwd: string): GitEnv {
-  const settings: (readonly [string, string])[] = [...PINNED];
+export function distrustEnv(
+  cwd: string,
+  kept: readonly (readonly [string, string])[] = [],
+): GitEnv {
+  const settings: (readonly [string, string])[] = [...PINNED, ...kept];
   const filters = runGit(cwd, ["config", "-z", "--get-regexp", "^filter\\."], configEnv(PINNED));
   if (filters.ok) {
     const drivers = new Set<string>();

@@ -13,6 +13,7 @@ import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
+import { type TurnRules, validTurnRules } from "./ignore-rules.ts";
 import {
   ABSENT,
   compareSnapshots,
@@ -67,8 +68,23 @@ function hookSettings(): string[] {
   }
 }
 
-function snapshotNow(config: ResolvedConfig): TreeSnapshot | null {
-  return takeSnapshot(config.root, protectedKind(config), watchedName, hookSettings());
+/**
+ * The project now. `turn`: the ignore rules the session's record holds (none: they are
+ * taken now); `newTurn`: a turn starts now, which keeps them.
+ */
+function snapshotNow(
+  config: ResolvedConfig,
+  turn?: TurnRules,
+  newTurn = false,
+): TreeSnapshot | null {
+  return takeSnapshot(
+    config.root,
+    protectedKind(config),
+    watchedName,
+    hookSettings(),
+    turn,
+    newTurn,
+  );
 }
 
 function save(config: ResolvedConfig, session: string, name: string, value: unknown): void {
@@ -99,7 +115,9 @@ function loadSnapshot(config: ResolvedConfig, session: string): TreeSnapshot | n
     const note = parsed(line) as { p?: unknown; s?: unknown } | null;
     if (typeof note?.p === "string" && typeof note.s === "string") folded[note.p] = note.s;
   }
-  return { ...(snap as TreeSnapshot), files: folded };
+  const turn = validTurnRules((snap as { turn?: unknown }).turn);
+  const { turn: _, ...rest } = snap as TreeSnapshot;
+  return { ...rest, files: folded, ...(turn ? { turn } : {}) };
 }
 
 const MAX_RECORD = 64 * 1024 * 1024;
@@ -139,10 +157,13 @@ function locked<T>(config: ResolvedConfig, session: string, update: () => T): T 
   }
 }
 
-/** The agent's turn starts: record the project's files as they are now. */
+/**
+ * The agent's turn starts: record the project's files as they are now, and keep the ignore
+ * rules the session's record started with.
+ */
 export function recordTurnStart(config: ResolvedConfig, session: string): void {
   locked(config, session, () => {
-    const snap = snapshotNow(config);
+    const snap = snapshotNow(config, loadSnapshot(config, session)?.turn, true);
     if (snap !== null) save(config, session, SNAPSHOT, snap);
   });
 }
@@ -229,13 +250,14 @@ function recordMovedOn(
   try {
     return locked(config, session, () => {
       const was = loadSnapshot(config, session);
-      const now = snapshotNow(config);
+      const now = snapshotNow(config, was?.turn);
       if (now !== null) save(config, session, SNAPSHOT, now);
       return [was, now] as const;
     });
   } catch (err) {
     noteStateTrouble(config.root, err);
-    return [loadSnapshot(config, session), snapshotNow(config)] as const;
+    const was = loadSnapshot(config, session);
+    return [was, snapshotNow(config, was?.turn)] as const;
   }
 }
 
@@ -254,9 +276,15 @@ function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
   return { files, protectedNotes: [note] };
 }
 
-/** After the checks ran: the record takes the project as they left it. */
+/**
+ * After the checks ran: the record takes the project as they left it. The turn goes on, so
+ * the ignore rules it started with are kept.
+ */
 export function settle(config: ResolvedConfig, session: string): void {
-  recordTurnStart(config, session);
+  locked(config, session, () => {
+    const snap = snapshotNow(config, loadSnapshot(config, session)?.turn);
+    if (snap !== null) save(config, session, SNAPSHOT, snap);
+  });
 }
 
 /**
@@ -266,7 +294,7 @@ export function settle(config: ResolvedConfig, session: string): void {
 export function protectedStillChanged(config: ResolvedConfig, session: string): string[] {
   const known = load<ProtectedChange[]>(config, session, PROTECTED);
   if (known === null || known.length === 0) return [];
-  const now = snapshotNow(config);
+  const now = snapshotNow(config, loadSnapshot(config, session)?.turn);
   const open = known.filter((p) => !reverted(config, p, now));
   save(config, session, PROTECTED, open);
   return open.map((p) => protectedNote(config, p));

@@ -1,9 +1,16 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { distrustEnv } from "./git-distrust.ts";
 import { committedBytes, committedChanges, headCommit, lookAtIndex } from "./git-hidden-edits.ts";
+import {
+  excludesFileNow,
+  hiddenByNewRules,
+  type Pinned,
+  pinned,
+  type TurnRules,
+} from "./ignore-rules.ts";
 
 /**
  * The project's files as they stand, cheaply: what `git status` lists as differing from
@@ -19,6 +26,8 @@ export interface TreeSnapshot {
   readonly files: Readonly<Record<string, string>>;
   /** The commit HEAD named: a file committed in between is clean in both lists, yet changed. */
   readonly head?: string | null;
+  /** The ignore rules as the turn started, which every later look keeps. */
+  readonly turn?: TurnRules;
 }
 
 export const ABSENT = "-";
@@ -37,6 +46,9 @@ const STATUS = [
   "--no-renames",
   "--ignore-submodules=all",
   "--untracked-files=all",
+  // Ignored files are listed too, ignored folders as one entry: a `.gitignore` among them
+  // hides itself, and what it ignores is looked at (see ignore-rules.ts).
+  "--ignored=matching",
   "--",
   ".",
 ];
@@ -50,6 +62,8 @@ export function takeSnapshot(
   isProtected: ProtectedKind,
   watched: WatchedNames,
   extra: readonly string[] = [],
+  earlier?: TurnRules,
+  newTurn = false,
 ): TreeSnapshot | null {
   const where = runGit(root, [
     "rev-parse",
@@ -62,15 +76,28 @@ export function takeSnapshot(
   if (!where.ok) return null;
   const [top, hooks, exclude] = where.stdout.split("\n");
   if (!top || !hooks || !exclude) return null;
+  const at = Date.now();
+  const kept = pinned(earlier?.excludesFile ?? excludesFileNow(root));
   const files: Record<string, string> = {};
-  if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH)) return null;
+  const rules: Record<string, string> = {};
+  if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH, kept, rules)) return null;
+  // A new turn of the same session keeps the rules its first turn started with: a rule the
+  // agent added in one turn hides nothing in the next.
+  const turn =
+    earlier === undefined
+      ? { at, excludesFile: kept[0][1], hiddenRules: rules }
+      : newTurn
+        ? { ...earlier, at }
+        : earlier;
+  for (const rel of hiddenByNewRules(root, turn, rules, () => distrustEnv(root, kept)))
+    files[rel] ??= signature(root, rel, isProtected(rel) !== null);
   const index = lookAtIndex(root);
   for (const rel of index.submodules) {
     const inner = join(root, rel);
     if (!isRepository(inner)) continue;
     // Its commit, so a commit made or checked out in it is seen; its own changes, listed.
     files[rel] = `${SUBMODULE}${headCommit(inner) ?? "none"}`;
-    listChanged(root, inner, inner, isProtected, files, NESTED_DEPTH - 1);
+    listChanged(root, inner, inner, isProtected, files, NESTED_DEPTH - 1, kept);
   }
   const hooksDir = resolve(root, hooks);
   for (const name of names(hooksDir)) {
@@ -85,7 +112,7 @@ export function takeSnapshot(
   }
   for (const rel of extra) files[rel] = signature(root, rel, true);
   for (const rel of index.hidden) files[rel] ??= signature(root, rel, isProtected(rel) !== null);
-  return { files, head: headCommit(root) };
+  return { files, head: headCommit(root), turn };
 }
 
 /** A submodule's signature: this, then the commit its work tree has checked out. */
@@ -107,17 +134,25 @@ function listChanged(
   isProtected: ProtectedKind,
   files: Record<string, string>,
   depth: number,
+  kept: Pinned,
+  rules?: Record<string, string>,
 ): boolean {
-  const status = runGit(cwd, STATUS, distrustEnv(cwd));
+  const status = runGit(cwd, STATUS, distrustEnv(cwd, kept));
   if (!status.ok) return false;
   for (const record of splitNul(status.stdout)) {
+    if (record.startsWith("! ")) {
+      const rel = record.slice(2);
+      if (rules !== undefined && basename(rel) === ".gitignore")
+        rules[rel] = signature(root, rel, true);
+      continue;
+    }
     const path = statusPath(record);
     if (path === null) continue;
     const rel = relative(root, join(top, path));
     if (rel === "" || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
     if (path.endsWith("/") && depth > 0 && isRepository(join(root, rel))) {
       const inner = join(root, rel);
-      if (listChanged(root, inner, inner, isProtected, files, depth - 1)) continue;
+      if (listChanged(root, inner, inner, isProtected, files, depth - 1, kept)) continue;
     }
     files[rel] = signature(root, rel, isProtected(rel) !== null);
   }
