@@ -26,9 +26,12 @@ export interface Callback {
   blocking?: boolean;
 }
 
-/** A recorder: logs `<folder it ran in>\t<name>\t<args…>`, prints nothing, passes. */
+/**
+ * A recorder: logs `<folder it ran in>\t<name>\t<args…>`, prints nothing, passes. The line
+ * goes out in one write, so recorders that cpilot runs side by side never mix their lines.
+ */
 export const RECORDER = (log: string, name: string, body = "") =>
-  `#!/usr/bin/env bash\nprintf '%s\\t%s' "$(pwd -P)" ${JSON.stringify(name)} >> '${log}'\nprintf '\\t%s' "$@" >> '${log}'\necho >> '${log}'\n${body}exit 0\n`;
+  `#!/usr/bin/env bash\nline="$(pwd -P)"$'\\t'${JSON.stringify(name)}\nfor a in "$@"; do line+=$'\\t'"$a"; done\nprintf '%s\\n' "$line" >> '${log}'\n${body}exit 0\n`;
 
 export function writeTool(path: string, text: string): void {
   writeFiles(dirname(path), { [path.slice(dirname(path).length + 1)]: text });
