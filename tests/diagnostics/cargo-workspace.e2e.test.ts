@@ -1,6 +1,7 @@
 /**
  * A Cargo workspace whose upstream crate has an old denied lint: `cargo clippy -- -D warnings`
- * stops there and never compiles the crate that depends on it. The agent's compile error in
+ * stops there and never compiles the crate that depends on it. `check --all` records what
+ * that stopped run read (the lint, on the project as committed), so the lint is known old. The agent's compile error in
  * that crate must not pass as "already there": cpilot runs clippy again for the edited crate
  * alone (`-p down --no-deps`), tells that run's result first and says plainly why it ran,
  * the agent's compile error blocks, and once the old lint is fixed the error comes as its
@@ -29,7 +30,7 @@ function hook(root: string, file: string): string {
 
 /** A committed workspace: `down` depends on `up`, whose code has an old denied lint. */
 function workspace(): string {
-  return committedRepo("cpilot-cargo-ws-", {
+  const root = committedRepo("cpilot-cargo-ws-", {
     ".gitignore": ".cpilot/\ntarget/\n",
     "callbacks.config.json": JSON.stringify({
       callbacks: [
@@ -48,6 +49,11 @@ function workspace(): string {
       '[package]\nname = "down"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nup = { path = "../up" }\n',
     "down/src/lib.rs": "pub fn two() -> i32 {\n    up::one() + 1\n}\n",
   });
+  // Committed as a project keeps it: the check then reads the project as committed.
+  spawnSync(CARGO, ["generate-lockfile", "--offline", "--quiet"], { cwd: root });
+  spawnSync("git", ["add", "Cargo.lock"], { cwd: root });
+  spawnSync("git", ["commit", "-qm", "lock"], { cwd: root });
+  return root;
 }
 
 test.skipIf(CARGO === "")(
@@ -71,6 +77,10 @@ test.skipIf(CARGO === "")(
     );
     expect(told).toContain("which reached your edits there and failed");
     expect(told).toContain("up/src/lib.rs:2:5");
+    // `check --all` stopped at that lint, and its record still says what it read: the lint is
+    // known old, not "cannot tell"
+    expect(told).toContain("its 1 diagnostic was already there before your edit:");
+    expect(told).not.toContain("had not read before");
     expect(told.indexOf("down/src/lib.rs:2:")).toBeLessThan(told.indexOf("up/src/lib.rs:2:5"));
     expect(told).not.toContain("were not checked");
     // The agent fixes the old lint, as told: now the check reaches its file, and its error
