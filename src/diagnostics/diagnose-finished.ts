@@ -5,7 +5,7 @@ import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
 import { compareWithBaseline, type ReadBefore } from "./baseline/compare.ts";
-import { unreachedFiles } from "./baseline/stops-early.ts";
+import { changedAmong, unreachedFiles } from "./baseline/stops-early.ts";
 
 export interface DiagnoseInput {
   readonly batch: EditBatch;
@@ -150,13 +150,9 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
       marked = withColdJit(() => markNew(input, whole.found, whole.cut));
     }
   }
-  const edited =
-    input.batch.origin.surface === "check"
-      ? []
-      : input.batch.files.filter((f) => f.kind !== "deleted" && input.files.includes(f.path));
   const unreached = unreachedFiles(
     marked,
-    edited.map((f) => f.path),
+    changedAmong(input.batch, input.files, input.project),
     input.status === "failed",
   );
   return { diagnostics: marked, cut: read.cut, unreached };

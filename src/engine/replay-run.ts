@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
+import { changedAmong, unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
 import type { DiagnoseInput } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
@@ -82,13 +82,11 @@ export async function replayRun(
           found,
         );
   options.releaseAtEnd?.();
-  const edited =
-    options.batch.origin.surface === "check"
-      ? []
-      : options.batch.files
-          .filter((f) => f.kind !== "deleted" && files.includes(f.path))
-          .map((f) => f.path);
-  const unreached = unreachedFiles(diagnostics, edited, record.status === "failed");
+  const unreached = unreachedFiles(
+    diagnostics,
+    changedAmong(options.batch, files),
+    record.status === "failed",
+  );
   const result: StoredRun = {
     id,
     callback: callback.name,
