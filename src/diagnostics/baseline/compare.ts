@@ -20,7 +20,7 @@ import {
   treeKey,
 } from "./_record-keys.ts";
 import { sourceLines } from "./_source-lines.ts";
-import { STOPS_EARLY } from "./stops-early.ts";
+import { stoppedEarly } from "./stops-early.ts";
 import {
   type Baseline,
   decodeSaved,
@@ -96,8 +96,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const definition = shortDefinition(input.definition ?? "");
   const whole = input.checksWholeProject === true;
   const byFile = groupByFile(list);
-  const complete =
-    input.partial !== true && !(input.failed === true && list.some((d) => STOPS_EARLY.has(d.tool)));
+  const complete = input.partial !== true && !(input.failed === true && stoppedEarly(list));
 
   const saved = safeRead(root, callback);
   // The content this run read: the whole project's for a whole-project check, else its files'.

@@ -10,8 +10,31 @@ import type { Diagnostic } from "../../model/diagnostic.ts";
 export const STOPS_EARLY: ReadonlySet<string> = new Set(["rustc", "clippy", "go", "golangci-lint"]);
 
 /**
- * The edited files a failed run may never have reached: it stopped early (one of its
- * diagnostics is from such a tool), none of its diagnostics is new, and these files have
+ * TypeScript's syntax errors (TS1xxx, TS17xxx in JSX, TS8xxx in JavaScript files) and its
+ * configuration errors (TS5xxx): while the project has one, tsc type-checks no file at all.
+ */
+const TSC_BEFORE_TYPES = /^TS(1\d{3}|17\d{3}|8\d{3}|5\d{3})$/;
+
+/**
+ * Did a run's output stop before reading every file? It has a diagnostic of a tool that stops
+ * early, or tsc printed only errors of the kinds that keep it from type-checking (a type
+ * error among them shows it went on).
+ */
+export function stoppedEarly(diagnostics: readonly Diagnostic[]): boolean {
+  let beforeTypes = false;
+  let typed = false;
+  for (const d of diagnostics) {
+    if (STOPS_EARLY.has(d.tool)) return true;
+    if (d.tool !== "tsc") continue;
+    if (TSC_BEFORE_TYPES.test(d.code)) beforeTypes = true;
+    else typed = true;
+  }
+  return beforeTypes && !typed;
+}
+
+/**
+ * The edited files a failed run may never have reached: it stopped early (see
+ * {@link stoppedEarly}), none of its diagnostics is new, and these files have
  * none. Its failure says nothing about them: the agent is told so, and it blocks.
  * `edited` is asked only then.
  */
@@ -20,7 +43,7 @@ export function unreachedFiles(
   edited: () => readonly string[],
   failed: boolean,
 ): string[] {
-  if (!failed || !diagnostics.some((d) => STOPS_EARLY.has(d.tool))) return [];
+  if (!failed || !stoppedEarly(diagnostics)) return [];
   if (diagnostics.some((d) => d.baseline === "new")) return [];
   const named = new Set(diagnostics.map((d) => d.file));
   return edited().filter((f) => !named.has(f));
