@@ -39,6 +39,8 @@ export interface Diagnosed {
   readonly cut: boolean;
   /** Edited files a failed run stopped before reaching (see stops-early.ts). */
   readonly unreached: string[];
+  /** The tool printed only some of its diagnostics (see parse-output.ts). */
+  readonly hidden?: true;
 }
 
 /**
@@ -154,14 +156,20 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
     marked,
     changedAmong(input.batch, input.files, input.project),
     input.status === "failed",
+    read.hidden === true,
   );
-  return { diagnostics: marked, cut: read.cut, unreached };
+  return {
+    diagnostics: marked,
+    cut: read.cut,
+    unreached,
+    ...(read.hidden ? { hidden: true } : {}),
+  };
 }
 
 /** A run's diagnostics as parsed from its log within the input's bounds; null when unreadable. */
 async function readDiagnostics(
   input: DiagnoseInput,
-): Promise<{ found: Diagnostic[]; cut: boolean } | null> {
+): Promise<{ found: Diagnostic[]; cut: boolean; hidden?: true } | null> {
   try {
     // `format: "none"` reads nothing: its log is not even read.
     const read =
@@ -179,7 +187,11 @@ async function readDiagnostics(
         limit: input.limit,
       }),
     );
-    return { found: parsed.diagnostics, cut: skipped || parsed.cut };
+    return {
+      found: parsed.diagnostics,
+      cut: skipped || parsed.cut,
+      ...(parsed.hidden ? { hidden: true } : {}),
+    };
   } catch {
     return null;
   }

@@ -33,18 +33,21 @@ export function stoppedEarly(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /**
- * The edited files a failed run may never have reached: it stopped early (see
- * {@link stoppedEarly}), none of its diagnostics is new, and these files have
- * none. Its failure says nothing about them: the agent is told so, and it blocks.
- * `edited` is asked only then.
+ * The edited files a failed run may never have reached: none of its diagnostics is new, and
+ * it stopped early (see {@link stoppedEarly}) before these files, which have none; or it
+ * printed only some of its diagnostics (`hidden`), which may leave out any file's. Its
+ * failure says nothing about them: the agent is told so, and it blocks. `edited` is asked
+ * only then.
  */
 export function unreachedFiles(
   diagnostics: readonly Diagnostic[],
   edited: () => readonly string[],
   failed: boolean,
+  hidden = false,
 ): string[] {
-  if (!failed || !stoppedEarly(diagnostics)) return [];
+  if (!failed || !(hidden || stoppedEarly(diagnostics))) return [];
   if (diagnostics.some((d) => d.baseline === "new")) return [];
+  if (hidden) return [...edited()];
   const named = new Set(diagnostics.map((d) => d.file));
   return edited().filter((f) => !named.has(f));
 }
