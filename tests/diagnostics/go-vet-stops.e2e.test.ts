@@ -59,6 +59,12 @@ test.skipIf(GO === "")(
     );
     expect(r.stderr).toContain("a/a.go:4:9 error");
     expect(r.code).toBe(1);
+    // --json names the files it never reached
+    const json = cpilot(["check", "--new-only", "--json"], { cwd: root });
+    expect(json.code).toBe(1);
+    const doc = JSON.parse(json.stdout) as { ok: boolean; runs: { unreached?: string[] }[] };
+    expect(doc.ok).toBe(false);
+    expect(doc.runs[0]?.unreached).toEqual(["b/b.go"]);
   },
   300_000,
 );
