@@ -137,3 +137,18 @@ test.skipIf(CARGO === "")(
   },
   300_000,
 );
+
+test.skipIf(CARGO === "")(
+  "check --staged --new-only (the pre-commit path): the run again for the staged crate finds its error",
+  () => {
+    const root = workspace();
+    expect(cpilot(["check", "--all"], { cwd: root }).code).toBe(1);
+    writeFileSync(join(root, "down/src/lib.rs"), 'pub fn two() -> i32 {\n    up::one() + "1"\n}\n');
+    spawnSync("git", ["add", "down/src/lib.rs"], { cwd: root });
+    const r = cpilot(["check", "--staged", "--new-only"], { cwd: root });
+    expect(r.stderr).toContain("cpilot ran it again for crate down alone (-p down --no-deps");
+    expect(r.stderr).toContain("down/src/lib.rs:2:15 error E0277");
+    expect(r.code).toBe(1);
+  },
+  300_000,
+);
