@@ -19,6 +19,8 @@ export interface DiagnoseInput {
   readonly files: readonly string[];
   /** The callback checks the same things whatever files it is given (see run-scope.ts). */
   readonly wholeProject?: boolean;
+  /** The command stops at its first failing unit whatever it prints (see stops-early.ts). */
+  readonly commandStops?: boolean;
   /** The callback's definition key (../cache/key.ts): records belong to it. */
   readonly definition?: string;
   /** The content the run read, taken before it started (see compare.ts). */
@@ -90,6 +92,7 @@ export function markNew(
       ...(input.readBefore ? { readBefore: input.readBefore } : {}),
       ...(input.project ? { project: input.project } : {}),
       failed: status === "failed",
+      ...(input.commandStops ? { stopsEarly: true } : {}),
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",
       // Part of the output unread, or a failure that names no file (tsc's "error TS5112:
@@ -156,7 +159,7 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
     marked,
     changedAmong(input.batch, input.files, input.project),
     input.status === "failed",
-    read.hidden === true,
+    { hidden: read.hidden === true, commandStops: input.commandStops === true },
   );
   return {
     diagnostics: marked,

@@ -1,5 +1,9 @@
 import { join } from "node:path";
-import { changedAmong, unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
+import {
+  changedAmong,
+  commandStopsEarly,
+  unreachedFiles,
+} from "../diagnostics/baseline/stops-early.ts";
 import type { DiagnoseInput } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
@@ -41,6 +45,7 @@ export function diagnoseInput(
     report: callback.report,
     cwd: callback.cwd,
     files,
+    ...(commandStopsEarly(callback.run) ? { commandStops: true } : {}),
     ...run,
   };
 }
@@ -86,6 +91,7 @@ export async function replayRun(
     diagnostics,
     changedAmong(options.batch, files),
     record.status === "failed",
+    { commandStops: commandStopsEarly(callback.run) },
   );
   const result: StoredRun = {
     id,

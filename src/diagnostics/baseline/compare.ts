@@ -68,6 +68,8 @@ export interface CompareInput {
   readonly project?: ProjectSnapshot;
   /** The run failed (a non-zero exit). */
   readonly failed?: boolean;
+  /** The command stops at its first failing unit whatever it prints (see ./stops-early.ts). */
+  readonly stopsEarly?: boolean;
   /** Mark the caller's diagnostics in place rather than copies. */
   readonly inPlace?: boolean;
   /**
@@ -96,7 +98,9 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const definition = shortDefinition(input.definition ?? "");
   const whole = input.checksWholeProject === true;
   const byFile = groupByFile(list);
-  const complete = input.partial !== true && !(input.failed === true && stoppedEarly(list));
+  const complete =
+    input.partial !== true &&
+    !(input.failed === true && (input.stopsEarly === true || stoppedEarly(list)));
 
   const saved = safeRead(root, callback);
   // The content this run read: the whole project's for a whole-project check, else its files'.

@@ -16,6 +16,19 @@ export const STOPS_EARLY: ReadonlySet<string> = new Set(["rustc", "clippy", "go"
 const TSC_BEFORE_TYPES = /^TS(1\d{3}|17\d{3}|8\d{3}|5\d{3})$/;
 
 /**
+ * Does the command stop at its first failing unit whatever it prints? `tsc -b
+ * --stopBuildOnErrors` builds no project past one with errors, and says so only with
+ * `--verbose`.
+ */
+export function commandStopsEarly(
+  run: string | readonly string[] | ((...args: never[]) => unknown),
+): boolean {
+  if (typeof run === "function") return false;
+  const words = typeof run === "string" ? run.split(/\s+/) : run;
+  return words.some((w) => w === "--stopBuildOnErrors" || w.startsWith("--stopBuildOnErrors="));
+}
+
+/**
  * Did a run's output stop before reading every file? It has a diagnostic of a tool that stops
  * early, or tsc printed only errors of the kinds that keep it from type-checking (a type
  * error among them shows it went on).
@@ -34,7 +47,8 @@ export function stoppedEarly(diagnostics: readonly Diagnostic[]): boolean {
 
 /**
  * The edited files a failed run may never have reached: none of its diagnostics is new, and
- * it stopped early (see {@link stoppedEarly}) before these files, which have none; or it
+ * it stopped early (see {@link stoppedEarly}; `commandStops`: {@link commandStopsEarly})
+ * before these files, which have none; or it
  * printed only some of its diagnostics (`hidden`), which may leave out any file's. Its
  * failure says nothing about them: the agent is told so, and it blocks. `edited` is asked
  * only then.
@@ -43,9 +57,10 @@ export function unreachedFiles(
   diagnostics: readonly Diagnostic[],
   edited: () => readonly string[],
   failed: boolean,
-  hidden = false,
+  how: { readonly hidden?: boolean; readonly commandStops?: boolean } = {},
 ): string[] {
-  if (!failed || !(hidden || stoppedEarly(diagnostics))) return [];
+  const hidden = how.hidden === true;
+  if (!failed || !(hidden || how.commandStops === true || stoppedEarly(diagnostics))) return [];
   if (diagnostics.some((d) => d.baseline === "new")) return [];
   if (hidden) return [...edited()];
   const named = new Set(diagnostics.map((d) => d.file));
