@@ -366,13 +366,22 @@ function shardOf(
 /**
  * `--new-only`: does every blocking run that failed fail on what HEAD already held? A run
  * with an error cpilot cannot place, or a failure with nothing it could read, still fails:
- * where cpilot cannot tell, it does not pass.
+ * where cpilot cannot tell, it does not pass. So does a run that stopped at old errors
+ * before it reached the changed files, unless a run again that reached them finished (that
+ * run is judged on its own).
  */
 function failsOnNothingNew(outcome: Outcome): boolean {
   return outcome.runs.every(
     (r) =>
       !r.blocking ||
       (r.status !== "failed" && r.status !== "timed_out") ||
-      (r.status === "failed" && onlyPreexisting(r.diagnostics)),
+      (r.status === "failed" && onlyPreexisting(r.diagnostics) && reachedChanges(r)),
   );
+}
+
+/** The run read the changed files, or a run again for them finished. */
+function reachedChanges(run: Outcome["runs"][number]): boolean {
+  if ((run.unreached?.length ?? 0) === 0) return true;
+  const again = run.reachedAgain?.status;
+  return again === "passed" || again === "failed";
 }

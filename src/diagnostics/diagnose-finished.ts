@@ -5,7 +5,7 @@ import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
 import { compareWithBaseline, type ReadBefore } from "./baseline/compare.ts";
-import { unreachedFiles } from "./baseline/stops-early.ts";
+import { changedAmong, unreachedFiles } from "./baseline/stops-early.ts";
 
 export interface DiagnoseInput {
   readonly batch: EditBatch;
@@ -19,6 +19,8 @@ export interface DiagnoseInput {
   readonly files: readonly string[];
   /** The callback checks the same things whatever files it is given (see run-scope.ts). */
   readonly wholeProject?: boolean;
+  /** The command stops at its first failing unit whatever it prints (see stops-early.ts). */
+  readonly commandStops?: boolean;
   /** The callback's definition key (../cache/key.ts): records belong to it. */
   readonly definition?: string;
   /** The content the run read, taken before it started (see compare.ts). */
@@ -39,6 +41,8 @@ export interface Diagnosed {
   readonly cut: boolean;
   /** Edited files a failed run stopped before reaching (see stops-early.ts). */
   readonly unreached: string[];
+  /** The tool printed only some of its diagnostics (see parse-output.ts). */
+  readonly hidden?: true;
 }
 
 /**
@@ -88,6 +92,7 @@ export function markNew(
       ...(input.readBefore ? { readBefore: input.readBefore } : {}),
       ...(input.project ? { project: input.project } : {}),
       failed: status === "failed",
+      ...(input.commandStops ? { stopsEarly: true } : {}),
       // `found` is the caller's own parse; "all" shows them unmarked, so copies are marked.
       inPlace: input.report !== "all",
       // Part of the output unread, or a failure that names no file (tsc's "error TS5112:
@@ -150,22 +155,24 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
       marked = withColdJit(() => markNew(input, whole.found, whole.cut));
     }
   }
-  const edited =
-    input.batch.origin.surface === "check"
-      ? []
-      : input.batch.files.filter((f) => f.kind !== "deleted" && input.files.includes(f.path));
   const unreached = unreachedFiles(
     marked,
-    edited.map((f) => f.path),
+    changedAmong(input.batch, input.files, input.project),
     input.status === "failed",
+    { hidden: read.hidden === true, commandStops: input.commandStops === true },
   );
-  return { diagnostics: marked, cut: read.cut, unreached };
+  return {
+    diagnostics: marked,
+    cut: read.cut,
+    unreached,
+    ...(read.hidden ? { hidden: true } : {}),
+  };
 }
 
 /** A run's diagnostics as parsed from its log within the input's bounds; null when unreadable. */
 async function readDiagnostics(
   input: DiagnoseInput,
-): Promise<{ found: Diagnostic[]; cut: boolean } | null> {
+): Promise<{ found: Diagnostic[]; cut: boolean; hidden?: true } | null> {
   try {
     // `format: "none"` reads nothing: its log is not even read.
     const read =
@@ -183,7 +190,11 @@ async function readDiagnostics(
         limit: input.limit,
       }),
     );
-    return { found: parsed.diagnostics, cut: skipped || parsed.cut };
+    return {
+      found: parsed.diagnostics,
+      cut: skipped || parsed.cut,
+      ...(parsed.hidden ? { hidden: true } : {}),
+    };
   } catch {
     return null;
   }

@@ -55,7 +55,12 @@ export interface ParseOptions extends PathBase {
 export interface ParsedOutput {
   readonly diagnostics: Diagnostic[];
   readonly cut: boolean;
+  /** The tool said it printed only some of its diagnostics (its own limit): `cut` too. */
+  readonly hidden?: true;
 }
+
+/** A tool's own word that it printed only some of what it found: biome's `--max-diagnostics`. */
+const TOOL_HID_SOME = /^Diagnostics not shown: \d+\.?\s*$/m;
 
 /**
  * A tool's output as diagnostics: colour codes stripped, the formats it contains
@@ -131,6 +136,8 @@ export function parseOutput(output: string, options: ParseOptions): ParsedOutput
     raw[kept++] = d;
   }
   raw.length = kept;
+  if (text.includes("Diagnostics not shown") && TOOL_HID_SOME.test(text))
+    return { diagnostics: raw, cut: true, hidden: true };
   return { diagnostics: raw, cut };
 }
 

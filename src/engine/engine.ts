@@ -139,6 +139,7 @@ export function createEngine(options: {
       },
       note: (text) => triggerNotes.push(text),
     };
+    const reruns: RunResult[] = [];
     const runOne = async (
       p: PlannedRun,
       i: number,
@@ -165,7 +166,16 @@ export function createEngine(options: {
               ...(runOptions.triggerDepth !== undefined ? { depth: runOptions.triggerDepth } : {}),
               ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
             });
-      const told = about.reachAgainOf ? { ...result, ...about } : result;
+      let told = about.reachAgainOf ? { ...result, ...about } : result;
+      // A cargo run stopped at old errors before the edited files: again, for their crates,
+      // ended first. Each of the pair names the other, so the two are told as one story.
+      const again = i >= 0 && !signal.aborted ? reachAgain(batch.root, p, result) : null;
+      if (again !== null) {
+        const rerun = await runOne(again.planned, -1, { reachAgainOf: again.why });
+        reruns.push(rerun);
+        const reachedAgain = { runId: rerun.id, status: rerun.status, crates: again.why.crates };
+        told = { ...told, reachedAgain };
+      }
       runOptions.onRunEnd?.(told);
       return told;
     };
@@ -187,17 +197,7 @@ export function createEngine(options: {
       if (resync !== null && before !== null) resync.dropSnapshot(before);
       throw err;
     });
-    // A cargo run stopped at old errors before the edited files: again, for their crates.
-    // Each of the pair names the other, so the agent is told the two as one story.
-    for (const [i, result] of [...mainRuns].entries()) {
-      const again = planned[i] ? reachAgain(batch.root, planned[i], result) : null;
-      if (again === null || signal.aborted) continue;
-      const rerun = await runOne(again.planned, -1, { reachAgainOf: again.why });
-      const reachedAgain = { runId: rerun.id, status: rerun.status, crates: again.why.crates };
-      mainRuns[i] = { ...result, reachedAgain };
-      mainRuns.push(rerun);
-    }
-    const runs = [...mainRuns, ...triggerRuns];
+    const runs = [...mainRuns, ...reruns, ...triggerRuns];
     mark("engine: runs ended");
     const dirtyAfter = dirtyBefore === null ? [] : (dirtyFiles(batch.root) ?? []);
     const resyncs =

@@ -271,6 +271,7 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     successMessage: callback.successMessage,
     ...(diagnostics ? { diagnostics } : {}),
     ...(diagnosed?.cut ? { diagnosticsCut: true } : {}),
+    ...(diagnosed?.hidden ? { diagnosticsHidden: true } : {}),
     ...(diagnosed && diagnosed.unreached.length > 0 ? { unreached: diagnosed.unreached } : {}),
     startedAt,
     per: callback.per,

@@ -1,5 +1,9 @@
 import { join } from "node:path";
-import { unreachedFiles } from "../diagnostics/baseline/stops-early.ts";
+import {
+  changedAmong,
+  commandStopsEarly,
+  unreachedFiles,
+} from "../diagnostics/baseline/stops-early.ts";
 import type { DiagnoseInput } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
@@ -41,6 +45,7 @@ export function diagnoseInput(
     report: callback.report,
     cwd: callback.cwd,
     files,
+    ...(commandStopsEarly(callback.run) ? { commandStops: true } : {}),
     ...run,
   };
 }
@@ -82,13 +87,12 @@ export async function replayRun(
           found,
         );
   options.releaseAtEnd?.();
-  const edited =
-    options.batch.origin.surface === "check"
-      ? []
-      : options.batch.files
-          .filter((f) => f.kind !== "deleted" && files.includes(f.path))
-          .map((f) => f.path);
-  const unreached = unreachedFiles(diagnostics, edited, record.status === "failed");
+  const unreached = unreachedFiles(
+    diagnostics,
+    changedAmong(options.batch, files),
+    record.status === "failed",
+    { commandStops: commandStopsEarly(callback.run) },
+  );
   const result: StoredRun = {
     id,
     callback: callback.name,

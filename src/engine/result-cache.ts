@@ -4,7 +4,7 @@ import { LocalStore } from "../cache/local-store.ts";
 import { changedSince, type RunKey, runKey, type Surroundings } from "../cache/run-key.ts";
 import type { CheckRecord } from "../cache/store.ts";
 import type { ResolvedCallback } from "../config/resolve.ts";
-import { STOPS_EARLY } from "../diagnostics/baseline/stops-early.ts";
+import { stoppedEarly } from "../diagnostics/baseline/stops-early.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
 
@@ -136,8 +136,7 @@ export function remember(
     tail: [...run.tail],
     diagnostics: (run.diagnostics ?? []).map(unmarked),
     read: key.read,
-    stoppedEarly:
-      run.status === "failed" && (run.diagnostics ?? []).some((d) => STOPS_EARLY.has(d.tool)),
+    stoppedEarly: run.status === "failed" && stoppedEarly(run.diagnostics ?? []),
     changed,
     at: Date.now(),
   };

@@ -40,6 +40,8 @@ export interface RunResult {
   readonly diagnostics?: readonly Diagnostic[];
   /** The output held more diagnostics than were read (a hook call reads the first part). */
   readonly diagnosticsCut?: true;
+  /** The tool printed only some of its diagnostics (its own limit): `unreached` says where. */
+  readonly diagnosticsHidden?: true;
   /**
    * Edited files this failed run stopped before reaching (a tool that stops at the first
    * unit that fails, on errors that were there before): not checked, and said so.

@@ -19,6 +19,8 @@ export function toJson(outcome: Outcome) {
       summary: r.summary,
       tail: r.tail,
       diagnostics: r.diagnostics ?? [],
+      // changed files a failed run stopped before (or may have left out): not checked
+      ...(r.unreached ? { unreached: r.unreached } : {}),
       ...(r.cached ? { fromCache: true, cachedAt: new Date(r.cached.at).toISOString() } : {}),
     })),
     resyncs: outcome.resyncs.map((r) => ({ path: r.path, diff: r.diff })),

@@ -104,6 +104,8 @@ export function failureBody(
 /** What a run that stopped before the edited files did, and what its run again found. */
 function stoppedEarly(run: RunResult, unreached: readonly string[]): string {
   const more = unreached.length > 3 ? ` and ${unreached.length - 3} more` : "";
+  if (run.diagnosticsHidden)
+    return `it printed only some of its diagnostics (its own limit, such as biome's --max-diagnostics), all there before: what it found in ${unreached.slice(0, 3).join(", ")}${more} may not be shown; raise that limit so the check shows it all. The ones it printed:`;
   const stopped = `it stopped at errors that were there before, before it reached ${unreached.slice(0, 3).join(", ")}${more}`;
   const again = run.reachedAgain;
   const alone = again ? `for ${cratesLabel(again.crates)} alone (run ${again.runId})` : "";

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { committedRepo } from "../helpers/tmp.ts";
-import { check, git } from "./_content-checker.ts";
+import { badWords, check, git } from "./_content-checker.ts";
 
 const FILES = ["a.txt", "b.txt"];
 /** Few texts, so the same line comes back (the stale-record sequence). */
@@ -70,11 +70,26 @@ function count(list: readonly string[], text: string): number {
   return list.filter((l) => l === text).length;
 }
 
-function play(whole: boolean, steps: readonly Step[]): void {
+/** A checker that stops at the first file with an error, as rustc stops at a failing crate. */
+function stoppedAt(root: string, files: readonly string[]) {
+  for (const file of files) {
+    const found = badWords(root, [file], "rustc");
+    if (found.length > 0) return found;
+  }
+  return [];
+}
+
+function play(whole: boolean, steps: readonly Step[], stops = false): void {
   const root = committedRepo("cpilot-property-", { "a.txt": "BAD x\nfine\n", "b.txt": "fine\n" });
+  const run = (files: readonly string[], edited?: readonly string[]) =>
+    check(root, files, {
+      whole,
+      ...(edited ? { edited } : {}),
+      ...(stops ? { tool: "rustc", diagnostics: stoppedAt(root, files) } : {}),
+    });
   for (const s of steps) {
-    if (s.kind === "check") check(root, FILES, { whole });
-    else if (s.kind === "checkOne") check(root, [FILES[s.file] as string], { whole });
+    if (s.kind === "check") run(FILES);
+    else if (s.kind === "checkOne") run([FILES[s.file] as string]);
     else if (s.kind === "commit") git(root, "commit", "-qam", "step", "--allow-empty");
     else if (s.kind === "stash") git(root, "stash", "-q");
     else if (s.kind === "pop") {
@@ -94,7 +109,7 @@ function play(whole: boolean, steps: readonly Step[]): void {
       // The person's edit: no hook call (a check or a commit may follow).
       if (s.kind === "userEdit") continue;
       // The agent's hook call after its edit.
-      const marked = check(root, FILES, { whole, edited: [file] });
+      const marked = run(FILES, [file]);
       for (const f of FILES) {
         const current = lines(root, f);
         const head = headLines(root, f);
@@ -120,9 +135,12 @@ function play(whole: boolean, steps: readonly Step[]): void {
 }
 
 for (const whole of [false, true])
-  test(`no sequence of edits, reverts, checks, stashes and commits calls the agent's error old (${whole ? "whole project" : "per file"})`, () => {
-    fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 10 }), (steps) => play(whole, steps)),
-      { numRuns: 12 },
-    );
-  }, 300_000);
+  for (const stops of [false, true])
+    test(`no sequence of edits, reverts, checks, stashes and commits calls the agent's error old (${whole ? "whole project" : "per file"}${stops ? ", a checker that stops at its first failing file" : ""})`, () => {
+      fc.assert(
+        fc.property(fc.array(step, { minLength: 1, maxLength: 10 }), (steps) =>
+          play(whole, steps, stops),
+        ),
+        { numRuns: 12 },
+      );
+    }, 300_000);

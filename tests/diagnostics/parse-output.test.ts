@@ -165,3 +165,22 @@ test("pyright: a message's indented later lines stay with it, the rule becomes i
     'pyright py/a.py:9:7 info [] "x" is "int"',
   ]);
 });
+
+test("biome's word that it left diagnostics out marks the output as read in part", () => {
+  const shown = [
+    "src/a.js:1:1 lint/suspicious/noDebugger  FIXABLE  ━━━━━━━━━━",
+    "",
+    "  × This is an unexpected use of the debugger statement.",
+    "",
+  ].join("\n");
+  const whole = parseOutput(`${shown}\nChecked 1 file in 17ms. No fixes applied.\n`, base);
+  expect(whole.cut).toBe(false);
+  expect(whole.hidden).toBeUndefined();
+  const part = parseOutput(
+    `${shown}\nThe number of diagnostics exceeds the limit allowed. Use --max-diagnostics to increase it.\nDiagnostics not shown: 6.\nChecked 1 file in 17ms. No fixes applied.\n`,
+    base,
+  );
+  expect(part.diagnostics).toHaveLength(1);
+  expect(part.cut).toBe(true);
+  expect(part.hidden).toBe(true);
+});

@@ -20,7 +20,7 @@ import {
   treeKey,
 } from "./_record-keys.ts";
 import { sourceLines } from "./_source-lines.ts";
-import { STOPS_EARLY } from "./stops-early.ts";
+import { stoppedEarly } from "./stops-early.ts";
 import {
   type Baseline,
   decodeSaved,
@@ -68,6 +68,8 @@ export interface CompareInput {
   readonly project?: ProjectSnapshot;
   /** The run failed (a non-zero exit). */
   readonly failed?: boolean;
+  /** The command stops at its first failing unit whatever it prints (see ./stops-early.ts). */
+  readonly stopsEarly?: boolean;
   /** Mark the caller's diagnostics in place rather than copies. */
   readonly inPlace?: boolean;
   /**
@@ -97,7 +99,8 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const whole = input.checksWholeProject === true;
   const byFile = groupByFile(list);
   const complete =
-    input.partial !== true && !(input.failed === true && list.some((d) => STOPS_EARLY.has(d.tool)));
+    input.partial !== true &&
+    !(input.failed === true && (input.stopsEarly === true || stoppedEarly(list)));
 
   const saved = safeRead(root, callback);
   // The content this run read: the whole project's for a whole-project check, else its files'.
@@ -217,11 +220,22 @@ class Judge {
     if (this.tree !== null) {
       // Whole-project: the project as in HEAD is the before; this run read it when nothing differs.
       if (this.baseTree !== null && this.tree === this.baseTree) return () => "run";
-      if (this.baseTree !== null && records.get(treeKey(definition, this.baseTree)) !== undefined) {
-        const matcher = new RecordMatcher(
-          records.get(treeFileKey(definition, this.baseTree, file)) ?? { e: [] },
-        );
-        return (d, key, text) => (matcher.take(key, d.line, text) ? "run" : "new");
+      const head =
+        this.baseTree === null ? undefined : records.get(treeKey(definition, this.baseTree));
+      const inHead =
+        head === undefined || this.baseTree === null
+          ? undefined
+          : records.get(treeFileKey(definition, this.baseTree, file));
+      // A run over HEAD's project that stopped early recorded only the files it reported on:
+      // a file it never reached is not known from it.
+      if (head !== undefined && (inHead !== undefined || !isIncomplete(head))) {
+        const matcher = new RecordMatcher(inHead ?? { e: [] });
+        return (d, key, text) =>
+          matcher.take(key, d.line, text)
+            ? "run"
+            : inHead !== undefined && isIncomplete(inHead)
+              ? unverified(d, key, text)
+              : "new";
       }
       // Not known for the project as a whole: the file's own content before, as some run saw
       // it (the rest of the project may have differed then). Absent there, the edit brought
@@ -311,7 +325,8 @@ function groupByFile(list: readonly Diagnostic[]): Map<string, number[]> {
  */
 function headRecorded(records: Baseline, definition: string, project: ProjectSnapshot): boolean {
   const head = project.tree();
-  return head !== null && records.get(treeKey(definition, head)) !== undefined;
+  const rec = head === null ? undefined : records.get(treeKey(definition, head));
+  return rec !== undefined && !isIncomplete(rec);
 }
 
 /**
@@ -340,8 +355,8 @@ function wholeInputs(
  * Save what this run found under the content it read. A complete run records each input
  * file's content clean or with its diagnostics (and, for a whole-project check, the project's
  * content); an incomplete one records only the files it named, marked as possibly lacking
- * more, and never one clean. The last file of an output read in part may go on past the cut:
- * not recorded.
+ * more (for a whole-project check, under the project's content too, marked so), and never
+ * one clean. The last file of an output read in part may go on past the cut: not recorded.
  */
 function record(
   input: CompareInput,
@@ -387,7 +402,7 @@ function record(
       complete,
     );
     put(fileKey(definition, id, file), entries);
-    if (tree !== null && complete) put(treeFileKey(definition, tree, file), entries);
+    if (tree !== null) put(treeFileKey(definition, tree, file), entries);
   }
   if (complete) {
     const clean = makeRecord([], null, true);
@@ -399,6 +414,11 @@ function record(
           put(fileKey(definition, id, file), clean);
       }
     if (tree !== null) put(treeKey(definition, tree), clean);
+  } else if (tree !== null) {
+    // A run that stopped early still read the project's content: what it reported on a file
+    // is kept under that content, marked as possibly lacking more, and a file it never
+    // reported on has no record there (not known, never clean).
+    put(treeKey(definition, tree), makeRecord([], null, false));
   }
   for (const [key, entries] of told) put(key, entries);
   // Outside git, the before of a file is the content the check first saw, moved on only by

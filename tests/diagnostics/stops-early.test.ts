@@ -1,0 +1,37 @@
+import { expect, test } from "bun:test";
+import { commandStopsEarly, stoppedEarly } from "../../src/diagnostics/baseline/stops-early.ts";
+import type { Diagnostic } from "../../src/model/diagnostic.ts";
+
+function d(tool: string, code: string): Diagnostic {
+  return { file: "a.ts", line: 1, column: 1, severity: "error", code, message: "m", tool };
+}
+
+test("tsc printing only syntax or configuration errors stopped before type-checking", () => {
+  expect(stoppedEarly([d("tsc", "TS1109")])).toBe(true);
+  expect(stoppedEarly([d("tsc", "TS1005"), d("tsc", "TS17002")])).toBe(true);
+  expect(stoppedEarly([d("tsc", "TS5069")])).toBe(true);
+});
+
+test("tsc printing a type error went on to type-check", () => {
+  expect(stoppedEarly([d("tsc", "TS2322")])).toBe(false);
+  expect(stoppedEarly([d("tsc", "TS1308"), d("tsc", "TS2322")])).toBe(false);
+  expect(stoppedEarly([d("tsc", "TS2322"), d("tsc", "TS1308")])).toBe(false);
+});
+
+test("the tools that stop at their first failing unit, and the others", () => {
+  expect(stoppedEarly([d("rustc", "E0308")])).toBe(true);
+  expect(stoppedEarly([d("go", "")])).toBe(true);
+  expect(stoppedEarly([d("eslint", "no-undef")])).toBe(false);
+  expect(stoppedEarly([])).toBe(false);
+});
+
+test("a tool that stops early among others' diagnostics still says so", () => {
+  expect(stoppedEarly([d("tsc", "TS2322"), d("clippy", "clippy::needless_return")])).toBe(true);
+});
+
+test("a command that stops at its first failing project whatever it prints", () => {
+  expect(commandStopsEarly("node_modules/.bin/tsc -b --stopBuildOnErrors")).toBe(true);
+  expect(commandStopsEarly(["tsc", "--build", "--stopBuildOnErrors"])).toBe(true);
+  expect(commandStopsEarly("node_modules/.bin/tsc -b")).toBe(false);
+  expect(commandStopsEarly(() => 0)).toBe(false);
+});
