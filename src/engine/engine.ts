@@ -76,6 +76,7 @@ export function createEngine(options: {
   const planOwn = (
     batch: EditBatch,
     planOptions: PlanOptions,
+    project?: ProjectSnapshot,
   ): [PlannedRun[], ReadonlyMap<string, string> | undefined] => {
     const toggles = readToggles(config.root);
     const active = config.callbacks.filter((cb) => isActive(cb, toggles));
@@ -84,7 +85,7 @@ export function createEngine(options: {
       batch.root,
       batch.files,
       (f) => f.path,
-      nestedConfigMarkers(batch.root),
+      nestedConfigMarkers(batch.root, project?.trackedFiles() ?? undefined),
     );
     const planned = planBatch(
       own.length === batch.files.length ? batch : { ...batch, files: own },
@@ -97,7 +98,7 @@ export function createEngine(options: {
     planOwn(batch, planOptions)[0];
 
   const run = async (batch: EditBatch, runOptions: RunOptions = {}): Promise<Outcome> => {
-    const [planned, left] = planOwn(batch, runOptions);
+    const [planned, left] = planOwn(batch, runOptions, runOptions.project);
     const leftOut = left === undefined ? [] : [...left].map(([f, why]) => leftOutNote(f, why));
     const looked = left === undefined ? {} : { leftOut: left };
     runOptions.onPlanned?.(planned);

@@ -145,3 +145,44 @@ test.skipIf(!hasPython)(
     expect(stamped(seen)).toContain("pkg/new.py");
   },
 );
+
+test("check --all: a tracked file beside an ignored pyvenv.cfg, CACHEDIR.TAG or conda-meta reaches no fixer", () => {
+  const root = tempDir("cpilot-not-own-ignored-", { git: true });
+  const seen = join(tempDir("cpilot-not-own-seen-"), "seen.txt");
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "stamp",
+          pattern: "*.py",
+          fixes: true,
+          timeout: 30,
+          run: `for f in "$@"; do echo "# stamped" >> "$f"; echo "$f" >> '${seen}'; done`,
+        },
+      ],
+    }),
+    // every marker is ignored, so git lists none of them: only the disk says they are there
+    ".gitignore": ".cpilot/\npyvenv.cfg\nCACHEDIR.TAG\nconda-meta/\n",
+    "env/pyvenv.cfg": "home = /usr/bin\n",
+    "env/lib/site.py": "s = 1\n",
+    "env/top.py": "t = 1\n",
+    "cache/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n",
+    "cache/gen.py": "g = 1\n",
+    "conda/conda-meta/history": "==> 2024 <==\n",
+    "conda/bin/tool.py": "c = 1\n",
+    "pkg/mod.py": "x = 1\n",
+  });
+  git(root, "add", "-A");
+  git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
+  expect(git(root, "ls-files")).not.toContain("pyvenv.cfg");
+  const before = treeState(root);
+  const r = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("env/ left out: a virtualenv (pyvenv.cfg)");
+  expect(r.stderr).toContain("cache/ left out: a cache or build output (CACHEDIR.TAG)");
+  expect(r.stderr).toContain("conda/ left out: a conda environment");
+  expect(stamped(seen)).toEqual(["pkg/mod.py"]);
+  const after = treeState(root);
+  for (const path of ["env/lib/site.py", "env/top.py", "cache/gen.py", "conda/bin/tool.py"])
+    expect(after[path]).toEqual(before[path]);
+});
