@@ -1,4 +1,5 @@
 import type { ProjectSnapshot } from "../cache/content.ts";
+import { markerMemory } from "../cache/marker-memory.ts";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import type { CpilotConfig } from "../config/types.ts";
@@ -81,12 +82,18 @@ export function createEngine(options: {
     const toggles = readToggles(config.root);
     const active = config.callbacks.filter((cb) => isActive(cb, toggles));
     if (active.length === 0) return [[], undefined];
+    // with every tracked file known (check --all), a folder's markers are looked for again
+    // only where it changed since the last such check
+    const tracked = project?.trackedFiles() ?? undefined;
+    const memory = tracked === undefined ? undefined : markerMemory(batch.root);
     const { own, left } = ownFiles(
       batch.root,
       batch.files,
       (f) => f.path,
-      nestedConfigMarkers(batch.root, project?.trackedFiles() ?? undefined),
+      nestedConfigMarkers(batch.root, tracked),
+      memory,
     );
+    memory?.save();
     const planned = planBatch(
       own.length === batch.files.length ? batch : { ...batch, files: own },
       active,

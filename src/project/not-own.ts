@@ -43,6 +43,7 @@ const MARKERS: readonly (readonly [string, string])[] = [
 export function notOwnFolders(
   root: string,
   extra: ExtraMarkers = NO_EXTRA,
+  memory?: MarkerMemory,
 ): (dir: string) => NotOwnFolder | null {
   const verdicts = new Map<string, NotOwnFolder | null>([["", null]]);
   const judge = (dir: string): NotOwnFolder | null => {
@@ -51,7 +52,7 @@ export function notOwnFolders(
     const slash = dir.lastIndexOf("/");
     const parent = slash === -1 ? "" : dir.slice(0, slash);
     const name = dir.slice(slash + 1);
-    const verdict = judge(parent) ?? ownVerdict(root, dir, parent, name, extra);
+    const verdict = judge(parent) ?? ownVerdict(root, dir, parent, name, extra, memory);
     verdicts.set(dir, verdict);
     return verdict;
   };
@@ -64,12 +65,16 @@ function ownVerdict(
   parent: string,
   name: string,
   extra: ExtraMarkers,
+  memory: MarkerMemory | undefined,
 ): NotOwnFolder | null {
   const byName = BY_NAME.get(name);
   if (byName !== undefined) return { folder: dir, why: byName };
   const abs = dir === "" ? root : `${root}/${dir}`;
   const has = markerTest(abs, extra);
-  for (const [marker, why] of MARKERS) if (has(marker)) return { folder: dir, why };
+  if (!(memory?.unchanged(dir, abs) ?? false)) {
+    for (const [marker, why] of MARKERS) if (has(marker)) return { folder: dir, why };
+    memory?.holdsNone(dir);
+  }
   for (const [marker, why] of extra.markers) {
     const path = dir === "" ? marker : `${dir}/${marker}`;
     if (extra.among !== undefined) {
@@ -102,6 +107,20 @@ function listing(abs: string): ReadonlySet<string> {
   } catch {
     return new Set(); // gone, or not a folder: nothing marks it
   }
+}
+
+/**
+ * What earlier checks found of folders' fixed markers, so that a folder is looked into
+ * again only when it changed (see src/cache/marker-memory.ts).
+ */
+export interface MarkerMemory {
+  /**
+   * True when `dir` (at `abs`) held none of the fixed markers when last looked into and has
+   * not changed since. False otherwise: it is then looked into, right after this call.
+   */
+  unchanged(dir: string, abs: string): boolean;
+  /** `dir`, just looked into after {@link unchanged} said false, holds none of them. */
+  holdsNone(dir: string): void;
 }
 
 /**
@@ -139,8 +158,9 @@ export function ownFiles<T>(
   items: readonly T[],
   pathOf: (item: T) => string,
   extra: ExtraMarkers = NO_EXTRA,
+  memory?: MarkerMemory,
 ): OwnFiles<T> {
-  const judge = notOwnFolders(root, extra);
+  const judge = notOwnFolders(root, extra, memory);
   const left = new Map<string, string>();
   const outputs = new Map<string, T[]>();
   const own: T[] = [];

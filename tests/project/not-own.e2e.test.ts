@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -185,4 +185,41 @@ test("check --all: a tracked file beside an ignored pyvenv.cfg, CACHEDIR.TAG or 
   const after = treeState(root);
   for (const path of ["env/lib/site.py", "env/top.py", "cache/gen.py", "conda/bin/tool.py"])
     expect(after[path]).toEqual(before[path]);
+});
+
+test("check --all looks into a folder again once a marker appears in it, even with its modified time put back", async () => {
+  const root = tempDir("cpilot-not-own-again-", { git: true });
+  const seen = join(tempDir("cpilot-not-own-seen-"), "seen.txt");
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "stamp",
+          pattern: "*.py",
+          fixes: true,
+          timeout: 30,
+          run: `for f in "$@"; do echo "# stamped" >> "$f"; echo "$f" >> '${seen}'; done`,
+        },
+      ],
+    }),
+    ".gitignore": ".cpilot/\npyvenv.cfg\n",
+    "pkg/mod.py": "x = 1\n",
+    "other/lib.py": "y = 1\n",
+  });
+  git(root, "add", "-A");
+  git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
+  // a folder is remembered only once its last change is a few seconds old
+  await Bun.sleep(3500);
+  expect(cpilot(["check", "--all"], { cwd: root, env: { CI: "" } }).code).toBe(0);
+  expect(stamped(seen)).toEqual(["other/lib.py", "pkg/mod.py"]);
+  // the folder's modified time put back to the nanosecond, as `touch -d` can
+  const mtimeNs = () => statSync(join(root, "pkg"), { bigint: true }).mtimeNs;
+  const before = mtimeNs();
+  writeFileSync(join(root, "pkg", "pyvenv.cfg"), "home = /usr/bin\n");
+  const seconds = `${before / 1_000_000_000n}.${String(before % 1_000_000_000n).padStart(9, "0")}`;
+  execFileSync("touch", ["-m", "-d", `@${seconds}`, join(root, "pkg")]);
+  expect(mtimeNs()).toBe(before);
+  const again = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+  expect(again.stderr).toContain("pkg/ left out: a virtualenv (pyvenv.cfg)");
+  expect(stamped(seen)).toEqual(["other/lib.py", "other/lib.py", "pkg/mod.py"]);
 });
