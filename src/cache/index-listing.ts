@@ -1,6 +1,6 @@
 import { lstatSync } from "node:fs";
 import { fsPath } from "../util/path-bytes.ts";
-import { isStatePath } from "../util/state-layout.ts";
+import { STATE_PREFIX } from "../util/state-layout.ts";
 
 /** `git ls-files` with each entry's tag, mode, blob id and stage: one line per index entry. */
 export const LISTING = ["ls-files", "-s", "-v", "-z"];
@@ -44,7 +44,9 @@ export function parseIndexListing(stdout: string): IndexListing {
       const path = stdout.slice(tab + 1, end);
       ids.set(path, stdout.slice(id, stage));
       // an unmerged path is listed once per stage, one after the other
-      if (path !== last && stdout.slice(mode, id - 1) !== GITLINK && !isStatePath(path)) {
+      // compared in place: a slice per entry was a fifth of the parse
+      const gitlink = id - 1 - mode === GITLINK.length && stdout.startsWith(GITLINK, mode);
+      if (path !== last && !gitlink && !path.startsWith(STATE_PREFIX)) {
         files.push(path);
         if (stdout[at] !== "H") unsure.add(path);
       }

@@ -1,4 +1,5 @@
 import type { ProjectSnapshot } from "../cache/content.ts";
+import { markerMemory } from "../cache/marker-memory.ts";
 import { type ResolvedConfig, resolveConfig } from "../config/resolve.ts";
 import { isActive, readToggles } from "../config/state.ts";
 import type { CpilotConfig } from "../config/types.ts";
@@ -76,16 +77,23 @@ export function createEngine(options: {
   const planOwn = (
     batch: EditBatch,
     planOptions: PlanOptions,
+    project?: ProjectSnapshot,
   ): [PlannedRun[], ReadonlyMap<string, string> | undefined] => {
     const toggles = readToggles(config.root);
     const active = config.callbacks.filter((cb) => isActive(cb, toggles));
     if (active.length === 0) return [[], undefined];
+    // with every tracked file known (check --all), a folder's markers are looked for again
+    // only where it changed since the last such check
+    const tracked = project?.trackedFiles() ?? undefined;
+    const memory = tracked === undefined ? undefined : markerMemory(batch.root);
     const { own, left } = ownFiles(
       batch.root,
       batch.files,
       (f) => f.path,
-      nestedConfigMarkers(batch.root),
+      nestedConfigMarkers(batch.root, tracked),
+      memory,
     );
+    memory?.save();
     const planned = planBatch(
       own.length === batch.files.length ? batch : { ...batch, files: own },
       active,
@@ -97,7 +105,7 @@ export function createEngine(options: {
     planOwn(batch, planOptions)[0];
 
   const run = async (batch: EditBatch, runOptions: RunOptions = {}): Promise<Outcome> => {
-    const [planned, left] = planOwn(batch, runOptions);
+    const [planned, left] = planOwn(batch, runOptions, runOptions.project);
     const leftOut = left === undefined ? [] : [...left].map(([f, why]) => leftOutNote(f, why));
     const looked = left === undefined ? {} : { leftOut: left };
     runOptions.onPlanned?.(planned);

@@ -7,12 +7,26 @@ import { isTracked } from "../project/tracked.ts";
  * A folder below the root holding its own config that git tracks: that config judges its
  * files, not the root's (the nearest config decides), so the root's callbacks leave them
  * out. An untracked one (an agent could write it through its shell) changes nothing.
+ * `tracked`: every file git tracks that is on disk, when the caller has that list (`check
+ * --all`): the configs are found in it, with no folder listed and no git asked.
  */
-export function nestedConfigMarkers(root: string): ExtraMarkers {
-  return {
-    markers: CONFIG_NAMES.map((name) => [name, `its own ${name} judges its files`] as const),
-    confirm: (path) => isTracked(root, path),
-  };
+export function nestedConfigMarkers(root: string, tracked?: readonly string[]): ExtraMarkers {
+  const markers = CONFIG_NAMES.map((name) => [name, `its own ${name} judges its files`] as const);
+  if (tracked !== undefined) return { markers, among: configPaths(tracked) };
+  return { markers, confirm: (path) => isTracked(root, path) };
+}
+
+const NAMES: ReadonlySet<string> = new Set(CONFIG_NAMES);
+
+/** The paths among `paths` named like a config (exactly, as a folder listing would). */
+function configPaths(paths: readonly string[]): Set<string> {
+  const found = new Set<string>();
+  for (const path of paths) {
+    // most paths hold no such name: one native search, no slice
+    if (!path.includes("callbacks.config.")) continue;
+    if (NAMES.has(path.slice(path.lastIndexOf("/") + 1))) found.add(path);
+  }
+  return found;
 }
 
 /**

@@ -38,12 +38,12 @@ const MARKERS: readonly (readonly [string, string])[] = [
  * Which folders below `root` are not the project's own code: installed packages,
  * virtualenvs (found by their `pyvenv.cfg`, whatever their name and whether git ignores
  * them), tool caches, Cargo's `target/` (beside a Cargo.toml, or tagged CACHEDIR.TAG),
- * another git repository nested inside. Each folder is looked at once (a few stats), so a
- * list of 20,000 files in a few hundred folders costs about a millisecond.
+ * another git repository nested inside. Each folder is judged once, its parents first.
  */
 export function notOwnFolders(
   root: string,
   extra: ExtraMarkers = NO_EXTRA,
+  memory?: MarkerMemory,
 ): (dir: string) => NotOwnFolder | null {
   const verdicts = new Map<string, NotOwnFolder | null>([["", null]]);
   const judge = (dir: string): NotOwnFolder | null => {
@@ -52,7 +52,7 @@ export function notOwnFolders(
     const slash = dir.lastIndexOf("/");
     const parent = slash === -1 ? "" : dir.slice(0, slash);
     const name = dir.slice(slash + 1);
-    const verdict = judge(parent) ?? ownVerdict(root, dir, parent, name, extra);
+    const verdict = judge(parent) ?? ownVerdict(root, dir, parent, name, extra, memory);
     verdicts.set(dir, verdict);
     return verdict;
   };
@@ -65,20 +65,40 @@ function ownVerdict(
   parent: string,
   name: string,
   extra: ExtraMarkers,
+  memory: MarkerMemory | undefined,
 ): NotOwnFolder | null {
   const byName = BY_NAME.get(name);
   if (byName !== undefined) return { folder: dir, why: byName };
-  // one listing of the folder, not a stat per marker: a check of 2,000 files in 200
-  // folders looks at each folder once
-  const names = listing(join(root, dir));
-  for (const [marker, why] of MARKERS) if (names.has(marker)) return { folder: dir, why };
+  const abs = dir === "" ? root : `${root}/${dir}`;
+  const has = markerTest(abs, extra);
+  if (!(memory?.unchanged(dir, abs) ?? false)) {
+    for (const [marker, why] of MARKERS) if (has(marker)) return { folder: dir, why };
+    memory?.holdsNone(dir);
+  }
   for (const [marker, why] of extra.markers) {
     const path = dir === "" ? marker : `${dir}/${marker}`;
-    if (names.has(marker) && (extra.confirm?.(path) ?? true)) return { folder: dir, why };
+    if (extra.among !== undefined) {
+      if (extra.among.has(path)) return { folder: dir, why };
+    } else if (has(marker) && (extra.confirm?.(path) ?? true)) return { folder: dir, why };
   }
   if (name === "target" && existsSync(join(root, parent, "Cargo.toml")))
     return { folder: dir, why: "Cargo's build output" };
   return null;
+}
+
+/**
+ * Whether folder `abs` holds an entry of a given name. A stat per marker when only the
+ * four fixed markers are asked of the disk: a listing reads every name in the folder, and
+ * a large project's folders hold many more names than that. One listing when the extra
+ * markers (seven config names) must be found on disk too: then it is the cheaper.
+ */
+function markerTest(abs: string, extra: ExtraMarkers): (name: string) => boolean {
+  if (extra.markers.length > 0 && extra.among === undefined) {
+    const names = listing(abs);
+    return (name) => names.has(name);
+  }
+  // follows a symlink: one to nothing marks nothing, as no environment or repository is there
+  return (name) => existsSync(`${abs}/${name}`);
 }
 
 function listing(abs: string): ReadonlySet<string> {
@@ -90,12 +110,32 @@ function listing(abs: string): ReadonlySet<string> {
 }
 
 /**
+ * What earlier checks found of folders' fixed markers, so that a folder is looked into
+ * again only when it changed (see src/cache/marker-memory.ts).
+ */
+export interface MarkerMemory {
+  /**
+   * True when `dir` (at `abs`) held none of the fixed markers when last looked into and has
+   * not changed since. False otherwise: it is then looked into, right after this call.
+   */
+  unchanged(dir: string, abs: string): boolean;
+  /** `dir`, just looked into after {@link unchanged} said false, holds none of them. */
+  holdsNone(dir: string): void;
+}
+
+/**
  * More files that make a folder another's (a nested cpilot config), and a test each found
  * one must pass to count (that git tracks it: one the agent just made does not).
  */
 export interface ExtraMarkers {
   readonly markers: readonly (readonly [string, string])[];
   readonly confirm?: (relPath: string) => boolean;
+  /**
+   * Every root-relative path that can count as one of `markers`, when the caller knows
+   * them all (the tracked files, for markers that count only when tracked): a marker is
+   * then looked up here instead of on disk, and `confirm` is not asked.
+   */
+  readonly among?: ReadonlySet<string>;
 }
 
 const NO_EXTRA: ExtraMarkers = { markers: [] };
@@ -118,20 +158,30 @@ export function ownFiles<T>(
   items: readonly T[],
   pathOf: (item: T) => string,
   extra: ExtraMarkers = NO_EXTRA,
+  memory?: MarkerMemory,
 ): OwnFiles<T> {
-  const judge = notOwnFolders(root, extra);
+  const judge = notOwnFolders(root, extra, memory);
   const left = new Map<string, string>();
   const outputs = new Map<string, T[]>();
   const own: T[] = [];
+  // Lists come sorted (git's order), so a file's folder is most often the one before's:
+  // it is then known by comparing, without cutting its name out and looking it up again.
+  let folder: string | null = null;
+  let verdict: NotOwnFolder | null = null;
+  let output: string | null = null;
   for (const item of items) {
     const path = pathOf(item);
     const slash = path.lastIndexOf("/");
-    const verdict = slash === -1 ? null : judge(path.slice(0, slash));
+    if (folder === null || folder.length !== slash || !path.startsWith(folder)) {
+      folder = slash === -1 ? "" : path.slice(0, slash);
+      verdict = judge(folder);
+      // the folders on the path decide, never the file's own name
+      output = verdict === null ? outputFolder(path) : null;
+    }
     if (verdict !== null) {
       left.set(verdict.folder, verdict.why);
       continue;
     }
-    const output = outputFolder(path);
     if (output === null) own.push(item);
     else {
       // appended in place: a copy per file made a tracked build/ of 20,000 files quadratic

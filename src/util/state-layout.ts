@@ -52,8 +52,11 @@ export function stateRelative(...parts: string[]): string {
 
 /** True for a project-relative path ("/" separated) inside `.cpilot/`. */
 export function isStatePath(relative: string): boolean {
-  return relative.startsWith(`${STATE_DIR}/`);
+  return relative.startsWith(STATE_PREFIX);
 }
+
+/** What every path inside `.cpilot/` begins with: made once, for checks on whole listings. */
+export const STATE_PREFIX = `${STATE_DIR}/`;
 
 /** `<root>/.cpilot/<parts...>`: the path only (./state-dir.ts makes folders safely). */
 export function statePath(root: string, ...parts: string[]): string {

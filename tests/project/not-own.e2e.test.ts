@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -145,3 +145,81 @@ test.skipIf(!hasPython)(
     expect(stamped(seen)).toContain("pkg/new.py");
   },
 );
+
+test("check --all: a tracked file beside an ignored pyvenv.cfg, CACHEDIR.TAG or conda-meta reaches no fixer", () => {
+  const root = tempDir("cpilot-not-own-ignored-", { git: true });
+  const seen = join(tempDir("cpilot-not-own-seen-"), "seen.txt");
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "stamp",
+          pattern: "*.py",
+          fixes: true,
+          timeout: 30,
+          run: `for f in "$@"; do echo "# stamped" >> "$f"; echo "$f" >> '${seen}'; done`,
+        },
+      ],
+    }),
+    // every marker is ignored, so git lists none of them: only the disk says they are there
+    ".gitignore": ".cpilot/\npyvenv.cfg\nCACHEDIR.TAG\nconda-meta/\n",
+    "env/pyvenv.cfg": "home = /usr/bin\n",
+    "env/lib/site.py": "s = 1\n",
+    "env/top.py": "t = 1\n",
+    "cache/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n",
+    "cache/gen.py": "g = 1\n",
+    "conda/conda-meta/history": "==> 2024 <==\n",
+    "conda/bin/tool.py": "c = 1\n",
+    "pkg/mod.py": "x = 1\n",
+  });
+  git(root, "add", "-A");
+  git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
+  expect(git(root, "ls-files")).not.toContain("pyvenv.cfg");
+  const before = treeState(root);
+  const r = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain("env/ left out: a virtualenv (pyvenv.cfg)");
+  expect(r.stderr).toContain("cache/ left out: a cache or build output (CACHEDIR.TAG)");
+  expect(r.stderr).toContain("conda/ left out: a conda environment");
+  expect(stamped(seen)).toEqual(["pkg/mod.py"]);
+  const after = treeState(root);
+  for (const path of ["env/lib/site.py", "env/top.py", "cache/gen.py", "conda/bin/tool.py"])
+    expect(after[path]).toEqual(before[path]);
+});
+
+test("check --all looks into a folder again once a marker appears in it, even with its modified time put back", async () => {
+  const root = tempDir("cpilot-not-own-again-", { git: true });
+  const seen = join(tempDir("cpilot-not-own-seen-"), "seen.txt");
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "stamp",
+          pattern: "*.py",
+          fixes: true,
+          timeout: 30,
+          run: `for f in "$@"; do echo "# stamped" >> "$f"; echo "$f" >> '${seen}'; done`,
+        },
+      ],
+    }),
+    ".gitignore": ".cpilot/\npyvenv.cfg\n",
+    "pkg/mod.py": "x = 1\n",
+    "other/lib.py": "y = 1\n",
+  });
+  git(root, "add", "-A");
+  git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
+  // a folder is remembered only once its last change is a few seconds old
+  await Bun.sleep(3500);
+  expect(cpilot(["check", "--all"], { cwd: root, env: { CI: "" } }).code).toBe(0);
+  expect(stamped(seen)).toEqual(["other/lib.py", "pkg/mod.py"]);
+  // the folder's modified time put back to the nanosecond, as `touch -d` can
+  const mtimeNs = () => statSync(join(root, "pkg"), { bigint: true }).mtimeNs;
+  const before = mtimeNs();
+  writeFileSync(join(root, "pkg", "pyvenv.cfg"), "home = /usr/bin\n");
+  const seconds = `${before / 1_000_000_000n}.${String(before % 1_000_000_000n).padStart(9, "0")}`;
+  execFileSync("touch", ["-m", "-d", `@${seconds}`, join(root, "pkg")]);
+  expect(mtimeNs()).toBe(before);
+  const again = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+  expect(again.stderr).toContain("pkg/ left out: a virtualenv (pyvenv.cfg)");
+  expect(stamped(seen)).toEqual(["other/lib.py", "other/lib.py", "pkg/mod.py"]);
+});

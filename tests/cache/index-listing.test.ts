@@ -1,0 +1,29 @@
+import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { LISTING, parseIndexListing } from "../../src/cache/index-listing.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
+
+const git = (root: string, ...args: string[]): string =>
+  execFileSync("git", args, { cwd: root, encoding: "utf8" });
+
+test("the index's files: no submodule, nothing inside .cpilot/, a name that only begins like them kept", () => {
+  const root = tempDir("cpilot-index-listing-", { git: true });
+  writeFiles(root, {
+    "a.ts": "a\n",
+    ".cpilot/runs/x.json": "{}\n",
+    ".cpilotrc": "kept\n",
+    "160000.ts": "a name like the submodule's mode\n",
+    "tool.sh": "#!/bin/sh\n",
+  });
+  git(root, "add", "-f", "a.ts", ".cpilot/runs/x.json", ".cpilotrc", "160000.ts", "tool.sh");
+  git(root, "update-index", "--chmod=+x", "tool.sh");
+  const commit = "0123456789abcdef0123456789abcdef01234567";
+  git(root, "update-index", "--add", "--cacheinfo", `160000,${commit},sub`);
+  const listing = parseIndexListing(git(root, ...LISTING));
+  expect([...listing.files].sort()).toEqual([".cpilotrc", "160000.ts", "a.ts", "tool.sh"]);
+  // every entry keeps its id, the submodule's commit and the state file's included
+  expect(listing.ids.get("sub")).toBe(commit);
+  expect(listing.ids.get("a.ts")).toBe(git(root, "hash-object", "a.ts").trim());
+  expect(listing.ids.has(".cpilot/runs/x.json")).toBe(true);
+  expect(listing.unsure.size).toBe(0);
+});
