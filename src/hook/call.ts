@@ -33,7 +33,6 @@ import {
   setHookConfigMode,
 } from "./config.ts";
 import { gateFailedReason } from "./edit-gate.ts";
-import { gateEvent } from "./gate-all.ts";
 import { readStdin } from "./hook-input.ts";
 import { ISOLATED_ENV } from "./isolated-env.ts";
 import { SESSION_FLAG, SESSION_HOOKS_ENV } from "./session-hooks.ts";
@@ -160,8 +159,10 @@ async function route<I>(
 ): Promise<HookReply> {
   const at = { config, agent: t.agent, session: event.session };
   switch (event.kind) {
-    case "pre-write":
+    case "pre-write": {
+      const { gateEvent } = await import("./gate-all.ts");
       return t.gateReply(input, event, await gateEvent(t.protocol, config, event), config);
+    }
     case "pre-tool":
       return t.allow ?? t.nothing;
     case "post-write": {
@@ -195,7 +196,8 @@ async function route<I>(
       const text = await batchEnd(at, event);
       return say === null || text === "" ? t.nothing : say(text);
     }
-    default: {
+    case "session-start":
+    case "prompt": {
       const { sessionContext } = await import("./session-context.ts");
       const say = t.context(event);
       const text = await sessionContext(at, event, say !== null);
