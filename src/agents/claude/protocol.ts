@@ -5,7 +5,7 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readHookJson, str } from "../../hook/hook-input.ts";
+import { editWrite, readHookJson, str } from "../../hook/hook-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type {
@@ -302,14 +302,12 @@ function pendingWrite(call: ClaudeToolCall, path: string, input: ClaudeHookInput
     return content === undefined ? base : { ...base, content };
   }
   if (toolName === "Edit") {
-    const oldString = str(toolInput.old_string);
-    const newString = str(toolInput.new_string);
-    return {
-      ...base,
-      ...(oldString === undefined ? {} : { oldString }),
-      ...(newString === undefined ? {} : { newString }),
-      ...(toolInput.replace_all === true ? { replaceAll: true } : {}),
-    };
+    const { old_string, new_string, replace_all } = toolInput;
+    return editWrite(base, {
+      oldString: old_string,
+      newString: new_string,
+      replaceAll: replace_all === true,
+    });
   }
   if (toolName === "MultiEdit") {
     const content = intendedMultiEdit(path, input.cwd, toolInput.edits);
