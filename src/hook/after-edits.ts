@@ -1,3 +1,4 @@
+import { postNotice } from "../agent-session/inbox.ts";
 import { takeDelivery } from "../agent-session/notices.ts";
 import { claimOnce } from "../agent-session/session-state.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
@@ -9,11 +10,12 @@ import { bookkeep } from "../util/bookkeeping.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
 
 /**
- * A post-write, the same for every agent: the call's files inside the project checked
- * (`afterEdits`). When the agent's batch-end event will run the batch callbacks
+ * The post-write step, the same for every agent: the call's files inside the project
+ * checked (`afterEdits`). When the agent's batch-end event will run the batch callbacks
  * (`batchEndFollows`), only the per-file ones run now; when it will not, all run, and the
  * call is remembered (`batchRunClaim`), so a batch-end event that comes after all leaves
- * its files to this call.
+ * its files to this call. An edit the agent reports twice (`once`) is checked by the first
+ * call only. What a call the agent shows nobody (`unheard`) found waits in the inbox.
  */
 export async function afterWrite(call: {
   config: ResolvedConfig;
@@ -22,28 +24,44 @@ export async function afterWrite(call: {
   cwd: string;
   edits: readonly WrittenFile[];
   callId?: string | undefined;
+  once?: string | undefined;
+  unheard?: boolean | undefined;
   batchEndFollows: () => boolean;
 }): Promise<HookAnswer> {
   const { config, session } = call;
-  const files = filesInRoot(config.root, call.cwd, call.edits);
+  const root = config.root;
+  const inRoot = filesInRoot(root, call.cwd, call.edits);
+  const once = call.once;
+  const first =
+    once === undefined ||
+    inRoot.length === 0 ||
+    claimOnce(root, session, `edit-${safeClaim(once)}`);
+  const files = first ? inRoot : [];
   const perFile = files.length > 0 && call.batchEndFollows();
   if (files.length > 0 && !perFile && call.callId) {
     const claim = batchRunClaim(call.callId);
-    bookkeep(config.root, false, () => claimOnce(config.root, session, claim));
+    bookkeep(root, false, () => claimOnce(root, session, claim));
   }
-  return afterEdits({
-    config,
-    agent: call.agent,
-    session,
-    files,
-    ...(perFile ? { per: "file" as const } : {}),
-  });
+  const at = { config, agent: call.agent, session, files };
+  if (call.unheard === true) {
+    const report = await afterEdits({ ...at, deliver: false });
+    const text = reportText(report);
+    if (text !== "") {
+      const failing = report.failures.length > 0;
+      bookkeep(root, "", () => postNotice(root, session, { kind: "after-edit", text, failing }));
+    }
+    return report;
+  }
+  return afterEdits({ ...at, ...(perFile ? { per: "file" as const } : {}) });
 }
 
 /** The claim a post-write makes when it ran a call's batch callbacks itself. */
 export function batchRunClaim(callId: string): string {
-  return `batch-run-${callId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100)}`;
+  return `batch-run-${safeClaim(callId)}`;
 }
+
+/** An agent's id as part of a claim's file name. */
+const safeClaim = (id: string): string => id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
 
 /**
  * The files written inside the project, relative to its root, each once (created when any
@@ -77,12 +95,16 @@ export async function afterEdits(options: {
   session: string;
   files: readonly FileChange[];
   per?: "file";
+  /** false: the results that waited are left in the inbox (the reply reaches nobody). */
+  deliver?: boolean;
 }): Promise<AgentReport> {
   const { config, agent, session, files, per } = options;
   try {
-    const waiting = bookkeep(config.root, { failing: [], info: [] }, () =>
-      takeDelivery(config.root, session),
-    );
+    const none = { failing: [], info: [] };
+    const waiting =
+      options.deliver === false
+        ? none
+        : bookkeep(config.root, none, () => takeDelivery(config.root, session));
     if (!anyCallbackMatches(config, files, per))
       return { failures: [...waiting.failing], info: [...waiting.info] };
     const { handleEdits } = await import("./edits.ts");

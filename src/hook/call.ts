@@ -2,20 +2,22 @@
 // steps aside for a session's own hooks, the isolated child that answers its parent, the
 // config loaded in a supervised child when it runs code, and the reply written out; and,
 // for every agent, its payload parsed (or, when it cannot be, the fail-closed answer), the
-// call turned into a HookEvent, the project's config loaded, then the event routed: after
-// a write or a tool call the pipeline's own steps answer, the agent's reply form carries
-// it; other events go to the agent's answer. A config that does not load and an internal
-// error are answered here, the same way for every agent. What differs per agent is its
-// HookTranslator; the agent comes in as a HookAgent.
+// call turned into a HookEvent, the project's config loaded, then the event routed to the
+// pipeline's step for its kind, whose neutral answer the agent's reply form carries. A
+// config that does not load and an internal error are answered here, the same way for
+// every agent. What differs per agent is its HookTranslator; the agent comes in as a
+// HookAgent.
 import { basename } from "node:path";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type {
   AgentProtocol,
+  GateVerdict,
   HookAgent,
   HookAnswer,
   HookEvent,
   HookHandler,
   HookReply,
+  StopVerdict,
 } from "../model/hook.ts";
 import { dieWithParent } from "../platform/parent-death.ts";
 import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts";
@@ -34,6 +36,7 @@ import { gateFailedReason } from "./edit-gate.ts";
 import { readStdin } from "./hook-input.ts";
 import { ISOLATED_ENV } from "./isolated-env.ts";
 import { SESSION_FLAG, SESSION_HOOKS_ENV } from "./session-hooks.ts";
+import type { StopExtras } from "./stop-gate.ts";
 import { mayBePreWrite, sniffEvent, unreadableInputReply } from "./unreadable-input.ts";
 
 type HookCallOptions = Parameters<HookHandler>[1];
@@ -57,21 +60,35 @@ export interface HookTranslator<I> {
   parse(stdin: string, options: HookCallOptions): Parsed<I>;
   /** The call as a HookEvent; null when cpilot has nothing to do with it (no config is loaded). */
   event(input: I): HookEvent | null;
-  /** The answer with the project's config; for a pre-write, a stand-in when the config did not load. */
-  answer(
-    input: I,
-    event: HookEvent,
-    config: ResolvedConfig,
-    options: HookCallOptions,
-  ): Promise<HookReply>;
   /** How this event hands the model a text (a config that does not load); null when it cannot. */
   tell(input: I, event: HookEvent): ((text: string) => HookReply) | null;
   /**
+   * The gate's verdict on a pre-write in the agent's reply (a deny in its channel; a
+   * change a plugin made, where the agent can carry it). `config`: what the gate decided
+   * with, for a note left for the call's post-write.
+   */
+  gateReply(
+    input: I,
+    event: HookEvent,
+    verdict: GateVerdict,
+    config: ResolvedConfig,
+  ): HookReply | Promise<HookReply>;
+  /**
    * The agent's reply to what the pipeline found after a tool call: a post-write that names
    * its `edits`, and a post-tool (what a `shell` call changed, and the results that waited).
-   * An agent without it answers those events itself.
    */
-  afterTool?(event: HookEvent, answer: HookAnswer): HookReply;
+  afterTool(event: HookEvent, answer: HookAnswer): HookReply;
+  /**
+   * How a session-start, prompt or batch-end event hands the model a text; null when the
+   * agent shows that event's reply to nobody (what waits for the model stays waiting).
+   */
+  context(event: HookEvent): ((text: string) => HookReply) | null;
+  /** The stop gate's verdict in the agent's reply. */
+  stopReply(event: HookEvent, verdict: StopVerdict): HookReply;
+  /** What the agent adds at its stop, besides what the pipeline finds (Claude Code: its context updates). */
+  stopExtras?(input: I, config: ResolvedConfig): Promise<StopExtras | null>;
+  /** A batch-end event came: the agent sends them (where its version decides whether it does). */
+  batchEndSeen?(root: string): void;
   /** After a write: whether the agent's batch-end event will run the batch callbacks. */
   batchEndFollows?(root: string, env: NodeJS.ProcessEnv): boolean;
   /**
@@ -111,7 +128,7 @@ export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
         const stderr = `cpilot: ${loaded.message}`;
         // The gate still decides, on its built-in protections (see emptyConfig).
         if (event.kind === "pre-write")
-          return { ...(await t.answer(input, event, await emptyConfig(loaded), options)), stderr };
+          return { ...(await route(t, input, event, await emptyConfig(loaded), options)), stderr };
         const tell = t.tell(input, event);
         const text =
           tell === null ? null : configErrorForModel(loaded.root, event.session, loaded.message);
@@ -130,8 +147,8 @@ export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
 }
 
 /**
- * The event to the step that answers it: after a tool call, the pipeline's own (the same
- * for every agent whose translator gives `afterTool`); any other event, the agent's answer.
+ * The event to the pipeline's step for its kind; the step's answer to the translator,
+ * which words it as the agent's reply.
  */
 async function route<I>(
   t: HookTranslator<I>,
@@ -141,18 +158,52 @@ async function route<I>(
   options: HookCallOptions,
 ): Promise<HookReply> {
   const at = { config, agent: t.agent, session: event.session };
-  if (t.afterTool !== undefined && event.kind === "post-write" && event.edits !== undefined) {
-    const env = options.env;
-    const batchEndFollows = () => t.batchEndFollows?.(config.root, env) ?? false;
-    const { edits, callId, cwd } = event;
-    return t.afterTool(event, await afterWrite({ ...at, cwd, edits, callId, batchEndFollows }));
+  switch (event.kind) {
+    case "pre-write": {
+      const { gateEvent } = await import("./gate-all.ts");
+      return t.gateReply(input, event, await gateEvent(t.protocol, config, event), config);
+    }
+    case "pre-tool":
+      return t.allow ?? t.nothing;
+    case "post-write": {
+      const env = options.env;
+      const batchEndFollows = () => t.batchEndFollows?.(config.root, env) ?? false;
+      const { edits = [], cwd, callId, once, unheard } = event;
+      const args = { ...at, cwd, edits, callId, once, unheard, batchEndFollows };
+      const answer = await afterWrite(args);
+      if (unheard === true) return t.nothing;
+      if (event.shell !== true) return t.afterTool(event, answer);
+      // a patch sent through the shell may come with other commands that changed files
+      const { shellEditsReport } = await import("./shell-check.ts");
+      const more = await shellEditsReport(at);
+      const failures = [...more.failures, ...answer.failures];
+      return t.afterTool(event, { failures, info: [...more.info, ...answer.info] });
+    }
+    case "post-tool": {
+      if (event.shell !== true) return t.afterTool(event, await afterEdits({ ...at, files: [] }));
+      const { shellToolReport } = await import("./shell-check.ts");
+      return t.afterTool(event, await shellToolReport(at));
+    }
+    case "stop": {
+      const { shellStopGate } = await import("./shell-check.ts");
+      const extras = t.stopExtras && (() => t.stopExtras?.(input, config) ?? Promise.resolve(null));
+      return t.stopReply(event, await shellStopGate({ ...at, stopper: event.stopper, extras }));
+    }
+    case "batch-end": {
+      t.batchEndSeen?.(config.root);
+      const { batchEnd } = await import("./batch-end.ts");
+      const say = t.context(event);
+      const text = await batchEnd(at, event);
+      return say === null || text === "" ? t.nothing : say(text);
+    }
+    case "session-start":
+    case "prompt": {
+      const { sessionContext } = await import("./session-context.ts");
+      const say = t.context(event);
+      const text = await sessionContext(at, event, say !== null);
+      return say === null || text === "" ? t.nothing : say(text);
+    }
   }
-  if (t.afterTool !== undefined && event.kind === "post-tool") {
-    if (event.shell !== true) return t.afterTool(event, await afterEdits({ ...at, files: [] }));
-    const { shellToolReport } = await import("./shell-check.ts");
-    return t.afterTool(event, await shellToolReport(at));
-  }
-  return t.answer(input, event, config, options);
 }
 
 const isBeforeTool = (event: HookEvent): boolean =>

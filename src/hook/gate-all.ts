@@ -1,16 +1,24 @@
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { GateDecision, PendingWrite } from "../model/gate-types.ts";
-import type { AgentProtocol } from "../model/hook.ts";
+import type { AgentProtocol, GateVerdict, HookEvent } from "../model/hook.ts";
 import { gateEdit } from "./edit-gate.ts";
 
-/** What the gate said about every write of one tool call (a patch may write several files). */
-export type GateVerdict =
-  | { readonly kind: "allow" }
-  | { readonly kind: "deny"; readonly reason: string; readonly hint?: string }
-  | {
-      readonly kind: "modify";
-      readonly changes: readonly { write: PendingWrite; decision: GateDecision }[];
-    };
+export type { GateVerdict } from "../model/hook.ts";
+
+/**
+ * The pre-write step, the same for every agent: the event's writes gated, or the call
+ * denied when the agent's translator could not read what it writes.
+ */
+export function gateEvent(
+  agent: AgentProtocol,
+  config: ResolvedConfig,
+  event: HookEvent,
+): Promise<GateVerdict> | GateVerdict {
+  if (event.refused !== undefined) return { kind: "deny", reason: event.refused };
+  const writes = event.writes ?? [];
+  if (writes.length === 0) return { kind: "allow" };
+  return gateAll(agent, config, writes, event.cwd);
+}
 
 /**
  * Run the gate for each write of a tool call, in order. The first deny wins (the call
@@ -31,6 +39,7 @@ export async function gateAll(
         kind: "deny",
         reason: decision.reason,
         ...(decision.hint ? { hint: decision.hint } : {}),
+        ...(decision.askPerson === true ? { askPerson: true } : {}),
       };
     }
     if (decision.modified !== undefined) changes.push({ write, decision });

@@ -2,6 +2,7 @@
 // then read as the JSON object every agent's payload is (each agent's protocol file reads
 // its own fields from it).
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import type { PendingWrite } from "../model/gate-types.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
 import { whenStopped } from "../platform/process-stop.ts";
 import { isTerminal } from "../platform/stdio.ts";
@@ -133,6 +134,24 @@ function stdinReader(): ChunkReader {
 
 /** A string field, or undefined for anything else. */
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/**
+ * The write an edit tool asks the gate for, from its payload's fields: the text it
+ * replaces and its replacement, each where the payload gives it as a string.
+ */
+export function editWrite(
+  base: PendingWrite,
+  fields: { oldString: unknown; newString: unknown; replaceAll?: boolean },
+): PendingWrite {
+  const oldString = str(fields.oldString);
+  const newString = str(fields.newString);
+  return {
+    ...base,
+    ...(oldString === undefined ? {} : { oldString }),
+    ...(newString === undefined ? {} : { newString }),
+    ...(fields.replaceAll === true ? { replaceAll: true } : {}),
+  };
+}
 
 /** A hook payload as one JSON object; an error message for anything else. */
 export function readJsonObject(

@@ -1,17 +1,18 @@
 import { takeDelivery } from "../agent-session/notices.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import type { StopVerdict } from "../model/hook.ts";
 import type { AgentReport } from "../ui/agent/render-outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { anyCallbackMatches } from "./after-edits.ts";
 import type { ShellEdits } from "./shell-edits.ts";
-import type { StopVerdict } from "./stop-gate.ts";
+import type { StopExtras } from "./stop-gate.ts";
 
 /**
- * The pipeline's steps for edits made without an edit tool, for the agents whose hooks
- * are the same events under other names (Codex, Qwen Code, Gemini CLI): the record taken
- * when the agent's turn starts, what changed since checked after a shell call, and what
- * still holds the stop (OpenCode's plugin calls the same steps). Bookkeeping that fails (a .cpilot that cannot be written) sees
- * nothing rather than stopping the hook.
+ * The pipeline's steps for edits made without an edit tool (the record of the project's
+ * files is taken when the agent's turn starts, see ./session-context.ts): what changed
+ * since the last look, checked after a shell call, and what still holds the stop.
+ * Bookkeeping that fails (a .cpilot that cannot be written) sees nothing rather than
+ * stopping the hook.
  */
 
 /** The changed files named to the agent at most: a command that wrote thousands floods its context. */
@@ -21,12 +22,6 @@ export interface ShellCall {
   readonly config: ResolvedConfig;
   readonly agent: string;
   readonly session: string;
-}
-
-/** The agent's turn starts: what the project's files are now is the person's, not the agent's. */
-export async function shellTurnStarts({ config, session }: ShellCall): Promise<void> {
-  const { recordTurnStart } = await import("./shell-edits.ts");
-  bookkeep(config.root, undefined, () => recordTurnStart(config, session));
 }
 
 /**
@@ -92,14 +87,28 @@ export async function shellToolReport(call: ShellCall): Promise<AgentReport> {
 }
 
 /**
- * The stop gate, with the shell's edits since the last look checked and its problems added;
+ * The stop step, the same for every agent: the stop gate, with the shell's edits since the
+ * last look checked and its problems added, and what the agent adds at its stop (`extras`);
  * `stopper`: a subagent's id when it is the subagent's stop (its own count of held stops).
  */
 export async function shellStopGate(
-  call: ShellCall & { readonly stopper?: string },
+  call: ShellCall & {
+    readonly stopper?: string | undefined;
+    readonly extras?: (() => Promise<StopExtras | null>) | undefined;
+  },
 ): Promise<StopVerdict> {
   // Loaded only at a stop: it re-runs checks, which no other call does.
   const { stopGate } = await import("./stop-gate.ts");
   const problems = await shellStopProblems(call);
-  return stopGate({ ...call, extras: async () => ({ problems, info: [] }) });
+  const { config, agent, session, stopper } = call;
+  return stopGate({
+    config,
+    agent,
+    session,
+    ...(stopper ? { stopper } : {}),
+    extras: async () => {
+      const more = (await call.extras?.()) ?? { problems: [], info: [] };
+      return { problems: [...problems, ...more.problems], info: [...more.info] };
+    },
+  });
 }

@@ -2,6 +2,7 @@ import { takeDelivery } from "../agent-session/notices.ts";
 import { bumpCounter, claimOnce, readCounter } from "../agent-session/session-state.ts";
 import { agentSettings } from "../config/agent-settings.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import type { StopVerdict } from "../model/hook.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { bookkeep, takeStateTrouble } from "../util/bookkeeping.ts";
 import { stopReminder } from "./messages.ts";
@@ -17,12 +18,6 @@ export interface StopExtras {
 function stopCounterName(stopper: string | undefined): string {
   return stopper ? `stop-blocks-sub-${sha1Hex(stopper).slice(0, 16)}` : "stop-blocks";
 }
-
-/** The stop gate's verdict: hold the stop with a text for the model, or let it stop. */
-export type StopVerdict =
-  | { readonly block: true; readonly reason: string }
-  /** `notes` for the person (what was still open, that the gate gave up); null when nothing. */
-  | { readonly block: false; readonly notes: string | null };
 
 /**
  * The agent wants to finish. Hold it (its reply makes the model go on with `reason`) while

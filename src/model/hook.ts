@@ -1,6 +1,7 @@
 // The shapes a hook call exchanges between the agent-neutral pipeline (src/hook/) and an
 // agent's folder (src/agents/<name>/).
 import type { ChangeKind } from "./batch.ts";
+import type { GateDecision, PendingWrite } from "./gate-types.ts";
 
 /** What `cpilot hook <agent>` prints and exits with, in the agent's protocol. */
 export interface HookReply {
@@ -41,22 +42,46 @@ export interface HookEvent {
   readonly cwd: string;
   /** The files the call writes or wrote, as the agent named them: where there is no config in `cwd`, theirs decides. */
   readonly written: readonly (string | null | undefined)[];
+  /** pre-write: what the call writes, one write per file (a patch may write several). */
+  readonly writes?: readonly PendingWrite[];
+  /** pre-write: why the call cannot be gated (a patch cpilot cannot read): it is denied. */
+  readonly refused?: string;
   /**
-   * post-write: what the call wrote, as the agent named the files (none when its tool
-   * failed); the pipeline checks those inside the project. Absent when the agent's own
-   * code answers its post-write.
+   * post-write and batch-end: what the call wrote, as the agent named the files (none when
+   * its tool failed); the pipeline checks those inside the project.
    */
   readonly edits?: readonly WrittenFile[];
   /** post-write: the agent's id of the tool call, when it gives one. */
   readonly callId?: string;
-  /** post-tool: the call ran the agent's shell, which may have written any file. */
+  /**
+   * post-write: a name for what the call reports, when the agent reports one edit in two
+   * events; only the first call with it in the session checks the edit.
+   */
+  readonly once?: string;
+  /**
+   * post-write: the agent shows this call's reply to nobody; what the pipeline found waits
+   * in the session's inbox for the next call that is heard.
+   */
+  readonly unheard?: boolean;
+  /** post-tool and post-write: the call ran the agent's shell, which may have written any file. */
   readonly shell?: boolean;
+  /** session-start: why the session (re)starts: startup, resume, clear or compact. */
+  readonly source?: string;
+  /**
+   * prompt: the call starts the agent's turn; `id`, when the agent fires the event again
+   * within one turn, names the turn (its first call starts it).
+   */
+  readonly turn?: { readonly id?: string };
+  /** stop: the subagent that would stop (its own count of held stops); absent for the session's. */
+  readonly stopper?: string;
 }
 
 /** A file a tool call wrote: its path as the agent named it, and how it changed. */
 export interface WrittenFile {
   readonly path: string;
   readonly kind: ChangeKind;
+  /** batch-end: the id of the tool call that wrote it, when the agent gives one. */
+  readonly callId?: string;
 }
 
 /**
@@ -67,6 +92,27 @@ export interface HookAnswer {
   readonly failures: readonly string[];
   readonly info: readonly string[];
 }
+
+/** What the write gate said about every write of one tool call (a patch may write several files). */
+export type GateVerdict =
+  | { readonly kind: "allow" }
+  | {
+      readonly kind: "deny";
+      readonly reason: string;
+      readonly hint?: string;
+      /** A deny a person may overrule, where the agent can ask them (see GateDecision). */
+      readonly askPerson?: boolean;
+    }
+  | {
+      readonly kind: "modify";
+      readonly changes: readonly { write: PendingWrite; decision: GateDecision }[];
+    };
+
+/** The stop gate's verdict: hold the stop with a text for the model, or let it stop. */
+export type StopVerdict =
+  | { readonly block: true; readonly reason: string }
+  /** `notes` for the person (what was still open, that the gate gave up); null when nothing. */
+  | { readonly block: false; readonly notes: string | null };
 
 /** An agent's hook handler: its hook JSON (stdin text) in, its protocol reply out. Never throws. */
 export type HookHandler = (

@@ -1,8 +1,9 @@
 /**
  * The hook-call skeleton every agent's handler is built from (src/hook/call.ts): what it
  * answers for the agent when the payload cannot be read, when cpilot is not set up, when the
- * config does not load, and when the agent's own answer throws. Driven with a translator of
- * a made-up protocol over a real project folder and a real config file.
+ * config does not load, and when the agent's translator throws while it words a reply.
+ * Driven with a translator of a made-up protocol over a real project folder and a real
+ * config file.
  */
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -16,8 +17,11 @@ interface Input {
   readonly cwd: string;
 }
 
-/** A protocol whose deny is `{no: reason}` and whose context is `{say: text}`. */
-function translator(answer: () => Promise<HookReply>): HookTranslator<Input> {
+/**
+ * A protocol whose deny is `{no: reason}` and whose context is `{say: text}`; every reply
+ * to what the pipeline found is `answer()`.
+ */
+function translator(answer: () => HookReply): HookTranslator<Input> {
   return {
     agent: "test",
     protocol: {
@@ -44,7 +48,13 @@ function translator(answer: () => Promise<HookReply>): HookTranslator<Input> {
             cwd: input.cwd,
             written: [],
           },
-    answer,
+    gateReply: answer,
+    afterTool: answer,
+    context: () => {
+      const reply = answer();
+      return () => reply;
+    },
+    stopReply: answer,
     tell: () => (text) => ({ json: { say: text } }),
   };
 }
@@ -59,7 +69,9 @@ function project(config: string | null): string {
 }
 
 const ok = JSON.stringify({ callbacks: [] });
-const throws = () => Promise.reject(new Error("boom"));
+const throws = (): HookReply => {
+  throw new Error("boom");
+};
 
 test("an internal error before a write denies it in the agent's form, with one line on stderr", async () => {
   const reply = await call(hookHandler(translator(throws)), {
@@ -91,7 +103,7 @@ test("a payload that cannot be read is denied: it may be a write", async () => {
 test("no config, or an event cpilot does not answer: nothing, and the agent's answer is never asked", async () => {
   let asked = 0;
   const handler = hookHandler(
-    translator(async () => {
+    translator(() => {
       asked++;
       return { json: { asked: true } };
     }),
@@ -106,7 +118,7 @@ test("no config, or an event cpilot does not answer: nothing, and the agent's an
 
 test("a config that does not load: the gate still answers a write, the model is told once", async () => {
   const dir = project("{ broken");
-  const handler = hookHandler(translator(async () => ({ json: { gated: true } })));
+  const handler = hookHandler(translator(() => ({ json: { gated: true } })));
   const pre = await call(handler, { event: "pre-write", cwd: dir });
   expect(pre.json).toEqual({ gated: true });
   expect(pre.stderr).toStartWith("cpilot: ");
@@ -119,16 +131,16 @@ test("a config that does not load: the gate still answers a write, the model is 
 
 test("an agent that wants a verdict before every tool call gets its allow where nothing is said", async () => {
   const allow = { json: { go: true } };
-  const withAllow = (answer: () => Promise<HookReply>) => ({ ...translator(answer), allow });
-  const quiet = hookHandler(withAllow(async () => ({ json: {} })));
+  const withAllow = (answer: () => HookReply) => ({ ...translator(answer), allow });
+  const quiet = hookHandler(withAllow(() => ({ json: {} })));
   for (const event of ["pre-write", "pre-tool"] as const)
     expect(await call(quiet, { event, cwd: project(null) })).toEqual(allow);
   expect(await call(quiet, { event: "post-write", cwd: project(null) })).toEqual({ json: {} });
-  // a call that writes nothing goes on when cpilot fails; one that writes is still denied
+  // a call that writes nothing goes on, the agent's translator not asked; one that writes
+  // is denied when the translator fails
   const failing = hookHandler(withAllow(throws));
   const tool = await call(failing, { event: "pre-tool", cwd: project(ok) });
-  expect(tool.json).toEqual(allow.json);
-  expect(tool.stderr).toStartWith("cpilot: internal error in the on-pre-tool hook");
+  expect(tool).toEqual(allow);
   const write = await call(failing, { event: "pre-write", cwd: project(ok) });
   expect(JSON.stringify(write.json)).toContain('"no"');
   // a config that does not load, told nowhere before a tool runs: the call goes on

@@ -59,3 +59,39 @@ test("a Claude PostToolUse call crosses at most 10 files in 5 folders outside th
   expect(files).toContain("src/hook/call.ts");
   expect(files).toContain("src/hook/after-edits.ts");
 });
+
+/** The files a Claude call of `event` crosses outside the engine, as hook-modules.ts prints them. */
+function crossed(event: string): string[] {
+  const run = spawnSync(
+    process.execPath,
+    [join(ROOT, "scripts", "hook-modules.ts"), "--calls", "--event", event],
+    { encoding: "utf8" },
+  );
+  expect(run.stderr).toBe("");
+  expect(run.status).toBe(0);
+  const at = run.stdout.indexOf("hook path outside the engine");
+  expect(at).toBeGreaterThan(-1);
+  return run.stdout
+    .slice(at)
+    .split("\n")
+    .filter((line) => line.startsWith("  "))
+    .map((line) => line.trim());
+}
+
+test("a PreToolUse and a Stop are routed by the pipeline to its steps; Claude's folder only words the reply", () => {
+  const pre = crossed("PreToolUse");
+  expect(pre).toContain("src/hook/gate-all.ts");
+  expect(pre.filter((f) => f.startsWith("src/agents/"))).toEqual([
+    "src/agents/claude/pre-tool-use.ts",
+    "src/agents/claude/protocol.ts",
+  ]);
+  const stop = crossed("Stop");
+  expect(stop).toContain("src/hook/shell-check.ts");
+  expect(stop).toContain("src/hook/stop-gate.ts");
+  // Claude adds the context updates of its final message, read from its transcript.
+  expect(stop.filter((f) => f.startsWith("src/agents/"))).toEqual([
+    "src/agents/claude/context-at-stop.ts",
+    "src/agents/claude/protocol.ts",
+    "src/agents/claude/transcript.ts",
+  ]);
+});

@@ -1,6 +1,4 @@
 import type { HookTranslator } from "../../hook/call.ts";
-import type { HookEventKind, HookReply } from "../../model/hook.ts";
-import { type HookContext, hookContext } from "./hook-context.ts";
 import {
   afterToolReply,
   blockReply,
@@ -10,33 +8,18 @@ import {
   contextReply,
   hasBatchEvent,
   leftToCursor,
+  markBatchEventSeen,
   NO_REPLY,
   parseClaudeHook,
   REWAKE_FLAG,
   stopReply,
 } from "./protocol.ts";
 
-type EventHandler = (ctx: HookContext) => Promise<HookReply> | HookReply;
-
 /**
- * Claude's own answers to the events the pipeline leaves to it, each loaded on demand.
- * After a tool call (post-write, post-tool) the pipeline answers and `afterToolReply`
- * carries it.
- */
-const HANDLERS: Partial<Record<HookEventKind, () => Promise<EventHandler>>> = {
-  "pre-write": async () => (await import("./pre-tool-use.ts")).onPreToolUse,
-  "pre-tool": async () => (await import("./pre-tool-use.ts")).onPreToolUse,
-  "batch-end": async () => (await import("./post-tool-batch.ts")).onPostToolBatch,
-  stop: async () => (await import("./stop.ts")).onStop,
-  "session-start": async () => (await import("./announce.ts")).onSessionContext,
-  prompt: async () => (await import("./announce.ts")).onSessionContext,
-};
-
-/**
- * Claude Code's translator for the hook pipeline (src/hook/call.ts), which answers its
- * calls with it: its protocol file's reading of a payload and its replies, and Claude's own
- * answers to the events the pipeline leaves to it. The background Stop hook (REWAKE_FLAG)
- * waits for background results instead.
+ * Claude Code's translator for the hook pipeline (src/hook/call.ts), which routes its
+ * calls: its protocol file's reading of a payload and its replies, the gate's verdict in
+ * PreToolUse's permission form, and the context updates of its final message at a stop.
+ * The background Stop hook (REWAKE_FLAG) waits for background results instead.
  */
 export const claudeTranslator: HookTranslator<ClaudeHookInput> = {
   agent: "claude",
@@ -44,15 +27,25 @@ export const claudeTranslator: HookTranslator<ClaudeHookInput> = {
   nothing: NO_REPLY,
   parse: parseClaudeHook,
   event: claudeEvent,
+  async gateReply(input, _event, verdict) {
+    return (await import("./pre-tool-use.ts")).preToolUseReply(input, verdict);
+  },
   afterTool: afterToolReply,
+  context: (event) => (text) => contextReply(event.name, text),
+  stopReply: (_event, verdict) =>
+    verdict.block
+      ? stopReply({ block: true, reason: verdict.reason })
+      : stopReply({
+          block: false,
+          ...(verdict.notes === null ? {} : { systemMessage: verdict.notes }),
+        }),
+  async stopExtras(input, config) {
+    return (await import("./context-at-stop.ts")).contextUpdatesAtStop(input, config);
+  },
   batchEndFollows: hasBatchEvent,
+  batchEndSeen: markBatchEventSeen,
   leftToOthers: leftToCursor,
   modes: { [REWAKE_FLAG]: async () => (await import("./rewake.ts")).rewakeAfterStop },
-  answer: async (input, event, config, options) => {
-    const load = HANDLERS[event.kind];
-    if (load === undefined) return NO_REPLY;
-    return (await load())(hookContext(input, config, options.env));
-  },
   // A broken config is told where the model reads it after each event.
   tell(input) {
     if (input.event === "PreToolUse") return null;

@@ -5,9 +5,9 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { filesInRoot } from "../../hook/after-edits.ts";
-import { readHookJson, str } from "../../hook/hook-input.ts";
-import type { ChangeKind, FileChange } from "../../model/batch.ts";
+import { editWrite, readHookJson, str } from "../../hook/hook-input.ts";
+import type { ChangeKind } from "../../model/batch.ts";
+import type { PendingWrite } from "../../model/gate-types.ts";
 import type {
   AgentProtocol,
   HookAnswer,
@@ -21,6 +21,7 @@ import { isObject } from "../../util/json-file.ts";
 import { stateDir } from "../../util/state-dir.ts";
 import { STATE, statePath } from "../../util/state-layout.ts";
 import { preToolUseDeny } from "../kit/deny-forms.ts";
+import { intendedMultiEdit } from "./updated-input.ts";
 
 /** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude. */
 export function claudeConfigDir(home: string, env: NodeJS.ProcessEnv): string {
@@ -209,15 +210,6 @@ export function writtenFiles(calls: readonly ClaudeToolCall[]): WrittenFile[] {
   return out;
 }
 
-/** The files a set of tool calls edited, as batch changes (deduplicated, inside the root only). */
-export function batchFiles(
-  root: string,
-  cwd: string,
-  calls: readonly ClaudeToolCall[],
-): FileChange[] {
-  return filesInRoot(root, cwd, writtenFiles(calls));
-}
-
 // The call as the pipeline routes it.
 
 /** The events cpilot answers; any other gets no output. */
@@ -252,8 +244,9 @@ function kindOf(input: ClaudeHookInput): HookEventKind {
 }
 
 /**
- * The call as a HookEvent, null for an event cpilot does not answer. A PostToolUse names
- * what its edit tool wrote, or that a shell tool ran: the pipeline answers both.
+ * The call as a HookEvent, null for an event cpilot does not answer. A PreToolUse of an
+ * edit tool names its write; a PostToolUse what its edit tool wrote, or that a shell tool
+ * ran; a PostToolBatch what its calls wrote, each with its call's id.
  */
 export function claudeEvent(input: ClaudeHookInput): HookEvent | null {
   if (!ANSWERED_EVENTS.includes(input.event)) return null;
@@ -267,10 +260,60 @@ export function claudeEvent(input: ClaudeHookInput): HookEvent | null {
     cwd: input.cwd,
     written: calls.map(editedPath),
   };
-  if (kind === "post-write" && tool !== undefined)
-    return { ...event, edits: writtenFiles([tool]), callId: tool.toolUseId };
-  if (kind === "post-tool") return { ...event, shell: isShellTool(tool?.toolName ?? "") };
-  return event;
+  switch (kind) {
+    case "pre-write": {
+      const path = tool === undefined ? null : editedPath(tool);
+      return path === null || tool === undefined
+        ? event
+        : { ...event, writes: [pendingWrite(tool, path, input)] };
+    }
+    case "post-write":
+      return tool === undefined
+        ? event
+        : { ...event, edits: writtenFiles([tool]), callId: tool.toolUseId };
+    case "post-tool":
+      return { ...event, shell: isShellTool(tool?.toolName ?? "") };
+    case "batch-end":
+      return { ...event, edits: input.toolCalls.flatMap(callEdits) };
+    case "session-start":
+      return input.source === undefined ? event : { ...event, source: input.source };
+    case "prompt":
+      return { ...event, turn: {} };
+    case "stop":
+      // A subagent's stop is held with its own limit, not the parent's.
+      return input.event === "SubagentStop" && input.agentId
+        ? { ...event, stopper: input.agentId }
+        : event;
+    default:
+      return event;
+  }
+}
+
+/** What one call of a batch wrote, with the call's id. */
+const callEdits = (call: ClaudeToolCall): WrittenFile[] =>
+  writtenFiles([call]).map((file) => ({ ...file, callId: call.toolUseId }));
+
+/** The write an edit tool call asks the gate for. */
+function pendingWrite(call: ClaudeToolCall, path: string, input: ClaudeHookInput): PendingWrite {
+  const { toolName, toolInput } = call;
+  const base = { tool: toolName, path, agent: "claude", session: input.session };
+  if (toolName === "Write") {
+    const content = str(toolInput.content);
+    return content === undefined ? base : { ...base, content };
+  }
+  if (toolName === "Edit") {
+    const { old_string, new_string, replace_all } = toolInput;
+    return editWrite(base, {
+      oldString: old_string,
+      newString: new_string,
+      replaceAll: replace_all === true,
+    });
+  }
+  if (toolName === "MultiEdit") {
+    const content = intendedMultiEdit(path, input.cwd, toolInput.edits);
+    return content === null ? base : { ...base, content };
+  }
+  return base;
 }
 
 /** A hook's stdin read, the cwd a payload without one runs in: the project, else the process's. */

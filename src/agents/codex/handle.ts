@@ -1,14 +1,11 @@
 import { relative } from "node:path";
-import type { ResolvedConfig } from "../../config/resolve.ts";
-import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
-import { gateAll } from "../../hook/gate-all.ts";
 import { PATCH_NOT_REWRITABLE } from "../../hook/messages.ts";
-import type { ShellCall } from "../../hook/shell-check.ts";
-import { EMPTY_REPLY, type HookEvent, type HookReply } from "../../model/hook.ts";
-import type { AgentReport } from "../../ui/agent/render-outcome.ts";
-import { patchChanges, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
+import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
+import { EMPTY_REPLY, type HookAnswer, type HookEvent, type HookReply } from "../../model/hook.ts";
+import { patchEdits, patchPath, patchWrites } from "../kit/patch/patch-files.ts";
 import { decisionBlockStop } from "../kit/stop-reply.ts";
 import { CODEX_SHELL_TOOL, type CodexPatchCall, codexPatchCall, rewriteAddFile } from "./patch.ts";
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
@@ -34,43 +31,47 @@ function parseCodexCall(stdin: string, cwd: string): Parsed<CodexCall> {
 }
 
 /**
- * A tool call that writes through a patch, before or after it runs; null for anything else.
- * A patch cpilot cannot read is a write the gate must refuse, but only before it runs:
- * afterwards there is nothing cpilot can say about its files.
+ * The call as a HookEvent: a tool call that writes through a patch, before it runs (its
+ * writes) or after (what it wrote); after a shell command that was no patch, what it
+ * changed, found by comparing; a stop; a session's start and a prompt (each prompt starts
+ * a turn: the project's files are recorded). Null for anything else. A patch cpilot
+ * cannot read is a write the gate must refuse, but only before it runs: afterwards there
+ * is nothing cpilot can say about its files.
  */
 function codexEvent({ input, patch }: CodexCall): HookEvent | null {
   const at = { name: input.event, session: input.session, cwd: input.cwd, written: [] };
-  if (input.event === "Stop" || input.event === "SubagentStop") return { ...at, kind: "stop" };
-  // each prompt starts a turn: the project's files are recorded (see ../../hook/shell-check.ts)
-  if (input.event === "UserPromptSubmit" || input.event === "SessionStart")
-    return { ...at, kind: "prompt" };
+  if (input.event === "Stop") return { ...at, kind: "stop" };
+  // a subagent's stop is held with its own count of held stops
+  if (input.event === "SubagentStop")
+    return { ...at, kind: "stop", stopper: input.agentId ?? "unknown-subagent" };
+  if (input.event === "SessionStart")
+    return { ...at, kind: "session-start", ...(input.source ? { source: input.source } : {}) };
+  if (input.event === "UserPromptSubmit") return { ...at, kind: "prompt", turn: {} };
   const pre = input.event === "PreToolUse";
-  const shell = !pre && input.event === "PostToolUse" && input.toolName === CODEX_SHELL_TOOL;
-  // after a shell command that was not a patch: what it changed, found by comparing
+  const shell = input.event === "PostToolUse" && input.toolName === CODEX_SHELL_TOOL;
   if (shell && (patch.kind !== "patch" || patch.files.length === 0))
-    return { ...at, kind: "post-tool" };
+    return { ...at, kind: "post-tool", shell: true };
   if (!TOOL_EVENTS.has(input.event) || patch.kind === "none") return null;
-  if (patch.kind === "unreadable" && !pre) return null;
-  if (patch.kind === "patch" && patch.files.length === 0) return null;
-  return {
-    kind: pre ? "pre-write" : "post-write",
-    name: input.event,
-    session: input.session,
-    cwd: input.cwd,
-    written: patch.kind === "patch" ? patch.files.flatMap((f) => [f.path, f.moveTo]) : [],
-  };
+  if (patch.kind === "unreadable")
+    return pre ? { ...at, kind: "pre-write", refused: patch.reason } : null;
+  if (patch.files.length === 0) return null;
+  const written = patch.files.flatMap((f) => [f.path, f.moveTo]);
+  if (pre) {
+    const tool = { tool: "apply_patch", agent: "codex", session: input.session };
+    return { ...at, kind: "pre-write", written, writes: patchWrites(patch.files, tool, patch.cwd) };
+  }
+  const edits = patchEdits(patch.cwd, patch.files);
+  return { ...at, kind: "post-write", written, edits, ...(shell ? { shell } : {}) };
 }
 
 /**
- * Answer one Codex CLI hook call on `apply_patch`, or on its shell tool (`Bash`), which
- * Codex applies a heredoc patch from (patch.ts). PreToolUse: the write gate for every
+ * Codex CLI's translator, on `apply_patch`, or on its shell tool (`Bash`), which Codex
+ * applies a heredoc patch from (patch.ts). PreToolUse: the write gate's verdict for every
  * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
- * file → `updatedInput` with the rewritten patch). PostToolUse: the callbacks' report,
+ * file → `updatedInput` with the rewritten patch). PostToolUse: the pipeline's report,
  * failures included, as `additionalContext`, which Codex adds beside the tool's own output.
- * PostToolUse on the shell tool: what the command changed since the turn started
- * (UserPromptSubmit) or the last look, checked like an edit; a protected file changed
- * holds the stop. Stop: the stop gate. Only fields Codex's output schema documents are printed (it rejects
- * unknown ones).
+ * Stop: the stop gate's verdict. Only fields Codex's output schema documents are printed (it
+ * rejects unknown ones).
  */
 export const handleCodexHook = hookHandler<CodexCall>({
   agent: "codex",
@@ -78,49 +79,35 @@ export const handleCodexHook = hookHandler<CodexCall>({
   nothing: EMPTY_REPLY,
   parse: (stdin, options) => parseCodexCall(stdin, options.cwd),
   event: codexEvent,
-  answer: async ({ input, patch }, event, config) => {
-    const shell: ShellCall = { config, agent: "codex", session: input.session };
-    const steps = () => import("../../hook/shell-check.ts");
-    if (event.kind === "stop") {
-      // a subagent's stop is held with its own count of held stops
-      const stopper =
-        input.event === "SubagentStop" ? { stopper: input.agentId ?? "unknown-subagent" } : {};
-      return decisionBlockStop(await (await steps()).shellStopGate({ ...shell, ...stopper }));
+  gateReply: ({ input, patch }, _event, verdict) => {
+    if (verdict.kind === "allow") return EMPTY_REPLY;
+    if (verdict.kind === "deny" || patch.kind !== "patch") {
+      return permission("deny", verdict.kind === "deny" ? verdict.reason : PATCH_NOT_REWRITABLE);
     }
-    if (event.kind === "prompt") {
-      if (input.event === "UserPromptSubmit") await (await steps()).shellTurnStarts(shell);
-      return (await import("./session-context.ts")).codexSessionContext(input, config);
-    }
-    if (event.kind === "post-tool") return replyWith(await (await steps()).shellEditsReport(shell));
-    // Only a PreToolUse gets here with a patch cpilot cannot read (see codexEvent).
-    if (patch.kind === "unreadable") return permission("deny", patch.reason);
-    if (patch.kind === "none") return EMPTY_REPLY;
-    return input.event === "PreToolUse"
-      ? preToolUse(input, config, patch)
-      : postToolUse(input, shell, patch);
+    return rewrittenPatch(input, patch, verdict.changes);
   },
+  afterTool: (_event, answer) => replyWith(answer),
+  // Codex adds `additionalContext` of SessionStart and UserPromptSubmit to the model's next request.
+  context: (event) => (text) => ({
+    json: { hookSpecificOutput: { hookEventName: event.name, additionalContext: text } },
+  }),
+  stopReply: (_event, verdict) => decisionBlockStop(verdict),
   // a config error is told in a tool's result; a stop has no channel for it (stderr only)
   tell: (_call, event) => (event.kind === "stop" ? null : contextReply),
 });
 
 type Patch = CodexPatchCall & { kind: "patch" };
 
-async function preToolUse(
+/** A plugin's changes to the patch's files, in a rewritten patch where it can carry them. */
+function rewrittenPatch(
   input: CodexHookInput,
-  config: ResolvedConfig,
   call: Patch,
-): Promise<HookReply> {
+  changes: readonly { write: PendingWrite; decision: GateDecision }[],
+): HookReply {
   const { files, cwd } = call;
-  const verdict = await gateAll(
-    codexProtocol,
-    config,
-    patchWrites(files, { tool: "apply_patch", agent: "codex", session: input.session }, cwd),
-  );
-  if (verdict.kind === "allow") return EMPTY_REPLY;
-  if (verdict.kind === "deny") return permission("deny", verdict.reason);
   let patch: string | null = call.text;
   const notes: string[] = [];
-  for (const { write, decision } of verdict.changes) {
+  for (const { write, decision } of changes) {
     const file = files.find((f) => f.op === "add" && patchPath(cwd, f.path) === write.path);
     if (file === undefined || call.viaShell) {
       return permission(
@@ -162,35 +149,12 @@ function permission(decision: "deny", reason: string): HookReply {
   };
 }
 
-async function postToolUse(
-  input: CodexHookInput,
-  shell: ShellCall,
-  call: Patch,
-): Promise<HookReply> {
-  const { config } = shell;
-  const changes = patchChanges(config.root, call.cwd, call.files);
-  const report = await afterEdits({
-    config,
-    agent: "codex",
-    session: input.session,
-    files: changes,
-  });
-  const steps = await import("../../hook/shell-check.ts");
-  // a patch sent through the shell may come with other commands that changed files
-  if (input.toolName === CODEX_SHELL_TOOL) {
-    const more = await steps.shellEditsReport(shell);
-    report.failures.unshift(...more.failures);
-    report.info.unshift(...more.info);
-  }
-  return replyWith(report);
-}
-
 /**
  * A report as `additionalContext`. Never `decision: "block"` after a tool: Codex then hands
  * the model the reason INSTEAD of the tool's output ("Success. Updated the following
  * files: …"); additionalContext goes beside it.
  */
-function replyWith(report: AgentReport): HookReply {
+function replyWith(report: HookAnswer): HookReply {
   const text = reportText(report);
   return text === "" ? EMPTY_REPLY : contextReply(text);
 }

@@ -1,7 +1,6 @@
 import { postNotice } from "../../agent-session/inbox.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
-import type { StopVerdict } from "../../hook/stop-gate.ts";
-import { EMPTY_REPLY, type HookReply } from "../../model/hook.ts";
+import { EMPTY_REPLY, type HookReply, type StopVerdict } from "../../model/hook.ts";
 import { rewriteInsteadReason, toolHookHandler } from "../kit/tool-hook-handler.ts";
 import { copilotModifiedArgs, writtenNote } from "./modified-args.ts";
 import { parseCopilotInput } from "./payload.ts";
@@ -35,10 +34,11 @@ export const handleCopilotHook = toolHookHandler({
   preTool: "preToolUse",
   postTool: "postToolUse",
   promptEvents: ["sessionStart", "userPromptSubmitted"],
+  sessionStart: "sessionStart",
   isEditTool: isCopilotEditTool,
   shell: {
     isShellTool: isCopilotShellTool,
-    turnStarts: (input) => input.event === "userPromptSubmitted",
+    turnStarts: (input) => (input.event === "userPromptSubmitted" ? {} : null),
   },
   editedPath: (input) => copilotEditedPath(input.toolArgs),
   pendingWrite: (input, path) =>

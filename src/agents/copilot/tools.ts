@@ -1,4 +1,4 @@
-import { str } from "../../hook/hook-input.ts";
+import { editWrite, str } from "../../hook/hook-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { JsonObject } from "../../util/json-file.ts";
@@ -46,13 +46,7 @@ export function copilotPendingWrite(
     const content = str(args.file_text);
     return content === undefined ? base : { ...base, content };
   }
-  const oldString = str(args.old_str);
-  const newString = str(args.new_str);
-  return {
-    ...base,
-    ...(oldString === undefined ? {} : { oldString }),
-    ...(newString === undefined ? {} : { newString }),
-  };
+  return editWrite(base, { oldString: args.old_str, newString: args.new_str });
 }
 
 /** True when the tool did its write (`resultType: "success"`). */

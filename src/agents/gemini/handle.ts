@@ -71,5 +71,8 @@ export const handleGeminiHook = toolHookHandler({
   context: hookSpecificContext,
   stop: { event: "AfterAgent", reply: decisionBlockStop },
   // BeforeAgent fires once per prompt: the turn's start
-  shell: { isShellTool: isGeminiShellTool, turnStarts: (input) => input.event === "BeforeAgent" },
+  shell: {
+    isShellTool: isGeminiShellTool,
+    turnStarts: (input) => (input.event === "BeforeAgent" ? {} : null),
+  },
 });

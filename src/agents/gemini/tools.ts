@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { editWrite } from "../../hook/hook-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 
@@ -37,14 +38,12 @@ export function geminiPendingWrite(
     const content = s(input.content);
     return content === undefined ? base : { ...base, content };
   }
-  const oldString = s(input.old_string);
-  const newString = s(input.new_string);
-  return {
-    ...base,
-    ...(oldString === undefined ? {} : { oldString }),
-    ...(newString === undefined ? {} : { newString }),
-    ...(input.allow_multiple === true ? { replaceAll: true } : {}),
-  };
+  const { old_string, new_string, allow_multiple } = input;
+  return editWrite(base, {
+    oldString: old_string,
+    newString: new_string,
+    replaceAll: allow_multiple === true,
+  });
 }
 
 /**

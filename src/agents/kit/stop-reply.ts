@@ -1,5 +1,4 @@
-import type { StopVerdict } from "../../hook/stop-gate.ts";
-import type { HookReply } from "../../model/hook.ts";
+import type { HookReply, StopVerdict } from "../../model/hook.ts";
 
 /**
  * The stop gate's verdict in Claude Code's Stop schema, which Codex and Qwen Code share:

@@ -1,21 +1,16 @@
 /**
  * The hook handler of the agents that hook one edit tool call at a time with Claude Code's
- * shape of events (Gemini CLI, Qwen Code, Copilot CLI): a pre-tool event is the write gate,
- * a post-tool event is answered by the pipeline (src/hook/call.ts: the callbacks after a
- * write, what a shell call changed) in the agent's context channel, prompt events bring the
- * callbacks table and the results that waited. What differs per agent is data and small
- * functions (event names, tool fields, answer channels): the agent's `ToolHookSpec`.
+ * shape of events (Gemini CLI, Qwen Code, Copilot CLI), as the pipeline's translator
+ * (src/hook/call.ts, which routes every event to its step): a pre-tool event of an edit
+ * tool is the write gate, a post-tool event the check after a write or a shell call, the
+ * prompt events the callbacks table and the results that waited, in the agent's context
+ * channel. What differs per agent is data and small functions (event names, tool fields,
+ * answer channels): the agent's `ToolHookSpec`.
  */
 
-import { takeDelivery } from "../../agent-session/notices.ts";
-import { claimOnce } from "../../agent-session/session-state.ts";
-import { agentSettings } from "../../config/agent-settings.ts";
 import type { ResolvedConfig } from "../../config/resolve.ts";
 import { reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
-import { gateEdit } from "../../hook/edit-gate.ts";
-import type { ShellCall } from "../../hook/shell-check.ts";
-import type { StopVerdict } from "../../hook/stop-gate.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import {
@@ -24,8 +19,8 @@ import {
   type HookEvent,
   type HookHandler,
   type HookReply,
+  type StopVerdict,
 } from "../../model/hook.ts";
-import { renderCallbacksPanel } from "../../ui/agent/callbacks-panel.ts";
 
 /** What every such agent's payload reader yields. */
 export interface ToolHookInput {
@@ -67,14 +62,17 @@ export interface ToolHookSpec<I extends ToolHookInput> {
     readonly reply: (verdict: StopVerdict) => HookReply;
     readonly subagent?: { readonly event: string; readonly id: (input: I) => string | undefined };
   };
+  /** The prompt event that is the session's start, where the agent has one. */
+  readonly sessionStart?: string;
   /**
    * Edits through the agent's shell: its shell tools (what changed after one is checked like
    * an edit), and whether a prompt event starts the agent's turn (the project's files are
-   * recorded then: what they hold is the person's, not the agent's).
+   * recorded then: what they hold is the person's, not the agent's): null when it does not,
+   * else the turn, named when the agent fires that event again within one turn.
    */
   readonly shell?: {
     readonly isShellTool: (toolName: string) => boolean;
-    readonly turnStarts: (input: I, config: ResolvedConfig) => boolean;
+    readonly turnStarts: (input: I) => { readonly id?: string } | null;
   };
 }
 
@@ -86,19 +84,10 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
     nothing: EMPTY_REPLY,
     parse: spec.parse,
     event: (input) => toolEvent(spec, input),
-    answer: async (input, event, config) => {
-      const shell = { config, agent: spec.agent, session: input.session };
-      if (event.kind === "pre-write") return preTool(spec, input, config);
-      if (event.kind === "stop" && spec.stop !== undefined)
-        return stopAnswer(spec, spec.stop.reply, {
-          ...shell,
-          ...(input.event === spec.stop.subagent?.event
-            ? { stopper: spec.stop.subagent.id(input) ?? "unknown-subagent" }
-            : {}),
-        });
-      if (event.kind === "prompt" && spec.shell?.turnStarts(input, config))
-        await (await import("../../hook/shell-check.ts")).shellTurnStarts(shell);
-      return promptContext(spec, input, config, event.kind === "prompt");
+    gateReply: (input, _event, verdict, config) => {
+      if (verdict.kind === "deny") return { json: spec.deny(verdict.reason, verdict.hint) };
+      const change = verdict.kind === "modify" ? verdict.changes[0] : undefined;
+      return change === undefined ? EMPTY_REPLY : spec.modified(input, config, change.decision);
     },
     // After a write or a shell call, failures come under a heading; the results that
     // waited, after a tool that wrote nothing, as they came.
@@ -109,80 +98,44 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
           : reportText(answer);
       return text === "" ? EMPTY_REPLY : spec.context(event.name, text);
     },
+    context: (event) => (text) => spec.context(event.name, text),
+    stopReply: (_event, verdict) => spec.stop?.reply(verdict) ?? EMPTY_REPLY,
     tell: (input, event) =>
       event.kind === "post-write" ? (text) => spec.context(input.event, text) : null,
   });
 }
 
-/** The call as a HookEvent: an edit tool's pre and post events, and those that bring waiting results. */
+/**
+ * The call as a HookEvent: an edit tool's pre and post events, a shell tool's post event
+ * (and any tool's, where it brings waiting results), the prompt events (the first of them,
+ * where it is `sessionStart`, the session's start; one that starts the agent's turn says
+ * so) and the stop events.
+ */
 function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): HookEvent | null {
-  const at = { name: input.event, session: input.session, cwd: input.cwd };
-  if (spec.promptEvents.includes(input.event)) return { ...at, kind: "prompt", written: [] };
-  if (input.event === spec.stop?.event || input.event === spec.stop?.subagent?.event)
-    return { ...at, kind: "stop", written: [] };
+  const at = { name: input.event, session: input.session, cwd: input.cwd, written: [] };
+  if (spec.promptEvents.includes(input.event)) {
+    const kind = input.event === spec.sessionStart ? "session-start" : "prompt";
+    const turn = spec.shell?.turnStarts(input);
+    return { ...at, kind, ...(turn === undefined || turn === null ? {} : { turn }) };
+  }
+  if (input.event === spec.stop?.event) return { ...at, kind: "stop" };
+  if (input.event === spec.stop?.subagent?.event)
+    return { ...at, kind: "stop", stopper: spec.stop.subagent.id(input) ?? "unknown-subagent" };
   if (input.event !== spec.preTool && input.event !== spec.postTool) return null;
   const pre = input.event === spec.preTool;
   const shell = spec.shell?.isShellTool(input.toolName) === true;
   if (!spec.isEditTool(input.toolName)) {
     const waiting = (spec.waitingOnOtherTools || shell) && !pre;
-    return waiting ? { ...at, kind: "post-tool", written: [], shell } : null;
+    return waiting ? { ...at, kind: "post-tool", shell } : null;
   }
   const path = spec.editedPath(input);
-  if (pre) return { ...at, kind: "pre-write", written: [path] };
+  if (pre) {
+    const writes = path === null ? [] : [spec.pendingWrite(input, path)];
+    return { ...at, kind: "pre-write", written: [path], writes };
+  }
   const kind = path === null ? null : spec.change(input);
   const edits = path !== null && kind !== null ? [{ path, kind }] : [];
   return { ...at, kind: "post-write", written: [path], edits };
-}
-
-async function preTool<I extends ToolHookInput>(
-  spec: ToolHookSpec<I>,
-  input: I,
-  config: ResolvedConfig,
-): Promise<HookReply> {
-  const path = spec.editedPath(input);
-  if (path === null) return EMPTY_REPLY;
-  const decision = await gateEdit(spec.protocol, config, spec.pendingWrite(input, path), input.cwd);
-  if (decision.decision === "deny") return { json: spec.deny(decision.reason, decision.hint) };
-  if (decision.modified === undefined) return EMPTY_REPLY;
-  return spec.modified(input, config, decision);
-}
-
-async function stopAnswer<I extends ToolHookInput>(
-  spec: ToolHookSpec<I>,
-  reply: (verdict: StopVerdict) => HookReply,
-  shell: ShellCall & { readonly stopper?: string },
-): Promise<HookReply> {
-  if (spec.shell !== undefined)
-    return reply(await (await import("../../hook/shell-check.ts")).shellStopGate(shell));
-  // Loaded only at a stop: it re-runs checks, which no other call does.
-  const { stopGate } = await import("../../hook/stop-gate.ts");
-  return reply(await stopGate(shell));
-}
-
-/**
- * Once per session the table of active callbacks (with `announce`, on prompt events) and
- * the check of the project in the background that gives the first edit its before (on the
- * first prompt event: these agents' session start, or their first prompt where they have no
- * such event), and each time the results that waited in the inbox (background runs that
- * finished after the last edit).
- */
-async function promptContext<I extends ToolHookInput>(
-  spec: ToolHookSpec<I>,
-  input: I,
-  config: ResolvedConfig,
-  announce: boolean,
-): Promise<HookReply> {
-  // detached and once per session: never delays this answer (see base-check.ts)
-  if (announce)
-    (await import("../../agent-session/base-check.ts")).startBaseCheck(config, input.session);
-  const parts: string[] = [];
-  if (announce && agentSettings(config.source.agent).announceCallbacks) {
-    const panel = renderCallbacksPanel(config);
-    if (panel !== null && claimOnce(config.root, input.session, "announce")) parts.push(panel);
-  }
-  const waiting = takeDelivery(config.root, input.session);
-  parts.push(...waiting.failing, ...waiting.info);
-  return parts.length === 0 ? EMPTY_REPLY : spec.context(input.event, parts.join("\n\n"));
 }
 
 /** Claude Code's schema of context: `hookSpecificOutput.additionalContext` for `event`. */

@@ -1,24 +1,14 @@
 import { readFileSync } from "node:fs";
-import type { ResolvedConfig } from "../../config/resolve.ts";
-import { afterEdits, reportText } from "../../hook/after-edits.ts";
+import { reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
-import { gateAll } from "../../hook/gate-all.ts";
 import { readJsonObject, str } from "../../hook/hook-input.ts";
 import { patchUnreadable } from "../../hook/messages.ts";
-import {
-  type ShellCall,
-  shellStopGate,
-  shellToolReport,
-  shellTurnStarts,
-} from "../../hook/shell-check.ts";
-import { pathInRoot } from "../../match/root-relative.ts";
-import type { FileChange } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
-import type { HookEvent, HookReply } from "../../model/hook.ts";
+import type { GateVerdict, HookEvent, HookReply, WrittenFile } from "../../model/hook.ts";
 import { isObject } from "../../util/json-file.ts";
 import { readOpencodePatch } from "../kit/patch/opencode-reading.ts";
-import { patchChanges, patchWrites } from "../kit/patch/patch-files.ts";
+import { patchEdits, patchWrites } from "../kit/patch/patch-files.ts";
 import { opencodeProtocol } from "./protocol.ts";
 import { OPENCODE_SHELL_TOOLS, OPENCODE_WRITE_TOOLS } from "./write-tools.ts";
 
@@ -59,23 +49,30 @@ const writesFiles = (call: OpencodeCall): boolean =>
   (OPENCODE_WRITE_TOOLS as readonly string[]).includes(call.tool) ||
   patchText(call.args) !== undefined;
 
+/**
+ * The call as a HookEvent: a user message starts a turn, the plugin's stop is the stop;
+ * before a tool, what it writes (or why it cannot be gated); after it, what it wrote, or,
+ * after a shell command, that it ran.
+ */
 function opencodeEvent(call: OpencodeCall): HookEvent | null {
-  const at = { name: call.event, session: call.session, cwd: call.cwd };
-  if (call.event === "chat.message") return { ...at, kind: "prompt", written: [] };
-  if (call.event === "session.stop") return { ...at, kind: "stop", written: [] };
+  const at = { name: call.event, session: call.session, cwd: call.cwd, written: [] };
+  if (call.event === "chat.message") return { ...at, kind: "prompt", turn: {} };
+  if (call.event === "session.stop") return { ...at, kind: "stop" };
   const before = call.event === "tool.execute.before";
   if (!before && call.event !== "tool.execute.after") return null;
-  const writes = writesFiles(call);
-  return {
-    kind: before ? (writes ? "pre-write" : "pre-tool") : writes ? "post-write" : "post-tool",
-    name: call.event,
-    session: call.session,
-    cwd: call.cwd,
-    written: [str(call.args.filePath)],
-  };
+  const written = [str(call.args.filePath)];
+  if (before) {
+    if (!writesFiles(call)) return { ...at, kind: "pre-tool", written };
+    const writes = writesOf(call);
+    return typeof writes === "string"
+      ? { ...at, kind: "pre-write", written, refused: writes }
+      : { ...at, kind: "pre-write", written, writes };
+  }
+  // After a shell command: what it changed since the last look, checked like an edit.
+  if (OPENCODE_SHELL_TOOLS.includes(call.tool)) return { ...at, kind: "post-tool", shell: true };
+  if (!writesFiles(call)) return { ...at, kind: "post-tool", written };
+  return { ...at, kind: "post-write", written, edits: editsOf(call) };
 }
-
-const isBefore = (event: HookEvent): boolean => event.name === "tool.execute.before";
 
 /**
  * `cpilot hook opencode`: called by the plugin `cpilot install opencode` writes
@@ -84,7 +81,9 @@ const isBefore = (event: HookEvent): boolean => event.name === "tool.execute.bef
  * Replies: before → `{ decision: "deny", reason }` (the plugin throws, so the tool does not
  * run) or `{ decision: "allow", args?, message? }` (the plugin changes the args): always a
  * verdict, since the plugin refuses a write that gets none;
- * after → `{ additional_context }` (appended to what the model reads), or `{}`.
+ * after → `{ additional_context }` (appended to what the model reads), or `{}`;
+ * session.stop → `{ decision: "block", reason }`, which the plugin hands the model as the
+ * next user message (the notes of a stop let through go to stderr, for the person).
  */
 export const handleOpencodeHook = hookHandler<OpencodeCall>({
   agent: "opencode",
@@ -94,14 +93,19 @@ export const handleOpencodeHook = hookHandler<OpencodeCall>({
   allow: ALLOW,
   parse: (stdin, options) => parseOpencodeCall(stdin, options.cwd),
   event: opencodeEvent,
-  answer: (call, event, config) => {
-    if (event.kind === "prompt") return turnStart(call, config);
-    if (event.kind === "stop") return stop(call, config);
-    return isBefore(event) ? before(call, config) : after(call, config);
+  gateReply: (call, _event, verdict) => gateReply(call, verdict),
+  afterTool: (_event, answer) => say(reportText(answer)),
+  // A user message's reply reaches nobody: what waits for the model stays waiting.
+  context: () => null,
+  stopReply: (_event, verdict) => {
+    if (verdict.block) return { json: { decision: "block", reason: verdict.reason } };
+    return verdict.notes === null ? NOTHING : { json: {}, stderr: verdict.notes };
   },
   // Only the after-event's reply reaches the model.
   tell: (_call, event) =>
-    isBefore(event) ? null : (text) => ({ json: { additional_context: text } }),
+    event.name === "tool.execute.before"
+      ? null
+      : (text) => ({ json: { additional_context: text } }),
 });
 
 /**
@@ -134,11 +138,8 @@ function writesOf(call: OpencodeCall): PendingWrite[] | string {
   return patchWrites(reading.files, base, call.cwd);
 }
 
-async function before(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
-  const writes = writesOf(call);
-  if (typeof writes === "string") return { json: { decision: "deny", reason: writes } };
-  if (writes.length === 0) return ALLOW;
-  const verdict = await gateAll(opencodeProtocol, config, writes, call.cwd);
+/** The gate's verdict as the plugin's: deny, or allow with the args a plugin changed. */
+function gateReply(call: OpencodeCall, verdict: GateVerdict): HookReply {
   if (verdict.kind === "allow") return ALLOW;
   if (verdict.kind === "deny") return { json: { decision: "deny", reason: verdict.reason } };
   const change = verdict.changes[0];
@@ -183,50 +184,17 @@ async function before(call: OpencodeCall, config: ResolvedConfig): Promise<HookR
   return { json: { decision: "allow", args, message } };
 }
 
-/** A user message starts a turn: the project's files as they are now are the person's. */
-async function turnStart(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
-  await shellTurnStarts(shellCall(call, config));
-  return NOTHING;
-}
-
-/**
- * The agent would finish its turn: the pipeline's stop gate, with what the shell changed
- * since the last look checked first. `{ decision: "block", reason }` makes the plugin hand
- * the reason to the model as the next user message; the notes of a stop let through go to
- * stderr, for the person.
- */
-async function stop(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
-  const verdict = await shellStopGate(shellCall(call, config));
-  if (verdict.block) return { json: { decision: "block", reason: verdict.reason } };
-  return verdict.notes === null ? NOTHING : { json: {}, stderr: verdict.notes };
-}
-
-async function after(call: OpencodeCall, config: ResolvedConfig): Promise<HookReply> {
-  // After a shell command: what it changed since the last look, checked like an edit, and what waited.
-  if (OPENCODE_SHELL_TOOLS.includes(call.tool))
-    return say(reportText(await shellToolReport(shellCall(call, config))));
-  const files = changesOf(call, config);
-  const report = await afterEdits({ config, agent: "opencode", session: call.session, files });
-  return say(reportText(report));
-}
-
-const shellCall = (call: OpencodeCall, config: ResolvedConfig): ShellCall => ({
-  config,
-  agent: "opencode",
-  session: call.session,
-});
-
 const say = (text: string): HookReply =>
   text === "" ? NOTHING : { json: { additional_context: text } };
 
-function changesOf(call: OpencodeCall, config: ResolvedConfig): FileChange[] {
+/** What a write tool or a patch wrote, as the call named the files. */
+function editsOf(call: OpencodeCall): WrittenFile[] {
   const patch = patchText(call.args);
   if (patch !== undefined) {
     const reading = readOpencodePatch(patch);
-    return reading.ok ? patchChanges(config.root, call.cwd, reading.files) : [];
+    return reading.ok ? patchEdits(call.cwd, reading.files) : [];
   }
   const filePath = str(call.args.filePath);
   if (filePath === undefined || !["write", "edit", "multiedit"].includes(call.tool)) return [];
-  const rel = pathInRoot(config.root, call.cwd, filePath);
-  return rel === null ? [] : [{ path: rel, kind: "modified" }];
+  return [{ path: filePath, kind: "modified" }];
 }

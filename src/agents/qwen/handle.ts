@@ -1,6 +1,3 @@
-import { claimOnce } from "../../agent-session/session-state.ts";
-import { sha1Hex } from "../../platform/digest.ts";
-import { bookkeep } from "../../util/bookkeeping.ts";
 import { decisionBlockStop } from "../kit/stop-reply.ts";
 import {
   hookSpecificContext,
@@ -38,6 +35,7 @@ export const handleQwenHook = toolHookHandler({
   preTool: "PreToolUse",
   postTool: "PostToolUse",
   promptEvents: ["SessionStart", "UserPromptSubmit"],
+  sessionStart: "SessionStart",
   isEditTool: isQwenEditTool,
   editedPath: (input) => qwenEditedPath(input.toolInput),
   pendingWrite: (input, path) =>
@@ -57,10 +55,8 @@ export const handleQwenHook = toolHookHandler({
   shell: { isShellTool: isQwenShellTool, turnStarts },
 });
 
-/** The person's prompt, not a tool round's re-fire of UserPromptSubmit (same prompt_id). */
-function turnStarts(input: QwenHookInput, config: { root: string }): boolean {
-  if (input.event !== "UserPromptSubmit") return false;
-  if (input.promptId === undefined) return true;
-  const turn = `turn-${sha1Hex(input.promptId).slice(0, 16)}`;
-  return bookkeep(config.root, true, () => claimOnce(config.root, input.session, turn));
+/** The person's prompt starts a turn; a tool round re-fires UserPromptSubmit with its prompt_id. */
+function turnStarts(input: QwenHookInput): { id?: string } | null {
+  if (input.event !== "UserPromptSubmit") return null;
+  return input.promptId === undefined ? {} : { id: input.promptId };
 }

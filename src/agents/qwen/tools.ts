@@ -1,4 +1,4 @@
-import { str } from "../../hook/hook-input.ts";
+import { editWrite, str } from "../../hook/hook-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 
@@ -33,14 +33,12 @@ export function qwenPendingWrite(
     const content = str(input.content);
     return content === undefined ? base : { ...base, content };
   }
-  const oldString = str(input.old_string);
-  const newString = str(input.new_string);
-  return {
-    ...base,
-    ...(oldString === undefined ? {} : { oldString }),
-    ...(newString === undefined ? {} : { newString }),
-    ...(input.replace_all === true ? { replaceAll: true } : {}),
-  };
+  const { old_string, new_string, replace_all } = input;
+  return editWrite(base, {
+    oldString: old_string,
+    newString: new_string,
+    replaceAll: replace_all === true,
+  });
 }
 
 /** Created or modified, from the tool's answer ("Successfully created and wrote to new file…"). */

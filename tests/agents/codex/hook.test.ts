@@ -1,6 +1,7 @@
 /** `cpilot hook codex` through the built binary, with apply_patch payloads (Claude Code's schema). */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { postNotice } from "../../../src/agent-session/inbox.ts";
 import {
   type AgentProject,
   agentProject,
@@ -250,5 +251,25 @@ describe("PostToolUse: callbacks on the patched files", () => {
   test("a patch that did not apply (files not there) runs nothing", () => {
     const p = make({ callbacks: [LINT] });
     expect(call(p, "PostToolUse", patch("*** Add File: never.ts", "+BAD")).stdout).toBe("");
+  });
+});
+
+describe("PostToolUse on the shell tool: what the command changed, then what waited", () => {
+  test("a background result that waited reaches the model with the shell call's result", () => {
+    const p = make({ callbacks: [OK] });
+    const root = realpathSync(p.path("."));
+    postNotice(root, "s1", { kind: "run-finished", text: "waited: 'lint' failed", failing: true });
+    const r = p.hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "true" },
+    });
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PostToolUse",
+        additionalContext: expect.stringContaining("waited: 'lint' failed"),
+      },
+    });
   });
 });

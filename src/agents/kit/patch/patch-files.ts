@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { pathInRoot } from "../../../match/root-relative.ts";
-import type { FileChange } from "../../../model/batch.ts";
+import type { ChangeKind } from "../../../model/batch.ts";
 import type { PendingWrite } from "../../../model/gate-types.ts";
+import type { WrittenFile } from "../../../model/hook.ts";
 import type { PatchFile } from "./patch-file.ts";
 
 /**
@@ -35,18 +35,16 @@ export function patchPath(cwd: string, path: string): string {
 }
 
 /**
- * The batch changes a patch made, inside the root only, checked against the disk: an
+ * The files a patch wrote, at the paths it applied them to, checked against the disk: an
  * added or updated file that is not there (the patch failed) is left out, and so is a
  * deleted one that still is.
  */
-export function patchChanges(root: string, cwd: string, files: readonly PatchFile[]): FileChange[] {
-  const seen = new Map<string, FileChange>();
-  const put = (given: string, kind: FileChange["kind"]): void => {
+export function patchEdits(cwd: string, files: readonly PatchFile[]): WrittenFile[] {
+  const out: WrittenFile[] = [];
+  const put = (given: string, kind: ChangeKind): void => {
     const path = patchPath(cwd, given);
     const exists = existsSync(path);
-    if (kind === "deleted" ? exists : !exists) return;
-    const rel = pathInRoot(root, cwd, path);
-    if (rel !== null) seen.set(rel, { path: rel, kind });
+    if (kind === "deleted" ? !exists : exists) out.push({ path, kind });
   };
   for (const f of files) {
     if (f.op === "add") put(f.path, "created");
@@ -56,5 +54,5 @@ export function patchChanges(root: string, cwd: string, files: readonly PatchFil
       put(f.moveTo, "created");
     } else put(f.path, "modified");
   }
-  return [...seen.values()];
+  return out;
 }
