@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { NO_CONTENT, ProjectSnapshot } from "../cache/content.ts";
+import type { ProjectSnapshot } from "../cache/content.ts";
 import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
-import { gitRoot } from "../match/files.ts";
+import { gitRoot } from "../match/git-root.ts";
 import type { FileChange } from "../model/batch.ts";
 import type { FixReport } from "../stage/fixes.ts";
 import { indexStamp, stagedEntries, stagedMeanwhile } from "../stage/index-changed.ts";
@@ -25,7 +25,7 @@ import { findGitDir } from "../util/git-dir.ts";
 import { realOr } from "../util/real-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";
-import { rebase, rootPrefix } from "./check-files.ts";
+import { rebase, rootPrefix } from "./_root-paths.ts";
 
 /** Untracked files past this many are worth a word: setting them aside is not free. */
 const MANY_UNTRACKED = 1000;
@@ -172,6 +172,7 @@ function prepare(
     split,
     ...(gitDir === null ? {} : { indexFile: indexFileOf(top, gitDir) }),
   });
+  mark("staged: git asked");
   return prepared;
 }
 
@@ -255,7 +256,7 @@ async function openPrepared(
   if (differ.length > 0) watch.doubt((await hide()).notTheStaged(top, differ, survey));
   const project =
     differ.length === 0 && journal === null && hideUntracked && root === top
-      ? seededProject(top, survey)
+      ? seededProject(top, survey, await import("../cache/content.ts"))
       : null;
   const prefix = rootPrefix(top, root);
   const fromTop = (paths: readonly string[]): string[] => paths.map((p) => `${prefix}${p}`);
@@ -398,7 +399,11 @@ const REGULAR_MODES = new Set(["100644", "100755"]);
  * index bit hides a file's copy, no submodule was left out of the survey, and each staged
  * file is a regular file or a deletion. Anything else: null, and git is asked again.
  */
-function seededProject(top: string, survey: Survey): ProjectSnapshot | null {
+function seededProject(
+  top: string,
+  survey: Survey,
+  { NO_CONTENT, ProjectSnapshot }: typeof import("../cache/content.ts"),
+): ProjectSnapshot | null {
   if (survey.head === null || survey.bits.size > 0 || existsSync(join(top, ".gitmodules")))
     return null;
   const changed = new Map<string, string>();
