@@ -17,6 +17,7 @@ import {
   SPLIT_FROM_ENTRIES,
   type Survey,
   type SurveyStart,
+  sha256Ids,
   startSurvey,
 } from "../stage/survey.ts";
 import { stagedMessages } from "../ui/staged-report.ts";
@@ -247,7 +248,7 @@ async function openPrepared(
   }
   // Every staged file is read at each start and end of a run over it: a change a fixer did
   // not make is no fix (see staged-watch.ts).
-  const long = [...survey.indexed.values()].some((v) => v.length > 80);
+  const long = sha256Ids(survey.indexed);
   const watch = new StagedWatch(top, long, keptDir);
   const differ = watch.watch(staged, survey.indexed, {
     at: prepared.surveyedAt,
