@@ -1,14 +1,15 @@
 import { existsSync } from "node:fs";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { type ProjectSnapshot, readProjectAhead } from "../cache/content.ts";
 import { configRootAhead } from "../config/find.ts";
-import { allFiles, changedFiles, explicitFiles, gitRoot, stagedFiles } from "../match/files.ts";
+import { allFiles, changedFiles, explicitFiles, stagedFiles } from "../match/files.ts";
 import { gitTimeoutMs, splitNul } from "../match/git.ts";
 import { runGitOnNames } from "../match/git-names.ts";
+import { gitRoot } from "../match/git-root.ts";
 import type { FileChange } from "../model/batch.ts";
 import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
-import { realOr } from "../util/real-path.ts";
+import { rebase } from "./_root-paths.ts";
 
 /** `--changed` takes an optional REF: the next word, when git knows it as a commit. */
 export function splitChangedRef(
@@ -104,36 +105,6 @@ export interface AllStart {
   /** The project's content as git says it now, for the result cache's keys. */
   readonly project: Promise<ProjectSnapshot | null>;
 }
-
-/** git reports paths from its top level; the config may sit in a subfolder. */
-export function rebase(changes: FileChange[], gitTop: string, root: string): FileChange[] {
-  const prefix = rootPrefix(gitTop, root);
-  if (prefix === "") return changes;
-  return changes
-    .filter((c) => c.path.startsWith(prefix))
-    .map((c) => ({ path: c.path.slice(prefix.length), kind: c.kind }));
-}
-
-/**
- * `root`'s folder below git's top `gitTop`, `/`-separated with a trailing `/` ("" at the
- * top). git names its top by its real path: a root reached through a symlink (`--config
- * /link/pkg/callbacks.config.json`, a `$PWD` that went through one) is placed by its real
- * path too, or no file of it matched and the check passed on nothing.
- */
-export function rootPrefix(gitTop: string, root: string): string {
-  if (gitTop === root) return "";
-  let rel = relative(gitTop, root);
-  if (outside(rel)) rel = relative(gitTop, realOr(root));
-  if (outside(rel)) {
-    throw new CpilotError(`Cannot find "${root}" in the git work tree "${gitTop}"`, {
-      hint: "pass --config a path inside the repository, without symlinks",
-    });
-  }
-  return rel === "" ? "" : `${rel.split(sep).join("/")}/`;
-}
-
-const outside = (rel: string): boolean =>
-  rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 
 /**
  * A named path that is not on disk is checked as deleted only when git still knows it (in

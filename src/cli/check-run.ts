@@ -191,7 +191,7 @@ export async function runCheck(
     progress.stop();
     // set-aside work goes back whatever happened; fixes are staged unless interrupted
     if (staged) {
-      combined = staged.finish({ aborted: ran === null || options.signal.aborted });
+      combined = await staged.finish({ aborted: ran === null || options.signal.aborted });
     }
   }
   let outcome: Outcome = failOnChange ? failOnChanges(ran) : ran;

@@ -1,24 +1,23 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { NO_CONTENT, ProjectSnapshot } from "../cache/content.ts";
+import type { ProjectSnapshot } from "../cache/content.ts";
 import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
-import { gitRoot } from "../match/files.ts";
+import { gitRoot } from "../match/git-root.ts";
 import type { FileChange } from "../model/batch.ts";
-import { fixesEmptiedCommit } from "../stage/emptied-commit.ts";
-import { type FixReport, settleFixes } from "../stage/fixes.ts";
-import { bitsToSetAside, notTheStaged, setAside } from "../stage/hide.ts";
+import type { FixReport } from "../stage/fixes.ts";
 import { indexStamp, stagedEntries, stagedMeanwhile } from "../stage/index-changed.ts";
+import { indexFileOf } from "../stage/index-file.ts";
 import type { Journal } from "../stage/journal.ts";
 import { claimStage, releaseStage, stageDir } from "../stage/journal.ts";
-import { putBack } from "../stage/restore.ts";
-import { indexFileOf } from "../stage/stage-blobs.ts";
+import type { PutBack } from "../stage/restore.ts";
 import { StagedWatch } from "../stage/staged-watch.ts";
 import {
   indexEntries,
   SPLIT_FROM_ENTRIES,
   type Survey,
   type SurveyStart,
+  sha256Ids,
   startSurvey,
 } from "../stage/survey.ts";
 import { stagedMessages } from "../ui/staged-report.ts";
@@ -27,7 +26,7 @@ import { findGitDir } from "../util/git-dir.ts";
 import { realOr } from "../util/real-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";
-import { rebase, rootPrefix } from "./check-files.ts";
+import { rebase, rootPrefix } from "./_root-paths.ts";
 
 /** Untracked files past this many are worth a word: setting them aside is not free. */
 const MANY_UNTRACKED = 1000;
@@ -38,10 +37,9 @@ export interface StagedCheck {
   readonly files: FileChange[];
   /**
    * Stage what callbacks fixed, put set-aside work back, and say what happened. False when
-   * a fix could not be combined with unstaged changes (the check must fail). `rewritten`:
-   * the batch files the engine saw callbacks rewrite.
+   * a fix could not be combined with unstaged changes (the check must fail).
    */
-  finish(options: { aborted: boolean }): boolean;
+  finish(options: { aborted: boolean }): Promise<boolean>;
   /** A run over `files` (from the config root) starts: `fixer` when its callback fixes. */
   runStarted(files: readonly string[], fixer: boolean): void;
   runEnded(files: readonly string[], fixer: boolean, callback: string): void;
@@ -175,6 +173,7 @@ function prepare(
     split,
     ...(gitDir === null ? {} : { indexFile: indexFileOf(top, gitDir) }),
   });
+  mark("staged: git asked");
   return prepared;
 }
 
@@ -208,17 +207,28 @@ async function openPrepared(
   if (dir === null || gitDir === null || files.length === 0) {
     letGo();
     process.off("exit", letGo);
-    return { files, finish: () => true, runStarted: () => {}, runEnded: () => {} };
+    return { files, finish: async () => true, runStarted: () => {}, runEnded: () => {} };
   }
-  survey.unstaged.push(...bitsToSetAside(top, survey));
+  // What sets work aside, stages fixes and puts work back is loaded only when there is
+  // some: a commit whose staged files are as they are on disk (most) never needs it.
+  const hide = (): Promise<typeof import("../stage/hide.ts")> => import("../stage/hide.ts");
+  if (survey.bits.size > 0) survey.unstaged.push(...(await hide()).bitsToSetAside(top, survey));
   const nothingAside = survey.unstaged.length === 0 && survey.untracked.length === 0;
   const keptRoot = join(gitDir, "cpilot", "kept");
   const keptDir = join(keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
   let journal: Journal | null = null;
   // Only a put-back has runs to stop first: a check with nothing set aside never loads it.
   let stopLeftRuns: ((root: string, hostPid: number, started: number | null) => void) | null = null;
+  // Loaded with what sets work aside: the way out must not wait for an import.
+  let putBack: typeof import("../stage/restore.ts").putBack | null = null;
   if (!nothingAside) {
-    stopLeftRuns = (await import("../stage/left-runs.ts")).stopLeftRunsNow;
+    const [{ setAside }, restoreModule, leftRuns] = await Promise.all([
+      hide(),
+      import("../stage/restore.ts"),
+      import("../stage/left-runs.ts"),
+    ]);
+    putBack = restoreModule.putBack;
+    stopLeftRuns = leftRuns.stopLeftRunsNow;
     if (survey.untracked.length > MANY_UNTRACKED) {
       stagedMessages.manyUntracked(survey.untracked.length);
     }
@@ -238,16 +248,16 @@ async function openPrepared(
   }
   // Every staged file is read at each start and end of a run over it: a change a fixer did
   // not make is no fix (see staged-watch.ts).
-  const long = [...survey.indexed.values()].some((v) => v.length > 80);
+  const long = sha256Ids(survey.indexed);
   const watch = new StagedWatch(top, long, keptDir);
   const differ = watch.watch(staged, survey.indexed, {
     at: prepared.surveyedAt,
     except: new Set([...survey.bits.keys(), ...survey.unstaged.map((c) => c.path)]),
   });
-  if (differ.length > 0) watch.doubt(notTheStaged(top, differ, survey));
+  if (differ.length > 0) watch.doubt((await hide()).notTheStaged(top, differ, survey));
   const project =
     differ.length === 0 && journal === null && hideUntracked && root === top
-      ? seededProject(top, survey)
+      ? seededProject(top, survey, await import("../cache/content.ts"))
       : null;
   const prefix = rootPrefix(top, root);
   const fromTop = (paths: readonly string[]): string[] => paths.map((p) => `${prefix}${p}`);
@@ -257,14 +267,15 @@ async function openPrepared(
   const restore = (noneChanged = false): void => {
     if (done) return;
     done = true;
-    if (journal === null) {
+    if (journal === null || putBack === null) {
       letGo();
       return;
     }
     try {
       // quitting at once (a second Ctrl-C): a run still going would write over the work
       stopLeftRuns?.(root, process.pid, null);
-      stagedMessages.putBack(journal, putBack(dir, journal, { top, keptRoot, noneChanged }));
+      const back: PutBack = putBack(dir, journal, { top, keptRoot, noneChanged });
+      stagedMessages.putBack(journal, back);
     } catch (err) {
       // still all in the stage folder, with its journal: the next call tries again
       allBack = false;
@@ -279,13 +290,15 @@ async function openPrepared(
     ...(project !== null ? { project } : {}),
     runStarted: (paths, fixer) => watch.runStarted(fromTop(paths), fixer),
     runEnded: (paths, fixer, callback) => watch.runEnded(fromTop(paths), fixer, callback),
-    finish({ aborted }) {
+    async finish({ aborted }) {
       let report: FixReport | null = null;
       try {
         const verdicts = watch.verdicts();
         // Nothing set aside and no staged file changed: no fix to settle, no git call.
         const someChanged = [...verdicts.values()].some((v) => v.kind !== "same");
         if (!aborted && (journal !== null || someChanged)) {
+          const { settleFixes } = await import("../stage/fixes.ts");
+          mark("staged: fix code loaded");
           report = settleFixes({
             top,
             gitDir,
@@ -322,7 +335,10 @@ async function openPrepared(
       if (report !== null) stagedMessages.fixes(report, { stageFixed, keptIn: dirname(keptDir) });
       stagedMessages.stagedMeanwhile(meanwhile);
       if (report === null) return allBack && meanwhile.length === 0;
-      if (report.staged.length > 0 && fixesEmptiedCommit(top, gitDir)) {
+      if (
+        report.staged.length > 0 &&
+        (await import("../stage/emptied-commit.ts")).fixesEmptiedCommit(top, gitDir)
+      ) {
         stagedMessages.emptied(report.staged);
         return false;
       }
@@ -384,7 +400,11 @@ const REGULAR_MODES = new Set(["100644", "100755"]);
  * index bit hides a file's copy, no submodule was left out of the survey, and each staged
  * file is a regular file or a deletion. Anything else: null, and git is asked again.
  */
-function seededProject(top: string, survey: Survey): ProjectSnapshot | null {
+function seededProject(
+  top: string,
+  survey: Survey,
+  { NO_CONTENT, ProjectSnapshot }: typeof import("../cache/content.ts"),
+): ProjectSnapshot | null {
   if (survey.head === null || survey.bits.size > 0 || existsSync(join(top, ".gitmodules")))
     return null;
   const changed = new Map<string, string>();

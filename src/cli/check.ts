@@ -3,7 +3,6 @@ import { dropEchoedGitDir } from "../stage/echoed-git-dir.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
-import { beginAllFiles, splitChangedRef } from "./check-files.ts";
 
 const USAGE =
   "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--shard I/N [--durations FILE]] [--fail-on-change] [--new-only] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore | cpilot check --merge FILE...";
@@ -13,7 +12,12 @@ export async function checkCommand(
   args: string[],
   options: { signal: AbortSignal; cwd: string },
 ): Promise<number> {
-  const split = splitChangedRef(args, options.cwd);
+  // The file listings (check-files.ts) are loaded after git's survey of a --staged check
+  // has started: only --changed needs them to read its arguments.
+  const changed = args.some((a) => a === "--changed" || a.startsWith("--changed="));
+  const split = changed
+    ? (await import("./check-files.ts")).splitChangedRef(args, options.cwd)
+    : { args, ref: undefined };
   const { values, positionals } = parseFlags(
     split.args,
     {
@@ -76,7 +80,9 @@ export async function checkCommand(
       })
     : null;
   const allStart =
-    values.all && positionals.length === 0 ? beginAllFiles(options.cwd, values.config) : null;
+    values.all && positionals.length === 0
+      ? (await import("./check-files.ts")).beginAllFiles(options.cwd, values.config)
+      : null;
   const { runCheck } = await import("./check-run.ts");
   return runCheck(
     {

@@ -12,7 +12,7 @@ import {
   renderReport,
   summarize,
 } from "../context/index.ts";
-import { gitRoot } from "../match/files.ts";
+import { gitRoot } from "../match/git-root.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";

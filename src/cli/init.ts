@@ -13,7 +13,7 @@ import { proveFormatters } from "../init/prove-formatter.ts";
 import { renderJson, renderTs, renderYaml } from "../init/render.ts";
 import type { CallbackSpec, Detection } from "../init/spec.ts";
 import { detectStyle } from "../init/style.ts";
-import { gitRoot } from "../match/files.ts";
+import { gitRoot } from "../match/git-root.ts";
 import { say } from "../ui/style.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";

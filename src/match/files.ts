@@ -26,14 +26,6 @@ const DIFF = [
   "--relative",
 ];
 
-/** The top directory of the git work tree holding `cwd`, or null outside git (or without git). */
-export function gitRoot(cwd: string): string | null {
-  const result = runGit(cwd, ["rev-parse", "--show-toplevel"]);
-  if (!result.ok) return null;
-  const top = result.stdout.endsWith("\n") ? result.stdout.slice(0, -1) : result.stdout;
-  return top === "" ? null : top;
-}
-
 /** What `git commit` would record: index against HEAD (everything is created before the first commit). */
 export function stagedFiles(root: string): FileChange[] {
   return toChanges(

@@ -7,7 +7,7 @@ import { managedPath } from "../config/managed.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { ConfigDidNotLoad, loadConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine, type Engine } from "../engine/engine.ts";
-import { gitRoot } from "../match/files.ts";
+import { gitRoot } from "../match/git-root.ts";
 import type { GateConfig } from "../model/gate-schema.ts";
 
 /** The project as the server sees it right now. */

@@ -5,7 +5,7 @@ import { gitOnPaths } from "./git-paths.ts";
 import { claimStage, type Journal, rewriteJournal } from "./journal.ts";
 import { moveFile } from "./move.ts";
 import { putBack } from "./restore.ts";
-import type { Survey, UnstagedChange } from "./survey.ts";
+import { isSha256Entry, type Survey, type UnstagedChange } from "./survey.ts";
 import { worktreeChanges } from "./worktree-changes.ts";
 
 /**
@@ -77,7 +77,7 @@ export function bitsToSetAside(top: string, survey: Survey): UnstagedChange[] {
   const out: UnstagedChange[] = [];
   for (const path of survey.bits.keys()) {
     if (listed.has(path)) continue;
-    const now = readBlob(join(top, path), (survey.indexed.get(path)?.length ?? 0) > 80);
+    const now = readBlob(join(top, path), isSha256Entry(survey.indexed.get(path) ?? ""));
     if (now.key === survey.indexed.get(path)) continue;
     out.push({ path, deleted: now.key === "absent" || now.key === "other" });
   }

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { decodeBytes } from "../util/path-bytes.ts";
 
 /** The index bits a person set on an entry: git then does not look at its working copy. */
@@ -10,74 +10,170 @@ export interface IndexBits {
 const ASSUME_VALID = 0x8000;
 const EXTENDED = 0x4000;
 const SKIP_WORKTREE = 0x4000;
+/** The name length in an entry's flags; a longer name says this and is read up to its NUL. */
+const NAME_MASK = 0x0fff;
+/** How much of the index is read at a time: every new page of memory costs a page fault. */
+const WINDOW = 32 * 1024;
 
 /**
  * The entries of the index file `path` that have assume-unchanged or skip-worktree set,
  * read from the file itself (no git process on every commit for what is nearly always
  * none). `hashBytes`: 20, or 32 in a SHA-256 repository. Null when the file is not one this
  * reads whole (another version, a split index whose entries live in a shared file, a short
- * or odd file): the caller asks git.
+ * or odd file): the caller asks git. Every `check --staged` reads it, so it is read through
+ * one small window (a whole large index is that many new pages), each entry's length taken
+ * from its flags, and a name decoded only where a bit is set.
  */
 export function readIndexBits(path: string, hashBytes: number): Map<string, IndexBits> | null {
-  let buf: Buffer;
+  let fd: number;
   try {
-    buf = readFileSync(path);
+    fd = openSync(path, "r");
   } catch {
     return null;
   }
-  if (buf.length < 12 || buf.toString("latin1", 0, 4) !== "DIRC") return null;
-  const version = buf.readUInt32BE(4);
+  try {
+    return readEntries(new Window(fd), hashBytes);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A part of the file in memory: bytes `start` to `start + length` of it are `bytes[0..length]`. */
+class Window {
+  bytes = new Uint8Array(WINDOW);
+  start = 0;
+  length = 0;
+  constructor(private readonly fd: number) {}
+
+  /** Make bytes `at` to `at + n` (or to the end of the file) readable; false when none are left. */
+  holds(at: number, n: number): boolean {
+    if (at >= this.start && at + n <= this.start + this.length) return true;
+    if (n > this.bytes.length) this.bytes = new Uint8Array(Math.max(n, this.bytes.length * 2));
+    this.start = at;
+    this.length = 0;
+    for (;;) {
+      const read = readSync(
+        this.fd,
+        this.bytes,
+        this.length,
+        this.bytes.length - this.length,
+        at + this.length,
+      );
+      if (read <= 0) break;
+      this.length += read;
+      if (this.length === this.bytes.length) break;
+    }
+    return this.length >= Math.min(n, 1);
+  }
+
+  /** Whether the file ended within the window. */
+  get atEnd(): boolean {
+    return this.length < this.bytes.length;
+  }
+
+  u16(at: number): number {
+    const i = at - this.start;
+    return ((this.bytes[i] as number) << 8) | (this.bytes[i + 1] as number);
+  }
+
+  u32(at: number): number {
+    return this.u16(at) * 0x10000 + this.u16(at + 2);
+  }
+
+  byte(at: number): number {
+    return this.bytes[at - this.start] as number;
+  }
+
+  /** Where the next NUL from `at` is, reading further as needed; -1 when there is none. */
+  nul(at: number): number {
+    for (;;) {
+      const i = this.bytes.indexOf(0, at - this.start);
+      if (i >= 0 && i < this.length) return this.start + i;
+      if (this.atEnd) return -1;
+      this.holds(this.start, this.bytes.length * 2);
+    }
+  }
+
+  slice(from: number, to: number): Uint8Array {
+    return this.bytes.slice(from - this.start, to - this.start);
+  }
+}
+
+/** Room for one entry whose name is shorter than {@link NAME_MASK}, whatever the version. */
+const ENTRY_ROOM = 62 + 32 + 4 + 8 + NAME_MASK + 8;
+
+function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | null {
+  if (!file.holds(0, 12) || file.length < 12) return null;
+  if (file.u32(0) !== 0x44495243) return null; // "DIRC"
+  const version = file.u32(4);
   if (version < 2 || version > 4) return null;
-  const count = buf.readUInt32BE(8);
+  const count = file.u32(8);
   const out = new Map<string, IndexBits>();
-  let at = 12;
-  let previous: Buffer = Buffer.alloc(0);
   const flagsAt = 40 + hashBytes;
+  // version 4: the previous name, which the next one starts with a part of
+  let previous = new Uint8Array(version === 4 ? 256 : 0);
+  let previousLength = 0;
+  let at = 12;
   for (let i = 0; i < count; i++) {
-    if (at + flagsAt + 2 > buf.length) return null;
-    const flags = buf.readUInt16BE(at + flagsAt);
+    file.holds(at, ENTRY_ROOM);
     let nameAt = at + flagsAt + 2;
+    if (nameAt + 2 > file.start + file.length) return null;
+    const flags = file.u16(nameAt - 2);
     let ext = 0;
     if (flags & EXTENDED) {
       if (version < 3) return null;
-      ext = buf.readUInt16BE(nameAt);
+      ext = file.u16(nameAt);
       nameAt += 2;
     }
-    let name: Buffer;
+    const bitSet = (flags & ASSUME_VALID) !== 0 || (ext & SKIP_WORKTREE) !== 0;
+    let name: Uint8Array | null = null;
     if (version === 4) {
       // a varint of how many bytes of the previous name to drop, then the rest of this one
-      let strip = 0;
-      let byte = buf[nameAt++] as number;
-      strip = byte & 0x7f;
+      let byte = file.byte(nameAt++);
+      let strip = byte & 0x7f;
       while (byte & 0x80) {
-        byte = buf[nameAt++] as number;
+        byte = file.byte(nameAt++);
         strip = ((strip + 1) << 7) | (byte & 0x7f);
       }
-      const end = buf.indexOf(0, nameAt);
-      if (end < 0 || strip > previous.length) return null;
-      name = Buffer.concat([
-        previous.subarray(0, previous.length - strip),
-        buf.subarray(nameAt, end),
-      ]);
-      previous = name;
+      const end = file.nul(nameAt);
+      const keep = previousLength - strip;
+      if (end < 0 || keep < 0) return null;
+      previousLength = keep + end - nameAt;
+      if (previousLength > previous.length) {
+        const grown = new Uint8Array(previousLength * 2);
+        grown.set(previous.subarray(0, keep));
+        previous = grown;
+      }
+      previous.set(file.bytes.subarray(nameAt - file.start, end - file.start), keep);
+      if (bitSet) name = previous.slice(0, previousLength);
       at = end + 1;
     } else {
-      const end = buf.indexOf(0, nameAt);
-      if (end < 0) return null;
-      name = buf.subarray(nameAt, end);
+      let length = flags & NAME_MASK;
+      if (length === NAME_MASK) {
+        const end = file.nul(nameAt);
+        if (end < 0) return null;
+        length = end - nameAt;
+      }
       // entries are padded with 1 to 8 NULs to a multiple of 8 bytes
-      at += (nameAt - at + name.length + 8) & ~7;
+      const end = nameAt + length;
+      if (end >= file.start + file.length || file.byte(end) !== 0) return null;
+      if (bitSet) name = file.slice(nameAt, end);
+      at += (nameAt - at + length + 8) & ~7;
     }
-    const assumeUnchanged = (flags & ASSUME_VALID) !== 0;
-    const skipWorktree = (ext & SKIP_WORKTREE) !== 0;
-    if (assumeUnchanged || skipWorktree) {
-      out.set(decodeBytes(name), { assumeUnchanged, skipWorktree });
+    if (name !== null) {
+      out.set(decodeBytes(name), {
+        assumeUnchanged: (flags & ASSUME_VALID) !== 0,
+        skipWorktree: (ext & SKIP_WORKTREE) !== 0,
+      });
     }
   }
   // a split index keeps most entries in a shared file: its "link" extension says so
-  while (at + 8 <= buf.length - hashBytes) {
-    if (buf.toString("latin1", at, at + 4) === "link") return null;
-    at += 8 + buf.readUInt32BE(at + 4);
+  for (;;) {
+    if (!file.holds(at, 8) || file.start + file.length < at + 8 + hashBytes) break;
+    if (file.u32(at) === 0x6c696e6b) return null; // "link"
+    at += 8 + file.u32(at + 4);
   }
   return out;
 }

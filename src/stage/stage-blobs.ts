@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { type GitEnv, gitFailure, runGit } from "../match/git.ts";
 import { hasEscapedBytes } from "../util/path-bytes.ts";
 import { join, mkdirSync, rmSync, writeFileSync } from "./byte-name-fs.ts";
@@ -6,6 +5,7 @@ import type { FileBlob } from "./file-blob.ts";
 import { CHUNK, gitOnPaths } from "./git-paths.ts";
 import type { IndexBits } from "./index-bits.ts";
 import { stagedEntries, stagedMeanwhile } from "./index-changed.ts";
+import { indexFileOf } from "./index-file.ts";
 import { withIndexLock } from "./index-lock.ts";
 import { waitingOwnIndex } from "./partial-commit.ts";
 
@@ -22,11 +22,6 @@ export interface Staged {
   readonly restaged: readonly string[];
   /** Staged in a partial commit's index, not in git's own waiting one (see partial-commit.ts). */
   readonly ownIndexLags: readonly string[];
-}
-
-/** The index git reads for `top`: GIT_INDEX_FILE (as a commit's hook gets it), else its own. */
-export function indexFileOf(top: string, gitDir: string, env = process.env): string {
-  return env.GIT_INDEX_FILE ? resolve(top, env.GIT_INDEX_FILE) : join(gitDir, "index");
 }
 
 /** Where blobs are written first, what the index must still hold, the bits to keep. */

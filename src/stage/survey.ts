@@ -83,12 +83,14 @@ export function startSurvey(
   const statusArgs = [...STATUS, untrackedFlag];
   const status = settled(runGitAsync(top, statusArgs));
   const others = split ? settled(runGitAsync(top, OTHERS)) : null;
-  // the staged files' bits, asked as soon as they are known (while the config loads)
+  // The index's bits are read while git runs, as if its ids were SHA-1 (most repositories);
+  // a SHA-256 repository's survey shows longer ids, and the index is read again for them.
+  const sha1Bits = options.indexFile ? readIndexBits(options.indexFile, 20) : null;
   const parsed = status.then((r) => {
     if (!r.ok) return null;
     const survey = parseStatus(r.stdout, options.stateDir, options.untracked);
-    const long = [...survey.indexed.values()].some((v) => v.length > 80);
-    const read = options.indexFile ? readIndexBits(options.indexFile, long ? 32 : 20) : null;
+    const long = sha256Ids(survey.indexed);
+    const read = !options.indexFile ? null : long ? readIndexBits(options.indexFile, 32) : sha1Bits;
     if (read !== null) {
       keepStaged(read, survey);
       return { survey, bits: Promise.resolve(NONE) };
@@ -136,6 +138,20 @@ function keepStaged(all: ReadonlyMap<string, IndexBits>, survey: Survey): void {
     const bits = all.get(c.path);
     if (bits !== undefined && c.kind !== "deleted") survey.bits.set(c.path, bits);
   }
+}
+
+/**
+ * Whether the index's entries ("<mode> <id>", see {@link Survey.indexed}) name SHA-256 ids
+ * (64 hex digits; SHA-1's have 40): a SHA-256 repository, whose blob ids are made so too.
+ */
+export function isSha256Entry(entry: string): boolean {
+  return entry.length - entry.indexOf(" ") - 1 === 64;
+}
+
+/** Whether any of the staged entries names a SHA-256 id (see {@link isSha256Entry}). */
+export function sha256Ids(indexed: ReadonlyMap<string, string>): boolean {
+  for (const entry of indexed.values()) if (isSha256Entry(entry)) return true;
+  return false;
 }
 
 /** `git ls-files -v` of the staged files (all files when they are many or odd names). */

@@ -110,3 +110,27 @@ test("a split index (the bits in a shared file cpilot does not read): git is ask
   expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("good, in the working copy only\n");
   expect(git(root, "ls-files", "-v", "a.txt")).toBe("h a.txt\n");
 });
+
+test("in a SHA-256 repository, a staged file with skip-worktree set: the staged blob is checked", () => {
+  const seen = join(tempDir("cpilot-seen-"), "a.txt");
+  const root = tempDir("cpilot-attack-bits-");
+  git(root, "init", "-q", "--object-format=sha256");
+  git(root, "config", "user.email", "t@example.invalid");
+  git(root, "config", "user.name", "t");
+  writeFiles(root, {
+    "callbacks.config.json": JSON.stringify({ callbacks: [noBadSeen(seen)] }),
+    ".gitignore": ".cpilot/\n",
+    "a.txt": "a\n",
+  });
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "init");
+  writeFiles(root, { "a.txt": "bad\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "a.txt": "good, in the working copy only\n" });
+  git(root, "update-index", "--skip-worktree", "a.txt");
+  const r = cpilot(["check", "--staged"], { cwd: root, env: { CI: "" } });
+  expect(r.code, r.stderr).toBe(1);
+  expect(readFileSync(seen, "utf8")).toBe("bad\n");
+  expect(readFileSync(join(root, "a.txt"), "utf8")).toBe("good, in the working copy only\n");
+  expect(git(root, "ls-files", "-v", "a.txt")).toBe("S a.txt\n");
+});

@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
 import { committedRepo, tempDir, writeFiles } from "../helpers/tmp.ts";
 
@@ -106,4 +108,61 @@ test("a check whose runs all come from the cache never loads the code that start
   writeFiles(root, { "a.ts": "export const a = 1;\n" });
   add();
   expect(labels(["check", "--staged"])).toContain(LOADED);
+});
+
+test("check --staged loads the code that sets work aside and stages fixes only when there is some", () => {
+  const root = committedRepo("cpilot-trace-", {
+    ".gitignore": ".cpilot/\n",
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        { name: "t", pattern: "*.ts", run: ["true"], timeout: 10 },
+        // "formats" a.md by upper-casing "fix me"
+        {
+          name: "fmt",
+          pattern: "*.md",
+          fixes: true,
+          timeout: 10,
+          run: 'sed -i "s/fix me/FIX ME/" "$@"',
+        },
+      ],
+    }),
+    "a.ts": "",
+    "a.md": "",
+  });
+  const git = (...args: string[]): string =>
+    execFileSync("git", args, { cwd: root, encoding: "utf8" });
+  const labels = (): string[] => {
+    const r = cpilot(["check", "--staged"], { cwd: root, env: { CPILOT_TRACE: "1" } });
+    expect(r.code).toBe(0);
+    return r.stderr
+      .split("\n")
+      .filter((l) => l.startsWith("[trace]"))
+      .map((l) => l.split(" ").slice(2).join(" "));
+  };
+  const SET_ASIDE = "staged: unstaged work set aside";
+  const FIX_CODE = "staged: fix code loaded";
+  // staged as it is on disk, nothing fixed: neither is loaded
+  writeFiles(root, { "a.ts": "export const a = 1;\n" });
+  git("add", "a.ts");
+  const plain = labels();
+  expect(plain).toContain("engine: runs ended");
+  expect(plain).not.toContain(SET_ASIDE);
+  expect(plain).not.toContain(FIX_CODE);
+  // a fixer rewrote a staged file: the fix is staged
+  writeFiles(root, { "a.md": "fix me\n" });
+  git("add", "a.md");
+  const fixed = labels();
+  expect(fixed).toContain(FIX_CODE);
+  expect(fixed).not.toContain(SET_ASIDE);
+  expect(git("show", ":a.md")).toBe("FIX ME\n");
+  // unstaged work: set aside and back, byte for byte
+  writeFiles(root, { "a.ts": "export const a = 2;\n" });
+  git("add", "a.ts");
+  writeFiles(root, { "a.ts": "export const a = 3; // unstaged\n", "new.txt": "untracked\n" });
+  const aside = labels();
+  expect(aside).toContain(SET_ASIDE);
+  expect(aside).toContain(FIX_CODE);
+  expect(readFileSync(join(root, "a.ts"), "utf8")).toBe("export const a = 3; // unstaged\n");
+  expect(readFileSync(join(root, "new.txt"), "utf8")).toBe("untracked\n");
+  expect(git("show", ":a.ts")).toBe("export const a = 2;\n");
 });

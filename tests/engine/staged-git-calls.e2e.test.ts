@@ -13,7 +13,12 @@ import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 const REAL_GIT = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
 
-function project(): { root: string; log: string; path: string; git: (...a: string[]) => void } {
+function project(objectFormat = "sha1"): {
+  root: string;
+  log: string;
+  path: string;
+  git: (...a: string[]) => void;
+} {
   const base = tempDir("cpilot-staged-gitcalls-");
   const root = join(base, "repo");
   const bin = join(base, "bin");
@@ -35,7 +40,7 @@ function project(): { root: string; log: string; path: string; git: (...a: strin
   const git = (...args: string[]) => {
     execFileSync("git", args, { cwd: root, stdio: "pipe" });
   };
-  git("init", "-q", "-b", "main");
+  git("init", "-q", "-b", "main", `--object-format=${objectFormat}`);
   git("add", "-A");
   git("-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-qm", "init");
   return { root, log, path: `${bin}:/usr/local/bin:/usr/bin:/bin`, git };
@@ -86,3 +91,19 @@ test("what the survey cannot vouch for is asked again: unstaged work, a staged s
   expect(linked.out.match(/from cache/g)).toHaveLength(2);
   expect(linked.calls).toContain(KEYS_STATUS);
 }, 60_000);
+
+test.each(["sha1", "sha256"])(
+  "a %s repository: the index bits are read from the index file, not asked of git",
+  (format) => {
+    const { root, log, path, git } = project(format);
+    appendFileSync(join(root, "a.ts"), "export const more = 2;\n");
+    git("add", "a.ts");
+    const first = checkStaged(root, path, log);
+    expect(first.calls.filter((c) => c.startsWith("ls-files -v"))).toEqual([]);
+    expect(first.calls[0]).toStartWith("status --porcelain=v2");
+    // the staged file is read as git names it (its blob id): not taken for changed, so git
+    // is not asked to compare it with the index
+    expect(first.calls.filter((c) => c.startsWith("diff-files"))).toEqual([]);
+  },
+  60_000,
+);

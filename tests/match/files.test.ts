@@ -17,13 +17,8 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readProjectAhead } from "../../src/cache/content.ts";
-import {
-  allFiles,
-  changedFiles,
-  explicitFiles,
-  gitRoot,
-  stagedFiles,
-} from "../../src/match/files.ts";
+import { allFiles, changedFiles, explicitFiles, stagedFiles } from "../../src/match/files.ts";
+import { gitRoot } from "../../src/match/git-root.ts";
 import { walkFiles } from "../../src/match/walk.ts";
 import type { FileChange } from "../../src/model/batch.ts";
 import { CpilotError } from "../../src/util/errors.ts";

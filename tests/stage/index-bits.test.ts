@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readIndexBits } from "../../src/stage/index-bits.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -58,4 +59,52 @@ test("no bits: an empty map; a split index: null (git is asked instead)", () => 
   git(root, "add", "b.txt");
   expect(readIndexBits(join(root, ".git", "index"), 20)).toBeNull();
   expect(readIndexBits(join(root, "no-such-index"), 20)).toBeNull();
+});
+
+test.each([2, 3, 4])(
+  "index version %d: names of any length over many reads of the file",
+  (version) => {
+    // names past the 4095 bytes an entry's flags can count, and an index many times the
+    // window it is read through, with bits set all along it (entries made without files)
+    const root = tempDir("cpilot-index-bits-", { git: true });
+    const blob = git(root, "hash-object", "-w", "--stdin").trim();
+    const folder = (n: number): string => `${"d".repeat(200)}${n}/`;
+    const names: string[] = [];
+    for (let i = 0; i < 1500; i++) {
+      const depth = i % 100 === 7 ? 22 : i % 3;
+      let name = "";
+      for (let d = 0; d < depth; d++) name += folder(d);
+      names.push(`${name}f${String(i).padStart(4, "0")}-${"n".repeat(i % 90)}.txt`);
+    }
+    execFileSync("git", ["update-index", "--add", "--index-info"], {
+      cwd: root,
+      input: names.map((n) => `100644 ${blob}\t${n}\n`).join(""),
+    });
+    git(root, "update-index", "--index-version", String(version));
+    const picked = names.filter((_n, i) => i % 50 === 7 || i % 100 === 7);
+    git(root, "update-index", "--skip-worktree", ...picked.filter((_n, i) => i % 2 === 0));
+    git(root, "update-index", "--assume-unchanged", ...picked.filter((_n, i) => i % 3 === 0));
+    expect(Math.max(...picked.map((n) => n.length))).toBeGreaterThan(4095);
+    const said = gitSays(root);
+    expect(Object.keys(said).length).toBe(20);
+    expect(bitsAsTags(root)).toEqual(said);
+  },
+);
+
+test("an index cut short anywhere: null, never a throw or a wrong answer", () => {
+  const root = tempDir("cpilot-index-bits-", { git: true });
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) files[`f${i}.txt`] = `${i}\n`;
+  writeFiles(root, files);
+  git(root, "add", "-A");
+  git(root, "update-index", "--skip-worktree", "f39.txt");
+  const index = readFileSync(join(root, ".git", "index"));
+  const cut = join(root, "cut-index");
+  // up to the last entry's end, every cut loses part of an entry
+  const lastEntryEnd = index.indexOf(Buffer.from("f9.txt\0")) + 7;
+  for (let size = 0; size < lastEntryEnd; size += 7) {
+    writeFileSync(cut, index.subarray(0, size));
+    expect(readIndexBits(cut, 20)).toBeNull();
+  }
+  expect(readIndexBits(join(root, ".git", "index"), 20)?.get("f39.txt")?.skipWorktree).toBe(true);
 });

@@ -1,0 +1,9 @@
+import { runGit } from "./git.ts";
+
+/** The top directory of the git work tree holding `cwd`, or null outside git (or without git). */
+export function gitRoot(cwd: string): string | null {
+  const result = runGit(cwd, ["rev-parse", "--show-toplevel"]);
+  if (!result.ok) return null;
+  const top = result.stdout.endsWith("\n") ? result.stdout.slice(0, -1) : result.stdout;
+  return top === "" ? null : top;
+}
