@@ -159,10 +159,11 @@ export const CpilotPlugin = async (ctx: { directory?: string; worktree?: string;
     },
     "tool.execute.before": async (input: Input, output: { args: Record<string, unknown> }) => {
       const args = output.args ?? {};
-      const answer = await ask(payload("tool.execute.before", input, args), cwd);
       const writes = WRITE_TOOLS.includes(input.tool) || typeof args.patchText === "string" || typeof args.patch === "string";
-      if ("problem" in answer || (writes && answer.reply.decision !== "allow" && answer.reply.decision !== "deny")) {
-        if (!writes) return; // the gate decides writes only
+      // The gate decides writes only: another tool's call starts no cpilot before it runs.
+      if (!writes) return;
+      const answer = await ask(payload("tool.execute.before", input, args), cwd);
+      if ("problem" in answer || (answer.reply.decision !== "allow" && answer.reply.decision !== "deny")) {
         const why = "problem" in answer ? answer.problem : "cpilot answered without a verdict";
         throw new Error(\`cpilot's write gate could not decide on this write (\${why}), so it is not allowed. Tell the user; \${HINT}.\`);
       }
