@@ -68,6 +68,14 @@ describe("cpilot doctor: the OpenCode plugin the current install writes", () => 
     }
   });
 
+  test("a plugin whose line ends a checkout turned into CRLF is neither edited nor outdated", () => {
+    const p = installed();
+    writeFileSync(p.plugin, readFileSync(p.plugin, "utf8").replaceAll("\n", "\r\n"));
+    expect(p.problem()).toBeNull();
+    const again = p.run(["install", "opencode"]);
+    expect(again.code, again.stderr).toBe(0);
+  });
+
   test("a plugin the person edited is named, and install and uninstall leave it as it is", () => {
     const p = installed();
     const edited = readFileSync(p.plugin, "utf8").replace(

@@ -4,11 +4,12 @@ const INSTALL = "`cpilot install opencode`";
 
 /**
  * Why the plugin at `path`, holding `text`, is not what `cpilot install opencode` writes now
- * for a cpilot started as `argv`, with the step that fixes it; null when it is. An edited
- * plugin is never replaced by the step: the person's changes go somewhere else first.
+ * for a cpilot started as `argv` (CRLF line ends count as LF), with the step that fixes it;
+ * null when it is. An edited plugin is never replaced by the step: the person's changes go
+ * somewhere else first.
  */
 export function pluginDrift(path: string, text: string, argv: readonly string[]): string | null {
-  if (text === opencodePluginSource(argv)) return null;
+  if (text.replaceAll("\r\n", "\n") === opencodePluginSource(argv)) return null;
   switch (pluginSeal(text)) {
     case "intact":
       return `the plugin ${path} is from another cpilot (older, or started from elsewhere): run ${INSTALL} again`;
