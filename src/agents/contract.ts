@@ -63,6 +63,11 @@ export interface HookPlace {
    * crashes (written by an older cpilot): what is wrong, in words.
    */
   readonly gateFailsOpen?: string;
+  /**
+   * Set when the file is not what `cpilot install` writes there now, where the agent's hooks
+   * are a whole file rather than a map doctor compares (a plugin): what differs and the step.
+   */
+  readonly outdated?: string;
 }
 
 /** Why an agent skips hooks that are written, and what makes it run them. */

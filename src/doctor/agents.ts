@@ -53,8 +53,13 @@ async function hookSwitches(
   return driver === null ? [] : ((await driver).hookSwitches?.(root, home, env) ?? []);
 }
 
-/** The first wired hook file that lacks hooks the current install writes, as a problem line. */
+/**
+ * The first wired hook file that is not what the current install writes (a plugin that
+ * differs, a hook map that lacks hooks), as a problem line.
+ */
 async function outdatedHooks(agent: Agent, places: readonly HookPlace[]): Promise<string | null> {
+  const differs = places.find((p) => p.wired && p.outdated !== undefined)?.outdated;
+  if (differs !== undefined) return differs;
   const written = await agent.writtenHooks?.();
   if (written === undefined) return null;
   for (const place of places.filter((p) => p.wired)) {

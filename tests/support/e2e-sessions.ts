@@ -40,10 +40,18 @@ export function e2eSessions(launcher: AgentLauncher) {
     live = {};
   });
 
-  /** The fake scripted with `script`, a fresh home, and cpilot installed with `install` (null: not). */
-  async function start(project: AgentProject, script: Script, install: string[] | null) {
+  /**
+   * The fake scripted with `script` (reporting `usage` for its answers), a fresh home, and
+   * cpilot installed with `install` (null: not).
+   */
+  async function start(
+    project: AgentProject,
+    script: Script,
+    install: string[] | null,
+    usage?: Parameters<typeof startFakeOpenAI>[2],
+  ) {
     live.project = project;
-    const api = await startFakeOpenAI(script);
+    const api = await startFakeOpenAI(script, undefined, usage);
     live.api = api;
     const home = launcher.home(api.url);
     live.home = home;

@@ -118,17 +118,26 @@ function chatMessage(steps: readonly Step[]): Item {
   };
 }
 
+/** The tokens a Chat Completions answer reports it used. */
+export interface ChatUsage {
+  readonly prompt_tokens: number;
+  readonly completion_tokens: number;
+  readonly total_tokens: number;
+}
+
+const SMALL_USAGE: ChatUsage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+
 function answerChat(
   res: ServerResponse,
   steps: readonly Step[],
   stream: boolean,
   model: string,
+  usage: ChatUsage,
 ): void {
   const message = chatMessage(steps);
   const finish = message.tool_calls ? "tool_calls" : "stop";
   const id = `chatcmpl-${++callCounter}`;
   const created = Math.floor(Date.now() / 1000);
-  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
   if (!stream) {
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
@@ -166,11 +175,14 @@ export type Script =
 
 /**
  * Start the fake with one scripted turn per entry; `onTurn(n)` runs before turn `n` is
- * answered (the tools of the turn before have finished by then).
+ * answered (the tools of the turn before have finished by then); `usage` says what a Chat
+ * Completions answer to a request reports it used (a few tokens unless it says otherwise),
+ * so a test can make the agent think its context is full.
  */
 export async function startFakeOpenAI(
   script: Script,
   onTurn?: (turn: number) => void,
+  usage?: (request: RecordedRequest, turn: number) => ChatUsage | undefined,
 ): Promise<FakeOpenAI> {
   const requests: RecordedRequest[] = [];
   return startFake(requests, async (req, res, url) => {
@@ -188,7 +200,13 @@ export async function startFakeOpenAI(
       return;
     }
     const isTurn = Array.isArray(body.tools) && body.tools.length > 0;
-    requests.push({ method: "POST", path: url, kind: isTurn ? "turn" : "side", body });
+    const request: RecordedRequest = {
+      method: "POST",
+      path: url,
+      kind: isTurn ? "turn" : "side",
+      body,
+    };
+    requests.push(request);
     if (isTurn) onTurn?.(turnIndex(body));
     const turn = turnIndex(body);
     const scripted = typeof script === "function" ? script(body, turn) : script[turn];
@@ -196,7 +214,10 @@ export async function startFakeOpenAI(
       ? (scripted ?? [{ text: "(fake model: script exhausted)" }])
       : [{ text: "ok" }];
     if (responses) answerResponses(res, steps);
-    else answerChat(res, steps, body.stream === true, String(body.model ?? "fake-model"));
+    else {
+      const used = usage?.(request, turn) ?? SMALL_USAGE;
+      answerChat(res, steps, body.stream === true, String(body.model ?? "fake-model"), used);
+    }
   });
 }
 

@@ -67,11 +67,15 @@ export function groupedHookPlace(path: string, agent: string, gateEvent?: string
   );
 }
 
-/** A text file (a plugin) that is cpilot's when `isOurs`; `command` reads its command line. */
+/**
+ * A text file (a plugin) that is cpilot's when `isOurs`; `command` reads its command line,
+ * `outdated` says how cpilot's file differs from what install writes now (null: it does not).
+ */
 export function pluginHookPlace(
   path: string,
   isOurs: (text: string) => boolean,
   command: (text: string) => string | null,
+  outdated: (text: string) => string | null = () => null,
 ): HookPlace {
   let text: string;
   try {
@@ -81,5 +85,12 @@ export function pluginHookPlace(
   }
   const wired = isOurs(text);
   const line = wired ? command(text) : null;
-  return { path, exists: true, wired, commands: line === null ? [] : [line] };
+  const differs = wired ? outdated(text) : null;
+  return {
+    path,
+    exists: true,
+    wired,
+    commands: line === null ? [] : [line],
+    ...(differs === null ? {} : { outdated: differs }),
+  };
 }

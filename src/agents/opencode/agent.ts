@@ -23,18 +23,25 @@ export const opencode: Agent = {
   projectDir: ".opencode",
   homeDir: (home) => join(home, ".config", "opencode"),
   hookPlaces: async (root, home, env) => {
-    const [{ pluginHookPlace }, { opencodePluginPath }, { PLUGIN_MARKER, pluginCommandLine }] =
-      await Promise.all([
-        import("../kit/hook-places.ts"),
-        import("./install.ts"),
-        import("./plugin-source.ts"),
-      ]);
-    return (["project", "user"] as const).map((scope) =>
-      pluginHookPlace(
-        opencodePluginPath(scope, root, home, env),
+    const [
+      { pluginHookPlace },
+      { opencodePluginPath, pluginArgv },
+      { PLUGIN_MARKER, pluginCommandLine },
+      { pluginDrift },
+    ] = await Promise.all([
+      import("../kit/hook-places.ts"),
+      import("./install.ts"),
+      import("./plugin-source.ts"),
+      import("./plugin-drift.ts"),
+    ]);
+    return (["project", "user"] as const).map((scope) => {
+      const path = opencodePluginPath(scope, root, home, env);
+      return pluginHookPlace(
+        path,
         (text) => text.startsWith(PLUGIN_MARKER),
         pluginCommandLine,
-      ),
-    );
+        (text) => pluginDrift(path, text, pluginArgv({ scope, root })),
+      );
+    });
   },
 };

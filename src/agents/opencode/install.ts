@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
 import type { AgentInstaller } from "../kit/agent-installer.ts";
 import { type ProjectReach, portableCpilot } from "../kit/portable-command.ts";
-import { opencodePluginSource, PLUGIN_MARKER } from "./plugin-source.ts";
+import { opencodePluginSource, PLUGIN_MARKER, pluginSeal } from "./plugin-source.ts";
 
 /** The plugin file in the project starts cpilot: a "./" path from there finds the project's copy. */
 export const PLUGIN_REACH: ProjectReach = { fromProjectFile: true };
@@ -42,13 +42,21 @@ export function isCpilotPlugin(path: string): boolean {
   }
 }
 
-/** Write (or remove) the generated plugin; a file of that name that cpilot did not write is left alone. */
+/**
+ * Write (or remove) the generated plugin; a file of that name that cpilot did not write, or
+ * that was edited since it did, is left alone.
+ */
 export const opencodeInstaller: AgentInstaller = (action, ctx) => {
   const path = opencodePluginPath(ctx.scope, ctx.root, ctx.home);
   const exists = existsSync(path);
   if (exists && !isCpilotPlugin(path)) {
     throw new CpilotError(`Cannot ${action} "${path}": it exists and cpilot did not write it`, {
       hint: "rename or remove it first; cpilot only touches the plugin it generated",
+    });
+  }
+  if (exists && pluginSeal(readFileSync(path, "utf8")) === "edited") {
+    throw new CpilotError(`Cannot ${action} "${path}": it was edited since cpilot wrote it`, {
+      hint: "move your changes to a plugin of your own and remove this file; cpilot does not replace or remove what you wrote",
     });
   }
   if (action === "uninstall") {

@@ -3,16 +3,9 @@
  * against the fake Messages API: the subagent's requests are told from the parent's by the
  * task in its first message, and each conversation follows its own script.
  */
-import { expect } from "bun:test";
-import { runClaude } from "../../support/claude-cli.ts";
-import {
-  type FakeAnthropic,
-  type RecordedRequest,
-  startFakeAnthropic,
-  type Turn,
-} from "../../support/fake-anthropic.ts";
-import { makeTempProject, type TempProject } from "../../support/temp-project.ts";
-import { cpilot } from "./_helpers.ts";
+import { claudeProjects, TODO_LINT } from "../../support/claude-project.ts";
+import type { FakeAnthropic, RecordedRequest, Turn } from "../../support/fake-anthropic.ts";
+import type { TempProject } from "../../support/temp-project.ts";
 
 /** The subagent's prompt carries this, which tells its requests from the parent's. */
 export const SUBTASK = "SUBTASK: write a.ts";
@@ -36,14 +29,7 @@ export const delegate: Turn = [
 ];
 
 /** A blocking check: fails on a .ts file holding TODO. */
-export const lint = {
-  name: "lint",
-  description: "no TODO left in code",
-  pattern: "*.ts",
-  run: 'if grep -n TODO "$CP_CHANGED_FILE"; then echo "lint: TODO found" >&2; exit 1; fi',
-  timeout: 20,
-  per: "file",
-};
+export const lint = TODO_LINT;
 
 function isSubagent(req: RecordedRequest): boolean {
   const first = (req.body as { messages?: unknown[] }).messages?.[0];
@@ -60,37 +46,31 @@ export interface SubagentSession {
 }
 
 /**
- * Run it: `subScript` is the subagent's turns, `parentAfter` the parent's after its
- * delegation (default: "parent done"), `config` the project's callbacks.config.json.
+ * Call once at the top of a test file (it removes what each test made after it). Its
+ * `session` runs one: `subScript` is the subagent's turns, `parentAfter` the parent's after
+ * its delegation (default: "parent done"), `config` the project's callbacks.config.json.
  */
-export async function subagentSession(
-  cleanups: (() => Promise<void>)[],
-  subScript: (project: TempProject) => Turn[],
-  options: { parentAfter?: Turn[]; config?: unknown } = {},
-): Promise<SubagentSession> {
-  const project = await makeTempProject();
-  const subTurns = subScript(project);
-  const parentTurns = [delegate, ...(options.parentAfter ?? [say("parent done")])];
-  const api = await startFakeAnthropic((req, index) => {
-    if (isSubagent(req)) return subTurns[index] ?? say("sub: nothing left");
-    return parentTurns[index] ?? say("parent: nothing left");
-  });
-  cleanups.push(
-    () => api.close(),
-    () => project.remove(),
-  );
-  const config = options.config ?? { callbacks: [lint] };
-  await project.write("callbacks.config.json", JSON.stringify(config, null, 2));
-  const installed = cpilot(["install", "claude", "--local"], { cwd: project.dir });
-  if (installed.code !== 0) throw new Error(`install failed: ${installed.stderr}`);
-  const result = await runClaude({ cwd: project.dir, apiUrl: api.url, prompt: "do the task" });
-  if (result.exitCode !== 0)
-    throw new Error(`claude exited ${result.exitCode}\nstderr:\n${result.stderr}`);
-  expect(api.escapes()).toEqual([]);
-  return {
-    project,
-    api,
-    sub: () => api.turns().filter(isSubagent),
-    parent: () => api.turns().filter((r) => !isSubagent(r)),
+export function subagentSessions() {
+  const { setup, run } = claudeProjects();
+  return async function session(
+    subScript: (project: TempProject) => Turn[],
+    options: { parentAfter?: Turn[]; config?: unknown } = {},
+  ): Promise<SubagentSession> {
+    const parentTurns = [delegate, ...(options.parentAfter ?? [say("parent done")])];
+    const made = await setup(options.config ?? { callbacks: [lint] }, (project) => {
+      const subTurns = subScript(project);
+      return (req, index) =>
+        isSubagent(req)
+          ? (subTurns[index] ?? say("sub: nothing left"))
+          : (parentTurns[index] ?? say("parent: nothing left"));
+    });
+    await run(made);
+    const { project, api } = made;
+    return {
+      project,
+      api,
+      sub: () => api.turns().filter(isSubagent),
+      parent: () => api.turns().filter((r) => !isSubagent(r)),
+    };
   };
 }

@@ -4,21 +4,17 @@
  * `agent_id`, and its held stops are counted apart from the session's, so a subagent that
  * used up `agent.maxStopBlocks` leaves the parent's stop gate whole.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { textOf } from "../../support/fake-anthropic.ts";
-import { lint, say, subagentSession } from "./_subagent-session.ts";
+import { lint, say, subagentSessions } from "./_subagent-session.ts";
 
 const TIMEOUT = 90_000;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const session = subagentSessions();
 
 test(
   "a subagent that used up its held stops leaves the parent's stop gate whole",
   async () => {
-    const s = await subagentSession(
-      cleanups,
+    const s = await session(
       (project) => [
         [
           {

@@ -5,20 +5,17 @@
  * shell edits are checked in its own tool results, and its stop (SubagentStop) is held while
  * the file fails, as the parent's would be.
  */
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { type Turn, textOf } from "../../support/fake-anthropic.ts";
 import type { TempProject } from "../../support/temp-project.ts";
-import { bash, type SubagentSession, say, subagentSession } from "./_subagent-session.ts";
+import { bash, type SubagentSession, say, subagentSessions } from "./_subagent-session.ts";
 
 const TIMEOUT = 90_000;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-});
+const sessions = subagentSessions();
 
 const session = (subScript: (project: TempProject) => Turn[]): Promise<SubagentSession> =>
-  subagentSession(cleanups, subScript);
+  sessions(subScript);
 
 test(
   "a lint error a subagent writes reaches the subagent and holds its stop until fixed",

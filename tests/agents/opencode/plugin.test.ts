@@ -159,6 +159,51 @@ describe("the generated OpenCode plugin", () => {
   });
 });
 
+describe("the generated OpenCode plugin's calls of cpilot", () => {
+  test("a tool that writes nothing starts no cpilot before it runs; its after-event and a write's before-event do", async () => {
+    const log = project.path("calls.log");
+    const recorder = project.path("recording-cpilot");
+    // each call's payload, one a line, then the real cpilot answers it
+    writeFileSync(recorder, `#!/bin/sh\n{ cat; echo; } | tee -a '${log}' | cpilot "$@"\n`, {
+      mode: 0o755,
+    });
+    const text = readFileSync(project.path(".opencode/plugins/cpilot.ts"), "utf8").replace(
+      JSON.stringify(["cpilot"]),
+      JSON.stringify([recorder]),
+    );
+    const file = project.path(".opencode/plugins/recorded.ts");
+    writeFileSync(file, text);
+    const mod = (await import(file)) as { CpilotPlugin: (ctx: unknown) => Promise<Hooks> };
+    const recorded = await mod.CpilotPlugin({ directory: project.dir });
+    const calls = () =>
+      readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => {
+          const call = JSON.parse(line) as { hook_event_name: string; tool: string };
+          return `${call.hook_event_name} ${call.tool}`;
+        });
+    for (const [tool, args] of [
+      ["bash", { command: "ls" }],
+      ["read", { filePath: project.path("src/a.ts") }],
+      ["write", { filePath: project.path("src/rec.ts"), content: "export const r = 1;\n" }],
+    ] as const) {
+      const input = { tool, sessionID: "ses_rec", callID: `rec_${tool}` };
+      const before = { args: { ...args } };
+      await recorded["tool.execute.before"](input, before);
+      if (tool === "write") writeTool(before.args);
+      const after = { title: "", output: "ok", metadata: {} };
+      await recorded["tool.execute.after"]({ ...input, args: before.args }, after);
+    }
+    expect(calls()).toEqual([
+      "tool.execute.after bash",
+      "tool.execute.after read",
+      "tool.execute.before write",
+      "tool.execute.after write",
+    ]);
+  });
+});
+
 describe("cpilot hook opencode (the plugin's endpoint)", () => {
   test("replies: deny, an explicit allow, additional_context", () => {
     const call = (event: string, tool: string, args: Record<string, unknown>) =>
