@@ -5,7 +5,8 @@ import { type GitEnv, runGit, splitNul } from "../match/git.ts";
  * make `git status` skip files or run a program of the agent's choosing: an fsmonitor hook
  * that says nothing changed, stat data that ignores ctime or nanoseconds (a same-size write
  * with its old mtime put back looks clean), stat checks switched off, and clean filters that
- * hand git the committed bytes for a changed file. cpilot's own looks at the project override
+ * hand git the committed bytes for a changed file, and an untracked cache that trusts folders'
+ * times (a new file, its folder's time put back, stays unlisted). cpilot's own looks at the project override
  * them all, so git compares the files themselves.
  */
 const PINNED: readonly (readonly [string, string])[] = [
@@ -13,19 +14,24 @@ const PINNED: readonly (readonly [string, string])[] = [
   ["core.trustctime", "true"],
   ["core.checkStat", "default"],
   ["core.ignoreStat", "false"],
+  ["core.untrackedCache", "false"],
 ];
 
 /**
  * The environment for a git call in `cwd` that trusts none of those settings (and takes
- * `kept` as given): given as
+ * `kept` as given), in the repository `where` pins (see git-place.ts): given as
  * `GIT_CONFIG_KEY_<n>` pairs, which take any name (a filter driver's may hold `=`).
  */
 export function distrustEnv(
   cwd: string,
   kept: readonly (readonly [string, string])[] = [],
+  where: GitEnv = {},
 ): GitEnv {
   const settings: (readonly [string, string])[] = [...PINNED, ...kept];
-  const filters = runGit(cwd, ["config", "-z", "--get-regexp", "^filter\\."], configEnv(PINNED));
+  const filters = runGit(cwd, ["config", "-z", "--get-regexp", "^filter\\."], {
+    ...where,
+    ...configEnv(PINNED),
+  });
   if (filters.ok) {
     const drivers = new Set<string>();
     for (const entry of splitNul(filters.stdout)) {
@@ -38,7 +44,7 @@ export function distrustEnv(
     for (const driver of drivers)
       settings.push([`filter.${driver}.clean`, ""], [`filter.${driver}.process`, ""]);
   }
-  return configEnv(settings);
+  return { ...where, ...configEnv(settings) };
 }
 
 function configEnv(settings: readonly (readonly [string, string])[]): GitEnv {

@@ -13,10 +13,11 @@ import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
-import { type TurnRules, validTurnRules } from "./ignore-rules.ts";
+import { validPlace } from "./git-place.ts";
+import { validTurnRules } from "./ignore-rules.ts";
+import { compareSnapshots } from "./snapshot-compare.ts";
 import {
   ABSENT,
-  compareSnapshots,
   type ProtectedKind,
   signature,
   type TreeSnapshot,
@@ -69,22 +70,20 @@ function hookSettings(): string[] {
 }
 
 /**
- * The project now. `turn`: the ignore rules the session's record holds (none: they are
- * taken now); `newTurn`: a turn starts now, which keeps them.
+ * The project now, keeping from the session's record (`was`) what every later look keeps;
+ * `newTurn`: a turn starts now.
  */
 function snapshotNow(
   config: ResolvedConfig,
-  turn?: TurnRules,
+  was: TreeSnapshot | null,
   newTurn = false,
 ): TreeSnapshot | null {
-  return takeSnapshot(
-    config.root,
-    protectedKind(config),
-    watchedName,
-    hookSettings(),
-    turn,
+  return takeSnapshot(config.root, protectedKind(config), watchedName, hookSettings(), {
+    ...(was?.turn ? { turn: was.turn } : {}),
+    ...(was?.place ? { place: was.place } : {}),
+    ...(was?.at !== undefined && !newTurn ? { since: was.at } : {}),
     newTurn,
-  );
+  });
 }
 
 function save(config: ResolvedConfig, session: string, name: string, value: unknown): void {
@@ -116,8 +115,15 @@ function loadSnapshot(config: ResolvedConfig, session: string): TreeSnapshot | n
     if (typeof note?.p === "string" && typeof note.s === "string") folded[note.p] = note.s;
   }
   const turn = validTurnRules((snap as { turn?: unknown }).turn);
-  const { turn: _, ...rest } = snap as TreeSnapshot;
-  return { ...rest, files: folded, ...(turn ? { turn } : {}) };
+  const place = validPlace((snap as { place?: unknown }).place);
+  const at = (snap as { at?: unknown }).at;
+  return {
+    files: folded,
+    ...(head === undefined ? {} : { head: head as string | null }),
+    ...(turn ? { turn } : {}),
+    ...(place ? { place } : {}),
+    ...(typeof at === "number" ? { at } : {}),
+  };
 }
 
 const MAX_RECORD = 64 * 1024 * 1024;
@@ -163,7 +169,7 @@ function locked<T>(config: ResolvedConfig, session: string, update: () => T): T 
  */
 export function recordTurnStart(config: ResolvedConfig, session: string): void {
   locked(config, session, () => {
-    const snap = snapshotNow(config, loadSnapshot(config, session)?.turn, true);
+    const snap = snapshotNow(config, loadSnapshot(config, session), true);
     if (snap !== null) save(config, session, SNAPSHOT, snap);
   });
 }
@@ -250,14 +256,14 @@ function recordMovedOn(
   try {
     return locked(config, session, () => {
       const was = loadSnapshot(config, session);
-      const now = snapshotNow(config, was?.turn);
+      const now = snapshotNow(config, was);
       if (now !== null) save(config, session, SNAPSHOT, now);
       return [was, now] as const;
     });
   } catch (err) {
     noteStateTrouble(config.root, err);
     const was = loadSnapshot(config, session);
-    return [was, snapshotNow(config, was?.turn)] as const;
+    return [was, snapshotNow(config, was)] as const;
   }
 }
 
@@ -282,7 +288,7 @@ function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
  */
 export function settle(config: ResolvedConfig, session: string): void {
   locked(config, session, () => {
-    const snap = snapshotNow(config, loadSnapshot(config, session)?.turn);
+    const snap = snapshotNow(config, loadSnapshot(config, session));
     if (snap !== null) save(config, session, SNAPSHOT, snap);
   });
 }
@@ -294,7 +300,7 @@ export function settle(config: ResolvedConfig, session: string): void {
 export function protectedStillChanged(config: ResolvedConfig, session: string): string[] {
   const known = load<ProtectedChange[]>(config, session, PROTECTED);
   if (known === null || known.length === 0) return [];
-  const now = snapshotNow(config, loadSnapshot(config, session)?.turn);
+  const now = snapshotNow(config, loadSnapshot(config, session));
   const open = known.filter((p) => !reverted(config, p, now));
   save(config, session, PROTECTED, open);
   return open.map((p) => protectedNote(config, p));
