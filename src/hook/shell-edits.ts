@@ -33,6 +33,7 @@ import {
 
 const SNAPSHOT = "tree-snapshot.json";
 const PROTECTED = "shell-protected.json";
+const GIT_FAILS = "shell-git-fails.json";
 
 /** What the gate would say of a write to `rel`, when it would not simply allow it. */
 export function protectedKind(config: ResolvedConfig): ProtectedKind {
@@ -221,7 +222,11 @@ export interface ShellEdits {
  */
 export function shellEditsSince(config: ResolvedConfig, session: string): ShellEdits {
   const [before, after] = recordMovedOn(config, session);
-  if (after === null) return { files: [], protectedNotes: [] };
+  if (after === null) {
+    if (before === null) return { files: [], protectedNotes: [] };
+    bookkeep(config.root, undefined, () => save(config, session, GIT_FAILS, true));
+    return { files: [], protectedNotes: [GIT_FAILS_NOTE] };
+  }
   if (before === null) return cannotTell(config, after);
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];
@@ -283,6 +288,15 @@ function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
 }
 
 /**
+ * The turn was recorded, but git now fails in the project (its config garbled, `.git` moved
+ * or deleted through the shell): what changed cannot be known, so the agent is told, and
+ * its stop is held until git answers again (the record is kept: the next look then finds
+ * every change since).
+ */
+const GIT_FAILS_NOTE =
+  "cpilot: cannot tell what your commands changed: git fails in this repository now. Put back what your commands changed under .git (its config, HEAD, the .git folder itself); until git answers again, your edits are not checked.";
+
+/**
  * After the checks ran: the record takes the project as they left it. The turn goes on, so
  * the ignore rules it started with are kept.
  */
@@ -298,12 +312,15 @@ export function settle(config: ResolvedConfig, session: string): void {
  * what they held when it changed them (one put back is dropped), as messages for the stop.
  */
 export function protectedStillChanged(config: ResolvedConfig, session: string): string[] {
-  const known = load<ProtectedChange[]>(config, session, PROTECTED);
-  if (known === null || known.length === 0) return [];
+  const known = load<ProtectedChange[]>(config, session, PROTECTED) ?? [];
+  const gitFailed = load<boolean>(config, session, GIT_FAILS) === true;
+  if (known.length === 0 && !gitFailed) return [];
   const now = snapshotNow(config, loadSnapshot(config, session));
+  if (gitFailed && now !== null) save(config, session, GIT_FAILS, false);
   const open = known.filter((p) => !reverted(config, p, now));
-  save(config, session, PROTECTED, open);
-  return open.map((p) => protectedNote(config, p));
+  if (known.length > 0) save(config, session, PROTECTED, open);
+  const notes = open.map((p) => protectedNote(config, p));
+  return gitFailed && now === null ? [GIT_FAILS_NOTE, ...notes] : notes;
 }
 
 function reverted(config: ResolvedConfig, p: ProtectedChange, now: TreeSnapshot | null): boolean {
