@@ -5,8 +5,7 @@ import { type GitEnv, runGit, splitNul } from "../match/git.ts";
  * make `git status` skip files or run a program of the agent's choosing: an fsmonitor hook
  * that says nothing changed, stat data that ignores ctime or nanoseconds (a same-size write
  * with its old mtime put back looks clean), stat checks switched off, and clean filters that
- * hand git the committed bytes for a changed file, and an untracked cache that trusts folders'
- * times (a new file, its folder's time put back, stays unlisted). cpilot's own looks at the project override
+ * hand git the committed bytes for a changed file. cpilot's own looks at the project override
  * them all, so git compares the files themselves.
  */
 const PINNED: readonly (readonly [string, string])[] = [
@@ -14,7 +13,6 @@ const PINNED: readonly (readonly [string, string])[] = [
   ["core.trustctime", "true"],
   ["core.checkStat", "default"],
   ["core.ignoreStat", "false"],
-  ["core.untrackedCache", "false"],
 ];
 
 /**
