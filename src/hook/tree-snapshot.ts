@@ -138,8 +138,10 @@ export function takeSnapshot(
   };
   for (const rel of hiddenByNewRules(look, turn))
     files[rel] ??= signature(root, rel, isProtected(rel) !== null);
-  const index = lookAtIndex(root, where, racyFrom(resolve(root, indexFile), earlier.since ?? at));
-  lookIntoSubmodules(root, root, index.submodules, isProtected, files, NESTED_DEPTH - 1, kept);
+  const since = earlier.since ?? at;
+  const index = lookAtIndex(root, where, racyFrom(resolve(root, indexFile), since));
+  const inSubmodules = { root, isProtected, files, kept, since };
+  lookIntoSubmodules(inSubmodules, root, index.submodules, NESTED_DEPTH - 1);
   const hooksDir = resolve(root, hooks);
   for (const name of names(hooksDir)) {
     const rel = relative(root, join(hooksDir, name));
@@ -180,21 +182,28 @@ function racyFrom(indexFile: string, since: number): number | undefined {
   }
 }
 
+/** What every look into a submodule shares. */
+interface SubmoduleLook {
+  readonly root: string;
+  readonly isProtected: ProtectedKind;
+  readonly files: Record<string, string>;
+  readonly kept: Pinned;
+  readonly since: number;
+}
+
 /**
  * Each submodule of the repository at `repo` (paths relative to it): its commit, so a
  * commit made or checked out in it is seen, and its own changes, listed, its own
  * submodules too, as deep as `depth`.
  */
 function lookIntoSubmodules(
-  root: string,
+  look: SubmoduleLook,
   repo: string,
   submodules: readonly string[],
-  isProtected: ProtectedKind,
-  files: Record<string, string>,
   depth: number,
-  kept: Pinned,
 ): void {
   if (depth < 0) return;
+  const { root, isProtected, files, kept } = look;
   for (const path of submodules) {
     const inner = join(repo, path);
     if (!isRepository(inner)) continue;
@@ -202,10 +211,14 @@ function lookIntoSubmodules(
     const rel = relative(root, inner);
     files[rel] = `${SUBMODULE}${headCommit(inner, env) ?? "none"}`;
     listChanged(root, inner, inner, isProtected, files, depth, kept, env);
-    const index = lookAtIndex(inner, env);
+    const indexFile = runGit(inner, ["rev-parse", "--git-path", "index"], env);
+    const racy = indexFile.ok
+      ? racyFrom(resolve(inner, indexFile.stdout.replace(/\n$/, "")), look.since)
+      : undefined;
+    const index = lookAtIndex(inner, env, racy);
     for (const hidden of index.hidden)
       files[join(rel, hidden)] ??= signature(root, join(rel, hidden), false);
-    lookIntoSubmodules(root, inner, index.submodules, isProtected, files, depth - 1, kept);
+    lookIntoSubmodules(look, inner, index.submodules, depth - 1);
   }
 }
 

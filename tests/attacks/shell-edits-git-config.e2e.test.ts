@@ -57,7 +57,7 @@ test("stat checks the agent loosened (trustctime off, checkStat minimal): a same
   const p = committed();
   settled(p, "src/a.ts");
   // git keeps whole seconds of a file's change time: a write within the second it last
-  // recorded the file is a case of its own (documented), not the one this test is about
+  // recorded the file is a case of its own (its own test below), not the one this one is about
   nextSecond(statSync(p.path("src/a.ts")).ctimeMs);
   turnStarts(p);
   git(p, "config", "core.trustctime", "false");
@@ -164,3 +164,28 @@ function commitAll(dir: string): void {
     cwd: dir,
   });
 }
+
+test("in a submodule, a same-size write within the second git recorded the file is seen", () => {
+  const lib = tempDir("cpilot-submodule-", { git: true });
+  writeFileSync(join(lib, "x.ts"), "export const x = 111;\n");
+  spawnSync("git", ["add", "-A"], { cwd: lib });
+  spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "lib"], {
+    cwd: lib,
+  });
+  const p = committed();
+  git(p, "-c", "protocol.file.allow=always", "submodule", "add", "-q", lib, "lib");
+  git(p, "commit", "-qm", "with lib");
+  turnStarts(p);
+  const file = p.path("lib/x.ts");
+  const inLib = { cwd: p.path("lib") };
+  for (;;) {
+    spawnSync("touch", ["-d", "2020-01-01", "x.ts"], inLib);
+    spawnSync("git", ["update-index", "--refresh"], inLib);
+    const recorded = Math.floor(statSync(file).ctimeMs / 1000);
+    writeFileSync(file, "export const x = BAD;\n"); // same size as before
+    spawnSync("touch", ["-d", "2020-01-01", "x.ts"], inLib);
+    if (Math.floor(statSync(file).ctimeMs / 1000) === recorded) break;
+    spawnSync("git", ["checkout", "--", "x.ts"], inLib);
+  }
+  expect(afterShell(p)).toContain("files your command changed: lib/x.ts");
+});
