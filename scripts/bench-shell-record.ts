@@ -1,7 +1,8 @@
 // What one comparison of the turn's record costs (src/hook/shell-edits.ts: a shell call's
 // look at the project), CPU of cpilot and of the git it runs, in a generated repo of 2,000
 // files with 20,000 ignored ones in node_modules/: as it is, with a self-ignoring
-// `.gitignore` the turn added (its folder's ignored files are then listed), and with git's
+// `.gitignore` the turn added (its folder's ignored files are then listed), with a line
+// added to the root `.gitignore` (the whole project's ignored files), and with git's
 // index written before each look (the agent ran `git add`: the entries git recorded since
 // the last look are then hashed).
 // Usage: bun scripts/bench-shell-record.ts [files]
@@ -28,7 +29,11 @@ function cpuMs(): number {
   return (ticks * 1000) / 100;
 }
 
-type Turn = "no new rule" | "self-ignoring .gitignore added" | "index written before each look";
+type Turn =
+  | "no new rule"
+  | "self-ignoring .gitignore added"
+  | "line added to the root .gitignore"
+  | "index written before each look";
 
 function measure(files: number, turn: Turn): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-bench-shell-")));
@@ -38,6 +43,11 @@ function measure(files: number, turn: Turn): string {
   recordTurnStart(config, "bench");
   if (turn === "self-ignoring .gitignore added")
     writeFileSync(join(dir, "src/g0/d0/.gitignore"), "*\n");
+  if (turn === "line added to the root .gitignore")
+    writeFileSync(
+      join(dir, ".gitignore"),
+      `${readFileSync(join(dir, ".gitignore"), "utf8")}*.log\n`,
+    );
   shellEditsSince(config, "bench");
   // The least of a few rounds: the machine's other load only ever adds.
   let ms = Number.POSITIVE_INFINITY;
@@ -60,6 +70,7 @@ console.log("| files | turn | CPU per comparison (cpilot + git) |\n|---|---|---|
 const turns: Turn[] = [
   "no new rule",
   "self-ignoring .gitignore added",
+  "line added to the root .gitignore",
   "index written before each look",
 ];
 for (const turn of turns) console.log(measure(files, turn));

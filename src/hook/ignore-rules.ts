@@ -103,16 +103,40 @@ export function hiddenByNewRules(look: RulesLook, turn: TurnRules): string[] {
   const scopes = new Set<string>();
   for (const rule of changed.values()) if (rule.scope !== null) scopes.add(rule.scope);
   if (scopes.size === 0) return [];
-  const listed = runGit(
+  // An ignored folder comes as one entry: one an unchanged rule ignores is not walked.
+  const entries = ignoredIn(look, ["--directory", "--", ...narrowest(scopes)]);
+  if (entries === null) return [];
+  const since = (rel: string) => changedSince(look.root, rel, turn.at);
+  const dirs = entries.filter((rel) => rel.endsWith("/")).map((rel) => rel.slice(0, -1));
+  const found = newlyIgnored(
+    look,
+    changed,
+    entries.filter((rel) => !rel.endsWith("/") && since(rel)),
+  );
+  for (const dir of newlyIgnored(look, changed, dirs))
+    found.push(...(ignoredIn(look, ["--", `${dir}/`]) ?? []).filter(since));
+  return found;
+}
+
+/** What `git ls-files` lists as ignored and not in git, with `args`; null when git fails. */
+function ignoredIn(look: RulesLook, args: readonly string[]): string[] | null {
+  const r = runGit(
     look.root,
-    ["ls-files", "-z", "-o", "-i", "--exclude-standard", "--", ...narrowest(scopes)],
+    ["ls-files", "-z", "-o", "-i", "--exclude-standard", ...args],
     look.env,
   );
-  if (!listed.ok) return [];
-  const files = splitNul(listed.stdout).filter((rel) => changedSince(look.root, rel, turn.at));
+  return r.ok ? splitNul(r.stdout) : null;
+}
+
+/** Which of `paths` (files or folders) a rule added since ignores. */
+function newlyIgnored(
+  look: RulesLook,
+  changed: ReadonlyMap<string, ChangedRule>,
+  paths: readonly string[],
+): string[] {
   const found: string[] = [];
-  for (let at = 0; at < files.length; at += ASKED_AT_ONCE) {
-    const some = files.slice(at, at + ASKED_AT_ONCE);
+  for (let at = 0; at < paths.length; at += ASKED_AT_ONCE) {
+    const some = paths.slice(at, at + ASKED_AT_ONCE);
     // Paths, not pathspecs: "./" keeps a name that starts with ":" from being read as magic.
     const why = runGit(
       look.root,

@@ -180,3 +180,12 @@ test("HOME empty: the excludes file git reads is not taken for one in the projec
   );
   expect(JSON.stringify(after.json)).toContain("BAD in src/evil.ts");
 });
+
+test("a line added to a tracked .gitignore hides a new folder: the files deep in it are checked", () => {
+  const p = committed();
+  turnStarts(p);
+  appendFileSync(p.path(".gitignore"), "gen/\n");
+  mkdirSync(p.path("gen/deep"), { recursive: true });
+  writeFileSync(p.path("gen/deep/evil.ts"), "export const e = BAD;\n");
+  expect(afterShell(p)).toContain("BAD in gen/deep/evil.ts");
+});
