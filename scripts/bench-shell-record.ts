@@ -1,8 +1,12 @@
 // What one comparison of the turn's record costs (src/hook/shell-edits.ts: a shell call's
 // look at the project), CPU of cpilot and of the git it runs, in a generated repo of 2,000
-// files with 20,000 ignored ones in node_modules/: as it is, and with a self-ignoring
-// `.gitignore` the turn added (its folder's ignored files are then listed).
+// files with 20,000 ignored ones in node_modules/: as it is, with a self-ignoring
+// `.gitignore` the turn added (its folder's ignored files are then listed), with a line
+// added to the root `.gitignore` (the whole project's ignored files), and with git's
+// index written before each look (the agent ran `git add`: the entries git recorded since
+// the last look are then hashed).
 // Usage: bun scripts/bench-shell-record.ts [files]
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,13 +29,25 @@ function cpuMs(): number {
   return (ticks * 1000) / 100;
 }
 
-function measure(files: number, hiding: boolean): string {
+type Turn =
+  | "no new rule"
+  | "self-ignoring .gitignore added"
+  | "line added to the root .gitignore"
+  | "index written before each look";
+
+function measure(files: number, turn: Turn): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "cpilot-bench-shell-")));
   makeRepo(dir, { files, perFolder: 100 });
   addIgnored(dir, 20_000);
   const config = resolveConfig({ callbacks: [] }, dir);
   recordTurnStart(config, "bench");
-  if (hiding) writeFileSync(join(dir, "src/g0/d0/.gitignore"), "*\n");
+  if (turn === "self-ignoring .gitignore added")
+    writeFileSync(join(dir, "src/g0/d0/.gitignore"), "*\n");
+  if (turn === "line added to the root .gitignore")
+    writeFileSync(
+      join(dir, ".gitignore"),
+      `${readFileSync(join(dir, ".gitignore"), "utf8")}*.log\n`,
+    );
   shellEditsSince(config, "bench");
   // The least of a few rounds: the machine's other load only ever adds.
   let ms = Number.POSITIVE_INFINITY;
@@ -39,14 +55,22 @@ function measure(files: number, hiding: boolean): string {
     const cpu0 = cpuMs();
     for (let i = 0; i < CALLS; i++) {
       writeFileSync(join(dir, "src/g0/d0/f0.ts"), `export const v = ${i};\n`);
+      if (turn === "index written before each look")
+        spawnSync("git", ["add", "src/g0/d0/f0.ts"], { cwd: dir });
       shellEditsSince(config, "bench");
     }
     ms = Math.min(ms, (cpuMs() - cpu0) / CALLS);
   }
   rmSync(dir, { recursive: true, force: true });
-  return `| ${files} | ${hiding ? "self-ignoring .gitignore added" : "no new rule"} | ${ms.toFixed(1)} ms |`;
+  return `| ${files} | ${turn} | ${ms.toFixed(1)} ms |`;
 }
 
 const files = Number(process.argv[2] ?? 2000);
 console.log("| files | turn | CPU per comparison (cpilot + git) |\n|---|---|---|");
-for (const hiding of [false, true]) console.log(measure(files, hiding));
+const turns: Turn[] = [
+  "no new rule",
+  "self-ignoring .gitignore added",
+  "line added to the root .gitignore",
+  "index written before each look",
+];
+for (const turn of turns) console.log(measure(files, turn));

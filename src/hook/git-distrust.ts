@@ -17,15 +17,19 @@ const PINNED: readonly (readonly [string, string])[] = [
 
 /**
  * The environment for a git call in `cwd` that trusts none of those settings (and takes
- * `kept` as given): given as
+ * `kept` as given), in the repository `where` pins (see git-place.ts): given as
  * `GIT_CONFIG_KEY_<n>` pairs, which take any name (a filter driver's may hold `=`).
  */
 export function distrustEnv(
   cwd: string,
   kept: readonly (readonly [string, string])[] = [],
+  where: GitEnv = {},
 ): GitEnv {
   const settings: (readonly [string, string])[] = [...PINNED, ...kept];
-  const filters = runGit(cwd, ["config", "-z", "--get-regexp", "^filter\\."], configEnv(PINNED));
+  const filters = runGit(cwd, ["config", "-z", "--get-regexp", "^filter\\."], {
+    ...where,
+    ...configEnv(PINNED),
+  });
   if (filters.ok) {
     const drivers = new Set<string>();
     for (const entry of splitNul(filters.stdout)) {
@@ -38,7 +42,7 @@ export function distrustEnv(
     for (const driver of drivers)
       settings.push([`filter.${driver}.clean`, ""], [`filter.${driver}.process`, ""]);
   }
-  return configEnv(settings);
+  return { ...where, ...configEnv(settings) };
 }
 
 function configEnv(settings: readonly (readonly [string, string])[]): GitEnv {

@@ -13,10 +13,11 @@ import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
-import { type TurnRules, validTurnRules } from "./ignore-rules.ts";
+import { validPlace } from "./git-place.ts";
+import { validTurnRules } from "./ignore-rules.ts";
+import { compareSnapshots } from "./snapshot-compare.ts";
 import {
   ABSENT,
-  compareSnapshots,
   type ProtectedKind,
   signature,
   type TreeSnapshot,
@@ -32,6 +33,7 @@ import {
 
 const SNAPSHOT = "tree-snapshot.json";
 const PROTECTED = "shell-protected.json";
+const GIT_FAILS = "shell-git-fails.json";
 
 /** What the gate would say of a write to `rel`, when it would not simply allow it. */
 export function protectedKind(config: ResolvedConfig): ProtectedKind {
@@ -69,22 +71,20 @@ function hookSettings(): string[] {
 }
 
 /**
- * The project now. `turn`: the ignore rules the session's record holds (none: they are
- * taken now); `newTurn`: a turn starts now, which keeps them.
+ * The project now, keeping from the session's record (`was`) what every later look keeps;
+ * `newTurn`: a turn starts now.
  */
 function snapshotNow(
   config: ResolvedConfig,
-  turn?: TurnRules,
+  was: TreeSnapshot | null,
   newTurn = false,
 ): TreeSnapshot | null {
-  return takeSnapshot(
-    config.root,
-    protectedKind(config),
-    watchedName,
-    hookSettings(),
-    turn,
+  return takeSnapshot(config.root, protectedKind(config), watchedName, hookSettings(), {
+    ...(was?.turn ? { turn: was.turn } : {}),
+    ...(was?.place ? { place: was.place } : {}),
+    ...(was?.at !== undefined && !newTurn ? { since: was.at } : {}),
     newTurn,
-  );
+  });
 }
 
 function save(config: ResolvedConfig, session: string, name: string, value: unknown): void {
@@ -116,8 +116,15 @@ function loadSnapshot(config: ResolvedConfig, session: string): TreeSnapshot | n
     if (typeof note?.p === "string" && typeof note.s === "string") folded[note.p] = note.s;
   }
   const turn = validTurnRules((snap as { turn?: unknown }).turn);
-  const { turn: _, ...rest } = snap as TreeSnapshot;
-  return { ...rest, files: folded, ...(turn ? { turn } : {}) };
+  const place = validPlace((snap as { place?: unknown }).place);
+  const at = (snap as { at?: unknown }).at;
+  return {
+    files: folded,
+    ...(head === undefined ? {} : { head: head as string | null }),
+    ...(turn ? { turn } : {}),
+    ...(place ? { place } : {}),
+    ...(typeof at === "number" ? { at } : {}),
+  };
 }
 
 const MAX_RECORD = 64 * 1024 * 1024;
@@ -163,7 +170,7 @@ function locked<T>(config: ResolvedConfig, session: string, update: () => T): T 
  */
 export function recordTurnStart(config: ResolvedConfig, session: string): void {
   locked(config, session, () => {
-    const snap = snapshotNow(config, loadSnapshot(config, session)?.turn, true);
+    const snap = snapshotNow(config, loadSnapshot(config, session), true);
     if (snap !== null) save(config, session, SNAPSHOT, snap);
   });
 }
@@ -215,7 +222,11 @@ export interface ShellEdits {
  */
 export function shellEditsSince(config: ResolvedConfig, session: string): ShellEdits {
   const [before, after] = recordMovedOn(config, session);
-  if (after === null) return { files: [], protectedNotes: [] };
+  if (after === null) {
+    if (before === null) return { files: [], protectedNotes: [] };
+    bookkeep(config.root, undefined, () => save(config, session, GIT_FAILS, true));
+    return { files: [], protectedNotes: [GIT_FAILS_NOTE] };
+  }
   if (before === null) return cannotTell(config, after);
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];
@@ -250,14 +261,14 @@ function recordMovedOn(
   try {
     return locked(config, session, () => {
       const was = loadSnapshot(config, session);
-      const now = snapshotNow(config, was?.turn);
+      const now = snapshotNow(config, was);
       if (now !== null) save(config, session, SNAPSHOT, now);
       return [was, now] as const;
     });
   } catch (err) {
     noteStateTrouble(config.root, err);
     const was = loadSnapshot(config, session);
-    return [was, snapshotNow(config, was?.turn)] as const;
+    return [was, snapshotNow(config, was)] as const;
   }
 }
 
@@ -277,12 +288,21 @@ function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
 }
 
 /**
+ * The turn was recorded, but git now fails in the project (its config garbled, `.git` moved
+ * or deleted through the shell): what changed cannot be known, so the agent is told, and
+ * its stop is held until git answers again (the record is kept: the next look then finds
+ * every change since).
+ */
+const GIT_FAILS_NOTE =
+  "cpilot: cannot tell what your commands changed: git fails in this repository now. Put back what your commands changed under .git (its config, HEAD, the .git folder itself); until git answers again, your edits are not checked.";
+
+/**
  * After the checks ran: the record takes the project as they left it. The turn goes on, so
  * the ignore rules it started with are kept.
  */
 export function settle(config: ResolvedConfig, session: string): void {
   locked(config, session, () => {
-    const snap = snapshotNow(config, loadSnapshot(config, session)?.turn);
+    const snap = snapshotNow(config, loadSnapshot(config, session));
     if (snap !== null) save(config, session, SNAPSHOT, snap);
   });
 }
@@ -292,12 +312,15 @@ export function settle(config: ResolvedConfig, session: string): void {
  * what they held when it changed them (one put back is dropped), as messages for the stop.
  */
 export function protectedStillChanged(config: ResolvedConfig, session: string): string[] {
-  const known = load<ProtectedChange[]>(config, session, PROTECTED);
-  if (known === null || known.length === 0) return [];
-  const now = snapshotNow(config, loadSnapshot(config, session)?.turn);
+  const known = load<ProtectedChange[]>(config, session, PROTECTED) ?? [];
+  const gitFailed = load<boolean>(config, session, GIT_FAILS) === true;
+  if (known.length === 0 && !gitFailed) return [];
+  const now = snapshotNow(config, loadSnapshot(config, session));
+  if (gitFailed && now !== null) save(config, session, GIT_FAILS, false);
   const open = known.filter((p) => !reverted(config, p, now));
-  save(config, session, PROTECTED, open);
-  return open.map((p) => protectedNote(config, p));
+  if (known.length > 0) save(config, session, PROTECTED, open);
+  const notes = open.map((p) => protectedNote(config, p));
+  return gitFailed && now === null ? [GIT_FAILS_NOTE, ...notes] : notes;
 }
 
 function reverted(config: ResolvedConfig, p: ProtectedChange, now: TreeSnapshot | null): boolean {

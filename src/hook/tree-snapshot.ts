@@ -1,14 +1,16 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { runGit, splitNul } from "../match/git.ts";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { type GitEnv, runGit, splitNul } from "../match/git.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { distrustEnv } from "./git-distrust.ts";
 import { committedBytes, committedChanges, headCommit, lookAtIndex } from "./git-hidden-edits.ts";
+import { findPlace, type GitPlace, innerPlace, placeEnv } from "./git-place.ts";
 import {
   excludesFileNow,
   hiddenByNewRules,
   type Pinned,
   pinned,
+  ruleText,
   type TurnRules,
 } from "./ignore-rules.ts";
 
@@ -28,6 +30,10 @@ export interface TreeSnapshot {
   readonly head?: string | null;
   /** The ignore rules as the turn started, which every later look keeps. */
   readonly turn?: TurnRules;
+  /** Where the repository was as the session started: every later look keeps it. */
+  readonly place?: GitPlace;
+  /** When it was taken (ms since the epoch). */
+  readonly at?: number;
 }
 
 export const ABSENT = "-";
@@ -53,6 +59,18 @@ const STATUS = [
   ".",
 ];
 
+/** What a look at the project keeps from the earlier ones. */
+export interface Earlier {
+  /** The ignore rules the session's record holds (none: they are taken now). */
+  readonly turn?: TurnRules;
+  /** Where the repository was (none: it is found now). */
+  readonly place?: GitPlace;
+  /** A turn starts now, which keeps `turn` but counts files changed from now. */
+  readonly newTurn?: boolean;
+  /** When the last look was taken: a file git recorded since may hide a rewrite. */
+  readonly since?: number;
+}
+
 /**
  * The snapshot of `root`, or null when it is not in a git work tree (or git fails): then
  * nothing can be compared cheaply and changes through the shell are not seen.
@@ -62,61 +80,150 @@ export function takeSnapshot(
   isProtected: ProtectedKind,
   watched: WatchedNames,
   extra: readonly string[] = [],
-  earlier?: TurnRules,
-  newTurn = false,
+  earlier: Earlier = {},
 ): TreeSnapshot | null {
-  const where = runGit(root, [
-    "rev-parse",
-    "--show-toplevel",
-    "--git-path",
-    "hooks",
-    "--git-path",
-    "info/exclude",
-  ]);
-  if (!where.ok) return null;
-  const [top, hooks, exclude] = where.stdout.split("\n");
-  if (!top || !hooks || !exclude) return null;
+  const place = earlier.place ?? findPlace(root) ?? undefined;
+  const where = placeEnv(place);
+  const paths = runGit(
+    root,
+    [
+      "rev-parse",
+      "--show-toplevel",
+      "--git-path",
+      "hooks",
+      "--git-path",
+      "info/exclude",
+      "--git-path",
+      "index",
+    ],
+    where,
+  );
+  if (!paths.ok) return null;
+  const [top, hooks, exclude, indexFile] = paths.stdout.split("\n");
+  if (!top || !hooks || !exclude || !indexFile) return null;
   const at = Date.now();
-  const kept = pinned(earlier?.excludesFile ?? excludesFileNow(root));
+  const kept = pinned(earlier.turn?.excludesFile ?? excludesFileNow(root, where));
+  const env = distrustEnv(root, kept, where);
   const files: Record<string, string> = {};
-  const rules: Record<string, string> = {};
-  if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH, kept, rules)) return null;
+  const rules: Record<string, string | null> = {};
+  if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH, kept, env, rules))
+    return null;
+  const excludeAbs = resolve(root, exclude);
+  for (const path of [excludeAbs, ...above(top, root)]) rules[path] = ruleText(path);
+  if (kept[0][1] !== "") rules[resolve(top, kept[0][1])] = ruleText(resolve(top, kept[0][1]));
+  const head = headCommit(root, where);
   // A new turn of the same session keeps the rules its first turn started with: a rule the
   // agent added in one turn hides nothing in the next.
-  const turn =
-    earlier === undefined
-      ? { at, excludesFile: kept[0][1], hiddenRules: rules }
-      : newTurn
-        ? { ...earlier, at }
-        : earlier;
-  for (const rel of hiddenByNewRules(root, turn, rules, () => distrustEnv(root, kept)))
+  const turn: TurnRules =
+    earlier.turn === undefined
+      ? { at, excludesFile: kept[0][1], head, rules }
+      : earlier.newTurn
+        ? { ...earlier.turn, at }
+        : earlier.turn;
+  const look = {
+    root,
+    top,
+    env,
+    now: rules,
+    committedText: (commit: string, topRel: string) => {
+      const bytes = committedBytes(top, commit, topRel, where);
+      return bytes === null ? null : new TextDecoder().decode(bytes);
+    },
+    committedRules: (from: string) =>
+      head === null || head === from
+        ? []
+        : committedChanges(top, from, head, where)
+            .filter((c) => basename(c.path) === ".gitignore")
+            .map((c) => join(top, c.path)),
+  };
+  for (const rel of hiddenByNewRules(look, turn))
     files[rel] ??= signature(root, rel, isProtected(rel) !== null);
-  const index = lookAtIndex(root);
-  for (const rel of index.submodules) {
-    const inner = join(root, rel);
-    if (!isRepository(inner)) continue;
-    // Its commit, so a commit made or checked out in it is seen; its own changes, listed.
-    files[rel] = `${SUBMODULE}${headCommit(inner) ?? "none"}`;
-    listChanged(root, inner, inner, isProtected, files, NESTED_DEPTH - 1, kept);
-  }
+  const since = earlier.since ?? at;
+  const index = lookAtIndex(root, where, racyFrom(resolve(root, indexFile), since));
+  const inSubmodules = { root, isProtected, files, kept, since };
+  lookIntoSubmodules(inSubmodules, root, index.submodules, NESTED_DEPTH - 1);
   const hooksDir = resolve(root, hooks);
   for (const name of names(hooksDir)) {
     const rel = relative(root, join(hooksDir, name));
     files[rel] = signature(root, rel, true);
   }
   // A pattern added there hides a new file from git status, so from every later look.
-  const excludeRel = relative(root, resolve(root, exclude));
+  const excludeRel = relative(root, excludeAbs);
   files[excludeRel] = signature(root, excludeRel, true);
   for (const name of names(root)) {
     if (watched(name)) files[name] = signature(root, name, true);
   }
   for (const rel of extra) files[rel] = signature(root, rel, true);
   for (const rel of index.hidden) files[rel] ??= signature(root, rel, isProtected(rel) !== null);
-  return { files, head: headCommit(root), turn };
+  return { files, head, turn, ...(place ? { place } : {}), at };
+}
+
+/** The `.gitignore` files in the folders from the work tree's top down to above `root`. */
+function above(top: string, root: string): string[] {
+  const found: string[] = [];
+  for (let dir = dirname(root); dir.startsWith(top) && dir !== root; dir = dirname(dir)) {
+    found.push(join(dir, ".gitignore"));
+    if (dir === top || dirname(dir) === dir) break;
+  }
+  return found;
+}
+
+/**
+ * The whole second from which git's index entries are looked at byte by byte: entries
+ * recorded in or after the second of the last look (`since`), when the index was written
+ * since then (its change time, which no one can set back, says so); else none.
+ */
+function racyFrom(indexFile: string, since: number): number | undefined {
+  const from = Math.floor(since / 1000);
+  try {
+    return Math.floor(statSync(indexFile).ctimeMs / 1000) >= from ? from : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What every look into a submodule shares. */
+interface SubmoduleLook {
+  readonly root: string;
+  readonly isProtected: ProtectedKind;
+  readonly files: Record<string, string>;
+  readonly kept: Pinned;
+  readonly since: number;
+}
+
+/**
+ * Each submodule of the repository at `repo` (paths relative to it): its commit, so a
+ * commit made or checked out in it is seen, and its own changes, listed, its own
+ * submodules too, as deep as `depth`.
+ */
+function lookIntoSubmodules(
+  look: SubmoduleLook,
+  repo: string,
+  submodules: readonly string[],
+  depth: number,
+): void {
+  if (depth < 0) return;
+  const { root, isProtected, files, kept } = look;
+  for (const path of submodules) {
+    const inner = join(repo, path);
+    if (!isRepository(inner)) continue;
+    const env = distrustEnv(inner, kept, innerPlace(inner));
+    const rel = relative(root, inner);
+    files[rel] = `${SUBMODULE}${headCommit(inner, env) ?? "none"}`;
+    listChanged(root, inner, inner, isProtected, files, depth, kept, env);
+    const indexFile = runGit(inner, ["rev-parse", "--git-path", "index"], env);
+    const racy = indexFile.ok
+      ? racyFrom(resolve(inner, indexFile.stdout.replace(/\n$/, "")), look.since)
+      : undefined;
+    const index = lookAtIndex(inner, env, racy);
+    for (const hidden of index.hidden)
+      files[join(rel, hidden)] ??= signature(root, join(rel, hidden), false);
+    lookIntoSubmodules(look, inner, index.submodules, depth - 1);
+  }
 }
 
 /** A submodule's signature: this, then the commit its work tree has checked out. */
-const SUBMODULE = "c:";
+export const SUBMODULE = "c:";
 
 /** How deep repositories inside the project's are looked into. */
 const NESTED_DEPTH = 3;
@@ -135,24 +242,25 @@ function listChanged(
   files: Record<string, string>,
   depth: number,
   kept: Pinned,
-  rules?: Record<string, string>,
+  env: GitEnv,
+  rules?: Record<string, string | null>,
 ): boolean {
-  const status = runGit(cwd, STATUS, distrustEnv(cwd, kept));
+  const status = runGit(cwd, STATUS, env);
   if (!status.ok) return false;
   for (const record of splitNul(status.stdout)) {
-    if (record.startsWith("! ")) {
-      const rel = record.slice(2);
-      if (rules !== undefined && basename(rel) === ".gitignore")
-        rules[rel] = signature(root, rel, true);
-      continue;
-    }
-    const path = statusPath(record);
+    const path = record.startsWith("! ") ? record.slice(2) : statusPath(record);
     if (path === null) continue;
+    // Every `.gitignore` git does not hold unchanged: what it held as the turn started is
+    // kept (see ignore-rules.ts). Those git holds unchanged hold what HEAD holds.
+    if (rules !== undefined && basename(path) === ".gitignore")
+      rules[join(top, path)] = ruleText(join(top, path));
+    if (record.startsWith("! ")) continue;
     const rel = relative(root, join(top, path));
     if (rel === "" || rel.startsWith(`..${sep}`) || isAbsolute(rel)) continue;
     if (path.endsWith("/") && depth > 0 && isRepository(join(root, rel))) {
       const inner = join(root, rel);
-      if (listChanged(root, inner, inner, isProtected, files, depth - 1, kept)) continue;
+      const innerEnv = distrustEnv(inner, kept, innerPlace(inner));
+      if (listChanged(root, inner, inner, isProtected, files, depth - 1, kept, innerEnv)) continue;
     }
     files[rel] = signature(root, rel, isProtected(rel) !== null);
   }
@@ -202,127 +310,3 @@ export function signature(root: string, rel: string, hashed: boolean): string {
     return ABSENT;
   }
 }
-
-/** One path that differs between two snapshots. */
-export interface TreeChange {
-  readonly path: string;
-  readonly kind: "created" | "modified" | "deleted";
-  /** Its signature in the earlier snapshot: ABSENT when it did not exist, "clean" when git held it unchanged. */
-  readonly before: string;
-}
-
-/**
- * Every path whose signature differs between `before` and `after`. A path listed only
- * before (it was put back to what git holds, or deleted) is signed again now; one listed
- * only after was clean, or did not exist, before.
- */
-export function compareSnapshots(
-  root: string,
-  before: TreeSnapshot,
-  after: TreeSnapshot,
-  hashed: (rel: string) => boolean = () => false,
-): TreeChange[] {
-  const changes: TreeChange[] = [];
-  const keys = new Set([...Object.keys(before.files), ...Object.keys(after.files)]);
-  const committed = new Map<string, boolean>();
-  if (before.head && after.head && before.head !== after.head)
-    for (const c of committedChanges(root, before.head, after.head))
-      if (!keys.has(c.path)) committed.set(c.path, c.added);
-  for (const [path, added] of committed) {
-    const now = signature(root, path, false);
-    const kind = now === ABSENT ? "deleted" : added ? "created" : "modified";
-    changes.push({
-      path,
-      kind,
-      before: added ? ABSENT : committedBefore(root, before.head, path, hashed),
-    });
-  }
-  const differ: { path: string; was: string | undefined; now: string }[] = [];
-  for (const path of [...keys].sort()) {
-    const was = before.files[path];
-    const now =
-      after.files[path] ??
-      (was === undefined ? ABSENT : signature(root, path, was.startsWith("h:")));
-    if (was !== now) differ.push({ path, was, now });
-  }
-  const held = tracked(
-    root,
-    differ.filter((d) => d.was === undefined && d.now !== ABSENT).map((d) => d.path),
-  );
-  for (const { path, was, now } of differ) {
-    const moved = submoduleMoved(root, path, was, now, keys);
-    if (moved !== null) {
-      changes.push(...moved);
-      continue;
-    }
-    const kind =
-      now === ABSENT
-        ? "deleted"
-        : was === ABSENT || (was === undefined && !held.has(path))
-          ? "created"
-          : "modified";
-    changes.push({ path, kind, before: was ?? (kind === "created" ? ABSENT : "clean") });
-  }
-  return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
-/**
- * The files a submodule's move from one commit to another changed (a commit made in it, a
- * checkout), or null when `path` is not a submodule that moved or git cannot say: then the
- * folder itself is the change.
- */
-function submoduleMoved(
-  root: string,
-  path: string,
-  was: string | undefined,
-  now: string,
-  listed: ReadonlySet<string>,
-): TreeChange[] | null {
-  if (!was?.startsWith(SUBMODULE) || !now.startsWith(SUBMODULE)) return null;
-  const from = was.slice(SUBMODULE.length);
-  const to = now.slice(SUBMODULE.length);
-  const inner = join(root, path);
-  const changed = committedChanges(inner, from, to);
-  if (changed.length === 0) return null;
-  const moved: TreeChange[] = [];
-  for (const c of changed) {
-    const rel = join(path, c.path);
-    if (listed.has(rel)) continue;
-    const kind =
-      signature(root, rel, false) === ABSENT ? "deleted" : c.added ? "created" : "modified";
-    moved.push({ path: rel, kind, before: c.added ? ABSENT : "clean" });
-  }
-  return moved;
-}
-
-/**
- * What a file committed in between held before: "clean" (what the old HEAD held), or for a
- * protected file a hash of those bytes, since once committed git lists it clean again and
- * only its bytes say whether it was put back.
- */
-function committedBefore(
-  root: string,
-  head: string | null | undefined,
-  path: string,
-  hashed: (rel: string) => boolean,
-): string {
-  if (!head || !hashed(path)) return "clean";
-  const bytes = committedBytes(root, head, path);
-  return bytes === null ? "clean" : `h:${sha1Hex(bytes)}`;
-}
-
-/**
- * Which of `paths` git holds, asked in a few calls however many there are (a command that
- * wrote thousands of files is not one git call per file).
- */
-function tracked(root: string, paths: readonly string[]): Set<string> {
-  const held = new Set<string>();
-  for (let at = 0; at < paths.length; at += ASKED_AT_ONCE) {
-    const some = paths.slice(at, at + ASKED_AT_ONCE);
-    const r = runGit(root, ["--literal-pathspecs", "ls-files", "-z", "--", ...some]);
-    if (r.ok) for (const path of splitNul(r.stdout)) held.add(path);
-  }
-  return held;
-}
-
-const ASKED_AT_ONCE = 500;

@@ -32,7 +32,8 @@ function gitEnv(extra: GitEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...extra,
-    GIT_LITERAL_PATHSPECS: "1",
+    // `check-ignore` takes paths, and refuses to run with this set: its callers say "0".
+    GIT_LITERAL_PATHSPECS: extra.GIT_LITERAL_PATHSPECS ?? "1",
     GIT_OPTIONAL_LOCKS: "0",
     LC_ALL: "C",
   };
@@ -67,8 +68,8 @@ export function runGit(cwd: string, args: readonly string[], env?: GitEnv): GitR
 }
 
 /** {@link runGit} with stdout as bytes: file contents (binary files too). */
-export function runGitBytes(cwd: string, args: readonly string[]): CapturedRun {
-  return runSync("git", args, { cwd, env: gitEnv(), timeoutMs: gitTimeoutMs() });
+export function runGitBytes(cwd: string, args: readonly string[], env?: GitEnv): CapturedRun {
+  return runSync("git", args, { cwd, env: gitEnv(env), timeoutMs: gitTimeoutMs() });
 }
 
 /** {@link runGit} without blocking, so independent git scans can overlap. */

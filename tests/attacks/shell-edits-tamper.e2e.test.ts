@@ -127,3 +127,17 @@ test("a file a gate rule protects, changed and committed through the shell, hold
   writeFileSync(p.path("locked/x.txt"), "kept\n");
   expect(stop(p)).not.toContain("locked/x.txt");
 });
+
+test("git made to fail through the shell (a garbled .git/config): the agent is told, its stop held until git answers", () => {
+  const p = committed();
+  turnStarts(p);
+  const config = readFileSync(p.path(".git/config"), "utf8");
+  writeFileSync(p.path(".git/config"), `${config}[garbled\n`);
+  writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
+  expect(afterShell(p)).toContain("git fails in this repository");
+  expect(stop(p)).toContain("git fails in this repository");
+  writeFileSync(p.path(".git/config"), config);
+  // git answers again: the record kept from before finds the edit
+  expect(afterShell(p)).toContain("BAD in src/a.ts");
+  expect(stop(p)).not.toContain("git fails");
+});
