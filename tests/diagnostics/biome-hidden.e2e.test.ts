@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contextOf, postBatch } from "../agents/claude/_helpers.ts";
+import { batchEndContext } from "../agents/claude/_helpers.ts";
 import { cpilot } from "../helpers/binary.ts";
 import { committedRepo } from "../helpers/tmp.ts";
 
@@ -17,15 +17,7 @@ const HIDDEN =
   "it printed only some of its diagnostics (its own limit, such as biome's --max-diagnostics), all there before: what it found in src/a.js may not be shown";
 const OLD = "debugger;\n".repeat(25);
 
-function hook(root: string, file: string): string {
-  const r = cpilot(["hook", "claude"], {
-    cwd: root,
-    env: { AI_AGENT: "claude-code_2-1-330_cli", HOME: process.env.HOME ?? "/root" },
-    input: JSON.stringify({ session_id: "s1", cwd: root, ...postBatch([join(root, file)]) }),
-  });
-  expect(r.stderr).toBe("");
-  return r.stdout.trim() === "" ? "" : contextOf(JSON.parse(r.stdout));
-}
+const hook = batchEndContext;
 
 /** A committed project whose src/a.js has 25 old errors, linted whole by biome. */
 function project(): string {

@@ -7,22 +7,14 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { contextOf, postBatch } from "../agents/claude/_helpers.ts";
+import { batchEndContext } from "../agents/claude/_helpers.ts";
 import { cpilot } from "../helpers/binary.ts";
 import { committedRepo } from "../helpers/tmp.ts";
 
 const TSC = join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsc");
 const BLOCKS = "checks failed after your last edits";
 
-function hook(root: string, file: string): string {
-  const r = cpilot(["hook", "claude"], {
-    cwd: root,
-    env: { AI_AGENT: "claude-code_2-1-330_cli", HOME: process.env.HOME ?? "/root" },
-    input: JSON.stringify({ session_id: "s1", cwd: root, ...postBatch([join(root, file)]) }),
-  });
-  expect(r.stderr).toBe("");
-  return r.stdout.trim() === "" ? "" : contextOf(JSON.parse(r.stdout));
-}
+const hook = batchEndContext;
 
 /** A committed project whose a.ts has an old syntax error, checked whole by tsc. */
 function project(): string {

@@ -100,3 +100,17 @@ export function contextOf(json: unknown): string {
     ?.hookSpecificOutput;
   return out?.additionalContext ?? "";
 }
+
+/**
+ * What the model reads after a batch that wrote `file` (root-relative) in session s1: the
+ * built binary answers Claude Code's PostToolBatch, with nothing on stderr.
+ */
+export function batchEndContext(root: string, file: string): string {
+  const r = cpilot(["hook", "claude"], {
+    cwd: root,
+    env: { ...CLAUDE_ENV, HOME: process.env.HOME ?? "/root" },
+    input: JSON.stringify({ session_id: "s1", cwd: root, ...postBatch([join(root, file)]) }),
+  });
+  if (r.stderr !== "") throw new Error(`cpilot hook claude wrote to stderr: ${r.stderr}`);
+  return r.stdout.trim() === "" ? "" : contextOf(JSON.parse(r.stdout));
+}
