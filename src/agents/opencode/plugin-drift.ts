@@ -1,18 +1,20 @@
-import { opencodePluginSource, pluginSeal } from "./plugin-source.ts";
+import { opencodePluginSource, pluginArgvOf, pluginSeal } from "./plugin-source.ts";
 
 const INSTALL = "`cpilot install opencode`";
 
 /**
  * Why the plugin at `path`, holding `text`, is not what `cpilot install opencode` writes now
- * for a cpilot started as `argv` (CRLF line ends count as LF), with the step that fixes it;
- * null when it is. An edited plugin is never replaced by the step: the person's changes go
- * somewhere else first.
+ * (CRLF line ends count as LF), with the step that fixes it; null when it is. It is judged
+ * for the cpilot it names, so a plugin another copy of cpilot wrote for itself passes
+ * (whether that cpilot starts is checked apart); `argv` stands in when it names none. An
+ * edited plugin is never replaced by the step: the person's changes go somewhere else first.
  */
 export function pluginDrift(path: string, text: string, argv: readonly string[]): string | null {
-  if (text.replaceAll("\r\n", "\n") === opencodePluginSource(argv)) return null;
+  const source = opencodePluginSource(pluginArgvOf(text) ?? argv);
+  if (text.replaceAll("\r\n", "\n") === source) return null;
   switch (pluginSeal(text)) {
     case "intact":
-      return `the plugin ${path} is from another cpilot (older, or started from elsewhere): run ${INSTALL} again`;
+      return `the plugin ${path} is from an older cpilot: run ${INSTALL} again`;
     case "edited":
       return `the plugin ${path} was edited since cpilot wrote it and is not what ${INSTALL} writes now: move your changes to a plugin of your own, remove this file, then run ${INSTALL} again`;
     case "unsealed":

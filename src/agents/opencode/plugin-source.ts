@@ -191,14 +191,21 @@ export const CpilotPlugin = async (ctx: { directory?: string; worktree?: string;
 `;
 }
 
-/** The plugin's `const CPILOT = [...]` argv as a hook command line, or null. */
-export function pluginCommandLine(text: string): string | null {
+/** The plugin's `const CPILOT = [...]` argv: the cpilot it starts, or null. */
+export function pluginArgvOf(text: string): string[] | null {
   const m = /^const CPILOT: string\[\] = (\[.*\]);$/m.exec(text);
   if (!m) return null;
   try {
-    const argv = JSON.parse(m[1] as string) as string[];
-    return `${argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(" ")} hook opencode`;
+    const argv = JSON.parse(m[1] as string) as unknown;
+    return Array.isArray(argv) && argv.every((a) => typeof a === "string") ? argv : null;
   } catch {
     return null;
   }
+}
+
+/** The plugin's `const CPILOT = [...]` argv as a hook command line, or null. */
+export function pluginCommandLine(text: string): string | null {
+  const argv = pluginArgvOf(text);
+  if (argv === null) return null;
+  return `${argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(" ")} hook opencode`;
 }
