@@ -4,11 +4,12 @@
  * changed content, `cache: false`, and fixers that rewrote a file always run.
  */
 import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { contextOf, postBatch } from "../agents/claude/_helpers.ts";
 import { cpilot } from "../helpers/binary.ts";
-import { committedRepo, tempDir } from "../helpers/tmp.ts";
+import { committedRepo, tempDir, writeFiles } from "../helpers/tmp.ts";
 
 /** A callback that counts its runs in a file outside the project. */
 function counted(name: string, run: string, extra: Record<string, unknown> = {}) {
@@ -170,3 +171,32 @@ test("a nested package's own lockfile and its workspace's are part of its checks
     expect(runs(perFile.counter)).toBe(3);
   }
 }, 60_000);
+
+test.each(["sha1", "sha256"])(
+  "a %s repository: a second check --staged of the same content replays every run",
+  (format) => {
+    const perFile = counted("per-file", FAILS_ON_BAD);
+    const whole = counted("whole", WHOLE);
+    const root = tempDir("cpilot-cache-format-");
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: root, stdio: "pipe" });
+    git("init", "-q", "-b", "main", `--object-format=${format}`);
+    git("config", "user.email", "t@example.invalid");
+    git("config", "user.name", "t");
+    writeFiles(root, {
+      ".gitignore": ".cpilot/\n",
+      "callbacks.config.json": JSON.stringify({ callbacks: [perFile.def, whole.def] }),
+      "a.txt": "fine\n",
+    });
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    writeFileSync(join(root, "a.txt"), "fine again\n");
+    git("add", "a.txt");
+    expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(0);
+    const again = cpilot(["check", "--staged", "--json"], { cwd: root });
+    expect(again.code).toBe(0);
+    const json = JSON.parse(again.stdout) as { runs: { fromCache?: boolean }[] };
+    expect(json.runs.map((r) => r.fromCache)).toEqual([true, true]);
+    expect([runs(perFile.counter), runs(whole.counter)]).toEqual([1, 1]);
+  },
+  60_000,
+);
