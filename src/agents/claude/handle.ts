@@ -16,10 +16,9 @@ import {
 } from "./protocol.ts";
 
 /**
- * Claude Code's translator for the hook pipeline (src/hook/call.ts), which routes its
- * calls: its protocol file's reading of a payload and its replies, the gate's verdict in
- * PreToolUse's permission form, and the context updates of its final message at a stop.
- * The background Stop hook (REWAKE_FLAG) waits for background results instead.
+ * Claude Code's translator: the gate's verdict in PreToolUse's permission form, and the
+ * context updates of its final message at a stop. The background Stop hook (REWAKE_FLAG)
+ * waits for background results instead.
  */
 export const claudeTranslator: HookTranslator<ClaudeHookInput> = {
   agent: "claude",
@@ -46,7 +45,6 @@ export const claudeTranslator: HookTranslator<ClaudeHookInput> = {
   batchEndSeen: markBatchEventSeen,
   leftToOthers: leftToCursor,
   modes: { [REWAKE_FLAG]: async () => (await import("./rewake.ts")).rewakeAfterStop },
-  // A broken config is told where the model reads it after each event.
   tell(input) {
     if (input.event === "PreToolUse") return null;
     if (input.event === "PostToolUse") return blockReply;

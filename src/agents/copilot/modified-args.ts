@@ -6,11 +6,8 @@ import { readRegularFile } from "../../util/read-regular.ts";
 const MAX_EDIT_BYTES = 32 * 1024 * 1024;
 
 /**
- * The tool arguments that make Copilot CLI write what the gate decided, for preToolUse's
- * `modifiedArgs` (1.0.102 applies them): create takes the new path and whole content; edit
- * one replacement of the whole current file (`old_str` = the file as it is now, which
- * matches exactly once), only when the file exists and is not empty. Null when the change
- * cannot be carried that way.
+ * For preToolUse's `modifiedArgs`: create takes the path and whole content; edit replaces
+ * the whole current file, only when it exists and is not empty. null when it cannot be carried.
  */
 export function copilotModifiedArgs(
   toolName: string,
@@ -32,7 +29,6 @@ export function copilotModifiedArgs(
 
 const SHOWN_CHARS = 4000;
 
-/** What the file holds after the changed call ran, for the model after the edit. */
 export function writtenNote(decision: GateDecision): string {
   const content = decision.content;
   if (content === undefined) return `It was written to ${decision.path}.`;

@@ -3,10 +3,8 @@ import { isObject, readJsonObject } from "../../util/json-file.ts";
 import { isCpilotHookCommand } from "./hook-command.ts";
 
 /**
- * True when cpilot's Cursor hooks are installed for one of `roots` (its `.cursor/hooks.json`)
- * or for the user (`~/.cursor/hooks.json`): then Cursor's own call to them answers a Cursor
- * edit, and another agent's hooks that Cursor also runs can leave it alone. Unreadable
- * files count as not installed.
+ * Then Cursor's own call to them answers a Cursor edit, and another agent's hooks that
+ * Cursor also runs leave it alone. Unreadable files count as not installed.
  */
 export function cpilotInCursorHooks(roots: readonly string[], home: string | undefined): boolean {
   const files = [...roots, ...(home ? [home] : [])].map((dir) =>

@@ -3,10 +3,8 @@ import { opencodePluginSource, pluginSeal } from "./plugin-source.ts";
 const INSTALL = "`cpilot install opencode`";
 
 /**
- * Why the plugin at `path`, holding `text`, is not what `cpilot install opencode` writes now
- * for a cpilot started as `argv` (CRLF line ends count as LF), with the step that fixes it;
- * null when it is. An edited plugin is never replaced by the step: the person's changes go
- * somewhere else first.
+ * With the step that fixes it (CRLF counts as LF); null when current. An edited plugin is
+ * never replaced by the step: the person's changes go somewhere else first.
  */
 export function pluginDrift(path: string, text: string, argv: readonly string[]): string | null {
   if (text.replaceAll("\r\n", "\n") === opencodePluginSource(argv)) return null;
