@@ -1,4 +1,4 @@
-/** A small glob matcher for `allowedFiles`: `**` crosses folders, `*` and `?` do not. */
+/** For `allowedFiles`: `**` crosses folders, `*` and `?` do not. */
 
 const SEGMENT = "(?!\\.)[^/]+";
 const cache = new Map<string, RegExp>();
@@ -26,7 +26,7 @@ function toRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** True when the posix path `path` matches one of `patterns`; dot-files only match literally. */
+/** Dot-files only match literally. */
 export function matchesGlob(path: string, patterns: readonly string[]): boolean {
   return patterns.some((pattern) => {
     let re = cache.get(pattern);
