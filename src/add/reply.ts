@@ -19,7 +19,7 @@ const ORDER = [
   "successMessage",
 ];
 
-/** Same keys, canonical order, so the preview and the saved JSON read the same every time. */
+/** So the preview and the saved JSON read the same every time. */
 export function orderKeys(callback: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of ORDER) if (key in callback) out[key] = callback[key];
@@ -28,11 +28,9 @@ export function orderKeys(callback: Record<string, unknown>): Record<string, unk
 }
 
 /**
- * Check a model's reply exactly as the config would be checked: `validateConfig` (schema,
- * cross-field rules, pattern rules, and any regexes the schema compiles) plus the pattern
- * rules that need the project root. `otherNames` are the callbacks a hook may start. Keys set to null are dropped first: OpenAI-compatible
- * models often send null for a field they mean to leave out. Problems are phrased
- * `key: message`, ready to be fed back to the model.
+ * As the config would be checked (`validateConfig` plus the pattern rules that need the
+ * root). Keys set to null are dropped first: OpenAI-compatible models often send null for
+ * a field they mean to leave out. Problems read `key: message`, ready to feed back.
  */
 export function checkReply(
   value: unknown,
