@@ -1,4 +1,4 @@
-/** For `allowedFiles`: `**` crosses folders, `*` and `?` do not. */
+/** A small glob matcher for `allowedFiles`: `**` crosses folders, `*` and `?` do not. */
 
 const SEGMENT = "(?!\\.)[^/]+";
 const cache = new Map<string, RegExp>();

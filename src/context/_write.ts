@@ -11,8 +11,8 @@ function readOrNull(target: Target): Uint8Array | null {
 }
 
 /**
- * The file ends up with the new content or its old one, never a mix. With `backup` the old
- * content goes to `NAME.bak` first, and a failed backup stops the write. Throws saying what happened.
+ * The file ends up with the new content or its old one, never a mix. With `backup` the old content
+ * goes to `NAME.bak` first, and a failed backup stops the write. Throws saying what happened.
  */
 export function writeContextFile(
   target: Target,

@@ -188,7 +188,8 @@ export function createContextSession(options: ApplyOptions): ContextSession {
       const parsed =
         typeof input === "string" ? parseUpdates(input) : { updates: input, errors: [] };
       const place = contextPlace(options.contextDir, options.projectRoot);
-      // Under the folder's lock, so concurrent updates (agents, hooks, CLIs) see each other's writes.
+      // Under the folder's lock, so concurrent updates (agents, hooks, CLIs) see each other's
+      // writes.
       const lock =
         options.dryRun || !place.ok || parsed.updates.length === 0
           ? null

@@ -117,7 +117,8 @@ export function scanUpdates(text: string, options: ScanOptions): ScanResult {
     }
     const end = findBlockEnd(text, tag.end, options.final);
     if (end.kind === "closed" && end.contentEnd - tag.end > MAX_BLOCK_BYTES) {
-      // Not copied, trimmed or diffed: a block this big is a mistake and would cost its size many times.
+      // Not copied, trimmed or diffed: a block this big is a mistake and would cost its size many
+      // times.
       fail(
         start,
         `<context-update> block is too big: ${mib(end.contentEnd - tag.end)}, over the ${mib(MAX_BLOCK_BYTES)} limit for one block`,

@@ -1,4 +1,4 @@
-/** Agent text ─► `UpdateCommand`s ─► `UpdateResult`s. */
+/** The shapes of the context-update flow: agent text ─► `UpdateCommand`s ─► `UpdateResult`s. */
 
 export type Action = "add" | "update" | "remove" | "complete";
 

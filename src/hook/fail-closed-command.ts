@@ -1,7 +1,8 @@
 /**
- * For agents that refuse a tool call when its hook exits 2 and take a failed hook as "go
- * ahead": a clone whose shared hook settings name a cpilot that is missing (or crashes)
- * would let the write pass unchecked. A working cpilot's exit code and stdout pass through.
+ * The pre-write hook command for agents that refuse a tool call when its hook exits 2 and take a
+ * failed hook as "go ahead": a clone whose shared hook settings name a cpilot that is missing (or
+ * crashes) would let the write pass unchecked. A working cpilot's exit code and stdout pass
+ * through.
  */
 
 /** No `'`: it sits in single quotes. */

@@ -81,7 +81,8 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
     req.on("end", () => {
       if (size > MAX_BODY_BYTES) return;
       const body = Buffer.concat(parts).toString("utf8");
-      // The agent gave the call up (Esc, its timeout): stop its runs, as when it kills a command hook.
+      // The agent gave the call up (Esc, its timeout): stop its runs, as when it kills a command
+      // hook.
       const givenUp = new AbortController();
       let answered = false;
       res.once("close", () => {

@@ -122,7 +122,8 @@ function superviseChild(
           });
           return;
         }
-        // The child stops its runs on SIGTERM and answers; one stuck in user code is killed after the grace.
+        // The child stops its runs on SIGTERM and answers; one stuck in user code is killed after
+        // the grace.
         child.signal("SIGTERM");
         child.arm(
           STOP_GRACE_MS,

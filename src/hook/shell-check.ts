@@ -7,7 +7,7 @@ import { anyCallbackMatches } from "./after-edits.ts";
 import type { ShellEdits } from "./shell-edits.ts";
 import type { StopExtras } from "./stop-gate.ts";
 
-/** Edits made without an edit tool; bookkeeping that fails sees nothing rather than stopping the hook. */
+/** Checks of edits made without an edit tool; bookkeeping that fails sees nothing rather than stopping the hook. */
 
 /** A command that wrote thousands would flood the agent's context. */
 const NAMED_FILES = 50;

@@ -100,7 +100,8 @@ export function takeSnapshot(
   for (const path of [excludeAbs, ...above(top, root)]) rules[path] = ruleText(path);
   if (kept[0][1] !== "") rules[resolve(top, kept[0][1])] = ruleText(resolve(top, kept[0][1]));
   const head = headCommit(root, where);
-  // The rules the first turn started with: a rule the agent added in one turn hides nothing in the next.
+  // The rules the first turn started with: a rule the agent added in one turn hides nothing in the
+  // next.
   const turn: TurnRules =
     earlier.turn === undefined
       ? { at, excludesFile: kept[0][1], head, rules }

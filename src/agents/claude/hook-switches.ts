@@ -1,7 +1,7 @@
 /**
- * `disableAllHooks` turns every hook off, `allowManagedHooksOnly` keeps only the
- * administrator's. Settings merge user, project, local, then managed (which nothing
- * overrides); the last file that sets a key decides.
+ * Will Claude Code run a project's hooks here? `disableAllHooks` turns every hook off,
+ * `allowManagedHooksOnly` keeps only the administrator's. Settings merge user, project, local, then
+ * managed (which nothing overrides); the last file that sets a key decides.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -38,10 +38,7 @@ export type HooksBlock = Record<string, HookGroup[]>;
 /** Seconds. */
 export const DEFAULT_HOOK_TIMEOUT_S = 600;
 
-/**
- * The compiled binary's absolute path (hooks work without cpilot on PATH, and keep that
- * exact build), else `cpilot` from PATH (running from source).
- */
+/** The compiled binary's path (hooks work without cpilot on PATH), else `cpilot` from PATH. */
 export function hookCommandLine(execPath = process.execPath): string {
   const bin = isCompiledBinary(execPath) ? shellQuote(execPath) : "cpilot";
   return `${bin} hook claude`;

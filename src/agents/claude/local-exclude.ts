@@ -20,8 +20,8 @@ function excludeEntry(path: string): { exclude: string; line: string } | null {
 }
 
 /**
- * `.claude/settings.local.json` holds this machine's absolute hook path: kept out of
- * `git add -A` through .git/info/exclude unless the project ignores it already. Returns the note, or null.
+ * `.claude/settings.local.json` holds this machine's absolute hook path: kept out of `git add -A`
+ * through .git/info/exclude unless the project ignores it already. Returns the note, or null.
  */
 export function excludeLocalSettings(path: string): string | null {
   const entry = excludeEntry(path);

@@ -39,7 +39,7 @@ export const claudeProtocol: AgentProtocol = {
   ],
 };
 
-/** Checked by hand (no schema library on the hot path); a missing required field is an error, never a crash. */
+/** The hook's stdin is checked by hand (no schema library on the hot path): a missing field is an error, never a crash. */
 
 export interface ClaudeToolCall {
   readonly toolName: string;
@@ -290,10 +290,7 @@ export async function leftToCursor(
   return cpilotInCursorHooks(input.fromCursor, options.env.HOME);
 }
 
-/**
- * Failures as decision "block" (the only exit-0 form the model cannot miss; the edit has
- * happened either way), the rest as additionalContext.
- */
+/** Failures as "block" (the only exit-0 form the model cannot miss), the rest as additionalContext. */
 export function afterToolReply(event: HookEvent, answer: HookAnswer): HookReply {
   if (answer.failures.length > 0)
     return blockReply([...answer.failures, ...answer.info].join("\n\n"));
@@ -347,7 +344,7 @@ function markerPath(root: string): string {
   return statePath(root, STATE.claudeBatchEvent);
 }
 
-/** Exit 0 always: exit 1 is silently dropped and exit 2 ends the loop in PostToolBatch. */
+/** Replies: JSON on stdout, exit 0 always (exit 1 is silently dropped, exit 2 ends the loop in PostToolBatch). */
 
 export const NO_REPLY: HookReply = { json: null };
 

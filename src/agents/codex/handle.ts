@@ -78,7 +78,8 @@ export const handleCodexHook = hookHandler<CodexCall>({
     return rewrittenPatch(input, patch, verdict.changes);
   },
   afterTool: (_event, answer) => replyWith(answer),
-  // Codex adds SessionStart's and UserPromptSubmit's `additionalContext` to the model's next request.
+  // Codex adds SessionStart's and UserPromptSubmit's `additionalContext` to the model's next
+  // request.
   context: (event) => (text) => ({
     json: { hookSpecificOutput: { hookEventName: event.name, additionalContext: text } },
   }),
@@ -139,10 +140,7 @@ function permission(decision: "deny", reason: string): HookReply {
   };
 }
 
-/**
- * Never `decision: "block"` after a tool: Codex then gives the model the reason instead of
- * the tool's output; additionalContext goes beside it.
- */
+/** Never "block" after a tool: Codex would hand the model the reason instead of the tool's output. */
 function replyWith(report: HookAnswer): HookReply {
   const text = reportText(report);
   return text === "" ? EMPTY_REPLY : contextReply(text);

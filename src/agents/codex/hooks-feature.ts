@@ -1,4 +1,4 @@
-/** `[features] hooks` (on by default); the project's config.toml outranks the user's, so it is read first. */
+/** Codex's hooks switch, `[features] hooks` (on by default); the project's config.toml outranks the user's, so it is read first. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";

@@ -1,4 +1,4 @@
-/** For shared code that answers without the handler. */
+/** Codex CLI's hook protocol facts, for shared code that answers without the handler. */
 
 import { join } from "node:path";
 import type { AgentProtocol } from "../../model/hook.ts";

@@ -1,8 +1,8 @@
 /**
- * Codex does not run `apply_patch <<'EOF' … EOF` (or `cd <dir> && apply_patch <<'EOF'`) in a
- * shell: it parses that statement itself, takes the heredoc unexpanded and applies the
- * patch. cpilot reads exactly those plain spellings; any other command that may hold a
- * patch is refused rather than guessed at.
+ * A patch sent through Codex's shell tool. Codex does not run `apply_patch <<'EOF' … EOF` (or `cd
+ * <dir> && apply_patch <<'EOF'`) in a shell: it parses that statement itself, takes the heredoc
+ * unexpanded and applies the patch. cpilot reads exactly those plain spellings; any other command
+ * that may hold a patch is refused rather than guessed at.
  */
 export type ShellPatch =
   | { readonly kind: "none" }

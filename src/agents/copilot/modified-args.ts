@@ -5,10 +5,7 @@ import { readRegularFile } from "../../util/read-regular.ts";
 /** Edits are replayed in memory only on files up to this size. */
 const MAX_EDIT_BYTES = 32 * 1024 * 1024;
 
-/**
- * For preToolUse's `modifiedArgs`: create takes the path and whole content; edit replaces
- * the whole current file, only when it exists and is not empty. null when it cannot be carried.
- */
+/** For `modifiedArgs`: create takes path and content; edit replaces a whole non-empty file; else null. */
 export function copilotModifiedArgs(
   toolName: string,
   args: JsonObject,

@@ -43,10 +43,7 @@ export function geminiPendingWrite(
   });
 }
 
-/**
- * Merged into the call's params by the CLI. A replace with whole new content becomes one
- * replacement of the file as it is; impossible for a missing or empty file (null: deny).
- */
+/** Merged into the call's params; new content replaces a whole non-empty file, else null (deny). */
 export function geminiUpdatedInput(
   toolName: string,
   decision: GateDecision,

@@ -2,10 +2,7 @@ import { join } from "node:path";
 import { isObject, readJsonObject } from "../../util/json-file.ts";
 import { isCpilotHookCommand } from "./hook-command.ts";
 
-/**
- * Then Cursor's own call to them answers a Cursor edit, and another agent's hooks that
- * Cursor also runs leave it alone. Unreadable files count as not installed.
- */
+/** When installed, Cursor's own call answers its edits: other agents' hooks it runs leave them alone. */
 export function cpilotInCursorHooks(roots: readonly string[], home: string | undefined): boolean {
   const files = [...roots, ...(home ? [home] : [])].map((dir) =>
     join(dir, ".cursor", "hooks.json"),

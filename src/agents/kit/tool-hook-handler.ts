@@ -74,7 +74,8 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
       const change = verdict.kind === "modify" ? verdict.changes[0] : undefined;
       return change === undefined ? EMPTY_REPLY : spec.modified(input, config, change.decision);
     },
-    // Failures come under a heading; the results that waited after a tool that wrote nothing, as they came.
+    // Failures come under a heading; the results that waited after a tool that wrote nothing, as
+    // they came.
     afterTool: (event, answer) => {
       const text =
         event.kind === "post-tool" && event.shell !== true

@@ -22,10 +22,7 @@ export function opencodePluginPath(
   return join(root, ".opencode", "plugins", "cpilot.ts");
 }
 
-/**
- * A project plugin is shared with the team: the project's npm shim when it depends on
- * cpilot, else `cpilot` from PATH. A user plugin: this binary (from source: `cpilot`).
- */
+/** Project plugin: the npm shim when a dependency, else `cpilot` from PATH; user plugin: this binary. */
 export function pluginArgv(ctx: { scope: "project" | "user"; root: string }): string[] {
   if (ctx.scope === "project") return portableCpilot(PLUGIN_REACH, ctx.root).split(" ");
   return isCompiledBinary() ? selfArgv() : ["cpilot"];

@@ -3,8 +3,8 @@ import { opencodePluginSource, pluginSeal } from "./plugin-source.ts";
 const INSTALL = "`cpilot install opencode`";
 
 /**
- * With the step that fixes it (CRLF counts as LF); null when current. An edited plugin is
- * never replaced by the step: the person's changes go somewhere else first.
+ * Why the plugin differs from what install writes now, with the step that fixes it (CRLF counts
+ * as LF); null when current. The step never replaces an edited plugin.
  */
 export function pluginDrift(path: string, text: string, argv: readonly string[]): string | null {
   if (text.replaceAll("\r\n", "\n") === opencodePluginSource(argv)) return null;

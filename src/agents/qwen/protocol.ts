@@ -1,4 +1,4 @@
-/** For shared code that answers without the handler. */
+/** Qwen Code's hook protocol facts, for shared code that answers without the handler. */
 
 import type { AgentProtocol } from "../../model/hook.ts";
 import { preToolUseDeny } from "../kit/deny-forms.ts";

@@ -1,4 +1,4 @@
-/** Anything that fails on the way is a reply that leaves the call as written. */
+/** Answers one request of the mod; anything that fails on the way leaves the call as written. */
 import { resolve } from "node:path";
 import { loadProjectConfigSupervised } from "../../../config/supervised-load.ts";
 import {

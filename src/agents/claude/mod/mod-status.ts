@@ -1,6 +1,6 @@
 /**
- * The mod fails open silently (Claude Code runs the call as written when it cannot start
- * cpilot), so only a look at what is installed tells whether it formats anything.
+ * doctor's look at the mod, which fails open silently (Claude Code runs the call as written when it
+ * cannot start cpilot), so only a look at what is installed tells whether it formats anything.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
