@@ -21,7 +21,7 @@ const INCLUDES: Record<string, readonly string[]> = {
   biome: ["prettier"],
 };
 
-/** Its tool, and the subcommand where that is the job. */
+/** What a run does, as a job name: its tool, and the subcommand where that is the job. */
 export function jobOf(run: unknown): string | null {
   const tool = toolOf(run);
   if (tool === null) return null;

@@ -19,7 +19,7 @@ const ORDER = [
   "successMessage",
 ];
 
-/** So the preview and the saved JSON read the same every time. */
+/** Same keys, canonical order, so the preview and the saved JSON read the same every time. */
 export function orderKeys(callback: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of ORDER) if (key in callback) out[key] = callback[key];

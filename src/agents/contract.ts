@@ -30,7 +30,7 @@ export interface InstallRequest {
 }
 
 export interface InstallReport {
-  /** Or would have been. */
+  /** The file written (or that would have been). */
   readonly path: string;
   readonly changed: boolean;
   /** Complete, "cpilot: ..." first. */
@@ -82,7 +82,7 @@ export interface McpTarget {
 }
 
 export interface SessionRequest {
-  /** As typed (its version may be asked). */
+  /** The agent's command as typed (its version may be asked). */
   readonly command: string;
   readonly args: readonly string[];
   readonly cwd: string;

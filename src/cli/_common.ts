@@ -59,7 +59,7 @@ export function flagHelp(
   ].join("\n");
 }
 
-/** Its errors become usage errors (exit 2). */
+/** parseArgs with strict checking, turning its errors into usage errors (exit 2). */
 export function parseFlags<T extends NonNullable<NodeUtil.ParseArgsConfig["options"]>>(
   args: string[],
   options: T,

@@ -41,7 +41,7 @@ local binaries. Shows the plan, then writes the config after you say yes.
   --force          replace an existing config
   --dir DIR        the project folder (default: here)`;
 
-/** So editors type `import ... from "cpilot"` with only the binary installed. */
+/** Ambient declarations so editors type `import ... from "cpilot"` with only the binary. */
 export function ambientDeclarations(): string {
   const body = TYPES_SOURCES.join("\n")
     .replace(/^import[^\n]*\n/gm, "")

@@ -73,7 +73,7 @@ export class MdDoc {
     return this.crlf > this.lf ? "\r\n" : "\n";
   }
 
-  /** Without a byte order mark. */
+  /** The size of the text in UTF-8 bytes (without a byte order mark). */
   get byteLength(): number {
     return this.bytes;
   }

@@ -20,7 +20,7 @@ export type DocOutcome =
 export type ActionOutcome = (Extract<DocOutcome, { ok: true }> & { text: string }) | ActionFailure;
 
 export interface ActionContext {
-  /** As the command wrote it, for messages. */
+  /** The file name as the command wrote it, for messages. */
   file: string;
   moveCompleted: boolean;
   now: Date;

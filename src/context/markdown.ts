@@ -42,7 +42,7 @@ export function parseHeading(text: string): { level: number; text: string } | un
   return { level: (match[1] ?? "").length, text: rest };
 }
 
-/** Its character and how many of them opened it. */
+/** An open code fence: its character and how many of them opened it. */
 export interface Fence {
   readonly char: string;
   readonly length: number;

@@ -19,7 +19,7 @@ export interface ScanOptions {
   firstLine?: number;
 }
 
-/** Without rescanning from the start. */
+/** Counts lines up to increasing indexes without rescanning from the start. */
 function lineCounter(text: string, firstLine: number): (index: number) => number {
   let at = 0;
   let line = firstLine;

@@ -5,7 +5,7 @@ export type Action = "add" | "update" | "remove" | "complete";
 /** In the order the docs list them. */
 export const ACTIONS: readonly Action[] = ["add", "update", "remove", "complete"];
 
-/** As written; `validateUpdate` says whether it can apply. */
+/** One `<context-update>` block, as written; `validateUpdate` says whether it can apply. */
 export interface UpdateCommand {
   /** Relative to the context directory. */
   file: string;

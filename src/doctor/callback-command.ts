@@ -29,7 +29,7 @@ const SHELL_WORDS = new Set(
   ),
 );
 
-/** Its first word after `VAR=value` assignments. */
+/** The program a shell string starts: its first word after `VAR=value` assignments. */
 export function firstProgram(run: string): string | null {
   const words = run.trim().match(/(?:[^\s"'\\]+|"[^"]*"|'[^']*'|\\.)+/g) ?? [];
   for (const word of words) {

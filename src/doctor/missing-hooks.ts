@@ -7,7 +7,7 @@ function matchesAll(matcher: unknown): boolean {
   return matcher === undefined || matcher === "" || matcher === "*";
 }
 
-/** As written, or as a regex. */
+/** Whether a matcher takes one alternative of the install's matcher: as written, or as a regex. */
 function takes(matcher: string, alternative: string): boolean {
   if (matcher.split("|").includes(alternative)) return true;
   try {

@@ -20,7 +20,7 @@ import { join } from "node:path";
 import type { Agent, DeliveryProof, HookPlace } from "../agents/contract.ts";
 import { NEAREST_NPM_SHIM } from "../platform/nearest-npm-shim.ts";
 
-/** So their text is found in what the model gets. */
+/** What the throwaway project's checks print, so their text is found in what the model gets. */
 export const FAIL_MARK = "cpilot-proof: this check fails on purpose";
 export const GATE_MARK = "cpilot-proof: proof-locked/ is read-only";
 
@@ -243,7 +243,7 @@ export function renderProof(report: ProofReport): string {
   return lines.join("\n");
 }
 
-/** And nothing stops the agent from running the hooks. */
+/** True when every check passed and nothing stops the agent from running the hooks. */
 export function proofHolds(report: ProofReport): boolean {
   return (
     report.problems.length === 0 && report.checks.length > 0 && report.checks.every((c) => c.ok)

@@ -1,9 +1,9 @@
 import type { AddOnCheck } from "../agents/contract.ts";
 
 export interface AgentCheck {
-  /** As commands take it. */
+  /** The agent's name as commands take it (`cpilot install <agent>`). */
   readonly agent: string;
-  /** Its folder in the project or home, or its CLI on PATH. */
+  /** Why it counts as found: its folder in the project, in the home folder, its CLI on PATH. */
   readonly foundBy: string[];
   readonly hooks: { readonly wired: boolean; readonly path: string | null };
   readonly mcp: { readonly wired: boolean; readonly path: string | null } | null;

@@ -22,7 +22,7 @@ export interface EvaluateOptions {
   root: string;
   /** Validated here; defaults filled in. */
   config: GateConfig;
-  /** e.g. from `--permission-mode`; default: prompt, or headless in CI. */
+  /** Override for `ask` rules, e.g. from `--permission-mode`; default: prompt, or headless in CI. */
   mode?: AskMode;
   /** false: there is no terminal. Default: /dev/tty. */
   tty?: TtyPrompt | false;

@@ -11,7 +11,7 @@ export type Plugin =
 /** No answer denies the write. */
 export type PluginAnswer = { ok: true; result: PluginResult } | { ok: false; reason: string };
 
-/** Then the executables of the plugins folder, sorted by name. */
+/** Config plugins in order, then the executables of the plugins folder, sorted by name. */
 export function listPlugins(root: string, config: ResolvedGateConfig): Plugin[] {
   const defaultMs = config.pluginTimeout * 1000;
   const plugins: Plugin[] = config.plugins.map((p, i): Plugin => {

@@ -16,7 +16,7 @@ export interface GitReads {
   readonly includes: readonly string[];
   /** Files the commands in git's config may run (core.fsmonitor, filters, `!` aliases), from the top of the work tree. */
   readonly commandFiles: readonly string[];
-  /** Its own and the common one (a linked worktree's differ). */
+  /** The repository's git folders (absolute): its own and the common one (a linked worktree's differ). */
   readonly gitDirs: readonly string[];
 }
 

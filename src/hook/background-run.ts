@@ -22,7 +22,7 @@ import { STATE_DIR } from "../util/state-layout.ts";
 import type { BackgroundSpec } from "./background.ts";
 import { runningSpecName } from "./background-waiting.ts";
 
-/** As for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
+/** Longest the config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
 const LOAD_TIMEOUT_MS = 10_000;
 
 /** The detached side of `startBackground`: results go to the session's inbox. Returns the number of failed runs. */

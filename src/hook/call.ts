@@ -39,8 +39,9 @@ type HookCallOptions = Parameters<HookHandler>[1];
 
 export type Parsed<I> = { ok: true; input: I } | { ok: false; error: string };
 
+/** One agent's hook protocol mapped onto the pipeline: its payload in, its replies out. */
 export interface HookTranslator<I> {
-  /** As the callbacks' environment and the session's records know it. */
+  /** The agent's name, as the callbacks' environment and the session's records know it. */
   readonly agent: string;
   readonly protocol: AgentProtocol;
   /** No output, or the agent's empty JSON. */
@@ -59,13 +60,14 @@ export interface HookTranslator<I> {
     verdict: GateVerdict,
     config: ResolvedConfig,
   ): HookReply | Promise<HookReply>;
+  /** After a tool call: a post-write's findings, or what a shell call changed. */
   afterTool(event: HookEvent, answer: HookAnswer): HookReply;
   /** null when the agent shows that event's reply to nobody (what waits stays waiting). */
   context(event: HookEvent): ((text: string) => HookReply) | null;
   stopReply(event: HookEvent, verdict: StopVerdict): HookReply;
-  /** Claude Code: its context updates. */
+  /** What the agent adds at its stop (Claude Code: its context updates). */
   stopExtras?(input: I, config: ResolvedConfig): Promise<StopExtras | null>;
-  /** Whether the agent sends batch-end events depends on its version. */
+  /** A batch-end event came (whether the agent sends them may depend on its version). */
   batchEndSeen?(root: string): void;
   batchEndFollows?(root: string, env: NodeJS.ProcessEnv): boolean;
   /** A call another agent made through these hooks (Cursor runs Claude Code's): its own hooks answer. */

@@ -171,7 +171,7 @@ function isRule(line: string): boolean {
   return text !== "" && !text.startsWith("#");
 }
 
-/** As a pathspec relative to the root. */
+/** What a rule file applies to within the project, as a pathspec relative to the root. */
 function scopeOf(look: RulesLook, path: string): string | null {
   if (basename(path) !== ".gitignore") return "."; // info/exclude, the excludes file
   const dir = relative(look.root, dirname(path));

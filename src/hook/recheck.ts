@@ -95,7 +95,7 @@ function judgeName(config: ResolvedConfig, path: string): string | null {
   return name;
 }
 
-/** As for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
+/** Longest another config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
 const LOAD_TIMEOUT_MS = 10_000;
 
 /** One that runs code loads in a supervised child first, as for a background run. */

@@ -27,7 +27,7 @@ export interface TreeSnapshot {
   readonly head?: string | null;
   readonly turn?: TurnRules;
   readonly place?: GitPlace;
-  /** ms since the epoch. */
+  /** When it was taken (ms since the epoch). */
   readonly at?: number;
 }
 
@@ -201,7 +201,7 @@ function lookIntoSubmodules(
   }
 }
 
-/** Then the commit its work tree has checked out. */
+/** A submodule's signature: this, then the commit its work tree has checked out. */
 export const SUBMODULE = "c:";
 
 const NESTED_DEPTH = 3;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { iniSections, type ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
-/** Including a workspace's shared one. */
+/** The edition Cargo.toml declares (a workspace's shared one too), or undefined. */
 export function cargoEdition(cargoToml: string): string | undefined {
   const sections = iniSections(cargoToml);
   return (

@@ -29,7 +29,7 @@ function detectFolder(root: string, dir: string): Detection {
   return { proposals, notes, ...(rust.proposals.length > 0 ? { resyncTree: true } : {}) };
 }
 
-/** As init names it before scoping (`eslint` of `eslint-apps-web`). */
+/** A callback's tool, as init names it before scoping (`eslint` of `eslint-apps-web`). */
 const toolOf = (p: Proposal): string => p.callback.name;
 
 /**
@@ -183,7 +183,7 @@ function isBuildMode(p: Proposal): boolean {
   return /\stsc\s.*(-b|--build)\b|\s(-b|--build)(\s|$)/.test(` ${run} `);
 }
 
-/** Its config can then be TypeScript too. */
+/** True when the project is written in TypeScript (its config can be TypeScript too). */
 export function isTypeScriptProject(root: string): boolean {
   const p = new ProjectFiles(root);
   return (

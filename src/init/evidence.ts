@@ -77,7 +77,7 @@ export class RunEvidence {
     return globs.length > 0 ? globs : undefined;
   }
 
-  /** As a word (a command or a pre-commit hook id). */
+  /** The lines that mention `tool` as a word (a command or a pre-commit hook id). */
   mentions(tool: string): RunLine[] {
     const word = new RegExp(`(^|[^\\w.-])${tool.replace(/[.+-]/g, "\\$&")}($|[^\\w.-])`);
     return this.#lines.filter((l) => word.test(l.line) && !/^\s*#/.test(l.line));

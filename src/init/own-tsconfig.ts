@@ -17,7 +17,7 @@ export function ownTsconfigText(body: Record<string, unknown>): string {
   return plain({ "//": `${MARK}: ${sum}`, ...body });
 }
 
-/** As an earlier init wrote it, without the mark. */
+/** The same file as an earlier init wrote it, without the mark. */
 export function unmarkedTsconfigText(body: Record<string, unknown>): string {
   return plain(body);
 }
@@ -26,7 +26,7 @@ function plain(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** Its mark intact, no edit since. */
+/** True when `text` is a tsconfig.cpilot.json exactly as init wrote it (its mark, no edit since). */
 export function writtenByInit(text: string): boolean {
   let parsed: unknown;
   try {

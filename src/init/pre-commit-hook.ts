@@ -1,13 +1,13 @@
 import type { ProjectFiles } from "./project-files.ts";
 
-/** Its `args` and file types. */
+/** What a .pre-commit-config.yaml hook says besides its id: its `args` and file types. */
 export interface PreCommitHook {
   readonly args: string[];
   /** `javascript` → `*.js`…; empty when none. */
   readonly patterns: string[];
 }
 
-/** identify's file types, as patterns. */
+/** pre-commit's (identify's) file types, as the patterns they stand for. */
 const TYPES: Readonly<Record<string, readonly string[]>> = {
   javascript: ["*.js", "*.mjs", "*.cjs"],
   jsx: ["*.jsx"],

@@ -51,7 +51,7 @@ function isEnvAssignment(word: string, index: number, all: string[]): boolean {
 const VALUE_FLAGS =
   /^-(c|f|o|p|-config|-config-path|-ignore-path|-format|-project|-ext|-max-warnings|-cache-location|-output-file|-rulesdir|-parser|-plugin|-ignore-pattern|-resolve-plugins-relative-to|-log-level|-tsconfig|-reporter|-env|-global|-stdin-filename|-plugin-search-dir)$/;
 
-/** Its non-flag arguments, minus its subcommands. */
+/** The paths and globs a tool is given (its non-flag arguments, minus its subcommands). */
 export function scopeArgs(args: readonly string[], subcommands: readonly string[] = []): string[] {
   const out: string[] = [];
   for (const [i, arg] of args.entries()) {

@@ -23,7 +23,7 @@ export interface Proposal {
 export interface Detection {
   readonly proposals: Proposal[];
   readonly notes: string[];
-  /** rustfmt's child modules. */
+  /** The project's formatter rewrites files outside what it was given (rustfmt's child modules). */
   readonly resyncTree?: boolean;
   /** A package's tsconfig that reads siblings' source. */
   readonly files?: readonly { readonly path: string; readonly text: string }[];

@@ -1,6 +1,6 @@
 import { iniSections, type ProjectFiles } from "./project-files.ts";
 
-/** So the files init writes pass the project's own format checks. */
+/** How the project formats code, so the files init writes pass its own format checks. */
 export interface CodeStyle {
   readonly useTabs: boolean;
   readonly indentWidth: number;

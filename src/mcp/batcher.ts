@@ -16,7 +16,7 @@ interface OpenBatch {
 
 export interface BatcherOptions {
   readonly windowMs: number;
-  /** Even if calls keep coming. */
+  /** A batch closes this long after its first call even if calls keep coming. */
   readonly maxWaitMs: number;
   /** One answer per write, in order. */
   readonly finish: (writes: readonly WriteDone[]) => Promise<CallAnswer[]>;
@@ -60,7 +60,7 @@ export class Batcher {
     }
   }
 
-  /** Its quiet timer restarted. */
+  /** The open batch (a new one if none), its quiet timer restarted. */
   private arm(): OpenBatch {
     const batch = this.open ?? { done: [], waiting: [], firstAt: Date.now(), timer: null };
     this.open = batch;

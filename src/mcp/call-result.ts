@@ -11,7 +11,7 @@ export interface BatchReport {
   readonly runs: readonly RunResult[];
   readonly resyncs: readonly Resync[];
   readonly notes: readonly string[];
-  /** Their results come later via the inbox. */
+  /** Non-blocking runs started for the batch; their results come later via the inbox. */
   readonly background: readonly { callback: string; files: readonly string[] }[];
   /** A config that does not load, say. */
   readonly trouble: string | null;

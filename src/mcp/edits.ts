@@ -33,7 +33,7 @@ export type EditResult =
     }
   | { ok: false; failure: EditFailure };
 
-/** Without overlaps. */
+/** Every offset where `needle` occurs, without overlaps. */
 export function occurrences(text: string, needle: string): number[] {
   const found: number[] = [];
   if (needle === "") return found;

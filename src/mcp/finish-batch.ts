@@ -18,7 +18,7 @@ export interface FinishContext {
   readonly signal: AbortSignal;
   /** Agent space, by path. */
   readonly known: Map<string, string>;
-  /** So shutdown can wait for it. */
+  /** Keeps a background run's promise so shutdown can wait for it. */
   readonly track: (work: Promise<void>) => void;
 }
 

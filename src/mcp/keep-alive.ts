@@ -3,7 +3,7 @@ import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sd
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Between progress notifications while a call waits for its callbacks. */
+/** Milliseconds between progress notifications while a call waits for its callbacks. */
 export const DEFAULT_PROGRESS_MS = 5000;
 
 /** Progress notifications when the client asked (a progressToken), so one that resets its timeout on progress does not give up on a long callback. */

@@ -150,7 +150,7 @@ function unreadableError(err: Error): JSONRPCMessage | null {
   } as unknown as JSONRPCMessage;
 }
 
-/** So the client's call fails instead of hanging. */
+/** A JSON-RPC error for a message too big to read, so the client's call fails instead of hanging. */
 function oversizeError(oversize: Oversize): JSONRPCMessage {
   const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
   return {

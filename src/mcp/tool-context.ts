@@ -10,9 +10,9 @@ export interface ToolContext {
   readonly project: Project;
   readonly batcher: Batcher;
   readonly session: string;
-  /** callback_toggle's pauses. */
+  /** What the agent paused for this session (callback_toggle). */
   readonly paused: SessionPause;
-  /** e.g. "claude-code", once it has said it. */
+  /** The client's name (e.g. "claude-code"), once it has said it. */
   agent(): string | undefined;
   /** From the config as it is now. */
   writeContext(): Promise<WriteContext>;

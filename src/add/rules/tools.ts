@@ -15,7 +15,7 @@ export interface Command {
 
 export interface Tool extends Command {
   readonly re: RegExp;
-  /** e.g. "fix" → `eslint --fix`. */
+  /** Other argv when the request says so, e.g. "fix" → `eslint --fix`. */
   readonly variants?: readonly {
     readonly when: RegExp;
     readonly run: readonly string[];

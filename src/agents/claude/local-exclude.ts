@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { runGit } from "../../match/git.ts";
 
-/** So uninstall takes out only what install added. */
+/** The line before ours in .git/info/exclude, so uninstall takes out only what install added. */
 const MARKER = "# cpilot install claude --local: this machine's hook settings, never committed";
 
 /** A worktree's is the common one. */

@@ -19,7 +19,7 @@ export type CodexPatchCall =
       readonly text: string;
       readonly files: readonly PatchFile[];
       readonly cwd: string;
-      /** cpilot cannot rewrite it for a plugin. */
+      /** Sent through the shell: cpilot cannot rewrite it for a plugin. */
       readonly viaShell: boolean;
     };
 
@@ -47,7 +47,7 @@ export function codexPatchCall(tool: string, input: unknown, cwd: string): Codex
   return { kind: "none" };
 }
 
-/** As Codex versions name them. */
+/** The input fields a Codex tool call's command or patch may be in, as Codex versions name them. */
 const TEXT_FIELDS = ["command", "cmd", "patch", "input"] as const;
 
 const FIELDS_DISAGREE =

@@ -20,7 +20,7 @@ export interface CopilotHookInput {
   readonly toolName: string;
   readonly toolArgs: JsonObject;
   readonly toolResult: JsonObject | undefined;
-  /** subagentStop: its id, else its name. */
+  /** subagentStop: the subagent (its id, else its name). */
   readonly agentId: string | undefined;
 }
 

@@ -5,7 +5,7 @@ import { addGroupedHooks, type GroupedHooks, removeGroupedHooks } from "./groupe
 export interface InstallContext {
   /** The folder of callbacks.config.ts, else the cwd. */
   readonly root: string;
-  /** project: in the repo, shared with the team; user: the person's home config. */
+  /** project: files in the repo, shared with the team; user: the person's home config. */
   readonly scope: "project" | "user";
   readonly home: string;
   /** For timeouts; null when there is none or it does not load. */
@@ -13,7 +13,7 @@ export interface InstallContext {
 }
 
 export interface InstallResult {
-  /** Or would have been. */
+  /** The file written (or that would have been). */
   readonly path: string;
   readonly changed: boolean;
   readonly lines: readonly string[];

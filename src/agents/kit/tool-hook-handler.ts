@@ -33,7 +33,7 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   readonly postTool: string;
   readonly promptEvents: readonly string[];
   readonly isEditTool: (toolName: string) => boolean;
-  /** As the tool names it; null when it names none. */
+  /** The file the call writes, as the tool names it; null when it names none. */
   readonly editedPath: (input: I) => string | null;
   readonly pendingWrite: (input: I, path: string) => PendingWrite;
   /** null when the tool reported a failure. */

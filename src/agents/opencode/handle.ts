@@ -43,7 +43,7 @@ function parseOpencodeCall(stdin: string, cwd: string): Parsed<OpencodeCall> {
 const patchText = (args: Record<string, unknown>): string | undefined =>
   str(args.patchText) ?? str(args.patch);
 
-/** As the plugin decides it: it refuses such a call with no verdict. */
+/** Whether the call writes files, as the plugin decides it (it refuses such a call with no verdict). */
 const writesFiles = (call: OpencodeCall): boolean =>
   (OPENCODE_WRITE_TOOLS as readonly string[]).includes(call.tool) ||
   patchText(call.args) !== undefined;

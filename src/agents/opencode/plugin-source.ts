@@ -21,7 +21,7 @@ export function pluginSeal(file: string): "intact" | "edited" | "unsealed" {
   return line === `${sha1Hex(text.slice(0, at + 1))}\n` ? "intact" : "edited";
 }
 
-/** e.g. ["/usr/local/bin/cpilot"]. */
+/** The plugin's source for a cpilot started as `argv` (e.g. ["/usr/local/bin/cpilot"]). */
 export function opencodePluginSource(argv: readonly string[]): string {
   const body = pluginBody(argv);
   return `${body}${SEAL}${sha1Hex(body)}\n`;

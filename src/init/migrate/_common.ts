@@ -10,7 +10,7 @@ export interface Migration {
 
 const FILE_TEMPLATES = /\{(?:staged_files|all_files|files|push_files|file)\}/g;
 
-/** Its file templates become "$@". */
+/** A hook runner's command as a cpilot bash command: its file templates become "$@". */
 export function withFiles(command: string): { run: string; takesFiles: boolean } {
   const takesFiles = FILE_TEMPLATES.test(command);
   FILE_TEMPLATES.lastIndex = 0;

@@ -8,7 +8,7 @@ const CARRIED = new Set(["run", "glob", "exclude", "stage_fixed", "root", "name"
 
 type Command = Record<string, unknown>;
 
-/** glob, run ({staged_files}), exclude, stage_fixed, root. */
+/** lefthook's pre-commit commands and jobs: glob, run ({staged_files}), exclude, stage_fixed, root. */
 export function fromLefthook(p: ProjectFiles): Migration {
   const file = p.first(...FILES);
   if (!file) return { found: null, proposals: [], notes: [] };

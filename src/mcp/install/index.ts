@@ -29,7 +29,7 @@ export interface McpInstallOptions {
 
 export interface McpInstallResult {
   readonly agent: string;
-  /** Or would have been. */
+  /** The file written (or that would have been). */
   readonly path: string;
   readonly action: EntryAction;
   readonly command: string;
@@ -109,7 +109,7 @@ export function installMcp(name: string, options: McpInstallOptions): McpInstall
   };
 }
 
-/** And nothing else. */
+/** Remove cpilot's MCP server entry (and nothing else) from an agent's config. */
 export function uninstallMcp(name: string, options: McpInstallOptions): McpInstallResult {
   const { agent: found, target } = mcpAgent(name);
   const agent = found.name;

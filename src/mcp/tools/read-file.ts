@@ -33,7 +33,7 @@ export function formatRead(text: string, offset: number, limit: number): string 
   return body.join("\n");
 }
 
-/** e.g. again after a formatter rewrote it. */
+/** read_file: read a file line-numbered, e.g. again after a formatter rewrote it. */
 export function registerReadFile(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "read_file",

@@ -1,6 +1,6 @@
 /** What a file would hold after Claude Code ran a Write or Edit, worked out in memory. */
 
-/** As the model gave them. */
+/** A Write's or an Edit's arguments as the model gave them (Claude Code's tool schema). */
 export interface FileCall {
   readonly tool: "Write" | "Edit";
   readonly input: Readonly<Record<string, unknown>>;

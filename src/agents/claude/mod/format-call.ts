@@ -16,11 +16,11 @@ import { deriveEdit } from "./derive-edit.ts";
 export interface FormatRequest {
   readonly cwd: string;
   readonly call: FileCall;
-  /** As they will run (already rewritten). */
+  /** Earlier Writes and Edits of the same response, as they will run (already rewritten). */
   readonly earlier: readonly FileCall[];
 }
 
-/** Without `input` the model's arguments stay. */
+/** The reply: `input` replaces the model's arguments; without it they stay (`why` says why). */
 export type FormatReply =
   | { readonly input: Record<string, unknown>; readonly fixers: readonly string[] }
   | { readonly why: string };

@@ -33,7 +33,7 @@ const EOF_MARKER = "*** End of File";
 
 class Invalid extends Error {}
 
-/** Or why Codex refuses it. */
+/** The files a patch writes, read as Codex reads it, or why Codex refuses it. */
 export function readCodexPatch(text: string): PatchReading {
   const read = readCodexPatchLayout(text);
   return read.ok ? { ok: true, files: read.files } : read;
