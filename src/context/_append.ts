@@ -1,4 +1,3 @@
-
 import { isListLine } from "./_edit.ts";
 import { blocksIn, parseItem, trimBlankEnd } from "./blocks.ts";
 import { isBlank, type MdLine } from "./markdown.ts";

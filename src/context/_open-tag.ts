@@ -1,4 +1,3 @@
-
 export type OpenTag =
   | { kind: "ok"; attributes: Map<string, string>; end: number; selfClosing: boolean }
   | { kind: "bad"; message: string }

@@ -44,6 +44,7 @@ export function findBlock(
   const to = options.to ?? lines.length;
   const accept = options.accept ?? (() => true);
   if (options.labelled !== undefined) {
+    // An exact match needs only the lines of that label; the rest is read only without one.
     const exact: Block[] = [];
     for (const i of options.labelled(wanted)) {
       if (i < from || i >= to) continue;

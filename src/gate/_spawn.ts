@@ -69,6 +69,7 @@ function runPlugin(
       settled = true;
       for (const t of timers) clearTimeout(t);
       stop.removeEventListener("abort", onStop);
+      // No plugin may leave anything running behind it, in its group or out of it.
       if (child.pid !== undefined) {
         signalEach(escapedProcesses(child.pid, marker), "SIGKILL");
         killGroup(child.pid, "SIGKILL");

@@ -1,4 +1,3 @@
-
 export {
   type GateConfig,
   type GateRule,

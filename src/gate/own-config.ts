@@ -316,6 +316,7 @@ export function projectPath(top: string): (path: string) => string | null {
       ? rel.split(sep).join("/")
       : null;
   };
+  // realpath only when the path as named is not inside: it is the walk's dearest call
   return (path) => under(top, path) ?? under(realTop, realOr(path));
 }
 

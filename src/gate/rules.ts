@@ -62,6 +62,7 @@ const ALLOW: RuleHit = { action: "allow", source: "default:allow", reason: "no r
 
 const RANK: Record<RuleAction, number> = { allow: 0, ask: 1, deny: 2 };
 
+/** Rules in the order they are read: built-in protections first, then the user's. */
 type Matcher = { matches: (rel: string) => RuleHit | null };
 
 function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
@@ -298,6 +299,7 @@ export function checkPath(
           : "gate.defaults.outsideRoot: false turns this protection off",
       );
     }
+    // That protection is off: nothing relative to match rules against.
     return {
       ok: true,
       absolute,

@@ -230,6 +230,7 @@ export async function answerHookCall(
       );
       return 0;
     }
+    // Unread input: a pre-write call (or one that may be) is denied in the agent's form.
     return emit(unreadableInputReply(agent, text, problem ?? "Cannot read the hook input"));
   }
   const reply = await answerInProcess(agent, text, await agent.hook(), { ...ctx, args });

@@ -42,6 +42,7 @@ export async function handleEdits(
         extraEnv,
       });
   } catch (err) {
+    // a background run is handed its work through a file under .cpilot/
     noteStateTrouble(config.root, err);
     notStarted = [...new Set(background.map((p) => p.callback.name))].join("', '");
   }

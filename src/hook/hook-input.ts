@@ -38,6 +38,7 @@ export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> 
   };
   const prefix = (): string => Buffer.concat(parts).subarray(0, KEPT_PREFIX).toString("utf8");
   const overLimit = `Cannot read the hook input: it is over ${MAX_STDIN_BYTES / 1024 / 1024} MiB`;
+  // Nearly always the agent has written all of it and closed: then no stream is needed.
   const ended = readAtOnce(keep, () => size > MAX_STDIN_BYTES);
   if (size > MAX_STDIN_BYTES) return { text: prefix(), complete: false, problem: overLimit };
   if (ended) return { text: decodeBytes(Buffer.concat(parts)), complete: true };

@@ -36,6 +36,7 @@ export async function answerHookRequest(
     restore(home);
     return { served: false, reason: `cannot take the caller's place: ${String(err)}` };
   }
+  // What the call's own process would have written to stderr goes back with the answer.
   let stderr = "";
   redirectStderr((text) => {
     stderr += text;

@@ -93,6 +93,7 @@ function superviseChild(
       }
       loaded = true;
       child.disarm();
+      // A pre-write call still ends within its budget: its gate plugins have timeouts.
       if (preWrite) {
         const ms = (report.gateBudgetMs ?? 0) + GATE_SLACK_MS;
         child.arm(

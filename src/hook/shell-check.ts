@@ -45,6 +45,7 @@ export async function shellEditsReport({
   });
   report.failures.push(...done.report.failures);
   report.info.push(...done.report.info);
+  // What a fixer rewrote is the check's, not the agent's next edit.
   bookkeep(config.root, undefined, () => shell.settle(config, session));
   return report;
 }

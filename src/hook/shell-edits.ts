@@ -172,6 +172,7 @@ export function noteToolEdits(
     let lines = "";
     for (const rel of files) {
       const s = signature(config.root, rel, isProtected(rel) !== null);
+      // Each line starts with its own newline: a line cut short before it stays one bad line.
       lines += `\n${JSON.stringify({ p: rel, s })}`;
     }
     appendStateFile(path, lines);

@@ -36,6 +36,7 @@ export async function stopGate(options: {
   const settings = agentSettings(config.source.agent);
   const counter = stopCounterName(options.stopper);
   const used = readCounter(config.root, session, counter);
+  // Once it will not block any more, re-running every check at each stop is wasted time.
   const spent = used >= settings.maxStopBlocks;
   const judged = spent ? [] : await judgedFailures(config, session);
   const waiting = takeDelivery(config.root, session);

@@ -33,6 +33,7 @@ async function applyNow(
   config: ResolvedConfig,
   message: string,
 ): Promise<{ ok: boolean; text: string }> {
+  // Lazy: only a final message with blocks pays for the context code.
   const { applyUpdates } = await import("../../context/apply.ts");
   const { projectContext } = await import("../../context/paths.ts");
   const { renderReport, summarize } = await import("../../context/render.ts");

@@ -45,6 +45,7 @@ export const claudeTranslator: HookTranslator<ClaudeHookInput> = {
   batchEndSeen: markBatchEventSeen,
   leftToOthers: leftToCursor,
   modes: { [REWAKE_FLAG]: async () => (await import("./rewake.ts")).rewakeAfterStop },
+  // A broken config is told where the model reads it after each event.
   tell(input) {
     if (input.event === "PreToolUse") return null;
     if (input.event === "PostToolUse") return blockReply;

@@ -242,6 +242,7 @@ export function claudeEvent(input: ClaudeHookInput): HookEvent | null {
     case "prompt":
       return { ...event, turn: {} };
     case "stop":
+      // A subagent's stop is held with its own limit, not the parent's.
       return input.event === "SubagentStop" && input.agentId
         ? { ...event, stopper: input.agentId }
         : event;
@@ -318,6 +319,7 @@ export function markBatchEventSeen(root: string): void {
     // "wx": never through a planted (even dangling) symlink
     writeFileSync(markerPath(root), `${new Date().toISOString()}\n`, { flag: "wx" });
   } catch {
+    // not written now: the next PostToolBatch tries again
   }
 }
 

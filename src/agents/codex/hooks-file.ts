@@ -25,6 +25,7 @@ export function codexHooks(command: string, timeout: number): GroupedHooks {
   // Codex lets a tool run when its hook fails, and refuses on exit 2: the gate fails closed.
   const gate = failClosedCommand(command);
   return {
+    // the callbacks table, and again after a compaction or a clear
     SessionStart: [{ hooks: [{ type: "command", command, timeout: 60 }] }],
     // each prompt starts the agent's turn: the project's files are recorded then
     UserPromptSubmit: [{ hooks: [{ type: "command", command, timeout: 60 }] }],

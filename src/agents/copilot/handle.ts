@@ -58,6 +58,7 @@ export const handleCopilotHook = toolHookHandler({
     // No permissionDecision: the person's own permission rules still decide whether it runs.
     return { json: { modifiedArgs: args } };
   },
+  // Copilot CLI reads a top-level `additionalContext` (it ignores `hookSpecificOutput`).
   context: (_event, text) => ({ json: { additionalContext: text } }),
   waitingOnOtherTools: true,
   stop: {

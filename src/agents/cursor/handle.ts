@@ -56,6 +56,7 @@ export const handleCursorHook = hookHandler<CursorHookInput>({
     const text = reportText(answer);
     return text === "" ? NOTHING : { json: { additional_context: text } };
   },
+  // Cursor's hooks cpilot installs have no prompt or stop events.
   context: () => null,
   stopReply: () => NOTHING,
   // afterFileEdit's output reaches nobody; postToolUse's `additional_context` the model.

@@ -52,6 +52,7 @@ export const gemini: Agent = {
       import("./install.ts"),
       import("./folder-trust.ts"),
     ]);
+    // GEMINI_CLI_TRUST_WORKSPACE=true trusts the folder for the run
     const trustedNow =
       env.GEMINI_CLI_TRUST_WORKSPACE === "true" || geminiTrusts(root, home, env) !== false;
     return (["project", "user"] as const).map((scope) => {

@@ -24,6 +24,7 @@ export function geminiHooks(command: string, timeoutMs: number): GroupedHooks {
       { hooks: [{ type: "command", command, name: "cpilot-context", timeout: 10_000 }] },
     ],
     BeforeTool: [group("cpilot-gate")],
+    // after the shell tool too: what a command changed is checked like an edit
     AfterTool: [group("cpilot-callbacks", `${GEMINI_EDIT_MATCHER}|${GEMINI_SHELL_TOOL}`)],
     AfterAgent: [
       { hooks: [{ type: "command", command, name: "cpilot-stop", timeout: timeoutMs }] },

@@ -1,4 +1,3 @@
-
 /** Codex takes it too. */
 export function preToolUseDeny(reason: string): Record<string, unknown> {
   return {

@@ -42,6 +42,7 @@ export function portableCpilot(
   if (reach.fromProjectFile) return `./${NPM_SHIM}`;
   const dirVar = reach.projectDirVar;
   if (!dirVar) return platform === "win32" ? "npx --no-install cpilot" : NEAREST_NPM_SHIM;
+  // Windows has no sh to start the shim outside Git Bash: npm's own .bin wrapper (Node).
   return platform === "win32"
     ? `"$${dirVar}"/node_modules/.bin/cpilot`
     : `"$${dirVar}"/${NPM_SHIM}`;

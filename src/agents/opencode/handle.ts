@@ -90,6 +90,7 @@ export const handleOpencodeHook = hookHandler<OpencodeCall>({
     if (verdict.block) return { json: { decision: "block", reason: verdict.reason } };
     return verdict.notes === null ? NOTHING : { json: {}, stderr: verdict.notes };
   },
+  // Only the after-event's reply reaches the model.
   tell: (_call, event) =>
     event.name === "tool.execute.before"
       ? null
@@ -149,6 +150,7 @@ function gateReply(call: OpencodeCall, verdict: GateVerdict): HookReply {
   try {
     current = readFileSync(decision.path, "utf8");
   } catch {
+    // missing: cannot be expressed as an edit
   }
   if (current === "" || call.tool !== "edit") {
     return {

@@ -14,6 +14,7 @@ const SEAL = "// cpilot: sha1 of the lines above, to tell an edit apart: ";
 
 /** "unsealed": written before seals, or its seal line was edited away. Line ends aside. */
 export function pluginSeal(file: string): "intact" | "edited" | "unsealed" {
+  // a checkout that turned its line ends into CRLF did not edit it
   const text = file.replaceAll("\r\n", "\n");
   const at = text.lastIndexOf(`\n${SEAL}`);
   if (at === -1) return "unsealed";

@@ -27,6 +27,7 @@ export function qwenHooks(command: string, timeout: number): GroupedHooks {
     UserPromptSubmit: [{ hooks: hook(60) }],
     // the gate fails closed: Qwen lets a tool run when its hook fails, and refuses on exit 2
     PreToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout, failClosedCommand(command)) }],
+    // after the shell tool too: what a command changed is checked like an edit
     PostToolUse: [{ matcher: `${QWEN_EDIT_MATCHER}|${QWEN_SHELL_TOOL}`, hooks: hook(timeout) }],
     Stop: [{ hooks: hook(timeout) }],
     SubagentStop: [{ hooks: hook(timeout) }],

@@ -53,6 +53,7 @@ export function fromLintStaged(p: ProjectFiles): Migration {
       notes.push(`"${glob}": its task is a function, not carried over`);
       continue;
     }
+    // lint-staged appends the files to every command.
     const run = commands.map((c) => `${c} {staged_files}`).join(" && ");
     proposals.push({
       why: `${found}: "${glob}"`,

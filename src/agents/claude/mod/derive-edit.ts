@@ -33,6 +33,7 @@ export function deriveEdit(before: string, after: string): DerivedEdit | null {
     before[before.length - 1 - suffix] === after[after.length - 1 - suffix]
   )
     suffix++;
+  // The tail both share stays shared: the edit's end is measured from the end of each text.
   let start = lineStart(before, prefix);
   let end = lineEnd(before, before.length - suffix);
   if (end === start) end = lineEnd(before, start + 1);
