@@ -5,10 +5,7 @@ function snippet(text: string): string {
   return flat.length > 200 ? `${flat.slice(0, 197)}...` : flat;
 }
 
-/**
- * POST a JSON body and parse the JSON answer, with a timeout. Every failure is a
- * `ModelError` of kind "transport" whose message says what happened in words.
- */
+/** Every failure is a `ModelError` of kind "transport" whose message says what happened. */
 export async function postJson(
   url: string,
   headers: Record<string, string>,

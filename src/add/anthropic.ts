@@ -4,7 +4,7 @@ import type { ModelRequest } from "./prompt.ts";
 import type { ProviderConfig } from "./provider.ts";
 import { CALLBACK_JSON_SCHEMA, TOOL_DESCRIPTION, TOOL_NAME } from "./schema.ts";
 
-/** The Messages API request body: one forced tool call carrying the callback. */
+/** One forced tool call carrying the callback. */
 export function anthropicBody(config: ProviderConfig, request: ModelRequest): unknown {
   return {
     model: config.model,
@@ -16,10 +16,7 @@ export function anthropicBody(config: ProviderConfig, request: ModelRequest): un
   };
 }
 
-/**
- * Ask the Anthropic Messages API (`POST {baseUrl}/v1/messages`) and return the forced
- * tool call's input: the callback object, not yet validated.
- */
+/** `POST {baseUrl}/v1/messages`; returns the forced tool call's input, not yet validated. */
 export async function askAnthropic(
   config: ProviderConfig,
   request: ModelRequest,

@@ -31,13 +31,10 @@ export interface BuildOptions {
   readonly root: string;
   readonly context: ProjectContext;
   readonly provider: ProviderConfig | NoProvider;
-  /**
-   * Callbacks a hook's "run" may name. The managed file is validated on its own when
-   * it loads and saves, so today these are the managed callbacks' names.
-   */
+  /** Callbacks a hook's "run" may name (the managed file is validated on its own when it loads and saves). */
   readonly hookTargets?: readonly string[];
   readonly signal?: AbortSignal;
-  /** Progress lines for people ("asking claude-haiku-4-5 …"). */
+  /** For people ("asking claude-haiku-4-5 …"). */
   readonly progress?: (line: string) => void;
 }
 
@@ -52,9 +49,8 @@ function ask(
 }
 
 /**
- * Ask the model once; when the reply is unusable as a callback (not JSON, no tool call,
- * fails validation) ask once more with every problem fed back. Transport failures
- * (HTTP error, timeout, network) are not retried. Returns the callback or why not.
+ * A reply unusable as a callback (not JSON, no tool call, fails validation) is asked once
+ * more with every problem fed back; transport failures are not retried.
  */
 async function fromModel(
   provider: ProviderConfig,
@@ -89,9 +85,8 @@ async function fromModel(
 }
 
 /**
- * Build one callback from plain words: the model when one is configured, else (or when
- * it gives nothing usable) the deterministic rules. Both results pass the same checks
- * as a config file. Throws a CpilotError when neither can build one.
+ * The model when one is configured, else (or when it gives nothing usable) the rules; both
+ * pass the same checks as a config file. Throws a CpilotError when neither can build one.
  */
 export async function buildCallback(options: BuildOptions): Promise<Built> {
   let why: string;

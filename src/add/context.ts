@@ -2,19 +2,17 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { STATE_DIR } from "../util/state-layout.ts";
 
-/** What the model (and the rules) may know about the project: names only, no file contents. */
+/** Names only, no file contents. */
 export interface ProjectContext {
-  /** Toolchain files at the root: Cargo.toml, package.json, go.mod … */
   readonly toolchainFiles: readonly string[];
-  /** Top-level entries (folders end in `/`), sorted, at most {@link MAX_ENTRIES}. */
+  /** Folders end in `/`; sorted, at most {@link MAX_ENTRIES}. */
   readonly topLevel: readonly string[];
-  /** True when the listing was cut at {@link MAX_ENTRIES}. */
   readonly truncated: boolean;
-  /** `scripts` names from package.json, at most 30. */
+  /** At most 30. */
   readonly scripts: readonly string[];
-  /** Targets in a top-level Makefile, at most 30. */
+  /** At most 30. */
   readonly makeTargets: readonly string[];
-  /** Names already taken by callbacks in the config and the managed file. */
+  /** In the config and the managed file. */
   readonly callbackNames: readonly string[];
 }
 
@@ -62,7 +60,7 @@ function readMakeTargets(root: string): string[] {
   return [...targets].slice(0, 30);
 }
 
-/** Look at the project root: bounded, names only. */
+/** Bounded, names only. */
 export function gatherContext(root: string, callbackNames: readonly string[]): ProjectContext {
   let entries: { name: string; dir: boolean }[] = [];
   try {

@@ -6,7 +6,6 @@
 export class ModelError extends Error {
   override readonly name = "ModelError";
   readonly kind: "transport" | "reply";
-  /** For `reply`: what the model sent, to show it on the retry. */
   readonly reply: unknown;
 
   constructor(kind: "transport" | "reply", message: string, reply?: unknown) {

@@ -1,15 +1,14 @@
 import { NAME_PATTERN } from "../config/schema.ts";
 import { CpilotError } from "../util/errors.ts";
 
-/** Names already in use, and where. */
 export interface TakenNames {
-  /** In the hand-written config: never replaced by `cpilot add`. */
+  /** Never replaced by `cpilot add`. */
   readonly config: readonly string[];
-  /** In callbacks.managed.json: replaced only with --replace. */
+  /** Replaced only with --replace. */
   readonly managed: readonly string[];
 }
 
-/** `base`, or `base-2`, `base-3` … : the first that is free and still a valid slug. */
+/** The first of `base`, `base-2`, `base-3` … that is free and still a valid slug. */
 export function freeName(base: string, taken: readonly string[]): string {
   if (!taken.includes(base)) return base;
   for (let i = 2; ; i++) {
@@ -20,10 +19,8 @@ export function freeName(base: string, taken: readonly string[]): string {
 }
 
 /**
- * The name to save under. A name the person gave (`--name`) is used as is: a clash with
- * the config is an error, a clash with a managed callback needs `--replace`. A name the
- * model or the rules chose moves aside (`cargo-check-2`) unless `--replace` is given
- * for a managed one.
+ * A `--name` is used as is: a clash with the config is an error, with a managed callback it
+ * needs `--replace`. A chosen name moves aside (`cargo-check-2`) unless `--replace` is given.
  */
 export function chooseName(
   proposed: string,

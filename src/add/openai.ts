@@ -5,10 +5,8 @@ import type { ProviderConfig } from "./provider.ts";
 import { CALLBACK_JSON_SCHEMA, TOOL_DESCRIPTION, TOOL_NAME } from "./schema.ts";
 
 /**
- * The chat completions request body: one forced function call carrying the callback.
- * A forced function tool works on more OpenAI-compatible servers than `json_schema`.
- * No `max_tokens` or `temperature`: newer OpenAI models refuse them, and a forced call
- * with one small object needs neither.
+ * One forced function call carrying the callback: it works on more OpenAI-compatible
+ * servers than `json_schema`. No `max_tokens` or `temperature`: newer models refuse them.
  */
 export function openaiBody(config: ProviderConfig, request: ModelRequest): unknown {
   return {
@@ -44,11 +42,7 @@ function parseArguments(raw: unknown): unknown {
   }
 }
 
-/**
- * Ask an OpenAI-compatible chat completions API (`POST {baseUrl}/chat/completions`) and
- * return the forced function call's arguments: the callback object, not yet validated.
- * A server that ignores tools and answers JSON in the message text is accepted too.
- */
+/** Returns the forced call's arguments, not yet validated; JSON in the message text is accepted too. */
 export async function askOpenAI(
   config: ProviderConfig,
   request: ModelRequest,

@@ -3,11 +3,7 @@ import { readManaged } from "../config/managed.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import type { TakenNames } from "./names.ts";
 
-/**
- * The project root, the callback names already taken there and what each runs. With no config file the
- * root is `cwd` and nothing is taken (only a dry run gets this far). A config that does
- * not load is an error: fix it before adding to it.
- */
+/** With no config file the root is `cwd` and nothing is taken. A config that does not load is an error: fix it first. */
 export async function loadTakenNames(
   cwd: string,
   configPath: string | null,

@@ -1,7 +1,7 @@
 import type { ProjectContext } from "./context.ts";
 import { TOOL_NAME } from "./schema.ts";
 
-/** What one model call is given: provider-neutral, turned into each API's body by its client. */
+/** Provider-neutral; each client turns it into its API's body. */
 export interface ModelRequest {
   readonly system: string;
   readonly user: string;
@@ -28,7 +28,7 @@ function line(label: string, items: readonly string[], more = false): string {
   return `- ${label}: ${list}${more ? ", …" : ""}`;
 }
 
-/** The user message: the request and what the project looks like (names only). */
+/** The request and what the project looks like (names only). */
 export function buildRequest(words: string, context: ProjectContext): ModelRequest {
   const user = [
     `Request: ${words}`,
@@ -43,10 +43,7 @@ export function buildRequest(words: string, context: ProjectContext): ModelReque
   return { system: SYSTEM_PROMPT, user };
 }
 
-/**
- * The retry message: the first request again, the reply that was rejected, and every
- * problem found with it, so the model can fix exactly those.
- */
+/** The first request again, the rejected reply and every problem with it, so the model fixes exactly those. */
 export function buildRetry(
   first: ModelRequest,
   rejected: unknown,

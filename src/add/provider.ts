@@ -15,7 +15,6 @@ export type ProviderName = "anthropic" | "openai";
 
 export interface ProviderConfig {
   readonly provider: ProviderName;
-  /** API root without a trailing slash. */
   readonly baseUrl: string;
   readonly model: string;
   /** Empty for a keyless local OpenAI-compatible server. */
@@ -23,7 +22,6 @@ export interface ProviderConfig {
   readonly timeoutMs: number;
 }
 
-/** Flags that override the environment. */
 export interface ProviderOverrides {
   provider?: string | undefined;
   baseUrl?: string | undefined;
@@ -39,7 +37,7 @@ export const DEFAULTS = {
 
 export const DEFAULT_TIMEOUT_S = 20;
 
-/** Why no model is asked: shown beside a result built from the rules. */
+/** Shown beside a result built from the rules. */
 export type NoProvider = { readonly none: string };
 
 type Env = Record<string, string | undefined>;
@@ -66,10 +64,7 @@ function parseProvider(raw: string, from: string): ProviderName | "none" {
   });
 }
 
-/**
- * The model to ask, or why none is asked (no key, or `none`/`--offline`). A keyless
- * OpenAI-compatible endpoint (a local server) is allowed when its base URL is given.
- */
+/** A keyless OpenAI-compatible endpoint (a local server) is allowed when its base URL is given. */
 export function resolveProvider(
   env: Env = process.env,
   overrides: ProviderOverrides = {},

@@ -2,12 +2,10 @@ import type { ManagedCallback } from "../config/managed.ts";
 import { paint } from "../ui/style.ts";
 import type { Via } from "./build.ts";
 
-/** The callback as it will sit in callbacks.managed.json: pretty JSON. */
 export function callbackJson(callback: ManagedCallback): string {
   return JSON.stringify(callback, null, 2);
 }
 
-/** A header saying where the callback came from; rules results are marked as such. */
 export function viaLine(via: Via): string {
   if (via.kind === "model") {
     const retry = via.attempts > 1 ? ", after one retry" : "";
@@ -16,7 +14,7 @@ export function viaLine(via: Via): string {
   return `${paint("callback built WITHOUT a model", "yellow")}, from cpilot's phrase rules (${via.why}):`;
 }
 
-/** The whole preview for stderr: header, JSON, then what the rules assumed. */
+/** Header, JSON, then what the rules assumed. */
 export function renderPreview(
   callback: ManagedCallback,
   via: Via,
@@ -29,7 +27,7 @@ export function renderPreview(
   return lines.join("\n");
 }
 
-/** Quote one argument for a shell command line a person can copy. */
+/** For a command line a person can copy. */
 export function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }

@@ -28,11 +28,9 @@ export function orderKeys(callback: Record<string, unknown>): Record<string, unk
 }
 
 /**
- * Check a model's reply exactly as the config would be checked: `validateConfig` (schema,
- * cross-field rules, pattern rules, and any regexes the schema compiles) plus the pattern
- * rules that need the project root. `otherNames` are the callbacks a hook may start. Keys set to null are dropped first: OpenAI-compatible
- * models often send null for a field they mean to leave out. Problems are phrased
- * `key: message`, ready to be fed back to the model.
+ * As the config would be checked (`validateConfig` plus the pattern rules that need the
+ * root). Keys set to null are dropped first: OpenAI-compatible models often send null for
+ * a field they mean to leave out. Problems read `key: message`, ready to feed back.
  */
 export function checkReply(
   value: unknown,

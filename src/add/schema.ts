@@ -1,6 +1,5 @@
 import { MAX_TIMEOUT_S, NAME_PATTERN } from "../config/schema.ts";
 
-/** The name of the one tool the model must call with the callback. */
 export const TOOL_NAME = "save_callback";
 
 export const TOOL_DESCRIPTION =
@@ -29,12 +28,10 @@ const hookList = (description: string, fields: Record<string, unknown>, required
 });
 
 /**
- * The JSON Schema the model fills in: the JSON-expressible part of `CallbackDef`
- * (src/config/types.ts). The reply is validated with `validateConfig` afterwards, so
- * this schema guides the model and the config's own rules decide. `cwd`, `env` and
- * `enabled` are left out on purpose: plain words rarely mean them and a person adds
- * them by hand. The hook rules (`onOutput`, `onExit`, `onTimeout`) are asked for with
- * string regexes; `validateConfig` compiles them and refuses unsafe ones. tests/add/schema.test.ts fails when the config grows a key this lacks.
+ * The JSON-expressible part of `CallbackDef`: it guides the model, and `validateConfig`
+ * decides afterwards (compiling the hook regexes and refusing unsafe ones). `cwd`, `env`
+ * and `enabled` are left out: plain words rarely mean them. tests/add/schema.test.ts fails
+ * when the config grows a key this lacks.
  */
 export const CALLBACK_JSON_SCHEMA = {
   type: "object",

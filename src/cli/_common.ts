@@ -6,7 +6,6 @@ import { closestNames, didYouMean } from "../util/edit-distance.ts";
 import { CpilotError, HelpRequest } from "../util/errors.ts";
 import { parseArgsStrict } from "./parse-args.ts";
 
-/** What a flag does, in one line, where most commands mean the same by it. */
 const FLAG_HELP: Record<string, string> = {
   json: "print JSON on stdout (people's text stays on stderr)",
   config: "use this config file instead of the one found walking up from here",
@@ -36,7 +35,6 @@ const FLAG_HELP: Record<string, string> = {
   restore: "put back what a killed `check --staged` set aside",
 };
 
-/** The help a command prints: its usage, then each flag with a line saying what it does. */
 export function flagHelp(
   usage: string,
   options: NonNullable<NodeUtil.ParseArgsConfig["options"]>,
@@ -97,7 +95,6 @@ export function parseFlags<T extends NonNullable<NodeUtil.ParseArgsConfig["optio
   }
 }
 
-/** Fail with a clear message when a callback name is not in the config. */
 export function assertKnownNames(
   names: readonly string[],
   known: readonly string[],
@@ -115,7 +112,7 @@ export function assertKnownNames(
   }
 }
 
-/** A config for an install step, or null when there is none or it does not load (install still works). */
+/** null when there is none or it does not load: install still works. */
 export async function loadConfigQuietly(path: string): Promise<ResolvedConfig | null> {
   const { ConfigDidNotLoad, loadCommandConfig } = await import("../config/supervised-load.ts");
   try {

@@ -44,7 +44,7 @@ names, Makefile targets and existing callback names; never file contents.
 Without a key, or when the model's answer is unusable, phrase rules build the callback
 and say so. Exit 0 saved (or --dry-run), 1 not saved, 2 usage or config error.`;
 
-/** `cpilot add "<words>"`: build a callback from plain words, preview it, save it on yes. */
+/** Build a callback from plain words, preview it, save it on yes. */
 export async function addCommand(
   args: string[],
   ctx: { cwd: string; signal?: AbortSignal },
@@ -150,11 +150,7 @@ export async function addCommand(
   return 0;
 }
 
-/**
- * The new callback does the job of an existing one (clippy beside cargo check): offer to
- * replace it. One in the managed file is removed; one in the config file is paused here
- * (`cpilot disable`), since cpilot does not edit the config file.
- */
+/** One in the managed file is removed; one in the config file is paused (`cpilot disable`): cpilot does not edit it. */
 async function offerReplace(
   root: string,
   name: string,

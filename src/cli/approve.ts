@@ -8,14 +8,12 @@ import { paint, say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
 
-/** How long the question waits for an answer. */
 const ANSWER_MS = 10 * 60_000;
 
 /**
- * `cpilot approve [NAME...]`: show what an agent proposed (callback_upsert over MCP) and,
- * after the person says yes on the terminal, make it a callback that runs. Without names,
- * list the proposals. The answer comes from the terminal only (never stdin, never a flag),
- * so an agent's shell cannot approve its own proposal.
+ * Shows what an agent proposed and, after the person says yes on the terminal, makes it a
+ * callback. The answer comes from the terminal only (never stdin, never a flag), so an
+ * agent's shell cannot approve its own proposal.
  */
 export async function approveCommand(args: string[], options: { cwd: string }): Promise<number> {
   const usage = "cpilot approve [NAME...]";

@@ -6,7 +6,6 @@ import { writeOut } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 import { parseFlags } from "./_common.ts";
 
-/** `cpilot cache [show|clear] [--json]`: what the result cache holds, or empty it. */
 export async function cacheCommand(args: string[], options: { cwd: string }): Promise<number> {
   const { values, positionals } = parseFlags(
     args,

@@ -5,9 +5,8 @@ import { CpilotError } from "../util/errors.ts";
 const MAX_BYTES = 256 << 20;
 
 /**
- * What each file cost in a check recorded before, from its `--json` document (one shard's
- * or a merged one): each run's duration shared out among the files it was given. Null when
- * there is no such file (the first run of a pipeline), so every shard splits without one.
+ * Each run's duration shared among its files, from an earlier `--json` document. null when
+ * there is none (a pipeline's first run): every shard then splits without it.
  */
 export function readDurations(path: string): Map<string, number> | null {
   let text: string;

@@ -11,7 +11,7 @@ import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
 import { rebase } from "./_root-paths.ts";
 
-/** `--changed` takes an optional REF: the next word, when git knows it as a commit. */
+/** The next word, when git knows it as a commit. */
 export function splitChangedRef(
   args: string[],
   cwd: string,
@@ -54,7 +54,7 @@ function isCommit(ref: string, cwd: string): boolean {
   );
 }
 
-/** The files `cpilot check` runs on: PATHS, --all, --staged, or --changed REF (the default). */
+/** PATHS, --all, --staged, or --changed REF (the default). */
 export async function selectFiles(
   root: string,
   cwd: string,
@@ -79,9 +79,8 @@ export async function selectFiles(
 }
 
 /**
- * `check --all`'s files, asked of git before the config loads: listing them (git's walk
- * for untracked files above all) is most of a check of a large tree before its runs, and
- * needs only the root, which is the config file's folder. Null without a config file.
+ * Asked of git before the config loads: listing (git's untracked walk above all) is most of
+ * a large tree's check before its runs, and needs only the root. null without a config file.
  */
 export function beginAllFiles(cwd: string, explicit: string | undefined): AllStart | null {
   const root = configRootAhead(cwd, explicit);
@@ -102,14 +101,11 @@ export function beginAllFiles(cwd: string, explicit: string | undefined): AllSta
 export interface AllStart {
   readonly root: string;
   readonly files: Promise<FileChange[]>;
-  /** The project's content as git says it now, for the result cache's keys. */
+  /** For the result cache's keys. */
   readonly project: Promise<ProjectSnapshot | null>;
 }
 
-/**
- * A named path that is not on disk is checked as deleted only when git still knows it (in
- * the index or in HEAD): anything else is a typo, and checking nothing would pass silently.
- */
+/** Only when git still knows it: anything else is a typo, and checking nothing would pass silently. */
 function assertKnown(root: string, files: FileChange[]): FileChange[] {
   const missing = files.filter((f) => f.kind === "deleted").map((f) => f.path);
   if (missing.length === 0) return files;

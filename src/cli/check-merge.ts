@@ -5,7 +5,6 @@ import { CpilotError } from "../util/errors.ts";
 
 type Json = Record<string, unknown>;
 
-/** What a shard's `--json` (`shard`) or SARIF log (`properties.cpilotShard`) says of itself. */
 interface ShardMark {
   readonly index: number;
   readonly count: number;
@@ -18,10 +17,8 @@ const HINT =
   "merge the --json (or --format sarif) outputs of every shard of one `cpilot check --shard I/N` run";
 
 /**
- * `cpilot check --merge FILE...`: the outputs of the N shards of one check as one document,
- * on stdout, in their format (JSON or SARIF). Refused unless they are the N shards of the
- * same split and every file is in exactly one: a shard missing, twice, or split otherwise
- * (its weights differed) would pass files nobody checked.
+ * Refused unless they are the N shards of the same split, every file in exactly one: a
+ * shard missing, twice, or split otherwise would pass files nobody checked.
  */
 export function mergeCommand(paths: readonly string[]): number {
   if (paths.length === 0) throw new CpilotError("Cannot merge: no files given", { hint: HINT });

@@ -24,21 +24,12 @@ import { type AllStart, selectFiles } from "./check-files.ts";
 import type { StagedStart } from "./check-staged.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 
-/**
- * Up to this many files, a check in the terminal still reads them before the runs, so a
- * rewrite shows its line counts; past it, the rewritten files are only named: reading them
- * all first and comparing them after costs a large check more than the counts are worth.
- */
+/** Past this many files a terminal check only names rewritten files: reading them all first costs more than line counts are worth. */
 const TERMINAL_SNAPSHOT_LIMIT = 100;
 
-/**
- * From this many files, the garbage of listing them (git's output, a folder listing per
- * folder) is collected before the runs: the heap grows well past what is alive before it
- * collects by itself: one collection here lowers the peak memory of a large `check --all`.
- */
+/** From this many files, listing's garbage is collected before the runs, which lowers a large check's peak memory. */
 const COLLECT_AFTER_LISTING = 10_000;
 
-/** A `cpilot check` as its flags ask for it, with the git work already started (check.ts). */
 export interface CheckRequest {
   readonly paths: string[];
   readonly all: boolean;
@@ -47,28 +38,24 @@ export interface CheckRequest {
   readonly skip: string[] | undefined;
   readonly dryRun: boolean;
   readonly json: boolean;
-  /** --format as given: checked here. */
   readonly format: string | undefined;
   readonly config: string | undefined;
   readonly failOnChange: boolean;
-  /** Fail only on diagnostics that are new relative to HEAD (adopting cpilot on old errors). */
+  /** Relative to HEAD (adopting cpilot on old errors). */
   readonly newOnly?: boolean;
   readonly stagedStart: StagedStart | null;
   readonly allStart: AllStart | null;
-  /** --shard I/N: check only this part of the files. */
   readonly shard: ShardSpec | null;
-  /** --durations FILE: what each file cost in an earlier check, to balance the shards. */
+  /** To balance the shards. */
   readonly durations: string | undefined;
 }
 
-/** One config's finished check, for the single JSON or SARIF document of a check. */
 interface Judged {
-  /** The config file that judged these files, relative to where the check started. */
+  /** Relative to where the check started. */
   readonly config: string;
   readonly outcome: Outcome;
 }
 
-/** Load the config, select the files, run the callbacks and report (see check.ts). */
 export async function runCheck(
   request: CheckRequest,
   options: { signal: AbortSignal; cwd: string; judged?: Judged[]; top?: string },
@@ -254,11 +241,7 @@ function checkAfterNested(outcome: Outcome, inPackages: number): number {
   return outcome.ok && inPackages === 0 ? 0 : inPackages === 130 ? 130 : 1;
 }
 
-/**
- * The JSON of a check over several configs (the root's, and packages' with their own):
- * the root's fields as before, each run saying which config judged it; the packages'
- * runs follow, their files relative to their config's folder.
- */
+/** The root's fields as before, each run naming its config; the packages' runs follow, files relative to their config. */
 function judgedJson(judged: readonly Judged[]): Record<string, unknown> {
   const docs = judged.map((j) => ({ config: j.config, doc: toJson(j.outcome) }));
   const first = docs[0]!;
@@ -272,7 +255,6 @@ function judgedJson(judged: readonly Judged[]): Record<string, unknown> {
   };
 }
 
-/** One SARIF log for every config's runs, each run's properties naming its config. */
 function writeJudgedSarif(judged: readonly Judged[], shardMark?: Record<string, unknown>): void {
   const runs = judged.flatMap((j) =>
     (toSarif(j.outcome.runs, j.outcome.batch.root).runs as Record<string, unknown>[]).map(
@@ -290,11 +272,7 @@ function writeJudgedSarif(judged: readonly Judged[], shardMark?: Record<string, 
 
 const CONFIG_FILE_NAMES = new Set(CONFIG_NAMES.map((name) => name.toLowerCase()));
 
-/**
- * True when one of `files` below the root is named like a config. `--all` lists every file
- * git tracks, and only a tracked config makes a package its own, so without such a name
- * there is none to look for: the folder walk that finds them is skipped.
- */
+/** Only a tracked config makes a package its own: without such a name the folder walk is skipped. */
 function namesAConfig(files: readonly FileChange[]): boolean {
   return files.some((f) => {
     const slash = f.path.lastIndexOf("/");
@@ -302,11 +280,7 @@ function namesAConfig(files: readonly FileChange[]): boolean {
   });
 }
 
-/**
- * The packages below the root that have their own config check their own files, each with
- * its config (the nearest config decides), after the root's check: the root's left them
- * out. Returns the worst exit code.
- */
+/** The nearest config decides; returns the worst exit code. */
 async function checkNested(
   request: CheckRequest,
   options: { signal: AbortSignal; cwd: string },
@@ -334,10 +308,7 @@ async function checkNested(
   return worst;
 }
 
-/**
- * This job's part of the files (--shard), and what its output says of it so that
- * `check --merge` can tell that the shards of one check hold every file exactly once.
- */
+/** What `check --merge` needs to tell that the shards hold every file exactly once. */
 function shardOf(
   files: readonly FileChange[],
   spec: ShardSpec,
@@ -364,11 +335,9 @@ function shardOf(
 }
 
 /**
- * `--new-only`: does every blocking run that failed fail on what HEAD already held? A run
- * with an error cpilot cannot place, or a failure with nothing it could read, still fails:
- * where cpilot cannot tell, it does not pass. So does a run that stopped at old errors
- * before it reached the changed files, unless a run again that reached them finished (that
- * run is judged on its own).
+ * Where cpilot cannot tell, it does not pass: a run with an error cpilot cannot place, or a
+ * failure with nothing it could read, still fails; so does a run stopped at old errors
+ * before it reached the changed files, unless a run again that reached them finished.
  */
 function failsOnNothingNew(outcome: Outcome): boolean {
   return outcome.runs.every(

@@ -28,43 +28,34 @@ import { STATE_DIR } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";
 import { rebase, rootPrefix } from "./_root-paths.ts";
 
-/** Untracked files past this many are worth a word: setting them aside is not free. */
+/** Setting them aside is not free: worth a word. */
 const MANY_UNTRACKED = 1000;
 
-/** A `check --staged` in progress: the files to check, and the way back. */
 export interface StagedCheck {
-  /** Staged files, relative to the config root. */
+  /** Relative to the config root. */
   readonly files: FileChange[];
-  /**
-   * Stage what callbacks fixed, put set-aside work back, and say what happened. False when
-   * a fix could not be combined with unstaged changes (the check must fail).
-   */
+  /** False when a fix could not be combined with unstaged changes (the check must fail). */
   finish(options: { aborted: boolean }): Promise<boolean>;
-  /** A run over `files` (from the config root) starts: `fixer` when its callback fixes. */
+  /** `files` from the config root. */
   runStarted(files: readonly string[], fixer: boolean): void;
   runEnded(files: readonly string[], fixer: boolean, callback: string): void;
   /** The project's content as git's survey saw it, where the tree holds just that (see seededProject). */
   readonly project?: ProjectSnapshot;
 }
 
-/** `check --staged` begun before its config is loaded: see {@link beginStagedCheck}. */
 export interface StagedStart {
   /**
-   * Go on with the loaded config: list the staged files and, unless there is nothing to set
-   * aside (or a dry run), make the working tree hold exactly what will be committed (see
-   * ../stage/hide.ts). Should cpilot exit before `finish` (a second Ctrl-C), the files go
-   * back on the way out; should it be killed, the next cpilot call puts them back.
+   * Makes the working tree hold exactly what will be committed, unless there is nothing to
+   * set aside (or a dry run). Should cpilot exit before `finish`, the files go back on the
+   * way out; should it be killed, the next cpilot call puts them back.
    */
   open(config: ResolvedConfig): Promise<StagedCheck>;
 }
 
 /**
- * Begin `check --staged` while the config still loads: git's pass over the tree is most of
- * a small commit's check, so it starts as soon as the config file is found (its folder is
- * the root), the stage folder held first as always. The untracked files are asked for
- * before `hideUntracked` is known and dropped when it is false. Where the root cannot be
- * known yet (no config found), or the loaded config's root is another, it all happens
- * after the load, as before.
+ * Git's pass over the tree is most of a small commit's check, so it starts as soon as the
+ * config file is found, the stage folder held first. Without a root yet (no config), or
+ * with another root after loading, it all happens after the load.
  */
 export function beginStagedCheck(
   cwd: string,
@@ -90,24 +81,21 @@ export function beginStagedCheck(
   };
 }
 
-/** The stage folder held (unless a dry run) and git's survey started, for the root `root`. */
 interface Prepared {
   readonly root: string;
-  /** Null outside a git work tree: {@link openPrepared} says so. */
   readonly top: string | null;
   readonly stateDir: string;
   readonly gitDir: string | null;
-  /** The held stage folder; null in a dry run or without a git folder. */
+  /** null in a dry run or without a git folder. */
   readonly dir: string | null;
   survey: SurveyStart | null;
-  /** When git's survey began: what it found equal to the index was so then. */
+  /** What it found equal to the index was so then. */
   surveyedAt: number;
-  /** The index file's stamp before git's survey read it (see index-changed.ts). */
+  /** See index-changed.ts. */
   readonly indexStamp: string | null;
-  /** Whether the stage folder is still held by this preparation. */
   held: boolean;
   readonly letGo: () => void;
-  /** Not used after all (another root): let the stage folder go. */
+  /** Another root after all: let the stage folder go. */
   abandon(): void;
 }
 
@@ -143,9 +131,8 @@ function prepare(
     },
   };
   if (top === null) return prepared;
-  // The stage folder is held before the tree is looked at, for the whole check: a second
-  // check must never survey a tree the first has set aside, then fix and stage the
-  // unstaged work the first puts back meanwhile. Holding it costs a folder and a rename.
+  // Held before the tree is looked at, for the whole check: a second check must never
+  // survey a tree the first has set aside, then stage the work the first puts back.
   const hold: Omit<Journal, "pid" | "started"> = {
     version: 1,
     top,
@@ -209,8 +196,7 @@ async function openPrepared(
     process.off("exit", letGo);
     return { files, finish: async () => true, runStarted: () => {}, runEnded: () => {} };
   }
-  // What sets work aside, stages fixes and puts work back is loaded only when there is
-  // some: a commit whose staged files are as they are on disk (most) never needs it.
+  // Loaded only when there is work to set aside: most commits' staged files are as on disk.
   const hide = (): Promise<typeof import("../stage/hide.ts")> => import("../stage/hide.ts");
   if (survey.bits.size > 0) survey.unstaged.push(...(await hide()).bitsToSetAside(top, survey));
   const nothingAside = survey.unstaged.length === 0 && survey.untracked.length === 0;
@@ -352,7 +338,7 @@ async function openPrepared(
   };
 }
 
-/** Claim the stage folder; false while another check holds it, a CpilotError when it cannot be made. */
+/** false while another check holds it; a CpilotError when it cannot be made. */
 function claim(dir: string, hold: Omit<Journal, "pid" | "started">): boolean {
   try {
     return claimStage(dir, hold, { durable: false });
@@ -365,12 +351,9 @@ function claim(dir: string, hold: Omit<Journal, "pid" | "started">): boolean {
 }
 
 /**
- * `check --staged` checks what is staged in the config's repository. Run in another one (a
- * nested repository or submodule below the config, whose own commit runs the hook; a
- * --config into another repository), it checked that other repository's staged files and
- * passed or failed the commit on them, the commit's own never looked at. Found by stats
- * alone (the `.git` nearest above `cwd`); a GIT_DIR or GIT_WORK_TREE still set names the
- * repository itself, and is trusted.
+ * Run in another repository (a nested one or submodule whose own commit runs the hook, a
+ * --config into another), the check would judge that repository's staged files, never the
+ * commit's own. Found by stats alone; a GIT_DIR or GIT_WORK_TREE still set is trusted.
  */
 function assertSameRepository(cwd: string, top: string, root: string): void {
   if (process.env.GIT_DIR || process.env.GIT_WORK_TREE) return;
@@ -394,11 +377,9 @@ function assertSameRepository(cwd: string, top: string, root: string): void {
 const REGULAR_MODES = new Set(["100644", "100755"]);
 
 /**
- * The project's content from what the survey read, so the result cache's keys need no
- * `git status` of their own: only where nothing was set aside (every untracked file was
- * asked for and there were none), the staged files were found as the index holds them, no
- * index bit hides a file's copy, no submodule was left out of the survey, and each staged
- * file is a regular file or a deletion. Anything else: null, and git is asked again.
+ * From what the survey read, so the cache's keys need no `git status`: only when nothing
+ * was set aside, the staged files matched the index, no index bit or submodule hides a
+ * file, and each is a regular file or a deletion. Else null: git is asked again.
  */
 function seededProject(
   top: string,

@@ -7,7 +7,6 @@ import { parseFlags } from "./_common.ts";
 const USAGE =
   "cpilot check [PATHS...] [--staged | --changed [REF] | --all] [--only NAME] [--skip NAME] [--shard I/N [--durations FILE]] [--fail-on-change] [--new-only] [--dry-run] [--json | --format text|json|sarif|github] [--config PATH] | cpilot check --restore | cpilot check --merge FILE...";
 
-/** Run the project's callbacks on a set of files, as a pre-commit hook or in CI. */
 export async function checkCommand(
   args: string[],
   options: { signal: AbortSignal; cwd: string },
@@ -106,7 +105,6 @@ export async function checkCommand(
   );
 }
 
-/** `cpilot check --restore`: put back what an interrupted `check --staged` set aside. */
 async function restoreCommand(cwd: string): Promise<number> {
   const { pendingStage } = await import("../util/pending-stage.ts");
   const { recoverStage } = await import("../stage/recover.ts");

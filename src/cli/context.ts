@@ -34,7 +34,6 @@ exit 0 all applied, 1 some block failed, 2 usage error`;
 
 const HELP_HINT = 'run "cpilot context apply --help"';
 
-/** A usage problem: exit 2 with the help hint. */
 function usage(message: string, hint = HELP_HINT): CpilotError {
   return new CpilotError(message, { hint, exitCode: 2 });
 }
@@ -44,7 +43,7 @@ function printError(err: CpilotError): number {
   return err.exitCode;
 }
 
-/** The git top-level of `cwd`, else `cwd`. */
+/** Else `cwd`. */
 function projectRoot(cwd: string): string {
   return gitRoot(cwd) ?? cwd;
 }
@@ -113,7 +112,6 @@ const WHY: Record<FollowEnd, string> = {
   idle: "no growth",
 };
 
-/** Follow `path` until SIGINT (or `signal`), its removal, or `idleExitMs` without growth. */
 async function follow(
   path: string,
   idleExitMs: number | undefined,
@@ -133,11 +131,7 @@ async function follow(
   }
 }
 
-/**
- * Run `cpilot context <args>` (args after "context"). Human text goes to stderr, the JSON
- * document (with --json) to stdout. Returns the exit code; never exits the process.
- * `--follow` stops on SIGINT, or when `options.signal` (the run's AbortSignal) aborts.
- */
+/** Text for people on stderr, JSON (with --json) on stdout. Returns the exit code; never exits the process. */
 export async function contextCommand(
   args: string[],
   options: { signal?: AbortSignal } = {},

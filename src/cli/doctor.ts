@@ -1,8 +1,4 @@
-/**
- * `cpilot doctor`: for each agent found here, is cpilot wired in (hooks, MCP)? Does the
- * project's config load? Does every callback's command exist? A table for people, or
- * `--json`; exit 0 when all is well, 1 when a problem was found.
- */
+/** `cpilot doctor`: is cpilot wired into each agent here, does the config load, does each callback's command exist? */
 
 import { homedir } from "node:os";
 import { dirname, resolve } from "node:path";
@@ -37,7 +33,6 @@ export async function doctorCommand(args: string[], ctx: { cwd: string }): Promi
   return report.problems === 0 ? 0 : 1;
 }
 
-/** `cpilot doctor --prove <agent>`: see src/doctor/prove.ts. Exit 0 when the proof holds. */
 async function proveCommand(
   name: string,
   configPath: string | undefined,

@@ -1,6 +1,6 @@
 import type { Outcome } from "../model/outcome.ts";
 
-/** `failOnChange` as configured: "ci" (default) counts only where `CI` is set. */
+/** "ci" (default) counts only where `CI` is set. */
 export function failOnChangeActive(
   mode: "ci" | "always" | "never" | undefined,
   flag: boolean,
@@ -13,10 +13,7 @@ export function failOnChangeActive(
   return ci !== undefined && ci !== "" && ci !== "0" && ci.toLowerCase() !== "false";
 }
 
-/**
- * A check where callbacks rewrote files, turned into a failure that says so: in CI a
- * formatter that "passes" by rewriting means the committed code was not formatted.
- */
+/** In CI a formatter that "passes" by rewriting means the committed code was not formatted. */
 export function failOnChanges(outcome: Outcome): Outcome {
   if (outcome.resyncs.length === 0) return outcome;
   const n = outcome.resyncs.length;

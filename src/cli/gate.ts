@@ -26,7 +26,6 @@ const err = (text: string): void => {
   writeErr(text.endsWith("\n") ? text : `${text}\n`);
 };
 
-/** Split argv into flags with values, boolean flags and positionals. */
 function parse(
   args: string[],
   valued: readonly string[],

@@ -67,7 +67,7 @@ const EXAMPLE: CallbackSpec = {
   timeout: 10,
 };
 
-/** `cpilot init`: propose callbacks for what the project runs, show them, write on yes. */
+/** Propose callbacks for what the project runs, show them, write on yes. */
 export async function initCommand(args: string[], options: { cwd: string }): Promise<number> {
   if (args.includes("--help") || args.includes("-h")) throw new HelpRequest(INIT_HELP);
   const { values } = parseFlags(
@@ -191,11 +191,7 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
   return 0;
 }
 
-/**
- * The plan's word on each proposed callback whose program this machine lacks (golangci-lint
- * proposed from a .golangci.yaml on a machine without it): said before the first check fails
- * on it with exit 127.
- */
+/** Said before the first check fails on it with exit 127. */
 function missingTools(callbacks: readonly CallbackSpec[], root: string): string[] {
   const lines: string[] = [];
   for (const c of callbacks) {
@@ -211,14 +207,13 @@ function missingTools(callbacks: readonly CallbackSpec[], root: string): string[
   return lines;
 }
 
-/** What the project runs, each formatter proven in check mode on the project's files first. */
+/** Each formatter proven in check mode on the project's files first. */
 function provenDetection(root: string): Detection {
   const found = detectProject(root);
   const proven = proveFormatters(root, found.proposals);
   return { ...found, proposals: proven.proposals, notes: [...found.notes, ...proven.notes] };
 }
 
-/** Add .cpilot/ (run logs, local state) to the repository's .gitignore. */
 function ignoreStateDir(root: string): void {
   const top = gitRoot(root);
   if (top === null) return;
@@ -233,7 +228,7 @@ function ignoreStateDir(root: string): void {
   say(`added ${STATE_DIR}/ (run logs and local state) to .gitignore`);
 }
 
-/** `--from TOOL`: the hook runner's config as init's detection; an error when it is not here. */
+/** An error when the hook runner's config is not here. */
 async function migrateFrom(source: string, root: string) {
   const { migrate, SOURCES } = await import("../init/migrate/index.ts");
   if (!(source in SOURCES)) {

@@ -2,7 +2,6 @@ import { installGitHook, uninstallGitHook } from "../githook/install.ts";
 import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 
-/** `cpilot install git` / `cpilot uninstall git`: the pre-commit hook (see ../githook/). */
 export function installGitCommand(
   action: "install" | "uninstall",
   args: string[],

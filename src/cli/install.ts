@@ -1,4 +1,3 @@
-/** `cpilot install <agent>` / `cpilot uninstall <agent>`: cpilot's hooks in the agent's config. */
 import { homedir } from "node:os";
 import { dirname } from "node:path";
 import { AGENTS, agentNamed } from "../agents/all-agents.ts";
@@ -13,11 +12,7 @@ import { loadConfigQuietly, NO_CONFIG_YET, parseFlags } from "./_common.ts";
 const usage = (): string =>
   `cpilot install|uninstall ${AGENT_NAMES.join("|")} [--project | --local | --user] [--trust-project] [--mod] [--config PATH] | cpilot install|uninstall git`;
 
-/**
- * Merge cpilot's hooks into (or take them out of) the agent's config, keeping everything
- * that is not cpilot's; the agent's `install` decides the file and words the result.
- * `--mcp` goes to the MCP server entry instead, `git` to the git hooks.
- */
+/** Keeps everything not cpilot's; `--mcp` goes to the MCP entry instead, `git` to the git hooks. */
 export async function installCommand(
   action: "install" | "uninstall",
   args: string[],

@@ -5,7 +5,6 @@ import { writeErr, writeOut } from "../platform/stdio.ts";
 import { renderTable } from "../ui/table.ts";
 import { parseFlags } from "./_common.ts";
 
-/** `cpilot list`: the callbacks table (name, description, pattern, blocking, enabled). */
 export async function listCommand(args: string[], options: { cwd: string }): Promise<number> {
   const { values } = parseFlags(
     args,

@@ -8,7 +8,6 @@ import { CpilotError } from "../util/errors.ts";
 import { STATE, statePath } from "../util/state-layout.ts";
 import { parseFlags } from "./_common.ts";
 
-/** `cpilot logs [RUN_ID]`: one run's full output, or a list of recent runs. */
 export async function logsCommand(args: string[], options: { cwd: string }): Promise<number> {
   const { values, positionals } = parseFlags(
     args,

@@ -6,10 +6,7 @@ import { parseFlags } from "./_common.ts";
 
 const USAGE = "cpilot mcp [--root DIR] [--config PATH] [--batch-window MS] [--session ID]";
 
-/**
- * `cpilot mcp`: an MCP server on stdio whose edit tools run the write gate and the
- * project's callbacks. Returns when the client closes stdin.
- */
+/** Returns when the client closes stdin. */
 export async function mcpCommand(
   args: string[],
   options: { cwd: string; signal: AbortSignal },
@@ -68,11 +65,6 @@ export async function mcpCommand(
 const INSTALL_USAGE =
   "cpilot install|uninstall <agent> --mcp [--user] [--command CMD] [--config PATH]";
 
-/**
- * `cpilot install <agent> --mcp` / `cpilot uninstall <agent> --mcp`: add (or remove) the
- * `cpilot mcp` server entry in the agent's MCP config. `src/cli/install.ts` hands `--mcp`
- * here.
- */
 export async function mcpInstallCommand(
   action: "install" | "uninstall",
   args: string[],

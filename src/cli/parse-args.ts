@@ -1,9 +1,6 @@
 /**
- * The strict subset of node:util's parseArgs the commands use: long options (`--name`,
- * `--name=value`, `--name value`), short ones (`-h`, `-abc`, `-n 5`, `-n5`), `multiple`,
- * positionals, and `--` ending the options. Errors start with node's own first sentence
- * (but for an unknown letter in a group, `-yx`: node says 'x', this says '-x').
- * Why not parseArgs: loading node:util under Bun would slow every command's start.
+ * The strict subset of node:util's parseArgs the commands use. Errors start with node's own
+ * first sentence. Not parseArgs itself: loading node:util under Bun slows every start.
  */
 export interface FlagSpec {
   readonly type: "boolean" | "string";

@@ -6,10 +6,7 @@ import { formatDuration, say } from "../ui/style.ts";
 import { renderTable } from "../ui/table.ts";
 import { parseFlags } from "./_common.ts";
 
-/**
- * The project root for commands that must work with a broken config (ps, stop): the
- * folder of --config or of the nearest config file, else the current folder.
- */
+/** For commands that must work with a broken config (ps, stop): --config's folder, the nearest config's, else cwd. */
 export function supervisionRoot(cwd: string, explicit: string | undefined): string {
   if (explicit !== undefined) return dirname(resolve(cwd, explicit));
   const found = findConfig(cwd);
@@ -32,10 +29,7 @@ function rows(records: readonly RunningRecord[], now: number): string[][] {
   ]);
 }
 
-/**
- * `cpilot ps`: what runs now in this project, across every cpilot process. Records of
- * runs that are gone are dropped, and runs whose owner exited are stopped first.
- */
+/** Across every cpilot process; runs whose owner exited are stopped first. */
 export async function psCommand(args: string[], options: { cwd: string }): Promise<number> {
   const { values } = parseFlags(
     args,

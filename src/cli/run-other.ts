@@ -1,9 +1,7 @@
 /**
- * `cpilot run -- <agent>` for agents that cannot take hooks for one session. An agent whose hooks already
- * call cpilot (`cpilot install <agent>`) just runs; any other command runs under the
- * watcher. Gemini CLI cannot be given hooks for one session: the only settings file it
- * takes from the environment (GEMINI_CLI_SYSTEM_SETTINGS_PATH) must be owned by root in
- * folders no one else can write, which a temp file never is.
+ * `cpilot run -- <agent>` for agents that cannot take hooks for one session: one whose hooks
+ * already call cpilot just runs; anything else runs under the watcher. Gemini CLI cannot: the only
+ * settings file it takes from the environment must be root-owned in folders no one else can write.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -20,7 +18,6 @@ import { DEFAULT_QUIET_MS } from "../watch/watch-session.ts";
 
 const USAGE = "cpilot run [--quiet-ms MS] -- <agent command> [ARGS...]";
 
-/** `--quiet-ms N` before `--`, else CPILOT_WATCH_QUIET_MS, else 300. */
 function takeOptions(args: string[]): { quietMs: number; argv: string[] } {
   let quietMs = Number(process.env.CPILOT_WATCH_QUIET_MS) || DEFAULT_QUIET_MS;
   let i = 0;
@@ -53,7 +50,8 @@ export async function runOtherAgent(
   const root = configPath === null ? ctx.cwd : dirname(configPath);
   const home = process.env.HOME || homedir();
   const places = agent === undefined ? [] : await agent.hookPlaces(root, home, process.env);
-  // hooks the agent runs: written, and not skipped by it (or skipped only without an argument given)
+  // hooks the agent runs: written, and not skipped by it (or skipped only without an argument
+  // given)
   const live = places.filter(
     (p) =>
       p.wired &&
@@ -74,7 +72,6 @@ export async function runOtherAgent(
   return runWatched(command, rest, { cwd: ctx.cwd, quietMs, spawnAgent: ctx.spawnAgent });
 }
 
-/** The agent's own hooks call cpilot: just run it, with a summary of the runs at the end. */
 async function runWithHooks(
   command: string,
   args: string[],

@@ -20,15 +20,13 @@ import { CpilotError } from "../util/errors.ts";
 const USAGE =
   "cpilot run -- <agent> [ARGS...]   (Claude Code gets hooks for the session, any other command a watcher unless its hooks call cpilot)";
 
-/** Signals passed on to the agent. SIGINT/SIGQUIT only when no terminal sent them to it already. */
+/** SIGINT/SIGQUIT only when no terminal sent them to the agent already. */
 const FORWARDED = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT", "SIGUSR1", "SIGUSR2"] as const;
 
 /**
- * Start the agent with cpilot wired in for this session (the agent's `sessionArgs`: Claude
- * Code takes a temp settings file by `--settings`), the terminal passed through, signals
- * forwarded, the agent's exit code returned, and a summary of the session's callback runs
- * printed on stderr at the end. An agent that cannot take hooks for one session, and any
- * other command, goes to ./run-other.ts.
+ * The agent's `sessionArgs` wire cpilot in for this session; the terminal passes through,
+ * signals are forwarded, its exit code returned. Other agents and commands go to
+ * ./run-other.ts.
  */
 export async function runCommand(args: string[], ctx: { cwd: string }): Promise<number> {
   useLongLivedJit(); // it lives as long as the agent's session
@@ -81,11 +79,7 @@ export async function runCommand(args: string[], ctx: { cwd: string }): Promise<
   }
 }
 
-/**
- * The session's hook listener (src/hook/http-listener.ts), or null with a line on
- * stderr when it cannot start: the session then gets command hooks only, as before.
- * `CPILOT_HOOK_HTTP=0` asks for command hooks only.
- */
+/** null with a line on stderr when it cannot start: the session then gets command hooks only. `CPILOT_HOOK_HTTP=0` asks for that. */
 async function startListener(agent: Agent, cwd: string, env: NodeJS.ProcessEnv) {
   const flag = process.env.CPILOT_HOOK_HTTP;
   if (flag === "0" || flag === "false" || flag === "off") return null;
@@ -121,10 +115,9 @@ export function spawnAgent(
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  // This command owns the terminal's signals while the agent runs: main.ts's handlers
-  // would abort (and on a second Ctrl-C exit) under a still-running agent. They go once the
-  // forwarders below are in: with no listener at all for a moment, a SIGTERM that came just
-  // as the agent started killed cpilot outright and left the agent running, orphaned.
+  // This command owns the terminal's signals while the agent runs (main.ts's would abort
+  // under a running agent). They go only once the forwarders are in: with no listener for a
+  // moment, a SIGTERM would kill cpilot and leave the agent orphaned.
   const mainHandlers = (["SIGINT", "SIGTERM"] as const).map(
     (signal) => [signal, process.listeners(signal)] as const,
   );
@@ -165,9 +158,8 @@ export function spawnAgent(
 }
 
 /**
- * The environment with 127.0.0.1 in NO_PROXY when a proxy is set: Claude Code 2.1.330 sends
- * an http hook through HTTP(S)_PROXY unless NO_PROXY names its host, and a proxy cannot
- * reach this machine's loopback, so every check result would be lost without a word.
+ * Claude Code sends an http hook through HTTP(S)_PROXY unless NO_PROXY names its host, and
+ * a proxy cannot reach this loopback: every result would be lost without a word.
  */
 function bypassProxyForLoopback(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const proxied = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"].some(

@@ -13,11 +13,7 @@ import { supervisionRoot } from "./ps.ts";
 
 const USAGE = "cpilot stop RUN_ID... | --session ID | --all [--json] [--config PATH]";
 
-/**
- * `cpilot stop RUN_ID`: stop a running run, its whole process group (SIGTERM, then SIGKILL
- * after the grace period), from any shell. `--session ID` stops what a session started
- * (persist runs too: they were asked for by name), `--all` everything.
- */
+/** Its whole process group, from any shell. `--session ID`: what a session started (persist runs too); `--all`: everything. */
 export async function stopCommand(args: string[], options: { cwd: string }): Promise<number> {
   const { values, positionals } = parseFlags(
     args,

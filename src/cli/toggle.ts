@@ -4,10 +4,7 @@ import { say } from "../ui/style.ts";
 import { CpilotError } from "../util/errors.ts";
 import { assertKnownNames, parseFlags } from "./_common.ts";
 
-/**
- * `cpilot enable|disable NAME... | --all`: pause or resume callbacks for this project only.
- * Kept in `.cpilot/state.json`, so the config (and its review) stays untouched.
- */
+/** For this project only, in `.cpilot/state.json`, so the config (and its review) stays untouched. */
 export async function toggleCommand(
   on: boolean,
   args: string[],

@@ -1,5 +1,3 @@
-/** Where and what to insert to append content at the end of a section or a file. */
-
 import { isListLine } from "./_edit.ts";
 import { blocksIn, parseItem, trimBlankEnd } from "./blocks.ts";
 import { isBlank, type MdLine } from "./markdown.ts";
@@ -11,10 +9,7 @@ function endsInFence(lines: readonly MdLine[], at: number): boolean {
   return previous?.fence === "open" || previous?.fence === "body";
 }
 
-/**
- * Append `content` after the last non-blank line of the region `[heading + 1, to)` (or of
- * the whole file when `heading` is null): a blank line before it, except between list items.
- */
+/** After the region's last non-blank line (the whole file when `heading` is null); a blank line before it, except between list items. */
 export function appendInto(
   lines: readonly MdLine[],
   heading: number | null,
@@ -36,10 +31,9 @@ export function appendInto(
 }
 
 /**
- * Where the last block that can reach `at` may start, at or after `from`: no block that
- * starts before a heading, an unindented list item, or an unindented line after a blank
- * line runs past it, so the blocks ending at `at` are found from there without reading the
- * whole region.
+ * No block that starts before a heading, an unindented list item, or an unindented line
+ * after a blank line runs past it, so the blocks ending at `at` are found from there
+ * without reading the whole region.
  */
 function lastTopBlock(lines: readonly MdLine[], from: number, at: number): number {
   for (let i = at - 1; i > from; i--) {
@@ -50,7 +44,7 @@ function lastTopBlock(lines: readonly MdLine[], from: number, at: number): numbe
   return from;
 }
 
-/** The heading level for a new section: the usual level of the file's sections, else 2. */
+/** The usual level of the file's sections, else 2. */
 export function newSectionLevel(lines: readonly MdLine[], headings?: readonly number[]): number {
   const levels =
     headings === undefined
@@ -70,7 +64,6 @@ export function newSectionLevel(lines: readonly MdLine[], headings?: readonly nu
   return best;
 }
 
-/** Append a new `level` heading `name` with `content` under it at the end of the file. */
 export function createSection(
   lines: readonly MdLine[],
   name: string,

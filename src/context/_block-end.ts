@@ -1,10 +1,9 @@
-/** Finds where a `<context-update>` block's content ends, knowing about code fences. */
+/** Where a `<context-update>` block's content ends, knowing about code fences. */
 
 export type BlockEnd =
   | { kind: "closed"; contentEnd: number; end: number }
   /** Another opening tag (outside a fence) came first: this block was never closed. */
   | { kind: "interrupted"; at: number }
-  /** No closing tag yet. */
   | { kind: "open" };
 
 const CLOSE = /<\/context-update>/gi;
@@ -18,9 +17,8 @@ const OPEN = /<context-update(?=[\s/>]|$)/i;
 const FENCE_OPEN = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
 
 /**
- * Scan the content from `from` (just after the opening tag's `>`). The first
- * `</context-update>` outside a code fence closes the block; inside a fence it is content.
- * When `final` and a fence never closes, the first closing tag anywhere is used instead.
+ * The first `</context-update>` outside a code fence closes the block. When `final` and a
+ * fence never closes, the first closing tag anywhere is used instead.
  */
 export function findBlockEnd(text: string, from: number, final: boolean): BlockEnd {
   let close = nextClose(text, from);

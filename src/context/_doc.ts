@@ -1,40 +1,36 @@
 /**
- * A markdown document held as scanned lines across the updates of one batch: each update
- * changes the lines it touches and scans only those (and the lines after them whose fence
- * state it changed), and its diff is taken around them, so a batch of N updates costs what
- * its changes cost, not N copies of the document. The text is joined once, to be written.
+ * A markdown document held as scanned lines across one batch's updates: each update
+ * rescans and diffs only the lines it touches, so a batch of N updates costs what its
+ * changes cost, not N copies of the document.
  */
 import { lineLabel } from "./blocks.ts";
 import { type Fence, fenceAfter, type MdLine, scanLine, splitLines } from "./markdown.ts";
 import { normalizeLabel } from "./match.ts";
 
-/** Work done by every document, for tests that count it: lines scanned, joined, diffed. */
+/** For tests that count the work. */
 export const docWork = { scanned: 0, joined: 0, diffed: 0 };
 
-/** One replacement of lines: what was at `start`, and how many lines took its place. */
 interface Change {
   readonly start: number;
   readonly removed: readonly MdLine[];
   readonly added: number;
 }
 
-/** Lines that changes replaced: `[start, end)` of the file now, and what they held. */
+/** `[start, end)` of the file now, and what they held. */
 interface Region {
   readonly start: number;
   readonly end: number;
   readonly old: readonly MdLine[];
 }
 
-/** A stretch of the file around changes, before and after (see diffSince). */
 export interface DiffStretch {
   readonly before: string;
   readonly after: string;
-  /** Its first line's number (from 0) in the file before the changes, and after. */
+  /** From 0, in the file before the changes, and after. */
   readonly oldFirst: number;
   readonly newFirst: number;
 }
 
-/** A point to go back to (`undoTo`) or to diff from (`diffSince`). */
 export type DocMark = number;
 
 const utf8Bytes = (line: { text: string; eol: string }): number =>
@@ -51,14 +47,14 @@ const joinLines = (lines: readonly MdLine[]): string => {
 };
 
 export class MdDoc {
-  /** The lines; never changed in place (a change replaces line objects). */
+  /** Never changed in place: a change replaces line objects. */
   lines: MdLine[] = [];
   private bytes = 0;
   private crlf = 0;
   private lf = 0;
   private headingIndex: number[] | null = null;
   private log: Change[] = [];
-  /** Lines by the normalized label a block starting there would have; built when first asked. */
+  /** By the normalized label a block starting there would have; built when first asked. */
   private labels: Map<string, Set<MdLine>> | null = null;
 
   constructor(text: string) {
@@ -72,7 +68,7 @@ export class MdDoc {
     docWork.scanned += this.lines.length;
   }
 
-  /** "\r\n" when most line endings are CRLF, else "\n" (a text without line endings: "\n"). */
+  /** CRLF when most line endings are; "\n" for a text without any. */
   get eol(): "\n" | "\r\n" {
     return this.crlf > this.lf ? "\r\n" : "\n";
   }
@@ -82,13 +78,11 @@ export class MdDoc {
     return this.bytes;
   }
 
-  /** The whole text, joined. */
   text(): string {
     docWork.joined += this.lines.length;
     return joinLines(this.lines);
   }
 
-  /** The indexes of the heading lines, in order. */
   headings(): number[] {
     if (this.headingIndex === null) {
       const found: number[] = [];
@@ -100,7 +94,6 @@ export class MdDoc {
     return this.headingIndex;
   }
 
-  /** The indexes of the lines whose block label normalizes to `wanted`, in order. */
   labelled(wanted: string): number[] {
     if (this.labels === null) {
       this.labels = new Map();
@@ -111,16 +104,11 @@ export class MdDoc {
     return [...found].map((line) => this.lines.indexOf(line)).sort((a, b) => a - b);
   }
 
-  /** Where the changes stand now: `undoTo` it, or `diffSince` it. */
   mark(): DocMark {
     return this.log.length;
   }
 
-  /**
-   * Replace lines `[start, end)` with `insert`, as a text splice that keeps line endings:
-   * new lines take the document's line ending, every line but the last keeps one, and a
-   * file that ended without a final newline still does (one that had one still has it).
-   */
+  /** Keeps line endings: new lines take the document's, and a missing final newline stays missing. */
   splice(start: number, end: number, insert: readonly string[]): void {
     const finalNewline = this.lines.length === 0 || this.lines.at(-1)?.eol !== "";
     const eol = this.eol;
@@ -147,7 +135,7 @@ export class MdDoc {
     this.rescanFrom(start + added.length, fence, oldOut);
   }
 
-  /** Give line `index` new text, keeping its line ending. */
+  /** Keeps its line ending. */
   setText(index: number, text: string): void {
     const old = this.lines[index] as MdLine;
     const fence = this.fenceBefore(index);
@@ -157,7 +145,6 @@ export class MdDoc {
     this.rescanFrom(index + 1, fenceAfter(line, fence), fenceAfter(old, fence));
   }
 
-  /** Take back every change since `mark`. */
   undoTo(mark: DocMark): void {
     while (this.log.length > mark) {
       const change = this.log.pop() as Change;
@@ -175,13 +162,10 @@ export class MdDoc {
   }
 
   /**
-   * What changed since `mark`, as stretches of the file with `context` unchanged lines
-   * around each group of changes: each stretch's text before and after, and the line
-   * numbers (from 0) where it starts in the file before and after. Only the lines around
-   * the changes are read, however far apart they are.
+   * Stretches of the file with `context` unchanged lines around each group of changes, their
+   * text before and after and where they start (from 0). Only lines near the changes are read.
    */
   diffSince(mark: DocMark, context: number): DiffStretch[] {
-    // The regions the changes replaced, in the file as it is now, with the lines they held.
     let regions: Region[] = [];
     for (const change of this.log.slice(mark)) {
       const end = change.start + change.removed.length;
@@ -197,7 +181,6 @@ export class MdDoc {
       const old: MdLine[] = [];
       let at = from;
       for (const r of touching.sort((a, b) => a.start - b.start)) {
-        // between regions, the lines are the change's own removed ones
         if (r.start > at)
           old.push(...change.removed.slice(at - change.start, r.start - change.start));
         old.push(...r.old);
@@ -211,13 +194,12 @@ export class MdDoc {
         (a, b) => a.start - b.start,
       );
     }
-    // A diff may slide a change along lines equal to its own (blank lines): each stretch
-    // reaches twice the context past the changes, so the hunks come out as in the whole file.
+    // A diff may slide a change along equal lines (blanks): each stretch reaches twice the
+    // context past the changes, so the hunks come out as in the whole file.
     const margin = 2 * context;
     const stretches: DiffStretch[] = [];
     let growth = 0; // lines the regions before this one added
     for (let i = 0; i < regions.length; ) {
-      // regions whose stretches would meet share one
       let j = i;
       while (
         j + 1 < regions.length &&
@@ -286,7 +268,7 @@ export class MdDoc {
     this.replace(index, 1, [{ ...(this.lines[index] as MdLine), eol }]);
   }
 
-  /** The fence open after line `index` (null outside one), from the lines' roles. */
+  /** null outside one. */
   private fenceAfterLine(index: number): Fence | null {
     const line = this.lines[index];
     if (line === undefined || line.fence === null || line.fence === "close") return null;
@@ -299,10 +281,7 @@ export class MdDoc {
     return index === 0 ? null : this.fenceAfterLine(index - 1);
   }
 
-  /**
-   * Scan again the lines from `index` while the fence state going into them (`fence`)
-   * differs from what it was before the change (`old`, followed along the old roles).
-   */
+  /** Only while the fence state going in differs from before the change (`old`). */
   private rescanFrom(index: number, fence: Fence | null, old: Fence | null): void {
     let now = fence;
     let before = old;

@@ -1,7 +1,5 @@
-/** Where a removal ends so that it leaves no doubled blank lines; what a list line is. */
 import { isBlank, type MdLine } from "./markdown.ts";
 
-/** Count blank lines going back from `index` (exclusive) and forward from `index` (inclusive). */
 function blanksBefore(lines: readonly MdLine[], index: number): number {
   let i = index;
   while (i > 0 && isBlank(lines[i - 1] as MdLine)) i--;
@@ -15,9 +13,8 @@ function blanksAfter(lines: readonly MdLine[], index: number): number {
 }
 
 /**
- * The range to delete so that removing block `[start, end)` leaves no doubled blank lines:
- * the blank lines after it go too when blank lines (or the file start) precede it, and the
- * blank lines before it go too when it ran to the end of the file.
+ * So that removing block `[start, end)` leaves no doubled blank lines: the blanks after it
+ * go when blanks (or the file start) precede it, those before it when it ran to the end.
  */
 export function removalRange(
   lines: readonly MdLine[],
@@ -31,7 +28,7 @@ export function removalRange(
   return { start, end };
 }
 
-/** True when the line (or its list item) is a list entry, for "no blank line between items". */
+/** For "no blank line between list items". */
 export function isListLine(text: string): boolean {
   return /^\s*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/.test(text);
 }

@@ -1,4 +1,3 @@
-/** The in-memory state of each file a batch touches, and writing them out at the end. */
 import type { Target } from "../util/contained-write.ts";
 import { encodeUtf8 } from "../util/utf8-text.ts";
 import type { MdDoc } from "./_doc.ts";
@@ -6,24 +5,18 @@ import { writeContextFile } from "./_write.ts";
 import type { UpdateResult } from "./types.ts";
 
 export interface FileState {
-  /** Real path to write. */
   path: string;
   /** Relative to the context directory, for diffs. */
   relative: string;
-  /** Bytes as read; null when the file did not exist. */
+  /** null when the file did not exist. */
   original: Uint8Array | null;
-  /** The document after the batch's updates so far; null while the file does not exist. */
+  /** null while the file does not exist. */
   doc: MdDoc | null;
   bom: boolean;
-  /** The successful results that changed this file. */
   results: UpdateResult[];
 }
 
-/**
- * Write every changed file, each through `open` (its folder held and checked). A file that
- * cannot be written is left as it was, and each update that changed it turns into a failure
- * saying so.
- */
+/** A file that cannot be written is left as it was, and each update that changed it becomes a failure. */
 export function writeFiles(
   states: Iterable<FileState>,
   backup: boolean,

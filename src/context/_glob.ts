@@ -26,7 +26,7 @@ function toRegExp(pattern: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** True when the posix path `path` matches one of `patterns`; dot-files only match literally. */
+/** Dot-files only match literally. */
 export function matchesGlob(path: string, patterns: readonly string[]): boolean {
   return patterns.some((pattern) => {
     let re = cache.get(pattern);

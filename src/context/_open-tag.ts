@@ -1,5 +1,3 @@
-/** Reads the attributes of a `<context-update …>` opening tag, which may span lines. */
-
 export type OpenTag =
   | { kind: "ok"; attributes: Map<string, string>; end: number; selfClosing: boolean }
   | { kind: "bad"; message: string }
@@ -51,9 +49,8 @@ function readValue(
 }
 
 /**
- * Parse attributes from `at` (just after `<context-update`) up to `>` or `/>`.
- * Values may be double-quoted, single-quoted or bare. "incomplete" means the text ended
- * inside the tag (a log still being written); "bad" means it can never become a tag.
+ * Values may be double-quoted, single-quoted or bare. "incomplete": the text ended inside
+ * the tag (a log still being written); "bad": it can never become a tag.
  */
 export function readOpenTag(text: string, at: number): OpenTag {
   const attributes = new Map<string, string>();

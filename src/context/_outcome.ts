@@ -1,6 +1,6 @@
 import type { Lookup } from "./match.ts";
 
-/** An action that could not be applied: nothing changed. */
+/** Nothing changed. */
 export interface ActionFailure {
   ok: false;
   error: string;
@@ -8,17 +8,15 @@ export interface ActionFailure {
   candidates?: string[];
 }
 
-/** What one action did to a document it changed in place. */
 export type DocOutcome =
   | {
       ok: true;
       warnings: string[];
-      /** Normalized labels of the blocks this action changed (for conflict warnings). */
+      /** Normalized labels, for conflict warnings. */
       touched: string[];
     }
   | ActionFailure;
 
-/** What one action does to a document's text, before any file is touched. */
 export type ActionOutcome = (Extract<DocOutcome, { ok: true }> & { text: string }) | ActionFailure;
 
 export interface ActionContext {
@@ -28,7 +26,6 @@ export interface ActionContext {
   now: Date;
 }
 
-/** A failed outcome; `hint` and `candidates` only when there is something to say. */
 export function failure(error: string, hint?: string, candidates?: string[]): ActionFailure {
   const outcome: ActionFailure = { ok: false, error };
   if (hint !== undefined) outcome.hint = hint;
@@ -36,7 +33,6 @@ export function failure(error: string, hint?: string, candidates?: string[]): Ac
   return outcome;
 }
 
-/** Turn a lookup that found nothing, or too much, into the failure to report. */
 export function lookupFailure<T>(
   lookup: Exclude<Lookup<T>, { kind: "found" }>,
   what: string,

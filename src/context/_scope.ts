@@ -2,7 +2,6 @@ import { type ActionOutcome, lookupFailure } from "./_outcome.ts";
 import type { MdLine } from "./markdown.ts";
 import { describe, findSection, sectionBody } from "./match.ts";
 
-/** The lines to search: a named section's body, or the whole file. */
 export function resolveScope(
   lines: readonly MdLine[],
   section: string | undefined,

@@ -1,7 +1,6 @@
-/** Ranking of near misses for "did you mean" lists. */
 import { editDistance } from "../util/edit-distance.ts";
 
-/** The `limit` entries of `options` nearest to `target`, nearest first, ties in input order. */
+/** Nearest first, ties in input order. */
 export function nearest<T>(
   target: string,
   options: readonly T[],

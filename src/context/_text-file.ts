@@ -1,4 +1,4 @@
-/** Reading and writing context files as UTF-8, keeping a byte-order mark when there is one. */
+/** Keeps a byte-order mark when there is one. */
 import { readFileIn, type VerifiedDir } from "../util/contained-write.ts";
 import { decodeUtf8 } from "../util/utf8-text.ts";
 import { MAX_CONTEXT_FILE_BYTES, mib } from "./limits.ts";
@@ -8,17 +8,14 @@ export type TextFile =
   | { kind: "missing" }
   | { kind: "error"; message: string };
 
-/** Decode a file's bytes as UTF-8 text; invalid UTF-8 is an error, not a lossy decode. */
+/** Invalid UTF-8 is an error, not a lossy decode. */
 export function decodeTextFile(bytes: Uint8Array): TextFile {
   const decoded = decodeUtf8(bytes);
   if (decoded === null) return { kind: "error", message: "it is not valid UTF-8" };
   return { kind: "ok", text: decoded.text, bom: decoded.bom, bytes };
 }
 
-/**
- * Read `name` in the held folder `dir` as UTF-8 text: not through a symlink put there
- * since the check, and not when it is too big to update in memory.
- */
+/** Not through a symlink put there since the check, and not when too big to update in memory. */
 export function readTextFileIn(dir: VerifiedDir, name: string): TextFile {
   const read = readFileIn(dir, name, MAX_CONTEXT_FILE_BYTES);
   switch (read.kind) {

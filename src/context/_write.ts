@@ -1,4 +1,4 @@
-/** Writing one context file: backup first, atomic replace, read-back check, restore on failure. */
+/** Backup first, atomic replace, read-back check, restore on failure. */
 import { readFileIn, removeFileIn, type Target, writeFileIn } from "../util/contained-write.ts";
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -11,10 +11,8 @@ function readOrNull(target: Target): Uint8Array | null {
 }
 
 /**
- * Write `bytes` to the file `target` (its folder held and checked) so that it ends up with
- * the new content or its old one, never a mix. `original` is the content before (null for
- * a new file); with `backup` it is copied to `NAME.bak` first, and a failed backup stops the
- * write. Throws an Error saying what happened.
+ * The file ends up with the new content or its old one, never a mix. With `backup` the old content
+ * goes to `NAME.bak` first, and a failed backup stops the write. Throws saying what happened.
  */
 export function writeContextFile(
   target: Target,

@@ -7,11 +7,7 @@ import type { UpdateCommand } from "./types.ts";
 
 export type { ActionContext, ActionOutcome } from "./_outcome.ts";
 
-/**
- * Apply one validated command to a document held as lines, in place. Failures (missing
- * section, id matching nothing or several blocks) come back as `ok: false` and change
- * nothing.
- */
+/** Failures (missing section, id matching nothing or several blocks) are `ok: false` and change nothing. */
 export function applyToDoc(doc: MdDoc, command: UpdateCommand, context: ActionContext): DocOutcome {
   switch (command.action) {
     case "add":
@@ -27,8 +23,7 @@ export function applyToDoc(doc: MdDoc, command: UpdateCommand, context: ActionCo
 }
 
 /**
- * Apply one validated command to a document's text. Pure: text in, text out. Failures
- * (missing section, id matching nothing or several blocks) come back as `ok: false`.
+ * Pure. Failures (missing section, id matching nothing or several blocks) are `ok: false`.
  *
  * @example
  * const out = applyAction("## Tasks\n\n- [ ] Ship\n", { file: "TASKS.md", action: "complete", id: "Ship", content: "" }, ctx);

@@ -6,10 +6,7 @@ import { scanMarkdown } from "./markdown.ts";
 import { describe, findSection, normalizeLabel } from "./match.ts";
 import type { UpdateCommand } from "./types.ts";
 
-/**
- * `add`: append the content at the end of the section (after its subsections), or at the
- * end of the file without a section. A missing section is created at the end of the file.
- */
+/** At the end of the section (after its subsections) or of the file; a missing section is created. */
 export function addAction(doc: MdDoc, command: UpdateCommand, file: string): DocOutcome {
   const lines = doc.lines;
   const headings = doc.headings();

@@ -12,22 +12,17 @@ import { type ContextFile, type ContextPlace, contextPlace, resolveContextFile }
 import type { ApplyOptions, ApplyReport, UpdateCommand, UpdateResult } from "./types.ts";
 import { DEFAULT_ALLOWED_FILES, validateUpdate } from "./validate.ts";
 
-/** Applies batches of updates; remembers backups and touched blocks across batches. */
+/** Remembers backups and touched blocks across batches. */
 export interface ContextSession {
-  /** Parse (when given text) and apply, writing each changed file once, atomically. */
+  /** Each changed file written once, atomically. */
   apply(input: string | readonly UpdateCommand[]): ApplyReport;
 }
 
-/** Changed lines a diff looks for at most: past that its cost grows with their square. */
+/** Past this a diff's cost grows with the square of the changed lines. */
 const MAX_DIFF_EDIT = 5000;
-/** Unchanged lines shown around a change, as `diff -u`. */
 const CONTEXT = 4;
 
-/**
- * A unified diff like `diff -u` / git's of the lines an update changed, "" when nothing
- * changed: each stretch of the file around its changes is diffed alone, its hunks numbered
- * as in the whole file.
- */
+/** Each stretch is diffed alone, its hunks numbered as in the whole file; "" when nothing changed. */
 function unifiedDiff(from: string, to: string, stretches: readonly DiffStretch[]): string {
   const hunks: string[] = [];
   for (const { before, after, oldFirst, newFirst } of stretches) {
@@ -77,7 +72,7 @@ function fail(
   return result;
 }
 
-/** Read a context file through its held, checked folder (a folder not there yet: no file). */
+/** Through its held, checked folder (a folder not there yet: no file). */
 function loadState(
   place: Extract<ContextPlace, { ok: true }>,
   target: Extract<ContextFile, { ok: true }>,
@@ -106,10 +101,7 @@ function loadState(
   };
 }
 
-/**
- * Start a session: several `apply` calls (e.g. blocks arriving from a followed log) share one
- * backup per file and warn when a later block touches a block an earlier one changed.
- */
+/** Several `apply` calls (blocks from a followed log) share one backup per file and warn on conflicting blocks. */
 export function createContextSession(options: ApplyOptions): ContextSession {
   const allowed = options.allowedFiles ?? DEFAULT_ALLOWED_FILES;
   const backedUp = new Set<string>();
@@ -196,8 +188,8 @@ export function createContextSession(options: ApplyOptions): ContextSession {
       const parsed =
         typeof input === "string" ? parseUpdates(input) : { updates: input, errors: [] };
       const place = contextPlace(options.contextDir, options.projectRoot);
-      // Read, change and write under the folder's lock, so concurrent updates (agents,
-      // hooks, CLIs) each see the others' writes; a dry run writes nothing and needs none.
+      // Under the folder's lock, so concurrent updates (agents, hooks, CLIs) see each other's
+      // writes.
       const lock =
         options.dryRun || !place.ok || parsed.updates.length === 0
           ? null
@@ -223,8 +215,7 @@ export function createContextSession(options: ApplyOptions): ContextSession {
 }
 
 /**
- * Apply every `<context-update>` block in `text` (or the given commands) in order, later
- * ones seeing earlier ones. Each changed file is written once, atomically.
+ * Later blocks see earlier ones; each changed file is written once, atomically.
  *
  * @example
  * const { results, parseErrors } = applyUpdates(agentReply, { contextDir: "/repo/.context", backup: true });

@@ -1,20 +1,19 @@
 import { isBlank, type MdLine } from "./markdown.ts";
 
-/** A matchable block of a markdown document: lines `start` to `end` (exclusive). */
+/** Lines `start` to `end` (exclusive). */
 export interface Block {
   kind: "heading" | "item" | "paragraph";
   start: number;
-  /** Exclusive; trailing blank lines are not part of the block. */
+  /** Trailing blank lines are not part of the block. */
   end: number;
-  /** The text an id is matched against: heading text, item text, or first line. */
+  /** Heading text, item text, or first line. */
   label: string;
-  /** For items: the checkbox state, when the item has one. */
   checked?: boolean;
 }
 
 const ITEM = /^(\s*)([-*+]|\d{1,9}[.)])(?:[ \t]+|$)(?:\[([ xX])\](?:[ \t]+|$))?(.*)$/;
 
-/** Indentation width of a line (a tab counts as 4). */
+/** A tab counts as 4. */
 function indent(text: string): number {
   let width = 0;
   for (const c of text) {
@@ -25,7 +24,6 @@ function indent(text: string): number {
   return width;
 }
 
-/** The list item on a line outside fences, if it is one. */
 export function parseItem(
   line: MdLine,
 ): { indent: number; checked: boolean | undefined; text: string } | undefined {
@@ -37,17 +35,13 @@ export function parseItem(
   return { indent: indent(match[1] ?? ""), checked, text: (match[4] ?? "").trim() };
 }
 
-/** Move `end` back over blank lines, not before `start`. */
 export function trimBlankEnd(lines: readonly MdLine[], start: number, end: number): number {
   let e = end;
   while (e > start && isBlank(lines[e - 1] as MdLine)) e--;
   return e;
 }
 
-/**
- * For the heading at `index`: where its section ends (next heading of the same or higher
- * level). `headings`, the heading lines' indexes in order, spares a walk over every line.
- */
+/** `headings`, the heading lines' indexes in order, spares a walk over every line. */
 export function sectionEnd(
   lines: readonly MdLine[],
   index: number,
@@ -75,7 +69,6 @@ export function sectionEnd(
   return lines.length;
 }
 
-/** Index after the fence that opens at `index` (or the end of the document). */
 function skipFence(lines: readonly MdLine[], index: number): number {
   let i = index + 1;
   while (i < lines.length && lines[i]?.fence === "body") i++;
@@ -117,10 +110,7 @@ function paragraphEnd(lines: readonly MdLine[], index: number, limit: number): n
   return i;
 }
 
-/**
- * The block that starts at line `i` when blocks are looked for in `[from, to)`: a heading,
- * a list item or the first line of a paragraph; undefined for any other line.
- */
+/** A heading, a list item or a paragraph's first line; undefined for any other line. */
 export function blockAt(
   lines: readonly MdLine[],
   i: number,
@@ -150,14 +140,13 @@ export function blockAt(
   return { kind: "paragraph", start: i, end: paragraphEnd(lines, i, to), label: line.text.trim() };
 }
 
-/** The text a block starting on this line would be matched by (see Block.label), or null. */
 export function lineLabel(line: MdLine): string | null {
   if (line.fence !== null || isBlank(line)) return null;
   if (line.heading) return line.heading.text;
   return parseItem(line)?.text ?? line.text.trim();
 }
 
-/** Every heading, list item and paragraph that starts in `[from, to)`, outside fences. */
+/** Outside fences. */
 export function blocksIn(lines: readonly MdLine[], from = 0, to = lines.length): Block[] {
   const blocks: Block[] = [];
   for (let i = from; i < to; i++) {

@@ -11,26 +11,25 @@ import type { UpdateCommand } from "./types.ts";
 const BOX = /^(\s*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[ \]/;
 const COMPLETED = "Completed";
 
-/** Local calendar date, YYYY-MM-DD. */
+/** Local calendar date. */
 function isoDate(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/** Among several matching tasks, the one still open wins when it is the only open one. */
+/** Among several matching tasks, the only open one wins. */
 function preferOpen(found: Lookup<Block>): Lookup<Block> {
   if (found.kind !== "ambiguous") return found;
   const open = found.matches.filter((block) => block.checked === false);
   return open.length === 1 ? { kind: "found", match: open[0] as Block, partial: false } : found;
 }
 
-/** The heading above `index`, or -1. */
 function headingAbove(lines: readonly MdLine[], index: number): number {
   for (let i = index - 1; i >= 0; i--) if (lines[i]?.heading) return i;
   return -1;
 }
 
-/** The task's lines, dedented to its own indentation, the first one dated. */
+/** Dedented to its own indentation, the first one dated. */
 function movedLines(lines: readonly MdLine[], block: Block, date: string): string[] {
   const indentOf = (text: string) => text.length - text.trimStart().length;
   const own = indentOf(lines[block.start]?.text ?? "");
@@ -40,7 +39,6 @@ function movedLines(lines: readonly MdLine[], block: Block, date: string): strin
   });
 }
 
-/** Take the (ticked) task out of its place and append it, dated, to the Completed section. */
 function moveToCompleted(doc: MdDoc, block: Block, date: string): ActionFailure | null {
   const lines = doc.lines;
   const target = findSection(lines, COMPLETED, doc.headings());
@@ -67,10 +65,7 @@ function moveToCompleted(doc: MdDoc, block: Block, date: string): ActionFailure 
   return null;
 }
 
-/**
- * `complete`: tick the task (`- [ ]` ─► `- [x]`) whose text matches the id; with
- * `moveCompleted`, also move it to the "Completed" section with today's date.
- */
+/** Tick the task whose text matches the id; with `moveCompleted`, move it dated to "Completed". */
 export function completeAction(
   doc: MdDoc,
   command: UpdateCommand,

@@ -3,17 +3,16 @@ import { scanUpdates } from "./parse.ts";
 import type { ParseError, UpdateCommand } from "./types.ts";
 
 export interface FollowOptions {
-  /** Gets each batch of blocks as they close, in order, each block exactly once. */
+  /** In order, each block exactly once. */
   onBlocks: (updates: UpdateCommand[], errors: ParseError[]) => void;
-  /** Stop (after reading what is there) when aborted, e.g. on SIGINT. */
+  /** Stops after reading what is there. */
   signal?: AbortSignal;
-  /** How often to look at the file. Default 150 ms. */
+  /** Default 150 ms. */
   pollMs?: number;
-  /** Stop when the file has not grown for this long. Default: never. */
+  /** Default: never. */
   idleExitMs?: number;
 }
 
-/** Why following stopped. */
 export type FollowEnd = "aborted" | "removed" | "idle";
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -44,16 +43,14 @@ function readFrom(path: string, offset: number, size: number): Uint8Array {
   }
 }
 
-/** Bytes read from the followed file per step. */
 const READ_SLICE = 8 * 1024 * 1024;
 
-/** An unclosed block longer than this (characters) is reported as never closed. */
+/** Characters; a longer unclosed block is reported as never closed. */
 const MAX_OPEN_BLOCK = 4 * 1024 * 1024;
 
 /**
- * Tail a growing file (an agent's log or transcript) and hand over each `<context-update>`
- * block once it closes. Reads what is already there first. At the end, a block still open
- * is reported as an error. A truncated file is read again from the start, skipping blocks
+ * Tails a growing file (an agent's log) and hands over each block once it closes. A block
+ * still open at the end is an error; a truncated file is read again, skipping blocks
  * already handed over.
  */
 export async function followUpdates(path: string, options: FollowOptions): Promise<FollowEnd> {
@@ -96,7 +93,7 @@ export async function followUpdates(path: string, options: FollowOptions): Promi
       firstLine = 1;
     }
     if (size > offset) {
-      // a slice at a time: a log that grew by 300 MB is not read into memory at once
+      // a slice at a time: a log that grew a lot is not read into memory at once
       const chunk = readFrom(path, offset, Math.min(size, offset + READ_SLICE));
       offset += chunk.length;
       pending += decoder.decode(chunk, { stream: true });

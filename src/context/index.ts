@@ -1,7 +1,4 @@
-/**
- * Context updates: find `<context-update>` blocks in an agent's text and apply them to the
- * markdown memory files under the context directory (default `.context/`).
- */
+/** Context updates: `<context-update>` blocks in an agent's text applied to the markdown files under `.context/`. */
 export { type ActionContext, type ActionOutcome, applyAction } from "./actions.ts";
 export { applyUpdates, type ContextSession, createContextSession } from "./apply.ts";
 export { type FollowEnd, type FollowOptions, followUpdates } from "./follow.ts";

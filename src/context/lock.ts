@@ -1,18 +1,14 @@
-/** The lock every read-modify-write of a context folder's files takes (CLI, Stop hook, MCP). */
+/** Taken by every read-modify-write of a context folder's files (CLI, Stop hook, MCP). */
 import { LockTimeout, lockDirSync } from "../util/dir-lock.ts";
 import { MovedError, openVerifiedDir } from "../util/verified-dir.ts";
 import type { ContextPlace } from "./paths.ts";
 
-/** The lock's name inside the context folder (there only while an update runs). */
+/** Inside the context folder, only while an update runs. */
 export const CONTEXT_LOCK = ".cpilot-context.lock";
-/** How long an update waits for another one: they take milliseconds. */
+/** Updates take milliseconds. */
 const WAIT_MS = 15_000;
 
-/**
- * Take the context folder's lock (creating the folder when `create`: an add makes its
- * file). A folder that is not there and is not to be made needs none: nothing will be
- * written. Else `problem` says why the updates cannot be applied.
- */
+/** A folder that is not there and is not to be made needs none: nothing will be written. */
 export function lockContext(
   place: Extract<ContextPlace, { ok: true }>,
   create: boolean,

@@ -1,23 +1,18 @@
-/**
- * A line scanner for markdown that knows code fences: a heading-looking line inside a
- * ``` or ~~~ fence is content, never a heading, and nothing edits inside a fence.
- */
+/** Markdown lines with code fences known: inside a fence nothing is a heading, and nothing edits there. */
 
 export interface MdLine {
-  /** The line without its line ending. */
   text: string;
-  /** "\n", "\r\n", or "" for a last line without a line ending. */
+  /** "" for a last line without a line ending. */
   eol: string;
-  /** Role in a code fence: its opening line, a line inside, its closing line; null outside. */
   fence: "open" | "body" | "close" | null;
-  /** Set for an ATX heading outside fences. */
+  /** Outside fences. */
   heading?: { level: number; text: string };
 }
 
 const FENCE_OPEN = /^\s*(`{3,}(?=[^`]*$)|~{3,})/;
 const HEADING = /^ {0,3}(#{1,6})(?=[ \t]|$)(.*)$/;
 
-/** Split into lines that keep their own line endings; `joinLines` is the exact inverse. */
+/** `joinLines` is the exact inverse. */
 export function splitLines(text: string): Array<{ text: string; eol: string }> {
   const lines: Array<{ text: string; eol: string }> = [];
   let at = 0;
@@ -34,14 +29,12 @@ export function splitLines(text: string): Array<{ text: string; eol: string }> {
   return lines;
 }
 
-/** Concatenate lines with their line endings. */
 export function joinLines(lines: ReadonlyArray<{ text: string; eol: string }>): string {
   let text = "";
   for (const line of lines) text += line.text + line.eol;
   return text;
 }
 
-/** The heading of a line outside fences, if it is one. */
 export function parseHeading(text: string): { level: number; text: string } | undefined {
   const match = HEADING.exec(text);
   if (!match) return undefined;
@@ -55,7 +48,6 @@ export interface Fence {
   readonly length: number;
 }
 
-/** One line's roles, given the fence open before it (null outside one). */
 export function scanLine(text: string, eol: string, fence: Fence | null): MdLine {
   if (fence !== null) {
     const trimmed = text.trim();
@@ -67,7 +59,6 @@ export function scanLine(text: string, eol: string, fence: Fence | null): MdLine
   return heading ? { text, eol, fence: null, heading } : { text, eol, fence: null };
 }
 
-/** The fence open after `line`, given the one open before it. */
 export function fenceAfter(line: MdLine, fence: Fence | null): Fence | null {
   if (line.fence === "close") return null;
   if (line.fence === "open") {
@@ -77,7 +68,6 @@ export function fenceAfter(line: MdLine, fence: Fence | null): Fence | null {
   return fence;
 }
 
-/** Split `text` into lines and mark fences and headings. */
 export function scanMarkdown(text: string): MdLine[] {
   const out: MdLine[] = [];
   let fence: Fence | null = null;
@@ -89,7 +79,6 @@ export function scanMarkdown(text: string): MdLine[] {
   return out;
 }
 
-/** True for an empty or whitespace-only line. */
 export function isBlank(line: { text: string }): boolean {
   return line.text.trim() === "";
 }

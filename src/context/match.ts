@@ -13,26 +13,22 @@ export function normalizeLabel(text: string): string {
     .toLowerCase();
 }
 
-/** The words of a label, for partial matches that never split a word ("use" ≠ "because"). */
+/** Partial matches never split a word ("use" ≠ "because"). */
 function words(label: string): string {
   return ` ${label.replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
 }
 
-/** How an id or section name resolved. */
 export type Lookup<T> =
   | { kind: "found"; match: T; partial: boolean }
   | { kind: "none"; suggestions: string[] }
   | { kind: "ambiguous"; matches: T[] };
 
-/** A block as shown to people: `line 12: ## Title`. */
+/** `line 12: ## Title`. */
 export function describe(lines: readonly MdLine[], block: { start: number }): string {
   return `line ${block.start + 1}: ${(lines[block.start]?.text ?? "").trim()}`;
 }
 
-/**
- * Find the one block whose label is `id`: an exact (normalized) match wins, else a unique
- * block containing it as whole words. None or several is reported, never guessed.
- */
+/** An exact (normalized) match wins, else a unique whole-word match. None or several is reported, never guessed. */
 export function findBlock(
   lines: readonly MdLine[],
   id: string,
@@ -40,7 +36,6 @@ export function findBlock(
     from?: number;
     to?: number;
     accept?: (block: Block) => boolean;
-    /** The lines whose label normalizes to a given one, in order, when the caller keeps them. */
     labelled?: (wanted: string) => readonly number[];
   } = {},
 ): Lookup<Block> {
@@ -75,10 +70,7 @@ export function findBlock(
   return { kind: "none", suggestions: near.map((block) => describe(lines, block)) };
 }
 
-/**
- * Find the heading (outside fences) whose text is `name`, exactly after normalizing.
- * `known`: the heading lines' indexes in order, when the caller keeps them.
- */
+/** Exact after normalizing; `known`: the heading lines' indexes, when the caller keeps them. */
 export function findSection(
   lines: readonly MdLine[],
   name: string,
@@ -98,7 +90,6 @@ export function findSection(
   return { kind: "none", suggestions: near.map((index) => describe(lines, { start: index })) };
 }
 
-/** The lines a section's content occupies: after its heading up to its end. */
 export function sectionBody(
   lines: readonly MdLine[],
   heading: number,

@@ -7,16 +7,15 @@ const OPEN = /<context-update(?=[\s/>]|$)/gi;
 const OPEN_TEXT = "<context-update";
 const KNOWN = new Set(["file", "action", "section", "id"]);
 
-/** What `scanUpdates` returns: parsed blocks plus how much of the text is settled. */
 export interface ScanResult extends ParseResult {
-  /** Index up to which the text is settled; later text may still become (part of) a block. */
+  /** Later text may still become (part of) a block. */
   consumed: number;
 }
 
 export interface ScanOptions {
-  /** The text is complete: an unclosed block is an error, not "wait for more". */
+  /** An unclosed block is an error, not "wait for more". */
   final: boolean;
-  /** Line number of the text's first line (for a tail of a log). Default 1. */
+  /** For a tail of a log. Default 1. */
   firstLine?: number;
 }
 
@@ -60,7 +59,7 @@ function toCommand(attributes: Map<string, string>, content: string, line: numbe
   return command;
 }
 
-/** Where an unsettled tail starts: a trailing prefix of `<context-update` may still grow. */
+/** A trailing prefix of `<context-update` may still grow. */
 function settledEnd(text: string, from: number): number {
   const start = Math.max(from, text.length - OPEN_TEXT.length);
   for (let i = start; i < text.length; i++) {
@@ -70,10 +69,9 @@ function settledEnd(text: string, from: number): number {
 }
 
 /**
- * Find every `<context-update …>…</context-update>` block in `text`. Broken blocks become
- * errors with their line; the blocks around them are still returned. With `final: false`
- * (a log still being written) an unclosed block at the end is left for later: `consumed`
- * says where the unsettled tail starts.
+ * Broken blocks become errors with their line; the blocks around them still count. With
+ * `final: false` (a log still being written) an unclosed block at the end waits:
+ * `consumed` says where the unsettled tail starts.
  */
 export function scanUpdates(text: string, options: ScanOptions): ScanResult {
   const lineOf = lineCounter(text, options.firstLine ?? 1);
@@ -119,8 +117,8 @@ export function scanUpdates(text: string, options: ScanOptions): ScanResult {
     }
     const end = findBlockEnd(text, tag.end, options.final);
     if (end.kind === "closed" && end.contentEnd - tag.end > MAX_BLOCK_BYTES) {
-      // Not copied, trimmed or diffed: a block this big is a mistake, and would cost its
-      // size many times over in memory.
+      // Not copied, trimmed or diffed: a block this big is a mistake and would cost its size many
+      // times.
       fail(
         start,
         `<context-update> block is too big: ${mib(end.contentEnd - tag.end)}, over the ${mib(MAX_BLOCK_BYTES)} limit for one block`,
@@ -147,7 +145,7 @@ export function scanUpdates(text: string, options: ScanOptions): ScanResult {
 }
 
 /**
- * Find every `<context-update>` block in any text: agent output, a transcript, a log.
+ * In any text: agent output, a transcript, a log.
  *
  * @example
  * const { updates, errors } = parseUpdates(agentReply);

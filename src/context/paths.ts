@@ -9,17 +9,16 @@ import { fileNameProblems } from "./validate.ts";
 export type ContextFile =
   | {
       ok: true;
-      /** Where reads and writes go: the real file, so a symlink inside the dir stays a symlink. */
+      /** The real file, so a symlink inside the dir stays a symlink. */
       path: string;
-      /** That path relative to the context directory, posix separators. */
+      /** Posix separators. */
       relative: string;
     }
   | { ok: false; error: string; hint: string };
 
 /**
- * Resolve a block's `file` inside the context directory. Refused: absolute paths, `..`,
- * names outside `allowed`, symlinks that lead out of the directory or to a disallowed name,
- * and anything that exists but is not a regular file.
+ * Refused: absolute paths, `..`, names outside `allowed`, symlinks leading out of the
+ * directory or to a disallowed name, and anything that exists but is not a regular file.
  */
 export function resolveContextFile(
   contextDir: string,
@@ -52,20 +51,17 @@ export function resolveContextFile(
 }
 
 /**
- * Where a context folder really is, and the root its writes are held inside: the one
- * containment rule of every surface that applies context updates (CLI, Stop hook, MCP).
- * A folder named relative to the project (the default `.context`, a relative `context.dir`)
- * must really be inside the project, a symlink on the way leading out is refused; a folder
- * the person named outright (an absolute `context.dir`, `--dir`) is held inside itself.
+ * The one containment rule of every surface that applies context updates (CLI, Stop hook,
+ * MCP): a folder named relative to the project must really be inside it (a symlink leading
+ * out is refused); a folder the person named outright is held inside itself.
  */
 export type ContextPlace =
   | {
       ok: true;
-      /** Real folder every write stays inside (opened step by step from here). */
+      /** Every write stays inside this real folder (opened step by step from here). */
       within: string;
-      /** The context folder's real path. */
       real: string;
-      /** The context folder relative to `within`, posix separators ("" when the same). */
+      /** Posix separators; "" when the same. */
       rel: string;
     }
   | { ok: false; error: string; hint: string };
@@ -93,11 +89,7 @@ export function contextPlace(contextDir: string, projectRoot?: string): ContextP
   return { ok: true, within, real, rel };
 }
 
-/**
- * The context folder of a project (`context.dir`, default `.context`) and the root it must
- * stay inside: a folder named relative to the project must really be in it; an absolute one
- * is the person's own choice. What the Stop hook, the MCP tool and the CLI's default use.
- */
+/** `context.dir`, default `.context`: a relative one must really be inside the project; an absolute one is the person's choice. */
 export function projectContext(
   root: string,
   dir: string | undefined,

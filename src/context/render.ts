@@ -1,13 +1,11 @@
 import type { ApplyReport, UpdateResult } from "./types.ts";
 
 export interface RenderOptions {
-  /** Say "would apply" instead of "applied". */
   dryRun?: boolean;
-  /** Append each result's unified diff. */
   diffs?: boolean;
 }
 
-/** Counts for a report; `ok` is true when every block parsed and applied. */
+/** `ok`: every block parsed and applied. */
 export function summarize(report: ApplyReport): {
   applied: number;
   failed: number;
@@ -29,8 +27,7 @@ function title(result: UpdateResult): string {
 }
 
 /**
- * A short text for an agent (Stop hook, MCP tool result) or a person: what was applied,
- * what failed and why, with the hint that fixes it.
+ * What was applied, what failed and why, with the hint that fixes it.
  *
  * @example
  * renderReport(applyUpdates(reply, opts));

@@ -6,11 +6,7 @@ import { scanMarkdown } from "./markdown.ts";
 import { describe, findBlock, normalizeLabel } from "./match.ts";
 import type { UpdateCommand } from "./types.ts";
 
-/**
- * `update` replaces, `remove` deletes, the one block matching the id: a heading with its
- * whole section (up to the next heading of the same or a higher level), a list item with
- * its nested lines, or a paragraph.
- */
+/** The block: a heading with its whole section, a list item with its nested lines, or a paragraph. */
 export function replaceAction(doc: MdDoc, command: UpdateCommand, file: string): DocOutcome {
   const lines = doc.lines;
   const id = command.id ?? "";

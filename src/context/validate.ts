@@ -2,15 +2,13 @@ import { matchesGlob } from "./_glob.ts";
 import { MAX_BLOCK_BYTES, mib } from "./limits.ts";
 import { ACTIONS, type Action, type UpdateCommand } from "./types.ts";
 
-/** The files a block may target when `allowedFiles` is not given. */
 export const DEFAULT_ALLOWED_FILES: readonly string[] = ["*.md"];
 
-/** True for the four action names. */
 export function isAction(value: string): value is Action {
   return (ACTIONS as readonly string[]).includes(value);
 }
 
-/** Problems with a file name as written, before the file system is asked. */
+/** Before the file system is asked. */
 export function fileNameProblems(file: string, allowed: readonly string[]): string[] {
   if (file === "") return ["file is missing"];
   if (file.includes("\0")) return ["file contains a NUL byte"];
@@ -40,10 +38,7 @@ function fenceProblem(content: string): string | null {
   return fence === null ? null : `content opens a ${fence} code fence that never closes`;
 }
 
-/**
- * Everything wrong with a command, all at once; an empty list means it can be applied.
- * Pure: the file system is not consulted (a missing file or id shows up when applying).
- */
+/** All at once; empty means it can be applied. The file system is not consulted. */
 export function validateUpdate(
   command: UpdateCommand,
   options: { allowedFiles?: readonly string[] } = {},

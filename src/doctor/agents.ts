@@ -9,7 +9,7 @@ import { missingHooks } from "./missing-hooks.ts";
 import { liveDriver } from "./prove/drivers.ts";
 import type { AgentCheck } from "./types.ts";
 
-/** cpilot's MCP entry in the project's config, else in the person's own (where the agent has one). */
+/** In the project's config, else the person's own (where the agent has one). */
 function mcpWired(
   agent: Agent,
   root: string,
@@ -42,7 +42,7 @@ function mcpWiredIn(agent: Agent, path: string): { wired: boolean; path: string 
   }
 }
 
-/** What on this machine keeps the agent from running a project's hooks (read by doctor --prove too). */
+/** Read by doctor --prove too. */
 async function hookSwitches(
   agent: Agent,
   root: string,
@@ -53,10 +53,7 @@ async function hookSwitches(
   return driver === null ? [] : ((await driver).hookSwitches?.(root, home, env) ?? []);
 }
 
-/**
- * The first wired hook file that is not what the current install writes (a plugin that
- * differs, a hook map that lacks hooks), as a problem line.
- */
+/** A plugin that differs, a hook map that lacks hooks. */
 async function outdatedHooks(agent: Agent, places: readonly HookPlace[]): Promise<string | null> {
   const differs = places.find((p) => p.wired && p.outdated !== undefined)?.outdated;
   if (differs !== undefined) return differs;
@@ -70,7 +67,7 @@ async function outdatedHooks(agent: Agent, places: readonly HookPlace[]): Promis
   return null;
 }
 
-/** Is this agent here, and is cpilot wired into it? Null when the agent is not found. */
+/** null when the agent is not found. */
 export async function checkAgent(
   agent: Agent,
   root: string,

@@ -3,7 +3,6 @@ import { delimiter, dirname, isAbsolute, join } from "node:path";
 import type { ResolvedCallback } from "../config/resolve.ts";
 import type { CallbackCheck } from "./types.ts";
 
-/** Where `name` is on PATH, or null. */
 export function onPath(name: string, env = process.env): string | null {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (dir === "") continue;
@@ -40,7 +39,6 @@ export function firstProgram(run: string): string | null {
   return null;
 }
 
-/** Does the program a callback starts exist? */
 export function checkCallback(cb: ResolvedCallback, env: NodeJS.ProcessEnv): CallbackCheck {
   if (typeof cb.run === "function")
     return { name: cb.name, command: null, status: "n/a", detail: "TypeScript function" };
@@ -50,7 +48,6 @@ export function checkCallback(cb: ResolvedCallback, env: NodeJS.ProcessEnv): Cal
   );
 }
 
-/** Does the program a command (a bash string or an argv) starts exist, run in `cwd`? */
 export function checkRun(
   cb: { readonly name: string; readonly run: string | readonly string[]; readonly cwd: string },
   env: NodeJS.ProcessEnv,
@@ -88,13 +85,9 @@ export function checkRun(
     : { name: cb.name, command: program, status: "missing", detail: `"${program}" is not on PATH` };
 }
 
-/** Package runners that start a binary from node_modules/.bin: npx, bunx, pnpm exec, yarn. */
 const RUNNERS: Record<string, string | null> = { npx: null, bunx: null, pnpm: "exec", yarn: null };
 
-/**
- * For `npx [flags] tool …` (and bunx, pnpm exec, yarn): the tool, when it is not in any
- * node_modules/.bin above `cwd` (npx would try to download it, or fail with --no-install).
- */
+/** The tool behind `npx`, bunx, pnpm exec, yarn, when no node_modules/.bin above `cwd` has it (npx would download it). */
 export function missingRunnerTool(words: readonly string[], cwd: string): string | null {
   const [runner, ...rest] = words;
   if (runner === undefined || !(runner in RUNNERS)) return null;

@@ -8,7 +8,6 @@ import { checkAgent } from "./agents.ts";
 import { checkCallback } from "./callback-command.ts";
 import type { AgentCheck, CallbackCheck, DoctorReport } from "./types.ts";
 
-/** Everything the doctor looks at, as data. */
 export async function diagnose(
   cwd: string,
   options: { config?: string; env?: NodeJS.ProcessEnv } = {},

@@ -7,7 +7,6 @@ import { NEAREST_NPM_SHIM } from "../platform/nearest-npm-shim.ts";
 import { NPM_SHIM } from "../platform/self-command.ts";
 import { firstProgram, onPath } from "./callback-command.ts";
 
-/** `$VAR` or `${VAR}` for every agent's project-folder variable. */
 function projectDirVars(): RegExp {
   const names = AGENTS.flatMap((a) => (a.projectDirVar === undefined ? [] : [a.projectDirVar]));
   return new RegExp(`\\$\\{?(${names.join("|")})\\}?`, "g");
@@ -22,11 +21,7 @@ function executable(path: string): boolean {
   }
 }
 
-/**
- * Why an installed hook command cannot start cpilot on this machine, or null when it can:
- * a binary path that is gone (the binary moved), `cpilot` not on PATH, the project's
- * node_modules copy missing. The agents' project-folder variables stand for the root.
- */
+/** A binary path that is gone, `cpilot` not on PATH, the project's copy missing; the agents' project variables stand for the root. */
 export function hookCommandProblem(
   command: string,
   root: string,
@@ -56,10 +51,7 @@ export function hookCommandProblem(
   return onPath(program, env) !== null ? null : `${program} is not on PATH`;
 }
 
-/**
- * What the npm package's sh shim (bin/cpilot.sh) would fail at: it starts the one
- * @cpilot/<platform> binary beside it, else the Node launcher, which needs node on PATH.
- */
+/** It starts the @cpilot/<platform> binary beside it, else the Node launcher, which needs node on PATH. */
 function shimProblem(shim: string, env: NodeJS.ProcessEnv): string | null {
   const modules = dirname(dirname(dirname(shim)));
   let binaries: string[] = [];
@@ -76,7 +68,7 @@ function shimProblem(shim: string, env: NodeJS.ProcessEnv): string | null {
     : "node_modules/@cpilot/ has several cpilot binaries and node, which picks one, is not on PATH";
 }
 
-/** The first broken cpilot hook command in a hook file, as a problem line; null when all start. */
+/** null when all start. */
 export function brokenHookCommand(
   place: HookPlace,
   agent: string,

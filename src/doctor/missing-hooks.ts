@@ -1,12 +1,8 @@
-/**
- * What an installed hook file lacks of what `cpilot install` writes today: each event, and
- * each tool of an event's matcher, that no cpilot entry there takes. The person's own hooks
- * never count, either way: only entries whose strings are cpilot's commands are read.
- */
+/** What an installed hook file lacks of what install writes today; the person's own hooks never count. */
 import type { HookPlace } from "../agents/contract.ts";
 import { isObject, readJsonObject } from "../util/json-file.ts";
 
-/** A matcher that takes every tool (or every source). */
+/** Every tool (or every source). */
 function matchesAll(matcher: unknown): boolean {
   return matcher === undefined || matcher === "" || matcher === "*";
 }
@@ -21,7 +17,6 @@ function takes(matcher: string, alternative: string): boolean {
   }
 }
 
-/** Every string in a JSON value. */
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === "string") out.push(value);
   else if (Array.isArray(value)) for (const v of value) strings(v, out);
@@ -29,11 +24,7 @@ function strings(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/**
- * The hooks of `written` (the `hooks` map an install writes, events to lists of entries,
- * grouped with a `matcher` or flat) that the place's file lacks, as "Event" or
- * "Event on tool|tool"; empty when nothing is missing or the file cannot be read.
- */
+/** As "Event" or "Event on tool|tool"; empty when nothing is missing or the file cannot be read. */
 export function missingHooks(
   place: HookPlace,
   written: Readonly<Record<string, unknown>>,

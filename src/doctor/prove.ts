@@ -1,11 +1,9 @@
 /**
- * `cpilot doctor --prove <agent>`: play the agent's side of a write through the hook command
- * it has installed here, in a throwaway project (no agent, no model, nothing sent anywhere),
- * and read each answer the way that agent hands it to the model (its `DeliveryProof`, from
- * what the real CLI was seen to do). It proves the command starts on this machine, answers
- * in the channel that reaches the model, and for what: a failing check, a formatter's
- * rewrite, a gate refusal. It does not start the agent, so the agent's own settings
- * precedence and version are not part of the proof; trust is, as far as cpilot can ask.
+ * `cpilot doctor --prove <agent>`: plays the agent's side of a write through its installed
+ * hook command in a throwaway project (no agent, no model, nothing sent), and reads each
+ * answer as that agent hands it to the model. It proves the command starts here and
+ * answers in the channel that reaches the model; the agent's own settings and version are
+ * not part of it.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -26,10 +24,7 @@ import { NEAREST_NPM_SHIM } from "../platform/nearest-npm-shim.ts";
 export const FAIL_MARK = "cpilot-proof: this check fails on purpose";
 export const GATE_MARK = "cpilot-proof: proof-locked/ is read-only";
 
-/**
- * The throwaway project's config. Its check fails on purpose, so the stop gate would hold
- * every stop and the agent would ask the model again for each: the proof lets it stop.
- */
+/** Its check fails on purpose, so the stop gate would hold every stop: the proof lets it stop. */
 export const PROOF_CONFIG = {
   agent: { maxStopBlocks: 0 },
   callbacks: [
@@ -52,23 +47,20 @@ export const PROOF_CONFIG = {
 export interface ProofCheck {
   readonly what: string;
   readonly ok: boolean;
-  /** The text the model would read (first line), or why nothing reaches it. */
+  /** First line of what the model would read, or why nothing reaches it. */
   readonly detail: string;
 }
 
 export interface ProofReport {
   readonly agent: string;
-  /** "live": the agent's own CLI ran on cpilot's model; "hooks": its calls were played (no agent). */
+  /** "live": the agent's CLI ran on cpilot's model; "hooks": its calls were played. */
   readonly level?: "live" | "hooks";
-  /** The agent CLI's version, for a live proof. */
   readonly version?: string | null;
-  /** What the person should know beside the checks (why a live proof was not possible...). */
   readonly notes?: readonly string[];
   readonly displayName: string;
   readonly command: string | null;
   readonly place: string | null;
   readonly checks: readonly ProofCheck[];
-  /** Why there is nothing to prove, or what stops the agent from running the hooks. */
   readonly problems: readonly string[];
 }
 
@@ -78,9 +70,7 @@ function firstLine(text: string): string {
 }
 
 /**
- * True for a command line that only starts cpilot's hook, in one of the forms cpilot writes
- * (`cpilot`, a path to it, quoted or not, the npm shim, the nearest npm shim, `npx
- * --no-install cpilot`). A hook file is project content: a line with anything else in it
+ * Only the forms cpilot writes. A hook file is project content: a line with anything else
  * (`evil; cpilot hook claude` also counts as wired) is never run by --prove.
  */
 export function plainCpilotCommand(command: string, agent: string): boolean {
@@ -94,7 +84,6 @@ export function plainCpilotCommand(command: string, agent: string): boolean {
   return new RegExp(`^\\s*(?:${program}) hook ${agent}\\s*$`).test(command);
 }
 
-/** A project file's `./node_modules/...` command runs from the project root. */
 function runnable(command: string, root: string): string {
   return command.startsWith("./") ? `${root}/${command.slice(2)}` : command;
 }
@@ -238,7 +227,6 @@ function check(
   return { what, ok: false, detail: why };
 }
 
-/** The report for people. */
 export function renderProof(report: ProofReport): string {
   const lines =
     report.level === "live"

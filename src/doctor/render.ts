@@ -1,6 +1,5 @@
 import type { DoctorReport } from "./types.ts";
 
-/** The report as a table for people. */
 export function renderDoctor(report: DoctorReport): string {
   const lines: string[] = [`cpilot doctor: ${report.root}`, ""];
   const mark = (ok: boolean | null) => (ok === null ? "-" : ok ? "✓" : "✗");

@@ -15,16 +15,12 @@ export type ProcessOutcome =
 
 const MAX_STDOUT = 32 * 1024 * 1024;
 const STDERR_TAIL = 2000;
-/** After SIGTERM, the group gets this long before SIGKILL. */
+/** After SIGTERM, the group's grace before SIGKILL. */
 const KILL_GRACE_MS = 500;
 /** After the plugin exits, a straggler holding its stdout open gets this long. */
 const CLOSE_GRACE_MS = 200;
 
-/**
- * Run `argv` in its own process group with `input` on stdin; collect stdout and a stderr
- * tail. On timeout the whole group gets SIGTERM, then SIGKILL after a grace period, so
- * grandchildren die too. Never rejects.
- */
+/** Own process group, so on timeout SIGTERM then SIGKILL reach grandchildren too. Never rejects. */
 export function runProcess(
   argv: readonly string[],
   options: {
@@ -35,8 +31,7 @@ export function runProcess(
   },
 ): Promise<ProcessOutcome> {
   // Before the plugin starts, so what it leaves behind (`setsid` included) comes to this
-  // process when the plugin exits, and is found by the marker in its environment. Not
-  // later: a quick plugin's orphan could already have gone to init.
+  // process, found by the marker in its environment; later, a quick orphan may be init's.
   return becomeSubreaper().then(() => runPlugin(argv, options, randomHex(8)));
 }
 
@@ -107,7 +102,6 @@ function runPlugin(
         finish({ kind: "timeout", seconds, stderr });
         return;
       }
-      // A straggler holding the plugin's stdout open gets CLOSE_GRACE_MS.
       await Promise.race([
         child.outputClosed,
         new Promise((resolve) => timers.push(setTimeout(resolve, CLOSE_GRACE_MS))),
@@ -121,9 +115,8 @@ function runPlugin(
           stderr,
         });
     });
-    // The hook is stopped (the agent's timeout, SIGTERM; a warm process's call given up):
-    // the plugin goes with it at once. It ran in a group of its own, which the hook's end
-    // would not reach, and its timeout lived in the hook.
+    // The hook is stopped (agent timeout, SIGTERM, a call given up): the plugin's own group,
+    // which the hook's end would not reach, goes with it at once.
     function onStop(): void {
       finish({ kind: "signaled", signal: "SIGKILL", stderr });
     }

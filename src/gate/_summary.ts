@@ -4,7 +4,7 @@ import type { PendingWrite } from "../model/gate-types.ts";
 
 const DIFF_LINES = 20;
 
-/** The file's content after `write` as the agent meant it, for diffing a plugin's change. */
+/** For diffing a plugin's change. */
 export function intendedContent(write: PendingWrite, absolute: string): string {
   if (write.content !== undefined) return write.content;
   let current = "";

@@ -4,9 +4,8 @@ import type { AskMode, HeadlessMode, TtyPrompt } from "../model/gate-types.ts";
 import { nodeBuiltin } from "../platform/builtin.ts";
 
 /**
- * Ask the person a y/N question on /dev/tty (never on stdin, which belongs to the agent's
- * protocol). Resolves null when there is no terminal, false on no, no answer in time, or
- * end of input.
+ * On /dev/tty, never stdin (it belongs to the agent's protocol). null when there is no
+ * terminal; false on no, no answer in time, or end of input.
  */
 export const promptOnTty: TtyPrompt = (question, timeoutMs) =>
   new Promise((resolvePromise) => {
@@ -52,13 +51,13 @@ export const promptOnTty: TtyPrompt = (question, timeoutMs) =>
     stream.on("error", () => finish(false));
   });
 
-/** True when running in CI, where no one is at a terminal. */
+/** No one is at a terminal there. */
 export function inCi(env: Record<string, string | undefined> = process.env): boolean {
   const ci = env.CI;
   return ci !== undefined && ci !== "" && ci !== "0" && ci.toLowerCase() !== "false";
 }
 
-/** The ask mode to use: the caller's override, else a headless mode in CI, else prompt. */
+/** The caller's override, else a headless mode in CI, else prompt. */
 export function effectiveAskMode(mode: AskMode | undefined, headless: HeadlessMode): AskMode {
   if (mode !== undefined) return mode;
   return inCi() ? headless : "prompt";

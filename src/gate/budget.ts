@@ -1,10 +1,7 @@
 import { type GateConfig, resolveGateConfig } from "../model/gate-schema.ts";
 import { listPlugins } from "./plugins.ts";
 
-/**
- * The longest the gate may take on one write: every plugin up to its timeout. A hook that
- * supervises the gate (src/hook/isolated.ts) waits this long, and a little more.
- */
+/** Every plugin up to its timeout; a hook that supervises the gate waits this long and a little more. */
 export function gateBudgetMs(root: string, gate: GateConfig | undefined): number {
   try {
     return listPlugins(root, resolveGateConfig(gate)).reduce((sum, p) => sum + p.timeoutMs, 0);

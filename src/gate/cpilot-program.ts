@@ -1,10 +1,8 @@
 /**
- * cpilot's own program in the project: the npm package (`node_modules/cpilot/`, its
- * platform binaries under `node_modules/@cpilot/`) and the `.bin` shims that start it. The
- * agents' shared hook commands and the pre-commit hook run it from there, so an agent that
- * rewrote `bin/cpilot.sh` to `exit 0` would turn off the gate and every check at once.
- * npm's config (`.npmrc`, in any folder: npx reads the one of the folder it starts from)
- * too: the hooks that start cpilot through `npx` run its `script-shell` in cpilot's place.
+ * cpilot's own program in the project (the npm package, its platform binaries, the `.bin`
+ * shims): shared hooks and the pre-commit hook run it, so an agent that rewrote
+ * `bin/cpilot.sh` to `exit 0` would turn every check off. npm's config (`.npmrc`, any
+ * folder) too: hooks that start cpilot through `npx` run its `script-shell` instead.
  */
 import { join } from "node:path";
 import { realOr } from "../util/real-path.ts";
@@ -15,7 +13,7 @@ const KIND = "cpilot's own program, which the agents' hooks and the pre-commit h
 const NPM_CONFIG =
   "npm's config, which decides what npx runs when the agents' hooks start cpilot through it";
 
-/** What the path is when it is part of cpilot's program in some node_modules, else null. */
+/** In some node_modules; else null. */
 export function cpilotProgramKind(relPath: string): string | null {
   const parts = relPath
     .split(/[/\\]/)
@@ -31,10 +29,7 @@ export function cpilotProgramKind(relPath: string): string | null {
   return null;
 }
 
-/**
- * Where the root's `node_modules/cpilot` and `.bin/cpilot` really are when they are links
- * into the project (a workspace package): folders and files relative to the root, posix.
- */
+/** When they are links into the project (a workspace package): relative to the root, posix. */
 export function linkedProgram(root: string): { folders: string[]; files: string[] } {
   const inProject = projectPath(root);
   const at = (path: string): string | null => {

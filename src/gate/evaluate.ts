@@ -19,17 +19,16 @@ import { listPlugins, runPlugin } from "./plugins.ts";
 import { checkPath, type PathVerdict, type RuleHit, showPath } from "./rules.ts";
 
 export interface EvaluateOptions {
-  /** Absolute project root. */
   root: string;
-  /** The `gate` config section (validated here; defaults filled in). */
+  /** Validated here; defaults filled in. */
   config: GateConfig;
   /** Override for `ask` rules, e.g. from `--permission-mode`; default: prompt, or headless in CI. */
   mode?: AskMode;
-  /** How to ask the person; false: there is no terminal. Default: /dev/tty. */
+  /** false: there is no terminal. Default: /dev/tty. */
   tty?: TtyPrompt | false;
   /** false: do not log (dry run); a string: log to that file instead. */
   log?: boolean | string;
-  /** The writing agent's own notes folders outside the root (its `stateDirs`): allowed unless `defaults.agentState` is off. */
+  /** Allowed unless `defaults.agentState` is off. */
   stateDirs?: readonly string[];
 }
 
@@ -118,7 +117,7 @@ async function resolveAsk(
   };
 }
 
-/** Decide one write: rules, then plugins (each modify re-checked), then any ask. */
+/** Rules, then plugins (each modify re-checked), then any ask. */
 async function decide(
   write: PendingWrite,
   config: ResolvedGateConfig,
@@ -205,8 +204,8 @@ async function decide(
 }
 
 /**
- * Decide whether an agent may make `write`, before it happens. Never throws: any failure
- * denies the write (fail closed). Logs to `.cpilot/gate.log.jsonl` unless `log: false`.
+ * Never throws: any failure denies the write (fail closed). Logs to
+ * `.cpilot/gate.log.jsonl` unless `log: false`.
  *
  * @example
  * const d = await evaluateWrite({ tool: "Write", path: ".env", content: "X=1" }, { root, config: {} });

@@ -1,9 +1,8 @@
 /**
- * The files in the project that git runs or reads at the person's own commands, outside
- * `.git/`: the hooks folder when `core.hooksPath` points into the work tree (husky's
- * `.husky/_`, a `.githooks/`), husky's folder of hook scripts, a file a hook is a symlink
- * to, and config files git includes. An agent that wrote one could drop cpilot's pre-commit
- * check or add commands that run at the person's next commit, checkout or `git status`.
+ * What git runs or reads at the person's commands outside `.git/`: a hooks folder inside
+ * the work tree (husky's), a hook's symlink target, included config files. An agent that
+ * wrote one could drop the pre-commit check or run commands at the person's next commit,
+ * checkout or `git status`.
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
@@ -13,17 +12,15 @@ import { realOr } from "../util/real-path.ts";
 import { projectPath } from "./own-config.ts";
 import { skeleton } from "./protected.ts";
 
-/** What git runs or reads in one repository, relative to the project root (posix, folded). */
+/** Relative to the project root (posix, folded). */
 interface GitRunPlaces {
-  /** Folders whose every file git may run or read, with what each is. */
   readonly folders: ReadonlyMap<string, string>;
-  /** Files git runs or reads, with what each is. */
   readonly files: ReadonlyMap<string, string>;
-  /** `dev:ino` of hooks with other names (hard links): writing any of those names writes the hook. */
+  /** Hard links of hooks under other names: writing any of them writes the hook. */
   readonly inodes: ReadonlySet<string>;
 }
 
-/** The hooks git runs (githooks(5)), for a hooks folder that is the project root itself. */
+/** For a hooks folder that is the project root itself. */
 const HOOK_NAMES = new Set([
   "applypatch-msg",
   "pre-applypatch",
@@ -55,12 +52,11 @@ const HOOK_NAMES = new Set([
   "p4-pre-submit",
 ]);
 
-/** True when a segment of the path is a husky folder (`.husky`, at any depth). */
+/** At any depth. */
 export function isHuskyPath(relPath: string): boolean {
   return relPath.split(/[/\\]/).some((s) => skeleton(s) === ".husky");
 }
 
-/** A relative path compared the way a lenient file system compares names. */
 export function folded(rel: string): string {
   return rel
     .split(/[/\\]/)
@@ -69,11 +65,7 @@ export function folded(rel: string): string {
     .join("/");
 }
 
-/**
- * What a write to a path relative to `root` would change of what git runs or reads (in the
- * root's repository, or in a repository nested in the project that holds the path), in
- * words; null when nothing. Git is asked once per repository.
- */
+/** In words; null when nothing. Covers repositories nested in the project; git is asked once per repository. */
 export function gitRunChecker(root: string): (rel: string) => string | null {
   const top = resolve(root);
   const byRepo = new Map<string, GitRunPlaces>();
@@ -112,7 +104,7 @@ function linkKind(places: GitRunPlaces, top: string, rel: string): string | null
     : null;
 }
 
-/** The repositories nested in the project that hold `rel` (their folders, absolute). */
+/** Absolute. */
 function nestedRepos(top: string, rel: string): string[] {
   const parts = rel
     .split(/[/\\]/)
@@ -126,7 +118,6 @@ function nestedRepos(top: string, rel: string): string[] {
   return out;
 }
 
-/** What git runs or reads for the repository at `repo`, relative to the project root `top`. */
 function gitRunPlaces(repo: string, top: string): GitRunPlaces {
   const inProject = projectPath(top);
   const relOf = (at: string): string | null =>
@@ -186,10 +177,7 @@ function gitRunPlaces(repo: string, top: string): GitRunPlaces {
   return { folders, files, inodes };
 }
 
-/**
- * The folders package.json's install scripts point husky at (`husky .config/husky`): on a
- * clone where husky is not installed yet, core.hooksPath does not name them.
- */
+/** `husky .config/husky` in install scripts: on a clone without husky installed, core.hooksPath does not name them. */
 function huskyDirs(repo: string): string[] {
   let scripts: unknown;
   try {

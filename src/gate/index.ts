@@ -1,5 +1,3 @@
-/** The write gate: decide, before it happens, whether an agent may write a file. */
-
 export {
   type GateConfig,
   type GateRule,

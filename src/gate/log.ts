@@ -5,10 +5,10 @@ import { stateDir } from "../util/state-dir.ts";
 import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import { STATE, STATE_DIR, stateRelative } from "../util/state-layout.ts";
 
-/** Where decisions are appended, relative to the root. */
+/** Relative to the root. */
 export const GATE_LOG = stateRelative(STATE.gateLog);
 
-/** One line of the gate log. File content is never logged. */
+/** File content is never logged. */
 export interface GateLogEntry {
   time: string;
   tool: string;
@@ -25,7 +25,6 @@ export interface GateLogEntry {
 const MAX_FIELD = 2000;
 const clip = (s: string): string => (s.length > MAX_FIELD ? `${s.slice(0, MAX_FIELD)}…` : s);
 
-/** The log entry for a decision. */
 export function logEntry(
   write: PendingWrite,
   decision: GateDecision,
@@ -46,10 +45,7 @@ export function logEntry(
   return entry;
 }
 
-/**
- * Append one entry as one line. A single write(2) on an O_APPEND descriptor, so lines from
- * concurrent processes never interleave.
- */
+/** One write(2) on an O_APPEND descriptor, so lines from concurrent processes never interleave. */
 export function appendGateLog(file: string, entry: GateLogEntry): void {
   // the default log is state: never through a .cpilot that is a symlink (see state-dir.ts)
   if (basename(dirname(file)) === STATE_DIR) stateDir(dirname(dirname(file)));
@@ -57,7 +53,7 @@ export function appendGateLog(file: string, entry: GateLogEntry): void {
   appendStateFile(file, `${JSON.stringify(entry)}\n`, 0o600);
 }
 
-/** The log's entries, oldest first; lines that do not parse are skipped. */
+/** Oldest first; lines that do not parse are skipped. */
 export function readGateLog(root: string): GateLogEntry[] {
   // the newest 16 MB: the log is never pruned, and `gate log` shows the end
   const text = readStateFile(join(root, GATE_LOG), 16 * 1024 * 1024);

@@ -1,8 +1,7 @@
 /**
- * The files that decide what cpilot's gate protects: its config (every name it is found
- * under), the callbacks tools manage beside it, and each agent's hook settings, where the
- * gate itself is wired in. An agent that could write one of them could turn the gate off
- * and then write anything, so by default only a person changes them.
+ * The files that decide what the gate protects: its config, the callbacks tools' files
+ * beside it, and each agent's hook settings. An agent that could write one could turn the
+ * gate off, so by default only a person changes them.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import type * as NodeModule from "node:module";
@@ -16,7 +15,7 @@ import { skeleton } from "./protected.ts";
 
 const CONFIG_FILES = new Set<string>([...CONFIG_NAMES, MANAGED_NAME]);
 
-/** What the path is, when it is one of those files (any folder, any case), else null. */
+/** Any folder, any case. */
 export function ownConfigKind(relPath: string): string | null {
   const parts = relPath
     .split(/[/\\]/)
@@ -32,11 +31,7 @@ export function ownConfigKind(relPath: string): string | null {
   return null;
 }
 
-/**
- * The files under other names that the root's config files and hook settings lead to,
- * when those are symlinks (or in a symlinked folder): relative to the root in lower case,
- * with what they are. The gate reads the file a link leads to, so it is protected too.
- */
+/** Where the root's config files and hook settings lead when they are symlinks: the gate reads those, so they are protected too. */
 export function linkedOwnFiles(root: string): Map<string, string> {
   const top = resolve(root);
   const inProject = projectPath(top);
@@ -53,19 +48,14 @@ export function linkedOwnFiles(root: string): Map<string, string> {
   return out;
 }
 
-/** Every extension Bun loads as a module (a config may import any of them). */
+/** A config may import any of them. */
 const SCRIPT_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 const SCRIPT = new Set(SCRIPT_EXTENSIONS);
-/**
- * Every module specifier of a static import, export-from, dynamic import, `require()` and
- * TypeScript's `import x = require()`.
- */
+/** Static import, export-from, dynamic import, `require()` and `import x = require()`. */
 const SPECIFIERS = /\b(?:from|import|require)\s*\(?\s*(["'`])([^"'`]*)\1/g;
-/** An import or require of a name computed at run time, which no scan can follow. */
+/** A name computed at run time, which no scan can follow. */
 const COMPUTED = /\b(?:import|require)\s*\(\s*(?![\s"'`])/;
-/** Every string that looks like a relative module path (`"./rules.ts"`). */
 const RELATIVE_LITERALS = /(["'`])(\.\.?\/[^"'`\n]*)\1/g;
-/** How a specifier may resolve: as written, with an extension, or to a folder's index. */
 const SUFFIXES = [
   "",
   ...SCRIPT_EXTENSIONS,
@@ -73,10 +63,7 @@ const SUFFIXES = [
   ...SCRIPT_EXTENSIONS.map((ext) => `/index${ext}`),
   "/index.json",
 ];
-/**
- * The TypeScript sources a `.js`-style specifier also loads (Bun, like tsc, takes
- * `./rules.js` to rules.ts when that exists): `./rules.js` -> `./rules` + these.
- */
+/** Bun, like tsc, takes `./rules.js` to rules.ts when that exists. */
 const TS_FOR_JS: Record<string, readonly string[]> = {
   ".js": [".ts", ".tsx"],
   ".jsx": [".tsx"],
@@ -84,7 +71,6 @@ const TS_FOR_JS: Record<string, readonly string[]> = {
   ".cjs": [".cts"],
 };
 
-/** Every name a relative specifier may load: `spec` + each suffix, and its TS sources. */
 function candidates(spec: string): string[] {
   const out = SUFFIXES.map((suffix) => spec + suffix);
   const ext = extname(spec);
@@ -92,31 +78,22 @@ function candidates(spec: string): string[] {
   return out;
 }
 
-/** Most files the import walk reads on one call: a config's own modules are a handful. */
+/** A config's own modules are a handful. */
 export const MAX_WALKED = 200;
-/**
- * What the walk gives back, among the names, when it stopped at MAX_WALKED with files
- * left to read: what those import cannot be known, so every script file is protected.
- */
+/** Returned among the names when the walk stopped with files left: then every script file is protected. */
 export const WALK_CUT = "\0walk-cut";
 
-/** True when `relPath` is a module a config could import (a script or JSON file). */
 export function isModuleFile(relPath: string): boolean {
   const ext = extname(relPath).toLowerCase();
   return SCRIPT.has(ext) || ext === ".json";
 }
 
 /**
- * The files a script config at the root imports, and the files those import, relative to
- * the root, posix separators: changing one changes the config as surely as editing it (an
- * agent that rewrote a module two imports down could empty the rules it exports). Relative
- * imports are followed (each name a specifier may resolve to is protected, so a new file
- * cannot shadow it); a package specifier is resolved as Node would, and the file it leads
- * to is protected when it lies in the project, and followed when it is the project's own
- * code (a workspace package), not an installed package under node_modules. At most
- * MAX_WALKED files are read. A name ending in `/` is a folder, protected with all it holds
- * (an installed package). Read on each call (the config may have changed); [] for a
- * data config.
+ * The files a root script config imports, transitively (posix, relative to the root):
+ * changing one changes the config. Every name a relative specifier may resolve to is
+ * protected, so a new file cannot shadow it; a package specifier resolves as Node would,
+ * and the project's own packages are followed while an installed one is protected whole
+ * (a name ending in `/`). At most MAX_WALKED files are read; [] for a data config.
  */
 export function configImports(root: string): string[] {
   // the config of this root: the first name found, as findConfig picks it
@@ -126,7 +103,7 @@ export function configImports(root: string): string[] {
   return scriptImports(resolve(root), realOr(config));
 }
 
-/** What {@link configImports} walks: the files `start` imports, transitively; [] unless a script. */
+/** [] unless a script. */
 function scriptImports(top: string, start: string): string[] {
   if (!SCRIPT.has(extname(start))) return [];
   const out = new Set<string>();
@@ -142,8 +119,7 @@ function scriptImports(top: string, start: string): string[] {
     realDirs.set(dir, real);
     return real;
   };
-  // one listing per folder (names in lower case, as a disk may compare them): of the ~30
-  // names a specifier may load, only those listed are looked at
+  // one listing per folder (names lower-cased, as a disk may compare them)
   const listings = new Map<string, Set<string> | null>();
   const mayExist = (path: string): boolean => {
     const dir = dirname(path);
@@ -176,8 +152,8 @@ function scriptImports(top: string, start: string): string[] {
     } catch {
       continue;
     }
-    // A computed import may load any relative name the file spells (`const n = "./r.ts"`):
-    // each is taken as imported. A name built from pieces is not seen (docs/security.md).
+    // A computed import may load any relative name the file spells: each is taken as imported.
+    // A name built from pieces is not seen (docs/security.md).
     const specs = [...source.matchAll(SPECIFIERS)].map((m) => m[2] ?? "");
     if (COMPUTED.test(source)) {
       for (const m of source.matchAll(RELATIVE_LITERALS)) specs.push(m[2] ?? "");
@@ -191,8 +167,7 @@ function scriptImports(top: string, start: string): string[] {
           out.add(rel);
           // through a symlinked folder (or file), where it really is can be written too
           const exists = mayExist(target) && existsSync(target);
-          // realpath is the walk's dearest call: once per folder, and for a file only when
-          // it is a link itself
+          // realpath is costly: once per folder, and for a file only when it is a link itself
           const real =
             exists && lstatSync(target).isSymbolicLink()
               ? realOr(target)
@@ -206,9 +181,8 @@ function scriptImports(top: string, start: string): string[] {
         continue;
       }
       if (spec === "" || spec === "cpilot" || spec.includes(":") || spec.startsWith("/")) continue;
-      // An installed package is protected whole (its package.json names its entry, which
-      // may require any file of it), and so is each node_modules folder between the file
-      // and the root where the same name would be found first (a new one would shadow it).
+      // An installed package is protected whole (its entry may require any file of it), and so
+      // is each node_modules between the file and the root where the name would be found first.
       const name = packageName(spec);
       for (let dir = dirname(file); ; dir = dirname(dir)) {
         const folder = inProject(join(dir, "node_modules", name));
@@ -235,13 +209,13 @@ function scriptImports(top: string, start: string): string[] {
   return [...out];
 }
 
-/** The package a bare specifier names: `@scope/name` or `name`, without a subpath. */
+/** `@scope/name` or `name`, without a subpath. */
 function packageName(spec: string): string {
   const parts = spec.split("/");
   return (spec.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
 }
 
-/** Where `spec` imported from `from` resolves, as Node resolves it; null when it does not. */
+/** null when it does not resolve. */
 function resolvePackage(spec: string, from: string): string | null {
   try {
     const { createRequire } = nodeBuiltin<typeof NodeModule>("node:module");
@@ -252,13 +226,10 @@ function resolvePackage(spec: string, from: string): string | null {
 }
 
 /**
- * The files the gate's command plugins run, and its plugins folder, relative to the root:
- * a plugin is the gate deciding, so an agent that rewrote one (or dropped a new one into the
- * folder) could allow anything. Each word of a plugin's command that names a file in the
- * project (`./policy.sh`, `python3 scripts/policy.py`, `cd scripts && ./policy.sh`,
- * `"$CP_ROOT/policy.sh"`, `--import=./pre.mjs`), where it really is too (a symlink), and
- * the files a script one imports. The default folder is inside `.cpilot/`, protected on its
- * own; a folder of the user's own is protected as named and where it really is.
+ * A plugin is the gate deciding, so an agent that rewrote one (or dropped one into the
+ * folder) could allow anything: every word of a plugin's command that names a project
+ * file (as named and where it really is), the files a script one imports, and the plugins
+ * folder (the default one is inside `.cpilot/`, protected on its own).
  */
 export function gatePluginFiles(
   root: string,
@@ -296,15 +267,13 @@ export function gatePluginFiles(
   return { files: [...files], folders: [...folders] };
 }
 
-/** Shell operators and redirections a name may be glued to (`p.sh;`, `<p.sh`). */
+/** A name may be glued to them (`p.sh;`, `<p.sh`). */
 const SHELL_SPLIT = /[\s;&|<>()`]+/;
 
 /**
- * Every word of a plugin's command that may name a file, over-counting rather than missing
- * one (a word that names no file protects nothing): for a shell string (or an argv word
- * holding one, `sh -c "./p.sh x"`), its words split at blanks and shell operators with
- * quotes dropped, each quoted part whole (`'./my p.sh'`), the value of each `--opt=value`,
- * and `$CP_ROOT`/`$PWD` taken as the root (the plugin runs there with CP_ROOT set).
+ * Over-counting rather than missing one (a word that names no file protects nothing):
+ * shell words with quotes dropped, each `--opt=value`'s value, and `$CP_ROOT`/`$PWD` as
+ * the root (the plugin runs there).
  */
 function commandWords(command: unknown, root: string): string[] {
   const parts =
@@ -338,7 +307,7 @@ function commandWords(command: unknown, root: string): string[] {
   return [...words].filter((w) => w !== "" && !w.startsWith("-"));
 }
 
-/** The path relative to the project root `top` (posix), as named or where it really is; null outside. */
+/** Posix, as named or where it really is; null outside. */
 export function projectPath(top: string): (path: string) => string | null {
   const realTop = realOr(top);
   const under = (base: string, at: string): string | null => {

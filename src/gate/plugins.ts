@@ -4,12 +4,11 @@ import type { ResolvedGateConfig } from "../model/gate-schema.ts";
 import type { GatePluginFunction, PluginInput, PluginResult } from "../model/gate-types.ts";
 import { type ProcessOutcome, runProcess } from "./_spawn.ts";
 
-/** A plugin ready to run: a command from the config or the plugins folder, or a function. */
 export type Plugin =
   | { kind: "command"; name: string; argv: string[]; timeoutMs: number }
   | { kind: "function"; name: string; fn: GatePluginFunction; timeoutMs: number };
 
-/** A plugin's answer, or why it has none (which denies the write). */
+/** No answer denies the write. */
 export type PluginAnswer = { ok: true; result: PluginResult } | { ok: false; reason: string };
 
 /** Config plugins in order, then the executables of the plugins folder, sorted by name. */
@@ -75,7 +74,7 @@ function describe(outcome: ProcessOutcome, timeoutMs: number): string | null {
   }
 }
 
-/** Check that a plugin's answer has the documented shape. */
+/** The documented shape, or why not. */
 export function parsePluginResult(value: unknown): PluginResult | string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return "its answer is not a JSON object";
@@ -121,10 +120,7 @@ async function callFunction(
   }
 }
 
-/**
- * Run one plugin on a pending write. A plugin that crashes, times out, is missing or
- * answers garbage yields `ok: false` with the reason; the caller denies the write.
- */
+/** A plugin that crashes, times out, is missing or answers garbage yields `ok: false`: the caller denies. */
 export async function runPlugin(
   plugin: Plugin,
   input: PluginInput,

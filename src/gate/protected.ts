@@ -1,12 +1,10 @@
 import { STATE_DIR } from "../util/state-layout.ts";
 /**
- * The built-in protected names (.git, secrets, .cpilot), compared the way a file system
- * might compare them: case-insensitive, after Unicode compatibility normalization, with
- * marks and invisible characters dropped (HFS+ ignores some), and Windows' trailing dots,
- * spaces, `::$DATA` streams and 8.3 short names (`GIT~1`) folded away.
+ * The built-in protected names (.git, secrets, .cpilot), compared as a lenient file system
+ * might: case-insensitive, NFKC, marks and invisible characters dropped (HFS+), and
+ * Windows' trailing dots, spaces, `::$DATA` streams and 8.3 short names folded away.
  */
 
-/** A path segment reduced to what a lenient file system would treat as the same name. */
 export function skeleton(segment: string): string {
   return segment
     .normalize("NFKD")
@@ -21,7 +19,7 @@ function segments(relPath: string): string[] {
   return relPath.split(/[/\\]/).filter((s) => s !== "" && s !== ".");
 }
 
-/** True when the path is a `.git` directory or inside one, at any depth. */
+/** At any depth. */
 export function isGitPath(relPath: string): boolean {
   return segments(relPath).some((s) => {
     const k = skeleton(s);
@@ -29,18 +27,17 @@ export function isGitPath(relPath: string): boolean {
   });
 }
 
-/** True when the path is `.cpilot` at the root or inside it. */
 export function isCpilotPath(relPath: string): boolean {
   const first = segments(relPath)[0];
   return first !== undefined && skeleton(first) === STATE_DIR;
 }
 
-/** Example files that ship with projects and hold no secrets. */
+/** They ship with projects and hold no secrets. */
 const ENV_EXAMPLES = new Set([".env.example", ".env.sample", ".env.template"]);
 const SECRET_NAMES = new Set(["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", ".netrc", ".pgpass"]);
 const SECRET_EXTENSIONS = [".pem", ".key", ".p12", ".pfx"];
 
-/** The secret a path names, if its file name looks like one (`.env*`, keys), else null. */
+/** By file name (`.env*`, keys); else null. */
 export function secretKind(relPath: string): string | null {
   const name = segments(relPath).at(-1);
   if (name === undefined) return null;

@@ -19,7 +19,6 @@ import { isCpilotPath, isGitPath, secretKind } from "./protected.ts";
 
 export type RuleAction = "allow" | "deny" | "ask";
 
-/** One rule that matched a path. */
 export interface RuleHit {
   action: RuleAction;
   source: string;
@@ -29,7 +28,7 @@ export interface RuleHit {
   askPerson?: true;
 }
 
-/** The path passed the hard checks; `hit` is the rule that decides, `withoutAsk` ignores ask rules. */
+/** `hit` decides; `withoutAsk` ignores ask rules. */
 export interface PathVerdict {
   ok: true;
   absolute: string;
@@ -53,7 +52,7 @@ const SHOWN_CHARS = 160;
 const encoder = new TextEncoder();
 const bytes = (s: string): number => encoder.encode(s).length;
 
-/** A path as it can be shown in a reason: control characters escaped, long ones shortened. */
+/** Control characters escaped, long ones shortened. */
 export function showPath(path: string): string {
   const shown = JSON.stringify(path.length > SHOWN_CHARS ? path.slice(0, SHOWN_CHARS) : path);
   return path.length > SHOWN_CHARS ? `${shown.slice(0, -1)}…" (${path.length} characters)` : shown;
@@ -191,10 +190,7 @@ function matchers(root: string, config: ResolvedGateConfig): Matcher[] {
   return list;
 }
 
-/**
- * Git's hooks and included config files in the work tree (src/gate/git-runs.ts), and any
- * `.husky` folder (its hooks run once husky is installed, as on a teammate's clone).
- */
+/** Including any `.husky` folder: its hooks run once husky is installed, as on a teammate's clone. */
 function gitRunsMatcher(root: string): Matcher {
   const check = gitRunChecker(root);
   return {
@@ -215,7 +211,7 @@ function gitRunsMatcher(root: string): Matcher {
   };
 }
 
-/** Last matching rule wins, over every spelling of the path; the strictest spelling wins. */
+/** Last matching rule wins, over every spelling; the strictest spelling wins. */
 function decide(list: Matcher[], spellings: string[]): { hit: RuleHit; withoutAsk: RuleHit } {
   let hit: RuleHit | null = null;
   let withoutAsk: RuleHit | null = null;
@@ -236,10 +232,7 @@ function decide(list: Matcher[], spellings: string[]): { hit: RuleHit; withoutAs
   return { hit: hit ?? ALLOW, withoutAsk: withoutAsk ?? ALLOW };
 }
 
-/**
- * Check one path against the hard limits (NUL, length, root, symlinks) and then the rules.
- * The rules see the path as written (NFC and NFKC) and where it really lands.
- */
+/** Hard limits first (NUL, length, root, symlinks); the rules see the path as written (NFC, NFKC) and where it lands. */
 export function checkPath(
   root: string,
   path: string,

@@ -1,7 +1,5 @@
 /**
- * What git runs and reads at a person's commands, found as git finds it: the folder it runs
- * hooks from (`core.hooksPath`, relative to the top of the work tree, or `<git dir>/hooks`)
- * and the config files it includes (`include.path`, `includeIf.*.path`). A hook there, or an
+ * Where git runs hooks from and which config files it includes: a hook there, or an
  * included file that sets `core.hooksPath` or `core.fsmonitor`, runs code at the person's
  * next commit, checkout or status.
  */
@@ -12,21 +10,16 @@ import { runGit, splitNul } from "../match/git.ts";
 import { CpilotError } from "../util/errors.ts";
 
 export interface GitReads {
-  /** The folder git runs hooks from (absolute); null outside a repository. */
+  /** Absolute; null outside a repository. */
   readonly hooks: string | null;
-  /** Config files git includes (absolute, whether they exist yet or not). */
+  /** Absolute, whether they exist yet or not. */
   readonly includes: readonly string[];
-  /**
-   * Files the commands git's config names may run (core.fsmonitor, a filter's clean, an
-   * alias's `!script`): each word of them that may name a file, resolved from the top of the
-   * work tree, where git runs them.
-   */
+  /** Files the commands in git's config may run (core.fsmonitor, filters, `!` aliases), from the top of the work tree. */
   readonly commandFiles: readonly string[];
   /** The repository's git folders (absolute): its own and the common one (a linked worktree's differ). */
   readonly gitDirs: readonly string[];
 }
 
-/** Variables that change where git finds its repository or its settings. */
 const GIT_VARS = [
   "GIT_DIR",
   "GIT_COMMON_DIR",
@@ -44,7 +37,6 @@ interface Repo {
   readonly commonDir: string;
 }
 
-/** The repository `cwd` is in, found as git discovers it (`.git` folder or `gitdir:` file). */
 function findRepo(cwd: string): Repo | null {
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const dotGit = join(dir, ".git");
@@ -69,10 +61,7 @@ function readText(path: string): string {
   }
 }
 
-/**
- * The system config files git may read: /etc/gitconfig, and `<prefix>/etc/gitconfig` beside
- * each git on PATH (Homebrew's /opt/homebrew/etc/gitconfig), since git's prefix is built in.
- */
+/** `/etc/gitconfig` and `<prefix>/etc/gitconfig` beside each git on PATH: git's prefix is built in. */
 function systemConfigs(env: NodeJS.ProcessEnv): string[] {
   const out = new Set(["/etc/gitconfig"]);
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -81,7 +70,6 @@ function systemConfigs(env: NodeJS.ProcessEnv): string[] {
   return [...out];
 }
 
-/** The config files git reads before any include: system, global, the repository's own. */
 function configTexts(repo: Repo, env: NodeJS.ProcessEnv): string {
   const home = env.HOME || homedir();
   const xdg = env.XDG_CONFIG_HOME || join(home, ".config");
@@ -97,10 +85,8 @@ function configTexts(repo: Repo, env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Where git runs hooks from here and which config files it includes. Git is asked only when
- * a config file it reads names `hooksPath` or an include (a file that names neither cannot
- * set them; key and section names are letters, compared without case); otherwise the hooks
- * are in `<git dir>/hooks` and nothing is included. Throws a CpilotError when git cannot say.
+ * Git is asked only when a config file names `hooksPath` or an include; a file that names
+ * neither cannot set them. Throws a CpilotError when git cannot say.
  */
 export function gitReads(cwd: string, env: NodeJS.ProcessEnv = process.env): GitReads {
   const repo = findRepo(cwd);
@@ -130,15 +116,12 @@ export function gitReads(cwd: string, env: NodeJS.ProcessEnv = process.env): Git
   return { hooks, ...named, gitDirs };
 }
 
-/** The config keys whose values git runs as commands, and include paths. */
 const READ_KEYS =
   "^(include(if\\..*)?\\.path|core\\.(fsmonitor|sshcommand|pager|editor)|sequence\\.editor|diff\\.external|diff\\..*\\.(command|textconv)|filter\\..*\\.(clean|smudge|process)|merge\\..*\\.driver|alias\\..*|gpg(\\..*)?\\.program|interactive\\.difffilter|pager\\..*)$";
 
-/** A config line that may set one of those commands (keys are compared without case). */
 const COMMAND_LINE =
   /^\s*(fsmonitor|sshcommand|pager|editor|external|command|textconv|clean|smudge|process|driver|program|difffilter)\s*=|^\s*\[\s*(alias|pager)\b/im;
 
-/** Every include path and command file git's config names, resolved as git resolves them. */
 function namedFiles(
   top: string,
   env: NodeJS.ProcessEnv,
@@ -168,9 +151,8 @@ function namedFiles(
 }
 
 /**
- * The words of a command git runs that may name a file: a path (with a `/`) or a name
- * with an extension (`python clean.py`), quotes and shell operators dropped, an alias's
- * leading `!` too. Over-counting protects a file too many, never one too few.
+ * The words of a command that may name a file (a path, or a name with an extension).
+ * Over-counting protects a file too many, never one too few.
  */
 function commandWords(command: string): string[] {
   return command
@@ -181,10 +163,7 @@ function commandWords(command: string): string[] {
     .filter((w) => w.includes("/") || /\.[A-Za-z0-9]+$/.test(w));
 }
 
-/**
- * git's stdout, trimmed; null when `cwd` is in no repository. `safe.directory=*`: a
- * repository owned by another user is still read (rev-parse and config run nothing of it).
- */
+/** null outside a repository. `safe.directory=*`: rev-parse and config run nothing of a repository another user owns. */
 function ask(cwd: string, args: string[]): string | null {
   const full = ["-c", "safe.directory=*", ...args];
   const result = runGit(cwd, full);

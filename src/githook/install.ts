@@ -21,20 +21,14 @@ import {
   huskyBlock,
 } from "./script.ts";
 
-/** What install or uninstall did, in words, for the command to print. */
 export type HookChange = readonly string[];
 
-/** Where git looks for hooks here: `core.hooksPath` when set, else `.git/hooks`. */
 export function hooksDir(cwd: string): string {
   const out = gitOrThrow(cwd, ["rev-parse", "--git-path", "hooks"], "find the git hooks folder");
   return resolve(cwd, out.trim());
 }
 
-/**
- * A hooks folder outside this repository (a `core.hooksPath` set globally, a folder shared
- * by every clone on the machine) runs its pre-commit for every repository: one there would
- * stop each commit of a repository without a cpilot config. Refused, with the way to do it.
- */
+/** A global `core.hooksPath` would run cpilot's pre-commit in every repository on the machine. */
 function refuseShared(cwd: string, hooks: string): void {
   const where = (args: string[]): string =>
     realOr(resolve(cwd, gitOrThrow(cwd, ["rev-parse", ...args], "find the repository").trim()));
@@ -49,11 +43,7 @@ function refuseShared(cwd: string, hooks: string): void {
   );
 }
 
-/**
- * husky keeps the hooks people edit in `.husky/` and points `core.hooksPath` at
- * `.husky/_` (v9), whose files it rewrites on every install, or at `.husky` (v4 to v8):
- * cpilot's line goes into `.husky/pre-commit`, which husky runs, not into its shims.
- */
+/** husky rewrites its shims (`.husky/_`) on every install; `.husky/pre-commit` is the file it runs. */
 function huskyFile(hooks: string): string | null {
   if (basename(hooks) === "_" && basename(dirname(hooks)) === ".husky") {
     return join(dirname(hooks), "pre-commit");
@@ -71,12 +61,7 @@ function writeHook(path: string, text: string): void {
   chmodSync(path, 0o755);
 }
 
-/**
- * Add a pre-commit hook that runs `cpilot check --staged`. An existing hook (hand-written,
- * lefthook's, another tool's) is kept as `pre-commit.pre-cpilot` and run first; with husky
- * the check is a marked block at the top of `.husky/pre-commit`. Running it again changes
- * nothing.
- */
+/** An existing hook is kept as `pre-commit.pre-cpilot` and run first; with husky, a block in `.husky/pre-commit`. */
 export function installGitHook(cwd: string): HookChange {
   const hooks = hooksDir(cwd);
   refuseShared(cwd, hooks);
@@ -119,7 +104,7 @@ export function installGitHook(cwd: string): HookChange {
   return lines;
 }
 
-/** Take out exactly what {@link installGitHook} added, putting back the hook it chained. */
+/** Takes out exactly what {@link installGitHook} added and restores the hook it chained. */
 export function uninstallGitHook(cwd: string): HookChange {
   const hooks = hooksDir(cwd);
   const husky = huskyFile(hooks);

@@ -1,14 +1,11 @@
-/** Marks a pre-commit hook cpilot wrote, so install is idempotent and uninstall knows its own. */
+/** Marks a hook cpilot wrote, so install is idempotent and uninstall knows its own. */
 export const HOOK_MARKER = "# cpilot-pre-commit-hook";
 
-/** The name an existing hook is kept under while cpilot's hook runs it first. */
 export const CHAINED_SUFFIX = ".pre-cpilot";
 
 /**
- * Shell lines that run `cpilot check --staged` with whichever cpilot this clone has: one
- * on PATH, else the project's node_modules/.bin (git runs hooks from the top of the work
- * tree), else a message that says what is missing and how to commit anyway. Exits with
- * the check's code when it fails.
+ * Runs `cpilot check --staged` with the cpilot on PATH, else node_modules/.bin (git runs
+ * hooks from the top of the work tree), else says what is missing and how to commit anyway.
  */
 export function runnerLines(): string[] {
   return [
@@ -24,7 +21,6 @@ export function runnerLines(): string[] {
   ];
 }
 
-/** The whole pre-commit hook: the hook it replaced (if any) first, then the check. */
 export function hookScript(): string {
   return [
     "#!/bin/sh",
@@ -40,7 +36,6 @@ export function hookScript(): string {
 export const BLOCK_START = "# >>> cpilot: `cpilot check --staged` (cpilot install git)";
 export const BLOCK_END = "# <<< cpilot";
 
-/** The block cpilot adds to a husky `.husky/pre-commit`, which husky's own hook runs. */
 export function huskyBlock(): string {
   return [BLOCK_START, ...runnerLines(), BLOCK_END].join("\n");
 }

@@ -10,12 +10,10 @@ import { bookkeep } from "../util/bookkeeping.ts";
 import { CHECKS_FAILED_AFTER_EDIT } from "./messages.ts";
 
 /**
- * The post-write step, the same for every agent: the call's files inside the project
- * checked (`afterEdits`). When the agent's batch-end event will run the batch callbacks
- * (`batchEndFollows`), only the per-file ones run now; when it will not, all run, and the
- * call is remembered (`batchRunClaim`), so a batch-end event that comes after all leaves
- * its files to this call. An edit the agent reports twice (`once`) is checked by the first
- * call only. What a call the agent shows nobody (`unheard`) found waits in the inbox.
+ * When the agent's batch-end event will run the batch callbacks (`batchEndFollows`), only
+ * per-file ones run now; else all run and the call is claimed (`batchRunClaim`), so a
+ * batch end that comes after all skips its files. A twice-reported edit (`once`) is
+ * checked once; what an `unheard` call found waits in the inbox.
  */
 export async function afterWrite(call: {
   config: ResolvedConfig;
@@ -55,18 +53,13 @@ export async function afterWrite(call: {
   return afterEdits({ ...at, ...(perFile ? { per: "file" as const } : {}) });
 }
 
-/** The claim a post-write makes when it ran a call's batch callbacks itself. */
 export function batchRunClaim(callId: string): string {
   return `batch-run-${safeClaim(callId)}`;
 }
 
-/** An agent's id as part of a claim's file name. */
 const safeClaim = (id: string): string => id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 100);
 
-/**
- * The files written inside the project, relative to its root, each once (created when any
- * write created it); a file outside the project is not the project's to check.
- */
+/** Relative to the root, each once; a file outside the project is not the project's to check. */
 export function filesInRoot(
   root: string,
   cwd: string,
@@ -82,20 +75,14 @@ export function filesInRoot(
   return [...seen.values()];
 }
 
-/**
- * After an agent's tool edited files: run the matching callbacks for them (every one, or
- * only the per-file ones when `per` is "file" because the agent's batch-end event runs the
- * rest), and add what waits in the session's inbox (background results, notifications).
- * Failures first; an empty report when there is nothing to say. The record of the project's
- * files (./shell-edits.ts) then takes the files as the tool and the checks left them.
- */
+/** Only per-file callbacks when `per` is "file"; then what waits in the inbox, failures first. */
 export async function afterEdits(options: {
   config: ResolvedConfig;
   agent: string;
   session: string;
   files: readonly FileChange[];
   per?: "file";
-  /** false: the results that waited are left in the inbox (the reply reaches nobody). */
+  /** false: the results that waited stay in the inbox (the reply reaches nobody). */
   deliver?: boolean;
 }): Promise<AgentReport> {
   const { config, agent, session, files, per } = options;
@@ -128,19 +115,14 @@ export async function afterEdits(options: {
   }
 }
 
-/** One message for the model, failures first with a heading; "" when there is nothing. */
+/** Failures first with a heading; "" when there is nothing. */
 export function reportText(report: HookAnswer): string {
   const parts = [...report.failures, ...report.info];
   if (report.failures.length > 0) parts.unshift(CHECKS_FAILED_AFTER_EDIT);
   return parts.join("\n\n");
 }
 
-/**
- * Could any callback run for these files (of those that run `per` file or batch, when
- * given)? Answered from the compiled patterns alone, so an edit nothing matches (most of
- * an agent's edits, in most projects; every PostToolUse of a project with no per-file
- * callback, where the batch callbacks wait for PostToolBatch) never loads the engine.
- */
+/** From the compiled patterns alone, so an edit nothing matches never loads the engine. */
 export function anyCallbackMatches(
   config: ResolvedConfig,
   files: readonly { readonly path: string }[],

@@ -25,11 +25,7 @@ import { runningSpecName } from "./background-waiting.ts";
 /** Longest the config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
 const LOAD_TIMEOUT_MS = 10_000;
 
-/**
- * The detached side of `startBackground`: run the spec's callbacks (overlap locks and all,
- * through the engine), then post each result to the session's inbox, where the agent's
- * next hook call picks it up. Returns the number of failed runs.
- */
+/** The detached side of `startBackground`: results go to the session's inbox. Returns the number of failed runs. */
 export async function runBackground(specPath: string): Promise<number> {
   // Only ever a spec that startBackground wrote is taken, and deleted once run.
   const name = basename(specPath);
@@ -44,7 +40,7 @@ export async function runBackground(specPath: string): Promise<number> {
     });
   }
   const spec = JSON.parse(readFileSync(specPath, "utf8")) as BackgroundSpec;
-  // Moved aside while it runs, so a waiter knows results are still to come (background-waiting.ts).
+  // Moved aside while it runs, so a waiter knows results are still to come.
   const runningPath = join(
     dirname(specPath),
     runningSpecName(name.slice(0, -".json".length), process.pid),
@@ -67,7 +63,7 @@ export async function runBackground(specPath: string): Promise<number> {
 }
 
 async function runSpec(spec: BackgroundSpec): Promise<number> {
-  // The config loads again here, and may not this time: bounded like a hook call's load.
+  // The config may not load this time: bounded like a hook call's load.
   const path = spec.configPath || findConfig(spec.root);
   const config =
     path === null

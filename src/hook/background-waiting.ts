@@ -3,22 +3,14 @@ import { join } from "node:path";
 import { processAlive } from "../engine/running.ts";
 import { STATE, statePath } from "../util/state-layout.ts";
 
-/**
- * A spec whose process has not taken it this long after it was written never will (its
- * process did not start): it is no longer waited for.
- */
+/** A spec not taken this long after it was written never will be (its process did not start). */
 const START_GRACE_MS = 30_000;
 
-/** The name a background spec is moved to while its process runs it: `<run id>.<pid>.running`. */
 export function runningSpecName(runId: string, pid: number): string {
   return `${runId}.${pid}.running`;
 }
 
-/**
- * True while background runs of `session` are still to report: a spec not yet taken by its
- * process (for a short while after it was written), or one a live process is running.
- * Specs of other sessions, of dead processes, and anything unreadable do not count.
- */
+/** A spec not yet taken, or one a live process runs; other sessions and dead processes do not count. */
 export function backgroundInFlight(root: string, session: string, now = Date.now()): boolean {
   const dir = statePath(root, STATE.background);
   let names: string[];

@@ -9,10 +9,9 @@ import { startProcess } from "../platform/start-process.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { STATE } from "../util/state-layout.ts";
 
-/** What a detached background process needs to run some callbacks and report later. */
 export interface BackgroundSpec {
   readonly root: string;
-  /** The config file to load ("" when found from root). */
+  /** "" when found from root. */
   readonly configPath: string;
   readonly session: string;
   readonly batch: EditBatch;
@@ -20,14 +19,10 @@ export interface BackgroundSpec {
   readonly extraEnv: Readonly<Record<string, string>>;
 }
 
-/** The hidden command that runs a spec: `cpilot _background <spec-file>` (main.ts). */
+/** `cpilot _background <spec-file>` (main.ts). */
 export const BACKGROUND_COMMAND = "_background";
 
-/**
- * Start non-blocking runs in a detached cpilot process (its own process group, no stdio),
- * so the hook answers at once. Returns the run ids, announced to the agent now; the
- * results reach the session's inbox when they finish.
- */
+/** Detached, so the hook answers at once; results reach the session's inbox when they finish. */
 export function startBackground(
   planned: readonly PlannedRun[],
   context: Omit<BackgroundSpec, "runs">,

@@ -5,12 +5,7 @@ import type { HookEvent } from "../model/hook.ts";
 import { anyCallbackMatches, batchRunClaim, filesInRoot } from "./after-edits.ts";
 import { CHECKS_FAILED_AFTER_EDITS } from "./messages.ts";
 
-/**
- * The batch-end step, once after every batch of tool calls: the once-per-batch callbacks
- * run with every file the batch wrote, except the files of calls whose post-write already
- * ran them (it did not know a batch end would come); then the results that waited. One
- * text for the model, failures first under a heading; "" when there is nothing to say.
- */
+/** The per-batch callbacks on the batch's files, but those a call's post-write already ran. */
 export async function batchEnd(
   at: { config: ResolvedConfig; agent: string; session: string },
   event: HookEvent,

@@ -1,12 +1,8 @@
-// One hook call, from stdin to stdout, in one place: the input read (bounded), a call that
-// steps aside for a session's own hooks, the isolated child that answers its parent, the
-// config loaded in a supervised child when it runs code, and the reply written out; and,
-// for every agent, its payload parsed (or, when it cannot be, the fail-closed answer), the
-// call turned into a HookEvent, the project's config loaded, then the event routed to the
-// pipeline's step for its kind, whose neutral answer the agent's reply form carries. A
-// config that does not load and an internal error are answered here, the same way for
-// every agent. What differs per agent is its HookTranslator; the agent comes in as a
-// HookAgent.
+// One hook call from stdin to stdout: the input read (bounded), the agent's payload turned
+// into a HookEvent (or the fail-closed answer), the config loaded (in a supervised child
+// when it runs code), the event routed to its step, and the neutral answer put in the
+// agent's reply form. Broken configs and internal errors are answered here, the same way
+// for every agent; what differs per agent is its HookTranslator.
 import { basename } from "node:path";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type {
@@ -41,73 +37,49 @@ import { mayBePreWrite, sniffEvent, unreadableInputReply } from "./unreadable-in
 
 type HookCallOptions = Parameters<HookHandler>[1];
 
-/** An agent's payload read: its input, or why it cannot be read. */
 export type Parsed<I> = { ok: true; input: I } | { ok: false; error: string };
 
-/** How one agent's hook protocol maps onto the pipeline: its payload in, its replies out. */
+/** One agent's hook protocol mapped onto the pipeline: its payload in, its replies out. */
 export interface HookTranslator<I> {
   /** The agent's name, as the callbacks' environment and the session's records know it. */
   readonly agent: string;
   readonly protocol: AgentProtocol;
-  /** The reply when there is nothing to say (no output, or the agent's empty JSON). */
+  /** No output, or the agent's empty JSON. */
   readonly nothing: HookReply;
-  /**
-   * For an agent whose hook must give a verdict before every tool call: the reply that lets
-   * the call go on, where the pipeline has nothing to say before a tool runs (cpilot is not
-   * set up, the config does not load, or an internal error stopped a call that writes nothing).
-   */
+  /** For an agent that needs a verdict before every tool call, when cpilot has none to give. */
   readonly allow?: HookReply;
   parse(stdin: string, options: HookCallOptions): Parsed<I>;
-  /** The call as a HookEvent; null when cpilot has nothing to do with it (no config is loaded). */
+  /** null when cpilot has nothing to do with the call. */
   event(input: I): HookEvent | null;
-  /** How this event hands the model a text (a config that does not load); null when it cannot. */
+  /** How this event hands the model a text (a broken config); null when it cannot. */
   tell(input: I, event: HookEvent): ((text: string) => HookReply) | null;
-  /**
-   * The gate's verdict on a pre-write in the agent's reply (a deny in its channel; a
-   * change a plugin made, where the agent can carry it). `config`: what the gate decided
-   * with, for a note left for the call's post-write.
-   */
+  /** `config`: what the gate decided with, for a note left for the call's post-write. */
   gateReply(
     input: I,
     event: HookEvent,
     verdict: GateVerdict,
     config: ResolvedConfig,
   ): HookReply | Promise<HookReply>;
-  /**
-   * The agent's reply to what the pipeline found after a tool call: a post-write that names
-   * its `edits`, and a post-tool (what a `shell` call changed, and the results that waited).
-   */
+  /** After a tool call: a post-write's findings, or what a shell call changed. */
   afterTool(event: HookEvent, answer: HookAnswer): HookReply;
-  /**
-   * How a session-start, prompt or batch-end event hands the model a text; null when the
-   * agent shows that event's reply to nobody (what waits for the model stays waiting).
-   */
+  /** null when the agent shows that event's reply to nobody (what waits stays waiting). */
   context(event: HookEvent): ((text: string) => HookReply) | null;
-  /** The stop gate's verdict in the agent's reply. */
   stopReply(event: HookEvent, verdict: StopVerdict): HookReply;
-  /** What the agent adds at its stop, besides what the pipeline finds (Claude Code: its context updates). */
+  /** What the agent adds at its stop (Claude Code: its context updates). */
   stopExtras?(input: I, config: ResolvedConfig): Promise<StopExtras | null>;
-  /** A batch-end event came: the agent sends them (where its version decides whether it does). */
+  /** A batch-end event came (whether the agent sends them may depend on its version). */
   batchEndSeen?(root: string): void;
-  /** After a write: whether the agent's batch-end event will run the batch callbacks. */
   batchEndFollows?(root: string, env: NodeJS.ProcessEnv): boolean;
-  /**
-   * A call another agent made through this agent's hooks (Cursor runs Claude Code's), which
-   * that agent's own cpilot hooks answer: left to them, so one edit runs cpilot once.
-   */
+  /** A call another agent made through these hooks (Cursor runs Claude Code's): its own hooks answer. */
   leftToOthers?(input: I, options: HookCallOptions): Promise<boolean>;
-  /**
-   * Hook commands of the agent that are not calls of its events (a flag after its name):
-   * each a handler of its own, loaded when its flag is given.
-   */
+  /** Hook commands that are not calls of its events (a flag after its name), loaded on demand. */
   readonly modes?: Readonly<Record<string, () => Promise<HookHandler>>>;
 }
 
 /**
- * The agent's handler, built from its translator. Never throws: a bad payload is denied
- * when it may be a write (see ./unreadable-input.ts); a config error reaches the model once
- * per session (then only stderr); an internal error is one line on stderr, never a stack in
- * the model's context, and a pre-write call it stopped is denied: no verdict, no write.
+ * Never throws: a bad payload is denied when it may be a write; a config error reaches the
+ * model once per session; an internal error is one line on stderr, never a stack in the
+ * model's context, and a pre-write it stopped is denied: no verdict, no write.
  */
 export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
   return async (stdin, options) => {
@@ -146,10 +118,6 @@ export function hookHandler<I>(t: HookTranslator<I>): HookHandler {
   };
 }
 
-/**
- * The event to the pipeline's step for its kind; the step's answer to the translator,
- * which words it as the agent's reply.
- */
 async function route<I>(
   t: HookTranslator<I>,
   input: I,
@@ -210,9 +178,7 @@ const isBeforeTool = (event: HookEvent): boolean =>
   event.kind === "pre-write" || event.kind === "pre-tool";
 
 /**
- * `cpilot hook <agent>`, the one command an agent's hook config calls: the agent looked up
- * in `agents` (the registry's table, each line loading its agent's folder on demand, so a
- * call loads its own agent only), then the call answered. Protocol on stdout only; always
+ * `cpilot hook <agent>`: each registry line loads its agent's folder on demand. Always
  * exits 0 with protocol JSON (or nothing): Claude Code drops exit 1 silently, and exit 2
  * in PostToolBatch ends the agent's loop.
  */
@@ -236,25 +202,20 @@ export async function hookCommand(
   return answerHookCall(await load(), rest, { cwd: ctx.cwd, usage });
 }
 
-/**
- * Answer one hook call of `agent`. `args`: the command's arguments after the agent's name;
- * `usage`: the command's usage line, for a person who typed it by hand.
- */
+/** `usage`: for a person who typed it by hand. */
 export async function answerHookCall(
   agent: HookAgent,
   args: readonly string[],
   ctx: { cwd: string; usage: string },
 ): Promise<number> {
-  // The isolated child of a hook call (./isolated.ts) ends with its parent, whatever the
-  // config's code does, and answers its parent only.
+  // The isolated child ends with its parent, whatever the config's code does.
   await dieWithParent();
   const nonce = process.env[ISOLATED_ENV];
   if (nonce !== undefined) {
     delete process.env[ISOLATED_ENV]; // not for the config's code or the callbacks
     return answered(await answerAsChild(agent, nonce, await agent.hook(), ctx));
   }
-  // An installed hook called inside a `cpilot run` that gave the agent session hooks steps
-  // aside: those answer this call (see ./session-hooks.ts).
+  // Inside a `cpilot run` that gave the agent session hooks, those answer this call.
   if (process.env[SESSION_HOOKS_ENV] === agent.name && !args.includes(SESSION_FLAG)) {
     await readStdin(); // the agent is writing it: take it, then say nothing
     return answered(emit({ json: agent.emptyJson }));
@@ -277,11 +238,7 @@ export async function answerHookCall(
   return answered(emit(reply));
 }
 
-/**
- * Answer here when that runs none of the user's code; a config that would run code
- * (ConfigNeedsIsolation) is loaded in a supervised child instead, and when that child
- * cannot answer, the call is answered here as for a broken config.
- */
+/** A config that runs code loads in a supervised child; if that fails, as for a broken config. */
 async function answerInProcess(
   agent: HookAgent,
   text: string,
@@ -307,10 +264,7 @@ async function answerInProcess(
   }
 }
 
-/**
- * The child's side: load the config here (no isolation), tell the parent once it loaded
- * (and how long its gate plugins may take), then hand it the reply.
- */
+/** Tells the parent once the config loaded (and its gate plugins' timeouts), then replies. */
 async function answerAsChild(
   agent: HookAgent,
   nonce: string,
@@ -336,17 +290,14 @@ async function answerAsChild(
   return 0;
 }
 
-/** Write a reply out: protocol JSON on stdout, text for people on stderr. Its exit code. */
+/** Protocol JSON on stdout, text for people on stderr. */
 function emit(reply: HookReply): number {
   if (reply.stderr) writeFd(2, `${reply.stderr}\n`);
   if (reply.json !== null) writeFd(1, `${JSON.stringify(reply.json)}\n`);
   return reply.exitCode ?? 0;
 }
 
-/**
- * Exit as soon as the answer is out: a TypeScript callback that ignores its abort signal
- * (a timer, an open handle) must not keep the agent's hook waiting after the reply.
- */
+/** A callback that ignores its abort signal (a timer, an open handle) must not keep the agent waiting. */
 function answered(code: number): never {
   process.exit(code);
 }

@@ -13,16 +13,12 @@ import { CpilotError } from "../util/errors.ts";
 import { realOr } from "../util/real-path.ts";
 import { configBroken, unloadedConfig } from "./messages.ts";
 
-/** The project's config as a hook sees it: none here, loaded, or broken (with the message). */
 export type HookConfig =
   | { readonly kind: "none" }
   | { readonly kind: "ok"; readonly config: ResolvedConfig }
   | HookConfigError;
 
-/**
- * A config that did not load. `gate`: its write gate section when that is still known (only
- * its callbacks are wrong): the gate obeys it. Otherwise the gate cannot know its rules.
- */
+/** `gate`: its gate section when still known (only its callbacks are wrong): the gate obeys it. */
 export interface HookConfigError {
   readonly kind: "error";
   readonly root: string;
@@ -30,12 +26,7 @@ export interface HookConfigError {
   readonly gate?: GateConfig;
 }
 
-/**
- * Thrown instead of loading a config whose loading would run the user's code in this
- * process: the call is answered by a child process that can be stopped (./isolated.ts),
- * so a config that hangs, loops or exits cannot leave the agent's hook without a verdict.
- * A ConfigRefused, so every surface that hands a call back (`cpilot run`'s hook listener) does so.
- */
+/** Thrown instead of running the user's code here: a child that can be stopped loads it. */
 export class ConfigNeedsIsolation extends ConfigRefused {
   constructor(readonly path: string) {
     let why = "its value was not kept from an earlier load";
@@ -49,10 +40,8 @@ export class ConfigNeedsIsolation extends ConfigRefused {
 }
 
 /**
- * How this process loads configs for hook calls. `direct`: load it here (a child that was
- * started for it, or a config that runs no code). `isolate`: a config that would run code
- * throws ConfigNeedsIsolation. `failed`: do not load at all, the config is broken with
- * `message` (its child could not load it in time, or ended).
+ * `direct`: load here. `isolate`: a config that would run code throws ConfigNeedsIsolation.
+ * `failed`: the config is broken with `message` (its child could not load it in time).
  */
 export type HookConfigMode =
   | { readonly kind: "direct" }
@@ -66,16 +55,12 @@ export function setHookConfigMode(next: HookConfigMode): void {
   mode = next;
 }
 
-/** Called once a config loaded (the isolated child tells its parent it is past loading). */
+/** The isolated child tells its parent it is past loading. */
 export function onHookConfigLoaded(listener: ((config: ResolvedConfig) => void) | null): void {
   loadedListener = listener;
 }
 
-/**
- * The config of the project a written file lies in, when the call's folder has none: an
- * agent whose folder is outside the project (a parent folder holding several projects, a
- * folder added to its session) still writes under the project's gate and checks.
- */
+/** An agent whose folder is outside the project still writes under the project's gate and checks. */
 function configOfWritten(
   cwd: string,
   written: readonly (string | null | undefined)[],
@@ -92,13 +77,7 @@ function configOfWritten(
   return null;
 }
 
-/**
- * The config that decides: the one nearest the written file when git tracks it in the
- * repository of the agent's folder's config (a package's own, the root's of the package the
- * agent started in, a sibling package's), else the agent's folder's; the written file's when
- * the agent's folder has none. A written file in another repository beside this one is still
- * this project's call (its gate says outside the root).
- */
+/** Nearest the written file when git tracks that config, else the agent's folder's. */
 function nearestConfig(fromCwd: string | null, fromWritten: string | null): string | null {
   if (fromCwd === null || fromWritten === null || fromCwd === fromWritten)
     return fromCwd ?? fromWritten;
@@ -107,18 +86,14 @@ function nearestConfig(fromCwd: string | null, fromWritten: string | null): stri
   return isTracked(root, relative(root, fromWritten)) ? fromWritten : fromCwd;
 }
 
-/** `path` with links resolved through its nearest existing folder (`lnk/new/x`: where lnk leads). */
+/** Links resolved through its nearest existing folder (`lnk/new/x`: where lnk leads). */
 function realOfNearest(path: string): string {
   const parent = dirname(path);
   if (existsSync(path) || parent === path) return realOr(path);
   return join(realOfNearest(parent), basename(path));
 }
 
-/**
- * Find and load the config for a hook call made in `cwd` (or, when none is found from
- * there, for the files it writes: `written`, as the agent gave them). Never throws but ConfigRefused:
- * a config that does not load comes back as its error text (key paths, hint), for the agent and stderr.
- */
+/** `written`: the call's files, used when no config is found from `cwd`. Throws only ConfigRefused. */
 export async function loadHookConfig(
   cwd: string,
   written: readonly (string | null | undefined)[] = [],
@@ -143,15 +118,12 @@ export async function loadHookConfig(
   }
 }
 
-/** Why a fallback config stands in for the project's own (see {@link emptyConfig}). */
 const standIns = new WeakMap<ResolvedConfig, string>();
 
 /**
- * A config with no callbacks standing in for a project config that did not load: the
- * gate's built-in protections still apply, none of the project's settings can relax them,
- * and its gate section applies when still known (`loaded.gate`). When it is not, the gate
- * cannot know what the config's rules deny, and refuses what the built-ins allow
- * ({@link unloadedConfigWhy}, ./edit-gate.ts).
+ * Stands in for a config that did not load: the built-in protections still apply and
+ * nothing can relax them; its gate section applies when still known. When it is not, the
+ * gate refuses what the built-ins allow, since the config's rules may deny it.
  */
 export async function emptyConfig(loaded: HookConfigError): Promise<ResolvedConfig> {
   const { resolveConfig } = await import("../config/resolve.ts");
@@ -163,20 +135,13 @@ export async function emptyConfig(loaded: HookConfigError): Promise<ResolvedConf
   return config;
 }
 
-/**
- * What a deny reason adds when the project's config did not load: only the built-in
- * protections decided. Null otherwise.
- */
+/** Null when the config loaded. */
 export function unloadedConfigNote(config: ResolvedConfig): string | null {
   const why = unloadedConfigWhy(config);
   return why === null ? null : unloadedConfig(why);
 }
 
-/**
- * The first line of why `config` stands in for a project config that did not load, with
- * where the error is when it says (the person fixes it there: a file the config imports,
- * maybe), or null.
- */
+/** The first line of why the config did not load, with where the error is; null when it loaded. */
 export function unloadedConfigWhy(config: ResolvedConfig): string | null {
   const why = standIns.get(config);
   if (why === undefined) return null;
@@ -185,10 +150,7 @@ export function unloadedConfigWhy(config: ResolvedConfig): string | null {
   return at === undefined ? first : `${first} at ${at}`;
 }
 
-/**
- * The text the model reads about a broken config, the first time in a session for each
- * distinct error (null afterwards: stderr only, the model was told).
- */
+/** Once per session per distinct error; null afterwards (stderr only). */
 export function configErrorForModel(root: string, session: string, message: string): string | null {
   const hash = sha1Hex(message).slice(0, 12);
   let first = false;

@@ -6,17 +6,11 @@ import type { AgentProtocol } from "../model/hook.ts";
 import { unloadedConfigNote, unloadedConfigWhy } from "./config.ts";
 import { gateFailed, gateModified, unloadedConfigRefusal } from "./messages.ts";
 
-/** The agent's own notes folders here, for the gate (see AgentProtocol.stateDirs). */
 export function stateDirsHere(agent: AgentProtocol, env = process.env): string[] {
   return agent.stateDirs(env.HOME || homedir(), env);
 }
 
-/**
- * Run the write gate for a hook (no terminal to ask on: `ask` rules use the headless mode).
- * `cwd`: the agent's folder, which a relative path is taken from (the gate's own base is
- * the root, which the agent's folder need not be: a subfolder, or a parent folder whose
- * config was found from the written file).
- */
+/** `ask` rules use the headless mode. `cwd`: the agent's folder, which relative paths are from. */
 export async function gateEdit(
   agent: AgentProtocol,
   config: ResolvedConfig,
@@ -33,10 +27,9 @@ export async function gateEdit(
   });
   const why = unloadedConfigWhy(config);
   if (why === null) return decision;
-  // The config did not load: the built-in protections decided alone, and whatever they
-  // allow may be what the config's rules or plugins deny (a config broken through a file
-  // it imports, which the agent may edit, must not open the gate): refused. The MCP edit
-  // tools refuse the same way (src/mcp/perform-write.ts).
+  // The config did not load: what the built-ins allow may be what its rules or plugins
+  // deny (a config broken through a file it imports, which the agent may edit, must not
+  // open the gate). The MCP edit tools refuse the same way.
   if (decision.decision === "deny") {
     decision.reason += unloadedConfigNote(config) ?? "";
     return decision;
@@ -44,17 +37,12 @@ export async function gateEdit(
   return refusedUnloaded(decision, write.path, why);
 }
 
-/** `write` with a relative path the agent gave from `cwd` made absolute, when that differs from the root. */
 function fromAgentFolder(write: PendingWrite, root: string, cwd: string | undefined): PendingWrite {
   if (cwd === undefined || isAbsolute(write.path) || write.path.includes("\0")) return write;
   const path = resolve(cwd, write.path);
   return path === resolve(root, write.path) ? write : { ...write, path };
 }
 
-/**
- * A write the built-in protections allowed (`allowed`), refused because the config did not
- * load (`why`): its rules and plugins cannot be asked.
- */
 export function refusedUnloaded(allowed: GateDecision, path: string, why: string): GateDecision {
   return {
     decision: "deny",
@@ -65,13 +53,9 @@ export function refusedUnloaded(allowed: GateDecision, path: string, why: string
   };
 }
 
-/** What the model is told when the gate changed its write before it ran. */
 export function modifiedNote(tool: string, decision: GateDecision): string {
   return gateModified(tool, decision.modified?.summary);
 }
 
-/**
- * Why a write is refused when the gate itself failed (a bug, not a rule): the gate fails
- * closed, as it does for a broken plugin. What every agent's pre-write hook answers then.
- */
+/** The gate itself failed (a bug, not a rule): it fails closed, as for a broken plugin. */
 export const gateFailedReason = gateFailed;

@@ -14,17 +14,12 @@ export interface HandleEditsOptions {
   readonly config: ResolvedConfig;
   readonly batch: EditBatch;
   readonly session: string;
-  /** Which callbacks this call runs: per-file ones, per-batch ones, or both (undefined). */
+  /** Per-file ones, per-batch ones, or both (undefined). */
   readonly per?: PlanOptions["per"];
-  /** Set for every callback process, e.g. `CP_AGENT`. */
   readonly extraEnv?: Readonly<Record<string, string>>;
 }
 
-/**
- * After an agent edited files: run the matching blocking callbacks now, start the
- * non-blocking ones in the background, remember each result for the session, and say it
- * all as an AgentReport. Agent-neutral: every hook adapter calls this.
- */
+/** Blocking callbacks now, non-blocking ones in the background, each result remembered for the session. */
 export async function handleEdits(
   options: HandleEditsOptions,
 ): Promise<{ outcome: Outcome; report: AgentReport }> {
@@ -37,7 +32,7 @@ export async function handleEdits(
   let notStarted: string | null = null;
   let started: { callback: string; files: readonly string[]; runId: string }[] = [];
   try {
-    // Loaded only when something goes to the background: most calls start nothing there.
+    // Most calls start nothing in the background.
     if (background.length > 0)
       started = (await import("./background.ts")).startBackground(background, {
         root: config.root,
@@ -52,8 +47,7 @@ export async function handleEdits(
     notStarted = [...new Set(background.map((p) => p.callback.name))].join("', '");
   }
   const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
-  // The report is made before anything is remembered: bookkeeping that fails (a full
-  // disk, a .cpilot that cannot be written) is told beside the results, never instead.
+  // Made first: bookkeeping that fails is told beside the results, never instead.
   const report = reportOutcome(outcome, { tailLines: settings.tailLines });
   for (const run of started) report.info.push(renderStarted(run.callback, run.files, run.runId));
   if (notStarted !== null) {

@@ -5,10 +5,7 @@ import { gateEdit } from "./edit-gate.ts";
 
 export type { GateVerdict } from "../model/hook.ts";
 
-/**
- * The pre-write step, the same for every agent: the event's writes gated, or the call
- * denied when the agent's translator could not read what it writes.
- */
+/** Denied when the translator could not read what the call writes. */
 export function gateEvent(
   agent: AgentProtocol,
   config: ResolvedConfig,
@@ -20,11 +17,7 @@ export function gateEvent(
   return gateAll(agent, config, writes, event.cwd);
 }
 
-/**
- * Run the gate for each write of a tool call, in order. The first deny wins (the call
- * must not run at all); otherwise the writes a plugin changed, or plain allow. `cwd`: the
- * agent's folder, which relative paths are taken from.
- */
+/** The first deny wins (the call must not run at all). `cwd`: relative paths are taken from it. */
 export async function gateAll(
   agent: AgentProtocol,
   config: ResolvedConfig,

@@ -1,12 +1,10 @@
 import { type GitEnv, runGit, splitNul } from "../match/git.ts";
 
 /**
- * Settings the agent's shell can write into the repository's config (`git config …`) that
- * make `git status` skip files or run a program of the agent's choosing: an fsmonitor hook
- * that says nothing changed, stat data that ignores ctime or nanoseconds (a same-size write
- * with its old mtime put back looks clean), stat checks switched off, and clean filters that
- * hand git the committed bytes for a changed file. cpilot's own looks at the project override
- * them all, so git compares the files themselves.
+ * Settings the agent's shell can write into the repository's config that make `git status`
+ * skip files or run its program: an fsmonitor that says nothing changed, stat checks that
+ * ignore ctime, nanoseconds or everything, clean filters that hand git the committed bytes.
+ * cpilot overrides them all, so git compares the files themselves.
  */
 const PINNED: readonly (readonly [string, string])[] = [
   ["core.fsmonitor", "false"],
@@ -15,11 +13,7 @@ const PINNED: readonly (readonly [string, string])[] = [
   ["core.ignoreStat", "false"],
 ];
 
-/**
- * The environment for a git call in `cwd` that trusts none of those settings (and takes
- * `kept` as given), in the repository `where` pins (see git-place.ts): given as
- * `GIT_CONFIG_KEY_<n>` pairs, which take any name (a filter driver's may hold `=`).
- */
+/** `GIT_CONFIG_KEY_<n>` pairs take any name (a filter driver's may hold `=`). */
 export function distrustEnv(
   cwd: string,
   kept: readonly (readonly [string, string])[] = [],

@@ -4,23 +4,18 @@ import { type GitEnv, runGit, runGitBytes, splitNul } from "../match/git.ts";
 import { digestHex } from "../platform/digest.ts";
 
 /**
- * Changes `git status` does not list, however the agent's shell hid them: files whose index
- * entry git is told not to look at (`update-index --assume-unchanged`, `--skip-worktree`),
- * files rewritten within the second git last recorded them (git keeps whole seconds of a
- * file's times), and files committed (or checked out) between two looks, so that HEAD moved
- * and the work tree is clean again. Paths are relative to `root`, the folder git runs in;
- * `env` pins the repository (see git-place.ts).
+ * Changes `git status` does not list however the shell hid them: `--assume-unchanged` and
+ * `--skip-worktree` entries, files rewritten within the second git last recorded (it keeps
+ * whole seconds), and files committed between two looks (HEAD moved, the tree is clean).
  */
 
-/** What the index says git will not look at, under `root`. */
 export interface IndexLook {
   /**
-   * The files git is told not to look at that differ from their index entry now (their
-   * bytes are compared), or that are gone while only assumed unchanged. Sparse checkout's
-   * skip-worktree files are absent by design and are not listed.
+   * Those that differ from their index entry now (bytes compared), or are gone while only
+   * assumed unchanged. Sparse checkout's skip-worktree files are absent by design.
    */
   readonly hidden: string[];
-  /** The submodules' folders (`git status` is told to leave them to cpilot). */
+  /** `git status` is told to leave them to cpilot. */
   readonly submodules: string[];
 }
 
@@ -45,10 +40,9 @@ export function lookAtIndex(root: string, env: GitEnv = {}, racyFrom?: number): 
       submodules.push(rel);
       continue;
     }
-    // "H" is an ordinary entry; lowercase tags are assumed unchanged, "S" is skip-worktree.
-    // An ordinary one recorded since the second of the last look may have been rewritten
-    // within the second git recorded, its mtime put back: git's stat check cannot tell, as
-    // it keeps whole seconds; the bytes can.
+    // "H" is ordinary; lowercase tags are assumed unchanged, "S" is skip-worktree. An ordinary
+    // entry recorded since the last look's second may have been rewritten with its mtime put
+    // back: git's whole-second stat check cannot tell, the bytes can.
     const ordinary = tag !== "S" && tag === tag.toUpperCase();
     if (blob === undefined) continue;
     if (ordinary) {
@@ -63,11 +57,7 @@ export function lookAtIndex(root: string, env: GitEnv = {}, racyFrom?: number): 
   return { hidden, submodules };
 }
 
-/**
- * Which of `entries` hold other bytes than their index entry, hashed by git as it would
- * hash them (line endings converted as the attributes say; the filters `env` distrusts
- * are off). A file gone or no longer a file is left to `git status`, which lists it.
- */
+/** Hashed by git as it would (attributes on, distrusted filters off); a file gone is left to git status. */
 function rewrittenInPlace(
   root: string,
   env: GitEnv,
@@ -91,10 +81,7 @@ function rewrittenInPlace(
 
 const ASKED_AT_ONCE = 500;
 
-/**
- * `ls-files -z` records, each with the later of the whole seconds its ctime and mtime were
- * recorded at (with `debug`: `--debug` adds five lines after each record's NUL).
- */
+/** Each with the later whole second of its ctime and mtime (`--debug` adds five lines per record). */
 function* indexRecords(
   out: string,
   debug: boolean,
@@ -119,7 +106,7 @@ function* indexRecords(
   }
 }
 
-/** Git's id of a file's bytes (in the repository's hash), or null when it is not a file. */
+/** In the repository's hash; null when not a file. */
 function blobHash(path: string, idLength: number): string | null {
   try {
     const st = lstatSync(path);
@@ -134,20 +121,18 @@ function blobHash(path: string, idLength: number): string | null {
   }
 }
 
-/** The commit HEAD names now, or null (no commit yet, or git fails). */
+/** null: no commit yet, or git fails. */
 export function headCommit(root: string, env: GitEnv = {}): string | null {
   const r = runGit(root, ["rev-parse", "-q", "--verify", "HEAD^{commit}"], env);
   return r.ok ? r.stdout.trim() || null : null;
 }
 
-/** A file that differs between two commits, under `root`. */
 export interface CommittedChange {
   readonly path: string;
-  /** True when the earlier commit did not hold it. */
+  /** The earlier commit did not hold it. */
   readonly added: boolean;
 }
 
-/** The files under `root` that differ between the commits `from` and `to`. */
 export function committedChanges(
   root: string,
   from: string,
@@ -178,7 +163,7 @@ export function committedChanges(
   return changes;
 }
 
-/** The bytes `commit` held at `rel` (relative to `root`), or null when it held none. */
+/** null when it held none. */
 export function committedBytes(
   root: string,
   commit: string,

@@ -1,6 +1,4 @@
-// The hook call's input: the agent's JSON on stdin, read with a deadline and a size limit,
-// then read as the JSON object every agent's payload is (each agent's protocol file reads
-// its own fields from it).
+// The agent's JSON on stdin, read with a deadline and a size limit.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import type { PendingWrite } from "../model/gate-types.ts";
 import { bun, type BunStdinReader as ChunkReader } from "../platform/bun.ts";
@@ -9,32 +7,27 @@ import { isTerminal } from "../platform/stdio.ts";
 import { isObject, type JsonObject } from "../util/json-file.ts";
 import { decodeBytes } from "../util/path-bytes.ts";
 
-/** What reading stdin gave: all of it, or (complete: false) why not and what had arrived. */
 export interface HookInput {
   readonly text: string;
   readonly complete: boolean;
   readonly problem?: string;
 }
 
-/** Longest wait for the agent to send and close stdin; a hook must never hang. */
+/** A hook must never hang. */
 export const STDIN_TIMEOUT_MS = 10_000;
 
-/** `CPILOT_HOOK_STDIN_TIMEOUT_MS` overrides the wait (tests, very slow machines). */
 function stdinTimeout(): number {
   const ms = Number(process.env.CPILOT_HOOK_STDIN_TIMEOUT_MS);
   return Number.isFinite(ms) && ms > 0 ? ms : STDIN_TIMEOUT_MS;
 }
 
-/** Hook payloads are JSON with file contents in them; past this something is wrong. */
+/** Payloads carry file contents; past this something is wrong. */
 const MAX_STDIN_BYTES = 64 * 1024 * 1024;
 
-/** What the sniffing of an unreadable input keeps: the event name comes before the tool input. */
+/** The event name comes before the tool input. */
 const KEPT_PREFIX = 1024 * 1024;
 
-/**
- * Read all of stdin, or give up after `timeoutMs` or `MAX_STDIN_BYTES` (complete: false,
- * with `problem` and the start of what arrived, for the event name).
- */
+/** Gives up after `timeoutMs` or `MAX_STDIN_BYTES`, keeping the start of what arrived for the event name. */
 export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> {
   if (isTerminal(0)) return { text: "", complete: false };
   const parts: Uint8Array[] = [];
@@ -51,7 +44,7 @@ export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> 
   if (ended) return { text: decodeBytes(Buffer.concat(parts)), complete: true };
   const reader = stdinReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  // SIGTERM (the agent's hook timeout) ends the wait too: the call is answered at once.
+  // SIGTERM (the agent's hook timeout) ends the wait too.
   const timeout = Promise.race([
     new Promise<"timeout">((resolvePromise) => {
       timer = setTimeout(() => resolvePromise("timeout"), timeoutMs);
@@ -88,15 +81,12 @@ export async function readStdin(timeoutMs = stdinTimeout()): Promise<HookInput> 
   return { text: decodeBytes(Buffer.concat(parts)), complete: true };
 }
 
-/** What one read at once takes at most. */
 const READ_CHUNK = 64 * 1024;
 
 /**
- * Read what stdin holds now, without waiting: a file to its end, a pipe until it is empty,
- * through a second, non-blocking descriptor of the pipe (fd 0 stays as the agent made it).
- * True when that was all (the writer closed). A socket or anything else, or a system
- * without /proc, is left to the stream: reading it here could block. Cheaper than the
- * stream for a payload already there, on every hook call.
+ * Reads what stdin holds now without waiting, through a second, non-blocking descriptor
+ * (fd 0 stays as the agent made it). True when the writer closed. A socket, or a system
+ * without /proc, is left to the stream: reading it here could block.
  */
 function readAtOnce(keep: (chunk: Uint8Array) => void, full: () => boolean): boolean {
   let fd = 0;
@@ -122,23 +112,16 @@ function readAtOnce(keep: (chunk: Uint8Array) => void, full: () => boolean): boo
   }
 }
 
-/**
- * Bun's own stdin stream rather than `process.stdin`, several times slower to reach EOF:
- * this runs on every edit the agent makes.
- */
+/** `process.stdin` is several times slower to reach EOF, and this runs on every edit. */
 function stdinReader(): ChunkReader {
   if (bun) return bun.stdin.stream().getReader();
   const streams = ReadableStream as unknown as { from(it: AsyncIterable<Uint8Array>): unknown };
   return (streams.from(process.stdin) as { getReader(): ChunkReader }).getReader();
 }
 
-/** A string field, or undefined for anything else. */
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-/**
- * The write an edit tool asks the gate for, from its payload's fields: the text it
- * replaces and its replacement, each where the payload gives it as a string.
- */
+/** From an edit tool's fields: the text it replaces and its replacement, where given as strings. */
 export function editWrite(
   base: PendingWrite,
   fields: { oldString: unknown; newString: unknown; replaceAll?: boolean },
@@ -153,7 +136,6 @@ export function editWrite(
   };
 }
 
-/** A hook payload as one JSON object; an error message for anything else. */
 export function readJsonObject(
   text: string,
 ): { ok: true; raw: JsonObject } | { ok: false; error: string } {
@@ -168,11 +150,7 @@ export function readJsonObject(
   return { ok: true, raw };
 }
 
-/**
- * The first step of every agent's hook payload: JSON, an object, with a `hook_event_name`.
- * Checked by hand (no schema library on the hot path); a bad payload is an error message,
- * never a crash.
- */
+/** Checked by hand (no schema library on the hot path); a bad payload is an error message, never a crash. */
 export function readHookJson(
   text: string,
 ): { ok: true; raw: JsonObject; event: string } | { ok: false; error: string } {
@@ -184,7 +162,7 @@ export function readHookJson(
   return { ok: true, raw, event };
 }
 
-/** The fields Claude Code's schema shares with Codex and Gemini: session, cwd, tool name and input. */
+/** Shared by Claude Code, Codex and Gemini. */
 export function toolHookFields(
   raw: JsonObject,
   fallbackCwd: string,
@@ -197,7 +175,6 @@ export function toolHookFields(
   };
 }
 
-/** A payload in Claude Code's schema: the event, the tool fields, and the tool's response as `response` reads it. */
 export interface ToolHookPayload<R> {
   readonly event: string;
   readonly session: string;
@@ -207,7 +184,7 @@ export interface ToolHookPayload<R> {
   readonly toolResponse: R;
 }
 
-/** Parse a payload in Claude Code's schema (Codex, Gemini, Qwen); `fallbackCwd` when it has no cwd. */
+/** Claude Code's schema (Codex, Gemini, Qwen too); `fallbackCwd` when it has no cwd. */
 export function parseToolHookPayload<R>(
   text: string,
   fallbackCwd: string,
@@ -226,6 +203,6 @@ export function parseToolHookPayload<R>(
   };
 }
 
-/** A `tool_response` object (Gemini's and Qwen's `{llmContent, returnDisplay, error?}`), else undefined. */
+/** Gemini's and Qwen's `{llmContent, returnDisplay, error?}`. */
 export const objectResponse = (value: unknown): JsonObject | undefined =>
   isObject(value) ? value : undefined;

@@ -1,7 +1,6 @@
-// `cpilot run`'s hook listener: an agent that can post its hook events to a URL (Claude
-// Code's `http` hook type) has them answered here, by the process that already runs the
-// session, so an edit costs no process. Only on 127.0.0.1, only for this session: every
-// call must carry the session's secret, which the agent reads from its environment.
+// `cpilot run`'s hook listener for agents that can post hook events to a URL (Claude
+// Code's `http` hook): answered by the process already running the session. 127.0.0.1
+// only, and every call must carry the session's secret from the agent's environment.
 import type * as NodeChildProcess from "node:child_process";
 import type * as NodeCrypto from "node:crypto";
 import { statSync } from "node:fs";
@@ -17,37 +16,27 @@ import { setHookConfigMode } from "./config.ts";
 import { answerHookRequest, type Home, type HookResponse } from "./in-process.ts";
 import { assertServable } from "./servable.ts";
 
-/** The header that carries the session's secret. */
 export const SECRET_HEADER = "X-Cpilot-Hook-Secret";
-/** The variable the agent reads the secret from (its hooks' headers name it). */
 export const SECRET_ENV = "CPILOT_HOOK_SECRET";
-/** As for a command hook's stdin: past this something is wrong. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export interface HookListener {
-  /** `http://127.0.0.1:<port>/hook/<agent>` */
   readonly url: string;
   readonly secret: string;
-  /** Variables the agent sets for its hook commands, added to each call's environment. */
   addCallEnv(env: Readonly<Record<string, string>>): void;
   close(): Promise<void>;
 }
 
 export interface ListenerOptions {
   readonly agent: HookAgent;
-  /** The folder a call runs in when its payload names none that exists. */
+  /** When the payload names no folder that exists. */
   readonly cwd: string;
-  /** The environment the agent runs in: each call's, as for its command hook. */
   readonly env: NodeJS.ProcessEnv;
-  /** The command line of the agent's command hook, for the calls answered in a process. */
+  /** For the calls answered in a process. */
   readonly fallback: readonly string[];
 }
 
-/**
- * Listen on 127.0.0.1, a port the system picks. A call the listener cannot answer here
- * (another is under way, or the config must load fresh because loading it runs code) is
- * answered by the agent's command hook in a process, exactly as without the listener.
- */
+/** What the listener cannot answer (busy, or a config that runs code) goes to the command hook. */
 export async function startHookListener(options: ListenerOptions): Promise<HookListener> {
   const { createServer } = nodeBuiltin<typeof NodeHttp>("node:http");
   const { randomBytes, timingSafeEqual } = nodeBuiltin<typeof NodeCrypto>("node:crypto");
@@ -57,7 +46,7 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
   let callEnv: NodeJS.ProcessEnv = { ...options.env };
   let busy = false;
   let host = "";
-  // A config whose loading runs code loads fresh, in a process: the listener keeps only plain data.
+  // A config whose loading runs code loads fresh each call: the listener keeps only plain data.
   setConfigGuard(assertServable);
   setHookConfigMode({ kind: "isolate" });
   const home: Home = { env: { ...process.env }, cwd: process.cwd(), umask: process.umask() };
@@ -92,8 +81,8 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
     req.on("end", () => {
       if (size > MAX_BODY_BYTES) return;
       const body = Buffer.concat(parts).toString("utf8");
-      // The agent gave the call up (the user pressed Esc, its timeout) before the answer:
-      // stop the call's runs, as a command hook's runs stop when the agent kills it.
+      // The agent gave the call up (Esc, its timeout): stop its runs, as when it kills a command
+      // hook.
       const givenUp = new AbortController();
       let answered = false;
       res.once("close", () => {
@@ -113,7 +102,6 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
     });
   });
 
-  /** The reply body: the command hook's stdout (JSON or nothing). */
   const answerCall = async (body: string, givenUp: AbortSignal): Promise<string> => {
     const cwd = payloadCwd(body) ?? options.cwd;
     const env = callEnv;
@@ -141,8 +129,7 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
   });
   const { port } = server.address() as AddressInfo;
   host = `127.0.0.1:${port}`;
-  // Listening is not being reachable: in a network namespace whose loopback is down the
-  // port binds, yet every call would fail, and the agent would drop the results silently.
+  // Bound is not reachable: with loopback down every call would fail silently.
   try {
     await connectOnce(port);
   } catch (err) {
@@ -163,7 +150,7 @@ export async function startHookListener(options: ListenerOptions): Promise<HookL
   };
 }
 
-/** The payload's `cwd` (Claude Code: the session's folder) when it names a folder that exists. */
+/** Only when it names a folder that exists. */
 function payloadCwd(body: string): string | undefined {
   try {
     const cwd = (JSON.parse(body) as { cwd?: unknown }).cwd;
@@ -175,7 +162,6 @@ function payloadCwd(body: string): string | undefined {
   }
 }
 
-/** The command hook's stdout for `input` on its stdin; its stderr goes where ours goes. */
 function commandHook(
   command: string,
   args: readonly string[],
@@ -199,7 +185,7 @@ function commandHook(
   });
 }
 
-/** Open and close one connection to 127.0.0.1:`port`, or fail within a second. */
+/** Fails within a second. */
 function connectOnce(port: number): Promise<void> {
   const { connect } = nodeBuiltin<typeof NodeNet>("node:net");
   return new Promise((resolve, reject) => {

@@ -3,40 +3,28 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { type GitEnv, runGit, splitNul } from "../match/git.ts";
 
 /**
- * New ignore rules hide a new file from `git status`, so from every later look at the
- * project: the agent's shell can point `core.excludesFile` at a list of its own, add a line
- * to a `.gitignore` (tracked or not, ignoring itself or not), to `.git/info/exclude` or to
- * the excludes file. What the ignore rules were when the turn started is kept here, so later
- * looks can undo them: the excludes file is pinned to its value then, and the files that a
- * rule added since hides (or that a rule removed since no longer lets through) are listed.
+ * New ignore rules hide a new file from `git status`: the shell can point
+ * `core.excludesFile` elsewhere or add lines to a `.gitignore`, `.git/info/exclude` or the
+ * excludes file. The rules at the turn's start are kept so later looks can undo that.
  */
 export interface TurnRules {
-  /** When the turn started (ms since the epoch): files changed since are the turn's. */
+  /** Files changed since are the turn's. */
   readonly at: number;
-  /** `core.excludesFile` as it was then ("" when git reads none), kept for every look. */
+  /** "" when git reads none; pinned for every look. */
   readonly excludesFile: string;
-  /** HEAD then: a `.gitignore` git listed as unchanged held what this commit holds. */
+  /** A `.gitignore` git listed as unchanged held what this commit holds. */
   readonly head: string | null;
-  /**
-   * The rule files that git did not hold unchanged then (listed by `git status`, ignored,
-   * or not in git: the info/exclude list, the excludes file, the `.gitignore` files above
-   * the project), by absolute path: their text then, or null when absent.
-   */
+  /** Rule files git did not hold unchanged then, by absolute path: their text then, or null when absent. */
   readonly rules: Readonly<Record<string, string | null>>;
 }
 
-/** The git settings every look at the project keeps from the turn's start. */
 export type Pinned = readonly [readonly [string, string]];
 
 export function pinned(excludesFile: string): Pinned {
   return [["core.excludesFile", excludesFile]];
 }
 
-/**
- * `core.excludesFile` now, or the person's own list git reads when it is not set, named as
- * git names it: under a non-empty `$XDG_CONFIG_HOME`, else under `$HOME/.config` (empty
- * HOME included); "" when HOME is not set either, as git then reads none.
- */
+/** Unset: git's default per-user list; "" when HOME is not set either (git reads none). */
 export function excludesFileNow(root: string, env: GitEnv = {}): string {
   const r = runGit(root, ["config", "--path", "core.excludesFile"], env);
   const set = r.ok ? r.stdout.replace(/\n$/, "") : "";
@@ -47,7 +35,6 @@ export function excludesFileNow(root: string, env: GitEnv = {}): string {
   return home === undefined ? "" : `${home}/.config/git/ignore`;
 }
 
-/** A rule file's text, or null when it is absent or not a file. */
 export function ruleText(path: string): string | null {
   try {
     const st = lstatSync(path);
@@ -58,45 +45,34 @@ export function ruleText(path: string): string | null {
   }
 }
 
-/** A rule file too large to keep: every rule in it counts as new. */
+/** Every rule in a file too large to keep counts as new. */
 const TOO_LARGE = "\0too large";
 const MAX_RULES = 1024 * 1024;
 
-/** Where git runs and what it reads the ignore rules from, for one look. */
 export interface RulesLook {
-  /** The project root: every path found is relative to it. */
   readonly root: string;
-  /** The work tree's top: `.gitignore` names in git's answers are relative to it. */
+  /** `.gitignore` names in git's answers are relative to it. */
   readonly top: string;
   readonly env: GitEnv;
-  /** The rule files this look found (absolute paths), with their text now. */
+  /** Absolute paths, with their text now. */
   readonly now: Readonly<Record<string, string | null>>;
-  /** The text a file held in `commit` (its path relative to the top), or null. */
   committedText(commit: string, topRel: string): string | null;
-  /** The `.gitignore` files a commit made since the turn started changed (absolute paths). */
+  /** Absolute paths. */
   committedRules(from: string): string[];
 }
 
 interface ChangedRule {
-  /**
-   * How many of its rules it held then, when those are still its first ones (rules were
-   * only added after them); null when rules were removed, reordered or cannot be known:
-   * then anything it applies to may be hidden by the change.
-   */
+  /** Rules it held then, while those are still its first ones; null: anything it covers may be hidden. */
   readonly kept: number | null;
-  /** Each line's rule number (blank lines and comments are no rule: -1). */
+  /** -1 for blank lines and comments. */
   readonly ruleAt: readonly number[];
-  /** What it applies to, relative to the root ("." the whole project), or null: nothing in it. */
+  /** Relative to the root ("." the whole project); null: nothing in it. */
   readonly scope: string | null;
 }
 
 const ASKED_AT_ONCE = 500;
 
-/**
- * The files changed since the turn started that git ignores now by a rule added since (or
- * that a rule removed since let through): these are the agent's, whatever git says. A file
- * an unchanged rule ignores (a build output the project's own rules ignored) is not.
- */
+/** Files changed this turn that a rule added since hides: the agent's, whatever git says. */
 export function hiddenByNewRules(look: RulesLook, turn: TurnRules): string[] {
   const changed = changedRules(look, turn);
   if (changed.size === 0) return [];
@@ -118,7 +94,7 @@ export function hiddenByNewRules(look: RulesLook, turn: TurnRules): string[] {
   return found;
 }
 
-/** What `git ls-files` lists as ignored and not in git, with `args`; null when git fails. */
+/** null when git fails. */
 function ignoredIn(look: RulesLook, args: readonly string[]): string[] | null {
   const r = runGit(
     look.root,
@@ -128,7 +104,6 @@ function ignoredIn(look: RulesLook, args: readonly string[]): string[] | null {
   return r.ok ? splitNul(r.stdout) : null;
 }
 
-/** Which of `paths` (files or folders) a rule added since ignores. */
 function newlyIgnored(
   look: RulesLook,
   changed: ReadonlyMap<string, ChangedRule>,
@@ -151,8 +126,8 @@ function newlyIgnored(
       ],
       { ...look.env, GIT_LITERAL_PATHSPECS: "0" },
     );
-    // One line per path, in order: `<rule's file>:<line>:<pattern>\t<path>`. An answer
-    // that cannot be read counts every path as hidden by the new rules: checked, not missed.
+    // `<rule's file>:<line>:<pattern>\t<path>`, one per path in order. An unreadable answer
+    // counts every path as hidden by the new rules: checked, not missed.
     const lines = why.stdout.split("\n").filter((line) => line !== "");
     some.forEach((rel, i) => {
       const line = lines.length === some.length ? (lines[i] as string) : "";
@@ -162,7 +137,6 @@ function newlyIgnored(
   return found;
 }
 
-/** The rule files whose text differs from the turn's start, by absolute path. */
 function changedRules(look: RulesLook, turn: TurnRules): Map<string, ChangedRule> {
   const paths = new Set([...Object.keys(turn.rules), ...Object.keys(look.now)]);
   if (turn.head !== null) for (const path of look.committedRules(turn.head)) paths.add(path);
@@ -213,10 +187,7 @@ function narrowest(scopes: ReadonlySet<string>): string[] {
   return scopes.has(".") ? ["."] : [...scopes];
 }
 
-/**
- * True when the rule that ignores `rel` now (check-ignore's `line`) was added since the
- * turn started, or a rule file that applies to it lost a rule, or the answer cannot be read.
- */
+/** Or the answer cannot be read. */
 function byNewRule(
   look: RulesLook,
   changed: ReadonlyMap<string, ChangedRule>,
@@ -249,7 +220,6 @@ function changedSince(root: string, rel: string, at: number): boolean {
   return st !== undefined && Math.max(st.ctimeMs, st.mtimeMs) >= at - 1000;
 }
 
-/** The turn's rules read back from its record, or undefined when they are not ones. */
 export function validTurnRules(value: unknown): TurnRules | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const { at, excludesFile, head, rules } = value as Record<string, unknown>;

@@ -1,5 +1,4 @@
-// Answer one hook call inside a process that stays up (`cpilot run`'s HTTP listener) as the
-// call's own process would: in its environment, folder and umask.
+// Answers a hook call inside a long-lived process as the call's own process would.
 import { ConfigRefused } from "../config/load.ts";
 import type { HookAgent, HookReply } from "../model/hook.ts";
 import { redirectStderr } from "../platform/stdio.ts";
@@ -10,9 +9,7 @@ export interface Home {
   readonly umask: number;
 }
 
-/** Everything that makes a hook call what it is, so it is answered as its own process would. */
 export interface HookRequest {
-  /** The agent's hook JSON, as the caller would have read it on stdin. */
   readonly stdin: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -21,10 +18,10 @@ export interface HookRequest {
 
 export type HookResponse =
   | ({ readonly served: true } & HookReply)
-  /** The caller answers the call itself: the listener is busy, or the config must load fresh. */
+  /** The listener is busy, or the config must load fresh. */
   | { readonly served: false; readonly reason: string };
 
-/** Answer one call as its own process would: its environment, folder and umask meanwhile. */
+/** In the call's environment, folder and umask meanwhile. */
 export async function answerHookRequest(
   agent: HookAgent,
   request: HookRequest,
@@ -63,7 +60,7 @@ function restore(home: Home): void {
   process.umask(home.umask);
 }
 
-/** Make process.env exactly `env` (children started meanwhile inherit it). */
+/** Children started meanwhile inherit it. */
 function replaceEnv(env: Readonly<Record<string, string | undefined>>): void {
   for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
   for (const [key, value] of Object.entries(env)) {

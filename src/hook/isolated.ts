@@ -1,9 +1,7 @@
-// A hook call whose config runs the user's code is answered by a child process (this same
-// cpilot, `hook <agent>`), so that whatever that code does — a top-level await that never
-// settles, an endless loop, process.exit(), killing itself — this process, the one the
-// agent waits on, still answers: within the load deadline, and on SIGTERM. When the child
-// cannot answer, the call is answered here as for a broken config: the gate's built-in
-// protections decide (no user code runs for them), and a post-edit call gets a note.
+// A config that runs the user's code is answered by a child process, so whatever that code
+// does (never settles, loops, exits, kills itself), the process the agent waits on still
+// answers: within the load deadline, and on SIGTERM. When the child cannot answer, the
+// built-in protections decide, as for a broken config.
 
 import { probeTimeoutMs } from "../config/load-probe.ts";
 import type { HookAgent, HookReply } from "../model/hook.ts";
@@ -13,14 +11,14 @@ import { ISOLATED_ENV } from "./isolated-env.ts";
 import { gateUndecided } from "./messages.ts";
 import { mayBePreWrite, sniffEvent } from "./unreadable-input.ts";
 
-/** Longest wait for the config to load; `CPILOT_CONFIG_LOAD_TIMEOUT_MS` overrides it. */
+/** `CPILOT_CONFIG_LOAD_TIMEOUT_MS` overrides it. */
 export const CONFIG_LOAD_TIMEOUT_MS = 10_000;
-/** After the config loaded, a pre-write call has this long past its gate plugins' timeouts. */
+/** A pre-write's allowance past its gate plugins' timeouts. */
 const GATE_SLACK_MS = 5_000;
-/** A child asked to stop (SIGTERM) gets this long to stop its runs and answer. */
+/** How long a child asked to stop (SIGTERM) has to stop its runs and answer. */
 const STOP_GRACE_MS = 2_000;
 
-/** What the child tells its parent: one line each, `<nonce> <json>` on its stdout. */
+/** `<nonce> <json>` lines on the child's stdout. */
 export type ChildReport =
   | { readonly loaded: true; readonly gateBudgetMs?: number }
   | { readonly reply: HookReply };
@@ -29,7 +27,6 @@ export function loadTimeoutMs(env: NodeJS.ProcessEnv): number {
   return probeTimeoutMs(env, CONFIG_LOAD_TIMEOUT_MS);
 }
 
-/** A report line for the parent (the child's side). */
 export function reportLine(nonce: string, report: ChildReport): string {
   return `${nonce} ${JSON.stringify(report)}\n`;
 }
@@ -38,10 +35,7 @@ type Outcome =
   | { kind: "reply"; reply: HookReply }
   | { kind: "failed"; message: string; afterLoad: boolean };
 
-/**
- * Answer one hook call in a child process, supervised. `fallback(message)` answers the call
- * here as for a config that did not load (the caller runs the adapter without loading it).
- */
+/** `fallback(message)` answers here as for a config that did not load. */
 export async function answerIsolated(
   agent: HookAgent,
   stdin: string,
@@ -50,8 +44,7 @@ export async function answerIsolated(
 ): Promise<HookReply> {
   const outcome = await superviseChild(agent, stdin, options);
   if (outcome.kind === "reply") return outcome.reply;
-  // The config loaded and the gate then failed to answer (a plugin that never returns, a
-  // process that ended): the gate's plugins and rules did not decide, so the write is denied.
+  // The gate failed to answer after the config loaded: no rule decided, so deny.
   if (outcome.afterLoad && mayBePreWrite(agent, sniffEvent(stdin))) {
     return {
       json: agent.denyForm(gateUndecided(outcome.message)),
@@ -130,8 +123,8 @@ function superviseChild(
           });
           return;
         }
-        // Past loading: the child stops its runs on SIGTERM and answers; a child stuck in
-        // the user's code is killed after the grace period.
+        // The child stops its runs on SIGTERM and answers; one stuck in user code is killed after
+        // the grace.
         child.signal("SIGTERM");
         child.arm(
           STOP_GRACE_MS,

@@ -23,21 +23,14 @@ interface RecheckOptions {
   readonly tailLines: number;
 }
 
-/**
- * The session's failing results of one config: `judge` is that config loaded, or why it
- * could not be; `label` names it when it is not the stop's own.
- */
+/** `judge`: that config loaded, or why not; `label` names it when it is not the stop's own. */
 export interface JudgedFailures {
   readonly judge: ResolvedConfig | string;
   readonly label: string | null;
   readonly entries: readonly SessionResult[];
 }
 
-/**
- * Every blocking callback whose last result in this session failed, grouped by the config
- * that judged it (in a monorepo: a package's own, the root's, a sibling's), each config
- * loaded (or why it could not be).
- */
+/** Grouped by the config that judged them (a monorepo package's own, the root's, a sibling's). */
 export async function judgedFailures(
   config: ResolvedConfig,
   session: string,
@@ -70,12 +63,7 @@ export async function judgedFailures(
   return groups;
 }
 
-/**
- * Re-run each failing callback on the same files (a per-file callback whose file is gone
- * counts as fixed) with the config that judged it, and return the failures that remain,
- * rendered for the agent; those of another config than the stop's say which. A fix made
- * any way (a shell, a formatter) counts.
- */
+/** With the config that judged it; a fix made any way counts, a vanished file's check is fixed. */
 export async function recheckFailing(
   groups: readonly JudgedFailures[],
   options: RecheckOptions,
@@ -95,12 +83,7 @@ export async function recheckFailing(
   return texts.flat();
 }
 
-/**
- * The name of a recorded config other than the stop's (its path from the repository's
- * top) when it may judge: a config file that is still the nearest one in its folder and
- * that git tracks in the repository of `config`. Null otherwise: a record naming any other
- * file (one the agent could have written) never makes the gate load it.
- */
+/** Only a tracked config still nearest in its folder: never one the agent could have written. */
 function judgeName(config: ResolvedConfig, path: string): string | null {
   const found = findRepository(config.root, {})?.top ?? null;
   if (found === null) return null;
@@ -115,10 +98,7 @@ function judgeName(config: ResolvedConfig, path: string): string | null {
 /** Longest another config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
 const LOAD_TIMEOUT_MS = 10_000;
 
-/**
- * The config at `path`, loaded, or why it was not (broken, gone, did not finish loading).
- * One that runs code shows first in a supervised child that it loads, as for a background run.
- */
+/** One that runs code loads in a supervised child first, as for a background run. */
 async function loadJudge(path: string, cwd: string): Promise<ResolvedConfig | string> {
   try {
     return await loadConfigSupervised(path, {

@@ -11,15 +11,10 @@ import { bookkeep } from "../util/bookkeeping.ts";
 const HISTORY_REPLACED = new Set(["compact", "clear"]);
 
 /**
- * The session-start and prompt step, the same for every agent. A session that starts
- * (not a compaction, which goes on with the same session) forgets sessions untouched for a
- * week, stops runs left behind by a hook that was killed, and has the project checked in
- * the background (when the event is `heard`): the first edit's before. A prompt that
- * starts the agent's turn records the project's files: what they hold now is the person's,
- * not the agent's. For the model, when the event can tell it something (`heard`): the
- * table of active callbacks once per session (again when a compaction or a clear replaced
- * the history that held it), and every time the results that waited in the inbox. "" when
- * there is nothing to say.
+ * A session start (not a compaction) forgets week-old sessions, stops runs a killed hook
+ * left, and checks the project in the background. A prompt starting the turn records the
+ * project's files: what they hold now is the person's. The model gets the callbacks' table
+ * once per history and the waiting results each time, when the event is `heard`.
  */
 export async function sessionContext(
   at: { config: ResolvedConfig; session: string },
@@ -30,8 +25,7 @@ export async function sessionContext(
   const start = event.kind === "session-start";
   if (start && event.source !== "compact") {
     pruneSessions(config.root);
-    // Runs of a hook that was killed outright (SIGKILL: nothing could stop them) go on
-    // without their host: stop them now (they are rare, so is the half-second this costs).
+    // Runs of a hook killed outright (SIGKILL) go on without their host: stop them now.
     const { stopOrphans } = await import("../engine/running.ts");
     await stopOrphans(config.root, 500);
   }
@@ -40,8 +34,7 @@ export async function sessionContext(
     bookkeep(config.root, undefined, () => recordTurnStart(config, session));
   }
   if (!heard) return "";
-  // Detached and once per session: never delays this answer. An agent with no session
-  // start event has its first prompt stand for it.
+  // Detached, once per session. An agent with no session start has its first prompt stand for it.
   if (start ? event.source !== "compact" : true)
     (await import("../agent-session/base-check.ts")).startBaseCheck(config, session);
   const parts: string[] = [];
@@ -56,7 +49,7 @@ export async function sessionContext(
   return parts.join("\n\n");
 }
 
-/** The first call of the turn `id` (every call, when the agent names no turn). */
+/** Every call, when the agent names no turn. */
 function turnStarts(root: string, session: string, id: string | undefined): boolean {
   if (id === undefined) return true;
   const turn = `turn-${sha1Hex(id).slice(0, 16)}`;

@@ -7,15 +7,9 @@ import { anyCallbackMatches } from "./after-edits.ts";
 import type { ShellEdits } from "./shell-edits.ts";
 import type { StopExtras } from "./stop-gate.ts";
 
-/**
- * The pipeline's steps for edits made without an edit tool (the record of the project's
- * files is taken when the agent's turn starts, see ./session-context.ts): what changed
- * since the last look, checked after a shell call, and what still holds the stop.
- * Bookkeeping that fails (a .cpilot that cannot be written) sees nothing rather than
- * stopping the hook.
- */
+/** Checks of edits made without an edit tool; bookkeeping that fails sees nothing rather than stopping the hook. */
 
-/** The changed files named to the agent at most: a command that wrote thousands floods its context. */
+/** A command that wrote thousands would flood the agent's context. */
 const NAMED_FILES = 50;
 
 export interface ShellCall {
@@ -24,11 +18,7 @@ export interface ShellCall {
   readonly session: string;
 }
 
-/**
- * What changed since the last look, checked like an edit tool's files (every matching
- * callback, per file and per batch): the protected files changed and the checks' failures
- * as failures, the files named as info.
- */
+/** Checked like an edit tool's files; changed protected files are failures, the files named are info. */
 export async function shellEditsReport({
   config,
   agent,
@@ -60,11 +50,7 @@ export async function shellEditsReport({
   return report;
 }
 
-/**
- * At the stop: what changed since the last look is checked first (its failures are
- * recorded, so the stop gate's re-run finds them), then the protected files changed
- * through the shell and not put back, each a problem that holds the stop.
- */
+/** What changed since the last look is checked first, then protected files not put back. */
 export async function shellStopProblems(call: ShellCall): Promise<string[]> {
   await shellEditsReport(call);
   const { protectedStillChanged } = await import("./shell-edits.ts");
@@ -73,10 +59,7 @@ export async function shellStopProblems(call: ShellCall): Promise<string[]> {
   );
 }
 
-/**
- * After a shell call, for the agents whose shell tool's result also brings what waited: what
- * the command changed (as `shellEditsReport`), then the background results not yet told.
- */
+/** For agents whose shell tool's result also brings what waited. */
 export async function shellToolReport(call: ShellCall): Promise<AgentReport> {
   const found = await shellEditsReport(call);
   const waiting = takeDelivery(call.config.root, call.session);
@@ -86,18 +69,14 @@ export async function shellToolReport(call: ShellCall): Promise<AgentReport> {
   };
 }
 
-/**
- * The stop step, the same for every agent: the stop gate, with the shell's edits since the
- * last look checked and its problems added, and what the agent adds at its stop (`extras`);
- * `stopper`: a subagent's id when it is the subagent's stop (its own count of held stops).
- */
+/** `stopper`: a subagent's id, which has its own count of held stops. */
 export async function shellStopGate(
   call: ShellCall & {
     readonly stopper?: string | undefined;
     readonly extras?: (() => Promise<StopExtras | null>) | undefined;
   },
 ): Promise<StopVerdict> {
-  // Loaded only at a stop: it re-runs checks, which no other call does.
+  // Only a stop re-runs checks.
   const { stopGate } = await import("./stop-gate.ts");
   const problems = await shellStopProblems(call);
   const { config, agent, session, stopper } = call;

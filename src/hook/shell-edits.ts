@@ -25,17 +25,16 @@ import {
 } from "./tree-snapshot.ts";
 
 /**
- * Edits the agent made without an edit tool (a shell command, a script, a formatter it ran):
- * the project's files are recorded when its turn starts, and compared after each shell call
- * and at its stop. What differs is the agent's: the person's own changes made before the turn
- * are in the record, so they stay theirs. Agent-neutral: every hook adapter calls this.
+ * Edits made without an edit tool: the project's files are recorded when the turn starts
+ * and compared after each shell call and at the stop. The person's changes made before
+ * the turn are in the record, so they stay theirs.
  */
 
 const SNAPSHOT = "tree-snapshot.json";
 const PROTECTED = "shell-protected.json";
 const GIT_FAILS = "shell-git-fails.json";
 
-/** What the gate would say of a write to `rel`, when it would not simply allow it. */
+/** null when the gate would simply allow it. */
 export function protectedKind(config: ResolvedConfig): ProtectedKind {
   let gate: ReturnType<typeof resolveGateConfig>;
   try {
@@ -56,12 +55,11 @@ export function protectedKind(config: ResolvedConfig): ProtectedKind {
   };
 }
 
-/** Root entries the gate protects that git may not list (ignored secrets, config). */
+/** Ignored secrets and config. */
 function watchedName(name: string): boolean {
   return secretKind(name) !== null || ownConfigKind(name) !== null;
 }
 
-/** The agents' hook settings files at the root (`.claude/settings.json`, …). */
 function hookSettings(): string[] {
   try {
     return [...hookFiles()];
@@ -70,10 +68,7 @@ function hookSettings(): string[] {
   }
 }
 
-/**
- * The project now, keeping from the session's record (`was`) what every later look keeps;
- * `newTurn`: a turn starts now.
- */
+/** Keeps from `was` what every later look keeps. */
 function snapshotNow(
   config: ResolvedConfig,
   was: TreeSnapshot | null,
@@ -93,12 +88,7 @@ function save(config: ResolvedConfig, session: string, name: string, value: unkn
   });
 }
 
-/**
- * The record of the turn, or null when it is missing or not one (garbled, cut short). Its
- * first line is the snapshot; each later line one file an edit tool wrote since, appended by
- * `noteToolEdits` and folded in here. A line cut short by a killed writer is not a record
- * and is skipped: that file is then checked again, never missed.
- */
+/** Line one is the snapshot, then edit-tool writes; a cut line is skipped, so that file is rechecked. */
 function loadSnapshot(config: ResolvedConfig, session: string): TreeSnapshot | null {
   const text = readStateFile(join(sessionDir(config.root, session), SNAPSHOT), MAX_RECORD);
   if (text === null) return null;
@@ -147,11 +137,7 @@ function load<T>(config: ResolvedConfig, session: string, name: string): T | nul
   }
 }
 
-/**
- * The record is read, changed and written by hook calls that may run at once (an edit
- * tool's hook beside a shell tool's, a turn's start): one at a time, or one's update is lost
- * and the next comparison takes a file the edit tool wrote for a shell edit.
- */
+/** Hook calls may run at once: without the lock one's update is lost. */
 function locked<T>(config: ResolvedConfig, session: string, update: () => T): T {
   const dir = openVerifiedDir(realpathSync(sessionDir(config.root, session)), "");
   let unlock: (() => void) | undefined;
@@ -164,10 +150,7 @@ function locked<T>(config: ResolvedConfig, session: string, update: () => T): T 
   }
 }
 
-/**
- * The agent's turn starts: record the project's files as they are now, and keep the ignore
- * rules the session's record started with.
- */
+/** Keeps the ignore rules the session's record started with. */
 export function recordTurnStart(config: ResolvedConfig, session: string): void {
   locked(config, session, () => {
     const snap = snapshotNow(config, loadSnapshot(config, session), true);
@@ -175,12 +158,7 @@ export function recordTurnStart(config: ResolvedConfig, session: string): void {
   });
 }
 
-/**
- * Files an edit tool wrote (and cpilot then checked): the record takes them as they are now.
- * Only their entries are appended, one write of a few lines, whatever the project's size;
- * the next comparison folds them in. A record that is not there is left so: there is no
- * turn to note them in.
- */
+/** Appends a few lines, whatever the project's size. A missing record stays missing. */
 export function noteToolEdits(
   config: ResolvedConfig,
   session: string,
@@ -201,7 +179,6 @@ export function noteToolEdits(
   });
 }
 
-/** A protected file changed outside the gate, and what it held when the turn started. */
 interface ProtectedChange {
   readonly path: string;
   readonly why: string;
@@ -209,17 +186,12 @@ interface ProtectedChange {
 }
 
 export interface ShellEdits {
-  /** Created, changed or deleted files to check like an edit tool's. */
   readonly files: FileChange[];
-  /** One message per protected file changed (already on disk: it must be reverted). */
+  /** Already on disk: it must be reverted. */
   readonly protectedNotes: string[];
 }
 
-/**
- * What changed since the record (the turn's start, or the last comparison): files to check,
- * and protected files changed. The record moves on to now; call `settle` after the checks
- * ran, so what a fixer rewrote is not taken for the agent's next edit.
- */
+/** Moves the record to now; call `settle` after the checks so a fixer's rewrite is not taken for the agent's. */
 export function shellEditsSince(config: ResolvedConfig, session: string): ShellEdits {
   const [before, after] = recordMovedOn(config, session);
   if (after === null) {
@@ -249,11 +221,7 @@ export function shellEditsSince(config: ResolvedConfig, session: string): ShellE
   return { files, protectedNotes: found.map((p) => protectedNote(config, p)) };
 }
 
-/**
- * The record as it was and the project now, the record moved on to now. When the record
- * cannot be locked or saved (a full or read-only disk), the two are compared all the same:
- * the shell's edits are still checked now (and found again at the next look), never missed.
- */
+/** When the record cannot be locked or saved, the two are compared anyway: never missed. */
 function recordMovedOn(
   config: ResolvedConfig,
   session: string,
@@ -272,11 +240,7 @@ function recordMovedOn(
   }
 }
 
-/**
- * No readable record of the turn's start (deleted or garbled, by the agent's shell or
- * otherwise): which changes are the agent's cannot be told, so every file that differs from
- * git is checked, and the agent is told why.
- */
+/** Without a readable record, every file that differs from git is checked, and the agent is told why. */
 function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];
@@ -287,19 +251,11 @@ function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
   return { files, protectedNotes: [note] };
 }
 
-/**
- * The turn was recorded, but git now fails in the project (its config garbled, `.git` moved
- * or deleted through the shell): what changed cannot be known, so the agent is told, and
- * its stop is held until git answers again (the record is kept: the next look then finds
- * every change since).
- */
+/** Git fails now (config garbled, `.git` moved): the stop is held until it answers, with the record kept. */
 const GIT_FAILS_NOTE =
   "cpilot: cannot tell what your commands changed: git fails in this repository now. Put back what your commands changed under .git (its config, HEAD, the .git folder itself); until git answers again, your edits are not checked.";
 
-/**
- * After the checks ran: the record takes the project as they left it. The turn goes on, so
- * the ignore rules it started with are kept.
- */
+/** The turn goes on, so its ignore rules are kept. */
 export function settle(config: ResolvedConfig, session: string): void {
   locked(config, session, () => {
     const snap = snapshotNow(config, loadSnapshot(config, session));
@@ -307,10 +263,7 @@ export function settle(config: ResolvedConfig, session: string): void {
   });
 }
 
-/**
- * The protected files changed through the shell in this session that still differ from
- * what they held when it changed them (one put back is dropped), as messages for the stop.
- */
+/** Those that still differ from what they held before (one put back is dropped). */
 export function protectedStillChanged(config: ResolvedConfig, session: string): string[] {
   const known = load<ProtectedChange[]>(config, session, PROTECTED) ?? [];
   const gitFailed = load<boolean>(config, session, GIT_FAILS) === true;

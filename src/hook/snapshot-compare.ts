@@ -5,19 +5,14 @@ import { committedBytes, committedChanges } from "./git-hidden-edits.ts";
 import { innerPlace, placeEnv } from "./git-place.ts";
 import { ABSENT, SUBMODULE, signature, type TreeSnapshot } from "./tree-snapshot.ts";
 
-/** One path that differs between two snapshots. */
 export interface TreeChange {
   readonly path: string;
   readonly kind: "created" | "modified" | "deleted";
-  /** Its signature in the earlier snapshot: ABSENT when it did not exist, "clean" when git held it unchanged. */
+  /** ABSENT when it did not exist, "clean" when git held it unchanged. */
   readonly before: string;
 }
 
-/**
- * Every path whose signature differs between `before` and `after`. A path listed only
- * before (it was put back to what git holds, or deleted) is signed again now; one listed
- * only after was clean, or did not exist, before.
- */
+/** A path listed only before (put back, or deleted) is signed again now; one listed only after was clean or absent. */
 export function compareSnapshots(
   root: string,
   before: TreeSnapshot,
@@ -70,11 +65,7 @@ export function compareSnapshots(
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/**
- * The files a submodule's move from one commit to another changed (a commit made in it, a
- * checkout), or null when `path` is not a submodule that moved or git cannot say: then the
- * folder itself is the change.
- */
+/** null when `path` is not a submodule that moved or git cannot say: then the folder itself is the change. */
 function submoduleMoved(
   root: string,
   path: string,
@@ -99,11 +90,7 @@ function submoduleMoved(
   return moved;
 }
 
-/**
- * What a file committed in between held before: "clean" (what the old HEAD held), or for a
- * protected file a hash of those bytes, since once committed git lists it clean again and
- * only its bytes say whether it was put back.
- */
+/** For a protected file, a hash of what the old HEAD held: committed, git lists it clean. */
 function committedBefore(
   root: string,
   head: string | null | undefined,
@@ -116,10 +103,7 @@ function committedBefore(
   return bytes === null ? "clean" : `h:${sha1Hex(bytes)}`;
 }
 
-/**
- * Which of `paths` git holds, asked in a few calls however many there are (a command that
- * wrote thousands of files is not one git call per file).
- */
+/** In a few git calls however many paths there are. */
 function tracked(root: string, where: GitEnv, paths: readonly string[]): Set<string> {
   const held = new Set<string>();
   for (let at = 0; at < paths.length; at += ASKED_AT_ONCE) {

@@ -8,34 +8,28 @@ import { bookkeep, takeStateTrouble } from "../util/bookkeeping.ts";
 import { stopReminder } from "./messages.ts";
 import { judgedFailures, recheckFailing } from "./recheck.ts";
 
-/** What the agent adds at its stop (Claude Code's context updates): problems block like failures. */
+/** Claude Code's context updates; problems block like failures. */
 export interface StopExtras {
   readonly problems: readonly string[];
   readonly info: readonly string[];
 }
 
-/** The counter of held stops: the session's, or one per subagent (its id hashed into a file name). */
+/** One per subagent, so one that used its held stops up leaves the parent's gate whole. */
 function stopCounterName(stopper: string | undefined): string {
   return stopper ? `stop-blocks-sub-${sha1Hex(stopper).slice(0, 16)}` : "stop-blocks";
 }
 
 /**
- * The agent wants to finish. Hold it (its reply makes the model go on with `reason`) while
- * a blocking callback it triggered still fails (re-run now with the config that judged it,
- * so a fix made any way counts), or a failed background result was never delivered, or an
- * extra problem stands; at most
- * `agent.maxStopBlocks` times per session, so it never loops. Otherwise let it stop and
- * tell the person what was left. Agent-neutral: each agent translates the verdict.
+ * Holds the stop while a blocking callback it triggered still fails (re-run now, so a fix
+ * made any way counts), a failed background result was never delivered, or an extra
+ * problem stands; at most `agent.maxStopBlocks` times per session, so it never loops.
  */
 export async function stopGate(options: {
   config: ResolvedConfig;
   agent: string;
   session: string;
   extras?: () => Promise<StopExtras | null>;
-  /**
-   * Whose stop this is when not the session's own: a subagent's id. Each subagent gets its
-   * own count of held stops, so one that used them up leaves the parent's gate whole.
-   */
+  /** A subagent's id when not the session's own stop. */
   stopper?: string;
 }): Promise<StopVerdict> {
   const { config, agent, session } = options;

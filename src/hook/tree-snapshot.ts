@@ -15,22 +15,17 @@ import {
 } from "./ignore-rules.ts";
 
 /**
- * The project's files as they stand, cheaply: what `git status` lists as differing from
- * the index (git answers from its index stat data without reading clean files), each with
- * its stat data, plus the files the gate protects that git may not list (ignored `.env`,
- * the git hooks and the repository's exclude list, cpilot's and the agents' config), each
- * with a hash of its bytes. Two
- * snapshots compared say which files were created, changed or deleted in between, however
- * they were written. Keys are paths relative to the project root.
+ * The project's files cheaply: what `git status` lists as differing (from its stat data,
+ * without reading clean files), plus the protected files git may not list (ignored `.env`,
+ * git hooks, agents' config), hashed. Two snapshots compared say what changed in between,
+ * however it was written. Keys are relative to the root.
  */
 export interface TreeSnapshot {
-  /** path → signature: `s:<stat>`, `h:<hash>`, or ABSENT. */
+  /** `s:<stat>`, `h:<hash>`, or ABSENT. */
   readonly files: Readonly<Record<string, string>>;
-  /** The commit HEAD named: a file committed in between is clean in both lists, yet changed. */
+  /** A file committed in between is clean in both lists, yet changed. */
   readonly head?: string | null;
-  /** The ignore rules as the turn started, which every later look keeps. */
   readonly turn?: TurnRules;
-  /** Where the repository was as the session started: every later look keeps it. */
   readonly place?: GitPlace;
   /** When it was taken (ms since the epoch). */
   readonly at?: number;
@@ -38,10 +33,8 @@ export interface TreeSnapshot {
 
 export const ABSENT = "-";
 
-/** Says what a changed path is when the gate protects it, else null. */
 export type ProtectedKind = (rel: string) => string | null;
 
-/** What the root folder holds that the gate protects, besides what git lists. */
 export type WatchedNames = (name: string) => boolean;
 
 const STATUS = [
@@ -52,29 +45,24 @@ const STATUS = [
   "--no-renames",
   "--ignore-submodules=all",
   "--untracked-files=all",
-  // Ignored files are listed too, ignored folders as one entry: a `.gitignore` among them
-  // hides itself, and what it ignores is looked at (see ignore-rules.ts).
+  // Ignored entries too: a `.gitignore` among them hides itself, and what it ignores is looked at.
   "--ignored=matching",
   "--",
   ".",
 ];
 
-/** What a look at the project keeps from the earlier ones. */
 export interface Earlier {
-  /** The ignore rules the session's record holds (none: they are taken now). */
+  /** None: taken now. */
   readonly turn?: TurnRules;
-  /** Where the repository was (none: it is found now). */
+  /** None: found now. */
   readonly place?: GitPlace;
-  /** A turn starts now, which keeps `turn` but counts files changed from now. */
+  /** Keeps `turn` but counts files changed from now. */
   readonly newTurn?: boolean;
-  /** When the last look was taken: a file git recorded since may hide a rewrite. */
+  /** A file git recorded since may hide a rewrite. */
   readonly since?: number;
 }
 
-/**
- * The snapshot of `root`, or null when it is not in a git work tree (or git fails): then
- * nothing can be compared cheaply and changes through the shell are not seen.
- */
+/** null outside a git work tree (or when git fails): shell changes are then not seen. */
 export function takeSnapshot(
   root: string,
   isProtected: ProtectedKind,
@@ -112,8 +100,8 @@ export function takeSnapshot(
   for (const path of [excludeAbs, ...above(top, root)]) rules[path] = ruleText(path);
   if (kept[0][1] !== "") rules[resolve(top, kept[0][1])] = ruleText(resolve(top, kept[0][1]));
   const head = headCommit(root, where);
-  // A new turn of the same session keeps the rules its first turn started with: a rule the
-  // agent added in one turn hides nothing in the next.
+  // The rules the first turn started with: a rule the agent added in one turn hides nothing in the
+  // next.
   const turn: TurnRules =
     earlier.turn === undefined
       ? { at, excludesFile: kept[0][1], head, rules }
@@ -158,7 +146,7 @@ export function takeSnapshot(
   return { files, head, turn, ...(place ? { place } : {}), at };
 }
 
-/** The `.gitignore` files in the folders from the work tree's top down to above `root`. */
+/** From the work tree's top down to above `root`. */
 function above(top: string, root: string): string[] {
   const found: string[] = [];
   for (let dir = dirname(root); dir.startsWith(top) && dir !== root; dir = dirname(dir)) {
@@ -168,11 +156,7 @@ function above(top: string, root: string): string[] {
   return found;
 }
 
-/**
- * The whole second from which git's index entries are looked at byte by byte: entries
- * recorded in or after the second of the last look (`since`), when the index was written
- * since then (its change time, which no one can set back, says so); else none.
- */
+/** Entries recorded since the last look's second are compared by bytes, when the index was written since. */
 function racyFrom(indexFile: string, since: number): number | undefined {
   const from = Math.floor(since / 1000);
   try {
@@ -182,7 +166,6 @@ function racyFrom(indexFile: string, since: number): number | undefined {
   }
 }
 
-/** What every look into a submodule shares. */
 interface SubmoduleLook {
   readonly root: string;
   readonly isProtected: ProtectedKind;
@@ -191,11 +174,7 @@ interface SubmoduleLook {
   readonly since: number;
 }
 
-/**
- * Each submodule of the repository at `repo` (paths relative to it): its commit, so a
- * commit made or checked out in it is seen, and its own changes, listed, its own
- * submodules too, as deep as `depth`.
- */
+/** Its commit (a commit made or checked out in it) and its own changes, as deep as `depth`. */
 function lookIntoSubmodules(
   look: SubmoduleLook,
   repo: string,
@@ -225,15 +204,9 @@ function lookIntoSubmodules(
 /** A submodule's signature: this, then the commit its work tree has checked out. */
 export const SUBMODULE = "c:";
 
-/** How deep repositories inside the project's are looked into. */
 const NESTED_DEPTH = 3;
 
-/**
- * What `git status` run in `cwd` (whose work tree starts at `top`) lists, signed into
- * `files` by paths relative to `root`. A repository inside it (not a submodule) is listed
- * by git as one folder: its own changed files are listed from it, as deep as `depth`.
- * False when git fails.
- */
+/** A nested repository is one folder to git: its changes are listed from it. False when git fails. */
 function listChanged(
   root: string,
   cwd: string,
@@ -250,8 +223,7 @@ function listChanged(
   for (const record of splitNul(status.stdout)) {
     const path = record.startsWith("! ") ? record.slice(2) : statusPath(record);
     if (path === null) continue;
-    // Every `.gitignore` git does not hold unchanged: what it held as the turn started is
-    // kept (see ignore-rules.ts). Those git holds unchanged hold what HEAD holds.
+    // A `.gitignore` git does not hold unchanged keeps its text from the turn's start.
     if (rules !== undefined && basename(path) === ".gitignore")
       rules[join(top, path)] = ruleText(join(top, path));
     if (record.startsWith("! ")) continue;
@@ -267,7 +239,7 @@ function listChanged(
   return true;
 }
 
-/** True when `dir` holds its own repository (`.git` a folder, or a file naming one). */
+/** `.git` a folder, or a file naming one. */
 function isRepository(dir: string): boolean {
   try {
     lstatSync(join(dir, ".git"));
@@ -277,7 +249,7 @@ function isRepository(dir: string): boolean {
   }
 }
 
-/** The path of one `git status --porcelain=v2 -z` record (renames are off), or null. */
+/** Renames are off. */
 function statusPath(record: string): string | null {
   const fields = record[0] === "1" ? 8 : record[0] === "u" ? 10 : record[0] === "?" ? 1 : -1;
   if (fields < 0) return null; // "!" (ignored) and "2" (renames, off) are not listed
@@ -294,10 +266,7 @@ function names(dir: string): string[] {
   }
 }
 
-/**
- * A file's signature now: its stat data, or (`hashed`) a hash of its bytes, which says
- * whether a file was put back as it was. A symlink is signed by where it leads.
- */
+/** `hashed`: its bytes' hash, which says whether it was put back. A symlink is signed by where it leads. */
 export function signature(root: string, rel: string, hashed: boolean): string {
   const path = join(root, rel);
   try {

@@ -6,14 +6,12 @@ import type { Proposal } from "./spec.ts";
 const GOLANGCI = [".golangci.yml", ".golangci.yaml", ".golangci.toml", ".golangci.json"];
 
 /**
- * Go, for one module (its folder is the callback's cwd, so `./...` is that module: a nested
- * module with its own go.mod gets its own callbacks): gofmt on the files, golangci-lint when
- * configured (it runs vet), else go vet, and go test in the background.
+ * Per Go module (a nested go.mod gets its own callbacks): gofmt, golangci-lint when
+ * configured (it runs vet) else go vet, and go test in the background.
  */
 export function detectGo(p: ProjectFiles): Proposal[] {
   if (!p.has("go.mod")) return [];
-  // a nested module is linted with the project's one .golangci.yml, as projects that run
-  // golangci-lint in each module do
+  // a nested module is linted with the project's one .golangci.yml
   const golangci =
     p.first(...GOLANGCI) ??
     (p.top !== p.root && GOLANGCI.some((f) => p.textAt(join(p.top, f)) !== undefined)
@@ -70,11 +68,7 @@ export function detectGo(p: ProjectFiles): Proposal[] {
   ];
 }
 
-/**
- * The formatter the project runs, nearest evidence first (a module's own Taskfile over the
- * root's): gofumpt where that is what runs, gofmt with `-s` where that is how it runs,
- * else plain gofmt, which every Go formatter's output already satisfies.
- */
+/** Nearest evidence first; else plain gofmt, whose output every Go formatter accepts. */
 function goFormatter(evidence: RunEvidence): { name: string; run: string[]; why: string } {
   const lines = [...evidence.mentions("gofumpt"), ...evidence.mentions("gofmt")];
   const own = lines.some((l) => l.atRoot !== true);

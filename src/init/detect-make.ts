@@ -3,7 +3,6 @@ import type { Proposal } from "./spec.ts";
 
 const TARGETS = ["lint", "fmt", "format", "check", "typecheck"];
 
-/** The files make and just read their targets from, each with the runner that reads it. */
 const MAKEFILES = [
   ["Makefile", "make"],
   ["makefile", "make"],
@@ -12,7 +11,6 @@ const MAKEFILES = [
   ["Justfile", "just"],
 ] as const;
 
-/** Makefile or justfile targets named lint/fmt/format/check/typecheck. */
 export function makeTargets(
   p: ProjectFiles,
 ): { runner: string; file: string; targets: string[] } | undefined {
@@ -29,10 +27,7 @@ export function makeTargets(
   return undefined;
 }
 
-/**
- * The make/just targets, proposed only when no tool was found for the job: a project whose
- * checks live in a Makefile runs them that way.
- */
+/** Only when no tool was found for the job: a project whose checks live in a Makefile runs them that way. */
 export function detectMake(p: ProjectFiles, haveOthers: boolean, pattern: string[]): Proposal[] {
   const found = makeTargets(p);
   if (!found || haveOthers) return [];
@@ -50,10 +45,7 @@ export function detectMake(p: ProjectFiles, haveOthers: boolean, pattern: string
   }));
 }
 
-/**
- * `make test` (or `just test`) in the background when the project has that target and no
- * test runner was found otherwise (a Django app run by `make test`).
- */
+/** Only when no test runner was found otherwise (a Django app run by `make test`). */
 export function detectMakeTest(p: ProjectFiles, haveTests: boolean): Proposal[] {
   if (haveTests) return [];
   for (const [file, runner] of MAKEFILES) {

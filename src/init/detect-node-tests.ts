@@ -8,10 +8,7 @@ const CONFIGS = {
   jest: ["jest.config.ts", "jest.config.js", "jest.config.cjs", "jest.config.mjs"],
 } as const;
 
-/**
- * A runner the package configures for itself (an nx project's vitest.config.ts, run by nx's
- * inferred `test` target) and the project depends on: no script names it, its config does.
- */
+/** No script names it, its config does (an nx project's vitest.config.ts). */
 function configured(p: ProjectFiles): ScriptTool | undefined {
   for (const tool of ["vitest", "jest"] as const) {
     const config = p.first(...CONFIGS[tool]);
@@ -21,10 +18,7 @@ function configured(p: ProjectFiles): ScriptTool | undefined {
   return undefined;
 }
 
-/**
- * vitest or jest when a package.json script runs it: the tests related to the edited files
- * (`vitest related`, `jest --findRelatedTests`), in the background.
- */
+/** When a script runs it: the tests related to the edited files, in the background. */
 export function detectNodeTests(p: ProjectFiles, runs: readonly ScriptTool[]): Proposal[] {
   const runner = runs.find((r) => r.tool === "vitest" || r.tool === "jest") ?? configured(p);
   if (runner === undefined) return [];

@@ -8,10 +8,7 @@ import type { ProjectFiles } from "./project-files.ts";
 import { expandBraces, type ScriptTool, scopeArgs, scopePatterns, scriptTools } from "./scripts.ts";
 import type { Proposal } from "./spec.ts";
 
-/**
- * JavaScript and TypeScript tools: those the package.json scripts run (scoped as the
- * scripts scope them), then those configured or depended on but run by no script.
- */
+/** Those the scripts run (scoped as they scope them), then those configured or depended on. */
 export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: string[] } {
   const pkg = p.packageJson();
   const runs = scriptTools(pkg.scripts ?? {});
@@ -24,7 +21,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
     const inPackage = tool.packageKey !== undefined && pkg[tool.packageKey] !== undefined;
     const ranBy = evidence.where(tool.bin);
     // A dependency is not evidence: prettier in devDependencies of a project formatted by
-    // biome rewrote 120 files. Scripts, CI, hook configs and the tool's own config are.
+    // biome would rewrite it. Scripts, CI, hook configs and the tool's own config are.
     if (inScripts.length === 0 && !config && !inPackage && ranBy === undefined) {
       if (p.hasDep(tool.pkg))
         notes.push(
@@ -50,7 +47,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
         ? `package.json script${inScripts.length > 1 ? "s" : ""} ${[...new Set(inScripts.map((r) => `"${r.script}"`))].join(", ")} run${inScripts.length > 1 ? "" : "s"} ${tool.bin}${scope.length > 0 ? ` on ${scope.join(" ")}` : ""}`
         : (ranBy ?? config ?? `"${tool.packageKey}" in package.json`);
     const built = tool.build(p.localBin(tool.bin), p);
-    // run by pre-commit alone: the hook's file types and its formatting flags are the project's
+    // run by pre-commit alone: the hook's file types and formatting flags are the project's
     const hook =
       inScripts.length === 0 && tool.name === "prettier" ? preCommitHook(p, "prettier") : undefined;
     if (hook !== undefined && hook.patterns.length > 0 && scope.length === 0)
@@ -84,10 +81,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
   return { proposals: out, notes };
 }
 
-/**
- * lint-staged's globs as cpilot patterns: `{a,b}` spelled out, as lint-staged (micromatch)
- * reads braces and cpilot's patterns do not.
- */
+/** `{a,b}` spelled out: lint-staged reads braces and cpilot's patterns do not. */
 function stagedPatterns(globs: readonly string[]): string[] {
   return globs.flatMap((g) => {
     const m = /\{([^{}]*)\}/.exec(g);
@@ -116,11 +110,7 @@ function scopeOf(runs: readonly ScriptTool[], subcommands: readonly string[] = [
   return [...new Set(scopes.flat())];
 }
 
-/**
- * The globs every script that runs the tool leaves out (`prettier . "!**\/*.{js,ts}"`,
- * where eslint formats the code), as negated patterns; none when one script runs it
- * without them.
- */
+/** As negated patterns; none when one script runs it without them. */
 function scriptNegations(runs: readonly ScriptTool[]): string[] {
   const per = runs.map((r) =>
     r.args.filter((a) => a.startsWith("!")).flatMap((a) => expandBraces(a.slice(1))),
@@ -129,14 +119,14 @@ function scriptNegations(runs: readonly ScriptTool[]): string[] {
   return first.filter((g) => per.every((globs) => globs.includes(g))).map((g) => `!${g}`);
 }
 
-/** The patterns with the scripts' negations; an extension a negation leaves out entirely is dropped. */
+/** An extension a negation leaves out entirely is dropped. */
 function withNegations(pattern: string[], negations: string[], ignored: string[]): string[] {
   const dropped = pattern.filter((p) => negations.includes(`!**/${p}`));
   const rest = negations.filter((n) => !dropped.some((p) => n === `!**/${p}`));
   return [...pattern.filter((p) => !dropped.includes(p)), ...rest, ...ignored];
 }
 
-/** .prettierignore lines as negated patterns (prettier skips them, so cpilot need not run it). */
+/** Prettier skips them, so cpilot need not run it. */
 function ignoreNegations(text: string | undefined): string[] {
   if (text === undefined) return [];
   return text
@@ -146,13 +136,13 @@ function ignoreNegations(text: string | undefined): string[] {
     .map((l) => `!${l}`);
 }
 
-/** Flags the project's scripts pass that change what passes: eslint's `--max-warnings N`. */
+/** Flags that change what passes: eslint's `--max-warnings N`. */
 const KEPT_FLAGS: Readonly<Record<string, readonly string[]>> = {
   eslint: ["--max-warnings", "--report-unused-disable-directives"],
   oxlint: ["--deny-warnings", "--max-warnings"],
 };
 
-/** `run` with the flags of {@link KEPT_FLAGS} the project's scripts give the tool, before `{files}`. */
+/** Before `{files}`. */
 function keptFlags(
   run: string | string[],
   bin: string,

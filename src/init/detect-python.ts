@@ -4,7 +4,6 @@ import { RunEvidence } from "./evidence.ts";
 import { iniSections, type ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
-/** Where a Python tool's settings live: pyproject sections, setup.cfg/tox.ini sections, own files. */
 interface PyTool {
   readonly name: string;
   readonly pyproject: readonly string[];
@@ -15,15 +14,11 @@ interface PyTool {
   readonly fixes?: boolean;
 }
 
-// Output formats: cpilot parses each tool's readable default, and `cpilot logs`
-// shows the raw log, so init keeps the readable forms and adds only what makes them exact:
-// - ruff: its default (full) output, parsed with its codes; not `--output-format concise`,
-//   which under `--quiet` drops the summary that tells ruff's lines from flake8's.
-// - flake8 and pylint: `file:line:col: CODE message` already; pylint's JSON reads worse in a
-//   log. pylint's text is named, as a pylintrc may choose `parseable` (no column, no parser).
-// - mypy: `-O json` (end columns, hints) when the project requires mypy 1.11 or later, where
-//   the flag exists; an older mypy rejects it, so otherwise `--show-column-numbers` (without
-//   it the diagnostics point at column 0).
+// cpilot parses each tool's readable default and `cpilot logs` shows the raw log, so init
+// keeps the readable forms: ruff's full output (`--output-format concise` under `--quiet`
+// drops what tells ruff's lines from flake8's); pylint's text named, since a pylintrc may
+// pick `parseable`; mypy `-O json` only where the project requires 1.11+ (older rejects
+// it), else `--show-column-numbers`.
 const TOOLS: readonly PyTool[] = [
   {
     name: "black",
@@ -92,10 +87,7 @@ const TOOLS: readonly PyTool[] = [
   },
 ];
 
-/**
- * Where a project lists its dependencies: requirement files, setup.cfg's install lists,
- * and pyproject.toml outside its [tool.*] sections (where `profile = "black"` is a setting).
- */
+/** pyproject.toml outside [tool.*] sections, where `profile = "black"` is a setting. */
 function dependencyText(p: ProjectFiles): string {
   const pyproject = (p.text("pyproject.toml") ?? "")
     .split(/^(?=\[)/m)
@@ -114,9 +106,8 @@ function dependencyText(p: ProjectFiles): string {
 const MYPY_JSON_SINCE = [1, 11] as const;
 
 /**
- * Does the project require a mypy that prints JSON: a lower bound (`==`, `>=`, `~=`,
- * poetry's `^`) of 1.11 or later in its requirement files, setup.cfg or pyproject.toml
- * (poetry's groups included)? Unpinned, cpilot cannot know: the text form works with all.
+ * A lower bound of 1.11 or later in requirements, setup.cfg or pyproject.toml (poetry's
+ * groups too). Unpinned, cpilot cannot know: the text form works with all.
  */
 export function requiresMypyJson(p: ProjectFiles): boolean {
   const texts = [
@@ -138,10 +129,7 @@ export function requiresMypyJson(p: ProjectFiles): boolean {
   return false;
 }
 
-/**
- * The project's virtualenv bin folder, relative to the package, when it has one: its own,
- * else the project root's (a workspace's one environment).
- */
+/** Relative to the package: its own, else the project root's (a workspace's one environment). */
 function venvBin(p: ProjectFiles): string | undefined {
   const own = p.first(".venv/bin", "venv/bin", "env/bin");
   if (own !== undefined || p.top === p.root) return own;
@@ -163,7 +151,7 @@ const SAME_JOB: readonly (readonly string[])[] = [
   ["ruff-format", "black"],
 ];
 
-/** {@link detectPython}, with what it left out and why, for the plan. */
+/** With what it left out and why, for the plan. */
 export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[]; notes: string[] } {
   const notes: string[] = [];
   const evidence = new RunEvidence(p);
@@ -313,9 +301,8 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
 }
 
 /**
- * mypy as the project runs it, over what it checks rather than the edited files (a rename
- * that breaks another module is then found): the `files` its settings name, else the
- * package's `src/`, else the package named after the project.
+ * Over what mypy checks rather than the edited files, so a rename that breaks another
+ * module is found: its configured `files`, else `src/`, else the project's package.
  */
 function mypyRun(
   p: ProjectFiles,

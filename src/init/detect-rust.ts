@@ -12,10 +12,9 @@ export function cargoEdition(cargoToml: string): string | undefined {
 }
 
 /**
- * Rust: rustfmt with the crate's own edition and clippy with warnings as errors, across the
- * workspace when there is one. Not `cargo fmt -- FILES`: it formats the whole crate besides
- * the files. rustfmt still rewrites the child modules of a file it formats, so the config
- * reports rewrites beyond the batch (`resync: "tree"`).
+ * rustfmt with the crate's edition and clippy with warnings as errors. Not `cargo fmt --
+ * FILES`: it formats the whole crate. rustfmt still rewrites child modules of a file, so
+ * the config reports rewrites beyond the batch (`resync: "tree"`).
  */
 export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: string[] } {
   const text = p.text("Cargo.toml");
@@ -59,9 +58,8 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
           name: "clippy",
           description: "compile and lint; warnings fail",
           pattern: ["*.rs", "Cargo.toml"],
-          // `--message-format short`: one `file:line:col: error[E0425]: …` line each, parsed
-          // and readable in `cpilot logs`. Not `json`: a ~2 KB line per message plus one per
-          // built crate, unreadable in the log; it would add only the lint's name as the code.
+          // `--message-format short`: one line per message, parsed and readable in `cpilot logs`;
+          // `json` would be unreadable there and add only the lint's name.
           run: [
             "cargo",
             "clippy",
@@ -95,10 +93,7 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
   };
 }
 
-/**
- * A bench under benches/ that needs a nightly compiler (`#![feature(test)]`, as crates
- * benchmarked with libtest's `#[bench]` have), unless the project pins nightly itself.
- */
+/** `#![feature(test)]`, as libtest `#[bench]` crates have, unless the project pins nightly itself. */
 function nightlyBench(p: ProjectFiles): string | undefined {
   const toolchain = p.text("rust-toolchain.toml") ?? p.text("rust-toolchain") ?? "";
   if (toolchain.includes("nightly")) return undefined;

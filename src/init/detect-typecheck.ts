@@ -20,11 +20,10 @@ export function detectTypecheck(
       ? "tsc"
       : undefined);
   if (bin === undefined) return undefined;
-  // tsc's plain output (`file(line,col): error TS2322: …`, as it prints off a terminal) is
-  // what cpilot parses; it has no machine format beside it.
+  // tsc's plain output is what cpilot parses; it has no machine format beside it.
   const solution = checker ? [] : solutionReferences(p);
   const args = checker ? checker.args : ["--noEmit", "-p", "."];
-  // `tsc -b` builds project references (what dependents read from dist/); it emits by design
+  // `tsc -b` builds project references (what dependents read from dist/): it emits by design
   const build = args.includes("-b") || args.includes("--build");
   if (!args.includes("--noEmit") && !build) args.push("--noEmit");
   const tsconfig = p.json("tsconfig.json") as { include?: unknown } | undefined;
@@ -35,8 +34,7 @@ export function detectTypecheck(
     include.length > 0
       ? include.flatMap((i) => scopePatterns([i], ["ts", "tsx", "mts", "cts"]))
       : scopePatterns([], ["ts", "tsx", "mts", "cts"]);
-  // a solution tsconfig (`files: []` and references) checks nothing itself: each of its
-  // configs is checked, without building (`tsc -b` would emit)
+  // a solution tsconfig checks nothing itself: each of its configs is checked, without building
   const run =
     solution.length > 0
       ? solution.map((ref) => `${p.localBin(bin)} --noEmit -p ${ref}`).join(" && ")
@@ -59,7 +57,6 @@ export function detectTypecheck(
   };
 }
 
-/** The package's own tsconfigs a solution-style tsconfig.json (no files of its own) references. */
 function solutionReferences(p: ProjectFiles): string[] {
   const json = p.json("tsconfig.json") as
     | { files?: unknown; include?: unknown; references?: { path?: unknown }[] }
@@ -72,13 +69,11 @@ function solutionReferences(p: ProjectFiles): string[] {
     .filter((ref) => /^[\w.-]+\.json$/.test(ref) && p.has(ref));
 }
 
-/** deno.json: deno fmt and deno lint on the files. */
 export function detectDeno(p: ProjectFiles): Proposal[] {
   const config = p.first("deno.json", "deno.jsonc");
   if (!config) return [];
-  // In a Deno project, deno fmt and lint are its tools. Beside a package.json, a deno.json
-  // that only maps imports (for an editor) says nothing of formatting: they count when it
-  // configures them or a task runs them.
+  // Beside a package.json, a deno.json that only maps imports says nothing of formatting:
+  // deno fmt and lint count when it configures them or a task runs them.
   const json = (p.json(config) ?? {}) as { fmt?: unknown; lint?: unknown; tasks?: unknown };
   const tasks = JSON.stringify(json.tasks ?? {});
   const denoOnly = !p.has("package.json");

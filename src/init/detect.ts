@@ -33,11 +33,9 @@ function detectFolder(root: string, dir: string): Detection {
 const toolOf = (p: Proposal): string => p.callback.name;
 
 /**
- * Everything init proposes for the project at `root`: the root's callbacks, and each
- * package's or module's own (npm/pnpm/yarn/bun workspaces, Cargo members, Go modules,
- * Python projects), run in that package with its own tools and scripts. A root callback
- * leaves out the packages that run the same tool themselves; a Cargo workspace's root
- * covers its members (cargo builds them together), so they get none of their own.
+ * The root's callbacks and each workspace package's or module's own, run there with its
+ * tools. A root callback leaves out packages that run the same tool themselves; a Cargo
+ * workspace's root covers its members (cargo builds them together).
  */
 export function detectProject(root: string): Detection {
   const shape = projectShape(root);
@@ -62,8 +60,8 @@ export function detectProject(root: string): Detection {
     notes.push(...found.notes.map((n) => `${dir}: ${n}`));
     if (found.resyncTree && !cargoWorkspace) resyncTree = true;
   }
-  // the root's checks of the whole tree (tsc over a base tsconfig) read every package with
-  // the root's settings: where packages check themselves, the root's is left out
+  // the root's whole-tree checks read every package with the root's settings: where
+  // packages check themselves, the root's is left out
   const packagesTypecheck = [...byDir.values()].some((ps) =>
     ps.some((p) => toolOf(p) === "typecheck"),
   );
@@ -128,10 +126,7 @@ export function detectProject(root: string): Detection {
   };
 }
 
-/**
- * A package's type check that also runs on edits to the folders its tsconfig's `paths` map
- * imports to: tsc reads their source, so a rename there can break the package.
- */
+/** tsc reads the source its `paths` map to, so a rename there can break the package. */
 function alsoOnMapped(proposal: Proposal, root: string, dir: string): Proposal {
   const folders = pathsFolders(root, dir);
   if (folders.length === 0) return proposal;
@@ -144,10 +139,7 @@ function alsoOnMapped(proposal: Proposal, root: string, dir: string): Proposal {
   };
 }
 
-/**
- * A package's type check run through {@link SOURCE_TSCONFIG}, which maps the siblings it
- * reads from their built declarations to their source; it also runs when their source changes.
- */
+/** Through {@link SOURCE_TSCONFIG}, which maps siblings' built declarations to their source; also runs when that changes. */
 function checkedAgainstSource(
   proposal: Proposal,
   reads: readonly { name: string; dir: string; types: string; entry: string }[],
@@ -172,7 +164,7 @@ function checkedAgainstSource(
   };
 }
 
-/** The manifests left out, one note per reason, naming the first few (a fixtures tree has dozens). */
+/** One note per reason, naming the first few (a fixtures tree has dozens). */
 function leftNotes(left: readonly { dir: string; kind: string; why: string }[]): string[] {
   const byWhy = new Map<string, string[]>();
   for (const l of left) {

@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ProjectFiles } from "./project-files.ts";
 
-/** Files that show what a project runs: its CI, its hook runners, its task files. */
+/** CI, hook runners, task files. */
 const RUN_FILES = [
   ".pre-commit-config.yaml",
   "lefthook.yml",
@@ -29,20 +29,17 @@ const RUN_FILES = [
 
 const LINT_STAGED = "lint-staged in package.json";
 
-/** A line of a file that runs something, and where it is. */
 export interface RunLine {
   readonly file: string;
   readonly line: string;
-  /** Read from the project root's files while detecting one of its packages. */
+  /** From the project root's files while detecting one of its packages. */
   readonly atRoot?: boolean;
 }
 
 /**
- * What the project shows it runs, outside package.json scripts (read by scripts.ts): CI
- * workflows, pre-commit, lefthook and lint-staged configs, Makefile, tox and nox, task
- * scripts under scripts/. Read
- * from the package's folder and, for a package of a larger project, from the project
- * root too (CI and hook configs live there). A dependency is not evidence; these are.
+ * What the project shows it runs outside package.json scripts: CI workflows, hook runner
+ * configs, Makefile, tox and nox, scripts/ (a package's also from the project root, where
+ * CI and hooks live). A dependency is not evidence; these are.
  */
 export class RunEvidence {
   readonly #lines: RunLine[] = [];
@@ -71,10 +68,7 @@ export class RunEvidence {
         this.#staged.push({ glob, text: JSON.stringify(commands) });
   }
 
-  /**
-   * The globs package.json's lint-staged hands `tool` when that is all that runs it
-   * (prettier only on Markdown beside biome on the code), else undefined.
-   */
+  /** When lint-staged is all that runs it (prettier only on Markdown beside biome on the code). */
   lintStagedOnly(tool: string): string[] | undefined {
     const lines = this.mentions(tool);
     if (lines.length === 0 || lines.some((l) => l.file !== LINT_STAGED)) return undefined;
@@ -89,10 +83,7 @@ export class RunEvidence {
     return this.#lines.filter((l) => word.test(l.line) && !/^\s*#/.test(l.line));
   }
 
-  /**
-   * True when `flag` is on a line that mentions `tool` or on one of the three after it (a
-   * pre-commit hook's `args:` under its `id:`).
-   */
+  /** Or one of the three lines after it (a pre-commit hook's `args:` under its `id:`). */
   near(tool: string, flag: RegExp): boolean {
     const all = this.#lines;
     const at = new Set(this.mentions(tool));
@@ -107,20 +98,19 @@ export class RunEvidence {
     return false;
   }
 
-  /** True when every line that mentions `tool` is the project root's, not the package's own. */
   onlyAtRoot(tool: string): boolean {
     const lines = this.mentions(tool);
     return lines.length > 0 && lines.every((l) => l.atRoot === true);
   }
 
-  /** Where `tool` is run, said for the plan, or undefined. */
+  /** Said for the plan. */
   where(tool: string): string | undefined {
     const files = [...new Set(this.mentions(tool).map((l) => l.file))];
     return files.length === 0 ? undefined : files.join(", ");
   }
 }
 
-/** The project's own task scripts (`scripts/lint`, `scripts/check.sh`), as encode's projects keep them. */
+/** `scripts/lint`, `scripts/check.sh`. */
 const TASK_NAMES = /^(lint|check|format|fmt|test|typecheck|ci)(\.sh)?$/;
 
 function taskScripts(root: string): string[] {

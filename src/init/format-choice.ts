@@ -3,7 +3,6 @@ import { isTypeScriptProject } from "./detect.ts";
 import { ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
-/** The config's file format, and why, for the plan. */
 export interface FormatChoice {
   readonly format: "ts" | "json";
   readonly why: string;
@@ -13,8 +12,7 @@ const TS_CONFIG = "callbacks.config.ts";
 
 /**
  * TypeScript for TypeScript projects, unless the project's linter or type checker would
- * check a root `callbacks.config.ts` and cannot resolve `import "cpilot"` (cpilot is not in
- * node_modules): that config would break the project's own checks. JSON otherwise.
+ * check a root `callbacks.config.ts` and cannot resolve `import "cpilot"`: JSON then.
  */
 export function chooseFormat(root: string, proposals: readonly Proposal[]): FormatChoice {
   if (!isTypeScriptProject(root)) return { format: "json", why: "not a TypeScript project" };

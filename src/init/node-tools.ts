@@ -1,12 +1,10 @@
 import type { ProjectFiles } from "./project-files.ts";
 import type { CallbackSpec } from "./spec.ts";
 
-/** Extensions of JavaScript and TypeScript sources. */
 export const JS_TS = ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"];
 const BIOME_EXTS = [...JS_TS, "json", "jsonc", "css"];
 const PRETTIER_EXTS = [...JS_TS, "json", "css", "scss", "html", "vue", "yaml", "yml"];
 
-/** One JavaScript tool init knows: how to find it and the callback it becomes. */
 export interface NodeTool {
   readonly name: string;
   readonly pkg: string;
@@ -21,11 +19,9 @@ export interface NodeTool {
 }
 
 /**
- * The JavaScript tools init knows, formatters and linters, in the order they are proposed.
- * Output formats: each keeps its default, which cpilot parses (file, line, code)
- * and which `cpilot logs` shows as a person reads it. Not eslint's `--format json` (one long
- * line in the log; `unix` and `compact` left eslint 9's core), nor biome's `--reporter=json`
- * (experimental, unreadable) or oxlint's `--format json`.
+ * In the order they are proposed. Each keeps its default output, which cpilot parses and
+ * `cpilot logs` shows readably: not eslint's `--format json` (one long line), biome's
+ * `--reporter=json` (experimental) or oxlint's `--format json`.
  */
 export const NODE_TOOLS: readonly NodeTool[] = [
   {
@@ -159,5 +155,3 @@ export const NODE_TOOLS: readonly NodeTool[] = [
     }),
   },
 ];
-
-/** The binary a project's script would run: its own node_modules/.bin copy. */

@@ -2,16 +2,15 @@ import { createHash } from "node:crypto";
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The tsconfig init writes beside a package's own to check it against its siblings' source. */
+/** Beside a package's own, to check it against its siblings' source. */
 export const SOURCE_TSCONFIG = "tsconfig.cpilot.json";
 
 const MARK =
   "Written by `cpilot init`, which replaces or removes it while it is as written (this line's hash)";
 
 /**
- * The text of a tsconfig.cpilot.json with `body`, under a first key (tsc ignores keys it does
- * not know) that says init wrote it and holds a hash of the rest: an edit anywhere makes the
- * file the person's, which init then leaves alone.
+ * Under a first key (tsc ignores unknown keys) that says init wrote it and hashes the
+ * rest: an edit anywhere makes the file the person's, which init then leaves alone.
  */
 export function ownTsconfigText(body: Record<string, unknown>): string {
   const sum = createHash("sha256").update(plain(body)).digest("hex").slice(0, 16);
@@ -40,18 +39,13 @@ export function writtenByInit(text: string): boolean {
   return typeof mark === "string" && ownTsconfigText(body) === text;
 }
 
-/** A tsconfig.cpilot.json init does not propose now, and whether init wrote it as it is. */
 export interface LeftoverTsconfig {
   /** Relative to the project root. */
   readonly path: string;
   readonly initWrote: boolean;
 }
 
-/**
- * The tsconfig.cpilot.json files in the packages `dirs` (relative to `root`) that are not
- * among `proposed`: left by an earlier init for a package that no longer reads built types.
- * A link or anything but a plain file is never init's.
- */
+/** Left by an earlier init for a package that no longer reads built types; a link or non-file is never init's. */
 export function leftoverTsconfigs(
   root: string,
   dirs: readonly string[],
@@ -67,7 +61,7 @@ export function leftoverTsconfigs(
   return out;
 }
 
-/** Null when there is no such file; else whether it is init's, as written. */
+/** null when there is no such file. */
 export function ownFile(abs: string): boolean | null {
   let isFile: boolean;
   try {

@@ -1,7 +1,6 @@
 import { runSync, utf8 } from "../platform/run-sync.ts";
 import type { ProjectFiles } from "./project-files.ts";
 
-/** The pre-commit repository that pins each tool's version (`rev:`). */
 const PRE_COMMIT_REPOS: Readonly<Record<string, RegExp>> = {
   ruff: /ruff-pre-commit/,
   "ruff-format": /ruff-pre-commit/,
@@ -10,7 +9,7 @@ const PRE_COMMIT_REPOS: Readonly<Record<string, RegExp>> = {
   isort: /pycqa\/isort/i,
 };
 
-/** The version .pre-commit-config.yaml pins for `tool` (`rev: v0.7.0` → `0.7.0`), or undefined. */
+/** `rev: v0.7.0` → `0.7.0`. */
 export function pinnedVersion(p: ProjectFiles, tool: string): string | undefined {
   const repo = PRE_COMMIT_REPOS[tool];
   const text = p.text(".pre-commit-config.yaml");
@@ -26,7 +25,7 @@ export function pinnedVersion(p: ProjectFiles, tool: string): string | undefined
   return undefined;
 }
 
-/** The version `<bin> --version` prints (`ruff 0.16.9` → `0.16.9`), or undefined. */
+/** `ruff 0.16.9` → `0.16.9`. */
 export function installedVersion(bin: string, cwd: string): string | undefined {
   const r = runSync(bin, ["--version"], { cwd, timeoutMs: 10_000 });
   if (r.error !== null || r.status !== 0) return undefined;

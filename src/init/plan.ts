@@ -1,7 +1,7 @@
 import type { Detection } from "./spec.ts";
 import type { CodeStyle } from "./style.ts";
 
-/** The plan init shows before it writes: each callback, what it runs and on what, and why. */
+/** Each callback, what it runs and on what, and why. */
 export function renderPlan(
   root: string,
   detection: Detection,

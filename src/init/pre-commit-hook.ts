@@ -3,7 +3,7 @@ import type { ProjectFiles } from "./project-files.ts";
 /** What a .pre-commit-config.yaml hook says besides its id: its `args` and file types. */
 export interface PreCommitHook {
   readonly args: string[];
-  /** `types_or`/`types` as file patterns (`javascript` → `*.js`…); empty when none. */
+  /** `javascript` → `*.js`…; empty when none. */
   readonly patterns: string[];
 }
 
@@ -22,7 +22,6 @@ const TYPES: Readonly<Record<string, readonly string[]>> = {
   python: ["*.py"],
 };
 
-/** The hook `id` of .pre-commit-config.yaml, or undefined when it has none by that id. */
 export function preCommitHook(p: ProjectFiles, id: string): PreCommitHook | undefined {
   const text = p.text(".pre-commit-config.yaml");
   if (text === undefined) return undefined;
@@ -42,7 +41,7 @@ export function preCommitHook(p: ProjectFiles, id: string): PreCommitHook | unde
   return { args, patterns: known ? patterns : [] };
 }
 
-/** A YAML list under `key:`, inline (`[a, b]`) or as `- item` lines below it. */
+/** Inline (`[a, b]`) or as `- item` lines below it. */
 function listAfter(block: readonly string[], key: string): string[] {
   const at = block.findIndex((l) => new RegExp(`^\\s*${key}\\s*:`).test(l));
   if (at === -1) return [];

@@ -1,21 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
-/**
- * Read-only access to a project's (or one package's) files, relative to its folder, never
- * throwing. `top` is the whole project's root, where a package's tools may be installed.
- */
+/** Read-only, relative to the package's folder, never throwing. `top`: the whole project's root, where tools may be installed. */
 export class ProjectFiles {
   constructor(
     readonly root: string,
     readonly top: string = root,
   ) {}
 
-  /**
-   * The binary the package's scripts would run, relative to its folder: its own
-   * node_modules/.bin copy, else the nearest one up to the project root (a hoisted
-   * workspace), else its own path (installed later).
-   */
+  /** Its own node_modules/.bin copy, else the nearest one up to the root (hoisted), else its own path (installed later). */
   localBin(bin: string): string {
     for (let dir = this.root; ; dir = dirname(dir)) {
       const path = join(dir, "node_modules", ".bin", bin);
@@ -25,21 +18,15 @@ export class ProjectFiles {
     return `node_modules/.bin/${bin}`;
   }
 
-  /** True when the path exists under the root. */
   has(path: string): boolean {
     return existsSync(join(this.root, path));
   }
 
-  /** The first of `paths` that exists, or undefined. */
   first(...paths: string[]): string | undefined {
     return paths.find((p) => this.has(p));
   }
 
-  /**
-   * The major version of an npm package as installed for this package (the nearest
-   * node_modules up to the project root), else as its dependency range asks; undefined
-   * when neither says.
-   */
+  /** As installed (nearest node_modules up to the root), else as its dependency range asks. */
   majorVersion(name: string): number | undefined {
     for (let dir = this.root; ; dir = dirname(dir)) {
       const pkg = this.textAt(join(dir, "node_modules", name, "package.json"));
@@ -53,12 +40,11 @@ export class ProjectFiles {
     return declared ? Number(declared[1]) : undefined;
   }
 
-  /** The file's text, or undefined when it cannot be read. */
   text(path: string): string | undefined {
     return this.textAt(join(this.root, path));
   }
 
-  /** The text of the file at an absolute path (below `top`), or undefined. */
+  /** Below `top`. */
   textAt(abs: string): string | undefined {
     try {
       return readFileSync(abs, "utf8");
@@ -67,7 +53,7 @@ export class ProjectFiles {
     }
   }
 
-  /** A JSON (or JSON with comments and trailing commas) file's value, or undefined. */
+  /** JSON with comments and trailing commas too. */
   json(path: string): unknown {
     const text = this.text(path);
     if (text === undefined) return undefined;
@@ -78,18 +64,17 @@ export class ProjectFiles {
     }
   }
 
-  /** package.json as an object ({} when there is none). */
+  /** {} when there is none. */
   packageJson(): PackageJson {
     const value = this.json("package.json");
     return typeof value === "object" && value !== null ? (value as PackageJson) : {};
   }
 
-  /** True when the package or the whole project's root package.json depends on `name`. */
   hasDepHereOrAtTop(name: string): boolean {
     return this.hasDep(name) || new ProjectFiles(this.top).hasDep(name);
   }
 
-  /** True when package.json lists the package in any dependency section. */
+  /** Any dependency section. */
   hasDep(name: string): boolean {
     const pkg = this.packageJson();
     return [pkg.dependencies, pkg.devDependencies, pkg.optionalDependencies].some(
@@ -98,7 +83,6 @@ export class ProjectFiles {
   }
 }
 
-/** The package.json fields init reads. */
 export interface PackageJson {
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
@@ -110,7 +94,7 @@ export interface PackageJson {
   packageManager?: string;
 }
 
-/** JSONC to JSON: drop comments and trailing commas, leaving strings alone. */
+/** Strings left alone. */
 export function stripJsonComments(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
@@ -130,10 +114,7 @@ export function stripJsonComments(text: string): string {
   return out.replace(/,(\s*[}\]])/g, "$1");
 }
 
-/**
- * The `[section]` headers of an INI or TOML file and each section's `key = value` lines,
- * enough to see which tools are configured (a TOML parser is more than init needs).
- */
+/** Enough to see which tools are configured: a TOML parser is more than init needs. */
 export function iniSections(text: string): Map<string, Map<string, string>> {
   const sections = new Map<string, Map<string, string>>();
   let current = new Map<string, string>();

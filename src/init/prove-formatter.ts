@@ -7,11 +7,9 @@ import { installedVersion, pinnedVersion } from "./pinned-version.ts";
 import { ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
-/** How to ask a formatter, without writing, which files it would rewrite. */
 interface CheckMode {
-  /** The command's words before the files, from the callback's own argv. */
+  /** From the callback's own argv. */
   readonly argv: (run: readonly string[]) => string[] | null;
-  /** The files it names in its output as needing a rewrite. */
   readonly count: (output: string) => number;
 }
 
@@ -58,23 +56,21 @@ const MODES: Readonly<Record<string, CheckMode>> = {
   },
 };
 
-/** What proving a formatter found: how many of its files it would rewrite now. */
 export interface Proof {
   readonly rewrites: number;
   readonly files: number;
 }
 
-/** Past this share of the files it was given (and more than a few), a formatter is not the project's. */
+/** Past this share of its files (and more than a few), a formatter is not the project's. */
 const FOREIGN_SHARE = 0.2;
 const FEW = 5;
-/** Files handed to one check-mode run: enough to tell, quick on a large project. */
+/** Enough to tell, quick on a large project. */
 const SAMPLE = 2000;
 
 /**
- * Run each proposed formatter in check mode on the files it would get (tracked, the
- * project's own) and keep it only when it would rewrite few of them: a formatter that
- * would rewrite much of a project is not the one the project is formatted with. Returns
- * the kept proposals, each one's why with its proof, and the notes on what was left out.
+ * Each formatter is run in check mode on the project's own tracked files it would get, and
+ * kept only when it would rewrite few: one that would rewrite much of a project is not
+ * the one it is formatted with.
  */
 export function proveFormatters(
   root: string,
@@ -128,7 +124,6 @@ export function proveFormatters(
   return { proposals: kept, notes };
 }
 
-/** "ruff 0.16.9 here, the project pins 0.7.0 (.pre-commit-config.yaml)" when they differ. */
 function versionsOf(root: string, cwd: string, tool: string, bin: string): string | undefined {
   const dir = join(root, cwd);
   const pinned =
@@ -140,7 +135,7 @@ function versionsOf(root: string, cwd: string, tool: string, bin: string): strin
   return `${name} ${installed} here, the project pins ${pinned} (.pre-commit-config.yaml)`;
 }
 
-/** The tool of a callback init named: `prettier-apps-web` → `prettier`. */
+/** `prettier-apps-web` → `prettier`. */
 function toolName(name: string): string {
   for (const tool of Object.keys(MODES))
     if (name === tool || name.startsWith(`${tool}-`)) return tool;

@@ -8,10 +8,7 @@ type Value =
   | readonly Value[]
   | { readonly [key: string]: Value | undefined };
 
-/**
- * A printer for the config init writes, laid out as prettier (and biome, oxfmt) would lay
- * it out with the project's options: objects expanded, an array on one line when it fits.
- */
+/** Lays out as prettier (and biome, oxfmt) would with the project's options: objects expanded, short arrays on one line. */
 class Printer {
   constructor(
     private readonly style: CodeStyle,
@@ -44,7 +41,7 @@ class Printer {
     return !last || (this.style.trailingComma && !this.json) ? "," : "";
   }
 
-  /** `value` printed at `level`, with `before` columns used on its first line and `after` following it. */
+  /** `before` columns used on its first line, `after` following it. */
   value(v: Value, level: number, before: number, after: number): string {
     if (typeof v === "string") return this.string(v);
     if (typeof v === "number" || typeof v === "boolean") return String(v);
@@ -80,7 +77,7 @@ class Printer {
   }
 }
 
-/** The callbacks as plain objects, keys in the order people read them. */
+/** Keys in the order people read them. */
 function plain(callbacks: readonly CallbackSpec[]): Value[] {
   return callbacks.map((c) => ({
     name: c.name,
@@ -96,12 +93,11 @@ function plain(callbacks: readonly CallbackSpec[]): Value[] {
   }));
 }
 
-/** What a config written by init holds besides callbacks. */
 export interface ConfigExtras {
   readonly resyncTree?: boolean;
 }
 
-/** callbacks.config.ts in the project's style; `comments` go above the config. */
+/** In the project's style; `comments` go above the config. */
 export function renderTs(
   callbacks: readonly CallbackSpec[],
   style: CodeStyle,
@@ -126,7 +122,6 @@ export function renderTs(
   ].join("\n");
 }
 
-/** callbacks.config.json in the project's indentation. */
 export function renderJson(
   callbacks: readonly CallbackSpec[],
   style: CodeStyle,
@@ -136,7 +131,7 @@ export function renderJson(
   return `${p.value({ ...(extras.resyncTree ? { resync: "tree" } : {}), callbacks: plain(callbacks) }, 0, 0, 0)}\n`;
 }
 
-/** callbacks.config.yaml, indented as the project indents (YAML has no tabs: spaces). */
+/** YAML has no tabs: spaces. */
 export async function renderYaml(
   callbacks: readonly CallbackSpec[],
   style: CodeStyle,

@@ -1,7 +1,6 @@
 import { nameSlug } from "../config/callback-name.ts";
 import type { Proposal } from "./spec.ts";
 
-/** A gitignore-style pattern of a package's folder as one of the project root's. */
 export function patternInPackage(pattern: string, dir: string): string {
   const negated = pattern.startsWith("!");
   const body = negated ? pattern.slice(1) : pattern;
@@ -12,10 +11,7 @@ export function patternInPackage(pattern: string, dir: string): string {
   return negated ? `!${scoped}` : scoped;
 }
 
-/**
- * A proposal found in a package, as a callback of the whole project: it runs in the
- * package (`cwd`), on the package's files, named after it (`eslint-apps-web`).
- */
+/** It runs in the package (`cwd`), on the package's files, named after it (`eslint-apps-web`). */
 export function scopeToPackage(proposal: Proposal, dir: string): Proposal {
   const c = proposal.callback;
   const patterns = typeof c.pattern === "string" ? [c.pattern] : c.pattern;
@@ -30,7 +26,7 @@ export function scopeToPackage(proposal: Proposal, dir: string): Proposal {
   };
 }
 
-/** A root proposal that leaves out the files of `dirs` (packages with their own callback of it). */
+/** Packages with their own callback of it. */
 export function excludeFolders(proposal: Proposal, dirs: readonly string[]): Proposal {
   if (dirs.length === 0) return proposal;
   const c = proposal.callback;

@@ -1,4 +1,3 @@
-/** A tool a package.json script runs, with the arguments the project gives it. */
 export interface ScriptTool {
   readonly script: string;
   readonly tool: string;
@@ -8,18 +7,14 @@ export interface ScriptTool {
 const RUNNERS = new Set(["npx", "bunx", "pnpx", "cross-env", "dotenv"]);
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 
-/** Split a shell command into words, keeping quoted parts together (quotes removed). */
+/** Quoted parts kept together, quotes removed. */
 export function shellWords(command: string): string[] {
   const words: string[] = [];
   for (const m of command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)) words.push(m[1] ?? m[2] ?? m[3]!);
   return words;
 }
 
-/**
- * Every tool the project's scripts run, following `npm run x`, `pnpm x`, `yarn x` and
- * `bun run x` into the scripts they name; runners such as `npx` and `pnpm exec` are looked
- * through, so `npx eslint src` is eslint with `src`.
- */
+/** Following `npm run x`, `pnpm x`, `yarn x`, `bun run x` into scripts, and through runners such as `npx`. */
 export function scriptTools(scripts: Record<string, string>): ScriptTool[] {
   const out: ScriptTool[] = [];
   const seen = new Set<string>();
@@ -53,7 +48,6 @@ function isEnvAssignment(word: string, index: number, all: string[]): boolean {
   return /^[A-Z_][A-Z0-9_]*=/.test(word) && all.slice(0, index).every((w) => w.includes("="));
 }
 
-/** Flags of the known tools that take the next word as their value. */
 const VALUE_FLAGS =
   /^-(c|f|o|p|-config|-config-path|-ignore-path|-format|-project|-ext|-max-warnings|-cache-location|-output-file|-rulesdir|-parser|-plugin|-ignore-pattern|-resolve-plugins-relative-to|-log-level|-tsconfig|-reporter|-env|-global|-stdin-filename|-plugin-search-dir)$/;
 
@@ -71,10 +65,7 @@ export function scopeArgs(args: readonly string[], subcommands: readonly string[
   return out;
 }
 
-/**
- * Scope arguments as gitignore-style patterns for the given extensions: `src` becomes
- * `src/**\/*.ts`, a glob stays a glob (braces expanded), `.` or no scope means anywhere.
- */
+/** `src` becomes `src/**\/*.ts`, a glob stays (braces expanded), `.` or no scope means anywhere. */
 export function scopePatterns(scope: readonly string[], exts: readonly string[]): string[] {
   const anywhere = exts.map((e) => `*.${e}`);
   if (scope.length === 0) return anywhere;
@@ -89,7 +80,7 @@ export function scopePatterns(scope: readonly string[], exts: readonly string[])
   return [...new Set(out)];
 }
 
-/** `src/**\/*.{ts,js}` → the two globs, since gitignore rules have no braces. */
+/** Gitignore rules have no braces. */
 export function expandBraces(glob: string): string[] {
   const m = /\{([^{}]*)\}/.exec(glob);
   if (!m) return [glob];

@@ -7,21 +7,18 @@ import {
 } from "./own-tsconfig.ts";
 import { ProjectFiles } from "./project-files.ts";
 
-/** A workspace sibling a package reads from its built declarations, and where its source is. */
 export interface BuiltTypesRead {
   readonly name: string;
-  /** The sibling's folder, relative to the project root. */
+  /** Relative to the project root. */
   readonly dir: string;
-  /** Its declared types (`dist/index.d.ts`), relative to its folder. */
+  /** `dist/index.d.ts`, relative to its folder. */
   readonly types: string;
-  /** Its source entry (`src/index.ts`), relative to its folder. */
+  /** `src/index.ts`, relative to its folder. */
   readonly entry: string;
 }
 
-/** What to do for one package whose type check would read stale built types. */
 export interface SourceTypes {
   readonly reads: readonly BuiltTypesRead[];
-  /** The tsconfig to write in the package, or why none can be. */
   readonly file?: { readonly path: string; readonly text: string };
   readonly why?: string;
 }
@@ -29,11 +26,9 @@ export interface SourceTypes {
 const ENTRIES = ["src/index.ts", "src/index.tsx", "src/index.mts", "lib/index.ts"];
 
 /**
- * The workspace packages `dir` depends on whose package.json points its types at a build
- * output (`"types": "dist/index.d.ts"`) while their source is beside it. tsc reads those
- * declarations as of the last build, so a rename in the sibling's source breaks the package
- * unseen until someone rebuilds. The answer is a tsconfig that extends the package's own
- * and maps each such sibling to its source entry: the check then sees the sibling as it is.
+ * Workspace siblings whose types point at a build output while their source is beside it:
+ * tsc reads stale declarations, so a rename in the sibling breaks the package unseen. The
+ * answer is a tsconfig extending the package's own that maps them to their source.
  */
 export function sourceTypes(
   root: string,
@@ -93,11 +88,7 @@ export function sourceTypes(
   return { reads, file: { path: join(dir, SOURCE_TSCONFIG), text } };
 }
 
-/**
- * The folders outside the package that its tsconfig's `paths` map imports to (an nx
- * workspace's `@lerna/core` → `libs/core/src/index.ts`), relative to the project root: tsc
- * reads their source, so an edit there can break the package.
- */
+/** tsc reads their source (an nx workspace's `@lerna/core` → `libs/core/src/index.ts`), so an edit there can break the package. */
 export function pathsFolders(root: string, dir: string): string[] {
   const chain = tsconfigChain(new ProjectFiles(join(root, dir), root));
   const declared = chain.find((c) => c.paths !== undefined && typeof c.paths === "object");
@@ -123,11 +114,10 @@ export function pathsFolders(root: string, dir: string): string[] {
 interface ChainLink {
   readonly paths?: unknown;
   readonly baseUrl?: unknown;
-  /** The folder of the tsconfig that says them. */
   readonly dir: string;
 }
 
-/** The package's tsconfig.json and the local configs it extends, nearest first. */
+/** Nearest first. */
 function tsconfigChain(p: ProjectFiles): ChainLink[] {
   const out: ChainLink[] = [];
   let file: string | undefined = join(p.root, "tsconfig.json");

@@ -9,7 +9,6 @@ export interface CodeStyle {
   readonly trailingComma: boolean;
   readonly bracketSpacing: boolean;
   readonly printWidth: number;
-  /** Where the style came from, for the plan. */
   readonly from: string;
 }
 
@@ -27,7 +26,6 @@ const PRETTIER_DEFAULTS: CodeStyle = {
 type Loose = Record<string, unknown>;
 const obj = (v: unknown): Loose => (typeof v === "object" && v !== null ? (v as Loose) : {});
 
-/** Prettier-style options (prettier, oxfmt) over a base. */
 function fromPrettier(o: Loose, base: CodeStyle, from: string): CodeStyle {
   return {
     useTabs: typeof o.useTabs === "boolean" ? o.useTabs : base.useTabs,
@@ -42,7 +40,7 @@ function fromPrettier(o: Loose, base: CodeStyle, from: string): CodeStyle {
   };
 }
 
-/** A `.prettierrc` without extension may be JSON or YAML; read simple `key: value` YAML. */
+/** May be JSON or simple `key: value` YAML. */
 function looseConfig(p: ProjectFiles, path: string): Loose {
   const json = p.json(path);
   if (json !== undefined) return obj(json);
@@ -56,7 +54,7 @@ function looseConfig(p: ProjectFiles, path: string): Loose {
   return out;
 }
 
-/** The editorconfig's indent for TypeScript/JavaScript files, over a base. */
+/** For TypeScript/JavaScript files. */
 function fromEditorconfig(p: ProjectFiles, base: CodeStyle): CodeStyle {
   const text = p.text(".editorconfig");
   if (text === undefined) return base;
@@ -78,10 +76,7 @@ function fromEditorconfig(p: ProjectFiles, base: CodeStyle): CodeStyle {
   return style;
 }
 
-/**
- * The project's code style: its formatter's config first (prettier, biome, xo, oxfmt), then
- * .editorconfig, then prettier's defaults.
- */
+/** The formatter's config first (prettier, biome, xo, oxfmt), then .editorconfig, then prettier's defaults. */
 export function detectStyle(p: ProjectFiles): CodeStyle {
   const pkg = p.packageJson();
   const base = fromEditorconfig(p, PRETTIER_DEFAULTS);

@@ -2,11 +2,7 @@ import type { Outcome } from "../model/outcome.ts";
 import { boundedDiff, renderRun } from "../ui/mcp/render.ts";
 import { toAgentSpace } from "./text-file.ts";
 
-/**
- * The text of a background outcome, posted to the inbox for the agent's next call: each
- * run, and each file a run rewrote compared with what the agent was last told (`known`,
- * updated here), so a change it already heard about is not told twice.
- */
+/** Each file a run rewrote is compared with what the agent was last told (`known`, updated here), so a change is not told twice. */
 export function backgroundNotice(
   outcome: Outcome,
   known: Map<string, string>,

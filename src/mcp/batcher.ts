@@ -1,12 +1,10 @@
 import type { WriteDone, WriteRefused } from "./perform-write.ts";
 
-/** A done edit call's answer: its result text, and data for MCP structured content. */
 export interface CallAnswer {
   readonly text: string;
   readonly structured?: Record<string, unknown>;
 }
 
-/** What one edit call ends with: its answer, or the reason it was refused. */
 export type CallEnd = CallAnswer | WriteRefused;
 
 interface OpenBatch {
@@ -17,19 +15,17 @@ interface OpenBatch {
 }
 
 export interface BatcherOptions {
-  /** Quiet time after the last call that closes a batch. */
   readonly windowMs: number;
   /** A batch closes this long after its first call even if calls keep coming. */
   readonly maxWaitMs: number;
-  /** Run the batch's callbacks; returns one answer per write, in order. */
+  /** One answer per write, in order. */
   readonly finish: (writes: readonly WriteDone[]) => Promise<CallAnswer[]>;
 }
 
 /**
- * Groups edit calls that arrive together (within a quiet window) into one batch, so
- * once-per-batch callbacks run once for all of them. Every step runs on one serial
- * chain: writes happen in arrival order, a batch's callbacks run after its writes and
- * before the next batch's writes, and reads see the writes sent before them.
+ * Edit calls within a quiet window are one batch, so per-batch callbacks run once. One
+ * serial chain: writes in arrival order, a batch's callbacks after its writes and before
+ * the next batch's, and reads see the writes sent before them.
  */
 export class Batcher {
   private chain: Promise<unknown> = Promise.resolve();
@@ -37,17 +33,13 @@ export class Batcher {
 
   constructor(private readonly options: BatcherOptions) {}
 
-  /** Run `step` after every step queued before it. */
   serial<T>(step: () => Promise<T> | T): Promise<T> {
     const next = this.chain.then(step);
     this.chain = next.catch(() => undefined);
     return next;
   }
 
-  /**
-   * An edit call: `perform` runs in order; a refused write answers at once, a done one
-   * answers when its batch's blocking callbacks have finished.
-   */
+  /** A refused write answers at once, a done one when its batch's blocking callbacks have finished. */
   submit(perform: () => Promise<WriteDone | WriteRefused>): Promise<CallEnd> {
     const batch = this.arm();
     return this.serial(async () => {
@@ -59,7 +51,6 @@ export class Batcher {
     }).then(async (step) => ("refused" in step ? step : await step.answer));
   }
 
-  /** Resolves when every queued step (and so every batch) has finished. */
   async idle(): Promise<void> {
     for (;;) {
       const current = this.chain;

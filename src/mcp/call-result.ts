@@ -7,22 +7,17 @@ import type { WriteDone } from "./perform-write.ts";
 import { resyncNote } from "./resync-note.ts";
 import { toAgentSpace } from "./text-file.ts";
 
-/** What a batch's callbacks did, for turning into each call's result. */
 export interface BatchReport {
   readonly runs: readonly RunResult[];
   readonly resyncs: readonly Resync[];
   readonly notes: readonly string[];
   /** Non-blocking runs started for the batch; their results come later via the inbox. */
   readonly background: readonly { callback: string; files: readonly string[] }[];
-  /** Why callbacks did not run (a config that does not load), if so. */
+  /** A config that does not load, say. */
   readonly trouble: string | null;
 }
 
-/**
- * One result text per write of a batch: what the call did, the gate's change, the runs for
- * its file (finished blocking ones, started background ones), what a formatter changed in
- * its text; what belongs to no single call goes in the first result.
- */
+/** What belongs to no single call goes in the first result. */
 export function callResults(writes: readonly WriteDone[], report: BatchReport): CallAnswer[] {
   const { runs, resyncs, notes, background, trouble } = report;
   const paths = new Set(writes.map((w) => w.path));
@@ -63,14 +58,9 @@ export function callResults(writes: readonly WriteDone[], report: BatchReport): 
   });
 }
 
-/** A diagnostic in structured content: which callback's run reported it. */
 export type RunDiagnostic = Diagnostic & { readonly callback: string; readonly runId: string };
 
-/**
- * The answer with the runs' diagnostics as structured content beside the text (MCP
- * `structuredContent`), for clients that act on data rather than prose; each diagnostic
- * once, however many callbacks printed it.
- */
+/** As MCP `structuredContent`, for clients that act on data; each diagnostic once. */
 function withDiagnostics(text: string, runs: readonly RunResult[]): CallAnswer {
   const seen = new Set<string>();
   const diagnostics: RunDiagnostic[] = [];
@@ -85,7 +75,7 @@ function withDiagnostics(text: string, runs: readonly RunResult[]): CallAnswer {
   return diagnostics.length === 0 ? { text } : { text, structured: { diagnostics } };
 }
 
-/** A file the batch did not edit that a callback changed (config `resync: "tree"`). */
+/** Config `resync: "tree"`. */
 function otherFileNote(resync: Resync): string[] {
   if (resync.newText === null) return [`A callback deleted ${resync.path}.`];
   if (resync.oldText === null)

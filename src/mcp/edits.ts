@@ -1,21 +1,16 @@
-/**
- * Exact-match edits on text in agent space, all or nothing, with the places where each
- * new_string landed (for resync) and the splices (to move places found by earlier calls).
- */
+/** All or nothing, with where each new_string landed (for resync) and the splices (to move places found earlier). */
 export interface Edit {
   readonly oldString: string;
   readonly newString: string;
   readonly replaceAll?: boolean;
 }
 
-/** One replacement: `removed` characters at `at` became `inserted` characters. */
 export interface Splice {
   readonly at: number;
   readonly removed: number;
   readonly inserted: number;
 }
 
-/** Where a new_string sits in the text: [start, end). */
 export interface Region {
   readonly start: number;
   readonly end: number;
@@ -32,7 +27,7 @@ export type EditResult =
       ok: true;
       text: string;
       splices: Splice[];
-      /** Per edit, where its new_string sits in the final text (a later edit that rewrote part of it drops it). */
+      /** A later edit that rewrote part of it drops it. */
       regions: Region[][];
       replacements: number;
     }
@@ -50,7 +45,7 @@ export function occurrences(text: string, needle: string): number[] {
   return found;
 }
 
-/** Move a region past a later splice; null when the splice rewrote part of it. */
+/** null when the splice rewrote part of it. */
 export function shiftRegion(region: Region, splice: Splice): Region | null {
   const spliceEnd = splice.at + splice.removed;
   if (splice.at >= region.end) return region;
@@ -62,8 +57,8 @@ export function shiftRegion(region: Region, splice: Splice): Region | null {
 }
 
 /**
- * Apply edits one after another, each to the result of the one before (as an agent's
- * MultiEdit does). Any failure leaves nothing applied.
+ * Each to the result of the one before (as an agent's MultiEdit does); any failure leaves
+ * nothing applied.
  *
  * @example
  * applyEdits("let a = 1;\n", [{ oldString: "a = 1", newString: "a = 2" }]);

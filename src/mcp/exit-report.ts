@@ -1,11 +1,7 @@
 import { processStop } from "../platform/process-stop.ts";
 import { writeErr } from "../platform/stdio.ts";
 
-/**
- * While the server serves, process.exit() called by code running in it (a timer the
- * project's config set, a function callback) still ends it, but never silently: stderr
- * (the client's log) says so. Returns the undo.
- */
+/** process.exit() by code running in the server (a config's timer, a function callback) still ends it, but says so on stderr. Returns the undo. */
 export function reportExits(): () => void {
   const exit = process.exit;
   process.exit = ((code?: number) => {

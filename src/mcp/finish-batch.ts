@@ -13,17 +13,16 @@ import { toAgentSpace } from "./text-file.ts";
 export interface FinishContext {
   readonly project: Project;
   readonly session: string;
-  /** Callbacks the agent paused for this session: left out of its batches. */
   readonly paused: SessionPause;
   readonly agent: () => string | undefined;
   readonly signal: AbortSignal;
-  /** The text the agent was last told each file holds (agent space), by path. */
+  /** Agent space, by path. */
   readonly known: Map<string, string>;
   /** Keeps a background run's promise so shutdown can wait for it. */
   readonly track: (work: Promise<void>) => void;
 }
 
-/** One change per path: created, modified or deleted, from the batch's first and last write of it. */
+/** From the batch's first and last write of each path. */
 export function mergeChanges(writes: readonly WriteDone[]): FileChange[] {
   const first = new Map<string, WriteDone["kind"]>();
   const last = new Map<string, WriteDone["kind"]>();
@@ -41,7 +40,6 @@ export function mergeChanges(writes: readonly WriteDone[]): FileChange[] {
   return changes;
 }
 
-/** Move the regions of earlier writes to a file past the later writes to it in this batch. */
 export function carryRegions(writes: readonly WriteDone[]): void {
   writes.forEach((later, i) => {
     for (const earlier of writes.slice(0, i)) {
@@ -61,11 +59,7 @@ export function carryRegions(writes: readonly WriteDone[]): void {
   });
 }
 
-/**
- * Run a closed batch's callbacks and write each call's result: its own summary, the runs
- * for its file (blocking ones finished, non-blocking ones noted as started and delivered
- * later through the inbox), and what a formatter changed in the text it wrote.
- */
+/** Each call's result: its summary, its file's runs (background ones delivered later), what a formatter changed. */
 export async function finishBatch(
   writes: readonly WriteDone[],
   ctx: FinishContext,
@@ -88,8 +82,8 @@ export async function finishBatch(
       origin: { surface: "mcp", session: ctx.session, ...(agent === undefined ? {} : { agent }) },
     };
     const skip = ctx.paused.among(state.config.callbacks.map((cb) => cb.name));
-    // Background runs start once the blocking ones (formatters) are done, so what they
-    // report as rewritten is their own doing.
+    // Background runs start after the blocking ones (formatters), so what they report as
+    // rewritten is their own doing.
     try {
       const outcome = await state.engine.run(batch, {
         blocking: true,
@@ -137,11 +131,7 @@ export async function finishBatch(
   return callResults(writes, { runs, resyncs, notes, background, trouble });
 }
 
-/**
- * Texts kept for background diffs: the files written most recently, up to this many bytes
- * in all (a long session writes hundreds of files, some of megabytes). A forgotten file's
- * later rewrite is reported as "re-read it" instead of as a diff.
- */
+/** Most recent first, up to this many bytes in all; a forgotten file's later rewrite says "re-read it" instead of a diff. */
 const KNOWN_MAX_CHARS = 32 * 1024 * 1024;
 
 export function forgetOldest(known: Map<string, string>): void {

@@ -1,17 +1,12 @@
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 
-/** What a tool handler gets besides its arguments. */
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Seconds between progress notifications while a call waits for its callbacks. */
+/** Milliseconds between progress notifications while a call waits for its callbacks. */
 export const DEFAULT_PROGRESS_MS = 5000;
 
-/**
- * While `work` runs, send progress notifications when the client asked for them (a
- * progressToken), so a client that resets its timeout on progress does not give up on a
- * long blocking callback (a full type check, a test run).
- */
+/** Progress notifications when the client asked (a progressToken), so one that resets its timeout on progress does not give up on a long callback. */
 export async function keepAlive<T>(
   extra: ToolExtra,
   work: Promise<T>,

@@ -1,28 +1,22 @@
-// The MCP SDK's stdio transport buffers input until a newline and, past its buffer limit,
-// closes the connection: the server then ended silently (exit 0) on one big message. This
-// reader sits in front of it: whole lines pass on in one piece (so the SDK concatenates
-// once per message, not once per chunk), and a line over the limit is dropped as it
-// streams in, never held whole, and answered with a JSON-RPC error; the server keeps going.
+// The MCP SDK's stdio transport closes the connection when a line outgrows its buffer,
+// ending the server silently. This reader passes whole lines on in one piece, and drops a
+// line over the limit as it streams (never held whole), answering it with a JSON-RPC error.
 import type * as NodeStream from "node:stream";
 import { nodeBuiltin } from "../platform/builtin.ts";
 
-/**
- * Largest message read: a write_file of the largest file edits take (10 MiB of text, see
- * MAX_TEXT_BYTES) fits with room for JSON escaping (three times the size).
- */
+/** A write_file of the largest editable file (MAX_TEXT_BYTES) fits, with room for JSON escaping. */
 export const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
-/** Bytes of a dropped message kept to find its id. */
+/** Kept to find its id. */
 const HEAD_BYTES = 64 * 1024;
 
 export interface Oversize {
-  /** Bytes of the dropped line. */
   readonly bytes: number;
-  /** The request's id when its first bytes tell it, else null. */
+  /** null when its first bytes do not tell. */
   readonly id: string | number | null;
 }
 
-/** Read a JSON string starting at `i` (its opening quote); its end index and text. */
+/** `i` at its opening quote. */
 function readString(text: string, i: number): { end: number; value: string } | null {
   for (let j = i + 1; j < text.length; j++) {
     if (text[j] === "\\") j++;
@@ -37,7 +31,7 @@ function readString(text: string, i: number): { end: number; value: string } | n
   return null;
 }
 
-/** The top-level `"id"` of a JSON object from its first bytes, or null when they do not tell. */
+/** null when the first bytes do not tell. */
 export function topLevelId(head: string): string | number | null {
   let depth = 0;
   for (let i = 0; i < head.length; i++) {
@@ -60,10 +54,7 @@ export function topLevelId(head: string): string | number | null {
   return null;
 }
 
-/**
- * `input` split into lines of at most `max` bytes, each passed on whole with its newline;
- * a longer line is dropped and reported to `onOversize`.
- */
+/** A longer line is dropped and reported to `onOversize`. */
 export function limitLines(
   input: NodeStream.Readable,
   max: number,

@@ -29,7 +29,7 @@ function overlap(a: Grams, b: Grams): number {
   return n;
 }
 
-/** How alike two lines are, 0..1; `partial`: `a` may be a piece of `b` (first/last line of a snippet). */
+/** 0..1; `partial`: `a` may be a piece of `b` (a snippet's first or last line). */
 function lineScore(a: string, b: string, ga: Grams, gb: Grams, partial: boolean): number {
   if (a === b) return 1;
   if (a.trim() === b.trim()) return 0.97;
@@ -44,7 +44,7 @@ interface Candidate {
   score: number;
 }
 
-/** The regions of `text` most like `snippet`, best first, by line similarity. */
+/** Best first. */
 export function nearestRegions(text: string, snippet: string, max = MAX_CANDIDATES): Candidate[] {
   const fileLines = text.split("\n");
   const want = snippet.replace(/\n$/, "").split("\n");
@@ -97,7 +97,7 @@ export function nearestRegions(text: string, snippet: string, max = MAX_CANDIDAT
   return chosen;
 }
 
-/** Lines of `text` numbered like read_file shows them: `    12\t<line>`. */
+/** `    12\t<line>`, as read_file shows them. */
 export function numberedLines(lines: readonly string[], firstLine: number): string[] {
   return lines.map((line, i) => {
     const shown = line.length > MAX_SHOWN_CHARS ? `${line.slice(0, MAX_SHOWN_CHARS)}…` : line;
@@ -135,10 +135,7 @@ function hints(text: string, snippet: string): string[] {
   return out;
 }
 
-/**
- * Why an edit could not be applied, for the agent: what failed, where the nearest text is
- * (line-numbered) when old_string is missing, and where every match is when it is not unique.
- */
+/** The nearest text (line-numbered) when old_string is missing, every match when it is not unique. */
 export function describeEditFailure(
   failure: EditFailure,
   path: string,

@@ -28,32 +28,28 @@ import {
   toDiskSpace,
 } from "./text-file.ts";
 
-/** What an edit tool asks for. Paths are as the agent gave them. */
+/** Paths as the agent gave them. */
 export type WriteRequest =
   | { tool: "write_file"; path: string; content: string }
   | { tool: "edit_file" | "multi_edit"; path: string; edits: readonly Edit[] }
   | { tool: "delete_file"; path: string };
 
-/** A write that happened. */
 export interface WriteDone {
   readonly tool: WriteRequest["tool"];
-  /** Relative to the root, posix separators: where it really went (after the gate). */
+  /** Posix, relative to the root: where it really went (after the gate). */
   readonly path: string;
   readonly kind: "created" | "modified" | "deleted";
-  /** The text written, in agent space; null for a delete. */
+  /** Agent space; null for a delete. */
   readonly written: string | null;
   readonly shape: TextShape | null;
-  /** Edits only: where each edit's new_string sits in `written`; null when unknown. */
+  /** Edits only; null when unknown. */
   regions: (Region | null)[][] | null;
-  /** Edits only: the replacements made, to move regions found by earlier calls. */
+  /** Edits only: to move regions found by earlier calls. */
   readonly splices: readonly Splice[] | null;
-  /** What the gate changed, for the agent. */
   readonly gateNote: string | null;
-  /** One line: what was done. */
   readonly summary: string;
 }
 
-/** A write that did not happen, with the reason for the agent. */
 export interface WriteRefused {
   readonly refused: string;
 }
@@ -63,7 +59,7 @@ export interface WriteContext {
   readonly gate: GateConfig;
   readonly agent: string;
   readonly session: string;
-  /** Why the project's config did not finish loading, when it did not: writes are refused. */
+  /** Writes are refused while it does not. */
   readonly unloaded?: string;
 }
 
@@ -123,7 +119,6 @@ async function gate(
   return refusedUnloaded(builtIn, request.path, why);
 }
 
-/** Fields describing an edit to the gate and its plugins. */
 function editFields(request: WriteRequest): Partial<PendingWrite> {
   if (request.tool !== "edit_file") return {};
   const edit = request.edits[0];
@@ -135,7 +130,7 @@ function editFields(request: WriteRequest): Partial<PendingWrite> {
   };
 }
 
-/** Where to read the current file: inside the root, or wherever the gate allows. */
+/** Inside the root, or wherever the gate allows. */
 async function locate(
   request: WriteRequest,
   ctx: WriteContext,
@@ -147,19 +142,12 @@ async function locate(
   return { absolute: decision.path, inside: false };
 }
 
-/**
- * The root a file's folder is held inside: the project, or for a path outside it that the
- * gate allowed (its outside-root protection turned off), that path's own folder as it is now.
- */
+/** For a path outside the project that the gate allowed, that path's own folder as it is now. */
 function holdingRoot(ctx: WriteContext, path: string, inside: boolean): string {
   return inside ? ctx.root : existingFolder(dirname(physicalPath(resolve(path)) ?? resolve(path)));
 }
 
-/**
- * Open the folder of the file at `real` (already resolved: see {@link landing}), held so the
- * write lands where it was checked; null when a folder on the way does not exist (with
- * `create`, it is made). A symlink put at its name since is replaced, not followed.
- */
+/** Held so the write lands where it was checked; null when a folder on the way is missing (made with `create`). A symlink put there since is replaced. */
 function target(real: string, root: string, create: boolean): Target | null {
   try {
     return openTargetAt(root, real, { create });
@@ -170,9 +158,8 @@ function target(real: string, root: string, create: boolean): Target | null {
 }
 
 /**
- * The file a write of `path` lands in, resolved once: a symlink inside the root is written
- * through to its target, as before. When that target is another file than the one the gate
- * was asked about (the link may have been put there while it decided), the gate's own
+ * A symlink inside the root is written through. When its target is another file than the
+ * gate was asked about (the link may have been put there while it decided), the gate's
  * protections and rules must allow the target too.
  */
 function landing(ctx: WriteContext, path: string, inside: boolean): string | WriteRefused {
@@ -197,10 +184,7 @@ function landing(ctx: WriteContext, path: string, inside: boolean): string | Wri
   return real;
 }
 
-/**
- * A file written through MCP is held to the limit edits read files with (MAX_TEXT_BYTES):
- * one the tools could not edit or read back is not written either.
- */
+/** Held to the limit edits read files with: what the tools could not edit or read back is not written. */
 function overLimit(shown: string, data: string): WriteRefused | null {
   const bytes = Buffer.byteLength(data, "utf8");
   if (bytes <= MAX_TEXT_BYTES) return null;
@@ -209,7 +193,6 @@ function overLimit(shown: string, data: string): WriteRefused | null {
   };
 }
 
-/** Why a write did not happen, for the agent. */
 function cannot(verb: string, shown: string, err: unknown): WriteRefused {
   const why = err instanceof Error ? err.message : String(err);
   if (err instanceof MovedError) {
@@ -220,11 +203,7 @@ function cannot(verb: string, shown: string, err: unknown): WriteRefused {
   return { refused: `Cannot ${verb} ${shown}: ${why}` };
 }
 
-/**
- * Perform one edit tool call: read the file, apply the change in agent space, ask the
- * gate, write atomically in the file's own line endings. Never throws for the agent's
- * mistakes: those come back as `{ refused }` with the reason.
- */
+/** Writes atomically in the file's own line endings. The agent's mistakes come back as `{ refused }`, never thrown. */
 export async function performWrite(
   request: WriteRequest,
   ctx: WriteContext,

@@ -10,21 +10,18 @@ import { createEngine, type Engine } from "../engine/engine.ts";
 import { gitRoot } from "../match/git-root.ts";
 import type { GateConfig } from "../model/gate-schema.ts";
 
-/** The project as the server sees it right now. */
 export type ProjectState =
   | { kind: "ok"; config: ResolvedConfig; engine: Engine }
-  /** No config file: edits work, no callbacks run. */
+  /** Edits work, no callbacks run. */
   | { kind: "none" }
   /**
-   * The config does not load (often mid-edit): callbacks wait for a fix, and edits work under
-   * the gate section it still gives (only its callbacks are wrong) or the last one that
-   * loaded here. When there is neither, or it did not even finish loading (`unloaded`: it
-   * hangs, loops or exits), the gate cannot consult it, so writes are refused (see
-   * perform-write.ts).
+   * Callbacks wait for a fix; edits work under the gate section it still gives, or the last
+   * that loaded. With neither, or when it did not finish loading (`unloaded`), writes are
+   * refused: the gate cannot consult it.
    */
   | { kind: "broken"; error: string; unloaded?: true };
 
-/** Longest a config may take to load (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides), as for hooks. */
+/** CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides, as for hooks. */
 const LOAD_TIMEOUT_MS = 10_000;
 
 function mtime(path: string): string {
@@ -36,10 +33,7 @@ function mtime(path: string): string {
   }
 }
 
-/**
- * The project root: the folder of the config (explicit or found from `cwd` upwards),
- * else the git top level, else `cwd`.
- */
+/** The config's folder (explicit or found upwards), else the git top level, else `cwd`. */
 export function projectRoot(cwd: string, explicitConfig?: string): string {
   if (explicitConfig !== undefined) return dirname(resolve(cwd, explicitConfig));
   const found = findConfig(cwd);
@@ -47,10 +41,7 @@ export function projectRoot(cwd: string, explicitConfig?: string): string {
   return gitRoot(cwd) ?? resolve(cwd);
 }
 
-/**
- * Loads the project's config when it changed (the config file or callbacks.managed.json),
- * keeps one engine per loaded config, and remembers the last gate section that loaded.
- */
+/** Reloads the config when its files change, one engine per loaded config, remembering the last gate section that loaded. */
 export class Project {
   readonly root: string;
   private readonly explicitConfig: string | undefined;
@@ -65,16 +56,11 @@ export class Project {
     this.explicitConfig = explicitConfig === undefined ? undefined : resolve(explicitConfig);
   }
 
-  /** The config file in use, or null. */
   configPath(): string | null {
     return this.explicitConfig ?? findConfig(this.root);
   }
 
-  /**
-   * The current state, reloading the config when a file it comes from changed. A call made
-   * while that reload runs (its trial load may take seconds) waits for it, rather than
-   * getting the state of the config as it was before.
-   */
+  /** A call made while a reload runs (its trial load may take seconds) waits for it rather than getting the old state. */
   async load(): Promise<ProjectState> {
     const path = this.configPath();
     const key = path === null ? "none" : `${path}|${mtime(path)}|${mtime(managedPath(this.root))}`;
@@ -91,7 +77,7 @@ export class Project {
 
   private reloading: Promise<ProjectState> | null = null;
 
-  /** Load the config at `path`; the result becomes the state unless a newer reload began meanwhile. */
+  /** Becomes the state unless a newer reload began meanwhile. */
   private async reload(path: string | null): Promise<ProjectState> {
     const key = this.key;
     let next: ProjectState;
@@ -134,7 +120,7 @@ export class Project {
     return next;
   }
 
-  /** The gate section of the last config that loaded ({} before any did: built-in protections). */
+  /** {} before any did: built-in protections. */
   gateConfig(): GateConfig {
     return this.lastGate;
   }

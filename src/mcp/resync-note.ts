@@ -5,7 +5,6 @@ import type { WriteDone } from "./perform-write.ts";
 import { locateRegion } from "./resync-region.ts";
 import { toAgentSpace } from "./text-file.ts";
 
-/** Regions shown one by one; beyond this the agent is asked to re-read. */
 const MAX_REGIONS = 5;
 
 interface Labeled {

@@ -4,16 +4,15 @@ import type { Region } from "./edits.ts";
 
 export interface LocatedRegion {
   view: RegionView;
-  /** The callback also changed lines away from this region. */
   changedElsewhere: boolean;
 }
 
-/** Beyond this many differing lines the diff is not computed: the agent re-reads instead. */
+/** Beyond this many differing lines the agent re-reads instead. */
 const MAX_EDIT_LENGTH = 4000;
 /** Changed lines next to the region a formatter may pull in and the region still count as located. */
 const MAX_EXTRA_LINES = 10;
 
-/** Lines with their terminators, so joining gives the text back. */
+/** Joining gives the text back. */
 function splitKeep(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
@@ -29,7 +28,6 @@ function lineStarts(lines: readonly string[]): number[] {
   return starts;
 }
 
-/** Index of the line holding `offset`. */
 function lineIndex(starts: readonly number[], offset: number): number {
   let lo = 0;
   let hi = Math.max(0, starts.length - 2);
@@ -43,7 +41,7 @@ function lineIndex(starts: readonly number[], offset: number): number {
 
 const blank = (line: string | undefined): boolean => (line ?? "").trim() === "";
 
-/** A run of changed lines: [wFrom, wTo) in the text written, [bFrom, bTo) in the text now. */
+/** [wFrom, wTo) in the text written, [bFrom, bTo) in the text now. */
 interface Hunk {
   wFrom: number;
   wTo: number;

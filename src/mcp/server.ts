@@ -25,36 +25,29 @@ import { registerMultiEdit } from "./tools/multi-edit.ts";
 import { registerReadFile } from "./tools/read-file.ts";
 import { registerWriteFile } from "./tools/write-file.ts";
 
-/** Quiet time that closes a batch of edit calls, when not configured. */
 export const DEFAULT_BATCH_WINDOW_MS = 75;
 
 export interface CpilotMcpOptions {
-  /** Where the server was started; the project is found from here. */
+  /** The project is found from here. */
   readonly cwd: string;
-  /** An explicit config file (`--config`). */
   readonly config?: string;
-  /** Quiet window that groups edit calls into one batch. */
   readonly batchWindowMs?: number;
-  /** Inbox session for background results; default a fresh id per server. */
+  /** Default: a fresh id per server. */
   readonly session?: string;
-  /** Progress notifications while a call waits for callbacks (when the client asks). */
+  /** When the client asks. */
   readonly progressMs?: number;
-  /** Aborting stops every callback run (Ctrl-C, SIGTERM). */
+  /** Stops every callback run (Ctrl-C, SIGTERM). */
   readonly signal?: AbortSignal;
 }
 
 export interface CpilotMcp {
   readonly server: McpServer;
   readonly project: Project;
-  /**
-   * The session ended (abort `signal` first, so callbacks still running are stopped): let
-   * queued edits end, stop background runs (except `persist` ones, which are waited for and
-   * leave their result in the inbox).
-   */
+  /** Abort `signal` first; queued edits end, background runs stop except `persist` ones, which are waited for. */
   drain(): Promise<void>;
 }
 
-/** What the agent is told when it connects: what the tools do and the callbacks that run. */
+/** What the tools do and the callbacks that run. */
 async function instructions(project: Project): Promise<string> {
   const lines = [
     "cpilot's edit tools write files through the project's write gate and run the project's checks " +
@@ -74,7 +67,7 @@ async function instructions(project: Project): Promise<string> {
   return lines.join("\n");
 }
 
-/** Build the MCP server with every cpilot tool registered (not yet connected). */
+/** Not yet connected. */
 export async function createCpilotMcp(options: CpilotMcpOptions): Promise<CpilotMcp> {
   const project = new Project(projectRoot(options.cwd, options.config), options.config);
   const session = options.session ?? `mcp-${randomHex(4)}`;
@@ -171,10 +164,8 @@ function oversizeError(oversize: Oversize): JSONRPCMessage {
 }
 
 /**
- * Serve MCP over stdio until the client closes stdin (or `signal` aborts). Only protocol
- * goes to stdout; anything else printed in this process goes to stderr. When the client
- * goes away, the calls still running are stopped (their callbacks' process groups) and the
- * server exits: nobody is left to read their results.
+ * Until the client closes stdin (or `signal` aborts); only protocol goes to stdout. When
+ * the client goes away, running calls are stopped: nobody is left to read their results.
  */
 export async function serveStdio(
   options: CpilotMcpOptions & { stdin?: Readable; stdout?: Writable },

@@ -8,29 +8,26 @@ export class SessionPause {
   private all = false;
   private readonly names = new Set<string>();
 
-  /** Pause (`paused`) or resume every callback; resuming all clears one-by-one pauses too. */
+  /** Resuming all clears one-by-one pauses too. */
   setAll(paused: boolean): void {
     this.all = paused;
     if (!paused) this.names.clear();
   }
 
-  /** Pause or resume one callback. */
   set(name: string, paused: boolean): void {
     if (paused) this.names.add(name);
     else this.names.delete(name);
   }
 
-  /** Is the callback paused in this session? */
   has(name: string): boolean {
     return this.all || this.names.has(name);
   }
 
-  /** Of `names`, those paused in this session: the engine's `skip`. */
+  /** The engine's `skip`. */
   among(names: readonly string[]): string[] {
     return names.filter((name) => this.has(name));
   }
 
-  /** Is every callback paused? */
   get allPaused(): boolean {
     return this.all;
   }

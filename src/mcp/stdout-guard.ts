@@ -3,11 +3,7 @@ import type * as NodeStream from "node:stream";
 import { nodeBuiltin } from "../platform/builtin.ts";
 import { consoleToStderr } from "../platform/stdio.ts";
 
-/**
- * Keep stdout for protocol messages only. Returns a stream that writes to the real stdout
- * (give it to the transport); from then on anything else this process prints to stdout
- * (a config's console.log, a TypeScript callback's output) goes to stderr instead.
- */
+/** Returns the stream for the transport; anything else printed to stdout (a config's console.log) goes to stderr. */
 export function guardStdout(): { protocol: NodeStream.Writable; restore: () => void } {
   const { Writable } = nodeBuiltin<typeof NodeStream>("node:stream");
   const stdout = process.stdout;

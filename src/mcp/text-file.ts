@@ -9,7 +9,7 @@ export interface TextShape {
   readonly bom: boolean;
   readonly eol: "\n" | "\r\n" | "mixed" | null;
   readonly finalNewline: boolean;
-  /** False for an empty file: it has no final-newline state to keep. */
+  /** An empty file has no final-newline state to keep. */
   readonly hasContent: boolean;
 }
 
@@ -19,20 +19,18 @@ export interface AgentText {
   readonly shape: TextShape;
 }
 
-/** Files larger than this are not edited through MCP (the agent should not hold them whole). */
+/** The agent should not hold larger files whole. */
 export const MAX_TEXT_BYTES = 10 * 1024 * 1024;
 
-/** Why a file cannot be handled as text, or null when it can. */
 export type Unreadable = { kind: "missing" } | { kind: "not-text"; reason: string };
 
-/** Decode bytes as UTF-8 text in agent space; null when they are not text. */
+/** null when not text. */
 export function decodeText(data: Uint8Array): AgentText | null {
   if (data.subarray(0, 8192).includes(0)) return null;
   const decoded = decodeUtf8(data);
   return decoded === null ? null : agentSpace(decoded);
 }
 
-/** Split a file's raw text into what the agent sees and the shape to restore on write. */
 export function toAgentSpace(raw: string): AgentText {
   return agentSpace(splitBom(raw));
 }
@@ -57,7 +55,7 @@ export function fromAgent(text: string, shape: TextShape | null): string {
   return text.replaceAll("\r\n", "\n");
 }
 
-/** Keep the file's final-newline state when the agent's new text differs only there. */
+/** When the agent's new text differs only there. */
 export function keepFinalNewline(text: string, shape: TextShape | null): string {
   if (shape === null || !shape.hasContent || text === "") return text;
   if (shape.finalNewline && !text.endsWith("\n")) return `${text}\n`;
@@ -65,17 +63,13 @@ export function keepFinalNewline(text: string, shape: TextShape | null): string 
   return text;
 }
 
-/** The bytes to write: the agent-space text in the file's own line ending and BOM. */
 export function toDiskSpace(text: string, shape: TextShape | null): string {
   if (shape === null) return text;
   const body = shape.eol === "\r\n" ? text.replace(/\r?\n/g, "\r\n") : text;
   return withBom(body, shape.bom);
 }
 
-/**
- * Read a file into agent space, or say why it cannot be: through its held, checked folder
- * (`target`, see openTarget), not following a symlink put at its name since the check.
- */
+/** Through its held, checked folder, not a symlink put at its name since. */
 export function readAgentText(target: Target): AgentText | Unreadable {
   const read = readFileIn(target.dir, target.name, MAX_TEXT_BYTES);
   switch (read.kind) {
@@ -99,7 +93,7 @@ export function readAgentText(target: Target): AgentText | Unreadable {
   }
 }
 
-/** 1-based line number of a character offset. */
+/** 1-based. */
 export function lineAt(text: string, offset: number): number {
   let line = 1;
   let i = text.indexOf("\n");

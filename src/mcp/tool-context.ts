@@ -6,7 +6,6 @@ import { performWrite, type WriteContext, type WriteRequest } from "./perform-wr
 import type { Project } from "./project.ts";
 import type { SessionPause } from "./session-pause.ts";
 
-/** What every tool handler gets: the project, the batcher, and how to answer. */
 export interface ToolContext {
   readonly project: Project;
   readonly batcher: Batcher;
@@ -15,15 +14,14 @@ export interface ToolContext {
   readonly paused: SessionPause;
   /** The client's name (e.g. "claude-code"), once it has said it. */
   agent(): string | undefined;
-  /** The gate settings for a write, from the config as it is now. */
+  /** From the config as it is now. */
   writeContext(): Promise<WriteContext>;
-  /** A tool result: waiting notices (background results) first, then `text`. */
+  /** Waiting notices (background results) first. */
   reply(text: string, isError?: boolean): CallToolResult;
-  /** An edit tool call: written in order, answered when its batch's callbacks are done. */
+  /** Written in order, answered when its batch's callbacks are done. */
   edit(request: WriteRequest, extra: ToolExtra): Promise<CallToolResult>;
 }
 
-/** Prepend the session's waiting notices to a result text. */
 export function withNotices(root: string, session: string, text: string): string {
   const notices = takeNotices(root, session);
   if (notices.length === 0) return text;
@@ -31,14 +29,13 @@ export function withNotices(root: string, session: string, text: string): string
   return `Notices since your last tool call:\n${shown}\n\n---\n${text}`;
 }
 
-/** Build the ToolContext for a project and batcher. */
 export function createToolContext(options: {
   project: Project;
   batcher: Batcher;
   session: string;
   paused: SessionPause;
   agent: () => string | undefined;
-  /** Progress notifications while a call waits for callbacks; 0: none. */
+  /** 0: none. */
   progressMs: number;
 }): ToolContext {
   const { project, batcher, session, paused, agent } = options;

@@ -6,29 +6,27 @@ import { readRegularFile } from "../util/read-regular.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 
 /**
- * Decides which paths a watcher ignores, the way git would: every .gitignore from the
- * root down to the path's folder (deeper files win), an ignored folder hides everything
- * below it, plus `.git` anywhere and cpilot's own `.cpilot/` at the root. Rules are read
- * lazily per folder and cached; `invalidate()` after a .gitignore changes.
+ * Ignores paths the way git would (every .gitignore from the root down, an ignored folder
+ * hides all below it), plus `.git` and the root's `.cpilot/`. `invalidate()` after a
+ * .gitignore changes.
  */
 export class IgnoreFilter {
   readonly #root: string;
-  /** Folder ("" = root) → the rules of its own .gitignore, relative to the root. */
+  /** Folder ("" = root) → its own .gitignore's rules, relative to the root. */
   readonly #rules = new Map<string, string[]>();
-  /** Folder → an Ignore holding the rules of the folder and all its ancestors. */
+  /** Folder → the rules of it and all its ancestors. */
   readonly #chains = new Map<string, Ignore>();
 
   constructor(root: string) {
     this.#root = root;
   }
 
-  /** Forget every cached rule (a .gitignore was written or removed). */
   invalidate(): void {
     this.#rules.clear();
     this.#chains.clear();
   }
 
-  /** True when `rel` (posix, relative to the root) is ignored; `isDir` for folders. */
+  /** `rel` is posix, relative to the root. */
   ignores(rel: string, isDir = false): boolean {
     if (rel === "" || rel.startsWith("../")) return rel !== "";
     const parts = rel.split("/");

@@ -1,13 +1,10 @@
 /**
- * Gathers paths until nothing new has come for `quietMs` (an agent writing several files
- * in a row is one batch), or `maxWaitMs` after the first one (a tree that never stops
- * changing is still checked).
+ * Gathers paths until nothing new has come for `quietMs` (several writes in a row are one
+ * batch), or `maxWaitMs` after the first (a tree that never stops changing is still checked).
  */
 export interface QuietBatcher {
   add(path: string): void;
-  /** Paths waiting, not yet flushed. */
   pending(): number;
-  /** Flush now whatever waits (at exit). */
   flushNow(): void;
   close(): void;
 }

@@ -6,13 +6,8 @@ import { writeFileAtomic } from "../util/atomic-write.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { STATE, STATE_DIR } from "../util/state-layout.ts";
 
-/** Where the watcher leaves the latest batch's results for the agent (and people) to read. */
 export const RESULTS_FILE = join(STATE_DIR, STATE.lastResults);
 
-/**
- * The latest batch as markdown: a status line the agent can grep, then each failure with
- * its output, successes, and files callbacks rewrote (with the diff).
- */
 export function renderResults(outcome: Outcome, options: { at: Date; tailLines: number }): string {
   const failed = outcome.runs.filter(isFailure);
   const files = outcome.batch.files.map((f) => f.path);
@@ -42,7 +37,7 @@ export function renderResults(outcome: Outcome, options: { at: Date; tailLines: 
   return `${lines.join("\n").trimEnd()}\n`;
 }
 
-/** Replace `.cpilot/last-results.md` in one step: a reader sees the old results or the new. */
+/** Atomic: a reader sees the old results or the new. */
 export function writeResults(root: string, text: string): string {
   const path = join(root, RESULTS_FILE);
   stateDir(root);

@@ -1,4 +1,4 @@
-/** `cpilot run -- <agent>` for an agent cpilot has no hooks in: the agent runs, a watcher checks its edits. */
+/** `cpilot run -- <agent>` for an agent cpilot has no hooks in: a watcher checks its edits. */
 import { basename, dirname, relative } from "node:path";
 import { findConfig } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
@@ -9,7 +9,6 @@ import { CpilotError } from "../util/errors.ts";
 import { RESULTS_FILE } from "./results-file.ts";
 import { startWatchSession } from "./watch-session.ts";
 
-/** Starts the agent with the terminal passed through; resolves to its exit code. */
 export type SpawnAgent = (
   command: string,
   args: string[],
@@ -17,15 +16,9 @@ export type SpawnAgent = (
   env: NodeJS.ProcessEnv,
 ) => Promise<number>;
 
-/** Env var telling the agent (and its scripts) where the latest results are. */
 export const RESULTS_ENV = "CPILOT_RESULTS_FILE";
 
-/**
- * Run `command` with a watcher on the project: each quiet batch of changes runs the
- * callbacks, one line per batch goes to stderr and the details to `.cpilot/last-results.md`
- * (tell the agent to read it). The agent's exit code is returned; changes still waiting
- * when it exits are checked first.
- */
+/** Returns the agent's exit code; changes still waiting when it exits are checked first. */
 export async function runWatched(
   command: string,
   args: string[],
@@ -64,7 +57,6 @@ export async function runWatched(
   return code;
 }
 
-/** One line per batch for the terminal. */
 export function batchLine(outcome: Outcome): string {
   const failed = outcome.runs.filter(isFailure);
   const files = filesLabel(outcome.batch.files.map((f) => f.path));

@@ -2,10 +2,9 @@ import { runGit } from "../match/git.ts";
 import { fileHash, type Settled } from "./settled.ts";
 
 /**
- * The paths of a batch that are gone when it is taken and never were a file anyone knew:
- * an agent's atomic write leaves such names behind (`src/a.ts.a19053cc76ac.tmp` renamed
- * onto `src/a.ts`, `sed -i`'s `sedXXXXXX`), and checking them only fails. A file that git
- * tracks or that an earlier batch saw is a real deletion and stays in the batch.
+ * Paths gone when the batch is taken that no one knew as a file: an atomic write's temp
+ * names (`a.ts.1a2b.tmp`, `sed -i`'s `sedXXXXXX`). A tracked or earlier-seen file is a real
+ * deletion and stays.
  */
 export function vanishedStrangers(
   root: string,

@@ -2,29 +2,18 @@ import { type FSWatcher, readdirSync, statSync, watch } from "node:fs";
 import { join, sep } from "node:path";
 import type { IgnoreFilter } from "./ignore-filter.ts";
 
-/** A running watch over a project tree. */
 export interface TreeWatcher {
-  /** How many OS watches are open (1 for a recursive watch). */
   readonly watchCount: () => number;
   close(): void;
 }
 
 export interface WatchTreeOptions {
-  /**
-   * `per-dir`: one non-recursive watch per folder that is not ignored (Linux default: a
-   * recursive watch there would put an inotify watch on every folder of node_modules too).
-   * `recursive`: one native recursive watch (macOS and Windows default), filtered per event.
-   */
+  /** `per-dir` on Linux: a recursive watch there would put an inotify watch on every folder of node_modules. */
   readonly mode?: "per-dir" | "recursive";
-  /** A watch could not be set up (too many folders for the OS limit...). */
   readonly onError?: (err: Error) => void;
 }
 
-/**
- * Watch every file under `root` that `filter` does not ignore; `onPath` gets a relative
- * posix path for each change (create, write, delete, rename), possibly several times.
- * A folder created later is watched from then on, and its files reported.
- */
+/** `onPath` gets a relative posix path per change, possibly several times; new folders are watched too. */
 export function watchTree(
   root: string,
   filter: IgnoreFilter,
@@ -63,7 +52,6 @@ export function watchTree(
       }
     }
   };
-  /** Watch `dir` and the folders below it; report files found when `announce` (a new folder). */
   const addDir = (dir: string, announce: boolean): void => {
     if (closed || watchers.has(dir) || (dir !== "" && filter.ignores(dir, true))) return;
     let watcher: FSWatcher;

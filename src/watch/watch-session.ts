@@ -12,34 +12,30 @@ import { fileHash, Settled } from "./settled.ts";
 import { vanishedStrangers } from "./transient-names.ts";
 import { type TreeWatcher, watchTree } from "./tree-watcher.ts";
 
-/** Default quiet period: how long the tree must stay still before a batch runs. */
 export const DEFAULT_QUIET_MS = 300;
 
 export interface WatchSessionOptions {
   readonly config: ResolvedConfig;
   readonly quietMs?: number;
-  /** e.g. the wrapped command's name; set as CP_AGENT for callbacks. */
+  /** Set as CP_AGENT for callbacks. */
   readonly agent?: string;
   readonly mode?: "per-dir" | "recursive";
-  /** After each batch: the outcome and the path of the results file. */
   readonly onBatch?: (outcome: Outcome, resultsPath: string) => void;
   readonly onError?: (err: Error) => void;
   readonly signal?: AbortSignal;
 }
 
 export interface WatchSession {
-  /** Batches run so far. */
   readonly batches: () => number;
   readonly watchCount: () => number;
-  /** Run what is still waiting, wait for a running batch, stop watching. */
+  /** Runs what is still waiting, waits for a running batch, stops watching. */
   close(): Promise<void>;
 }
 
 /**
- * Watch the project and run the callbacks on what changed: changes gather until the tree
- * is quiet, one batch runs at a time (changes meanwhile wait for the next), and a file
- * that still holds what the last runs left is not a change, so callbacks that rewrite
- * files never trigger themselves. After each batch `.cpilot/last-results.md` is rewritten.
+ * Changes gather until the tree is quiet; one batch runs at a time; a file that still
+ * holds what the last runs left is not a change, so callbacks that rewrite files never
+ * trigger themselves.
  */
 export function startWatchSession(options: WatchSessionOptions): WatchSession {
   const { config } = options;
@@ -127,7 +123,6 @@ export function startWatchSession(options: WatchSessionOptions): WatchSession {
   };
 }
 
-/** How long the tree must be quiet before a closing session takes its last changes. */
 const CLOSE_SETTLE_MS = 100;
 const CLOSE_SETTLE_MAX_MS = 1000;
 

@@ -4,7 +4,7 @@ export interface Span {
   readonly end: number;
 }
 
-/** Replace the spans with spaces, keeping every other offset where it was. */
+/** Every other offset stays where it was. */
 export function blank(text: string, spans: readonly Span[]): string {
   let out = text;
   for (const { start, end } of spans) {
@@ -13,7 +13,6 @@ export function blank(text: string, spans: readonly Span[]): string {
   return out;
 }
 
-/** Every match of `re` (made global) in `text`, with its span. */
 export function matchAll(text: string, re: RegExp): (RegExpExecArray & Span)[] {
   const flags = re.flags.includes("g") ? re.flags : `${re.flags}g`;
   const out: (RegExpExecArray & Span)[] = [];

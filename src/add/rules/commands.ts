@@ -3,7 +3,6 @@ import { matchAll, overlaps, type Span } from "./_spans.ts";
 import type { Lang } from "./files.ts";
 import { type Command, INTENTS, TOOLS, toolFor } from "./tools.ts";
 
-/** A command found in the request, where it was, and anything worth telling the person. */
 export interface Found {
   readonly command: Command;
   readonly span: Span;
@@ -13,13 +12,12 @@ export interface Found {
 /** Toolchain hints from the project, for the package manager and a default language. */
 export interface RulesProject {
   readonly toolchainFiles?: readonly string[];
-  /** Top-level entries, folders ending in `/`: "in src" is a folder when `src/` is here. */
+  /** "in src" is a folder when `src/` is here. */
   readonly topLevel?: readonly string[];
-  /** The project root, to fit commands to it (its node_modules/.bin, its Rust edition). */
+  /** To fit commands to it (its node_modules/.bin, its Rust edition). */
   readonly root?: string;
 }
 
-/** Lowercase slug for a callback name. */
 export function slug(text: string): string {
   return nameSlug(text) || "callback";
 }
@@ -118,7 +116,7 @@ function explicit(
   return found.sort((a, b) => a.span.start - b.span.start);
 }
 
-/** The language a Cargo.toml, go.mod … at the root implies, when the request names none. */
+/** When the request names none. */
 function projectLang(project: RulesProject): Lang | undefined {
   const files = project.toolchainFiles ?? [];
   if (files.includes("Cargo.toml")) return "rust";

@@ -1,6 +1,5 @@
 import { blank, matchAll, type Span } from "./_spans.ts";
 
-/** Languages the rules know, used to pick a tool for "lint", "format", "typecheck" … */
 export type Lang =
   | "rust"
   | "ts"
@@ -35,7 +34,7 @@ interface FileWord {
 const TS = ["*.ts", "*.tsx"];
 const JS = ["*.js", "*.jsx", "*.mjs", "*.cjs"];
 
-/** Words for kinds of files. Matched on the lowercased request. */
+/** Matched on the lowercased request. */
 const WORDS: readonly FileWord[] = [
   { re: /\brust\b|\.rs\b/, lang: "rust", patterns: ["*.rs"] },
   { re: /\btype-?script\b|\btsx?\b/, lang: "ts", patterns: TS },
@@ -120,10 +119,10 @@ const NOT_A_KIND =
   /^(?:the|my|our|your|these|those|this|that|all|any|every|each|some|of|edited|changed|modified|saved|new|other|same|source|project|its|their|his|her|more|few|many|two|several|certain|such|config|which)$/;
 
 export interface FileChoice {
-  /** gitignore rules, in the order the request named them. */
+  /** In the order the request named them. */
   readonly patterns: string[];
   readonly languages: Lang[];
-  /** What each rule was read from, for the notes. */
+  /** For the notes. */
   readonly readFrom: string[];
   /** "cobol files": words for files the rules do not know. */
   readonly unknown: string[];
@@ -135,10 +134,6 @@ function addLang(languages: Lang[], lang: Lang | undefined): void {
   if (lang !== undefined && !languages.includes(lang)) languages.push(lang);
 }
 
-/**
- * Read which files the request means. `lower` is the lowercased request with commands
- * already blanked; `original` has the same offsets and keeps the case of globs and folders.
- */
 /** Folders "in src" may name without a slash when the project's top level is unknown. */
 const COMMON_FOLDERS = new Set([
   "src",
@@ -172,6 +167,10 @@ export const TEST_PATTERNS = [
 const TESTS =
   /\b(?:(?:unit|integration)\s+)?(?:tests?|specs?)(?:\s+(?:files?|code|suites?))?\s+(?:change[sd]?|are\s+(?:edited|changed|touched)|get\s+(?:edited|changed))\b|\btest\s+files?\b|\b(?:edit|change|touch)\s+(?:the\s+|a\s+)?tests?\b/;
 
+/**
+ * Which files the request means. `lower`: the lowercased request, commands blanked;
+ * `original`: the same offsets, keeping the case of globs and folders.
+ */
 export function readFiles(
   lower: string,
   original: string,

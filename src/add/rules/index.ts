@@ -14,7 +14,7 @@ export type RulesResult =
 
 const EXAMPLE = "e.g. 'run `make lint` after I edit C files'";
 
-/** Lowercase without changing any offset (a few characters grow when lowercased). */
+/** A few characters grow when lowercased: offsets must not move. */
 function lowerSameLength(text: string): string {
   let out = "";
   for (const c of text) {

@@ -43,7 +43,7 @@ function seconds(amount: string, unit: string): number {
   return n;
 }
 
-/** The time limit the request gives, in seconds. */
+/** Seconds. */
 export function readTimeout(lower: string): number | undefined {
   for (const re of TIMEOUTS) {
     const m = re.exec(lower);
@@ -77,7 +77,7 @@ export function readSuccess(text: string): { message: string; span: Span } | und
   return undefined;
 }
 
-/** Blocking, per file, overlap, timeout and a silent success, from the lowercased request. */
+/** From the lowercased request. */
 export function readOptions(lower: string): Options {
   const options: Options = {};
   if (
@@ -113,7 +113,7 @@ export function readOptions(lower: string): Options {
   return options;
 }
 
-/** Quoted pieces of the request ("…", “…”, `…`, '…'), outside any success message. */
+/** Outside any success message. */
 export function readQuoted(text: string): { text: string; span: Span }[] {
   const out: { text: string; span: Span }[] = [];
   for (const m of text.matchAll(new RegExp(QUOTE, "g"))) {

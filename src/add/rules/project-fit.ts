@@ -7,9 +7,8 @@ export const WARNINGS_FAIL =
   /\b(?:fail|error|block)s?\s+(?:on|for)\s+(?:any\s+)?warnings?\b|\bwarnings?\s+(?:as|are)\s+errors?\b|\b(?:no|deny|zero)\s+warnings?\b/;
 
 /**
- * Make a known tool's command fit the project: the project's own binary instead of
- * `npx --no-install` (no npm start-up, no npm warnings in the agent's output), and rustfmt
- * with the crate's edition from Cargo.toml instead of a fixed one.
+ * The project's own binary instead of `npx --no-install` (no npm start-up or warnings in
+ * the agent's output), and rustfmt with the crate's edition.
  */
 export function fitToProject(run: readonly string[], root: string | undefined): string[] {
   let out = [...run];
@@ -31,7 +30,7 @@ export function fitToProject(run: readonly string[], root: string | undefined): 
   return out;
 }
 
-/** The same for a bash command string that starts with `npx --no-install TOOL`. */
+/** For a bash string that starts with `npx --no-install TOOL`. */
 export function fitStringToProject(run: string, root: string | undefined): string {
   const m = /^npx --no-install ([\w@./-]+)/.exec(run);
   if (m === null || root === undefined) return run;

@@ -1,21 +1,18 @@
 import type { Lang } from "./files.ts";
 
-/** A command the rules can build, before files and options are applied. */
 export interface Command {
-  /** Slug for the callback name. */
   readonly name: string;
-  /** What it is, in words: "cargo check", "make lint". */
+  /** "cargo check", "make lint". */
   readonly label: string;
   /** A bash string (whole project) or an argv array with `{files}`. */
   readonly run: string | readonly string[];
-  /** Files it is about when the request names none; [] = the request must say. */
+  /** [] = the request must say. */
   readonly patterns: readonly string[];
   readonly timeout: number;
   /** Whole-project checks replace a stale run instead of queueing behind it. */
   readonly project: boolean;
 }
 
-/** A known tool: where it shows up in a request and what it runs. */
 export interface Tool extends Command {
   readonly re: RegExp;
   /** Other argv when the request says so, e.g. "fix" → `eslint --fix`. */
@@ -53,10 +50,7 @@ const tool = (
   ...(extra.variants ? { variants: extra.variants } : {}),
 });
 
-/**
- * Tools recognised by name, most specific first: a later entry never takes words an
- * earlier one used ("ruff format" before "ruff"). Matched on the lowercased request.
- */
+/** Most specific first: a later entry never takes words an earlier one used ("ruff format" before "ruff"). */
 export const TOOLS: readonly Tool[] = [
   tool("cargo-check", /\bcargo\s+check\b/, "cargo check --quiet --message-format short", RUST, 300),
   tool(
@@ -214,7 +208,7 @@ export const INTENTS: readonly { word: string; re: RegExp; by: Partial<Record<La
   },
 ];
 
-/** The tool an intent word means for a language, if the rules know one. */
+/** If the rules know one. */
 export function toolFor(by: Partial<Record<Lang, string>>, lang: Lang): Tool | undefined {
   const name = by[lang];
   return name === undefined ? undefined : byName(name);

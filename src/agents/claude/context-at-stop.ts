@@ -8,10 +8,9 @@ import type { ClaudeHookInput } from "./protocol.ts";
 import { lastAssistantText } from "./transcript.ts";
 
 /**
- * What Claude Code adds at its stop: the `<context-update>` blocks of its final message
- * applied, once per message (a blocked stop brings the same message back only if the agent
- * repeats it verbatim). One that failed holds the stop like a failing check; null when the
- * message has none.
+ * The `<context-update>` blocks of Claude Code's final message applied, once per message
+ * (a blocked stop brings the same message back only if the agent repeats it). One that
+ * failed holds the stop like a failing check; null when there are none.
  */
 export async function contextUpdatesAtStop(
   input: ClaudeHookInput,

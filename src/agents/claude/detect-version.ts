@@ -2,10 +2,7 @@ import type * as NodeChildProcess from "node:child_process";
 import { nodeBuiltin } from "../../platform/builtin.ts";
 import { compareVersions, parseClaudeVersion } from "./protocol.ts";
 
-/**
- * Ask a Claude Code binary its version (`claude --version`), for install-time choices.
- * Null when it cannot be run or says something unexpected.
- */
+/** `claude --version`, for install-time choices; null when it cannot be run or says something unexpected. */
 export function detectClaudeVersion(command = "claude"): [number, number, number] | null {
   const { spawnSync } = nodeBuiltin<typeof NodeChildProcess>("node:child_process");
   const r = spawnSync(command, ["--version"], {
@@ -17,12 +14,12 @@ export function detectClaudeVersion(command = "claude"): [number, number, number
   return parseClaudeVersion(r.stdout);
 }
 
-/** Register PostToolBatch unless the version is known to be older than 2.1 (unknown: yes). */
+/** Unknown version: yes. */
 export function supportsBatchEvent(version: readonly number[] | null): boolean {
   return version === null || compareVersions(version, [2, 1, 0]) >= 0;
 }
 
-/** Claude Code loads a plugin's hooks module (a mod) from 2.1.287 (unknown: no, a mod is optional). */
+/** A plugin's hooks module (a mod) loads from 2.1.287; unknown version: no, a mod is optional. */
 export function supportsMods(version: readonly number[] | null): boolean {
   return version !== null && compareVersions(version, [2, 1, 287]) >= 0;
 }

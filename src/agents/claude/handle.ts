@@ -16,10 +16,9 @@ import {
 } from "./protocol.ts";
 
 /**
- * Claude Code's translator for the hook pipeline (src/hook/call.ts), which routes its
- * calls: its protocol file's reading of a payload and its replies, the gate's verdict in
- * PreToolUse's permission form, and the context updates of its final message at a stop.
- * The background Stop hook (REWAKE_FLAG) waits for background results instead.
+ * Claude Code's translator: the gate's verdict in PreToolUse's permission form, and the
+ * context updates of its final message at a stop. The background Stop hook (REWAKE_FLAG)
+ * waits for background results instead.
  */
 export const claudeTranslator: HookTranslator<ClaudeHookInput> = {
   agent: "claude",

@@ -1,13 +1,11 @@
 /**
- * Will Claude Code run a project's hooks on this machine? `disableAllHooks` turns every hook
- * off, `allowManagedHooksOnly` (managed settings) keeps only the administrator's. Settings
- * merge by precedence, lowest first: user, project, local, then managed settings, which
- * nothing overrides (Claude Code's settings docs); the last file that sets a key decides.
+ * Will Claude Code run a project's hooks here? `disableAllHooks` turns every hook off,
+ * `allowManagedHooksOnly` keeps only the administrator's. Settings merge user, project, local, then
+ * managed (which nothing overrides); the last file that sets a key decides.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The managed settings file of this platform (Claude Code's docs). */
 function managedSettings(platform = process.platform): string {
   if (platform === "darwin") return "/Library/Application Support/ClaudeCode/managed-settings.json";
   if (platform === "win32") return "C:\\Program Files\\ClaudeCode\\managed-settings.json";
@@ -25,7 +23,7 @@ function readJson(path: string): Record<string, unknown> | null {
   }
 }
 
-/** Each setting on this machine that stops the project's hooks, naming the file that decides. */
+/** Each names the file that decides. */
 export function claudeHookSwitches(
   project: string,
   home: string,

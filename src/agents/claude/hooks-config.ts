@@ -3,7 +3,6 @@ import { failClosedCommand } from "../../hook/fail-closed-command.ts";
 import { isCompiledBinary } from "../../platform/self-command.ts";
 import { AFTER_TOOLS_MATCHER, EDIT_TOOLS_MATCHER, REWAKE_FLAG } from "./protocol.ts";
 
-/** One entry of Claude Code's `hooks.<Event>` arrays. */
 export interface HookGroup {
   matcher?: string;
   hooks: (CommandHook | HttpHook)[];
@@ -19,7 +18,7 @@ export interface CommandHook {
   asyncRewake?: true;
 }
 
-/** Claude Code posts the hook's JSON to `url`; header values name `allowedEnvVars` as $VAR. */
+/** Header values name `allowedEnvVars` as $VAR. */
 export interface HttpHook {
   type: "http";
   url: string;
@@ -28,7 +27,6 @@ export interface HttpHook {
   timeout?: number;
 }
 
-/** Where a session's listener takes hook calls (src/hook/http-listener.ts). */
 export interface HttpTarget {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
@@ -37,14 +35,10 @@ export interface HttpTarget {
 
 export type HooksBlock = Record<string, HookGroup[]>;
 
-/** Claude Code's default hook timeout, seconds. */
+/** Seconds. */
 export const DEFAULT_HOOK_TIMEOUT_S = 600;
 
-/**
- * The shell command Claude Code runs: the absolute path of this binary when cpilot runs as
- * the compiled binary (so hooks work without cpilot on PATH, and keep working for that
- * exact build), else `cpilot` from PATH (running from source, `bun main.ts`).
- */
+/** The compiled binary's path (hooks work without cpilot on PATH), else `cpilot` from PATH. */
 export function hookCommandLine(execPath = process.execPath): string {
   const bin = isCompiledBinary(execPath) ? shellQuote(execPath) : "cpilot";
   return `${bin} hook claude`;
@@ -54,7 +48,7 @@ function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** True for a hook command cpilot installed (any binary path, any quoting). */
+/** Any binary path, any quoting. */
 export function isCpilotCommand(command: unknown): boolean {
   return (
     typeof command === "string" &&
@@ -62,10 +56,7 @@ export function isCpilotCommand(command: unknown): boolean {
   );
 }
 
-/**
- * Seconds Claude Code gives each hook: past the longest blocking callback (a PostToolUse
- * runs it, a Stop re-runs it) with a minute to spare, and never under Claude's own default.
- */
+/** Past the longest blocking callback (a Stop re-runs it) with a minute to spare, never under Claude's default. */
 export function hookTimeoutSeconds(config: ResolvedConfig | null): number {
   let longest = 0;
   for (const cb of config?.callbacks ?? []) {
@@ -74,10 +65,7 @@ export function hookTimeoutSeconds(config: ResolvedConfig | null): number {
   return Math.max(DEFAULT_HOOK_TIMEOUT_S, longest + 60);
 }
 
-/**
- * Seconds the background Stop hook may wait for the background callbacks: past the longest
- * one with a minute to spare, and never under Claude's own default.
- */
+/** Past the longest background callback with a minute to spare, never under Claude's default. */
 export function rewakeTimeoutSeconds(config: ResolvedConfig | null): number {
   let longest = 0;
   for (const cb of config?.callbacks ?? []) {
@@ -87,24 +75,19 @@ export function rewakeTimeoutSeconds(config: ResolvedConfig | null): number {
 }
 
 /**
- * The hooks cpilot registers: the write gate before edits, callbacks after each edit, each
- * shell command (what it wrote is found by comparing the project's files) and each batch,
- * the stop check (a subagent's too) with a background hook that wakes the model with
- * background failures that arrive after it stopped, and at the start of a session and of each turn the callbacks panel and
- * the record of the project's files.
  * `batchEvent: false` leaves out PostToolBatch (Claude Code before 2.1). With `http`, the
- * calls after edits and at the stop are posted to that listener instead of starting a
- * process; the write gate stays a command: an HTTP hook that cannot be reached lets the
- * write through (Claude Code 2.1.330 takes a failed HTTP hook as a non-blocking error).
+ * calls after edits and at the stop are posted to that listener; the write gate stays a
+ * command: Claude Code takes an unreachable HTTP hook as a non-blocking error, which
+ * would let the write through.
  */
 export function cpilotHooks(options: {
   command: string;
   timeout: number;
   batchEvent: boolean;
   http?: HttpTarget;
-  /** The write gate fails closed: a missing or crashing cpilot refuses the write. */
+  /** A missing or crashing cpilot refuses the write. */
   failClosed?: boolean;
-  /** With it, a background Stop hook brings background failures to the model (REWAKE_FLAG). */
+  /** A background Stop hook brings late background failures to the model. */
   rewakeTimeout?: number;
 }): HooksBlock {
   const hook: CommandHook = { type: "command", command: options.command, timeout: options.timeout };
@@ -140,8 +123,7 @@ export function cpilotHooks(options: {
     PostToolUse: [{ matcher: AFTER_TOOLS_MATCHER, hooks: [after] }],
     ...(options.batchEvent ? { PostToolBatch: [{ hooks: [after] }] } : {}),
     Stop: [{ hooks: [after, ...rewake] }],
-    // A subagent's tool calls fire the hooks above in the parent's session; its stop is held
-    // by the same gate, so it fixes what it broke before it hands back.
+    // A subagent's stop is held by the same gate, so it fixes what it broke before it hands back.
     SubagentStop: [{ hooks: [after] }],
   };
 }

@@ -14,7 +14,6 @@ import { excludeLocalSettings, unexcludeLocalSettings } from "./local-exclude.ts
 import { claudeProtocol } from "./protocol.ts";
 import { addCpilotHooks, readSettings, removeCpilotHooks, writeSettings } from "./settings-file.ts";
 
-/** Where a scope's settings live. */
 export function settingsPath(
   scope: InstallScope,
   projectRoot: string,
@@ -26,11 +25,7 @@ export function settingsPath(
   return join(projectRoot, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
 }
 
-/**
- * Merge cpilot's hooks into (or take them out of) one Claude Code settings file, keeping
- * every other hook and setting. Idempotent: a second install writes nothing.
- * Default scope: the project (`.claude/settings.json`, shared with the team).
- */
+/** Keeps every other hook and setting; idempotent. Default scope: the project's shared `.claude/settings.json`. */
 export async function installClaude(
   action: "install" | "uninstall",
   request: InstallRequest,

@@ -1,10 +1,7 @@
 /**
- * Claude Code, headless (`claude -p`), on cpilot's Messages API. The person's own settings
- * and hooks stay in force (HOME and CLAUDE_CONFIG_DIR are theirs); only the endpoint moves:
- * ANTHROPIC_BASE_URL, a fake key, and every proxy variable pointing at the fake (which
- * refuses and counts what is not for it), in the environment and again in `--settings`,
- * whose `env` outranks a settings file's. Their MCP servers are not started
- * (`--strict-mcp-config`): they are not part of hook delivery and could reach the network.
+ * Claude Code headless (`claude -p`) on the fake Messages API. The person's settings and
+ * hooks stay in force; only the endpoint moves (env and `--settings`, whose `env` outranks
+ * a settings file's). MCP servers are not started: they could reach the network.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -5,7 +5,7 @@ import { runGit } from "../../match/git.ts";
 /** The line before ours in .git/info/exclude, so uninstall takes out only what install added. */
 const MARKER = "# cpilot install claude --local: this machine's hook settings, never committed";
 
-/** The repository's info/exclude (a worktree's is the common one) and the path as it names it. */
+/** A worktree's is the common one. */
 function excludeEntry(path: string): { exclude: string; line: string } | null {
   const folder = dirname(path);
   if (!existsSync(folder)) return null;
@@ -20,15 +20,14 @@ function excludeEntry(path: string): { exclude: string; line: string } | null {
 }
 
 /**
- * `.claude/settings.local.json` holds this machine's hook command (an absolute path): kept
- * out of `git status` and `git add -A` through .git/info/exclude, as Claude Code keeps its own
- * local settings out, unless the project ignores it already. Returns the note to show, or null.
+ * `.claude/settings.local.json` holds this machine's absolute hook path: kept out of `git add -A`
+ * through .git/info/exclude unless the project ignores it already. Returns the note, or null.
  */
 export function excludeLocalSettings(path: string): string | null {
   const entry = excludeEntry(path);
   if (entry === null) return null;
-  // `git status` asked about that one file: only an untracked one is excluded (an ignored one
-  // lists nothing; a tracked one is the project's choice, and exclude cannot hide it anyway).
+  // Only an untracked file is excluded: an ignored one lists nothing, a tracked one is the
+  // project's choice (and exclude cannot hide it anyway).
   const shown = runGit(dirname(path), [
     "status",
     "--porcelain",
@@ -44,7 +43,6 @@ export function excludeLocalSettings(path: string): string | null {
   return `  ${entry.line.slice(1)} is this machine's file: kept out of git in .git/info/exclude`;
 }
 
-/** Take out the lines {@link excludeLocalSettings} added; anything else stays. */
 export function unexcludeLocalSettings(path: string): void {
   const entry = excludeEntry(path);
   if (entry === null || !existsSync(entry.exclude)) return;

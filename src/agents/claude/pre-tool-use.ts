@@ -3,16 +3,13 @@ import type { GateVerdict, HookReply } from "../../model/hook.ts";
 import { type ClaudeHookInput, NO_REPLY, permissionReply } from "./protocol.ts";
 import { updatedToolInput } from "./updated-input.ts";
 
-/** Permission modes in which the person already lets edits through without asking. */
+/** The person already lets edits through without asking. */
 const AUTO_MODES = new Set(["acceptEdits", "bypassPermissions", "dontAsk"]);
 
 /**
- * The write gate's verdict on a PreToolUse of an edit tool. Deny with the reason (the tool
- * does not run, the model gets the reason as the tool's error). Allow unchanged: no output,
- * so Claude Code's own permission rules still apply. Allow changed by a plugin:
- * `updatedInput`, and the change is told to the model, whose history keeps its original
- * input. Never prompts: there is no terminal in a hook, so `ask` rules use the gate's
- * headless mode.
+ * Deny with the reason (the model gets it as the tool's error). Allow unchanged: no output,
+ * so Claude Code's own permission rules still apply. Changed by a plugin: `updatedInput`,
+ * and the model is told. Never prompts: `ask` rules use the gate's headless mode.
  */
 export function preToolUseReply(input: ClaudeHookInput, verdict: GateVerdict): HookReply {
   const mode = input.permissionMode;
@@ -35,13 +32,12 @@ export function preToolUseReply(input: ClaudeHookInput, verdict: GateVerdict): H
 const hintOf = (hint: string | undefined) => (hint ? { hint } : {});
 
 /**
- * Permission modes in which Claude Code shows a hook's "ask" to the person. In the others it
- * has let the call through unasked (`auto`, and `bypassPermissions` in Claude Code before
- * 2.1.233), so a deny a person may overrule stays a deny there.
+ * Modes where Claude Code shows a hook's "ask" to the person; in the others it lets the
+ * call through unasked, so a deny a person may overrule stays a deny there.
  */
 const ASKING_MODES = new Set(["default", "plan"]);
 
-/** Deny; or ask the person, for a deny a person may overrule (Claude Code asks; `-p` denies). */
+/** A deny a person may overrule asks instead (Claude Code asks; `-p` denies). */
 function deny(
   verdict: { reason: string; hint?: string; askPerson?: boolean },
   mode: string | undefined,

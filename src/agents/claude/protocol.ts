@@ -1,8 +1,4 @@
-/**
- * Claude Code's hook protocol, in and out: the facts shared code answers with (the
- * AgentProtocol), the JSON Claude Code writes on a hook's stdin, its tools and the files
- * they edit, whether this version sends PostToolBatch, and the replies it reads.
- */
+/** Claude Code's hook protocol: its payload, its tools and the files they edit, its replies. */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { editWrite, readHookJson, str } from "../../hook/hook-input.ts";
@@ -23,15 +19,12 @@ import { STATE, statePath } from "../../util/state-layout.ts";
 import { preToolUseDeny } from "../kit/deny-forms.ts";
 import { intendedMultiEdit } from "./updated-input.ts";
 
-/** Claude Code's own folder: $CLAUDE_CONFIG_DIR, else ~/.claude. */
+/** $CLAUDE_CONFIG_DIR, else ~/.claude. */
 export function claudeConfigDir(home: string, env: NodeJS.ProcessEnv): string {
   return env.CLAUDE_CONFIG_DIR || join(home, ".claude");
 }
 
-/**
- * The hook command's flag for its background Stop hook (`asyncRewake`), which waits for
- * background results and wakes the model with a failure (./rewake.ts).
- */
+/** The background Stop hook (`asyncRewake`): waits for background results, wakes the model with a failure. */
 export const REWAKE_FLAG = "--rewake";
 
 export const claudeProtocol: AgentProtocol = {
@@ -46,45 +39,32 @@ export const claudeProtocol: AgentProtocol = {
   ],
 };
 
-// The payload.
+/** The hook's stdin is checked by hand (no schema library on the hot path): a missing field is an error, never a crash. */
 
-/**
- * The JSON Claude Code writes on a hook's stdin, checked by hand (no schema library on the
- * hot path). Unknown fields are ignored; a missing required field is an error, never a crash.
- */
-
-/** One tool call of a PostToolBatch. */
 export interface ClaudeToolCall {
   readonly toolName: string;
   readonly toolInput: Record<string, unknown>;
   readonly toolUseId: string;
-  /** An object in PostToolUse; the tool_result string in PostToolBatch (2.1.330). */
+  /** An object in PostToolUse; the tool_result string in PostToolBatch. */
   readonly toolResponse: unknown;
 }
 
 export interface ClaudeHookInput {
-  /** `hook_event_name`: PreToolUse, PostToolUse, PostToolBatch, Stop, SessionStart... */
   readonly event: string;
   readonly session: string;
-  /** The project dir the agent runs in. */
   readonly cwd: string;
   readonly transcriptPath: string | undefined;
   readonly permissionMode: string | undefined;
-  /** PreToolUse / PostToolUse: the one tool call. */
   readonly tool: ClaudeToolCall | undefined;
-  /** PostToolBatch: every call of the batch. */
   readonly toolCalls: readonly ClaudeToolCall[];
-  /** Stop: the agent's final message (2.1.x sends it; older versions: read the transcript). */
+  /** Stop: older versions do not send it (read the transcript). */
   readonly lastAssistantMessage: string | undefined;
   readonly stopHookActive: boolean;
-  /** A subagent's calls and its SubagentStop: the subagent's own id (`agent_id`). */
+  /** A subagent's own id (`agent_id`). */
   readonly agentId: string | undefined;
-  /** SessionStart: why the session (re)starts: startup, resume, clear or compact. */
+  /** SessionStart: startup, resume, clear or compact. */
   readonly source: string | undefined;
-  /**
-   * Cursor, which runs Claude Code's hooks too, sent this call (fields of its own payload):
-   * its workspace roots (and the call's cwd); null for Claude Code's own calls.
-   */
+  /** Cursor runs Claude Code's hooks too: its workspace roots when it sent this call; null for Claude Code's own. */
   readonly fromCursor: readonly string[] | null;
 }
 
@@ -92,7 +72,7 @@ export type ParsedInput = { ok: true; input: ClaudeHookInput } | { ok: false; er
 
 type Obj = Record<string, unknown>;
 
-/** Fields every Cursor hook payload carries and Claude Code's never does. */
+/** Every Cursor payload carries them; Claude Code's never does. */
 const CURSOR_FIELDS = ["cursor_version", "conversation_id", "generation_id", "workspace_roots"];
 
 const isObj = isObject as (v: unknown) => v is Obj;
@@ -109,10 +89,7 @@ function toolCall(raw: Obj, names: { input: string; response: string }): ClaudeT
   };
 }
 
-/**
- * Parse a hook's stdin. `fallbackCwd` is used when the payload has no `cwd`
- * (CLAUDE_PROJECT_DIR, else the process's cwd).
- */
+/** `fallbackCwd` when the payload has no `cwd` (CLAUDE_PROJECT_DIR, else the process's). */
 export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
   const read = readHookJson(text);
   if (!read.ok) return read;
@@ -148,35 +125,28 @@ export function parseHookInput(text: string, fallbackCwd: string): ParsedInput {
   };
 }
 
-// The tools and the files they edit.
-
-/** Claude Code's file-editing tools (MultiEdit is gone in 2.1.x; kept for older versions). */
+/** MultiEdit is gone in 2.1.x; kept for older versions. */
 export const EDIT_TOOLS = ["Write", "Edit", "MultiEdit", "NotebookEdit"] as const;
 
-/** The `matcher` regex for the edit tools in Claude Code's hook config. */
 export const EDIT_TOOLS_MATCHER = EDIT_TOOLS.join("|");
 
 /**
- * Claude Code's tools that run shell commands, which may write any file: Bash, and Skill,
- * whose skill's `!` commands run as it loads (PreSkillShellCommand cannot know what one
- * writes, so, as for Bash, what they wrote is found after the call).
+ * Tools that run shell commands and may write any file: Bash, and Skill, whose `!`
+ * commands run as it loads. What they wrote is found after the call.
  */
 export const SHELL_TOOLS = ["Bash", "Skill"] as const;
 
-/** True for a tool that runs shell commands. */
 export function isShellTool(name: string): boolean {
   return (SHELL_TOOLS as readonly string[]).includes(name);
 }
 
-/** The PostToolUse `matcher`: the edit tools, and the shell tools (what they wrote is found). */
 export const AFTER_TOOLS_MATCHER = [...EDIT_TOOLS, ...SHELL_TOOLS].join("|");
 
-/** True for a tool that edits one file. */
 export function isEditTool(name: string): boolean {
   return (EDIT_TOOLS as readonly string[]).includes(name);
 }
 
-/** The absolute (or as given) path a tool call edits, or null when it edits none. */
+/** Absolute or as given; null when it edits none. */
 export function editedPath(call: Pick<ClaudeToolCall, "toolName" | "toolInput">): string | null {
   if (!isEditTool(call.toolName)) return null;
   const key = call.toolName === "NotebookEdit" ? "notebook_path" : "file_path";
@@ -184,7 +154,7 @@ export function editedPath(call: Pick<ClaudeToolCall, "toolName" | "toolInput">)
   return typeof value === "string" && value !== "" ? value : null;
 }
 
-/** Created or modified, from what the tool answered (an object in PostToolUse, a string in PostToolBatch). */
+/** From what the tool answered (an object in PostToolUse, a string in PostToolBatch). */
 export function changeKind(call: ClaudeToolCall): ChangeKind {
   const r = call.toolResponse;
   if (typeof r === "string") return r.startsWith("File created") ? "created" : "modified";
@@ -194,13 +164,12 @@ export function changeKind(call: ClaudeToolCall): ChangeKind {
   return "modified";
 }
 
-/** A call whose tool reported an error (PostToolBatch lists those too): it changed nothing. */
+/** PostToolBatch lists failed calls too: they changed nothing. */
 function failedCall(call: ClaudeToolCall): boolean {
   const r = call.toolResponse;
   return typeof r === "string" && r.trimStart().startsWith("<tool_use_error>");
 }
 
-/** What a set of tool calls wrote, as they named the files (a call that failed wrote nothing). */
 export function writtenFiles(calls: readonly ClaudeToolCall[]): WrittenFile[] {
   const out: WrittenFile[] = [];
   for (const call of calls) {
@@ -210,9 +179,7 @@ export function writtenFiles(calls: readonly ClaudeToolCall[]): WrittenFile[] {
   return out;
 }
 
-// The call as the pipeline routes it.
-
-/** The events cpilot answers; any other gets no output. */
+/** Any other event gets no output. */
 const ANSWERED_EVENTS = [
   "PreToolUse",
   "PostToolUse",
@@ -223,7 +190,6 @@ const ANSWERED_EVENTS = [
   "UserPromptSubmit",
 ];
 
-/** What each event is to the pipeline; an edit tool's PreToolUse is the write gate. */
 function kindOf(input: ClaudeHookInput): HookEventKind {
   const edits = isEditTool(input.tool?.toolName ?? "");
   switch (input.event) {
@@ -243,11 +209,7 @@ function kindOf(input: ClaudeHookInput): HookEventKind {
   }
 }
 
-/**
- * The call as a HookEvent, null for an event cpilot does not answer. A PreToolUse of an
- * edit tool names its write; a PostToolUse what its edit tool wrote, or that a shell tool
- * ran; a PostToolBatch what its calls wrote, each with its call's id.
- */
+/** null for an event cpilot does not answer. Batch files carry their call's id. */
 export function claudeEvent(input: ClaudeHookInput): HookEvent | null {
   if (!ANSWERED_EVENTS.includes(input.event)) return null;
   const { tool } = input;
@@ -289,11 +251,9 @@ export function claudeEvent(input: ClaudeHookInput): HookEvent | null {
   }
 }
 
-/** What one call of a batch wrote, with the call's id. */
 const callEdits = (call: ClaudeToolCall): WrittenFile[] =>
   writtenFiles([call]).map((file) => ({ ...file, callId: call.toolUseId }));
 
-/** The write an edit tool call asks the gate for. */
 function pendingWrite(call: ClaudeToolCall, path: string, input: ClaudeHookInput): PendingWrite {
   const { toolName, toolInput } = call;
   const base = { tool: toolName, path, agent: "claude", session: input.session };
@@ -316,15 +276,12 @@ function pendingWrite(call: ClaudeToolCall, path: string, input: ClaudeHookInput
   return base;
 }
 
-/** A hook's stdin read, the cwd a payload without one runs in: the project, else the process's. */
+/** A payload without a cwd runs in the project, else the process's. */
 export function parseClaudeHook(text: string, options: Parameters<HookHandler>[1]): ParsedInput {
   return parseHookInput(text, options.env.CLAUDE_PROJECT_DIR || options.cwd);
 }
 
-/**
- * Cursor runs Claude Code's hooks as well as its own: where cpilot's Cursor hooks answer it
- * (`install cursor`), its call here is left to them, so one Cursor edit runs cpilot once.
- */
+/** Where cpilot's Cursor hooks are installed, Cursor's call here is left to them: one edit runs cpilot once. */
 export async function leftToCursor(
   input: ClaudeHookInput,
   options: Parameters<HookHandler>[1],
@@ -334,11 +291,7 @@ export async function leftToCursor(
   return cpilotInCursorHooks(input.fromCursor, options.env.HOME);
 }
 
-/**
- * The pipeline's answer after a tool call in PostToolUse: failures as decision "block" (the
- * only exit-0 form the model cannot miss; the edit has happened either way), the rest as
- * additionalContext, nothing when empty.
- */
+/** Failures as "block" (the only exit-0 form the model cannot miss), the rest as additionalContext. */
 export function afterToolReply(event: HookEvent, answer: HookAnswer): HookReply {
   if (answer.failures.length > 0)
     return blockReply([...answer.failures, ...answer.info].join("\n\n"));
@@ -346,19 +299,12 @@ export function afterToolReply(event: HookEvent, answer: HookAnswer): HookReply 
   return NO_REPLY;
 }
 
-// Whether this Claude Code sends PostToolBatch.
-
 /**
- * Does this Claude Code send PostToolBatch (2.1.x does; 2.0.x does not)? When it does, the
- * once-per-batch callbacks wait for it; when not, they run on every PostToolUse.
- *
- * Decided in this order, without spawning anything (the hook path is hot):
- * 1. `AI_AGENT=claude-code_<major>-<minor>-<patch>_<entry>`, which Claude Code sets for
- *    its hooks (seen in 2.1.330): 2.1.0 or later has PostToolBatch.
- * 2. Else the project marker `.cpilot/claude-batch-event`, written the first time a
- *    PostToolBatch arrives here.
- * 3. Else no. The batch callbacks a PostToolUse ran in that case are remembered per tool
- *    call, so a PostToolBatch that does arrive after all does not run them twice.
+ * When it does, the per-batch callbacks wait for it; when not, they run on every PostToolUse.
+ * Decided without spawning anything (the hook path is hot): `AI_AGENT`'s version
+ * (2.1.0+ has it), else the `.cpilot/claude-batch-event` marker written when one arrived.
+ * Batch callbacks a PostToolUse ran are remembered per call, so a late PostToolBatch does
+ * not run them twice.
  */
 export function hasBatchEvent(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const version = claudeVersionFromEnv(env);
@@ -366,7 +312,6 @@ export function hasBatchEvent(root: string, env: NodeJS.ProcessEnv = process.env
   return existsSync(markerPath(root));
 }
 
-/** Remember that this project's Claude Code sends PostToolBatch. */
 export function markBatchEventSeen(root: string): void {
   if (existsSync(markerPath(root))) return;
   try {
@@ -374,7 +319,7 @@ export function markBatchEventSeen(root: string): void {
     // "wx": never through a planted (even dangling) symlink
     writeFileSync(markerPath(root), `${new Date().toISOString()}\n`, { flag: "wx" });
   } catch {
-    // next time then
+    // not written now: the next PostToolBatch tries again
   }
 }
 
@@ -384,7 +329,6 @@ export function claudeVersionFromEnv(env: NodeJS.ProcessEnv): [number, number, n
   return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : null;
 }
 
-/** `[2, 1, 330]` from `claude --version` output like `2.1.330 (Claude Code)`, else null. */
 export function parseClaudeVersion(text: string): [number, number, number] | null {
   const match = /(\d+)\.(\d+)\.(\d+)/.exec(text);
   return match ? [Number(match[1]), Number(match[2]), Number(match[3])] : null;
@@ -402,28 +346,21 @@ function markerPath(root: string): string {
   return statePath(root, STATE.claudeBatchEvent);
 }
 
-// The replies.
+/** Replies: JSON on stdout, exit 0 always (exit 1 is silently dropped, exit 2 ends the loop in PostToolBatch). */
 
-/**
- * What a hook prints: Claude Code's JSON protocol on stdout (exit 0 always; exit 1 is
- * silently dropped and exit 2 ends the loop in PostToolBatch), plus text for people on stderr.
- */
-
-/** Nothing on stdout. */
 export const NO_REPLY: HookReply = { json: null };
 
-/** Text the model reads after the tool result (PostToolUse, PostToolBatch, SessionStart, UserPromptSubmit, PreToolUse). */
+/** PostToolUse, PostToolBatch, SessionStart, UserPromptSubmit, PreToolUse. */
 export function contextReply(event: string, text: string): HookReply {
   if (text === "") return NO_REPLY;
   return { json: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
 }
 
-/** PostToolUse "block": the edit happened; the model must read this and act on it. */
+/** The edit happened; the model must read this and act on it. */
 export function blockReply(reason: string): HookReply {
   return { json: { decision: "block", reason } };
 }
 
-/** PreToolUse: deny, ask or allow the tool call, optionally with changed input. */
 export function permissionReply(options: {
   decision: "allow" | "deny" | "ask";
   reason: string;
@@ -444,7 +381,7 @@ export function permissionReply(options: {
   return { json };
 }
 
-/** Stop: block (the agent goes on with `reason`) or let it stop, telling the person something. */
+/** Block (the agent goes on with `reason`) or let it stop. */
 export function stopReply(options: {
   block: boolean;
   reason?: string;

@@ -9,11 +9,9 @@ import { NO_REPLY, parseHookInput } from "./protocol.ts";
 const POLL_MS = 250;
 
 /**
- * The Stop hook Claude Code runs in the background with `asyncRewake`: wait until the
- * session's background callbacks have all reported, then, if a failure waits for the model,
- * hand it over with exit 2, which wakes the model with it at once instead of at its next
- * tool call or prompt. Claude Code stops this hook at its timeout; nothing is lost then,
- * the results wait in the inbox as before.
+ * Run in the background (`asyncRewake`): once the session's background callbacks have all
+ * reported, a waiting failure is handed over with exit 2, which wakes the model at once.
+ * Stopped at its timeout, nothing is lost: the results wait in the inbox.
  */
 export const rewakeAfterStop: HookHandler = async (stdin, options) => {
   const parsed = parseHookInput(stdin, options.env.CLAUDE_PROJECT_DIR || options.cwd);

@@ -1,7 +1,4 @@
-/**
- * `cpilot run -- claude [args…]`: a temp settings file with cpilot's hooks (merged with a
- * `--settings` the person passed) given to Claude Code by `--settings`, for this session only.
- */
+/** `cpilot run -- claude`: cpilot's hooks (merged with the person's `--settings`) for this session only. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { SESSION_FLAG } from "../../hook/session-hooks.ts";
@@ -17,7 +14,6 @@ import {
 import { MOD_NAME, writeModPlugin } from "./mod/plugin.ts";
 import { addCpilotHooks } from "./settings-file.ts";
 
-/** The agent's arguments with `--settings <temp file holding cpilot's hooks>` first. */
 export function claudeSessionArgs(request: SessionRequest): string[] {
   const userSettings = takeSettingsArg(request.args, request.cwd);
   const version = detectClaudeVersion(request.command);
@@ -43,10 +39,7 @@ export function claudeSessionArgs(request: SessionRequest): string[] {
   return ["--settings", settingsPath, ...mod, ...userSettings.args];
 }
 
-/**
- * `--plugin-dir` with cpilot's format-on-save mod, for a Claude Code that loads mods and a
- * config with a fixer: the model's Writes and Edits then carry the formatted text.
- */
+/** For a Claude Code that loads mods and a config with a fixer: the model's edits carry the formatted text. */
 function modArgs(request: SessionRequest, version: readonly number[] | null): string[] {
   if (!supportsMods(version)) return [];
   if (!request.config?.callbacks.some((cb) => cb.fixes)) return [];
@@ -55,7 +48,7 @@ function modArgs(request: SessionRequest, version: readonly number[] | null): st
   return ["--plugin-dir", dir];
 }
 
-/** Pull `--settings FILE|JSON` out of the agent's arguments, to merge cpilot's hooks into it. */
+/** To merge cpilot's hooks into it. */
 function takeSettingsArg(
   args: readonly string[],
   cwd: string,

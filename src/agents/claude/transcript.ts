@@ -1,6 +1,5 @@
 import { readRegularTail } from "../../util/read-regular.ts";
 
-/** Transcripts can grow large; only the end matters. */
 const MAX_BYTES = 4 * 1024 * 1024;
 
 type Entry = { type?: string; message?: { role?: string; content?: unknown } };
@@ -18,10 +17,7 @@ function textOf(content: unknown): string {
     .join("\n");
 }
 
-/**
- * The agent's last message from a Claude Code transcript (JSON lines): the text of the
- * assistant entries after the last user entry. "" when the file is missing or unreadable.
- */
+/** The assistant entries after the last user entry; "" when missing or unreadable. */
 export function lastAssistantText(path: string): string {
   // the tail only (a long session runs to hundreds of MB), from a regular file only
   const text = readRegularTail(path, MAX_BYTES);

@@ -6,7 +6,7 @@ export type UpdatedInput =
   | { ok: true; input: Record<string, unknown> }
   | { ok: false; reason: string };
 
-/** Edits are replayed in memory only on files up to this size; past it the gate judges by path. */
+/** Past this the gate judges by path only. */
 const MAX_EDIT_BYTES = 32 * 1024 * 1024;
 
 function readText(path: string): string | null {
@@ -14,11 +14,9 @@ function readText(path: string): string | null {
 }
 
 /**
- * The tool input that makes Claude Code write what the gate decided. Write: the new path
- * and content. Edit / MultiEdit with new content: one edit replacing the whole current
- * file (old_string = the file as it is now, which matches exactly once), only when the file
- * exists and is not empty (an empty old_string would mean "create"); otherwise the write is
- * denied with the reason, since an Edit cannot carry whole-file content. NotebookEdit: a
+ * Write: the new path and content. Edit / MultiEdit with new content: one edit replacing
+ * the whole current file, only when it exists and is not empty (an empty old_string means
+ * "create"); otherwise denied, as an Edit cannot carry whole-file content. NotebookEdit: a
  * new path only.
  */
 export function updatedToolInput(
@@ -65,7 +63,7 @@ function cannot(decision: GateDecision, why: string): UpdatedInput {
   };
 }
 
-/** The content a MultiEdit would produce (edits applied in order), or null when one does not apply. */
+/** null when one edit does not apply. */
 export function intendedMultiEdit(path: string, cwd: string, edits: unknown): string | null {
   if (!Array.isArray(edits)) return null;
   let text = readText(isAbsolute(path) ? path : resolve(cwd, path)) ?? "";

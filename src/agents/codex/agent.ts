@@ -26,7 +26,7 @@ export const codex: Agent = {
     };
   },
   mcp: {
-    // the project's .codex/config.toml: shared with the team, loaded once the project is trusted
+    // shared with the team, loaded once the project is trusted
     configPath: (root) => join(root, ".codex", "config.toml"),
     userConfigPath: (env) => join(codexHome(env.HOME || homedir(), env), "config.toml"),
     format: "toml",

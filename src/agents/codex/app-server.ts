@@ -1,14 +1,12 @@
 /**
- * A short conversation with `codex app-server` (Codex's own JSON-RPC API on stdio): the way
- * to read which hooks Codex will run (`hooks/list`: each hook's key, current hash and trust)
- * and to record trust the way Codex's hook review does (`config/batchWrite` into the user's
- * config.toml), without re-implementing its hashing. It needs no model and no network.
+ * `codex app-server` (Codex's JSON-RPC API on stdio) lists which hooks Codex will run,
+ * with their hash and trust, and records trust as Codex's hook review does, without
+ * re-implementing its hashing. It needs no model and no network.
  */
 import { spawn } from "node:child_process";
 
-/** One hook as Codex lists it (the fields cpilot reads). */
 export interface CodexHookEntry {
-  /** `<hooks file>:<event>:<group index>:<handler index>`, the key under `hooks.state`. */
+  /** The key under `hooks.state`. */
   readonly key: string;
   readonly eventName: string;
   readonly command?: string;
@@ -20,21 +18,19 @@ export interface CodexHookEntry {
 
 export interface CodexHookList {
   readonly hooks: readonly CodexHookEntry[];
-  /** Codex's own warnings for the folder (an untrusted project is one). */
+  /** An untrusted project is one. */
   readonly warnings: readonly string[];
 }
 
 export interface AppServerSession {
   request(method: string, params: unknown): Promise<unknown>;
-  /** `configWarning` notifications received so far. */
   readonly configWarnings: string[];
   close(): void;
 }
 
-/** How long one conversation may take before cpilot gives up on it. */
 const TIMEOUT_MS = 20_000;
 
-/** Start `codex app-server` in `cwd`; null when it cannot start. */
+/** null when it cannot start. */
 export async function openAppServer(
   program: string,
   cwd: string,
@@ -107,7 +103,6 @@ export async function openAppServer(
   }
 }
 
-/** The hooks Codex would load for `cwd`. */
 export async function listHooks(session: AppServerSession, cwd: string): Promise<CodexHookList> {
   const result = (await session.request("hooks/list", { cwds: [cwd] })) as {
     data?: { hooks?: CodexHookEntry[]; warnings?: string[] }[];
@@ -119,7 +114,7 @@ export async function listHooks(session: AppServerSession, cwd: string): Promise
   };
 }
 
-/** Upsert tables into the user's config.toml through Codex itself (it keeps the file's other parts). */
+/** Through Codex itself, which keeps the file's other parts. */
 export async function upsertUserConfig(
   session: AppServerSession,
   edits: readonly { keyPath: string; value: Record<string, unknown> }[],

@@ -11,7 +11,6 @@ import { CODEX_SHELL_TOOL, type CodexPatchCall, codexPatchCall, rewriteAddFile }
 import { type CodexHookInput, parseCodexInput } from "./payload.ts";
 import { codexProtocol } from "./protocol.ts";
 
-/** A Codex hook call: its payload, and the patch its tool call writes through. */
 interface CodexCall {
   readonly input: CodexHookInput;
   readonly patch: CodexPatchCall;
@@ -19,7 +18,7 @@ interface CodexCall {
 
 const TOOL_EVENTS = new Set(["PreToolUse", "PostToolUse"]);
 
-/** The payload read, with the patch of a tool event read too (the gate needs its files). */
+/** The gate needs the patch's files. */
 function parseCodexCall(stdin: string, cwd: string): Parsed<CodexCall> {
   const parsed = parseCodexInput(stdin, cwd);
   if (!parsed.ok) return parsed;
@@ -31,17 +30,13 @@ function parseCodexCall(stdin: string, cwd: string): Parsed<CodexCall> {
 }
 
 /**
- * The call as a HookEvent: a tool call that writes through a patch, before it runs (its
- * writes) or after (what it wrote); after a shell command that was no patch, what it
- * changed, found by comparing; a stop; a session's start and a prompt (each prompt starts
- * a turn: the project's files are recorded). Null for anything else. A patch cpilot
- * cannot read is a write the gate must refuse, but only before it runs: afterwards there
- * is nothing cpilot can say about its files.
+ * A patch's writes before it runs, or what it wrote after; what a shell command changed;
+ * a stop; a session start or a prompt (a turn starts). A patch cpilot cannot read is
+ * refused before it runs; afterwards there is nothing to say about its files.
  */
 function codexEvent({ input, patch }: CodexCall): HookEvent | null {
   const at = { name: input.event, session: input.session, cwd: input.cwd, written: [] };
   if (input.event === "Stop") return { ...at, kind: "stop" };
-  // a subagent's stop is held with its own count of held stops
   if (input.event === "SubagentStop")
     return { ...at, kind: "stop", stopper: input.agentId ?? "unknown-subagent" };
   if (input.event === "SessionStart")
@@ -65,13 +60,9 @@ function codexEvent({ input, patch }: CodexCall): HookEvent | null {
 }
 
 /**
- * Codex CLI's translator, on `apply_patch`, or on its shell tool (`Bash`), which Codex
- * applies a heredoc patch from (patch.ts). PreToolUse: the write gate's verdict for every
- * file of the patch (deny → `permissionDecision: "deny"`; a plugin's change to an added
- * file → `updatedInput` with the rewritten patch). PostToolUse: the pipeline's report,
- * failures included, as `additionalContext`, which Codex adds beside the tool's own output.
- * Stop: the stop gate's verdict. Only fields Codex's output schema documents are printed (it
- * rejects unknown ones).
+ * Codex CLI's translator, on `apply_patch` or its shell tool (which applies heredoc
+ * patches itself). Only fields Codex's output schema documents are printed: it rejects
+ * unknown ones.
  */
 export const handleCodexHook = hookHandler<CodexCall>({
   agent: "codex",
@@ -87,18 +78,18 @@ export const handleCodexHook = hookHandler<CodexCall>({
     return rewrittenPatch(input, patch, verdict.changes);
   },
   afterTool: (_event, answer) => replyWith(answer),
-  // Codex adds `additionalContext` of SessionStart and UserPromptSubmit to the model's next request.
+  // Codex adds SessionStart's and UserPromptSubmit's `additionalContext` to the model's next
+  // request.
   context: (event) => (text) => ({
     json: { hookSpecificOutput: { hookEventName: event.name, additionalContext: text } },
   }),
   stopReply: (_event, verdict) => decisionBlockStop(verdict),
-  // a config error is told in a tool's result; a stop has no channel for it (stderr only)
+  // a stop has no channel for a config error (stderr only)
   tell: (_call, event) => (event.kind === "stop" ? null : contextReply),
 });
 
 type Patch = CodexPatchCall & { kind: "patch" };
 
-/** A plugin's changes to the patch's files, in a rewritten patch where it can carry them. */
 function rewrittenPatch(
   input: CodexHookInput,
   call: Patch,
@@ -149,11 +140,7 @@ function permission(decision: "deny", reason: string): HookReply {
   };
 }
 
-/**
- * A report as `additionalContext`. Never `decision: "block"` after a tool: Codex then hands
- * the model the reason INSTEAD of the tool's output ("Success. Updated the following
- * files: …"); additionalContext goes beside it.
- */
+/** Never "block" after a tool: Codex would hand the model the reason instead of the tool's output. */
 function replyWith(report: HookAnswer): HookReply {
   const text = reportText(report);
   return text === "" ? EMPTY_REPLY : contextReply(text);

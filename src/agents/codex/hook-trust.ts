@@ -1,9 +1,8 @@
 /**
- * Codex CLI runs a hook only when (1) the project is trusted (else it loads nothing from the
- * project's .codex/) and (2) the hook itself is trusted: `hooks.state."<key>".trusted_hash`
- * in the user's config.toml equals the hook's current hash (Codex 0.169's hook review
- * writes it; `codex exec` skips untrusted hooks without a word). This reads both through
- * Codex's own app-server and records trust in cpilot's own hooks the same way.
+ * Codex runs a hook only when the project is trusted and the hook's
+ * `hooks.state."<key>".trusted_hash` in the user's config.toml equals its current hash
+ * (`codex exec` skips untrusted hooks without a word). Both are read through Codex's
+ * app-server, and trust recorded the same way.
  */
 
 import {
@@ -16,18 +15,17 @@ import {
 import { isCodexCpilotCommand } from "./hooks-file.ts";
 
 export type CodexHookState =
-  /** Codex could not be asked (not on PATH, or its app-server did not answer). */
+  /** Not on PATH, or its app-server did not answer. */
   | { readonly kind: "unknown" }
-  /** Codex ignores the project's .codex/ until the project is trusted. */
   | { readonly kind: "project-untrusted" }
-  /** cpilot's hooks are listed; `pending` are the ones Codex will not run yet. */
+  /** `pending`: the ones Codex will not run yet. */
   | {
       readonly kind: "listed";
       readonly ours: readonly CodexHookEntry[];
       readonly pending: readonly CodexHookEntry[];
     };
 
-/** Codex's program name; `CPILOT_CODEX` names another (a pinned copy). */
+/** `CPILOT_CODEX` names another (a pinned copy). */
 export function codexProgram(env: NodeJS.ProcessEnv): string {
   return env.CPILOT_CODEX || "codex";
 }
@@ -63,7 +61,6 @@ async function stateOf(
   return { kind: "listed", ours, pending };
 }
 
-/** Will Codex run cpilot's hooks from `hooksPath` for the project at `root`? */
 export async function codexHookState(
   root: string,
   hooksPath: string,
@@ -78,16 +75,11 @@ export async function codexHookState(
 
 export interface TrustOutcome {
   readonly state: CodexHookState;
-  /** What was recorded, for the person: one line each. */
   readonly recorded: readonly string[];
-  /** The config.toml written, when something was. */
   readonly configPath: string | null;
 }
 
-/**
- * Record Codex's trust in cpilot's own hooks from `hooksPath` (and, when `trustProject`, in
- * the project), as Codex's hook review would: only entries whose command is cpilot's.
- */
+/** Only entries whose command is cpilot's; the project too with `trustProject`. */
 export async function trustCpilotHooks(
   root: string,
   hooksPath: string,

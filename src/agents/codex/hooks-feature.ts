@@ -1,13 +1,9 @@
-/**
- * Codex's hooks switch: `[features] hooks` in its config.toml (on by default). Read from the
- * project's `.codex/config.toml` first, since it outranks the user's, so doctor, `cpilot run`
- * and `doctor --prove` can name the file that turns cpilot's hooks off.
- */
+/** Codex's hooks switch, `[features] hooks` (on by default); the project's config.toml outranks the user's, so it is read first. */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 
-/** `features.hooks` in a config.toml's text; null when unset or the text is not TOML. */
+/** null when unset or not TOML. */
 export function hooksFeature(toml: string): boolean | null {
   try {
     const features = parse(toml).features;
@@ -19,7 +15,7 @@ export function hooksFeature(toml: string): boolean | null {
   }
 }
 
-/** The config.toml that turns Codex's hooks off (project before user), or null. */
+/** Project before user. */
 export function hooksTurnedOffIn(root: string, codexHome: string): string | null {
   for (const path of [join(root, ".codex", "config.toml"), join(codexHome, "config.toml")]) {
     let text: string;

@@ -4,7 +4,7 @@ import type { GroupedHooks } from "../kit/grouped-hooks.ts";
 import { isCpilotHookCommand } from "../kit/hook-command.ts";
 import { CODEX_PATCH_TOOL, CODEX_SHELL_TOOL } from "./patch.ts";
 
-/** Seconds Codex gives each cpilot hook: past the longest blocking callback, at least 600. */
+/** Past the longest blocking callback, at least 600. */
 export function codexHookTimeoutSeconds(config: ResolvedConfig | null): number {
   let longest = 0;
   for (const cb of config?.callbacks ?? [])
@@ -13,18 +13,16 @@ export function codexHookTimeoutSeconds(config: ResolvedConfig | null): number {
 }
 
 /**
- * cpilot's entries for `.codex/hooks.json` (Claude Code's schema, timeout in seconds): the
- * gate and the callbacks on apply_patch, and the gate on the shell tool, whose heredoc
- * patches Codex applies itself; after the shell tool, what its command changed (found by
- * comparing the project's files with the turn's start, UserPromptSubmit); the callbacks table
- * and the results that waited at SessionStart and UserPromptSubmit; and the stop gate.
+ * Claude Code's schema, timeouts in seconds. The gate also covers the shell tool, whose
+ * heredoc patches Codex applies itself; what a shell command changed is found by comparing
+ * with the turn's start (UserPromptSubmit).
  */
 export function codexHooks(command: string, timeout: number): GroupedHooks {
   const on = (matcher: string, run: string) => ({
     matcher,
     hooks: [{ type: "command", command: run, timeout }],
   });
-  // the gate fails closed: Codex lets a tool run when its hook fails, and refuses on exit 2
+  // Codex lets a tool run when its hook fails, and refuses on exit 2: the gate fails closed.
   const gate = failClosedCommand(command);
   return {
     // the callbacks table, and again after a compaction or a clear
@@ -33,7 +31,6 @@ export function codexHooks(command: string, timeout: number): GroupedHooks {
     UserPromptSubmit: [{ hooks: [{ type: "command", command, timeout: 60 }] }],
     PreToolUse: [on(CODEX_PATCH_TOOL, gate), on(CODEX_SHELL_TOOL, gate)],
     PostToolUse: [on(CODEX_PATCH_TOOL, command), on(CODEX_SHELL_TOOL, command)],
-    // the stop gate: held while a check it was told about still fails; a subagent's too
     Stop: [{ hooks: [{ type: "command", command, timeout }] }],
     SubagentStop: [{ hooks: [{ type: "command", command, timeout }] }],
   };

@@ -5,7 +5,7 @@ import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
 import { codexHooks, codexHookTimeoutSeconds, isCodexCpilotCommand } from "./hooks-file.ts";
 import { codexHome, codexProtocol } from "./protocol.ts";
 
-/** `.codex/hooks.json` in the repo, or `$CODEX_HOME/hooks.json` (~/.codex) for --user. */
+/** `$CODEX_HOME/hooks.json` for --user. */
 export function codexHooksPath(
   scope: "project" | "user",
   root: string,
@@ -16,7 +16,6 @@ export function codexHooksPath(
   return join(root, ".codex", "hooks.json");
 }
 
-/** SessionStart (the callbacks table), UserPromptSubmit (turn start), PreToolUse (gate) and PostToolUse (callbacks, shell edits) on apply_patch and Bash, Stop (the stop gate), timeouts in seconds. */
 export const codexInstaller: AgentInstaller = (action, ctx) => {
   const path = codexHooksPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("codex", codexProtocol, hookPlace(ctx));

@@ -1,13 +1,9 @@
 /**
- * Codex CLI, headless (`codex exec`), on cpilot's Responses API. Codex reads a project's
- * .codex/ only in a project it trusts and ignores that trust given for one run
- * (`-c projects."<dir>".trust_level`, 0.169.0), so the run gets a CODEX_HOME of its own: a
- * copy of the person's config.toml (their settings, hook switches included; no sign-in
- * files), in which `cpilot install codex --trust-project` trusts the throwaway project and
- * cpilot's hooks there. The person's own files are not written. The endpoint is a model
- * provider given with `-c`, a fake key, and every proxy variable pointing at the fake.
- * The person's project's .codex/config.toml is copied as is: its hooks, if any, are keyed to
- * its own path, so Codex does not trust them in the throwaway project and skips them.
+ * Codex headless (`codex exec`) on the fake Responses API. Codex reads a project's .codex/
+ * only in a project it trusts and ignores trust given for one run, so the run gets a
+ * CODEX_HOME of its own (a copy of the person's config.toml, no sign-in files) where the
+ * throwaway project is trusted; the person's files are not written. Copied project hooks
+ * are keyed to the original path, so Codex skips them.
  */
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";

@@ -4,41 +4,33 @@ import { readCodexPatch, readCodexPatchLayout } from "../kit/patch/codex-reading
 import type { PatchFile } from "../kit/patch/patch-file.ts";
 import { argvPatch, type ShellPatch, shellPatch } from "./shell-patch.ts";
 
-/** Codex's patch tool; a `matcher` in .codex/hooks.json. */
+/** A `matcher` in .codex/hooks.json. */
 export const CODEX_PATCH_TOOL = "apply_patch";
 
-/** What Codex's hooks call its shell tools (`exec_command`, `shell`, …); a `matcher` too. */
+/** What Codex's hooks call its shell tools (`exec_command`, `shell`, …). */
 export const CODEX_SHELL_TOOL = "Bash";
 
-/** What one Codex tool call writes through a patch. */
 export type CodexPatchCall =
-  /** No patch: nothing for the gate. */
   | { readonly kind: "none" }
-  /** A patch, or what may be one, that cpilot cannot read as Codex does: refuse it. */
+  /** Cannot be read as Codex does: refuse it. */
   | { readonly kind: "unreadable"; readonly reason: string }
   | {
       readonly kind: "patch";
-      /** The patch as Codex reads it. */
       readonly text: string;
       readonly files: readonly PatchFile[];
-      /** The folder Codex applies it from. */
       readonly cwd: string;
       /** Sent through the shell: cpilot cannot rewrite it for a plugin. */
       readonly viaShell: boolean;
     };
 
-/**
- * The patch of a Codex hook call: the apply_patch tool's input, or a patch Codex takes
- * out of a shell command (see shell-patch.ts). `cwd` is the hook payload's, which is the
- * tool call's own folder (its `workdir`).
- */
+/** From apply_patch's input or a shell command (see shell-patch.ts); `cwd` is the call's own `workdir`. */
 export function codexPatchCall(tool: string, input: unknown, cwd: string): CodexPatchCall {
   const fields =
     typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
   const given = TEXT_FIELDS.filter((k) => fields[k] !== undefined).map((k) => fields[k]);
   const command = given[0];
-  // Two fields that say different things: which one the agent runs is its own parsing's
-  // choice, so a harmless one beside a patch must not decide for the other.
+  // Fields that disagree: which one runs is the agent's parsing's choice, so a harmless one
+  // must not decide for the other.
   if (new Set(given.map((v) => JSON.stringify(v))).size > 1) {
     const readings = given.map((v) => codexPatchCall(tool, { command: v }, cwd));
     if (tool === CODEX_PATCH_TOOL || readings.some((r) => r.kind !== "none"))
@@ -78,11 +70,7 @@ function read(found: ShellPatch, cwd: string, viaShell: boolean): CodexPatchCall
   };
 }
 
-/**
- * The same patch with one Add File section's path and/or content replaced (what a gate
- * plugin decided), in Codex's own reading: the other sections stay line for line. Null
- * when the section is not found, or the result would not read back as intended.
- */
+/** Other sections stay line for line; null when not found, or the result would not read back as intended. */
 export function rewriteAddFile(
   text: string,
   path: string,

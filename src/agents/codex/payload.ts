@@ -5,14 +5,9 @@ import {
   type ToolHookPayload,
 } from "../../hook/hook-input.ts";
 
-/**
- * What Codex CLI writes on a hook's stdin (Claude Code's schema): `session_id, cwd,
- * hook_event_name, tool_name, tool_input, tool_use_id`, PostToolUse adds `tool_response`,
- * SessionStart `source` (startup, resume, clear or compact), SubagentStop `agent_id`.
- */
+/** Claude Code's schema; SubagentStop adds `agent_id`. */
 export type CodexHookInput = ToolHookPayload<unknown> & {
   readonly source: string | undefined;
-  /** SubagentStop: the subagent's id. */
   readonly agentId: string | undefined;
 };
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { AgentProtocol } from "../../model/hook.ts";
 import { preToolUseDeny } from "../kit/deny-forms.ts";
 
-/** Codex's own folder: $CODEX_HOME, else ~/.codex. */
+/** $CODEX_HOME, else ~/.codex. */
 export function codexHome(home: string, env: NodeJS.ProcessEnv): string {
   return env.CODEX_HOME || join(home, ".codex");
 }

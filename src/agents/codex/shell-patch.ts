@@ -1,35 +1,28 @@
 /**
- * A patch sent through Codex's shell tool. Codex does not run
- * `apply_patch <<'EOF' … EOF` (or `cd <dir> && apply_patch <<'EOF' …`) in a shell: it
- * recognises that one statement with a bash grammar, takes the heredoc's text as written
- * (no expansion) and applies it as a patch itself, from `<dir>` when there is a `cd`.
- *
- * cpilot reads the plain spellings of those two forms exactly. Any other command that
- * holds a patch, or names `apply_patch` (or `applypatch`) beside a heredoc, is one cpilot
- * cannot read as Codex would, and is refused rather than guessed at.
+ * A patch sent through Codex's shell tool. Codex does not run `apply_patch <<'EOF' … EOF` (or `cd
+ * <dir> && apply_patch <<'EOF'`) in a shell: it parses that statement itself, takes the heredoc
+ * unexpanded and applies the patch. cpilot reads exactly those plain spellings; any other command
+ * that may hold a patch is refused rather than guessed at.
  */
 export type ShellPatch =
-  /** Not a patch: the shell runs it. */
   | { readonly kind: "none" }
-  /** It may be a patch, in a spelling cpilot does not read: refuse it. */
+  /** A spelling cpilot does not read: refuse it. */
   | { readonly kind: "unsure" }
-  /** The patch text, and the folder (relative to the command's) it is applied from. */
+  /** `cd`: relative to the command's folder. */
   | { readonly kind: "patch"; readonly text: string; readonly cd?: string };
 
 const NAME = /apply_?patch/i;
 
 /**
- * A command that may apply a patch: it holds a whole patch (its first and last lines), or
- * names the program beside a heredoc. Spelled in any way but the two forms read below
- * (`apply''_patch`, a variable, a pipe), it is refused, though Codex 0.169 would leave it
- * to the shell. A search for one marker (`grep -F "*** Begin Patch"`) is no patch.
+ * It holds a whole patch, or names the program beside a heredoc. Any spelling but the two
+ * read below (`apply''_patch`, a variable, a pipe) is refused. A grep for one marker is no patch.
  */
 function mayBePatch(text: string): boolean {
   const whole = text.includes("*** Begin Patch") && text.includes("*** End Patch");
   return whole || (NAME.test(text) && text.includes("<<"));
 }
 
-/** Folder names cpilot reads the same as Codex and bash: no quotes, `$`, `~`, globs or escapes. */
+/** Names cpilot reads the same as Codex and bash: no quotes, `$`, `~`, globs or escapes. */
 const PLAIN_DIR = "[A-Za-z0-9._/+,:@%=][A-Za-z0-9._/+,:@%=-]*";
 const FORM = new RegExp(
   "^(?:cd[ \\t]+" +
@@ -40,7 +33,7 @@ const FORM = new RegExp(
     "[ \\t]*\\n",
 );
 
-/** What Codex does with a shell command's text (its `cmd`, or the script of `bash -lc`). */
+/** `cmd`, or the script of `bash -lc`. */
 export function shellPatch(command: string): ShellPatch {
   if (!mayBePatch(command)) return { kind: "none" };
   const m = FORM.exec(command);
@@ -53,8 +46,8 @@ export function shellPatch(command: string): ShellPatch {
   if (end === -1) return { kind: "unsure" };
   const body = rest.slice(0, end);
   const after = rest.slice(end + 1).join("\n");
-  // Anything after the heredoc, or a body line that a heredoc reader might take for its
-  // end (the delimiter with spaces or more after it), is a spelling cpilot does not read.
+  // Anything after the heredoc, or a body line a heredoc reader might take for its end,
+  // is a spelling cpilot does not read.
   if (after.trim() !== "") return { kind: "unsure" };
   if (body.some((l) => l.startsWith(delimiter) || l.trim() === delimiter))
     return { kind: "unsure" };
@@ -65,7 +58,7 @@ export function shellPatch(command: string): ShellPatch {
 
 const APPLY_PATCH = ["apply_patch", "applypatch"];
 
-/** The script of an argv that runs a shell Codex reads (`bash -lc <script>`, …), or null. */
+/** `bash -lc <script>`, …; null otherwise. */
 function shellScript(argv: readonly string[]): string | null {
   const stem = (p: string) => (p.split("/").pop() ?? "").replace(/\.[^.]*$/, "").toLowerCase();
   const flagged = (shell: string, flag: string, script: string): string | null => {
@@ -84,10 +77,7 @@ function shellScript(argv: readonly string[]): string | null {
   return null;
 }
 
-/**
- * What Codex does with a shell tool's argv: `apply_patch <patch>` is a patch as it stands,
- * a shell's script is read as above.
- */
+/** `apply_patch <patch>` is a patch as it stands; a shell's script is read as above. */
 export function argvPatch(argv: readonly string[]): ShellPatch {
   if (argv.length === 2 && APPLY_PATCH.includes(argv[0] as string))
     return { kind: "patch", text: argv[1] as string };

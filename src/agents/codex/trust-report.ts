@@ -1,7 +1,4 @@
-/**
- * After `cpilot install codex` writes the hooks: have Codex trust them (it runs no hook it
- * does not trust), say what was trusted, or print the one step left as a `$ <command>` line.
- */
+/** Codex runs no hook it does not trust: after install, trust cpilot's, or print the one step left. */
 
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,7 +7,6 @@ import { type CodexHookState, codexHookState, trustCpilotHooks } from "./hook-tr
 import { hooksTurnedOffIn } from "./hooks-feature.ts";
 import { codexHome } from "./protocol.ts";
 
-/** The lines that follow the install's own: what Codex now trusts, or what is left to do. */
 export async function trustAfterInstall(
   hooksPath: string,
   request: InstallRequest,
@@ -37,7 +33,7 @@ export async function trustAfterInstall(
   return lines;
 }
 
-/** Why Codex will not run cpilot's hooks in this state, or null when it will (or cannot be asked). */
+/** null when it will (or cannot be asked). */
 export function inactiveHooks(state: CodexHookState, user: boolean): InactiveHooks | null {
   const scope = user ? " --user" : "";
   if (state.kind === "unknown") return null;
@@ -68,7 +64,6 @@ export function inactiveHooks(state: CodexHookState, user: boolean): InactiveHoo
   };
 }
 
-/** For doctor and `cpilot run`: Codex's verdict on the hooks in `hooksPath`. */
 export async function codexInactive(
   root: string,
   hooksPath: string,

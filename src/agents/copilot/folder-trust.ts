@@ -1,9 +1,7 @@
 /**
- * Copilot CLI loads a repository's hooks only in a folder it trusts (1.0.102, seen: an
- * untrusted folder runs no hook, silently, in `-p` mode). Trust is `trustedFolders` in
- * `$COPILOT_HOME/config.json` (default ~/.copilot), a JSON file Copilot keeps with `//`
- * comment lines on top; its first start in a folder asks, `COPILOT_ALLOW_ALL=true` trusts
- * the folder for one run.
+ * Copilot CLI runs a repository's hooks only in a folder it trusts (silently none in `-p`
+ * mode). Trust is `trustedFolders` in `$COPILOT_HOME/config.json` (default ~/.copilot),
+ * JSON with `//` comment lines on top.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -35,7 +33,7 @@ function covers(folder: string, root: string): boolean {
   return root === f || root.startsWith(`${f}${sep}`);
 }
 
-/** True / false when config.json says, null when it cannot be read. */
+/** null when config.json cannot be read. */
 export function copilotTrusts(root: string, env: NodeJS.ProcessEnv): boolean | null {
   const config = readConfig(copilotConfigPath(env));
   if (config === null) return null;
@@ -43,7 +41,7 @@ export function copilotTrusts(root: string, env: NodeJS.ProcessEnv): boolean | n
   return Array.isArray(folders) && folders.some((f) => typeof f === "string" && covers(f, root));
 }
 
-/** Add `root` to `trustedFolders`, keeping the rest of the file (its comment lines too). */
+/** Keeps the rest of the file, its comment lines too. */
 export function trustCopilotFolder(root: string, env: NodeJS.ProcessEnv): string | null {
   const path = copilotConfigPath(env);
   const config = readConfig(path);

@@ -15,17 +15,12 @@ import {
 } from "./tools.ts";
 
 /**
- * Answer one GitHub Copilot CLI hook call, in the channels 1.0.102 was seen to hand the
- * model: preToolUse on create/edit is the write gate (`permissionDecision: "deny"`, whose
- * reason becomes the tool's result); postToolUse runs the callbacks and answers with a
- * top-level `additionalContext`, which Copilot appends to the tool's own output;
- * sessionStart brings the callbacks table and userPromptSubmitted (and postToolUse of any
- * other tool, so they reach the model with the next tool call) the results that waited,
- * all as `additionalContext`; agentStop is the stop gate, subagentStop a subagent's (its own count). A write-gate plugin's change goes
- * in through preToolUse's `modifiedArgs`, which Copilot applies. After bash (and its
- * companions), what the shell changed is checked like an edit. Not used: `decision:
- * "block"` on postToolUse (it replaces the tool's output with the reason),
- * `hookSpecificOutput` (ignored). Exit 0 with JSON or nothing; never throws.
+ * Copilot CLI's translator, in the channels 1.0.102 was seen to hand the model: a
+ * preToolUse deny's reason becomes the tool's result; a top-level `additionalContext` is
+ * appended to the tool's output (postToolUse) or given at sessionStart and
+ * userPromptSubmitted; agentStop and subagentStop are stop gates. A plugin's change goes
+ * in through preToolUse's `modifiedArgs`. Not used: postToolUse's `decision: "block"`
+ * (replaces the tool's output), `hookSpecificOutput` (ignored).
  */
 export const handleCopilotHook = toolHookHandler({
   agent: "copilot",
@@ -46,8 +41,7 @@ export const handleCopilotHook = toolHookHandler({
   change: (input) =>
     copilotToolSucceeded(input.toolResult) ? copilotChangeKind(input.toolName) : null,
   deny: (reason) => copilotDeny(reason),
-  // Copilot CLI applies `modifiedArgs` (1.0.102, seen) but tells the model nothing: the
-  // note of what was written comes with this call's postToolUse.
+  // Copilot applies `modifiedArgs` but tells the model nothing: the note comes with postToolUse.
   modified: (input, config, decision) => {
     const args = copilotModifiedArgs(input.toolName, input.toolArgs, decision);
     if (args === null)

@@ -6,12 +6,12 @@ import type { AgentInstaller } from "../kit/agent-installer.ts";
 import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-command.ts";
 import { copilotProtocol } from "./protocol.ts";
 
-/** cpilot's own hook file: Copilot CLI reads every `.github/hooks/*.json` of the repository. */
+/** Copilot CLI reads every `.github/hooks/*.json` of the repository. */
 export function copilotHooksPath(root: string): string {
   return join(root, ".github", "hooks", "cpilot.json");
 }
 
-/** Seconds Copilot gives each cpilot hook (its default is 30): past the longest blocking callback. */
+/** Copilot's default is 30 s: past the longest blocking callback. */
 export function copilotHookTimeoutSeconds(config: ResolvedConfig | null): number {
   let longest = 0;
   for (const cb of config?.callbacks ?? [])
@@ -19,7 +19,6 @@ export function copilotHookTimeoutSeconds(config: ResolvedConfig | null): number
   return Math.max(600, Math.ceil(longest / 1000) + 60);
 }
 
-/** The file's content: the five events cpilot answers, each running the one command. */
 export function copilotHooksFile(command: string, timeout: number): Record<string, unknown> {
   const entry = (timeoutSec: number) => [
     { type: "command", bash: command, powershell: command, timeoutSec },
@@ -41,7 +40,7 @@ export function copilotHooksFile(command: string, timeout: number): Record<strin
 export const isCopilotCpilotCommand = (cmd: unknown): boolean =>
   isCpilotHookCommand(cmd, "copilot");
 
-/** Write (or remove) `.github/hooks/cpilot.json`; a file there that is not cpilot's is left alone. */
+/** A file there that is not cpilot's is left alone. */
 export const copilotInstaller: AgentInstaller = (action, ctx) => {
   const path = copilotHooksPath(ctx.root);
   const before = existsSync(path) ? readJsonObject(path) : null;

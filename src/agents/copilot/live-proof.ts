@@ -1,9 +1,7 @@
 /**
- * GitHub Copilot CLI, headless (`copilot -p --allow-all-tools`), on cpilot's Chat Completions
- * API through its own offline mode (COPILOT_OFFLINE, COPILOT_PROVIDER_BASE_URL, a fake key):
- * no GitHub sign-in is used. Its home (COPILOT_HOME, else ~/.copilot) stays the person's.
- * Copilot loads a project's hooks only in a folder it trusts: the throwaway project is trusted
- * for the run (COPILOT_ALLOW_ALL) exactly when Copilot trusts the person's project.
+ * Copilot CLI headless (`copilot -p --allow-all-tools`) on the fake Chat Completions API
+ * through its offline mode: no GitHub sign-in. The throwaway project is trusted for the run
+ * exactly when Copilot trusts the person's project.
  */
 import { spawnSync } from "node:child_process";
 import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";

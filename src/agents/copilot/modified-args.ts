@@ -5,13 +5,7 @@ import { readRegularFile } from "../../util/read-regular.ts";
 /** Edits are replayed in memory only on files up to this size. */
 const MAX_EDIT_BYTES = 32 * 1024 * 1024;
 
-/**
- * The tool arguments that make Copilot CLI write what the gate decided, for preToolUse's
- * `modifiedArgs` (1.0.102 applies them): create takes the new path and whole content; edit
- * one replacement of the whole current file (`old_str` = the file as it is now, which
- * matches exactly once), only when the file exists and is not empty. Null when the change
- * cannot be carried that way.
- */
+/** For `modifiedArgs`: create takes path and content; edit replaces a whole non-empty file; else null. */
 export function copilotModifiedArgs(
   toolName: string,
   args: JsonObject,
@@ -32,7 +26,6 @@ export function copilotModifiedArgs(
 
 const SHOWN_CHARS = 4000;
 
-/** What the file holds after the changed call ran, for the model after the edit. */
 export function writtenNote(decision: GateDecision): string {
   const content = decision.content;
   if (content === undefined) return `It was written to ${decision.path}.`;

@@ -2,14 +2,9 @@ import { readJsonObject, str } from "../../hook/hook-input.ts";
 import { isObject, type JsonObject } from "../../util/json-file.ts";
 
 /**
- * What Copilot CLI 1.0.102 writes on a hook's stdin (seen): camelCase, and no event name:
- * sessionStart `{sessionId, timestamp, cwd, source, initialPrompt}`, userPromptSubmitted
- * `{…, prompt}`, preToolUse `{…, toolName, toolArgs}`, postToolUse adds `toolResult
- * {resultType, textResultForLlm}`; agentStop `{…, stopReason, transcriptPath,
- * stopHookActive}`, subagentStop the same with the subagent's `agentName, agentType,
- * agentId?` (its SDK's types). `toolArgs` came as an object; its docs show a JSON
- * string, so both are read. The event is told by the fields (or `hookEventName`, if a
- * later version sends one).
+ * What Copilot CLI 1.0.102 writes on a hook's stdin (seen): camelCase, no event name (told
+ * by the fields, or `hookEventName` if a later version sends one). `toolArgs` came as an
+ * object while its docs show a JSON string, so both are read.
  */
 export interface CopilotHookInput {
   readonly event:
@@ -70,7 +65,7 @@ function argsOf(value: unknown): JsonObject {
   }
 }
 
-/** Parse the stdin of a Copilot CLI hook; `fallbackCwd` when the payload has no cwd. */
+/** `fallbackCwd` when the payload has no cwd. */
 export function parseCopilotInput(text: string, fallbackCwd: string): ParsedCopilot {
   const read = readJsonObject(text);
   if (!read.ok) return read;

@@ -1,7 +1,6 @@
-/** GitHub Copilot CLI's hook protocol facts, for shared code that answers without the handler. */
 import type { AgentProtocol } from "../../model/hook.ts";
 
-/** Copilot CLI's pre-write deny: the reason reaches the model as "Denied by preToolUse hook: <reason>" (1.0.102, seen). */
+/** The reason reaches the model as "Denied by preToolUse hook: <reason>" (1.0.102, seen). */
 export function copilotDeny(reason: string): Record<string, unknown> {
   return { permissionDecision: "deny", permissionDecisionReason: reason };
 }

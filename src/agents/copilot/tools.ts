@@ -3,17 +3,14 @@ import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { JsonObject } from "../../util/json-file.ts";
 
-/** Copilot CLI's file-writing tools (1.0.102): `create {path, file_text}`, `edit {path, old_str, new_str}`. */
+/** `create {path, file_text}`, `edit {path, old_str, new_str}` (1.0.102). */
 export const COPILOT_EDIT_TOOLS = ["create", "edit"] as const;
 
 export function isCopilotEditTool(name: string): boolean {
   return (COPILOT_EDIT_TOOLS as readonly string[]).includes(name);
 }
 
-/**
- * Copilot CLI's tools that run shell commands: `bash {command, description}` (and
- * `powershell` on Windows), and the ones that feed or read a shell it left running.
- */
+/** `bash` (and `powershell` on Windows), and the tools that feed or read a shell it left running. */
 const COPILOT_SHELL_TOOLS = [
   "bash",
   "write_bash",
@@ -29,12 +26,10 @@ export function isCopilotShellTool(name: string): boolean {
   return COPILOT_SHELL_TOOLS.includes(name);
 }
 
-/** The (absolute) path a create/edit call writes, or null. */
 export function copilotEditedPath(args: JsonObject): string | null {
   return str(args.path) || null;
 }
 
-/** The gate's view of a create / edit call. */
 export function copilotPendingWrite(
   toolName: string,
   path: string,
@@ -49,7 +44,7 @@ export function copilotPendingWrite(
   return editWrite(base, { oldString: args.old_str, newString: args.new_str });
 }
 
-/** True when the tool did its write (`resultType: "success"`). */
+/** `resultType: "success"`. */
 export function copilotToolSucceeded(result: JsonObject | undefined): boolean {
   return str(result?.resultType) === "success";
 }

@@ -10,19 +10,15 @@ import { type CursorHookInput, parseCursorInput } from "./payload.ts";
 import { cursorProtocol } from "./protocol.ts";
 import { contentKey, cursorPendingWrite, isCursorEditTool, pathKey } from "./tools.ts";
 
-/** Cursor reads JSON on stdout; `{}` says nothing and changes nothing. */
+/** `{}` says nothing and changes nothing. */
 const NOTHING: HookReply = { json: {} };
 
-/** Cursor's events cpilot answers; anything else gets `{}`. */
 const EVENTS = new Set(["preToolUse", "postToolUse", "afterFileEdit"]);
 
 /**
- * Cursor's translator. preToolUse on an edit tool: the write gate's verdict (`permission`,
- * `agent_message`, `updated_input`). afterFileEdit and postToolUse of an edit tool both
- * report one edit: whichever comes first checks it (keyed by the file's path and content).
- * afterFileEdit's output reaches nobody, so what it found waits in the conversation's
- * inbox; postToolUse answers with it, and everything else waiting, as
- * `additional_context`. Exit 0, never throws.
+ * Cursor's translator. afterFileEdit and postToolUse of an edit tool both report one edit:
+ * whichever comes first checks it. afterFileEdit's output reaches nobody, so what it found
+ * waits in the inbox for postToolUse's `additional_context`.
  */
 export const handleCursorHook = hookHandler<CursorHookInput>({
   agent: "cursor",
@@ -68,10 +64,7 @@ export const handleCursorHook = hookHandler<CursorHookInput>({
     input.event === "postToolUse" ? (text) => ({ json: { additional_context: text } }) : null,
 });
 
-/**
- * The edit as the file is now (gone, or not a regular file: a delete), named by its path
- * and content: the two events that report one edit name it alike.
- */
+/** Named by path and content, so the two events that report one edit name it alike. */
 function editSeen(cwd: string, path: string): { edits: WrittenFile[]; once: string } {
   const abs = isAbsolute(path) ? path : resolve(cwd, path);
   const state = hashRegularFile(abs) ?? "deleted";
@@ -82,7 +75,7 @@ function editSeen(cwd: string, path: string): { edits: WrittenFile[]; once: stri
 function gateReply(input: CursorHookInput, verdict: GateVerdict): HookReply {
   if (verdict.kind === "allow") return NOTHING;
   if (verdict.kind === "deny") {
-    // Only the documented fields; the hint (which config key allows it) goes to stderr.
+    // Only the documented fields; the hint goes to stderr.
     return {
       json: { permission: "deny", agent_message: verdict.reason },
       ...(verdict.hint ? { stderr: `cpilot gate: ${verdict.reason}\nhint: ${verdict.hint}` } : {}),
@@ -104,7 +97,7 @@ function gateReply(input: CursorHookInput, verdict: GateVerdict): HookReply {
   return { json: { permission: "allow", updated_input: updated, agent_message: note } };
 }
 
-/** The tool input that writes what the gate decided, or null when this tool cannot carry it. */
+/** null when this tool cannot carry it. */
 function updatedInput(
   input: Record<string, unknown>,
   path: string,

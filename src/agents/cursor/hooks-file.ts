@@ -2,12 +2,11 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import { isObject, type JsonObject } from "../../util/json-file.ts";
 import { isCpilotHookCommand } from "../kit/hook-command.ts";
 
-/** The events cpilot registers in `.cursor/hooks.json`. */
 export const CURSOR_EVENTS = ["preToolUse", "postToolUse", "afterFileEdit"] as const;
 
 export const isCursorCpilotCommand = (cmd: unknown): boolean => isCpilotHookCommand(cmd, "cursor");
 
-/** Seconds Cursor gives each cpilot hook: past the longest blocking callback, at least 600. */
+/** Past the longest blocking callback, at least 600. */
 export function cursorHookTimeoutSeconds(config: ResolvedConfig | null): number {
   let longest = 0;
   for (const cb of config?.callbacks ?? [])
@@ -19,7 +18,7 @@ function hooksOf(file: JsonObject): JsonObject {
   return isObject(file.hooks) ? file.hooks : {};
 }
 
-/** `.cursor/hooks.json` without cpilot's entries (flat lists: `{ command, timeout? }`). */
+/** Flat lists: `{ command, timeout? }`. */
 export function removeCursorHooks(file: JsonObject): { file: JsonObject; removed: number } {
   if (!isObject(file.hooks)) return { file, removed: 0 };
   const hooks: JsonObject = { ...hooksOf(file) };
@@ -35,7 +34,7 @@ export function removeCursorHooks(file: JsonObject): { file: JsonObject; removed
   return removed === 0 ? { file, removed } : { file: { ...file, hooks }, removed };
 }
 
-/** `.cursor/hooks.json` with cpilot's entries (version 1), everything else kept. Idempotent. */
+/** Version 1, everything else kept. Idempotent. */
 export function addCursorHooks(file: JsonObject, command: string, timeout: number): JsonObject {
   // failClosed: Cursor refuses the tool when the gate's hook cannot run, crashes or times out
   const entryOf = (event: string) =>

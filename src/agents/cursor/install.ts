@@ -15,19 +15,16 @@ import {
 } from "./hooks-file.ts";
 import { cursorProtocol } from "./protocol.ts";
 
-/** `.cursor/hooks.json` in the project, or `~/.cursor/hooks.json` for --user. */
 export function cursorHooksPath(scope: "project" | "user", root: string, home: string): string {
   return join(scope === "user" ? home : root, ".cursor", "hooks.json");
 }
 
-/** preToolUse (gate), postToolUse (callbacks + inbox), afterFileEdit (callbacks → inbox). */
 export const cursorInstaller: AgentInstaller = (action, ctx) => {
   const path = cursorHooksPath(ctx.scope, ctx.root, ctx.home);
   const before = readJsonObject(path);
   if (action === "uninstall") {
     const { file, removed } = removeCursorHooks(before);
-    // Left with only the version and no hooks: nothing of the project's, so in a project the
-    // file (and .cursor/ when empty) goes, as before the install.
+    // Only the version left: nothing of the project's, so the file (and an empty .cursor/) goes.
     const bare = Object.entries(file).every(
       ([key, value]) => key === "version" || (key === "hooks" && isEmptyObject(value)),
     );

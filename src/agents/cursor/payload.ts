@@ -2,9 +2,9 @@ import { readHookJson, str } from "../../hook/hook-input.ts";
 import { isObject } from "../../util/json-file.ts";
 
 /**
- * What Cursor writes on a hook's stdin. Every event: `hook_event_name, conversation_id,
- * generation_id, workspace_roots`. preToolUse/postToolUse: `tool_name, tool_input`
- * (postToolUse adds `tool_output`); afterFileEdit: `file_path, edits:[{old_string,new_string}]`.
+ * Every event: `hook_event_name, conversation_id, generation_id, workspace_roots`.
+ * preToolUse/postToolUse: `tool_name, tool_input` (+ `tool_output`); afterFileEdit:
+ * `file_path, edits`.
  */
 export interface CursorHookInput {
   readonly event: string;
@@ -14,7 +14,6 @@ export interface CursorHookInput {
   readonly cwd: string;
   readonly toolName: string;
   readonly toolInput: Record<string, unknown>;
-  /** afterFileEdit: the edited file. */
   readonly filePath: string | undefined;
 }
 

@@ -1,15 +1,13 @@
 import type { PendingWrite } from "../../model/gate-types.ts";
 
 /**
- * Cursor's file-writing tools, by name: its own (`Write`, `Edit`, `StrReplace`, `Delete`,
- * `MultiEdit`, `edit_file`, `search_replace`…) vary by version, so any tool whose name says
- * write/edit/replace/delete and whose input names a file counts.
+ * Cursor's tool names vary by version (`Write`, `StrReplace`, `edit_file`…): any tool whose
+ * name says write/edit/replace/delete and whose input names a file counts.
  */
 export function isCursorEditTool(name: string): boolean {
   return /write|edit|replace|delete/i.test(name) && !/^mcp/i.test(name);
 }
 
-/** The key holding the edited file's path in a tool input, or null. */
 export function pathKey(input: Record<string, unknown>): string | null {
   for (const key of ["file_path", "path", "target_file", "filePath"]) {
     if (typeof input[key] === "string" && input[key] !== "") return key;
@@ -17,7 +15,7 @@ export function pathKey(input: Record<string, unknown>): string | null {
   return null;
 }
 
-/** The key holding a whole-file content, if the tool writes one. */
+/** If the tool writes one. */
 export function contentKey(input: Record<string, unknown>): string | null {
   for (const key of ["content", "contents", "file_text", "code_edit"]) {
     if (typeof input[key] === "string") return key;
@@ -27,7 +25,6 @@ export function contentKey(input: Record<string, unknown>): string | null {
 
 const s = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-/** The gate's view of a Cursor edit call. */
 export function cursorPendingWrite(
   toolName: string,
   input: Record<string, unknown>,

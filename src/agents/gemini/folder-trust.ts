@@ -1,9 +1,7 @@
 /**
- * Does Gemini CLI trust a folder? With folder trust on (the default in 0.61), it reads no
- * project settings, hooks included, in a folder the person has not trusted. Trust lives in
- * ~/.gemini/trustedFolders.json (or GEMINI_CLI_TRUSTED_FOLDERS_PATH): path -> TRUST_FOLDER
- * (that folder and below), TRUST_PARENT (its parent and below) or DO_NOT_TRUST; the rule for
- * the deepest folder that holds the project decides.
+ * With folder trust on (the default), Gemini CLI reads no project settings, hooks
+ * included, in an untrusted folder. The rule in ~/.gemini/trustedFolders.json (or
+ * GEMINI_CLI_TRUSTED_FOLDERS_PATH) for the deepest folder holding the project decides.
  */
 import { dirname, join, resolve, sep } from "node:path";
 import { readJsonObject, readJsonObjectOrEmpty, writeJsonObject } from "../../util/json-file.ts";
@@ -12,7 +10,7 @@ export function geminiTrustFile(home: string, env: NodeJS.ProcessEnv): string {
   return env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || join(home, ".gemini", "trustedFolders.json");
 }
 
-/** "off": folder trust is turned off; else whether `root` is trusted. */
+/** "off": folder trust is turned off. */
 export function geminiTrusts(root: string, home: string, env: NodeJS.ProcessEnv): "off" | boolean {
   const user = readJsonObjectOrEmpty(join(home, ".gemini", "settings.json"));
   const security = user.security as Record<string, unknown> | undefined;
@@ -29,10 +27,7 @@ export function geminiTrusts(root: string, home: string, env: NodeJS.ProcessEnv)
   return best?.trusted ?? false;
 }
 
-/**
- * Trust `root` (TRUST_FOLDER: it and below) in Gemini's trust file, keeping every other
- * entry; a file that is not a JSON object is an error and stays as it was. Returns the file.
- */
+/** Keeps every other entry; a file that is not a JSON object is an error and stays as it was. Returns the file. */
 export function trustGeminiFolder(root: string, home: string, env: NodeJS.ProcessEnv): string {
   const path = geminiTrustFile(home, env);
   writeJsonObject(path, { ...readJsonObject(path), [resolve(root)]: "TRUST_FOLDER" });

@@ -24,15 +24,10 @@ function denyReply(reason: string, hint?: string): Record<string, unknown> {
 }
 
 /**
- * Answer one Gemini CLI hook call. BeforeTool on write_file/replace: the write gate (deny →
- * `decision: "deny"`, which the CLI turns into the tool's error; modify →
- * `hookSpecificOutput.tool_input`). AfterTool: the callbacks, their results as
- * `additionalContext` appended to the tool result. BeforeAgent (each prompt): the callbacks
- * table once a session and the results that waited, added to the prompt as context.
- * AfterAgent: the stop gate (`decision: "block"` sends the reason as the next prompt).
- * AfterTool on run_shell_command: what the command changed since BeforeAgent (or the last
- * look), checked like an edit; a protected file changed holds the stop. Always
- * exit 0 with JSON or nothing on stdout; never throws.
+ * Gemini CLI's translator. A BeforeTool deny becomes the tool's error; a change goes in as
+ * `hookSpecificOutput.tool_input`. AfterTool context is appended to the tool result;
+ * BeforeAgent (each prompt) adds context to the prompt; AfterAgent's `decision: "block"`
+ * sends the reason as the next prompt.
  */
 export const handleGeminiHook = toolHookHandler({
   agent: "gemini",

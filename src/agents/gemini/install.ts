@@ -4,12 +4,11 @@ import { agentHookCommand, hookPlace } from "../kit/hook-command.ts";
 import { geminiProtocol } from "./protocol.ts";
 import { geminiHooks, geminiHookTimeoutMs, isGeminiCpilotCommand } from "./settings.ts";
 
-/** `.gemini/settings.json` in the project, or `~/.gemini/settings.json` for --user. */
+/** `~/.gemini/settings.json` for --user. */
 export function geminiSettingsPath(scope: "project" | "user", root: string, home: string): string {
   return join(scope === "user" ? home : root, ".gemini", "settings.json");
 }
 
-/** BeforeTool (gate) and AfterTool (callbacks) on write_file|replace, AfterAgent (the stop gate), timeouts in ms. */
 export const geminiInstaller: AgentInstaller = (action, ctx) => {
   const path = geminiSettingsPath(ctx.scope, ctx.root, ctx.home);
   const command = agentHookCommand("gemini", geminiProtocol, hookPlace(ctx));

@@ -1,10 +1,8 @@
 /**
- * Gemini CLI, headless (`gemini -p`), on cpilot's Gemini API. The person's HOME and settings
- * stay; the endpoint moves through GOOGLE_GEMINI_BASE_URL, a fake API key and the proxy
- * variables. A person signed in with Google has that sign-in chosen in their settings, which
- * outranks the environment: the throwaway project's own settings (which outrank the user's)
- * choose API-key sign-in and turn telemetry and update checks off. A system settings file
- * would outrank everything, but Gemini CLI reads one only from a folder owned by root.
+ * Gemini CLI headless (`gemini -p`) on the fake Gemini API. A Google sign-in chosen in the
+ * person's settings outranks the environment, so the throwaway project's settings (which
+ * outrank the user's) choose API-key sign-in; Gemini reads a system settings file only
+ * from a root-owned folder.
  */
 import { spawnSync } from "node:child_process";
 import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";
@@ -30,7 +28,6 @@ export const geminiDriver: LiveDriver = {
     return r.status === 0 ? (r.stdout.trim().split("\n").at(-1) ?? null) : null;
   },
   run({ prompt, root, home, modelUrl, env }) {
-    // the throwaway project stands for the person's: trusted when theirs is, else not
     const trusted = geminiTrusts(root, home, env) !== false;
     const kept = Object.fromEntries(Object.entries(env).filter(([k]) => !DROPPED.test(k)));
     return {

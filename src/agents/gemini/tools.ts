@@ -3,13 +3,12 @@ import { editWrite } from "../../hook/hook-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 
-/** Gemini CLI's file-editing tools. */
 export const GEMINI_EDIT_TOOLS = ["write_file", "replace"] as const;
 
-/** The `matcher` (a regex on the tool name) for them in `.gemini/settings.json`. */
+/** A regex on the tool name. */
 export const GEMINI_EDIT_MATCHER = GEMINI_EDIT_TOOLS.join("|");
 
-/** Gemini CLI's shell tool: what it changed is found by comparing the project's files. */
+/** What it changed is found by comparing the project's files. */
 export const GEMINI_SHELL_TOOL = "run_shell_command";
 
 export const isGeminiShellTool = (name: string): boolean => name === GEMINI_SHELL_TOOL;
@@ -20,13 +19,11 @@ export function isGeminiEditTool(name: string): boolean {
 
 const s = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
-/** The path a write_file/replace call edits, or null. */
 export function geminiEditedPath(input: Record<string, unknown>): string | null {
   const path = s(input.file_path);
   return path ? path : null;
 }
 
-/** The gate's view of a write_file / replace call. */
 export function geminiPendingWrite(
   toolName: string,
   path: string,
@@ -46,11 +43,7 @@ export function geminiPendingWrite(
   });
 }
 
-/**
- * The tool input keys that make Gemini CLI write what the gate decided (merged into the
- * call's params by the CLI). A replace with whole new content becomes one replacement of
- * the file as it is now; impossible for a missing or empty file (null: deny instead).
- */
+/** Merged into the call's params; new content replaces a whole non-empty file, else null (deny). */
 export function geminiUpdatedInput(
   toolName: string,
   decision: GateDecision,
@@ -68,13 +61,13 @@ export function geminiUpdatedInput(
   return { ...path, old_string: current, new_string: decision.content, allow_multiple: false };
 }
 
-/** Created or modified, from the tool's answer ("Successfully created and wrote to new file…"). */
+/** From the tool's answer ("Successfully created and wrote to new file…"). */
 export function geminiChangeKind(response: Record<string, unknown> | undefined): ChangeKind {
   const text = s(response?.llmContent) ?? "";
   return /created and wrote to new file/i.test(text) ? "created" : "modified";
 }
 
-/** True when the tool reported an error: it changed nothing. */
+/** An error means it changed nothing. */
 export function geminiToolFailed(response: Record<string, unknown> | undefined): boolean {
   const error = response?.error;
   return error !== undefined && error !== null && error !== "";

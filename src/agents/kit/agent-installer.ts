@@ -2,14 +2,13 @@ import type { ResolvedConfig } from "../../config/resolve.ts";
 import { readJsonObject, writeJsonObject, writeJsonObjectOrRemove } from "../../util/json-file.ts";
 import { addGroupedHooks, type GroupedHooks, removeGroupedHooks } from "./grouped-hooks.ts";
 
-/** Where and with what an agent's hooks are installed. */
 export interface InstallContext {
-  /** The project root (the folder of callbacks.config.ts, else the cwd). */
+  /** The folder of callbacks.config.ts, else the cwd. */
   readonly root: string;
   /** project: files in the repo, shared with the team; user: the person's home config. */
   readonly scope: "project" | "user";
   readonly home: string;
-  /** The loaded config, for timeouts; null when there is none or it does not load. */
+  /** For timeouts; null when there is none or it does not load. */
   readonly config: ResolvedConfig | null;
 }
 
@@ -17,21 +16,16 @@ export interface InstallResult {
   /** The file written (or that would have been). */
   readonly path: string;
   readonly changed: boolean;
-  /** What to tell the person, first line first. */
   readonly lines: readonly string[];
 }
 
-/** `cpilot install <agent>` / `uninstall` for one agent. Idempotent; keeps everything not cpilot's. */
+/** Idempotent; keeps everything not cpilot's. */
 export type AgentInstaller = (
   action: "install" | "uninstall",
   ctx: InstallContext,
 ) => InstallResult;
 
-/**
- * Merge cpilot's groups into (or out of) a JSON file in Claude Code's hook schema
- * (Gemini CLI's settings.json, Codex's hooks.json). `inProject`: an uninstall that leaves the
- * file empty removes it, and its folder when empty (see writeJsonObjectOrRemove).
- */
+/** Claude Code's hook schema (Gemini's settings.json, Codex's hooks.json). `inProject`: an emptied file is removed. */
 export function installGroupedFile(
   path: string,
   action: "install" | "uninstall",
@@ -52,10 +46,7 @@ export function installGroupedFile(
   return { changed: true, removed: 0 };
 }
 
-/**
- * Install or uninstall grouped hooks in one file and say what happened: the shared body of
- * the Gemini and Codex installers. `added` are the lines shown after a fresh install.
- */
+/** The shared body of the Gemini and Codex installers; `added`: lines shown after a fresh install. */
 export function installGroupedHooks(
   path: string,
   action: "install" | "uninstall",

@@ -2,12 +2,7 @@ import { join } from "node:path";
 import { isObject, readJsonObject } from "../../util/json-file.ts";
 import { isCpilotHookCommand } from "./hook-command.ts";
 
-/**
- * True when cpilot's Cursor hooks are installed for one of `roots` (its `.cursor/hooks.json`)
- * or for the user (`~/.cursor/hooks.json`): then Cursor's own call to them answers a Cursor
- * edit, and another agent's hooks that Cursor also runs can leave it alone. Unreadable
- * files count as not installed.
- */
+/** When installed, Cursor's own call answers its edits: other agents' hooks it runs leave them alone. */
 export function cpilotInCursorHooks(roots: readonly string[], home: string | undefined): boolean {
   const files = [...roots, ...(home ? [home] : [])].map((dir) =>
     join(dir, ".cursor", "hooks.json"),

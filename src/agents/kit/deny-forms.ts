@@ -1,6 +1,4 @@
-/** The pre-write deny forms several agents share. */
-
-/** Claude Code's PreToolUse deny, which Codex takes too. */
+/** Codex takes it too. */
 export function preToolUseDeny(reason: string): Record<string, unknown> {
   return {
     hookSpecificOutput: {
@@ -11,7 +9,7 @@ export function preToolUseDeny(reason: string): Record<string, unknown> {
   };
 }
 
-/** `{decision: "deny", reason}`: Gemini CLI's BeforeTool and cpilot's opencode plugin. */
+/** Gemini CLI's BeforeTool and cpilot's opencode plugin. */
 export function decisionDeny(reason: string): Record<string, unknown> {
   return { decision: "deny", reason };
 }

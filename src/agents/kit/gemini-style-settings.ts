@@ -1,7 +1,6 @@
 /**
- * `doctor --prove` for Gemini CLI and its fork Qwen Code: the person's project settings copied
- * into the throwaway project without their hooks, signed in by API key to cpilot's model, with
- * usage statistics, telemetry and updates off. Returns the file copied, for the report.
+ * `doctor --prove` for Gemini CLI and Qwen Code: the project settings copied without their
+ * hooks, API-key sign-in to cpilot's model, telemetry and updates off. Returns the file.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,13 +1,9 @@
 import { isObject, type JsonObject } from "../../util/json-file.ts";
 
-/**
- * Hook lists in the shape Claude Code, Gemini CLI and Codex share:
- * `hooks: { <Event>: [{ matcher?, hooks: [{ type: "command", command, timeout? }] }] }`.
- * cpilot's entries are found by a predicate on the command; everything else stays as it was.
- */
+/** `{ <Event>: [{ matcher?, hooks: [{ type: "command", command, timeout? }] }] }`, shared by Claude Code, Gemini CLI and Codex. */
 export type GroupedHooks = Record<string, JsonObject[]>;
 
-/** An event's groups without cpilot's entries; groups left empty are dropped. */
+/** Groups left empty are dropped. */
 function withoutOurs(
   groups: unknown,
   ours: (cmd: unknown) => boolean,
@@ -33,7 +29,6 @@ function hooksOf(settings: JsonObject): JsonObject {
   return isObject(settings.hooks) ? settings.hooks : {};
 }
 
-/** Settings without cpilot's hook entries, and how many were removed. */
 export function removeGroupedHooks(
   settings: JsonObject,
   ours: (cmd: unknown) => boolean,
@@ -54,7 +49,7 @@ export function removeGroupedHooks(
   return { settings: next, removed: total };
 }
 
-/** Settings with cpilot's groups (older cpilot entries replaced), everything else kept. */
+/** Older cpilot entries replaced, everything else kept. */
 export function addGroupedHooks(
   settings: JsonObject,
   add: GroupedHooks,
@@ -70,12 +65,11 @@ export function addGroupedHooks(
   return { ...base, hooks };
 }
 
-/** True when the settings hold at least one cpilot hook entry. */
 export function hasGroupedHooks(settings: JsonObject, ours: (cmd: unknown) => boolean): boolean {
   return removeGroupedHooks(settings, ours).removed > 0;
 }
 
-/** True when cpilot's entries in `settings` are exactly the groups of `add` (nothing to do). */
+/** Nothing to do. */
 function sameOurs(
   settings: JsonObject,
   add: GroupedHooks,

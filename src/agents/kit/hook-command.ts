@@ -2,10 +2,8 @@ import { isCompiledBinary } from "../../platform/self-command.ts";
 import { type ProjectReach, portableCpilot } from "./portable-command.ts";
 
 /**
- * The shell command an agent's hook config runs. In a file shared with the team (a project
- * scope): a command every teammate's machine can run (see portableCpilot). In a file of
- * this machine only (the user's home): this binary's absolute path when cpilot is the
- * compiled binary (works without cpilot on PATH), else `cpilot` from PATH.
+ * In a file shared with the team: a command every teammate can run (see portableCpilot).
+ * In the user's home: this binary's absolute path when compiled, else `cpilot` from PATH.
  *
  * @example
  * agentHookCommand("gemini", geminiProtocol, { shared: false }) // "/usr/local/bin/cpilot hook gemini"
@@ -22,12 +20,11 @@ export function agentHookCommand(
   return `${bin} hook ${agent}`;
 }
 
-/** Quote for sh when needed. */
 export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** True for a hook command cpilot installed for `agent` (any binary path or the npm shim, any quoting). */
+/** Any binary path or the npm shim, any quoting. */
 export function isCpilotHookCommand(command: unknown, agent: string): boolean {
   if (typeof command !== "string") return false;
   // `;` ends it inside a fail-closed pre-write command (fail-closed-command.ts)
@@ -35,7 +32,7 @@ export function isCpilotHookCommand(command: unknown, agent: string): boolean {
   return re.test(command);
 }
 
-/** Where an installer writes: a project file is shared with the team, a user file is not. */
+/** A project file is shared with the team, a user file is not. */
 export function hookPlace(ctx: {
   readonly scope: "project" | "user";
   readonly root: string;

@@ -1,7 +1,4 @@
-/**
- * Reading an agent's hook files for doctor and `cpilot run`: is cpilot wired in, and with
- * which commands. The agents' `hookPlaces` build on these.
- */
+/** Is cpilot wired into an agent's hook files, and with which commands (doctor, `cpilot run`). */
 import { existsSync, readFileSync } from "node:fs";
 import { unwrapFailClosed } from "../../hook/fail-closed-command.ts";
 import { isObject, type JsonObject, readJsonObject } from "../../util/json-file.ts";
@@ -9,7 +6,6 @@ import type { HookPlace } from "../contract.ts";
 import { hasGroupedHooks } from "./grouped-hooks.ts";
 import { isCpilotHookCommand } from "./hook-command.ts";
 
-/** Every string in a JSON value that is a cpilot hook command for `agent`. */
 export function cpilotCommandsIn(value: unknown, agent: string, out: string[] = []): string[] {
   if (typeof value === "string") {
     if (isCpilotHookCommand(value, agent)) out.push(value);
@@ -19,10 +15,7 @@ export function cpilotCommandsIn(value: unknown, agent: string, out: string[] = 
   return out;
 }
 
-/**
- * A JSON hook file: `wired` decides whether cpilot is in it; `failsOpen` says why its write
- * gate would let a write through when cpilot is missing or crashes, else null.
- */
+/** `failsOpen`: why its write gate would let a write through when cpilot is missing or crashes. */
 export function jsonHookPlace(
   path: string,
   agent: string,
@@ -45,10 +38,7 @@ export function jsonHookPlace(
   }
 }
 
-/**
- * A JSON hook file in Claude Code's grouped schema (Claude Code, Gemini CLI, Codex, Qwen).
- * With `gateEvent`, cpilot's hook on that event must be a fail-closed command.
- */
+/** Claude Code's grouped schema. With `gateEvent`, cpilot's hook on that event must fail closed. */
 export function groupedHookPlace(path: string, agent: string, gateEvent?: string): HookPlace {
   const ours = (cmd: unknown) => isCpilotHookCommand(cmd, agent);
   return jsonHookPlace(
@@ -67,10 +57,7 @@ export function groupedHookPlace(path: string, agent: string, gateEvent?: string
   );
 }
 
-/**
- * A text file (a plugin) that is cpilot's when `isOurs`; `command` reads its command line,
- * `outdated` says how cpilot's file differs from what install writes now (null: it does not).
- */
+/** `outdated`: how cpilot's file differs from what install writes now (null: it does not). */
 export function pluginHookPlace(
   path: string,
   isOurs: (text: string) => boolean,

@@ -1,13 +1,9 @@
-/**
- * The shared body of `cpilot install|uninstall <agent>` for agents whose installer writes
- * one hook file (an AgentInstaller): run it, then say what it did, as `Agent.install` returns.
- */
+/** The shared body of `cpilot install|uninstall <agent>` for agents with one hook file. */
 import { relative } from "node:path";
 import type { InstallReport, InstallRequest } from "../contract.ts";
 import type { AgentInstaller } from "./agent-installer.ts";
 import { type ProjectReach, portableCpilot, portableProblem } from "./portable-command.ts";
 
-/** Run one agent's installer for the project (or the user's home) and word what it did. */
 export function reportInstall(
   reach: ProjectReach,
   installer: AgentInstaller,

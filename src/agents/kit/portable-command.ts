@@ -3,15 +3,14 @@ import { delimiter, join } from "node:path";
 import { NEAREST_NPM_SHIM } from "../../platform/nearest-npm-shim.ts";
 import { isCompiledBinary, NPM_SHIM } from "../../platform/self-command.ts";
 
-/** How a hook config shared with the team can reach the project's own copy of cpilot. */
 export interface ProjectReach {
-  /** The variable the agent sets to the project folder for hook commands (AgentProtocol). */
+  /** AgentProtocol's project-folder variable for hook commands. */
   readonly projectDirVar?: string;
-  /** The command is run by a file inside the project (OpenCode's plugin): a "./" path finds it. */
+  /** Run by a file inside the project (OpenCode's plugin): a "./" path finds it. */
   readonly fromProjectFile?: boolean;
 }
 
-/** True when the project's package.json depends on cpilot (teammates get it from npm install). */
+/** Teammates then get it from npm install. */
 export function cpilotIsDependency(root: string): boolean {
   try {
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<
@@ -25,14 +24,11 @@ export function cpilotIsDependency(root: string): boolean {
 }
 
 /**
- * The cpilot command for a hook file shared with the team (committed to the repo): one that
- * works on every teammate's machine, never this machine's binary path. The project's own
- * node_modules copy when it depends on cpilot, else `cpilot` from PATH. Through the agent's
- * project-folder variable it is the package's sh shim, which starts the binary with no Node;
- * OpenCode's plugin finds the shim from its own place in the project (a "./" path). Codex
- * and Cursor have no such variable and may run hooks from a subfolder, so the command looks
- * for the shim from the hook's folder up (see NEAREST_NPM_SHIM); never through npx, which
- * runs a `cpilot` the project's own package.json names. Windows has no sh: npx there.
+ * For a hook file committed to the repo: works on every teammate's machine, never this
+ * machine's binary path. The project's node_modules sh shim (no Node start) when it depends
+ * on cpilot, else `cpilot` from PATH. Codex and Cursor have no project-folder variable and
+ * may run hooks from a subfolder, so the shim is looked for upwards. Never npx, which runs a
+ * `cpilot` the project's package.json names. Windows has no sh: npx there.
  *
  * @example
  * portableCpilot(claudeProtocol, root) // '"$CLAUDE_PROJECT_DIR"/node_modules/cpilot/bin/cpilot.sh'
@@ -52,7 +48,7 @@ export function portableCpilot(
     : `"$${dirVar}"/${NPM_SHIM}`;
 }
 
-/** Why the portable command would not start cpilot on this machine, or null when it would. */
+/** null when it would start. */
 export function portableProblem(command: string, root: string, env = process.env): string | null {
   if (command.startsWith("cpilot ") || command === "cpilot") {
     if (onPath("cpilot", env)) return null;
@@ -66,7 +62,6 @@ export function portableProblem(command: string, root: string, env = process.env
   return null;
 }
 
-/** Where `name` is on PATH, or null. */
 function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (dir !== "" && existsSync(join(dir, name))) return join(dir, name);

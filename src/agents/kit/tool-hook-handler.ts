@@ -1,11 +1,7 @@
 /**
- * The hook handler of the agents that hook one edit tool call at a time with Claude Code's
- * shape of events (Gemini CLI, Qwen Code, Copilot CLI), as the pipeline's translator
- * (src/hook/call.ts, which routes every event to its step): a pre-tool event of an edit
- * tool is the write gate, a post-tool event the check after a write or a shell call, the
- * prompt events the callbacks table and the results that waited, in the agent's context
- * channel. What differs per agent is data and small functions (event names, tool fields,
- * answer channels): the agent's `ToolHookSpec`.
+ * The translator of agents that hook one edit tool call at a time with Claude Code's shape
+ * of events (Gemini CLI, Qwen Code, Copilot CLI). What differs per agent is data and small
+ * functions: its `ToolHookSpec`.
  */
 
 import type { ResolvedConfig } from "../../config/resolve.ts";
@@ -22,7 +18,6 @@ import {
   type StopVerdict,
 } from "../../model/hook.ts";
 
-/** What every such agent's payload reader yields. */
 export interface ToolHookInput {
   readonly event: string;
   readonly session: string;
@@ -34,7 +29,6 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   readonly agent: string;
   readonly protocol: AgentProtocol;
   readonly parse: (stdin: string, options: Parameters<HookHandler>[1]) => Parsed<I>;
-  /** The event names: before and after a tool call, and those that bring waiting results. */
   readonly preTool: string;
   readonly postTool: string;
   readonly promptEvents: readonly string[];
@@ -42,33 +36,24 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   /** The file the call writes, as the tool names it; null when it names none. */
   readonly editedPath: (input: I) => string | null;
   readonly pendingWrite: (input: I, path: string) => PendingWrite;
-  /** How the call changed its file; null when the tool reported a failure. */
+  /** null when the tool reported a failure. */
   readonly change: (input: I) => ChangeKind | null;
-  /** The pre-tool deny, in the agent's channel to the model. */
   readonly deny: (reason: string, hint?: string) => Record<string, unknown>;
-  /** The answer when a write-gate plugin wants the write changed. */
   readonly modified: (input: I, config: ResolvedConfig, decision: GateDecision) => HookReply;
-  /** Text for the model, answered to `event`. */
   readonly context: (event: string, text: string) => HookReply;
-  /** Whether the post-tool event of any other tool brings the results that waited. */
+  /** Whether any other tool's post-tool event brings the results that waited. */
   readonly waitingOnOtherTools?: boolean;
-  /**
-   * The event fired when the agent would finish, and the stop gate's verdict in its reply;
-   * `subagent`: the event fired when one of its subagents would finish, with the subagent's
-   * id (its own count of held stops).
-   */
+  /** `subagent`: a subagent's stop event, with its own count of held stops. */
   readonly stop?: {
     readonly event: string;
     readonly reply: (verdict: StopVerdict) => HookReply;
     readonly subagent?: { readonly event: string; readonly id: (input: I) => string | undefined };
   };
-  /** The prompt event that is the session's start, where the agent has one. */
   readonly sessionStart?: string;
   /**
-   * Edits through the agent's shell: its shell tools (what changed after one is checked like
-   * an edit), and whether a prompt event starts the agent's turn (the project's files are
-   * recorded then: what they hold is the person's, not the agent's): null when it does not,
-   * else the turn, named when the agent fires that event again within one turn.
+   * Its shell tools (what changed after one is checked like an edit), and the prompt event
+   * that starts a turn (the project's files are recorded then), named when it fires again
+   * within one turn.
    */
   readonly shell?: {
     readonly isShellTool: (toolName: string) => boolean;
@@ -76,7 +61,7 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   };
 }
 
-/** The agent's handler, built from its spec. Exit 0 with JSON or nothing; never throws. */
+/** Exit 0 with JSON or nothing; never throws. */
 export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>): HookHandler {
   return hookHandler<I>({
     agent: spec.agent,
@@ -89,8 +74,8 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
       const change = verdict.kind === "modify" ? verdict.changes[0] : undefined;
       return change === undefined ? EMPTY_REPLY : spec.modified(input, config, change.decision);
     },
-    // After a write or a shell call, failures come under a heading; the results that
-    // waited, after a tool that wrote nothing, as they came.
+    // Failures come under a heading; the results that waited after a tool that wrote nothing, as
+    // they came.
     afterTool: (event, answer) => {
       const text =
         event.kind === "post-tool" && event.shell !== true
@@ -105,12 +90,6 @@ export function toolHookHandler<I extends ToolHookInput>(spec: ToolHookSpec<I>):
   });
 }
 
-/**
- * The call as a HookEvent: an edit tool's pre and post events, a shell tool's post event
- * (and any tool's, where it brings waiting results), the prompt events (the first of them,
- * where it is `sessionStart`, the session's start; one that starts the agent's turn says
- * so) and the stop events.
- */
 function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): HookEvent | null {
   const at = { name: input.event, session: input.session, cwd: input.cwd, written: [] };
   if (spec.promptEvents.includes(input.event)) {
@@ -138,15 +117,11 @@ function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): Ho
   return { ...at, kind: "post-write", written: [path], edits };
 }
 
-/** Claude Code's schema of context: `hookSpecificOutput.additionalContext` for `event`. */
 export function hookSpecificContext(event: string, text: string): HookReply {
   return { json: { hookSpecificOutput: { hookEventName: event, additionalContext: text } } };
 }
 
-/**
- * The deny reason when a plugin wants the write changed and the agent cannot take a changed
- * call: the model must write it itself.
- */
+/** The agent cannot take a changed call: the model must write it itself. */
 export function rewriteInsteadReason(decision: GateDecision, why: string): string {
   const summary = decision.modified?.summary ?? "(no summary)";
   const content =

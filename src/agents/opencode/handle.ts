@@ -12,7 +12,6 @@ import { patchEdits, patchWrites } from "../kit/patch/patch-files.ts";
 import { opencodeProtocol } from "./protocol.ts";
 import { OPENCODE_SHELL_TOOLS, OPENCODE_WRITE_TOOLS } from "./write-tools.ts";
 
-/** One call of the plugin, as `cpilot hook opencode` reads it. */
 export interface OpencodeCall {
   readonly event: string;
   readonly tool: string;
@@ -49,11 +48,7 @@ const writesFiles = (call: OpencodeCall): boolean =>
   (OPENCODE_WRITE_TOOLS as readonly string[]).includes(call.tool) ||
   patchText(call.args) !== undefined;
 
-/**
- * The call as a HookEvent: a user message starts a turn, the plugin's stop is the stop;
- * before a tool, what it writes (or why it cannot be gated); after it, what it wrote, or,
- * after a shell command, that it ran.
- */
+/** A user message starts a turn; before a tool, its writes (or why they cannot be gated); after, what it wrote. */
 function opencodeEvent(call: OpencodeCall): HookEvent | null {
   const at = { name: call.event, session: call.session, cwd: call.cwd, written: [] };
   if (call.event === "chat.message") return { ...at, kind: "prompt", turn: {} };
@@ -68,28 +63,22 @@ function opencodeEvent(call: OpencodeCall): HookEvent | null {
       ? { ...at, kind: "pre-write", written, refused: writes }
       : { ...at, kind: "pre-write", written, writes };
   }
-  // After a shell command: what it changed since the last look, checked like an edit.
   if (OPENCODE_SHELL_TOOLS.includes(call.tool)) return { ...at, kind: "post-tool", shell: true };
   if (!writesFiles(call)) return { ...at, kind: "post-tool", written };
   return { ...at, kind: "post-write", written, edits: editsOf(call) };
 }
 
 /**
- * `cpilot hook opencode`: called by the plugin `cpilot install opencode` writes
- * (`.opencode/plugins/cpilot.ts`) with
- * `{ hook_event_name: "tool.execute.before" | "tool.execute.after", tool, session_id, call_id, args, cwd }`.
- * Replies: before → `{ decision: "deny", reason }` (the plugin throws, so the tool does not
- * run) or `{ decision: "allow", args?, message? }` (the plugin changes the args): always a
- * verdict, since the plugin refuses a write that gets none;
- * after → `{ additional_context }` (appended to what the model reads), or `{}`;
- * session.stop → `{ decision: "block", reason }`, which the plugin hands the model as the
- * next user message (the notes of a stop let through go to stderr, for the person).
+ * Called by the generated plugin. Before a tool: always a verdict (the plugin refuses a
+ * write that gets none), `{decision: "deny", reason}` or `{decision: "allow", args?,
+ * message?}`. After: `{additional_context}` or `{}`. A stop: `{decision: "block", reason}`,
+ * the next user message.
  */
 export const handleOpencodeHook = hookHandler<OpencodeCall>({
   agent: "opencode",
   protocol: opencodeProtocol,
   nothing: NOTHING,
-  // The plugin's before-event always gets a verdict: "nothing to say" is an explicit allow.
+  // The before-event always gets a verdict: "nothing to say" is an explicit allow.
   allow: ALLOW,
   parse: (stdin, options) => parseOpencodeCall(stdin, options.cwd),
   event: opencodeEvent,
@@ -108,10 +97,7 @@ export const handleOpencodeHook = hookHandler<OpencodeCall>({
       : (text) => ({ json: { additional_context: text } }),
 });
 
-/**
- * The writes an OpenCode tool call makes: write, edit, multiedit, patch/apply_patch; a
- * string naming why when it carries a patch OpenCode would refuse (cpilot refuses it too).
- */
+/** A string naming why when it carries a patch OpenCode would refuse (cpilot refuses it too). */
 function writesOf(call: OpencodeCall): PendingWrite[] | string {
   const a = call.args;
   const base = { tool: call.tool, agent: "opencode", session: call.session };
@@ -138,7 +124,6 @@ function writesOf(call: OpencodeCall): PendingWrite[] | string {
   return patchWrites(reading.files, base, call.cwd);
 }
 
-/** The gate's verdict as the plugin's: deny, or allow with the args a plugin changed. */
 function gateReply(call: OpencodeCall, verdict: GateVerdict): HookReply {
   if (verdict.kind === "allow") return ALLOW;
   if (verdict.kind === "deny") return { json: { decision: "deny", reason: verdict.reason } };
@@ -187,7 +172,6 @@ function gateReply(call: OpencodeCall, verdict: GateVerdict): HookReply {
 const say = (text: string): HookReply =>
   text === "" ? NOTHING : { json: { additional_context: text } };
 
-/** What a write tool or a patch wrote, as the call named the files. */
 function editsOf(call: OpencodeCall): WrittenFile[] {
   const patch = patchText(call.args);
   if (patch !== undefined) {

@@ -7,10 +7,10 @@ import type { AgentInstaller } from "../kit/agent-installer.ts";
 import { type ProjectReach, portableCpilot } from "../kit/portable-command.ts";
 import { opencodePluginSource, PLUGIN_MARKER, pluginSeal } from "./plugin-source.ts";
 
-/** The plugin file in the project starts cpilot: a "./" path from there finds the project's copy. */
+/** The plugin file starts cpilot: a "./" path from there finds the project's copy. */
 export const PLUGIN_REACH: ProjectReach = { fromProjectFile: true };
 
-/** `.opencode/plugins/cpilot.ts` in the project, or `~/.config/opencode/plugins/cpilot.ts` for --user. */
+/** `~/.config/opencode/plugins/cpilot.ts` for --user. */
 export function opencodePluginPath(
   scope: "project" | "user",
   root: string,
@@ -22,18 +22,12 @@ export function opencodePluginPath(
   return join(root, ".opencode", "plugins", "cpilot.ts");
 }
 
-/**
- * The argv the plugin starts cpilot with. A project plugin is shared with the team: the
- * project's npm copy when it depends on cpilot (its sh shim, a "./" path the plugin finds
- * from its own place), else `cpilot` from PATH. A user
- * plugin: this binary, or `cpilot` from PATH when run from source.
- */
+/** Project plugin: the npm shim when a dependency, else `cpilot` from PATH; user plugin: this binary. */
 export function pluginArgv(ctx: { scope: "project" | "user"; root: string }): string[] {
   if (ctx.scope === "project") return portableCpilot(PLUGIN_REACH, ctx.root).split(" ");
   return isCompiledBinary() ? selfArgv() : ["cpilot"];
 }
 
-/** True when the file at `path` is cpilot's generated plugin. */
 export function isCpilotPlugin(path: string): boolean {
   try {
     return readFileSync(path, "utf8").startsWith(PLUGIN_MARKER);
@@ -42,10 +36,7 @@ export function isCpilotPlugin(path: string): boolean {
   }
 }
 
-/**
- * Write (or remove) the generated plugin; a file of that name that cpilot did not write, or
- * that was edited since it did, is left alone.
- */
+/** A file of that name cpilot did not write, or that was edited since, is left alone. */
 export const opencodeInstaller: AgentInstaller = (action, ctx) => {
   const path = opencodePluginPath(ctx.scope, ctx.root, ctx.home);
   const exists = existsSync(path);

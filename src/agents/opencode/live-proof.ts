@@ -1,8 +1,6 @@
 /**
- * OpenCode, headless (`opencode run`), on cpilot's Chat Completions API: one provider and model
- * for this run in OPENCODE_CONFIG_CONTENT (merged over the person's own config, which stays),
- * with the model catalog fetch, default plugins, LSP downloads, sharing and updates off for
- * the run. Its background install of the plugin package asks the package registry: that is
+ * OpenCode headless (`opencode run`) on the fake Chat Completions API, configured for the
+ * run in OPENCODE_CONFIG_CONTENT over the person's config. Its plugin package install is
  * pointed at cpilot's server too, which answers 404 (OpenCode runs on without it).
  */
 import { spawnSync } from "node:child_process";

@@ -3,11 +3,9 @@ import { opencodePluginSource, pluginArgvOf, pluginSeal } from "./plugin-source.
 const INSTALL = "`cpilot install opencode`";
 
 /**
- * Why the plugin at `path`, holding `text`, is not what `cpilot install opencode` writes now
- * (CRLF line ends count as LF), with the step that fixes it; null when it is. It is judged
- * for the cpilot it names, so a plugin another copy of cpilot wrote for itself passes
- * (whether that cpilot starts is checked apart); `argv` stands in when it names none. An
- * edited plugin is never replaced by the step: the person's changes go somewhere else first.
+ * Why the plugin differs from what install writes now, with the step that fixes it (CRLF counts
+ * as LF); null when current. Judged for the cpilot the plugin names, so another copy's own
+ * plugin passes. The step never replaces an edited plugin.
  */
 export function pluginDrift(path: string, text: string, argv: readonly string[]): string | null {
   const source = opencodePluginSource(pluginArgvOf(text) ?? argv);

@@ -7,15 +7,12 @@ import { agentHookCommand, hookPlace, isCpilotHookCommand } from "../kit/hook-co
 import { qwenProtocol } from "./protocol.ts";
 import { QWEN_EDIT_MATCHER, QWEN_SHELL_TOOL } from "./tools.ts";
 
-/** `.qwen/settings.json` in the project, or `~/.qwen/settings.json` for --user. */
+/** `~/.qwen/settings.json` for --user. */
 export function qwenSettingsPath(scope: "project" | "user", root: string, home: string): string {
   return join(scope === "user" ? home : root, ".qwen", "settings.json");
 }
 
-/**
- * Seconds Qwen Code gives each cpilot hook (its default is 60): past the longest blocking
- * callback, at most 999, since Qwen reads 1000 or more as the old milliseconds.
- */
+/** Qwen's default is 60; at most 999, since Qwen reads 1000 or more as the old milliseconds. */
 export function qwenHookTimeoutSeconds(config: ResolvedConfig | null): number {
   let longest = 0;
   for (const cb of config?.callbacks ?? [])
@@ -32,7 +29,6 @@ export function qwenHooks(command: string, timeout: number): GroupedHooks {
     PreToolUse: [{ matcher: QWEN_EDIT_MATCHER, hooks: hook(timeout, failClosedCommand(command)) }],
     // after the shell tool too: what a command changed is checked like an edit
     PostToolUse: [{ matcher: `${QWEN_EDIT_MATCHER}|${QWEN_SHELL_TOOL}`, hooks: hook(timeout) }],
-    // the stop gate: held while a check it was told about still fails; a subagent's too
     Stop: [{ hooks: hook(timeout) }],
     SubagentStop: [{ hooks: hook(timeout) }],
   };

@@ -1,8 +1,6 @@
 /**
- * Qwen Code, headless (`qwen -p --yolo`), on cpilot's Chat Completions API. The person's HOME
- * and settings stay; the endpoint moves through OPENAI_BASE_URL, a fake key and the proxy
- * variables, and the throwaway project's own settings (which outrank the user's) choose the
- * OpenAI-compatible sign-in, as a person signed in with Qwen's OAuth would not have it.
+ * Qwen Code headless (`qwen -p --yolo`) on the fake Chat Completions API. The throwaway
+ * project's own settings (which outrank the user's) choose the OpenAI-compatible sign-in.
  */
 import { spawnSync } from "node:child_process";
 import { type LiveDriver, proxyTo } from "../../proof/live-driver.ts";

@@ -8,15 +8,11 @@ import {
 import type { JsonObject } from "../../util/json-file.ts";
 
 /**
- * What Qwen Code 0.24.4 writes on a hook's stdin (seen): Claude Code's fields
- * (`session_id, transcript_path, cwd, hook_event_name, tool_name, tool_input,
- * tool_use_id`) with Gemini CLI's `tool_response {llmContent, returnDisplay, error?}`, and
- * `prompt_id`: the person's prompt the call belongs to (UserPromptSubmit fires again after
- * each tool round with the same one).
+ * Qwen Code 0.24.4 (seen): Claude Code's fields with Gemini CLI's `tool_response`, and
+ * `prompt_id`, the person's prompt (UserPromptSubmit fires again after each tool round with it).
  */
 export type QwenHookInput = ToolHookPayload<JsonObject | undefined> & {
   readonly promptId: string | undefined;
-  /** Set when the event fires inside a subagent, and on its SubagentStop. */
   readonly agentId: string | undefined;
 };
 

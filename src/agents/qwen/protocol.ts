@@ -3,7 +3,7 @@
 import type { AgentProtocol } from "../../model/hook.ts";
 import { preToolUseDeny } from "../kit/deny-forms.ts";
 
-/** Claude Code's PreToolUse deny: Qwen Code 0.24.4 hands the reason to the model as the tool's result (seen). */
+/** Qwen Code 0.24.4 hands a PreToolUse deny's reason to the model as the tool's result (seen). */
 export const qwenProtocol: AgentProtocol = {
   preWriteEvent: "PreToolUse",
   denyForm: preToolUseDeny,

@@ -2,13 +2,13 @@ import { editWrite, str } from "../../hook/hook-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 
-/** Qwen Code's file-writing tools: `write_file {file_path, content}`, `edit {file_path, old_string, new_string, replace_all?}`. */
+/** `write_file {file_path, content}`, `edit {file_path, old_string, new_string, replace_all?}`. */
 export const QWEN_EDIT_TOOLS = ["write_file", "edit"] as const;
 
-/** The `matcher` (a regex on the tool name) in `.qwen/settings.json`. */
+/** A regex on the tool name. */
 export const QWEN_EDIT_MATCHER = QWEN_EDIT_TOOLS.join("|");
 
-/** Qwen Code's shell tool: what it changed is found by comparing the project's files. */
+/** What it changed is found by comparing the project's files. */
 export const QWEN_SHELL_TOOL = "run_shell_command";
 
 export const isQwenShellTool = (name: string): boolean => name === QWEN_SHELL_TOOL;
@@ -21,7 +21,6 @@ export function qwenEditedPath(input: Record<string, unknown>): string | null {
   return str(input.file_path) || null;
 }
 
-/** The gate's view of a write_file / edit call. */
 export function qwenPendingWrite(
   toolName: string,
   path: string,
@@ -41,14 +40,14 @@ export function qwenPendingWrite(
   });
 }
 
-/** Created or modified, from the tool's answer ("Successfully created and wrote to new file…"). */
+/** From the tool's answer ("Successfully created and wrote to new file…"). */
 export function qwenChangeKind(response: Record<string, unknown> | undefined): ChangeKind {
   return /created and wrote to new file/i.test(str(response?.llmContent) ?? "")
     ? "created"
     : "modified";
 }
 
-/** True when the tool reported an error: it changed nothing. */
+/** An error means it changed nothing. */
 export function qwenToolFailed(response: Record<string, unknown> | undefined): boolean {
   const error = response?.error;
   return error !== undefined && error !== null && error !== "";

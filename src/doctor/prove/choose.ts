@@ -1,8 +1,4 @@
-/**
- * Which proof `doctor --prove <agent>` can give here: the live one (the agent's CLI on
- * cpilot's model) when cpilot can drive that agent and its CLI is found, else the
- * hook-level one, with a note that says which and why, so the report never claims more.
- */
+/** The live proof when cpilot can drive the agent and its CLI is found, else the hook-level one, saying which, so the report never claims more. */
 import { existsSync } from "node:fs";
 import type { Agent } from "../../agents/contract.ts";
 import { onPath } from "../callback-command.ts";

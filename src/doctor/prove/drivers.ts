@@ -1,7 +1,4 @@
-/**
- * The live proof of an agent, from its own folder (Agent.liveProof): the agents whose real CLI
- * `doctor --prove` can run against cpilot's model; the rest get the hook-level proof.
- */
+/** Agents whose real CLI `doctor --prove` can run against cpilot's model; the rest get the hook-level proof. */
 import type { Agent } from "../../agents/contract.ts";
 import type { LiveDriver } from "../../proof/live-driver.ts";
 

@@ -1,12 +1,8 @@
 /**
- * `cpilot doctor --prove <agent>` with the agent itself: its installed CLI runs headless in a
- * throwaway project (the proof's config, and the hooks `cpilot install <agent>` writes there),
- * with the person's HOME and so their real user settings, trust and version, against a
- * scripted model cpilot serves on 127.0.0.1. The model asks for three writes: one a check
- * fails, one a formatter rewrites, one the gate refuses; the proof then reads, in the requests
- * the model received, whether each result reached it. No tokens are spent: the endpoint is
- * cpilot's, and every proxy variable points at it too, so a request for any other host is
- * refused there (and reported).
+ * `doctor --prove` with the agent itself: its installed CLI runs headless in a throwaway project
+ * with the person's HOME (their settings, trust, version) against cpilot's scripted model on
+ * 127.0.0.1, which asks for three writes: one a check fails, one a formatter rewrites, one the gate
+ * refuses. Every proxy variable points at cpilot too, so nothing reaches another host.
  */
 import { spawn } from "node:child_process";
 import {
@@ -26,7 +22,7 @@ import type { LiveDriver } from "../../proof/live-driver.ts";
 import { type ScriptStep, startFakeModel } from "../../proof/model/server.ts";
 import { FAIL_MARK, GATE_MARK, PROOF_CONFIG, type ProofCheck, type ProofReport } from "../prove.ts";
 
-/** What the formatter makes of the second write: upper case, so its rewrite is recognised. */
+/** Upper case, so the formatter's rewrite is recognised. */
 const RESYNC_CONTENT = "cpilot proof resync\n";
 const RESYNC_MARK = "CPILOT PROOF RESYNC";
 const DEADLINE_MS = 240_000;
@@ -150,12 +146,7 @@ export async function proveLive(
   }
 }
 
-/**
- * A project that installs cpilot as an npm dependency gets hook commands through its
- * node_modules (the package's shim), not this binary's path: the throwaway project declares
- * the same dependency and borrows the real node_modules, so `install` writes, and the agent
- * runs, the command the person's own install wrote.
- */
+/** The throwaway project borrows the real node_modules, so the agent runs the command the person's install wrote. */
 function lendNpmInstall(root: string, project: string): void {
   let spec: unknown;
   try {
@@ -178,7 +169,7 @@ interface Ran {
   readonly timedOut: boolean;
 }
 
-/** The CLI in its own process group, stopped (with what it started) at the deadline. */
+/** Stopped with what it started at the deadline. */
 function runCli(
   bin: string,
   args: readonly string[],
@@ -231,7 +222,6 @@ function runGit(cwd: string): Promise<void> {
   });
 }
 
-/** The text from the line holding `mark` on. */
 function after(text: string, mark: string): string {
   const at = text.indexOf(mark);
   return text.slice(text.lastIndexOf("\n", at) + 1);
@@ -242,7 +232,7 @@ function firstLine(text: string): string {
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
 }
 
-/** The line of a CLI's stderr that says what went wrong: the first naming an error, else the last. */
+/** The first line naming an error, else the last. */
 function errorLine(stderr: string): string {
   const message = /"message":\s*"((?:[^"\\]|\\.)*)"/.exec(stderr)?.[1]; // a JSON error report
   if (message) return firstLine(message);

@@ -2,14 +2,12 @@ import { nameSlug } from "../../config/callback-name.ts";
 import { expandBraces } from "../scripts.ts";
 import type { CallbackSpec, Proposal } from "../spec.ts";
 
-/** What a migration read: the file it came from (null when there is none), callbacks, and what it left. */
 export interface Migration {
   readonly found: string | null;
   readonly proposals: Proposal[];
   readonly notes: string[];
 }
 
-/** A file-list template of a hook runner, replaced by the files cpilot passes ("$@"). */
 const FILE_TEMPLATES = /\{(?:staged_files|all_files|files|push_files|file)\}/g;
 
 /** A hook runner's command as a cpilot bash command: its file templates become "$@". */
@@ -19,20 +17,19 @@ export function withFiles(command: string): { run: string; takesFiles: boolean }
   return { run: command.replace(FILE_TEMPLATES, '"$@"').trim(), takesFiles };
 }
 
-/** A glob list (braces and all) as gitignore-style patterns. */
 export function globPatterns(glob: string | readonly string[]): string[] {
   const globs = typeof glob === "string" ? [glob] : [...glob];
   return [...new Set(globs.flatMap((g) => expandBraces(g.replace(/^\.\//, ""))))];
 }
 
-/** True when the command rewrites files (a formatter, --fix, --write). */
+/** A formatter, --fix, --write. */
 export function looksFixing(command: string): boolean {
   return /\s--(?:fix|write)\b|\bformat\b|\bfmt\b|\bprettier\b|\bblack\b|\bisort\b|\bgofmt\b|\brustfmt\b/.test(
     command,
   );
 }
 
-/** A callback name from a command or a hook's name: a slug, at most 40 characters. */
+/** A slug, at most 40 characters. */
 export function nameFrom(text: string): string {
   const slug = nameSlug(
     text
@@ -45,7 +42,6 @@ export function nameFrom(text: string): string {
   return /^[a-z0-9]/.test(slug) ? slug : `cb-${slug || "callback"}`;
 }
 
-/** A migrated callback with the defaults every migration shares. */
 export function migrated(
   name: string,
   pattern: string[],

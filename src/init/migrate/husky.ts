@@ -3,10 +3,7 @@ import type { Proposal } from "../spec.ts";
 import { type Migration, migrated, nameFrom } from "./_common.ts";
 import { fromLintStaged } from "./lint-staged.ts";
 
-/**
- * husky's .husky/pre-commit: `lint-staged` there brings in the lint-staged config; every
- * other command runs on the whole project, as husky runs it.
- */
+/** `lint-staged` there brings in the lint-staged config; every other command runs on the whole project. */
 export function fromHusky(p: ProjectFiles): Migration {
   const file = p.first(".husky/pre-commit");
   if (!file) return { found: null, proposals: [], notes: [] };

@@ -5,7 +5,6 @@ import { fromLefthook } from "./lefthook.ts";
 import { fromLintStaged } from "./lint-staged.ts";
 import { fromPreCommit } from "./pre-commit.ts";
 
-/** The hook runners `init --from` reads, by the name the flag takes. */
 export const SOURCES = {
   lefthook: fromLefthook,
   "lint-staged": fromLintStaged,
@@ -13,10 +12,8 @@ export const SOURCES = {
   husky: fromHusky,
 } as const;
 
-/** A name `init --from` takes. */
 export type MigrationSource = keyof typeof SOURCES;
 
-/** Turn a hook runner's config into a detection init can show and write. */
 export function migrate(
   source: MigrationSource,
   root: string,

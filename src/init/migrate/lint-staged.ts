@@ -19,10 +19,7 @@ const SCRIPT_FILES = [
   "lint-staged.config.ts",
 ];
 
-/**
- * lint-staged: one callback per glob; its commands run in turn, each given the files (as
- * lint-staged appends them). A glob without a slash matches anywhere, as in lint-staged.
- */
+/** One callback per glob, its commands in turn, each given the files; a glob without a slash matches anywhere. */
 export function fromLintStaged(p: ProjectFiles): Migration {
   const pkg = p.packageJson() as { "lint-staged"?: unknown };
   const file = p.first(...DATA_FILES);

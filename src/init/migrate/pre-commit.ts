@@ -3,7 +3,7 @@ import type { ProjectFiles } from "../project-files.ts";
 import type { Proposal } from "../spec.ts";
 import { type Migration, migrated, nameFrom } from "./_common.ts";
 
-/** pre-commit hook ids whose tool cpilot can run directly, and how. */
+/** Hook ids whose tool cpilot can run directly, and how. */
 const KNOWN: Record<string, { run: string; exts: string[] }> = {
   black: { run: "black --quiet {files}", exts: ["py", "pyi"] },
   ruff: { run: "ruff check --fix {files}", exts: ["py", "pyi"] },
@@ -26,7 +26,6 @@ const KNOWN: Record<string, { run: string; exts: string[] }> = {
   fmt: { run: "cargo fmt", exts: ["rs"] },
 };
 
-/** pre-commit's `types` words as extensions. */
 const TYPES: Record<string, string[]> = {
   python: ["py", "pyi"],
   pyi: ["pyi"],
@@ -44,7 +43,7 @@ const TYPES: Record<string, string[]> = {
   css: ["css"],
 };
 
-/** A pre-commit `files`/`exclude` regex as globs, for the simple shapes; null otherwise. */
+/** For the simple shapes; null otherwise. */
 export function regexToGlobs(regex: string): string[] | null {
   const r = regex.trim();
   let m = /^\^?([\w./-]+)\/$/.exec(r.replace(/\\\//g, "/"));
@@ -74,7 +73,7 @@ interface Hook {
   stages?: string[];
 }
 
-/** .pre-commit-config.yaml: known hook ids run their tool directly; local hooks run their entry. */
+/** Known hook ids run their tool directly; local hooks run their entry. */
 export function fromPreCommit(p: ProjectFiles): Migration {
   const file = p.first(".pre-commit-config.yaml", ".pre-commit-config.yml");
   if (!file) return { found: null, proposals: [], notes: [] };

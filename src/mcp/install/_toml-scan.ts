@@ -1,8 +1,4 @@
-/**
- * Just enough of a TOML reader to edit one table in place: it finds each table header and
- * each key/value statement (with the character range it spans, multi-line arrays and
- * strings included), so an edit can replace a few lines and leave every other byte alone.
- */
+/** Just enough TOML to edit one table in place, leaving every other byte alone. */
 export type Statement =
   | { kind: "header"; path: string[]; array: boolean; from: number; to: number }
   | { kind: "key"; path: string[]; table: string[]; from: number; to: number };
@@ -53,7 +49,7 @@ function readMultiline(text: string, i: number, quote: '"' | "'"): number {
   throw new TomlScanError("unterminated multi-line string");
 }
 
-/** Skip a string starting at i (on its quote); returns the index after it. */
+/** Returns the index after it. */
 function skipString(text: string, i: number): number {
   const q = text[i] as '"' | "'";
   if (text.startsWith(q.repeat(3), i)) return readMultiline(text, i + 3, q);
@@ -65,7 +61,7 @@ function skipSpaces(text: string, i: number): number {
   return i;
 }
 
-/** A dotted key starting at i: its parts, unquoted. */
+/** Parts unquoted. */
 function readKey(text: string, start: number): { path: string[]; next: number } {
   const path: string[] = [];
   let i = start;
@@ -92,7 +88,7 @@ function readKey(text: string, start: number): { path: string[]; next: number } 
   }
 }
 
-/** Index of the newline that ends the value starting at i (or the text's end). */
+/** The newline that ends the value (or the text's end). */
 function skipValue(text: string, i: number): number {
   let depth = 0;
   while (i < text.length) {
@@ -119,7 +115,7 @@ function lineEnd(text: string, i: number): number {
   return nl === -1 ? text.length : nl + 1;
 }
 
-/** Every header and key statement of a TOML text, in order. Throws TomlScanError. */
+/** Throws TomlScanError. */
 export function scanToml(text: string): Statement[] {
   const out: Statement[] = [];
   let table: string[] = [];
@@ -161,10 +157,7 @@ export function scanToml(text: string): Statement[] {
   return out;
 }
 
-/**
- * A TOML basic string's value. Its escapes are JSON's plus `\UXXXXXXXX` (and `\e`), which
- * JSON.parse does not know: those are turned into characters first.
- */
+/** JSON's escapes plus `\UXXXXXXXX` and `\e`, which JSON.parse does not know. */
 function basicString(quoted: string, line: number): string {
   const jsonish = quoted
     .replace(/\\U([0-9A-Fa-f]{8})/g, (_m, hex: string) => {

@@ -2,7 +2,6 @@ import { CpilotError } from "../../util/errors.ts";
 import { type Statement, scanToml, TomlScanError } from "./_toml-scan.ts";
 import type { EntryAction } from "./json-servers.ts";
 
-/** The entry cpilot writes: `[mcp_servers.<name>]` with command and args. */
 export interface TomlServer {
   readonly command: string;
   readonly args: readonly string[];
@@ -22,7 +21,7 @@ function scan(text: string, file: string): Statement[] {
   }
 }
 
-/** Refuse forms of our entry this editor does not rewrite (they would clash with a table). */
+/** They would clash with a table. */
 function assertNoOtherForm(statements: Statement[], name: string, file: string): void {
   const ours = ["mcp_servers", name];
   for (const s of statements) {
@@ -56,11 +55,7 @@ function lines(server: TomlServer): { command: string; args: string } {
   };
 }
 
-/**
- * Add or update `[mcp_servers.<name>]` in a Codex config.toml, touching only that table's
- * `command` and `args` lines (other keys in it, its subtables and the rest of the file stay
- * byte for byte). Returns the new text and what happened.
- */
+/** Only that table's `command` and `args` lines change; everything else stays byte for byte. */
 export function upsertTomlServer(
   text: string,
   name: string,
@@ -107,10 +102,7 @@ export function upsertTomlServer(
   return { text: out, action: out === text ? "unchanged" : "updated" };
 }
 
-/**
- * Remove `[mcp_servers.<name>]` and its subtables (from each header to its last key) and
- * nothing else. Comments and blank lines after the table's last key are left in place.
- */
+/** With its subtables, nothing else; comments and blanks after its last key stay. */
 export function removeTomlServer(
   text: string,
   name: string,

@@ -1,8 +1,4 @@
-/**
- * `cpilot install <agent> --mcp`: register `cpilot mcp` as an MCP server in an agent's
- * config, merging into what is there (other servers and settings stay), idempotent;
- * uninstall removes cpilot's entry only.
- */
+/** `cpilot install <agent> --mcp`: merged into what is there, idempotent; uninstall removes cpilot's entry only. */
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { AGENTS, agentNamed } from "../../agents/all-agents.ts";
@@ -12,24 +8,22 @@ import { CpilotError } from "../../util/errors.ts";
 import { removeTomlServer, upsertTomlServer } from "./codex-toml.ts";
 import { type EntryAction, removeJsonServer, upsertJsonServer } from "./json-servers.ts";
 
-/** The names of the agents whose MCP config cpilot can write. */
 export function mcpAgentNames(): string[] {
   return AGENTS.filter((agent) => agent.mcp !== null).map((agent) => agent.name);
 }
 
-/** The name of cpilot's entry in every agent's server list. */
 export const SERVER_NAME = "cpilot";
 
 export interface McpInstallOptions {
-  /** Project root: where the project-scoped files go (.mcp.json, .gemini/, .cursor/). */
+  /** Where the project-scoped files go. */
   readonly root: string;
-  /** The command the agent runs. Default: this binary when cpilot is the compiled binary, else "cpilot". */
+  /** Default: this binary when compiled, else "cpilot". */
   readonly command?: string;
-  /** Its arguments. Default: the agent's (`McpTarget.args`). */
+  /** Default: the agent's (`McpTarget.args`). */
   readonly args?: readonly string[];
-  /** Environment for CODEX_HOME / HOME lookups. Default process.env. */
+  /** For CODEX_HOME / HOME lookups. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** `--user`: the person's own config, where the agent has one (Codex's ~/.codex/config.toml). */
+  /** The person's own config, where the agent has one. */
   readonly user?: boolean;
 }
 
@@ -42,13 +36,13 @@ export interface McpInstallResult {
   readonly args: readonly string[];
 }
 
-/** True when this process is the compiled cpilot binary (not bun or node running the source). */
+/** Not bun or node running the source. */
 function isCompiled(execPath: string): boolean {
   const name = basename(execPath).toLowerCase();
   return !["bun", "bun.exe", "node", "node.exe", "deno", "deno.exe"].includes(name);
 }
 
-/** The agent called `name` and its MCP target; an error naming the agents that have one. */
+/** An error naming the agents that have one. */
 function mcpAgent(name: string): { agent: Agent; target: McpTarget } {
   const agent = agentNamed(name);
   if (agent?.mcp == null) {
@@ -60,7 +54,7 @@ function mcpAgent(name: string): { agent: Agent; target: McpTarget } {
   return { agent, target: agent.mcp };
 }
 
-/** The project's MCP config, or with `user` the person's own (an agent without one refuses). */
+/** With `user`, the person's own (an agent without one refuses). */
 function mcpConfigPath(agent: string, target: McpTarget, options: McpInstallOptions): string {
   const env = options.env ?? process.env;
   if (options.user !== true) return target.configPath(options.root, env);
@@ -83,9 +77,8 @@ function serverCommand(
 }
 
 /**
- * Add cpilot's MCP server to an agent's config: Claude Code `.mcp.json`, Gemini CLI
- * `.gemini/settings.json`, Cursor `.cursor/mcp.json`, Codex `.codex/config.toml` (all in
- * the project; Codex's `~/.codex/config.toml` with `user`). Running it twice changes nothing.
+ * Into the project's `.mcp.json`, `.gemini/settings.json`, `.cursor/mcp.json` or
+ * `.codex/config.toml` (Codex's `~/.codex/config.toml` with `user`). Idempotent.
  *
  * @example
  * installMcp("claude", { root: "/repo" });
@@ -133,13 +126,12 @@ export function uninstallMcp(name: string, options: McpInstallOptions): McpInsta
   return { agent, path, action, command, args };
 }
 
-/** The line for the person after the entry went in, from the agent; null when it has none. */
+/** null when the agent has none. */
 export function mcpInstallNote(result: McpInstallResult): string | null {
   if (result.action === "unchanged") return null;
   return agentNamed(result.agent)?.mcp?.installNote ?? null;
 }
 
-/** One line for people: what an install or uninstall did. */
 export function describeMcpResult(result: McpInstallResult): string {
   const what = `${result.command} ${result.args.join(" ")}`;
   switch (result.action) {

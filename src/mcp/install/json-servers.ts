@@ -3,7 +3,6 @@ import { dirname } from "node:path";
 import { writeFileAtomic } from "../../util/atomic-write.ts";
 import { CpilotError } from "../../util/errors.ts";
 
-/** What an install or uninstall did to one file. */
 export type EntryAction = "created" | "updated" | "unchanged" | "removed" | "absent";
 
 type Json = Record<string, unknown>;
@@ -52,10 +51,7 @@ function write(path: string, value: Json, indent: string | number): void {
   writeFileAtomic(path, `${JSON.stringify(value, null, indent)}\n`, { throughSymlink: true });
 }
 
-/**
- * Put `entry` under `mcpServers[name]` in a JSON settings file, keeping every other key and
- * server, and any extra keys the user added to this entry. Idempotent.
- */
+/** Keeps every other key and server, and keys the user added to this entry. Idempotent. */
 export function upsertJsonServer(path: string, name: string, entry: Json): EntryAction {
   const { value, indent, existed } = read(path);
   const all = servers(path, value);
@@ -66,10 +62,7 @@ export function upsertJsonServer(path: string, name: string, entry: Json): Entry
   return existed ? "updated" : "created";
 }
 
-/**
- * Remove `mcpServers[name]` and nothing else; an `mcpServers` left empty goes too, and a
- * file left as `{}` is deleted (it held only cpilot's entry).
- */
+/** An emptied `mcpServers` goes too, and a file left as `{}` is deleted (it held only cpilot's entry). */
 export function removeJsonServer(path: string, name: string): EntryAction {
   if (!existsSync(path)) return "absent";
   const { value, indent } = read(path);

@@ -7,7 +7,7 @@ import { renderTable } from "../../ui/table.ts";
 import type { ProjectState } from "../project.ts";
 import type { ToolContext } from "../tool-context.ts";
 
-/** Names of the callbacks that live in callbacks.managed.json (tools may change those). */
+/** Tools may change those. */
 export function managedNames(root: string): Set<string> {
   try {
     return new Set(
@@ -20,7 +20,7 @@ export function managedNames(root: string): Set<string> {
   }
 }
 
-/** Why callback tools cannot work on this project state, or null when they can. */
+/** null when they can. */
 export function unusable(state: ProjectState): string | null {
   if (state.kind === "none") {
     return "Cannot use callbacks here: the project has no callbacks.config.ts\nhint: ask the user to run `cpilot init`";
@@ -30,7 +30,6 @@ export function unusable(state: ProjectState): string | null {
   return null;
 }
 
-/** callback_list: the callbacks table with each one's enabled state here. */
 export function registerCallbackList(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "callback_list",
@@ -78,7 +77,7 @@ export function registerCallbackList(server: McpServer, ctx: ToolContext): void 
   );
 }
 
-/** The proposals waiting for the person, one line each; [] when none (or unreadable). */
+/** [] when none (or unreadable). */
 function pendingLines(root: string): string[] {
   let proposals: ReturnType<typeof readProposals>;
   try {

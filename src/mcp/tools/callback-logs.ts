@@ -8,11 +8,10 @@ import type { ToolContext } from "../tool-context.ts";
 
 const DEFAULT_LINES = 100;
 const MAX_LINES = 500;
-/** Bytes read from the end of a log at most. */
 const MAX_BYTES = 128 * 1024;
 const LINE_CHARS = 500;
 
-/** The last `lines` lines of a file, reading at most MAX_BYTES from its end. */
+/** Reading at most MAX_BYTES from its end. */
 export function logTail(fd: number, lines: number): { lines: string[]; total: number | null } {
   try {
     const size = fstatSync(fd).size;
@@ -32,7 +31,6 @@ export function logTail(fd: number, lines: number): { lines: string[]; total: nu
   }
 }
 
-/** callback_logs: one run's output (its last lines), or the recent runs. */
 export function registerCallbackLogs(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "callback_logs",

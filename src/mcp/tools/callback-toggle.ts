@@ -4,10 +4,7 @@ import { isActive, readToggles } from "../../config/state.ts";
 import type { ToolContext } from "../tool-context.ts";
 import { unusable } from "./callback-list.ts";
 
-/**
- * callback_toggle: pause or resume callbacks for this agent session only. The person's
- * commits, CI and hooks still run them: the pause lives in this server's memory.
- */
+/** For this agent session only: the person's commits, CI and hooks still run them. */
 export function registerCallbackToggle(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "callback_toggle",

@@ -76,7 +76,7 @@ const KEYS: Record<keyof CallbackFields, keyof ManagedCallback> = {
   enabled: "enabled",
 };
 
-/** Apply the given fields to a stored callback: a value sets the key, null removes it. */
+/** A value sets the key, null removes it. */
 function merge(base: Record<string, unknown>, input: CallbackFields): Record<string, unknown> {
   const next = { ...base };
   for (const [field, key] of Object.entries(KEYS) as [keyof CallbackFields, string][]) {
@@ -131,10 +131,7 @@ function editScript(
 const PENDING =
   "It does not run until the person approves it: they run `cpilot approve NAME` (or accept the change to callbacks.managed.json in review).";
 
-/**
- * callback_upsert: propose a callback to create, change or delete. A proposal waits in
- * callbacks.managed.json's `proposed` list and runs nowhere until the person approves it.
- */
+/** A proposal runs nowhere until the person approves it. */
 export function registerCallbackUpsert(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "callback_upsert",

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { applyUpdates, projectContext, renderReport, summarize } from "../../context/index.ts";
 import type { ToolContext } from "../tool-context.ts";
 
-/** context_update: apply `<context-update>` blocks to the project's markdown memory files. */
 export function registerContextUpdate(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "context_update",

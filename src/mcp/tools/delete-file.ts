@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ToolContext } from "../tool-context.ts";
 
-/** delete_file: remove one file; callbacks matching it run (a deletion is an edit too). */
+/** A deletion is an edit too: callbacks matching it run. */
 export function registerDeleteFile(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "delete_file",

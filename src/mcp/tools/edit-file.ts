@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ToolContext } from "../tool-context.ts";
 
-/** edit_file: replace exact text; callbacks run before the result, with formatter resync. */
+/** Callbacks run before the result, with formatter resync. */
 export function registerEditFile(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "edit_file",

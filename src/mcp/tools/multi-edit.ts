@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ToolContext } from "../tool-context.ts";
 
-/** multi_edit: several exact edits to one file, all or nothing. */
+/** All or nothing. */
 export function registerMultiEdit(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "multi_edit",

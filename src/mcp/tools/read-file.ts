@@ -7,11 +7,10 @@ import { openTargetAt, readFileIn, realFolder } from "../../util/contained-write
 import { decodeText, MAX_TEXT_BYTES } from "../text-file.ts";
 import type { ToolContext } from "../tool-context.ts";
 
-/** Lines returned when no limit is given. */
 export const DEFAULT_READ_LINES = 2000;
 const MAX_LINE_CHARS = 2000;
 
-/** Lines numbered as agents expect (`cat -n`): `     1\t<line>`. */
+/** `     1\t<line>`, as agents expect (`cat -n`). */
 export function formatRead(text: string, offset: number, limit: number): string {
   if (text === "") return "(empty file)";
   const lines = text.split("\n");

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ToolContext } from "../tool-context.ts";
 
-/** write_file: create or replace a whole file; the project's callbacks run before the result. */
+/** The project's callbacks run before the result. */
 export function registerWriteFile(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "write_file",

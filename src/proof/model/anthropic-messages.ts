@@ -1,7 +1,6 @@
 /**
- * The Anthropic Messages API shape (Claude Code): POST /v1/messages, streamed or not. The
- * scripted step is the number of assistant messages in the request; a request without tools
- * (a title, a quota probe) is a side request and gets a plain "ok".
+ * Claude Code's API. The scripted step is the number of assistant messages in the request;
+ * a request without tools (a title, a quota probe) is a side request and gets a plain "ok".
  */
 import type { ServerResponse } from "node:http";
 import { type ApiShape, type ScriptStep, sendEvents, sendJson } from "./server.ts";
@@ -32,13 +31,11 @@ export const anthropicMessages: ApiShape = (request, script, res) => {
   return side ? "side" : "turn";
 };
 
-/** The assistant messages of a request, in order (the model's earlier turns). */
 export function assistantMessages(body: unknown): { role: string; content: unknown }[] {
   const messages = (body as MessagesBody | undefined)?.messages ?? [];
   return messages.filter((m) => m.role === "assistant");
 }
 
-/** What the model was given after its `turn`-th answer (0-based), in a request's messages. */
 export function messagesAfterTurn(body: unknown, turn: number): unknown[] {
   const messages = (body as MessagesBody | undefined)?.messages ?? [];
   let seen = -1;

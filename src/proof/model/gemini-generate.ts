@@ -1,7 +1,6 @@
 /**
- * The Gemini API shape (Gemini CLI): POST .../models/<model>:generateContent or
- * :streamGenerateContent (server-sent events). The scripted step is the number of model turns
- * in the request; a request without tools (routing, next-speaker checks) is a side request.
+ * Gemini CLI's API, plain or server-sent events. The scripted step is the number of model
+ * turns; a request without tools (routing, next-speaker checks) is a side request.
  */
 import type { ApiShape, ScriptStep } from "./server.ts";
 import { sendEvents, sendJson } from "./server.ts";
@@ -36,7 +35,6 @@ function modelTurns(body: unknown): number {
     .length;
 }
 
-/** What the model was given after its `turn`-th answer (0-based). */
 export function contentsAfterTurn(body: unknown, turn: number): unknown[] {
   const contents = (body as GenerateBody | undefined)?.contents ?? [];
   let seen = -1;

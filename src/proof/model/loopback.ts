@@ -1,22 +1,16 @@
 /**
- * A server on 127.0.0.1 that refuses to tunnel: the fake model of `doctor --prove` and the
- * tests' fake APIs listen this way, so an agent that treats them as its proxy cannot reach
- * another host through them.
+ * A server on 127.0.0.1 that refuses to tunnel, so an agent that treats it as its proxy
+ * cannot reach another host through it.
  */
 import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface Loopback {
-  /** `http://127.0.0.1:<port>` */
   readonly url: string;
   readonly port: number;
   close(): Promise<void>;
 }
 
-/**
- * Listen on a free port of 127.0.0.1. A CONNECT request (a tunnel to another host) is told
- * to `refused`, then answered 403.
- */
 export async function listenOnLoopback(
   server: Server,
   refused: (req: IncomingMessage) => void,
@@ -41,7 +35,7 @@ export async function listenOnLoopback(
   };
 }
 
-/** A request's body as UTF-8 text (whole, not cut inside a character). */
+/** Whole, so a character is never cut in two. */
 export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];

@@ -1,14 +1,12 @@
 /**
- * The OpenAI Chat Completions shape (Qwen Code, Copilot CLI, OpenCode): POST
- * .../chat/completions, streamed or not. The scripted step is the number of assistant turns in
- * the request; a request without tools (a title, a summary) is a side request.
+ * Chat Completions (Qwen Code, Copilot CLI, OpenCode). The scripted step is the number of
+ * assistant turns; a request without tools (a title, a summary) is a side request.
  */
 import type { ApiShape, ScriptStep } from "./server.ts";
 import { sendEvents, sendJson } from "./server.ts";
 
 type Message = { role?: string; content?: unknown; tool_calls?: unknown };
 
-/** A chat-completions agent's write tool and its argument names. */
 export function openaiChat(tool: string, pathArg: string, contentArg: string): ApiShape {
   return (request, script, res) => {
     if (request.method === "GET" && /\/models$/.test(request.path)) {
@@ -69,13 +67,11 @@ export function openaiChat(tool: string, pathArg: string, contentArg: string): A
   };
 }
 
-/** How many assistant turns a request's history holds. */
 export function assistantTurns(body: unknown): number {
   const messages = ((body as { messages?: Message[] } | undefined)?.messages ?? []) as Message[];
   return messages.filter((m) => m.role === "assistant").length;
 }
 
-/** What the model was given after its `turn`-th answer (0-based). */
 export function messagesAfter(body: unknown, turn: number): unknown[] {
   const messages = ((body as { messages?: Message[] } | undefined)?.messages ?? []) as Message[];
   let seen = -1;

@@ -1,14 +1,12 @@
 /**
- * The OpenAI Responses API shape (Codex CLI): POST .../responses, answered as server-sent
- * events (Codex streams). A write is Codex's `apply_patch` as a freeform (custom) tool call
- * with an `*** Add File:` patch, which is what Codex offers gpt-5.5. The scripted step is the
- * number of assistant turns in the request's `input`; a request without tools is a side one.
+ * The Responses API (Codex CLI), always streamed. A write is `apply_patch` as a freeform
+ * tool call with an `*** Add File:` patch, which is what Codex offers gpt-5.5.
  */
 import { type ApiShape, type ScriptStep, sendEvents, sendJson } from "./server.ts";
 
 type Item = { role?: string; type?: string };
 
-/** Items the model itself produced: consecutive ones are one turn. */
+/** Consecutive items the model produced are one turn. */
 const isAssistant = (item: Item): boolean =>
   item.role === "assistant" ||
   item.type === "function_call" ||
@@ -59,7 +57,6 @@ export const openaiResponses: ApiShape = (request, script, res) => {
   return turn ? "turn" : "side";
 };
 
-/** A patch that adds `path` with `content` (each line `+`-prefixed). */
 function addFilePatch(path: string, content: string): string {
   const lines = content.endsWith("\n") ? content.slice(0, -1).split("\n") : content.split("\n");
   return `*** Begin Patch\n*** Add File: ${path}\n${lines.map((l) => `+${l}`).join("\n")}\n*** End Patch\n`;
@@ -70,7 +67,6 @@ function inputOf(body: unknown): Item[] {
   return Array.isArray(input) ? (input as Item[]) : [];
 }
 
-/** How many assistant turns a request's input holds. */
 export function assistantTurnsIn(body: unknown): number {
   let turns = 0;
   let inAssistant = false;
@@ -82,7 +78,6 @@ export function assistantTurnsIn(body: unknown): number {
   return turns;
 }
 
-/** What the model was given after its `turn`-th answer (0-based). */
 export function inputAfterTurn(body: unknown, turn: number): unknown[] {
   const input = inputOf(body);
   let seen = -1;

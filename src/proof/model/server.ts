@@ -1,17 +1,14 @@
 /**
- * The model cpilot serves on 127.0.0.1 for `doctor --prove`: a scripted session in one API's
- * shape (see the files beside this one), which records every request body so the proof can
- * read what the model received. It is also the agent's HTTP(S) proxy: a request for any other
- * host reaches it instead, is refused and counted, so nothing leaves the machine.
- * Request headers are never kept: they may carry the person's real credentials.
+ * The scripted model of `doctor --prove`, recording every request body. It is also the
+ * agent's proxy: a request for another host is refused and counted, so nothing leaves the
+ * machine. Headers are never kept: they may carry the person's real credentials.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback, readBody } from "./loopback.ts";
 
-/** One step of the scripted session: write a file, or say that it is done. */
 export type ScriptStep = { write: string; content: string } | { done: string };
 
-/** One API shape: answers a request from the script, or says it is not its path (null). */
+/** null when the request is not for this shape's path. */
 export type ApiShape = (
   request: { method: string; path: string; body: unknown },
   script: readonly ScriptStep[],
@@ -25,12 +22,10 @@ export interface RecordedBody {
 }
 
 export interface FakeModel {
-  /** `http://127.0.0.1:<port>` */
   readonly url: string;
   readonly port: number;
-  /** Every request for the model, in order. */
   readonly requests: RecordedBody[];
-  /** Requests for other hosts that reached the proxy (refused). */
+  /** Requests for other hosts (refused). */
   readonly escapes: string[];
   close(): Promise<void>;
 }
@@ -74,7 +69,6 @@ export function sendJson(res: ServerResponse, status: number, data: unknown): vo
   res.end(JSON.stringify(data));
 }
 
-/** Server-sent events: `event:` lines when named, `data:` JSON each. */
 export function sendEvents(
   res: ServerResponse,
   events: readonly { event?: string; data: unknown }[],
@@ -97,7 +91,7 @@ function parseJson(raw: string): unknown {
   }
 }
 
-/** Keys whose values are labels of the API, not text the model reads. */
+/** Labels of the API, not text the model reads. */
 const LABELS = new Set([
   "role",
   "type",
@@ -109,7 +103,6 @@ const LABELS = new Set([
   "status",
 ]);
 
-/** Every string inside a JSON value but its labels, joined by newlines (what the model read). */
 export function stringsIn(value: unknown): string {
   const out: string[] = [];
   const walk = (v: unknown): void => {

@@ -1,8 +1,4 @@
-/**
- * One request of the mod, as text, answered as the reply's JSON: the project's config is
- * found from the file's folder and loaded within the request's budget, and anything that
- * fails on the way is a reply that leaves the call as written.
- */
+/** Answers one request of the mod; anything that fails on the way leaves the call as written. */
 import { resolve } from "node:path";
 import { loadProjectConfigSupervised } from "../../../config/supervised-load.ts";
 import {
@@ -12,10 +8,9 @@ import {
   parseFormatRequest,
 } from "./format-call.ts";
 
-/** The longest one answer may take, whatever a request asks: under the 10 s after which Claude Code skips a hook. */
+/** Under the 10 s after which Claude Code skips a hook, whatever a request asks. */
 export const FORMAT_BUDGET_MS = 8_000;
 
-/** The reply to the mod's request `text`, for a session in `cwd`. */
 export async function answerFormatRequest(text: string, cwd: string): Promise<FormatReply> {
   let value: unknown;
   try {

@@ -1,7 +1,4 @@
-/**
- * What a file would hold after Claude Code ran the model's Write or Edit on it, worked out in
- * memory: the mod formats that text before the call is recorded or run.
- */
+/** What a file would hold after Claude Code ran a Write or Edit, worked out in memory. */
 
 /** A Write's or an Edit's arguments as the model gave them (Claude Code's tool schema). */
 export interface FileCall {
@@ -10,10 +7,9 @@ export interface FileCall {
 }
 
 /**
- * The file's text after the call, or null when Claude Code would refuse the call as given
- * (an Edit whose `old_string` is missing, empty or found more than once without
- * `replace_all`, or arguments of the wrong shape): such a call is left for Claude Code to
- * refuse in its own words. `current` is the file's text now, null when it does not exist.
+ * null when Claude Code would refuse the call (an Edit whose `old_string` is missing, empty
+ * or not unique without `replace_all`; wrong shapes): left for it to refuse in its own words.
+ * `current`: null when the file does not exist.
  */
 export function textAfterCall(call: FileCall, current: string | null): string | null {
   const { input } = call;

@@ -1,21 +1,14 @@
-/**
- * An Edit that turns one text into another, as the model could have written it: whole lines,
- * its `old_string` found exactly once in the text before. The mod replaces the model's own
- * Edit with it when formatting changed what the Edit would have left.
- */
+/** An Edit that replaces the model's own when formatting changed what it would leave: whole lines, its `old_string` unique. */
 
-/** The replacement: `old_string` occurs once in the text before; `new_string` takes its place. */
 export interface DerivedEdit {
   readonly old_string: string;
   readonly new_string: string;
 }
 
-/** Start of the line holding `at` (the index just after the previous newline). */
 function lineStart(text: string, at: number): number {
   return at <= 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1;
 }
 
-/** End of the line holding the character before `at`, its newline included. */
 function lineEnd(text: string, at: number): number {
   if (at <= 0) return Math.min(text.length, text.indexOf("\n") + 1 || text.length);
   if (text[at - 1] === "\n") return at;
@@ -28,11 +21,7 @@ function occursOnce(text: string, part: string): boolean {
   return first !== -1 && text.indexOf(part, first + 1) === -1;
 }
 
-/**
- * The smallest whole-line Edit from `before` to `after` whose `old_string` is unique in
- * `before`, grown a line at a time on each side until it is; null when the texts are equal
- * or no such Edit exists (an empty `before`, which only a Write can fill).
- */
+/** Grown a line at a time on each side until unique; null when equal or impossible (an empty `before`). */
 export function deriveEdit(before: string, after: string): DerivedEdit | null {
   if (before === after || before === "") return null;
   let prefix = 0;

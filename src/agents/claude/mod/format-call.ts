@@ -1,8 +1,7 @@
 /**
- * The answer to the Claude Code mod's call before a Write or Edit is recorded or run: the
- * model's arguments with the file as the project's fixers would leave it, or why they stay
- * as the model wrote them. Anything cpilot cannot decide leaves them as they are: the hooks
- * still check and resync the edit after it runs.
+ * The Claude Code mod's call before a Write or Edit runs: the arguments with the file as
+ * the project's fixers would leave it. Anything undecidable leaves them as they are: the
+ * hooks still check the edit after it runs.
  */
 import { existsSync, statSync } from "node:fs";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
@@ -14,9 +13,7 @@ import { claudeProtocol } from "../protocol.ts";
 import { type FileCall, textAfterCall } from "./apply-call.ts";
 import { deriveEdit } from "./derive-edit.ts";
 
-/** What the mod sends (the call and the calls before it in the same response), and the session's folder. */
 export interface FormatRequest {
-  /** The folder Claude Code runs the call in: the mod's process starts there. */
   readonly cwd: string;
   readonly call: FileCall;
   /** Earlier Writes and Edits of the same response, as they will run (already rewritten). */
@@ -28,10 +25,9 @@ export type FormatReply =
   | { readonly input: Record<string, unknown>; readonly fixers: readonly string[] }
   | { readonly why: string };
 
-/** Files past this are left as written: the fixers' copy and the Edit's search stay cheap. */
+/** Past this a file is left as written: the fixers' copy and the Edit's search stay cheap. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-/** The request as the mod sent it, or null when it is not one. */
 export function parseFormatRequest(value: unknown, cwd: string): FormatRequest | null {
   if (typeof value !== "object" || value === null) return null;
   const { call, earlier } = value as Record<string, unknown>;
@@ -48,21 +44,20 @@ export function parseFormatRequest(value: unknown, cwd: string): FormatRequest |
   return { cwd, call: parsed, earlier: before as FileCall[] };
 }
 
-/** The file a call names, absolute; null when it names none. */
 function targetOf(call: FileCall, cwd: string): string | null {
   const path = call.input.file_path;
   if (typeof path !== "string" || path === "" || path.includes("\0")) return null;
   return resolve(cwd, path);
 }
 
-/** The nearest folder of `file` that exists: where its config is looked for. */
+/** Where its config is looked for. */
 export function existingFolderOf(file: string): string {
   let dir = dirname(file);
   while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;
 }
 
-/** The file's text now: null when it does not exist; undefined when it cannot be used. */
+/** null: does not exist; undefined: cannot be used. */
 function currentText(file: string): string | null | undefined {
   if (!existsSync(file)) return null;
   if (!statSync(file).isFile()) return undefined;
@@ -72,11 +67,7 @@ function currentText(file: string): string | null | undefined {
   return Buffer.from(text, "utf8").equals(bytes) ? text : undefined;
 }
 
-/**
- * Format the call's result with `config`'s fixers and rewrite the call to produce it. The
- * gate decides first, as it will in the PreToolUse hook: a write it would refuse or change
- * is never touched here.
- */
+/** The gate decides first, as the PreToolUse hook will: a write it would refuse or change is never touched. */
 export async function formatCall(
   request: FormatRequest,
   config: ResolvedConfig,
@@ -85,7 +76,7 @@ export async function formatCall(
   const { call, cwd } = request;
   const file = targetOf(call, cwd);
   if (file === null) return { why: "the call names no file" };
-  // Most calls in most projects meet no fixer: they are answered before the gate is loaded.
+  // Most calls meet no fixer: answered before the gate loads.
   const asSeen = relative(config.root, file).split(sep).join("/");
   if (fixersOf(config, asSeen).length === 0) return { why: "no fixer matches the file" };
   const { evaluateWrite } = await import("../../../gate/evaluate.ts");

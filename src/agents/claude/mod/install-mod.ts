@@ -1,9 +1,7 @@
 /**
- * `cpilot install claude --mod`: the format-on-save mod for the person's Claude Code sessions.
- * Claude Code loads no plugin from a project's settings alone, and a project's
- * `.claude/skills/` only once the folder is trusted (never in `-p` mode), so the plugin goes
- * to the person's Claude Code folder and its path into `CLAUDE_CODE_PLUGIN_DIRS` in their
- * user settings' `env`. In a project without a fixer it answers at once and changes nothing.
+ * `cpilot install claude --mod`. Claude Code loads no plugin from project settings alone,
+ * so the plugin goes to the person's Claude Code folder and its path into
+ * `CLAUDE_CODE_PLUGIN_DIRS` in their user settings' `env`.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
@@ -14,15 +12,14 @@ import { claudeConfigDir, compareVersions } from "../protocol.ts";
 import { readSettings, writeSettings } from "../settings-file.ts";
 import { MOD_NAME, writeModPlugin } from "./plugin.ts";
 
-/** The settings variable Claude Code reads plugin folders from, one list joined by the path delimiter. */
+/** Joined by the path delimiter. */
 export const PLUGIN_DIRS_VAR = "CLAUDE_CODE_PLUGIN_DIRS";
 
-/** Where the installed mod lives: in the person's Claude Code folder, outside any project. */
+/** Outside any project. */
 export function installedModDir(home: string, env: NodeJS.ProcessEnv): string {
   return join(claudeConfigDir(home, env), MOD_NAME);
 }
 
-/** The plugin folders the person's Claude Code settings name, and their `env` block. */
 export function pluginDirs(settings: JsonObject): { env: JsonObject; dirs: string[] } {
   const env = settings.env;
   const block: JsonObject =
@@ -35,7 +32,7 @@ export function pluginDirs(settings: JsonObject): { env: JsonObject; dirs: strin
   return { env: block, dirs };
 }
 
-/** True when `dir` holds cpilot's plugin (never remove a folder someone else put there). */
+/** Never remove a folder someone else put there. */
 export function holdsOurPlugin(dir: string): boolean {
   try {
     const manifest = JSON.parse(readFileSync(join(dir, ".claude-plugin", "plugin.json"), "utf8"));
@@ -45,7 +42,6 @@ export function holdsOurPlugin(dir: string): boolean {
   }
 }
 
-/** Add (or take out) the mod; the lines say what changed. */
 export function installMod(action: "install" | "uninstall", request: InstallRequest): string[] {
   const dir = installedModDir(request.home, request.env);
   const path = join(claudeConfigDir(request.home, request.env), "settings.json");

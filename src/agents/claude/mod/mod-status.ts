@@ -1,7 +1,6 @@
 /**
- * doctor's look at `install claude --mod`: the mod fails open silently (Claude Code runs
- * the model's call as written when the mod is missing or cannot start cpilot), so only a
- * look at what is installed tells whether it formats anything.
+ * doctor's look at the mod, which fails open silently (Claude Code runs the call as written when it
+ * cannot start cpilot), so only a look at what is installed tells whether it formats anything.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,7 +15,7 @@ import { modFiles } from "./plugin.ts";
 const NAME = "format-on-save mod";
 const AGAIN = "run `cpilot install claude --mod` again";
 
-/** The mod's state, or nothing when it is not installed (neither its folder nor its entry). */
+/** Nothing when it is not installed. */
 export function claudeModStatus(home: string, env: NodeJS.ProcessEnv): AddOnCheck[] {
   const dir = installedModDir(home, env);
   const settings = join(claudeConfigDir(home, env), "settings.json");
@@ -54,7 +53,6 @@ export function claudeModStatus(home: string, env: NodeJS.ProcessEnv): AddOnChec
   ];
 }
 
-/** True when the folder holds what this cpilot would write there now. */
 function sameFiles(dir: string): boolean {
   for (const [rel, text] of Object.entries(modFiles(selfArgv()))) {
     try {

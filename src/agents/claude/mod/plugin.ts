@@ -1,8 +1,6 @@
 /**
- * The Claude Code plugin folder that carries cpilot's mod: a manifest, `hooks/hooks.json`
- * naming the hooks module, and the module. `cpilot run -- claude` writes it to the session's
- * temp folder and passes it with `--plugin-dir`; `install claude --mod` writes it where
- * Claude Code loads a project's plugins.
+ * The plugin folder carrying cpilot's mod: `cpilot run -- claude` passes it with
+ * `--plugin-dir`; `install claude --mod` writes it where Claude Code loads plugins.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -11,13 +9,11 @@ import { writeFileAtomic } from "../../../util/atomic-write.ts";
 import { VERSION } from "../../../version.ts";
 import { registerSource } from "./register-source.ts";
 
-/** The plugin's name, as Claude Code lists it. */
 export const MOD_NAME = "cpilot-format";
 
 /** The longest the mod waits for cpilot on one call before it lets the call through. */
 export const MOD_BUDGET_MS = 8_000;
 
-/** The plugin's files, by path relative to its folder. */
 export function modFiles(argv: readonly string[]): Record<string, string> {
   const manifest = {
     name: MOD_NAME,
@@ -33,7 +29,7 @@ export function modFiles(argv: readonly string[]): Record<string, string> {
   };
 }
 
-/** Write the plugin into `dir` (made when missing); each file replaced whole. */
+/** Each file replaced whole. */
 export function writeModPlugin(dir: string, argv: readonly string[] = selfArgv()): void {
   for (const [rel, text] of Object.entries(modFiles(argv))) {
     const path = join(dir, rel);

@@ -1,13 +1,10 @@
 /**
- * The source of the mod's hooks module (hooks/register.ts), which Claude Code loads in its own
- * process. It holds each Write and Edit the model streams until the call's arguments are
- * whole, asks cpilot for them formatted, and lets the formatted ones through in their place,
- * so the model's own call holds the text the file will hold. It passes every call through as
- * the model wrote it when cpilot does not answer, answers late or cannot be started: the
- * hooks check the edit after it runs either way.
+ * The mod's hooks module, run inside Claude Code: it holds each Write and Edit the model
+ * streams until its arguments are whole, asks cpilot to format them, and lets the result
+ * through in their place. Whenever cpilot fails or is late the call passes as written:
+ * the hooks check the edit after it runs either way.
  */
 
-/** The hooks module for a cpilot started as `argv` (its `_format-call` child answers). */
 export function registerSource(argv: readonly string[], budgetMs: number): string {
   return `// cpilot's format-on-save for Claude Code, written by cpilot: rewrite it with cpilot, not by hand.
 // A Write or Edit the model streams is held until its arguments are whole, then cpilot

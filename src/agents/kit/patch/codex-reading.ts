@@ -2,30 +2,21 @@ import { rustLines, rustTrim, rustTrimEnd } from "./_rust-text.ts";
 import type { PatchFile, PatchReading } from "./patch-file.ts";
 
 /**
- * A patch as Codex CLI 0.169 reads it (its apply-patch parser; the rules below were taken
- * from its source and pinned down against the binary by tests/agents/kit/patch/), so the
- * gate checks the files Codex will write and no others:
+ * A patch as Codex CLI 0.169 reads it (pinned against the binary by
+ * tests/agents/kit/patch/), so the gate checks the files Codex will write and no others:
  *
- * - the whole text is trimmed (Rust's whitespace: no-break and other Unicode spaces too, not
- *   a BOM), then split into lines (`\n`, or `\r\n`);
- * - the first line, trimmed, must be `*** Begin Patch` and the last, trimmed,
- *   `*** End Patch`; or the first is exactly `<<EOF`, `<<'EOF'` or `<<"EOF"`, the last ends
- *   with `EOF`, and the lines between are such a patch;
- * - where a section is due, a line that trims to `*** End Patch` ends the patch, and only
- *   blank lines may follow it;
- * - a section header is a line that, trimmed, starts with `*** Add File: `,
- *   `*** Delete File: ` or `*** Update File: ` (one space after the colon); the path is the
- *   rest of the trimmed line, so it may start with spaces and never ends with one;
- * - `*** Move to: ` counts only on the line right after an Update header, with nothing
- *   before it; its path keeps the spaces after the marker and loses those at the end;
- * - when it writes, Codex drops every tab and carriage return from a path (`.e\tnv` is
- *   `.env`), so the paths read here have none;
- * - an Add section's lines start with `+`; an Update section's chunks run until a line
- *   that, without its trailing spaces, is a header or `*** End Patch`; anything else where
- *   a header is due makes the whole patch invalid, and Codex writes nothing.
+ * - the whole text is trimmed (Rust's whitespace, not a BOM), split at `\n` or `\r\n`;
+ * - first line trimmed `*** Begin Patch`, last `*** End Patch`; or a `<<EOF` / `<<'EOF'` /
+ *   `<<"EOF"` first line, a last ending with `EOF`, and such a patch between;
+ * - where a section is due, a line trimming to `*** End Patch` ends it; only blanks may follow;
+ * - a header trimmed starts with `*** Add File: `, `*** Delete File: ` or
+ *   `*** Update File: `; the path is the rest of the trimmed line;
+ * - `*** Move to: ` counts only right after an Update header; its path loses trailing spaces;
+ * - Codex drops every tab and CR from a path when it writes (`.e\tnv` is `.env`);
+ * - an Add section's lines start with `+`; Update chunks run until a header or End line
+ *   (trailing spaces aside); anything else where a header is due voids the whole patch.
  *
- * `lines` and each file's `span` (its lines, `[start, end)`) let a caller rewrite one
- * section in place.
+ * `lines` and each file's `span` (`[start, end)`) let a caller rewrite one section in place.
  */
 export interface CodexPatchLayout {
   readonly lines: readonly string[];
@@ -48,7 +39,6 @@ export function readCodexPatch(text: string): PatchReading {
   return read.ok ? { ok: true, files: read.files } : read;
 }
 
-/** {@link readCodexPatch} with where each file's section is (see CodexPatchLayout). */
 export function readCodexPatchLayout(
   text: string,
 ): (PatchReading & { ok: false }) | { ok: true; files: PatchFile[]; layout: CodexPatchLayout } {
@@ -75,7 +65,6 @@ export function readCodexPatchLayout(
   }
 }
 
-/** The indices of the Begin and End lines. */
 function bounds(lines: readonly string[]): [number, number] {
   if (strictBounds(lines, 0, lines.length - 1)) return [0, lines.length - 1];
   const first = lines[0];
@@ -98,7 +87,7 @@ function strictBounds(lines: readonly string[], first: number, last: number): bo
   );
 }
 
-/** Read the section starting at `start` into `files`; returns the index after it. */
+/** Returns the index after it. */
 function readSection(lines: readonly string[], start: number, end: number, files: PatchFile[]) {
   const header = rustTrim(lines[start] as string);
   if (header.startsWith(ADD)) {
@@ -146,16 +135,15 @@ function readSection(lines: readonly string[], start: number, end: number, files
   throw new Invalid(`'${header}' is not a valid hunk header`);
 }
 
-/** The path Codex writes for one named in a patch: without tabs and carriage returns. */
 const written = (path: string): string => path.replace(/[\t\r]/g, "");
 
-/** A line that ends an Update section's chunks: a header or the end, trailing spaces aside. */
+/** A header or the end, trailing spaces aside. */
 function endsChunks(line: string): boolean {
   const t = rustTrimEnd(line);
   return t === END || t.startsWith(ADD) || t.startsWith(DELETE) || t.startsWith(UPDATE);
 }
 
-/** One `@@` chunk of an Update section; returns the index after it. */
+/** Returns the index after it. */
 function readChunk(lines: readonly string[], start: number, end: number, first: boolean) {
   let i = start;
   const head = lines[i] as string;

@@ -1,20 +1,15 @@
 import type { PatchFile, PatchReading } from "./patch-file.ts";
 
 /**
- * A patch as OpenCode's apply_patch tool reads it, so the gate checks the files OpenCode
- * will write and no others:
+ * A patch as OpenCode's apply_patch reads it, so the gate checks the files it will write:
  *
- * - the text is trimmed (JavaScript's whitespace, a BOM included); a `<<EOF … EOF` wrapper
- *   (optionally `cat <<'EOF'`) around all of it is removed; lines are split at `\n` only;
- * - the patch is what lies between the first line that trims to `*** Begin Patch` and the
- *   first that trims to `*** End Patch`;
- * - a header is a line that starts (no space before) with `*** Add File:`,
- *   `*** Delete File:` or `*** Update File:`; the path is the rest of the line trimmed, so
- *   no space is needed after the colon and spaces, tabs and a `\r` around it do not count;
- *   a header with no path, and any other line between sections, is skipped;
- * - `*** Move to:` counts on the line right after an Update header (an empty one: no move);
- * - a section runs until a line that starts with `***`; an Add section's text is its `+`
- *   lines.
+ * - trimmed (JavaScript's whitespace, a BOM included); a `<<EOF … EOF` wrapper (or
+ *   `cat <<'EOF'`) is removed; lines split at `\n` only;
+ * - the patch lies between the first lines that trim to `*** Begin Patch` / `*** End Patch`;
+ * - a header starts the line with `*** Add File:`, `*** Delete File:` or `*** Update File:`;
+ *   the path is the rest trimmed; headers without a path and stray lines are skipped;
+ * - `*** Move to:` counts right after an Update header (empty: no move);
+ * - a section runs until a line starting `***`; an Add section's text is its `+` lines.
  *
  * OpenCode refuses a patch without both markers, or with no file.
  */
@@ -54,12 +49,11 @@ export function readOpencodePatch(text: string): PatchReading {
   return { ok: true, files };
 }
 
-/** The trimmed rest of `line` after `marker`, when the line starts with it. */
 function pathAfter(line: string, marker: string): string | undefined {
   return line.startsWith(marker) ? line.slice(marker.length).trim() : undefined;
 }
 
-/** What OpenCode writes for an Add section: its `+` lines, one line break at the end. */
+/** One line break at the end. */
 function addedText(joined: string): string {
   const body = joined.endsWith("\n") ? joined.slice(0, -1) : joined;
   return body === "" || body.endsWith("\n") ? body : `${body}\n`;

@@ -5,10 +5,7 @@ import type { PendingWrite } from "../../../model/gate-types.ts";
 import type { WrittenFile } from "../../../model/hook.ts";
 import type { PatchFile } from "./patch-file.ts";
 
-/**
- * One write the gate must allow per file a patch touches (a move: both ends), at the
- * absolute path the agent applies it to (see patchPath).
- */
+/** One write per file (a move: both ends), at the absolute path the agent applies it to. */
 export function patchWrites(
   files: readonly PatchFile[],
   tool: { readonly tool: string; readonly agent: string; readonly session: string },
@@ -25,20 +22,15 @@ export function patchWrites(
 }
 
 /**
- * Where a patch's path lands: Codex and OpenCode both make it absolute from the agent's
- * folder and drop `.` and `..` by name, before any symlink is followed (`link/../x` is
- * `x` beside `link`, wherever `link` points); the kernel follows links in what is left,
- * and so does the gate. A path holding a NUL is passed on as given, for the gate to refuse.
+ * Codex and OpenCode make it absolute from the agent's folder and drop `.` and `..` by name
+ * before any symlink is followed (`link/../x` is `x` beside `link`); the kernel, and the
+ * gate, follow links in what is left. A path holding a NUL passes as given, for the gate to refuse.
  */
 export function patchPath(cwd: string, path: string): string {
   return path.includes("\0") ? path : resolve(cwd, path);
 }
 
-/**
- * The files a patch wrote, at the paths it applied them to, checked against the disk: an
- * added or updated file that is not there (the patch failed) is left out, and so is a
- * deleted one that still is.
- */
+/** Checked against the disk: an added or updated file that is not there, or a deleted one that still is, is left out. */
 export function patchEdits(cwd: string, files: readonly PatchFile[]): WrittenFile[] {
   const out: WrittenFile[] = [];
   const put = (given: string, kind: ChangeKind): void => {
