@@ -5,6 +5,7 @@ import { STATE_PREFIX } from "../util/state-layout.ts";
 export const LISTING = ["ls-files", "-s", "-v", "-z"];
 
 export interface IndexListing {
+  /** Blob id by path (an unmerged path: its last stage's). */
   readonly ids: Map<string, string>;
   /** In git's order, once each: no submodule, nothing of `.cpilot/`. */
   readonly files: readonly string[];
@@ -12,6 +13,7 @@ export interface IndexListing {
   readonly unsure: ReadonlySet<string>;
 }
 
+/** A submodule's entry: a commit, not a file. */
 const GITLINK = "160000";
 
 /**

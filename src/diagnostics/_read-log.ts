@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { bun } from "../platform/bun.ts";
 
-/** Its start (compilers) and its end (test summaries). */
+/** The bytes of a run's log that are parsed: its start (compilers) and its end (test summaries). */
 export interface LogBounds {
   readonly head: number;
   readonly tail: number;

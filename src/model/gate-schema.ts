@@ -33,6 +33,7 @@ const defaultsSchema = z.strictObject({
   secrets: z.boolean().default(true),
   /** An agent must not widen its own rights through the gate's log and plugins. */
   cpilotDir: z.boolean().default(true),
+  /** Deny names over 255 bytes and paths over 4096 bytes. */
   longNames: z.boolean().default(true),
   /** cpilot's config and the agents' hook settings, at any depth; no rule can allow them. An agent that can ask a person asks. */
   configFiles: z.boolean().default(true),

@@ -27,6 +27,7 @@ export interface Doubtful {
 
 export interface FixReport {
   readonly staged: readonly string[];
+  /** Partially staged files whose unstaged changes were merged back on top of the fix. */
   readonly merged: readonly string[];
   /** Unstaged changes clash with what is there: that is kept aside. */
   readonly conflicts: readonly { readonly path: string; readonly keptAt: string }[];

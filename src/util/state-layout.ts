@@ -11,6 +11,7 @@ export const STATE = {
   running: "running",
   locks: "locks",
   sessions: "sessions",
+  /** Under a session's folder: results kept for its next reply. */
   sessionResults: "results",
   inbox: "inbox",
   background: "background",
@@ -24,6 +25,7 @@ export const STATE = {
   gateLog: "gate.log.jsonl",
   gatePlugins: "gate-plugins",
   lastResults: "last-results.md",
+  /** Claude Code: the hook event that answers a batch. */
   claudeBatchEvent: "claude-batch-event",
 } as const;
 
