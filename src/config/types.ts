@@ -88,6 +88,9 @@ export interface CallbackDef {
   /**
    * Fire once when the run is still going `after` seconds in; the run goes on unless the action
    * is "stop".
+   *
+   * @example
+   * onTimeout: { after: 30, action: "notify", message: "the e2e suite is slow today" }
    */
   onTimeout?: TimeoutTrigger | readonly TimeoutTrigger[];
   /** Keep a non-blocking run going after its agent session ends (a dev server). Default false. */

@@ -17,6 +17,7 @@ export class RunOutput {
   private direct = false;
   private finalTail: string[] | null = null;
 
+  /** @param onLine each whole line as it arrives (cut like the tail), the unfinished last one at close; triggers listen here. */
   constructor(
     logPath: string | null,
     private readonly onLine?: (line: string) => void,
