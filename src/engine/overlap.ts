@@ -54,6 +54,7 @@ function lockDir(root: string): string {
   return stateDir(root, STATE.locks);
 }
 
+/** The holder's process lives, and is the same process (not its pid reused by another). */
 function alive(holder: Holder): boolean {
   try {
     process.kill(holder.pid, 0);

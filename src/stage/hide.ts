@@ -85,6 +85,7 @@ export function notTheStaged(top: string, paths: readonly string[], survey: Surv
   const plain = paths.filter((p) => !survey.bits.has(p));
   const out = worktreeChanges(top, plain, "compare the staged files with the index");
   for (const path of paths.filter((p) => survey.bits.has(p))) {
+    // the file's blob through its filters, as `git add` makes it
     const args = ["hash-object", `--path=${path}`, "--", path];
     const r = runGit(top, args);
     if (
