@@ -176,6 +176,7 @@ class Judge {
     const before = this.haveHead
       ? (this.base.get(file) ?? NO_CONTENT)
       : (idOf(records.get(lastSeenKey(definition, file))) ?? NO_CONTENT);
+    // What an agent was told before informs it now; `cpilot check` tells everything again.
     const toldRecord = this.input.fromCheck
       ? undefined
       : records.get(toldKey(definition, now, file));
@@ -186,6 +187,7 @@ class Judge {
     if (file === "" || file.startsWith("/")) return unverified;
 
     if (this.tree !== null) {
+      // Whole-project: the project as in HEAD is the before; this run read it when nothing differs.
       if (this.baseTree !== null && this.tree === this.baseTree) return () => "run";
       const head =
         this.baseTree === null ? undefined : records.get(treeKey(definition, this.baseTree));
@@ -219,6 +221,7 @@ class Judge {
       return this.noRecord(file, lines, before, unverified);
     }
 
+    // A check of the files it is given: what it finds in a file depends on that file.
     if (before !== NO_CONTENT && now === before) return () => "run";
     const rec = before === NO_CONTENT ? undefined : records.get(fileKey(definition, before, file));
     if (rec !== undefined) {
@@ -285,6 +288,7 @@ function headRecorded(records: Baseline, definition: string, project: ProjectSna
   return rec !== undefined && !isIncomplete(rec);
 }
 
+/** Every file with its content; only those that differ from HEAD and those with diagnostics when HEAD's project is recorded. */
 function wholeInputs(
   root: string,
   byFile: ReadonlyMap<string, number[]>,
@@ -364,6 +368,8 @@ function record(
       }
     if (tree !== null) put(treeKey(definition, tree), clean);
   } else if (tree !== null) {
+    // A run that stopped early still read the project: what it reported is kept under that
+    // content, marked as possibly lacking more; a file it never reported on is not known.
     put(treeKey(definition, tree), makeRecord([], null, false));
   }
   for (const [key, entries] of told) put(key, entries);
