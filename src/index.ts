@@ -1,7 +1,6 @@
 /**
- * cpilot as a library: the config helpers and the engine, for people who embed cpilot in
- * their own agent. Call `engine.run(batch)` after each tool batch; the Outcome carries the
- * runs and the resyncs (what formatters changed) to show the model.
+ * cpilot as a library: the config helpers and the engine. Call `engine.run(batch)` after each
+ * tool batch; the Outcome carries the runs and the resyncs to show the model.
  */
 import { AGENT_HOOK_FILES } from "./agents/registry.ts";
 import { protectHookFiles } from "./config/hook-files.ts";
@@ -20,12 +19,10 @@ export type {
   RunContext,
   RunFunction,
 } from "./config/types.ts";
-// Context updates: <context-update> blocks in agent text, applied to markdown memory.
 export { applyUpdates, parseUpdates, renderReport, validateUpdate } from "./context/index.ts";
 export { createEngine, type Engine, type RunOptions } from "./engine/engine.ts";
 export { listRunning, stopSessionRuns } from "./engine/running.ts";
 export { SILENT_EXIT_CODE } from "./engine/silent-exit.ts";
-// The write gate: ask before an agent's write lands.
 export { evaluateWrite } from "./gate/index.ts";
 export type { ChangeKind, EditBatch, FileChange, Origin } from "./model/batch.ts";
 export type { GateDecision, PendingWrite } from "./model/gate-types.ts";

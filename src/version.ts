@@ -5,7 +5,6 @@ export const VERSION = "0.1.0";
 declare const CPILOT_BUILD_COMMIT: string | undefined;
 declare const CPILOT_BUILD_TARGET: string | undefined;
 
-/** The commit and target a binary was built from, or "source" when run from the sources. */
 export const BUILD_INFO: string =
   typeof CPILOT_BUILD_COMMIT === "string" && typeof CPILOT_BUILD_TARGET === "string"
     ? `commit ${CPILOT_BUILD_COMMIT}, ${CPILOT_BUILD_TARGET}`

@@ -4,18 +4,14 @@ import type { ResolvedConfig } from "../config/resolve.ts";
 import { selfArgv } from "../platform/self-command.ts";
 import { claimOnce } from "./session-state.ts";
 
-/** The variable that marks the background check's own process (see execute-run.ts). */
 export const BASE_CHECK_ENV = "CPILOT_BASE_CHECK";
 
-/** How long the background check may take, all callbacks together, before it is stopped. */
 const BASE_CHECK_TIMEOUT_S = 600;
 
 /**
- * At an agent session's start, check the project as it is, in the background, so the first
- * edit has a record of the content before it ("already there" needs one: see
- * docs/config.md). Once per session; detached, at the lowest priority, with no overlap
- * lock (an agent's own run never waits for it), under a deadline; fixers and background
- * callbacks are left out (nothing is rewritten behind the agent). Never throws, never waits.
+ * At a session's start, check the project in the background, so the first edit has a record
+ * of the content before it. Once per session, detached, lowest priority, no overlap lock (an
+ * agent's run never waits for it); no fixers, so nothing is rewritten behind the agent.
  */
 export function startBaseCheck(config: ResolvedConfig, session: string): void {
   try {

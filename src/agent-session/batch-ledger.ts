@@ -1,16 +1,13 @@
 import type { RunResult } from "../model/outcome.ts";
 
 /**
- * For a per-batch callback, the session's result is kept per file: each run covers only
- * the files it was given. A pass on b.txt says nothing about a.txt that failed before, and
- * results recorded out of order (two hooks finishing together) must not undo each other:
- * each file keeps its latest run, by start time.
+ * A per-batch callback's session result, kept per file: each run covers only its files, and
+ * results recorded out of order must not undo each other, so each file keeps its latest run.
  */
 export type Ledger = Record<string, LedgerEntry>;
-/** The file's latest run: when it started, whether it failed, its id and status. */
 export type LedgerEntry = [startedAt: number, failed: 0 | 1, runId: string, status: string];
 
-/** How long a pass is remembered to order results recorded late (hooks finishing together). */
+/** How long a pass is remembered to order results recorded late. */
 const PASS_MEMORY_MS = 60_000;
 
 /** Past this many files, the oldest passes are forgotten (failures never are). */
@@ -20,7 +17,6 @@ export function isFailingStatus(status: string): boolean {
   return status === "failed" || status === "timed_out";
 }
 
-/** The ledger after `run` (started at `startedAt`), whatever order runs are recorded in. */
 export function mergeIntoLedger(
   ledger: Ledger,
   run: Pick<RunResult, "id" | "status" | "files">,
@@ -33,8 +29,8 @@ export function mergeIntoLedger(
     if (seen === undefined || seen[0] <= startedAt)
       next[file] = [startedAt, failed, run.id, run.status];
   }
-  // A pass long before the newest run no longer orders anything: forgotten (a failure
-  // recorded that late is kept, and the Stop check's re-run settles it).
+  // A pass long before the newest run orders nothing: forgotten (a late failure is kept, and
+  // the Stop check's re-run settles it).
   const newest = Math.max(...Object.values(next).map((e) => e[0]));
   for (const [file, e] of Object.entries(next)) {
     if (e[1] === 0 && e[0] < newest - PASS_MEMORY_MS) delete next[file];
@@ -49,10 +45,7 @@ export function mergeIntoLedger(
   return next;
 }
 
-/**
- * What the ledger says as a result: failing, on the files whose latest run failed (with the
- * newest failing run's id and status), or else the newest run's.
- */
+/** Failing on the files whose latest run failed, else the newest run's result. */
 export function ledgerSummary(ledger: Ledger): {
   files: string[];
   runId: string;
@@ -72,7 +65,6 @@ export function ledgerSummary(ledger: Ledger): {
   };
 }
 
-/** A ledger read back from a file: only well-formed entries. */
 export function asLedger(v: unknown): Ledger | null {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
   const out: Ledger = {};

@@ -8,24 +8,21 @@ import { STATE, statePath } from "../util/state-layout.ts";
 import { sessionFolderName } from "./folder-name.ts";
 
 /**
- * Messages waiting for an agent's next hook or MCP call: a background run's result, a
- * trigger's notify. One file per notice under `.cpilot/inbox/<session>/`; taking a
- * notice renames it first, so concurrent hook processes never deliver it twice and a
- * crash between take and delivery loses at most what was being printed.
+ * Messages waiting for an agent's next hook or MCP call, one file each under
+ * `.cpilot/inbox/<session>/`. Taking one renames it first, so concurrent hooks never deliver
+ * it twice.
  */
 export interface Notice {
   readonly id: string;
   readonly kind: string;
-  /** What the agent should read. */
   readonly text: string;
   readonly createdAt: number;
-  /** The run it is about, if any. */
   readonly runId?: string;
-  /** Was this about a failure the agent should fix (blocks Stop while unread)? */
+  /** Blocks Stop while unread. */
   readonly failing?: boolean;
 }
 
-/** Notices for no particular session go here and are taken by whichever session asks first. */
+/** Taken by whichever session asks first. */
 export const ANY_SESSION = "_any";
 
 function safeSession(session: string): string {
@@ -36,7 +33,6 @@ function inboxDir(root: string, session: string): string {
   return statePath(root, STATE.inbox, safeSession(session));
 }
 
-/** Queue a notice for a session (or ANY_SESSION). Returns its id. */
 export function postNotice(
   root: string,
   session: string,
@@ -44,14 +40,12 @@ export function postNotice(
 ): string {
   const dir = stateDir(root, STATE.inbox, safeSession(session));
   const createdAt = Date.now();
-  // The monotonic clock is shared by every process on the machine, and fine enough that
-  // notices posted in the same millisecond still sort in the order they were posted.
+  // The monotonic clock is shared by every process and fine enough to keep posting order.
   const id = `${process.hrtime.bigint().toString().padStart(20, "0")}-${randomHex(4)}`;
   writeFileAtomic(join(dir, `${id}.json`), JSON.stringify({ ...notice, id, createdAt }));
   return id;
 }
 
-/** The notices waiting in one inbox folder (not those being taken); null when unreadable. */
 function noticeNames(dir: string): string[] | null {
   try {
     return readdirSync(dir).filter((n) => n.endsWith(".json") && !n.startsWith("."));
@@ -60,7 +54,6 @@ function noticeNames(dir: string): string[] | null {
   }
 }
 
-/** Take every waiting notice of a session (and of ANY_SESSION), oldest first. */
 export function takeNotices(root: string, session: string): Notice[] {
   const taken: Notice[] = [];
   for (const who of new Set([safeSession(session), ANY_SESSION])) {
@@ -78,7 +71,7 @@ export function takeNotices(root: string, session: string): Notice[] {
       }
       try {
         const notice = JSON.parse(readStateFile(claimed) ?? "null") as unknown;
-        // not one cpilot posted (or torn): it cannot be delivered, and must not stop the rest
+        // not one cpilot posted (or torn): it must not stop the rest
         if (isNotice(notice)) taken.push(notice);
       } catch {
         // torn: dropped
@@ -89,7 +82,6 @@ export function takeNotices(root: string, session: string): Notice[] {
   return taken.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-/** Peek without taking: is a notice about a failure waiting for a session (or ANY_SESSION)? */
 export function failingWaits(root: string, session: string): boolean {
   for (const who of new Set([safeSession(session), ANY_SESSION])) {
     const dir = inboxDir(root, who);
@@ -107,7 +99,6 @@ export function failingWaits(root: string, session: string): boolean {
   return false;
 }
 
-/** Peek without taking: how many notices wait for a session. */
 export function countNotices(root: string, session: string): number {
   return noticeNames(inboxDir(root, session))?.length ?? 0;
 }

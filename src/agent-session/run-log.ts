@@ -1,19 +1,14 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import type { RunResult } from "../model/outcome.ts";
 
-/**
- * `cpilot run -- <agent>` sets this to a file; every hook process (and background run) of
- * that agent session appends one JSON line per finished run, for the summary at the end.
- */
+/** Set by `cpilot run -- <agent>`: every hook process appends one JSON line per finished run, for the summary. */
 export const RUN_LOG_ENV = "CPILOT_RUN_LOG";
 
-/** One line of the run log. */
 export type RunLogEntry = Pick<
   RunResult,
   "id" | "callback" | "files" | "status" | "summary" | "blocking" | "durationMs"
 >;
 
-/** Append finished runs to the session's run log, when there is one. Never throws. */
 export function appendRunLog(runs: readonly RunResult[], env = process.env): void {
   const path = env[RUN_LOG_ENV];
   if (!path || runs.length === 0) return;
@@ -37,7 +32,6 @@ export function appendRunLog(runs: readonly RunResult[], env = process.env): voi
   }
 }
 
-/** Read a run log; torn or foreign lines are skipped. */
 export function readRunLog(path: string): RunLogEntry[] {
   let text: string;
   try {

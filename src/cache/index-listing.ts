@@ -2,19 +2,14 @@ import { lstatSync } from "node:fs";
 import { fsPath } from "../util/path-bytes.ts";
 import { STATE_PREFIX } from "../util/state-layout.ts";
 
-/** `git ls-files` with each entry's tag, mode, blob id and stage: one line per index entry. */
 export const LISTING = ["ls-files", "-s", "-v", "-z"];
 
-/** What one `git ls-files -s -v -z` says of the index. */
 export interface IndexListing {
-  /** Every entry's blob id by root-relative path (an unmerged path: its last stage's). */
+  /** Blob id by path (an unmerged path: its last stage's). */
   readonly ids: Map<string, string>;
-  /** The files the index holds, in git's order, once each: no submodule, nothing of `.cpilot/`. */
+  /** In git's order, once each: no submodule, nothing of `.cpilot/`. */
   readonly files: readonly string[];
-  /**
-   * Files git itself does not look at on disk (skip-worktree, assume-unchanged) or that are
-   * unmerged: `git status` cannot say whether they are there, so the disk is asked.
-   */
+  /** Skip-worktree, assume-unchanged or unmerged: `git status` cannot say whether they are there, so the disk is asked. */
   readonly unsure: ReadonlySet<string>;
 }
 
@@ -22,10 +17,8 @@ export interface IndexListing {
 const GITLINK = "160000";
 
 /**
- * Parse `git ls-files -s -v -z`: "<tag> <mode> <id> <stage>\t<path>" per entry, where the
- * tag is "H" for an entry git checks on disk as usual, "S" skip-worktree, "M" unmerged, and
- * a lowercase letter for assume-unchanged. Positions are found with indexOf rather than
- * split: at 20,000 entries the arrays a split makes were most of the parse.
+ * Parse `git ls-files -s -v -z`: "<tag> <mode> <id> <stage>\t<path>"; tag "H" as usual, "S"
+ * skip-worktree, "M" unmerged, lowercase for assume-unchanged.
  */
 export function parseIndexListing(stdout: string): IndexListing {
   const ids = new Map<string, string>();
@@ -44,7 +37,6 @@ export function parseIndexListing(stdout: string): IndexListing {
       const path = stdout.slice(tab + 1, end);
       ids.set(path, stdout.slice(id, stage));
       // an unmerged path is listed once per stage, one after the other
-      // compared in place: a slice per entry was a fifth of the parse
       const gitlink = id - 1 - mode === GITLINK.length && stdout.startsWith(GITLINK, mode);
       if (path !== last && !gitlink && !path.startsWith(STATE_PREFIX)) {
         files.push(path);
@@ -57,11 +49,7 @@ export function parseIndexListing(stdout: string): IndexListing {
   return { ids, files, unsure };
 }
 
-/**
- * The listing's files that are on disk now: all but those `gone` names (`git status`
- * found them deleted, or a folder now), the unsure ones asked of the disk themselves. A
- * symlink counts as a file, as git tracks it.
- */
+/** The listing's files on disk now: all but `gone`, the unsure ones asked of the disk. A symlink counts, as git tracks it. */
 export function filesOnDisk(
   root: string,
   listing: IndexListing,

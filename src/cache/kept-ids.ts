@@ -3,16 +3,12 @@ import { writeFileAtomic } from "../util/atomic-write.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { existingGitCacheDir, madeGitCacheDir } from "./git-cache-dir.ts";
 
-/** A kept id's name: what it was computed from, hashed. */
 const NAME = /^[0-9a-f]{40}$/;
 const ID = /^[0-9a-f]{40,64}$/;
 
 /**
- * Ids that are costly to compute and never change for what they were computed from (a
- * program's content by its install, a commit's tree), kept one file each under
- * `<git dir>/cpilot/cache/<folder>/<name>` for the next cpilot process: a forged one would
- * change the key a result is replayed under (see git-cache-dir.ts). Never throws: an id
- * that cannot be read or kept (outside git) is computed again.
+ * Ids costly to compute that never change for their source, kept under the git folder: a
+ * forged one would change the key a result replays under. Never throws.
  */
 export function readKeptId(root: string, folder: string, name: string): string | null {
   if (!NAME.test(name)) return null;
@@ -22,7 +18,6 @@ export function readKeptId(root: string, folder: string, name: string): string |
   return kept !== undefined && ID.test(kept) ? kept : null;
 }
 
-/** Keep `id` under `name` (see {@link readKeptId}). */
 export function keepId(root: string, folder: string, name: string, id: string): void {
   if (!NAME.test(name) || !ID.test(id)) return;
   try {

@@ -7,20 +7,15 @@ import { packageFileIds } from "./package-files.ts";
 import { programContentId } from "./program-id.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
 
-/** What decides a check's result besides its files: the parts of its callback that do. */
 export interface CheckDefinition {
   readonly run: string | readonly string[] | ((...args: never[]) => unknown);
-  /** Absolute working directory (keyed relative to the root: the key is the same on every machine). */
+  /** Keyed relative to the root, so the key is the same on every machine. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly format?: string | undefined;
 }
 
-/**
- * The key of a check's definition: its command, folder, environment and output format,
- * cpilot's version, and the content of the tool configs at the root and down to its folder. Two runs with the same
- * definition key and the same input content found the same things.
- */
+/** Command, folder, environment, output format, cpilot's version and the tool configs down to its folder. */
 export function definitionKey(root: string, def: CheckDefinition): string {
   const run = typeof def.run === "function" ? `fn:${String(def.run)}` : def.run;
   const configs = contentIds(root, TOOL_CONFIGS);
@@ -39,10 +34,8 @@ export function definitionKey(root: string, def: CheckDefinition): string {
 }
 
 /**
- * The checker's version, as far as it is cheap to know: the content of the program the
- * command starts (an upgrade replaces it), the same on every machine with the same program.
- * "" when it cannot be found (a shell builtin, a function, a command that starts with a
- * variable).
+ * The checker's version, where cheap to know: the content of the program the command starts
+ * (an upgrade replaces it). "" when it cannot be found (a builtin, a function, a variable).
  */
 function toolStamp(root: string, def: CheckDefinition): string {
   const program =

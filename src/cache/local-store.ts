@@ -5,27 +5,21 @@ import { readStateFile } from "../util/state-file.ts";
 import { existingGitCacheDir, gitCacheDir, madeGitCacheDir } from "./git-cache-dir.ts";
 import { asCheckRecord, type CheckRecord, KEY_PATTERN, type ResultStore } from "./store.ts";
 
-/** Records kept at most: past this, the oldest written are dropped. */
 export const MAX_RECORDS = 2000;
-/** Bytes kept at most, all records together. */
 export const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
-/** One record larger than this is not kept (a dense output is cheaper to run again). */
+/** One record larger than this is not kept: a dense output is cheaper to run again. */
 const MAX_RECORD_BYTES = 2 * 1024 * 1024;
-/** Puts between two prunes: listing the folder on every put would cost more than it saves. */
+/** Listing the folder on every put would cost more than it saves. */
 const PRUNE_EVERY = 25;
 
-/** The folder of the local results, `<git dir>/cpilot/cache/results/` (see git-cache-dir.ts); null outside git. */
+/** `<git dir>/cpilot/cache/results/` (see git-cache-dir.ts); null outside git. */
 export function resultsDir(root: string): string | null {
   return gitCacheDir(root, RESULTS);
 }
 
 const RESULTS = "results";
 
-/**
- * Check records in files under `<git dir>/cpilot/cache/results/`, one per key. Reads and writes
- * are synchronous and never throw (a missing or torn record is no record); the async
- * methods are the {@link ResultStore} other stores share.
- */
+/** Check records, one file per key. Never throws: a missing or torn record is no record. */
 export class LocalStore implements ResultStore {
   private puts = 0;
 
@@ -66,14 +60,12 @@ export class LocalStore implements ResultStore {
   }
 }
 
-/** One record on disk: its key, size and when it was written. */
 export interface StoredResult {
   readonly key: string;
   readonly bytes: number;
   readonly mtimeMs: number;
 }
 
-/** The records kept now, the newest first. */
 export function listResults(root: string): StoredResult[] {
   const dir = existingGitCacheDir(root, RESULTS);
   if (dir === null) return [];
@@ -93,7 +85,6 @@ export function listResults(root: string): StoredResult[] {
   return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
 }
 
-/** Drop the oldest records past {@link MAX_RECORDS} or {@link MAX_TOTAL_BYTES}; how many went. */
 export function pruneResults(
   root: string,
   maxRecords = MAX_RECORDS,

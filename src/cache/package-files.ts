@@ -5,16 +5,11 @@ import { TOOL_CONFIGS } from "./tool-configs.ts";
 
 const NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
 
-/** A path below the root that names one of them: one test per path, no slice. */
 const NESTED_CONFIG = new RegExp(
   `/(?:${TOOL_CONFIGS.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`,
 );
 
-/**
- * The folders between the root (excluded: its configs are in the definition key) and each
- * root-relative file, each once: where a nested package's manifest, tool configs and
- * lockfile live. Paths outside the root give none.
- */
+/** The folders between the root (its configs are in the definition key) and each file, once each. */
 function foldersAbove(files: readonly string[]): Set<string> {
   const folders = new Set<string>();
   for (const file of files) {
@@ -30,10 +25,8 @@ function foldersAbove(files: readonly string[]): Set<string> {
   return folders;
 }
 
-/** Nested tool configs by listing: found once per listing, not probed per folder. */
 const listed = new WeakMap<ReadonlyMap<string, string>, readonly [string, string, string][]>();
 
-/** The listing's tool configs below the root, as [folder, path, id]. */
 function configsIn(known: ReadonlyMap<string, string>): readonly [string, string, string][] {
   let found = listed.get(known);
   if (found === undefined) {
@@ -50,11 +43,8 @@ function configsIn(known: ReadonlyMap<string, string>): readonly [string, string
 }
 
 /**
- * The tool configs and lockfiles of the nested packages `files` belong to (see
- * TOOL_CONFIGS), as "path\0id" entries in a stable order: a package's own lockfile or
- * tsconfig changes its checks' results as the root's do. `known`: every file's content id
- * from git's listing, when the caller has it (no folder is read then); else each folder is
- * listed once.
+ * The tool configs and lockfiles of the nested packages `files` belong to, as "path\0id"
+ * entries in a stable order: a package's own lockfile changes its checks' results.
  */
 export function packageFileIds(
   root: string,

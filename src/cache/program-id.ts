@@ -2,28 +2,22 @@ import { sha1Hex } from "../platform/digest.ts";
 import { hashRegularFile } from "../util/read-regular.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
 
-/** Under `.cpilot/cache/`: program content ids by where and when the program was installed. */
 const PROGRAMS = "programs";
 
-/** Ids already known to this process, by install stamp. */
 const known = new Map<string, string>();
 
-/** What tells one install of a program from another on this machine, without reading it. */
 export interface InstallStamp {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
-  /** Changed by every write, and not settable: a rewrite that keeps size and time still shows. */
+  /** Changed by every write and not settable: a rewrite that keeps size and time still shows. */
   readonly ctimeMs: number;
   readonly ino: number;
 }
 
 /**
- * The content id of the program file at `stamp.path` (symlinks followed): the same on every
- * machine that has the same program, whatever its install time. Hashing a large program on
- * every call would cost more than the check, so the id is kept under `.cpilot/cache/` by
- * the install's path, size, times and inode, and read from there until one of them changes.
- * Null when the file cannot be read.
+ * The program file's content id (symlinks followed), the same on every machine. Kept by the
+ * install's path, size, times and inode: hashing a large program per call costs more than the check.
  */
 export function programContentId(root: string, stamp: InstallStamp): string | null {
   const memo = sha1Hex(

@@ -2,39 +2,20 @@ import { sha1Hex } from "../platform/digest.ts";
 import { contentIds, MANY_FILES, NO_CONTENT, ProjectSnapshot } from "./content.ts";
 import { packageFileIds } from "./package-files.ts";
 
-/**
- * What a run that takes its files reads besides them. `own`: anything (HEAD's tree and every
- * changed file `own` does not select). `inputs`: only the project files its globs select, as
- * the config declares (`inputs: []` reads nothing else), so a commit elsewhere keeps the key.
- */
+/** `own`: HEAD's tree and every changed file `own` does not select. `inputs`: only what its globs select. */
 export type Surroundings =
   | { readonly own: (path: string) => boolean }
   | { readonly inputs: readonly string[]; readonly matches: (path: string) => boolean };
 
-/** What a run's result is keyed by, and the content it read as the key saw it. */
 export interface RunKey {
   readonly key: string;
-  /** The files given, with their content ids when the key was made. */
   readonly read: Readonly<Record<string, string>>;
-  /** For a whole-project check, the project's content key (../cache/content.ts), else null. */
   readonly whole: string | null;
 }
 
 /**
- * The key of one run: the check's definition key, the files it is given, and the content it
- * reads: those files' (a command that takes its files), or the whole project's (one that
- * checks the project whatever it is given: `tsc -p .` reads files it is not handed, so its
- * key is HEAD's tree and every file that differs from it). Null when the content cannot be
- * known (outside git): such a run is not cached.
- *
- * A command that takes its files may read others too (a word list, a rules file, a config
- * below the root): its key also holds HEAD's tree and every file that differs from it which
- * the check's patterns do not select (`ownFile`). A rules file loosened for one run and put
- * back then no longer lets that run's pass replay for the file, while the files the check
- * selects, edited one after another, keep their own records. A check that declares its
- * `inputs` is keyed by those files' content instead, which a commit elsewhere leaves alone.
- *
- * Nested packages' configs and lockfiles between the root and the files are in the key too.
+ * The key of one run: its definition, its files, and the content it reads besides them (see
+ * Surroundings), or the whole project's for a whole-project check. Null outside git.
  */
 export function runKey(
   root: string,
@@ -55,12 +36,11 @@ export function runKey(
       "inputs" in reads ? declaredInputs(project, reads) : surroundings(project, reads.own);
     if (around === null) return null;
     parts.push(...around);
-    // as contentIds decided: from the listing for many files (ids holds each file once)
     const known = ids.size > MANY_FILES ? project.content(Number.POSITIVE_INFINITY) : null;
     parts.push(...packageFileIds(root, files, known));
   }
   for (const file of [...files].sort()) parts.push(`${file}\0${ids.get(file) ?? NO_CONTENT}`);
-  // made when asked (a record written, a diagnostic placed): a replayed pass never asks
+  // made when asked: a replayed pass never asks
   let read: Record<string, string> | undefined;
   return {
     key: sha1Hex(parts.join("\n")),
@@ -81,7 +61,6 @@ export function changedSince(root: string, key: RunKey): string[] {
   return [...now].filter(([file, id]) => key.read[file] !== id).map(([file]) => file);
 }
 
-/** HEAD's tree and the changed files that are not `ownFile`, with their ids; null outside git. */
 function surroundings(
   project: ProjectSnapshot,
   ownFile: (path: string) => boolean,
@@ -95,10 +74,8 @@ function surroundings(
   return out;
 }
 
-/** Per snapshot and globs, the key parts of the files they select: a batch's runs share them. */
 const selected = new WeakMap<ProjectSnapshot, Map<string, string[]>>();
 
-/** The declared globs and every project file they select, with its id; null outside git. */
 function declaredInputs(
   project: ProjectSnapshot,
   reads: { readonly inputs: readonly string[]; readonly matches: (path: string) => boolean },

@@ -1,9 +1,4 @@
-/**
- * Tool configs a checker reads beside the files it is given: a change to one is a change to
- * the check. The root's are part of the definition; a nested package's (the folders between
- * the root and the run's files, or its working folder) are part of each run's key
- * (./package-files.ts).
- */
+/** Configs a checker reads beside its files: the root's are part of the definition, a nested package's of each run's key. */
 export const TOOL_CONFIGS = [
   "package.json",
   "tsconfig.json",

@@ -1,8 +1,6 @@
 /**
- * A small parser from JavaScript regex source to a tree that keeps what backtracking
- * analysis needs: character sets, sequences, alternations and repetitions. It is lenient
- * (the source was already accepted by `new RegExp`) and approximate where exactness does
- * not matter to ./regex-safety.ts: a backreference or `\p{…}` is "any character".
+ * A lenient parser from regex source to the tree backtracking analysis needs; approximate
+ * where ./regex-safety.ts does not care (a backreference or `\p{…}` is "any character").
  */
 
 /** Sorted, disjoint, inclusive code point ranges. */
@@ -95,7 +93,6 @@ function foldCase(set: CharSet): CharSet {
   return normalize([...set, ...extra]);
 }
 
-/** Parse regex source; `flags` decides case folding and what `.` matches. */
 export function parseRegex(source: string, flags: string): RegexNode {
   let pos = 0;
   const fold = flags.includes("i");
@@ -115,7 +112,6 @@ export function parseRegex(source: string, flags: string): RegexNode {
     return Number.parseInt(text, 16);
   };
 
-  /** An escape after the backslash: a set, or a marker for zero-width / unknown. */
   const readEscape = (inClass: boolean): CharSet | "empty" | "any" => {
     const c = chars[pos++] ?? "\\";
     switch (c) {

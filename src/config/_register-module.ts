@@ -4,10 +4,8 @@ import * as define from "./define.ts";
 let registered = false;
 
 /**
- * Make `import { defineConfig } from "cpilot"` resolve inside a user's config even when
- * cpilot is a standalone binary and the project has no node_modules. Bun only: the one
- * Bun-specific API of config loading. Elsewhere (Deno, Node) the import resolves through
- * the project's own node_modules.
+ * Make `import { defineConfig } from "cpilot"` resolve in a user's config when cpilot is a
+ * standalone binary and the project has no node_modules. Bun only.
  */
 export function registerCpilotModule(): void {
   if (registered) return;

@@ -1,6 +1,5 @@
 import type { AgentConfig } from "./types.ts";
 
-/** The `agent` config section with its defaults applied. */
 export interface AgentSettings {
   readonly maxStopBlocks: number;
   readonly announceCallbacks: boolean;
@@ -13,7 +12,6 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   tailLines: 15,
 };
 
-/** Fill in the defaults of the `agent` section. */
 export function agentSettings(config: AgentConfig | undefined): AgentSettings {
   return {
     maxStopBlocks: config?.maxStopBlocks ?? DEFAULT_AGENT_SETTINGS.maxStopBlocks,

@@ -1,7 +1,4 @@
-/**
- * Text as a callback name: lowercase letters, digits, `-` and `_`, runs of anything else
- * as one `-`, no `-` or `_` at either end, at most 40 characters; "" when nothing is left.
- */
+/** Lowercase letters, digits, `-` and `_`, other runs as one `-`, trimmed, at most 40; "" when nothing is left. */
 export function nameSlug(text: string): string {
   return text
     .toLowerCase()

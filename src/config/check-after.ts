@@ -5,10 +5,7 @@ interface Problem {
   readonly message: string;
 }
 
-/**
- * `after` names callbacks that exist, not the callback itself, and the `after` lists
- * form no cycle (a cycle would leave its runs waiting for each other forever).
- */
+/** `after` names other callbacks that exist, and forms no cycle (its runs would wait for each other forever). */
 export function checkAfter(
   callbacks: readonly CallbackDef[],
   knownNames: readonly string[] = [],
@@ -40,7 +37,6 @@ export function checkAfter(
   return problems;
 }
 
-/** One cycle of names in the "runs after" graph, first name repeated at the end, or null. */
 function findCycle(edges: ReadonlyMap<string, readonly string[]>): string[] | null {
   const state = new Map<string, "open" | "done">();
   const stack: string[] = [];

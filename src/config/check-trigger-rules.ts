@@ -1,7 +1,7 @@
 import { checkTriggerRegex } from "./regex-safety.ts";
 import type { CallbackDef } from "./types.ts";
 
-/** Default seconds for non-blocking callbacks (mirrors config/resolve.ts). */
+/** Mirrors config/resolve.ts. */
 const BACKGROUND_TIMEOUT_S = 600;
 
 export const TRIGGER_KEYS = ["onOutput", "onExit", "onTimeout"] as const;
@@ -20,7 +20,6 @@ type AnyRule = {
   after?: number;
 };
 
-/** The rules under a trigger key, with the key path each is reported at. */
 export function rulesWithPaths(value: unknown, at: string): { rule: AnyRule; path: string }[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) {
@@ -30,10 +29,9 @@ export function rulesWithPaths(value: unknown, at: string): { rule: AnyRule; pat
 }
 
 /**
- * Cross checks for one callback's triggers that a schema cannot say: regexes compile and
- * cannot backtrack catastrophically, "run" names a known callback, onTimeout fires
- * before the kill timeout, `persist` is for non-blocking callbacks. `raw` is the callback
- * as written, so a single rule is reported at `onOutput.match`, not `onOutput[0].match`.
+ * Cross checks a schema cannot say: regexes compile and cannot backtrack catastrophically,
+ * "run" names a known callback, onTimeout fires before the kill timeout, `persist` only when
+ * non-blocking. `raw` lets a single rule be reported at `onOutput.match`.
  */
 export function checkTriggerRules(
   callback: CallbackDef,

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
-/** Config file names, in the order they are preferred within one folder. */
+/** In the order they are preferred within one folder. */
 export const CONFIG_NAMES = [
   "callbacks.config.ts",
   "callbacks.config.mts",
@@ -12,7 +12,6 @@ export const CONFIG_NAMES = [
   "callbacks.config.yml",
 ] as const;
 
-/** Walk up from `cwd` to the first folder holding a config file; null when none does. */
 export function findConfig(cwd: string): string | null {
   let dir = resolve(cwd);
   for (;;) {
@@ -26,11 +25,7 @@ export function findConfig(cwd: string): string | null {
   }
 }
 
-/**
- * The root a command's config will have (the folder of `explicit`, else of the config
- * found from `cwd`), known before the config is loaded; null when there is no config file.
- * Work that needs only the root (git's listings) can start while the config loads.
- */
+/** The root a command's config will have, known before it loads, so git's listings can start meanwhile; null without a config. */
 export function configRootAhead(cwd: string, explicit: string | undefined): string | null {
   const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
   // a folder given to --config is an error the load reports: no git started for its parent

@@ -1,31 +1,23 @@
-// A config whose loading runs the user's code is first loaded in a child process (this same
-// cpilot, `cpilot _load-config PATH`) that can be stopped: a config that loops, awaits for
-// ever, calls process.exit() or kills its process is found there, within a deadline and
-// answering signals, before a long-lived or interactive process (`cpilot mcp`, `cpilot
-// check`) imports it on its own thread, where nothing could stop it.
+// A config whose loading runs the user's code is first loaded in a child process that can be
+// stopped: one that loops, hangs or exits is found there, within a deadline, before a
+// long-lived process imports it on its own thread, where nothing could stop it.
 
 import { basename } from "node:path";
 import { writeFd } from "../platform/stdio.ts";
 import { superviseSelf, takeNonce } from "../platform/supervised-child.ts";
 
-/** The hidden command of the child: `cpilot _load-config PATH` (main.ts). */
 export const PROBE_COMMAND = "_load-config";
-/** Set in the child; its value is a nonce that marks its report among the config's prints. */
+/** Its value is a nonce that marks the child's report among the config's prints. */
 const PROBE_ENV = "CPILOT_CONFIG_PROBE";
 
 export type ProbeResult = { readonly ok: true } | { readonly ok: false; readonly message: string };
 
-/** The deadline: `CPILOT_CONFIG_LOAD_TIMEOUT_MS`, else `fallbackMs`. */
 export function probeTimeoutMs(env: NodeJS.ProcessEnv, fallbackMs: number): number {
   const ms = Number(env.CPILOT_CONFIG_LOAD_TIMEOUT_MS);
   return Number.isFinite(ms) && ms > 0 ? ms : fallbackMs;
 }
 
-/**
- * Load the config at `path` in a supervised child: ok when it finished loading within
- * `timeoutMs` (whether or not it is valid: loading it here reports that), else why not.
- * Aborting `signal` stops the child at once.
- */
+/** Ok when the config at `path` finished loading in a supervised child within `timeoutMs` (valid or not), else why not. */
 export function proveConfigLoads(
   path: string,
   options: { timeoutMs: number; cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal },
@@ -65,10 +57,7 @@ export function proveConfigLoads(
   });
 }
 
-/**
- * The child's side: load the config, then say so (a config that throws or does not
- * validate has finished loading too: the parent's own load reports why).
- */
+/** The child's side: a config that throws or does not validate has finished loading too. */
 export async function answerProbe(path: string | undefined): Promise<number> {
   const nonce = takeNonce(PROBE_ENV);
   if (path === undefined || nonce === undefined) return 2;

@@ -15,16 +15,12 @@ import type { CallbackDef, CpilotConfig } from "./types.ts";
 import { configFingerprint, knownValid, rememberValid } from "./validation-cache.ts";
 import { cachedConfigValue, configValueKey, rememberConfigValue } from "./value-cache.ts";
 
-/**
- * Thrown by a config guard: this process must not use this config (`cpilot run`'s hook
- * listener keeps only plain-data configs). Not a config error: the caller hands the whole call back.
- */
+/** This process must not use this config (`cpilot run`'s listener keeps only plain-data ones): the caller hands the call back. */
 export class ConfigRefused extends Error {}
 
 /**
- * A config that was read but does not validate. `gate`: its write gate section, when every
- * problem lies in its callbacks and that section validates on its own (absent: `{}`), so
- * the gate can still obey it; undefined when the gate's rules cannot be known.
+ * A config that does not validate. `gate`: its gate section, when every problem lies in its
+ * callbacks and the gate validates on its own, so the gate can still obey it.
  */
 export class ConfigInvalid extends CpilotError {
   constructor(
@@ -38,12 +34,10 @@ export class ConfigInvalid extends CpilotError {
 
 let configGuard: ((path: string, value: unknown) => void) | null = null;
 
-/** Check every config this process loads before it is used (`cpilot run`'s hook listener sets one). */
 export function setConfigGuard(guard: ((path: string, value: unknown) => void) | null): void {
   configGuard = guard;
 }
 
-/** Read a config file into a plain value, without validating it. */
 export async function readConfigValue(path: string): Promise<unknown> {
   const ext = extname(path);
   const name = basename(path);
@@ -94,13 +88,10 @@ export async function readConfigValue(path: string): Promise<unknown> {
   return mod.default;
 }
 
-/**
- * The config this process resolved last, by file and fingerprint: a long-lived process (`cpilot
- * run`'s hook listener, `cpilot mcp`) that loads an unchanged config again gets the same object.
- */
+/** A long-lived process that loads an unchanged config again gets the same object. */
 let lastResolved: { key: string; config: ResolvedConfig } | null = null;
 
-/** Load, validate and resolve a config file (plus its managed callbacks); every problem is reported at once. */
+/** Load, validate and resolve a config file with its managed callbacks; every problem is reported at once. */
 export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
   const value = await readConfigValue(path);
   configGuard?.(path, value);
@@ -118,7 +109,6 @@ export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
     lastResolved = { key, config: resolveConfig(merged, root, path) };
     return lastResolved.config;
   }
-  // Only a config not seen before pays for loading the schemas.
   const { validateConfig } = await import("./validate.ts");
   const result = validateConfig(value);
   const problems = result.ok
@@ -158,7 +148,6 @@ export async function loadConfigFile(path: string): Promise<ResolvedConfig> {
   return resolveConfig(merged, root, path);
 }
 
-/** Find the project's config from `cwd` (or use `explicit`) and load it. */
 export async function loadProjectConfig(cwd: string, explicit?: string): Promise<ResolvedConfig> {
   const path = explicit ?? findConfig(cwd);
   if (path === null) {
@@ -175,7 +164,6 @@ export async function loadProjectConfig(cwd: string, explicit?: string): Promise
     });
   }
   if (folder) {
-    // reading it failed as an internal error (EISDIR)
     const inside = CONFIG_NAMES.map((name) => join(path, name)).find((p) => existsSync(p));
     throw new CpilotError(`Cannot read config "${path}": it is a folder, not a config file`, {
       hint: inside
@@ -186,7 +174,6 @@ export async function loadProjectConfig(cwd: string, explicit?: string): Promise
   return loadConfigFile(path);
 }
 
-/** The gate section of a config value when it validates on its own (none: `{}`), else undefined. */
 async function gateAlone(value: unknown): Promise<GateConfig | undefined> {
   if (value === null || typeof value !== "object") return undefined;
   const gate = (value as { gate?: unknown }).gate;

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CpilotError } from "../util/errors.ts";
 
-/** The file beside the config where tools keep the callbacks they create. */
 export const MANAGED_NAME = "callbacks.managed.json";
 
 export function managedPath(root: string): string {
@@ -10,16 +9,14 @@ export function managedPath(root: string): string {
 }
 
 /**
- * The managed file's two lists, unvalidated: `callbacks` (the person's: they run) and
- * `proposed` (an agent's proposals: they run only once the person moved them into
- * `callbacks`, with `cpilot approve` or by hand). Both [] when the file does not exist.
+ * `callbacks` (the person's: they run) and `proposed` (an agent's: they run only once the
+ * person moved them into `callbacks`). Both [] when the file does not exist.
  */
 export interface ManagedFile {
   callbacks: unknown[];
   proposed: unknown[];
 }
 
-/** Read the managed file; a file that is not `{ "callbacks": [...] }` is an error. */
 export function readManagedFile(root: string): ManagedFile {
   const path = managedPath(root);
   if (!existsSync(path)) return { callbacks: [], proposed: [] };
@@ -42,7 +39,7 @@ export function readManagedFile(root: string): ManagedFile {
   return { callbacks, proposed: proposed ?? [] };
 }
 
-/** The managed callbacks that run, unvalidated; [] when the file does not exist. */
+/** The managed callbacks that run, unvalidated. */
 export function readManaged(root: string): unknown[] {
   return readManagedFile(root).callbacks;
 }

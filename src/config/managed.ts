@@ -13,16 +13,10 @@ export { MANAGED_NAME, managedPath, readManaged, readManagedFile };
 import type { CallbackDef } from "./types.ts";
 import { validateConfig } from "./validate.ts";
 
-/**
- * Callbacks created by tools (an agent's callback_upsert, `cpilot add`) live in
- * `callbacks.managed.json` beside the config: plain JSON a person can review in a diff,
- * merged into the config when it loads, so a hand-written TypeScript config is never
- * rewritten by a program.
- */
-/** A callback as stored in the managed file: no functions. */
+// Callbacks created by tools (an agent, `cpilot add`) live in `callbacks.managed.json`: plain
+// JSON a person reviews in a diff, so a hand-written config is never rewritten by a program.
 export type ManagedCallback = CallbackDef & { run: string | string[] };
 
-/** Write both lists atomically; an empty `proposed` list is left out. */
 export function writeManagedFile(root: string, file: ManagedFile): void {
   const value = file.proposed.length > 0 ? file : { callbacks: file.callbacks };
   writeFileAtomic(managedPath(root), `${JSON.stringify(value, null, 2)}\n`);
@@ -32,10 +26,7 @@ function writeManaged(root: string, callbacks: unknown[]): void {
   writeManagedFile(root, { ...readManagedFile(root), callbacks });
 }
 
-/**
- * Create or replace a managed callback, validated as the config would be. Names defined
- * in the hand-written config are refused: those are edited there.
- */
+/** Create or replace a managed callback, validated. Names defined in the hand-written config are refused. */
 export function upsertManaged(
   root: string,
   callback: ManagedCallback,
@@ -55,10 +46,7 @@ export function upsertManaged(
   return next.length === current.length ? "updated" : "created";
 }
 
-/**
- * `callbacks` with `callback` in place of the one of its name (or added), validated as the
- * config would be. Throws a CpilotError naming each bad field.
- */
+/** `callbacks` with `callback` in place of the one of its name (or added), validated; throws naming each bad field. */
 export function withCallback(
   callbacks: readonly unknown[],
   callback: ManagedCallback,
@@ -78,7 +66,6 @@ export function withCallback(
   return next;
 }
 
-/** Remove a managed callback; false when there was none by that name. */
 export function deleteManaged(root: string, name: string): boolean {
   const current = readManaged(root);
   const next = current.filter((c) => (c as { name?: unknown })?.name !== name);

@@ -1,33 +1,18 @@
-// Is a config script plain data? A script that imports nothing but "cpilot" and reaches
-// nothing outside itself (environment, files, clocks, randomness, the network) evaluates
-// to the same value for the same source, wherever and whenever it runs. `cpilot run`'s hook
-// listener answers only for such configs; their values, and those of scripts that import
-// only such modules of their own, are cached between processes.
+// A config script that imports nothing but "cpilot" and reaches nothing outside itself
+// evaluates to the same value wherever it runs: `cpilot run`'s listener answers only for such
+// configs, and their values are cached between processes.
 import { dirname, relative, resolve } from "node:path";
 
-/**
- * Names that reach the environment, other files, clocks, randomness, the network or global
- * state from a config script. A word, not a parse: a config that merely mentions one (in a
- * string, say) is treated as live, which costs speed, never correctness.
- */
+/** A word, not a parse: a config that merely mentions one is treated as live, costing speed, never correctness. */
 const LIVE_NAMES =
   /\b(?:process|constructor|Bun|Deno|globalThis|global|self|window|require|eval|Function|Date|Math\.random|crypto|performance|fetch|navigator|location|Intl|WebAssembly|Worker|WebSocket|XMLHttpRequest|localStorage|sessionStorage|setTimeout|setInterval|queueMicrotask|SharedArrayBuffer|Atomics)\b|import\.meta/;
-/**
- * What hides from a search for those names: an import whose module is computed or named
- * behind a comment, and a name spelled with a \u escape (`\u0070rocess` is `process` to
- * JavaScript).
- */
+/** What hides from that search: a computed import, one behind a comment, a name spelled with \u. */
 const HIDDEN = /\bimport\s*\((?!\s*["'`])|\b(?:from|import)\s*\(?\s*\/[/*]|\\u/;
-/** Every module specifier of a static import, export-from or dynamic import. */
 const SPECIFIERS = /\b(?:from|import)\s*\(?\s*(["'`])([^"'`]*)\1/g;
 
-/** A module a config may import and still be kept: a relative path written with its extension. */
 const LOCAL = /^\.\.?\/[^?#]*\.(?:ts|mts|js|mjs)$/;
 
-/**
- * Why a config script's source does not qualify, or null when it does. With `local`, it
- * may also import modules by a relative path with their extension ({@link plainGraph}).
- */
+/** Why a config script does not qualify, or null. With `local`, relative imports with their extension are allowed. */
 export function scriptProblem(source: string, options: { local?: boolean } = {}): string | null {
   for (const match of source.matchAll(SPECIFIERS)) {
     const specifier = match[2] ?? "";
@@ -45,20 +30,16 @@ export function scriptProblem(source: string, options: { local?: boolean } = {})
   return live === null ? null : `it uses ${live[0]}`;
 }
 
-/** A module of a config's graph and the source it had when read. */
 export interface GraphModule {
   readonly path: string;
   readonly source: string;
 }
 
-/** More modules than this in one config's graph: not kept, imported every time. */
 const MAX_MODULES = 64;
 
 /**
- * The modules a config script imports, directly or through each other, when every one of
- * them is plain data but for importing the others by a relative path with its extension;
- * else why not. `read` gives a module's source, or null when it is not a readable file. The
- * config itself is not listed. Its value is then the same for the same sources.
+ * The modules a config imports, directly or not, when every one is plain data but for
+ * importing the others; else why not. The config itself is not listed.
  */
 export function plainGraph(
   path: string,

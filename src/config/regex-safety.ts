@@ -31,7 +31,6 @@ function nullable(node: RegexNode): boolean {
   }
 }
 
-/** Characters a non-empty match can start with (`edge` "first") or end with ("last"). */
 function edge(node: RegexNode, side: "first" | "last"): CharSet {
   switch (node.t) {
     case "set":
@@ -77,14 +76,12 @@ function edgeReps(node: RegexNode, side: "first" | "last"): RegexNode[] {
   }
 }
 
-/** Exactly one character per match: its set; otherwise null. */
 function singleChar(node: RegexNode): CharSet | null {
   if (node.t === "set") return node.set;
   if (node.t === "rep" && node.min === 1 && node.max === 1) return singleChar(node.node);
   return null;
 }
 
-/** Two alternatives that can match the same text make a loop over them exponential. */
 function overlappingAlternatives(node: RegexNode): boolean {
   const alts = node.t === "alt" ? node.alts : [];
   for (let i = 0; i < alts.length; i++) {
@@ -108,7 +105,6 @@ function overlappingAlternatives(node: RegexNode): boolean {
   return false;
 }
 
-/** Why the loop `rep` can backtrack exponentially, or null. */
 function loopProblem(rep: Extract<RegexNode, { t: "rep" }>): string | null {
   const body = rep.node;
   if (overlappingAlternatives(body)) return "its alternatives overlap inside a repetition";
@@ -151,12 +147,9 @@ function walk(node: RegexNode, visit: (n: RegexNode) => string | null): string |
 }
 
 /**
- * Why a regex can take exponential time on some line (catastrophic backtracking), or
- * null when it looks safe. A heuristic in the spirit of safe-regex's star height, made
- * sharper: a loop is flagged when an iteration can end in (or start with) a repetition
- * that could also consume the next (or previous) iteration's text, as in `(a+)+`,
- * `(.*)*`, `(a+b*)+`, `(\s*\w*)+`; or when its alternatives can match the same text, as in
- * `(a|a)*`, `(a|aa)+`, `(\w|\d)+`. `(\d+\.)+`, `(ab+)+`, `(\s+\w+)+`, `(foo|bar)+` pass.
+ * Why a regex can take exponential time, or null. A loop is flagged when an iteration can end
+ * in a repetition that could also take the next iteration's text (`(a+)+`, `(\s*\w*)+`), or
+ * when its alternatives can match the same text (`(a|aa)+`). `(\d+\.)+` and `(foo|bar)+` pass.
  */
 export function catastrophicBacktracking(source: string, flags = ""): string | null {
   let tree: RegexNode;
@@ -174,7 +167,6 @@ export function catastrophicBacktracking(source: string, flags = ""): string | n
  * Compile a trigger's `match` and check it: the problem in words, or the RegExp.
  *
  * @example
- * checkTriggerRegex("error TS\\d+")   // { regex: /error TS\d+/ }
  * checkTriggerRegex("(a+)+$")         // { problem: "…nests a repetition inside a repetition…" }
  */
 export function checkTriggerRegex(

@@ -11,7 +11,6 @@ import type { CallbackDef, CpilotConfig, Overlap, Per, RunFunction } from "./typ
 /** Default seconds for non-blocking callbacks: nothing runs forever by default. */
 export const DEFAULT_BACKGROUND_TIMEOUT_S = 600;
 
-/** A callback with defaults applied and its patterns compiled: what the engine runs. */
 export interface ResolvedCallback {
   readonly name: string;
   readonly description: string;
@@ -21,41 +20,31 @@ export interface ResolvedCallback {
   readonly blocking: boolean;
   readonly timeoutMs: number;
   readonly successMessage: string | undefined;
-  /** Absolute working directory. */
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly per: Per;
   readonly overlap: Overlap;
-  /** As the config says; the per-project toggle is applied by ./state.ts. */
+  /** The per-project toggle is applied by ./state.ts. */
   readonly enabled: boolean;
-  /** onOutput / onExit / onTimeout, compiled; absent when the callback has none. */
   readonly triggers?: ResolvedTriggers<ResolvedCallback>;
-  /** Keep running after the owning session ends (non-blocking callbacks only). */
   readonly persist?: boolean;
-  /** Rewrites its files: runs before the other callbacks on them (see ../engine/order.ts). */
   readonly fixes: boolean;
-  /** Names of callbacks whose runs of the same batch this one waits for. */
   readonly after: readonly string[];
-  /** How its output is read as diagnostics, and what an agent sees of them (as written). */
   readonly format?: CallbackDef["format"];
   readonly report?: CallbackDef["report"];
-  /** As the config says (see CallbackDef.cache); absent means the default. */
   readonly cache?: boolean;
-  /** The files it reads besides those it is given (see CallbackDef.inputs), when declared. */
   readonly inputs?: { readonly patterns: readonly string[]; readonly matcher: PathMatcher };
 }
 
 export interface ResolvedConfig {
-  /** Absolute project root: the folder holding the config file. */
   readonly root: string;
-  /** Absolute path of the config file; "" for a config given in code. */
+  /** "" for a config given in code. */
   readonly path: string;
   readonly callbacks: readonly ResolvedCallback[];
   readonly concurrency: number;
   readonly keepLogs: number;
-  /** Limits on triggers, defaults applied. */
   readonly triggerLimits?: ResolvedTriggerLimits;
-  /** The validated config as written, for sections other modules own (gate, context). */
+  /** As written, for sections other modules own (gate, context). */
   readonly source: CpilotConfig;
 }
 
@@ -111,7 +100,6 @@ function triggerFields(
   };
 }
 
-/** Apply defaults to a validated config. */
 export function resolveConfig(config: CpilotConfig, root: string, path = ""): ResolvedConfig {
   const triggerLimits = resolveLimits(config.triggerLimits ?? config.hookLimits);
   const byName = new Map<string, ResolvedCallback>();
@@ -131,7 +119,7 @@ export function resolveConfig(config: CpilotConfig, root: string, path = ""): Re
   };
 }
 
-/** CPU cores, from the Web API every runtime has (loading node:os would cost every hook call). */
+/** From the Web API: loading node:os would cost every hook call. */
 function cores(): number {
   const n = (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator
     ?.hardwareConcurrency;

@@ -6,7 +6,6 @@ type Loose = {
   shape?: Record<string, unknown>;
 };
 
-/** Step through wrappers (optional, default, preprocess pipes) to the schema they hold. */
 function unwrap(schema: unknown): Loose | undefined {
   let s = schema as Loose | undefined;
   for (let i = 0; i < 10 && s?.def; i++) {
@@ -20,10 +19,7 @@ function unwrap(schema: unknown): Loose | undefined {
   return s;
 }
 
-/**
- * The keys the config schema allows at a key path (`["callbacks", 0]` → a callback's keys),
- * for "did you mean" on an unknown key; empty where the path is not an object.
- */
+/** The keys the schema allows at a key path, for "did you mean"; empty where it is not an object. */
 export function keysAt(path: readonly PropertyKey[], root: z.ZodType = configSchema): string[] {
   let s = unwrap(root);
   for (const key of path) {

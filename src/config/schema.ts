@@ -2,15 +2,14 @@ import { z } from "zod";
 import { FORMAT_NAMES } from "../model/diagnostic-formats.ts";
 import { gateConfigSchema } from "../model/gate-schema.ts";
 
-/** Slug rule for callback names: they appear in file names, env vars and commands. */
+/** Callback names appear in file names, env vars and commands. */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
-/** The longest timeout accepted, in seconds (a day): longer is almost surely a unit mistake. */
+/** A day: longer is almost surely a unit mistake. */
 export const MAX_TIMEOUT_S = 86_400;
 
 const nonEmpty = z.string().min(1, "expected a non-empty string");
 
-/** A trigger's action: a built-in by name, or a TypeScript function. */
 const triggerAction = z.union([
   z.enum(["stop", "notify", "run"]),
   z.custom<(...args: never[]) => unknown>((v) => typeof v === "function"),
@@ -18,12 +17,11 @@ const triggerAction = z.union([
 
 const triggerFields = {
   action: triggerAction,
-  /** For action "run"; checked against the callback names in ./validate.ts. */
+  /** Checked against the callback names in ./validate.ts. */
   callback: z.string().regex(NAME_PATTERN, "expected a callback name").optional(),
   message: z.string().optional(),
 };
 
-/** One rule or a list of them; a single rule is checked as a list of one. */
 function oneOrMany<T extends z.ZodType>(rule: T) {
   return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(rule));
 }
@@ -75,18 +73,14 @@ const callbackSchema = z
     onTimeout: oneOrMany(timeoutTriggerSchema).optional(),
     persist: z.boolean().optional(),
     fixes: z.boolean().optional(),
-    /** Checked against the callback names, and for cycles, in ./validate.ts. */
     after: z.array(z.string().regex(NAME_PATTERN, "expected a callback name")).optional(),
-    // diagnostics
     format: z.enum(FORMAT_NAMES).optional(),
     report: z.enum(["new", "all"]).optional(),
     cache: z.boolean().optional(),
-    /** Each glob is checked like a pattern in ./validate.ts. */
     inputs: z.union([nonEmpty, z.array(z.string())]).optional(),
   })
   .strict();
 
-/** Limits on triggers; see TriggerLimits in ./types.ts. */
 const triggerLimitsSchema = z
   .object({
     maxDepth: z.number().int().min(0).max(20).optional(),
@@ -95,7 +89,6 @@ const triggerLimitsSchema = z
   })
   .strict();
 
-/** How cpilot behaves toward an agent (hooks): see AgentConfig in ./types.ts. */
 const agentSchema = z
   .object({
     maxStopBlocks: z.number().int().min(0).max(100).optional(),
@@ -104,7 +97,6 @@ const agentSchema = z
   })
   .strict();
 
-/** The whole config file. Sections owned by other modules are validated by their schemas. */
 export const configSchema = z
   .object({
     callbacks: z.array(callbackSchema),

@@ -4,16 +4,11 @@ import { readStateFile } from "../util/state-file.ts";
 import { STATE, statePath } from "../util/state-layout.ts";
 import type { ResolvedCallback } from "./resolve.ts";
 
-/**
- * Per-project toggles kept in `.cpilot/state.json`, not in the config: pausing callbacks
- * during a big refactor should not show up as a config change in review.
- */
+/** Toggles live in `.cpilot/state.json`, not the config: pausing callbacks is no config change to review. */
 export interface ToggleState {
-  /** Every callback paused. */
   allDisabled: boolean;
-  /** Names paused one by one. */
   disabled: string[];
-  /** Names turned on here although the config says `enabled: false`. */
+  /** Turned on here although the config says `enabled: false`. */
   enabled: string[];
 }
 
@@ -23,7 +18,7 @@ function togglesPath(root: string): string {
   return statePath(root, STATE.toggles);
 }
 
-/** Read the toggles; a missing or unreadable file means nothing is toggled. */
+/** A missing or unreadable file means nothing is toggled. */
 export function readToggles(root: string): ToggleState {
   try {
     const value = JSON.parse(readStateFile(togglesPath(root)) ?? "{}") as Partial<ToggleState>;
@@ -41,13 +36,11 @@ export function readToggles(root: string): ToggleState {
   }
 }
 
-/** Write the toggles atomically. */
 export function writeToggles(root: string, state: ToggleState): void {
   stateDir(root);
   writeFileAtomic(togglesPath(root), `${JSON.stringify(state, null, 2)}\n`);
 }
 
-/** Whether a callback runs, given the config and the project's toggles. */
 export function isActive(callback: ResolvedCallback, state: ToggleState): boolean {
   if (state.allDisabled) return false;
   if (state.disabled.includes(callback.name)) return false;

@@ -10,14 +10,11 @@ import { probeTimeoutMs, proveConfigLoads } from "./load-probe.ts";
 import type { ResolvedConfig } from "./resolve.ts";
 import { configRunsCode } from "./value-cache.ts";
 
-/** Longest a config may take to load for a command (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */
 export const COMMAND_LOAD_TIMEOUT_MS = 30_000;
 
 /**
- * The project's config for a command run by a person (`check`, `list`, `gate`…): found from
- * `cwd` (or `explicit`) and loaded so that one that hangs, loops or exits ends the command
- * with a clear error (exit 2) within the deadline, and Ctrl-C or SIGTERM end it meanwhile
- * (exit 130), even while the config's own code runs in this process.
+ * The project's config for a command run by a person: one that hangs, loops or exits ends the
+ * command with a clear error within the deadline, and Ctrl-C ends it meanwhile.
  */
 export async function loadProjectConfigSupervised(
   cwd: string,
@@ -25,17 +22,13 @@ export async function loadProjectConfigSupervised(
   signal: AbortSignal = processStop,
 ): Promise<ResolvedConfig> {
   const path = explicit === undefined ? findConfig(cwd) : resolve(cwd, explicit);
-  // none, or not a file: loadProjectConfig says so
   if (path === null || !statSync(path, { throwIfNoEntry: false })?.isFile()) {
     return loadProjectConfig(cwd, explicit);
   }
   return loadCommandConfig(path, cwd, signal);
 }
 
-/**
- * The config at `path` for a command run by a person (`install`, `doctor`, `run`…), loaded
- * as {@link loadProjectConfigSupervised} does: within the deadline, Ctrl-C ending it.
- */
+/** As {@link loadProjectConfigSupervised}, for a config at a known path. */
 export function loadCommandConfig(
   path: string,
   cwd: string,
@@ -49,16 +42,12 @@ export function loadCommandConfig(
   });
 }
 
-/** A config that did not finish loading in its supervised child (hangs, loops, exits). */
 export class ConfigDidNotLoad extends CpilotError {}
 
 /**
- * Load the config at `path` in this process, but only once it has shown it loads: a config
- * whose loading runs code is first loaded in a supervised child (src/config/load-probe.ts)
- * within `timeoutMs`, and `signal` stops that at once. Then, while it loads here,
- * process.exit() fails the load instead of ending this process, and with `defaultSignals`
- * SIGINT and SIGTERM have their default effect (a JavaScript handler cannot run while the
- * config's code holds the thread: a config that loops only here still ends on Ctrl-C). Throws ConfigDidNotLoad, or the load's own CpilotError.
+ * Load the config here only once it has shown it loads in a supervised child. While it loads
+ * here, process.exit() fails the load, and with `defaultSignals` Ctrl-C still ends the
+ * process (no JavaScript handler runs while the config's code holds the thread).
  */
 export async function loadConfigSupervised(
   path: string,
@@ -70,8 +59,7 @@ export async function loadConfigSupervised(
   // This process imported this very source before: its module is kept, no code runs again.
   const version = sourceVersion(path);
   if (version !== null && proven.has(version)) return loadConfigFile(path);
-  // Only under Bun can cpilot start itself again (selfArgv); elsewhere (Deno)
-  // the config loads here, without the deadline, Ctrl-C still ending it.
+  // Only under Bun can cpilot start itself again; elsewhere the config loads here, no deadline.
   if (!bun) return here();
   const probe = await proveConfigLoads(path, options);
   if (!probe.ok) {
@@ -87,7 +75,6 @@ export async function loadConfigSupervised(
   return config;
 }
 
-/** The config sources this process imported (path and content hash). */
 const proven = new Set<string>();
 
 function sourceVersion(path: string): string | null {
@@ -100,7 +87,6 @@ function sourceVersion(path: string): string | null {
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM"] as const;
 
-/** Run `work` with no JavaScript handler on SIGINT and SIGTERM: the kernel's default ends the process. */
 async function withDefaultSignals<T>(work: () => Promise<T>): Promise<T> {
   const saved = STOP_SIGNALS.map((s) => [s, process.listeners(s)] as const);
   for (const s of STOP_SIGNALS) process.removeAllListeners(s);
@@ -111,11 +97,10 @@ async function withDefaultSignals<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Run `work` with process.exit() throwing: a config's exit while it loads is a load error. */
 async function withExitRefused<T>(name: string, work: () => Promise<T>): Promise<T> {
   const exit = process.exit;
   process.exit = ((code?: number) => {
-    // A second Ctrl-C (main.ts) exits on purpose, whatever is loading.
+    // A second Ctrl-C exits on purpose, whatever is loading.
     if (processStop.aborted) return exit(code);
     throw new CpilotError(
       `Cannot load config "${name}": it called process.exit(${code ?? ""}) while loading`,

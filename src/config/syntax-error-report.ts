@@ -9,10 +9,7 @@ import {
   scriptErrorPosition,
 } from "./syntax-error.ts";
 
-/**
- * A config that does not parse (JSON, YAML) or load (TypeScript/JavaScript) as an error a
- * person can act on: `file:line:col`, what is wrong, and the lines around it.
- */
+/** A config that does not parse or load, as `file:line:col`, what is wrong, and the lines around it. */
 export function syntaxError(
   path: string,
   text: string,
@@ -22,7 +19,6 @@ export function syntaxError(
   const name = basename(path);
   let at: Position | null = null;
   let message = err instanceof Error ? err.message : String(err);
-  // The file the error is in, when it is one the config imports.
   let imported: string | null = null;
   if (kind === "json") {
     const found = jsonSyntaxError(text);

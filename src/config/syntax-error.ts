@@ -1,12 +1,8 @@
-/** Where a config file is broken, and the lines around it, for syntax errors people can fix. */
-
-/** A 1-based line and column in a file. */
 export interface Position {
   readonly line: number;
   readonly column: number;
 }
 
-/** The line and column of an offset into `text`. */
 export function positionAt(text: string, offset: number): Position {
   const before = text.slice(0, offset).split("\n");
   return { line: before.length, column: (before[before.length - 1]?.length ?? 0) + 1 };
@@ -35,10 +31,7 @@ export function codeFrame(text: string, at: Position): string {
   return out.join("\n");
 }
 
-/**
- * The first syntax error in a JSON text: where, and what was expected. JSON.parse's own
- * message has no position in every runtime (Bun's has none), so this scans the text.
- */
+/** JSON.parse's message has no position in every runtime (Bun's has none), so this scans the text. */
 export function jsonSyntaxError(text: string): { offset: number; message: string } | null {
   let i = 0;
   const fail = (message: string): never => {
@@ -125,7 +118,6 @@ export function jsonSyntaxError(text: string): { offset: number; message: string
   }
 }
 
-/** Where a TypeScript/JavaScript config failed: Bun's build messages, else the stack's frame in the file. */
 export function scriptErrorPosition(
   err: unknown,
   path: string,
@@ -136,7 +128,6 @@ export function scriptErrorPosition(
     first as { position?: { line?: number; column?: number; file?: unknown } } | null
   )?.position;
   if (position && typeof position.line === "number" && typeof position.column === "number") {
-    // Bun's build error names the file it failed to parse: one the config imports, maybe.
     const file = typeof position.file === "string" && position.file !== "" ? position.file : null;
     return {
       at: { line: position.line, column: position.column },

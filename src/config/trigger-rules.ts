@@ -2,7 +2,6 @@ import { CpilotError } from "../util/errors.ts";
 import { checkTriggerRegex } from "./regex-safety.ts";
 import type { CallbackDef, TriggerFunction, TriggerLimits } from "./types.ts";
 
-/** Limits with defaults applied. */
 export interface ResolvedTriggerLimits {
   readonly maxDepth: number;
   readonly maxConcurrent: number;
@@ -15,7 +14,6 @@ export const DEFAULT_TRIGGER_LIMITS: ResolvedTriggerLimits = {
   sessionBudget: 50,
 };
 
-/** Seconds an onOutput rule keeps collecting after its match, unless it says otherwise. */
 export const DEFAULT_OUTPUT_DELAY_S = 2;
 
 export type ResolvedAction =
@@ -44,17 +42,12 @@ export interface TimeoutRule extends RuleBase {
   readonly afterMs: number;
 }
 
-/**
- * A callback's triggers, compiled: what the engine evaluates while the callback runs.
- * `Callback` is config/resolve.ts's ResolvedCallback, passed in rather than imported, so
- * this file and config/resolve.ts (which holds a ResolvedTriggers) do not import each other.
- */
+/** `Callback` is passed in, not imported, so this file and config/resolve.ts do not import each other. */
 export interface ResolvedTriggers<Callback> {
   readonly onOutput: readonly OutputRule[];
   readonly onExit: readonly ExitRule[];
   readonly onTimeout: readonly TimeoutRule[];
   readonly limits: ResolvedTriggerLimits;
-  /** Another callback of the same config, for action "run". */
   readonly lookup: (name: string) => Callback | undefined;
 }
 
@@ -92,11 +85,7 @@ function action(rule: RawRule, where: string, callbackName: string): ResolvedAct
   );
 }
 
-/**
- * Compile a callback's triggers; undefined when it has none, so a callback without triggers
- * costs nothing while it runs. Regexes are checked again here because a config given in
- * code (`createEngine({ config })`) skips the loader's validation.
- */
+/** Undefined when none, so a callback without triggers costs nothing. Regexes are checked again: a config given in code skips validation. */
 export function resolveTriggers<Callback>(
   def: CallbackDef,
   limits: ResolvedTriggerLimits,

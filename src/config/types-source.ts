@@ -8,10 +8,7 @@ import outcomeSource from "../model/outcome.ts" with { type: "text" };
 // @ts-expect-error: a text import has no types of its own
 import source from "./types.ts" with { type: "text" };
 
-/**
- * The public types as source text, for the ambient declarations `cpilot init` writes:
- * the config's types and the run results they mention.
- */
+/** The public types as source text, for the declarations `cpilot init` writes. */
 export const TYPES_SOURCES: readonly string[] = [
   source,
   outcomeSource,

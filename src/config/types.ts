@@ -2,10 +2,7 @@ import type { DiagnosticFormat } from "../model/diagnostic.ts";
 import type { GateConfig } from "../model/gate-schema.ts";
 import type { RunResult, RunStatus } from "../model/outcome.ts";
 
-/**
- * The shapes a user writes in `callbacks.config.ts`. These are the public types; the
- * validated, defaults-applied form the engine uses is `ResolvedCallback` in ./resolve.ts.
- */
+// The shapes a user writes in `callbacks.config.ts`; the engine's resolved form is in ./resolve.ts.
 
 /** What a TypeScript `run` function receives. */
 export interface RunContext {
@@ -36,10 +33,7 @@ export interface TriggerOrigin {
   readonly depth: number;
 }
 
-/**
- * A TypeScript run function. Return nothing or 0 to pass, a number as the exit code,
- * or throw to fail (the message becomes the output).
- */
+/** Return nothing or 0 to pass, a number as the exit code, or throw to fail (the message is the output). */
 export type RunFunction = (ctx: RunContext) => unknown;
 
 /** When the same callback is already running: wait for it, kill it, or run beside it. */
@@ -55,9 +49,8 @@ export interface CallbackDef {
   /** gitignore-style rules; the last matching rule wins, `!` negates. */
   pattern: string | readonly string[];
   /**
-   * A bash string (pipefail; files arrive in `CP_*` env and on stdin, never pasted in),
-   * an argv array (no shell; `{file}` / `{files}` expand to separate arguments),
-   * or a function.
+   * A bash string (pipefail; files arrive in `CP_*` env and on stdin, never pasted in), an argv
+   * array (no shell; `{file}` / `{files}` expand to separate arguments), or a function.
    */
   run: string | readonly string[] | RunFunction;
   /** Blocking callbacks finish before the agent gets its tool result. Default true. */
@@ -76,84 +69,56 @@ export interface CallbackDef {
   /** Default true. `cpilot disable NAME` overrides this per project without editing config. */
   enabled?: boolean;
   /**
-   * React to lines of output: a rule per regex (a string, or a RegExp in TypeScript).
-   * A match starts a window of `delay` seconds (default 2) that keeps collecting output;
-   * then the action fires with every line since the match. Fires at most `maxFires`
-   * times per run (default 1). Regexes that can backtrack catastrophically are refused
-   * when the config loads.
+   * React to lines of output. A match collects output for `delay` seconds (default 2), then the
+   * action fires with every line since; at most `maxFires` times per run (default 1). Regexes
+   * that can backtrack catastrophically are refused.
    *
    * @example
-   * onOutput: { match: "error TS\\d+", delay: 1, action: "notify" }
    * onOutput: [{ match: /EADDRINUSE/, action: "stop" }, { match: "ready in", action: "notify", message: "dev server is up" }]
    */
   onOutput?: OutputTrigger | readonly OutputTrigger[];
   /**
-   * React to the run's end: `when` "failure" (failed, timed out), "success" (passed,
-   * silent) or "any" (default). A run that was skipped, replaced or stopped by
-   * `cpilot stop` fires nothing.
+   * React to the run's end: `when` "failure", "success" or "any" (default). A run skipped,
+   * replaced or stopped by `cpilot stop` fires nothing.
    *
    * @example
    * onExit: { when: "failure", action: "run", callback: "fix-hints" }
    */
   onExit?: ExitTrigger | readonly ExitTrigger[];
   /**
-   * Fire once when the run is still going `after` seconds in. Not the kill timeout
-   * (`timeout`): the run goes on unless the action is "stop".
+   * Fire once when the run is still going `after` seconds in; the run goes on unless the action
+   * is "stop".
    *
    * @example
    * onTimeout: { after: 30, action: "notify", message: "the e2e suite is slow today" }
    */
   onTimeout?: TimeoutTrigger | readonly TimeoutTrigger[];
-  /**
-   * Keep a non-blocking run going after the agent session that started it ends (a dev
-   * server you want to outlive the session). Default false: such runs are stopped, whole
-   * process group, when their session ends.
-   */
+  /** Keep a non-blocking run going after its agent session ends (a dev server). Default false. */
   persist?: boolean;
   /**
-   * This callback rewrites its files (a formatter, a linter with `--fix`). Fixers run
-   * before the other callbacks on the same files, so those read the fixed text, and two
-   * fixers of one file never run at once. Default false.
+   * Rewrites its files (a formatter, `--fix`): fixers run before the other callbacks on the same
+   * files, and two fixers of one file never at once. Default false.
    */
   fixes?: boolean;
-  /**
-   * Start only once these callbacks' runs of the same batch have ended, whatever files
-   * they ran on.
-   *
-   * @example
-   * after: ["format"]
-   */
+  /** Start only once these callbacks' runs of the same batch have ended, whatever their files. */
   after?: readonly string[];
 
-  // --- diagnostics ---
-  /**
-   * How the output is read as diagnostics. Default "auto": the formats in it are
-   * recognized (tsc, eslint, ruff, cargo, pytest…); "none" shows the agent the raw tail.
-   */
+  /** How the output is read: "auto" (default) recognizes known formats; "none" shows the raw tail. */
   format?: DiagnosticFormat;
-  /**
-   * What an agent sees in full: "new" (default) the diagnostics its edit brought, with the
-   * ones already there as a count; "all" every one. `cpilot check` always reports all.
-   */
+  /** What an agent sees in full: "new" (default) what its edit brought, the rest counted; "all" every one. */
   report?: "new" | "all";
   /**
-   * Replay a recorded result instead of running again when the check and the content it
-   * reads are unchanged (see docs/config.md, "Results cache"). Default true for a command;
-   * set false for one that reads the network, the clock, or files outside the project.
-   * A function callback is never cached.
+   * Replay a recorded result when the check and the content it reads are unchanged. Default
+   * true for a command; false for one that reads the network, the clock or outside files.
    */
   cache?: boolean;
   /**
-   * The files a check that takes its files reads besides them (a word list, a rules file),
-   * as globs like `pattern`'s, relative to the config's folder; `[]` when it reads nothing
-   * else. Its results are then keyed by those files' content instead of the whole commit,
-   * so they are reused across commits (see docs/config.md, "Results cache"). Unset: any
-   * file may be read, and a new commit runs it again.
+   * Globs of the files a check reads besides its own (`[]`: none), relative to the config's
+   * folder: its results are then reused across commits. Unset: any file may be read.
    */
   inputs?: string | string[];
 }
 
-/** The event a trigger reacts to. */
 export type TriggerEvent = "onOutput" | "onExit" | "onTimeout";
 
 /** What a TypeScript trigger action receives. */
@@ -184,9 +149,8 @@ export interface TriggerContext {
 export type TriggerFunction = (ctx: TriggerContext) => unknown;
 
 /**
- * What a hook does: stop the run, notify the agent (with `message` before the output),
- * run another callback by name (it gets the output as `CP_HOOK_OUTPUT` and in its stdin
- * JSON's `hook` field), or call a function.
+ * Stop the run, notify the agent, run another callback by name (it gets the output as
+ * `CP_HOOK_OUTPUT` and in its stdin JSON's `hook`), or call a function.
  */
 export type TriggerAction =
   | { action: "stop" }
@@ -216,7 +180,7 @@ export type TimeoutTrigger = TriggerAction & {
 };
 
 /**
- * Limits on what triggers may start, checked where the work starts.
+ * Limits on what triggers may start.
  *
  * @example
  * triggerLimits: { maxDepth: 2, maxConcurrent: 1, sessionBudget: 20 }
@@ -237,10 +201,8 @@ export interface CpilotConfig {
   /** Run logs kept under `.cpilot/runs/`. Default 200. */
   keepLogs?: number;
   /**
-   * Which files are compared before and after callbacks run, to tell the agent what a
-   * callback rewrote. "batch" (default): the batch's files, at no cost. "tree": also any
-   * other file git sees changing (a generator's output), at the price of a `git status`
-   * before and after each batch.
+   * Files compared before and after callbacks run. "batch" (default): the batch's, at no cost.
+   * "tree": also any file git sees changing, at a `git status` before and after each batch.
    */
   resync?: "batch" | "tree";
   /** The write gate: what an agent may write before it writes it. */
@@ -253,35 +215,20 @@ export interface CpilotConfig {
   hookLimits?: TriggerLimits;
   /** How cpilot talks to an agent through its hooks. */
   agent?: AgentConfig;
-  /**
-   * `check --staged`: stage what a callback rewrote in a staged file, so the commit holds
-   * the fixed text. Default true.
-   */
+  /** `check --staged`: stage what a callback rewrote in a staged file. Default true. */
   stageFixed?: boolean;
-  /**
-   * When a callback rewriting a file is a failure (with the diff shown): "ci" (default)
-   * when the `CI` environment variable is set, "always", or "never".
-   */
+  /** When a callback rewriting a file fails the check: "ci" (default, when `CI` is set), "always", "never". */
   failOnChange?: "ci" | "always" | "never";
-  /**
-   * `check --staged`: set untracked files that are not ignored aside while callbacks run,
-   * as they will not be in the commit. Default true.
-   */
+  /** `check --staged`: set untracked files aside while callbacks run (they are not in the commit). Default true. */
   hideUntracked?: boolean;
 }
 
 export interface AgentConfig {
-  /**
-   * How many times per session the agent's stop is blocked while a blocking callback it
-   * triggered still fails (or context updates failed). 0 never blocks. Default 3.
-   */
+  /** Times per session the agent's stop is blocked while a callback it triggered still fails. 0 never. Default 3. */
   maxStopBlocks?: number;
   /** Show the agent a table of the active callbacks once per session. Default true. */
   announceCallbacks?: boolean;
-  /**
-   * Lines of a failed run's output shown to the agent when none of it was understood as
-   * diagnostics (the rest is in the log). Default 15.
-   */
+  /** Lines of a failed run's output shown when none was read as diagnostics. Default 15. */
   tailLines?: number;
 }
 
@@ -292,8 +239,7 @@ export interface ContextConfig {
   files?: string[];
 }
 
-// The names these types had while triggers were called process hooks; a config written
-// against them (a cpilot-env.d.ts from an earlier `cpilot init`) still type-checks.
+// Names from before triggers were renamed: a cpilot-env.d.ts from an earlier `init` still type-checks.
 /** @deprecated renamed TriggerContext */
 export type HookContext = TriggerContext;
 /** @deprecated renamed TriggerFunction */

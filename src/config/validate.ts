@@ -7,14 +7,12 @@ import { configSchema } from "./schema.ts";
 import { keysAt } from "./schema-keys.ts";
 import type { CpilotConfig } from "./types.ts";
 
-/** One thing wrong with a config: where, what was there, what was expected. */
 export interface ConfigProblem {
-  /** Key path like `callbacks[2].timeout`; empty for the whole file. */
+  /** Like `callbacks[2].timeout`; empty for the whole file. */
   readonly path: string;
   readonly message: string;
 }
 
-/** Render a key path the way a person reads it: `callbacks[2].timeout`. */
 export function formatKeyPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const key of path) {
@@ -24,7 +22,6 @@ export function formatKeyPath(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** A short, safe rendering of a bad value for an error line. */
 export function describeValue(value: unknown): string {
   if (typeof value === "function") return "a function";
   if (value === undefined) return "nothing";
@@ -57,10 +54,7 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return `${got}${message}`;
 }
 
-/**
- * A single hook rule is checked as a list of one: report its problems at
- * `callbacks[0].onOutput.delay`, as written, not `callbacks[0].onOutput[0].delay`.
- */
+/** A single rule is checked as a list of one: report it as written, not at `onOutput[0]`. */
 function asWritten(path: readonly PropertyKey[], value: unknown): readonly PropertyKey[] {
   const at = path.findIndex((k) => (TRIGGER_KEYS as readonly PropertyKey[]).includes(k));
   if (at < 2 || path[0] !== "callbacks" || typeof path[at + 1] !== "number") return path;
@@ -72,14 +66,10 @@ function asWritten(path: readonly PropertyKey[], value: unknown): readonly Prope
 }
 
 export interface ValidateOptions {
-  /**
-   * Callback names defined elsewhere that hook `run` actions may name: the hand-written
-   * config's, when the managed file is checked on its own.
-   */
+  /** Callback names `run` actions may name from elsewhere: the hand-written config's, when the managed file is checked alone. */
   readonly knownNames?: readonly string[];
 }
 
-/** Checks zod cannot express: rules that span fields or callbacks. */
 function crossChecks(
   config: CpilotConfig,
   raw: unknown = config,
@@ -126,7 +116,6 @@ function crossChecks(
     }
     // `inputs: []` is allowed: the check reads nothing besides its files.
     const inputs = typeof cb.inputs === "string" ? [cb.inputs] : (cb.inputs ?? []);
-    // a value that is not a string is the schema's to report
     const globs = inputs.filter((g) => typeof g === "string");
     if (globs.length > 0) {
       for (const problem of validatePatterns(globs))
@@ -154,7 +143,6 @@ export type Validation =
   | { ok: true; config: CpilotConfig }
   | { ok: false; problems: ConfigProblem[] };
 
-/** Validate a loaded config value and report every problem at once. */
 export function validateConfig(value: unknown, options: ValidateOptions = {}): Validation {
   const known = options.knownNames ?? [];
   const parsed = configSchema.safeParse(value, { reportInput: true });
@@ -163,7 +151,6 @@ export function validateConfig(value: unknown, options: ValidateOptions = {}): V
       path: formatKeyPath(asWritten(issue.path, value)) || "(top level)",
       message: issueMessage(issue),
     }));
-    // Cross checks still help when only unrelated keys are wrong.
     const shaped = value as Partial<CpilotConfig>;
     if (Array.isArray(shaped?.callbacks)) {
       const sane = shaped.callbacks.filter(

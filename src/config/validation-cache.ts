@@ -7,10 +7,8 @@ import { STATE, statePath } from "../util/state-layout.ts";
 import { VERSION } from "../version.ts";
 
 /**
- * Validating a config means building its schemas, which costs more than the rest of a hook
- * call. A config value that validated once validates again, so its fingerprint (the value
- * with functions by their source, cpilot's version and build) is remembered under `.cpilot/cache/`
- * and the schemas are not even loaded the next time.
+ * Building the schemas costs more than the rest of a hook call, so the fingerprint of a value
+ * that validated (functions by their source, cpilot's build) is kept, and they are not loaded.
  */
 export function configFingerprint(value: unknown): string {
   const text = JSON.stringify(value, (_key, v: unknown) => {
@@ -21,10 +19,7 @@ export function configFingerprint(value: unknown): string {
   return sha1Hex(`${VERSION}\0${BUILD}\0${text}`);
 }
 
-/**
- * The running executable's identity: a rebuilt cpilot (new rules, same version number)
- * validates every config again.
- */
+/** A rebuilt cpilot (new rules, same version) validates every config again. */
 const BUILD = (() => {
   try {
     const st = statSync(process.execPath);
@@ -38,15 +33,13 @@ function cacheFile(root: string): string {
   return statePath(root, STATE.cache, STATE.validConfigs);
 }
 
-/** True when a value with this fingerprint validated before in this project. */
 export function knownValid(root: string, fingerprint: string): boolean {
   return readStateFile(cacheFile(root), MAX_CACHE_BYTES)?.includes(`${fingerprint}\n`) === true;
 }
 
-/** ~6,000 fingerprints: past this the cache starts over instead of growing for ever. */
+/** Past this the cache starts over instead of growing for ever. */
 const MAX_CACHE_BYTES = 256 * 1024;
 
-/** Remember a fingerprint that validated; best effort (a read-only tree just revalidates). */
 export function rememberValid(root: string, fingerprint: string): void {
   try {
     stateDir(root, STATE.cache);

@@ -1,10 +1,7 @@
-// The value a config script evaluated to, kept for the next process: importing a TypeScript
-// config (transpile, then evaluate) is a large part of a hook call's cost, and a config that
-// runs code is first loaded in a child process. Only scripts that are plain data qualify,
-// with the modules of their own they import (./plain-script.ts), keyed by cpilot's version
-// and the exact bytes of every one of them. The cache lives in the user's private runtime
-// folder, never in the project: a cache committed to a repository must not stand in for
-// the config people read there.
+// The value a plain-data config script evaluated to (./plain-script.ts), kept for the next
+// process: importing a TypeScript config is a large part of a hook call. Keyed by cpilot's
+// version and the bytes of every module; kept in the user's private runtime folder, never in
+// the project, where a committed cache could stand in for the config people read.
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
@@ -14,17 +11,14 @@ import { readRegularBytes } from "../util/read-regular.ts";
 import { VERSION } from "../version.ts";
 import { plainGraph } from "./plain-script.ts";
 
-/** A module a config imports larger than this is not read for the key: the value is not kept. */
 const MAX_MODULE_BYTES = 1024 * 1024;
 
-/** Where one config file's value is kept, or null without a private runtime folder. */
 function entryPath(configPath: string): string | null {
   const dir = runtimeDir(process.env);
   if (dir === null) return null;
   return join(dir, "config-values", `${sha1Hex(resolve(configPath)).slice(0, 20)}.json`);
 }
 
-/** The config's graph, each module's bytes hashed as read (see plainGraph). */
 function graphOf(configPath: string, source: Uint8Array) {
   const hashes = new Map<string, string>();
   const graph = plainGraph(configPath, new TextDecoder().decode(source), (path) => {
@@ -36,11 +30,7 @@ function graphOf(configPath: string, source: Uint8Array) {
   return { graph, hashes };
 }
 
-/**
- * What a config's value is kept under: cpilot's version, the config's bytes and, for each
- * module of its own it imports, its path and bytes. Null when the value is not to be kept:
- * the script or one of those modules is not plain data.
- */
+/** Cpilot's version and the bytes of the config and its own modules; null when not plain data. */
 export function configValueKey(configPath: string, source: Uint8Array): string | null {
   const { graph, hashes } = graphOf(configPath, source);
   if ("problem" in graph) return null;
@@ -51,7 +41,6 @@ export function configValueKey(configPath: string, source: Uint8Array): string |
   return sha1Hex(parts.join("\0"));
 }
 
-/** The value kept under `key` (see {@link configValueKey}), or undefined. */
 export function cachedConfigValue(configPath: string, key: string): unknown {
   const path = entryPath(configPath);
   if (path === null) return undefined;
@@ -63,10 +52,7 @@ export function cachedConfigValue(configPath: string, key: string): unknown {
   }
 }
 
-/**
- * Why a config script's value is not kept between processes (imported on every call), or
- * null when it is. For `cpilot doctor`, and the rule {@link rememberConfigValue} applies.
- */
+/** Why the value is not kept between processes, or null (for `cpilot doctor`). */
 export function whyNotKept(configPath: string, source: Uint8Array, value: unknown): string | null {
   const { graph } = graphOf(configPath, source);
   if ("problem" in graph) return graph.problem;
@@ -76,15 +62,12 @@ export function whyNotKept(configPath: string, source: Uint8Array, value: unknow
   return null;
 }
 
-/** Config scripts this process imported: a module they import is not imported again. */
 let imported = 0;
 
 /**
- * Keep `value`, which the config at `configPath` evaluated to in this process, under `key`
- * (taken before it was imported), when the value is plain data and every file of the key
- * is still as it was. A module of its own the config imports is read once per process by
- * the runtime: after the first config import, an edited one would not be seen in the value,
- * so only a config that imports none of its own is kept then.
+ * Keep `value` under `key` when it is plain data and every file of the key is unchanged. The
+ * runtime reads an imported module once per process, so after the first import only a config
+ * importing none of its own is kept.
  */
 export function rememberConfigValue(configPath: string, key: string, value: unknown): void {
   imported += 1;
@@ -107,10 +90,7 @@ function importsModules(configPath: string, source: Uint8Array): boolean {
   return !("problem" in graph) && graph.modules.length > 0;
 }
 
-/**
- * True when JSON holds `value` exactly: plain objects, arrays, strings, finite numbers,
- * booleans and null, no `undefined` (JSON would drop or change it), nothing deeper than 32.
- */
+/** JSON holds it exactly: no `undefined`, nothing deeper than 32. */
 function isPlainData(value: unknown, depth: number): boolean {
   if (depth > 32) return false;
   if (value === null || typeof value === "string" || typeof value === "boolean") return true;
@@ -124,10 +104,7 @@ function isPlainData(value: unknown, depth: number): boolean {
 
 const SCRIPT = new Set([".ts", ".mts", ".js", ".mjs"]);
 
-/**
- * True when loading the config at `path` runs the user's code: a script whose value is not
- * kept from an earlier load (plain-data scripts' are: see cachedConfigValue above).
- */
+/** Loading the config runs the user's code: a script whose value is not kept from an earlier load. */
 export function configRunsCode(path: string): boolean {
   if (!SCRIPT.has(extname(path))) return false;
   try {

@@ -1,23 +1,17 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { bun } from "../platform/bun.ts";
 
-/** Bytes of a run's log that are parsed: its start (compilers) and its end (test summaries). */
+/** The bytes of a run's log that are parsed: its start (compilers) and its end (test summaries). */
 export interface LogBounds {
   readonly head: number;
   readonly tail: number;
 }
 
-/** What `cpilot check` reads: 8 MB, so a 1 GB log costs 8 MB. */
 export const WHOLE_LOG: LogBounds = { head: 4 * 1024 * 1024, tail: 4 * 1024 * 1024 };
 
-/**
- * What a hook call reads: a dense output's first 256 KB hold ~2,500 lines of tsc or eslint
- * (more than the diagnostics a hook reads, see HOOK_DIAGNOSTICS), and the last 64 KB a test
- * runner's summary; reading and splitting all of a large log would slow every hook call.
- */
+/** A hook call reads a dense output's first part and a test runner's summary at the end: all of a large log would slow every call. */
 export const HOOK_LOG: LogBounds = { head: 256 * 1024, tail: 64 * 1024 };
 
-/** A log's text, and whether a part of it between its head and its tail was skipped. */
 export interface LogText {
   readonly text: string;
   readonly skipped: boolean;
@@ -25,10 +19,7 @@ export interface LogText {
 
 const UNREADABLE: LogText = { text: "", skipped: false };
 
-/**
- * A run's log as text, whole when it fits `bounds`, else its head and tail joined at line
- * ends (what lies between is skipped, and said). "" when unreadable.
- */
+/** A run's log, whole when it fits `bounds`, else its head and tail joined at line ends (the gap is said). "" when unreadable. */
 export function readLogBounded(path: string, bounds: LogBounds = WHOLE_LOG): LogText {
   const fd = openLog(path);
   if (fd === null) return UNREADABLE;
@@ -45,11 +36,7 @@ export function readLogBounded(path: string, bounds: LogBounds = WHOLE_LOG): Log
   }
 }
 
-/**
- * {@link readLogBounded}, the same text. On Bun a log read whole is decoded natively, from
- * no JavaScript buffer: a dense run's log is that much less for the process's garbage
- * collector, which a hook call's allocations would otherwise set off.
- */
+/** {@link readLogBounded}; on Bun decoded natively, leaving the garbage collector less to do. */
 export async function readLog(path: string, bounds: LogBounds = WHOLE_LOG): Promise<LogText> {
   if (bun === undefined) return readLogBounded(path, bounds);
   const fd = openLog(path);
@@ -77,7 +64,6 @@ function openLog(path: string): number | null {
   }
 }
 
-/** A log longer than `bounds`: its head and tail, joined at line ends. */
 function headAndTail(fd: number, size: number, bounds: LogBounds): LogText {
   const head = readAt(fd, 0, bounds.head);
   const tail = readAt(fd, size - bounds.tail, bounds.tail);
@@ -88,7 +74,7 @@ function headAndTail(fd: number, size: number, bounds: LogBounds): LogText {
 }
 
 function readAt(fd: number, position: number, length: number): string {
-  // Unzeroed: every byte of it that is used is read from the file first.
+  // Unzeroed: every byte used is read from the file first.
   const buf = Buffer.allocUnsafe(length);
   let got = 0;
   while (got < length) {

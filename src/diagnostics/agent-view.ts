@@ -4,28 +4,20 @@ import { diagnosticKey } from "./key.ts";
 
 /** Characters of diagnostics shown per run; the rest is counted, and in the log. */
 export const DIAGNOSTIC_BUDGET = 4000;
-/** Diagnostics of files the agent did not just edit, shown before they are only counted. */
+/** Diagnostics of files the agent did not edit shown before they are only counted. */
 const OTHERS_SHOWN = 3;
-/** Longest single diagnostic; a longer message is cut with a note of how much. */
 const MAX_ONE = 1000;
 
 export interface AgentViewOptions {
-  /** The files the run was for: the agent's edits, shown first and in full. */
   readonly edited: readonly string[];
-  /** Character budget for the whole view. */
   readonly budget?: number;
-  /**
-   * Diagnostics already shown in this reply (by an earlier run: cargo check and clippy
-   * print the same errors); these are skipped and the set is extended.
-   */
+  /** Diagnostics already shown in this reply by an earlier run (cargo check and clippy print the same): skipped. */
   readonly seen?: Set<string>;
-  /** How the run's own files are named: an agent edited them, `cpilot check` checked them. */
   readonly ownFiles?: string;
-  /** What "old" is relative to, as words: "before your edit" (default), "in HEAD" for `cpilot check`. */
+  /** What "old" is relative to: "before your edit" (default), "in HEAD" for `cpilot check`. */
   readonly before?: string;
 }
 
-/** One diagnostic on one line (its message's own lines indented below it). */
 export function formatDiagnostic(d: Diagnostic): string {
   const where =
     d.file === ""
@@ -40,19 +32,13 @@ export function formatDiagnostic(d: Diagnostic): string {
 
 const RANK = { error: 0, warning: 1, info: 2 } as const;
 
-/** Line numbers the numeric sort keys hold: below 2^21; past it, the comparison sort. */
 const KEY_LINES = 0x200000;
-/**
- * Longest list sorted by numeric keys: a key packs severity < 3, path < n, line < 2^21 and
- * position < n, exact below 2^53 while 3 * n * 2^21 * n is.
- */
+/** A key packs severity, path, line and position, exact below 2^53 while 3 * n * 2^21 * n is. */
 const MAX_KEYED = Math.floor(Math.sqrt(Number.MAX_SAFE_INTEGER / (3 * KEY_LINES)));
 
 /**
- * One part of a view's list (the new diagnostics of the edited files, or of the others) in
- * the order an agent reads it: errors first, then by path (in code-unit order: the same on
- * every machine, no collation per comparison), then line; ties keep their order. `at(k)`
- * is the k-th.
+ * One part of a view's list in the order an agent reads it: errors first, then by path (in
+ * code-unit order, the same on every machine), then line; ties keep their order.
  */
 interface Part {
   readonly length: number;
@@ -60,12 +46,9 @@ interface Part {
 }
 
 /**
- * A list's parts in one pass, each diagnostic packed into one number (severity, path, line,
- * position in `list`) in a typed array that is sorted without a comparison call per pair.
- * Only the few diagnostics the agent is shown are looked up again, and nothing is copied:
- * a dense output's thousands cost one write each. Paths are ranked in the order they come
- * and renumbered after, only when that order was not theirs. Null when a key cannot hold
- * the list (a line past 2^21 or not a whole number, a huge list): see {@link slowParts}.
+ * A list's parts in one pass, each diagnostic packed into one number sorted in a typed array,
+ * with no comparison call per pair: a dense output's thousands cost one write each. Null when
+ * a key cannot hold the list: see {@link slowParts}.
  */
 function keyedParts(
   list: readonly Diagnostic[],
@@ -79,7 +62,7 @@ function keyedParts(
   let lastFile: string | null = null;
   let part = mine;
   let group = 0;
-  // No call per diagnostic (a fresh process pays for each): runs of one file rank it once.
+  // No call per diagnostic (a fresh process pays for each).
   for (let i = 0; i < n; i++) {
     const d = list[i] as Diagnostic;
     if (d.baseline === "unchanged") {
@@ -100,11 +83,9 @@ function keyedParts(
   return { mine: mine.sorted(list), others: others.sorted(list), old };
 }
 
-/** Sort keys of one part of a list of `n` (see keyedParts). */
 class Keys {
   readonly keys: Float64Array;
   length = 0;
-  /** Paths in the order they came, and their ranks so far. */
   private readonly files: string[] = [];
   private readonly ranks = new Map<string, number>();
 
@@ -127,7 +108,6 @@ class Keys {
     const keys = this.keys.subarray(0, this.length);
     const order = files.map((_, i) => i).sort((a, b) => codeUnitOrder(files[a], files[b]));
     if (order.some((rank, i) => rank !== i)) {
-      // Renumber each path by its place in code-unit order.
       const place = new Int32Array(files.length);
       order.forEach((rank, i) => {
         place[rank] = i;
@@ -152,7 +132,6 @@ function codeUnitOrder(a: string | undefined, b: string | undefined): number {
   return a === b ? 0 : (a as string) < (b as string) ? -1 : 1;
 }
 
-/** {@link keyedParts} for a list keys cannot hold: copies sorted by comparison. */
 function slowParts(
   list: readonly Diagnostic[],
   edited: ReadonlySet<string>,
@@ -175,9 +154,8 @@ function slowParts(
 
 /**
  * What an agent reads of a run's diagnostics: what it brought into the files it edited, in
- * full; then new ones elsewhere, the first few and a count; then how many were already
- * there. Whole diagnostics only, within a character budget. Null when there is nothing
- * left to say (every one was shown by an earlier run of this reply).
+ * full; then new ones elsewhere, a few and a count; then how many were already there. Whole
+ * diagnostics only, within a budget. Null when every one was shown by an earlier run.
  */
 export function agentView(all: readonly Diagnostic[], options: AgentViewOptions): string[] | null {
   return withColdJit(() => view(all, options));
@@ -186,7 +164,6 @@ export function agentView(all: readonly Diagnostic[], options: AgentViewOptions)
 function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] | null {
   const budget = options.budget ?? DIAGNOSTIC_BUDGET;
   const seen = options.seen ?? new Set<string>();
-  // The reply's first run has nothing shown before it: no key to make per diagnostic.
   const list = seen.size === 0 ? all : all.filter((d) => !seen.has(diagnosticKey(d)));
   const repeated = all.length - list.length;
   if (list.length === 0)
@@ -214,8 +191,8 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     lines.push(
       `… and ${count(mine.length - shownMine, "more")} in ${options.ownFiles ?? "the files you edited"} (see the log)`,
     );
-  // The edited files' own old ones come next, listed and marked, not only counted: the
-  // agent has the file open, and tells its error from the file's old ones by reading them.
+  // The edited files' own old ones are listed, not only counted: the agent tells its error
+  // from the file's old ones by reading them.
   if (edited.size > 0 && (mine.length > 0 || others.length > 0)) {
     const inEdited = old.filter((d) => edited.has(d.file));
     const known = inEdited.filter((d) => !isUnverified(d));
@@ -242,8 +219,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     const cap = mine.length === 0 ? others.length : OTHERS_SHOWN;
     // "new" only where a baseline judged them: `cpilot check` compares with nothing.
     const judged = others.at(0).baseline !== undefined;
-    // Headed beside the agent's own, or beside the unverified ones that follow (else a new
-    // one reads as theirs, or as the edited file's).
+    // Headed, else a new one reads as the agent's, or as the edited file's.
     if (mine.length > 0 || old.some(isUnverified))
       lines.push(
         `${count(others.length, judged ? "new diagnostic" : "diagnostic")} in other files:`,
@@ -253,7 +229,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
     if (shown < others.length)
       lines.push(`… and ${others.length - shown} more in other files${filesOf(others, shown)}`);
   }
-  // Not known to predate the edit (see Diagnostic.since): shown, and not counted as old.
+  // Not known to predate the edit: shown, and not counted as old.
   const unverified = old.filter(isUnverified);
   if (unverified.length > 0) {
     const where = unverified.every((d) => !edited.has(d.file))
@@ -272,8 +248,7 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
       lines.push(
         `… and ${unverified.length - shown} more in such files${filesOf(unverified, shown)}`,
       );
-    // Told on an earlier call, they inform now: say so, or a failure with no word reads as
-    // neither "fix these" nor "not yours".
+    // Told on an earlier call: say so, or the failure reads as neither "fix these" nor "not yours".
     if (unverified.every((d) => d.since === "unverified-told"))
       lines.push("(told before, so they no longer block: fix those your edits brought)");
     old = old.filter((d) => !isUnverified(d));
@@ -295,12 +270,11 @@ function view(all: readonly Diagnostic[], options: AgentViewOptions): string[] |
   return lines;
 }
 
-/** How many of `total` to show for a cap: one left over is shown, as its line costs the same. */
+/** One left over is shown, as its line costs the same. */
 function fewShown(cap: number, total: number): number {
   return total === cap + 1 ? total : Math.min(cap, total);
 }
 
-/** Where the diagnostics left out are, so the agent knows which files to open (3 named). */
 function filesOf(
   list: { at(i: number): Diagnostic | undefined; length: number },
   from: number,
@@ -317,10 +291,8 @@ function filesOf(
 }
 
 /**
- * True when a failed run's diagnostics explain its failure by what was already there: it
- * has errors, and every diagnostic it reported predates the edit, no error among them merely
- * unverified on first sight (a warning cpilot cannot place does not block). The agent is told, but
- * not made to fix code it never touched (the failure does not block).
+ * True when a failed run's errors were all there before the edit (none merely unverified):
+ * the agent is told, but not made to fix code it never touched.
  */
 export function onlyPreexisting(diagnostics: readonly Diagnostic[] | undefined): boolean {
   if (diagnostics === undefined || diagnostics.length === 0) return false;

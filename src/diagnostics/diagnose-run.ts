@@ -6,13 +6,7 @@ import { parseOutput } from "./parse-output.ts";
 
 export type { DiagnoseInput } from "./diagnose-finished.ts";
 
-/**
- * A finished run's diagnostics, read from its whole log (bounded), compared with the
- * callback's baseline (which this run then becomes). Undefined for a run that did not
- * finish (replaced, stopped). Never throws: bookkeeping must not cost the reply. The
- * engine calls ./diagnose-finished.ts, which loads the parsers only for a run that printed
- * something; this one, synchronous, is for the benchmarks.
- */
+/** ./diagnose-finished.ts, synchronous, for the benchmarks. */
 export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
   if (!finished(input.status)) return undefined;
   return withColdJit(() => {

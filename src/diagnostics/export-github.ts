@@ -2,26 +2,22 @@ import { join, relative } from "node:path";
 import type { Diagnostic, Severity } from "../model/diagnostic.ts";
 import type { RunResult } from "../model/outcome.ts";
 
-/** GitHub shows 10 errors and 10 warnings per step, 50 per job; more are noise in the log. */
 const MAX_ANNOTATIONS = 50;
 
 const COMMAND: Record<Severity, string> = { error: "error", warning: "warning", info: "notice" };
 
-/** A workflow command's data: `%`, CR and LF escaped (as GitHub's own toolkit does). */
+/** As GitHub's own toolkit escapes it. */
 export function escapeData(text: string): string {
   return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
 }
 
-/** A workflow command's property value: the data escapes plus `:` and `,`. */
 export function escapeProperty(text: string): string {
   return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 
 /**
- * GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`) for the runs'
- * diagnostics, so failures land on the pull request's lines. Paths are made relative to
- * `workspace` (the checkout, GITHUB_WORKSPACE), since the project may be a folder in it.
- * Errors first; past MAX_ANNOTATIONS, one line says how many were left out.
+ * GitHub Actions annotations for the runs' diagnostics, with paths relative to `workspace`
+ * (the project may be a folder of the checkout). Errors first, at most MAX_ANNOTATIONS.
  */
 export function githubAnnotations(
   runs: readonly RunResult[],

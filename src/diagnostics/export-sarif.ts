@@ -12,11 +12,7 @@ const LEVEL: Record<Severity, "error" | "warning" | "note"> = {
   info: "note",
 };
 
-/**
- * A SARIF 2.1.0 log of `cpilot check`'s runs: one SARIF run per callback (its own
- * `automationDetails.id`, so code scanning keeps them apart), named after the tool whose
- * output it was, with each diagnostic as a result located relative to the project root.
- */
+/** One SARIF run per callback (its own `automationDetails.id`, so code scanning keeps them apart). */
 export function toSarif(runs: readonly RunResult[], root: string): Record<string, unknown> {
   return {
     $schema: SARIF_SCHEMA,
@@ -45,7 +41,6 @@ function sarifRun(run: RunResult, root: string): Record<string, unknown> {
       {
         executionSuccessful: run.status === "passed" || run.status === "silent",
         ...(run.exitCode !== null ? { exitCode: run.exitCode } : {}),
-        // Not run: the recorded result of the same check on the same content.
         ...(run.cached
           ? { properties: { fromCache: true, cachedAt: new Date(run.cached.at).toISOString() } }
           : {}),

@@ -1,8 +1,4 @@
-/**
- * The JSON document a tool printed among other lines (npm's banner, a summary): from the
- * first line that opens with `open` to the last that ends with its closer, parsed, and its
- * lines marked in `claimed`. Undefined when there is none or it does not parse.
- */
+/** The JSON a tool printed among other lines, from the first line opening with `open` to the last closing; undefined when none parses. */
 export function jsonDocument(
   lines: readonly string[],
   claimed: Uint8Array,

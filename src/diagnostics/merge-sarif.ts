@@ -1,10 +1,8 @@
 type Json = Record<string, unknown>;
 
 /**
- * One SARIF run per callback out of the runs of several logs (the shards of one check):
- * runs with the same `automationDetails.id` become one, their results concatenated and
- * their rules joined (each result's `ruleIndex` pointing into the joined list), so code
- * scanning sees one run per callback as from a single check.
+ * One SARIF run per callback out of several shards' logs: runs with one `automationDetails.id`
+ * merge, results concatenated, rules joined and `ruleIndex` remapped.
  */
 export function mergeSarifRuns(runs: readonly Json[]): Json[] {
   const byId = new Map<string, Json[]>();

@@ -5,25 +5,20 @@ import { type PathBase, rootRelative } from "./_path.ts";
 import type { OutputParser, RawDiagnostic } from "./parser.ts";
 import { GENERIC, PARSERS } from "./registry.ts";
 
-/** A line as last drawn: what follows its last carriage return (a CRLF's CR dropped). */
+/** What follows its last carriage return (a CRLF's CR dropped). */
 function lastState(line: string): string {
   const l = line.endsWith("\r") ? line.slice(0, -1) : line;
   const cr = l.lastIndexOf("\r");
   return cr >= 0 ? l.slice(cr + 1) : l;
 }
 
-/** Lines of a long output's start and end in which formats are looked for… */
 const SAMPLE_EDGE = 300;
-/** …and, between them, a block of this many lines every SAMPLE_STRIDE lines. */
 const SAMPLE_BLOCK = 100;
 const SAMPLE_STRIDE = 1000;
 
 /**
- * Where formats are recognized: the whole text, or for a long output its first and last
- * SAMPLE_EDGE lines (where tools print, and where a second tool's output follows the
- * first's) and a block of lines every SAMPLE_STRIDE, so a format with a section of a
- * thousand lines anywhere is found, and recognizing 10,000 lines costs like 1,500. A
- * short section of one tool deep inside a long output of others can be missed: `format:`
+ * Where formats are recognized: for a long output, its first and last lines and a block every
+ * SAMPLE_STRIDE. A short section deep inside another tool's output can be missed: `format:`
  * names it for sure.
  */
 function detectionSample(text: string, lines: readonly string[]): string {
@@ -39,39 +34,32 @@ function detectionSample(text: string, lines: readonly string[]): string {
   return parts.map((p) => p.join("\n")).join("\n");
 }
 
-/** Most diagnostics kept from one output: past this, the rest is in the log. */
 export const MAX_DIAGNOSTICS = 5000;
-/** Longest message kept. */
 const MAX_MESSAGE = 2000;
 
 export interface ParseOptions extends PathBase {
-  /** A parser's name to use it alone, "none" to parse nothing; default "auto". */
   readonly format?: string | undefined;
-  /** Most diagnostics read, in the output's order; default (and at most) MAX_DIAGNOSTICS. */
   readonly limit?: number | undefined;
 }
 
-/** Diagnostics as read, and whether the output may hold more than were read (`limit` reached). */
 export interface ParsedOutput {
   readonly diagnostics: Diagnostic[];
   readonly cut: boolean;
-  /** The tool said it printed only some of its diagnostics (its own limit): `cut` too. */
+  /** The tool said it printed only some of its diagnostics: `cut` too. */
   readonly hidden?: true;
 }
 
-/** A tool's own word that it printed only some of what it found: biome's `--max-diagnostics`. */
 const TOOL_HID_SOME = /^Diagnostics not shown: \d+\.?\s*$/m;
 
 /**
- * A tool's output as diagnostics: colour codes stripped, the formats it contains
- * recognized (or the one `format` names), paths made root-relative and posix, duplicates
- * dropped. When no known format matched, any `path:line[:col]` line counts.
+ * A tool's output as diagnostics: colours stripped, formats recognized (or the one `format`
+ * names), paths root-relative, duplicates dropped. When no format matched, any
+ * `path:line[:col]` line counts.
  */
 export function parseDiagnostics(output: string, options: ParseOptions): Diagnostic[] {
   return parseOutput(output, options).diagnostics;
 }
 
-/** {@link parseDiagnostics}, saying whether the output was read only up to `limit`. */
 export function parseOutput(output: string, options: ParseOptions): ParsedOutput {
   const format = options.format ?? "auto";
   if (format === "none" || output === "") return { diagnostics: [], cut: false };
@@ -93,20 +81,13 @@ export function parseOutput(output: string, options: ParseOptions): ParsedOutput
   }
   if (raw.length === 0 && chosen === null)
     for (const d of GENERIC.parse(lines, claimed, options, limit)) raw.push(d);
-  // The parsers stopped at the limit: what follows in the output was not read.
   const cut = raw.length >= limit;
-  // Paths repeat (one file, many problems): each distinct one is resolved once. One pass
-  // makes each path root-relative and drops repeats (a dense output has thousands), in
-  // place: most outputs have none, and nothing is copied. Inline, no call per diagnostic
-  // but the maps' (a fresh process pays for each call).
+  // Each distinct path is resolved once, in place, with no call per diagnostic.
   const paths = new Map<string, string>();
-  // Per file, the diagnostics kept at each spot (line and column): most spots hold one,
-  // whose message is compared only when a second comes.
+  // Most spots hold one diagnostic, whose message is compared only when a second comes.
   const spotsByFile = new Map<string, Map<number, RawDiagnostic | RawDiagnostic[]>>();
   let spots = new Map<number, RawDiagnostic | RawDiagnostic[]>();
   const count = Math.min(raw.length, limit);
-  // The last path as printed and as made root-relative: runs of one file (the usual order)
-  // skip the maps, and their diagnostics share one string.
   let printed: string | null = null;
   let file = "";
   let kept = 0;
@@ -141,13 +122,11 @@ export function parseOutput(output: string, options: ParseOptions): ParsedOutput
   return { diagnostics: raw, cut };
 }
 
-/** Is `d` the same problem as one of `kept`, at its spot? */
 function repeatOf(kept: readonly RawDiagnostic[], d: RawDiagnostic): boolean {
   for (const o of kept) if (sameProblem(o, d)) return true;
   return false;
 }
 
-/** Two diagnostics at one spot of one file: the same problem? */
 function sameProblem(a: RawDiagnostic, b: RawDiagnostic): boolean {
   return a.message === b.message && a.code === b.code && a.severity === b.severity;
 }

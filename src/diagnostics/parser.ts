@@ -1,15 +1,11 @@
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { PathBase } from "./_path.ts";
 
-/** A diagnostic before its path is made root-relative. */
 export type RawDiagnostic = Omit<Diagnostic, "baseline" | "since">;
 
 /**
- * One output format. `detect` is a cheap test on the whole (ANSI-free) output; `parse` reads
- * its lines and marks the ones it used in `claimed`, so a later parser never reads the
- * same line twice (mypy's and gcc's lines look alike). A parser may stop once it found
- * `room` diagnostics: no more are kept (the formats one line per diagnostic do, so a
- * dense output is not read past what is kept).
+ * One output format. `parse` marks the lines it used in `claimed`, so a later parser never
+ * reads a line twice (mypy's and gcc's look alike). It may stop once it found `room`.
  */
 export interface OutputParser {
   /** The name a callback's `format:` uses to force it. */
@@ -23,19 +19,13 @@ export interface OutputParser {
   ): RawDiagnostic[];
 }
 
-/** An integer from a regex group, or `fallback`. */
 export function int(value: string | undefined, fallback = 0): number {
   if (value === undefined) return fallback;
   const n = Number.parseInt(value, 10);
   return Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
-/**
- * A parser for formats with one diagnostic per line: each unclaimed line `line` matches
- * becomes what `build` makes of it (null skips the line). `detect` is a regex, or a test
- * that looks for a literal first (a regex is compiled on first use: most outputs need
- * few of them).
- */
+/** A parser for one diagnostic per line; `build` returning null skips the line. */
 export function lineParser(
   name: string,
   detect: RegExp | ((text: string) => boolean),

@@ -24,11 +24,7 @@ import { vitest } from "./parsers/test-runners/vitest.ts";
 import { tsc } from "./parsers/tsc.ts";
 import { xo } from "./parsers/xo.ts";
 
-/**
- * Every known format, most particular first: a line one parser claims is not read by the
- * next, so a shape that others could mistake (JSON, code-framed reports) goes before the
- * shapes many tools share (`file:line:col: error: …`).
- */
+/** Most particular first: a line one parser claims is not read by the next. */
 export const PARSERS: readonly OutputParser[] = [
   rustJson,
   mypyJson,
@@ -66,5 +62,4 @@ export const PARSERS: readonly OutputParser[] = [
   nodeError,
 ];
 
-/** The fallback when no format is recognized. */
 export const GENERIC: OutputParser = generic;

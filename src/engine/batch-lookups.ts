@@ -4,7 +4,6 @@ import type { PlannedRun } from "./plan.ts";
 import { type CacheLookup, cacheable, lookUp, readsOf } from "./result-cache.ts";
 import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
 
-/** A planned run's definition key and cache lookup, made before the batch's runs start. */
 export interface Prepared {
   readonly definition: string;
   /** Null when the run is not cached (see cacheable) or its content cannot be known. */
@@ -12,11 +11,8 @@ export interface Prepared {
 }
 
 /**
- * Each planned run's definition key and cache lookup, as the project is before any run
- * starts: one look at git (one `ProjectSnapshot`) and one definition key per callback for
- * the whole batch, where each run once asked for its own. The remote cache's query and the
- * runs that start at once use these; a run that waits for a fixer looks again (the fixer
- * may have changed what it reads).
+ * Each planned run's definition key and cache lookup, made once for the whole batch before
+ * any run starts; a run that waits for a fixer looks again (the fixer may change what it reads).
  */
 export function prepareLookups(
   root: string,
@@ -45,7 +41,7 @@ export function prepareLookups(
   });
 }
 
-/** Will every run of the batch be replayed from the cache (nothing will run, nothing can change)? */
+/** Will every run be replayed from the cache (nothing runs, nothing can change)? */
 export function allReplayed(prepared: readonly Prepared[]): boolean {
   return prepared.length > 0 && prepared.every((p) => p.lookup?.record !== undefined);
 }

@@ -1,10 +1,8 @@
 import { isAbsolute, relative, sep } from "node:path";
 
 /**
- * The files a run is handed on its command line, relative to the folder it runs in: a
- * callback with its own `cwd` (a package of a monorepo) runs its tool there, and the tool
- * reads each name from there. At the root they stay as they are (root-relative); outside
- * the cwd they start with `../`.
+ * The files a run is handed, relative to the folder it runs in (a callback's own `cwd`):
+ * outside that folder they start with `../`.
  */
 export function namesFromCwd(
   root: string,

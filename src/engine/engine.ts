@@ -23,37 +23,24 @@ import { Semaphore } from "./semaphore.ts";
 import type { TriggerSink } from "./triggers/types.ts";
 
 export interface RunOptions extends PlanOptions {
-  /** Stops every run of this batch (Ctrl-C). */
   readonly signal?: AbortSignal;
-  /** Called once with the runs the batch starts, before any starts. */
   readonly onPlanned?: (runs: readonly PlannedRun[]) => void;
-  /** Called as each run starts and ends, for progress lines. */
   readonly onRunStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
   readonly onRunEnd?: (run: RunResult) => void;
-  /**
-   * Past this many files, what callbacks rewrote is found by time (and named, with no line
-   * diff) instead of by reading every file first. Default CONTENT_SNAPSHOT_LIMIT.
-   */
+  /** Past this many files, rewrites are found by time (named, no line diff) rather than by reading every file first. */
   readonly contentSnapshotLimit?: number;
-  /** Look for files callbacks changed outside the batch too (git status before and after). */
   readonly resyncTree?: boolean;
   readonly extraEnv?: Readonly<Record<string, string>>;
-  /** Trigger depth of this batch's runs. Default: env CP_HOOK_DEPTH (set for trigger-started runs), else 0. */
+  /** Default: env CP_HOOK_DEPTH (set for trigger-started runs), else 0. */
   readonly triggerDepth?: number;
-  /**
-   * Non-blocking runs are stopped when this process exits, unless their callback says
-   * `persist`. Default: env CP_OWNER_PID, else the process running the engine.
-   */
+  /** Non-blocking runs stop when this process exits, unless `persist`. Default: env CP_OWNER_PID, else this process. */
   readonly ownerPid?: number;
-  /** The project as it is before the runs, when the caller already asked git (check --staged). */
   readonly project?: ProjectSnapshot;
 }
 
 export interface Engine {
   readonly config: ResolvedConfig;
-  /** The runs a batch would start, without starting them. */
   plan(batch: EditBatch, options?: PlanOptions): PlannedRun[];
-  /** Run the matching callbacks for a batch and report what happened. */
   run(batch: EditBatch, options?: RunOptions): Promise<Outcome>;
 }
 
@@ -73,7 +60,7 @@ export function createEngine(options: {
   const semaphore = new Semaphore(config.concurrency);
 
   // A file in a virtualenv, node_modules or another repository is never handed to a
-  // callback, whatever the surface: a fixer given one rewrites what is not the project's.
+  // callback: a fixer given one rewrites what is not the project's.
   const planOwn = (
     batch: EditBatch,
     planOptions: PlanOptions,
@@ -82,8 +69,6 @@ export function createEngine(options: {
     const toggles = readToggles(config.root);
     const active = config.callbacks.filter((cb) => isActive(cb, toggles));
     if (active.length === 0) return [[], undefined];
-    // with every tracked file known (check --all), a folder's markers are looked for again
-    // only where it changed since the last such check
     const tracked = project?.trackedFiles() ?? undefined;
     const memory = tracked === undefined ? undefined : markerMemory(batch.root);
     const { own, left } = ownFiles(
@@ -115,15 +100,13 @@ export function createEngine(options: {
     const prepared = prepareLookups(batch.root, planned, runOptions.project);
     await fetchRemoteResults(batch, prepared);
     mark("engine: results looked up");
-    // Fixers before readers, `after` lists: each run starts once the runs it waits for ended.
     const waits = runOrder(planned);
-    // Replays write nothing: when every run is one, there is nothing to look for afterwards.
     const replaysOnly = allReplayed(prepared);
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);
     const dirtyBefore = runOptions.resyncTree && !replaysOnly ? dirtyFiles(batch.root) : null;
-    // Watching for rewrites is code a batch of replays never loads.
+    // A batch of replays never loads the code that watches for rewrites.
     const resync = replaysOnly ? null : await import("./resync.ts");
     const before =
       resync === null
@@ -137,7 +120,6 @@ export function createEngine(options: {
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
     const signal = runOptions.signal ?? runStop();
-    // Runs that triggers start, and what the triggers had to say, join this Outcome.
     const triggerRuns: RunResult[] = [];
     const triggerNotes: string[] = [];
     const triggerSink: TriggerSink = {
@@ -153,9 +135,7 @@ export function createEngine(options: {
       i: number,
       about: Partial<Pick<RunResult, "reachAgainOf">> = {},
     ): Promise<RunResult> => {
-      // what was looked up before any run holds for those that start at once
       const ready = replaysOnly || (waits[i] ?? []).length === 0 ? prepared[i] : undefined;
-      // The code that starts and reads runs is loaded only when one really runs.
       const result =
         ready !== undefined && !signal.aborted && isHit(ready.lookup)
           ? await replayRun(p, ready.lookup, ready.definition, {
@@ -175,8 +155,7 @@ export function createEngine(options: {
               ...(runOptions.ownerPid !== undefined ? { ownerPid: runOptions.ownerPid } : {}),
             });
       let told = about.reachAgainOf ? { ...result, ...about } : result;
-      // A cargo run stopped at old errors before the edited files: again, for their crates,
-      // ended first. Each of the pair names the other, so the two are told as one story.
+      // A cargo run stopped at old errors before the edited files: run again for their crates.
       const again = i >= 0 && !signal.aborted ? reachAgain(batch.root, p, result) : null;
       if (again !== null) {
         const rerun = await runOne(again.planned, -1, { reachAgainOf: again.why });
@@ -200,7 +179,6 @@ export function createEngine(options: {
         return mine;
       }),
     );
-    // a run that throws leaves no snapshot to compare: let its watch go
     const mainRuns = await running.catch((err: unknown) => {
       if (resync !== null && before !== null) resync.dropSnapshot(before);
       throw err;
@@ -212,7 +190,6 @@ export function createEngine(options: {
       resync === null || before === null
         ? []
         : await resync.compareSnapshot(batch.root, before, dirtyAfter);
-    // old runs go a few at a time: about as many as this batch added
     const pruneBudget = Math.max(2, 2 * runs.length);
     bookkeep(batch.root, undefined, () => pruneRuns(batch.root, config.keepLogs, pruneBudget));
     mark("engine: resync compared");

@@ -49,8 +49,6 @@ import { attachTriggers } from "./triggers/attach.ts";
 import type { TriggerInput, TriggerSink } from "./triggers/types.ts";
 import { spawnWatchdog } from "./watchdog.ts";
 
-// A trace says when a call paid for loading the code that starts runs: a check whose runs
-// all come from the cache never should.
 mark("engine: run code loaded");
 
 export interface ExecuteOptions {
@@ -61,26 +59,15 @@ export interface ExecuteOptions {
   readonly semaphore: Semaphore;
   readonly extraEnv?: Readonly<Record<string, string>>;
   readonly onStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
-  /** Its definition key and cache lookup, made with the batch's (./batch-lookups.ts). */
   readonly prepared?: Prepared;
-  /** Fixed id for this run (a background run announced before it starts). */
   readonly runId?: string;
-  /** Trigger depth: 0 for a run an edit started, +1 per trigger. Default env CP_HOOK_DEPTH, else 0. */
   readonly depth?: number;
-  /** Set when a trigger started this run: why, and the output it hands on. */
   readonly triggerInput?: TriggerInput;
-  /** Where results of trigger-started runs and trigger notes go. Default: the session inbox. */
   readonly triggerSink?: TriggerSink;
-  /** Called once when this run's process ends, before its hooks finish (a hook slot). */
   readonly releaseAtEnd?: () => void;
-  /**
-   * A non-blocking run is stopped when this process exits (unless its callback has
-   * `persist`). Default: env CP_OWNER_PID, else this process.
-   */
   readonly ownerPid?: number;
 }
 
-/** A non-negative integer from the environment, or undefined. */
 function envInt(value: string | undefined): number | undefined {
   const n = Number(value);
   return value !== undefined && value !== "" && Number.isInteger(n) && n >= 0 ? n : undefined;
@@ -97,14 +84,12 @@ interface RawEnd {
 
 /**
  * Execute one planned run: take its overlap lock and a slot, run it, record the result.
- * When the callback has hooks, they are evaluated as it runs, and the result comes back
- * once the work they started is done too.
+ * With hooks, the result comes back once the work they started is done too.
  */
 export async function executeRun(planned: PlannedRun, options: ExecuteOptions): Promise<StoredRun> {
   const { callback, files } = planned;
   const root = options.batch.root;
   const wholeProject = checksWholeProject(callback.run);
-  // Keyed by the whole project when its result may depend on files it is not given.
   const keyedWhole = readsBeyondItsFiles(callback.run);
   const definition = options.prepared?.definition ?? definitionKey(root, callback);
   const cache = options.signal.aborted
@@ -116,12 +101,12 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
         : null;
   if (isHit(cache)) return replayRun(planned, cache, definition, options);
   const id = options.runId ?? newRunId();
-  // Bookkeeping that fails (a full disk, a .cpilot that cannot be written) is noted for the
-  // reply and never stops the run: its result reaches the agent whatever happens to state.
+  // Bookkeeping that fails (a full disk) is noted and never stops the run: its result
+  // reaches the agent whatever happens to state.
   const preparedLog = bookkeep<string | null>(root, null, () => prepareLog(root, id));
   const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
-  // The content the run will read, as it is before it starts: what changes while it runs
-  // (the agent's next edit) is not recorded under this run's findings.
+  // Keyed by the content before the run starts: an edit made while it runs is not recorded
+  // under its findings.
   const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole, readsOf(callback));
   const abort = new AbortController();
   const depth =
@@ -158,15 +143,14 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   if (options.signal.aborted) forward();
   else options.signal.addEventListener("abort", forward, { once: true });
 
-  // What a killed host left of this callback is stopped first (a second copy never runs
-  // beside it); this run's record exists before its process, so a kill right after the
-  // spawn leaves it findable too. A locked run's lock is another name for that record.
+  // What a killed host left of this callback is stopped first, so a second copy never runs
+  // beside it; this run's record exists before its process, so a kill right after the spawn
+  // leaves it findable too.
   await stopHostlessRuns(root, callback.name).catch((err: unknown) => noteStateTrouble(root, err));
   const fields = recordFields(planned, id, depth, options);
   const pending = bookkeep(root, null, () => openPendingRecord(root, fields));
   let lock: OverlapLock | null = null;
-  // The session-start check (../agent-session/base-check.ts) takes no lock: an agent's own
-  // run never waits behind it.
+  // The session-start check takes no lock: an agent's own run never waits behind it.
   const background = process.env.CPILOT_BASE_CHECK === "1";
   if (pending !== null && callback.overlap !== "parallel" && !background) {
     try {
@@ -231,13 +215,12 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     stoppedBy,
     toolOf(callback.run),
   );
-  // The project as the run left it: asked of git once, by the comparison and the cache.
   const after = new ProjectSnapshot(root);
   const diagnosed = await diagnoseFinishedRun({
     ...diagnoseInput(planned, options.batch, { logPath, status, wholeProject, definition }),
     ...(readBefore !== null ? { readBefore } : {}),
     project: after,
-    // A hook call is a process of its own, paid per edit: it reads a dense output's first part.
+    // A hook call is paid per edit: it reads only a dense output's first part.
     ...(options.batch.origin.surface === "hook" ? HOOK_READ : {}),
   });
   const diagnostics = diagnosed?.diagnostics;
@@ -286,7 +269,6 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
         }
       : {}),
   };
-  // the running record (the group is gone now) becomes the finished one
   bookkeep(root, undefined, () =>
     saveRunRecord(root, recordOf(result), pending?.path ?? runningRecord),
   );
@@ -297,7 +279,6 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   return result;
 }
 
-/** What a run's record says, but for its process (see running.ts). */
 function recordFields(
   planned: PlannedRun,
   runId: string,
@@ -322,9 +303,8 @@ function recordFields(
 }
 
 /**
- * Record a spawned process group for `cpilot ps` / `cpilot stop` (completing the pending
- * record of a locked run, else writing one), and guard a non-blocking run with a watchdog
- * so it never outlives its owner (unless `persist`). Returns the running record's path.
+ * Record a spawned process group for `cpilot ps` / `cpilot stop`, and guard a non-blocking
+ * run with a watchdog so it never outlives its owner (unless `persist`).
  */
 function supervise(
   root: string,
@@ -387,9 +367,8 @@ async function runBody(
   };
   const chunks = chunkFiles(planned.files);
   for (const [index, files] of chunks.entries()) {
-    // The last process's input (its list as CP_CHANGED_FILES, the NUL list and the JSON on
-    // stdin) is garbage now, which the heap would keep until the end: collecting it here
-    // lowers the peak memory of a run over many files, for little CPU.
+    // The last process's input is garbage now: collecting it lowers the peak memory of a run
+    // over many files.
     if (index > 0) await collectYoungGarbage();
     const nulListPath = writeNulList(root, `${id}-${index}.nul`, files);
     const input = {
@@ -453,7 +432,6 @@ async function runBody(
   return last;
 }
 
-/** One unlink (rmSync with `force` stats first): the file may be gone (the trampoline's). */
 function removeIfThere(path: string): void {
   try {
     unlinkSync(path);
@@ -462,13 +440,9 @@ function removeIfThere(path: string): void {
   }
 }
 
-/**
- * The run's files as a NUL-separated list (CP_CHANGED_FILES_NUL) under `.cpilot/tmp`, or in
- * the system's temp folder when that cannot be written: the callback gets its list anyway.
- */
+/** The run's files as a NUL-separated list under `.cpilot/tmp`, or the system's temp folder when that cannot be written. */
 function writeNulList(root: string, name: string, files: readonly string[]): string {
-  // the names' own bytes, those that are not UTF-8 included (see path-bytes.ts); nearly
-  // always plain UTF-8, one string (a Buffer per name is slow for long lists)
+  // the names' own bytes, non-UTF-8 ones included (see path-bytes.ts)
   const joined = files.length === 0 ? "" : `${files.join("\0")}\0`;
   const text = hasEscapedBytes(joined)
     ? Buffer.concat(files.flatMap((f) => [encodeBytes(f), Buffer.from([0])]))

@@ -50,7 +50,6 @@ export function describeExit(
   return `exit ${exitCode}`;
 }
 
-/** `timed out after 30 s: sent SIGTERM, then SIGKILL`. */
 export function describeTimeout(timeoutMs: number, killed: boolean): string {
   const seconds =
     timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${(timeoutMs / 1000).toFixed(1)} s`;

@@ -1,8 +1,7 @@
 /**
  * A file's text as the project's fixers would leave it, without touching the file: the text
- * goes to a new file beside it (same folder, same extension, so the fixers' own config and
- * patterns apply as to the file itself), the fixers that match the file run on that copy
- * alone, and the copy is read back and removed.
+ * goes to a copy beside it (same folder and extension, so the fixers' config applies), the
+ * fixers run on the copy, and it is read back and removed.
  */
 import { rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, extname, join } from "node:path";
@@ -12,22 +11,20 @@ import { randomHex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { createEngine } from "./engine.ts";
 
-/** Past this a fixer's output is not taken as the file's text. */
 const MAX_TEXT_BYTES = 8 * 1024 * 1024;
 
-/** What formatting gave: the fixed text, or why the text stays as it was. */
 export type Formatted =
   | { readonly kind: "formatted"; readonly text: string; readonly fixers: readonly string[] }
   | { readonly kind: "unchanged"; readonly why: string };
 
-/** The copy's name: the file's own stem and extension around a mark no project file has. */
+/** The file's own stem and extension around a mark no project file has. */
 function copyName(file: string): string {
   const ext = extname(file);
   const stem = basename(file, ext);
   return `${stem}.cpilot-format-${randomHex(6)}${ext}`;
 }
 
-/** The fixers (not paused, not functions of the person's config run in this process) of `rel`. */
+/** The fixers of `rel` (not paused, not functions of the person's config run in this process). */
 export function fixersOf(config: ResolvedConfig, rel: string): ResolvedCallback[] {
   const toggles = readToggles(config.root);
   return config.callbacks.filter(
@@ -37,10 +34,8 @@ export function fixersOf(config: ResolvedConfig, rel: string): ResolvedCallback[
 }
 
 /**
- * Format `text` as the content of `rel` (relative to the config's root, posix). The fixers
- * run blocking, uncached, with no triggers, each within `deadlineMs`; any that fails, times
- * out or is stopped by `signal` leaves the text unchanged, as does a folder that does not
- * exist yet (the copy is never written where the file could not be).
+ * Format `text` as the content of `rel`. Any fixer that fails, times out or is stopped leaves
+ * the text unchanged, as does a folder that does not exist yet.
  */
 export async function formatContent(
   config: ResolvedConfig,
@@ -53,14 +48,13 @@ export async function formatContent(
   const copyRel = join(dirname(rel), copyName(rel)).replace(/^\.\//, "");
   const copy = join(config.root, copyRel);
   try {
-    // wx: a file already there (however unlikely the name) is never overwritten
+    // wx: never overwrites a file already there
     writeFileSync(copy, text, { flag: "wx", mode: 0o600 });
   } catch (err) {
     return { kind: "unchanged", why: `the copy could not be written (${(err as Error).message})` };
   }
   try {
     const onCopy = { matches: (path: string) => path === copyRel };
-    // The copy is theirs alone: no trigger fires, no result is kept for a name used once.
     const callbacks = fixers.map(
       ({ triggers: _triggers, ...cb }): ResolvedCallback => ({
         ...cb,

@@ -18,11 +18,9 @@ export function nestedConfigMarkers(root: string, tracked?: readonly string[]): 
 
 const NAMES: ReadonlySet<string> = new Set(CONFIG_NAMES);
 
-/** The paths among `paths` named like a config (exactly, as a folder listing would). */
 function configPaths(paths: readonly string[]): Set<string> {
   const found = new Set<string>();
   for (const path of paths) {
-    // most paths hold no such name: one native search, no slice
     if (!path.includes("callbacks.config.")) continue;
     if (NAMES.has(path.slice(path.lastIndexOf("/") + 1))) found.add(path);
   }
@@ -30,10 +28,8 @@ function configPaths(paths: readonly string[]): Set<string> {
 }
 
 /**
- * The folders below `root` with their own config that hold some of `files`, outermost only.
- * `leftOut`: what the engine's check of these files left out (its Outcome's), so that the
- * folders each config checks are exactly those the root's check did not, and are not
- * looked at twice.
+ * The folders below `root` with their own config that hold some of `files`, outermost only;
+ * `leftOut` (what the root's check left out) keeps any folder from being checked twice.
  */
 export function nestedConfigFolders(
   root: string,

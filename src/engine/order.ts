@@ -1,13 +1,10 @@
 import type { PlannedRun } from "./plan.ts";
 
 /**
- * Which runs of a batch each run waits for, by index into `planned`:
- * - `after: ["format"]`: every run of "format" in the batch, whatever its files;
- * - a fixer (`fixes: true`) goes before every other callback's run that shares a file with
- *   it, so readers see the fixed text and report its line numbers;
- * - two fixers sharing a file run one after the other, in config order.
- * Explicit `after` entries come first and win: an implied edge that would close a circle
- * with them is left out (config validation already refuses circles of `after` alone).
+ * Which runs of a batch each run waits for, by index into `planned`: every run of an `after`
+ * callback; a fixer before any other run sharing a file with it (readers see fixed text);
+ * two fixers on a file in config order. An implied edge that would close a circle with an
+ * explicit `after` is left out.
  */
 export function runOrder(planned: readonly PlannedRun[]): number[][] {
   const waits: number[][] = planned.map(() => []);
@@ -24,7 +21,6 @@ export function runOrder(planned: readonly PlannedRun[]): number[][] {
     for (let j = 0; j < planned.length; j++) {
       const other = planned[j]!;
       if (j === i || other.callback === run.callback || !other.callback.fixes) continue;
-      // readers wait for fixers; between two fixers the one listed first goes first
       const before = !run.callback.fixes || j < i;
       if (before && shares(i, j) && !reaches(waits, j, i)) waits[i]!.push(j);
     }
@@ -32,7 +28,6 @@ export function runOrder(planned: readonly PlannedRun[]): number[][] {
   return waits;
 }
 
-/** True when run `from` already waits, directly or not, for run `to`. */
 function reaches(waits: readonly number[][], from: number, to: number): boolean {
   const seen = new Set<number>();
   const stack = [from];

@@ -33,22 +33,17 @@ import {
   unregisterRunning,
 } from "./running.ts";
 
-/** What a lock file says about the run holding it. */
 interface Holder {
   pid: number;
-  /** When that process started (Linux: /proc/<pid>/stat), so a reused pid is not taken for it. */
+  /** When that process started, so a reused pid is not taken for it. */
   started?: number | null;
   runId: string;
   batchId: string;
-  /** The run's process group once spawned (a record's `pid`), and when its leader started. */
   runPid?: number | null;
   runStarted?: number | null;
 }
 
-/**
- * A held per-callback lock; `release` is idempotent. A replacing run in another process
- * finds the holder's process group in its running record (`.cpilot/running/<run id>.json`).
- */
+/** A held per-callback lock; `release` is idempotent. */
 export interface OverlapLock {
   release(): void;
 }
@@ -71,10 +66,8 @@ function alive(holder: Holder): boolean {
 }
 
 /**
- * The lock file's holder, or null while it cannot be read as one (caught mid-write, or not
- * written by cpilot). A lock is the holder's running record under another name (its host
- * is the holder), or, where files cannot be linked, a holder of its own. Its ids become
- * paths and its group gets signals: both are checked.
+ * The lock file's holder, or null while it cannot be read as one (mid-write, or not cpilot's).
+ * Its ids become paths and its group gets signals: both are checked.
  */
 function readHolder(path: string): Holder | null {
   try {
@@ -109,17 +102,13 @@ function readHolder(path: string): Holder | null {
 }
 
 /**
- * A lock file seen unreadable, as the same file, for this long is not being written: it is
- * left over (a host killed mid-write), or garbage. Counted from when this process first saw
- * it so, never from the file's mtime: a waiting run's record is old when it takes the lock,
- * and judging by that once let a waiter delete a lock that had just been taken.
+ * A lock file seen unreadable, as the same file, this long is left over or garbage. Counted
+ * from when this process first saw it, never from its mtime: a waiting run's record is old
+ * when it takes the lock.
  */
 const TORN_LOCK_MS = 2000;
 
-/**
- * The lock file's identity (device and inode), or null when there is none. Not a regular
- * file (a FIFO, a folder planted there): never a lock cpilot made, marked so.
- */
+/** The lock file's identity (device and inode); not a regular file: never a lock cpilot made. */
 function fileId(path: string): string | null {
   try {
     const st = lstatSync(path);
@@ -129,7 +118,6 @@ function fileId(path: string): string | null {
   }
 }
 
-/** Path of the marker that tells a run it was replaced, and by whom. */
 export function replacedMarker(root: string, runId: string): string {
   return join(lockDir(root), `${runId}.replaced-by`);
 }
@@ -151,9 +139,8 @@ export function takeReplacedBy(root: string, runId: string): string | null {
 const localAborts = new Map<string, AbortController>();
 
 /**
- * Take the lock: another name for the run's pending record (`holderFile`, see
- * openPendingRecord), which says who holds it, made in one step that fails while another
- * run holds it. Where files cannot be linked, a file of its own saying the same.
+ * Take the lock: another name for the run's pending record, made in one step that fails
+ * while another run holds it. Where files cannot be linked, a file of its own.
  */
 function takeLock(path: string, holderFile: string, me: Holder): void {
   try {
@@ -174,11 +161,9 @@ function takeLock(path: string, holderFile: string, me: Holder): void {
 }
 
 /**
- * Take the lock of a callback for a `queue` or `replace` run, across every cpilot process
- * of the project (locks live in `.cpilot/locks/`). queue waits for the holder; replace
- * stops a holder from an earlier batch (and marks it replaced) and then waits for it to
- * let go. Runs of the same batch always queue behind each other. `holderFile` is the run's
- * pending record, written with this process as its host and `batchId`.
+ * Take a callback's lock for a `queue` or `replace` run, across every cpilot process of the
+ * project. queue waits for the holder; replace stops a holder from an earlier batch first.
+ * Runs of the same batch always queue behind each other.
  */
 export async function acquireOverlap(options: {
   root: string;
@@ -220,8 +205,7 @@ export async function acquireOverlap(options: {
     if (id === null) continue; // let go meanwhile: try again at once
     const holder = readHolder(path);
     if (holder === null) {
-      // Unreadable: caught mid-write, left over by a crash, or not cpilot's. Removed once
-      // the same file stayed so for a while (and only that file, see breakStaleLock).
+      // Unreadable: removed once the same file stayed so for a while.
       if (fileId(path) !== id) continue;
       const since = unreadableSince.get(id) ?? Date.now();
       unreadableSince.set(id, since);
@@ -231,9 +215,8 @@ export async function acquireOverlap(options: {
       continue;
     }
     if (!alive(holder)) {
-      // Its host died without letting go (SIGKILL): what it started may still run, and no
-      // one will ever read its result or enforce its timeout. Stop that first, so a second
-      // copy never runs beside it, then remove the lock (only that file, only if still so).
+      // Its host died without letting go: what it started may still run unwatched. Stop that
+      // first, so a second copy never runs beside it, then remove the lock.
       await stopHostless(options.root, holder);
       await breakStaleLock(path, id, () => {
         const now = readHolder(path);
@@ -264,18 +247,14 @@ export async function acquireOverlap(options: {
   return null;
 }
 
-/** Lock files (by identity) this process saw unreadable, and since when. */
 const unreadableSince = new Map<string, number>();
 
-/** A break lock older than this was left by a process killed in the few steps it covers. */
+/** A break lock older than this was left by a process killed while breaking. */
 const STALE_BREAK_MS = 10_000;
 
 /**
- * Remove a lock judged stale, without ever removing one taken since: waiters that judged
- * the same stale lock could otherwise each remove it, the second one removing the lock a
- * third run had taken meanwhile. Breakers take turns through `<lock>.break` (made with
- * O_EXCL), and under it the lock must still be the same file (`id`) and still stale.
- * Only breakers remove a lock that is not their own, and a holder removes only its own.
+ * Remove a stale lock without ever removing one taken since: breakers take turns through
+ * `<lock>.break` (O_EXCL), under which the lock must still be the same file and still stale.
  */
 async function breakStaleLock(path: string, id: string, stillStale: () => boolean): Promise<void> {
   const guard = `${path}.break`;
@@ -284,7 +263,7 @@ async function breakStaleLock(path: string, id: string, stillStale: () => boolea
     fd = openSync(guard, "wx");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    // Another waiter is breaking it (a few steps), or one was killed doing so.
+    // Another waiter is breaking it, or one was killed doing so.
     const guardId = fileId(guard);
     if (guardId !== null && olderThan(guard, STALE_BREAK_MS) && fileId(guard) === guardId) {
       tryUnlink(guard);
@@ -304,11 +283,9 @@ async function breakStaleLock(path: string, id: string, stillStale: () => boolea
 }
 
 /**
- * Stop what earlier runs of `callback` left running when their host died (SIGKILL), before
- * another run of it starts: every run writes its record, with its host's identity, before
- * its process exists (execute-run.ts), so a host killed between the spawn and recording
- * the process is found too, its processes by the run id in their environment. A lock finds
- * only its last holder, and a run that takes none (`overlap: "parallel"`) has no lock.
+ * Stop what earlier runs of `callback` left running when their host died, before another run
+ * starts. Every run writes its record before its process exists, so a host killed right after
+ * the spawn is found too, its processes by the run id in their environment.
  */
 export async function stopHostlessRuns(root: string, callback: string): Promise<void> {
   for (const name of runningRecordNames(root)) {
@@ -328,10 +305,7 @@ export async function stopHostlessRuns(root: string, callback: string): Promise<
   }
 }
 
-/**
- * Stop what a run whose host died left running: its process group, and every process it
- * started that left the group. Waits until they are gone (SIGKILL after the grace period).
- */
+/** Stop a dead host's run: its group and what left the group; waits until they are gone. */
 async function stopHostless(root: string, holder: Holder): Promise<void> {
   const pgid = holder.runPid;
   const marker = `CP_RUN_ID=${holder.runId}`;
@@ -345,14 +319,14 @@ async function stopHostless(root: string, holder: Holder): Promise<void> {
     signalEach(left, "SIGKILL");
     return;
   }
-  // its leader must still be the run's (or be gone, leaving the group), not a reused pid
+  // its leader must still be the run's (or be gone), not a reused pid
   const leader = processStartTime(pgid);
   if (leader !== null && holder.runStarted != null && leader !== holder.runStarted) return;
   if (!groupAlive(pgid)) return;
   writeFileAtomic(stopMarkerPath(root, holder.runId), "the cpilot process running it died", {
     durable: false,
   });
-  // its host (the subreaper) is gone: what escaped the group went to init, found anywhere
+  // its host (the subreaper) is gone: what escaped the group went to init
   await reapGroup(pgid, KILL_GRACE_MS, marker, true);
 }
 

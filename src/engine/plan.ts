@@ -1,27 +1,21 @@
 import type { ResolvedCallback } from "../config/resolve.ts";
 import type { EditBatch } from "../model/batch.ts";
 
-/** One run the engine will start: a callback and the files it runs for. */
 export interface PlannedRun {
   readonly callback: ResolvedCallback;
   readonly files: readonly string[];
 }
 
 export interface PlanOptions {
-  /** Run only these callbacks (by name). */
   readonly only?: readonly string[];
-  /** Leave these out. */
   readonly skip?: readonly string[];
-  /** Only blocking, or only non-blocking callbacks. */
   readonly blocking?: boolean;
-  /** Only callbacks that run per file, or once per batch. */
   readonly per?: "batch" | "file";
 }
 
 /**
- * Match every active callback's patterns against the batch: one run for the batch with
- * all matched files, or one run per matched file. Deleted files match too (a callback may
- * regenerate an index), and the file list says which are gone through the stdin JSON.
+ * Match every active callback's patterns against the batch. Deleted files match too (a
+ * callback may regenerate an index); the stdin JSON says which are gone.
  */
 export function planBatch(
   batch: EditBatch,

@@ -2,11 +2,8 @@ import { Buffer } from "node:buffer";
 import { writeFileSync } from "node:fs";
 import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 
-/**
- * bash reads the command line back from the NUL-separated file `$0` (and removes it), sets
- * CP_CHANGED_FILES (and CP_CHANGED_FILE, when `$1` says so) from the NUL list of the run's
- * files, and becomes the command: bash keeps bytes as they are, whatever the locale.
- */
+// bash reads the command line back from the NUL file `$0`, sets CP_CHANGED_FILES from the
+// NUL list and becomes the command: bash keeps bytes as they are, whatever the locale.
 const TRAMPOLINE = `mapfile -d '' -t __cp_argv < "$0" && rm -f -- "$0" || exit 126
 mapfile -d '' -t __cp_files < "$CP_CHANGED_FILES_NUL"
 printf -v CP_CHANGED_FILES '%s\\n' "\${__cp_files[@]}"
@@ -15,12 +12,9 @@ if [ "$1" = per-file ]; then export CP_CHANGED_FILE="\${__cp_files[0]}"; fi
 exec -- "\${__cp_argv[@]}"`;
 
 /**
- * A process's command line and environment so that file names that are not UTF-8 reach it
- * byte for byte. A string holds such a name with each stray byte kept as an escape (see
- * path-bytes.ts), but a process's arguments and environment are passed on as UTF-8, which
- * would turn each of those bytes into U+FFFD. When any name has one, the command line is
- * written to a file as bytes and bash (which carries bytes untouched) starts the command
- * from it. Otherwise, and nearly always, the command line is returned as it is.
+ * A command line and environment that pass non-UTF-8 file names byte for byte: arguments and
+ * environment go out as UTF-8, which would turn each stray byte into U+FFFD, so such a command
+ * line is written to a file and started by bash. Nearly always returned as it is.
  */
 export function byteExactLaunch(
   command: string,

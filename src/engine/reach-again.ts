@@ -3,23 +3,17 @@ import { join } from "node:path";
 import type { ReachAgain, RunResult } from "../model/outcome.ts";
 import type { PlannedRun } from "./plan.ts";
 
-/**
- * Cargo's subcommand that can skip the lints of the crates a crate depends on (`--no-deps`):
- * a lint denied upstream then no longer stops the build. (An upstream compile error stops
- * any build of the crates that depend on it: no second run can pass it.)
- */
+/** Cargo's subcommand that can skip upstream crates' lints (`--no-deps`); an upstream compile error stops any build. */
 const CARGO_BUILDS = new Set(["clippy"]);
 
-/** A crate name that is safe as one word of a shell command. */
+/** Safe as one word of a shell command. */
 const CRATE_NAME = /^[A-Za-z0-9_-]+$/;
 
-/** `[package]`'s `name` in a Cargo.toml (a workspace's own Cargo.toml has none). */
 function packageName(manifest: string): string | null {
   const section = /^\[package\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(manifest)?.[1] ?? "";
   return /^\s*name\s*=\s*"([^"]+)"\s*$/m.exec(section)?.[1] ?? null;
 }
 
-/** The crate a root-relative file belongs to: the nearest Cargo.toml with a package above it. */
 function crateOf(root: string, file: string): string | null {
   const parts = file.split("/").slice(0, -1);
   for (let n = parts.length; n >= 0; n--) {
@@ -35,15 +29,11 @@ function crateOf(root: string, file: string): string | null {
   return null;
 }
 
-/** What picks `crates` alone, without the lints of the crates they depend on. */
 function scopeFlags(crates: readonly string[]): string[] {
   return [...crates.flatMap((c) => ["-p", c]), "--no-deps"];
 }
 
-/**
- * The command `run` with `-p <crate>` for each of `crates` and `--no-deps` after its cargo
- * subcommand; null when it is not a `cargo clippy` or already picks its packages.
- */
+/** `run` with `-p <crate>` per crate and `--no-deps`; null when not a `cargo clippy` or already scoped. */
 function scoped(
   run: string | readonly string[],
   crates: readonly string[],
@@ -63,11 +53,8 @@ function scoped(
 }
 
 /**
- * A `cargo clippy` run that failed at errors that were there before, before it reached the
- * edited files (`unreached`), run again for the crates of those files only (`-p`, with
- * `--no-deps`): the crates they depend on are built without their lints, so the edited
- * crate is reached and its own errors are found. Null when there is no such run to make
- * (another tool, a fixer, a command cpilot cannot scope, or no crate found for the files).
+ * A `cargo clippy` run that failed at old errors before reaching the edited files, run again
+ * for their crates only, so their own errors are found. Null when there is no such run to make.
  */
 export function reachAgain(
   root: string,

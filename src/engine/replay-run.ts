@@ -14,24 +14,19 @@ import { newRunId } from "./run-id.ts";
 import { checksWholeProject } from "./run-scope.ts";
 import { prepareLog, runsDir, type StoredRun, saveRunRecord } from "./runs-store.ts";
 
-/** What replaying a run needs of its caller (a subset of what executing one needs). */
 export interface ReplayOptions {
   readonly batch: EditBatch;
   readonly onStart?: (run: { id: string; callback: string; files: readonly string[] }) => void;
-  /** Fixed id for this run (a background run announced before it starts). */
   readonly runId?: string;
-  /** Called once the run's result is known (a hook slot). */
   readonly releaseAtEnd?: () => void;
 }
 
-/** A cache lookup that found a record: the run can be replayed instead of run. */
 export type Hit = CacheLookup & { readonly record: NonNullable<CacheLookup["record"]> };
 
 export function isHit(lookup: CacheLookup | null | undefined): lookup is Hit {
   return lookup?.record !== undefined;
 }
 
-/** What diagnosing a run's output needs to know of the run, for a fresh run and a replayed one alike. */
 export function diagnoseInput(
   planned: PlannedRun,
   batch: EditBatch,
@@ -51,10 +46,8 @@ export function diagnoseInput(
 }
 
 /**
- * A run not run: its recorded result for the same check on the same content, its
- * diagnostics judged new or old again for this caller (who asks decides what is new).
- * Loads none of the code that starts processes or reads their output: a check whose runs
- * all come from the cache pays for none of it.
+ * A run not run: its recorded result for the same check on the same content, its diagnostics
+ * judged new or old again for this caller. Loads none of the code that starts processes.
  */
 export async function replayRun(
   planned: PlannedRun,
@@ -73,7 +66,6 @@ export async function replayRun(
   options.onStart?.({ id, callback: callback.name, files });
   writeReplayLog(preparedLog, record);
   const found = record.diagnostics.map((d) => ({ ...d }));
-  // A clean record needs no judging, and its content's records were saved with it.
   const diagnostics =
     found.length === 0
       ? found

@@ -8,16 +8,14 @@ import { stoppedEarly } from "../diagnostics/baseline/stops-early.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { RunStatus } from "../model/outcome.ts";
 
-/** `CPILOT_CACHE=0` turns the result cache off for one command (a benchmark's cold runs). */
 function cacheOff(): boolean {
   return process.env.CPILOT_CACHE === "0";
 }
 
 /**
- * May this run's result be replayed from, and recorded in, the result cache? A command
- * (a function may read anything), blocking (a background run is a process the person
- * wants), not started by a trigger (it is handed another run's output), with no triggers
- * of its own (they act on the run as it goes), and not turned off with `cache: false`.
+ * May this run's result be replayed from, and recorded in, the cache? A blocking command not
+ * started by a trigger, with no triggers of its own, not `cache: false`: a function may read
+ * anything, and a background run is a process the person wants.
  */
 export function cacheable(
   callback: ResolvedCallback,
@@ -36,11 +34,7 @@ export function cacheable(
   );
 }
 
-/**
- * What a run of the check reads besides its files (see runKey): the files its `inputs`
- * select when it declares them; else anything but the files its own patterns select (taken
- * to be read by one of its runs only when given to it).
- */
+/** What a check reads besides its files: its `inputs`, else anything but the files its own patterns select. */
 export function readsOf(callback: ResolvedCallback): Surroundings {
   const inputs = callback.inputs;
   if (inputs !== undefined)
@@ -48,7 +42,6 @@ export function readsOf(callback: ResolvedCallback): Surroundings {
   return { own: (path) => callback.matcher.matches(path) };
 }
 
-/** The one store a process uses per project (a remote store goes in front of it later). */
 const stores = new Map<string, LocalStore>();
 function storeOf(root: string): LocalStore {
   let store = stores.get(root);
@@ -59,16 +52,12 @@ function storeOf(root: string): LocalStore {
   return store;
 }
 
-/** A run's key, and its record when one may be replayed. */
 export interface CacheLookup {
   readonly key: RunKey;
   readonly record: CheckRecord | undefined;
 }
 
-/**
- * Look the run up: its key from the check's definition and the content it reads, and the
- * record under it. A fixer's record is replayed only when it changed nothing.
- */
+/** The run's key from its definition and content, and the record under it. A fixer's record is replayed only when it changed nothing. */
 export function lookUp(
   root: string,
   definition: string,
@@ -84,7 +73,6 @@ export function lookUp(
   return { key, record: usable ? record : undefined };
 }
 
-/** Write a replayed record's output to the run's log, so `cpilot logs` shows it. */
 export function writeReplayLog(logPath: string | null, record: CheckRecord): void {
   if (logPath === null) return;
   try {
@@ -99,9 +87,8 @@ export function writeReplayLog(logPath: string | null, record: CheckRecord): voi
 }
 
 /**
- * Record a finished run under its key: a run that passed, failed or was silent, whose
- * diagnostics were read whole. A fixer that rewrote a file is recorded with what it changed
- * (so it is never replayed). Best effort; the record when it was kept.
+ * Record a finished run under its key (best effort). A fixer that rewrote a file is recorded
+ * with what it changed, so it is never replayed.
  */
 export function remember(
   root: string,
@@ -143,7 +130,7 @@ export function remember(
   return storeOf(root).putSync(key.key, record) ? record : undefined;
 }
 
-/** A diagnostic without the marks of who asked (new or old is judged again on replay). */
+/** New or old is judged again on replay. */
 function unmarked(d: Diagnostic): Diagnostic {
   const { baseline: _b, since: _s, ...rest } = d;
   return rest;

@@ -14,40 +14,26 @@ export const MAX_DIFF_BYTES = 1024 * 1024;
 interface Entry {
   readonly hash: string | null;
   readonly text: string | null;
-  /** The inode read (a small regular file), for the unchanged-file shortcut; else null. */
   readonly ino?: number | null;
 }
 
-/**
- * Batches up to this many files are snapshotted by content, for exact diffs. Larger ones
- * (`check --all` on a big repo) only note the start time on the file system's clock:
- * reading every file first would cost more than the runs.
- */
+/** Larger batches note the start time instead of reading every file: that would cost more than the runs. */
 export const CONTENT_SNAPSHOT_LIMIT = 1000;
 
-/** The state of some files before callbacks run: their content, or only the time. */
 export type Snapshot =
   | {
       readonly entries: ReadonlyMap<string, Entry>;
       readonly since?: undefined;
-      /**
-       * The file system's "now" before the files were read (null: not known, or too few
-       * files to be worth it): a file whose status has not changed since then, still the
-       * inode read, is not read again.
-       */
+      /** The file system's "now" before the files were read: a file whose status has not changed since is not read again. */
       readonly readAt: number | null;
     }
   | {
-      /** May repeat a path (several runs had it). */
       readonly paths: readonly string[];
       readonly since: number;
-      /** Paths that did not exist before (the batch's deletions). */
       readonly absent: ReadonlySet<string>;
-      /** Which of the paths' folders saw writes, when they could be watched. */
       readonly watch: DirectoryWatch | null;
     };
 
-/** A file's hash and, up to MAX_DIFF_BYTES, its text; a bigger one is hashed in slices. */
 function readEntry(root: string, path: string): Entry {
   const abs = join(root, path);
   const read = readRegularWithInode(abs, MAX_DIFF_BYTES);
@@ -57,19 +43,10 @@ function readEntry(root: string, path: string): Entry {
   return { hash: hashRegularFile(abs), text: null, ino: null };
 }
 
-/**
- * Batches from this many files up take the file system's time before reading them, so
- * the comparison after the runs reads again only the files whose status changed since (an
- * lstat each, much cheaper than a read and hash): most callbacks rewrite nothing. A
- * smaller batch is read again whole (the time costs a file write).
- */
+/** Smaller batches are read again whole: taking the file system's time costs a file write. */
 const READ_AGAIN_ALL_BELOW = 16;
 
-/**
- * Read and hash files (relative to root, repeats allowed) before the runs; past the limit,
- * note the time and which paths were already gone (`absent`: the batch's deletions), and
- * watch their folders when that is cheaper than looking at each file afterwards.
- */
+/** Read and hash files before the runs; past the limit, note the time and watch their folders where cheaper. */
 export async function snapshot(
   root: string,
   paths: readonly string[],
@@ -87,10 +64,8 @@ export async function snapshot(
 }
 
 /**
- * Is `path` surely as `old` saw it? A regular file (not a symlink, whose target could have
- * changed), the same inode, whose status (ctime: any write, rename, link or chmod, and not
- * settable by a program) has not changed since `readAt`: a change in the same clock tick
- * as `readAt` counts as a change.
+ * Is the file surely as `old` saw it? A regular file (a symlink's target could change), the
+ * same inode, whose ctime (which no program can set) is before `readAt`.
  */
 function unchangedSince(abs: string, old: Entry, readAt: number): boolean {
   if (old.ino === null || old.ino === undefined) return false;
@@ -98,11 +73,7 @@ function unchangedSince(abs: string, old: Entry, readAt: number): boolean {
   return st?.isFile() === true && st.ino === old.ino && st.ctimeMs < readAt;
 }
 
-/**
- * The cost model: adding an inotify watch costs about what one lstat call does, and the
- * watch is paid per folder, the stat per file: a batch with 2 files or more per folder is
- * cheaper to watch.
- */
+/** An inotify watch costs about one lstat and is paid per folder: 2 files a folder or more is cheaper to watch. */
 const FILES_PER_WATCH = 2;
 
 async function watchFolders(
@@ -110,7 +81,6 @@ async function watchFolders(
   paths: readonly string[],
 ): Promise<DirectoryWatch | null> {
   const folders = new Map<string, string>();
-  // a folder's files come one after another (git's order): most paths reuse the last folder
   let last: string | null = null;
   for (const path of paths) {
     const slash = path.lastIndexOf("/");
@@ -122,25 +92,20 @@ async function watchFolders(
   return watchDirectories(folders);
 }
 
-/** Let go of a snapshot that will not be compared (the runs failed to finish). */
 export function dropSnapshot(before: Snapshot): void {
   if (before.since !== undefined) before.watch?.close();
 }
 
-/** The batch's deleted paths: gone before any callback ran (a snapshot's `absent`). */
 export function deletedIn(batch: EditBatch): Set<string> {
   const deleted = new Set<string>();
   for (const change of batch.files) if (change.kind === "deleted") deleted.add(change.path);
   return deleted;
 }
 
-/** File system clocks tick coarsely (a jiffy) and may not be ours (NFS): a fallback's slack. */
+/** File system clocks tick coarsely and may not be ours (NFS). */
 const CLOCK_SLACK_MS = 20;
 
-/**
- * "Now" as the file system stamps it: the mtime of a file written now under `.cpilot/tmp`,
- * so a later write to the project compares on the same clock (as `find -newer` does).
- */
+/** "Now" as the file system stamps it, so a later write compares on the same clock (as `find -newer` does). */
 function fileSystemNow(root: string): number;
 function fileSystemNow(root: string, fallback: false): number | null;
 function fileSystemNow(root: string, fallback = true): number | null {
@@ -150,18 +115,13 @@ function fileSystemNow(root: string, fallback = true): number | null {
     writeFileSync(marker, "");
     return statSync(marker).mtimeMs;
   } catch {
-    // read-only project: our clock, with slack (or nothing, where a guess is not good enough)
     return fallback ? Date.now() - CLOCK_SLACK_MS : null;
   } finally {
     if (marker !== null) rmSync(marker, { force: true });
   }
 }
 
-/**
- * For a time-only snapshot: the files written since it was taken, and those a callback
- * deleted, confirmed with one lstat each: every planned file, or, when their folders were
- * watched, only those the watch saw touched.
- */
+/** For a time-only snapshot: files written or deleted since, with one lstat each (only what a watch saw, when watched). */
 function changedSince(root: string, before: Snapshot & { since: number }): Resync[] {
   const touched = before.watch?.touched() ?? null;
   before.watch?.close();
@@ -191,7 +151,6 @@ function changedSince(root: string, before: Snapshot & { since: number }): Resyn
   return resyncs.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The planned paths among the names a watch saw touched (by folder, relative to the root). */
 function touchedPaths(
   touched: ReadonlyMap<string, ReadonlySet<string>>,
   planned: readonly string[],
@@ -206,10 +165,6 @@ function touchedPaths(
   return found;
 }
 
-/**
- * Compare files with their snapshot (and `extra` paths that were not in it, taken as
- * absent before) and describe every change as a unified diff.
- */
 export async function compareSnapshot(
   root: string,
   before: Snapshot,
@@ -254,6 +209,5 @@ function unifiedDiff(
     undefined,
     { context: 2 },
   );
-  // Drop the "Index:"/"====" preamble the library writes; keep ---/+++ and hunks.
   return patch.replace(/^(?:Index:[^\n]*\n)?=+\n/, "");
 }

@@ -10,12 +10,9 @@ export interface FunctionResult {
 }
 
 /**
- * Run a TypeScript callback in-process. It passes by returning nothing, 0 or true; a number
- * is its exit code, false is 1, a throw fails with the error's message in the log. It gets
- * a signal that aborts at its timeout; a function that ignores the signal is left behind
- * and reported as timed out. What it prints (console.*, process.stdout) is its output, in
- * its log and tail like a shell callback's, never on cpilot's stdout (hook and MCP protocol,
- * check --json).
+ * Run a TypeScript callback in-process. Nothing, 0 or true passes; a number is its exit
+ * code, false is 1, a throw fails. A function that ignores its abort signal is left behind
+ * and reported as timed out. Its prints go to its log, never to cpilot's stdout.
  */
 export async function runFunction(options: {
   fn: RunFunction;

@@ -5,10 +5,7 @@ export function newRunId(now = Date.now()): string {
   return `${now.toString(36)}-${randomHex(3)}`;
 }
 
-/**
- * Could `id` be a run id? Ids are read back from files anyone with a shell may have written
- * (lock files, running records) and become parts of paths: no `/`, no `.`, nothing odd.
- */
+/** Ids are read back from files anyone may write and become parts of paths: no `/`, no `.`, nothing odd. */
 export function isRunId(id: unknown): id is string {
   return typeof id === "string" && /^[0-9A-Za-z_-]{1,64}$/.test(id);
 }

@@ -1,13 +1,10 @@
 import type { CallbackDef } from "../config/types.ts";
 
-/** A bash string that reads the files it is given: "$@", "$1", "${*}", "$#", CP_CHANGED_FILE(S). */
 const READS_FILES = /\$\{?[@*#1-9]|CP_CHANGED_FILE/;
 
 /**
- * Does the callback check the same things whatever files it is given (`tsc -p .`, `npm run
- * lint`)? Then a file its last complete run did not name had no diagnostics then. A
- * command that takes the files (`eslint "$@"`, `{files}`) or a function may look at any
- * part of the project: false.
+ * Does the callback check the same things whatever files it is given (`tsc -p .`)? Then a
+ * file its last complete run did not name had no diagnostics then.
  */
 export function checksWholeProject(run: CallbackDef["run"]): boolean {
   if (typeof run === "string") return !READS_FILES.test(run);
@@ -15,11 +12,7 @@ export function checksWholeProject(run: CallbackDef["run"]): boolean {
   return !run.some((part) => part.includes("{file"));
 }
 
-/**
- * Checkers that read files they are not given (the modules a file imports, its package, its
- * crate): given one file, their result depends on others too. Their results are keyed by
- * the whole project's content, never by their files' alone.
- */
+/** Checkers that read files they are not given (imports, the package): keyed by the whole project's content. */
 const READS_BEYOND_ITS_FILES = new Set([
   "mypy",
   "dmypy",
@@ -39,11 +32,6 @@ const READS_BEYOND_ITS_FILES = new Set([
   "pylint",
 ]);
 
-/**
- * Does the callback's result depend on more than the files it is given? A whole-project
- * check, or a command whose program (or, through npx, bunx, uv run, poetry run, its tool) is a
- * checker that reads imports. A function may read anything: true.
- */
 export function readsBeyondItsFiles(run: CallbackDef["run"]): boolean {
   if (typeof run === "function" || checksWholeProject(run)) return true;
   const words = typeof run === "string" ? run.trim().split(/\s+/) : [...run];

@@ -19,32 +19,23 @@ import { STATE, statePath } from "../util/state-layout.ts";
 import { isRunId } from "./run-id.ts";
 
 /**
- * What is running right now, across every cpilot process of the project: one record per
- * spawned process group under `.cpilot/running/<run id>.json`, written when the process
- * starts and removed when its group is gone. `cpilot ps` reads them, `cpilot stop` and
- * `stopSessionRuns` act on them; records whose group died without cleanup are dropped
- * whenever they are listed. A run that takes an overlap lock writes its record before its
- * process exists (`pid` null until then): the lock is another name for the same file.
+ * A spawned process group running now, under `.cpilot/running/<run id>.json`, for
+ * `cpilot ps` and `cpilot stop`. A run that takes an overlap lock writes it before its
+ * process exists (`pid` null): the lock is another name for the same file.
  */
 export interface RunningRecord {
   readonly runId: string;
   readonly callback: string;
-  /** The run's process, leader of its own process group (pgid = pid). */
   readonly pid: number;
-  /** The agent session that started it; null for `cpilot check` and the API. */
   readonly session: string | null;
-  /** The run ends when this process exits (unless `persist`). */
   readonly ownerPid: number;
-  /** The cpilot process that spawned it and waits for it. */
   readonly hostPid: number;
-  /** When the host started (see processStartTime): a lock naming it is not a reused pid's. */
   readonly hostStarted?: number | null;
-  /** The batch the run is part of: runs of one batch queue, they never replace each other. */
+  /** Runs of one batch queue, they never replace each other. */
   readonly batchId?: string;
   readonly startedAt: number;
-  /** When the run's process started (see processStartTime): tells it from a reused pid. */
+  /** Tells the run's process from a reused pid. */
   readonly pidStarted?: number | null;
-  /** What runs, for people: the bash string or the argv. */
   readonly command: string;
   readonly blocking: boolean;
   readonly persist: boolean;
@@ -59,20 +50,15 @@ function recordPath(root: string, runId: string): string {
   return join(runningDir(root), `${runId}.json`);
 }
 
-/** The file that tells a run's host why it was stopped (`cpilot stop`, session end). */
 export function stopMarkerPath(root: string, runId: string): string {
   return join(runningDir(root), `${runId}.stop`);
 }
 
-/**
- * Write a small file readers see whole, without an fsync: these records only matter while
- * the machine is up, and every run pays for writing one.
- */
+/** Readers see it whole; no fsync: these records only matter while the machine is up. */
 function writeWhole(path: string, text: string): void {
   writeFileAtomic(path, text, { durable: false });
 }
 
-/** Record a run's process group as running; returns the record's path. */
 export function registerRunning(root: string, given: RunningRecord): string {
   const record = { ...given, pidStarted: given.pidStarted ?? processStartTime(given.pid) };
   stateDir(root, STATE.running);
@@ -81,19 +67,16 @@ export function registerRunning(root: string, given: RunningRecord): string {
   return path;
 }
 
-/** A run's record written before its process exists, held open to be completed in place. */
 export interface PendingRecord {
   readonly path: string;
-  /** Write the spawned process group in: the same file, so its other names (the lock) see it. */
+  /** Write the spawned group in: the same file, so its other names (the lock) see it. */
   spawned(pid: number): void;
   close(): void;
 }
 
 /**
- * Write a run's record with no process yet (`pid` null), for a run that takes an overlap
- * lock: the lock is made another name for this file (overlap.ts), so one file does both
- * jobs. It is created whole before anyone can take it for a lock, and completed through
- * the descriptor kept here, so nothing planted at its path meanwhile is written to.
+ * Write a run's record with no process yet, to become its lock's file. Completed through the
+ * descriptor kept here, so nothing planted at its path meanwhile is written to.
  */
 export function openPendingRecord(
   root: string,
@@ -109,9 +92,8 @@ export function openPendingRecord(
   let open = true;
   const put = (record: object): void => {
     const bytes = Buffer.from(JSON.stringify(record));
-    // One write at offset 0, then cut what is past it: the record only grows (a pid comes
-    // in), so the file is never empty on the way, and a lock reader never takes a live
-    // holder's lock for one left over torn (see overlap.ts).
+    // One write at offset 0: the record only grows, so a lock reader never sees it empty
+    // and never takes a live holder's lock for a torn one.
     if (writeSync(fd, bytes, 0, bytes.length, 0) !== bytes.length) {
       throw new Error(`short write to ${path}`);
     }
@@ -137,10 +119,7 @@ export function openPendingRecord(
   };
 }
 
-/**
- * One run's record, when its host wrote one and its pid still is the run's process group
- * (see {@link leaderIsTheRun}); else null. What a replacing run signals.
- */
+/** One run's record, when its pid still is the run's process group; else null. */
 export function runningRecord(root: string, runId: string): RunningRecord | null {
   if (!isRunId(runId)) return null;
   try {
@@ -154,7 +133,6 @@ export function runningRecord(root: string, runId: string): RunningRecord | null
   }
 }
 
-/** Forget a run's record (its group is gone). */
 export function unregisterRunning(root: string, runId: string): void {
   rmSync(recordPath(root, runId), { force: true });
 }
@@ -171,7 +149,6 @@ export function takeStopReason(root: string, runId: string): string | null {
   }
 }
 
-/** True while the process lives. */
 export function processAlive(pid: number): boolean {
   return signalZero(pid);
 }
@@ -185,10 +162,7 @@ function signalZero(target: number): boolean {
   }
 }
 
-/**
- * The file names of the running records, or none when the folder is not cpilot's own:
- * never what a symlinked .cpilot leads to, whose records would be signalled, deleted, marked.
- */
+/** Never what a symlinked .cpilot leads to, whose records would be signalled or deleted. */
 export function runningRecordNames(root: string): string[] {
   if (!isOwnStateDir(root, STATE.running)) return [];
   try {
@@ -209,13 +183,10 @@ export function listRunning(root: string): RunningRecord[] {
     } catch {
       continue; // being written or removed right now
     }
-    // Not a record cpilot wrote (its id names another file, its pid is no run's group):
-    // never signalled, never deleted.
+    // Not a record cpilot wrote: never signalled, never deleted.
     if (!isRunId(record?.runId) || name !== `${record.runId}.json`) continue;
     if ((record as { pid: unknown }).pid === null) {
-      // not spawned yet (waiting for its lock, or a TypeScript function): nothing to list,
-      // and forgotten once its host is gone, unless that host was killed just after the
-      // spawn: then the next run of its callback stops what carries its id (overlap.ts)
+      // not spawned yet: forgotten once its host is gone (what it started carries its id)
       if (hostGone(record) && processesWithEnv(`CP_RUN_ID=${record.runId}`).length === 0)
         unregisterRunning(root, record.runId);
       continue;
@@ -227,11 +198,7 @@ export function listRunning(root: string): RunningRecord[] {
   return out.sort((a, b) => a.startedAt - b.startedAt || a.runId.localeCompare(b.runId));
 }
 
-/**
- * Stop one running run from any process: mark why (its host reports "stopped: <reason>"),
- * SIGTERM the whole group, SIGKILL after the grace period. Resolves the record, or null
- * when no such run is running.
- */
+/** Stop a run from any process: mark why, SIGTERM the group, SIGKILL after the grace. */
 export async function stopRunning(
   root: string,
   runId: string,
@@ -241,15 +208,13 @@ export async function stopRunning(
   const record = listRunning(root).find((r) => r.runId === runId);
   if (record === undefined) return null;
   writeWhole(stopMarkerPath(root, runId), reason);
-  // from another process: what left the group is found by the run's id in its environment
   await reapGroup(record.pid, graceMs, `CP_RUN_ID=${record.runId}`, true);
   unregisterRunning(root, runId);
   return record;
 }
 
 /**
- * Stop every run a session started, except `persist` ones: what an agent adapter calls
- * when the session ends (Claude Code's SessionEnd). Resolves the runs it stopped.
+ * Stop every run a session started, except `persist` ones (for Claude Code's SessionEnd).
  *
  * @example
  * await stopSessionRuns(root, sessionId);
@@ -268,7 +233,7 @@ export async function stopSessionRuns(
   return stopped.filter((r): r is RunningRecord => r !== null);
 }
 
-/** Stop runs whose owner process is gone (an owner killed before its watchdog ran). */
+/** Stop runs whose owner process is gone (killed before its watchdog ran). */
 export async function stopOrphans(root: string, graceMs?: number): Promise<RunningRecord[]> {
   const orphans = listRunning(root).filter((r) => !r.persist && !processAlive(r.ownerPid));
   const stopped = await Promise.all(
@@ -277,17 +242,12 @@ export async function stopOrphans(root: string, graceMs?: number): Promise<Runni
   return stopped.filter((r): r is RunningRecord => r !== null);
 }
 
-/**
- * Is the record's pid still the run's process? Its start time must match where /proc tells
- * it (a pid reused by another process, or one a planted record names, does not); a leader
- * that is gone cannot be checked, and what is left of its group is taken as the run's.
- */
+/** Is the record's pid still the run's? Its start time must match where /proc tells it; a gone leader is taken as the run's. */
 function leaderIsTheRun(record: RunningRecord): boolean {
   const now = processStartTime(record.pid);
   return now === null || now === record.pidStarted;
 }
 
-/** The process that wrote a record without a group is gone (or its pid is another's now). */
 function hostGone(record: RunningRecord): boolean {
   return (
     !Number.isSafeInteger(record.hostPid) ||

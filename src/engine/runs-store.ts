@@ -16,21 +16,16 @@ import { readStateFile } from "../util/state-file.ts";
 import { runRecordPath, STATE, statePath } from "../util/state-layout.ts";
 import { isRunId } from "./run-id.ts";
 
-/** Where run logs live: `.cpilot/runs/<id>.log` beside `<id>.json`. */
+/** `.cpilot/runs/<id>.log` beside `<id>.json`. */
 export function runsDir(root: string): string {
   return statePath(root, STATE.runs);
 }
 
-/** Create the runs folder and return the log path for a run. */
 export function prepareLog(root: string, runId: string): string {
   return join(stateDir(root, STATE.runs), `${runId}.log`);
 }
 
-/**
- * Record a finished run next to its log, for `cpilot logs` and later deliveries. A run
- * that was recorded as running hands over that file (`runningRecord`, see running.ts):
- * it leaves `.cpilot/running/` and becomes this record without a new file being made.
- */
+/** Record a finished run next to its log; a run recorded as running hands over that file. */
 export function saveRunRecord(root: string, run: StoredRun, runningRecord?: string): void {
   stateDir(root, STATE.runs); // a real folder of the project, never through a symlink
   const path = runRecordPath(root, run.id);
@@ -44,13 +39,11 @@ export function saveRunRecord(root: string, run: StoredRun, runningRecord?: stri
 
 export type StoredRun = RunResult & {
   startedAt: number;
-  /** Whether its callback runs once per file or once per batch. */
   per?: Per;
-  /** How many diagnostics the run had, when its record keeps only the first ones. */
   diagnosticsTotal?: number;
 };
 
-/** Recent runs, newest first (ids sort by start time). */
+/** Recent runs, newest first. */
 export function listRuns(root: string, limit = 20): StoredRun[] {
   let names: string[];
   try {
@@ -67,11 +60,7 @@ export function listRuns(root: string, limit = 20): StoredRun[] {
   return runs;
 }
 
-/**
- * One stored run record, or null (none, or not one cpilot wrote). Anyone can write the
- * file: its shape is checked, and its log is always `<run id>.log` beside it, whatever
- * the record says (a record must not make `cpilot logs` show some other file).
- */
+/** One stored run record, or null. Anyone can write the file: its shape is checked, and its log is always `<run id>.log` beside it. */
 export function readRun(root: string, runId: string): StoredRun | null {
   if (!isRunId(runId)) return null;
   let value: unknown;
@@ -99,10 +88,7 @@ function isRecord(v: unknown): v is StoredRun {
   );
 }
 
-/**
- * The run's log opened for reading, or null when it is missing or not a regular file
- * (never through a symlink, never waiting on a FIFO).
- */
+/** The run's log opened for reading, or null (never through a symlink, never waiting on a FIFO). */
 export function openRunLog(run: StoredRun): number | null {
   let fd: number | undefined;
   try {
@@ -123,19 +109,13 @@ function unlinkIfThere(path: string): void {
   }
 }
 
-/** A run's log or record: `mhx8k2p1-a3f9c1.log` (see newRunId). */
 const RUN_FILE = /^[0-9a-z]+-[0-9a-f]+\.(?:log|json)$/;
 
-/** Old runs go together once this many are due: each goes as two unlinks, none as a burst. */
 const PRUNE_STEP = 4;
 
 /**
- * Keep only the newest `keep` runs; called after a batch, cheap when under the limit. With
- * a `budget`, old runs go a few at a time while the excess is under a tenth of `keep`:
- * once PRUNE_STEP are due, that many (or `budget`, if more), so a hook call that adds a
- * run removes four every fourth call, rather than 21 every 21st (42 files: the hook
- * call's p95 spikes) or one on every call (an unlink pair in every call's median). Past
- * that tenth (a batch of many runs), everything past `keep` goes at once.
+ * Keep only the newest `keep` runs. With a `budget`, old runs go a few at a time while the
+ * excess is small, so no single hook call pays for a burst of unlinks.
  */
 export function pruneRuns(root: string, keep: number, budget = Number.POSITIVE_INFINITY): void {
   if (!isOwnStateDir(root, STATE.runs)) return; // never delete through a symlink
@@ -145,9 +125,7 @@ export function pruneRuns(root: string, keep: number, budget = Number.POSITIVE_I
   } catch {
     return;
   }
-  // each run has two files (a log and a record): few enough names cannot be enough runs
-  // due, and most calls stop here, before building and sorting the list (whose garbage
-  // would cost a hook call a collection)
+  // most calls stop here, before listing and sorting
   const tenth = Math.ceil(keep / 10);
   const due = budget === Number.POSITIVE_INFINITY ? 1 : Math.min(PRUNE_STEP, tenth + 1);
   if (names.length < 2 * (keep + due)) return;

@@ -6,19 +6,14 @@ export interface ScriptInput {
   readonly runId: string;
   readonly callback: ResolvedCallback;
   readonly batch: EditBatch;
-  /** This process's files (one chunk of the run). */
   readonly files: readonly string[];
-  /** Path of the NUL-separated list of `files`. */
   readonly nulListPath: string;
-  /** Extra env set by the caller (trigger depth, session). */
   readonly extraEnv?: Readonly<Record<string, string>>;
-  /** Trigger depth of the run (`CP_HOOK_DEPTH`), so nested cpilot processes keep counting. */
   readonly depth?: number;
-  /** Set when a trigger started the run. */
   readonly hook?: TriggerInput;
 }
 
-/** Inherited hook variables are not this run's: a run an edit started has none. */
+/** Inherited hook variables are not this run's. */
 const HOOK_ENV = [
   "CP_HOOK_OUTPUT",
   "CP_HOOK_TRIGGER",
@@ -27,7 +22,7 @@ const HOOK_ENV = [
   "CP_HOOK_PARENT_CALLBACK",
 ] as const;
 
-/** The environment a callback's process sees: the user's, the callback's, then `CP_*`. */
+/** The user's environment, the callback's, then `CP_*`. */
 export function scriptEnv(input: ScriptInput): NodeJS.ProcessEnv {
   const { callback, batch, files } = input;
   const env: NodeJS.ProcessEnv = {
@@ -58,11 +53,7 @@ export function scriptEnv(input: ScriptInput): NodeJS.ProcessEnv {
 
 const unusualKinds = new WeakMap<EditBatch, ReadonlyMap<string, ChangeKind>>();
 
-/**
- * The batch's kinds for paths that are not "modified", built once per batch. Most changes
- * are modifications (all of them for `check --all`), and indexing only the others keeps
- * a large batch from costing a map entry per file for each check.
- */
+/** Only the kinds that are not "modified": most are, and a map entry per file is costly. */
 function kindsNotModified(batch: EditBatch): ReadonlyMap<string, ChangeKind> {
   let kinds = unusualKinds.get(batch);
   if (kinds === undefined) {
@@ -78,7 +69,6 @@ function kindsNotModified(batch: EditBatch): ReadonlyMap<string, ChangeKind> {
 
 /** The batch as JSON on stdin: the one channel where no file name can be mangled. */
 export function scriptStdin(input: ScriptInput): string {
-  // A run's files always come from its batch (planned, or a parent run's for a hook run).
   const kinds = kindsNotModified(input.batch);
   return `${JSON.stringify({
     runId: input.runId,
@@ -91,25 +81,16 @@ export function scriptStdin(input: ScriptInput): string {
   })}\n`;
 }
 
-/**
- * A file name as a command argument: one starting with `-` gets `./` in front, so a file
- * called `--plugin=evil.js` (an agent can create any name) is a file to the tool, never an
- * option. The other channels (CP_CHANGED_FILES, the NUL list, stdin) keep the name as is.
- */
+/** A name starting with `-` gets `./`, so a file called `--plugin=evil.js` is never an option. */
 function asArgument(file: string): string {
   return file.startsWith("-") ? `./${file}` : file;
 }
 
-/** A word bash passes on as it is: no quoting, expansion, globbing, redirection or `~`. */
 const PLAIN_WORD = /^[A-Za-z0-9_./:@%+,=-]+$/;
 
-/** The files as separate words: the one piece of shell syntax a plain command may hold. */
 const ALL_FILES = '"$@"';
 
-/**
- * Names bash runs itself rather than from PATH (builtins, keywords): a command starting
- * with one keeps bash, since `echo`, `test` or `kill` as programs differ from bash's own.
- */
+/** Names bash runs itself (builtins, keywords): `echo`, `test` or `kill` as programs differ from bash's own. */
 const BASH_OWN = new Set(
   (
     ". : [ [[ ]] { } ! alias bg bind break builtin caller case cd command compgen complete " +
@@ -122,9 +103,8 @@ const BASH_OWN = new Set(
 );
 
 /**
- * The words of a bash string that is one plain command (`eslint --fix "$@"`: words of
- * letters, digits and `_./:@%+,=-`, and `"$@"`), which bash would run as exactly that argv:
- * such a command is started without bash, one process fewer. Null for anything else.
+ * The words of a bash string that is one plain command (`eslint --fix "$@"`), which bash would
+ * run as exactly that argv: started without bash. Null for anything else.
  */
 export function plainCommand(run: string): string[] | null {
   if (run.length > 4096) return null;
@@ -137,19 +117,17 @@ export function plainCommand(run: string): string[] | null {
   return words;
 }
 
-/** How a callback's process starts; `viaBash` when a plain command was started without it. */
 export interface CommandLine {
   readonly command: string;
   readonly args: string[];
-  /** The same command through bash: for a plain command that could not start (bash says why). */
+  /** The same command through bash, for a plain command that could not start (bash says why). */
   readonly viaBash?: { readonly command: string; readonly args: string[] };
 }
 
 /**
- * The command line for a callback. A string runs in bash with pipefail and the files as
- * `"$@"` (a plain command, which bash would only start, is started directly); an argv
- * array runs with no shell, `{file}` / `{files}` expanding to separate arguments. File
- * names are never pasted into shell text, and never read as options.
+ * A string runs in bash with pipefail and the files as `"$@"`; an argv array runs with no
+ * shell, `{file}` / `{files}` expanding to arguments. File names are never pasted into shell
+ * text, and never read as options.
  */
 export function commandLine(
   run: string | readonly string[],
@@ -180,7 +158,7 @@ export function commandLine(
   for (const part of run) {
     if (part === "{files}") args.push(...files);
     else if (part === "{file}") args.push(files[0] ?? "");
-    // inside a larger argument (`--input={file}`) the name cannot be an option: as is
+    // inside a larger argument (`--input={file}`) the name cannot be an option
     else args.push(part.includes("{file}") ? part.replaceAll("{file}", names[0] ?? "") : part);
   }
   const [command, ...rest] = args;

@@ -5,7 +5,6 @@ export class Semaphore {
 
   constructor(private readonly limit: number) {}
 
-  /** Wait for a slot; call the returned function once to give it back. */
   async acquire(): Promise<() => void> {
     if (this.active >= this.limit) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));

@@ -1,9 +1,5 @@
-/**
- * What a known tool means by its exit codes, where it differs from "failed": tsc's 2 is not a
- * misuse, pytest's 5 is not a failing test. Keyed by the program's file name.
- */
-// tsc's 1 and 2 both mean "errors reported": 2 says emit was not skipped, which TypeScript 5
-// also returns under --noEmit (seen on a real project), so naming the emit would mislead.
+// What a known tool means by its exit codes, where it differs from "failed". tsc's 2 also
+// comes under --noEmit, so it too only means errors were reported.
 const TSC_EXITS = { 1: "type errors reported", 2: "type errors reported" };
 const TOOL_EXITS: Record<string, Record<number, string>> = {
   tsc: TSC_EXITS,
@@ -53,7 +49,7 @@ const RUNNERS = new Set([
   "nice",
 ]);
 
-/** The tool a `run` starts: its file name, looking past `FOO=1`, `npx --no-install`, paths. */
+/** The program's file name, looking past `FOO=1`, `npx --no-install` and paths. */
 export function toolOf(run: unknown): string | null {
   const words = Array.isArray(run)
     ? (run as string[])
@@ -69,7 +65,6 @@ export function toolOf(run: unknown): string | null {
   return null;
 }
 
-/** A tool's own word for an exit code, or undefined when it has none. */
 export function toolExitMeaning(tool: string | null, exitCode: number): string | undefined {
   if (tool === null) return undefined;
   const meanings = TOOL_EXITS[tool];

@@ -2,8 +2,7 @@ import { KILL_GRACE_MS } from "../platform/spawn-group.ts";
 import { startProcess } from "../platform/start-process.ts";
 
 // $1 owner pid, $2 run's pgid, $3 record file, $4 stop marker, $5 grace in tenths of a
-// second, $6 the run's id: what left the group (setsid) still has CP_RUN_ID=$6 in its
-// environment, and is stopped with the group.
+// second, $6 run id: what left the group still has CP_RUN_ID=$6 and is stopped with it.
 const SCRIPT = `o=$1 g=$2 r=$6
 while kill -0 "$o" 2>/dev/null && kill -0 -- "-$g" 2>/dev/null; do sleep 0.5; done
 kill -0 -- "-$g" 2>/dev/null || exit 0
@@ -16,11 +15,9 @@ kill -KILL -- "-$g" $(left) 2>/dev/null
 rm -f "$3"`;
 
 /**
- * Guard a non-blocking run against outliving its owner: a tiny detached bash loop that
- * checks twice a second that the owner process and the run's group both live. When the
- * owner goes (the agent session ended, the cpilot process was SIGKILLed) it stops the whole
- * group, SIGTERM then SIGKILL, and removes the running record. When the run ends first,
- * it exits by itself. It holds no pipes, so it never keeps anyone waiting.
+ * Guard a non-blocking run against outliving its owner: a detached bash loop that stops the
+ * run's group (SIGTERM, then SIGKILL) when the owner goes, and exits when the run ends. It
+ * holds no pipes, so it never keeps anyone waiting.
  */
 export function spawnWatchdog(options: {
   ownerPid: number;

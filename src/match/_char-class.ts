@@ -1,4 +1,3 @@
-/** The POSIX classes git's wildmatch knows inside brackets, as in `[[:digit:]]`. */
 export const POSIX_CLASSES = [
   "alnum",
   "alpha",
@@ -14,11 +13,7 @@ export const POSIX_CLASSES = [
   "xdigit",
 ] as const;
 
-/**
- * Scan a rule the way git's wildmatch reads it and say why no path can ever match it:
- * a `[` whose class never closes, an unknown `[:name:]`, or a trailing lone backslash.
- * Returns null when every bracket and escape is well formed.
- */
+/** Why no path can match a rule as git's wildmatch reads it (an unclosed class, an unknown `[:name:]`, a lone `\`), or null. */
 export function bracketProblem(rule: string): string | null {
   for (let i = 0; i < rule.length; i++) {
     const ch = rule[i];
@@ -34,7 +29,6 @@ export function bracketProblem(rule: string): string | null {
   return null;
 }
 
-/** Index of the `]` closing the class opened at `open`, or the problem with it. */
 function classEnd(rule: string, open: number): number | string {
   let i = open + 1;
   if (rule[i] === "!" || rule[i] === "^") i++;

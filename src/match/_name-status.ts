@@ -2,15 +2,14 @@ import type { ChangeKind, FileChange } from "../model/batch.ts";
 import { isStatePath } from "../util/state-layout.ts";
 import { splitNul } from "./git.ts";
 
-/** `A` added, `D` deleted; everything else (M, T type change, U unmerged, X) is a change. */
+/** `A` added, `D` deleted; anything else (M, T, U, X) is a change. */
 function kindOf(letter: string | undefined): ChangeKind {
   return letter === "A" ? "created" : letter === "D" ? "deleted" : "modified";
 }
 
 /**
- * Parse `git diff --name-status -z`: `STATUS NUL path NUL`, or for renames and copies
- * `R100 NUL old NUL new NUL`. A rename is the new path created and the old one deleted;
- * a copy is the new path created. Later entries for the same path win.
+ * Parse `git diff --name-status -z`: `STATUS NUL path NUL`, or `R100 NUL old NUL new NUL`. A
+ * rename is a creation and a deletion, a copy a creation; later entries win.
  */
 export function parseNameStatus(
   stdout: string,
@@ -33,7 +32,7 @@ export function parseNameStatus(
   return into;
 }
 
-/** Map entries as FileChanges, dropping anything under cpilot's own `.cpilot/`. */
+/** Anything under cpilot's own `.cpilot/` is dropped. */
 export function toChanges(map: ReadonlyMap<string, ChangeKind>): FileChange[] {
   const changes: FileChange[] = [];
   for (const [path, kind] of map) if (!isStatePath(path)) changes.push({ path, kind });

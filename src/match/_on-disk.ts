@@ -2,15 +2,12 @@ import { lstatSync, readdirSync } from "node:fs";
 import { fsPath } from "../util/path-bytes.ts";
 
 /**
- * A checker for "is there a file (not a directory) at this path below `root`?" that reads
- * each directory once instead of calling lstat per file: for 20,000 tracked files in a few
- * hundred directories that is a few hundred syscalls, not 20,000. A symlink counts as a
- * file, as git tracks it. A name the listing lacks (a different Unicode normalization on
- * macOS, say) is confirmed with lstat.
+ * "Is there a file at this path below `root`?", reading each directory once rather than an
+ * lstat per file. A symlink counts, as git tracks it; a name the listing lacks (another
+ * Unicode normalization on macOS) is confirmed with lstat.
  */
 export function onDisk(root: string): (relPosixPath: string) => boolean {
   const listings = new Map<string, ReadonlySet<string>>();
-  // git lists a folder's files together: most lookups reuse the previous folder's listing.
   let lastDir: string | null = null;
   let lastNames: ReadonlySet<string> = new Set();
   return (path) => {

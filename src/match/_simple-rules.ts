@@ -1,26 +1,17 @@
-/**
- * A fast path for rule lists made only of the forms most configs use, each maybe negated:
- * `*.ts`, `Makefile`, `Dockerfile*`, `dist/`, `/src/gen/`, `docs/**`, `src/*.ts`,
- * `src/**\/*.ts`, `**\/*.ts`. Anything else returns null and the caller uses the `ignore`
- * package. Each form becomes a regex built from escaped literals, so a cold process
- * matches 20,000 paths in a few milliseconds. The git-comparison table in
- * tests/match/pattern.test.ts covers every form here.
- */
+// A fast path for rule lists made of the forms most configs use (`*.ts`, `dist/`, `docs/**`,
+// `src/**/*.ts`…), as regexes of escaped literals; anything else goes to the `ignore` package.
+// tests/match/pattern.test.ts compares every form here with git.
 
 interface SegmentRule {
-  /** One segment: exactly `text`, `*text` (ends with) or `text*` (starts with). */
   kind: "name" | "suffix" | "prefix";
   text: string;
-  /** Literal directories the segment must be below ("" = the root). */
   base: string;
-  /** Any depth below `base` (`**\/` or no slash in the rule), else directly in it. */
   anywhere: boolean;
   negated: boolean;
   dirOnly: boolean;
 }
 
 interface PathRule {
-  /** Anchored literal path (`/a/b`, `a/b/`) or everything below one (`a/**`). */
   kind: "path" | "below";
   text: string;
   negated: boolean;
@@ -31,12 +22,11 @@ type Rule = SegmentRule | PathRule;
 
 const isPathRule = (rule: Rule): rule is PathRule => rule.kind === "path" || rule.kind === "below";
 
-/** Characters that make a rule more than a literal for git: escapes, `?`, classes, trailing space. */
+/** What makes a rule more than a literal for git: escapes, `?`, classes, a trailing space. */
 const SPECIAL = /[\\?[\]]|\s$/;
 
 const isLiteral = (s: string) => s !== "" && s !== "." && s !== ".." && !s.includes("*");
 
-/** `name`, `*suffix` or `prefix*` as one segment glob, else null. */
 function parseSegment(seg: string): { kind: "name" | "suffix" | "prefix"; text: string } | null {
   const star = seg.indexOf("*");
   if (star === -1) return isLiteral(seg) ? { kind: "name", text: seg } : null;
@@ -45,7 +35,6 @@ function parseSegment(seg: string): { kind: "name" | "suffix" | "prefix"; text: 
   return null;
 }
 
-/** Parse one rule line; undefined for a blank line or comment, null when it is not simple. */
 function parseRule(line: string): Rule | null | undefined {
   if (line === "" || line.startsWith("#")) return undefined;
   const negated = line.startsWith("!");
@@ -75,7 +64,6 @@ function parseRule(line: string): Rule | null | undefined {
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
-/** Regex source matching `rule` against a leading part of a path, up to where `end` begins. */
 function source(rule: Rule, end: string): string {
   const t = escapeRegex(rule.text);
   if (isPathRule(rule)) {
@@ -89,7 +77,6 @@ function source(rule: Rule, end: string): string {
   return rule.base === "" ? `(?:^|/)${seg}${end}` : `${base}(?:[\\s\\S]*/)?${seg}${end}`;
 }
 
-/** One regex for "some rule matches this file or one of its leading directories". */
 function anyOf(rules: readonly Rule[], asDir: boolean, asFile: boolean): RegExp | null {
   const parts: string[] = [];
   for (const rule of rules) {
@@ -100,9 +87,8 @@ function anyOf(rules: readonly Rule[], asDir: boolean, asFile: boolean): RegExp 
 }
 
 /**
- * git's algorithm, one leading directory at a time: a directory whose last matching rule
- * is positive excludes everything below it (no `!` can re-include); else the file's last
- * matching rule decides. `tests[r]` matches when rule r matches the whole string given.
+ * git's algorithm: a directory whose last matching rule is positive excludes everything below
+ * it (no `!` can re-include); else the file's last matching rule decides.
  */
 function lastRuleWins(
   rules: readonly Rule[],
@@ -123,10 +109,7 @@ function lastRuleWins(
   }
 }
 
-/**
- * Compile `lines` (one gitignore rule each) into a matcher for normalized relative file
- * paths, or null when some rule needs the full gitignore engine.
- */
+/** Null when some rule needs the full gitignore engine. */
 export function compileSimpleRules(lines: readonly string[]): ((path: string) => boolean) | null {
   const rules: Rule[] = [];
   for (const line of lines) {
@@ -138,8 +121,8 @@ export function compileSimpleRules(lines: readonly string[]): ((path: string) =>
   const any = anyOf(positive, true, true);
   if (any === null) return () => false;
   if (positive.length === rules.length) return (path) => any.test(path);
-  // With `!` rules: most paths have no directory a positive rule matches, so the last
-  // rule matching the file itself decides, one regex per rule.
+  // With `!` rules: most paths have no directory a positive rule matches, so the file's last
+  // matching rule decides.
   const dirHit = anyOf(positive, true, false);
   const dirTests = rules.map((r) => new RegExp(source(r, "$")));
   const fileTests = rules.map((r, i) => (r.dirOnly ? null : dirTests[i]!));

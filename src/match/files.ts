@@ -1,9 +1,5 @@
-/**
- * The file sets `cpilot check` runs on: staged, changed since a ref, all, or named by the
- * user. Every path comes back relative to `root` with `/` separators. git is asked with
- * argument arrays and `-z` output, so no file name (spaces, quotes, newlines, `$(…)`)
- * can break the parse or reach a shell.
- */
+// The file sets `cpilot check` runs on. git is asked with argument arrays and `-z` output, so
+// no file name can break the parse or reach a shell.
 import { lstatSync } from "node:fs";
 import type { ChangeKind, FileChange } from "../model/batch.ts";
 import { CpilotError } from "../util/errors.ts";
@@ -16,7 +12,6 @@ import { runGitOnNames } from "./git-names.ts";
 import { rootRelative } from "./root-relative.ts";
 import { walkFiles } from "./walk.ts";
 
-/** Paths relative to cwd (= root) and limited to it, renames as delete + create, no submodules. */
 const DIFF = [
   "--name-status",
   "-z",
@@ -26,7 +21,7 @@ const DIFF = [
   "--relative",
 ];
 
-/** What `git commit` would record: index against HEAD (everything is created before the first commit). */
+/** Index against HEAD (everything is created before the first commit). */
 export function stagedFiles(root: string): FileChange[] {
   return toChanges(
     parseNameStatus(gitOrThrow(root, ["diff", "--cached", ...DIFF], "list staged files")),
@@ -34,12 +29,8 @@ export function stagedFiles(root: string): FileChange[] {
 }
 
 /**
- * The working tree against `ref` (staged or not), plus untracked files that are not
- * ignored, as created. In a repository with no commit yet and `ref` "HEAD", every file
- * is created. Asked with `git diff-index`, which reads the index and never writes it: `git
- * diff` refreshes it and rewrites it under index.lock whenever a file's stat data moved
- * (whatever GIT_OPTIONAL_LOCKS says), and a git command run beside it then fails. A file
- * whose times moved but not its text is listed as modified: checked once more, never missed.
+ * The working tree against `ref`, plus untracked files. `git diff-index` never writes the
+ * index, where `git diff` may rewrite it under index.lock and fail a git command beside it.
  */
 export async function changedFiles(root: string, ref = "HEAD"): Promise<FileChange[]> {
   if (ref === "" || ref.startsWith("-") || ref.includes("\0")) {
@@ -50,7 +41,6 @@ export async function changedFiles(root: string, ref = "HEAD"): Promise<FileChan
   const args = ["diff-index", ...DIFF, ref, "--"];
   const action = `list files changed since ${JSON.stringify(ref)}`;
   const othersArgs = ["ls-files", "-z", "--others", "--exclude-standard"];
-  // Both scan the work tree: on two cores they overlap.
   const [diff, others] = await Promise.all([
     runGitAsync(root, args),
     runGitAsync(root, othersArgs),
@@ -78,12 +68,9 @@ export async function changedFiles(root: string, ref = "HEAD"): Promise<FileChan
 }
 
 /**
- * Every file of the project, as modified, in git's order. Inside git: the files git tracks
- * that are still on disk, as lefthook's and prek's `--all-files` do; a new file not yet
- * added is checked by `check` (changed since HEAD, untracked files included) or by naming
- * it. Not walking the tree for untracked files keeps a virtualenv or build output nobody
- * ignored out of the list, and saves git's slowest scan. Outside git: a .gitignore-aware
- * walk ({@link walkFiles}).
+ * Every file of the project, as modified. Inside git: the tracked files on disk, as lefthook's
+ * and prek's `--all-files` do, which keeps an unignored virtualenv out; outside git, a
+ * .gitignore-aware walk.
  */
 export async function allFiles(root: string): Promise<FileChange[]> {
   const files = (await gitFiles(root, [], { untracked: false })) ?? walkFiles(root);
@@ -91,9 +78,8 @@ export async function allFiles(root: string): Promise<FileChange[]> {
 }
 
 /**
- * Files the user named, relative to `cwd` or absolute. A directory stands for the files
- * below it (gitignore-aware, as {@link allFiles}, sorted); a path that does not exist is deleted;
- * everything else is modified. Order follows `paths`, without duplicates.
+ * Files the user named, relative to `cwd` or absolute. A directory stands for the files below
+ * it; a path that does not exist is deleted; order follows `paths`.
  *
  * @throws CpilotError when a path is outside `root`.
  */
@@ -134,18 +120,7 @@ function kindOnDisk(abs: string): ChangeKind | "directory" {
   }
 }
 
-/**
- * Existing files below `pathspecs` (all when empty) that git tracks or would add (tracked
- * only when `untracked` is false). Two git
- * scans run at once on two cores: `ls-files --others` walks the tree for untracked files
- * (the slow one; untracked files are on disk by definition) while `ls-files --cached`
- * reads the index, whose files are confirmed on disk meanwhile with one directory listing
- * per folder ({@link onDisk}) rather than a stat per file, which is what `git diff-files`
- * pays and which costs several times more. Asking for both in one scan would leave that
- * confirming for after the walk. A
- * submodule is a folder, so no file. Null outside a git work tree; `.cpilot/` is left out.
- * Untracked files come first, then tracked ones, each in git's order.
- */
+/** Files below `pathspecs` git tracks or would add; the untracked walk and the index listing run at once. Null outside git. */
 async function gitFiles(
   root: string,
   pathspecs: readonly string[],
@@ -154,7 +129,7 @@ async function gitFiles(
   const specs = pathspecs.map((p) => (p === "" ? "." : p));
   const othersArgs = ["ls-files", "-z", "--others", "--exclude-standard"];
   const cachedArgs = ["ls-files", "-z", "--cached"];
-  // a name that is not UTF-8 goes to git as its bytes, through a file (rare: no overlap)
+  // a name that is not UTF-8 goes to git as its bytes, through a file
   const list = (args: string[]) =>
     specs.some(hasEscapedBytes)
       ? Promise.resolve(runGitOnNames(root, [...args, "--"], specs))

@@ -5,10 +5,7 @@ import { join } from "node:path";
 import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 import { type GitResult, runGit, runGitWithList } from "./git.ts";
 
-/**
- * Run git with `args` then `names`, one of which is not UTF-8: the names go as bytes
- * through a file (see runGitWithList). Rare, so the temporary folder costs nothing usual.
- */
+/** Run git with `args` then `names`, one of which is not UTF-8: the names go as bytes through a file. */
 export function gitWithNames<T = GitResult>(
   top: string,
   args: readonly string[],
@@ -31,7 +28,6 @@ export function gitWithNames<T = GitResult>(
   }
 }
 
-/** Run git with `args` then `names`, each name as its bytes (see gitWithNames). */
 export function runGitOnNames(
   cwd: string,
   args: readonly string[],

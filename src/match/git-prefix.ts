@@ -2,14 +2,11 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runGit, splitNul } from "./git.ts";
 
-/** Roots already asked about: a hook call may look more than once. */
 const prefixes = new Map<string, string | null>();
 
 /**
  * `root` relative to its work tree's top, with a trailing `/` ("" at the top); null outside
- * git. git names files from its top whatever folder it runs in (`git status`): a root
- * below the top takes this prefix off them. A root holding `.git` is its own top: no git
- * process for it.
+ * git. git names files from its top, so a root below it takes this prefix off them.
  */
 export function gitPrefix(root: string): string | null {
   if (existsSync(join(root, ".git"))) return "";
@@ -23,12 +20,8 @@ export function gitPrefix(root: string): string | null {
 }
 
 /**
- * The files below `root` (root-relative) that `git status` lists among `pathspecs` (all of
- * root's when none): changed in the work tree or the index, or untracked and not ignored;
- * null outside git or when git fails. Through runGit: no optional locks (a plain `git
- * status` refreshes and rewrites the index under index.lock, and a git command beside it
- * then fails), names that are not UTF-8 kept as they are, and git's names, which start at
- * its top, made root-relative.
+ * The root-relative files `git status` lists as changed or untracked among `pathspecs`; null
+ * outside git or when git fails. No optional locks: a plain `git status` rewrites the index.
  */
 export function changedOrUntracked(root: string, pathspecs: readonly string[]): string[] | null {
   const prefix = gitPrefix(root);

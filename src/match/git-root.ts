@@ -1,6 +1,5 @@
 import { runGit } from "./git.ts";
 
-/** The top directory of the git work tree holding `cwd`, or null outside git (or without git). */
 export function gitRoot(cwd: string): string | null {
   const result = runGit(cwd, ["rev-parse", "--show-toplevel"]);
   if (!result.ok) return null;

@@ -4,42 +4,34 @@ import { CpilotError } from "../util/errors.ts";
 import { decodeBytes } from "../util/path-bytes.ts";
 
 export interface GitResult {
-  /** Exit code 0. */
   readonly ok: boolean;
   readonly stdout: string;
   readonly stderr: string;
-  /** git is not installed (or `cwd` does not exist). */
   readonly missing: boolean;
-  /** git did not answer within {@link gitTimeoutMs} and was killed. */
   readonly timedOut: boolean;
 }
 
 /**
- * How long a git call may take before it is killed: a repository on a file system that
- * stopped answering, or a hook or fsmonitor that hangs, must not hang a pre-commit or an
- * agent's hook with it. `CPILOT_GIT_TIMEOUT_MS` overrides the 2 minutes (huge repos).
+ * A git call is killed past this: a file system that stopped answering or a hanging fsmonitor
+ * must not hang a commit or an agent's hook. `CPILOT_GIT_TIMEOUT_MS` overrides.
  */
 export function gitTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   const ms = Number(env.CPILOT_GIT_TIMEOUT_MS);
   return Number.isFinite(ms) && ms > 0 ? ms : 120_000;
 }
 
-/**
- * Pathspecs are literal (a file named `*` means that file), no optional locks are taken (an
- * agent may be running git beside us), and messages are in English so callers can read them.
- */
+/** Literal pathspecs (a file named `*` is that file), no optional locks (an agent may run git beside us), English messages. */
 function gitEnv(extra: GitEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...extra,
-    // `check-ignore` takes paths, and refuses to run with this set: its callers say "0".
+    // `check-ignore` refuses to run with this set: its callers say "0".
     GIT_LITERAL_PATHSPECS: extra.GIT_LITERAL_PATHSPECS ?? "1",
     GIT_OPTIONAL_LOCKS: "0",
     LC_ALL: "C",
   };
-  // An fsmonitor is a program the repository's config names, which the agent's shell can
-  // set: git would run it here, outside the agent's sandbox, and believe what it says
-  // changed. cpilot's git looks at the files itself.
+  // An fsmonitor is a program the repository's config names, which the agent's shell can set:
+  // git would run it outside the agent's sandbox. cpilot's git looks at the files itself.
   const given = Number(env.GIT_CONFIG_COUNT ?? 0);
   const n = Number.isSafeInteger(given) && given > 0 ? given : 0;
   env[`GIT_CONFIG_KEY_${n}`] = "core.fsmonitor";
@@ -48,7 +40,6 @@ function gitEnv(extra: GitEnv = {}): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Variables a git call gets over this process's own (another index: GIT_INDEX_FILE). */
 export type GitEnv = Readonly<Record<string, string>>;
 
 function toGitResult(result: CapturedRun): GitResult {
@@ -62,28 +53,21 @@ function toGitResult(result: CapturedRun): GitResult {
   };
 }
 
-/** Run git with an argument array (never a shell) in `cwd`; see {@link gitEnv}. */
 export function runGit(cwd: string, args: readonly string[], env?: GitEnv): GitResult {
   return toGitResult(runSync("git", args, { cwd, env: gitEnv(env), timeoutMs: gitTimeoutMs() }));
 }
 
-/** {@link runGit} with stdout as bytes: file contents (binary files too). */
 export function runGitBytes(cwd: string, args: readonly string[], env?: GitEnv): CapturedRun {
   return runSync("git", args, { cwd, env: gitEnv(env), timeoutMs: gitTimeoutMs() });
 }
 
-/** {@link runGit} without blocking, so independent git scans can overlap. */
 export async function runGitAsync(cwd: string, args: readonly string[]): Promise<GitResult> {
   return toGitResult(
     await runAsync("git", args, { cwd, env: gitEnv(), timeoutMs: gitTimeoutMs() }),
   );
 }
 
-/**
- * {@link runGit} with `args` followed by the NUL-separated names in the file `listFile`:
- * a process's arguments reach it as UTF-8, so a name that is not (see path-bytes.ts) goes
- * through a file as its bytes, and xargs (which keeps them) adds them to git's command line.
- */
+/** Arguments reach a process as UTF-8, so names that are not go through a file as bytes, and xargs adds them. */
 export function runGitWithList(
   cwd: string,
   args: readonly string[],
@@ -93,7 +77,6 @@ export function runGitWithList(
   return toGitResult(runGitBytesWithList(cwd, args, listFile, env));
 }
 
-/** {@link runGitWithList} with stdout as bytes: file contents. */
 export function runGitBytesWithList(
   cwd: string,
   args: readonly string[],
@@ -108,19 +91,17 @@ export function runGitBytesWithList(
   });
 }
 
-/** True when git failed because `cwd` is not inside a work tree (or git is missing). */
 export function isNotRepo(result: GitResult): boolean {
   return result.missing || /not a git repository/i.test(result.stderr);
 }
 
-/** `-z` output: NUL-terminated fields, so any byte but NUL may appear in a name. */
+/** NUL-terminated fields, so any byte but NUL may appear in a name. */
 export function splitNul(stdout: string): string[] {
   const fields = stdout.split("\0");
   if (fields.at(-1) === "") fields.pop();
   return fields;
 }
 
-/** The CpilotError for a failed git call: what could not be done, and git's first line. */
 export function gitFailure(
   cwd: string,
   args: readonly string[],
@@ -146,7 +127,6 @@ export function gitFailure(
   });
 }
 
-/** Run git and return its stdout, or throw a CpilotError saying what could not be done. */
 export function gitOrThrow(cwd: string, args: readonly string[], action: string): string {
   const result = runGit(cwd, args);
   if (result.ok) return result.stdout;

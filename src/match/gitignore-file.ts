@@ -1,8 +1,5 @@
-/**
- * Read a nested .gitignore the way git does and rewrite its rules to be relative to the
- * walk's root, so one rule list (deeper files later, so they win) decides every path:
- * in `a/.gitignore`, `x` becomes `a/**\/x`, `/x` and `x/y` become `a/x` and `a/x/y`.
- */
+// A nested .gitignore's rules rewritten relative to the walk's root, so one rule list (deeper
+// files later, so they win) decides every path: in `a/.gitignore`, `x` becomes `a/**\/x`.
 
 /** git's trim_trailing_spaces: drop trailing spaces unless escaped with a backslash. */
 function trimTrailingSpaces(line: string): string {
@@ -19,12 +16,11 @@ function trimTrailingSpaces(line: string): string {
   return lastSpace === -1 ? line : line.slice(0, lastSpace);
 }
 
-/** A directory path as literal pattern text: glob characters and a leading `!`/`#` escaped. */
+/** Glob characters and a leading `!`/`#` escaped. */
 function literal(dir: string): string {
   return dir.replace(/[\\*?[\]]/g, "\\$&").replace(/^[!#]/, "\\$&");
 }
 
-/** The rules of a .gitignore found in `dir` ("" for the root), relative to the root. */
 export function gitignoreRules(text: string, dir: string): string[] {
   const rules: string[] = [];
   for (const raw of text.replace(/^\uFEFF/, "").split("\n")) {

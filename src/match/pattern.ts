@@ -2,23 +2,17 @@ import ignore from "ignore";
 import { bracketProblem } from "./_char-class.ts";
 import { compileSimpleRules } from "./_simple-rules.ts";
 
-/** Decides which files a callback runs for. */
 export interface PathMatcher {
-  /**
-   * True when the rules select this file. `relPosixPath` is relative to the project root
-   * with `/` separators (a `FileChange.path`); an empty, absolute, `./` or `../` path
-   * never matches.
-   */
+  /** `relPosixPath` is root-relative; an empty, absolute, `./` or `../` path never matches. */
   matches(relPosixPath: string): boolean;
 }
 
-/** Rules as git reads them from a .gitignore: a rule holding a line break is two lines. */
+/** As git reads a .gitignore: a rule holding a line break is two lines. */
 function toLines(patterns: string | readonly string[]): string[] {
   const list: readonly string[] = typeof patterns === "string" ? [patterns] : patterns;
   return list.flatMap((rule) => rule.split("\n"));
 }
 
-/** The paths `ignore` rejects: they cannot name a file below the root. */
 function isRootRelative(path: string): boolean {
   return (
     path !== "" &&
@@ -31,22 +25,12 @@ function isRootRelative(path: string): boolean {
 }
 
 /**
- * Compile gitignore-style rules into a matcher that agrees with git: a path matches
- * when git would ignore it given these rules as a .gitignore at the root.
- *
- * - `*.rs` (no `/`) matches at any depth; a `/` at the start or middle anchors at the root
- * - `dir/` matches everything below any directory named `dir`; `dir/**` only below `/dir`
- * - `!rule` negates, the last matching rule wins, and nothing below a matched directory
- *   can be re-included (git's rule): `["build/", "!build/keep.txt"]` matches `build/keep.txt`
- * - `\` escapes (`\!important`, `\#x`), trailing spaces are dropped unless escaped,
- *   character classes `[a-z]`, `[!a]`, `[[:digit:]]`; matching is case-sensitive
- *
- * Invalid rules match what git matches with them (usually nothing); report them with
- * {@link validatePatterns}. Common simple forms skip the regex engine entirely.
+ * Compile gitignore-style rules into a matcher that agrees with git: a path matches when git
+ * would ignore it given these rules as a .gitignore at the root. Nothing below a matched
+ * directory can be re-included; invalid rules match what git matches with them.
  *
  * @example
  * const m = compilePatterns(["*.ts", "!*.test.ts"]);
- * m.matches("src/a.ts"); // true
  * m.matches("src/a.test.ts"); // false
  */
 export function compilePatterns(patterns: string | readonly string[]): PathMatcher {
@@ -58,11 +42,9 @@ export function compilePatterns(patterns: string | readonly string[]): PathMatch
 }
 
 export interface ValidateOptions {
-  /** Absolute project root: a rule that starts with it was meant to be relative. */
   root?: string;
 }
 
-/** Problems with one rule, each a phrase after `Cannot use pattern "<rule>": `. */
 function ruleProblems(rule: string, root: string | undefined): string[] {
   if (rule.trim() === "")
     return ['it is blank, so it matches nothing (expected a rule such as "*.ts")'];
@@ -101,14 +83,8 @@ function ruleProblems(rule: string, root: string | undefined): string[] {
 }
 
 /**
- * Report rules that cannot do what their author meant, one message per problem, each
- * naming the rule: `Cannot use pattern "src/[a-": it has an unclosed character class …`.
- *
- * Rejected: blank rules, comments (`#…`), a bare `!`, NUL bytes, line breaks, unclosed or
- * unknown character classes, a trailing lone `\`, `.`/`..`/empty segments, Windows drive
- * paths, rules starting with `options.root`, an empty list and a list of only `!` rules.
- * A leading `/` is accepted: as in .gitignore it anchors the rule at the project root, so
- * `/src/*.ts` means `<root>/src/*.ts`, never a file-system path.
+ * Report rules that cannot do what their author meant, one message per problem. A leading `/`
+ * anchors at the project root, as in .gitignore, never a file-system path.
  */
 export function validatePatterns(
   patterns: string | readonly string[],

@@ -13,8 +13,8 @@ function realpathOrNull(path: string): string | null {
 }
 
 /**
- * `given` (relative to `cwd`, or absolute) as a posix path relative to `root`; "" is the
- * root itself. The last component is not resolved, so a symlink keeps its own name.
+ * `given` as a posix path relative to `root` ("" is the root). The last component is not
+ * resolved, so a symlink keeps its own name.
  *
  * @throws CpilotError when the path is empty or outside `root`.
  */
@@ -23,7 +23,6 @@ export function rootRelative(root: string, cwd: string, given: string): string {
   return viaPathModule(given, (safe) => rootRelativeUtf8(root, cwd, safe)) as string;
 }
 
-/** `path` (absolute or relative to `cwd`) relative to `root`, posix; null when outside or empty. */
 export function pathInRoot(root: string, cwd: string, path: string): string | null {
   try {
     const rel = rootRelative(root, cwd, path);

@@ -1,16 +1,13 @@
 import { sha1Hex } from "../platform/digest.ts";
 import { CpilotError } from "../util/errors.ts";
 
-/** `--shard I/N`: this job checks the I-th of N parts (1-based). */
 export interface ShardSpec {
   readonly index: number;
   readonly count: number;
 }
 
-/** The most shards a split makes: more is a typo, not a CI matrix. */
 const MAX_SHARDS = 256;
 
-/** `3/4` as a ShardSpec; a clear error for anything else. */
 export function parseShard(text: string): ShardSpec {
   const match = /^(\d{1,4})\/(\d{1,4})$/.exec(text.trim());
   const index = Number(match?.[1]);
@@ -26,23 +23,18 @@ export function parseShard(text: string): ShardSpec {
   return { index, count };
 }
 
-/** One shard of a split: its files, and what every shard of the same split shares. */
 export interface Shard {
   readonly spec: ShardSpec;
-  /** This shard's files, in the order they were given. */
   readonly files: readonly string[];
-  /** How many files all the shards hold together. */
   readonly of: number;
-  /** The same for every shard of one split, different for another: a merge compares them. */
+  /** The same for every shard of one split: a merge compares them. */
   readonly split: string;
 }
 
 /**
- * Split `files` into `spec.count` parts and keep part `spec.index`. Balanced by `weights`
- * (a file's recorded cost in ms; a file without one costs the median of the known ones),
- * longest first onto the lightest shard; equal weights go in path order, equal loads to the
- * lowest shard, so every job of a matrix that is given the same files and weights makes the
- * same split, and each file lands in exactly one shard.
+ * Keep part `spec.index` of `files` split by `weights` (recorded ms; unknown: the median),
+ * longest first onto the lightest shard, ties broken the same way everywhere, so every job
+ * of a matrix makes the same split and each file lands in exactly one shard.
  */
 export function splitShard(
   files: readonly string[],
@@ -55,7 +47,7 @@ export function splitShard(
     .filter((w): w is number => w !== undefined && Number.isFinite(w) && w > 0)
     .sort((a, b) => a - b);
   const fallback = known.length === 0 ? 1 : (known[known.length >> 1] as number);
-  // whole milliseconds (at least 1): sums stay exact, the same on every machine
+  // whole milliseconds: sums stay exact, the same on every machine
   const cost = (f: string) => {
     const w = weights.get(f);
     return Math.max(1, Math.round(w !== undefined && Number.isFinite(w) && w > 0 ? w : fallback));
@@ -76,7 +68,6 @@ export function splitShard(
   return { spec, files: unique.filter((f) => mine.has(f)), of: unique.length, split };
 }
 
-/** Order by UTF-16 code units, the same in every locale. */
 function compareBytes(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

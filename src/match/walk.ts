@@ -5,7 +5,7 @@ import { readRegularFile } from "../util/read-regular.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { gitignoreRules } from "./gitignore-file.ts";
 
-/** A .gitignore bigger than this is not one (a symlink to /dev/zero, a mistake): skipped. */
+/** Bigger is no .gitignore (a symlink to /dev/zero, a mistake): skipped. */
 export const MAX_GITIGNORE_BYTES = 4 * 1024 * 1024;
 
 function addGitignore(rules: Ignore, root: string, dir: string): void {
@@ -23,18 +23,11 @@ function entries(abs: string): Dirent[] {
   }
 }
 
-/** `.git` (a repository, or a worktree's pointer file) anywhere, `.cpilot` at the root. */
 const skipped = (rel: string, name: string) => name === ".git" || rel === STATE_DIR;
 
 /**
- * Files below `root` (or below `under`, a directory relative to it) as git would list
- * them untracked: relative posix paths, sorted per directory, honoring every .gitignore
- * on the way (deeper files win, a `!` cannot re-include below an ignored directory).
- * Skips `.git` and `<root>/.cpilot`; `node_modules` only when a .gitignore says so.
- * Symlinks are listed as files, like git does, and never followed. For trees outside git.
- *
- * @example
- * walkFiles("/tmp/site"); // ["index.html", "src/app.ts"]
+ * Files below `root` (or `under`) as git would list them untracked, honoring every .gitignore
+ * on the way. Skips `.git` and `<root>/.cpilot`; symlinks are listed, never followed.
  */
 export function walkFiles(root: string, under = ""): string[] {
   const rules = ignore({ ignorecase: false });

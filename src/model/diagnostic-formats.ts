@@ -1,6 +1,5 @@
 import type { DiagnosticFormat } from "./diagnostic.ts";
 
-/** Tool names a `format:` may give, and the format each prints. */
 export const FORMAT_ALIASES: Readonly<Record<string, string>> = {
   mypy: "gnu",
   gcc: "gnu",
@@ -10,7 +9,7 @@ export const FORMAT_ALIASES: Readonly<Record<string, string>> = {
   "golangci-lint": "go",
 };
 
-/** Every value a callback's `format:` accepts (the config schema checks against this). */
+/** Every value a callback's `format:` accepts. */
 export const FORMAT_NAMES = [
   "auto",
   "none",

@@ -1,21 +1,16 @@
 import { bun } from "./bun.ts";
 
 /**
- * CRC-32 (IEEE, as zlib computes it) of a string's UTF-8 bytes: Bun's native one, else
- * the same sum in JavaScript (Deno, Node), so both read what the other saved. A hook
- * process fingerprints thousands of strings at once (diagnostics for the baseline): a
- * JavaScript loop over their characters is slow there before the engine compiles it, and
- * node:zlib's own crc32 is slow just to load in Bun.
- * `seed`, a previous sum, continues it (zlib's `crc32(crc, buf)`): crc32(b, crc32(a)) is
- * crc32(a + b), without making the joined string. Bun's function itself, looked up once:
- * reading `Bun.hash.crc32`, or a wrapper's call, on each of thousands of sums costs more
+ * CRC-32 (IEEE, as zlib) of a string's UTF-8 bytes: Bun's native one, else the same sum in
+ * JavaScript, so both read what the other saved. `seed` continues a previous sum:
+ * crc32(b, crc32(a)) is crc32(a + b). Bun's function is looked up once: per call it costs more
  * than the sums.
  */
 export const crc32: (text: string, seed?: number) => number = bun?.hash.crc32 ?? crc32Portable;
 
 let table: Uint32Array | undefined;
 
-/** The JavaScript sum (exported for the test that holds it to Bun's). */
+/** Exported for the test that holds it to Bun's. */
 export function crc32Portable(text: string, seed = 0): number {
   table ??= makeTable();
   let crc = (seed ^ 0xffffffff) >>> 0;

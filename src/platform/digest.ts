@@ -2,14 +2,13 @@ import type * as NodeCrypto from "node:crypto";
 import { nodeBuiltin } from "./builtin.ts";
 import { bun } from "./bun.ts";
 
-/** Hex SHA-1 of text or bytes: Bun's native hasher, else node:crypto (Deno, Node). */
 export function sha1Hex(data: string | Uint8Array): string {
   if (bun) return new bun.CryptoHasher("sha1").update(data).digest("hex");
   const { createHash } = nodeBuiltin<typeof NodeCrypto>("node:crypto");
   return createHash("sha1").update(data).digest("hex");
 }
 
-/** Hex SHA-1 or SHA-256 of `parts` one after the other (git's two object formats). */
+/** Of `parts` one after the other (git's two object formats). */
 export function digestHex(algorithm: "sha1" | "sha256", parts: readonly Uint8Array[]): string {
   if (bun) {
     const h = new bun.CryptoHasher(algorithm);
@@ -21,7 +20,6 @@ export function digestHex(algorithm: "sha1" | "sha256", parts: readonly Uint8Arr
   return h.digest("hex");
 }
 
-/** An incremental SHA-1, for data read in slices. */
 export function sha1Hasher(): { update(data: Uint8Array): void; digest(): string } {
   if (bun) {
     const h = new bun.CryptoHasher("sha1");
@@ -31,7 +29,6 @@ export function sha1Hasher(): { update(data: Uint8Array): void; digest(): string
   return { update: (d) => void h.update(d), digest: () => h.digest("hex") };
 }
 
-/** `bytes` random bytes as hex, from the Web Crypto every runtime has. */
 export function randomHex(bytes: number): string {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));
   let hex = "";

@@ -1,4 +1,3 @@
-/** An environment without its undefined entries, as spawn APIs want it. */
 export function definedEnv(
   env: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {

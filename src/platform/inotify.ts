@@ -1,14 +1,8 @@
 import { bun } from "./bun.ts";
 import { startedPids } from "./start-process.ts";
 
-/**
- * Which names in a set of directories saw a write, a create, a delete, a move or a change
- * of times since the watch began. Null when some events may be missing (the kernel's queue
- * overflowed, a watched directory itself went away or moved): the caller looks at every
- * file instead.
- */
+/** Names touched in a set of directories since the watch began; null when events may be missing (queue overflow, a directory moved). */
 export interface DirectoryWatch {
-  /** Names touched so far, by the key its directory was given under. */
   touched(): Map<string, Set<string>> | null;
   close(): void;
 }
@@ -41,7 +35,6 @@ const WATCHED =
   IN_DELETE_SELF |
   IN_MOVE_SELF |
   IN_ONLYDIR;
-/** Events after which this watch no longer sees everything. */
 const LOST = IN_Q_OVERFLOW | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT | IN_IGNORED;
 
 interface Libc {
@@ -63,7 +56,6 @@ interface Ffi {
 
 let loaded: Promise<{ libc: Libc; ptr: Ffi["ptr"] } | null> | undefined;
 
-/** libc's inotify through Bun's FFI; null on other runtimes and systems, or when it fails. */
 function inotify(): Promise<{ libc: Libc; ptr: Ffi["ptr"] } | null> {
   loaded ??= (async () => {
     if (bun === undefined || process.platform !== "linux") return null;
@@ -86,11 +78,9 @@ function inotify(): Promise<{ libc: Libc; ptr: Ffi["ptr"] } | null> {
 }
 
 /**
- * Watch `dirs` (key → absolute path) with one inotify instance, so a caller can later learn
- * which of their files were written without a stat per file. The kernel queues an event
- * before the write that causes it returns, so once the writers have exited, everything
- * they did is in the queue. Null where inotify is unavailable, or when a watch cannot be
- * added (the user's watch limit, a folder gone): the caller looks at every file instead.
+ * Watch `dirs` with one inotify instance, to learn later which files were written without a
+ * stat each. The kernel queues an event before the write returns, so once the writers exited
+ * everything is in the queue. Null where a watch cannot be added: the caller looks at every file.
  */
 export async function watchDirectories(
   dirs: ReadonlyMap<string, string>,
@@ -161,9 +151,8 @@ export async function watchDirectories(
 }
 
 /**
- * Closing the last descriptor of an inotify instance waits for the kernel to retire its
- * watches (an RCU grace period, of random length), and so would this process's exit. A short-lived `sleep` that inherits the descriptor takes the last close, and that
- * wait, off the caller's path. Best effort: without it the close simply costs the wait.
+ * Closing an inotify instance's last descriptor waits for the kernel to retire its watches,
+ * and so would this process's exit: a short-lived `sleep` that inherits it takes that wait.
  */
 function handOff(fd: number): void {
   try {
@@ -172,7 +161,7 @@ function handOff(fd: number): void {
       detached: true,
     });
     if (sleeper === undefined) return;
-    // ours: a subreaper scan (see stop-tree.ts) must never collect its status
+    // ours: a subreaper scan must never collect its status
     startedPids.add(sleeper.pid);
     void sleeper.exited.then(() => startedPids.delete(sleeper.pid));
     sleeper.unref();

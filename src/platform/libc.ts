@@ -1,6 +1,5 @@
 import { bun } from "./bun.ts";
 
-/** The few libc calls cpilot makes through Bun's FFI (Linux only). */
 export interface Libc {
   prctl(option: number, a: bigint, b: bigint, c: bigint, d: bigint): number;
   waitpid(pid: number, status: unknown, options: number): number;
@@ -9,10 +8,7 @@ export interface Libc {
 
 let libc: Promise<Libc | null> | undefined;
 
-/**
- * glibc's libc.so.6 through Bun's FFI, loaded once; null on other systems and runtimes
- * (Deno, macOS) and where it cannot be opened (musl, no FFI).
- */
+/** glibc's libc.so.6 through Bun's FFI, loaded once; null elsewhere (Deno, macOS, musl). */
 export function linuxLibc(): Promise<Libc | null> {
   libc ??= (async () => {
     if (bun === undefined || process.platform !== "linux") return null;

@@ -1,10 +1,8 @@
-// What cpilot cannot do the same way on every system, in words a person can act on. The
-// binaries run everywhere; the Linux one is the one the test suite runs end to end.
+// What cpilot cannot do the same way on every system, in words a person can act on.
 
 /** Windows has no process groups: a run's own process is all a timeout or `stop` can end. */
 export const HAS_PROCESS_GROUPS = process.platform !== "win32";
 
-/** What works differently on `platform` than on Linux (empty on Linux). */
 export function platformLimits(platform: NodeJS.Platform = process.platform): string[] {
   if (platform === "linux") return [];
   const limits = [
@@ -21,7 +19,6 @@ export function platformLimits(platform: NodeJS.Platform = process.platform): st
   return limits;
 }
 
-/** A hint for a command that could not start, when the platform is the likely reason. */
 export function startFailureHint(command: string, code: string | undefined): string {
   if (code !== "ENOENT" || command !== "bash") return "";
   return process.platform === "win32"
@@ -31,7 +28,6 @@ export function startFailureHint(command: string, code: string | undefined): str
 
 let told = false;
 
-/** Say once per process, on stderr, that a stop on this platform reaches one process only. */
 export function noteSingleProcessStop(write: (text: string) => void): void {
   if (HAS_PROCESS_GROUPS || told) return;
   told = true;

@@ -1,26 +1,21 @@
 import { linuxLibc } from "./libc.ts";
 
-/** Set by a parent on a child that must not outlive it; its value is the parent's pid. */
+/** Set on a child that must not outlive its parent: the parent's pid. */
 export const PARENT_PID_ENV = "CPILOT_PARENT_PID";
 
 // <sys/prctl.h>, <signal.h>
 const PR_SET_PDEATHSIG = 1;
 const SIGKILL = 9;
-/** How often the fallback looks whether the parent is still there. */
 const POLL_MS = 1_000;
 
-/** The environment entry that makes a child started with it {@link dieWithParent}. */
 export function parentPidEnv(): Record<string, string> {
   return { [PARENT_PID_ENV]: String(process.pid) };
 }
 
 /**
- * Make this process end when the parent that started it (with {@link parentPidEnv}) dies,
- * even SIGKILLed, even while the user's code holds the thread (a config that loops): on
- * Linux under Bun the kernel sends SIGKILL (prctl PR_SET_PDEATHSIG); a parent that died
- * before that was set is seen by its pid having changed. Elsewhere (macOS, Deno, musl) a
- * timer looks every second, which catches a config that awaits for ever but not one that
- * loops: that one runs on until its own deadline-less end. Call first, before user code.
+ * End this process when the parent that started it dies, even while user code holds the thread:
+ * on Linux under Bun the kernel sends SIGKILL (PR_SET_PDEATHSIG). Elsewhere a timer looks every
+ * second, which misses a config that loops. Call before user code.
  */
 export async function dieWithParent(): Promise<void> {
   const expected = Number(process.env[PARENT_PID_ENV]);

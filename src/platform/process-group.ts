@@ -1,12 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 
 /**
- * Does any process of group `pgid` still run, zombies aside? Null where /proc does not
- * say (not Linux). A run's leftovers are orphans, and their parent is then the system's
- * init, which reaps them when it gets round to it: in a container whose first process
- * does not reap, or a VM whose init reaps every few seconds, `kill(-pgid, 0)` keeps
- * answering "alive" for zombies that can do nothing more, and waiting for them to go
- * would make every stopped run wait out the whole grace period.
+ * Does any process of group `pgid` still run, zombies aside? Null where /proc does not say.
+ * Where init reaps slowly (a container, a VM), `kill(-pgid, 0)` keeps saying "alive" for
+ * zombies, and every stopped run would wait out the whole grace period.
  */
 export function groupHasLiveMember(pgid: number): boolean | null {
   let pids: string[];

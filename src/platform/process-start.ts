@@ -1,10 +1,6 @@
 import { readFileSync } from "node:fs";
 
-/**
- * When a process started, in clock ticks since boot (Linux: /proc/<pid>/stat), or null where
- * /proc does not say. Stored beside a pid in a state file, it tells a process cpilot started
- * from another that got the same pid later, or one the file merely names.
- */
+/** In clock ticks since boot (/proc/<pid>/stat), or null: beside a pid, it tells a process from a later one with the same pid. */
 export function processStartTime(pid: number): number | null {
   let stat: string;
   try {
@@ -20,16 +16,12 @@ export function processStartTime(pid: number): number | null {
 
 let ownStart: number | null | undefined;
 
-/** This process's start time: read once, it never changes (every locked run records it). */
 export function ownStartTime(): number | null {
   ownStart ??= processStartTime(process.pid);
   return ownStart;
 }
 
-/**
- * Is `pid` the process a state file recorded (`started`, from {@link processStartTime})?
- * Where start times cannot be read (no /proc), the pid alone has to do.
- */
+/** Where start times cannot be read, the pid alone has to do. */
 export function isSameProcess(pid: number, started: unknown): boolean {
   if (ownStartTime() === null) return true;
   return typeof started === "number" && processStartTime(pid) === started;

@@ -1,9 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-/**
- * The processes a process started, where /proc says (Linux, CONFIG_PROC_CHILDREN):
- * `/proc/<pid>/task/<tid>/children` of each of its threads. Empty where it does not.
- */
+/** From `/proc/<pid>/task/<tid>/children` (Linux, CONFIG_PROC_CHILDREN); empty where it is not there. */
 export function childrenOf(pid: number): number[] {
   let tasks: string[];
   try {
@@ -27,7 +24,6 @@ export function childrenOf(pid: number): number[] {
   return out;
 }
 
-/** Every process below `roots` in the process tree (not the roots themselves). */
 export function descendantsOf(roots: readonly number[]): number[] {
   const seen = new Set<number>(roots);
   const out: number[] = [];
@@ -43,7 +39,6 @@ export function descendantsOf(roots: readonly number[]): number[] {
   return out;
 }
 
-/** The process's environment as /proc shows it, null where it cannot be read. */
 function environOf(pid: number): string | null {
   try {
     return readFileSync(`/proc/${pid}/environ`, "latin1");
@@ -56,22 +51,17 @@ function holds(env: string, entry: string): boolean {
   return env.startsWith(`${entry}\0`) || env.includes(`\0${entry}\0`);
 }
 
-/** Does the process's environment hold `entry` (`NAME=value`)? False where it cannot be read. */
 export function environHas(pid: number, entry: string): boolean {
   const env = environOf(pid);
   return env !== null && holds(env, entry);
 }
 
-/** Looks at an empty environment before taking it for one, a millisecond apart. */
 const EXEC_LOOKS = 200;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * {@link environHas} for a process this one must tell apart (one it adopted): while a
- * process is inside execve, between dropping its old program and laying out the new one's
- * stack, /proc shows it an empty environment, so a run's process caught there would pass
- * for a stranger and escape the run's end. An empty environment is looked at again until
- * it shows one; a process whose environment really is empty costs a fifth of a second.
+ * {@link environHas} for an adopted process: while one execs, /proc shows it an empty
+ * environment and it would escape its run's end, so an empty one is looked at again.
  */
 export function environHasSettled(pid: number, entry: string): boolean {
   for (let look = 1; ; look++) {
@@ -82,7 +72,7 @@ export function environHasSettled(pid: number, entry: string): boolean {
   }
 }
 
-/** Every process on the system whose environment holds `entry`: a slow scan, for rare paths. */
+/** A slow scan of every process, for rare paths. */
 export function processesWithEnv(entry: string): number[] {
   let names: string[];
   try {
@@ -99,7 +89,6 @@ export function processesWithEnv(entry: string): number[] {
   return out;
 }
 
-/** Is the process a zombie (ended, its status not collected)? */
 export function isZombie(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");

@@ -2,10 +2,7 @@ import { Buffer } from "node:buffer";
 import type { CapturedRun, RunOptions } from "./run-sync.ts";
 import { startProcess } from "./start-process.ts";
 
-/**
- * The commands still running: a process that ends while some run (an error elsewhere ends
- * it first) kills them, so none outlives it.
- */
+/** A process that ends while some run kills them, so none outlives it. */
 const running = new Set<number>();
 let killOnExit = false;
 function track(pid: number): void {
@@ -23,10 +20,7 @@ function track(pid: number): void {
   });
 }
 
-/**
- * Run a command to completion without blocking, capturing stdout and stderr: for work
- * that can overlap (two git scans of the same tree run on two cores at once). Never throws.
- */
+/** Without blocking, so work can overlap (two git scans on two cores). Never throws. */
 export async function runAsync(
   command: string,
   args: readonly string[],

@@ -4,30 +4,23 @@ import { bun } from "./bun.ts";
 import { definedEnv } from "./env.ts";
 
 export interface CapturedRun {
-  /** Exit code; null when killed by a signal or not started. */
   readonly status: number | null;
   readonly stdout: Uint8Array;
   readonly stderr: Uint8Array;
   /** The process could not start (ENOENT when the command or cwd is missing): the code. */
   readonly error: string | null;
-  /** It ran past its `timeoutMs` and was killed. */
   readonly timedOut?: boolean;
 }
 
 export interface RunOptions {
   readonly cwd: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Kill it (SIGKILL) once it has run this long; by default it may run for ever. */
   readonly timeoutMs?: number;
 }
 
 const EMPTY = new Uint8Array(0);
 
-/**
- * Run a command to completion with an argument array (never a shell), no stdin, capturing
- * stdout and stderr. Bun's native spawn where it exists (git runs on the hook and
- * pre-commit paths; see start-process.ts), node:child_process elsewhere. Never throws.
- */
+/** An argument array (never a shell), no stdin; Bun's native spawn where it exists. Never throws. */
 export function runSync(
   command: string,
   args: readonly string[],
@@ -86,7 +79,6 @@ function failed(err: unknown): CapturedRun {
   };
 }
 
-/** Bytes as UTF-8 text. */
 export function utf8(bytes: Uint8Array): string {
   return new TextDecoder().decode(bytes);
 }

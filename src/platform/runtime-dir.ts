@@ -2,10 +2,9 @@ import { lstatSync, mkdirSync, type Stats } from "node:fs";
 import { join, resolve } from "node:path";
 
 /**
- * The user's private folder for what must neither sit in a project nor be reachable by
- * others (cached config values): `CPILOT_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/cpilot`,
- * else `$TMPDIR/cpilot-<uid>`. It must be ours and closed to others (mode 700), or there is
- * none: anyone who could write there could choose this user's callbacks.
+ * The user's private folder for what must be neither in a project nor reachable by others:
+ * `CPILOT_RUNTIME_DIR`, `$XDG_RUNTIME_DIR/cpilot`, else `$TMPDIR/cpilot-<uid>`. It must be ours
+ * and mode 700, or there is none: anyone who could write there could choose this user's callbacks.
  */
 export function runtimeDir(env: NodeJS.ProcessEnv): string | null {
   const uid = process.getuid?.();

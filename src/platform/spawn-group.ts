@@ -6,7 +6,6 @@ import { writeErr } from "./stdio.ts";
 import { anyAlive, escapedProcesses, signalEach } from "./stop-tree.ts";
 import { becomeSubreaper } from "./subreaper.ts";
 
-/** How long a stopped run has between SIGTERM and SIGKILL, in milliseconds. */
 export const KILL_GRACE_MS = 2000;
 
 export interface SpawnRequest {
@@ -14,18 +13,13 @@ export interface SpawnRequest {
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
-  /** Written to the child's stdin, then closed. */
   readonly stdin: string;
   readonly timeoutMs: number;
   readonly signal: AbortSignal;
   readonly output: RunOutput;
   readonly graceMs?: number;
-  /** Called with the child's pid (= its process group id) once it has started. */
   readonly onSpawn?: (pid: number) => void;
-  /**
-   * An entry of `env` (`CP_RUN_ID=<id>`) its processes inherit: those that left the group
-   * and were adopted by this process (a subreaper) are found by it (see stop-tree.ts).
-   */
+  /** Inherited by its processes: those that left the group and were adopted by this subreaper are found by it. */
   readonly marker?: string;
 }
 
@@ -33,23 +27,19 @@ export interface SpawnResult {
   readonly exitCode: number | null;
   readonly signal: string | null;
   readonly timedOut: boolean;
-  /** SIGKILL was needed after the grace period. */
   readonly killed: boolean;
   readonly aborted: boolean;
-  /** The process could not start at all (ENOENT, EACCES): the message. */
   readonly spawnError: string | null;
 }
 
 /**
- * Could `pid` lead a process group cpilot started? A whole number above 1 and not this
- * process: a pid read back from a state file must never make `kill(-pid)` reach this
- * process's own group (0), every process we may signal (1, as -1), or ourselves.
+ * A whole number above 1 and not this process: a pid read back from a state file must never
+ * make `kill(-pid)` reach our own group (0), every process (1), or ourselves.
  */
 export function isRunGroup(pid: unknown): pid is number {
   return Number.isSafeInteger(pid) && (pid as number) > 1 && pid !== process.pid;
 }
 
-/** Signal a whole process group; false when it is already gone (or is no run's group). */
 export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
   if (!isRunGroup(pid)) return false;
   try {
@@ -64,10 +54,7 @@ export function killGroup(pid: number, signal: NodeJS.Signals): boolean {
   }
 }
 
-/**
- * True while any process of the group runs. Zombies do not count (see groupHasLiveMember):
- * a group of them has nothing left to stop. EPERM: it lives, as another user.
- */
+/** Zombies do not count: a group of them has nothing left to stop. EPERM: it lives, as another user. */
 export function groupAlive(pid: number): boolean {
   if (!isRunGroup(pid)) return false;
   try {
@@ -78,13 +65,7 @@ export function groupAlive(pid: number): boolean {
   return groupHasLiveMember(pid) ?? true;
 }
 
-/**
- * Stop what is left of a run: its group and the processes that left it (see
- * escapedProcesses: `marker` finds those adopted by this process, `everywhere` those
- * anywhere on the system). SIGTERM, wait up to the grace period, then SIGKILL. Resolves
- * true when SIGKILL was needed. Costs little when nothing is left: one look at this
- * process's children.
- */
+/** Stop a run's group and what left it: SIGTERM, the grace, then SIGKILL (true when needed). Cheap when nothing is left. */
 export async function reapGroup(
   pid: number,
   graceMs: number,
@@ -104,22 +85,16 @@ export async function reapGroup(
   return killGroup(pid, "SIGKILL") || killed;
 }
 
-/** SIGTERM or SIGKILL to a run: its group and every process of it that left the group. */
 function signalRun(pid: number, marker: string | null, signal: NodeJS.Signals): boolean {
   const escaped = escapedProcesses(pid, marker);
   const group = killGroup(pid, signal);
   return signalEach(escaped, signal) || group;
 }
 
-/**
- * Run one process as the leader of its own process group. On timeout or abort the whole
- * group gets SIGTERM, then SIGKILL after the grace period, so grandchildren die too. When
- * the leader exits, whatever it left running in its group is stopped the same way.
- */
+/** Run one process as its own group's leader: on timeout, abort or its exit, what is left of the group is stopped. */
 export async function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
-  // Linux under Bun: orphans of the run come to this process, where they can be found.
-  // Before the child starts: its first call loads the FFI, and a quick `setsid x &; exit`
-  // could orphan x before a later prctl.
+  // Orphans of the run come to this process, where they can be found; before the child
+  // starts, as a quick `setsid x &; exit` could orphan x before a later prctl.
   await becomeSubreaper();
   const marker = req.marker ?? null;
   let timedOut = false;
@@ -169,7 +144,7 @@ export async function spawnGroup(req: SpawnRequest): Promise<SpawnResult> {
       const spawnError = `${end.error.code}: ${end.error.message}${startFailureHint(req.command, end.error.code)}`;
       return { exitCode: null, signal: null, spawnError, timedOut, killed, aborted };
     }
-    // Let buffered output arrive, but do not wait on pipes a grandchild still holds.
+    // Do not wait on pipes a grandchild still holds.
     let drain: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
       child.outputClosed,

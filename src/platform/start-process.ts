@@ -5,43 +5,30 @@ import { definedEnv } from "./env.ts";
 
 export interface StartOptions {
   readonly cwd?: string;
-  /** The whole environment; undefined: this process's. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Own session and process group (setsid), so pid = pgid and the group can be signalled. */
+  /** setsid, so pid = pgid and the group can be signalled. */
   readonly detached?: boolean;
-  /** Written to the child's stdin, which is then closed; undefined: no stdin at all. */
   readonly stdin?: string | Uint8Array;
-  /** Receives stdout and stderr as they arrive; undefined: both are discarded. */
   readonly onOutput?: (chunk: Uint8Array, stream: "stdout" | "stderr") => void;
-  /** Instead: stdout and stderr both go straight to this open file. */
   readonly outputFd?: number;
 }
 
 export interface ProcessEnd {
   readonly code: number | null;
   readonly signal: string | null;
-  /** The process could not start (ENOENT, EACCES…): why. */
   readonly error: { readonly code: string; readonly message: string } | null;
 }
 
 export interface StartedProcess {
-  /** Undefined when it could not start. */
   readonly pid: number | undefined;
-  /** Resolves when the process exits (not waiting for pipes a grandchild may hold). */
+  /** Not waiting for pipes a grandchild may hold. */
   readonly exited: Promise<ProcessEnd>;
-  /** Resolves when stdout and stderr are both closed. */
   readonly outputClosed: Promise<void>;
-  /** Stop reading output: a grandchild holding the pipes must not keep us waiting. */
   stopReading(): void;
-  /** Let this process exit without waiting for the child. */
   unref(): void;
 }
 
-/**
- * Start a process with an argument array (never a shell). Bun's native spawn where it
- * exists (node:child_process with its streams is slow to load in the compiled binary, and
- * every hook call would pay it); node:child_process elsewhere (Deno, Node). Never throws.
- */
+/** An argument array, never a shell. Bun's native spawn where it exists: node:child_process is slow to load. Never throws. */
 export function startProcess(
   command: string,
   args: readonly string[],
@@ -58,10 +45,7 @@ export function startProcess(
   return started;
 }
 
-/**
- * Children this process started and that have not ended: any other child of it was
- * adopted, as a subreaper, from a run or a plugin whose process exited (see subreaper.ts).
- */
+/** Any other child of this process was adopted, as a subreaper. */
 export const startedPids = new Set<number>();
 
 function notStarted(err: unknown): StartedProcess {
@@ -90,8 +74,8 @@ function startWithBun(
   options: StartOptions,
 ): StartedProcess {
   const piped = options.onOutput !== undefined;
-  // Bun's default is the environment this process started with, not process.env as it is
-  // now: `cpilot run`'s hook listener sets process.env per call, and children must see that one.
+  // Bun's default is the environment this process started with: `cpilot run`'s listener sets
+  // process.env per call, and children must see that one.
   const env = definedEnv(options.env ?? process.env);
   const out = options.outputFd ?? (piped ? "pipe" : "ignore");
   let proc: BunSubprocess;

@@ -5,10 +5,8 @@ import { nodeBuiltin } from "./builtin.ts";
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Write all of `text` to stdout (1) or stderr (2) before returning. Synchronous on purpose:
- * the first touch of `process.stdout`/`process.stderr` is slow in the compiled binary, and
- * every hook call and pre-commit run would pay it. Short writes continue; a full
- * non-blocking pipe (EAGAIN) is waited on; a reader that went away ends the write.
+ * Write all of `text` to fd 1 or 2 before returning. Synchronous: the first touch of
+ * `process.stdout` is slow in the compiled binary. A full pipe is waited on; a gone reader ends it.
  */
 export function writeFd(fd: 1 | 2, text: string): void {
   if (fd === 2 && stderrSink !== null) {
@@ -29,7 +27,6 @@ export function writeFd(fd: 1 | 2, text: string): void {
 
 let stderrSink: ((text: string) => void) | null = null;
 
-/** Send what would go to stderr to `sink` instead (null: back to fd 2). `cpilot run`'s hook listener's. */
 export function redirectStderr(sink: ((text: string) => void) | null): void {
   stderrSink = sink;
 }
@@ -38,22 +35,15 @@ let protocolStdout = false;
 let stdoutGuarded = false;
 
 /**
- * Keep stdout for protocol: from now on `console.log` and friends, and `process.stdout`
- * (a config's or a TypeScript callback's output), go to stderr, while {@link writeOut} still
- * writes fd 1. The redirection itself is put in place by {@link beforeUserCode}, when code
- * that is not cpilot's is about to run here: redefining `process.stdout` makes Bun build
- * its whole lazy `process` object, which a call with a JSON config never needs.
- * `cpilot mcp` uses the stream-based guard its transport needs.
+ * From now on prints (a config's, a TypeScript callback's) go to stderr while {@link writeOut}
+ * still writes fd 1. Put in place by {@link beforeUserCode} only: redefining `process.stdout`
+ * makes Bun build its whole lazy `process` object.
  */
 export function keepStdoutForProtocol(): void {
   protocolStdout = true;
 }
 
-/**
- * Call before importing or running the user's code in this process (a script config, and
- * through it TypeScript callbacks, hooks and gate plugins): in protocol mode its prints
- * must not reach stdout.
- */
+/** Call before running the user's code here: in protocol mode its prints must not reach stdout. */
 export function beforeUserCode(): void {
   if (!protocolStdout || stdoutGuarded) return;
   stdoutGuarded = true;
@@ -65,10 +55,6 @@ export function beforeUserCode(): void {
   }
 }
 
-/**
- * Send `console.log`, `info`, `debug`, `dir` and `table` to stderr (`console.error`).
- * Returns a function that puts them back.
- */
 export function consoleToStderr(): () => void {
   const saved = {
     log: console.log,
@@ -96,10 +82,7 @@ export function writeErr(text: string): void {
   writeFd(2, text);
 }
 
-/**
- * Is this descriptor a terminal? fstat tells a pipe, a file or /dev/null at once; only
- * another character device (a terminal, most likely) pays for loading node:tty.
- */
+/** Only a character device pays for loading node:tty. */
 export function isTerminal(fd: 0 | 1 | 2): boolean {
   try {
     const st = fstatSync(fd);
@@ -110,7 +93,6 @@ export function isTerminal(fd: 0 | 1 | 2): boolean {
   return nodeBuiltin<typeof NodeTty>("node:tty").isatty(fd);
 }
 
-/** Width of the terminal on stderr (80 when unknown). */
 export function terminalColumns(): number {
   return process.stderr.columns || 80;
 }

@@ -9,11 +9,9 @@ import { startedPids } from "./start-process.ts";
 import { isSubreaper, reapAdopted } from "./subreaper.ts";
 
 /**
- * The processes of a run (or a plugin) that left its process group, `setsid` ones included:
- * every process below its leader while the leader lives, and those this process adopted
- * as subreaper whose environment carries the run's `marker` (`CP_RUN_ID=<id>`), with what
- * is below them. `everywhere`: also search every process on the system for the marker
- * (slow: for a run whose host died, whose escaped processes went to init).
+ * A run's processes that left its group (`setsid` included): those below its live leader, and
+ * those adopted here carrying its `marker`. `everywhere`: search every process (slow: a run
+ * whose host died).
  */
 export function escapedProcesses(
   leader: number,
@@ -36,7 +34,6 @@ export function escapedProcesses(
   return [...found].filter((pid) => pid > 1);
 }
 
-/** Send `signal` to each process; true when any of them was there to get it. */
 export function signalEach(pids: readonly number[], signal: NodeJS.Signals): boolean {
   let any = false;
   for (const pid of pids) {
@@ -51,7 +48,6 @@ export function signalEach(pids: readonly number[], signal: NodeJS.Signals): boo
   return any;
 }
 
-/** Any of them still running (zombies aside)? Adopted ones that ended are collected. */
 export function anyAlive(pids: readonly number[]): boolean {
   let alive = false;
   for (const pid of pids) {

@@ -1,8 +1,6 @@
-// This same cpilot started again as a child that can be stopped, for work that runs the
-// user's code (loading a config that loops, awaits for ever, calls process.exit() or kills
-// its process): the parent stays free to answer within a deadline and on signals. The child
-// reports on its stdout in lines that start with a nonce handed to it in the environment,
-// so the user code's own prints cannot pass for a report; its stderr passes through.
+// This same cpilot as a child that can be stopped, for work that runs the user's code. It
+// reports in stdout lines that start with a nonce from its environment, so the user code's
+// prints cannot pass for a report.
 
 import { parentPidEnv } from "./parent-death.ts";
 import { selfArgv } from "./self-command.ts";
@@ -10,40 +8,29 @@ import { killGroup } from "./spawn-group.ts";
 import { startProcess } from "./start-process.ts";
 import { writeFd } from "./stdio.ts";
 
-/** What the supervisor's callbacks may do with the child. */
 export interface ChildControl<T> {
   /** Settle with `result` (once): the child's whole process group is killed. */
   finish(result: T): void;
-  /** (Re)start the deadline: after `ms`, settle with `result()`. */
   arm(ms: number, result: () => T): void;
-  /** Clear the deadline. */
   disarm(): void;
-  /** Send the child's process group `signal`. */
   signal(signal: NodeJS.Signals): void;
 }
 
 export interface SupervisedChild<T> {
-  /** The arguments after this cpilot's own argv (e.g. `["hook", "claude"]`). */
   readonly args: readonly string[];
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
   readonly stdin: string;
-  /** The variable that carries the nonce to the child. */
   readonly nonceEnv: string;
-  /** The first deadline: after `ms`, settle with `result()`. */
   readonly deadline: { readonly ms: number; readonly result: () => T };
-  /** One report line, without its nonce. */
   onReport(payload: string, child: ChildControl<T>): void;
-  /** The child ended before the work settled; `how` says how ("exited with code 1"). */
   onExit(how: string, child: ChildControl<T>): void;
-  /** Aborting `signal` calls `onStop` (once; at once when it is already aborted). */
   readonly stop?: {
     readonly signal: AbortSignal;
     onStop(child: ChildControl<T>): void;
   };
 }
 
-/** Start the child and settle with what its callbacks decide; nothing of it outlives that. */
 export function superviseSelf<T>(spec: SupervisedChild<T>): Promise<T> {
   const nonce = `cpilot-${crypto.randomUUID()}`;
   const [command, ...selfArgs] = selfArgv();
@@ -111,7 +98,7 @@ export function superviseSelf<T>(spec: SupervisedChild<T>): Promise<T> {
   });
 }
 
-/** The child's side: the nonce its parent gave it (read once: the user code does not see it). */
+/** Read once: the user code does not see it. */
 export function takeNonce(nonceEnv: string): string | undefined {
   const nonce = process.env[nonceEnv];
   delete process.env[nonceEnv];

@@ -2,7 +2,6 @@ import type * as NodeAsyncHooks from "node:async_hooks";
 import type * as NodeUtil from "node:util";
 import { nodeBuiltin } from "./builtin.ts";
 
-/** Where a TypeScript callback's prints go while it runs: its run's log and tail. */
 interface Sink {
   readonly write: (chunk: string | Uint8Array) => void;
   open: boolean;
@@ -13,12 +12,9 @@ let storage: NodeAsyncHooks.AsyncLocalStorage<Sink> | null = null;
 const CONSOLE_METHODS = ["log", "info", "debug", "warn", "error", "dir", "table"] as const;
 
 /**
- * Prints sent to `write`: what code started through `run` prints (console.*,
- * process.stdout/stderr.write, also from the timers and promises it starts), as a shell
- * callback's stdout and stderr go to its log. Several runs at once each get their own
- * prints (AsyncLocalStorage). After `close`, a late print (a timed-out function still going)
- * goes where it would have gone without this: to stderr in hook and MCP mode. Installed on
- * the first call, so a config of shell commands never pays for it.
+ * What code started through `run` prints goes to `write`, as a shell callback's output goes to
+ * its log; concurrent runs each get their own (AsyncLocalStorage). A late print after `close`
+ * goes where it would have gone. Installed on first use, so shell-only configs never pay.
  */
 export function capturePrints(write: (chunk: string | Uint8Array) => void): {
   run<T>(fn: () => T): T;
@@ -61,7 +57,6 @@ function install(): NodeAsyncHooks.AsyncLocalStorage<Sink> {
 
 const diverted = new WeakSet<object>();
 
-/** Make `process[name].write` go to the current run's sink, when there is one. */
 function divertWrites(name: "stdout" | "stderr"): void {
   // Hook mode has made process.stdout a getter (to stderr): read through it, not past it.
   const own = Object.getOwnPropertyDescriptor(process, name);

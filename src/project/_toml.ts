@@ -24,7 +24,6 @@ export function tomlStrings(text: string, section: string, key: string): string[
   return [];
 }
 
-/** True when the TOML text has the section header `[section]`. */
 export function hasTomlSection(text: string, section: string): boolean {
   return text.split("\n").some((l) => l.trim() === `[${section}]`);
 }

@@ -5,12 +5,11 @@ import { runSync, utf8 } from "../platform/run-sync.ts";
 
 /** A folder below the root that holds no code of the project's own, and how it was known. */
 export interface NotOwnFolder {
-  /** Relative to the root, posix. */
   readonly folder: string;
   readonly why: string;
 }
 
-/** Folders that are never a project's own code, by name, wherever they are. */
+/** Folders that are never a project's own code, wherever they are. */
 const BY_NAME: ReadonlyMap<string, string> = new Map([
   ["node_modules", "installed packages"],
   ["bower_components", "installed packages"],
@@ -26,7 +25,6 @@ const BY_NAME: ReadonlyMap<string, string> = new Map([
 /** Build outputs that are the project's only when it tracks them: judged by .gitignore. */
 const OUTPUT_NAMES = new Set(["dist", "build", "out"]);
 
-/** Files inside a folder that mark it as an environment or output, not code. */
 const MARKERS: readonly (readonly [string, string])[] = [
   ["pyvenv.cfg", "a virtualenv (pyvenv.cfg)"],
   ["conda-meta", "a conda environment"],
@@ -36,9 +34,8 @@ const MARKERS: readonly (readonly [string, string])[] = [
 
 /**
  * Which folders below `root` are not the project's own code: installed packages,
- * virtualenvs (found by their `pyvenv.cfg`, whatever their name and whether git ignores
- * them), tool caches, Cargo's `target/` (beside a Cargo.toml, or tagged CACHEDIR.TAG),
- * another git repository nested inside. Each folder is judged once, its parents first.
+ * virtualenvs (by their `pyvenv.cfg`, whatever git says), tool caches, Cargo's `target/`,
+ * nested git repositories. Each folder is judged once, its parents first.
  */
 export function notOwnFolders(
   root: string,
@@ -86,12 +83,8 @@ function ownVerdict(
   return null;
 }
 
-/**
- * Whether folder `abs` holds an entry of a given name. A stat per marker when only the
- * four fixed markers are asked of the disk: a listing reads every name in the folder, and
- * a large project's folders hold many more names than that. One listing when the extra
- * markers (seven config names) must be found on disk too: then it is the cheaper.
- */
+// A stat per fixed marker beats listing a large folder; one listing is cheaper only when
+// the extra markers must be found on disk too.
 function markerTest(abs: string, extra: ExtraMarkers): (name: string) => boolean {
   if (extra.markers.length > 0 && extra.among === undefined) {
     const names = listing(abs);
@@ -109,49 +102,31 @@ function listing(abs: string): ReadonlySet<string> {
   }
 }
 
-/**
- * What earlier checks found of folders' fixed markers, so that a folder is looked into
- * again only when it changed (see src/cache/marker-memory.ts).
- */
+/** What earlier checks found of folders' fixed markers, so an unchanged folder is not looked into again. */
 export interface MarkerMemory {
-  /**
-   * True when `dir` (at `abs`) held none of the fixed markers when last looked into and has
-   * not changed since. False otherwise: it is then looked into, right after this call.
-   */
+  /** True when `dir` held none of the fixed markers when last looked into and has not changed since. */
   unchanged(dir: string, abs: string): boolean;
-  /** `dir`, just looked into after {@link unchanged} said false, holds none of them. */
   holdsNone(dir: string): void;
 }
 
-/**
- * More files that make a folder another's (a nested cpilot config), and a test each found
- * one must pass to count (that git tracks it: one the agent just made does not).
- */
+/** More files that make a folder another's (a nested cpilot config), and a test each must pass (tracked by git). */
 export interface ExtraMarkers {
   readonly markers: readonly (readonly [string, string])[];
   readonly confirm?: (relPath: string) => boolean;
-  /**
-   * Every root-relative path that can count as one of `markers`, when the caller knows
-   * them all (the tracked files, for markers that count only when tracked): a marker is
-   * then looked up here instead of on disk, and `confirm` is not asked.
-   */
+  /** Every path that can count as one of `markers`, when the caller knows them all: looked up here, not on disk. */
   readonly among?: ReadonlySet<string>;
 }
 
 const NO_EXTRA: ExtraMarkers = { markers: [] };
 
-/** What {@link ownFiles} kept, and the folders it left out with why. */
 export interface OwnFiles<T> {
   readonly own: T[];
-  /** Folder → why, for each folder a file was left out of. */
   readonly left: ReadonlyMap<string, string>;
 }
 
 /**
- * The items whose path lies in the project's own code: not in a {@link notOwnFolders}
- * folder, nor in a build output folder (`dist`, `build`, `out`) that git ignores (one
- * `git check-ignore` for all such folders, asked only when a path has one). `extraMarkers`:
- * more files that make a folder another's (a nested cpilot config).
+ * The items whose path lies in the project's own code: not in a {@link notOwnFolders} folder,
+ * nor in a `dist`/`build`/`out` folder that git ignores.
  */
 export function ownFiles<T>(
   root: string,
@@ -164,8 +139,7 @@ export function ownFiles<T>(
   const left = new Map<string, string>();
   const outputs = new Map<string, T[]>();
   const own: T[] = [];
-  // Lists come sorted (git's order), so a file's folder is most often the one before's:
-  // it is then known by comparing, without cutting its name out and looking it up again.
+  // Lists come sorted, so a file's folder is most often the previous one's.
   let folder: string | null = null;
   let verdict: NotOwnFolder | null = null;
   let output: string | null = null;
@@ -184,7 +158,7 @@ export function ownFiles<T>(
     }
     if (output === null) own.push(item);
     else {
-      // appended in place: a copy per file made a tracked build/ of 20,000 files quadratic
+      // appended in place: a copy per file is quadratic on a large tracked build/
       const held = outputs.get(output);
       if (held === undefined) outputs.set(output, [item]);
       else held.push(item);
@@ -199,7 +173,6 @@ export function ownFiles<T>(
   return { own, left };
 }
 
-/** The outermost `dist`/`build`/`out` folder on the path, or null. */
 const MAY_HOLD_OUTPUT = /(?:^|\/)(?:dist|build|out)\//;
 
 function outputFolder(path: string): string | null {
@@ -210,10 +183,9 @@ function outputFolder(path: string): string | null {
   return null;
 }
 
-/** Which of `folders` git ignores; none outside git (nothing says they are outputs). */
+/** Which of `folders` git ignores; none outside git. */
 function ignoredFolders(root: string, folders: readonly string[]): Set<string> {
-  // check-ignore reads its paths as pathspecs and refuses literal ones: only plain names
-  // are asked, so none can match another; a folder with another name stays the project's.
+  // check-ignore reads pathspecs: only plain names are asked, so none can match another.
   const plain = folders.filter((f) => /^[\w./@+ -]+$/.test(f));
   if (plain.length === 0) return new Set();
   const { GIT_LITERAL_PATHSPECS: _, ...env } = process.env;

@@ -6,19 +6,16 @@ import { memberGlob } from "./_glob.ts";
 import { hasTomlSection, tomlStrings } from "./_toml.ts";
 import { ownFiles } from "./not-own.ts";
 
-/** The toolchain a package belongs to. */
 export type PackageKind = "node" | "rust" | "go" | "python";
 
-/** A package or module of the project: its own folder, manifest, tools and configs. */
 export interface ProjectPackage {
-  /** Its folder relative to the root, posix; "" for the root. */
   readonly dir: string;
   readonly kind: PackageKind;
-  /** Why it counts: the workspace that lists it, or its own manifest. */
+  /** The workspace that lists it, or its own manifest. */
   readonly why: string;
 }
 
-/** A manifest that is not a package of the project's (a fixture, a crate outside the workspace). */
+/** A manifest that is not the project's package (a fixture, a crate outside the workspace). */
 export interface LeftPackage {
   readonly dir: string;
   readonly kind: PackageKind;
@@ -37,16 +34,12 @@ const MANIFESTS: ReadonlyMap<string, PackageKind> = new Map([
   ["pyproject.toml", "python"],
 ]);
 
-/** Folders whose manifests are test data or samples, never a package of the project. */
 const SAMPLE_DIRS = new Set(["testdata", "fixtures", "__fixtures__", "examples", "example"]);
 
 /**
- * The project's packages and modules below `root`: npm, pnpm, yarn and bun workspaces'
- * members, a Cargo workspace's members, every Go module (its own go.mod; `go.work` or not),
- * and Python projects with their own pyproject.toml (uv workspace members included). The
- * root is one when it has a manifest. A manifest no workspace lists (a test fixture, a crate
- * the Cargo workspace leaves out) is in `left`, with why. Folders that are not the project's
- * own (node_modules, virtualenvs) are never looked in.
+ * The project's packages below `root`: npm/pnpm/yarn/bun workspace members, Cargo workspace
+ * members, every Go module, Python projects with their own pyproject.toml. A manifest no
+ * workspace lists (a fixture, an excluded crate) is in `left`, with why.
  */
 export function projectShape(root: string): ProjectShape {
   const byKind = new Map<PackageKind | "nx", string[]>();
@@ -146,10 +139,7 @@ function python(dirs: readonly string[], read: Read, out: ProjectPackage[], left
   }
 }
 
-/**
- * An nx workspace's projects: each folder with a project.json (nx's libs/ are often no npm
- * workspace at all). One that is also a workspace package is that package.
- */
+/** An nx workspace's projects: each folder with a project.json (nx's libs/ are often no npm workspace). */
 function nxProjects(dirs: readonly string[], out: ProjectPackage[], left: LeftPackage[]) {
   for (const dir of dirs) {
     if (dir === "" || out.some((p) => p.dir === dir && p.kind === "node")) continue;
@@ -161,7 +151,6 @@ function nxProjects(dirs: readonly string[], out: ProjectPackage[], left: LeftPa
   }
 }
 
-/** Member patterns, `!` ones excluding, as one test of a folder. */
 function members(patterns: readonly string[]): (dir: string) => boolean {
   const include = patterns.filter((p) => !p.startsWith("!")).map(memberGlob);
   const exclude = patterns.filter((p) => p.startsWith("!")).map((p) => memberGlob(p.slice(1)));
@@ -184,10 +173,7 @@ function npmWorkspaces(pkg: unknown): string[] {
   return Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [];
 }
 
-/**
- * The module folders a go.work `use`s (root-relative, "" for the root), or undefined
- * without one: go runs every module it does not list in workspace mode with an error.
- */
+/** The module folders a go.work `use`s (root-relative), or undefined without one. */
 function goWorkUses(text: string): Set<string> | undefined {
   if (text === "") return undefined;
   const out = new Set<string>();
@@ -209,7 +195,6 @@ function goWorkUses(text: string): Set<string> | undefined {
   return out;
 }
 
-/** pnpm-workspace.yaml's `packages:` list (a block list of strings). */
 function pnpmWorkspaces(text: string): string[] {
   const out: string[] = [];
   let inPackages = false;
@@ -225,7 +210,6 @@ function pnpmWorkspaces(text: string): string[] {
   return out;
 }
 
-/** Tracked and untracked, not ignored, manifests outside folders that are not the project's own. */
 function manifests(root: string): string[] {
   const r = runGit(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard"]);
   const all = r.ok ? splitNul(r.stdout) : walkFiles(root);

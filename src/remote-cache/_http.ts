@@ -1,12 +1,10 @@
-/** One answer of the server, its body read up to a bound. */
 export interface Answer {
   readonly status: number;
   readonly headers: Headers;
-  /** Null when the body was larger than the bound (or not read: HEAD). */
+  /** Null when larger than the bound (or not read: HEAD). */
   readonly body: Uint8Array | null;
 }
 
-/** Why a request got no answer: the budget ran out, or the server could not be reached. */
 export class NoAnswer extends Error {
   override readonly name = "NoAnswer";
   constructor(
@@ -17,11 +15,7 @@ export class NoAnswer extends Error {
   }
 }
 
-/**
- * A request that ends with the signal: connecting, sending and reading the answer all
- * count. At most one redirect is followed, and the token goes only to the server's own
- * origin (a cache may send reads to a CDN address).
- */
+/** At most one redirect, and the token goes only to the server's own origin (reads may go to a CDN). */
 export async function request(
   url: string,
   init: {
@@ -41,7 +35,6 @@ export async function request(
       response = await fetch(target, {
         method: init.method,
         headers,
-        // a copy typed as fetch takes it where the DOM's types stand in for the runtime's
         ...(init.body !== undefined ? { body: bodyOf(init.body) } : {}),
         signal: init.signal,
         redirect: "manual",
@@ -89,10 +82,7 @@ function noAnswer(err: unknown, signal: AbortSignal): NoAnswer {
   return new NoAnswer("unreachable", String(why));
 }
 
-/**
- * The body, or null past `max` bytes: read in chunks and dropped as soon as it is too
- * long, so a server that answers with gigabytes costs a few reads, not the memory.
- */
+/** Null past `max`: read in chunks and dropped at once, so gigabytes cost a few reads. */
 async function boundedBody(response: Response, max: number): Promise<Uint8Array | null> {
   const declared = Number(response.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > max) {

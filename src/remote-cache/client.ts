@@ -3,24 +3,19 @@ import { remoteCacheText } from "./messages.ts";
 import type { RemoteCacheSettings } from "./settings.ts";
 import { artifactTag, tagVerifies } from "./signature.ts";
 
-/**
- * A record as read back from the server, checked field by field: the record itself when
- * it has the shape a cpilot result has and belongs to `key`, else undefined.
- */
+/** The record when it has a cpilot result's shape and belongs to `key`. */
 export type RecordShape<T> = (value: unknown, key: string) => T | undefined;
 
-/** A key the client sends: lowercase hex, so it is a safe URL segment and file name. */
+/** Lowercase hex: a safe URL segment and file name. */
 export const REMOTE_KEY = /^[0-9a-f]{16,128}$/;
 
-/** The time all lookups of one process may wait on the server, together. */
+/** For all lookups of one process together. */
 export const LOOKUP_BUDGET_MS = 400;
-/** The time one write (trusted CI only) may take: a slow server never holds a check for long. */
+/** Writes come from trusted CI only; a slow server never holds a check for long. */
 export const WRITE_TIMEOUT_MS = 3_000;
 /** An entry is results, never files: anything larger is not one of cpilot's. */
 export const MAX_ENTRY_BYTES = 4 << 20;
-/** Hashes asked for in one batch query. */
 const QUERY_CHUNK = 1_000;
-/** Requests in flight at once. */
 const CONCURRENCY = 8;
 
 export interface RemoteCacheOptions<T> {
@@ -28,29 +23,24 @@ export interface RemoteCacheOptions<T> {
   readonly shape: RecordShape<T>;
   /** Decided by writeRefusal (trust.ts): false means put() never sends anything. */
   readonly write: boolean;
-  /** The run's duration in ms, sent as `x-artifact-duration`. */
   readonly duration?: (record: T) => number;
   readonly lookupBudgetMs?: number;
   readonly writeTimeoutMs?: number;
 }
 
 /**
- * A client of a Turborepo remote cache (`/v8/artifacts`) holding cpilot's results, one JSON
- * record per key. It never throws and never waits past its budget: a server that is down,
- * slow or answers nonsense is a miss, told once through notices().
+ * A client of a Turborepo remote cache (`/v8/artifacts`) holding one JSON record per key. It
+ * never throws and never waits past its budget: a bad server is a miss, told once.
  */
 export class RemoteCache<T> {
   readonly origin: string;
   private readonly base: string;
   private readonly query: string;
   private readonly headers: Record<string, string>;
-  /** Time spent waiting on lookups so far, against the lookup budget. */
   private lookupSpentMs = 0;
-  /** Unknown until the first batch query answers. */
   private batchQuery: boolean | undefined;
-  /** The server is unusable (unreachable, refusing, talking nonsense): not asked again. */
   private down = false;
-  /** The lookup budget is spent: no more lookups, but writes still go (they have their own). */
+  /** No more lookups; writes still go (they have their own timeout). */
   private outOfTime = false;
   private trouble: string | null = null;
   private unsigned = 0;
@@ -65,7 +55,6 @@ export class RemoteCache<T> {
     this.headers = { authorization: `Bearer ${token}` };
   }
 
-  /** The records the server holds for `keys` (verified and checked); misses are absent. */
   async getMany(keys: readonly string[]): Promise<Map<string, T>> {
     const found = new Map<string, T>();
     const wanted = [...new Set(keys)].filter((k) => REMOTE_KEY.test(k));
@@ -80,12 +69,11 @@ export class RemoteCache<T> {
     return found;
   }
 
-  /** One record, or undefined. */
   async get(key: string): Promise<T | undefined> {
     return (await this.getMany([key])).get(key);
   }
 
-  /** The keys the server says it has (not verified: a read still checks each entry). */
+  /** Not verified: a read still checks each entry. */
   async hasMany(keys: readonly string[]): Promise<Set<string>> {
     const wanted = [...new Set(keys)].filter((k) => REMOTE_KEY.test(k));
     const has = new Set<string>();
@@ -102,10 +90,7 @@ export class RemoteCache<T> {
     return has;
   }
 
-  /**
-   * Store a record under `key`, signed when a signature key is set. Nothing is sent unless
-   * this process may write; true once the server took it.
-   */
+  /** Signed when a signature key is set; nothing is sent unless this process may write. */
   async put(key: string, record: T): Promise<boolean> {
     if (!this.options.write || this.down || !REMOTE_KEY.test(key)) return false;
     const body = new TextEncoder().encode(JSON.stringify(record));
@@ -124,12 +109,10 @@ export class RemoteCache<T> {
     return answer !== null && answer.status >= 200 && answer.status < 300;
   }
 
-  /** Wait for the writes still under way (each ends within its timeout). */
   async flush(): Promise<void> {
     await Promise.allSettled([...this.pending]);
   }
 
-  /** What went wrong, each kind once: for the caller to print. */
   notices(): string[] {
     const out = this.trouble === null ? [] : [this.trouble];
     if (this.unsigned > 0) out.push(remoteCacheText.unsigned(this.unsigned));
@@ -137,10 +120,7 @@ export class RemoteCache<T> {
     return out;
   }
 
-  /**
-   * The keys the batch query says exist, or null when this server has no batch query
-   * (then each key is asked for itself) or it failed.
-   */
+  /** Null when the server has no batch query (each key is then asked alone) or it failed. */
   private async query_(keys: readonly string[], signal: AbortSignal): Promise<string[] | null> {
     if (keys.length <= QUERY_CHUNK) return this.queryChunk(keys, signal);
     const present: string[] = [];
@@ -200,10 +180,7 @@ export class RemoteCache<T> {
     return record;
   }
 
-  /**
-   * One request; null when it got no usable answer. A 404 is an answer (a miss); no answer
-   * in time, a connection refused, or an error status, and the server is not asked again.
-   */
+  /** A 404 is a miss; no answer in time, a refusal or an error status, and the server is not asked again. */
   private async send(
     method: "GET" | "HEAD" | "PUT" | "POST",
     key: string,
@@ -224,7 +201,6 @@ export class RemoteCache<T> {
         headers: { ...this.headers, ...extra.headers },
         ...(extra.body !== undefined ? { body: extra.body } : {}),
         signal,
-        // a batch answer is a few dozen bytes a hash
         maxBody: method === "POST" ? QUERY_CHUNK * 1024 : MAX_ENTRY_BYTES,
       });
     } catch (err) {
@@ -257,12 +233,10 @@ export class RemoteCache<T> {
     this.say(remoteCacheText.unreachable(this.origin, `${what}: ${why}`));
   }
 
-  /** The first trouble only: after it the server is not asked again. */
   private say(text: string): void {
     this.trouble ??= text;
   }
 
-  /** Run lookups on what is left of the budget, and count the time they took against it. */
   private async lookingUp(work: (signal: AbortSignal) => Promise<void>): Promise<void> {
     const budget =
       this.options.lookupBudgetMs ?? this.options.settings.lookupBudgetMs ?? LOOKUP_BUDGET_MS;
@@ -289,7 +263,6 @@ function parseJson(body: Uint8Array | null): unknown {
   }
 }
 
-/** Run `work` over `items`, CONCURRENCY at a time. */
 async function eachLimited<I>(
   items: readonly I[],
   work: (item: I) => Promise<void>,

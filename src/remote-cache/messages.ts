@@ -1,4 +1,3 @@
-/** What cpilot says about the remote cache: each at most once a process, on stderr. */
 export const remoteCacheText = {
   badSettings: (problem: string) =>
     `cpilot: remote cache off: ${problem}\nhint: see "Remote cache" in docs/ci.md`,

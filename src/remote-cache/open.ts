@@ -4,18 +4,12 @@ import { remoteCacheText } from "./messages.ts";
 import { remoteCacheSettings } from "./settings.ts";
 import { writeRefusal } from "./trust.ts";
 
-/** A surface's remote cache, and what to tell the person about it before the check. */
 export interface OpenedRemoteCache<T> {
-  /** Null when none is configured, or its settings are unusable. */
   readonly cache: RemoteCache<T> | null;
-  /** Said once: unusable settings, a write asked for where none is allowed. */
   readonly notices: readonly string[];
 }
 
-/**
- * The remote cache as the environment configures it, for one surface: every surface reads;
- * only `cpilot check` outside an agent's session, with CPILOT_REMOTE_CACHE_WRITE=1, writes.
- */
+/** Every surface reads; only `cpilot check` outside an agent's session, with CPILOT_REMOTE_CACHE_WRITE=1, writes. */
 export function openRemoteCache<T>(
   surface: Origin["surface"],
   shape: RecordShape<T>,

@@ -1,28 +1,21 @@
-/**
- * The remote result cache as the environment configures it: nothing in the config file,
- * so a CI secret never lands in the repository.
- */
+/** From the environment only, so a CI secret never lands in the repository. */
 export interface RemoteCacheSettings {
-  /** The server's base URL, without a trailing slash (`/v8/artifacts` is added to it). */
   readonly url: string;
   readonly token: string;
-  /** The team the entries belong to: sent as `teamId` when it starts with `team_`, else as `slug`. */
+  /** Sent as `teamId` when it starts with `team_`, else as `slug`. */
   readonly team: string;
-  /** Every entry is signed with it, and one whose signature does not verify is ignored. */
+  /** An entry whose signature does not verify is ignored. */
   readonly signatureKey: string | null;
-  /** CPILOT_REMOTE_CACHE_WRITE=1: this process may write, where its surface allows (see trust.ts). */
   readonly writeAsked: boolean;
-  /** CPILOT_REMOTE_CACHE_TIMEOUT_MS: how long all lookups of one process may wait, together. */
   readonly lookupBudgetMs?: number;
 }
 
 export type SettingsResult =
   | { readonly kind: "off" }
   | { readonly kind: "on"; readonly settings: RemoteCacheSettings }
-  /** Set but unusable: said once, and the checks run without a remote cache. */
+  /** Said once; the checks run without a remote cache. */
   | { readonly kind: "bad"; readonly problem: string };
 
-/** The remote cache settings in `env`; "off" without CPILOT_REMOTE_CACHE_URL. */
 export function remoteCacheSettings(
   env: Readonly<Record<string, string | undefined>>,
 ): SettingsResult {

@@ -1,17 +1,13 @@
 import type * as NodeCrypto from "node:crypto";
 import { nodeBuiltin } from "../platform/builtin.ts";
 
-/**
- * The `x-artifact-tag` of an entry, as Turborepo computes it: HMAC-SHA256 keyed with the
- * signature key over the hash, the team and the body, in standard base64. The hash is
- * fixed-length hex, so hash and team cannot run into each other.
- */
+/** As Turborepo computes it: HMAC-SHA256 over the fixed-length hex hash, the team and the body, base64. */
 export function artifactTag(key: string, hash: string, team: string, body: Uint8Array): string {
   const { createHmac } = nodeBuiltin<typeof NodeCrypto>("node:crypto");
   return createHmac("sha256", key).update(hash).update(team).update(body).digest("base64");
 }
 
-/** True when `tag` is the tag of this entry under `key` (compared in constant time). */
+/** Compared in constant time. */
 export function tagVerifies(
   key: string,
   hash: string,

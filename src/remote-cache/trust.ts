@@ -1,10 +1,9 @@
 import type { Origin } from "../model/batch.ts";
 
 /**
- * Variables an agent CLI (or `cpilot run`) sets for the commands it runs: a check started
- * from an agent's shell carries one. Not a boundary (a command can drop a variable): the
- * boundary is a write token only trusted CI holds. It keeps a developer's own write setting
- * from reaching the cache through the agent working in their terminal.
+ * Variables an agent CLI sets for the commands it runs. Not a boundary (a command can drop
+ * one; the boundary is a write token only trusted CI holds): they keep a developer's own
+ * write setting from reaching the cache through the agent in their terminal.
  */
 const AGENT_MARKERS = [
   "AI_AGENT",
@@ -18,7 +17,6 @@ const AGENT_MARKERS = [
   "CPILOT_SESSION_HOOKS",
 ] as const;
 
-/** Why this process may not write to the remote cache, or null when it may. */
 export function writeRefusal(
   writeAsked: boolean,
   surface: Origin["surface"],

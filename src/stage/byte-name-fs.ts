@@ -3,18 +3,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fsPath, viaPathModule } from "../util/path-bytes.ts";
 
-// `check --staged` moves files whose names come from git, and a name is bytes: one that is
-// not UTF-8 holds kept bytes (see path-bytes.ts) that node:path and node:fs would make
-// U+FFFD. Every path the stage code builds or touches goes through these instead: a plain
-// name costs one regex test; a name with kept bytes travels to the system as its bytes.
+// A name git gives is bytes: one that is not UTF-8 holds kept bytes (see path-bytes.ts) that
+// node:path and node:fs would make U+FFFD. Every path the stage code touches goes through these.
 
-/** path.join, keeping kept bytes. */
 export function join(...parts: string[]): string {
   // NUL is never in a path: it carries the parts through one byte-keeping computation
   return viaPathModule(parts.join("\0"), (s) => path.join(...s.split("\0"))) as string;
 }
 
-/** path.dirname, keeping kept bytes. */
 export function dirname(p: string): string {
   return viaPathModule(p, path.dirname) as string;
 }
@@ -65,12 +61,10 @@ export function writeFileSync(p: string, data: string | Uint8Array): void {
   fs.writeFileSync(fsPath(p), data);
 }
 
-/** Copy the link at `from` to `to`: its target as bytes, whatever they are. */
 export function copyLinkSync(from: string, to: string): void {
   fs.symlinkSync(fs.readlinkSync(fsPath(from), { encoding: "buffer" }), fsPath(to));
 }
 
-/** Is there anything but folders below `dir`? (Names read as bytes.) */
 export function holdsAFile(dir: string): boolean {
   return holdsAFileAt(Buffer.from(fsPath(dir)));
 }
@@ -78,7 +72,7 @@ export function holdsAFile(dir: string): boolean {
 function holdsAFileAt(dir: Buffer): boolean {
   let names: Buffer[];
   try {
-    // as bytes, one lstat each: Bun's readdir gives no file types with Buffer names
+    // Bun's readdir gives no file types with Buffer names: one lstat each
     names = fs.readdirSync(dir, { encoding: "buffer" });
   } catch {
     return false;

@@ -3,11 +3,8 @@ import { join } from "node:path";
 import { runGit } from "../match/git.ts";
 
 /**
- * True when the index, with the callbacks' fixes staged, records nothing HEAD does not
- * already hold: the staged change was only what a formatter takes back (spacing), and git
- * would record an empty commit without a word (it decides emptiness before the hook runs).
- * A merge in progress may record HEAD's tree on purpose; a repository without a commit yet
- * has nothing to compare with. Unsure (git failed): false, the commit is not stopped on a guess.
+ * True when the index with the fixes staged records nothing HEAD lacks: git decides emptiness
+ * before the hook runs, and would record an empty commit without a word. Unsure: false.
  */
 export function fixesEmptiedCommit(top: string, gitDir: string): boolean {
   if (existsSync(join(gitDir, "MERGE_HEAD"))) return false;

@@ -3,22 +3,17 @@ import * as fs from "node:fs";
 import { digestHex } from "../platform/digest.ts";
 import { fsPath } from "../util/path-bytes.ts";
 
-/** A work-tree file as git would store it unfiltered: its mode and blob id, with its bytes. */
 export interface FileBlob {
-  /** `<mode> <blob id>` (100644, 100755 or 120000), or "absent", or "other" (a folder). */
+  /** `<mode> <blob id>`, or "absent", or "other" (a folder). */
   readonly key: string;
   readonly mode: string | null;
-  /** The file's bytes (a link's: its target); null when absent or not a file. */
   readonly bytes: Buffer | null;
 }
 
 const ABSENT: FileBlob = { key: "absent", mode: null, bytes: null };
 const OTHER: FileBlob = { key: "other", mode: null, bytes: null };
 
-/**
- * Read `path` once and name its content as git does (`long`: a SHA-256 repository), so two
- * readings compare by key and a reading compares with the index's blob id.
- */
+/** Read `path` once and name its content as git does, to compare readings with each other and with the index. */
 export function readBlob(path: string, long: boolean): FileBlob {
   try {
     const p = fsPath(path);

@@ -18,80 +18,50 @@ import { type BlobToStage, stageBlobs } from "./stage-blobs.ts";
 import type { WatchVerdict } from "./staged-watch.ts";
 import { worktreeChanges } from "./worktree-changes.ts";
 
-/** A staged file that changed while no fixer of it ran (see FixReport). */
 export interface Doubtful {
   readonly path: string;
-  /** A copy of the person's edit a fixer then ran over. */
   readonly editAt: string | null;
-  /** That edit is back in the working tree, and what the fixer made of it is kept here. */
   readonly fixerOutputAt: string | null;
-  /** The callback (not a fixer) during whose run it changed; null: between runs. */
   readonly during: string | null;
 }
 
-/** What became of the staged files callbacks rewrote, or others changed, during `check --staged`. */
 export interface FixReport {
-  /** Rewritten staged files now staged with the fix. */
   readonly staged: readonly string[];
-  /** Partially staged files whose unstaged changes went back on top of what is there. */
+  /** Partially staged files whose unstaged changes were merged back on top of the fix. */
   readonly merged: readonly string[];
-  /** Partially staged files whose unstaged changes clash with what is there: that is kept aside. */
+  /** Unstaged changes clash with what is there: that is kept aside. */
   readonly conflicts: readonly { readonly path: string; readonly keptAt: string }[];
-  /**
-   * Fixes staged in a partial commit's index (`git commit <paths>`) that git's own index
-   * could not take too: committed fixed, shown by `git status` as not staged.
-   */
+  /** Fixes staged in a partial commit's index that git's own index could not take: committed fixed, shown as not staged. */
   readonly ownIndexLags: readonly string[];
-  /** Rewritten files left unstaged in the working tree (`stageFixed: false`). */
   readonly unstaged: readonly string[];
-  /**
-   * Staged files edited after every run over them had ended: the commit records what the
-   * runs read, and the edit stays in the working tree, not staged.
-   */
+  /** Edited after every run over them had ended: the commit records what the runs read, the edit stays unstaged. */
   readonly late: readonly string[];
-  /**
-   * Staged files that changed while no fixer of them ran: what the runs read is not known,
-   * so nothing of theirs is staged and the check fails. `editAt`: a copy of the edit a
-   * fixer ran over (it is back in the working tree when `restored`).
-   */
+  /** Changed while no fixer of them ran: what the runs read is not known, so nothing is staged and the check fails. */
   readonly doubtful: readonly Doubtful[];
   /** Staged again by someone else while the check ran: left as they staged it, the check fails. */
   readonly restaged: readonly string[];
-  /**
-   * No staged or set-aside file differed from the index after the runs: nothing was done,
-   * and the put-back need not ask git again (see putBack's `noneChanged`).
-   */
+  /** Nothing differed from the index after the runs: the put-back need not ask git again. */
   readonly noneChanged: boolean;
 }
 
 /**
- * After the callbacks ran on the staged content (the working tree equal to the index, but
- * for what callbacks rewrote): stage what the fixers made of each staged file, as the
- * watch judged it (the bytes then read, never what is on disk by now), and for a file whose
- * unstaged changes were set aside, put those changes back on top of what is there with a
- * three-way merge (the file as staged is the base). When they clash, or the file is not
- * text, the unstaged version goes back untouched by the normal put-back and what was there
- * is kept in `keptDir`: nothing is lost, and the caller fails the check. An edit made
- * meanwhile is never staged (see {@link WatchVerdict}).
+ * Stage what the fixers made of each staged file, as the watch read it (never what is on
+ * disk by now), and merge set-aside unstaged changes back on top. On a clash or a binary the
+ * unstaged version goes back and what was there is kept in `keptDir`: nothing is lost, and
+ * the check fails. An edit made meanwhile is never staged.
  */
 export function settleFixes(options: {
   top: string;
   gitDir: string;
-  /** The stage folder, when files were set aside. */
   dir: string | null;
   journal: Journal | null;
-  /** Staged paths (from the top) the commit records with content. */
   staged: ReadonlySet<string>;
-  /** What the watch saw of each of them. */
   verdicts: ReadonlyMap<string, WatchVerdict>;
-  /** "<mode> <id>" the index held for each staged path when the check began. */
   indexed: ReadonlyMap<string, string>;
   bits: ReadonlyMap<string, IndexBits>;
   stageFixed: boolean;
   keptDir: string;
-  /** A folder of this check's own for the fixes on their way to git (removed after). */
   scratch: string;
-  /** Paths never touched here (cpilot's own state folder). */
   ignore: (path: string) => boolean;
 }): FixReport {
   const { top, dir, journal } = options;
@@ -99,7 +69,6 @@ export function settleFixes(options: {
   const changed = [...options.staged].filter(
     (p) => !options.ignore(p) && verdict(p).kind !== "same",
   );
-  // Set-aside files that are not staged hold no fix; only whether one differs matters (putBack).
   const asideOnly = (journal?.tracked ?? [])
     .map((c) => c.path)
     .filter((p) => !options.staged.has(p) && !options.ignore(p));
@@ -118,10 +87,8 @@ export function settleFixes(options: {
   };
   if (changed.length === 0) return report;
   const hidden = new Map((journal?.tracked ?? []).map((c) => [c.path, c.deleted]));
-  // Partially staged: the unstaged changes go back on top of what is there. Their staged
-  // text as checked out (filters applied) is the merge base, read before anything is staged.
-  // (A file whose folder a callback swapped for a link is left to the put-back, which keeps
-  // the link aside: merging or keeping it here would reach through the link.)
+  // Partially staged: the unstaged changes go back on top, the staged text as base. A file
+  // whose folder became a link is left to the put-back: merging here would reach through it.
   const partial = changed.filter(
     (p) => hidden.get(p) === false && dir !== null && onRealFolders(top, p),
   );
@@ -167,10 +134,7 @@ export function settleFixes(options: {
   return report;
 }
 
-/**
- * A fixer ran over a person's edit: the edit goes back in the working tree and the fixer's
- * output to `<kept>/fixer-output/<path>`, which is returned; null when they could not move.
- */
+/** The edit goes back in the working tree, the fixer's output aside; null when they could not move. */
 function restoreEdit(
   top: string,
   path: string,
@@ -187,7 +151,6 @@ function restoreEdit(
   }
 }
 
-/** The staged text of `path` as a checkout writes it (eol and filters applied), or null. */
 function stagedText(top: string, path: string): Uint8Array | null {
   const args = ["cat-file", "--filters"];
   const r = hasEscapedBytes(path)
@@ -196,11 +159,7 @@ function stagedText(top: string, path: string): Uint8Array | null {
   return r.status === 0 ? r.stdout : null;
 }
 
-/**
- * Merge the set-aside working copy (ours) with the fix (base: the staged text, theirs: the
- * file as the callback left it). On a clean merge the result replaces the file, with the
- * working copy's mode, and the set-aside copy is dropped: the put-back skips it.
- */
+/** Merge the set-aside working copy with the fix, the staged text as base. */
 function mergeOnTop(
   top: string,
   dir: string,
@@ -221,8 +180,8 @@ function mergeOnTop(
     ? gitWithNames(top, ["merge-file", "-p", "--"], files, runGitBytesWithList)
     : runGitBytes(top, ["merge-file", "-p", "--", ...files]);
   let merged: Uint8Array | null = r.status === 0 ? r.stdout : null;
-  // git counts changes on neighbouring lines as a clash: try again placing each by the
-  // base's line numbers. 255 (a binary file, an error) stays a conflict.
+  // git counts changes on neighbouring lines as a clash: try placing each by the base's line
+  // numbers. 255 (a binary file, an error) stays a conflict.
   if (merged === null && r.status !== null && r.status > 0 && r.status < 128) {
     const text = (path: string): string => readFileSync(path).toString("latin1");
     const again = mergeAdjacent(Buffer.from(base).toString("latin1"), text(ours), text(theirs));

@@ -4,13 +4,8 @@ import { hasEscapedBytes } from "../util/path-bytes.ts";
 
 export { gitWithNames };
 
-/** Arguments per git call: far below any command line limit. */
 export const CHUNK = 500;
 
-/**
- * Run git on `paths` in chunks, after `args` (with `env` over this process's environment);
- * throws a CpilotError when one fails.
- */
 export function gitOnPaths(
   top: string,
   args: readonly string[],

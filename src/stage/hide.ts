@@ -9,11 +9,10 @@ import { isSha256Entry, type Survey, type UnstagedChange } from "./survey.ts";
 import { worktreeChanges } from "./worktree-changes.ts";
 
 /**
- * Make the working tree hold exactly what will be committed: every tracked file that
- * differs from the index is moved into the stage folder (or, deleted, marked there) and
- * the index's version checked out in its place (through the stage folder); untracked files are moved there too.
- * The journal is on disk before the first file moves. Returns the journal, or null when
- * another check holds the stage folder (`held`: this process claimed it already). A failure half way puts back what had moved.
+ * Make the working tree hold exactly what will be committed: tracked files that differ from
+ * the index and untracked files move into the stage folder, the index's versions in their
+ * place. The journal is on disk before the first file moves; a failure half way puts back
+ * what had moved. Null when another check holds the stage folder.
  */
 export function setAside(
   top: string,
@@ -47,9 +46,8 @@ export function setAside(
       } else moveFile(join(top, path), join(dir, "tracked", path));
     }
     for (const path of survey.untracked) moveFile(join(top, path), join(dir, "untracked", path));
-    // git writes the staged versions into the stage folder and cpilot renames them into
-    // place: a git still at work after cpilot was killed must not write over the work the
-    // next cpilot call has put back (what it writes there is dropped with the folder).
+    // git writes the staged versions into the stage folder and cpilot renames them into place: a
+    // git still at work after cpilot was killed cannot write over work already put back.
     const tracked = unstaged.map((c) => c.path);
     const fresh = join(dir, "checkout");
     const args = ["checkout-index", "-f", `--prefix=${fresh}/`];
@@ -67,10 +65,8 @@ export function setAside(
 }
 
 /**
- * Staged files with assume-unchanged or skip-worktree set whose working copy is not the
- * staged content (or is not there: a sparse checkout): git's survey cannot see them, and
- * the callbacks would check the working copy while the commit records the index's. They
- * are set aside like unstaged changes; their bits are never changed.
+ * Staged files with assume-unchanged or skip-worktree whose working copy is not the staged
+ * content: git's survey cannot see them, so they are set aside too; their bits never change.
  */
 export function bitsToSetAside(top: string, survey: Survey): UnstagedChange[] {
   const listed = new Set(survey.unstaged.map((c) => c.path));
@@ -84,15 +80,12 @@ export function bitsToSetAside(top: string, survey: Survey): UnstagedChange[] {
   return out;
 }
 
-/**
- * Of `paths`, whose bytes are not the index's blob, those whose content git says is not
- * the staged one either (not a filter's doing, such as the end of lines).
- */
+/** Of `paths`, those whose content git says is not the staged one (not a filter's doing, such as end of lines). */
 export function notTheStaged(top: string, paths: readonly string[], survey: Survey): string[] {
   const plain = paths.filter((p) => !survey.bits.has(p));
   const out = worktreeChanges(top, plain, "compare the staged files with the index");
   for (const path of paths.filter((p) => survey.bits.has(p))) {
-    // git does not compare these: the file's blob through its filters, as `git add` makes it
+    // the file's blob through its filters, as `git add` makes it
     const args = ["hash-object", `--path=${path}`, "--", path];
     const r = runGit(top, args);
     if (
@@ -106,11 +99,8 @@ export function notTheStaged(top: string, paths: readonly string[], survey: Surv
 }
 
 /**
- * A deleted file whose place now holds something else: a folder (with ignored files, a
- * nested repository, untracked files under `hideUntracked: false`) at its path, or a file
- * or link where one of its folders was. Checking it out would delete that (`git
- * checkout-index -f` removes a whole folder in its way), so it stays out of the check: the
- * callbacks see the folder, not the deleted file, and nothing is lost.
+ * A deleted file whose place now holds something else (a folder, or a file where one of its
+ * folders was): checking it out would delete that, so it stays out of the check.
  */
 function inTheWay(top: string, path: string): boolean {
   const parts = path.split("/");
@@ -123,7 +113,6 @@ function inTheWay(top: string, path: string): boolean {
   return false;
 }
 
-/** Folders of `paths` that are not on disk (a whole folder deleted), deepest first. */
 function missingDirs(top: string, paths: readonly string[]): string[] {
   const missing = new Set<string>();
   for (const path of paths) {

@@ -1,7 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { decodeBytes } from "../util/path-bytes.ts";
 
-/** The index bits a person set on an entry: git then does not look at its working copy. */
 export interface IndexBits {
   readonly assumeUnchanged: boolean;
   readonly skipWorktree: boolean;
@@ -10,19 +9,14 @@ export interface IndexBits {
 const ASSUME_VALID = 0x8000;
 const EXTENDED = 0x4000;
 const SKIP_WORKTREE = 0x4000;
-/** The name length in an entry's flags; a longer name says this and is read up to its NUL. */
 const NAME_MASK = 0x0fff;
-/** How much of the index is read at a time: every new page of memory costs a page fault. */
+/** Every new page of memory costs a page fault. */
 const WINDOW = 32 * 1024;
 
 /**
- * The entries of the index file `path` that have assume-unchanged or skip-worktree set,
- * read from the file itself (no git process on every commit for what is nearly always
- * none). `hashBytes`: 20, or 32 in a SHA-256 repository. Null when the file is not one this
- * reads whole (another version, a split index whose entries live in a shared file, a short
- * or odd file): the caller asks git. Every `check --staged` reads it, so it is read through
- * one small window (a whole large index is that many new pages), each entry's length taken
- * from its flags, and a name decoded only where a bit is set.
+ * The entries with assume-unchanged or skip-worktree set, read from the index file itself (no
+ * git process on every commit for what is nearly always none). Null when this cannot read it
+ * whole (another version, a split index): the caller asks git.
  */
 export function readIndexBits(path: string, hashBytes: number): Map<string, IndexBits> | null {
   let fd: number;
@@ -40,14 +34,12 @@ export function readIndexBits(path: string, hashBytes: number): Map<string, Inde
   }
 }
 
-/** A part of the file in memory: bytes `start` to `start + length` of it are `bytes[0..length]`. */
 class Window {
   bytes = new Uint8Array(WINDOW);
   start = 0;
   length = 0;
   constructor(private readonly fd: number) {}
 
-  /** Make bytes `at` to `at + n` (or to the end of the file) readable; false when none are left. */
   holds(at: number, n: number): boolean {
     if (at >= this.start && at + n <= this.start + this.length) return true;
     if (n > this.bytes.length) this.bytes = new Uint8Array(Math.max(n, this.bytes.length * 2));
@@ -68,7 +60,6 @@ class Window {
     return this.length >= Math.min(n, 1);
   }
 
-  /** Whether the file ended within the window. */
   get atEnd(): boolean {
     return this.length < this.bytes.length;
   }
@@ -86,7 +77,6 @@ class Window {
     return this.bytes[at - this.start] as number;
   }
 
-  /** Where the next NUL from `at` is, reading further as needed; -1 when there is none. */
   nul(at: number): number {
     for (;;) {
       const i = this.bytes.indexOf(0, at - this.start);
@@ -101,7 +91,6 @@ class Window {
   }
 }
 
-/** Room for one entry whose name is shorter than {@link NAME_MASK}, whatever the version. */
 const ENTRY_ROOM = 62 + 32 + 4 + 8 + NAME_MASK + 8;
 
 function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | null {
@@ -112,7 +101,7 @@ function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | 
   const count = file.u32(8);
   const out = new Map<string, IndexBits>();
   const flagsAt = 40 + hashBytes;
-  // version 4: the previous name, which the next one starts with a part of
+  // version 4: each name starts with part of the previous one
   let previous = new Uint8Array(version === 4 ? 256 : 0);
   let previousLength = 0;
   let at = 12;

@@ -1,10 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type GitEnv, gitFailure, runGit, splitNul } from "../match/git.ts";
 
-/**
- * A fingerprint of the index file that changes with any write of it (its size, time and
- * trailing checksum), read without git; null when it cannot be read.
- */
+/** Changes with any write of the index (size, time, trailing checksum), read without git; null when unreadable. */
 export function indexStamp(indexFile: string): string | null {
   let fd: number | null = null;
   try {
@@ -21,7 +18,6 @@ export function indexStamp(indexFile: string): string | null {
   }
 }
 
-/** What the index (`env`'s) stages against HEAD: path -> "<mode> <blob id>" (zeros: deleted). */
 export function stagedEntries(top: string, env: GitEnv = {}): Map<string, string> {
   const head = runGit(top, ["rev-parse", "--verify", "--quiet", "HEAD^{tree}"], env);
   // no commit yet: against the empty tree, whose id the object format decides
@@ -49,10 +45,7 @@ export function stagedEntries(top: string, env: GitEnv = {}): Map<string, string
   return out;
 }
 
-/**
- * The paths whose staged entry is not what was checked (`checked`) nor what cpilot is
- * about to stage there (`mine`): staged by someone else while the check ran.
- */
+/** Staged by someone else while the check ran: neither what was checked nor what cpilot is about to stage. */
 export function stagedMeanwhile(
   now: ReadonlyMap<string, string>,
   checked: ReadonlyMap<string, string>,

@@ -2,11 +2,9 @@ import { closeSync, copyFileSync, openSync, renameSync, rmSync } from "node:fs";
 import { CpilotError } from "../util/errors.ts";
 
 /**
- * Change the index `indexFile` under git's own lock (`<index>.lock`, made exclusively):
- * `change` gets a copy to read and write with GIT_INDEX_FILE, which then takes the
- * index's place as git commits a lock (renamed onto the lock, the lock onto the index). No
- * other git command can stage anything between what `change` reads and what it writes.
- * When `change` throws, the index is as it was.
+ * Change the index under git's own lock (`<index>.lock`, made exclusively), so no other git
+ * command can stage anything between what `change` reads and writes. When it throws, the
+ * index is as it was.
  */
 export function withIndexLock<T>(
   indexFile: string,

@@ -1,14 +1,11 @@
 import { listRunning, type RunningRecord, unregisterRunning } from "../engine/running.ts";
 import { groupAlive, killGroup } from "../platform/spawn-group.ts";
 
-/** How long to wait for killed runs to be gone before the files go back regardless. */
 const GONE_MS = 5000;
 
 /**
- * Kill (SIGKILL, no grace) what is still running of the runs `hostPid` started in `root`:
- * a check killed or quitting at once leaves its callbacks running, each in its own process
- * group, and a fixer that read the staged version would write it over the work about to
- * go back. A half-written file is a callback's write, which the put-back keeps aside.
+ * Kill (SIGKILL) what still runs of the runs `hostPid` started: a fixer that read the staged
+ * version would write over the work about to go back. A half-written file is kept aside.
  */
 function killRuns(root: string, hostPid: number, started: number | null): RunningRecord[] {
   const left = listRunning(root).filter(
@@ -27,7 +24,6 @@ function forget(root: string, runs: readonly RunningRecord[]): void {
   for (const r of runs) unregisterRunning(root, r.runId);
 }
 
-/** {@link killRuns}, then wait for them to be gone: for the next cpilot call's recovery. */
 export async function stopLeftRuns(
   root: string,
   hostPid: number,
@@ -41,7 +37,7 @@ export async function stopLeftRuns(
   forget(root, left);
 }
 
-/** {@link stopLeftRuns} without the event loop: for a check on its way out (an exit handler). */
+/** For a check on its way out (an exit handler): no event loop. */
 export function stopLeftRunsNow(root: string, hostPid: number, started: number | null): void {
   const left = killRuns(root, hostPid, started);
   const tick = new Int32Array(new SharedArrayBuffer(4));

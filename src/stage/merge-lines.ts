@@ -1,13 +1,12 @@
 import { diffArrays } from "diff";
 
-/** A change to the base: lines [start, end) replaced by `lines` (start === end: an insertion). */
 interface Hunk {
   readonly start: number;
   readonly end: number;
   readonly lines: readonly string[];
 }
 
-/** Lines with their terminators, so CRLF and a missing final newline survive. */
+/** With their terminators, so CRLF and a missing final newline survive. */
 function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
@@ -40,7 +39,6 @@ const same = (a: Hunk, b: Hunk): boolean =>
   a.lines.length === b.lines.length &&
   a.lines.every((l, i) => l === b.lines[i]);
 
-/** Two changes that touch the same base lines (or insert at one spot) cannot both go in. */
 function clash(a: Hunk, b: Hunk): boolean {
   if (same(a, b)) return false;
   const aInsert = a.start === a.end;
@@ -52,11 +50,9 @@ function clash(a: Hunk, b: Hunk): boolean {
 }
 
 /**
- * Three-way merge by lines in which changes that only sit next to each other do not clash
- * (git merge-file counts a fix on line 3 and a new line 4 as a conflict, which is the
- * common case of a formatter touching a line beside an unstaged edit). Every change is
- * placed by the base's line numbers, never guessed. Returns null when changes overlap.
- * Works on byte strings (latin1) so any encoding passes through unchanged.
+ * Three-way merge by lines where changes that only sit next to each other do not clash (git
+ * merge-file does: a fix on line 3 beside an unstaged edit on line 4). Every change is placed
+ * by the base's line numbers, never guessed; null when changes overlap. Works on latin1.
  */
 export function mergeAdjacent(base: string, ours: string, theirs: string): string | null {
   const b = splitLines(base);

@@ -10,11 +10,7 @@ import {
   unlinkSync,
 } from "./byte-name-fs.ts";
 
-/**
- * Move a file (or symlink) to `to`, replacing what is there, creating folders: a rename,
- * which keeps bytes, mode and times and costs nothing, or a copy and unlink where the two
- * sit on different file systems (a linked worktree whose git folder is on another disk). Returns false when `from` does not exist.
- */
+/** A rename, or a copy and unlink across file systems. False when `from` does not exist. */
 export function moveFile(from: string, to: string): boolean {
   mkdirSync(dirname(to), { recursive: true });
   try {
@@ -25,8 +21,8 @@ export function moveFile(from: string, to: string): boolean {
     if (code === "ENOENT") return false;
     if (code !== "EXDEV") throw err;
   }
-  // Copied beside `to` under a temporary name, then renamed over it: `to` is never missing
-  // or half written (a full disk, a kill), and `from` goes only once the copy is whole.
+  // Copied beside `to` and renamed over it: `to` is never missing or half written, and
+  // `from` goes only once the copy is whole.
   const stat = lstatSync(from);
   const temp = `${to}.cpilot-move-${process.pid}`;
   rmIfThere(temp);
@@ -45,7 +41,6 @@ export function moveFile(from: string, to: string): boolean {
   return true;
 }
 
-/** Remove a file if it is there. */
 export function rmIfThere(path: string): void {
   try {
     unlinkSync(path);
@@ -54,7 +49,6 @@ export function rmIfThere(path: string): void {
   }
 }
 
-/** Is every folder on the way from `top` to `path` (relative, `/`) a real folder, no link? */
 export function onRealFolders(top: string, path: string): boolean {
   const parts = path.split("/");
   for (let i = 1; i < parts.length; i++) {

@@ -15,14 +15,13 @@ import {
 import { stopLeftRuns } from "./left-runs.ts";
 import { putBack } from "./restore.ts";
 
-/** The lock recoverers take, beside the stage folder. */
 const RECOVER_LOCK = "recover.lock";
 /** Putting back a large set takes seconds; a dead holder's lock is broken at once. */
 const RECOVER_WAIT_MS = 60_000;
 
 export type Recovery =
   | { readonly status: "restored"; readonly lines: readonly string[] }
-  /** Found, and not this repository's (a copy, or one moved to another disk): kept, not put back. */
+  /** Not this repository's (a copy, or one moved): kept, not put back. */
   | { readonly status: "foreign"; readonly lines: readonly string[] }
   | { readonly status: "busy"; readonly pid: number }
   | { readonly status: "nothing" };
@@ -36,15 +35,10 @@ function alive(pid: number, started: number | null): boolean {
   return isSameProcess(pid, started);
 }
 
-/**
- * Put back what a `check --staged` set aside in `dir` and did not restore (it was killed,
- * or the machine stopped), unless that check is still running. Says what it did. `cwd`:
- * where this call runs, which finds the work tree when the repository has moved.
- */
+/** Put back what a killed `check --staged` set aside in `dir`, unless that check still runs. */
 export async function recoverStage(dir: string, cwd: string = process.cwd()): Promise<Recovery> {
-  // One recoverer at a time: parallel calls (an agent's hooks fire together) each putting
-  // back the same files took one another's restored files for callbacks' writes and moved
-  // them to kept/. The others wait here, then find the folder gone.
+  // One recoverer at a time: parallel ones took each other's restored files for callbacks'
+  // writes. The others wait here, then find the folder gone.
   let unlock: () => void;
   const folder = openVerifiedDir(dirname(dir), "");
   try {
@@ -76,8 +70,8 @@ async function recoverHeld(dir: string, cwd: string): Promise<Recovery> {
       ],
     };
   }
-  // The journal names paths, and a copy of the repository (or one moved) has the same: the
-  // work goes back only into the repository whose git folder holds it, wherever it is now.
+  // A copy of the repository has the same journal: work goes back only into the repository
+  // whose git folder holds it.
   const gitDir = gitDirOfStage(dir);
   if (!sameFolder(gitDir, journal)) return foreign(dir, journal, keptRoot);
   const top = workTree(gitDir, journal, cwd);
@@ -107,7 +101,6 @@ async function recoverHeld(dir: string, cwd: string): Promise<Recovery> {
   return { status: "restored", lines };
 }
 
-/** Is `gitDir` the git folder the journal was written in (by identity; by path when older)? */
 function sameFolder(gitDir: string, journal: Journal): boolean {
   const id = folderId(gitDir);
   if (id === null) return false;
@@ -118,10 +111,7 @@ function sameFolder(gitDir: string, journal: Journal): boolean {
   return id.dev === journal.gitDirId.dev && id.ino === journal.gitDirId.ino;
 }
 
-/**
- * The work tree of `gitDir` now: where the journal says when its git folder is still this
- * one, else (the repository moved) the one around `cwd` when its git folder is this one.
- */
+/** Where the journal says while its git folder is this one, else (moved) the one around `cwd`. */
 function workTree(gitDir: string, journal: Journal, cwd: string): string | null {
   const id = folderId(gitDir);
   const same = (dir: string | undefined): boolean => {
@@ -129,16 +119,12 @@ function workTree(gitDir: string, journal: Journal, cwd: string): string | null 
     return other !== null && id !== null && other.dev === id.dev && other.ino === id.ino;
   };
   if (same(findRepository(journal.top, {})?.gitDir)) return journal.top;
-  // found on disk from where this call runs (a GIT_DIR alone names no work tree)
+  // found from where this call runs: a GIT_DIR alone names no work tree
   const here = findRepository(cwd, {});
   return here?.top != null && same(here.gitDir) ? here.top : null;
 }
 
-/**
- * Set-aside work found in a git folder that is not the one it was set aside in (a copy of
- * the repository, or one moved to another disk): nothing is put back, and nothing is
- * written outside this git folder; the files are kept here and the person told where.
- */
+/** Set-aside work in another git folder than its own: nothing is put back or written outside it; the files are kept here. */
 function foreign(dir: string, journal: Journal, keptRoot: string): Recovery {
   const to = join(keptRoot, `from-elsewhere-${Date.now()}`);
   mkdirSync(keptRoot, { recursive: true });

@@ -3,22 +3,17 @@ import { type Journal, releaseStage } from "./journal.ts";
 import { moveFile, rmIfThere } from "./move.ts";
 import { worktreeChanges } from "./worktree-changes.ts";
 
-/** What putting the files back did. */
 export interface PutBack {
   readonly restored: number;
-  /** Files found where a set-aside one goes back, not the index's version: moved to `keptDir`. */
+  /** Found where a set-aside file goes back, not the index's version: moved to `keptDir`. */
   readonly kept: readonly string[];
   readonly keptDir: string;
 }
 
 /**
- * Put every set-aside file back where it was, byte for byte with its mode, and drop the
- * stage folder. Idempotent and safe to run after a crash at any point: an entry whose
- * file is no longer in the stage folder is already back (or never left). Before a file
- * goes back over its path, whatever is there, if it is not the index's version (a
- * callback's rewrite), is moved to `kept/<time>/` rather than lost. `noneChanged`: the
- * caller has just asked git about every set-aside tracked file (settleFixes, once the runs
- * had ended) and none differed from the index, so git is not asked again.
+ * Put every set-aside file back byte for byte with its mode, and drop the stage folder.
+ * Idempotent and safe after a crash at any point. What is in the way and not the index's
+ * version (a callback's rewrite) is moved to `kept/<time>/`, never lost.
  */
 export function putBack(
   dir: string,
@@ -36,9 +31,8 @@ export function putBack(
     moveFile(from, join(keptDir, path));
     kept.push(path);
   };
-  // Every folder on the way to a file going back must be a real folder: a link (or file)
-  // a callback put there would send the file, or the removal of a deleted one, out of the
-  // tree. Such a thing is kept aside like any other callback write.
+  // Every folder on the way back must be a real folder: a link a callback put there would
+  // send the file out of the tree. Such a thing is kept aside like any other write.
   const clearWay = (path: string): void => {
     const parts = path.split("/");
     for (let i = 1; i < parts.length; i++) {
@@ -89,10 +83,7 @@ export function putBack(
   return { restored, kept, keptDir };
 }
 
-/**
- * Which of `paths` differ from the index in the working tree. When git cannot say (a lock,
- * a timeout), all of them: what is there is then kept aside rather than written over.
- */
+/** When git cannot say (a lock, a timeout), all of them: what is there is kept aside rather than written over. */
 function changedSinceIndex(top: string, paths: readonly string[]): Set<string> {
   try {
     return new Set(worktreeChanges(top, paths, "compare set-aside files with the index"));

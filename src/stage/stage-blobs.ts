@@ -9,22 +9,18 @@ import { indexFileOf } from "./index-file.ts";
 import { withIndexLock } from "./index-lock.ts";
 import { waitingOwnIndex } from "./partial-commit.ts";
 
-/** A content to stage at a path: the bytes a callback left, as read when judged. */
 export interface BlobToStage {
   readonly path: string;
   readonly blob: FileBlob;
 }
 
-/** What staging did. */
 export interface Staged {
   readonly staged: readonly string[];
-  /** Staged by someone else while the check ran (any path): left as they staged it. */
+  /** Staged by someone else meanwhile: left as they staged it. */
   readonly restaged: readonly string[];
-  /** Staged in a partial commit's index, not in git's own waiting one (see partial-commit.ts). */
   readonly ownIndexLags: readonly string[];
 }
 
-/** Where blobs are written first, what the index must still hold, the bits to keep. */
 interface StageOptions {
   readonly scratch: string;
   readonly expected: ReadonlyMap<string, string>;
@@ -32,11 +28,9 @@ interface StageOptions {
 }
 
 /**
- * Stage exactly these bytes, never what is on disk by then (a person may be saving the
- * file as this runs): each is written to git's objects through its filters (as `git add`
- * would, `--path` naming the attributes), then, under the index lock, entered for its
- * path, provided the index still holds there what the callbacks ran on (`expected`,
- * "<mode> <id>"). The bits a person set (assume-unchanged, skip-worktree) stay set.
+ * Stage exactly these bytes, never what is on disk by then (a person may be saving): each
+ * goes to git's objects through its filters, then, under the index lock, into its entry if
+ * the index still holds what the callbacks ran on. A person's index bits stay set.
  */
 export function stageBlobs(
   top: string,
@@ -118,7 +112,6 @@ function cacheInfo(
   }
 }
 
-/** Set again the bits a person had on `paths` (an entry written anew has none). */
 function keepBits(
   top: string,
   paths: readonly string[],
@@ -132,10 +125,7 @@ function keepBits(
   if (skip.length > 0) gitOnPaths(top, ["update-index", "--skip-worktree"], skip, what, env);
 }
 
-/**
- * In `git commit <paths>` the same entries go to git's own index waiting beside the
- * commit's (see partial-commit.ts). Returns the paths it could not take.
- */
+/** In `git commit <paths>`, git's own waiting index gets the same entries. Returns the paths it could not take. */
 function inOwnIndex(
   top: string,
   infos: readonly { path: string; info: string }[],

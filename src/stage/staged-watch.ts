@@ -5,57 +5,36 @@ import { chmodSync, dirname, join, mkdirSync, writeFileSync } from "./byte-name-
 import { type FileBlob, readBlob } from "./file-blob.ts";
 
 /**
- * What became of a staged file while the callbacks ran, as far as the file system can tell.
- * A callback's fix is told from an edit made meanwhile (an agent, an editor) by when the
- * content changed: only while a fixer (`fixes: true`) given the file runs may it change.
+ * What became of a staged file while the callbacks ran. A fix is told from an edit made
+ * meanwhile by when the content changed: only while a fixer given the file runs may it change.
  */
 export type WatchVerdict =
-  /** What is there is the staged content. */
   | { readonly kind: "same" }
-  /** Its fixers changed it, every later run read that, and it is still there. */
   | { readonly kind: "fixed"; readonly blob: FileBlob }
-  /**
-   * Changed after every run over it ended: the runs read the staged content (`fix` null) or
-   * the fixers' result (`fix`); what is there now is an edit no check saw.
-   */
+  /** Changed after every run ended: what is there now is an edit no check saw. */
   | { readonly kind: "late"; readonly fix: FileBlob | null }
-  /**
-   * Changed while no fixer of it ran (between runs, or while a callback that does not fix
-   * it ran): what the runs read is not known. `editAt`: a copy of the edit a fixer then ran
-   * over, taken before it started; `overEdit`: what is there is that fixer's output.
-   */
+  /** Changed while no fixer ran: what the runs read is not known. `editAt`: a copy of the edit a fixer then ran over. */
   | {
       readonly kind: "doubt";
       readonly editAt: string | null;
       readonly overEdit: boolean;
-      /** The callback, not a fixer, during whose run it changed; null: between runs. */
       readonly during: string | null;
     };
 
 interface Watched {
-  /** The staged content as checked out. */
   readonly original: string;
-  /** What the next run must find: the original, or what its last fixers left. */
   seen: string;
-  /** Fixers over it running now. */
   fixers: number;
   doubt: boolean;
-  /** Its fixers' result, when they changed it (`seen` is that then). */
   fix: FileBlob | null;
-  /** A person's edit a fixer was about to run over: its copy, and its key. */
   edit: { readonly at: string; readonly key: string } | null;
   during: string | null;
 }
 
-/**
- * How far apart a file's ctime and a reading must be for the reading to stand for it: the
- * kernel stamps a write with a clock that ticks every few milliseconds, or, on a file
- * system with whole-second times (FAT, some network ones), every second or two.
- */
+/** The kernel's write stamps tick every few milliseconds, or every second or two on FAT. */
 const FINE_CLOCK_MS = 50;
 const COARSE_CLOCK_MS = 2000;
 
-/** Was a file with this ctime written before `at`, by a margin wider than the clock's tick? */
 function untouchedSince(ctimeMs: number, at: number): boolean {
   return ctimeMs < at - (ctimeMs % 1000 === 0 ? COARSE_CLOCK_MS : FINE_CLOCK_MS);
 }
@@ -73,11 +52,7 @@ function statSig(path: string): { sig: string; ctimeMs: number } | null {
   }
 }
 
-/**
- * Reads the staged files at every start and end of a run over them (from the top, `/`):
- * see {@link WatchVerdict}. Copies of people's edits a fixer is about to run over go to
- * `keptDir`, so nothing they wrote is lost.
- */
+/** Reads the staged files at every start and end of a run; copies of edits a fixer would run over go to `keptDir`. */
 export class StagedWatch {
   private readonly files = new Map<string, Watched>();
 
@@ -87,16 +62,11 @@ export class StagedWatch {
     private readonly keptDir: string,
   ) {}
 
-  /**
-   * The last reading of each file: its stat, its key, and when it was read. `index`: the
-   * key is the index's own, which git's survey vouched for (see {@link watch}).
-   */
   private readonly last = new Map<
     string,
     { sig: string; key: string; at: number; index: boolean }
   >();
 
-  /** The path from the filesystem root: most names need no byte-keeping join. */
   private full(path: string): string {
     return hasEscapedBytes(path) || hasEscapedBytes(this.top)
       ? join(this.top, path)
@@ -104,9 +74,8 @@ export class StagedWatch {
   }
 
   /**
-   * The file's key now. A file whose stat is as at its last reading and whose ctime is well
-   * before that reading is not read again: any write since would have set its ctime (which
-   * no program can set back) to after it. `bytes`: read it whatever the stat says.
+   * The file's key now. Not read again when its stat is unchanged and its ctime well before the
+   * last reading: any write would have set its ctime, which no program can set back.
    */
   private read(path: string, bytes = false): FileBlob {
     const full = this.full(path);
@@ -118,8 +87,7 @@ export class StagedWatch {
     const at = Date.now();
     let blob = readBlob(full, this.long);
     let index = false;
-    // the index's key stands for the staged content: the same bytes through a filter
-    // (end of lines) are that content still
+    // the same bytes through a filter (end of lines) are the staged content still
     if (last?.index && blob.key !== last.key && blob.mode !== null) {
       const args = ["hash-object", `--path=${path}`, "--", path];
       const r = hasEscapedBytes(path) ? null : runGit(this.top, args);
@@ -135,11 +103,8 @@ export class StagedWatch {
   }
 
   /**
-   * Start watching `paths`, whose content now must be the staged one. Returns the paths
-   * whose content is not the index's blob by id (`indexed`: "<mode> <id>"): a filter (end
-   * of lines, LFS) or an edit made since git listed them; the caller asks git which. A file
-   * git's survey (begun at `surveyedAt`) compared with the index and found the same, and
-   * untouched since, is not read: its key is the index's (`vouched`).
+   * Start watching `paths`, which must hold the staged content. Returns those whose content is
+   * not the index's blob by id; a file git's survey found equal and untouched since is not read.
    */
   watch(
     paths: Iterable<string>,
@@ -171,7 +136,6 @@ export class StagedWatch {
     return differ;
   }
 
-  /** `paths` did not hold the staged content when the runs began. */
   doubt(paths: readonly string[]): void {
     for (const path of paths) {
       const w = this.files.get(path);
@@ -179,7 +143,6 @@ export class StagedWatch {
     }
   }
 
-  /** A run over `paths` starts (`fixer`: its callback says `fixes: true`). */
   runStarted(paths: readonly string[], fixer: boolean): void {
     for (const path of paths) {
       const w = this.files.get(path);
@@ -200,7 +163,6 @@ export class StagedWatch {
     }
   }
 
-  /** A run of `callback` over `paths` ended. */
   runEnded(paths: readonly string[], fixer: boolean, callback: string): void {
     for (const path of paths) {
       const w = this.files.get(path);
@@ -221,7 +183,6 @@ export class StagedWatch {
     }
   }
 
-  /** Each watched file's verdict, read now (the runs have ended). */
   verdicts(): Map<string, WatchVerdict> {
     const out = new Map<string, WatchVerdict>();
     for (const [path, w] of this.files) {
@@ -233,7 +194,7 @@ export class StagedWatch {
         out.set(path, { kind: "doubt", editAt: edit?.at ?? null, overEdit, during: w.during });
       } else if (now.key === w.seen && w.fix === null) out.set(path, { kind: "same" });
       else if (now.key === w.seen) {
-        // the bytes to stage, read now: changed since the key was taken, it is late
+        // changed since the key was taken: it is late
         const blob = this.read(path, true);
         out.set(path, blob.key === w.seen ? { kind: "fixed", blob } : { kind: "late", fix: w.fix });
       } else out.set(path, { kind: "late", fix: w.fix });

@@ -4,15 +4,11 @@ import type { Outcome } from "../model/outcome.ts";
 import { writeOut } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
 
-/** What `cpilot check` prints on stdout besides its human lines on stderr. */
 export type CheckFormat = "text" | "json" | "sarif" | "github";
 
 const FORMATS: readonly CheckFormat[] = ["text", "json", "sarif", "github"];
 
-/**
- * The output format from `--format` and `--json` (the same as `--format json`). Inside
- * GitHub Actions (GITHUB_ACTIONS=true) text also carries annotations: see writeCheckExport.
- */
+/** Inside GitHub Actions, text also carries annotations. */
 export function checkFormat(flag: string | undefined, json: boolean): CheckFormat {
   if (flag === undefined) return json ? "json" : "text";
   if (!(FORMATS as readonly string[]).includes(flag))
@@ -24,11 +20,7 @@ export function checkFormat(flag: string | undefined, json: boolean): CheckForma
   return flag as CheckFormat;
 }
 
-/**
- * The machine-readable part of a finished check on stdout: a SARIF 2.1.0 log, or GitHub
- * workflow annotations (`--format github`, or text inside GitHub Actions) so failures
- * land on the pull request's lines. `--format json` is written by the caller (toJson).
- */
+/** A SARIF log or GitHub annotations on stdout; `--format json` is written by the caller. */
 export function writeCheckExport(
   outcome: Outcome,
   format: CheckFormat,

@@ -2,7 +2,6 @@ import type { Outcome } from "../model/outcome.ts";
 import { renderResyncLine } from "./run-line.ts";
 import { formatDuration, paint, say } from "./style.ts";
 
-/** The `--json` document of `cpilot check`. */
 export function toJson(outcome: Outcome) {
   return {
     ok: outcome.ok,
@@ -28,7 +27,6 @@ export function toJson(outcome: Outcome) {
   };
 }
 
-/** The closing lines of `cpilot check` for people (stderr). */
 export function printSummary(
   outcome: Outcome,
   fileCount: number,
@@ -44,8 +42,7 @@ export function printSummary(
     return;
   }
   const runs = `${outcome.runs.length} run${outcome.runs.length === 1 ? "" : "s"}`;
-  // Every run passed, yet the check did not (a blocking run stopped, fixes in CI, work that
-  // could not go back): the last line must not read as a pass.
+  // Every run passed, yet the check did not: the last line must not read as a pass.
   const notPassed = outcome.ok ? "" : ", but the check failed (see above)";
   const line =
     failed.length === 0
@@ -62,11 +59,7 @@ export function printSummary(
   say(line);
 }
 
-/**
- * How runs that did not fail ended, for the summary line: "3 runs passed", or with the
- * ones that never finished named, "2 runs passed, 1 stopped, 1 replaced". A run that had
- * nothing to do (silent) passed.
- */
+/** "3 runs passed", or "2 runs passed, 1 stopped, 1 replaced"; a silent run passed. */
 function endedWell(runs: Outcome["runs"]): string {
   const count = (statuses: readonly string[]) =>
     runs.filter((r) => statuses.includes(r.status)).length;

@@ -3,10 +3,7 @@ import { colorEnabled, paint } from "./style.ts";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
-/**
- * A live one-line status on a TTY ("⠹ running typecheck, lint · 3/5 done"); on anything else
- * it prints nothing. Lines printed through `log` appear above it.
- */
+/** A live one-line status on a TTY; prints nothing elsewhere. Lines printed through `log` appear above it. */
 export class Progress {
   private readonly running = new Map<string, string>();
   private done = 0;
@@ -19,7 +16,6 @@ export class Progress {
     this.live = process.env.CI === undefined && isTerminal(2);
   }
 
-  /** How many runs there will be, once known. */
   setTotal(total: number): void {
     this.total = total;
   }
@@ -39,7 +35,6 @@ export class Progress {
     this.draw();
   }
 
-  /** Print a finished line above the status line. */
   log(line: string): void {
     if (this.live) writeErr("\r\x1b[2K");
     writeErr(`${line}\n`);

@@ -1,20 +1,15 @@
 import { isDeletion, type Proposal } from "../config/proposals.ts";
 
 /**
- * Characters that would change what the terminal shows rather than show themselves (escape
- * sequences, carriage returns, bidirectional overrides and marks, zero-width and blank
- * fillers, variation selectors, tag characters, spaces that look like a space but are no
- * word break to a shell): a proposal could use them to hide part of its command from the
- * person approving it, or make one word look like two.
+ * Characters that change what the terminal shows rather than show themselves (escapes,
+ * bidirectional marks, zero-width fillers, look-alike spaces): a proposal could use them to
+ * hide part of its command from the person approving it.
  */
 const HIDING =
   // biome-ignore lint/suspicious/noControlCharactersInRegex lint/suspicious/noMisleadingCharacterClass: control and combining characters, one by one, are what it finds
   /[\u0000-\u0008\u000b-\u001f\u007f-\u00a0\u00ad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e0fff}]/gu;
 
-/**
- * A run of spaces or tabs this long is shown as its count: padding could push the rest of
- * a command past the edge of the screen, out of the person's sight.
- */
+/** Shown as its count: padding could push the rest of a command out of sight. */
 const PADDING = /[ \t]{17,}/g;
 
 function escaped(c: string): string {
@@ -26,7 +21,6 @@ function visible(line: string): string {
   return line.replace(HIDING, escaped).replace(PADDING, (run) => `[${run.length} spaces or tabs]`);
 }
 
-/** One field's value as indented JSON lines, each after `mark`. */
 function shown(mark: string, key: string, value: unknown): string[] {
   if (typeof value === "string" && value.includes("\n")) {
     return [
@@ -39,11 +33,7 @@ function shown(mark: string, key: string, value: unknown): string[] {
     .map((line) => `${mark} ${visible(line)}`);
 }
 
-/**
- * An agent's proposal as the person reads it before approving: the whole callback when it
- * is new, the fields that change (before `-`, after `+`) when it replaces one, or the
- * callback that goes when it deletes one. Every field is shown: the command above all.
- */
+/** Every field is shown, the command above all: a new callback whole, a replacement's changes, a deletion. */
 export function renderProposal(
   proposal: Proposal,
   approved: Record<string, unknown> | undefined,

@@ -2,10 +2,9 @@ import { agentView } from "../diagnostics/agent-view.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
 import type { ReachAgain, RunResult } from "../model/outcome.ts";
 
-/** Longest output line shown to an agent; longer lines are cut in the middle of nowhere. */
 export const MAX_LINE = 200;
 
-/** `src/a.ts`, `src/a.ts and src/b.ts`, `src/a.ts, src/b.ts, src/c.ts and 4 more`. */
+/** `src/a.ts, src/b.ts, src/c.ts and 4 more`. */
 export function filesLabel(files: readonly string[]): string {
   if (files.length === 0) return "the project";
   if (files.length === 1) return files[0] ?? "";
@@ -15,20 +14,14 @@ export function filesLabel(files: readonly string[]): string {
   return `${shown.join(", ")} and ${rest} more`;
 }
 
-/** Cut a line to `max` characters, saying how much was cut. */
 export function clipLine(line: string, max = MAX_LINE): string {
   const clean = line.replace(/\s+$/, "");
   return clean.length <= max ? clean : `${clean.slice(0, max)}… (${clean.length - max} more chars)`;
 }
 
-/** A line that says what went wrong: `error: …`, `Error: …`, `error[E0425]: …`, `fatal: …`. */
 const ERROR_LINE = /^\s*(?:error|fatal)(?:\[[^\]]*\])?:/i;
 
-/**
- * The last `count` lines of a run's tail, clipped, without trailing blank lines. When lines
- * are cut, the first error line among them comes first: rustup's `error: …` stood above a
- * 20-line backtrace, and the agent saw only the frames.
- */
+/** When lines are cut, the first error line comes first: a short `error:` above a long backtrace. */
 export function clipTail(tail: readonly string[], count: number): string[] {
   const lines = [...tail];
   while (lines.length > 0 && lines.at(-1)?.trim() === "") lines.pop();
@@ -41,22 +34,17 @@ export function clipTail(tail: readonly string[], count: number): string[] {
   return shown;
 }
 
-/** True when a run's result needs the agent's attention. */
 export function isFailure(run: Pick<RunResult, "status">): boolean {
   return run.status === "failed" || run.status === "timed_out";
 }
 
-/**
- * The body of a failed run for an agent: its diagnostics when its output was understood
- * (see agentView), else (or when none of them is an error) the last lines of output.
- */
+/** Its diagnostics when its output was understood, else the last lines of output. */
 export function failureBody(
   run: RunResult,
   options: {
     tailLines: number;
     seen?: Set<string>;
     ownFiles?: string;
-    /** `cpilot check`: what new is relative to, as words ("since HEAD"). */
     since?: string;
   },
 ): string[] {
@@ -71,7 +59,6 @@ export function failureBody(
   if (diagnostics.length === 0) view = null;
   else if (options.since === undefined) view = show(diagnostics);
   else {
-    // `cpilot check`: every diagnostic in full, the new ones first and said so.
     const fresh = diagnostics.filter((d) => d.baseline === "new").map(unmarked);
     const rest = diagnostics.filter((d) => d.baseline !== "new").map(unmarked);
     if (fresh.length === 0) view = show(rest);
@@ -101,7 +88,6 @@ export function failureBody(
   return [...lines, ...tail];
 }
 
-/** What a run that stopped before the edited files did, and what its run again found. */
 function stoppedEarly(run: RunResult, unreached: readonly string[]): string {
   const more = unreached.length > 3 ? ` and ${unreached.length - 3} more` : "";
   if (run.diagnosticsHidden)
@@ -115,25 +101,21 @@ function stoppedEarly(run: RunResult, unreached: readonly string[]): string {
   return `${stopped}${notDone}: your edits there were not checked; fix or silence these errors so the check reaches them:`;
 }
 
-/** `crate up`, `crates up, core`. */
 function cratesLabel(crates: readonly string[]): string {
   return `crate${crates.length === 1 ? "" : "s"} ${crates.join(", ")}`;
 }
 
-/** The first line of a run made again for the edited crates alone: why, and how. */
 function ranAgain(why: ReachAgain): string {
   const where = why.stoppedIn.length === 0 ? "" : ` in ${cratesLabel(why.stoppedIn)}`;
   return `cpilot ran it again for ${cratesLabel(why.crates)} alone (${why.flags}: without the lints of the crates they depend on), because its run ${why.runId} stopped at errors that were there before${where}, before it reached your edits; this run reached them:`;
 }
 
 /**
- * A failed (or timed out) run for an agent: name, files, exit status in words, what its
- * output says (diagnostics, or the last lines), and how to read the full log.
+ * A failed run for an agent: name, files, exit in words, what its output says, and the log.
  *
  * @example
  * // ✗ 'lint' failed on src/a.ts: exit 1 (failed)
  * //   src/a.ts:3:7 error prefer-const: 'x' is never reassigned
- * //   and 12 that were already there before your edit
  * //   run mhx8k2p1-a3f9c1, full log: cpilot logs mhx8k2p1-a3f9c1
  */
 export function renderFailure(
@@ -148,11 +130,7 @@ export function renderFailure(
   return lines.join("\n");
 }
 
-/**
- * A passed run for an agent, or null when there is nothing worth saying: a foreground run
- * without a successMessage (or "silent") says nothing; a background run says it passed,
- * since the agent was told it started, unless its successMessage is "silent".
- */
+/** Null when nothing is worth saying; a background run says it passed, as the agent was told it started. */
 export function renderSuccess(
   run: RunResult,
   options: { background?: boolean } = {},
@@ -166,12 +144,10 @@ export function renderSuccess(
   return `✓ '${run.callback}'${where} passed on ${filesLabel(run.files)}${suffix}`;
 }
 
-/** What a just-started background run tells the agent. */
 export function renderStarted(callback: string, files: readonly string[], runId: string): string {
   return `… '${callback}' started in background on ${filesLabel(files)}, run ${runId}: its result comes with a later message`;
 }
 
-/** A diagnostic without its new-or-old marks, shown as a plain one. */
 function unmarked(d: Diagnostic): Diagnostic {
   const { baseline: _b, since: _s, ...rest } = d;
   return rest;

@@ -17,12 +17,7 @@ function fileLabel(files: readonly string[]): string {
   return `${files.length} files`;
 }
 
-/**
- * A finished run as terminal lines: the mark, name, files, time and, on failure, what its
- * output says: its diagnostics as an agent reads them (whole ones, the first few and a
- * count, none repeated from an earlier run of this check: pass one `seen` set to every
- * call), or its last `tailLines` lines of output (`agent.tailLines`) when nothing parsed.
- */
+/** A finished run as terminal lines; on failure its diagnostics as an agent reads them (pass one `seen` to every call). */
 export function renderRunLines(
   run: RunResult,
   color: boolean,
@@ -55,7 +50,6 @@ export function renderRunLines(
   return lines;
 }
 
-/** A resync as terminal lines: which file a callback rewrote, and how much. */
 export function renderResyncLine(resync: Resync, color: boolean): string {
   let added = 0;
   let removed = 0;

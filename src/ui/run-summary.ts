@@ -2,12 +2,10 @@ import type { RunLogEntry } from "../agent-session/run-log.ts";
 import { filesLabel } from "./render-run.ts";
 
 /**
- * The end-of-session summary `cpilot run` prints for the person: counts by status, then
- * one line per run that failed, with how to see its log. "" when nothing ran.
+ * What `cpilot run` prints at the end: counts by status, then each failed run. "" when nothing ran.
  *
  * @example
  * // cpilot: 5 callback runs this session: 4 passed, 1 failed
- * //   ✗ lint on src/a.ts: exit 1 (failed) (cpilot logs mhx8k2p1-a3f9c1)
  */
 export function renderRunSummary(entries: readonly RunLogEntry[]): string {
   if (entries.length === 0) return "";

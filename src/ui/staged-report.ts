@@ -9,7 +9,6 @@ const list = (paths: readonly string[]): string =>
     ? paths.join(", ")
     : `${paths.slice(0, 5).join(", ")} and ${paths.length - 5} more`;
 
-/** What `check --staged` tells people about setting work aside and staging fixes (stderr). */
 export const stagedMessages = {
   manyUntracked(count: number): void {
     say(
@@ -44,7 +43,6 @@ export const stagedMessages = {
     }
   },
 
-  /** Staged files whose staged version could not be checked out: something is in their place. */
   leftInPlace(paths: readonly string[]): void {
     if (paths.length === 0) return;
     say(
@@ -66,7 +64,6 @@ export const stagedMessages = {
     say("hint: it is all still there; `cpilot check --restore` (or any cpilot call) tries again");
   },
 
-  /** Staged by someone else while the check ran: the commit is stopped. */
   stagedMeanwhile(paths: readonly string[]): void {
     if (paths.length === 0) return;
     say(
@@ -78,7 +75,6 @@ export const stagedMessages = {
     say("hint: nothing was changed of it; commit again to check what is staged now");
   },
 
-  /** The fixes took back every staged change: the commit would record nothing. */
   emptied(paths: readonly string[]): void {
     say(
       paint(

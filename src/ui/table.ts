@@ -1,4 +1,3 @@
-/** A plain text table, columns padded to their widest cell; cells are kept on one line. */
 export function renderTable(
   header: readonly string[],
   rows: readonly (readonly string[])[],

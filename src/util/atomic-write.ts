@@ -17,12 +17,9 @@ import { randomHex } from "../platform/digest.ts";
 import { physicalPath } from "./contained-path.ts";
 
 /**
- * Write a file so that readers see the old content or the new one, never half of it:
- * a temp file beside the target, fsync (unless `durable: false`), rename. Keeps the
- * target's mode when it exists. A symlink at `path` is replaced, unless `throughSymlink`:
- * then the file it leads to is written and the link stays (a user's settings file kept
- * in a dotfiles repository). State files keep the default, so a planted link cannot
- * point their writes at another file.
+ * Readers see the old content or the new one: a temp file, fsync (unless `durable: false`),
+ * rename. A symlink at `path` is replaced, unless `throughSymlink` (a user's dotfiles): state
+ * files never write through a planted link.
  */
 export function writeFileAtomic(
   path: string,
@@ -44,7 +41,7 @@ export function writeFileAtomic(
   const fd = openSync(tmp, "wx", mode);
   try {
     writeAll(fd, tmp, data);
-    // Bookkeeping (run records, locks) skips the fsync: a crash may lose it, never tear it.
+    // Bookkeeping skips the fsync: a crash may lose it, never tear it.
     if (options.durable !== false) fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
@@ -60,11 +57,7 @@ export function writeFileAtomic(
   }
 }
 
-/**
- * writeSync may write less than asked (a full disk, a file size limit): loop, and a write
- * that makes no progress throws instead of leaving a short file to be renamed. Pieces are
- * written one after the other (no joined copy of them is made).
- */
+/** writeSync may write less than asked: a write that makes no progress throws rather than leave a short file. */
 function writeAll(
   fd: number,
   path: string,
@@ -83,19 +76,14 @@ function writeAll(
   }
 }
 
-/** A temp name beside `path`, for a file that is renamed into place when complete. */
 function tempBeside(path: string): string {
   return join(dirname(path), `.${basename(path)}.${randomHex(6)}.tmp`);
 }
 
 /**
- * {@link writeFileAtomic} (no fsync) that reuses the file at `donor` instead of creating
- * one: it moves beside `path` (gone from where it was), is rewritten there and renamed
- * into place, so readers of either name never see half a file. Creating a file is the
- * dearest step of writing a small one, and on some disks it costs a millisecond (a run's
- * "running" record becomes its finished record this way). False when the donor cannot be
- * reused (missing, not a regular file, a symlink, linked from elsewhere, on another file
- * system): then nothing was written, the donor is gone, and the caller writes anew.
+ * {@link writeFileAtomic} (no fsync) reusing the file at `donor`, since creating a file is
+ * the dearest step of writing a small one. False when it cannot be reused: nothing was
+ * written, the donor is gone, the caller writes anew.
  */
 export function writeFileReusing(path: string, data: string, donor: string): boolean {
   const tmp = tempBeside(path);
@@ -127,11 +115,7 @@ export function writeFileReusing(path: string, data: string, donor: string): boo
   }
 }
 
-/**
- * Make `path` another name of the finished file `existing`, in one step (a link beside
- * it, renamed into place): a copy without creating a file. False when the file system
- * cannot link, or `existing` is gone; the caller writes the file instead.
- */
+/** `path` as another name of `existing`, linked beside and renamed into place; false when the file system cannot link. */
 export function linkFileAtomic(existing: string, path: string): boolean {
   const tmp = tempBeside(path);
   try {

@@ -4,36 +4,24 @@ import { isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 export type Containment =
   | {
       ok: true;
-      /** Normalized absolute path, as written (symlinks not followed). */
+      /** Normalized, as written (symlinks not followed). */
       absolute: string;
-      /** Where the write really lands, relative to the real root, posix separators. */
+      /** Where the write really lands, relative to the real root. */
       relative: string;
-      /** The path as written, normalized, relative to the root, posix separators. */
       lexical: string;
-      /**
-       * Where the path exactly as written lands (`link/../x` after following `link`, as
-       * open(2) does), relative to the real root: what an agent that writes the path it was
-       * given really writes. Equals `relative` when the path has no `..` after a symlink.
-       */
+      /** Where the path exactly as written lands (`link/../x` after following `link`, as open(2) does). */
       asWritten: string;
     }
   | { ok: false; kind: "nul" | "outside" | "symlink" | "loop"; reason: string };
 
-/** Symlinks followed while resolving one path before giving up, as the kernel does (ELOOP). */
 const MAX_SYMLINKS = 40;
 
-/** True when `child` is `parent` or below it (both absolute, normalized). */
 export function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
-/**
- * Where the kernel would land when opening `path` (absolute): every symlink on the way is
- * followed, including a dangling last one, and `..` applies after the symlink before it,
- * as in `open(2)`. Components that do not exist yet are appended as written.
- * Returns null on a symlink loop.
- */
+/** Where the kernel lands opening `path`: every symlink followed, a dangling last one too, `..` after the link before it. Null on a loop. */
 export function physicalPath(path: string): string | null {
   const { root } = parse(path);
   const pending = path.slice(root.length).split(sep).filter(Boolean).reverse();
@@ -77,7 +65,7 @@ export function physicalPath(path: string): string | null {
   return current;
 }
 
-/** The root as the kernel sees it; the root itself may be (below) a symlink, e.g. macOS /tmp. */
+/** The root itself may be (below) a symlink, e.g. macOS /tmp. */
 function realRoot(root: string): string {
   try {
     return realpathSync(root);
@@ -87,12 +75,9 @@ function realRoot(root: string): string {
 }
 
 /**
- * Resolve `path` (relative to `root`, or absolute) and check that it stays inside `root`,
- * also after following symlinks the way the kernel will when the file is opened
- * (dangling symlinks and `link/..` included). Used by every surface that writes for an agent.
- *
- * Write to the returned `absolute` path, not to the path as given: `absolute` is normalized,
- * so `dir-link/../x` cannot land somewhere else.
+ * Resolve `path` and check that it stays inside `root`, also after following symlinks as the
+ * kernel will on open. Used by every surface that writes for an agent: write to the returned
+ * `absolute`, normalized, so `dir-link/../x` cannot land elsewhere.
  */
 export function containPath(root: string, path: string): Containment {
   if (path.includes("\0"))
@@ -107,8 +92,8 @@ export function containPath(root: string, path: string): Containment {
       reason: `it resolves to ${absolute}, outside the project root ${root}`,
     };
   }
-  // Both the path as written (the kernel applies `..` after symlinks) and its normalized
-  // form must land inside the root.
+  // Both the path as written (the kernel applies `..` after symlinks) and its normalized form
+  // must land inside the root.
   for (const candidate of new Set([
     absolute,
     isAbsolute(path) ? path : `${lexicalRoot}${sep}${path}`,

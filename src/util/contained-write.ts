@@ -1,8 +1,6 @@
-// Writing, deleting and reading a file for an agent so that the file touched is the one that
-// was checked: its folder is opened as a VerifiedDir (no symlink followed on the way down
-// from the root) and the file is reached by name in that folder. A write is a temp file
-// created there (O_EXCL: a planted name is not followed) renamed over the name, so a
-// symlink or a hard link put at the name is replaced, never written through.
+// Writing for an agent to the file that was checked: its folder is held as a VerifiedDir and
+// the file reached by name in it. A write is a temp file (O_EXCL) renamed over the name, so a
+// symlink or hard link put there is replaced, never written through.
 import {
   closeSync,
   constants,
@@ -24,15 +22,12 @@ import { below, MovedError, openVerifiedDir, type VerifiedDir } from "./verified
 
 export { MovedError, openVerifiedDir, type VerifiedDir } from "./verified-dir.ts";
 
-/** A file's folder, held and checked, and its name there. */
 export interface Target {
   readonly dir: VerifiedDir;
   readonly name: string;
-  /** Its real path when checked. */
   readonly path: string;
 }
 
-/** The real path of an existing folder (the root), else the path as the kernel would take it. */
 export function realFolder(path: string): string {
   try {
     return realpathSync(path);
@@ -41,29 +36,20 @@ export function realFolder(path: string): string {
   }
 }
 
-/** The nearest folder at or above `path` (absolute) that exists, as a real path. */
 export function existingFolder(path: string): string {
   let at = path;
   while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
   return realFolder(at);
 }
 
-/**
- * Open the folder of `path` (absolute; symlinks followed as the kernel will, a final one
- * too: a link inside the root is written through to its target) below `root`, creating
- * missing folders with `create`. Throws a {@link MovedError} when it is not inside `root`.
- */
+/** Open the folder of `path` below `root` (a final link inside the root is written through). Throws a {@link MovedError} outside `root`. */
 export function openTarget(root: string, path: string, options: { create?: boolean } = {}): Target {
   const real = physicalPath(resolve(path));
   if (real === null) throw new MovedError(`${path} goes through a symlink loop`);
   return openTargetAt(root, real, options);
 }
 
-/**
- * Open the folder of `real` (a path already resolved, e.g. when it was checked) below
- * `root`, its name taken as it is: a symlink put there since is replaced by a write, not
- * followed. Throws a {@link MovedError} when it is not inside `root`.
- */
+/** For a path already resolved: a symlink put there since is replaced by a write, not followed. */
 export function openTargetAt(
   root: string,
   real: string,
@@ -87,10 +73,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   }
 }
 
-/**
- * Replace `name` in `dir` with `data` atomically (readers see the old or the new content).
- * Keeps an existing file's mode.
- */
+/** Readers see the old or the new content; an existing file's mode is kept. */
 export function writeFileIn(
   dir: VerifiedDir,
   name: string,
@@ -129,7 +112,7 @@ export function writeFileIn(
   }
 }
 
-/** Remove the file (or symlink) `name` in `dir`; a folder is refused. */
+/** A folder is refused. */
 export function removeFileIn(dir: VerifiedDir, name: string): void {
   if (lstatSync(dir.at(name)).isDirectory()) {
     throw Object.assign(new Error(`${name} is a directory`), { code: "EISDIR" });
@@ -146,10 +129,7 @@ export type ReadIn =
   | { kind: "too-big"; size: number }
   | { kind: "error"; message: string };
 
-/**
- * Read the regular file `name` in `dir`, not following a symlink there (a link swapped in
- * after the check is not read), never more than `maxBytes` in memory.
- */
+/** Not following a symlink there (one swapped in after the check is not read). */
 export function readFileIn(dir: VerifiedDir, name: string, maxBytes: number): ReadIn {
   let fd: number;
   try {
@@ -181,7 +161,6 @@ export function readFileIn(dir: VerifiedDir, name: string, maxBytes: number): Re
   }
 }
 
-/** Write `data` to `path`, which must stay inside `root` while it is written (see openTarget). */
 export function writeContained(
   root: string,
   path: string,
@@ -196,7 +175,6 @@ export function writeContained(
   }
 }
 
-/** Is `path` (absolute) inside `root` once symlinks are followed? */
 export function landsInside(root: string, path: string): boolean {
   const real = physicalPath(resolve(path));
   return real !== null && isInside(realFolder(root), real);

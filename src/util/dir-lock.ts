@@ -1,10 +1,6 @@
-// An exclusive lock across processes on a folder, for a read-modify-write of files in it
-// (context files updated by several agents, hooks and CLIs at once). The lock is made in
-// one step (which fails while it exists) and names its holder's pid and start time, so a
-// holder that died is told from a live one, and a reused pid is not taken for it. Breaking
-// a dead holder's lock goes through a second, short-lived lock, so two waiters cannot both
-// break it and the second remove the lock the first one took since. Synchronous: the holder's critical section is
-// synchronous too, and the callers' APIs are.
+// An exclusive lock across processes on a folder, for a read-modify-write in it. It names its
+// holder's pid and start time, so a dead holder is told from a live one; breaking it goes
+// through a second short lock, so two waiters never both break it.
 import {
   closeSync,
   lstatSync,
@@ -23,7 +19,6 @@ interface Holder {
   started: number | null;
 }
 
-/** A lock file unreadable for this long is not being written: left over, or garbage. */
 const TORN_MS = 2000;
 /** A breaker holds its lock for microseconds; one older than this died holding it. */
 const BREAK_STALE_MS = 5000;
@@ -38,7 +33,6 @@ function code(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException).code;
 }
 
-/** Remove a file that another process may have removed first; either way it is gone. */
 export function tryUnlink(path: string): void {
   try {
     unlinkSync(path);
@@ -47,7 +41,6 @@ export function tryUnlink(path: string): void {
   }
 }
 
-/** The holder a lock names, with the lock's identity (to remove only that one). */
 function readLock(path: string): { holder: Holder | null; ino: number; mtimeMs: number } | null {
   let text: string;
   let st: { ino: number; mtimeMs: number; isSymbolicLink(): boolean };
@@ -72,7 +65,6 @@ function readLock(path: string): { holder: Holder | null; ino: number; mtimeMs: 
   return { holder, ino: st.ino, mtimeMs: st.mtimeMs };
 }
 
-/** The holder's process lives and is the same process (not its pid reused). */
 function alive(holder: Holder): boolean {
   if (holder.pid === process.pid) return holder.started === ownStartTime();
   try {
@@ -85,10 +77,8 @@ function alive(holder: Holder): boolean {
 }
 
 /**
- * Make `lock` in one step with `content`; false while it exists. The lock is a symlink whose
- * target is the holder (as Emacs's lock files): made whole in one step, and needing no data
- * block (a full disk or a file size limit does not stop it). A file system without symlinks
- * gets an exclusive file, its content written right after.
+ * Make `lock` in one step; false while it exists. A symlink whose target is the holder (as
+ * Emacs's): whole at once, needing no data block on a full disk. Else an exclusive file.
  */
 function create(dir: VerifiedDir, lock: string, content: string): boolean {
   try {
@@ -113,10 +103,7 @@ function create(dir: VerifiedDir, lock: string, content: string): boolean {
   return true;
 }
 
-/**
- * Remove `lock` if it is still the one (`ino`) whose holder died; one breaker at a time.
- * False when another breaker is at it (the caller waits a moment).
- */
+/** Remove `lock` if it is still the dead holder's (`ino`); false while another breaker is at it. */
 function breakDead(dir: VerifiedDir, lock: string, ino: number): boolean {
   const breaker = `${lock}.break`;
   let fd: number;
@@ -149,11 +136,7 @@ export class LockTimeout extends Error {
   override readonly name = "LockTimeout";
 }
 
-/**
- * Take the lock `name` in `dir`, waiting up to `timeoutMs` for a live holder; a dead
- * holder's lock is broken. Returns the release function (idempotent). Throws a
- * {@link LockTimeout} naming the holder when it is still held after the wait.
- */
+/** Wait up to `timeoutMs` for a live holder; a dead one's lock is broken. Throws {@link LockTimeout} naming the holder. */
 export function lockDirSync(dir: VerifiedDir, name: string, timeoutMs: number): () => void {
   const content = JSON.stringify({ pid: process.pid, started: ownStartTime() });
   const deadline = Date.now() + timeoutMs;

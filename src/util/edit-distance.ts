@@ -1,4 +1,3 @@
-/** Edit distance between two strings (insert, delete, substitute each cost 1). */
 export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -17,8 +16,8 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The names nearest to a misspelled one, for "did you mean" hints: within a few edits (a
- * third of the name's length, at least 2), or containing it; nearest first.
+ * The names nearest to a misspelled one: within a third of its length (at least 2), or
+ * containing it; nearest first.
  *
  * @example
  * closestNames("chek", ["check", "list"]) // ["check"]
@@ -32,7 +31,6 @@ export function closestNames(name: string, candidates: readonly string[], max = 
     .map(({ c }) => c);
 }
 
-/** ` (did you mean "a" or "b"?)`-style words for a hint, or "" when nothing is near. */
 export function didYouMean(name: string, candidates: readonly string[], quote = '"'): string {
   const near = closestNames(name, candidates);
   return near.length === 0

@@ -1,11 +1,8 @@
-/**
- * The one error class callers catch: a problem the user can fix, with a hint.
- * Messages follow `Cannot <action> "<value>": <state>`; the hint says the fix.
- */
+/** The one error class callers catch: `Cannot <action> "<value>": <state>`, and a hint with the fix. */
 export class CpilotError extends Error {
   override readonly name = "CpilotError";
   readonly hint: string | undefined;
-  /** Process exit code when this reaches main.ts: 2 for usage and config errors. */
+  /** 2 for usage and config errors. */
   readonly exitCode: number;
 
   constructor(
@@ -18,7 +15,7 @@ export class CpilotError extends Error {
   }
 }
 
-/** `--help` on a subcommand: not an error, main.ts prints the usage on stdout and exits 0. */
+/** `--help` on a subcommand: usage on stdout, exit 0. */
 export class HelpRequest extends Error {
   override readonly name = "HelpRequest";
   constructor(readonly usage: string) {

@@ -3,19 +3,14 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readTextOrEmpty } from "./read-text.ts";
 
 /**
- * The git directory of the work tree holding `from` (a linked worktree's own one), found
- * on disk without starting git: every cpilot call looks here for changes an interrupted
- * `check --staged` set aside, so it must cost a few stat calls, not a process.
- * Honours GIT_DIR as git does. Null outside git.
+ * The git directory of the work tree holding `from`, found on disk without git: every call
+ * looks here for work a `check --staged` set aside, so it must cost a few stats. Honours GIT_DIR.
  */
 export function findGitDir(from: string, env: NodeJS.ProcessEnv = process.env): string | null {
   return findRepository(from, env)?.gitDir ?? null;
 }
 
-/**
- * {@link findGitDir} with the work tree's top: the folder holding `.git` (GIT_WORK_TREE
- * when set; null with a GIT_DIR alone, whose top git takes from elsewhere).
- */
+/** With the work tree's top (GIT_WORK_TREE when set; null with a GIT_DIR alone). */
 export function findRepository(
   from: string,
   env: NodeJS.ProcessEnv = process.env,

@@ -4,13 +4,9 @@ import { sha1Hex } from "../platform/digest.ts";
 import { findRepository } from "./git-dir.ts";
 
 /**
- * cpilot's records that decide what an agent is held to (a session's turn record, its
- * protected changes, its results and stop counters) live in `<git dir>/cpilot/<parts...>`,
- * not `.cpilot/`: the gate refuses the agent's edit tools and patches anywhere in the git
- * folder, and a sandbox that keeps `.git/` read-only (Codex's) keeps its shell out, while
- * `.cpilot/` is writable in both. Null outside git (the caller keeps `.cpilot/`). The git
- * folder is found on disk from the root; a project below the work tree's top gets its own
- * folder there (named by a hash of its path), so two projects of one repository never share records.
+ * Records that decide what an agent is held to live in `<git dir>/cpilot/`, not `.cpilot/`:
+ * the gate refuses agent edits in the git folder and sandboxes keep `.git/` read-only. Null
+ * outside git. A project below the top gets a folder of its own (a hash of its path).
  */
 export function gitStatePath(root: string, ...parts: string[]): string | null {
   const repo = findRepository(root, {});
@@ -19,11 +15,7 @@ export function gitStatePath(root: string, ...parts: string[]): string | null {
   return join(base, ...projectPart(root, repo.top), ...parts);
 }
 
-/**
- * {@link gitStatePath} made where missing, each folder below the git folder a real one of
- * its own (a symlink swapped in would send the records elsewhere): throws when it is not.
- * Null outside git.
- */
+/** Made where missing, each folder a real one (a symlink swapped in would send records elsewhere). */
 export function madeGitStateDir(root: string, ...parts: string[]): string | null {
   const repo = findRepository(root, {});
   if (repo === null) return null;
@@ -41,7 +33,6 @@ export function madeGitStateDir(root: string, ...parts: string[]): string | null
   return path;
 }
 
-/** True when every folder from `<git dir>/cpilot` down to `path` is a real one (or missing). */
 export function ownGitStatePath(root: string, ...parts: string[]): boolean {
   const repo = findRepository(root, {});
   if (repo === null) return false;
@@ -55,7 +46,6 @@ export function ownGitStatePath(root: string, ...parts: string[]): boolean {
   return true;
 }
 
-/** The extra folder of a project that is not the work tree's top (or has none git knows). */
 function projectPart(root: string, top: string | null): string[] {
   const here = resolve(root);
   if (top !== null && top === here) return [];

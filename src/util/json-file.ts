@@ -5,7 +5,7 @@ import { CpilotError } from "./errors.ts";
 
 export type JsonObject = Record<string, unknown>;
 
-/** An agent's JSON config file as an object ({} when missing or empty). Invalid JSON is an error, never overwritten. */
+/** {} when missing or empty; invalid JSON is an error, never overwritten. */
 export function readJsonObject(path: string): JsonObject {
   let text: string;
   try {
@@ -32,10 +32,7 @@ export function readJsonObject(path: string): JsonObject {
   return value;
 }
 
-/**
- * The JSON object in `path`, {} when it is missing, unreadable or not an object: for a file
- * only read to learn from (an agent's trust list, settings to copy), never to write back.
- */
+/** {} when missing, unreadable or not an object: for a file read to learn from, never written back. */
 export function readJsonObjectOrEmpty(path: string): JsonObject {
   try {
     const value = JSON.parse(readFileSync(path, "utf8")) as unknown;
@@ -45,17 +42,13 @@ export function readJsonObjectOrEmpty(path: string): JsonObject {
   }
 }
 
-/** Write a JSON object atomically, 2-space indented, creating the folder; a symlinked file stays linked. */
+/** A symlinked file stays linked. */
 export function writeJsonObject(path: string, value: JsonObject): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, { throughSymlink: true });
 }
 
-/**
- * After an uninstall: a project's settings file left holding nothing is removed, and its
- * folder when that is empty too (the `.claude/` install made), so `git status` is as before
- * the install. A symlinked file (a dotfiles folder) keeps its link and gets `{}`.
- */
+/** After an uninstall, a settings file holding nothing is removed (and its emptied folder), so `git status` is as before. */
 export function writeJsonObjectOrRemove(path: string, value: JsonObject): void {
   if (Object.keys(value).length > 0 || isLink(path)) {
     writeJsonObject(path, value);

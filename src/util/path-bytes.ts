@@ -1,15 +1,11 @@
 import { Buffer } from "node:buffer";
 
-// A file name is bytes; a JavaScript string is UTF-16. Names that are valid UTF-8 (nearly
-// all) map one to one; for the others cpilot keeps each byte that is not part of valid
-// UTF-8 as the lone surrogate U+DC00 + byte ("surrogateescape", as Python does, PEP 383),
-// so the name survives the trip from git or a hook payload to a callback's argv and its
-// NUL list unchanged. In JSON (a script's stdin, `--json`) such a byte shows as the escape
-// `\udcXX`: 0xE9 in `caf\xe9.txt` comes as `"caf\udce9.txt"`.
+// A file name is bytes. Bytes that are not valid UTF-8 are kept as lone surrogates U+DC00 +
+// byte (Python's "surrogateescape", PEP 383), so a name survives from git or a hook payload
+// to a callback's argv unchanged. In JSON such a byte shows as `\udcXX`.
 
 const strict = new TextDecoder("utf-8", { fatal: true });
 
-/** Bytes (a name, or git's `-z` output) as a string that keeps every byte (see above). */
 export function decodeBytes(bytes: Uint8Array): string {
   try {
     return strict.decode(bytes);
@@ -44,7 +40,6 @@ function decodeEscaping(b: Uint8Array): string {
   return out;
 }
 
-/** Is b[i..i+n) one well-formed UTF-8 sequence (no overlong form, no surrogate, ≤ U+10FFFF)? */
 function validSequence(b: Uint8Array, i: number, n: number): boolean {
   if (n === 1) return true;
   const c = b[i] as number;
@@ -65,12 +60,10 @@ function validSequence(b: Uint8Array, i: number, n: number): boolean {
 
 const ESCAPED_BYTE = /[\udc80-\udcff]/;
 
-/** Does the string hold a byte kept by decodeBytes (a name that is not valid UTF-8)? */
 export function hasEscapedBytes(s: string): boolean {
   return ESCAPED_BYTE.test(s);
 }
 
-/** The bytes a string decoded by decodeBytes came from (UTF-8 for everything else). */
 export function encodeBytes(s: string): Buffer {
   if (!hasEscapedBytes(s)) return Buffer.from(s, "utf8");
   const parts: Buffer[] = [];
@@ -91,7 +84,6 @@ function isHigh(u: number): boolean {
   return u >= 0xd800 && u <= 0xdbff;
 }
 
-/** A path for node:fs: the string, or its bytes when it holds escaped ones. */
 export function fsPath(s: string): string | Buffer {
   return hasEscapedBytes(s) ? encodeBytes(s) : s;
 }
@@ -99,11 +91,7 @@ export function fsPath(s: string): string | Buffer {
 /** Stands in for a kept byte while a path goes through node:path (see viaPathModule). */
 const MARK = "\uf8ff";
 
-/**
- * Run a node:path computation on a path that may hold kept bytes: Bun's node:path works
- * on UTF-8 and would make each of them U+FFFD. They travel as MARK + two hex digits (a
- * MARK of the name itself as two MARKs), which no path operation touches, and come back.
- */
+/** Bun's node:path works on UTF-8 and would make kept bytes U+FFFD: they travel as MARK + two hex digits. */
 export function viaPathModule(s: string, compute: (safe: string) => string | null): string | null {
   if (!hasEscapedBytes(s)) return compute(s);
   let safe = "";

@@ -1,7 +1,5 @@
-// Reading files whose paths come from outside (an agent's payload, a project's tree): only
-// regular files (a FIFO would block the call for good, /dev/zero would fill memory), opened
-// non-blocking, and never more than a cap in memory. Symlinks are followed: the project's
-// own files may be links.
+// Files whose paths come from outside are read only when regular (a FIFO would block, /dev/zero
+// fill memory), non-blocking, and never past a cap. Symlinks are followed.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { sha1Hasher } from "../platform/digest.ts";
 
@@ -22,12 +20,10 @@ function openRegular(
   return null;
 }
 
-/** A regular file's bytes, or null when it is missing, not a regular file or over `maxBytes`. */
 export function readRegularFile(path: string, maxBytes: number): Buffer | null {
   return readRegularWithInode(path, maxBytes)?.data ?? null;
 }
 
-/** {@link readRegularFile}, with the inode number of the file that was read. */
 export function readRegularWithInode(
   path: string,
   maxBytes: number,
@@ -49,11 +45,7 @@ export function readRegularWithInode(
   }
 }
 
-/**
- * A regular file's bytes in memory of their own (offset 0 in a fresh ArrayBuffer, so typed
- * arrays of any width can view them), or null when it is missing, not a regular file (with
- * `followSymlinks: false`, a symlink neither), over `maxBytes`, or unreadable.
- */
+/** In memory of their own (offset 0), so typed arrays of any width can view them; null when not a regular file. */
 export function readRegularBytes(
   path: string,
   maxBytes: number,
@@ -78,10 +70,6 @@ export function readRegularBytes(
   }
 }
 
-/**
- * The last `maxBytes` of a regular file as text (all of it when shorter), or null when it
- * is missing or not a regular file (with `followSymlinks: false`, a symlink neither).
- */
 export function readRegularTail(
   path: string,
   maxBytes: number,
@@ -106,7 +94,7 @@ export function readRegularTail(
   }
 }
 
-/** Hex SHA-1 of a regular file, read in 1 MiB slices (a 1 GB file costs 1 MiB), or null. */
+/** Read in 1 MiB slices. */
 export function hashRegularFile(path: string): string | null {
   const file = openRegular(path);
   if (file === null) return null;

@@ -4,10 +4,9 @@ import { CpilotError } from "./errors.ts";
 import { STATE_DIR } from "./state-layout.ts";
 
 /**
- * Is `.cpilot/<sub>` below `root` cpilot's own folder: `.cpilot` and each part of `sub` a
- * real directory, not a symlink (or not there yet)? Code that deletes what it finds in a
- * state folder asks first: a symlink committed to a repository, or made by an agent's shell,
- * must not turn pruning old sessions into deleting someone's home folder.
+ * Is `.cpilot/<sub>` cpilot's own: each part a real directory, no symlink? Code that deletes
+ * in a state folder asks first: a committed or planted symlink must not turn pruning into
+ * deleting someone's home folder.
  */
 export function isOwnStateDir(root: string, ...sub: string[]): boolean {
   let path = join(root, STATE_DIR);
@@ -21,16 +20,10 @@ export function isOwnStateDir(root: string, ...sub: string[]): boolean {
 }
 
 /**
- * `.cpilot/<sub...>` below `root`, made where missing, each part a real folder of its own:
- * the one way state folders are made. A `.cpilot` (or a part below it) that is a symlink
- * is refused, wherever it leads: following it put state, logs and locks outside the
- * project (or into another project's). So is one that is a file or a FIFO. Throws a
- * CpilotError the caller treats as "state cannot be saved" (results still reach the agent).
- * Costs one lstat per part when the folders exist. A `.cpilot` it makes ignores itself (a
- * `.gitignore` of `*` inside, as ruff's and pytest's caches do): run logs never show in
- * `git status` nor get committed by a `git add -A`, whether or not `cpilot init` ran; a
- * `.cpilot` without one gets it when a folder is next made in it (a `.gitignore` already
- * there is left as it is).
+ * `.cpilot/<sub...>`, made where missing, each part a real folder: a symlink is refused
+ * wherever it leads (state would land outside the project), as is a file or a FIFO. Throws a
+ * CpilotError meaning "state cannot be saved". A `.cpilot` it makes holds a `.gitignore` of
+ * `*`, so run logs never show in `git status`.
  */
 export function stateDir(root: string, ...sub: string[]): string {
   let path = join(root, STATE_DIR);
@@ -57,14 +50,13 @@ export function stateDir(root: string, ...sub: string[]): string {
         hint: "remove or rename it: cpilot makes the folder",
       });
     }
-    // Once the folder is known to be a real one of its own, not a link swapped in. Also
-    // when a folder is made below one an older cpilot made without it (0.1.0).
+    // Only once the folder is known to be a real one of its own.
     if (made) ignoreItself(join(root, STATE_DIR));
   }
   return path;
 }
 
-/** A `.gitignore` of `*` in the new state folder; "wx": nothing there is followed or replaced. */
+/** "wx": nothing there is followed or replaced. */
 function ignoreItself(dir: string): void {
   try {
     writeFileSync(join(dir, ".gitignore"), "# made by cpilot: its state stays out of git\n*\n", {

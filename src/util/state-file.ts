@@ -1,31 +1,19 @@
-// Reading and appending cpilot's own state files under `.cpilot/`. Anyone with a shell in
-// the project, or a commit in a cloned repository, can put a symlink or a FIFO there: a
-// state file is never followed through a symlink (an append could land in ~/.bashrc),
-// never waited on (a FIFO would block the call for good) and never read past a size cap.
+// cpilot's own state files: anyone with a shell or a commit can put a symlink or a FIFO there,
+// so one is never followed (an append could land in ~/.bashrc), never waited on, never read
+// past a cap.
 import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import { readRegularBytes, readRegularTail } from "./read-regular.ts";
 
-/**
- * The file's text (its last `maxBytes` when longer), or null when it is missing, not a
- * regular file, a symlink, or unreadable.
- */
+/** Its last `maxBytes` when longer; null when missing, not regular, a symlink, or unreadable. */
 export function readStateFile(path: string, maxBytes = 4 * 1024 * 1024): string | null {
   return readRegularTail(path, maxBytes, { followSymlinks: false });
 }
 
-/**
- * The file's bytes (offset 0 in memory of their own), or null when it is missing, not a
- * regular file, a symlink, larger than `maxBytes`, or unreadable.
- */
 export function readStateBytes(path: string, maxBytes: number): Uint8Array | null {
   return readRegularBytes(path, maxBytes, { followSymlinks: false });
 }
 
-/**
- * Append `text` with one write(2) on an O_APPEND descriptor (lines from concurrent processes
- * never interleave), creating the file with `mode`. Throws when `path` is a symlink or not a
- * regular file.
- */
+/** One write(2) on O_APPEND, so concurrent processes' lines never interleave. Throws on a symlink or a non-regular file. */
 export function appendStateFile(path: string, text: string, mode = 0o644): void {
   const fd = openSync(
     path,

@@ -2,14 +2,10 @@ import { writeSync } from "node:fs";
 
 const setting = process.env.CPILOT_TRACE;
 const enabled = setting === "1" || setting === "cpu";
-/** CPU time too: on a busy machine wall times say little, CPU time is still this call's own. */
+/** On a busy machine wall times say little; CPU time is still this call's own. */
 const withCpu = setting === "cpu";
 
-/**
- * With CPILOT_TRACE=1, print "[trace] <ms since start> <label>" to stderr: where a slow
- * hook call or check spends its time; CPILOT_TRACE=cpu adds "cpu <ms>" (user + system time
- * of this process so far) before the label. Costs one boolean test otherwise.
- */
+/** With CPILOT_TRACE=1, "[trace] <ms> <label>" on stderr (CPILOT_TRACE=cpu adds CPU time); one boolean test otherwise. */
 export function mark(label: string): void {
   if (!enabled) return;
   const wall = performance.now().toFixed(2);

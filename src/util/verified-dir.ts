@@ -1,11 +1,7 @@
-// A folder checked to lie inside a root, held so that names in it resolve in that very
-// folder, not by its path again: a folder swapped for a symlink after the check cannot
-// redirect a write, a rename or an unlink. Node, Bun and Deno have no openat(2). On Linux
-// the folder is held open and reached as /proc/self/fd/N, which the kernel resolves to the
-// open folder itself (openat in all but name); every step down from the root is opened with
-// O_NOFOLLOW, so no symlink is followed on the way. Elsewhere (macOS) the folder is walked
-// by path with lstat, and its real path and identity are checked again right before each
-// step: a swap inside that last window (microseconds) is not caught there.
+// A folder checked to lie inside a root, held so names in it resolve in that very folder: one
+// swapped for a symlink after the check cannot redirect a write. On Linux it is held open and
+// reached as /proc/self/fd/N, each step down opened with O_NOFOLLOW. Elsewhere (macOS) it is
+// checked again right before each step: a swap within microseconds is not caught there.
 import {
   closeSync,
   constants,
@@ -20,18 +16,15 @@ import {
 import { isAbsolute, join, relative, sep } from "node:path";
 import { isInside } from "./contained-path.ts";
 
-/** A folder checked to be inside its root; `at(name)` reaches a name in it. */
 export interface VerifiedDir {
-  /** Its real path when it was checked (for messages). */
   readonly path: string;
-  /** A path the kernel resolves to `name` (one component) inside this very folder. */
+  /** A path the kernel resolves to `name` inside this very folder. */
   at(name: string): string;
-  /** Throws a {@link MovedError} when the folder is no longer where it was checked. */
   recheck(): void;
   close(): void;
 }
 
-/** The folder (or a step to it) changed between the check and the write: nothing was done. */
+/** The folder changed between the check and the write: nothing was done. */
 export class MovedError extends Error {
   override readonly name = "MovedError";
 }
@@ -62,7 +55,6 @@ function makeDir(path: string): void {
   }
 }
 
-/** Open a folder (`shown` names it in messages); a symlink there, unless `follow`, is refused. */
 function openDir(path: string, follow: boolean, shown: string): number {
   try {
     return openSync(
@@ -113,8 +105,7 @@ function openByHandle(root: string, parts: string[], create: boolean): VerifiedD
     path,
     at: (name) => `${where(fd)}/${name}`,
     recheck() {
-      // Informational: the walk already proved it; a folder moved out would need write
-      // access outside the root, which would not need us.
+      // Informational: the walk already proved it.
       const now = readlinkSync(where(fd));
       if (!isInside(root, now)) throw new MovedError(`${path} moved to ${now}`);
     },
@@ -156,11 +147,7 @@ function openByPath(root: string, parts: string[], create: boolean): VerifiedDir
   return { path, at: (name) => join(path, name), recheck, close: () => undefined };
 }
 
-/**
- * Open the folder `rel` below `root` (a real, absolute folder path: from realpath), each
- * step a real folder (no symlink), created with `create`. Throws a {@link MovedError} when
- * a step is a symlink or not a folder, and the file system's error when one is missing.
- */
+/** Each step a real folder (no symlink), created with `create`. Throws a {@link MovedError} at a symlink or non-folder. */
 export function openVerifiedDir(
   root: string,
   rel: string,
@@ -177,7 +164,6 @@ export function openVerifiedDir(
     : openByPath(root, parts, create);
 }
 
-/** `path` relative to `root` (both absolute), or null when it is not inside. */
 export function below(root: string, path: string): string | null {
   if (!isInside(root, path)) return null;
   return relative(root, path).split(sep).join("/");

@@ -1,6 +1,5 @@
-// A callback's baseline on disk: a small JSON table of its files (parsed natively, however
-// many) and their diagnostics' numbers as bytes read straight into a Float64Array, so a
-// dense run's thousands of diagnostics cost no JSON.parse nor JSON.stringify to save them.
+// A callback's baseline on disk: a small JSON table of its files and their diagnostics'
+// numbers as bytes read straight into a Float64Array, so no JSON of thousands of diagnostics.
 //
 //   0  u32 MAGIC ("cpbl"), in the writer's byte order: another order reads as no baseline
 //   4  u32 VERSION
@@ -8,60 +7,46 @@
 //  12  u32 diagnostics the table's files hold
 //  16  u32 diagnostics in the entries (theirs, and runs no file holds any more)
 //  20  u32 0
-//  24  the table, JSON: per file (root-relative), in the order last seen (the oldest first;
-//      paths that read as whole numbers first, as a JSON object orders them), 0 when known
-//      clean, else [first, count]: where its diagnostics lie in the entries
+//  24  the table, JSON: per file, oldest seen first, 0 when known clean, else [first, count]
 //      zero bytes up to a multiple of 8
 //      f64 per diagnostic: the STRIDE numbers of FileEntries.e
 //
-// A save rewrites the table and appends the files it saw to the entries, leaving the other
-// files' where they are: its cost follows what the run saw, not the size of the baseline
-// (a tree of 20,000 files known clean). The runs left unused are dropped once they
-// outweigh the used ones.
+// A save rewrites the table and appends the files it saw, leaving the others' entries in
+// place: its cost follows what the run saw, not the baseline's size. Unused runs are
+// dropped once they outweigh the used ones.
 import { Buffer } from "node:buffer";
 
-/** Numbers per diagnostic (see FileEntries in ./store.ts). */
 export const STRIDE = 4;
 
-/** One file's diagnostics as numbers, STRIDE per diagnostic (see ./store.ts). */
 export interface FileEntries {
   readonly e: ArrayLike<number>;
 }
 
 const MAGIC = 0x6c627063; // "cpbl" read as a little-endian u32
 /**
- * The format's version, and the parsers': bump it when a parser reads a message, code or
- * severity differently, since a diagnostic's fingerprint is made of them. An older baseline
- * then reads as none and the first-sight rules decide (see compare.ts): kept, its stale
- * fingerprints would make old diagnostics look new, and saved as the agent's, stay so.
- * 4: mypy's pretty output read whole.
- * 5: records keyed by content, not by path.
+ * Bump it when a parser reads a message, code or severity differently: fingerprints are made
+ * of them, and an older baseline's stale ones would make old diagnostics look new.
  */
 const VERSION = 5;
 const HEADER = 24;
-/** Unused entries kept, at least, before the entries are packed again (see encodeWith). */
 const MIN_UNUSED = 1000;
 
 const align8 = (n: number) => (n + 7) & ~7;
 const CLEAN: FileEntries = { e: new Float64Array(0) };
 
-/** A count or an index saved in the table, checked. */
 function isIndex(n: unknown): n is number {
   return typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
 }
 
-/** A callback's saved baseline: per file, where its entries lie. */
 export class SavedFiles {
   constructor(
-    /** Per file, oldest first: 0 known clean, [first, count] (as parsed: checked on use). */
+    /** Per file, oldest first: 0 known clean, [first, count] (checked on use). */
     readonly table: Record<string, unknown>,
-    /** STRIDE numbers per diagnostic. */
     readonly entries: Float64Array,
-    /** How many diagnostics the table's files hold. */
     readonly live: number,
   ) {}
 
-  /** A file's saved entries; undefined when it was never seen (or is saved unreadably). */
+  /** Undefined when never seen (or saved unreadably). */
   get(file: string): FileEntries | undefined {
     if (!Object.hasOwn(this.table, file)) return undefined;
     const count = countOf(this.table[file], this.entries.length / STRIDE);
@@ -72,10 +57,8 @@ export class SavedFiles {
   }
 }
 
-/** An empty baseline. */
 export const NO_BASELINE = new SavedFiles({}, new Float64Array(0), 0);
 
-/** The diagnostics a table value holds (0 for clean), -1 when it is not one `entries` of `size` hold. */
 function countOf(value: unknown, size: number): number {
   if (value === 0) return 0;
   if (!Array.isArray(value) || value.length !== 2) return -1;
@@ -83,7 +66,6 @@ function countOf(value: unknown, size: number): number {
   return isIndex(first) && isIndex(count) && count > 0 && first + count <= size ? count : -1;
 }
 
-/** Where the parts of saved bytes lie, or null when they are not a whole baseline of this version. */
 function layout(
   bytes: Uint8Array,
 ): { tableLength: number; live: number; total: number; entriesAt: number } | null {
@@ -98,11 +80,7 @@ function layout(
   return { tableLength, live, total, entriesAt };
 }
 
-/**
- * A saved baseline from its bytes, or null when they are not a whole, well-formed baseline
- * of this version (an older format, another byte order, a torn or foreign file): read as
- * no baseline. The entries are a view into `bytes`, not a copy.
- */
+/** A saved baseline, or null when the bytes are not a whole one of this version (read as none). The entries are a view, not a copy. */
 export function decodeBaseline(bytes: Uint8Array): SavedFiles | null {
   const at = layout(bytes);
   if (at === null) return null;
@@ -125,11 +103,9 @@ export function decodeBaseline(bytes: Uint8Array): SavedFiles | null {
 }
 
 /**
- * Do saved bytes say, without decoding them, that each of `files` is known clean? A search
- * of the table's text for each one's `"<path>":0` member (its JSON key right after the `{`
- * or `,` that starts a member: inside a key every `"` is escaped, and the values hold
- * numbers only, so neither `{"` nor `,"` occurs elsewhere). Far cheaper than decoding a
- * large baseline: for a run over a few files.
+ * Do saved bytes say, without decoding them, that each of `files` is known clean? A search of
+ * the table for each `"<path>":0` member: inside a key every `"` is escaped and values hold
+ * numbers only, so `{"` and `,"` start members alone.
  */
 export function knownCleanInBytes(bytes: Uint8Array, files: readonly string[]): boolean {
   const at = layout(bytes);
@@ -147,12 +123,8 @@ export function knownCleanInBytes(bytes: Uint8Array, files: readonly string[]): 
 }
 
 /**
- * The bytes of `now` with the files of `seen` recorded as this run saw them, last (the most
- * recently seen), and the files seen longest ago dropped past `maxEntries` (a file and each
- * diagnostic count one). The other files' table values and entries are kept as they are.
- * In pieces to be written one after the other: the entries are not copied into one buffer
- * (a dense run's are large, and each such allocation brings the process's next garbage
- * collection nearer).
+ * The bytes of `now` with `seen` recorded last, and the files seen longest ago dropped past
+ * `maxEntries`. In pieces written one after another: a dense run's entries are not copied.
  */
 export function encodeWith(
   now: SavedFiles,
@@ -169,7 +141,6 @@ export function encodeWith(
       delete table[file];
     }
   const names = Object.keys(table);
-  // This run's files, the newest; past maxEntries alone, only its last ones.
   const mine = [...seen].filter(([file, { e }]) => !file.includes("\0") && e.length % STRIDE === 0);
   let added = 0;
   for (const [, { e }] of mine) added += e.length / STRIDE;
@@ -187,7 +158,6 @@ export function encodeWith(
     added -= e.length / STRIDE;
     total -= 1 + e.length / STRIDE;
   }
-  // Unused runs (of files replaced or dropped) are kept until they outweigh the used ones.
   const unused = size - live;
   const keptNames = names.slice(dropped);
   const base =
@@ -212,7 +182,6 @@ function bytesOf(numbers: Float64Array): Uint8Array {
   return new Uint8Array(numbers.buffer, numbers.byteOffset, numbers.byteLength);
 }
 
-/** How many entries the saved files `names` hold; a file saved unreadably is dropped. */
 function packedSize(
   now: SavedFiles,
   table: Record<string, unknown>,
@@ -229,7 +198,6 @@ function packedSize(
   return total;
 }
 
-/** Copy the entries of `names` (the kept saved files) to the start of `into`, and say where. */
 function pack(
   now: SavedFiles,
   table: Record<string, unknown>,
@@ -249,7 +217,6 @@ function pack(
   }
 }
 
-/** The header and the table, up to where the entries start. */
 function head(table: Record<string, unknown>, live: number, total: number): Uint8Array {
   const text = new TextEncoder().encode(JSON.stringify(table));
   const bytes = new Uint8Array(align8(HEADER + text.length));
@@ -271,7 +238,6 @@ export function joined(pieces: readonly Uint8Array[]): Uint8Array {
   return bytes;
 }
 
-/** The bytes that hold `files` (in their order) and nothing else. */
 export function encodeBaseline(files: ReadonlyMap<string, FileEntries>): Uint8Array {
   return joined(encodeWith(NO_BASELINE, files, Number.POSITIVE_INFINITY));
 }

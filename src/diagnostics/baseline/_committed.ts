@@ -4,14 +4,9 @@ import { diffArrays } from "diff";
 import { runGit } from "../../match/git.ts";
 import { changedOrUntracked } from "../../match/git-prefix.ts";
 
-/** Past this many changed lines, a file counts as rewritten (the diff would cost too much). */
 const MAX_EDIT = 4000;
 
-/**
- * The line numbers (1-based) of `current` that are as they were in the last commit, found
- * through a line diff so lines that only moved count too; null when the file is new, not in
- * a repository, or rewritten beyond recognition.
- */
+/** Lines of `current` as in the last commit (a line diff, so moved lines count); null when new, outside git or rewritten. */
 export function linesUnchangedSinceCommit(
   root: string,
   file: string,
@@ -32,14 +27,12 @@ export function linesUnchangedSinceCommit(
   return same;
 }
 
-/** Files looked up at once, at most (a command line's worth); past this, not known. */
+/** A command line's worth; past this, not known. */
 const MAX_FILES_LOOKED_UP = 2000;
 
 /**
- * Which of `files` (root-relative) are as in the last commit: on disk, not changed in the
- * work tree nor staged, not untracked (an ignored file counts as unchanged; before the first
- * commit every file is untracked or staged). One `git status` for them all; null when git
- * cannot tell (not a repository, too many files).
+ * Which of `files` are as in the last commit: neither changed nor staged nor untracked (an
+ * ignored file counts as unchanged). Null when git cannot tell.
  */
 export function filesUnchangedSinceCommit(
   root: string,
@@ -49,6 +42,5 @@ export function filesUnchangedSinceCommit(
   const listed = changedOrUntracked(root, files);
   if (listed === null) return null;
   const touched = new Set(listed);
-  // Not listed and on disk: tracked and clean (or ignored). Not on disk: nothing to say.
   return new Set(files.filter((f) => !touched.has(f) && existsSync(join(root, f))));
 }

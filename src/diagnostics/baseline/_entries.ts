@@ -3,23 +3,17 @@ import { crc32 } from "../../platform/crc32.ts";
 import { type FileEntries, STRIDE } from "./_binary.ts";
 import { keyHead, lineHash } from "./_source-lines.ts";
 
-/**
- * The entry that ends a record that may lack some of what the check would find on its
- * content (a run that stopped early, an output read in part): a key no CRC-32 has (-1).
- */
+/** Ends a record that may lack some of what the check would find: a key no CRC-32 has. */
 const INCOMPLETE_MARK = [-1, -1, -1, 0] as const;
 
-/** A diagnostic's fingerprint: its tool, severity, code and message. */
 export function fingerprint(d: Diagnostic): number {
   return crc32(d.message, keyHead(d.tool, d.severity, d.code));
 }
 
-/** The text fingerprint of a diagnostic's line in `lines` (-1 when unknown). */
 export function textOf(lines: readonly string[] | null, line: number): number {
   return lines !== null && line > 0 && line <= lines.length ? lineHash(lines[line - 1]) : -1;
 }
 
-/** One file's record: per diagnostic its fingerprint, line and line text; marked when incomplete. */
 export function makeRecord(
   ds: readonly Diagnostic[],
   lines: readonly string[] | null,
@@ -37,13 +31,11 @@ export function makeRecord(
   return { e };
 }
 
-/** Does the record say it may lack something? */
 export function isIncomplete(record: FileEntries): boolean {
   const e = record.e;
   return e.length >= STRIDE && e[e.length - STRIDE] === -1;
 }
 
-/** Do two records say the same thing? */
 export function sameRecord(a: FileEntries, b: FileEntries): boolean {
   if (a.e.length !== b.e.length) return false;
   for (let i = 0; i < a.e.length; i++) if (a.e[i] !== b.e[i]) return false;
@@ -51,15 +43,13 @@ export function sameRecord(a: FileEntries, b: FileEntries): boolean {
 }
 
 /**
- * Finds diagnostics in a record, each entry used once (two equal errors before the edit
- * answer for two now, not three): an entry matches when its fingerprint is equal and it
- * sat on the same line text (lines above may have moved), or, where a text is unknown, on
- * the same line.
+ * Finds diagnostics in a record, each entry used once (two equal errors before answer for
+ * two now, not three): same fingerprint on the same line text (lines above may have moved),
+ * or on the same line where the text is unknown.
  */
 export class RecordMatcher {
   private readonly used: Uint8Array;
   private readonly byKey = new Map<number, number[]>();
-  /** Per key, where its unused entries start: a dense output's thousands of one message match in order. */
   private readonly start = new Map<number, number>();
 
   constructor(private readonly record: FileEntries) {
@@ -74,7 +64,7 @@ export class RecordMatcher {
     }
   }
 
-  /** Takes the entry that is `key` on `line` with `text`, nearest line first; false when none. */
+  /** Nearest line first; false when none. */
   take(key: number, line: number, text: number): boolean {
     const e = this.record.e;
     let best = -1;
@@ -102,7 +92,7 @@ export class RecordMatcher {
   }
 }
 
-/** A content id (40 or 64 hex digits) as a record: 8 hex digits per number, STRIDE-padded. */
+/** A content id (40 or 64 hex digits) as a record. */
 export function idRecord(id: string): FileEntries {
   const n = Math.ceil(id.length / 8);
   const e = new Float64Array(Math.ceil((n + 1) / STRIDE) * STRIDE);
@@ -111,7 +101,6 @@ export function idRecord(id: string): FileEntries {
   return { e };
 }
 
-/** The content id a record of {@link idRecord} holds; undefined for any other record. */
 export function idOf(record: FileEntries | undefined): string | undefined {
   if (record === undefined || record.e.length < STRIDE) return undefined;
   const length = record.e[0] as number;

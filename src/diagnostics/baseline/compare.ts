@@ -32,65 +32,40 @@ import {
   updateBaseline,
 } from "./store.ts";
 
-/** Runs over at most this many files look their records up in the saved bytes first. */
 const FEW_FILES = 16;
 /** Files read for their line texts per run; diagnostics in more files match by line. */
 const MAX_FILES_READ = 300;
-/** Edited files compared with their last commit per run (one `git show` each). */
 const MAX_COMMIT_LOOKUPS = 20;
 
 export interface CompareInput {
   readonly root: string;
   readonly callback: string;
   readonly diagnostics: readonly Diagnostic[];
-  /** The files the run was given. */
   readonly files: readonly string[];
-  /** Files an agent just edited; empty for `cpilot check`. */
+  /** Empty for `cpilot check`. */
   readonly edited: ReadonlySet<string>;
-  /**
-   * `cpilot check`: the person's own state. Its diagnostics are marked against HEAD's
-   * content as an agent's are; outside git it moves the content that stands for HEAD's.
-   */
+  /** `cpilot check`: the person's own state; outside git it moves the content that stands for HEAD's. */
   readonly fromCheck: boolean;
-  /**
-   * The callback checks the same things whatever files it is given (`tsc -p .`): what it
-   * finds in a file depends on the whole project's content, so it is recorded under that.
-   */
+  /** `tsc -p .`-like: what it finds in a file depends on the whole project, so it is recorded under that. */
   readonly checksWholeProject?: boolean;
-  /** The check's definition key (../../cache/key.ts); "" when unknown. */
   readonly definition?: string;
-  /**
-   * The content the run was to read, taken before it started: a file (or, for a
-   * whole-project check, a project) whose content differs now is not recorded.
-   */
+  /** Taken before the run: content that differs now is not recorded. */
   readonly readBefore?: ReadBefore;
-  /** The project as the run left it, shared with the caller (each git answer asked once). */
   readonly project?: ProjectSnapshot;
-  /** The run failed (a non-zero exit). */
   readonly failed?: boolean;
-  /** The command stops at its first failing unit whatever it prints (see ./stops-early.ts). */
   readonly stopsEarly?: boolean;
-  /** Mark the caller's diagnostics in place rather than copies. */
   readonly inPlace?: boolean;
-  /**
-   * Only part of the run's output was read (a limit), or a failed run named no file: what
-   * was read is compared; no file is recorded clean.
-   */
+  /** Only part of the output was read, or a failed run named no file: no file is recorded clean. */
   readonly partial?: boolean;
-  /**
-   * Whether to save this run's records, asked with the marked diagnostics first: false when
-   * the caller will read more of the output and compare again. Default yes.
-   */
+  /** False when the caller will read more of the output and compare again. Default yes. */
   readonly save?: (marked: readonly Diagnostic[]) => boolean;
 }
 
 /**
- * Mark each diagnostic "new" or "unchanged": unchanged only when the same check found it
- * on the content its file had before the agent's edits (HEAD's: a session's edits are its
- * own until committed); for a whole-project check, on the whole project as in HEAD. Then
- * record what this run found under the content it read. Where no record of that content
- * exists, a diagnostic is "unverified" (not known either way), or new when it sits on a
- * line the edit changed. Saving is best effort and never throws.
+ * Mark each diagnostic "new" or "unchanged": unchanged only when the same check found it on
+ * the content its file had before the agent's edits (HEAD's; for a whole-project check, the
+ * project as in HEAD). Without such a record it is "unverified", or new on a line the edit
+ * changed. Then record this run's findings. Saving is best effort and never throws.
  */
 export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   const { root, callback } = input;
@@ -103,7 +78,6 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     !(input.failed === true && (input.stopsEarly === true || stoppedEarly(list)));
 
   const saved = safeRead(root, callback);
-  // The content this run read: the whole project's for a whole-project check, else its files'.
   const project = input.project ?? new ProjectSnapshot(root);
   const tree = whole ? project.key() : null;
   if (list.length === 0 && complete) {
@@ -140,7 +114,7 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
             : { ...d, baseline: "unchanged", since: verdict };
     }
   }
-  // `cpilot check` tells, it does not remember what it told: its unplaced ones are not "told".
+  // `cpilot check` tells, it does not remember what it told.
   if (!input.fromCheck) judge.rememberTold(out);
   if (input.save?.(out) === false) return out;
   record(
@@ -158,7 +132,6 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
   return out;
 }
 
-/** The content a run was to read, as ../../cache/run-key.ts takes it before the run. */
 export interface ReadBefore {
   readonly read: Readonly<Record<string, string>>;
   readonly whole: string | null;
@@ -166,12 +139,9 @@ export interface ReadBefore {
 
 type Verdict = "new" | "run" | "unverified" | "unverified-told";
 
-/** The rules of new or old for one run: each file judged against its content before the edit. */
 class Judge {
-  /** Records to save: the unverified diagnostics told on this call, by told key. */
   readonly told = new Map<string, FileEntries>();
   private readonly base: Map<string, string>;
-  /** HEAD could be read: a file it lacks is new since the last commit. */
   readonly haveHead: boolean;
   private readonly baseTree: string | null;
   private read = 0;
@@ -197,7 +167,6 @@ class Judge {
     return this.read++ < MAX_FILES_READ ? sourceLines(this.input.root, file) : null;
   }
 
-  /** The verdict for each diagnostic of `file`, matched against the record that decides. */
   forFile(
     file: string,
     lines: readonly string[] | null,
@@ -214,7 +183,7 @@ class Judge {
     const told = new RecordMatcher(toldRecord ?? { e: [] });
     const unverified = (d: Diagnostic, key: number, text: number): Verdict =>
       told.take(key, d.line, text) ? "unverified-told" : "unverified";
-    // A tool's message about no file, or a file outside the project: nothing to compare with.
+    // A message about no file, or a file outside the project: nothing to compare with.
     if (file === "" || file.startsWith("/")) return unverified;
 
     if (this.tree !== null) {
@@ -226,8 +195,7 @@ class Judge {
         head === undefined || this.baseTree === null
           ? undefined
           : records.get(treeFileKey(definition, this.baseTree, file));
-      // A run over HEAD's project that stopped early recorded only the files it reported on:
-      // a file it never reached is not known from it.
+      // A run over HEAD's project that stopped early is silent on the files it never reached.
       if (head !== undefined && (inHead !== undefined || !isIncomplete(head))) {
         const matcher = new RecordMatcher(inHead ?? { e: [] });
         return (d, key, text) =>
@@ -237,9 +205,8 @@ class Judge {
               ? unverified(d, key, text)
               : "new";
       }
-      // Not known for the project as a whole: the file's own content before, as some run saw
-      // it (the rest of the project may have differed then). Absent there, the edit brought
-      // it; present, it may have come from that other state: not known.
+      // Not known for the whole project: the file's own content before, as some run saw it.
+      // Absent there, the edit brought it; present, it may come from another state: not known.
       const seen =
         before === NO_CONTENT ? undefined : records.get(fileKey(definition, before, file));
       if (seen !== undefined) {
@@ -269,10 +236,7 @@ class Judge {
     return this.noRecord(file, lines, before, unverified);
   }
 
-  /**
-   * No record of the file's content before: a file HEAD lacks had nothing; in a file the
-   * agent edited, what sits on a line it changed is its own; the rest is not known.
-   */
+  /** A file HEAD lacks had nothing; on a line the agent changed it is its own; the rest is not known. */
   private noRecord(
     file: string,
     lines: readonly string[] | null,
@@ -289,7 +253,6 @@ class Judge {
       same !== null && d.line > 0 && same.has(d.line) ? unverified(d, key, text) : "new";
   }
 
-  /** The unverified diagnostics of this call, recorded so the next call tells them as told. */
   rememberTold(marked: readonly Diagnostic[]): void {
     const byFile = new Map<string, Diagnostic[]>();
     for (const d of marked)
@@ -307,7 +270,6 @@ class Judge {
   }
 }
 
-/** Per file, in the order first seen, the indexes of its diagnostics in `list`. */
 function groupByFile(list: readonly Diagnostic[]): Map<string, number[]> {
   const byFile = new Map<string, number[]>();
   for (let i = 0; i < list.length; i++) {
@@ -319,21 +281,14 @@ function groupByFile(list: readonly Diagnostic[]): Map<string, number[]> {
   return byFile;
 }
 
-/**
- * Is the project as in HEAD recorded for this check? Then a file that equals HEAD's is judged
- * by that record (see Judge), and this run need not record each such file again.
- */
+/** Is the project as in HEAD recorded for this check? Then a file equal to HEAD's is judged by that record. */
 function headRecorded(records: Baseline, definition: string, project: ProjectSnapshot): boolean {
   const head = project.tree();
   const rec = head === null ? undefined : records.get(treeKey(definition, head));
   return rec !== undefined && !isIncomplete(rec);
 }
 
-/**
- * A whole-project check's inputs: every file of the project with its content (the files
- * with diagnostics at least, when the project is larger than a baseline keeps). Only the
- * files that differ from HEAD and those with diagnostics when HEAD's project is recorded.
- */
+/** Every file with its content; only those that differ from HEAD and those with diagnostics when HEAD's project is recorded. */
 function wholeInputs(
   root: string,
   byFile: ReadonlyMap<string, number[]>,
@@ -352,11 +307,9 @@ function wholeInputs(
 }
 
 /**
- * Save what this run found under the content it read. A complete run records each input
- * file's content clean or with its diagnostics (and, for a whole-project check, the project's
- * content); an incomplete one records only the files it named, marked as possibly lacking
- * more (for a whole-project check, under the project's content too, marked so), and never
- * one clean. The last file of an output read in part may go on past the cut: not recorded.
+ * Save what this run found under the content it read. An incomplete run records only the
+ * files it named, marked as possibly lacking more, and never one clean; the last file of an
+ * output read in part is not recorded.
  */
 function record(
   input: CompareInput,
@@ -383,7 +336,7 @@ function record(
   };
   const put = (key: string, entries: FileEntries) => {
     const old = records.get(key);
-    // What a complete record says is not replaced by less.
+    // A complete record is not replaced by less.
     if (old !== undefined && !isIncomplete(old) && isIncomplete(entries)) return;
     if (old === undefined || !sameRecord(old, entries)) changed = true;
     seen.set(key, entries);
@@ -415,14 +368,13 @@ function record(
       }
     if (tree !== null) put(treeKey(definition, tree), clean);
   } else if (tree !== null) {
-    // A run that stopped early still read the project's content: what it reported on a file
-    // is kept under that content, marked as possibly lacking more, and a file it never
-    // reported on has no record there (not known, never clean).
+    // A run that stopped early still read the project: what it reported is kept under that
+    // content, marked as possibly lacking more; a file it never reported on is not known.
     put(treeKey(definition, tree), makeRecord([], null, false));
   }
   for (const [key, entries] of told) put(key, entries);
-  // Outside git, the before of a file is the content the check first saw, moved on only by
-  // `cpilot check` (the person's state): an agent's later edits stay its own.
+  // Outside git, the before is the content the check first saw, moved on only by
+  // `cpilot check`: an agent's later edits stay its own.
   if (!withHead)
     for (const [file, id] of inputs) {
       const key = lastSeenKey(definition, file);

@@ -2,24 +2,13 @@ import { ProjectSnapshot } from "../../cache/content.ts";
 import type { EditBatch } from "../../model/batch.ts";
 import type { Diagnostic } from "../../model/diagnostic.ts";
 
-/**
- * Tools that stop at the first unit that fails (rustc runs clippy's lints once a crate
- * compiles, cargo builds no crate past a failed one, go vet analyzes a package once it
- * type-checks): a failed run of theirs may not have read every file it was given.
- */
+/** Tools that stop at the first unit that fails: a failed run may not have read every file. */
 export const STOPS_EARLY: ReadonlySet<string> = new Set(["rustc", "clippy", "go", "golangci-lint"]);
 
-/**
- * TypeScript's syntax errors (TS1xxx, TS17xxx in JSX, TS8xxx in JavaScript files) and its
- * configuration errors (TS5xxx): while the project has one, tsc type-checks no file at all.
- */
+/** Syntax (TS1xxx, TS17xxx, TS8xxx) and config (TS5xxx) errors: while one exists, tsc type-checks nothing. */
 const TSC_BEFORE_TYPES = /^TS(1\d{3}|17\d{3}|8\d{3}|5\d{3})$/;
 
-/**
- * Does the command stop at its first failing unit whatever it prints? `tsc -b
- * --stopBuildOnErrors` builds no project past one with errors, and says so only with
- * `--verbose`.
- */
+/** `tsc -b --stopBuildOnErrors` builds nothing past a failing project, and says so only with `--verbose`. */
 export function commandStopsEarly(
   run: string | readonly string[] | ((...args: never[]) => unknown),
 ): boolean {
@@ -28,11 +17,7 @@ export function commandStopsEarly(
   return words.some((w) => w === "--stopBuildOnErrors" || w.startsWith("--stopBuildOnErrors="));
 }
 
-/**
- * Did a run's output stop before reading every file? It has a diagnostic of a tool that stops
- * early, or tsc printed only errors of the kinds that keep it from type-checking (a type
- * error among them shows it went on).
- */
+/** A tool that stops early reported, or tsc printed only errors that keep it from type-checking. */
 export function stoppedEarly(diagnostics: readonly Diagnostic[]): boolean {
   let beforeTypes = false;
   let typed = false;
@@ -46,12 +31,9 @@ export function stoppedEarly(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /**
- * The edited files a failed run may never have reached: none of its diagnostics is new, and
- * it stopped early (see {@link stoppedEarly}; `commandStops`: {@link commandStopsEarly})
- * before these files, which have none; or it
- * printed only some of its diagnostics (`hidden`), which may leave out any file's. Its
- * failure says nothing about them: the agent is told so, and it blocks. `edited` is asked
- * only then.
+ * The edited files a failed run may never have reached: it stopped early before them, or
+ * printed only some of its diagnostics. Its failure says nothing about them: the agent is
+ * told so, and it blocks.
  */
 export function unreachedFiles(
   diagnostics: readonly Diagnostic[],
@@ -67,11 +49,7 @@ export function unreachedFiles(
   return edited().filter((f) => !named.has(f));
 }
 
-/**
- * The files of a run that are someone's change: for an agent, those of `files` it just
- * edited; for `cpilot check`, those that differ from HEAD (every one of them outside git,
- * where there is nothing to compare with).
- */
+/** For an agent, the files it just edited; for `cpilot check`, those that differ from HEAD (all of them outside git). */
 export function changedAmong(
   batch: EditBatch,
   files: readonly string[],

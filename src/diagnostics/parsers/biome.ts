@@ -6,7 +6,6 @@ import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 const HEADER = /^(\S+?)(?::(\d+):(\d+))? ([\w/-]+)(?:\s+FIXABLE)?\s+━{3,}/;
 const MESSAGE = /^\s+([×✖!⚠iℹ]) (.*)$/;
 
-/** Biome's `check`, `lint` and `format` output. */
 export const biome: OutputParser = {
   name: "biome",
   detect: (text) => text.includes("━━━") && /^\S+? [\w/-]+(?:\s+FIXABLE)?\s+━{3,}/m.test(text),
@@ -60,7 +59,6 @@ interface BiomeJson {
   }[];
 }
 
-/** `biome check --reporter=json` (and lint, format, ci). */
 export const biomeJson: OutputParser = {
   name: "biome-json",
   detect: (text) => text.includes('"diagnostics":[') && text.includes('"category":'),

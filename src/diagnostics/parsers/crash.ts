@@ -6,7 +6,6 @@ import { firstFrame } from "./test-runners/stack.ts";
 const FRAME = /^\s+File "(.+?)", line (\d+)/;
 const EXCEPTION = /^(\w+(?:\.\w+)*): ?(.*)$/;
 
-/** An uncaught Python exception. */
 export const pythonTraceback: OutputParser = {
   name: "python-traceback",
   detect: (text) => text.includes("Traceback (most recent call last):"),

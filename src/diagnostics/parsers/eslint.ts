@@ -7,7 +7,6 @@ import { severityOf } from "../severity.ts";
 const ROW = /^\s+(\d+):(\d+)\s+(error|warning)\s+(.*?)(?:\s{2,}([@\w/-]+))?\s*$/;
 const HEADER = /^(\S.*\S)\s*$/;
 
-/** ESLint's default `stylish` output. */
 export const eslintStylish: OutputParser = {
   name: "eslint",
   detect: (text) =>
@@ -34,7 +33,7 @@ export const eslintStylish: OutputParser = {
         continue;
       }
       const header = HEADER.exec(line);
-      // A header is a path: a following row proves it.
+      // A header is a path only when a row follows.
       file = header !== null && ROW.test(lines[i + 1] ?? "") ? (header[1] as string) : null;
       if (file !== null) claimed[i] = 1;
     }

@@ -5,7 +5,6 @@ import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 const LINE = /^(.+?):(\d+):(\d+): ([A-Z]{1,4}\d{1,4})(?: \[\*\])? (.*)$/;
 const RUFF_SUMMARY = /^(?:Found \d+ errors?\.|\[\*\] \d+ fixable with the `--fix` option)/;
 
-/** flake8, pycodestyle, pyflakes, and `ruff check --output-format concise`. */
 export const flake8: OutputParser = {
   name: "flake8",
   detect: (text) => /:\d+:\d+: [A-Z]{1,4}\d{1,4} /.test(text),

@@ -7,7 +7,6 @@ import { severityOf } from "../severity.ts";
 const LINE =
   /^(?:\s*(?:\[?(error|warning|warn|info|note)\]?:?|at)\s+)?((?:[A-Za-z]:)?[\w./\\@~+-]*\.[A-Za-z][A-Za-z0-9]*):(\d+)(?::(\d+))?(?::|\s|$)\s*(.*)$/i;
 
-/** A `path:line[:col] message` line of any tool. */
 export const generic = lineParser("generic", /\.[A-Za-z0-9]+:\d+/, LINE, (m) => {
   const rest = (m[5] ?? "").trim();
   // A bare `file:line` says where but not what: the raw output says it better.

@@ -5,7 +5,6 @@ import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 // `::error file=src/a.ts,line=1,col=5,endLine=1,endColumn=9,title=rule::message`.
 const COMMAND = /^::(error|warning|notice)(?: ([^:]*))?::(.*)$/;
 
-/** A workflow command's escapes (`%25`, `%0D`, `%0A`, and in properties `%3A`, `%2C`) undone. */
 function unescapeCommand(text: string): string {
   return text
     .replaceAll("%0D", "\r")
@@ -15,7 +14,6 @@ function unescapeCommand(text: string): string {
     .replaceAll("%25", "%");
 }
 
-/** Annotations in GitHub's workflow-command form, from whichever tool printed them. */
 export const githubCommands: OutputParser = {
   name: "github",
   detect: (text) => text.includes("::") && /^::(?:error|warning|notice)[ :]/m.test(text),

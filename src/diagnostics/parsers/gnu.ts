@@ -10,23 +10,17 @@ const TRAILING_CODE = /\s+\[([^\]\s]+)\]$/;
 /** clang's last line (gcc prints none): `1 error generated.`, `2 warnings and 1 error generated.` */
 const CLANG_SUMMARY = /^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated\.$/;
 
-/** Lines a wrapped mypy message goes on for, at most. */
 const MAX_WRAPPED = 6;
 /** mypy's summary lines, which follow its last diagnostic flush left too. */
 const MYPY_SUMMARY = /^(?:Found \d+ errors? in \d+ files?|Success: no issues found)/;
 
-/** A wrapped mypy message's last line ends in its code, or is its code alone. */
 const ENDS_IN_CODE = /(?:^|\s)\[[^\]\s]+\]$/;
 
-/**
- * Is `line` the rest of a wrapped mypy message: flush left (the code alone may keep one
- * space; its code frame is indented by four or more), not a header nor a summary?
- */
+/** The rest of a wrapped mypy message: flush left (its code frame is indented by four or more). */
 function wrapsOn(line: string): boolean {
   return line.trim() !== "" && !/^\s\s/.test(line) && !LINE.test(line) && !MYPY_SUMMARY.test(line);
 }
 
-/** Which tool prints this shape, judged by the file and the code (C: `compiler`, gcc or clang). */
 function toolOf(file: string, code: string, compiler: string): string {
   if (code.startsWith("clippy::")) return "clippy";
   if (/^SC\d{4}$/.test(code)) return "shellcheck";
@@ -39,11 +33,7 @@ function toolOf(file: string, code: string, compiler: string): string {
   return "compiler";
 }
 
-/**
- * gcc and clang, mypy, rustc/cargo `--message-format short`, shellcheck `-f gcc`. A note
- * right after a diagnostic on the same spot (gcc's "each undeclared identifier…", mypy's
- * hints) joins its message instead of standing alone.
- */
+/** gcc and clang, mypy, rustc short, shellcheck `-f gcc`. A note on the same spot joins its message. */
 export const gnu: OutputParser = {
   name: "gnu",
   detect: (text) =>
@@ -93,7 +83,6 @@ export const gnu: OutputParser = {
         out[out.length - 1] = { ...prev, message: `${prev.message}\n  ${word}: ${message}` };
         continue;
       }
-      // Past `room` only the last one's notes are still read (they join it).
       if (out.length >= room) break;
       out.push({
         file,

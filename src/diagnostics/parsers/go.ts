@@ -8,7 +8,6 @@ const LINTER = /^(.*) \(([a-z0-9]+)\)$/;
 const CARET = /^\s*\^$/;
 const SUMMARY = /^\d+ issues?[:.]/;
 
-/** go build, go vet, golangci-lint. */
 export const go: OutputParser = {
   name: "go",
   detect: (text) => text.includes(".go:") && /^(?:vet: )?\S+?\.go:\d+(?::\d+)?: /m.test(text),

@@ -19,7 +19,6 @@ interface MypyMessage {
 const count = (n: unknown): number | undefined =>
   typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : undefined;
 
-/** mypy's JSON lines. */
 export const mypyJson: OutputParser = {
   name: "mypy-json",
   detect: (text) => text.includes('"hint": ') && /^\{"file": "/m.test(text),

@@ -5,7 +5,6 @@ import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 const HEADER = /^\s{0,4}([x×!⚠]) (?:([\w-]+)\(([\w/@-]+)\): )?(.*)$/;
 const LOCATION = /^\s+(?:,-|╭─)\[(.+?):(\d+):(\d+)\]\s*$/;
 
-/** oxlint's default output. */
 export const oxlint: OutputParser = {
   name: "oxlint",
   detect: (text) =>

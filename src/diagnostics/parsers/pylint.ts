@@ -5,7 +5,6 @@ import { int, lineParser, type OutputParser, type RawDiagnostic } from "../parse
 // category (Fatal, Error, Warning, Convention, Refactor, Info).
 const LINE = /^(.+?):(\d+):(\d+): ([FEWCRI]\d{4}): (.*?)(?: \(([a-z0-9-]+)\))?$/;
 
-/** pylint's default text output. */
 export const pylint = lineParser("pylint", /:\d+:\d+: [FEWCRI]\d{4}: /, LINE, (m) => {
   const letter = (m[4] as string)[0];
   return {
@@ -31,7 +30,6 @@ interface PylintMessage {
   "message-id"?: string;
 }
 
-/** `pylint --output-format=json`. */
 export const pylintJson: OutputParser = {
   name: "pylint-json",
   detect: (text) => text.includes('"message-id":') && text.includes('"symbol":'),

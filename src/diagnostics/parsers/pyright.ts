@@ -6,7 +6,6 @@ const LINE = /^ {2}(\S(?:.*?\S)?):(\d+):(\d+) - (error|warning|information): (.*
 const MORE = /^\s{4,}\S/;
 const RULE = /\s*\((report\w+)\)$/;
 
-/** pyright's and basedpyright's text output: the file's diagnostics under its name. */
 export const pyright: OutputParser = {
   name: "pyright",
   detect: (text) => / - (?:error|warning|information): /.test(text),

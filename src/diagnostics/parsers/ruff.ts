@@ -7,7 +7,6 @@ import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 const HEADER = /^(?:([A-Z]{1,4}\d{1,4})(?: \[\*\])? |([a-z]+(?:-[a-z]+)+): )(.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)\s*$/;
 
-/** ruff check's default (full) output. */
 export const ruffFull: OutputParser = {
   name: "ruff",
   detect: (text) =>
@@ -45,7 +44,6 @@ interface RuffJson {
   end_location?: { row?: number; column?: number };
 }
 
-/** `ruff check --output-format json`: one array of findings. */
 export const ruffJson: OutputParser = {
   name: "ruff-json",
   detect: (text) => /^\s*\[/.test(text) && /"noqa_row"|"end_location"/.test(text),

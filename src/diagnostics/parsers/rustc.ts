@@ -7,7 +7,6 @@ const HEADER = /^(error|warning)(?:\[([A-Za-z0-9_:]+)\])?: (.*)$/;
 const ARROW = /^\s*--> (.+?):(\d+):(\d+)\s*$/;
 const LINT = /#\[(?:warn|deny|forbid)\(([\w:]+)\)\]/;
 
-/** rustc, cargo build/check/clippy's human output. */
 export const rustc: OutputParser = {
   name: "rustc",
   detect: (text) =>

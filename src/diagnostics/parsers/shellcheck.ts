@@ -7,7 +7,6 @@ import { severityOf } from "../severity.ts";
 const WHERE = /^In (.+) line (\d+):$/;
 const MARK = /^(\s*)\^[-^~]*\s*(SC\d{4}) \((error|warning|info|style)\): (.*)$/;
 
-/** shellcheck's default output (`-f gcc` is read by the gnu parser). */
 export const shellcheck: OutputParser = {
   name: "shellcheck",
   detect: (text) =>

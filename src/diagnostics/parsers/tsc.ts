@@ -8,12 +8,11 @@ const PRETTY = /^(.+?):(\d+):(\d+) - (error|warning|message) (TS\d+): (.*)$/;
 const GLOBAL = /^(error|warning|message) (TS\d+): (.*)$/;
 const CONTINUED = /^ {2,}\S/;
 
-/** Is `line` indented as a message's next line? (A space first is looked at before the regex.) */
 function continues(line: string): boolean {
   return line.charCodeAt(0) === 32 && CONTINUED.test(line);
 }
 
-/** TypeScript's compiler. An indented line right after a header continues its message. */
+/** An indented line right after a header continues its message. */
 export const tsc: OutputParser = {
   name: "tsc",
   detect: (text) =>
@@ -24,11 +23,9 @@ export const tsc: OutputParser = {
     for (let i = 0; i < lines.length && out.length < room; i++) {
       if (claimed[i]) continue;
       const line = lines[i] as string;
-      // The plain header, most lines of a dense output, read with no call but the regex's
-      // (each call costs in a fresh process, where this loop runs before it is compiled).
+      // The plain header, most lines of a dense output, read with no call but the regex's.
       const p = PLAIN.exec(line);
       const next = lines[i + 1];
-      // As continues(next), inline: a space first is looked at before the regex.
       if (p !== null && !(next !== undefined && next[0] === " " && CONTINUED.test(next))) {
         claimed[i] = 1;
         const s = p[4] as string;

@@ -5,7 +5,7 @@ import { int, type OutputParser, type RawDiagnostic } from "../parser.ts";
 const HEADER = /^ {2}(\S.*?):\d+:\d+\s*$/;
 const ROW = /^\s+([✖⚠ℹ×])\s+(\d+):(\d+)\s+(.*?)(?:\s{2,}([@\w/-]+))?\s*$/;
 
-/** xo (and eslint-formatter-pretty, which it uses). */
+/** xo, and eslint-formatter-pretty, which it uses. */
 export const xo: OutputParser = {
   name: "xo",
   detect: (text) =>

@@ -4,17 +4,15 @@ import type { RunResult } from "../../model/outcome.ts";
 import { claimFire } from "./limits.ts";
 import type { Fire, WatchedRun } from "./types.ts";
 
-/** Most output a trigger hands on (env var limits are ~128 kB per string on Linux). */
 const MAX_OUTPUT_CHARS = 64_000;
 
-/** The collected output as one text, cut from the front when it is huge. */
+/** Cut from the front when it is huge. */
 export function outputText(fire: Pick<Fire, "lines" | "more">): string {
   let text = fire.lines.join("\n");
   if (text.length > MAX_OUTPUT_CHARS) text = `… [cut]\n${text.slice(-MAX_OUTPUT_CHARS)}`;
   return fire.more > 0 ? `${text}\n… ${fire.more} more lines in the log` : text;
 }
 
-/** What the agent reads for a notify. */
 export function noticeText(run: WatchedRun, fire: Fire, message: string | undefined): string {
   const head = `cpilot: '${run.callback}' (run ${run.runId}) ${fire.event}`;
   const body = outputText(fire);
@@ -46,7 +44,7 @@ function startRun(run: WatchedRun, fire: Fire, callback: string): Promise<RunRes
   });
 }
 
-/** Carry out a fire's action. Errors are the caller's to report. */
+/** Errors are the caller's to report. */
 export async function perform(run: WatchedRun, fire: Fire): Promise<void> {
   const { action } = fire;
   switch (action.kind) {
@@ -72,7 +70,7 @@ export async function perform(run: WatchedRun, fire: Fire): Promise<void> {
         stop: () => run.stop(`stopped by its ${fire.rule} trigger`),
         notify: (text) => notify(run, fire, text),
         run: (callback) => {
-          // Each run a function starts is work started: it draws on the budget too.
+          // Each run a function starts draws on the budget too.
           const { root, origin } = run.batch;
           if (!claimFire(root, origin.session, run.batchId, run.triggers.limits.sessionBudget)) {
             run.sink.note(budgetNote(run));

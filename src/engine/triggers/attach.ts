@@ -9,16 +9,12 @@ import { triggerSlots } from "./limits.ts";
 import type { TriggerInput, TriggerSink } from "./types.ts";
 import { type RunWatcher, watchRun } from "./watch-run.ts";
 
-/** Starts one run of a callback as a trigger run (execute-run's executeRun, injected). */
 export type LaunchTriggerRun = (
   planned: PlannedRun,
   extra: { triggerInput: TriggerInput; releaseAtEnd: () => void },
 ) => Promise<RunResult>;
 
-/**
- * Without an engine (a detached background worker calling executeRun), trigger results go
- * to the session inbox, where the agent's next hook or MCP call picks them up.
- */
+/** Without an engine, trigger results go to the session inbox for the agent's next call. */
 export function inboxSink(batch: EditBatch): TriggerSink {
   const session = batch.origin.session ?? ANY_SESSION;
   return {
@@ -41,10 +37,8 @@ export function inboxSink(batch: EditBatch): TriggerSink {
 }
 
 /**
- * Start `name` for the parent's files as a trigger run. Enforced here, where the work
- * starts: the target exists and is enabled, the depth stays within the limit, and the run
- * holds a trigger slot (a semaphore, per process) from before it starts until its process
- * ends, so at most `maxConcurrent` trigger runs are alive at once.
+ * Start `name` for the parent's files as a trigger run, enforced where the work starts: the
+ * target is enabled, the depth within the limit, and a trigger slot held until it ends.
  */
 export async function startTriggerRun(options: {
   name: string;
@@ -86,7 +80,7 @@ export async function startTriggerRun(options: {
   return result;
 }
 
-/** A watcher for a run whose callback has triggers; null (and no cost) when it has none. */
+/** Null, at no cost, when the run's callback has no triggers. */
 export function attachTriggers(options: {
   callback: ResolvedCallback;
   planned: PlannedRun;

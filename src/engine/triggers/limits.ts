@@ -5,15 +5,8 @@ import { stateDir } from "../../util/state-dir.ts";
 import { STATE, statePath } from "../../util/state-layout.ts";
 import { Semaphore } from "../semaphore.ts";
 
-/**
- * The limits that hold across runs: a semaphore on trigger-started runs (per process, held
- * for each run's whole life) and a budget of trigger fires per agent session (on disk, so
- * every cpilot process of the session draws from the same budget).
- */
-
 const slots = new Map<string, Semaphore>();
 
-/** The semaphore every trigger-started run of this project takes in this process. */
 export function triggerSlots(root: string, maxConcurrent: number): Semaphore {
   const key = `${root}\0${maxConcurrent}`;
   let semaphore = slots.get(key);
@@ -28,14 +21,12 @@ function budgetDir(root: string, session: string): string {
   return statePath(root, ...STATE.triggerBudget, sessionFolderName(session, "_"));
 }
 
-/** Fires taken by batches with no session: their budget lives as long as the process. */
 const sessionless = new Map<string, number>();
 
 /**
- * Take one fire from a session's budget; false when it is used up. Each fire claims a
- * numbered file with O_EXCL, so concurrent processes never both get the last one and a
- * crash never gives one back. Batches without a session (cpilot check, the API) count
- * per `batchKey` in memory instead: there is no session to share a budget with.
+ * Take one fire from a session's budget; false when it is used up. Each fire claims a numbered
+ * file with O_EXCL, so two processes never both get the last one and a crash never gives one
+ * back. Batches without a session count per `batchKey` in memory.
  */
 export function claimFire(
   root: string,
@@ -63,7 +54,6 @@ export function claimFire(
   return false;
 }
 
-/** Fires a session has used (for tests and `cpilot ps`). */
 export function firesUsed(root: string, session: string): number {
   try {
     return readdirSync(budgetDir(root, session)).length;

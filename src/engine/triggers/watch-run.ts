@@ -5,20 +5,14 @@ import { budgetNote, perform } from "./actions.ts";
 import { claimFire } from "./limits.ts";
 import type { Fire, WatchedRun } from "./types.ts";
 
-/** Lines of the run's tail an onExit / onTimeout fire hands on. */
 const FIRE_TAIL = 60;
 
-/** Trigger evaluation for one run; execute-run calls these as the run goes. */
 export interface RunWatcher {
-  /** Each output line; undefined when no onOutput rule exists (no listener at all). */
+  /** Undefined when no onOutput rule exists (no listener at all). */
   readonly onLine: ((line: string) => void) | undefined;
-  /** The run's process or function has started: arm onTimeout rules. */
   started(): void;
-  /** It has ended: disarm timers, fire collecting onOutput windows at once. */
   ended(): void;
-  /** Its result is known: fire matching onExit rules. */
   exited(result: RunResult): void;
-  /** Resolves when every action fired so far (and what they started) is done. */
   settled(): Promise<void>;
 }
 
@@ -37,15 +31,13 @@ function exitMatches(rule: ExitRule, result: RunResult): boolean {
 }
 
 /**
- * Evaluate a run's onOutput / onExit / onTimeout rules and carry out their actions.
- * Limits are taken when a fire is scheduled, not when it runs: maxFires per rule, the
- * session budget, and (for "run") the recursion depth, so a refused fire costs nothing.
+ * Evaluate a run's trigger rules and carry out their actions. Limits are taken when a fire is
+ * scheduled, so a refused fire costs nothing.
  */
 export function watchRun(run: WatchedRun): RunWatcher {
   const { triggers } = run;
   const fired = new Map<OutputRule, number>();
   const windows = new Map<OutputRule, Window>();
-  /** Fire a rule's open window now (the run ended before its delay did). */
   const flushers = new Map<OutputRule, () => void>();
   const timers: ReturnType<typeof setTimeout>[] = [];
   const work = new Set<Promise<void>>();

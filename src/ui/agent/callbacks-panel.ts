@@ -12,11 +12,10 @@ function describe(run: ResolvedConfig["callbacks"][number]["run"]): string {
 }
 
 /**
- * The callbacks panel for an agent's context: which checks run on which files, whether
- * they hold the agent up, and what they do. Null when no callback is active.
+ * Which checks run on which files, whether they hold the agent up, and what they do; null
+ * when no callback is active.
  *
  * @example
- * // cpilot runs these checks when you edit matching files (results come back to you as hook messages):
  * // | callback | files | runs | what it does |
  * // | lint | *.ts | blocking, per file | eslint {file} |
  */

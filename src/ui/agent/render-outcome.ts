@@ -3,23 +3,19 @@ import type { Outcome, RunResult } from "../../model/outcome.ts";
 import { isFailure, renderFailure, renderSuccess } from "../render-run.ts";
 import { renderResync } from "./render-resync.ts";
 
-/** What an agent should read after a batch, split by urgency. */
 export interface AgentReport {
   /** Failed blocking runs: the agent must act on these. */
   readonly failures: string[];
-  /** Everything else worth saying: successes, rewritten files, background starts, notes. */
   readonly info: string[];
 }
 
-/** True when the report says nothing at all. */
 export function isEmptyReport(report: AgentReport): boolean {
   return report.failures.length === 0 && report.info.length === 0;
 }
 
 /**
- * Turn an Outcome into short texts for an agent. Replaced and skipped runs say nothing (the
- * newer run reports); a failed non-blocking run is info, not a failure, and so is a failed
- * run whose every diagnostic was already there before the edit.
+ * Replaced and skipped runs say nothing (the newer run reports); a failed non-blocking run is
+ * info, as is one whose every diagnostic was there before the edit.
  */
 export function reportOutcome(outcome: Outcome, options: { tailLines: number }): AgentReport {
   const failures: string[] = [];
@@ -28,9 +24,8 @@ export function reportOutcome(outcome: Outcome, options: { tailLines: number }):
   const seen = new Set<string>();
   for (const run of reachedFirst(outcome.runs)) {
     if (isFailure(run)) {
-      // A run that fails only on what was there before the edit informs; it does not block.
       // One that stopped before the edited files were reached says nothing of them: it blocks,
-      // unless its run again reached them (that run's own result then decides).
+      // unless its run again reached them.
       const blocks = run.blocking && (!onlyPreexisting(run.diagnostics) || unchecked(run));
       (blocks ? failures : info).push(renderFailure(run, { ...options, seen }));
       continue;
@@ -42,14 +37,12 @@ export function reportOutcome(outcome: Outcome, options: { tailLines: number }):
   return { failures, info };
 }
 
-/** Edited files a run stopped before, that no run again reached. */
 function unchecked(run: RunResult): boolean {
   if ((run.unreached?.length ?? 0) === 0) return false;
   const again = run.reachedAgain?.status;
   return again !== "passed" && again !== "failed";
 }
 
-/** The runs, each run made again for the edited files told before the run it stands for. */
 function reachedFirst(runs: readonly RunResult[]): RunResult[] {
   const again = new Map(runs.filter((r) => r.reachAgainOf).map((r) => [r.reachAgainOf?.runId, r]));
   const ordered: RunResult[] = [];
@@ -62,7 +55,6 @@ function reachedFirst(runs: readonly RunResult[]): RunResult[] {
   return ordered;
 }
 
-/** Join report parts into one message, failures first. */
 export function joinReport(report: AgentReport, extra: readonly string[] = []): string {
   return [...report.failures, ...report.info, ...extra].join("\n\n");
 }

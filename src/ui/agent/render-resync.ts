@@ -1,14 +1,12 @@
 import type { Resync } from "../../model/outcome.ts";
 
-/** Diff lines shown to an agent per rewritten file; past this it is told to re-read. */
 export const MAX_DIFF_LINES = 60;
 
 /**
- * A file a callback rewrote (a formatter), for an agent: exactly what changed, as the hunks
- * of a unified diff, so its next edit's old text matches what is on disk.
+ * A file a callback rewrote, as the hunks of a unified diff, so the agent's next edit's old
+ * text matches what is on disk.
  *
  * @example
- * // ~ a callback rewrote src/a.ts after your edit; the file on disk is now (diff from your version):
  * // @@ -1,2 +1,2 @@
  * // -const a  = 1
  * // +const a = 1;

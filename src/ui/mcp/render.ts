@@ -3,21 +3,17 @@ import { agentView } from "../../diagnostics/agent-view.ts";
 import type { RunResult } from "../../model/outcome.ts";
 
 /**
- * Where an agent's new_string stands after a callback (a formatter) rewrote the file:
- * - exact: the formatted new_string itself (the text around it was left alone)
- * - lines: whole lines that now hold it (the formatter also rewrote text around it)
- * - unchanged: the formatter left this region alone
- * - unsure: it cannot be located with confidence; the agent must re-read
+ * Where an agent's new_string stands after a formatter rewrote the file: exact (the formatted
+ * text), lines (the whole lines now holding it), unchanged, or unsure (the agent must re-read).
  */
 export type RegionView =
   | { kind: "exact" | "lines"; text: string; startLine: number; endLine: number }
   | { kind: "unchanged"; startLine: number }
   | { kind: "unsure"; startLine: number | null; endLine: number | null };
 
-/** Output lines shown for a failed run; the rest is one callback_logs call away. */
+/** The rest is one callback_logs call away. */
 const TAIL_SHOWN = 8;
 const LINE_CHARS = 300;
-/** Longest diff put into a result; longer ones ask the agent to re-read. */
 const MAX_DIFF_LINES = 80;
 
 function seconds(ms: number): string {
@@ -28,11 +24,7 @@ function cut(line: string): string {
   return line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)} …` : line;
 }
 
-/**
- * One callback run in a few lines: passed (with its success message), or failed with the
- * exit in words, its diagnostics (else its last lines) and the run id for callback_logs.
- * Silent runs say nothing. `seen` holds diagnostics an earlier run of the reply showed.
- */
+/** A run in a few lines; silent runs say nothing. `seen` holds diagnostics an earlier run of the reply showed. */
 export function renderRun(run: RunResult, seen?: Set<string>): string[] {
   const files = run.files.length === 1 ? ` on ${run.files[0]}` : ` on ${run.files.length} files`;
   switch (run.status) {
@@ -66,7 +58,6 @@ export function renderRun(run: RunResult, seen?: Set<string>): string[] {
   }
 }
 
-/** A failed run's diagnostics for the agent, or null to show its tail instead. */
 function diagnosticsView(run: RunResult, seen: Set<string> | undefined): string[] | null {
   const diagnostics = run.diagnostics ?? [];
   if (!diagnostics.some((d) => d.severity === "error")) return null;
@@ -81,7 +72,6 @@ export function fenced(text: string): string {
   return `${fence}\n${text.endsWith("\n") ? text : `${text}\n`}${fence}`;
 }
 
-/** A unified diff between two texts, without the "Index:" preamble; "" when equal. */
 export function textDiff(path: string, before: string, after: string): string {
   if (before === after) return "";
   return createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, {
@@ -89,7 +79,6 @@ export function textDiff(path: string, before: string, after: string): string {
   }).replace(/^(?:Index:[^\n]*\n)?=+\n/, "");
 }
 
-/** A diff for the agent, or a request to re-read when it is too long. */
 export function boundedDiff(path: string, before: string, after: string): string {
   const diff = textDiff(path, before, after);
   const lines = diff.trimEnd().split("\n");
@@ -99,10 +88,8 @@ export function boundedDiff(path: string, before: string, after: string): string
   return fenced(diff.trimEnd());
 }
 
-/** Lines of a region shown in a result; a longer one is named by its lines instead. */
 const MAX_REGION_LINES = 150;
 
-/** What to tell the agent about its edit region after callbacks rewrote the file. */
 export function renderRegion(view: RegionView, label: string): string[] {
   if (
     (view.kind === "exact" || view.kind === "lines") &&

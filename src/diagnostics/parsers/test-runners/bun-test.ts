@@ -5,7 +5,6 @@ import { firstFrame } from "./stack.ts";
 const FAIL = /^\(fail\) (.+?)(?: \[[\d.]+m?s\])?$/;
 const ERROR = /^error: (.*)$/;
 
-/** `bun test`'s failures. */
 export const bunTest: OutputParser = {
   name: "bun-test",
   detect: (text) => text.includes("(fail) ") && /^\(fail\) /m.test(text),

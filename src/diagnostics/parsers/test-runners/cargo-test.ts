@@ -5,7 +5,6 @@ import { int, type OutputParser, type RawDiagnostic } from "../../parser.ts";
 const NOW = /^thread '(.+?)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):$/;
 const OLD = /^thread '(.+?)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+):(\d+)$/;
 
-/** `cargo test`'s panics. */
 export const cargoTest: OutputParser = {
   name: "cargo-test",
   detect: (text) =>

@@ -4,7 +4,7 @@ import { int, type OutputParser, type RawDiagnostic } from "../../parser.ts";
 const FAIL = /^\s*--- FAIL: (\S+)/;
 const LOG = /^\s+(\S+?\.go):(\d+): (.*)$/;
 
-/** `go test`'s failures. The file is as go prints it: relative to the package's folder. */
+/** The file is as go prints it: relative to the package's folder. */
 export const goTest: OutputParser = {
   name: "go-test",
   detect: (text) => text.includes("--- FAIL: "),

@@ -6,7 +6,6 @@ import { firstFrame } from "./stack.ts";
 const FILE = /^\s*FAIL\s+(\S+)/;
 const TITLE = /^\s{2}● (.+)$/;
 
-/** Jest's failure reports. */
 export const jest: OutputParser = {
   name: "jest",
   detect: (text) => text.includes("●") && /^\s{2}● .+\n\n/m.test(text),

@@ -8,7 +8,6 @@ const COLLECT = /^ERROR ([^\s:]+\.py)(?: - (.*))?$/;
 const SECTION = /^_{3,} (.+?) _{3,}$/;
 const SPOT = /^([^\s:]+\.py):(\d+): \w/;
 
-/** pytest's failure summary. */
 export const pytest: OutputParser = {
   name: "pytest",
   detect: (text) =>
@@ -62,7 +61,7 @@ export const pytest: OutputParser = {
   },
 };
 
-/** The last `E   <error>` line of pytest's report above line `before`: a collection error's cause. */
+/** A collection error's cause: the last `E   <error>` line above `before`. */
 function lastError(lines: readonly string[], before: number): string | undefined {
   for (let i = before - 1; i >= 0; i--) {
     const m = /^E\s+(\S.*)$/.exec(lines[i] as string);

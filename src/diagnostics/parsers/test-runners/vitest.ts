@@ -4,7 +4,6 @@ import { int, type OutputParser, type RawDiagnostic } from "../../parser.ts";
 const TITLE = /^\s*FAIL\s+(\S+) > (.+)$/;
 const SPOT = /^\s*❯ (\S+?):(\d+):(\d+)\s*$/;
 
-/** Vitest's failure reports. */
 export const vitest: OutputParser = {
   name: "vitest",
   detect: (text) => text.includes("FAIL") && /^[ \t]*FAIL\s+\S+ > /m.test(text),
