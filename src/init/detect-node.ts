@@ -46,7 +46,12 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
       inScripts.length > 0
         ? `package.json script${inScripts.length > 1 ? "s" : ""} ${[...new Set(inScripts.map((r) => `"${r.script}"`))].join(", ")} run${inScripts.length > 1 ? "" : "s"} ${tool.bin}${scope.length > 0 ? ` on ${scope.join(" ")}` : ""}`
         : (ranBy ?? config ?? `"${tool.packageKey}" in package.json`);
-    const built = tool.build(p.localBin(tool.bin), p);
+    const built = withoutUnrunFix(
+      tool.build(p.localBin(tool.bin), p),
+      tool.bin,
+      inScripts,
+      evidence,
+    );
     // run by pre-commit alone: the hook's file types and formatting flags are the project's
     const hook =
       inScripts.length === 0 && tool.name === "prettier" ? preCommitHook(p, "prettier") : undefined;
@@ -79,6 +84,25 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
   const deno = detectDeno(p);
   out.push(...deno);
   return { proposals: out, notes };
+}
+
+/**
+ * A linter's `--fix` stays only where the project runs it so: a script that runs it as a
+ * check means its fixes are the project's to make, and a fix by another version of the
+ * tool can rewrite a file into a new error the project's own run would never make.
+ */
+function withoutUnrunFix<
+  T extends { run: string | string[]; fixes?: boolean; description?: string },
+>(built: T, bin: string, scripts: readonly ScriptTool[], evidence: RunEvidence): T {
+  if (typeof built.run === "string" || !built.run.includes("--fix") || scripts.length === 0)
+    return built;
+  if (scripts.some((r) => r.args.includes("--fix")) || evidence.near(bin, /--fix\b/)) return built;
+  const { fixes: _, ...rest } = built;
+  return {
+    ...rest,
+    description: `lint (${bin}), as the project's scripts run it: reports, fixes nothing`,
+    run: built.run.filter((w) => w !== "--fix"),
+  } as T;
 }
 
 /** `{a,b}` spelled out: lint-staged reads braces and cpilot's patterns do not. */
