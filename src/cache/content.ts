@@ -1,26 +1,19 @@
 import { join } from "node:path";
 import { runGit, runGitAsync, splitNul } from "../match/git.ts";
 import { gitPrefix } from "../match/git-prefix.ts";
-import { digestHex, sha1Hex } from "../platform/digest.ts";
+import { sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
+import { blobId } from "./blob-id.ts";
 import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./index-listing.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
-import { type ObjectFormat, objectFormat } from "./object-format.ts";
+import { objectFormat } from "./object-format.ts";
 
 /** The content id of a file that is not there (deleted, never made, not a regular file). */
 export const NO_CONTENT = "none";
 
 /** Files larger than this are not hashed: a check of one never matches a record. */
 const MAX_HASHED_BYTES = 64 * 1024 * 1024;
-
-/**
- * git's blob id of `bytes`: the id `git hash-object` gives in a repository of that object
- * format, so it equals the index's and HEAD's.
- */
-export function blobId(bytes: Uint8Array, format: ObjectFormat = "sha1"): string {
-  return digestHex(format, [new TextEncoder().encode(`blob ${bytes.length}\0`), bytes]);
-}
 
 /** The content id of one root-relative file as on disk now (NO_CONTENT when none, or too big). */
 export function fileContentId(root: string, path: string): string {

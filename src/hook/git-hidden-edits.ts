@@ -1,7 +1,7 @@
 import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
+import { blobId } from "../cache/blob-id.ts";
 import { type GitEnv, runGit, runGitBytes, splitNul } from "../match/git.ts";
-import { digestHex } from "../platform/digest.ts";
 
 /**
  * Changes `git status` does not list however the shell hid them: `--assume-unchanged` and
@@ -114,8 +114,7 @@ function blobHash(path: string, idLength: number): string | null {
     const bytes = st.isSymbolicLink()
       ? readlinkSync(path, { encoding: "buffer" })
       : readFileSync(path);
-    const header = new TextEncoder().encode(`blob ${bytes.length}\0`);
-    return digestHex(idLength === 64 ? "sha256" : "sha1", [header, bytes]);
+    return blobId(bytes, idLength === 64 ? "sha256" : "sha1");
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
-import { Buffer } from "node:buffer";
+import type { Buffer } from "node:buffer";
 import * as fs from "node:fs";
-import { digestHex } from "../platform/digest.ts";
+import { blobId } from "../cache/blob-id.ts";
 import { fsPath } from "../util/path-bytes.ts";
 
 export interface FileBlob {
@@ -28,8 +28,7 @@ export function readBlob(path: string, long: boolean): FileBlob {
       bytes = fs.readFileSync(p);
       mode = stat.mode & 0o100 ? "100755" : "100644";
     } else return OTHER;
-    const header = Buffer.from(`blob ${bytes.length}\0`);
-    return { key: `${mode} ${digestHex(long ? "sha256" : "sha1", [header, bytes])}`, mode, bytes };
+    return { key: `${mode} ${blobId(bytes, long ? "sha256" : "sha1")}`, mode, bytes };
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "ENOENT" ? ABSENT : OTHER;
   }
