@@ -146,8 +146,9 @@ test.skipIf(!hasPython)(
   },
 );
 
-test("check --all: a tracked file beside an ignored pyvenv.cfg, CACHEDIR.TAG or conda-meta reaches no fixer", () => {
-  const root = tempDir("cpilot-not-own-ignored-", { git: true });
+/** A committed project of `files` whose fixer stamps every *.py file it is given and lists it in `seen`. */
+function stampedPy(prefix: string, files: Record<string, string>): { root: string; seen: string } {
+  const root = tempDir(prefix, { git: true });
   const seen = join(tempDir("cpilot-not-own-seen-"), "seen.txt");
   writeFiles(root, {
     "callbacks.config.json": JSON.stringify({
@@ -161,6 +162,15 @@ test("check --all: a tracked file beside an ignored pyvenv.cfg, CACHEDIR.TAG or 
         },
       ],
     }),
+    ...files,
+  });
+  git(root, "add", "-A");
+  git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
+  return { root, seen };
+}
+
+test("check --all: a tracked file beside an ignored pyvenv.cfg, CACHEDIR.TAG or conda-meta reaches no fixer", () => {
+  const { root, seen } = stampedPy("cpilot-not-own-ignored-", {
     // every marker is ignored, so git lists none of them: only the disk says they are there
     ".gitignore": ".cpilot/\npyvenv.cfg\nCACHEDIR.TAG\nconda-meta/\n",
     "env/pyvenv.cfg": "home = /usr/bin\n",
@@ -172,8 +182,6 @@ test("check --all: a tracked file beside an ignored pyvenv.cfg, CACHEDIR.TAG or 
     "conda/bin/tool.py": "c = 1\n",
     "pkg/mod.py": "x = 1\n",
   });
-  git(root, "add", "-A");
-  git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
   expect(git(root, "ls-files")).not.toContain("pyvenv.cfg");
   const before = treeState(root);
   const r = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
@@ -188,26 +196,11 @@ test("check --all: a tracked file beside an ignored pyvenv.cfg, CACHEDIR.TAG or 
 });
 
 test("check --all looks into a folder again once a marker appears in it, even with its modified time put back", async () => {
-  const root = tempDir("cpilot-not-own-again-", { git: true });
-  const seen = join(tempDir("cpilot-not-own-seen-"), "seen.txt");
-  writeFiles(root, {
-    "callbacks.config.json": JSON.stringify({
-      callbacks: [
-        {
-          name: "stamp",
-          pattern: "*.py",
-          fixes: true,
-          timeout: 30,
-          run: `for f in "$@"; do echo "# stamped" >> "$f"; echo "$f" >> '${seen}'; done`,
-        },
-      ],
-    }),
+  const { root, seen } = stampedPy("cpilot-not-own-again-", {
     ".gitignore": ".cpilot/\npyvenv.cfg\n",
     "pkg/mod.py": "x = 1\n",
     "other/lib.py": "y = 1\n",
   });
-  git(root, "add", "-A");
-  git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init");
   // a folder is remembered only once its last change is a few seconds old
   await Bun.sleep(3500);
   expect(cpilot(["check", "--all"], { cwd: root, env: { CI: "" } }).code).toBe(0);
