@@ -27,8 +27,8 @@ export function git(p: AgentProject, ...args: string[]): void {
 export const turnStarts = (p: AgentProject) =>
   p.hook({ hook_event_name: "UserPromptSubmit", prompt: "go" });
 
-/** The shell call's result as the model would see it. */
-export const afterShell = (p: AgentProject) =>
+/** The shell call's result as the model would see it; `at`: the agent's working folder when not the project's. */
+export const afterShell = (p: AgentProject, at: { cwd?: string } = {}) =>
   JSON.stringify(
     p.hook({
       hook_event_name: "PostToolUse",
@@ -36,6 +36,7 @@ export const afterShell = (p: AgentProject) =>
       tool_input: { command: "…" },
       tool_use_id: "call_1",
       tool_response: "",
+      ...at,
     }).json,
   );
 

@@ -147,16 +147,7 @@ test("a project below the repository's top: a hidden new file is checked, a buil
   writeFileSync(p.path("app/dist/x.ts"), "export const x = BAD;\n");
   writeFileSync(p.path("app/src/.gitignore"), "evil.ts\n");
   writeFileSync(p.path("app/src/evil.ts"), "export const e = BAD;\n");
-  const after = JSON.stringify(
-    p.hook({
-      hook_event_name: "PostToolUse",
-      tool_name: "Bash",
-      tool_input: { command: "…" },
-      tool_use_id: "call_1",
-      tool_response: "",
-      ...at,
-    }).json,
-  );
+  const after = afterShell(p, at);
   expect(after).toContain("BAD in src/evil.ts");
   expect(after).not.toContain("dist/x.ts");
 });
