@@ -1,4 +1,11 @@
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, resolve } from "node:path";
 import { CONFIG_NAMES } from "../config/find.ts";
 import { TYPES_SOURCES } from "../config/types-source.ts";
@@ -158,6 +165,7 @@ export async function initCommand(args: string[], options: { cwd: string }): Pro
     }
   writeFileSync(join(root, file), text);
   for (const extra of detection.files ?? []) {
+    if (sameRegularFile(join(root, extra.path), extra.text)) continue;
     // never through a symlink a hostile tree placed there: the file is replaced, not followed
     writeFileAtomic(join(root, extra.path), extra.text);
     say(
@@ -247,4 +255,13 @@ async function migrateFrom(source: string, root: string) {
     });
   }
   return result;
+}
+
+/** Already holds `text`, and not through a link. */
+function sameRegularFile(path: string, text: string): boolean {
+  try {
+    return lstatSync(path).isFile() && readFileSync(path, "utf8") === text;
+  } catch {
+    return false;
+  }
 }

@@ -10,11 +10,15 @@ const MARK =
 
 /**
  * Under a first key (tsc ignores unknown keys) that says init wrote it and hashes the
- * rest: an edit anywhere makes the file the person's, which init then leaves alone.
+ * rest: an edit of its settings makes the file the person's, which init then leaves alone.
+ * The hash is of the settings, not the text: the project's formatter may lay it out anew.
  */
 export function ownTsconfigText(body: Record<string, unknown>): string {
-  const sum = createHash("sha256").update(plain(body)).digest("hex").slice(0, 16);
-  return plain({ "//": `${MARK}: ${sum}`, ...body });
+  return plain({ "//": markOf(body), ...body });
+}
+
+function markOf(body: Record<string, unknown>): string {
+  return `${MARK}: ${createHash("sha256").update(plain(body)).digest("hex").slice(0, 16)}`;
 }
 
 /** The same file as an earlier init wrote it, without the mark. */
@@ -26,17 +30,22 @@ function plain(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** True when `text` is a tsconfig.cpilot.json exactly as init wrote it (its mark, no edit since). */
-export function writtenByInit(text: string): boolean {
+/** The settings of a tsconfig.cpilot.json init wrote and no one has changed since (its mark matches); null otherwise. */
+export function initWroteSettings(text: string): Record<string, unknown> | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    return false;
+    return null;
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return false;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
   const { "//": mark, ...body } = parsed as Record<string, unknown>;
-  return typeof mark === "string" && ownTsconfigText(body) === text;
+  return mark === markOf(body) ? body : null;
+}
+
+/** True when `text` is a tsconfig.cpilot.json as init wrote it: its mark, its settings unchanged, whatever the layout. */
+export function writtenByInit(text: string): boolean {
+  return initWroteSettings(text) !== null;
 }
 
 export interface LeftoverTsconfig {

@@ -1,5 +1,6 @@
 import { dirname, join, relative } from "node:path";
 import {
+  initWroteSettings,
   ownTsconfigText,
   SOURCE_TSCONFIG,
   unmarkedTsconfigText,
@@ -36,23 +37,34 @@ export function sourceTypes(
   nodeDirs: readonly string[],
 ): SourceTypes | undefined {
   const p = new ProjectFiles(join(root, dir), root);
-  const pkg = p.packageJson() as Record<string, Record<string, string> | undefined>;
-  const deps = new Set(
-    ["dependencies", "devDependencies", "peerDependencies"].flatMap((k) =>
-      Object.keys(pkg[k] ?? {}),
-    ),
-  );
-  const reads: BuiltTypesRead[] = [];
+  const siblings = new Map<string, { read: BuiltTypesRead | null; deps: string[] }>();
   for (const other of nodeDirs) {
     if (other === dir) continue;
     const q = new ProjectFiles(join(root, other), root);
-    const json = q.packageJson() as { name?: unknown; types?: unknown; typings?: unknown };
-    if (typeof json.name !== "string" || !deps.has(json.name)) continue;
+    const json = q.packageJson() as Record<string, unknown>;
+    if (typeof json.name !== "string" || siblings.has(json.name)) continue;
     const types = typeof json.types === "string" ? json.types : json.typings;
-    if (typeof types !== "string" || !/\.d\.[mc]?ts$/.test(types)) continue;
     const entry = ENTRIES.find((e) => q.has(e));
-    if (entry === undefined) continue;
-    reads.push({ name: json.name, dir: other, types: types.replace(/^\.\//, ""), entry });
+    const built = typeof types === "string" && /\.d\.[mc]?ts$/.test(types);
+    siblings.set(json.name, {
+      read:
+        built && entry !== undefined
+          ? { name: json.name, dir: other, types: (types as string).replace(/^\.\//, ""), entry }
+          : null,
+      deps: dependencyNames(json),
+    });
+  }
+  // A sibling's source imports its own siblings, which tsc resolves with this package's
+  // paths only: each must be mapped too, or it is read from a build that may not exist.
+  const reads: BuiltTypesRead[] = [];
+  const seen = new Set<string>();
+  const queue = dependencyNames(p.packageJson() as Record<string, unknown>);
+  for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+    const sibling = siblings.get(name);
+    if (seen.has(name) || sibling?.read == null) continue;
+    seen.add(name);
+    reads.push(sibling.read);
+    queue.push(...sibling.deps);
   }
   if (reads.length === 0) return undefined;
   const existing = p.text(SOURCE_TSCONFIG);
@@ -76,7 +88,10 @@ export function sourceTypes(
       paths,
     },
   };
-  const text = ownTsconfigText(body);
+  const kept = existing === undefined ? null : initWroteSettings(existing);
+  // the same settings, laid out by the project's formatter: kept as they are
+  const text =
+    kept !== null && plain(kept) === plain(body) ? (existing as string) : ownTsconfigText(body);
   // init's own file (as written, or as an earlier init wrote this same one) is replaced
   const ours =
     existing === undefined || writtenByInit(existing) || existing === unmarkedTsconfigText(body);
@@ -86,6 +101,15 @@ export function sourceTypes(
       why: `${dir}/${SOURCE_TSCONFIG} exists and is not as cpilot init wrote it; left as it is`,
     };
   return { reads, file: { path: join(dir, SOURCE_TSCONFIG), text } };
+}
+
+const plain = (value: unknown): string => JSON.stringify(value);
+
+function dependencyNames(pkg: Record<string, unknown>): string[] {
+  return ["dependencies", "devDependencies", "peerDependencies"].flatMap((k) => {
+    const deps = pkg[k];
+    return deps !== null && typeof deps === "object" ? Object.keys(deps) : [];
+  });
 }
 
 /** tsc reads their source (an nx workspace's `@lerna/core` → `libs/core/src/index.ts`), so an edit there can break the package. */

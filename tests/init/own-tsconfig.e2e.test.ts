@@ -108,7 +108,7 @@ test("--force leaves a tsconfig.cpilot.json the person edited or wrote, and a li
 test("a package that still reads built types: init's file is replaced; an edited one is left and said so", () => {
   const root = workspace(true);
   init(root);
-  const edited = `${readFileSync(join(root, APP), "utf8").trimEnd()}\n\n`;
+  const edited = readFileSync(join(root, APP), "utf8").replace('"noEmit": true', '"noEmit": false');
   writeFileSync(join(root, APP), edited);
   const said = init(root, "--force");
   expect(readFileSync(join(root, APP), "utf8")).toBe(edited);
@@ -116,7 +116,31 @@ test("a package that still reads built types: init's file is replaced; an edited
   // an earlier init's file, without the mark: init's, as written, and replaced with the mark
   const unmarked = JSON.parse(readFileSync(join(root, APP), "utf8"));
   delete unmarked["//"];
+  unmarked.compilerOptions.noEmit = true;
   writeFileSync(join(root, APP), `${JSON.stringify(unmarked, null, 2)}\n`);
   init(root, "--force");
   expect(readFileSync(join(root, APP), "utf8")).toContain('"//": "Written by `cpilot init`');
+});
+
+test("init's tsconfig laid out anew by the project's formatter stays init's: kept byte for byte, and still replaced when its settings must change", () => {
+  const root = workspace(true);
+  init(root);
+  // what a formatter may make of it: other indent, arrays on one line, no final newline
+  const settings = JSON.parse(readFileSync(join(root, APP), "utf8"));
+  const formatted = JSON.stringify(settings, null, "\t");
+  writeFileSync(join(root, APP), formatted);
+  const said = init(root, "--force");
+  expect(readFileSync(join(root, APP), "utf8")).toBe(formatted);
+  expect(said).not.toContain("not as cpilot init");
+  // a second workspace package the app now uses: the paths change, so init writes them
+  writeFiles(root, {
+    "packages/extra/package.json": JSON.stringify({ name: "@demo/extra", types: "dist/x.d.ts" }),
+    "packages/extra/src/index.ts": "export const x = 1;\n",
+    "packages/app/package.json": JSON.stringify({
+      name: "@demo/app",
+      dependencies: { "@demo/shared": "*", "@demo/extra": "*" },
+    }),
+  });
+  init(root, "--force");
+  expect(readFileSync(join(root, APP), "utf8")).toContain('"@demo/extra"');
 });

@@ -101,3 +101,36 @@ test("a rename in a shared package's source breaks its dependent: the agent is t
   expect(told).toContain("packages/app/src/main.ts");
   expect(told).toContain("greet");
 });
+
+test("a shared package's own workspace dependency is read from its source too: with nothing built, the first check --all passes", () => {
+  const root = workspace();
+  // shared now re-exports core, whose dist/ was never built
+  writeFiles(root, {
+    "packages/core/package.json": JSON.stringify({
+      name: "@demo/core",
+      main: "dist/index.js",
+      types: "dist/index.d.ts",
+    }),
+    "packages/core/tsconfig.json": TSCONFIG({ declaration: true, outDir: "dist", rootDir: "src" }),
+    "packages/core/src/index.ts": 'export const version: string = "1";\n',
+    "packages/shared/package.json": JSON.stringify({
+      name: "@demo/shared",
+      main: "dist/index.js",
+      types: "dist/index.d.ts",
+      dependencies: { "@demo/core": "*" },
+    }),
+    "packages/shared/src/index.ts":
+      'export { version } from "@demo/core";\nexport function greet(name: string): string {\n  return "hi " + name;\n}\n',
+  });
+  symlinkSync(join(root, "packages/core"), join(root, "node_modules/@demo/core"));
+  commit(root, "workspace");
+  const init = cpilot(["init", "--yes", "--format", "json"], { cwd: root, env: { CI: "" } });
+  expect(init.code).toBe(0);
+  expect(init.stderr).toContain(
+    "it reads @demo/shared (dist/index.d.ts), @demo/core (dist/index.d.ts) from built types",
+  );
+  commit(root, "cpilot init");
+  const all = cpilot(["check", "--all"], { cwd: root, env: { CI: "" } });
+  expect(all.stderr).not.toContain("Cannot find module");
+  expect(all.code).toBe(0);
+});
