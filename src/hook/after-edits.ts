@@ -92,7 +92,10 @@ export async function afterEdits(options: {
       options.deliver === false
         ? none
         : bookkeep(config.root, none, () => takeDelivery(config.root, session));
-    if (!anyCallbackMatches(config, files, per))
+    if (
+      !anyCallbackMatches(config, files, per) &&
+      !(await import("./nested-edits.ts")).holdsNested(config.root, files)
+    )
       return { failures: [...waiting.failing], info: [...waiting.info] };
     const { handleEdits } = await import("./edits.ts");
     const { report } = await handleEdits({

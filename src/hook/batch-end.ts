@@ -18,7 +18,10 @@ export async function batchEnd(
   const files = filesInRoot(config.root, event.cwd, edits);
   const failures = [...waiting.failing];
   const info = [...waiting.info];
-  if (anyCallbackMatches(config, files)) {
+  if (
+    anyCallbackMatches(config, files) ||
+    (await import("./nested-edits.ts")).holdsNested(config.root, files)
+  ) {
     const { handleEdits } = await import("./edits.ts");
     const { report } = await handleEdits({
       config,

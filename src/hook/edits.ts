@@ -9,6 +9,7 @@ import type { Outcome } from "../model/outcome.ts";
 import { type AgentReport, reportOutcome } from "../ui/agent/render-outcome.ts";
 import { renderStarted } from "../ui/render-run.ts";
 import { bookkeep, noteStateTrouble, takeStateTrouble } from "../util/bookkeeping.ts";
+import { nestedBatches } from "./nested-edits.ts";
 
 export interface HandleEditsOptions {
   readonly config: ResolvedConfig;
@@ -64,5 +65,15 @@ export async function handleEdits(
   bookkeep(config.root, undefined, () => appendRunLog(outcome.runs));
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) report.info.push(trouble);
+  for (const nested of await nestedBatches(batch, outcome.leftOut)) {
+    const label = `cpilot: in ${nested.folder}/, judged by its own config:`;
+    if (typeof nested.config === "string") {
+      report.failures.push(`${label} your edits there were not checked: ${nested.config}`);
+      continue;
+    }
+    const done = await handleEdits({ ...options, config: nested.config, batch: nested.batch });
+    report.failures.push(...done.report.failures.map((f) => `${label}\n${f}`));
+    report.info.push(...done.report.info);
+  }
   return { outcome, report };
 }

@@ -1,0 +1,36 @@
+/**
+ * A workspace whose package has its own tracked callbacks config, which judges the
+ * package's files (the nearest config decides). A file the agent writes there through its
+ * shell, from the repository's top, is checked by that config: told in the shell call's
+ * result and holding the stop, whatever the root's own callbacks match.
+ */
+import { expect, test } from "bun:test";
+import { LINT } from "../agents/gemini/_agent-project.ts";
+import { afterShell, committedCodexProject, stop, turnStarts } from "./_codex-shell-turn.ts";
+
+const PY_ONLY = { ...LINT, name: "py", pattern: "**/*.py" };
+
+for (const [what, rootCallback] of [
+  ["the root checks .ts files too", LINT],
+  ["the root checks only .py files", PY_ONLY],
+] as const)
+  test(`a shell-written error in a package with its own config is told and holds the stop (${what})`, () => {
+    const p = committedCodexProject(
+      { callbacks: [rootCallback] },
+      {
+        ".gitignore": ".cpilot/\n",
+        "packages/p0/callbacks.config.json": JSON.stringify({ callbacks: [LINT] }),
+        "packages/p0/src/a.ts": "export const a = 1;\n",
+      },
+    );
+    turnStarts(p);
+    p.write({ "packages/p0/src/b.ts": "export const b = BAD;\n" });
+    const after = afterShell(p);
+    expect(after).toContain("cpilot: in packages/p0/, judged by its own config:");
+    expect(after).toContain("BAD in src/b.ts");
+    expect(stop(p)).toContain("BAD in src/b.ts");
+    // fixed through the shell: the stop is let through
+    p.write({ "packages/p0/src/b.ts": "export const b = 2;\n" });
+    expect(afterShell(p)).not.toContain("BAD");
+    expect(stop(p)).not.toContain("block");
+  });
