@@ -100,6 +100,30 @@ test(
   TIMEOUT,
 );
 
+test(
+  "a monorepo's 80 per-package checks: the whole table still reaches the model, not a preview of it",
+  async () => {
+    // what `init` writes for a workspace: one type check per package, long patterns each
+    const callbacks = Array.from({ length: 80 }, (_, i) => ({
+      name: `typecheck-packages-p${i}`,
+      description: "TypeScript types",
+      pattern: ["ts", "tsx", "mts", "cts"].map((ext) => `packages/p${i}/src/**/*.${ext}`),
+      cwd: `packages/p${i}`,
+      run: "true",
+      timeout: 20,
+    }));
+    const ctx = await setup({ callbacks }, () => [say("done")]);
+    await run("big panel", ctx);
+    const first = conversationText(ctx.api.turns()[0]!);
+    expect(first).not.toContain("Output too large");
+    expect(first).toContain(
+      "| typecheck-… (80 callbacks) | in 80 folders: packages/p0, packages/p1, packages/p2, … | blocking, per batch | TypeScript types |",
+    );
+    expect(first).toContain("A failed blocking check must be fixed before you finish");
+  },
+  TIMEOUT,
+);
+
 provedTest(
   CLAUDE,
   ["resync"],
