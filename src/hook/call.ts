@@ -17,6 +17,7 @@ import type {
 } from "../model/hook.ts";
 import { dieWithParent } from "../platform/parent-death.ts";
 import { isTerminal, keepStdoutForProtocol, writeFd } from "../platform/stdio.ts";
+import { fitAnswer, fitText } from "../ui/agent/fit-reply.ts";
 import { CpilotError } from "../util/errors.ts";
 import { mark } from "../util/trace.ts";
 import { afterEdits, afterWrite } from "./after-edits.ts";
@@ -140,35 +141,40 @@ async function route<I>(
       const args = { ...at, cwd, edits, callId, once, unheard, batchEndFollows };
       const answer = await afterWrite(args);
       if (unheard === true) return t.nothing;
-      if (event.shell !== true) return t.afterTool(event, answer);
+      if (event.shell !== true) return t.afterTool(event, fitAnswer(answer));
       // a patch sent through the shell may come with other commands that changed files
       const { shellEditsReport } = await import("./shell-check.ts");
       const more = await shellEditsReport(at);
       const failures = [...more.failures, ...answer.failures];
-      return t.afterTool(event, { failures, info: [...more.info, ...answer.info] });
+      return t.afterTool(event, fitAnswer({ failures, info: [...more.info, ...answer.info] }));
     }
     case "post-tool": {
-      if (event.shell !== true) return t.afterTool(event, await afterEdits({ ...at, files: [] }));
+      if (event.shell !== true)
+        return t.afterTool(event, fitAnswer(await afterEdits({ ...at, files: [] })));
       const { shellToolReport } = await import("./shell-check.ts");
-      return t.afterTool(event, await shellToolReport(at));
+      return t.afterTool(event, fitAnswer(await shellToolReport(at)));
     }
     case "stop": {
       const { shellStopGate } = await import("./shell-check.ts");
       const extras = t.stopExtras && (() => t.stopExtras?.(input, config) ?? Promise.resolve(null));
-      return t.stopReply(event, await shellStopGate({ ...at, stopper: event.stopper, extras }));
+      const verdict = await shellStopGate({ ...at, stopper: event.stopper, extras });
+      return t.stopReply(
+        event,
+        verdict.block ? { block: true, reason: fitText(verdict.reason) } : verdict,
+      );
     }
     case "batch-end": {
       t.batchEndSeen?.(config.root);
       const { batchEnd } = await import("./batch-end.ts");
       const say = t.context(event);
-      const text = await batchEnd(at, event);
+      const text = fitText(await batchEnd(at, event));
       return say === null || text === "" ? t.nothing : say(text);
     }
     case "session-start":
     case "prompt": {
       const { sessionContext } = await import("./session-context.ts");
       const say = t.context(event);
-      const text = await sessionContext(at, event, say !== null);
+      const text = fitText(await sessionContext(at, event, say !== null));
       return say === null || text === "" ? t.nothing : say(text);
     }
   }

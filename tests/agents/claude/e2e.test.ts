@@ -124,6 +124,25 @@ test(
   TIMEOUT,
 );
 
+test(
+  "30 checks failing with 25 long lines each: every one reaches the model, not a preview of the first",
+  async () => {
+    const callbacks = Array.from({ length: 30 }, (_, i) => ({
+      name: `c${i}`,
+      pattern: "*.ts",
+      timeout: 30,
+      run: `for n in $(seq 1 25); do echo "a.ts:$n:1 error c${i}: ${"word ".repeat(18)}"; done; exit 1`,
+    }));
+    const ctx = await setup({ callbacks }, (p) => [[write(p.path("a.ts"), "x\n")], say("done")]);
+    await run("30 failing", ctx);
+    const afterWrite = textOf(ctx.api.turns()[1]!);
+    expect(afterWrite).not.toContain("Output too large");
+    for (let i = 0; i < 30; i++) expect(afterWrite).toContain(`✗ 'c${i}' failed on a.ts`);
+    expect(afterWrite).toContain("more lines in the full log");
+  },
+  TIMEOUT,
+);
+
 provedTest(
   CLAUDE,
   ["resync"],
