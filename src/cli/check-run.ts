@@ -194,7 +194,10 @@ export async function runCheck(
   const judged: Judged[] = options.judged ?? [];
   judged.push({ config: relative(top, config.path) || config.path, outcome });
   const nested =
-    !staged && !shard && request.paths.length === 0 && (!request.all || namesAConfig(files));
+    !staged &&
+    !shard &&
+    request.paths.length === 0 &&
+    (!request.all || holdsNestedConfig(outcome.leftOut, files));
   // a package's check inside a JSON or SARIF one: its results join the caller's document
   if (options.judged !== undefined && (json || format === "sarif")) {
     if (!json) printSummary(outcome, files.length, Date.now() - started, color);
@@ -277,6 +280,19 @@ function writeJudgedSarif(judged: readonly Judged[], shardMark?: Record<string, 
 const CONFIG_FILE_NAMES = new Set(CONFIG_NAMES.map((name) => name.toLowerCase()));
 
 /** Only a tracked config makes a package its own: without such a name the folder walk is skipped. */
+/**
+ * Does a folder below the root hold a config of its own? The engine's pass left such folders
+ * out and says so (`leftOut`); only when it made none (no callback active) are the files read.
+ */
+function holdsNestedConfig(
+  leftOut: ReadonlyMap<string, string> | undefined,
+  files: readonly FileChange[],
+): boolean {
+  if (leftOut === undefined) return namesAConfig(files);
+  for (const why of leftOut.values()) if (why.startsWith("its own ")) return true;
+  return false;
+}
+
 function namesAConfig(files: readonly FileChange[]): boolean {
   return files.some((f) => {
     const slash = f.path.lastIndexOf("/");
