@@ -49,8 +49,10 @@ export function parseIndexListing(stdout: string): IndexListing {
       else {
         const gitlink =
           fields.id - 1 - fields.mode === GITLINK.length && stdout.startsWith(GITLINK, fields.mode);
-        if (gitlink || path.startsWith(STATE_PREFIX)) (left ??= new Set()).add(paths.length);
-        else if (stdout.charCodeAt(at) !== USUAL) unsure.add(path);
+        if (gitlink || path.startsWith(STATE_PREFIX)) {
+          left ??= new Set();
+          left.add(paths.length);
+        } else if (stdout.charCodeAt(at) !== USUAL) unsure.add(path);
         paths.push(path);
         blobs.push(id);
       }
