@@ -46,6 +46,24 @@ export function contentIds(
 }
 
 /**
+ * The content id of each of `paths` as on disk now, at the same index: {@link contentIds}
+ * without a map, for a caller that walks the paths in order anyway. `distinct`: how many
+ * different paths there are, when the caller knows.
+ */
+export function contentIdList(
+  root: string,
+  paths: readonly string[],
+  project?: ProjectSnapshot,
+  distinct = new Set(paths).size,
+): string[] {
+  const known = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)).idsOf(paths) : null;
+  const ids: string[] = new Array(paths.length);
+  for (let i = 0; i < paths.length; i++)
+    ids[i] = known?.[i] ?? fileContentId(root, paths[i] as string);
+  return ids;
+}
+
+/**
  * The blob ids HEAD holds for root-relative `paths` (a path HEAD lacks is absent); null
  * outside git or before the first commit. One `git ls-tree` for them all.
  */
@@ -185,9 +203,7 @@ export class ProjectSnapshot {
   private dirtyFiles: string[] | null | undefined;
   private dirtyIds: Map<string, string> | undefined;
   private everyId: Map<string, string> | null | undefined;
-  /** The index's ids as read ahead (see readProjectAhead), until content() takes them. */
-  private listing: Map<string, string> | undefined;
-  /** The index as read ahead, for the files on disk (see trackedFiles). */
+  /** The index as read ahead (see readProjectAhead): the files on disk (see trackedFiles), their ids until content() takes them. */
   private index: IndexListing | undefined;
 
   constructor(private readonly root: string) {}
@@ -197,7 +213,6 @@ export class ProjectSnapshot {
     const project = new ProjectSnapshot(root);
     project.state = state;
     project.index = index;
-    project.listing = index.ids;
     return project;
   }
 
@@ -286,14 +301,76 @@ export class ProjectSnapshot {
     return this.everyId === null || this.everyId.size > max ? null : this.everyId;
   }
 
+  /**
+   * The content id of each of `paths`, at the same index, as content() would give it
+   * (undefined where it has none); null where content() is. Paths in git's order (a check of
+   * listed files) are found by walking the index with them, with no map of every file made.
+   */
+  idsOf(paths: readonly string[]): (string | undefined)[] | null {
+    if (this.everyId !== undefined) {
+      const every = this.everyId;
+      return every === null ? null : paths.map((p) => every.get(p));
+    }
+    const index = this.index;
+    const dirty = this.dirty() === null ? null : this.idsOfDirty();
+    if (index === undefined || dirty === null) {
+      const every = this.content(Number.POSITIVE_INFINITY);
+      return every === null ? null : paths.map((p) => every.get(p));
+    }
+    const { paths: listed, blobs } = index;
+    const out: (string | undefined)[] = new Array(paths.length);
+    let at = 0;
+    let byPath: ReadonlyMap<string, string> | null = null;
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i] as string;
+      const changed = dirty.size === 0 ? undefined : dirty.get(path);
+      if (changed !== undefined) {
+        out[i] = changed;
+        continue;
+      }
+      if (byPath === null) {
+        let found = at;
+        while (found < listed.length && listed[found] !== path) found++;
+        if (found < listed.length) {
+          out[i] = blobs[found];
+          at = found + 1;
+          continue;
+        }
+        // not in git's order after all (or not in the index): look the rest up by name
+        byPath = index.ids;
+      }
+      out[i] = byPath.get(path);
+    }
+    return out;
+  }
+
+  /** Each file's path and content id, as content() holds them, in no set order; false where content() is null. */
+  forEachId(visit: (path: string, id: string) => void): boolean {
+    const index = this.index;
+    if (this.everyId !== undefined || index === undefined) {
+      const every = this.content(Number.POSITIVE_INFINITY);
+      if (every === null) return false;
+      for (const [path, id] of every) visit(path, id);
+      return true;
+    }
+    if (this.dirty() === null) return false;
+    const dirty = this.idsOfDirty();
+    const { paths, blobs } = index;
+    for (let i = 0; i < paths.length; i++) {
+      const path = paths[i] as string;
+      if (!dirty.has(path)) visit(path, blobs[i] as string);
+    }
+    for (const [path, id] of dirty) visit(path, id);
+    return true;
+  }
+
   private list(): Map<string, string> | null {
-    let ids = this.listing;
+    let ids = this.index?.ids;
     if (ids === undefined) {
       const listed = runGit(this.root, LISTING);
       if (!listed.ok) return null;
       ids = parseIndexListing(listed.stdout).ids;
     }
-    this.listing = undefined;
     if (this.dirty() === null) return null;
     for (const [path, id] of this.idsOfDirty()) ids.set(path, id);
     return ids;

@@ -5,7 +5,11 @@ import { STATE_PREFIX } from "../util/state-layout.ts";
 export const LISTING = ["ls-files", "-s", "-v", "-z"];
 
 export interface IndexListing {
-  /** Blob id by path (an unmerged path: its last stage's). */
+  /** Every entry once (an unmerged path: its last stage's), in git's order. */
+  readonly paths: readonly string[];
+  /** The blob id of each of `paths`, at the same index. */
+  readonly blobs: readonly string[];
+  /** Blob id by path, made when first asked: most callers need the lists only. */
   readonly ids: Map<string, string>;
   /** In git's order, once each: no submodule, nothing of `.cpilot/`. */
   readonly files: readonly string[];
@@ -16,37 +20,78 @@ export interface IndexListing {
 /** A submodule's entry: a commit, not a file. */
 const GITLINK = "160000";
 
+const SPACE = 0x20;
+const TAB = 0x09;
+const USUAL = 0x48; // "H"
+
 /**
  * Parse `git ls-files -s -v -z`: "<tag> <mode> <id> <stage>\t<path>"; tag "H" as usual, "S"
- * skip-worktree, "M" unmerged, lowercase for assume-unchanged.
+ * skip-worktree, "M" unmerged, lowercase for assume-unchanged. git writes one-letter tags and
+ * six-digit modes, so the fields are found at fixed places; an entry laid out otherwise is
+ * split at its spaces.
  */
 export function parseIndexListing(stdout: string): IndexListing {
-  const ids = new Map<string, string>();
-  const files: string[] = [];
+  const paths: string[] = [];
+  const blobs: string[] = [];
   const unsure = new Set<string>();
+  let left: Set<number> | null = null;
   let at = 0;
-  let last = "";
   while (at < stdout.length) {
     let end = stdout.indexOf("\0", at);
     if (end === -1) end = stdout.length;
     const tab = stdout.indexOf("\t", at);
-    const mode = stdout.indexOf(" ", at) + 1;
-    const id = stdout.indexOf(" ", mode) + 1;
-    const stage = stdout.indexOf(" ", id);
-    if (tab !== -1 && tab < end && mode > 0 && id > mode && stage > id && stage < tab) {
+    const fields = tab !== -1 && tab < end ? entryFields(stdout, at, tab) : null;
+    if (fields !== null) {
       const path = stdout.slice(tab + 1, end);
-      ids.set(path, stdout.slice(id, stage));
+      const id = stdout.slice(fields.id, tab - 2);
       // an unmerged path is listed once per stage, one after the other
-      const gitlink = id - 1 - mode === GITLINK.length && stdout.startsWith(GITLINK, mode);
-      if (path !== last && !gitlink && !path.startsWith(STATE_PREFIX)) {
-        files.push(path);
-        if (stdout[at] !== "H") unsure.add(path);
+      if (paths.length > 0 && paths[paths.length - 1] === path) blobs[blobs.length - 1] = id;
+      else {
+        const gitlink =
+          fields.id - 1 - fields.mode === GITLINK.length && stdout.startsWith(GITLINK, fields.mode);
+        if (gitlink || path.startsWith(STATE_PREFIX)) {
+          left ??= new Set();
+          left.add(paths.length);
+        } else if (stdout.charCodeAt(at) !== USUAL) unsure.add(path);
+        paths.push(path);
+        blobs.push(id);
       }
-      last = path;
     }
     at = end + 1;
   }
-  return { ids, files, unsure };
+  const kept = left;
+  const files = kept === null ? paths : paths.filter((_, i) => !kept.has(i));
+  let ids: Map<string, string> | undefined;
+  return {
+    paths,
+    blobs,
+    get ids() {
+      if (ids === undefined) {
+        ids = new Map();
+        for (let i = 0; i < paths.length; i++) ids.set(paths[i] as string, blobs[i] as string);
+      }
+      return ids;
+    },
+    files,
+    unsure,
+  };
+}
+
+/** Where an entry's mode and id begin; null when it is not "<tag> <mode> <id> <stage>\t". */
+function entryFields(text: string, at: number, tab: number): { mode: number; id: number } | null {
+  const width = tab - 2 - (at + 9);
+  if (
+    (width === 40 || width === 64) &&
+    text.charCodeAt(at + 1) === SPACE &&
+    text.charCodeAt(at + 8) === SPACE &&
+    text.charCodeAt(tab - 2) === SPACE &&
+    text.charCodeAt(tab) === TAB
+  )
+    return { mode: at + 2, id: at + 9 };
+  const mode = text.indexOf(" ", at) + 1;
+  const id = text.indexOf(" ", mode) + 1;
+  const stage = text.indexOf(" ", id);
+  return mode > 0 && id > mode && stage > id && stage === tab - 2 ? { mode, id } : null;
 }
 
 /** The listing's files on disk now: all but `gone`, the unsure ones asked of the disk. A symlink counts, as git tracks it. */

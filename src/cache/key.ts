@@ -15,10 +15,21 @@ export interface CheckDefinition {
   readonly format?: string | undefined;
 }
 
-/** Command, folder, environment, output format, cpilot's version and the tool configs down to its folder. */
-export function definitionKey(root: string, def: CheckDefinition): string {
+/** The root's tool configs with their content ids, for {@link definitionKey}: read once for all of a batch's callbacks. */
+export function rootToolConfigs(root: string): ReadonlyMap<string, string> {
+  return contentIds(root, TOOL_CONFIGS);
+}
+
+/**
+ * Command, folder, environment, output format, cpilot's version and the tool configs down to
+ * its folder. `configs`: {@link rootToolConfigs} as read for this batch.
+ */
+export function definitionKey(
+  root: string,
+  def: CheckDefinition,
+  configs: ReadonlyMap<string, string> = rootToolConfigs(root),
+): string {
   const run = typeof def.run === "function" ? `fn:${String(def.run)}` : def.run;
-  const configs = contentIds(root, TOOL_CONFIGS);
   const parts = JSON.stringify([
     VERSION,
     run,

@@ -1,9 +1,10 @@
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../util/atomic-write.ts";
-import { readStateFile } from "../util/state-file.ts";
+import { readStateBytes } from "../util/state-file.ts";
 import { existingGitCacheDir, gitCacheDir, madeGitCacheDir } from "./git-cache-dir.ts";
-import { asCheckRecord, type CheckRecord, KEY_PATTERN, type ResultStore } from "./store.ts";
+import { parseRecordText, recordText } from "./record-text.ts";
+import { type CheckRecord, KEY_PATTERN, type ResultStore } from "./store.ts";
 
 export const MAX_RECORDS = 2000;
 export const MAX_TOTAL_BYTES = 64 * 1024 * 1024;
@@ -36,18 +37,13 @@ export class LocalStore implements ResultStore {
   getSync(key: string): CheckRecord | undefined {
     const dir = existingGitCacheDir(this.root, RESULTS);
     if (!KEY_PATTERN.test(key) || dir === null) return undefined;
-    const text = readStateFile(join(dir, `${key}.json`), MAX_RECORD_BYTES);
-    if (text === null) return undefined;
-    try {
-      return asCheckRecord(JSON.parse(text), key);
-    } catch {
-      return undefined;
-    }
+    const bytes = readStateBytes(join(dir, `${key}.json`), MAX_RECORD_BYTES);
+    return bytes === null ? undefined : parseRecordText(bytes, key);
   }
 
   putSync(key: string, record: CheckRecord): boolean {
     if (!KEY_PATTERN.test(key) || record.key !== key) return false;
-    const text = JSON.stringify(record);
+    const text = recordText(record);
     if (text.length > MAX_RECORD_BYTES) return false;
     try {
       const dir = madeGitCacheDir(this.root, RESULTS);

@@ -25,18 +25,29 @@ function foldersAbove(files: readonly string[]): Set<string> {
   return folders;
 }
 
-const listed = new WeakMap<ReadonlyMap<string, string>, readonly [string, string, string][]>();
+/** Every file's content id, visited one by one (see ProjectSnapshot); false when they cannot be known. */
+export interface KnownIds {
+  forEachId(visit: (path: string, id: string) => void): boolean;
+}
 
-function configsIn(known: ReadonlyMap<string, string>): readonly [string, string, string][] {
+const listed = new WeakMap<object, readonly [string, string, string][] | null>();
+
+function configsIn(
+  known: ReadonlyMap<string, string> | KnownIds,
+): readonly [string, string, string][] | null {
   let found = listed.get(known);
   if (found === undefined) {
     const list: [string, string, string][] = [];
-    for (const [path, id] of known) {
-      if (id === NO_CONTENT || !NESTED_CONFIG.test(path)) continue;
+    const visit = (path: string, id: string): void => {
+      if (id === NO_CONTENT || !NESTED_CONFIG.test(path)) return;
       const slash = path.lastIndexOf("/");
       if (slash > 0) list.push([path.slice(0, slash), path, id]);
+    };
+    if ("forEachId" in known) found = known.forEachId(visit) ? list : null;
+    else {
+      for (const [path, id] of known) visit(path, id);
+      found = list;
     }
-    found = list;
     listed.set(known, found);
   }
   return found;
@@ -49,11 +60,11 @@ function configsIn(known: ReadonlyMap<string, string>): readonly [string, string
 export function packageFileIds(
   root: string,
   files: readonly string[],
-  known: ReadonlyMap<string, string> | null,
+  known: ReadonlyMap<string, string> | KnownIds | null,
 ): string[] {
   const out: string[] = [];
-  if (known !== null) {
-    const configs = configsIn(known);
+  const configs = known === null ? null : configsIn(known);
+  if (configs !== null) {
     if (configs.length === 0) return out; // no nested package: no folder to list
     const folders = foldersAbove(files);
     for (const [folder, path, id] of configs) if (folders.has(folder)) out.push(`${path}\0${id}`);

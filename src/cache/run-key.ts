@@ -1,5 +1,5 @@
 import { sha1Hex } from "../platform/digest.ts";
-import { contentIds, MANY_FILES, NO_CONTENT, ProjectSnapshot } from "./content.ts";
+import { contentIdList, contentIds, MANY_FILES, ProjectSnapshot } from "./content.ts";
 import { packageFileIds } from "./package-files.ts";
 
 /** `own`: HEAD's tree and every changed file `own` does not select. `inputs`: only what its globs select. */
@@ -25,7 +25,9 @@ export function runKey(
   reads: Surroundings = { own: () => false },
   project: ProjectSnapshot = new ProjectSnapshot(root),
 ): RunKey | null {
-  const ids = contentIds(root, files, project);
+  const sorted = inOrder(files);
+  const distinct = distinctCount(sorted);
+  const ids = contentIdList(root, sorted, project, distinct);
   const parts = [definition, wholeProject ? "project" : "files"];
   const tree = wholeProject ? project.key() : null;
   if (wholeProject) {
@@ -36,10 +38,9 @@ export function runKey(
       "inputs" in reads ? declaredInputs(project, reads) : surroundings(project, reads.own);
     if (around === null) return null;
     parts.push(...around);
-    const known = ids.size > MANY_FILES ? project.content(Number.POSITIVE_INFINITY) : null;
-    parts.push(...packageFileIds(root, files, known));
+    parts.push(...packageFileIds(root, files, distinct > MANY_FILES ? project : null));
   }
-  for (const file of [...files].sort()) parts.push(`${file}\0${ids.get(file) ?? NO_CONTENT}`);
+  for (let i = 0; i < sorted.length; i++) parts.push(`${sorted[i]}\0${ids[i]}`);
   // made when asked: a replayed pass never asks
   let read: Record<string, string> | undefined;
   return {
@@ -47,12 +48,26 @@ export function runKey(
     get read() {
       if (read === undefined) {
         read = Object.create(null) as Record<string, string>;
-        for (const [file, id] of ids) read[file] = id;
+        for (let i = 0; i < sorted.length; i++) read[sorted[i] as string] = ids[i] as string;
       }
       return read;
     },
     whole: tree,
   };
+}
+
+/** `files` sorted; the same array when it already is (a listing from git mostly is). */
+function inOrder(files: readonly string[]): readonly string[] {
+  for (let i = 1; i < files.length; i++)
+    if ((files[i - 1] as string) > (files[i] as string)) return [...files].sort();
+  return files;
+}
+
+/** How many different paths sorted `files` holds. */
+function distinctCount(sorted: readonly string[]): number {
+  let n = sorted.length > 0 ? 1 : 0;
+  for (let i = 1; i < sorted.length; i++) if (sorted[i] !== sorted[i - 1]) n++;
+  return n;
 }
 
 /** Files whose content differs now from what the key read (a fixer's rewrites). */

@@ -35,6 +35,15 @@ export interface ResultStore {
 export const KEY_PATTERN = /^[0-9a-f]{16,128}$/;
 
 export function asCheckRecord(value: unknown, key: string): CheckRecord | undefined {
+  const head = asRecordHead(value, key);
+  return head !== undefined && isReadMap(head.read) ? (head as CheckRecord) : undefined;
+}
+
+/** Every field but `read` checked: a reader that may never need `read` checks it when it does. */
+export function asRecordHead(
+  value: unknown,
+  key: string,
+): (Omit<CheckRecord, "read"> & { read?: unknown }) | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const r = value as Record<string, unknown>;
   if (r.v !== 1 || r.key !== key || typeof r.callback !== "string") return undefined;
@@ -45,9 +54,14 @@ export function asCheckRecord(value: unknown, key: string): CheckRecord | undefi
     return undefined;
   if (typeof r.at !== "number" || !Array.isArray(r.diagnostics)) return undefined;
   if (!r.diagnostics.every(isDiagnostic)) return undefined;
-  if (typeof r.read !== "object" || r.read === null || Array.isArray(r.read)) return undefined;
-  if (!Object.values(r.read).every((id) => typeof id === "string")) return undefined;
-  return value as CheckRecord;
+  return value as Omit<CheckRecord, "read">;
+}
+
+/** A record's `read`: file to content id. */
+export function isReadMap(value: unknown): value is Readonly<Record<string, string>> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  for (const id of Object.values(value)) if (typeof id !== "string") return false;
+  return true;
 }
 
 function isStrings(value: unknown): value is string[] {

@@ -27,7 +27,11 @@ import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 /** Past this many files a terminal check only names rewritten files: reading them all first costs more than line counts are worth. */
 const TERMINAL_SNAPSHOT_LIMIT = 100;
 
-/** From this many files, listing's garbage is collected before the runs, which lowers a large check's peak memory. */
+/**
+ * From this many files, listing's garbage is collected before the runs start, which lowers a
+ * large check's peak memory while they run; a check whose every result is replayed exits
+ * soon instead.
+ */
 const COLLECT_AFTER_LISTING = 10_000;
 
 export interface CheckRequest {
@@ -83,7 +87,6 @@ export async function runCheck(
   const shard = request.shard ? shardOf(selected, request.shard, request.durations) : null;
   const files = shard ? selected.filter((f) => shard.mine.has(f.path)) : selected;
   mark("files selected");
-  if (files.length >= COLLECT_AFTER_LISTING) collectGarbage();
   if (staged && files.length === 0) {
     if (json)
       writeOut(
@@ -153,6 +156,7 @@ export async function runCheck(
       signal: options.signal,
       resyncTree: config.source.resync === "tree" || failOnChange,
       ...(project ? { project } : {}),
+      ...(files.length >= COLLECT_AFTER_LISTING ? { beforeRuns: collectGarbage } : {}),
       // a terminal shows a rewrite as a name and line counts: not worth reading every file
       // of a large check first (CI and --json show the diffs: those keep the full snapshot)
       ...(failOnChange || json ? {} : { contentSnapshotLimit: TERMINAL_SNAPSHOT_LIMIT }),
@@ -190,7 +194,10 @@ export async function runCheck(
   const judged: Judged[] = options.judged ?? [];
   judged.push({ config: relative(top, config.path) || config.path, outcome });
   const nested =
-    !staged && !shard && request.paths.length === 0 && (!request.all || namesAConfig(files));
+    !staged &&
+    !shard &&
+    request.paths.length === 0 &&
+    (!request.all || holdsNestedConfig(outcome.leftOut, files));
   // a package's check inside a JSON or SARIF one: its results join the caller's document
   if (options.judged !== undefined && (json || format === "sarif")) {
     if (!json) printSummary(outcome, files.length, Date.now() - started, color);
@@ -273,6 +280,19 @@ function writeJudgedSarif(judged: readonly Judged[], shardMark?: Record<string, 
 const CONFIG_FILE_NAMES = new Set(CONFIG_NAMES.map((name) => name.toLowerCase()));
 
 /** Only a tracked config makes a package its own: without such a name the folder walk is skipped. */
+/**
+ * Does a folder below the root hold a config of its own? The engine's pass left such folders
+ * out and says so (`leftOut`); only when it made none (no callback active) are the files read.
+ */
+function holdsNestedConfig(
+  leftOut: ReadonlyMap<string, string> | undefined,
+  files: readonly FileChange[],
+): boolean {
+  if (leftOut === undefined) return namesAConfig(files);
+  for (const why of leftOut.values()) if (why.startsWith("its own ")) return true;
+  return false;
+}
+
 function namesAConfig(files: readonly FileChange[]): boolean {
   return files.some((f) => {
     const slash = f.path.lastIndexOf("/");

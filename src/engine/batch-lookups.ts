@@ -1,5 +1,5 @@
 import { ProjectSnapshot } from "../cache/content.ts";
-import { definitionKey } from "../cache/key.ts";
+import { definitionKey, rootToolConfigs } from "../cache/key.ts";
 import type { PlannedRun } from "./plan.ts";
 import { type CacheLookup, cacheable, lookUp, readsOf } from "./result-cache.ts";
 import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
@@ -20,10 +20,12 @@ export function prepareLookups(
   project: ProjectSnapshot = new ProjectSnapshot(root),
 ): Prepared[] {
   const definitions = new Map<PlannedRun["callback"], string>();
+  let configs: ReadonlyMap<string, string> | undefined;
   return planned.map((p) => {
     let definition = definitions.get(p.callback);
     if (definition === undefined) {
-      definition = definitionKey(root, p.callback);
+      configs ??= rootToolConfigs(root);
+      definition = definitionKey(root, p.callback, configs);
       definitions.set(p.callback, definition);
     }
     const cached = cacheable(p.callback, false, checksWholeProject(p.callback.run));

@@ -36,6 +36,8 @@ export interface RunOptions extends PlanOptions {
   /** Non-blocking runs stop when this process exits, unless `persist`. Default: env CP_OWNER_PID, else this process. */
   readonly ownerPid?: number;
   readonly project?: ProjectSnapshot;
+  /** Called once the lookups are made, when some run is to start (not when every result is replayed). */
+  readonly beforeRuns?: () => void;
 }
 
 export interface Engine {
@@ -102,6 +104,7 @@ export function createEngine(options: {
     mark("engine: results looked up");
     const waits = runOrder(planned);
     const replaysOnly = allReplayed(prepared);
+    if (!replaysOnly) runOptions.beforeRuns?.();
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);

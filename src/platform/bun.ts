@@ -25,6 +25,8 @@ export interface BunRuntime {
   }): void;
   readonly hash: { crc32(data: string | Uint8Array, seed?: number): number };
   gc(full: boolean): void;
+  /** A stream's bytes read to its end in native code, with no JavaScript per chunk. */
+  readableStreamToBytes?(stream: unknown): Promise<Uint8Array> | Uint8Array;
   /** Read as UTF-8 natively (a byte order mark dropped). */
   file(fd: number): { slice(start: number, end: number): { text(): Promise<string> } };
   /** Absent before Bun 1.4: scales the JIT's tier-up thresholds (1 is the normal policy). */

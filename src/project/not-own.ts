@@ -72,15 +72,36 @@ function ownVerdict(
     for (const [marker, why] of MARKERS) if (has(marker)) return { folder: dir, why };
     memory?.holdsNone(dir);
   }
-  for (const [marker, why] of extra.markers) {
-    const path = dir === "" ? marker : `${dir}/${marker}`;
-    if (extra.among !== undefined) {
-      if (extra.among.has(path)) return { folder: dir, why };
-    } else if (has(marker) && (extra.confirm?.(path) ?? true)) return { folder: dir, why };
-  }
+  if (extra.among !== undefined) {
+    const why = extra.among.size === 0 ? undefined : markedFolders(extra).get(dir);
+    if (why !== undefined) return { folder: dir, why };
+  } else
+    for (const [marker, why] of extra.markers) {
+      const path = dir === "" ? marker : `${dir}/${marker}`;
+      if (has(marker) && (extra.confirm?.(path) ?? true)) return { folder: dir, why };
+    }
   if (name === "target" && existsSync(join(root, parent, "Cargo.toml")))
     return { folder: dir, why: "Cargo's build output" };
   return null;
+}
+
+const folderWhys = new WeakMap<ExtraMarkers, ReadonlyMap<string, string>>();
+
+/** The folders `extra.among` puts a marker in, each with the first marker's why: one lookup per folder. */
+function markedFolders(extra: ExtraMarkers): ReadonlyMap<string, string> {
+  let found = folderWhys.get(extra);
+  if (found === undefined) {
+    const byFolder = new Map<string, string>();
+    for (const [marker, why] of extra.markers)
+      for (const path of extra.among ?? []) {
+        const slash = path.lastIndexOf("/");
+        const folder = slash === -1 ? "" : path.slice(0, slash);
+        if (path.slice(slash + 1) === marker && !byFolder.has(folder)) byFolder.set(folder, why);
+      }
+    found = byFolder;
+    folderWhys.set(extra, found);
+  }
+  return found;
 }
 
 // A stat per fixed marker beats listing a large folder; one listing is cheaper only when
@@ -138,12 +159,14 @@ export function ownFiles<T>(
   const judge = notOwnFolders(root, extra, memory);
   const left = new Map<string, string>();
   const outputs = new Map<string, T[]>();
-  const own: T[] = [];
+  // made at the first item left out: most often none is, and a copy of `items` is the answer
+  let own: T[] | null = null;
   // Lists come sorted, so a file's folder is most often the previous one's.
   let folder: string | null = null;
   let verdict: NotOwnFolder | null = null;
   let output: string | null = null;
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i] as T;
     const path = pathOf(item);
     const slash = path.lastIndexOf("/");
     if (folder === null || folder.length !== slash || !path.startsWith(folder)) {
@@ -152,18 +175,20 @@ export function ownFiles<T>(
       // the folders on the path decide, never the file's own name
       output = verdict === null ? outputFolder(path) : null;
     }
-    if (verdict !== null) {
-      left.set(verdict.folder, verdict.why);
+    if (verdict === null && output === null) {
+      own?.push(item);
       continue;
     }
-    if (output === null) own.push(item);
-    else {
+    own ??= items.slice(0, i);
+    if (verdict !== null) left.set(verdict.folder, verdict.why);
+    else if (output !== null) {
       // appended in place: a copy per file is quadratic on a large tracked build/
       const held = outputs.get(output);
       if (held === undefined) outputs.set(output, [item]);
       else held.push(item);
     }
   }
+  if (own === null) return { own: items.slice(), left };
   if (outputs.size === 0) return { own, left };
   const ignored = ignoredFolders(root, [...outputs.keys()]);
   for (const [folder, held] of outputs) {

@@ -27,3 +27,32 @@ test("the index's files: no submodule, nothing inside .cpilot/, a name that only
   expect(listing.ids.has(".cpilot/runs/x.json")).toBe(true);
   expect(listing.unsure.size).toBe(0);
 });
+
+test("an unmerged path is listed once with its last stage's id; a sha256 id and any layout git may write are read", () => {
+  const a = "a".repeat(40);
+  const b = "b".repeat(64);
+  const c = "c".repeat(40);
+  const listing = parseIndexListing(
+    [
+      `H 100644 ${a} 0\tfirst.ts`,
+      `M 100644 ${a} 1\tboth.ts`,
+      `M 100644 ${c} 3\tboth.ts`,
+      `h 100644 ${b} 0\tassumed.ts`,
+      `S 100755 ${c} 0\tsparse file.sh`,
+      `HH 0100644 ${a} 0\todd layout.ts`,
+      `H 100644 ${a} 0 no tab`,
+      "",
+    ].join("\0"),
+  );
+  expect(listing.paths).toEqual([
+    "first.ts",
+    "both.ts",
+    "assumed.ts",
+    "sparse file.sh",
+    "odd layout.ts",
+  ]);
+  expect(listing.blobs).toEqual([a, c, b, c, a]);
+  expect(listing.files).toBe(listing.paths);
+  expect([...listing.unsure].sort()).toEqual(["assumed.ts", "both.ts", "sparse file.sh"]);
+  expect(listing.ids.get("both.ts")).toBe(c);
+});

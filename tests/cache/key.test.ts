@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { definitionKey } from "../../src/cache/key.ts";
+import { definitionKey, rootToolConfigs } from "../../src/cache/key.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 test("a check's definition key changes with its command, env, tool configs and the program it starts", () => {
@@ -48,4 +48,21 @@ test("two installs of the same program, at other times, give one key; another pr
   expect(definitionKey(b, def(b))).toBe(key);
   writeFileSync(join(b, "package-lock.json"), '{"lockfileVersion":3}');
   expect(definitionKey(b, def(b))).not.toBe(key);
+});
+
+test("a definition key from the batch's tool configs, read once, is the key each callback would make alone", () => {
+  const root = tempDir("cpilot-key-");
+  writeFiles(root, { "tsconfig.json": "{}", "package.json": "{}" });
+  const defs = [
+    { run: ["tsc", "-p", "."], cwd: root, env: {}, format: "tsc" },
+    { run: "biome check", cwd: root, env: { A: "1" }, format: "auto" },
+  ];
+  const configs = rootToolConfigs(root);
+  for (const def of defs) expect(definitionKey(root, def, configs)).toBe(definitionKey(root, def));
+  // a config changed after they were read: the next batch reads them again and keys differ
+  writeFileSync(join(root, "tsconfig.json"), '{"strict":true}');
+  const def = defs[0] as (typeof defs)[0];
+  expect(definitionKey(root, def, rootToolConfigs(root))).not.toBe(
+    definitionKey(root, def, configs),
+  );
 });

@@ -209,7 +209,7 @@ test("a run `cpilot stop` ends is counted as stopped, not passed, and the check 
   // a blocking check that did not finish did not pass
   expect(code).toBe(1);
   expect(err).toContain("stopped: `cpilot stop`");
-  expect(err).toMatch(/cpilot: 0 runs passed, 1 stopped on 1 file in \d+ ms/);
+  expect(err).toMatch(/cpilot: 0 runs passed, 1 stopped on 1 file in [\d.]+ m?s/);
 });
 
 test("list, disable, enable: toggles live in .cpilot/, not in the config", () => {

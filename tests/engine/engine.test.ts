@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallbackDef } from "../../src/config/types.ts";
@@ -291,4 +292,20 @@ test("run logs are pruned to keepLogs", async () => {
   const logs = readdirSync(join(root, ".cpilot", "runs")).filter((n) => n.endsWith(".log"));
   expect(logs.length).toBeLessThanOrEqual(4);
   writeFileSync(join(root, "x"), "");
+});
+
+test("beforeRuns is called when a run is to start, never when every result is replayed", async () => {
+  const root = tempDir("cpilot-engine-", { git: true });
+  writeFiles(root, { "a.txt": "x\n" });
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "init"], { cwd: root });
+  const engine = engineFor(root, [{ name: "ok", pattern: "*.txt", run: ["true"], timeout: 30 }]);
+  let called = 0;
+  const options = { beforeRuns: () => called++ };
+  const first = await engine.run(batch(root, ["a.txt"]), options);
+  expect(first.runs.map((r) => r.cached === undefined)).toEqual([true]);
+  expect(called).toBe(1);
+  const again = await engine.run(batch(root, ["a.txt"]), options);
+  expect(again.runs.map((r) => r.cached === undefined)).toEqual([false]);
+  expect(called).toBe(1);
 });
