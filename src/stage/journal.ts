@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -113,16 +114,18 @@ function takeSpare(dir: string, temp: string): void {
 
 /**
  * Written in place: the folder is this process's own until the rename that claims the stage,
- * so no reader can see it half written. Never through a link planted in a spare folder.
+ * so no reader can see it half written. Never through a link planted in a spare folder. An
+ * old journal is written over, padded with spaces (JSON allows them) to its length, not
+ * truncated: freeing its disk block cost more than the rest of the claim.
  */
 function writeJournalIn(folder: string, text: string, durable: boolean): void {
   const fd = openSync(
     journalPath(folder),
-    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW,
     0o644,
   );
   try {
-    writeFileSync(fd, text);
+    writeFileSync(fd, text.padEnd(fstatSync(fd).size, " "));
     if (durable) fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -69,6 +69,19 @@ test("a second claim fails while the first holds the stage, and leaves the spare
   expect(existsSync(spare)).toBe(false);
 });
 
+test("a longer old journal is written over in place, padded, never truncated: the new one reads whole", () => {
+  const { dir, spare, top } = fresh();
+  mkdirSync(spare);
+  const old = join(spare, "journal.json");
+  writeFileSync(old, JSON.stringify({ version: 1, top: "x".repeat(3000), tracked: [], untracked: [] }));
+  const { ino, size } = statSync(old);
+  expect(claimStage(dir, hold(top, "padded"), { durable: false })).toBe(true);
+  const now = statSync(join(dir, "journal.json"));
+  expect(now.ino).toBe(ino);
+  expect(now.size).toBe(size); // no block of it freed
+  expect(readJournal(dir)).toMatchObject({ createdAt: "padded", top, tracked: [], untracked: [] });
+});
+
 test("a spare holding anything but a journal is not carried into the stage", () => {
   const { dir, spare, top } = fresh();
   mkdirSync(join(spare, "tracked"), { recursive: true });
