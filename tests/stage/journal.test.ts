@@ -73,7 +73,10 @@ test("a longer old journal is written over in place, padded, never truncated: th
   const { dir, spare, top } = fresh();
   mkdirSync(spare);
   const old = join(spare, "journal.json");
-  writeFileSync(old, JSON.stringify({ version: 1, top: "x".repeat(3000), tracked: [], untracked: [] }));
+  writeFileSync(
+    old,
+    JSON.stringify({ version: 1, top: "x".repeat(3000), tracked: [], untracked: [] }),
+  );
   const { ino, size } = statSync(old);
   expect(claimStage(dir, hold(top, "padded"), { durable: false })).toBe(true);
   const now = statSync(join(dir, "journal.json"));
