@@ -3,6 +3,7 @@ import {
   constants,
   fstatSync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -98,13 +99,20 @@ export function rewriteJournal(dir: string, journal: Omit<Journal, "pid" | "star
   return full;
 }
 
-/** `temp` as an empty folder (but for an old journal): the spare one when it holds nothing else, else a new one. */
+/**
+ * `temp` as an empty folder (but for an old journal): the spare one when it is a real folder
+ * holding nothing else (a link planted in its place would send the journal and the set-aside
+ * work where it points), else a new one.
+ */
 function takeSpare(dir: string, temp: string): void {
   rmSync(temp, { recursive: true, force: true });
   try {
     renameSync(spareOf(dir), temp);
-    const inside = readdirSync(temp, { withFileTypes: true });
-    if (inside.every((e) => e.name === "journal.json" && e.isFile())) return;
+    if (lstatSync(temp).isDirectory()) {
+      const inside = readdirSync(temp, { withFileTypes: true });
+      if (inside.every((e) => e.name === "journal.json" && e.isFile())) return;
+    }
+    // removes a link itself, never what it points to
     rmSync(temp, { recursive: true, force: true });
   } catch {
     // no spare folder (the first check here, or another check took it)

@@ -107,6 +107,16 @@ test("a spare whose journal is a planted link is not taken: nothing is written t
   expect(readJournal(dir)).toMatchObject({ createdAt: "y" });
 });
 
+test("a link planted as the spare folder is not taken: the stage is a real folder, nothing written where it points", () => {
+  const { dir, spare, top } = fresh();
+  const outside = tempDir("cpilot-outside-");
+  symlinkSync(outside, spare);
+  expect(claimStage(dir, hold(top, "w"), { durable: false })).toBe(true);
+  expect(readdirSync(outside)).toEqual([]);
+  expect(lstatSync(dir).isDirectory()).toBe(true);
+  expect(readJournal(dir)).toMatchObject({ createdAt: "w" });
+});
+
 test("letting go while another check's spare is there: the stage folder is removed, the spare kept", () => {
   const { dir, spare, top } = fresh();
   expect(claimStage(dir, hold(top, "mine"), { durable: false })).toBe(true);
