@@ -9,7 +9,7 @@ import type { FixReport } from "../stage/fixes.ts";
 import { indexStamp, stagedEntries, stagedMeanwhile } from "../stage/index-changed.ts";
 import { indexFileOf } from "../stage/index-file.ts";
 import type { Journal } from "../stage/journal.ts";
-import { claimStage, releaseStage, stageDir } from "../stage/journal.ts";
+import { claimStage, releaseUnusedStage, stageDir } from "../stage/journal.ts";
 import type { PutBack } from "../stage/restore.ts";
 import { StagedWatch } from "../stage/staged-watch.ts";
 import {
@@ -123,7 +123,8 @@ function prepare(
     letGo: () => {
       if (!prepared.held || dir === null) return;
       prepared.held = false;
-      releaseStage(dir);
+      // held only while nothing is set aside: see openPrepared
+      releaseUnusedStage(dir);
     },
     abandon: () => {
       prepared.letGo();

@@ -101,8 +101,12 @@ function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | 
   const count = file.u32(8);
   const out = new Map<string, IndexBits>();
   const flagsAt = 40 + hashBytes;
+  if (version !== 4) {
+    const at = scanFixedNames(file, count, flagsAt, version, out);
+    return at < 0 || linkedIndex(file, at, hashBytes) ? null : out;
+  }
   // version 4: each name starts with part of the previous one
-  let previous = new Uint8Array(version === 4 ? 256 : 0);
+  let previous = new Uint8Array(256);
   let previousLength = 0;
   let at = 12;
   for (let i = 0; i < count; i++) {
@@ -112,45 +116,30 @@ function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | 
     const flags = file.u16(nameAt - 2);
     let ext = 0;
     if (flags & EXTENDED) {
-      if (version < 3) return null;
       ext = file.u16(nameAt);
       nameAt += 2;
     }
     const bitSet = (flags & ASSUME_VALID) !== 0 || (ext & SKIP_WORKTREE) !== 0;
     let name: Uint8Array | null = null;
-    if (version === 4) {
-      // a varint of how many bytes of the previous name to drop, then the rest of this one
-      let byte = file.byte(nameAt++);
-      let strip = byte & 0x7f;
-      while (byte & 0x80) {
-        byte = file.byte(nameAt++);
-        strip = ((strip + 1) << 7) | (byte & 0x7f);
-      }
-      const end = file.nul(nameAt);
-      const keep = previousLength - strip;
-      if (end < 0 || keep < 0) return null;
-      previousLength = keep + end - nameAt;
-      if (previousLength > previous.length) {
-        const grown = new Uint8Array(previousLength * 2);
-        grown.set(previous.subarray(0, keep));
-        previous = grown;
-      }
-      previous.set(file.bytes.subarray(nameAt - file.start, end - file.start), keep);
-      if (bitSet) name = previous.slice(0, previousLength);
-      at = end + 1;
-    } else {
-      let length = flags & NAME_MASK;
-      if (length === NAME_MASK) {
-        const end = file.nul(nameAt);
-        if (end < 0) return null;
-        length = end - nameAt;
-      }
-      // entries are padded with 1 to 8 NULs to a multiple of 8 bytes
-      const end = nameAt + length;
-      if (end >= file.start + file.length || file.byte(end) !== 0) return null;
-      if (bitSet) name = file.slice(nameAt, end);
-      at += (nameAt - at + length + 8) & ~7;
+    // a varint of how many bytes of the previous name to drop, then the rest of this one
+    let byte = file.byte(nameAt++);
+    let strip = byte & 0x7f;
+    while (byte & 0x80) {
+      byte = file.byte(nameAt++);
+      strip = ((strip + 1) << 7) | (byte & 0x7f);
     }
+    const end = file.nul(nameAt);
+    const keep = previousLength - strip;
+    if (end < 0 || keep < 0) return null;
+    previousLength = keep + end - nameAt;
+    if (previousLength > previous.length) {
+      const grown = new Uint8Array(previousLength * 2);
+      grown.set(previous.subarray(0, keep));
+      previous = grown;
+    }
+    previous.set(file.bytes.subarray(nameAt - file.start, end - file.start), keep);
+    if (bitSet) name = previous.slice(0, previousLength);
+    at = end + 1;
     if (name !== null) {
       out.set(decodeBytes(name), {
         assumeUnchanged: (flags & ASSUME_VALID) !== 0,
@@ -158,11 +147,73 @@ function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | 
       });
     }
   }
-  // a split index keeps most entries in a shared file: its "link" extension says so
+  return linkedIndex(file, at, hashBytes) ? null : out;
+}
+
+/** A split index keeps most entries in a shared file: its "link" extension, after the entries, says so. */
+function linkedIndex(file: Window, entriesEnd: number, hashBytes: number): boolean {
+  let at = entriesEnd;
   for (;;) {
-    if (!file.holds(at, 8) || file.start + file.length < at + 8 + hashBytes) break;
-    if (file.u32(at) === 0x6c696e6b) return null; // "link"
+    if (!file.holds(at, 8) || file.start + file.length < at + 8 + hashBytes) return false;
+    if (file.u32(at) === 0x6c696e6b) return true; // "link"
     at += 8 + file.u32(at + 4);
   }
-  return out;
+}
+
+/**
+ * Versions 2 and 3, whose entries give their name's length: every commit reads every entry,
+ * so the loop reads the window's bytes itself and refills it only near its end. Returns
+ * where the entries end, or -1 when the index is not as expected.
+ */
+function scanFixedNames(
+  file: Window,
+  count: number,
+  flagsAt: number,
+  version: number,
+  out: Map<string, IndexBits>,
+): number {
+  let at = 12;
+  let bytes = file.bytes;
+  let start = file.start;
+  let end = start + file.length;
+  for (let i = 0; i < count; i++) {
+    // a window that reaches the end of the file holds every entry left
+    if (at + ENTRY_ROOM > end && !(file.atEnd && at >= start)) {
+      file.holds(at, ENTRY_ROOM);
+      bytes = file.bytes;
+      start = file.start;
+      end = start + file.length;
+    }
+    let nameAt = at + flagsAt + 2;
+    if (nameAt + 2 > end) return -1;
+    const f = nameAt - 2 - start;
+    const flags = ((bytes[f] as number) << 8) | (bytes[f + 1] as number);
+    let ext = 0;
+    if (flags & EXTENDED) {
+      if (version < 3) return -1;
+      ext = ((bytes[f + 2] as number) << 8) | (bytes[f + 3] as number);
+      nameAt += 2;
+    }
+    let length = flags & NAME_MASK;
+    if (length === NAME_MASK) {
+      const nul = file.nul(nameAt);
+      if (nul < 0) return -1;
+      // the search may have grown the window
+      bytes = file.bytes;
+      start = file.start;
+      end = start + file.length;
+      length = nul - nameAt;
+    }
+    // entries are padded with 1 to 8 NULs to a multiple of 8 bytes
+    const nameEnd = nameAt + length;
+    if (nameEnd >= end || bytes[nameEnd - start] !== 0) return -1;
+    if ((flags & ASSUME_VALID) !== 0 || (ext & SKIP_WORKTREE) !== 0) {
+      out.set(decodeBytes(bytes.slice(nameAt - start, nameEnd - start)), {
+        assumeUnchanged: (flags & ASSUME_VALID) !== 0,
+        skipWorktree: (ext & SKIP_WORKTREE) !== 0,
+      });
+    }
+    at += (nameAt - at + length + 8) & ~7;
+  }
+  return at;
 }

@@ -1,4 +1,18 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { ownStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
@@ -48,6 +62,16 @@ export function journalPath(dir: string): string {
   return join(dir, "journal.json");
 }
 
+/**
+ * The empty folder a check that set nothing aside left for the next claim, holding at most its
+ * old journal, which nobody reads: only `stage` itself is ever looked at. Renaming a folder
+ * in and out costs little; making and removing one on every commit did (a disk mounted with
+ * `discard` frees a removed folder's block at once).
+ */
+function spareOf(dir: string): string {
+  return `${dir}.spare`;
+}
+
 /** Write the journal and claim the stage folder in one rename, which fails while another check holds it. */
 export function claimStage(
   dir: string,
@@ -55,10 +79,9 @@ export function claimStage(
   options: { durable?: boolean } = {},
 ): boolean {
   const temp = `${dir}.new-${process.pid}`;
-  rmSync(temp, { recursive: true, force: true });
-  mkdirSync(temp, { recursive: true });
+  takeSpare(dir, temp);
   const full = withIds(dir, journal);
-  writeFileAtomic(journalPath(temp), JSON.stringify(full, null, 1), options);
+  writeJournalIn(temp, JSON.stringify(full, null, 1), options.durable !== false);
   try {
     renameSync(temp, dir);
     return true;
@@ -74,6 +97,47 @@ export function rewriteJournal(dir: string, journal: Omit<Journal, "pid" | "star
   const full = withIds(dir, journal);
   writeFileAtomic(journalPath(dir), JSON.stringify(full, null, 1));
   return full;
+}
+
+/**
+ * `temp` as an empty folder (but for an old journal): the spare one when it is a real folder
+ * holding nothing else (a link planted in its place would send the journal and the set-aside
+ * work where it points), else a new one.
+ */
+function takeSpare(dir: string, temp: string): void {
+  rmSync(temp, { recursive: true, force: true });
+  try {
+    renameSync(spareOf(dir), temp);
+    if (lstatSync(temp).isDirectory()) {
+      const inside = readdirSync(temp, { withFileTypes: true });
+      if (inside.every((e) => e.name === "journal.json" && e.isFile())) return;
+    }
+    // removes a link itself, never what it points to
+    rmSync(temp, { recursive: true, force: true });
+  } catch {
+    // no spare folder (the first check here, or another check took it)
+  }
+  mkdirSync(temp, { recursive: true });
+}
+
+/**
+ * Written in place: the folder is this process's own until the rename that claims the stage,
+ * so no reader can see it half written. Never through a link planted in a spare folder. An
+ * old journal is written over, padded with spaces (JSON allows them) to its length, not
+ * truncated: freeing its disk block cost more than the rest of the claim.
+ */
+function writeJournalIn(folder: string, text: string, durable: boolean): void {
+  const fd = openSync(
+    journalPath(folder),
+    constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW,
+    0o644,
+  );
+  try {
+    writeFileSync(fd, text.padEnd(fstatSync(fd).size, " "));
+    if (durable) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function withIds(dir: string, journal: Omit<Journal, "pid" | "started">): Journal {
@@ -92,6 +156,20 @@ export function readJournal(dir: string): Journal | null {
     return j.version === 1 && Array.isArray(j.tracked) && Array.isArray(j.untracked) ? j : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Let go of a stage folder that never held set-aside work, only this check's journal: renamed
+ * away whole, in one step, as the next claim's spare. A check claiming the stage meanwhile
+ * finds it held until then, and gone after, never emptied under it.
+ */
+export function releaseUnusedStage(dir: string): void {
+  try {
+    renameSync(dir, spareOf(dir));
+  } catch {
+    // a spare is there already
+    releaseStage(dir);
   }
 }
 

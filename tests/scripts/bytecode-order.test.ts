@@ -1,6 +1,7 @@
 /**
- * The build lays out the bytecode the hook calls run first (scripts/_bytecode-order.ts):
- * a first build's hook calls record it, and the final compile is given those files.
+ * The build lays out the bytecode the hook calls, then a commit's checks, run first
+ * (scripts/_bytecode-order.ts): a first build's calls record it, and the final compile is
+ * given those files.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -9,7 +10,7 @@ import { compileArgs } from "../../scripts/compile.ts";
 import { cpilotBinary } from "../helpers/binary.ts";
 import { tempDir } from "../helpers/tmp.ts";
 
-test("each recorded hook call writes an order naming the functions it ran, the matching PostToolUse first", () => {
+test("each recorded call writes an order naming the functions it ran, the matching PostToolUse first, the checks last", () => {
   const files = recordBytecodeOrder(cpilotBinary(), tempDir("cpilot-order-"));
   expect(files.map((f) => f.split("/").at(-1))).toEqual([
     "post-edit-match.order",
@@ -18,6 +19,8 @@ test("each recorded hook call writes an order naming the functions it ran, the m
     "post-edit-none.order",
     "pre-write.order",
     "empty-stdin.order",
+    "check-staged.order",
+    "check-all.order",
   ]);
   for (const file of files) {
     const lines = readFileSync(file, "utf8").split("\n");
