@@ -143,14 +143,14 @@ async function route<I>(
       if (event.shell !== true) return t.afterTool(event, answer);
       // a patch sent through the shell may come with other commands that changed files
       const { shellEditsReport } = await import("./shell-check.ts");
-      const more = await shellEditsReport(at);
+      const more = await shellEditsReport({ ...at, command: event.command });
       const failures = [...more.failures, ...answer.failures];
       return t.afterTool(event, { failures, info: [...more.info, ...answer.info] });
     }
     case "post-tool": {
       if (event.shell !== true) return t.afterTool(event, await afterEdits({ ...at, files: [] }));
       const { shellToolReport } = await import("./shell-check.ts");
-      return t.afterTool(event, await shellToolReport(at));
+      return t.afterTool(event, await shellToolReport({ ...at, command: event.command }));
     }
     case "stop": {
       const { shellStopGate } = await import("./shell-check.ts");
