@@ -47,25 +47,25 @@ export function validPlace(value: unknown): GitPlace | undefined {
  * what it says, a link, nothing) and the pinned repository's `core.worktree` and
  * `core.bare`: another answer later means the repository was changed under cpilot.
  */
-export function placeMark(place: GitPlace): string {
+export function placeMark(place: GitPlace, seen?: readonly string[]): string {
   const dotGit = join(place.top, ".git");
+  if (seen !== undefined) return [entryMark(dotGit), ...seen].join("\n");
   const core = runGitBytes(
     place.top,
     ["config", "-z", "--get-regexp", "^core\\.(worktree|bare)$"],
     placeEnv(place),
   );
-  // Exit 1: neither is set. Anything else: git cannot read the repository's config.
+  // As `distrustEnv` reads them: no answer (neither set, or git fails) is "?".
   const settings =
     core.status === 0
       ? new TextDecoder()
           .decode(core.stdout)
           .split("\0")
           .filter((s) => s !== "")
+          .map((s) => (s.includes("\n") ? s.replace("\n", "=") : `${s}=`))
           .sort()
-      : core.status === 1 && core.stderr.length === 0
-        ? []
-        : ["?"];
-  return [entryMark(dotGit), ...settings.map((s) => s.replace("\n", "="))].join("\n");
+      : ["?"];
+  return [entryMark(dotGit), ...settings].join("\n");
 }
 
 /** One sentence part per difference, for the agent. */

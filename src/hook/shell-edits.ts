@@ -168,7 +168,7 @@ function locked<T>(dir: string, update: () => T): T {
 /** The pin's mark is kept from the session's first look. */
 function markFor(was: Loaded, now: TreeSnapshot): string | undefined {
   if (was.kind === "ok" && was.mark !== undefined) return was.mark;
-  return now.place ? placeMark(now.place) : undefined;
+  return now.place ? placeMark(now.place, now.core) : undefined;
 }
 
 /** Keeps the ignore rules the session's record started with. */
@@ -235,7 +235,7 @@ export function shellEditsSince(
   const [before, after] = recordMovedOn(config, session, dir);
   if (before.kind === "forged")
     bookkeep(config.root, undefined, () => distrust(dir, RECORD_FORGED));
-  const moved = before.kind === "ok" ? placeMoved(before) : [];
+  const moved = before.kind === "ok" ? placeMoved(before, after) : [];
   if (after === null) {
     if (before.kind === "none") return { files: [], protectedNotes: [] };
     bookkeep(config.root, undefined, () => save(dir, GIT_FAILS, true));
@@ -247,18 +247,31 @@ export function shellEditsSince(
       : before.kind === "forged"
         ? RECORD_FORGED
         : distrusted(dir);
+  // Protected files are compared with the record still: one changed holds the stop either way.
+  const since = before.kind === "ok" ? sinceRecord(config, dir, before.snap, after) : null;
   if (why !== null) {
     const fresh = reached !== null || before.kind === "forged";
     const found = everyChange(config, after, fresh ? distrustNote(why) : STILL_DISTRUSTED(why));
-    return { files: found.files, protectedNotes: [...moved, ...found.protectedNotes] };
+    const notes = [...moved, ...found.protectedNotes, ...(since?.protectedNotes ?? [])];
+    return { files: found.files, protectedNotes: notes };
   }
-  if (before.kind !== "ok") return everyChange(config, after, CANNOT_TELL);
+  if (since === null) return everyChange(config, after, CANNOT_TELL);
+  return { files: since.files, protectedNotes: [...moved, ...since.protectedNotes] };
+}
+
+/** What changed since the record; the protected files among them are kept until put back. */
+function sinceRecord(
+  config: ResolvedConfig,
+  dir: string,
+  before: TreeSnapshot,
+  after: TreeSnapshot,
+): ShellEdits {
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];
   const found: ProtectedChange[] = [];
   for (const change of compareSnapshots(
     config.root,
-    before.snap,
+    before,
     after,
     (rel) => isProtected(rel) !== null,
   )) {
@@ -270,7 +283,7 @@ export function shellEditsSince(
   const merged = Array.isArray(known) ? [...known] : [];
   for (const p of found) if (!merged.some((k) => k.path === p.path)) merged.push(p);
   if (found.length > 0) bookkeep(config.root, undefined, () => save(dir, PROTECTED, merged));
-  return { files, protectedNotes: [...moved, ...found.map((p) => protectedNote(config, p))] };
+  return { files, protectedNotes: found.map((p) => protectedNote(config, p)) };
 }
 
 /** When the record cannot be locked or saved, the two are compared anyway: never missed. */
@@ -295,10 +308,10 @@ function recordMovedOn(
 }
 
 /** Notes when the repository the session's first look pinned is not what git reads there now. */
-function placeMoved(rec: TurnRecord): string[] {
+function placeMoved(rec: TurnRecord, look: TreeSnapshot | null = null): string[] {
   const place = rec.snap.place;
   if (place === undefined || rec.mark === undefined) return [];
-  const now = placeMark(place);
+  const now = placeMark(place, look?.core);
   if (now === rec.mark) return [];
   return [
     `cpilot: the repository cpilot was watching changed under it: ${placeChanges(rec.mark, now).join("; ")}. Put it back as it was (cpilot keeps checking ${place.top} against the repository at ${place.gitDir}); until then your stop is held. Do not move .git or change where git looks.`,

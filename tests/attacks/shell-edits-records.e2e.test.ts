@@ -99,7 +99,12 @@ test("a command that names cpilot's records or where git looks: from then on eve
   expect(told).toContain("it sets where git looks");
   expect(told).toContain("BAD in src/mine.ts");
   expect(afterShell(p, "ls")).toContain("src/mine.ts");
-  expect(stop(p)).toContain("BAD in src/mine.ts");
+  // A protected file written later is still told as one, and held until put back.
+  writeFileSync(p.path(".env"), "TOKEN=agent\n");
+  expect(afterShell(p, "ls")).toContain("a protected file was changed through the shell: .env");
+  const held = stop(p);
+  expect(held).toContain("BAD in src/mine.ts");
+  expect(held).toContain(".env");
 });
 
 test("`.git` swapped for a `gitdir:` file naming a crafted repository: told as the repository changed under cpilot, the stop held until put back", () => {
