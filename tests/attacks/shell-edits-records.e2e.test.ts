@@ -143,3 +143,14 @@ test("core.worktree set through the shell is told, and the stop held until unset
   git(p, "--work-tree", p.dir, "config", "--unset", "core.worktree");
   expect(stop(p)).not.toContain("changed under it");
 });
+
+test("the record of protected files changed, emptied by other hands, still holds the stop", () => {
+  const p = committed();
+  turnStarts(p);
+  writeFileSync(p.path(".env"), "TOKEN=agent\n");
+  expect(afterShell(p, "sh ./x")).toContain("a protected file was changed through the shell: .env");
+  // What the agent's shell would write to forget it: an empty list, as cpilot writes one.
+  writeFileSync(join(privateRecords(p), "shell-protected.json"), "[]");
+  const held = stop(p);
+  expect(held).toContain("record of the protected files you changed was changed by other hands");
+});
