@@ -244,7 +244,8 @@ export function pruneSessions(
   return removed;
 }
 
-function pruneIn(dir: string, maxAgeMs: number, now: number): number {
+/** Exported for the turn records kept outside the project (src/hook/record-dir.ts). */
+export function pruneIn(dir: string, maxAgeMs: number, now: number): number {
   let names: string[];
   try {
     names = readdirSync(dir);

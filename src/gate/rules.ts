@@ -1,7 +1,8 @@
 import { isAbsolute, resolve, sep } from "node:path";
 import { compilePatterns } from "../match/pattern.ts";
 import type { ResolvedGateConfig } from "../model/gate-schema.ts";
-import { containPath } from "../util/contained-path.ts";
+import { runtimeDirPath } from "../platform/runtime-dir.ts";
+import { containPath, isInside, physicalPath } from "../util/contained-path.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import { agentStateDirOf } from "./agent-state.ts";
 import { cpilotProgramKind, linkedProgram } from "./cpilot-program.ts";
@@ -267,6 +268,12 @@ export function checkPath(
       );
     }
   }
+  if (inPrivateFolder(path, root)) {
+    return refuse(
+      "default:cpilot-private",
+      `it is in cpilot's private folder (${runtimeDirPath(process.env)}), where its records of the agent's session are kept; leave them alone`,
+    );
+  }
   const contained = containPath(root, path);
   let lexical: string;
   let real: string;
@@ -326,4 +333,16 @@ export function checkPath(
   ];
   const { hit, withoutAsk } = decide(matchers(resolve(root), config), spellings);
   return { ok: true, absolute, relative: lexical, hit, withoutAsk };
+}
+
+/** Whatever `gate.defaults` says: those records decide whose a change is. */
+function inPrivateFolder(path: string, root: string): boolean {
+  if (process.getuid === undefined) return false;
+  const base = physicalPath(runtimeDirPath(process.env)) ?? runtimeDirPath(process.env);
+  // A project kept inside it (a test's, say) is written like any other.
+  if (isInside(base, physicalPath(resolve(root)) ?? resolve(root))) return false;
+  const asGiven = isAbsolute(path) ? path : `${resolve(root)}${sep}${path}`;
+  return [physicalPath(asGiven), physicalPath(resolve(asGiven))].some(
+    (landing) => landing !== null && isInside(base, landing),
+  );
 }

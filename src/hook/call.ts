@@ -144,7 +144,7 @@ async function route<I>(
       if (event.shell !== true) return t.afterTool(event, fitAnswer(answer));
       // a patch sent through the shell may come with other commands that changed files
       const { shellEditsReport } = await import("./shell-check.ts");
-      const more = await shellEditsReport(at);
+      const more = await shellEditsReport({ ...at, command: event.command });
       const failures = [...more.failures, ...answer.failures];
       return t.afterTool(event, fitAnswer({ failures, info: [...more.info, ...answer.info] }));
     }
@@ -152,7 +152,10 @@ async function route<I>(
       if (event.shell !== true)
         return t.afterTool(event, fitAnswer(await afterEdits({ ...at, files: [] })));
       const { shellToolReport } = await import("./shell-check.ts");
-      return t.afterTool(event, fitAnswer(await shellToolReport(at)));
+      return t.afterTool(
+        event,
+        fitAnswer(await shellToolReport({ ...at, command: event.command })),
+      );
     }
     case "stop": {
       const { shellStopGate } = await import("./shell-check.ts");

@@ -13,22 +13,33 @@ const PINNED: readonly (readonly [string, string])[] = [
   ["core.ignoreStat", "false"],
 ];
 
-/** `GIT_CONFIG_KEY_<n>` pairs take any name (a filter driver's may hold `=`). */
+/**
+ * `GIT_CONFIG_KEY_<n>` pairs take any name (a filter driver's may hold `=`). `core`, when
+ * given, gets the repository's `core.worktree` and `core.bare` as `key=value` lines, or "?"
+ * when git answers nothing: read in the same call.
+ */
 export function distrustEnv(
   cwd: string,
   kept: readonly (readonly [string, string])[] = [],
   where: GitEnv = {},
+  core?: string[],
 ): GitEnv {
   const settings: (readonly [string, string])[] = [...PINNED, ...kept];
-  const filters = runGit(cwd, ["config", "-z", "--get-regexp", "^filter\\."], {
+  const pattern = core === undefined ? "^filter\\." : "^(filter\\.|core\\.(worktree|bare)$)";
+  const filters = runGit(cwd, ["config", "-z", "--get-regexp", pattern], {
     ...where,
     ...configEnv(PINNED),
   });
+  if (!filters.ok) core?.push("?");
   if (filters.ok) {
     const drivers = new Set<string>();
     for (const entry of splitNul(filters.stdout)) {
       const end = entry.indexOf("\n");
       const key = end < 0 ? entry : entry.slice(0, end);
+      if (key === "core.worktree" || key === "core.bare") {
+        core?.push(`${key}=${end < 0 ? "" : entry.slice(end + 1)}`);
+        continue;
+      }
       const last = key.lastIndexOf(".");
       if (last > "filter.".length) drivers.add(key.slice("filter.".length, last));
     }

@@ -121,6 +121,15 @@ function stdinReader(): ChunkReader {
 
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
+/** A shell tool's command text (`command` or `cmd`, a string or an argv); undefined when none. */
+export function shellCommand(args: Readonly<Record<string, unknown>>): string | undefined {
+  for (const value of [args.command, args.cmd]) {
+    if (typeof value === "string") return value;
+    if (Array.isArray(value) && value.length > 0) return value.map(String).join(" ");
+  }
+  return undefined;
+}
+
 /** From an edit tool's fields: the text it replaces and its replacement, where given as strings. */
 export function editWrite(
   base: PendingWrite,

@@ -1,5 +1,6 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import ignore from "ignore";
 import { type GitEnv, runGit, splitNul } from "../match/git.ts";
 
 /**
@@ -68,6 +69,8 @@ interface ChangedRule {
   readonly ruleAt: readonly number[];
   /** Relative to the root ("." the whole project); null: nothing in it. */
   readonly scope: string | null;
+  /** Its text at the turn's start (null: absent). */
+  readonly then: string | null;
 }
 
 const ASKED_AT_ONCE = 500;
@@ -88,8 +91,9 @@ export function hiddenByNewRules(look: RulesLook, turn: TurnRules): string[] {
     look,
     changed,
     entries.filter((rel) => !rel.endsWith("/") && since(rel)),
+    false,
   );
-  for (const dir of newlyIgnored(look, changed, dirs))
+  for (const dir of newlyIgnored(look, changed, dirs, true))
     found.push(...(ignoredIn(look, ["--", `${dir}/`]) ?? []).filter(since));
   return found;
 }
@@ -108,6 +112,7 @@ function newlyIgnored(
   look: RulesLook,
   changed: ReadonlyMap<string, ChangedRule>,
   paths: readonly string[],
+  dirs: boolean,
 ): string[] {
   const found: string[] = [];
   for (let at = 0; at < paths.length; at += ASKED_AT_ONCE) {
@@ -131,7 +136,7 @@ function newlyIgnored(
     const lines = why.stdout.split("\n").filter((line) => line !== "");
     some.forEach((rel, i) => {
       const line = lines.length === some.length ? (lines[i] as string) : "";
-      if (byNewRule(look, changed, rel, line)) found.push(rel);
+      if (byNewRule(look, changed, rel, line, dirs)) found.push(rel);
     });
   }
   return found;
@@ -150,12 +155,12 @@ function changedRules(look: RulesLook, turn: TurnRules): Map<string, ChangedRule
           : look.committedText(turn.head, relative(look.top, path));
     const now = path in look.now ? (look.now[path] ?? null) : ruleText(path);
     if (then === now) continue;
-    changed.set(path, { ...compared(then, now), scope: scopeOf(look, path) });
+    changed.set(path, { ...compared(then, now), scope: scopeOf(look, path), then });
   }
   return changed;
 }
 
-function compared(then: string | null, now: string | null): Omit<ChangedRule, "scope"> {
+function compared(then: string | null, now: string | null): Omit<ChangedRule, "scope" | "then"> {
   const lines = now === null || now === TOO_LARGE ? [] : now.split("\n");
   let n = 0;
   const ruleAt = lines.map((line) => (isRule(line) ? n++ : -1));
@@ -193,6 +198,7 @@ function byNewRule(
   changed: ReadonlyMap<string, ChangedRule>,
   rel: string,
   line: string,
+  dir: boolean,
 ): boolean {
   const abs = join(look.root, rel);
   for (const [path, rule] of changed)
@@ -200,12 +206,37 @@ function byNewRule(
   if (line === "" || line.startsWith('"') || line.startsWith("::")) return true;
   // The rule's file name may hold ":" itself: each `:<n>:` is tried as its end.
   for (const m of line.matchAll(/:(\d+):/g)) {
-    const rule = changed.get(resolve(look.top, line.slice(0, m.index)));
+    const file = resolve(look.top, line.slice(0, m.index));
+    const rule = changed.get(file);
     if (rule === undefined) continue;
     const at = rule.ruleAt[Number(m[1]) - 1];
-    return rule.kept === null || at === undefined || at < 0 || at >= rule.kept;
+    if (rule.kept !== null && at !== undefined && at >= 0 && at < rule.kept) return false;
+    // A new rule decides now; the file's old rules (the ones before it) may have hidden it already.
+    return rule.kept === null || !ignoredThen(look, file, rule.then, abs, dir);
   }
   return false;
+}
+
+/** By the rule file's text at the turn's start alone, read as git reads it. */
+function ignoredThen(
+  look: RulesLook,
+  file: string,
+  then: string | null,
+  abs: string,
+  dir: boolean,
+): boolean {
+  if (then === null || then === TOO_LARGE) return false;
+  const base = basename(file) === ".gitignore" ? dirname(file) : look.top;
+  const rel = relative(base, abs);
+  if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return false;
+  const posix = rel.split(sep).join("/");
+  try {
+    return ignore()
+      .add(then)
+      .ignores(dir ? `${posix}/` : posix);
+  } catch {
+    return false; // a path the matcher refuses: counted as new, checked rather than missed
+  }
 }
 
 function covers(rule: ChangedRule, path: string, abs: string): boolean {

@@ -6,6 +6,7 @@ import type { HookEvent } from "../model/hook.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { renderCallbacksPanel } from "../ui/agent/callbacks-panel.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
+import { pruneRecords } from "./record-dir.ts";
 
 /** SessionStart sources after which the model's history no longer holds the table. */
 const HISTORY_REPLACED = new Set(["compact", "clear"]);
@@ -25,6 +26,7 @@ export async function sessionContext(
   const start = event.kind === "session-start";
   if (start && event.source !== "compact") {
     pruneSessions(config.root);
+    bookkeep(config.root, 0, () => pruneRecords(config.root));
     // Runs of a hook killed outright (SIGKILL) go on without their host: stop them now.
     const { stopOrphans } = await import("../engine/running.ts");
     await stopOrphans(config.root, 500);

@@ -16,6 +16,8 @@ export interface ShellCall {
   readonly config: ResolvedConfig;
   readonly agent: string;
   readonly session: string;
+  /** The shell command's text, read for what reaches cpilot's records. */
+  readonly command?: string | undefined;
 }
 
 /** Checked like an edit tool's files; changed protected files are failures, the files named are info. */
@@ -23,10 +25,11 @@ export async function shellEditsReport({
   config,
   agent,
   session,
+  command,
 }: ShellCall): Promise<AgentReport> {
   const shell = await import("./shell-edits.ts");
   const none: ShellEdits = { files: [], protectedNotes: [] };
-  const found = bookkeep(config.root, none, () => shell.shellEditsSince(config, session));
+  const found = bookkeep(config.root, none, () => shell.shellEditsSince(config, session, command));
   const report: AgentReport = { failures: [...found.protectedNotes], info: [] };
   if (found.files.length === 0) return report;
   const named = found.files

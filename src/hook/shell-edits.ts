@@ -1,6 +1,5 @@
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
-import { join } from "node:path";
-import { sessionDir } from "../agent-session/session-state.ts";
+import { dirname, join } from "node:path";
 import { hookFiles } from "../config/hook-files.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { ownConfigKind } from "../gate/own-config.ts";
@@ -8,14 +7,16 @@ import { isCpilotPath, isGitPath, secretKind } from "../gate/protected.ts";
 import { checkPath } from "../gate/rules.ts";
 import type { FileChange } from "../model/batch.ts";
 import { resolveGateConfig } from "../model/gate-schema.ts";
-import { writeFileAtomic } from "../util/atomic-write.ts";
+import { recordsHome } from "../platform/runtime-dir.ts";
 import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
-import { appendStateFile, readStateFile } from "../util/state-file.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
-import { validPlace } from "./git-place.ts";
+import { placeChanges, placeMark, validPlace } from "./git-place.ts";
 import { validTurnRules } from "./ignore-rules.ts";
+import { projectKey, recordDir } from "./record-dir.ts";
+import { appendSealed, readSealed, writeSealed } from "./sealed-record.ts";
 import { compareSnapshots } from "./snapshot-compare.ts";
+import { tamperingIn } from "./tamper-command.ts";
 import {
   ABSENT,
   type ProtectedKind,
@@ -33,6 +34,8 @@ import {
 const SNAPSHOT = "tree-snapshot.json";
 const PROTECTED = "shell-protected.json";
 const GIT_FAILS = "shell-git-fails.json";
+/** Why the session's records are no longer trusted, once they are not. */
+const DISTRUSTED = "distrusted.json";
 
 /** null when the gate would simply allow it. */
 export function protectedKind(config: ResolvedConfig): ProtectedKind {
@@ -82,79 +85,101 @@ function snapshotNow(
   });
 }
 
-function save(config: ResolvedConfig, session: string, name: string, value: unknown): void {
-  writeFileAtomic(join(sessionDir(config.root, session), name), JSON.stringify(value), {
-    durable: false,
-  });
+/** The snapshot, and what the pinned repository looked like at the session's first look. */
+interface TurnRecord {
+  readonly snap: TreeSnapshot;
+  readonly mark?: string | undefined;
 }
 
-/** Line one is the snapshot, then edit-tool writes; a cut line is skipped, so that file is rechecked. */
-function loadSnapshot(config: ResolvedConfig, session: string): TreeSnapshot | null {
-  const text = readStateFile(join(sessionDir(config.root, session), SNAPSHOT), MAX_RECORD);
-  if (text === null) return null;
-  const lines = text.split("\n");
-  const snap = parsed(lines[0] ?? "");
-  if (typeof snap !== "object" || snap === null) return null;
-  const { files, head } = snap as { files?: unknown; head?: unknown };
-  if (typeof files !== "object" || files === null || Array.isArray(files)) return null;
-  if (!Object.values(files).every((v) => typeof v === "string")) return null;
-  if (head !== undefined && head !== null && typeof head !== "string") return null;
+type Loaded = { readonly kind: "none" | "forged" } | ({ readonly kind: "ok" } & TurnRecord);
+
+/** null where no record can be kept safely: then none is trusted. */
+function recordsAt(config: ResolvedConfig, session: string): string | null {
+  try {
+    return recordDir(config.root, session);
+  } catch (err) {
+    noteStateTrouble(config.root, err);
+    return null;
+  }
+}
+
+function saveRecord(config: ResolvedConfig, session: string, dir: string, rec: TurnRecord): void {
+  const value = { root: projectKey(config.root), session, ...rec.snap, mark: rec.mark };
+  writeSealed(join(dir, SNAPSHOT), value);
+}
+
+/** Line one is the snapshot, then edit-tool writes; a record for another place, or sealed by other hands, is forged. */
+function loadRecord(config: ResolvedConfig, session: string, dir: string): Loaded {
+  const read = readSealed<Record<string, unknown>>(join(dir, SNAPSHOT));
+  if (read.kind !== "ok") return read;
+  const snap = read.value;
+  if (typeof snap !== "object" || snap === null) return { kind: "forged" };
+  if (snap.root !== projectKey(config.root) || snap.session !== session) return { kind: "forged" };
+  const { files, head, mark } = snap;
+  if (typeof files !== "object" || files === null || Array.isArray(files))
+    return { kind: "forged" };
+  if (!Object.values(files).every((v) => typeof v === "string")) return { kind: "forged" };
+  if (head !== undefined && head !== null && typeof head !== "string") return { kind: "forged" };
   // No prototype: a file named `__proto__` is a key like any other.
   const folded: Record<string, string> = Object.assign(Object.create(null), files);
-  for (const line of lines.slice(1)) {
-    const note = parsed(line) as { p?: unknown; s?: unknown } | null;
+  for (const line of read.lines) {
+    const note = line as { p?: unknown; s?: unknown } | null;
     if (typeof note?.p === "string" && typeof note.s === "string") folded[note.p] = note.s;
   }
-  const turn = validTurnRules((snap as { turn?: unknown }).turn);
-  const place = validPlace((snap as { place?: unknown }).place);
-  const at = (snap as { at?: unknown }).at;
+  const turn = validTurnRules(snap.turn);
+  const place = validPlace(snap.place);
+  const at = snap.at;
   return {
-    files: folded,
-    ...(head === undefined ? {} : { head: head as string | null }),
-    ...(turn ? { turn } : {}),
-    ...(place ? { place } : {}),
-    ...(typeof at === "number" ? { at } : {}),
+    kind: "ok",
+    snap: {
+      files: folded,
+      ...(head === undefined ? {} : { head: head as string | null }),
+      ...(turn ? { turn } : {}),
+      ...(place ? { place } : {}),
+      ...(typeof at === "number" ? { at } : {}),
+    },
+    ...(typeof mark === "string" ? { mark } : {}),
   };
 }
 
-const MAX_RECORD = 64 * 1024 * 1024;
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
+function save(dir: string, name: string, value: unknown): void {
+  writeSealed(join(dir, name), value);
 }
 
-function load<T>(config: ResolvedConfig, session: string, name: string): T | null {
-  const text = readStateFile(join(sessionDir(config.root, session), name), MAX_RECORD);
-  if (text === null) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
+/** `forged` when sealed by other hands. */
+function load<T>(dir: string, name: string): T | null | "forged" {
+  const read = readSealed<T>(join(dir, name));
+  return read.kind === "ok" ? read.value : read.kind === "none" ? null : "forged";
 }
 
 /** Hook calls may run at once: without the lock one's update is lost. */
-function locked<T>(config: ResolvedConfig, session: string, update: () => T): T {
-  const dir = openVerifiedDir(realpathSync(sessionDir(config.root, session)), "");
+function locked<T>(dir: string, update: () => T): T {
+  const handle = openVerifiedDir(realpathSync(dir), "");
   let unlock: (() => void) | undefined;
   try {
-    unlock = lockDirSync(dir, "record.lock", 10_000);
+    unlock = lockDirSync(handle, "record.lock", 10_000);
     return update();
   } finally {
     unlock?.();
-    dir.close();
+    handle.close();
   }
+}
+
+/** The pin's mark is kept from the session's first look. */
+function markFor(was: Loaded, now: TreeSnapshot): string | undefined {
+  if (was.kind === "ok" && was.mark !== undefined) return was.mark;
+  return now.place ? placeMark(now.place, now.core) : undefined;
 }
 
 /** Keeps the ignore rules the session's record started with. */
 export function recordTurnStart(config: ResolvedConfig, session: string): void {
-  locked(config, session, () => {
-    const snap = snapshotNow(config, loadSnapshot(config, session), true);
-    if (snap !== null) save(config, session, SNAPSHOT, snap);
+  const dir = recordsAt(config, session);
+  if (dir === null) return;
+  locked(dir, () => {
+    const was = loadRecord(config, session, dir);
+    if (was.kind === "forged") distrust(dir, RECORD_FORGED);
+    const snap = snapshotNow(config, was.kind === "ok" ? was.snap : null, true);
+    if (snap !== null) saveRecord(config, session, dir, { snap, mark: markFor(was, snap) });
   });
 }
 
@@ -165,17 +190,16 @@ export function noteToolEdits(
   files: readonly string[],
 ): void {
   if (files.length === 0) return;
-  const path = join(sessionDir(config.root, session), SNAPSHOT);
+  const dir = recordsAt(config, session);
+  if (dir === null) return;
+  const path = join(dir, SNAPSHOT);
   const isProtected = protectedKind(config);
-  locked(config, session, () => {
+  locked(dir, () => {
     if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return;
-    let lines = "";
-    for (const rel of files) {
-      const s = signature(config.root, rel, isProtected(rel) !== null);
-      // Each line starts with its own newline: a line cut short before it stays one bad line.
-      lines += `\n${JSON.stringify({ p: rel, s })}`;
-    }
-    appendStateFile(path, lines);
+    appendSealed(
+      path,
+      files.map((rel) => ({ p: rel, s: signature(config.root, rel, isProtected(rel) !== null) })),
+    );
   });
 }
 
@@ -191,15 +215,57 @@ export interface ShellEdits {
   readonly protectedNotes: string[];
 }
 
-/** Moves the record to now; call `settle` after the checks so a fixer's rewrite is not taken for the agent's. */
-export function shellEditsSince(config: ResolvedConfig, session: string): ShellEdits {
-  const [before, after] = recordMovedOn(config, session);
-  if (after === null) {
-    if (before === null) return { files: [], protectedNotes: [] };
-    bookkeep(config.root, undefined, () => save(config, session, GIT_FAILS, true));
-    return { files: [], protectedNotes: [GIT_FAILS_NOTE] };
+/**
+ * Moves the record to now; call `settle` after the checks so a fixer's rewrite is not taken
+ * for the agent's. `command`: the shell command's text, when the agent said it.
+ */
+export function shellEditsSince(
+  config: ResolvedConfig,
+  session: string,
+  command?: string,
+): ShellEdits {
+  const dir = recordsAt(config, session);
+  if (dir === null) {
+    const now = snapshotNow(config, null);
+    return now === null ? { files: [], protectedNotes: [] } : everyChange(config, now, NO_FOLDER);
   }
-  if (before === null) return cannotTell(config, after);
+  const reached = command === undefined ? null : tamperingIn(command, privateFolder());
+  if (reached !== null)
+    bookkeep(config.root, undefined, () => distrust(dir, `your command ${reached}`));
+  const [before, after] = recordMovedOn(config, session, dir);
+  if (before.kind === "forged")
+    bookkeep(config.root, undefined, () => distrust(dir, RECORD_FORGED));
+  const moved = before.kind === "ok" ? placeMoved(before, after) : [];
+  if (after === null) {
+    if (before.kind === "none") return { files: [], protectedNotes: [] };
+    bookkeep(config.root, undefined, () => save(dir, GIT_FAILS, true));
+    return { files: [], protectedNotes: [...moved, GIT_FAILS_NOTE] };
+  }
+  const why =
+    reached !== null
+      ? `your command ${reached}`
+      : before.kind === "forged"
+        ? RECORD_FORGED
+        : distrusted(dir);
+  // Protected files are compared with the record still: one changed holds the stop either way.
+  const since = before.kind === "ok" ? sinceRecord(config, dir, before.snap, after) : null;
+  if (why !== null) {
+    const fresh = reached !== null || before.kind === "forged";
+    const found = everyChange(config, after, fresh ? distrustNote(why) : STILL_DISTRUSTED(why));
+    const notes = [...moved, ...found.protectedNotes, ...(since?.protectedNotes ?? [])];
+    return { files: found.files, protectedNotes: notes };
+  }
+  if (since === null) return everyChange(config, after, CANNOT_TELL);
+  return { files: since.files, protectedNotes: [...moved, ...since.protectedNotes] };
+}
+
+/** What changed since the record; the protected files among them are kept until put back. */
+function sinceRecord(
+  config: ResolvedConfig,
+  dir: string,
+  before: TreeSnapshot,
+  after: TreeSnapshot,
+): ShellEdits {
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];
   const found: ProtectedChange[] = [];
@@ -213,11 +279,10 @@ export function shellEditsSince(config: ResolvedConfig, session: string): ShellE
     if (why !== null) found.push({ path: change.path, why, before: change.before });
     else files.push({ path: change.path, kind: change.kind });
   }
-  const known = load<ProtectedChange[]>(config, session, PROTECTED) ?? [];
-  const merged = [...known];
+  const known = load<ProtectedChange[]>(dir, PROTECTED);
+  const merged = Array.isArray(known) ? [...known] : [];
   for (const p of found) if (!merged.some((k) => k.path === p.path)) merged.push(p);
-  if (found.length > 0)
-    bookkeep(config.root, undefined, () => save(config, session, PROTECTED, merged));
+  if (found.length > 0) bookkeep(config.root, undefined, () => save(dir, PROTECTED, merged));
   return { files, protectedNotes: found.map((p) => protectedNote(config, p)) };
 }
 
@@ -225,29 +290,72 @@ export function shellEditsSince(config: ResolvedConfig, session: string): ShellE
 function recordMovedOn(
   config: ResolvedConfig,
   session: string,
-): readonly [TreeSnapshot | null, TreeSnapshot | null] {
+  dir: string,
+): readonly [Loaded, TreeSnapshot | null] {
+  const move = () => {
+    const was = loadRecord(config, session, dir);
+    const now = snapshotNow(config, was.kind === "ok" ? was.snap : null);
+    if (now !== null) saveRecord(config, session, dir, { snap: now, mark: markFor(was, now) });
+    return [was, now] as const;
+  };
   try {
-    return locked(config, session, () => {
-      const was = loadSnapshot(config, session);
-      const now = snapshotNow(config, was);
-      if (now !== null) save(config, session, SNAPSHOT, now);
-      return [was, now] as const;
-    });
+    return locked(dir, move);
   } catch (err) {
     noteStateTrouble(config.root, err);
-    const was = loadSnapshot(config, session);
-    return [was, snapshotNow(config, was)] as const;
+    const was = loadRecord(config, session, dir);
+    return [was, snapshotNow(config, was.kind === "ok" ? was.snap : null)] as const;
   }
 }
 
-/** Without a readable record, every file that differs from git is checked, and the agent is told why. */
-function cannotTell(config: ResolvedConfig, now: TreeSnapshot): ShellEdits {
+/** Notes when the repository the session's first look pinned is not what git reads there now. */
+function placeMoved(rec: TurnRecord, look: TreeSnapshot | null = null): string[] {
+  const place = rec.snap.place;
+  if (place === undefined || rec.mark === undefined) return [];
+  const now = placeMark(place, look?.core);
+  if (now === rec.mark) return [];
+  return [
+    `cpilot: the repository cpilot was watching changed under it: ${placeChanges(rec.mark, now).join("; ")}. Put it back as it was (cpilot keeps checking ${place.top} against the repository at ${place.gitDir}); until then your stop is held. Do not move .git or change where git looks.`,
+  ];
+}
+
+function distrust(dir: string, why: string): void {
+  if (distrusted(dir) === null) save(dir, DISTRUSTED, why);
+}
+
+/** A flag sealed by other hands still says the records are not trusted. */
+function distrusted(dir: string): string | null {
+  const why = load<unknown>(dir, DISTRUSTED);
+  if (why === null) return null;
+  return typeof why === "string" ? why : RECORD_FORGED;
+}
+
+/** The base of the private folder, as a command would name it. */
+function privateFolder(): string | null {
+  const home = recordsHome(process.env);
+  return home === null ? null : dirname(home);
+}
+
+const RECORD_FORGED = "cpilot's record of this session was changed by other hands";
+
+const NO_FOLDER =
+  "cpilot: cannot tell what your commands changed: cpilot has no private folder to keep its record of this turn in (it must be the user's own, mode 700). Every file that differs from git is checked as yours.";
+
+const CANNOT_TELL =
+  "cpilot: cannot tell what your commands changed: cpilot's record of this turn's start is missing or unreadable. Do not touch cpilot's files. Every file that differs from git is checked as yours; protected files you changed in this turn are not known, so put back any you wrote.";
+
+function distrustNote(why: string): string {
+  return `cpilot: ${why}, so cpilot can no longer tell your changes from the person's. From now on in this session every file that differs from git's HEAD (or is new and not ignored) is checked as yours, and your stop is held while a check on any of them fails. Leave cpilot's records, .git and where git looks alone.`;
+}
+
+const STILL_DISTRUSTED = (why: string): string =>
+  `cpilot: every file that differs from git is checked as yours in this session (${why}).`;
+
+/** Every file that differs from git is the agent's, and the agent is told why. */
+function everyChange(config: ResolvedConfig, now: TreeSnapshot, note: string): ShellEdits {
   const isProtected = protectedKind(config);
   const files: FileChange[] = [];
   for (const change of compareSnapshots(config.root, { files: {} }, now))
     if (isProtected(change.path) === null) files.push({ path: change.path, kind: change.kind });
-  const note =
-    "cpilot: cannot tell what your commands changed: cpilot's record of this turn's start is missing or unreadable. Do not touch cpilot's files. Every file that differs from git is checked as yours; protected files you changed in this turn are not known, so put back any you wrote.";
   return { files, protectedNotes: [note] };
 }
 
@@ -257,24 +365,37 @@ const GIT_FAILS_NOTE =
 
 /** The turn goes on, so its ignore rules are kept. */
 export function settle(config: ResolvedConfig, session: string): void {
-  locked(config, session, () => {
-    const snap = snapshotNow(config, loadSnapshot(config, session));
-    if (snap !== null) save(config, session, SNAPSHOT, snap);
+  const dir = recordsAt(config, session);
+  if (dir === null) return;
+  locked(dir, () => {
+    const was = loadRecord(config, session, dir);
+    if (was.kind !== "ok") return;
+    const snap = snapshotNow(config, was.snap);
+    if (snap !== null) saveRecord(config, session, dir, { snap, mark: markFor(was, snap) });
   });
 }
 
-/** Those that still differ from what they held before (one put back is dropped). */
+/** Those that still differ from what they held before (one put back is dropped), and a moved repository. */
 export function protectedStillChanged(config: ResolvedConfig, session: string): string[] {
-  const known = load<ProtectedChange[]>(config, session, PROTECTED) ?? [];
-  const gitFailed = load<boolean>(config, session, GIT_FAILS) === true;
-  if (known.length === 0 && !gitFailed) return [];
-  const now = snapshotNow(config, loadSnapshot(config, session));
-  if (gitFailed && now !== null) save(config, session, GIT_FAILS, false);
-  const open = known.filter((p) => !reverted(config, p, now));
-  if (known.length > 0) save(config, session, PROTECTED, open);
-  const notes = open.map((p) => protectedNote(config, p));
+  const dir = recordsAt(config, session);
+  if (dir === null) return [];
+  const rec = loadRecord(config, session, dir);
+  const moved = rec.kind === "ok" ? placeMoved(rec) : [];
+  const known = load<ProtectedChange[]>(dir, PROTECTED);
+  if (known === "forged") return [...moved, PROTECTED_FORGED];
+  const gitFailed = load<boolean>(dir, GIT_FAILS) === true;
+  if ((known === null || known.length === 0) && !gitFailed) return moved;
+  const list = Array.isArray(known) ? known : [];
+  const now = snapshotNow(config, rec.kind === "ok" ? rec.snap : null);
+  if (gitFailed && now !== null) save(dir, GIT_FAILS, false);
+  const open = list.filter((p) => !reverted(config, p, now));
+  if (list.length > 0) save(dir, PROTECTED, open);
+  const notes = [...moved, ...open.map((p) => protectedNote(config, p))];
   return gitFailed && now === null ? [GIT_FAILS_NOTE, ...notes] : notes;
 }
+
+const PROTECTED_FORGED =
+  "cpilot: cpilot's record of the protected files you changed was changed by other hands, so it cannot tell which are still changed. Put back every protected file you wrote (.git, cpilot's config, secrets, files the gate protects).";
 
 function reverted(config: ResolvedConfig, p: ProtectedChange, now: TreeSnapshot | null): boolean {
   if (p.before === "clean") return now !== null && now.files[p.path] === undefined;

@@ -27,6 +27,8 @@ export interface TreeSnapshot {
   readonly head?: string | null;
   readonly turn?: TurnRules;
   readonly place?: GitPlace;
+  /** The repository's `core.worktree` and `core.bare` then, as `placeMark` takes them. */
+  readonly core?: readonly string[];
   /** When it was taken (ms since the epoch). */
   readonly at?: number;
 }
@@ -91,7 +93,8 @@ export function takeSnapshot(
   if (!top || !hooks || !exclude || !indexFile) return null;
   const at = Date.now();
   const kept = pinned(earlier.turn?.excludesFile ?? excludesFileNow(root, where));
-  const env = distrustEnv(root, kept, where);
+  const core: string[] = [];
+  const env = distrustEnv(root, kept, where, core);
   const files: Record<string, string> = {};
   const rules: Record<string, string | null> = {};
   if (!listChanged(root, root, top, isProtected, files, NESTED_DEPTH, kept, env, rules))
@@ -143,7 +146,7 @@ export function takeSnapshot(
   }
   for (const rel of extra) files[rel] = signature(root, rel, true);
   for (const rel of index.hidden) files[rel] ??= signature(root, rel, isProtected(rel) !== null);
-  return { files, head, turn, ...(place ? { place } : {}), at };
+  return { files, head, turn, ...(place ? { place } : {}), core: core.sort(), at };
 }
 
 /** From the work tree's top down to above `root`. */

@@ -43,6 +43,8 @@ export interface HookEvent {
   readonly unheard?: boolean;
   /** The call ran the agent's shell, which may have written any file. */
   readonly shell?: boolean;
+  /** With `shell`: the command's text as the agent sent it, when it names one. */
+  readonly command?: string;
   readonly source?: string;
   /** prompt: starts the agent's turn; `id` names it when the event fires again within one turn. */
   readonly turn?: { readonly id?: string };

@@ -9,12 +9,7 @@ import { join, resolve } from "node:path";
 export function runtimeDir(env: NodeJS.ProcessEnv): string | null {
   const uid = process.getuid?.();
   if (uid === undefined) return null;
-  const dir = resolve(
-    env.CPILOT_RUNTIME_DIR ||
-      (env.XDG_RUNTIME_DIR
-        ? join(env.XDG_RUNTIME_DIR, "cpilot")
-        : join(env.TMPDIR || "/tmp", `cpilot-${uid}`)),
-  );
+  const dir = runtimeDirPath(env, uid);
   try {
     let st = statOrNull(dir);
     if (st === null) {
@@ -28,10 +23,29 @@ export function runtimeDir(env: NodeJS.ProcessEnv): string | null {
   return dir;
 }
 
+/** Where it is, made or not. */
+export function runtimeDirPath(env: NodeJS.ProcessEnv, uid = process.getuid?.() ?? 0): string {
+  return resolve(
+    env.CPILOT_RUNTIME_DIR ||
+      (env.XDG_RUNTIME_DIR
+        ? join(env.XDG_RUNTIME_DIR, "cpilot")
+        : join(env.TMPDIR || "/tmp", `cpilot-${uid}`)),
+  );
+}
+
 function statOrNull(path: string): Stats | null {
   try {
     return lstatSync(path);
   } catch {
     return null;
   }
+}
+
+/** Under it: the agent sessions' turn records (src/hook/record-dir.ts). */
+export const RECORDS = "turn-records";
+
+/** Where turn records live; null when there is no private folder. */
+export function recordsHome(env: NodeJS.ProcessEnv): string | null {
+  const base = runtimeDir(env);
+  return base === null ? null : join(base, RECORDS);
 }

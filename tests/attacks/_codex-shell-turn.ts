@@ -4,7 +4,11 @@
  * model would see it, and the stop.
  */
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
 import { type AgentProject, agentProject } from "../agents/gemini/_agent-project.ts";
+import { runtimeEnv } from "../helpers/binary.ts";
 
 /** A Codex project with `files` committed, under `config`. */
 export function committedCodexProject(
@@ -27,13 +31,13 @@ export function git(p: AgentProject, ...args: string[]): void {
 export const turnStarts = (p: AgentProject) =>
   p.hook({ hook_event_name: "UserPromptSubmit", prompt: "go" });
 
-/** The shell call's result as the model would see it; `at`: the agent's working folder when not the project's. */
-export const afterShell = (p: AgentProject, at: { cwd?: string } = {}) =>
+/** The shell call's result as the model would see it; `command`: what the shell ran; `at`: the agent's working folder when not the project's. */
+export const afterShell = (p: AgentProject, command = "…", at: { cwd?: string } = {}) =>
   JSON.stringify(
     p.hook({
       hook_event_name: "PostToolUse",
       tool_name: "Bash",
-      tool_input: { command: "…" },
+      tool_input: { command },
       tool_use_id: "call_1",
       tool_response: "",
       ...at,
@@ -42,3 +46,9 @@ export const afterShell = (p: AgentProject, at: { cwd?: string } = {}) =>
 
 export const stop = (p: AgentProject) =>
   JSON.stringify(p.hook({ hook_event_name: "Stop", stop_hook_active: false }).json);
+
+/** The session's turn records, in the private folder the tests' cpilot runs with. */
+export function privateRecords(p: AgentProject): string {
+  const key = createHash("sha1").update(realpathSync(p.dir)).digest("hex").slice(0, 16);
+  return join(runtimeEnv().CPILOT_RUNTIME_DIR as string, "turn-records", key, "s1");
+}

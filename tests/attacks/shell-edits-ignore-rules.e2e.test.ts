@@ -147,7 +147,7 @@ test("a project below the repository's top: a hidden new file is checked, a buil
   writeFileSync(p.path("app/dist/x.ts"), "export const x = BAD;\n");
   writeFileSync(p.path("app/src/.gitignore"), "evil.ts\n");
   writeFileSync(p.path("app/src/evil.ts"), "export const e = BAD;\n");
-  const after = afterShell(p, at);
+  const after = afterShell(p, "…", at);
   expect(after).toContain("BAD in src/evil.ts");
   expect(after).not.toContain("dist/x.ts");
 });
@@ -179,4 +179,23 @@ test("a line added to a tracked .gitignore hides a new folder: the files deep in
   mkdirSync(p.path("gen/deep"), { recursive: true });
   writeFileSync(p.path("gen/deep/evil.ts"), "export const e = BAD;\n");
   expect(afterShell(p)).toContain("BAD in gen/deep/evil.ts");
+});
+
+test("a file an old rule already hid is not taken for the agent's when a new rule in the same file also matches it", () => {
+  const p = committed({ ".gitignore": "*.log.ts\n" });
+  turnStarts(p);
+  writeFileSync(p.path("src/debug.log.ts"), "export const d = BAD;\n");
+  appendFileSync(p.path(".gitignore"), "src/debug.log.ts\n");
+  const after = afterShell(p);
+  expect(after).not.toContain("src/debug.log.ts");
+  expect(stop(p)).not.toContain("src/debug.log.ts");
+});
+
+test("a file an old rule kept in (a `!` rule) is the agent's when a new rule in the same file hides it", () => {
+  const p = committed({ ".gitignore": "*.gen.ts\n!src/keep.gen.ts\n" });
+  turnStarts(p);
+  writeFileSync(p.path("src/keep.gen.ts"), "export const k = BAD;\n");
+  appendFileSync(p.path(".gitignore"), "src/keep.gen.ts\n");
+  expect(afterShell(p)).toContain("BAD in src/keep.gen.ts");
+  expect(stop(p)).toContain("BAD in src/keep.gen.ts");
 });

@@ -5,9 +5,17 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type AgentProject, GATE, LINT } from "../agents/gemini/_agent-project.ts";
-import { afterShell, committedCodexProject, git, stop, turnStarts } from "./_codex-shell-turn.ts";
+import {
+  afterShell,
+  committedCodexProject,
+  git,
+  privateRecords,
+  stop,
+  turnStarts,
+} from "./_codex-shell-turn.ts";
 
 let project: AgentProject | undefined;
 afterEach(() => project?.remove());
@@ -42,35 +50,22 @@ test("a file hidden from git status (assume-unchanged, skip-worktree) is still s
   expect(told).toContain("src/b.ts");
 });
 
-test("the record of the turn deleted or garbled (a shell that may write .git/): every changed file is checked, and said", () => {
+test("the record of the turn deleted or garbled (a shell that may write cpilot's private folder): every changed file is checked, and said", () => {
   const p = committed();
   turnStarts(p);
   writeFileSync(p.path("src/a.ts"), "export const a = BAD;\n");
-  rmSync(p.path(".git/cpilot/sessions"), { recursive: true, force: true });
+  rmSync(privateRecords(p), { recursive: true, force: true });
   const told = afterShell(p);
   expect(told).toContain("BAD in src/a.ts");
   expect(told).toContain("cannot tell");
   // garbled rather than deleted
   turnStarts(p);
   writeFileSync(p.path("src/c.ts"), "export const c = BAD;\n");
-  for (const f of sessionFiles(p)) writeFileSync(f, "{garbled");
+  writeFileSync(join(privateRecords(p), "tree-snapshot.json"), "{garbled");
   const again = afterShell(p);
-  expect(again).toContain("cannot tell");
+  expect(again).toContain("changed by other hands");
   expect(again).toContain("'lint' failed on src/a.ts and src/c.ts");
 });
-
-function sessionFiles(p: AgentProject): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const full = `${dir}/${e.name}`;
-      if (e.isDirectory()) walk(full);
-      else if (e.name === "tree-snapshot.json") out.push(full);
-    }
-  };
-  walk(p.path(".git/cpilot/sessions"));
-  return out;
-}
 
 test("a file written then put back in the same call is nothing", () => {
   const p = committed();

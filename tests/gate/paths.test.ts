@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { evaluateWrite, type GateConfig } from "../../src/gate/index.ts";
 import { makeProject } from "./_fixture.ts";
@@ -181,6 +182,19 @@ describe("user rules", () => {
     }
     // NUL can never be written, whatever the config
     expect((await decide("a\0b", off)).decision).toBe("deny");
+  });
+
+  test("cpilot's private folder (the turn records) is refused whatever the defaults say, through a link too", async () => {
+    const off: GateConfig = { defaults: { outsideRoot: false, symlinkEscape: false } };
+    const records = join(process.env.CPILOT_RUNTIME_DIR as string, "turn-records", "x", "s1");
+    mkdirSync(records, { recursive: true });
+    symlinkSync(records, join(root, "records-link"));
+    for (const path of [join(records, "tree-snapshot.json"), "records-link/tree-snapshot.json"]) {
+      const d = await decide(path, off);
+      expect(d).toMatchObject({ decision: "deny", source: "default:cpilot-private" });
+      expect(d.reason).toContain("cpilot's private folder");
+    }
+    expect((await decide("../outside/x", off)).decision).toBe("allow");
   });
 
   test("a bad config denies, reporting every problem", async () => {

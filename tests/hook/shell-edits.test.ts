@@ -5,9 +5,18 @@
  */
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/config/resolve.ts";
+import { pruneRecords, recordDir } from "../../src/hook/record-dir.ts";
 import {
   noteToolEdits,
   protectedStillChanged,
@@ -107,7 +116,9 @@ const config = resolveConfig({ callbacks: [] }, ${JSON.stringify(root)});
 while (!existsSync(${JSON.stringify(go)})) await Bun.sleep(5);
 noteToolEdits(config, "s9", [${JSON.stringify(name)}]);`,
       ],
-      { stdout: "inherit", stderr: "inherit" },
+      // The records' private folder is the test run's: Bun.spawn does not pass on what
+      // tests/setup.ts added to process.env unless told.
+      { stdout: "inherit", stderr: "inherit", env: { ...process.env } },
     ),
   );
   await Bun.sleep(500); // let them load and wait on the start line
@@ -117,7 +128,7 @@ noteToolEdits(config, "s9", [${JSON.stringify(name)}]);`,
 });
 
 function recordFile(root: string, session: string): string {
-  return join(root, ".git/cpilot/sessions", session, "tree-snapshot.json");
+  return join(recordDir(root, session) as string, "tree-snapshot.json");
 }
 
 test("an edit tool's note appends only its own entries: the record is not rewritten", () => {
@@ -143,7 +154,10 @@ test("a note cut short by a killed writer is skipped, not the record: that file 
   writeFileSync(join(root, "a.ts"), "by the Edit tool\n");
   writeFileSync(join(root, "b.ts"), "by the Edit tool too\n");
   // What a writer killed in the middle of its write leaves: a line without its end.
-  appendFileSync(recordFile(root, "s11"), '\n{"p":"a.ts","s":"s:1');
+  appendFileSync(
+    recordFile(root, "s11"),
+    '\n0123456789012345678901234567890123456789 {"p":"a.ts","s":"s:1',
+  );
   noteToolEdits(config, "s11", ["b.ts"]);
   const found = shellEditsSince(config, "s11");
   expect(found.files).toEqual([{ path: "a.ts", kind: "modified" }]);
@@ -154,4 +168,16 @@ test("a note without a record of the turn is dropped: there is no turn to note i
   const { root, config } = project();
   noteToolEdits(config, "s12", ["a.ts"]);
   expect(existsSync(recordFile(root, "s12"))).toBe(false);
+});
+
+test("a session's records untouched for a week are removed, a recent one's kept", () => {
+  const { root, config } = project();
+  recordTurnStart(config, "old");
+  recordTurnStart(config, "new");
+  const old = recordDir(root, "old") as string;
+  const week = 8 * 24 * 3600;
+  utimesSync(old, Date.now() / 1000 - week, Date.now() / 1000 - week);
+  expect(pruneRecords(root)).toBe(1);
+  expect(existsSync(old)).toBe(false);
+  expect(existsSync(join(recordDir(root, "new") as string, "tree-snapshot.json"))).toBe(true);
 });

@@ -4,7 +4,9 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { type AgentProject, agentProject, LINT } from "../agents/gemini/_agent-project.ts";
+import { privateRecords } from "../attacks/_codex-shell-turn.ts";
 
 let project: AgentProject | undefined;
 afterEach(() => project?.remove());
@@ -13,7 +15,7 @@ test("one edit tool call adds one line to the record of the turn", () => {
   const p = agentProject("gemini", { callbacks: [LINT] }, { "src/a.ts": "export const a = 1;\n" });
   project = p;
   p.hook({ hook_event_name: "BeforeAgent", prompt: "go" });
-  const record = p.path(".git/cpilot/sessions/s1/tree-snapshot.json");
+  const record = join(privateRecords(p), "tree-snapshot.json");
   const lines = () => readFileSync(record, "utf8").split("\n").length;
   const before = lines();
   writeFileSync(p.path("src/b.ts"), "export const b = 1;\n");

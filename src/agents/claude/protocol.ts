@@ -1,7 +1,7 @@
 /** Claude Code's hook protocol: its payload, its tools and the files they edit, its replies. */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { editWrite, readHookJson, str } from "../../hook/hook-input.ts";
+import { editWrite, readHookJson, shellCommand, str } from "../../hook/hook-input.ts";
 import type { ChangeKind } from "../../model/batch.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type {
@@ -233,8 +233,11 @@ export function claudeEvent(input: ClaudeHookInput): HookEvent | null {
       return tool === undefined
         ? event
         : { ...event, edits: writtenFiles([tool]), callId: tool.toolUseId };
-    case "post-tool":
-      return { ...event, shell: isShellTool(tool?.toolName ?? "") };
+    case "post-tool": {
+      const shell = isShellTool(tool?.toolName ?? "");
+      const command = shell && tool !== undefined ? shellCommand(tool.toolInput) : undefined;
+      return { ...event, shell, ...(command === undefined ? {} : { command }) };
+    }
     case "batch-end":
       return { ...event, edits: input.toolCalls.flatMap(callEdits) };
     case "session-start":

@@ -2,6 +2,7 @@ import { relative } from "node:path";
 import { reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
+import { shellCommand } from "../../hook/hook-input.ts";
 import { PATCH_NOT_REWRITABLE } from "../../hook/messages.ts";
 import type { GateDecision, PendingWrite } from "../../model/gate-types.ts";
 import { EMPTY_REPLY, type HookAnswer, type HookEvent, type HookReply } from "../../model/hook.ts";
@@ -44,8 +45,10 @@ function codexEvent({ input, patch }: CodexCall): HookEvent | null {
   if (input.event === "UserPromptSubmit") return { ...at, kind: "prompt", turn: {} };
   const pre = input.event === "PreToolUse";
   const shell = input.event === "PostToolUse" && input.toolName === CODEX_SHELL_TOOL;
+  const command = shell ? shellCommand(input.toolInput) : undefined;
+  const said = command === undefined ? {} : { command };
   if (shell && (patch.kind !== "patch" || patch.files.length === 0))
-    return { ...at, kind: "post-tool", shell: true };
+    return { ...at, kind: "post-tool", shell: true, ...said };
   if (!TOOL_EVENTS.has(input.event) || patch.kind === "none") return null;
   if (patch.kind === "unreadable")
     return pre ? { ...at, kind: "pre-write", refused: patch.reason } : null;
@@ -56,7 +59,7 @@ function codexEvent({ input, patch }: CodexCall): HookEvent | null {
     return { ...at, kind: "pre-write", written, writes: patchWrites(patch.files, tool, patch.cwd) };
   }
   const edits = patchEdits(patch.cwd, patch.files);
-  return { ...at, kind: "post-write", written, edits, ...(shell ? { shell } : {}) };
+  return { ...at, kind: "post-write", written, edits, ...(shell ? { shell, ...said } : {}) };
 }
 
 /**

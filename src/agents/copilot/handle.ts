@@ -1,5 +1,6 @@
 import { postNotice } from "../../agent-session/inbox.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
+import { shellCommand } from "../../hook/hook-input.ts";
 import { EMPTY_REPLY, type HookReply, type StopVerdict } from "../../model/hook.ts";
 import { rewriteInsteadReason, toolHookHandler } from "../kit/tool-hook-handler.ts";
 import { copilotModifiedArgs, writtenNote } from "./modified-args.ts";
@@ -34,6 +35,7 @@ export const handleCopilotHook = toolHookHandler({
   shell: {
     isShellTool: isCopilotShellTool,
     turnStarts: (input) => (input.event === "userPromptSubmitted" ? {} : null),
+    command: (input) => shellCommand(input.toolArgs),
   },
   editedPath: (input) => copilotEditedPath(input.toolArgs),
   pendingWrite: (input, path) =>

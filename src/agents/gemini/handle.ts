@@ -1,5 +1,6 @@
 import { postNotice } from "../../agent-session/inbox.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
+import { shellCommand } from "../../hook/hook-input.ts";
 import type { HookReply } from "../../model/hook.ts";
 import { decisionBlockStop } from "../kit/stop-reply.ts";
 import { hookSpecificContext, toolHookHandler } from "../kit/tool-hook-handler.ts";
@@ -69,5 +70,6 @@ export const handleGeminiHook = toolHookHandler({
   shell: {
     isShellTool: isGeminiShellTool,
     turnStarts: (input) => (input.event === "BeforeAgent" ? {} : null),
+    command: (input) => shellCommand(input.toolInput),
   },
 });

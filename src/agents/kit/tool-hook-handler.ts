@@ -58,6 +58,8 @@ export interface ToolHookSpec<I extends ToolHookInput> {
   readonly shell?: {
     readonly isShellTool: (toolName: string) => boolean;
     readonly turnStarts: (input: I) => { readonly id?: string } | null;
+    /** The shell call's command text, when the payload names one. */
+    readonly command?: (input: I) => string | undefined;
   };
 }
 
@@ -105,7 +107,9 @@ function toolEvent<I extends ToolHookInput>(spec: ToolHookSpec<I>, input: I): Ho
   const shell = spec.shell?.isShellTool(input.toolName) === true;
   if (!spec.isEditTool(input.toolName)) {
     const waiting = (spec.waitingOnOtherTools || shell) && !pre;
-    return waiting ? { ...at, kind: "post-tool", shell } : null;
+    const command = shell && !pre ? spec.shell?.command?.(input) : undefined;
+    if (!waiting) return null;
+    return { ...at, kind: "post-tool", shell, ...(command === undefined ? {} : { command }) };
   }
   const path = spec.editedPath(input);
   if (pre) {

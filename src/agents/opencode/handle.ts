@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { reportText } from "../../hook/after-edits.ts";
 import { hookHandler, type Parsed } from "../../hook/call.ts";
 import { modifiedNote } from "../../hook/edit-gate.ts";
-import { readJsonObject, str } from "../../hook/hook-input.ts";
+import { readJsonObject, shellCommand, str } from "../../hook/hook-input.ts";
 import { patchUnreadable } from "../../hook/messages.ts";
 import type { PendingWrite } from "../../model/gate-types.ts";
 import type { GateVerdict, HookEvent, HookReply, WrittenFile } from "../../model/hook.ts";
@@ -63,7 +63,10 @@ function opencodeEvent(call: OpencodeCall): HookEvent | null {
       ? { ...at, kind: "pre-write", written, refused: writes }
       : { ...at, kind: "pre-write", written, writes };
   }
-  if (OPENCODE_SHELL_TOOLS.includes(call.tool)) return { ...at, kind: "post-tool", shell: true };
+  if (OPENCODE_SHELL_TOOLS.includes(call.tool)) {
+    const command = shellCommand(call.args);
+    return { ...at, kind: "post-tool", shell: true, ...(command === undefined ? {} : { command }) };
+  }
   if (!writesFiles(call)) return { ...at, kind: "post-tool", written };
   return { ...at, kind: "post-write", written, edits: editsOf(call) };
 }

@@ -1,3 +1,4 @@
+import { shellCommand } from "../../hook/hook-input.ts";
 import { decisionBlockStop } from "../kit/stop-reply.ts";
 import {
   hookSpecificContext,
@@ -46,7 +47,11 @@ export const handleQwenHook = toolHookHandler({
     reply: decisionBlockStop,
     subagent: { event: "SubagentStop", id: (input) => input.agentId },
   },
-  shell: { isShellTool: isQwenShellTool, turnStarts },
+  shell: {
+    isShellTool: isQwenShellTool,
+    turnStarts,
+    command: (input) => shellCommand(input.toolInput),
+  },
 });
 
 function turnStarts(input: QwenHookInput): { id?: string } | null {

@@ -89,3 +89,33 @@ test(
   },
   TIMEOUT,
 );
+
+/**
+ * Writes a.ts, then rewrites the turn's record where cpilot once kept it (the git folder) so
+ * a.ts reads as the person's from before the turn. `stat` gives the stat data cpilot signs
+ * an unprotected file with.
+ */
+const WRITE_AND_FORGE = String.raw`printf 'export const a = 1; // TODO remove\n' > a.ts && sig=$(stat -c '%s:%.9Y:%.9Z:%i' a.ts | tr -d .) && for f in .git/cpilot/sessions/*/tree-snapshot.json; do [ -f "$f" ] && sed -i "1s|{\"files\":{|{\"files\":{\"a.ts\":\"s:$sig\",|" "$f"; done; true`;
+
+test(
+  "a Bash command that writes a.ts and rewrites cpilot's record to hide it: the edit reaches the model and holds its stop",
+  async () => {
+    const ctx = await setup([
+      [bash(WRITE_AND_FORGE)],
+      say("done"),
+      [bash("sed -i 's| // TODO remove||' a.ts")],
+      say("fixed"),
+    ]);
+    await run(ctx);
+    const turns = ctx.api.turns();
+    const afterBash = textOf(turns[1]!);
+    expect(afterBash).toContain("it names cpilot's records in the git folder");
+    expect(afterBash).toContain("✗ 'lint' failed on a.ts: exit 1 (failed)");
+    const atStop = textOf(turns[2]!);
+    expect(atStop).toContain("Stop hook feedback");
+    expect(atStop).toContain("'lint' failed on a.ts");
+    expect(textOf(turns[3]!)).not.toContain("failed on a.ts");
+    expect(turns).toHaveLength(4);
+  },
+  TIMEOUT,
+);
