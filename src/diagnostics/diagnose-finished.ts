@@ -5,7 +5,7 @@ import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
 import { compareWithBaseline, type ReadBefore } from "./baseline/compare.ts";
-import { changedAmong, unreachedFiles } from "./baseline/stops-early.ts";
+import { type CommandStop, changedAmong, unreachedFiles } from "./baseline/stops-early.ts";
 
 export interface DiagnoseInput {
   readonly batch: EditBatch;
@@ -16,7 +16,8 @@ export interface DiagnoseInput {
   readonly cwd: string;
   readonly files: readonly string[];
   readonly wholeProject?: boolean;
-  readonly commandStops?: boolean;
+  /** How the command can stop before files, when it can. */
+  readonly commandStops?: CommandStop;
   readonly definition?: string;
   readonly readBefore?: ReadBefore;
   readonly project?: ProjectSnapshot;
@@ -124,7 +125,7 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
     marked,
     changedAmong(input.batch, input.files, input.project),
     input.status === "failed",
-    { hidden: read.hidden === true, commandStops: input.commandStops === true },
+    { hidden: read.hidden === true, commandStops: input.commandStops },
   );
   return {
     diagnostics: marked,

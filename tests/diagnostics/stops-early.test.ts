@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { commandStopsEarly, stoppedEarly } from "../../src/diagnostics/baseline/stops-early.ts";
+import { stoppedEarly } from "../../src/diagnostics/baseline/stops-early.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
 
 function d(tool: string, code: string): Diagnostic {
@@ -27,11 +27,4 @@ test("the tools that stop at their first failing unit, and the others", () => {
 
 test("a tool that stops early among others' diagnostics still says so", () => {
   expect(stoppedEarly([d("tsc", "TS2322"), d("clippy", "clippy::needless_return")])).toBe(true);
-});
-
-test("a command that stops at its first failing project whatever it prints", () => {
-  expect(commandStopsEarly("node_modules/.bin/tsc -b --stopBuildOnErrors")).toBe(true);
-  expect(commandStopsEarly(["tsc", "--build", "--stopBuildOnErrors"])).toBe(true);
-  expect(commandStopsEarly("node_modules/.bin/tsc -b")).toBe(false);
-  expect(commandStopsEarly(() => 0)).toBe(false);
 });
