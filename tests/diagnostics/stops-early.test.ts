@@ -12,6 +12,12 @@ test("tsc printing only syntax or configuration errors stopped before type-check
   expect(stoppedEarly([d("tsc", "TS5069")])).toBe(true);
 });
 
+test("mypy printing a syntax error stopped before type-checking, even without its summary", () => {
+  expect(stoppedEarly([d("mypy", "syntax")])).toBe(true);
+  expect(stoppedEarly([d("mypy", "assignment")])).toBe(false);
+  expect(stoppedEarly([d("ruff", "syntax")])).toBe(false);
+});
+
 test("tsc printing a type error went on to type-check", () => {
   expect(stoppedEarly([d("tsc", "TS2322")])).toBe(false);
   expect(stoppedEarly([d("tsc", "TS1308"), d("tsc", "TS2322")])).toBe(false);

@@ -37,12 +37,17 @@ export function commandStopsEarly(
   return { unreached: (files, named) => unbuiltFiles(build, root, files, named) };
 }
 
-/** A tool that stops early reported, or tsc printed only errors that keep it from type-checking. */
+/**
+ * A tool that stops early reported, mypy a syntax error (which stops it before type-checking
+ * any module, even where its summary is off), or tsc printed only errors that keep it from
+ * type-checking.
+ */
 export function stoppedEarly(diagnostics: readonly Diagnostic[]): boolean {
   let beforeTypes = false;
   let typed = false;
   for (const d of diagnostics) {
     if (STOPS_EARLY.has(d.tool)) return true;
+    if (d.tool === "mypy" && d.code === "syntax") return true;
     if (d.tool !== "tsc") continue;
     if (TSC_BEFORE_TYPES.test(d.code)) beforeTypes = true;
     else typed = true;
@@ -51,19 +56,26 @@ export function stoppedEarly(diagnostics: readonly Diagnostic[]): boolean {
 }
 
 /**
- * The edited files a failed run may never have reached: it stopped early before them, or
- * printed only some of its diagnostics. Its failure says nothing about them: the agent is
+ * The edited files a failed run may never have reached: it stopped early before them,
+ * printed only some of its diagnostics, or said an error kept it from checking the rest
+ * (mypy's blocking errors). Its failure says nothing about them: the agent is
  * told so, and it blocks.
  */
 export function unreachedFiles(
   diagnostics: readonly Diagnostic[],
   edited: () => readonly string[],
   failed: boolean,
-  how: { readonly hidden?: boolean; readonly commandStops?: CommandStop | undefined } = {},
+  how: {
+    readonly hidden?: boolean;
+    readonly stopped?: boolean;
+    readonly commandStops?: CommandStop | undefined;
+  } = {},
 ): string[] {
-  const hidden = how.hidden === true;
+  // It printed only some diagnostics, or checked no file past the error it stopped at.
+  const hidden = how.hidden === true || how.stopped === true;
   const stop = stoppedEarly(diagnostics) ? ANY_UNNAMED : how.commandStops;
-  if (!failed || !(hidden || stop !== undefined)) return [];
+  // a failure it printed nothing readable about is told as it is, not as old errors
+  if (!failed || diagnostics.length === 0 || !(hidden || stop !== undefined)) return [];
   if (diagnostics.some((d) => d.baseline === "new")) return [];
   if (hidden || stop === undefined) return [...edited()];
   return stop.unreached(edited(), new Set(diagnostics.map((d) => d.file)));
