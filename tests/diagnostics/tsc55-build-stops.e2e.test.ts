@@ -27,11 +27,13 @@ const options = { composite: true, strict: true, outDir: "out" };
  * Two projects, down referencing up, whose a.ts has an old type error; down's c.ts has one
  * too, which tsc 5.5 never prints while up fails. TypeScript 5.5 in node_modules.
  */
-function project(run = "node_modules/.bin/tsc -b"): string {
+function project(): string {
   const root = committedRepo("cpilot-tsc55-build-", {
     ".gitignore": ".cpilot/\nout/\n*.tsbuildinfo\nnode_modules/\n",
     "callbacks.config.json": JSON.stringify({
-      callbacks: [{ name: "build", pattern: "*.ts", run, timeout: 120 }],
+      callbacks: [
+        { name: "build", pattern: "*.ts", run: "node_modules/.bin/tsc -b", timeout: 120 },
+      ],
     }),
     "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "up" }, { path: "down" }] }),
     "up/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["*.ts"] }),
@@ -44,10 +46,15 @@ function project(run = "node_modules/.bin/tsc -b"): string {
     "down/b.ts": 'import { one } from "../up/a";\nexport const two: number = one + 1;\n',
     "down/c.ts": "export const three: string = 3;\n",
   });
+  installTypescript55(root);
+  return root;
+}
+
+/** As npm installs it: the package, and its program linked from node_modules/.bin. */
+function installTypescript55(root: string): void {
   mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
   symlinkSync(TS55, join(root, "node_modules", "typescript"));
   symlinkSync("../typescript/bin/tsc", join(root, "node_modules", ".bin", "tsc"));
-  return root;
 }
 
 const TYPE_ERROR = 'import { one } from "../up/a";\nexport const two: string = one + 1;\n';
@@ -85,4 +92,32 @@ test("check --new-only: tsc 5.5 -b stopped before the changed project fails, and
   const r = cpilot(["check", "--new-only"], { cwd: root });
   expect(r.stderr).toContain(STOPPED);
   expect(r.code).toBe(1);
+}, 120_000);
+
+test("tsc 5.5 -b over projects that reference none builds them all: an old error in one does not make the other's edit unchecked", () => {
+  // a Vite app's layout: two independent projects under a solution config
+  const root = committedRepo("cpilot-tsc55-apart-", {
+    ".gitignore": ".cpilot/\nout/\n*.tsbuildinfo\nnode_modules/\n",
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [
+        { name: "build", pattern: "*.ts", run: "node_modules/.bin/tsc -b", timeout: 120 },
+      ],
+    }),
+    "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "app" }, { path: "node" }] }),
+    "app/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["*.ts"] }),
+    "app/a.ts": 'export const one: number = "x";\n',
+    "node/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["*.ts"] }),
+    "node/b.ts": "export const two: number = 2;\n",
+  });
+  installTypescript55(root);
+  expect(cpilot(["check", "--all"], { cwd: root }).stderr).toContain("app/a.ts:1:14");
+  writeFileSync(join(root, "node/b.ts"), "export const two: number = 3;\n");
+  const told = hook(root, "node/b.ts");
+  expect(told).not.toContain("were not checked");
+  expect(told).toContain("its 1 diagnostic was already there before your edit");
+  // and the agent's error there is printed, and its own
+  writeFileSync(join(root, "node/b.ts"), 'export const two: number = "3";\n');
+  const then = hook(root, "node/b.ts");
+  expect(then).toContain(BLOCKS);
+  expect(then).toContain("node/b.ts:1:14");
 }, 120_000);
