@@ -5,6 +5,7 @@
  * behaviour is proven in tsc-build-stops.e2e.test.ts and tsc55-build-stops.e2e.test.ts.
  */
 import { expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { commandStopsEarly } from "../../src/diagnostics/baseline/stops-early.ts";
@@ -102,6 +103,17 @@ test("a tsconfig that cannot be read: any file the run did not name may be unrea
   const root = chain("5.5.4");
   write(root, { "down/tsconfig.json": "{ not json" });
   expect(unreached(root, "node_modules/.bin/tsc -b", ["up/a.ts"])).toEqual(["down/b.ts"]);
+  expect(unreached(root, "node_modules/.bin/tsc -b", ["down/b.ts"])).toEqual(["up/a.ts"]);
+});
+
+test("a reference to a FIFO or a device is not read: it may have stopped anywhere", () => {
+  const root = chain("5.5.4");
+  expect(spawnSync("mkfifo", [join(root, "fifo.json")]).status).toBe(0);
+  write(root, {
+    "down/tsconfig.json": project({ references: [{ path: "../up" }, { path: "../fifo.json" }] }),
+  });
+  expect(unreached(root, "node_modules/.bin/tsc -b", ["down/b.ts"])).toEqual(["up/a.ts"]);
+  write(root, { "down/tsconfig.json": project({ references: [{ path: "/dev/zero" }] }) });
   expect(unreached(root, "node_modules/.bin/tsc -b", ["down/b.ts"])).toEqual(["up/a.ts"]);
 });
 

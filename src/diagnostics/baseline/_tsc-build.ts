@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { stripJsonComments } from "../../util/json-comments.ts";
+import { readRegularFile } from "../../util/read-regular.ts";
 import { typescriptVersion } from "./_typescript-version.ts";
 
 const SEPARATORS = new Set(["&&", "||", ";", "|", "&"]);
@@ -8,6 +9,7 @@ const TSC = /(^|\/)(tsc|vue-tsc|tsgo)$/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** A bound on the references followed, so a huge or looping graph costs little. */
 const MAX_PROJECTS = 200;
+const MAX_TSCONFIG_BYTES = 1 << 20;
 
 /** The projects of a build by their tsconfig's path, each with the tsconfigs it references. */
 export type BuildGraph = ReadonlyMap<string, readonly string[]>;
@@ -157,9 +159,12 @@ function hasOwnFiles(config: Record<string, unknown>): boolean {
   );
 }
 
+/** A reference may name any path: only a regular file of bounded size is read (a FIFO would block). */
 function readJson(path: string): Record<string, unknown> | null {
   try {
-    const json: unknown = JSON.parse(stripJsonComments(readFileSync(path, "utf8")));
+    const bytes = readRegularFile(path, MAX_TSCONFIG_BYTES);
+    if (bytes === null) return null;
+    const json: unknown = JSON.parse(stripJsonComments(bytes.toString("utf8")));
     return typeof json === "object" && json !== null && !Array.isArray(json)
       ? (json as Record<string, unknown>)
       : null;

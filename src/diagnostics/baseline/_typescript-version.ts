@@ -1,5 +1,8 @@
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join, resolve } from "node:path";
+import { readRegularFile } from "../../util/read-regular.ts";
+
+const MAX_PACKAGE_JSON_BYTES = 1 << 20;
 
 /**
  * The version of the TypeScript a program runs: the package it is part of, or the nearest
@@ -50,7 +53,9 @@ function upwards(from: string): string[] {
 
 function packageVersion(path: string): string | undefined {
   try {
-    const json = JSON.parse(readFileSync(path, "utf8")) as { name?: unknown; version?: unknown };
+    const bytes = readRegularFile(path, MAX_PACKAGE_JSON_BYTES);
+    if (bytes === null) return undefined;
+    const json = JSON.parse(bytes.toString("utf8")) as { name?: unknown; version?: unknown };
     return json?.name === "typescript" && typeof json.version === "string"
       ? json.version
       : undefined;
