@@ -5,7 +5,7 @@ import type { RunStatus } from "../model/outcome.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { HOOK_LOG, type LogBounds, readLog, WHOLE_LOG } from "./_read-log.ts";
 import { compareWithBaseline, type ReadBefore } from "./baseline/compare.ts";
-import { changedAmong, unreachedFiles } from "./baseline/stops-early.ts";
+import { type CommandStop, changedAmong, unreachedFiles } from "./baseline/stops-early.ts";
 
 export interface DiagnoseInput {
   readonly batch: EditBatch;
@@ -16,7 +16,8 @@ export interface DiagnoseInput {
   readonly cwd: string;
   readonly files: readonly string[];
   readonly wholeProject?: boolean;
-  readonly commandStops?: boolean;
+  /** How the command can stop before files, when it can. */
+  readonly commandStops?: CommandStop;
   readonly definition?: string;
   readonly readBefore?: ReadBefore;
   readonly project?: ProjectSnapshot;
@@ -31,6 +32,15 @@ export interface Diagnosed {
   readonly cut: boolean;
   readonly unreached: string[];
   readonly hidden?: true;
+  readonly stopped?: true;
+}
+
+/** What reading the output showed besides its diagnostics. */
+export interface OutputRead {
+  /** Only part of it was read. */
+  readonly cut?: boolean;
+  /** The tool said an error kept it from checking the rest. */
+  readonly stopped?: boolean;
 }
 
 /** A hook pays for every diagnostic it reads in a fresh process; an agent sees a few dozen anyway. */
@@ -50,10 +60,11 @@ export function finished(status: RunStatus): boolean {
 export function markNew(
   input: DiagnoseInput,
   found: Diagnostic[],
-  cut = false,
+  read: OutputRead = {},
   save?: (marked: readonly Diagnostic[]) => boolean,
 ): Diagnostic[] {
   const { status, batch } = input;
+  const cut = read.cut === true;
   // A cut-off run, or a failure cpilot cannot read (a crash), says nothing about the files.
   if (status === "timed_out" || (status === "failed" && found.length === 0)) return found;
   try {
@@ -69,7 +80,7 @@ export function markNew(
       ...(input.readBefore ? { readBefore: input.readBefore } : {}),
       ...(input.project ? { project: input.project } : {}),
       failed: status === "failed",
-      ...(input.commandStops ? { stopsEarly: true } : {}),
+      ...(input.commandStops || read.stopped ? { stopsEarly: true } : {}),
       inPlace: input.report !== "all",
       // A failure that names no file (a crash, a config error): nothing saved, so no file is
       // recorded clean.
@@ -111,32 +122,37 @@ export async function diagnoseFinishedRun(input: DiagnoseInput): Promise<Diagnos
   // does before telling the agent the failure is not its own.
   const hookCut = first.cut && input.bounds !== undefined && input.status === "failed";
   const readMore = (marked: readonly Diagnostic[]) => hookCut && nothingNew(marked);
-  let marked = withColdJit(() => markNew(input, first.found, first.cut, () => !hookCut));
+  let marked = withColdJit(() => markNew(input, first.found, first, () => !hookCut));
   if (readMore(marked)) {
     const { bounds: _bounds, limit: _limit, ...rest } = input;
     const whole = await readDiagnostics(rest);
     if (whole !== null) {
       read = whole;
-      marked = withColdJit(() => markNew(input, whole.found, whole.cut));
+      marked = withColdJit(() => markNew(input, whole.found, whole));
     }
   }
   const unreached = unreachedFiles(
     marked,
     changedAmong(input.batch, input.files, input.project),
     input.status === "failed",
-    { hidden: read.hidden === true, commandStops: input.commandStops === true },
+    {
+      hidden: read.hidden === true,
+      stopped: read.stopped === true,
+      commandStops: input.commandStops,
+    },
   );
   return {
     diagnostics: marked,
     cut: read.cut,
     unreached,
     ...(read.hidden ? { hidden: true } : {}),
+    ...(read.stopped ? { stopped: true } : {}),
   };
 }
 
 async function readDiagnostics(
   input: DiagnoseInput,
-): Promise<{ found: Diagnostic[]; cut: boolean; hidden?: true } | null> {
+): Promise<{ found: Diagnostic[]; cut: boolean; hidden?: true; stopped?: true } | null> {
   try {
     const read =
       input.format === "none" ? null : await readLog(input.logPath, input.bounds ?? WHOLE_LOG);
@@ -157,6 +173,7 @@ async function readDiagnostics(
       found: parsed.diagnostics,
       cut: skipped || parsed.cut,
       ...(parsed.hidden ? { hidden: true } : {}),
+      ...(parsed.stopped ? { stopped: true } : {}),
     };
   } catch {
     return null;

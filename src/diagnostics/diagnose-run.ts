@@ -1,7 +1,7 @@
 import type { Diagnostic } from "../model/diagnostic.ts";
 import { withColdJit } from "./_cold-jit.ts";
 import { readLogBounded } from "./_read-log.ts";
-import { type DiagnoseInput, finished, markNew } from "./diagnose-finished.ts";
+import { type DiagnoseInput, finished, markNew, type OutputRead } from "./diagnose-finished.ts";
 import { parseOutput } from "./parse-output.ts";
 
 export type { DiagnoseInput } from "./diagnose-finished.ts";
@@ -11,7 +11,7 @@ export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
   if (!finished(input.status)) return undefined;
   return withColdJit(() => {
     let found: Diagnostic[];
-    let cut = false;
+    let read: OutputRead = {};
     try {
       const log = readLogBounded(input.logPath, input.bounds);
       const parsed = parseOutput(log.text, {
@@ -21,10 +21,10 @@ export function diagnoseRun(input: DiagnoseInput): Diagnostic[] | undefined {
         limit: input.limit,
       });
       found = parsed.diagnostics;
-      cut = parsed.cut || log.skipped;
+      read = { cut: parsed.cut || log.skipped, stopped: parsed.stopped === true };
     } catch {
       return [];
     }
-    return markNew(input, found, cut);
+    return markNew(input, found, read);
   });
 }

@@ -47,9 +47,13 @@ export interface ParsedOutput {
   readonly cut: boolean;
   /** The tool said it printed only some of its diagnostics: `cut` too. */
   readonly hidden?: true;
+  /** The tool said an error kept it from checking the rest: it checked none of the other files. */
+  readonly stopped?: true;
 }
 
 const TOOL_HID_SOME = /^Diagnostics not shown: \d+\.?\s*$/m;
+/** mypy's summary after a blocking error, which it raises before type-checking any module. */
+const TOOL_STOPPED = /^Found \d+ errors? in \d+ files? \(errors prevented further checking\)\s*$/m;
 
 /**
  * A tool's output as diagnostics: colours stripped, formats recognized (or the one `format`
@@ -119,6 +123,8 @@ export function parseOutput(output: string, options: ParseOptions): ParsedOutput
   raw.length = kept;
   if (text.includes("Diagnostics not shown") && TOOL_HID_SOME.test(text))
     return { diagnostics: raw, cut: true, hidden: true };
+  if (text.includes("prevented further checking") && TOOL_STOPPED.test(text))
+    return { diagnostics: raw, cut, stopped: true };
   return { diagnostics: raw, cut };
 }
 

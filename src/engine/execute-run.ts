@@ -234,7 +234,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
         summary,
         tail: output?.tail() ?? [],
         diagnostics,
-        cut: diagnosed?.cut === true,
+        // a replay could not tell that the tool stopped: it runs again
+        cut: diagnosed?.cut === true || diagnosed?.stopped === true,
       }),
     );
     if (recorded !== undefined) shareRemoteResult(options.batch.origin.surface, recorded);

@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import {
+  type CommandStop,
   changedAmong,
   commandStopsEarly,
   unreachedFiles,
 } from "../diagnostics/baseline/stops-early.ts";
 import type { DiagnoseInput } from "../diagnostics/diagnose-finished.ts";
 import type { EditBatch } from "../model/batch.ts";
+import type { RunStatus } from "../model/outcome.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import type { PlannedRun } from "./plan.ts";
 import { recordOf } from "./record-of.ts";
@@ -40,9 +42,22 @@ export function diagnoseInput(
     report: callback.report,
     cwd: callback.cwd,
     files,
-    ...(commandStopsEarly(callback.run) ? { commandStops: true } : {}),
     ...run,
+    ...stops(planned, batch.root, run.status),
   };
+}
+
+/** Only a failure can have stopped early; finding out may read the tool's install. */
+function stops(
+  planned: PlannedRun,
+  root: string,
+  status: RunStatus,
+): { commandStops?: CommandStop } {
+  const stop =
+    status === "failed"
+      ? commandStopsEarly(planned.callback.run, planned.callback.cwd, root)
+      : undefined;
+  return stop === undefined ? {} : { commandStops: stop };
 }
 
 /**
@@ -83,7 +98,7 @@ export async function replayRun(
     diagnostics,
     changedAmong(options.batch, files),
     record.status === "failed",
-    { commandStops: commandStopsEarly(callback.run) },
+    stops(planned, root, record.status),
   );
   const result: StoredRun = {
     id,

@@ -13,7 +13,10 @@ const TOOL_EXITS: Record<string, Record<number, string>> = {
   ruff: { 1: "violations found", 2: "ruff itself failed: config or CLI error" },
   black: { 1: "files would be reformatted", 123: "black itself failed: internal error" },
   flake8: { 1: "violations found" },
-  mypy: { 1: "type errors", 2: "mypy itself failed: bad arguments or config" },
+  mypy: {
+    1: "type errors",
+    2: "mypy stopped: a blocking error such as invalid syntax or a module found twice, or bad arguments or config",
+  },
   pylint: {
     1: "fatal message",
     2: "errors",

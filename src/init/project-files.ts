@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { stripJsonComments } from "../util/json-comments.ts";
 
 /** Read-only, relative to the package's folder, never throwing. `top`: the whole project's root, where tools may be installed. */
 export class ProjectFiles {
@@ -92,26 +93,6 @@ export interface PackageJson {
   xo?: unknown;
   eslintConfig?: unknown;
   packageManager?: string;
-}
-
-/** Strings left alone. */
-export function stripJsonComments(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      out += text.slice(start, i + 1);
-    } else if (c === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (c === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end === -1 ? text.length : end + 1;
-    } else out += c;
-  }
-  return out.replace(/,(\s*[}\]])/g, "$1");
 }
 
 /** Enough to see which tools are configured: a TOML parser is more than init needs. */

@@ -184,3 +184,25 @@ test("biome's word that it left diagnostics out marks the output as read in part
   expect(part.cut).toBe(true);
   expect(part.hidden).toBe(true);
 });
+
+test("mypy's word that a blocking error kept it from checking the rest marks the output as stopped", () => {
+  const blocked = parseOutput(
+    "src/old.py:1:13: error: invalid syntax  [syntax]\nFound 1 error in 1 file (errors prevented further checking)\n",
+    base,
+  );
+  expect(blocked.diagnostics).toHaveLength(1);
+  expect(blocked.stopped).toBe(true);
+  expect(blocked.cut).toBe(false);
+  // `-O json` (mypy 1.11 and later) prints the same summary after its lines
+  const json = parseOutput(
+    '{"file": "src/old.py", "line": 0, "column": 12, "message": "invalid syntax", "hint": null, "code": "syntax", "severity": "error"}\nFound 1 error in 1 file (errors prevented further checking)\n',
+    base,
+  );
+  expect(json.diagnostics).toHaveLength(1);
+  expect(json.stopped).toBe(true);
+  const checked = parseOutput(
+    'src/c.py:1:14: error: Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]\nFound 1 error in 1 file (checked 3 source files)\n',
+    base,
+  );
+  expect(checked.stopped).toBeUndefined();
+});

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { commandStopsEarly, stoppedEarly } from "../../src/diagnostics/baseline/stops-early.ts";
+import { stoppedEarly } from "../../src/diagnostics/baseline/stops-early.ts";
 import type { Diagnostic } from "../../src/model/diagnostic.ts";
 
 function d(tool: string, code: string): Diagnostic {
@@ -10,6 +10,12 @@ test("tsc printing only syntax or configuration errors stopped before type-check
   expect(stoppedEarly([d("tsc", "TS1109")])).toBe(true);
   expect(stoppedEarly([d("tsc", "TS1005"), d("tsc", "TS17002")])).toBe(true);
   expect(stoppedEarly([d("tsc", "TS5069")])).toBe(true);
+});
+
+test("mypy printing a syntax error stopped before type-checking, even without its summary", () => {
+  expect(stoppedEarly([d("mypy", "syntax")])).toBe(true);
+  expect(stoppedEarly([d("mypy", "assignment")])).toBe(false);
+  expect(stoppedEarly([d("ruff", "syntax")])).toBe(false);
 });
 
 test("tsc printing a type error went on to type-check", () => {
@@ -27,11 +33,4 @@ test("the tools that stop at their first failing unit, and the others", () => {
 
 test("a tool that stops early among others' diagnostics still says so", () => {
   expect(stoppedEarly([d("tsc", "TS2322"), d("clippy", "clippy::needless_return")])).toBe(true);
-});
-
-test("a command that stops at its first failing project whatever it prints", () => {
-  expect(commandStopsEarly("node_modules/.bin/tsc -b --stopBuildOnErrors")).toBe(true);
-  expect(commandStopsEarly(["tsc", "--build", "--stopBuildOnErrors"])).toBe(true);
-  expect(commandStopsEarly("node_modules/.bin/tsc -b")).toBe(false);
-  expect(commandStopsEarly(() => 0)).toBe(false);
 });
