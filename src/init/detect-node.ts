@@ -1,4 +1,5 @@
 import { STATE_DIR } from "../util/state-layout.ts";
+import { biomeAsRun } from "./biome-as-run.ts";
 import { detectNodeTests } from "./detect-node-tests.ts";
 import { detectDeno, detectTypecheck } from "./detect-typecheck.ts";
 import { RunEvidence } from "./evidence.ts";
@@ -66,7 +67,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
     }
     const rootOnly =
       inScripts.length === 0 && !config && !inPackage && evidence.onlyAtRoot(tool.bin);
-    out.push({
+    const proposal: Proposal = {
       why,
       ...(rootOnly ? { rootEvidenceOnly: true } : {}),
       callback: {
@@ -75,7 +76,10 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
         run: keptFlags(built.run, tool.bin, inScripts),
         pattern: withNegations(pattern, scriptNegations(inScripts), ignored),
       },
-    });
+    };
+    out.push(
+      ...(tool.name === "biome" ? biomeAsRun(proposal, p, inScripts, evidence) : [proposal]),
+    );
   }
   notes.push(...biomeNotes(p, out));
   const types = detectTypecheck(p, runs);

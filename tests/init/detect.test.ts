@@ -190,3 +190,55 @@ test("tests where the project has them: make test when no runner of its own is f
   });
   expect(summary(withPytest).map(([n]) => n)).toEqual(["pytest"]);
 });
+
+test("biome as the project runs it: --write only where it writes, the formatter only where it formats with biome", () => {
+  const biome = (files: Record<string, string>) =>
+    summary(project({ "biome.json": "{}", ...files }))
+      .filter(([n]) => n?.startsWith("biome"))
+      .map(([n, run]) => `${n}: ${run?.split(" ").slice(1, 3).join(" ")}`);
+  const pkg = (scripts: Record<string, string>) => JSON.stringify({ scripts });
+  // CI runs `biome ci`: formats and checks, never fixes
+  expect(
+    biome({ ".github/workflows/ci.yml": "jobs:\n  x:\n    steps:\n      - run: npx biome ci .\n" }),
+  ).toEqual(["biome-format: format --write", "biome: check --no-errors-on-unmatched"]);
+  // biome's own pre-commit hook `biome-check` applies its safe fixes
+  expect(
+    biome({
+      ".pre-commit-config.yaml":
+        "repos:\n  - repo: https://github.com/biomejs/pre-commit\n    hooks:\n      - id: biome-check\n",
+    }),
+  ).toEqual(["biome: check --write"]);
+  // a lefthook command named biome-check that only checks is not that hook
+  expect(
+    biome({
+      "lefthook.yml":
+        "pre-commit:\n  commands:\n    biome-check:\n      run: npx @biomejs/biome check {staged_files}\n",
+    }),
+  ).toEqual(["biome-format: format --write", "biome: check --no-errors-on-unmatched"]);
+  // prettier formats; biome only lints
+  expect(biome({ "package.json": pkg({ lint: "biome lint ." }) })).toEqual([
+    "biome: lint --no-errors-on-unmatched",
+  ]);
+  expect(biome({ "package.json": pkg({ lint: "biome lint --write ." }) })).toEqual([
+    "biome: lint --write",
+  ]);
+  // biome formats; the lint is what the project runs beside it
+  expect(
+    biome({ "package.json": pkg({ format: "biome format --write .", lint: "biome lint ." }) }),
+  ).toEqual(["biome-format: format --write", "biome: lint --no-errors-on-unmatched"]);
+  expect(biome({ "package.json": pkg({ fmt: "biome format --write ." }) })).toEqual([
+    "biome-format: format --write",
+  ]);
+  // formatter off in biome.json: nothing to format with
+  expect(
+    biome({
+      "biome.json": JSON.stringify({ formatter: { enabled: false } }),
+      "package.json": pkg({ check: "biome check ." }),
+    }),
+  ).toEqual(["biome: check --no-errors-on-unmatched"]);
+  // only a biome.json, nothing shows how it runs: format, and report the rest
+  expect(biome({})).toEqual([
+    "biome-format: format --write",
+    "biome: check --no-errors-on-unmatched",
+  ]);
+});

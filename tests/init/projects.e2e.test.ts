@@ -129,9 +129,9 @@ test("citty (oxlint + oxfmt + tsgo): what its scripts run, oxfmt fixing", () => 
   expect(argv(callbacks.get("typecheck"))).toBe("node_modules/.bin/tsgo --noEmit");
 }, 60_000);
 
-test("biome project: biome with --write, config in its style, and check --all leaves the config as written", () => {
+test("biome project that runs `biome check`: biome formats, the check reports, config in its style, and check --all leaves the config as written", () => {
   const { root, callbacks } = initFixture("biome-app");
-  expect([...callbacks.keys()]).toEqual(["biome", "typecheck"]);
+  expect([...callbacks.keys()]).toEqual(["biome-format", "biome", "typecheck"]);
   const path = join(root, "callbacks.config.json");
   const before = readFileSync(path, "utf8");
   mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });
