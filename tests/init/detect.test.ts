@@ -242,3 +242,54 @@ test("biome as the project runs it: --write only where it writes, the formatter 
     "biome: check --no-errors-on-unmatched",
   ]);
 });
+
+test("test runners with no related-tests mode: the project's own command, whole, in the background", () => {
+  const tests = (scripts: Record<string, string>, files: Record<string, string> = {}) => {
+    const found = detectProject(project({ "package.json": JSON.stringify({ scripts }), ...files }))
+      .proposals.filter((x) => x.callback.blocking === false)
+      .map(({ callback: c }) => `${c.name}: ${c.run}`);
+    return found;
+  };
+  // sindresorhus: xo lints, ava tests, tsd checks the types
+  expect(tests({ test: "xo && ava && tsd" })).toEqual(["ava: node_modules/.bin/ava"]);
+  // the tests read what the build writes: the builds the script runs first, then the runner
+  expect(tests({ test: "xo && npm run build && ava" })).toEqual([
+    "ava: npm run build && node_modules/.bin/ava",
+  ]);
+  expect(tests({ pretest: "npm run lint && tsc -p .", test: "mocha" })).toEqual([
+    "mocha: node_modules/.bin/tsc -p . && node_modules/.bin/mocha",
+  ]);
+  expect(tests({ test: "node --test" })).toEqual(["node-test: node --test"]);
+  // globs as the script quotes them (bash reads the command); --watch never ends
+  expect(tests({ test: "node --experimental-strip-types --test 'test/**/*.test.ts'" })).toEqual([
+    "node-test: node --experimental-strip-types --test 'test/**/*.test.ts'",
+  ]);
+  expect(tests({ test: "tsx --test --watch test/" })).toEqual([
+    "node-test: node_modules/.bin/tsx --test test/",
+  ]);
+  // coverage wrappers are left out: the agent needs the failures
+  expect(tests({ test: "nyc --reporter=lcov mocha --recursive" })).toEqual([
+    "mocha: node_modules/.bin/mocha --recursive",
+  ]);
+  expect(tests({ test: "c8 tap" })).toEqual(["tap: node_modules/.bin/tap"]);
+  expect(tests({ test: "uvu -r tsm tests" })).toEqual(["uvu: node_modules/.bin/uvu -r tsm tests"]);
+  expect(tests({ lint: "eslint .", "test:unit": "bun test" })).toEqual(["bun-test: bun test"]);
+  // through another script
+  expect(tests({ test: "npm run lint && npm run spec", spec: "mocha 'src/**/*.spec.js'" })).toEqual(
+    ["mocha: node_modules/.bin/mocha 'src/**/*.spec.js'"],
+  );
+  // a word in another tool's arguments is not the runner
+  expect(tests({ lint: "eslint --env mocha ." })).toEqual([]);
+  // no script, but its config and the dependency
+  expect(
+    tests(
+      {},
+      {
+        ".mocharc.yml": "spec: test\n",
+        "package.json": JSON.stringify({ devDependencies: { mocha: "11" } }),
+      },
+    ),
+  ).toEqual(["mocha: node_modules/.bin/mocha"]);
+  // vitest, which runs the tests related to the edit, wins
+  expect(tests({ test: "vitest && ava" })[0]).toStartWith("vitest: ");
+});
