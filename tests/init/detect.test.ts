@@ -215,6 +215,14 @@ test("biome as the project runs it: --write only where it writes, the formatter 
         "pre-commit:\n  commands:\n    biome-check:\n      run: npx @biomejs/biome check {staged_files}\n",
     }),
   ).toEqual(["biome-format: format --write", "biome: check --no-errors-on-unmatched"]);
+  // a husky hook is a hook config too
+  expect(biome({ ".husky/pre-commit": "npx biome check --write --staged\n" })).toEqual([
+    "biome: check --write",
+  ]);
+  expect(biome({ ".husky/pre-commit": "npx biome check --staged\n" })).toEqual([
+    "biome-format: format --write",
+    "biome: check --no-errors-on-unmatched",
+  ]);
   // prettier formats; biome only lints
   expect(biome({ "package.json": pkg({ lint: "biome lint ." }) })).toEqual([
     "biome: lint --no-errors-on-unmatched",
