@@ -17,7 +17,8 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
   const evidence = new RunEvidence(p);
   const notes: string[] = [];
   for (const tool of NODE_TOOLS) {
-    const inScripts = runs.filter((r) => r.tool === tool.bin);
+    // `npx @biomejs/biome check` names the package, not its bin
+    const inScripts = runs.filter((r) => r.tool === tool.bin || r.tool === tool.pkg);
     const config = p.first(...tool.configs);
     const inPackage = tool.packageKey !== undefined && pkg[tool.packageKey] !== undefined;
     const ranBy = evidence.where(tool.bin);

@@ -215,6 +215,10 @@ test("biome as the project runs it: --write only where it writes, the formatter 
         "pre-commit:\n  commands:\n    biome-check:\n      run: npx @biomejs/biome check {staged_files}\n",
     }),
   ).toEqual(["biome-format: format --write", "biome: check --no-errors-on-unmatched"]);
+  // npx by the package's name
+  expect(biome({ "package.json": pkg({ fix: "npx @biomejs/biome check --write ." }) })).toEqual([
+    "biome: check --write",
+  ]);
   // a husky hook is a hook config too
   expect(biome({ ".husky/pre-commit": "npx biome check --write --staged\n" })).toEqual([
     "biome: check --write",
