@@ -84,7 +84,7 @@ export function scriptTestRunner(p: ProjectFiles): ScriptTestRunner | undefined 
         const i = runner.at(words);
         if (i === -1 || !words.slice(0, i).every(wrapper)) continue;
         // the command as written from the runner's word on, quotes and globs kept for bash
-        const from = part.indexOf(words[i]!, i === 0 ? 0 : part.indexOf(words[i - 1]!) + 1);
+        const from = part.indexOf(words[i]!, after(part, words.slice(0, i)));
         if (from === -1) continue;
         const rest = part.slice(from + words[i]!.length).replace(WATCH, "");
         const pretest = script === "test" ? (scripts.pretest ?? "").split(/&&|;/) : [];
@@ -113,6 +113,16 @@ function build(p: ProjectFiles, part: string): string[] {
     return name !== undefined && /^(build|compile)\b/.test(name) ? [part] : [];
   }
   return BUILDERS.has(first) ? [`${p.localBin(first)}${part.slice(first.length)}`] : [];
+}
+
+/** Where the words before the runner end in the command as written (their quotes aside). */
+function after(part: string, before: readonly string[]): number {
+  let at = 0;
+  for (const w of before) {
+    const found = part.indexOf(w, at);
+    if (found !== -1) at = found + w.length;
+  }
+  return at;
 }
 
 function wrapper(word: string): boolean {

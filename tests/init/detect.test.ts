@@ -284,6 +284,9 @@ test("test runners with no related-tests mode: the project's own command, whole,
     "mocha: node_modules/.bin/mocha --recursive",
   ]);
   expect(tests({ test: "c8 tap" })).toEqual(["tap: node_modules/.bin/tap"]);
+  expect(tests({ test: "nyc --include=mocha-helpers mocha test/" })).toEqual([
+    "mocha: node_modules/.bin/mocha test/",
+  ]);
   expect(tests({ test: "uvu -r tsm tests" })).toEqual(["uvu: node_modules/.bin/uvu -r tsm tests"]);
   expect(tests({ lint: "eslint .", "test:unit": "bun test" })).toEqual(["bun-test: bun test"]);
   // through another script
