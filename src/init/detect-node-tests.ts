@@ -1,5 +1,6 @@
 import { JS_TS } from "./node-tools.ts";
 import type { ProjectFiles } from "./project-files.ts";
+import { scriptTestRunner } from "./script-test-runner.ts";
 import { type ScriptTool, scopePatterns } from "./scripts.ts";
 import type { Proposal } from "./spec.ts";
 
@@ -18,10 +19,13 @@ function configured(p: ProjectFiles): ScriptTool | undefined {
   return undefined;
 }
 
-/** When a script runs it: the tests related to the edited files, in the background. */
+/**
+ * When a script runs it: vitest's and jest's tests related to the edited files, else the
+ * project's own test command (ava, mocha, tap, uvu, node --test, bun test), in the background.
+ */
 export function detectNodeTests(p: ProjectFiles, runs: readonly ScriptTool[]): Proposal[] {
   const runner = runs.find((r) => r.tool === "vitest" || r.tool === "jest") ?? configured(p);
-  if (runner === undefined) return [];
+  if (runner === undefined) return scriptTests(p);
   const bin = p.localBin(runner.tool);
   const run =
     runner.tool === "vitest"
@@ -44,4 +48,56 @@ export function detectNodeTests(p: ProjectFiles, runs: readonly ScriptTool[]): P
       },
     },
   ];
+}
+
+/** No mode runs only the tests an edit reaches: the whole command, as the script runs it. */
+function scriptTests(p: ProjectFiles): Proposal[] {
+  const script = scriptTestRunner(p);
+  const found =
+    script === undefined
+      ? configuredRunner(p)
+      : {
+          ...script,
+          why: `package.json script "${script.script}" runs ${script.label}`,
+        };
+  if (found === undefined) return [];
+  return [
+    {
+      why: found.why,
+      callback: {
+        name: found.name,
+        description: "the project's tests, in the background",
+        pattern: scopePatterns([], JS_TS),
+        run: found.run,
+        timeout: 600,
+        blocking: false,
+        overlap: "replace",
+      },
+    },
+  ];
+}
+
+const RUNNER_CONFIGS = {
+  ava: ["ava.config.js", "ava.config.cjs", "ava.config.mjs"],
+  mocha: [
+    ".mocharc.js",
+    ".mocharc.cjs",
+    ".mocharc.yaml",
+    ".mocharc.yml",
+    ".mocharc.json",
+    ".mocharc.jsonc",
+  ],
+  tap: [".taprc"],
+} as const;
+
+/** No script names it, its config does (`.mocharc.yml`, ava's key in package.json). */
+function configuredRunner(p: ProjectFiles): { name: string; run: string; why: string } | undefined {
+  for (const name of ["ava", "mocha", "tap"] as const) {
+    const inPackage = name === "ava" && (p.packageJson() as { ava?: unknown }).ava !== undefined;
+    const config =
+      p.first(...RUNNER_CONFIGS[name]) ?? (inPackage ? `"ava" in package.json` : undefined);
+    if (config !== undefined && p.hasDepHereOrAtTop(name))
+      return { name, run: p.localBin(name), why: `${config}, ${name} a dependency of the project` };
+  }
+  return undefined;
 }

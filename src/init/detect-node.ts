@@ -1,4 +1,5 @@
 import { STATE_DIR } from "../util/state-layout.ts";
+import { biomeAsRun } from "./biome-as-run.ts";
 import { detectNodeTests } from "./detect-node-tests.ts";
 import { detectDeno, detectTypecheck } from "./detect-typecheck.ts";
 import { RunEvidence } from "./evidence.ts";
@@ -16,7 +17,8 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
   const evidence = new RunEvidence(p);
   const notes: string[] = [];
   for (const tool of NODE_TOOLS) {
-    const inScripts = runs.filter((r) => r.tool === tool.bin);
+    // `npx @biomejs/biome check` names the package, not its bin
+    const inScripts = runs.filter((r) => r.tool === tool.bin || r.tool === tool.pkg);
     const config = p.first(...tool.configs);
     const inPackage = tool.packageKey !== undefined && pkg[tool.packageKey] !== undefined;
     const ranBy = evidence.where(tool.bin);
@@ -66,7 +68,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
     }
     const rootOnly =
       inScripts.length === 0 && !config && !inPackage && evidence.onlyAtRoot(tool.bin);
-    out.push({
+    const proposal: Proposal = {
       why,
       ...(rootOnly ? { rootEvidenceOnly: true } : {}),
       callback: {
@@ -75,7 +77,10 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
         run: keptFlags(built.run, tool.bin, inScripts),
         pattern: withNegations(pattern, scriptNegations(inScripts), ignored),
       },
-    });
+    };
+    out.push(
+      ...(tool.name === "biome" ? biomeAsRun(proposal, p, inScripts, evidence) : [proposal]),
+    );
   }
   notes.push(...biomeNotes(p, out));
   const types = detectTypecheck(p, runs);

@@ -5,6 +5,8 @@ import type { ProjectFiles } from "./project-files.ts";
 /** CI, hook runners, task files. */
 const RUN_FILES = [
   ".pre-commit-config.yaml",
+  ".husky/pre-commit",
+  ".husky/pre-push",
   "lefthook.yml",
   "lefthook.yaml",
   ".lefthook.yml",

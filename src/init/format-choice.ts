@@ -19,10 +19,12 @@ export function chooseFormat(root: string, proposals: readonly Proposal[]): Form
   const p = new ProjectFiles(root);
   if (p.has("node_modules/cpilot/package.json"))
     return { format: "ts", why: "a TypeScript project with cpilot in node_modules" };
-  // Linters and type checkers (xo and biome lint too); formatters get the project's style.
+  // Linters and type checkers (xo and biome lint too); formatters get the project's style,
+  // and test runners in the background read the tests, not the config.
   const inScope = proposals.find(
     (x) =>
       (x.callback.fixes !== true || x.callback.name === "xo" || x.callback.name === "biome") &&
+      x.callback.blocking !== false &&
       compilePatterns(x.callback.pattern).matches(TS_CONFIG),
   );
   if (inScope)

@@ -25,8 +25,11 @@ export function scriptTools(scripts: Record<string, string>): ScriptTool[] {
     if (typeof command !== "string") return;
     for (const part of command.split(/&&|\|\||;|\|/)) {
       let words = shellWords(part.trim()).filter((w, i, all) => !isEnvAssignment(w, i, all));
-      while (words.length > 0 && RUNNERS.has(words[0]!))
-        words = words.slice(1).filter((w) => !w.startsWith("-"));
+      // the runner's own flags (`npx --yes`) go; the tool's stay
+      while (words.length > 0 && RUNNERS.has(words[0]!)) {
+        words = words.slice(1);
+        while (words[0]?.startsWith("-")) words = words.slice(1);
+      }
       const [first, second, third] = words;
       if (first === undefined) continue;
       if (PACKAGE_MANAGERS.has(first)) {

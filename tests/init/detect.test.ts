@@ -190,3 +190,121 @@ test("tests where the project has them: make test when no runner of its own is f
   });
   expect(summary(withPytest).map(([n]) => n)).toEqual(["pytest"]);
 });
+
+test("biome as the project runs it: --write only where it writes, the formatter only where it formats with biome", () => {
+  const biome = (files: Record<string, string>) =>
+    summary(project({ "biome.json": "{}", ...files }))
+      .filter(([n]) => n?.startsWith("biome"))
+      .map(([n, run]) => `${n}: ${run?.split(" ").slice(1, 3).join(" ")}`);
+  const pkg = (scripts: Record<string, string>) => JSON.stringify({ scripts });
+  // CI runs `biome ci`: formats and checks, never fixes
+  expect(
+    biome({ ".github/workflows/ci.yml": "jobs:\n  x:\n    steps:\n      - run: npx biome ci .\n" }),
+  ).toEqual(["biome-format: format --write", "biome: check --no-errors-on-unmatched"]);
+  // biome's own pre-commit hook `biome-check` applies its safe fixes
+  expect(
+    biome({
+      ".pre-commit-config.yaml":
+        "repos:\n  - repo: https://github.com/biomejs/pre-commit\n    hooks:\n      - id: biome-check\n",
+    }),
+  ).toEqual(["biome: check --write"]);
+  // a lefthook command named biome-check that only checks is not that hook
+  expect(
+    biome({
+      "lefthook.yml":
+        "pre-commit:\n  commands:\n    biome-check:\n      run: npx @biomejs/biome check {staged_files}\n",
+    }),
+  ).toEqual(["biome-format: format --write", "biome: check --no-errors-on-unmatched"]);
+  // npx by the package's name
+  expect(biome({ "package.json": pkg({ fix: "npx @biomejs/biome check --write ." }) })).toEqual([
+    "biome: check --write",
+  ]);
+  // a husky hook is a hook config too
+  expect(biome({ ".husky/pre-commit": "npx biome check --write --staged\n" })).toEqual([
+    "biome: check --write",
+  ]);
+  expect(biome({ ".husky/pre-commit": "npx biome check --staged\n" })).toEqual([
+    "biome-format: format --write",
+    "biome: check --no-errors-on-unmatched",
+  ]);
+  // prettier formats; biome only lints
+  expect(biome({ "package.json": pkg({ lint: "biome lint ." }) })).toEqual([
+    "biome: lint --no-errors-on-unmatched",
+  ]);
+  expect(biome({ "package.json": pkg({ lint: "biome lint --write ." }) })).toEqual([
+    "biome: lint --write",
+  ]);
+  // biome formats; the lint is what the project runs beside it
+  expect(
+    biome({ "package.json": pkg({ format: "biome format --write .", lint: "biome lint ." }) }),
+  ).toEqual(["biome-format: format --write", "biome: lint --no-errors-on-unmatched"]);
+  expect(biome({ "package.json": pkg({ fmt: "biome format --write ." }) })).toEqual([
+    "biome-format: format --write",
+  ]);
+  // formatter off in biome.json: nothing to format with
+  expect(
+    biome({
+      "biome.json": JSON.stringify({ formatter: { enabled: false } }),
+      "package.json": pkg({ check: "biome check ." }),
+    }),
+  ).toEqual(["biome: check --no-errors-on-unmatched"]);
+  // only a biome.json, nothing shows how it runs: format, and report the rest
+  expect(biome({})).toEqual([
+    "biome-format: format --write",
+    "biome: check --no-errors-on-unmatched",
+  ]);
+});
+
+test("test runners with no related-tests mode: the project's own command, whole, in the background", () => {
+  const tests = (scripts: Record<string, string>, files: Record<string, string> = {}) => {
+    const found = detectProject(project({ "package.json": JSON.stringify({ scripts }), ...files }))
+      .proposals.filter((x) => x.callback.blocking === false)
+      .map(({ callback: c }) => `${c.name}: ${c.run}`);
+    return found;
+  };
+  // sindresorhus: xo lints, ava tests, tsd checks the types
+  expect(tests({ test: "xo && ava && tsd" })).toEqual(["ava: node_modules/.bin/ava"]);
+  // the tests read what the build writes: the builds the script runs first, then the runner
+  expect(tests({ test: "xo && npm run build && ava" })).toEqual([
+    "ava: npm run build && node_modules/.bin/ava",
+  ]);
+  expect(tests({ pretest: "npm run lint && tsc -p .", test: "mocha" })).toEqual([
+    "mocha: node_modules/.bin/tsc -p . && node_modules/.bin/mocha",
+  ]);
+  expect(tests({ test: "node --test" })).toEqual(["node-test: node --test"]);
+  // globs as the script quotes them (bash reads the command); --watch never ends
+  expect(tests({ test: "node --experimental-strip-types --test 'test/**/*.test.ts'" })).toEqual([
+    "node-test: node --experimental-strip-types --test 'test/**/*.test.ts'",
+  ]);
+  expect(tests({ test: "tsx --test --watch test/" })).toEqual([
+    "node-test: node_modules/.bin/tsx --test test/",
+  ]);
+  // coverage wrappers are left out: the agent needs the failures
+  expect(tests({ test: "nyc --reporter=lcov mocha --recursive" })).toEqual([
+    "mocha: node_modules/.bin/mocha --recursive",
+  ]);
+  expect(tests({ test: "c8 tap" })).toEqual(["tap: node_modules/.bin/tap"]);
+  expect(tests({ test: "nyc --include=mocha-helpers mocha test/" })).toEqual([
+    "mocha: node_modules/.bin/mocha test/",
+  ]);
+  expect(tests({ test: "uvu -r tsm tests" })).toEqual(["uvu: node_modules/.bin/uvu -r tsm tests"]);
+  expect(tests({ lint: "eslint .", "test:unit": "bun test" })).toEqual(["bun-test: bun test"]);
+  // through another script
+  expect(tests({ test: "npm run lint && npm run spec", spec: "mocha 'src/**/*.spec.js'" })).toEqual(
+    ["mocha: node_modules/.bin/mocha 'src/**/*.spec.js'"],
+  );
+  // a word in another tool's arguments is not the runner
+  expect(tests({ lint: "eslint --env mocha ." })).toEqual([]);
+  // no script, but its config and the dependency
+  expect(
+    tests(
+      {},
+      {
+        ".mocharc.yml": "spec: test\n",
+        "package.json": JSON.stringify({ devDependencies: { mocha: "11" } }),
+      },
+    ),
+  ).toEqual(["mocha: node_modules/.bin/mocha"]);
+  // vitest, which runs the tests related to the edit, wins
+  expect(tests({ test: "vitest && ava" })[0]).toStartWith("vitest: ");
+});

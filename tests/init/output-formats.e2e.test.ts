@@ -101,9 +101,9 @@ test("biome and tsc: their default output parsed with rule and error codes", () 
     symlinkSync(join(REPO_BIN, bin), join(root, "node_modules", ".bin", bin));
   writeFileSync(
     join(root, "src", "index.ts"),
-    'export function f(): number {\n  debugger;\n  return "s";\n}\n',
+    "export function f(): number {\n\tdebugger;\n\treturn 's';\n}\n",
   );
-  // biome check --write reformats first (tabs, biome's default), then reports.
+  // formatted as biome formats here (tabs, single quotes): its check reports the lint alone
   expect(diagnostics(root, "biome")).toEqual([
     "biome src/index.ts:2:2 [lint/suspicious/noDebugger]",
   ]);

@@ -58,7 +58,9 @@ const argv = (c: Listed | undefined): string => [c?.run ?? ""].flat().join(" ");
 
 test("ky (xo + tsc): xo run from node_modules/.bin as its test script runs it, without --fix; JSON config since xo lints root .ts files", () => {
   const { root, callbacks } = initFixture("ky");
-  expect([...callbacks.keys()]).toEqual(["xo", "typecheck"]);
+  expect([...callbacks.keys()]).toEqual(["xo", "typecheck", "ava"]);
+  // ava after the build its test script runs first, in the background
+  expect(argv(callbacks.get("ava"))).toBe("npm run build && node_modules/.bin/ava");
   // `"test": "xo && npm run build && ava"`: xo checks; a newer xo's --fix rewrote a test
   // file into a new error the project's own run would only have reported
   expect(argv(callbacks.get("xo"))).toBe("node_modules/.bin/xo {files}");
@@ -100,7 +102,9 @@ test("tinyexec (eslint src + prettier src + tsc): scoped to src, in its prettier
   const names = JSON.parse(cpilot(["list", "--json"], { cwd: root }).stdout).callbacks.map(
     (c: { name: string }) => c.name,
   );
-  expect(names).toEqual(["eslint", "prettier", "typecheck"]);
+  expect(names).toEqual(["eslint", "prettier", "typecheck", "node-test"]);
+  // `"test": "npm run build && c8 node --test"`: the tests read the build; no coverage
+  expect(text).toContain("run: 'npm run build && node --test'");
   // prettier is scoped to src: the README it never formats is not matched.
   const dry = cpilot(["check", "--dry-run", "README.md", "src/main.ts"], { cwd: root });
   expect(dry.stdout + dry.stderr).not.toMatch(/prettier[^\n]*README/);
@@ -129,9 +133,9 @@ test("citty (oxlint + oxfmt + tsgo): what its scripts run, oxfmt fixing", () => 
   expect(argv(callbacks.get("typecheck"))).toBe("node_modules/.bin/tsgo --noEmit");
 }, 60_000);
 
-test("biome project: biome with --write, config in its style, and check --all leaves the config as written", () => {
+test("biome project that runs `biome check`: biome formats, the check reports, config in its style, and check --all leaves the config as written", () => {
   const { root, callbacks } = initFixture("biome-app");
-  expect([...callbacks.keys()]).toEqual(["biome", "typecheck"]);
+  expect([...callbacks.keys()]).toEqual(["biome-format", "biome", "typecheck"]);
   const path = join(root, "callbacks.config.json");
   const before = readFileSync(path, "utf8");
   mkdirSync(join(root, "node_modules", ".bin"), { recursive: true });

@@ -172,3 +172,23 @@ test("a config in another repository beside the package, or one git does not tra
   }
   expect(lines(seen)).toEqual([]);
 });
+
+test("a hook call reads only the edited file's nearest config: 30 sibling packages whose configs do not even parse change nothing", () => {
+  const { root, seen } = monorepo();
+  const siblings: Record<string, string> = {};
+  for (let i = 0; i < 30; i++) {
+    siblings[`packages/s${i}/callbacks.config.json`] = "{ not json";
+    siblings[`packages/s${i}/z.txt`] = "z\n";
+  }
+  writeFiles(root, siblings);
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  execFileSync("git", ["commit", "-qm", "siblings"], { cwd: root });
+  for (const file of ["packages/a/x.txt", "top.txt"]) {
+    const r = hookWrite(root, file);
+    expect({ code: r.code, out: r.stdout, err: r.stderr }).toEqual({ code: 0, out: "", err: "" });
+  }
+  expect(lines(seen)).toEqual(["pkg x.txt", "root top.txt"]);
+  // an edit in a sibling is judged by its own config, which cannot be read: said
+  const broken = hookWrite(root, "packages/s3/z.txt");
+  expect(`${broken.stdout}${broken.stderr}`).toContain("packages/s3/callbacks.config.json");
+});
