@@ -108,12 +108,13 @@ export function proveFormatters(
       // another version's rewrites are not the project's: report, never rewrite
       const left = `${c.name}: ${said}, but ${versions}`;
       if (tool === "ruff") {
-        notes.push(`${left}: runs without --fix, reporting what the project's ruff would fix`);
+        notes.push(`${left}: runs with --no-fix, reporting what the project's ruff would fix`);
         const { fixes: _, ...rest } = c;
         kept.push({
           ...proposal,
           why: `${proposal.why}; ${said}; ${versions}`,
-          callback: { ...rest, run: c.run.filter((w) => w !== "--fix") },
+          // `--no-fix`, not just no `--fix`: `fix = true` in ruff's settings would still fix
+          callback: { ...rest, run: c.run.map((w) => (w === "--fix" ? "--no-fix" : w)) },
         });
       } else notes.push(`${left}: left out until that version is installed`);
       continue;

@@ -165,6 +165,36 @@ test("what the project runs decides the flags: --max-warnings kept, isort --chec
   );
 });
 
+test("ruff's own `fix = true` makes a plain `ruff check` fix: proposed as the fixer it is, or held back with --no-fix", () => {
+  const ruffRun = (files: Record<string, string>) =>
+    detectProject(project(files)).proposals.find((p) => p.callback.name === "ruff")?.callback;
+  // pallets/itsdangerous: `[tool.ruff] fix = true`, pre-commit runs the bare `ruff` hook
+  const hook = ".pre-commit-config.yaml";
+  const bare = "repos:\n  - repo: x\n    hooks:\n      - id: ruff\n";
+  expect(ruffRun({ "pyproject.toml": "[tool.ruff]\nfix = true\n", [hook]: bare })).toMatchObject({
+    run: ["ruff", "check", "--fix", "--quiet", "{files}"],
+    fixes: true,
+  });
+  expect(
+    ruffRun({
+      "pyproject.toml": '[project]\nname = "x"\n',
+      "ruff.toml": "fix = true\n[lint]\nselect = []\n",
+      [hook]: bare,
+    }),
+  ).toMatchObject({ run: ["ruff", "check", "--fix", "--quiet", "{files}"], fixes: true });
+  // the project's own command line turns it off: so does cpilot's, or the settings would fix
+  const noFix = "repos:\n  - repo: x\n    hooks:\n      - id: ruff\n        args: [--no-fix]\n";
+  const held = ruffRun({ "pyproject.toml": "[tool.ruff]\nfix = true\n", [hook]: noFix });
+  expect(held?.run).toEqual(["ruff", "check", "--no-fix", "--quiet", "{files}"]);
+  expect(held?.fixes).toBeUndefined();
+  expect(ruffRun({ "pyproject.toml": "[tool.ruff]\nfix = false\n", [hook]: bare })?.run).toEqual([
+    "ruff",
+    "check",
+    "--quiet",
+    "{files}",
+  ]);
+});
+
 test("a config left behind is not evidence: .flake8 beside ruff that CI runs", () => {
   const root = project({
     "pyproject.toml": "[tool.ruff]\n",
