@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { detectProject } from "../../src/init/detect.ts";
 import { ProjectFiles } from "../../src/init/project-files.ts";
 import { detectStyle } from "../../src/init/style.ts";
+import { compilePatterns } from "../../src/match/pattern.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 function project(files: Record<string, string>): string {
@@ -27,6 +28,45 @@ test("Go: gofmt, and golangci-lint when configured (else go vet)", () => {
     ["golangci-lint", "golangci-lint run ./..."],
     ["go-test", "go test ./..."],
   ]);
+});
+
+test("Go: a module that compiles another of the project's from its folder (a local replace, go.work) is vetted on that one's edits too", () => {
+  const pattern = (root: string, name: string) =>
+    detectProject(root).proposals.find((p) => p.callback.name === name)?.callback.pattern;
+  // cespare/xxhash: xxhashbench/ requires the root module, replaced by `../`
+  const replaced = project({
+    "go.mod": "module example.com/x/v2\n",
+    "xxhashbench/go.mod":
+      "module example.com/x/bench\n\nrequire example.com/x/v2 v2.0.0\n\nreplace example.com/x/v2 => ../\n",
+    "tools/go.mod": "module example.com/x/tools\n",
+  });
+  const bench = compilePatterns(pattern(replaced, "go-vet-xxhashbench") ?? []);
+  expect(["xxhash.go", "go.mod", "xxhashbench/b_test.go"].filter((f) => bench.matches(f))).toEqual([
+    "xxhash.go",
+    "go.mod",
+    "xxhashbench/b_test.go",
+  ]);
+  // another nested module is not the root module's code
+  expect(bench.matches("tools/t.go")).toBe(false);
+  expect(pattern(replaced, "go-vet-tools")).toEqual(["tools/**/*.go", "tools/**/go.mod"]);
+  // the root replaced by a nested one, in a replace block: the root's vet follows it
+  const block = project({
+    "go.mod": "module a\n\nrequire b v0.0.0\n\nreplace (\n\tb => ./lib/b\n)\n",
+    "lib/b/go.mod": "module b\n",
+  });
+  const top = compilePatterns(pattern(block, "go-vet") ?? []);
+  expect(["main.go", "lib/b/b.go"].filter((f) => top.matches(f))).toEqual([
+    "main.go",
+    "lib/b/b.go",
+  ]);
+  // a go.work: modules read each other's folders by the module path they require
+  const work = project({
+    "go.work": "go 1.22\n\nuse (\n\t./api\n\t./cmd\n)\n",
+    "api/go.mod": "module example.com/api\n",
+    "cmd/go.mod": "module example.com/cmd\n\nrequire (\n\texample.com/api v0.1.0 // indirect\n)\n",
+  });
+  expect(compilePatterns(pattern(work, "go-test-cmd") ?? []).matches("api/api.go")).toBe(true);
+  expect(compilePatterns(pattern(work, "go-test-api") ?? []).matches("cmd/main.go")).toBe(false);
 });
 
 test("a Makefile's lint/fmt/check targets, when no tool was found for the project", () => {
