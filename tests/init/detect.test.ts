@@ -69,6 +69,49 @@ test("Go: a module that compiles another of the project's from its folder (a loc
   expect(compilePatterns(pattern(work, "go-test-api") ?? []).matches("cmd/main.go")).toBe(false);
 });
 
+test("before install, a package's tools are named where its package manager will put them", () => {
+  const run = (root: string, name: string) => {
+    const c = detectProject(root).proposals.find((p) => p.callback.name === name)?.callback.run;
+    return Array.isArray(c) ? c[0] : c?.split(" ")[0];
+  };
+  const pkg = (deps: Record<string, string>) =>
+    JSON.stringify({
+      name: "a",
+      scripts: { lint: "eslint src", typecheck: "tsc" },
+      devDependencies: deps,
+    });
+  const files = {
+    "packages/a/package.json": pkg({ eslint: "^9.0.0" }),
+    "packages/a/tsconfig.json": "{}\n",
+    "packages/a/eslint.config.js": "export default [];\n",
+  };
+  const rootPkg = (extra: object) =>
+    JSON.stringify({
+      private: true,
+      devDependencies: { typescript: "^5.0.0", eslint: "^9.0.0" },
+      ...extra,
+    });
+  // TanStack/store: pnpm links the root's typescript into the root's .bin only
+  const pnpm = project({
+    "package.json": rootPkg({}),
+    "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+    ...files,
+  });
+  expect(run(pnpm, "typecheck-packages-a")).toBe("../../node_modules/.bin/tsc");
+  expect(run(pnpm, "eslint-packages-a")).toBe("node_modules/.bin/eslint");
+  // npm hoists both to the root, the package's eslint too (the same range)
+  const npm = project({ "package.json": rootPkg({ workspaces: ["packages/*"] }), ...files });
+  expect(run(npm, "typecheck-packages-a")).toBe("../../node_modules/.bin/tsc");
+  expect(run(npm, "eslint-packages-a")).toBe("../../node_modules/.bin/eslint");
+  // another version than the root's stays in the package
+  const own = project({
+    "package.json": rootPkg({ workspaces: ["packages/*"] }),
+    ...files,
+    "packages/a/package.json": pkg({ eslint: "^8.57.0" }),
+  });
+  expect(run(own, "eslint-packages-a")).toBe("node_modules/.bin/eslint");
+});
+
 test("a Makefile's lint/fmt/check targets, when no tool was found for the project", () => {
   const root = project({
     Makefile: "lint:\n\tshellcheck *.sh\nfmt:\n\tshfmt -w .\nbuild:\n\tcc x.c\n",
