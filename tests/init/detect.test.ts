@@ -30,6 +30,20 @@ test("Go: gofmt, and golangci-lint when configured (else go vet)", () => {
   ]);
 });
 
+test("Go: where the project runs go test and never go vet, the analyzers go test runs; all of vet where it runs vet", () => {
+  const ci = (run: string) => ({
+    "go.mod": "module x\n",
+    ".github/workflows/test.yml": `jobs:\n  test:\n    steps:\n      - run: ${run}\n`,
+  });
+  const vet = (files: Record<string, string>) =>
+    new Map(summary(project(files)).map(([n, r]) => [n, r] as const)).get("go-vet");
+  // cespare/xxhash: CI runs `go test ./...`; a full vet fails on its assembly (asmdecl)
+  expect(vet(ci("go test -count 1 ./..."))).toBe(
+    "go vet -atomic -bools -buildtag -errorsas -ifaceassert -nilfunc -printf -stringintconv ./...",
+  );
+  expect(vet(ci("go vet ./... && go test ./..."))).toBe("go vet ./...");
+});
+
 test("Go: a module that compiles another of the project's from its folder (a local replace, go.work) is vetted on that one's edits too", () => {
   const pattern = (root: string, name: string) =>
     detectProject(root).proposals.find((p) => p.callback.name === name)?.callback.pattern;
