@@ -134,6 +134,9 @@ test.skipIf(!has("cargo"))(
     const s = setUp("futures");
     const { callbacks, plan } = init(s);
     expect([...callbacks.keys()]).toEqual(["rustfmt", "clippy", "cargo-test"]);
+    // per file, as its CI runs it, with .rustfmt.toml's edition (the root names none)
+    expect(argv(callbacks.get("rustfmt"))).toBe("rustfmt --edition 2018 {files}");
+    expect(plan).toContain(".rustfmt.toml (edition 2018); rustfmt --check: would rewrite 0 of");
     expect(argv(callbacks.get("clippy"))).toContain("cargo clippy --workspace --all-targets");
     expect(callbacks.get("cargo-test")).toMatchObject({ blocking: false });
     expect(plan).toContain("from Cargo.toml (a workspace)");
