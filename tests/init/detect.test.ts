@@ -292,6 +292,25 @@ test("ruff's own `fix = true` makes a plain `ruff check` fix: proposed as the fi
   ]);
 });
 
+test("a script's `src/**/*` is the tool's kinds of file there, never a Markdown or JSON file", () => {
+  // mobxjs/mobx: `eslint src/**/* --ext .js,.ts,.tsx`, eslint 6 with a legacy config
+  const root = project({
+    "package.json": JSON.stringify({
+      scripts: { lint: "eslint src/**/* --ext .js,.ts,.tsx", check: "eslint packages/*" },
+      devDependencies: { eslint: "^6.8.0" },
+    }),
+    ".eslintrc.js": "module.exports = {};\n",
+  });
+  const eslint = detectProject(root).proposals.find((p) => p.callback.name === "eslint");
+  const m = compilePatterns(eslint?.callback.pattern ?? []);
+  const files = ["src/a.ts", "src/deep/b.tsx", "src/notes.md", "src/data.json", "packages/x/c.js"];
+  expect(files.filter((f) => m.matches(f))).toEqual([
+    "src/a.ts",
+    "src/deep/b.tsx",
+    "packages/x/c.js",
+  ]);
+});
+
 test("a config left behind is not evidence: .flake8 beside ruff that CI runs", () => {
   const root = project({
     "pyproject.toml": "[tool.ruff]\n",
