@@ -1,5 +1,5 @@
 /**
- * Four public projects cpilot had not seen, tried as a newcomer would: `init --yes`, the first
+ * Five public projects cpilot had not seen, tried as a newcomer would: `init --yes`, the first
  * `check --all`, then a compile error in a nested module and a rename that breaks another
  * module, each told to `check --all` and to a Claude Code PostToolUse hook call. Snapshots
  * under tests/fixtures/projects/real-* (the upstream commit in UPSTREAM.txt); cargo, go and
@@ -250,4 +250,47 @@ test("TanStack/store (pnpm workspace, tools only at the root, eslint and prettie
       .filter((r) => r.tool === "tsc")
       .map((r) => r.cwd),
   ).toContain("packages/react-store");
+});
+
+test("mobxjs/mobx (npm workspaces, eslint 6 over `src/**/*`, prettier 2; mobx-react reads mobx-react-lite's types from dist/): the tools are found at the root once installed, eslint never gets a Markdown file, a rename in mobx-react-lite re-checks mobx-react", () => {
+  const s = setUp("mobx");
+  const { callbacks, plan } = init(s);
+  // init before `npm ci`: npm hoists the root's tools to the root's node_modules/.bin
+  expect(argv(callbacks.get("eslint-packages-mobx-react"))).toBe(
+    "../../node_modules/.bin/eslint {files}",
+  );
+  expect(argv(callbacks.get("prettier"))).toContain("--loglevel warn");
+  expect(plan).toContain("it reads mobx-react-lite (dist/index.d.ts) from built types");
+  commit(s, "cpilot init");
+  for (const tool of ["eslint", "prettier", "tsc", "jest"])
+    writeTool(join(s.root, "node_modules/.bin", tool), RECORDER(s.log, tool));
+  // a note beside the code, which `eslint src/**/*` names but eslint cannot parse
+  writeFileSync(join(s.root, "packages/mobx-react/src/NOTES.md"), "# Notes\n");
+  commit(s, "notes");
+
+  const before = treeState(s.root);
+  const first = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+  expect({ code: first.code, notFound: first.stderr.includes("exit 127") }).toEqual({
+    code: 0,
+    notFound: false,
+  });
+  expect(changedOwn(s, before)).toEqual([]);
+  const eslinted = ran(s)
+    .filter((r) => r.tool === "eslint")
+    .flatMap((r) => r.args);
+  expect(eslinted).toContain("src/observer.tsx");
+  expect(eslinted.filter((a) => a.endsWith(".md"))).toEqual([]);
+
+  writeFileSync(s.log, "");
+  edit(
+    s,
+    "packages/mobx-react-lite/src/observer.ts",
+    "export function observer",
+    "export function observe",
+  );
+  expect(ran(s)).toContainEqual({
+    cwd: "packages/mobx-react",
+    tool: "tsc",
+    args: ["--noEmit", "-p", "tsconfig.cpilot.json"],
+  });
 });
