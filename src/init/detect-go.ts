@@ -17,7 +17,9 @@ export function detectGo(p: ProjectFiles): Proposal[] {
     (p.top !== p.root && GOLANGCI.some((f) => p.textAt(join(p.top, f)) !== undefined)
       ? "the project's .golangci config"
       : undefined);
-  const formatter = goFormatter(new RunEvidence(p));
+  const evidence = new RunEvidence(p);
+  const formatter = goFormatter(evidence);
+  const vet = goVet(evidence);
   return [
     {
       why: formatter.why,
@@ -43,12 +45,12 @@ export function detectGo(p: ProjectFiles): Proposal[] {
           },
         }
       : {
-          why: "go.mod",
+          why: vet.why,
           callback: {
             name: "go-vet",
             description: "vet",
             pattern: ["*.go", "go.mod"],
-            run: "go vet ./...",
+            run: vet.run,
             timeout: 300,
             overlap: "replace",
           },
@@ -90,4 +92,24 @@ function goFormatter(evidence: RunEvidence): { name: string; run: string[]; why:
       why: `go.mod; ${simplify.file} runs gofmt -s`,
     };
   return { name: "gofmt", run: ["gofmt", "-w", "{files}"], why: "go.mod" };
+}
+
+/** The analyzers `go test` runs before the tests (`go help test`), by their go vet names. */
+const GO_TEST_VET =
+  "-atomic -bools -buildtag -errorsas -ifaceassert -nilfunc -printf -stringintconv";
+
+/**
+ * All of go vet, unless the project shows it runs `go test` and never `go vet`: then what
+ * its tests enforce, the analyzers `go test` runs. A full vet would fail on findings the
+ * project never checks (an assembly frame name `asmdecl` reports), on every edit.
+ */
+function goVet(evidence: RunEvidence): { run: string; why: string } {
+  const go = evidence.mentions("go");
+  const runs = (verb: string) => go.some((l) => new RegExp(`\\bgo\\s+${verb}\\b`).test(l.line));
+  if (runs("vet") || !runs("test")) return { run: "go vet ./...", why: "go.mod" };
+  const test = go.find((l) => /\bgo\s+test\b/.test(l.line))!;
+  return {
+    run: `go vet ${GO_TEST_VET} ./...`,
+    why: `go.mod; ${test.file} runs go test, nothing runs go vet: the analyzers go test runs`,
+  };
 }

@@ -129,6 +129,17 @@ export function requiresMypyJson(p: ProjectFiles): boolean {
   return false;
 }
 
+/** `fix = true` in `[tool.ruff]`, or at the top of ruff.toml / .ruff.toml. */
+function ruffFixesBySettings(
+  p: ProjectFiles,
+  pyproject: Map<string, Map<string, string>>,
+): boolean {
+  const own = p.first("ruff.toml", ".ruff.toml");
+  const settings =
+    own !== undefined ? iniSections(p.text(own) ?? "").get("") : pyproject.get("tool.ruff");
+  return settings?.get("fix") === "true";
+}
+
 /** Relative to the package: its own, else the project root's (a workspace's one environment). */
 function venvBin(p: ProjectFiles): string | undefined {
   const own = p.first(".venv/bin", "venv/bin", "env/bin");
@@ -201,7 +212,12 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
       continue;
     }
     const checkOnly = tool.name === "isort" && evidence.near("isort", /--check(-only)?\b/);
-    const fix = tool.name === "ruff" && evidence.near("ruff", /--fix\b/);
+    // `fix = true` in ruff's settings makes a plain `ruff check` rewrite files: the project
+    // fixes, whatever its command line says, unless that says `--no-fix`
+    const fix =
+      tool.name === "ruff" &&
+      !evidence.near("ruff", /--no-fix\b/) &&
+      (evidence.near("ruff", /--fix\b/) || ruffFixesBySettings(p, pyproject));
     const run =
       tool.name === "mypy"
         ? mypyRun(p, bin(tool.name), pyproject)
@@ -209,7 +225,9 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
           ? [bin("isort"), "--check-only", "--diff", "--quiet", "{files}"]
           : fix
             ? [bin("ruff"), "check", "--fix", "--quiet", "{files}"]
-            : tool.run(bin(tool.name));
+            : tool.name === "ruff" && ruffFixesBySettings(p, pyproject)
+              ? [bin("ruff"), "check", "--no-fix", "--quiet", "{files}"]
+              : tool.run(bin(tool.name));
     out.push({
       why: declared + (ranBy !== undefined && where !== undefined ? ` (settings: ${where})` : ""),
       ...(where === undefined ? rootOnly(tool.name) : {}),

@@ -31,21 +31,33 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
     notes.push(
       `${nightly} needs nightly (#![feature]): clippy checks the library, binaries, tests and examples, not the benches`,
     );
-  // A workspace whose root names no edition: its members may differ, and cargo fmt knows each.
+  // A workspace whose root names no edition: its members may differ, and cargo fmt knows each,
+  // unless the project's rustfmt.toml names the one it formats with (rustfmt run per file).
+  const config = p.first("rustfmt.toml", ".rustfmt.toml");
+  const configEdition =
+    config === undefined
+      ? undefined
+      : iniSections(p.text(config) ?? "")
+          .get("")
+          ?.get("edition");
+  const fmtEdition = edition ?? (workspace ? configEdition : undefined);
   const fmt =
-    edition === undefined && workspace
+    fmtEdition === undefined && workspace
       ? ["cargo", "fmt", "--all"]
-      : ["rustfmt", "--edition", edition ?? "2015", "{files}"];
+      : ["rustfmt", "--edition", fmtEdition ?? "2015", "{files}"];
   if (edition === undefined && !workspace)
     notes.push("Cargo.toml names no edition: cargo uses 2015, so rustfmt does too");
   return {
     notes,
     proposals: [
       {
-        why: `Cargo.toml${edition ? ` (edition ${edition})` : ""}`,
+        why:
+          edition === undefined && fmtEdition !== undefined
+            ? `Cargo.toml; ${config} (edition ${fmtEdition})`
+            : `Cargo.toml${edition ? ` (edition ${edition})` : ""}`,
         callback: {
           name: "rustfmt",
-          description: `format (edition ${edition ?? "from each crate"})`,
+          description: `format (edition ${fmtEdition ?? "from each crate"})`,
           pattern: "*.rs",
           run: fmt,
           timeout: 60,

@@ -5,6 +5,7 @@ import { detectMake, detectMakeTest } from "./detect-make.ts";
 import { detectNode } from "./detect-node.ts";
 import { detectPythonWithNotes } from "./detect-python.ts";
 import { detectRust } from "./detect-rust.ts";
+import { alsoOnLocalModules } from "./go-local-modules.ts";
 import { leftoverTsconfigs, SOURCE_TSCONFIG } from "./own-tsconfig.ts";
 import { ProjectFiles } from "./project-files.ts";
 import { excludeFolders, scopeToPackage } from "./scope-package.ts";
@@ -47,6 +48,7 @@ export function detectProject(root: string): Detection {
   const rootTools = new Set(top.proposals.map(toolOf));
   const dirs = [...new Set(shape.packages.map((p) => p.dir).filter((d) => d !== ""))];
   const cargoWorkspace = top.proposals.some((p) => p.callback.name === "clippy");
+  const goDirs = shape.packages.filter((p) => p.kind === "go").map((p) => p.dir);
   for (const dir of dirs) {
     const kinds = new Set(shape.packages.filter((p) => p.dir === dir).map((p) => p.kind));
     if (cargoWorkspace && kinds.size === 1 && kinds.has("rust")) continue;
@@ -74,7 +76,8 @@ export function detectProject(root: string): Detection {
     }
     const own = [...byDir].filter(([, ps]) => ps.some((p) => toolOf(p) === toolOf(proposal)));
     const left = shape.left.filter((l) => l.kind === "rust" || l.kind === "go").map((l) => l.dir);
-    proposals.push(excludeFolders(proposal, [...own.map(([d]) => d), ...left]));
+    const scoped = excludeFolders(proposal, [...own.map(([d]) => d), ...left]);
+    proposals.push(alsoOnLocalModules(scoped, toolOf(proposal), root, "", goDirs));
   }
   const rootBuild = top.proposals.some((p) => toolOf(p) === "typecheck" && isBuildMode(p));
   const nodeDirs = shape.packages.filter((p) => p.kind === "node").map((p) => p.dir);
@@ -93,7 +96,11 @@ export function detectProject(root: string): Detection {
         );
       if (rootBuild && toolOf(p) === "typecheck") continue; // `tsc -b` at the root builds them
       const scoped = scopeToPackage(p, dir);
-      proposals.push(toolOf(p) === "typecheck" ? alsoOnMapped(scoped, root, dir) : scoped);
+      proposals.push(
+        toolOf(p) === "typecheck"
+          ? alsoOnMapped(scoped, root, dir)
+          : alsoOnLocalModules(scoped, toolOf(p), root, dir, goDirs),
+      );
     }
   const leftovers = leftoverTsconfigs(
     root,

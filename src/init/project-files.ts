@@ -9,14 +9,18 @@ export class ProjectFiles {
     readonly top: string = root,
   ) {}
 
-  /** Its own node_modules/.bin copy, else the nearest one up to the root (hoisted), else its own path (installed later). */
+  /**
+   * Its own node_modules/.bin copy, else the nearest one up to the root (hoisted), else where
+   * the package manager will put it once installed ({@link binFolderOnceInstalled}).
+   */
   localBin(bin: string): string {
     for (let dir = this.root; ; dir = dirname(dir)) {
       const path = join(dir, "node_modules", ".bin", bin);
       if (existsSync(path)) return relative(this.root, path);
       if (dir === this.top || dirname(dir) === dir || !dir.startsWith(this.top)) break;
     }
-    return `node_modules/.bin/${bin}`;
+    const folder = relative(this.root, binFolderOnceInstalled(this, BIN_PACKAGE[bin] ?? bin));
+    return folder === "" ? `node_modules/.bin/${bin}` : `${folder}/node_modules/.bin/${bin}`;
   }
 
   has(path: string): boolean {
@@ -82,6 +86,41 @@ export class ProjectFiles {
       (deps) => deps !== undefined && name in deps,
     );
   }
+}
+
+/** The npm package of a tool whose command has another name. */
+const BIN_PACKAGE: Readonly<Record<string, string>> = {
+  tsc: "typescript",
+  tsgo: "@typescript/native-preview",
+  biome: "@biomejs/biome",
+};
+
+/**
+ * The folder whose node_modules/.bin will hold `pkg`'s command. pnpm links a command only
+ * into the folders that depend on its package (a package gets none of the root's); npm, yarn
+ * and bun hoist it to the root, unless the package asks for another version than the root's.
+ */
+function binFolderOnceInstalled(p: ProjectFiles, pkg: string): string {
+  if (p.root === p.top) return p.root;
+  const range = (dir: string): string | undefined => {
+    const json = new ProjectFiles(dir, p.top).packageJson();
+    return (
+      json.devDependencies?.[pkg] ?? json.dependencies?.[pkg] ?? json.optionalDependencies?.[pkg]
+    );
+  };
+  const top = new ProjectFiles(p.top);
+  const pnpm =
+    top.first("pnpm-workspace.yaml", "pnpm-lock.yaml") !== undefined ||
+    top.packageJson().packageManager?.startsWith("pnpm@") === true;
+  if (pnpm) {
+    for (let dir = p.root; ; dir = dirname(dir)) {
+      if (range(dir) !== undefined) return dir;
+      if (dir === p.top || dirname(dir) === dir || !dir.startsWith(p.top)) return p.root;
+    }
+  }
+  const own = range(p.root);
+  if (own === undefined) return range(p.top) === undefined ? p.root : p.top;
+  return range(p.top) === undefined || range(p.top) === own ? p.top : p.root;
 }
 
 export interface PackageJson {

@@ -11,6 +11,8 @@ interface CheckMode {
   /** From the callback's own argv. */
   readonly argv: (run: readonly string[]) => string[] | null;
   readonly count: (output: string) => number;
+  /** It finds the files itself (`cargo fmt --all`): none are named on its command line. */
+  readonly whole?: (run: readonly string[]) => boolean;
 }
 
 const bin = (run: readonly string[]) => run[0] ?? "";
@@ -45,13 +47,17 @@ const MODES: Readonly<Record<string, CheckMode>> = {
   gofumpt: { argv: (run) => [bin(run), "-l"], count: lines(/\S/) },
   rustfmt: {
     argv: (run) =>
-      run[0] === "rustfmt" ? [...run.filter((w) => w !== "{files}"), "--check"] : null,
+      run[0] === "rustfmt" || (run[0] === "cargo" && run[1] === "fmt")
+        ? [...run.filter((w) => w !== "{files}"), "--check"]
+        : null,
+    whole: (run) => run[0] === "cargo",
+    // `Diff in <file>:<line>:` (older: `Diff in <file> at line <n>:`), once per hunk
     count: (out) =>
       new Set(
         out
           .split("\n")
-          .filter((l) => l.startsWith("Diff in "))
-          .map((l) => l.split(" ")[2]),
+          .map((l) => /^Diff in (.+?)(?::\d+:| at line \d+:)\s*$/.exec(l)?.[1])
+          .filter((f) => f !== undefined),
       ).size,
   },
 };
@@ -108,12 +114,13 @@ export function proveFormatters(
       // another version's rewrites are not the project's: report, never rewrite
       const left = `${c.name}: ${said}, but ${versions}`;
       if (tool === "ruff") {
-        notes.push(`${left}: runs without --fix, reporting what the project's ruff would fix`);
+        notes.push(`${left}: runs with --no-fix, reporting what the project's ruff would fix`);
         const { fixes: _, ...rest } = c;
         kept.push({
           ...proposal,
           why: `${proposal.why}; ${said}; ${versions}`,
-          callback: { ...rest, run: c.run.filter((w) => w !== "--fix") },
+          // `--no-fix`, not just no `--fix`: `fix = true` in ruff's settings would still fix
+          callback: { ...rest, run: c.run.map((w) => (w === "--fix" ? "--no-fix" : w)) },
         });
       } else notes.push(`${left}: left out until that version is installed`);
       continue;
@@ -162,7 +169,7 @@ function prove(
   const names = sample.map((f) =>
     prefix !== "" && f.startsWith(prefix) ? f.slice(prefix.length) : f,
   );
-  const r = runSync(argv[0]!, [...argv.slice(1), ...names], {
+  const r = runSync(argv[0]!, [...argv.slice(1), ...(mode.whole?.(run) ? [] : names)], {
     cwd: join(root, cwd),
     timeoutMs: 60_000,
   });

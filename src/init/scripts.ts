@@ -68,7 +68,10 @@ export function scopeArgs(args: readonly string[], subcommands: readonly string[
   return out;
 }
 
-/** `src` becomes `src/**\/*.ts`, a glob stays (braces expanded), `.` or no scope means anywhere. */
+/**
+ * `src` becomes `src/**\/*.ts`, so does `src/**\/*` (every file), another glob stays (braces
+ * expanded), `.` or no scope means anywhere.
+ */
 export function scopePatterns(scope: readonly string[], exts: readonly string[]): string[] {
   const anywhere = exts.map((e) => `*.${e}`);
   if (scope.length === 0) return anywhere;
@@ -76,7 +79,17 @@ export function scopePatterns(scope: readonly string[], exts: readonly string[])
   for (const raw of scope) {
     const arg = raw.replace(/^\.\//, "").replace(/\/+$/, "");
     if (arg === "." || arg === "" || arg === "**" || arg === "**/*") return anywhere;
-    if (/[*?[{]/.test(arg)) out.push(...expandBraces(arg));
+    // `src/**/*` names every file: the tool's own kinds of file, as it lints or formats them
+    // (`packages/*` names folders too: what is below them)
+    if (/(^|\/)\*$/.test(arg))
+      out.push(
+        ...expandBraces(arg).flatMap((g) =>
+          exts.flatMap((e) =>
+            /(^|\/)\*\*\/\*$/.test(g) ? [`${g}.${e}`] : [`${g}.${e}`, `${g}/**/*.${e}`],
+          ),
+        ),
+      );
+    else if (/[*?[{]/.test(arg)) out.push(...expandBraces(arg));
     else if (/\.[A-Za-z0-9]+$/.test(arg)) out.push(arg);
     else out.push(...exts.map((e) => `${arg}/**/*.${e}`));
   }

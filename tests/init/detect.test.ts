@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { detectProject } from "../../src/init/detect.ts";
 import { ProjectFiles } from "../../src/init/project-files.ts";
 import { detectStyle } from "../../src/init/style.ts";
+import { compilePatterns } from "../../src/match/pattern.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 function project(files: Record<string, string>): string {
@@ -27,6 +28,102 @@ test("Go: gofmt, and golangci-lint when configured (else go vet)", () => {
     ["golangci-lint", "golangci-lint run ./..."],
     ["go-test", "go test ./..."],
   ]);
+});
+
+test("Go: where the project runs go test and never go vet, the analyzers go test runs; all of vet where it runs vet", () => {
+  const ci = (run: string) => ({
+    "go.mod": "module x\n",
+    ".github/workflows/test.yml": `jobs:\n  test:\n    steps:\n      - run: ${run}\n`,
+  });
+  const vet = (files: Record<string, string>) =>
+    new Map(summary(project(files)).map(([n, r]) => [n, r] as const)).get("go-vet");
+  // cespare/xxhash: CI runs `go test ./...`; a full vet fails on its assembly (asmdecl)
+  expect(vet(ci("go test -count 1 ./..."))).toBe(
+    "go vet -atomic -bools -buildtag -errorsas -ifaceassert -nilfunc -printf -stringintconv ./...",
+  );
+  expect(vet(ci("go vet ./... && go test ./..."))).toBe("go vet ./...");
+});
+
+test("Go: a module that compiles another of the project's from its folder (a local replace, go.work) is vetted on that one's edits too", () => {
+  const pattern = (root: string, name: string) =>
+    detectProject(root).proposals.find((p) => p.callback.name === name)?.callback.pattern;
+  // cespare/xxhash: xxhashbench/ requires the root module, replaced by `../`
+  const replaced = project({
+    "go.mod": "module example.com/x/v2\n",
+    "xxhashbench/go.mod":
+      "module example.com/x/bench\n\nrequire example.com/x/v2 v2.0.0\n\nreplace example.com/x/v2 => ../\n",
+    "tools/go.mod": "module example.com/x/tools\n",
+  });
+  const bench = compilePatterns(pattern(replaced, "go-vet-xxhashbench") ?? []);
+  expect(["xxhash.go", "go.mod", "xxhashbench/b_test.go"].filter((f) => bench.matches(f))).toEqual([
+    "xxhash.go",
+    "go.mod",
+    "xxhashbench/b_test.go",
+  ]);
+  // another nested module is not the root module's code
+  expect(bench.matches("tools/t.go")).toBe(false);
+  expect(pattern(replaced, "go-vet-tools")).toEqual(["tools/**/*.go", "tools/**/go.mod"]);
+  // the root replaced by a nested one, in a replace block: the root's vet follows it
+  const block = project({
+    "go.mod": "module a\n\nrequire b v0.0.0\n\nreplace (\n\tb => ./lib/b\n)\n",
+    "lib/b/go.mod": "module b\n",
+  });
+  const top = compilePatterns(pattern(block, "go-vet") ?? []);
+  expect(["main.go", "lib/b/b.go"].filter((f) => top.matches(f))).toEqual([
+    "main.go",
+    "lib/b/b.go",
+  ]);
+  // a go.work: modules read each other's folders by the module path they require
+  const work = project({
+    "go.work": "go 1.22\n\nuse (\n\t./api\n\t./cmd\n)\n",
+    "api/go.mod": "module example.com/api\n",
+    "cmd/go.mod": "module example.com/cmd\n\nrequire (\n\texample.com/api v0.1.0 // indirect\n)\n",
+  });
+  expect(compilePatterns(pattern(work, "go-test-cmd") ?? []).matches("api/api.go")).toBe(true);
+  expect(compilePatterns(pattern(work, "go-test-api") ?? []).matches("cmd/main.go")).toBe(false);
+});
+
+test("before install, a package's tools are named where its package manager will put them", () => {
+  const run = (root: string, name: string) => {
+    const c = detectProject(root).proposals.find((p) => p.callback.name === name)?.callback.run;
+    return Array.isArray(c) ? c[0] : c?.split(" ")[0];
+  };
+  const pkg = (deps: Record<string, string>) =>
+    JSON.stringify({
+      name: "a",
+      scripts: { lint: "eslint src", typecheck: "tsc" },
+      devDependencies: deps,
+    });
+  const files = {
+    "packages/a/package.json": pkg({ eslint: "^9.0.0" }),
+    "packages/a/tsconfig.json": "{}\n",
+    "packages/a/eslint.config.js": "export default [];\n",
+  };
+  const rootPkg = (extra: object) =>
+    JSON.stringify({
+      private: true,
+      devDependencies: { typescript: "^5.0.0", eslint: "^9.0.0" },
+      ...extra,
+    });
+  // TanStack/store: pnpm links the root's typescript into the root's .bin only
+  const pnpm = project({
+    "package.json": rootPkg({}),
+    "pnpm-workspace.yaml": "packages:\n  - packages/*\n",
+    ...files,
+  });
+  expect(run(pnpm, "typecheck-packages-a")).toBe("../../node_modules/.bin/tsc");
+  expect(run(pnpm, "eslint-packages-a")).toBe("node_modules/.bin/eslint");
+  // npm hoists both to the root, the package's eslint too (the same range)
+  const npm = project({ "package.json": rootPkg({ workspaces: ["packages/*"] }), ...files });
+  expect(run(npm, "typecheck-packages-a")).toBe("../../node_modules/.bin/tsc");
+  expect(run(npm, "eslint-packages-a")).toBe("../../node_modules/.bin/eslint");
+  // another version than the root's stays in the package
+  const own = project({
+    "package.json": rootPkg({ workspaces: ["packages/*"] }),
+    ...files,
+    "packages/a/package.json": pkg({ eslint: "^8.57.0" }),
+  });
+  expect(run(own, "eslint-packages-a")).toBe("node_modules/.bin/eslint");
 });
 
 test("a Makefile's lint/fmt/check targets, when no tool was found for the project", () => {
@@ -163,6 +260,55 @@ test("what the project runs decides the flags: --max-warnings kept, isort --chec
       ["isort", "isort --check-only --diff --quiet {files}"],
     ]),
   );
+});
+
+test("ruff's own `fix = true` makes a plain `ruff check` fix: proposed as the fixer it is, or held back with --no-fix", () => {
+  const ruffRun = (files: Record<string, string>) =>
+    detectProject(project(files)).proposals.find((p) => p.callback.name === "ruff")?.callback;
+  // pallets/itsdangerous: `[tool.ruff] fix = true`, pre-commit runs the bare `ruff` hook
+  const hook = ".pre-commit-config.yaml";
+  const bare = "repos:\n  - repo: x\n    hooks:\n      - id: ruff\n";
+  expect(ruffRun({ "pyproject.toml": "[tool.ruff]\nfix = true\n", [hook]: bare })).toMatchObject({
+    run: ["ruff", "check", "--fix", "--quiet", "{files}"],
+    fixes: true,
+  });
+  expect(
+    ruffRun({
+      "pyproject.toml": '[project]\nname = "x"\n',
+      "ruff.toml": "fix = true\n[lint]\nselect = []\n",
+      [hook]: bare,
+    }),
+  ).toMatchObject({ run: ["ruff", "check", "--fix", "--quiet", "{files}"], fixes: true });
+  // the project's own command line turns it off: so does cpilot's, or the settings would fix
+  const noFix = "repos:\n  - repo: x\n    hooks:\n      - id: ruff\n        args: [--no-fix]\n";
+  const held = ruffRun({ "pyproject.toml": "[tool.ruff]\nfix = true\n", [hook]: noFix });
+  expect(held?.run).toEqual(["ruff", "check", "--no-fix", "--quiet", "{files}"]);
+  expect(held?.fixes).toBeUndefined();
+  expect(ruffRun({ "pyproject.toml": "[tool.ruff]\nfix = false\n", [hook]: bare })?.run).toEqual([
+    "ruff",
+    "check",
+    "--quiet",
+    "{files}",
+  ]);
+});
+
+test("a script's `src/**/*` is the tool's kinds of file there, never a Markdown or JSON file", () => {
+  // mobxjs/mobx: `eslint src/**/* --ext .js,.ts,.tsx`, eslint 6 with a legacy config
+  const root = project({
+    "package.json": JSON.stringify({
+      scripts: { lint: "eslint src/**/* --ext .js,.ts,.tsx", check: "eslint packages/*" },
+      devDependencies: { eslint: "^6.8.0" },
+    }),
+    ".eslintrc.js": "module.exports = {};\n",
+  });
+  const eslint = detectProject(root).proposals.find((p) => p.callback.name === "eslint");
+  const m = compilePatterns(eslint?.callback.pattern ?? []);
+  const files = ["src/a.ts", "src/deep/b.tsx", "src/notes.md", "src/data.json", "packages/x/c.js"];
+  expect(files.filter((f) => m.matches(f))).toEqual([
+    "src/a.ts",
+    "src/deep/b.tsx",
+    "packages/x/c.js",
+  ]);
 });
 
 test("a config left behind is not evidence: .flake8 beside ruff that CI runs", () => {

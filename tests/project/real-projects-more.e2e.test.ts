@@ -172,10 +172,10 @@ exit $st
     // pre-commit runs prettier on `types_or: [javascript, css]` with `--trailing-comma=es5`
     expect(callbacks.get("prettier")?.pattern).toEqual(["*.js", "*.mjs", "*.cjs", "*.css"]);
     expect(argv(callbacks.get("prettier"))).toContain("--trailing-comma=es5 {files}");
-    expect(argv(callbacks.get("ruff"))).toBe(".venv/bin/ruff check --quiet {files}");
+    expect(argv(callbacks.get("ruff"))).toBe(".venv/bin/ruff check --no-fix --quiet {files}");
     expect(callbacks.get("ruff")?.fixes).toBeUndefined();
     expect(plan).toContain("ruff 0.16.9 here, the project pins 0.7.0 (.pre-commit-config.yaml)");
-    expect(plan).toContain("runs without --fix");
+    expect(plan).toContain("runs with --no-fix");
     expect(plan).toContain("ruff check --diff: --fix would change 1 of 12 files now");
     execFileSync("git", ["add", "-A"], { cwd: s.root });
     execFileSync("git", ["commit", "-qm", "cpilot init"], { cwd: s.root });
