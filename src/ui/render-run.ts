@@ -92,7 +92,7 @@ function stoppedEarly(run: RunResult, unreached: readonly string[]): string {
   const more = unreached.length > 3 ? ` and ${unreached.length - 3} more` : "";
   if (run.diagnosticsHidden)
     return `it printed only some of its diagnostics (its own limit, such as biome's --max-diagnostics), all there before: what it found in ${unreached.slice(0, 3).join(", ")}${more} may not be shown; raise that limit so the check shows it all. The ones it printed:`;
-  const stopped = `it stopped at errors that were there before, before it reached ${unreached.slice(0, 3).join(", ")}${more}`;
+  const stopped = `it stopped at other errors before it reached ${unreached.slice(0, 3).join(", ")}${more}`;
   const again = run.reachedAgain;
   const alone = again ? `for ${cratesLabel(again.crates)} alone (run ${again.runId})` : "";
   if (again?.status === "passed" || again?.status === "failed")
@@ -107,7 +107,7 @@ function cratesLabel(crates: readonly string[]): string {
 
 function ranAgain(why: ReachAgain): string {
   const where = why.stoppedIn.length === 0 ? "" : ` in ${cratesLabel(why.stoppedIn)}`;
-  return `cpilot ran it again for ${cratesLabel(why.crates)} alone (${why.flags}: without the lints of the crates they depend on), because its run ${why.runId} stopped at errors that were there before${where}, before it reached your edits; this run reached them:`;
+  return `cpilot ran it again for ${cratesLabel(why.crates)} alone (${why.flags}: without the lints of the crates they depend on), because its run ${why.runId} stopped at other errors${where}, before it reached your edits; this run reached them:`;
 }
 
 /**

@@ -63,7 +63,7 @@ test.skipIf(CARGO === "")(
     expect(told).toContain(
       "cpilot ran it again for crate down alone (-p down --no-deps: without the lints of the crates they depend on), because its run",
     );
-    expect(told).toContain("stopped at errors that were there before in crate up");
+    expect(told).toContain("stopped at other errors in crate up");
     expect(told).toContain("down/src/lib.rs:2:");
     expect(told).toContain(
       "before it reached down/src/lib.rs; cpilot ran it again for crate down alone (run",
@@ -118,7 +118,7 @@ test.skipIf(CARGO === "")(
     expect(failed.stderr).toContain("new since HEAD:");
     expect(failed.stderr).toContain("down/src/lib.rs:2:15 error E0277");
     expect(failed.stderr).toContain(
-      "it stopped at errors that were there before, before it reached down/src/lib.rs; cpilot ran it again for crate down alone (run",
+      "it stopped at other errors before it reached down/src/lib.rs; cpilot ran it again for crate down alone (run",
     );
     expect(failed.stderr).not.toContain("were not checked");
     // A change that compiles: the run again passes, and so does --new-only.

@@ -55,7 +55,7 @@ test.skipIf(GO === "")(
     );
     const r = cpilot(["check", "--new-only"], { cwd: root });
     expect(r.stderr).toContain(
-      "it stopped at errors that were there before, before it reached b/b.go: your edits there were not checked",
+      "it stopped at other errors before it reached b/b.go: your edits there were not checked",
     );
     expect(r.stderr).toContain("a/a.go:4:9 error");
     expect(r.code).toBe(1);

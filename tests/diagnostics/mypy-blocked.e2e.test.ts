@@ -17,7 +17,7 @@ import { committedRepo } from "../helpers/tmp.ts";
 const MYPY = spawnSync("sh", ["-c", "command -v mypy"], { encoding: "utf8" }).stdout.trim();
 const BLOCKS = "checks failed after your last edits";
 const stopped = (file: string) =>
-  `it stopped at errors that were there before, before it reached ${file}: your edits there were not checked`;
+  `it stopped at other errors before it reached ${file}: your edits there were not checked`;
 
 const hook = batchEndContext;
 

@@ -14,7 +14,7 @@ import { committedRepo } from "../helpers/tmp.ts";
 const TSC = join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsc");
 const BLOCKS = "checks failed after your last edits";
 const STOPPED =
-  "it stopped at errors that were there before, before it reached down/b.ts: your edits there were not checked";
+  "it stopped at other errors before it reached down/b.ts: your edits there were not checked";
 
 const hook = batchEndContext;
 

@@ -42,7 +42,7 @@ test("tsc stopped at an old syntax error before the agent's edit: the agent is t
   const told = hook(root, "b.ts");
   expect(told).toContain(BLOCKS);
   expect(told).toContain(
-    "it stopped at errors that were there before, before it reached b.ts: your edits there were not checked",
+    "it stopped at other errors before it reached b.ts: your edits there were not checked",
   );
   expect(told).toContain("a.ts:1:19 error TS1109");
   // The syntax error fixed, tsc reaches b.ts: its error is the agent's own, not "already

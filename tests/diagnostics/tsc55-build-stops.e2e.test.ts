@@ -17,7 +17,7 @@ import { committedRepo } from "../helpers/tmp.ts";
 const TS55 = realpathSync(join(import.meta.dir, "..", "..", "node_modules", "typescript55"));
 const BLOCKS = "checks failed after your last edits";
 const STOPPED =
-  "it stopped at errors that were there before, before it reached down/b.ts: your edits there were not checked";
+  "it stopped at other errors before it reached down/b.ts: your edits there were not checked";
 
 const hook = batchEndContext;
 
