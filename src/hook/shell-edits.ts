@@ -1,5 +1,5 @@
 import { lstatSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { hookFiles } from "../config/hook-files.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { ownConfigKind } from "../gate/own-config.ts";
@@ -10,9 +10,11 @@ import { resolveGateConfig } from "../model/gate-schema.ts";
 import { recordsHome } from "../platform/runtime-dir.ts";
 import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { lockDirSync } from "../util/dir-lock.ts";
+import { findRepository } from "../util/git-dir.ts";
 import { openVerifiedDir } from "../util/verified-dir.ts";
 import { placeChanges, placeMark, validPlace } from "./git-place.ts";
 import { validTurnRules } from "./ignore-rules.ts";
+import { enclosingConfigRoots, nestedStateFilter } from "./nested-state.ts";
 import { projectKey, recordDir } from "./record-dir.ts";
 import { appendSealed, readSealed, writeSealed } from "./sealed-record.ts";
 import { compareSnapshots } from "./snapshot-compare.ts";
@@ -103,6 +105,14 @@ function recordsAt(config: ResolvedConfig, session: string): string | null {
   }
 }
 
+function otherRecords(root: string, session: string): string | null {
+  try {
+    return recordDir(root, session);
+  } catch {
+    return null; // that config's own calls say why
+  }
+}
+
 function saveRecord(config: ResolvedConfig, session: string, dir: string, rec: TurnRecord): void {
   const value = { root: projectKey(config.root), session, ...rec.snap, mark: rec.mark };
   writeSealed(join(dir, SNAPSHOT), value);
@@ -190,17 +200,25 @@ export function noteToolEdits(
   files: readonly string[],
 ): void {
   if (files.length === 0) return;
-  const dir = recordsAt(config, session);
-  if (dir === null) return;
-  const path = join(dir, SNAPSHOT);
   const isProtected = protectedKind(config);
-  locked(dir, () => {
-    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return;
-    appendSealed(
-      path,
-      files.map((rel) => ({ p: rel, s: signature(config.root, rel, isProtected(rel) !== null) })),
-    );
-  });
+  // the turn may have begun under a config above this one (the agent works from the top)
+  const top = findRepository(config.root, {})?.top;
+  const roots = [config.root, ...(top ? enclosingConfigRoots(config.root, top) : [])];
+  for (const root of roots) {
+    const dir = root === config.root ? recordsAt(config, session) : otherRecords(root, session);
+    if (dir === null) continue;
+    const path = join(dir, SNAPSHOT);
+    locked(dir, () => {
+      if (lstatSync(path, { throwIfNoEntry: false }) === undefined) return;
+      appendSealed(
+        path,
+        files.map((file) => {
+          const rel = relative(root, join(config.root, file));
+          return { p: rel, s: signature(root, rel, isProtected(file) !== null) };
+        }),
+      );
+    });
+  }
 }
 
 interface ProtectedChange {
@@ -223,6 +241,17 @@ export function shellEditsSince(
   config: ResolvedConfig,
   session: string,
   command?: string,
+): ShellEdits {
+  const found = shellEditsFound(config, session, command);
+  const isState = nestedStateFilter(config.root);
+  const files = found.files.filter((f) => !isState(f.path));
+  return files.length === found.files.length ? found : { ...found, files };
+}
+
+function shellEditsFound(
+  config: ResolvedConfig,
+  session: string,
+  command: string | undefined,
 ): ShellEdits {
   const dir = recordsAt(config, session);
   if (dir === null) {

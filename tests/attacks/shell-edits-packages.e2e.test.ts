@@ -34,3 +34,34 @@ for (const [what, rootCallback] of [
     expect(afterShell(p)).not.toContain("BAD");
     expect(stop(p)).not.toContain("block");
   });
+
+for (const ignored of [true, false])
+  test(`a package's edit-tool write and its own .cpilot/ state are not the shell's (.cpilot/ ${ignored ? "" : "not "}in .gitignore)`, () => {
+    const p = committedCodexProject(
+      { callbacks: [LINT] },
+      {
+        ...(ignored ? { ".gitignore": ".cpilot/\n" } : {}),
+        "packages/p0/callbacks.config.json": JSON.stringify({ callbacks: [LINT] }),
+        "packages/p0/src/a.ts": "export const a = 1;\n",
+      },
+    );
+    turnStarts(p);
+    p.write({ "packages/p0/src/a.ts": "export const a = 2;\n" });
+    const patch =
+      "*** Begin Patch\n*** Update File: packages/p0/src/a.ts\n@@\n-export const a = 1;\n+export const a = 2;\n*** End Patch\n";
+    const edit = p.hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "apply_patch",
+      tool_input: { command: patch },
+      tool_use_id: "call_0",
+      tool_response: "",
+    });
+    expect(edit.code).toBe(0);
+    // a folder named .cpilot beside no config is no state of cpilot's: its file is the agent's
+    // (unless the project's own .gitignore hides every .cpilot/, as init writes it)
+    p.write({ "packages/p0/src/.cpilot/hidden.ts": "export const h = BAD;\n" });
+    const after = afterShell(p, "ls");
+    expect(after).not.toContain("packages/p0/src/a.ts");
+    expect(after).not.toContain("packages/p0/.cpilot");
+    if (!ignored) expect(after).toContain("packages/p0/src/.cpilot/hidden.ts");
+  });
