@@ -9,39 +9,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { batchEndContext } from "../agents/claude/_helpers.ts";
 import { cpilot } from "../helpers/binary.ts";
-import { committedRepo } from "../helpers/tmp.ts";
+import { BLOCKS, STOPPED, TYPE_ERROR, upDownProjects } from "./_tsc-build-projects.ts";
 
 const TSC = join(import.meta.dir, "..", "..", "node_modules", ".bin", "tsc");
-const BLOCKS = "checks failed after your last edits";
-const STOPPED =
-  "it stopped at other errors before it reached down/b.ts: your edits there were not checked";
-
 const hook = batchEndContext;
 
-const options = { composite: true, strict: true, outDir: "out" };
-
-/** Two projects, down referencing up, whose a.ts has an old type error. */
-function project(): string {
-  return committedRepo("cpilot-tsc-build-", {
-    ".gitignore": ".cpilot/\nout/\n*.tsbuildinfo\n",
-    "callbacks.config.json": JSON.stringify({
-      callbacks: [
-        { name: "build", pattern: "*.ts", run: `${TSC} -b --stopBuildOnErrors`, timeout: 120 },
-      ],
-    }),
-    "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "up" }, { path: "down" }] }),
-    "up/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["*.ts"] }),
-    "up/a.ts": 'export const one: number = "x";\n',
-    "down/tsconfig.json": JSON.stringify({
-      compilerOptions: options,
-      include: ["*.ts"],
-      references: [{ path: "../up" }],
-    }),
-    "down/b.ts": 'import { one } from "../up/a";\nexport const two: number = one + 1;\n',
-  });
-}
-
-const TYPE_ERROR = 'import { one } from "../up/a";\nexport const two: string = one + 1;\n';
+const project = () => upDownProjects("cpilot-tsc-build-", `${TSC} -b --stopBuildOnErrors`);
 
 test("tsc -b --stopBuildOnErrors stopped at an old error before the agent's project: the agent is told so and blocked", () => {
   const root = project();

@@ -13,38 +13,18 @@ import { join } from "node:path";
 import { batchEndContext } from "../agents/claude/_helpers.ts";
 import { cpilot } from "../helpers/binary.ts";
 import { committedRepo } from "../helpers/tmp.ts";
+import { BLOCKS, STOPPED, TYPE_ERROR, upDownProjects } from "./_tsc-build-projects.ts";
 
 const TS55 = realpathSync(join(import.meta.dir, "..", "..", "node_modules", "typescript55"));
-const BLOCKS = "checks failed after your last edits";
-const STOPPED =
-  "it stopped at other errors before it reached down/b.ts: your edits there were not checked";
-
 const hook = batchEndContext;
 
 const options = { composite: true, strict: true, outDir: "out" };
 
-/**
- * Two projects, down referencing up, whose a.ts has an old type error; down's c.ts has one
- * too, which tsc 5.5 never prints while up fails. TypeScript 5.5 in node_modules.
- */
+/** down's c.ts has an old error too, which tsc 5.5 never prints while up fails. TypeScript 5.5 in node_modules. */
 function project(): string {
-  const root = committedRepo("cpilot-tsc55-build-", {
-    ".gitignore": ".cpilot/\nout/\n*.tsbuildinfo\nnode_modules/\n",
-    "callbacks.config.json": JSON.stringify({
-      callbacks: [
-        { name: "build", pattern: "*.ts", run: "node_modules/.bin/tsc -b", timeout: 120 },
-      ],
-    }),
-    "tsconfig.json": JSON.stringify({ files: [], references: [{ path: "up" }, { path: "down" }] }),
-    "up/tsconfig.json": JSON.stringify({ compilerOptions: options, include: ["*.ts"] }),
-    "up/a.ts": 'export const one: number = "x";\n',
-    "down/tsconfig.json": JSON.stringify({
-      compilerOptions: options,
-      include: ["*.ts"],
-      references: [{ path: "../up" }],
-    }),
-    "down/b.ts": 'import { one } from "../up/a";\nexport const two: number = one + 1;\n',
-    "down/c.ts": "export const three: string = 3;\n",
+  const root = upDownProjects("cpilot-tsc55-build-", "node_modules/.bin/tsc -b", {
+    ignore: "node_modules/\n",
+    files: { "down/c.ts": "export const three: string = 3;\n" },
   });
   installTypescript55(root);
   return root;
@@ -56,8 +36,6 @@ function installTypescript55(root: string): void {
   symlinkSync(TS55, join(root, "node_modules", "typescript"));
   symlinkSync("../typescript/bin/tsc", join(root, "node_modules", ".bin", "tsc"));
 }
-
-const TYPE_ERROR = 'import { one } from "../up/a";\nexport const two: string = one + 1;\n';
 
 test("tsc 5.5 -b stopped at an old error before the agent's project: the agent is told so and blocked; the unreached file is not recorded clean", () => {
   const root = project();
