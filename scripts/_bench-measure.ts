@@ -87,3 +87,18 @@ export function measureOnce(c: Command, cwd: string, scratch: string, label: str
     rmSync(rss, { force: true });
   }
 }
+
+export const CLOCK_TICKS =
+  Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
+/** CPU time (ms) of this process's waited-for children so far, from /proc (0 elsewhere). */
+export function childrenCpuMs(): number {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // fields[13], fields[14]: cutime, cstime (fields 16, 17 of proc(5)), in clock ticks
+    return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}

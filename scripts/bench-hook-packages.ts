@@ -13,7 +13,6 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
-  readFileSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -21,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchDir, createCostLine } from "./_bench-dir.ts";
+import { childrenCpuMs } from "./_bench-measure.ts";
 
 const { values } = parseArgs({
   options: {
@@ -103,18 +103,6 @@ for (const n of SIZES) {
     cwd: root,
     input: payload(root, "README.md"),
   });
-}
-
-const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
-/** CPU time (ms) of this process's waited-for children so far, from /proc (0 elsewhere). */
-function childrenCpuMs(): number {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
 }
 
 const inputs = new Map<string, string>();

@@ -31,6 +31,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchDir, createCostLine } from "./_bench-dir.ts";
+import { CLOCK_TICKS, childrenCpuMs } from "./_bench-measure.ts";
 import { findPeers } from "./_bench-peers.ts";
 import { buildRuntimeFloor } from "./_runtime-floor.ts";
 
@@ -241,18 +242,6 @@ function stdinFor(c: Case): number {
   return openSync(path, "r");
 }
 
-/** CPU time (ms) of this process's waited-for children so far, from /proc (0 elsewhere). */
-function childrenCpuMs(): number {
-  try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // fields[13], fields[14]: cutime, cstime (fields 16, 17 of proc(5)), in clock ticks
-    return ((Number(fields[13]) + Number(fields[14])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 const cpuTotals = new Map<string, number>();
 
 function once(c: Case): number {
