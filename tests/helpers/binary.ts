@@ -44,7 +44,7 @@ export interface Result {
 /** Run the binary with a clean environment: no bun on PATH, no node_modules in sight. */
 export function cpilot(
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; input?: string },
+  options: { cwd: string; env?: Record<string, string>; input?: string; timeoutMs?: number },
 ): Result {
   const r = spawnSync(cpilotBinary(), args, {
     cwd: options.cwd,
@@ -56,7 +56,7 @@ export function cpilot(
     },
     input: options.input ?? "",
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: options.timeoutMs ?? 60_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -55,6 +55,8 @@ function edit(s: Setup, file: string, from: string, to: string, all = false): st
   const r = cpilot(["hook", "claude"], {
     cwd: s.root,
     env: s.env,
+    // a Cargo or Go check after an edit builds what changed: no 60 s limit on a busy machine
+    timeoutMs: 240_000,
     input: JSON.stringify({
       session_id: "s1",
       cwd: s.root,
@@ -143,7 +145,9 @@ test.skipIf(!has("cargo"))(
     commit(s, "cpilot init");
 
     const before = treeState(s.root);
-    const first = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+    // cargo builds the workspace from cold: slow on a busy machine, so no 60 s limit here
+    const slow = { cwd: s.root, env: s.env, timeoutMs: 240_000 };
+    const first = cpilot(["check", "--all"], slow);
     expect(first.stderr).toMatch(/✓ clippy/);
     expect(first.stderr).toMatch(/✓ rustfmt/);
     // nothing rewritten: the stable rustfmt agrees with the project's nightly one here
@@ -152,7 +156,7 @@ test.skipIf(!has("cargo"))(
     const task = join(s.root, "futures-task/src/lib.rs");
     const clean = readFileSync(task, "utf8");
     writeFileSync(task, `${clean}\npub fn broken() -> u32 {\n    "not a number"\n}\n`);
-    const broken = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+    const broken = cpilot(["check", "--all"], slow);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toMatch(/futures-task\/src\/lib\.rs:\d+:\d+ error E0308/);
     writeFileSync(task, clean);
