@@ -60,21 +60,39 @@ export function onHookConfigLoaded(listener: ((config: ResolvedConfig) => void) 
   loadedListener = listener;
 }
 
-/** An agent whose folder is outside the project still writes under the project's gate and checks. */
+/**
+ * An agent whose folder is outside the project still writes under the project's gate and
+ * checks. One call writing under several configs (a patch across packages) is judged by the
+ * config nearest them all, which leaves each package to its own.
+ */
 function configOfWritten(
   cwd: string,
   written: readonly (string | null | undefined)[],
 ): string | null {
+  const found = new Map<string, string>();
   for (const file of written) {
     if (typeof file !== "string" || file === "") continue;
     // as named, then where it really is (a symlink into a project is that project's write)
     const folder = dirname(resolve(cwd, file));
     for (const from of new Set([folder, realOfNearest(folder)])) {
-      const found = findConfig(from);
-      if (found !== null) return found;
+      const config = findConfig(from);
+      if (config === null) continue;
+      found.set(config, from);
+      break;
     }
   }
-  return null;
+  const [first] = found.keys();
+  if (found.size <= 1) return first ?? null;
+  // whether an agent could have written it is for nearestConfig to judge, as for one file
+  return findConfig(commonFolder([...found.values()])) ?? first ?? null;
+}
+
+function commonFolder(folders: readonly string[]): string {
+  let common = folders[0] ?? "/";
+  for (const f of folders)
+    while (f !== common && !f.startsWith(`${common}/`) && dirname(common) !== common)
+      common = dirname(common);
+  return common;
 }
 
 /** Nearest the written file when git tracks that config, else the agent's folder's. */

@@ -65,3 +65,47 @@ for (const ignored of [true, false])
     expect(after).not.toContain("packages/p0/.cpilot");
     if (!ignored) expect(after).toContain("packages/p0/src/.cpilot/hidden.ts");
   });
+
+test("one patch across two packages with their own configs: each package's error is told in that call", () => {
+  const p = committedCodexProject(
+    { callbacks: [LINT] },
+    {
+      ".gitignore": ".cpilot/\n",
+      "packages/p0/callbacks.config.json": JSON.stringify({ callbacks: [LINT] }),
+      "packages/p1/callbacks.config.json": JSON.stringify({ callbacks: [LINT] }),
+      "packages/p0/src/a.ts": "export const a = 1;\n",
+      "packages/p1/src/b.ts": "export const b = 1;\n",
+    },
+  );
+  turnStarts(p);
+  p.write({
+    "packages/p0/src/a.ts": "export const a = BAD;\n",
+    "packages/p1/src/b.ts": "export const b = BAD;\n",
+  });
+  const patch = [
+    "*** Begin Patch",
+    "*** Update File: packages/p0/src/a.ts",
+    "@@",
+    "-export const a = 1;",
+    "+export const a = BAD;",
+    "*** Update File: packages/p1/src/b.ts",
+    "@@",
+    "-export const b = 1;",
+    "+export const b = BAD;",
+    "*** End Patch",
+    "",
+  ].join("\n");
+  const told = JSON.stringify(
+    p.hook({
+      hook_event_name: "PostToolUse",
+      tool_name: "apply_patch",
+      tool_input: { command: patch },
+      tool_use_id: "call_0",
+      tool_response: "",
+    }).json,
+  );
+  expect(told).toContain("cpilot: in packages/p0/, judged by its own config:");
+  expect(told).toContain("BAD in src/a.ts");
+  expect(told).toContain("cpilot: in packages/p1/, judged by its own config:");
+  expect(told).toContain("BAD in src/b.ts");
+});
