@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { hookFiles } from "../config/hook-files.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
@@ -9,14 +9,10 @@ import type { FileChange } from "../model/batch.ts";
 import { resolveGateConfig } from "../model/gate-schema.ts";
 import { recordsHome } from "../platform/runtime-dir.ts";
 import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
-import { lockDirSync } from "../util/dir-lock.ts";
 import { findRepository } from "../util/git-dir.ts";
-import { openVerifiedDir } from "../util/verified-dir.ts";
-import { placeChanges, placeMark, validPlace } from "./git-place.ts";
-import { validTurnRules } from "./ignore-rules.ts";
+import { placeChanges, placeMark } from "./git-place.ts";
 import { enclosingConfigRoots, nestedStateFilter } from "./nested-state.ts";
-import { projectKey, recordDir } from "./record-dir.ts";
-import { appendSealed, readSealed, writeSealed } from "./sealed-record.ts";
+import { appendSealed } from "./sealed-record.ts";
 import { compareSnapshots } from "./snapshot-compare.ts";
 import { tamperingIn } from "./tamper-command.ts";
 import {
@@ -26,6 +22,18 @@ import {
   type TreeSnapshot,
   takeSnapshot,
 } from "./tree-snapshot.ts";
+import {
+  type Loaded,
+  load,
+  loadRecord,
+  locked,
+  otherRecords,
+  recordsAt,
+  SNAPSHOT,
+  save,
+  saveRecord,
+  type TurnRecord,
+} from "./turn-record-store.ts";
 
 /**
  * Edits made without an edit tool: the project's files are recorded when the turn starts
@@ -33,7 +41,6 @@ import {
  * the turn are in the record, so they stay theirs.
  */
 
-const SNAPSHOT = "tree-snapshot.json";
 const PROTECTED = "shell-protected.json";
 const GIT_FAILS = "shell-git-fails.json";
 /** Why the session's records are no longer trusted, once they are not. */
@@ -88,93 +95,6 @@ function snapshotNow(
 }
 
 /** The snapshot, and what the pinned repository looked like at the session's first look. */
-interface TurnRecord {
-  readonly snap: TreeSnapshot;
-  readonly mark?: string | undefined;
-}
-
-type Loaded = { readonly kind: "none" | "forged" } | ({ readonly kind: "ok" } & TurnRecord);
-
-/** null where no record can be kept safely: then none is trusted. */
-function recordsAt(config: ResolvedConfig, session: string): string | null {
-  try {
-    return recordDir(config.root, session);
-  } catch (err) {
-    noteStateTrouble(config.root, err);
-    return null;
-  }
-}
-
-function otherRecords(root: string, session: string): string | null {
-  try {
-    return recordDir(root, session);
-  } catch {
-    return null; // that config's own calls say why
-  }
-}
-
-function saveRecord(config: ResolvedConfig, session: string, dir: string, rec: TurnRecord): void {
-  const value = { root: projectKey(config.root), session, ...rec.snap, mark: rec.mark };
-  writeSealed(join(dir, SNAPSHOT), value);
-}
-
-/** Line one is the snapshot, then edit-tool writes; a record for another place, or sealed by other hands, is forged. */
-function loadRecord(config: ResolvedConfig, session: string, dir: string): Loaded {
-  const read = readSealed<Record<string, unknown>>(join(dir, SNAPSHOT));
-  if (read.kind !== "ok") return read;
-  const snap = read.value;
-  if (typeof snap !== "object" || snap === null) return { kind: "forged" };
-  if (snap.root !== projectKey(config.root) || snap.session !== session) return { kind: "forged" };
-  const { files, head, mark } = snap;
-  if (typeof files !== "object" || files === null || Array.isArray(files))
-    return { kind: "forged" };
-  if (!Object.values(files).every((v) => typeof v === "string")) return { kind: "forged" };
-  if (head !== undefined && head !== null && typeof head !== "string") return { kind: "forged" };
-  // No prototype: a file named `__proto__` is a key like any other.
-  const folded: Record<string, string> = Object.assign(Object.create(null), files);
-  for (const line of read.lines) {
-    const note = line as { p?: unknown; s?: unknown } | null;
-    if (typeof note?.p === "string" && typeof note.s === "string") folded[note.p] = note.s;
-  }
-  const turn = validTurnRules(snap.turn);
-  const place = validPlace(snap.place);
-  const at = snap.at;
-  return {
-    kind: "ok",
-    snap: {
-      files: folded,
-      ...(head === undefined ? {} : { head: head as string | null }),
-      ...(turn ? { turn } : {}),
-      ...(place ? { place } : {}),
-      ...(typeof at === "number" ? { at } : {}),
-    },
-    ...(typeof mark === "string" ? { mark } : {}),
-  };
-}
-
-function save(dir: string, name: string, value: unknown): void {
-  writeSealed(join(dir, name), value);
-}
-
-/** `forged` when sealed by other hands. */
-function load<T>(dir: string, name: string): T | null | "forged" {
-  const read = readSealed<T>(join(dir, name));
-  return read.kind === "ok" ? read.value : read.kind === "none" ? null : "forged";
-}
-
-/** Hook calls may run at once: without the lock one's update is lost. */
-function locked<T>(dir: string, update: () => T): T {
-  const handle = openVerifiedDir(realpathSync(dir), "");
-  let unlock: (() => void) | undefined;
-  try {
-    unlock = lockDirSync(handle, "record.lock", 10_000);
-    return update();
-  } finally {
-    unlock?.();
-    handle.close();
-  }
-}
-
 /** The pin's mark is kept from the session's first look. */
 function markFor(was: Loaded, now: TreeSnapshot): string | undefined {
   if (was.kind === "ok" && was.mark !== undefined) return was.mark;
