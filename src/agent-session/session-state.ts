@@ -244,7 +244,7 @@ export function pruneSessions(
   return removed;
 }
 
-/** Exported for the turn records kept outside the project (src/hook/record-dir.ts). */
+/** Exported for the turn records kept outside the project (src/hook/turn-record-store.ts). */
 export function pruneIn(dir: string, maxAgeMs: number, now: number): number {
   let names: string[];
   try {

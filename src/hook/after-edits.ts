@@ -94,7 +94,7 @@ export async function afterEdits(options: {
         : bookkeep(config.root, none, () => takeDelivery(config.root, session));
     if (
       !anyCallbackMatches(config, files, per) &&
-      !(await import("./nested-edits.ts")).holdsNested(config.root, files)
+      !(await import("./edits.ts")).holdsNested(config.root, files)
     )
       return { failures: [...waiting.failing], info: [...waiting.info] };
     const { handleEdits } = await import("./edits.ts");

@@ -20,7 +20,7 @@ export async function batchEnd(
   const info = [...waiting.info];
   if (
     anyCallbackMatches(config, files) ||
-    (await import("./nested-edits.ts")).holdsNested(config.root, files)
+    (await import("./edits.ts")).holdsNested(config.root, files)
   ) {
     const { handleEdits } = await import("./edits.ts");
     const { report } = await handleEdits({

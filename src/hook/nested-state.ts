@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
-import { CONFIG_NAMES, findConfig } from "../config/find.ts";
+import { join } from "node:path";
+import { CONFIG_NAMES } from "../config/find.ts";
 import { isTracked } from "../project/tracked.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 
@@ -25,17 +25,4 @@ export function nestedStateFilter(root: string): (rel: string) => boolean {
     }
     return own;
   };
-}
-
-/** The roots of the configs above `root`, up to the repository's top `top`, nearest first: each keeps its own turn record. */
-export function enclosingConfigRoots(root: string, top: string): string[] {
-  const out: string[] = [];
-  for (let dir = root; dir !== top && dirname(dir) !== dir; ) {
-    const found = findConfig(dirname(dir));
-    if (found === null) break;
-    dir = dirname(found);
-    if (relative(top, dir).startsWith("..")) break;
-    out.push(dir);
-  }
-  return out;
 }

@@ -6,7 +6,7 @@ import type { HookEvent } from "../model/hook.ts";
 import { sha1Hex } from "../platform/digest.ts";
 import { renderCallbacksPanel } from "../ui/agent/callbacks-panel.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
-import { pruneRecords } from "./record-dir.ts";
+import { pruneRecords } from "./turn-record-store.ts";
 
 /** SessionStart sources after which the model's history no longer holds the table. */
 const HISTORY_REPLACED = new Set(["compact", "clear"]);

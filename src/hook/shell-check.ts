@@ -38,7 +38,7 @@ export async function shellEditsReport({
   const more = found.files.length - named.length;
   const rest = more > 0 ? ` and ${more} more (all checked)` : "";
   report.info.push(`cpilot: files your command changed: ${named.join(", ")}${rest}`);
-  const { holdsNested } = await import("./nested-edits.ts");
+  const { holdsNested } = await import("./edits.ts");
   if (!anyCallbackMatches(config, found.files) && !holdsNested(config.root, found.files))
     return report;
   const { handleEdits } = await import("./edits.ts");

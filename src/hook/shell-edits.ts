@@ -11,7 +11,7 @@ import { recordsHome } from "../platform/runtime-dir.ts";
 import { bookkeep, noteStateTrouble } from "../util/bookkeeping.ts";
 import { findRepository } from "../util/git-dir.ts";
 import { placeChanges, placeMark } from "./git-place.ts";
-import { enclosingConfigRoots, nestedStateFilter } from "./nested-state.ts";
+import { nestedStateFilter } from "./nested-state.ts";
 import { appendSealed } from "./sealed-record.ts";
 import { compareSnapshots } from "./snapshot-compare.ts";
 import { tamperingIn } from "./tamper-command.ts";
@@ -23,6 +23,7 @@ import {
   takeSnapshot,
 } from "./tree-snapshot.ts";
 import {
+  enclosingConfigRoots,
   type Loaded,
   load,
   loadRecord,

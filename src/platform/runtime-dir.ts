@@ -41,7 +41,7 @@ function statOrNull(path: string): Stats | null {
   }
 }
 
-/** Under it: the agent sessions' turn records (src/hook/record-dir.ts). */
+/** Under it: the agent sessions' turn records (src/hook/turn-record-store.ts). */
 export const RECORDS = "turn-records";
 
 /** Where turn records live; null when there is no private folder. */

@@ -16,13 +16,13 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { resolveConfig } from "../../src/config/resolve.ts";
-import { pruneRecords, recordDir } from "../../src/hook/record-dir.ts";
 import {
   noteToolEdits,
   protectedStillChanged,
   recordTurnStart,
   shellEditsSince,
 } from "../../src/hook/shell-edits.ts";
+import { pruneRecords, recordDir } from "../../src/hook/turn-record-store.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
 function project(): { root: string; config: ReturnType<typeof resolveConfig> } {
