@@ -50,17 +50,19 @@ function recordFiles(dir: string): string[] {
   return out;
 }
 
-/** The record turned into a pass, as an agent's script would. */
+/** The record turned into a pass, as an agent's script would: its first line holds the outcome. */
 function forged(path: string): string {
-  const r = JSON.parse(readFileSync(path, "utf8"));
-  return JSON.stringify({
+  const [head = "", ...rest] = readFileSync(path, "utf8").split("\n");
+  const r = JSON.parse(head);
+  const passed = {
     ...r,
     status: "passed",
     exitCode: 0,
     diagnostics: [],
     tail: [],
     summary: "exit 0",
-  });
+  };
+  return [JSON.stringify(passed), ...rest].join("\n");
 }
 
 describe("a forged record does not turn a failing check into a pass", () => {
