@@ -6,7 +6,7 @@
 // process tree it waited for: the wrapping bash's few MB never exceed a tool's own). Both
 // wrappers cost every tool alike and neither is inside the measured interval.
 import { spawnSync } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const GNU_TIME = "/usr/bin/time";
@@ -101,4 +101,20 @@ export function childrenCpuMs(): number {
   } catch {
     return 0;
   }
+}
+
+/** An open descriptor on `input` kept as a file in `dir`, written once per name: a hook call reads its payload as Claude Code sends it. */
+export function stdinFile(
+  dir: string,
+  files: Map<string, string>,
+  name: string,
+  input: string,
+): number {
+  let path = files.get(name);
+  if (path === undefined) {
+    path = join(dir, `input-${files.size}.json`);
+    writeFileSync(path, input);
+    files.set(name, path);
+  }
+  return openSync(path, "r");
 }

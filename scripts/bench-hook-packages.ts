@@ -12,7 +12,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -20,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchDir, createCostLine } from "./_bench-dir.ts";
-import { childrenCpuMs } from "./_bench-measure.ts";
+import { childrenCpuMs, stdinFile } from "./_bench-measure.ts";
 
 const { values } = parseArgs({
   options: {
@@ -109,13 +108,7 @@ const inputs = new Map<string, string>();
 const cpu = new Map<string, number>();
 /** One call; the payload reaches stdin from a file, as an agent writes and closes it. */
 function once(c: Case): number {
-  let path = inputs.get(c.name);
-  if (path === undefined) {
-    path = join(dir, `input-${inputs.size}.json`);
-    writeFileSync(path, c.input);
-    inputs.set(c.name, path);
-  }
-  const stdin = openSync(path, "r");
+  const stdin = stdinFile(dir, inputs, c.name, c.input);
   const before = childrenCpuMs();
   const t = performance.now();
   const r = spawnSync(cpilot, ["hook", "claude"], {

@@ -22,7 +22,6 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  openSync,
   readFileSync,
   rmSync,
   writeFileSync,
@@ -31,7 +30,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { benchDir, createCostLine } from "./_bench-dir.ts";
-import { CLOCK_TICKS, childrenCpuMs } from "./_bench-measure.ts";
+import { CLOCK_TICKS, childrenCpuMs, stdinFile } from "./_bench-measure.ts";
 import { findPeers } from "./_bench-peers.ts";
 import { buildRuntimeFloor } from "./_runtime-floor.ts";
 
@@ -233,13 +232,7 @@ if (lefthook) {
  */
 const inputFiles = new Map<string, string>();
 function stdinFor(c: Case): number {
-  let path = inputFiles.get(c.name);
-  if (path === undefined) {
-    path = join(dir, `input-${inputFiles.size}.json`);
-    writeFileSync(path, c.input ?? "");
-    inputFiles.set(c.name, path);
-  }
-  return openSync(path, "r");
+  return stdinFile(dir, inputFiles, c.name, c.input ?? "");
 }
 
 const cpuTotals = new Map<string, number>();
