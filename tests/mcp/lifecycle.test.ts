@@ -51,7 +51,7 @@ const pidIn = (path: string): number => Number(readFileSync(path, "utf8").trim()
 test("stdin closing stops the background runs and the server exits", async () => {
   const proj = project({
     callbacks: [
-      { name: "bg", pattern: "*.txt", run: "echo $$ > bg.pid; exec sleep 30", blocking: false },
+      { name: "bg", pattern: "*.txt", run: "echo $$ > bg.pid; exec sleep 600", blocking: false },
     ],
   });
   cleanups.push(proj.remove);
@@ -64,21 +64,20 @@ test("stdin closing stops the background runs and the server exits", async () =>
       } catch {
         return false;
       }
-    }, 10_000),
+    }, 20_000),
   ).toBe(true);
   const pid = pidIn(join(proj.dir, "bg.pid"));
   expect(processAlive(pid)).toBe(true);
-  const started = Date.now();
+  // The run would last ten minutes: the server exiting at all means it did not wait for it.
   child.stdin.end();
   expect(await exited(child)).toBe(0);
-  expect(Date.now() - started).toBeLessThan(10_000);
-  expect(await waitFor(() => !processAlive(pid), 5000)).toBe(true);
-}, 30_000);
+  expect(await waitFor(() => !processAlive(pid), 20_000)).toBe(true);
+}, 60_000);
 
 test("SIGTERM during a blocking callback kills it and the server exits", async () => {
   const proj = project({
     callbacks: [
-      { name: "slow", pattern: "*.txt", run: "echo $$ > slow.pid; exec sleep 30", timeout: 60 },
+      { name: "slow", pattern: "*.txt", run: "echo $$ > slow.pid; exec sleep 600", timeout: 600 },
     ],
   });
   cleanups.push(proj.remove);
@@ -91,12 +90,10 @@ test("SIGTERM during a blocking callback kills it and the server exits", async (
       } catch {
         return false;
       }
-    }, 10_000),
+    }, 20_000),
   ).toBe(true);
   const pid = pidIn(join(proj.dir, "slow.pid"));
-  const started = Date.now();
   child.kill("SIGTERM");
   await exited(child);
-  expect(Date.now() - started).toBeLessThan(10_000);
-  expect(await waitFor(() => !processAlive(pid), 5000)).toBe(true);
-}, 30_000);
+  expect(await waitFor(() => !processAlive(pid), 20_000)).toBe(true);
+}, 60_000);
