@@ -23,7 +23,7 @@ import {
   shellEditsSince,
 } from "../../src/hook/shell-edits.ts";
 import { pruneRecords, recordDir } from "../../src/hook/turn-record-store.ts";
-import { tempDir, writeFiles } from "../helpers/tmp.ts";
+import { tempDir, waitFor, writeFiles } from "../helpers/tmp.ts";
 
 function project(): { root: string; config: ReturnType<typeof resolveConfig> } {
   const root = tempDir("cpilot-shell-edits-", { git: true });
@@ -101,7 +101,7 @@ test("edit tools' hooks noting their files at once lose none of them to each oth
   // each process gives the gate the agents' hook files, as main.ts does
   const registry = join(import.meta.dir, "../../src/agents/registry.ts");
   const hookFiles = join(import.meta.dir, "../../src/config/hook-files.ts");
-  const go = join(root, "..", `go-${Date.now()}`);
+  const go = join(tempDir("cpilot-start-line-"), "go");
   const children = names.map((name) =>
     Bun.spawn(
       [
@@ -111,8 +111,9 @@ test("edit tools' hooks noting their files at once lose none of them to each oth
 (await import(${JSON.stringify(hookFiles)})).protectHookFiles(AGENT_HOOK_FILES);
 const { noteToolEdits } = await import(${JSON.stringify(module)});
 const { resolveConfig } = await import(${JSON.stringify(resolve)});
-const { existsSync } = await import("node:fs");
+const { existsSync, writeFileSync } = await import("node:fs");
 const config = resolveConfig({ callbacks: [] }, ${JSON.stringify(root)});
+writeFileSync(${JSON.stringify(`${go}.${name}`)}, "");
 while (!existsSync(${JSON.stringify(go)})) await Bun.sleep(5);
 noteToolEdits(config, "s9", [${JSON.stringify(name)}]);`,
       ],
@@ -121,7 +122,9 @@ noteToolEdits(config, "s9", [${JSON.stringify(name)}]);`,
       { stdout: "inherit", stderr: "inherit", env: { ...process.env } },
     ),
   );
-  await Bun.sleep(500); // let them load and wait on the start line
+  // every process has loaded and waits on the start line, however long a busy machine took
+  const ready = () => names.every((name) => existsSync(`${go}.${name}`));
+  expect(await waitFor(ready, 30_000)).toBe(true);
   writeFileSync(go, "");
   expect(await Promise.all(children.map((c) => c.exited))).toEqual(names.map(() => 0));
   expect(shellEditsSince(config, "s9").files).toEqual([]);
