@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { countNotices, takeNotices } from "../../src/agent-session/inbox.ts";
 import type { TriggerContext } from "../../src/config/types.ts";
@@ -16,16 +16,19 @@ test("an error line fires once, after the delay, with the lines that followed it
     'echo "src/b.ts(9,1): error TS2345: also bad"',
     "sleep 0.3",
     'echo "  got number"',
-    "sleep 1.2",
+    // the last line comes only once the test has seen the notice: always after the window
+    "until [ -e release ]; do sleep 0.05; done",
     "echo after-the-window",
   ].join("\n");
+  // The lines of the window come within 0.5 s: a 3 s delay holds them all on a busy machine.
   const e = engine(root, [
-    cb("tsc", script, { onOutput: { match: "error TS\\d+", delay: 0.8, action: "notify" } }),
+    cb("tsc", script, { onOutput: { match: "error TS\\d+", delay: 3, action: "notify" } }),
   ]);
   const started = Date.now();
   const running = e.run(batch(root, "s1"));
-  expect(await waitFor(() => countNotices(root, "s1") > 0, 5000)).toBe(true);
+  expect(await waitFor(() => countNotices(root, "s1") > 0, 30_000)).toBe(true);
   const firedAfter = Date.now() - started;
+  writeFileSync(join(root, "release"), "");
   const outcome = await running;
   const notices = takeNotices(root, "s1");
   expect(notices).toHaveLength(1);
@@ -37,16 +40,18 @@ test("an error line fires once, after the delay, with the lines that followed it
   expect(text).not.toContain("after-the-window");
   expect(text).not.toContain("compiling");
   expect(notices[0]?.runId).toBe(outcome.runs[0]?.id as string);
-  // Fired after the delay, while the run still went on.
-  expect(firedAfter).toBeGreaterThanOrEqual(750);
-  expect(notices[0]?.createdAt ?? 0).toBeLessThan(started + (outcome.runs[0]?.durationMs ?? 0));
+  // Fired after the delay, by its timer: the run could not end before the test saw the notice.
+  expect(firedAfter).toBeGreaterThanOrEqual(3000);
+  expect(outcome.runs[0]?.status).toBe("passed");
 });
 
 test("maxFires holds under a burst of matches, and a window keeps at most 200 lines", async () => {
   const root = project();
   const e = engine(root, [
     cb("burst", 'for i in $(seq 1 1000); do echo "error $i"; done', {
-      onOutput: { match: "^error", delay: 0.3, action: "notify" },
+      // the run's end fires the window at once: a long delay costs nothing and holds the
+      // whole burst on a busy machine
+      onOutput: { match: "^error", delay: 5, action: "notify" },
     }),
     cb("spaced", 'for i in 1 2 3 4 5 6 7 8; do echo "warn $i"; sleep 0.12; done', {
       onOutput: { match: "^warn", delay: 0, maxFires: 3, action: "notify" },
@@ -68,7 +73,8 @@ test("maxFires holds under a burst of matches, and a window keeps at most 200 li
 test("onTimeout fires while the process still runs; the run goes on", async () => {
   const root = project();
   const e = engine(root, [
-    cb("slow", "echo working; sleep 1.5; echo done", {
+    // it runs until the test has seen the notice
+    cb("slow", "echo working; until [ -e release ]; do sleep 0.05; done; echo done", {
       onTimeout: { after: 0.3, action: "notify", message: "still at it" },
     }),
   ]);
@@ -77,8 +83,9 @@ test("onTimeout fires while the process still runs; the run goes on", async () =
     finished = true;
     return o;
   });
-  expect(await waitFor(() => countNotices(root, "s1") > 0, 3000)).toBe(true);
+  expect(await waitFor(() => countNotices(root, "s1") > 0, 30_000)).toBe(true);
   expect(finished).toBe(false);
+  writeFileSync(join(root, "release"), "");
   const outcome = await running;
   expect(outcome.runs[0]?.status).toBe("passed");
   const [notice] = takeNotices(root, "s1");
@@ -90,14 +97,14 @@ test("onTimeout fires while the process still runs; the run goes on", async () =
 test("onTimeout stop ends a run early; a run that ends first fires nothing", async () => {
   const root = project();
   const e = engine(root, [
-    cb("hang", "sleep 20", { onTimeout: { after: 0.3, action: "stop" } }),
+    // it would outlast the test: only the trigger can end it
+    cb("hang", "sleep 600", { onTimeout: { after: 0.3, action: "stop" } }),
     cb("quick", "true", { onTimeout: { after: 0.3, action: "notify" } }),
   ]);
   const outcome = await e.run(batch(root, "s1"));
   const hang = outcome.runs.find((r) => r.callback === "hang");
   expect(hang?.status).toBe("failed");
   expect(hang?.summary).toBe("stopped by its onTimeout trigger");
-  expect(hang?.durationMs ?? 0).toBeLessThan(5000);
   await new Promise((r) => setTimeout(r, 400));
   expect(takeNotices(root, "s1")).toHaveLength(0);
 });
@@ -112,7 +119,7 @@ test("stop kills the whole process group: grandchildren are gone", async () => {
   expect(outcome.runs[0]?.status).toBe("failed");
   expect(outcome.runs[0]?.summary).toBe("stopped by its onOutput trigger");
   const grandchild = Number(readFileSync(join(root, "gc.pid"), "utf8"));
-  expect(await waitFor(() => !processAlive(grandchild), 3000)).toBe(true);
+  expect(await waitFor(() => !processAlive(grandchild), 20_000)).toBe(true);
 });
 
 test("onExit filters by success and failure; notify reaches the run's session, or any session", async () => {
@@ -147,7 +154,8 @@ test("a function action gets the output and can stop, notify and run", async () 
   const root = project();
   const seen: TriggerContext[] = [];
   const e = engine(root, [
-    cb("watch", 'echo "FAIL one"; echo detail; sleep 5', {
+    // it would outlast the test: only the trigger can end it
+    cb("watch", 'echo "FAIL one"; echo detail; sleep 600', {
       onOutput: {
         match: /^FAIL/,
         delay: 0.2,
@@ -171,7 +179,6 @@ test("a function action gets the output and can stop, notify and run", async () 
     ["watch", "failed"],
     ["hints", "passed"],
   ]);
-  expect(outcome.runs[0]?.durationMs ?? 99_999).toBeLessThan(4000);
 });
 
 test("a throwing function action becomes a note, not a crash", async () => {
@@ -210,7 +217,8 @@ test("a TypeScript run's log lines feed onOutput; stop aborts its signal", async
         signal = ctx.signal;
         ctx.log("warming up");
         ctx.log("FATAL: out of memory");
-        await new Promise((resolve) => setTimeout(resolve, 3000));
+        // longer than the test may last, and deaf to the signal: only the stop ends the run
+        await new Promise((resolve) => setTimeout(resolve, 600_000).unref());
       },
       onOutput: { match: "^FATAL", delay: 0.1, action: "stop" },
       onExit: { when: "failure", action: "notify" },
@@ -219,7 +227,6 @@ test("a TypeScript run's log lines feed onOutput; stop aborts its signal", async
   const outcome = await e.run(batch(root, "s1"));
   expect(outcome.runs[0]?.status).toBe("failed");
   expect(outcome.runs[0]?.summary).toBe("stopped by its onOutput trigger");
-  expect(outcome.runs[0]?.durationMs ?? 99_999).toBeLessThan(2000);
   const [notice] = takeNotices(root, "s1");
   expect(notice?.text).toContain("FATAL: out of memory");
   expect(notice?.failing).toBe(true);
