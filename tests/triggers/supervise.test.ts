@@ -58,7 +58,7 @@ test("cpilot ps lists real runs and cpilot stop stops one, grandchildren include
   };
   const runner = startRunner({ root, config, files: ["a.txt"], session: "s1" });
   killLater(runner.child);
-  expect(await waitFor(() => up(root, "dev") && up(root, "watch"), 8000)).toBe(true);
+  expect(await waitFor(() => up(root, "dev") && up(root, "watch"), 30_000)).toBe(true);
 
   const ps = await cli(root, ["ps", "--json"]);
   expect(ps.code).toBe(0);
@@ -82,7 +82,7 @@ test("cpilot ps lists real runs and cpilot stop stops one, grandchildren include
   expect(stop.code).toBe(0);
   expect(stop.err).toContain(`stopped run ${dev?.runId}`);
   expect(processAlive(pidOf(root, "dev.pid"))).toBe(false);
-  expect(await waitFor(() => !processAlive(pidOf(root, "dev.gc")), 3000)).toBe(true);
+  expect(await waitFor(() => !processAlive(pidOf(root, "dev.gc")), 30_000)).toBe(true);
   expect(processAlive(pidOf(root, "watch.gc"))).toBe(true);
   expect(listRunning(root).map((r) => r.callback)).toEqual(["watch"]);
 
@@ -97,7 +97,7 @@ test("cpilot ps lists real runs and cpilot stop stops one, grandchildren include
     status: "skipped",
     summary: "stopped: `cpilot stop`",
   });
-  expect(await waitFor(() => !processAlive(pidOf(root, "watch.gc")), 3000)).toBe(true);
+  expect(await waitFor(() => !processAlive(pidOf(root, "watch.gc")), 30_000)).toBe(true);
   expect(listRunning(root)).toEqual([]);
 });
 
@@ -111,17 +111,19 @@ test("a non-blocking run does not outlive its owner, even when the owner is SIGK
   };
   const runner = startRunner({ root, config, files: ["a.txt"], session: "s1" });
   killLater(runner.child);
-  expect(await waitFor(() => up(root, "dev") && up(root, "keep"), 8000)).toBe(true);
+  expect(await waitFor(() => up(root, "dev") && up(root, "keep"), 30_000)).toBe(true);
   // the scripts can be up before a loaded host has written down their groups
-  expect(await waitFor(() => listRunning(root).length === 2, 5000)).toBe(true);
+  expect(await waitFor(() => listRunning(root).length === 2, 30_000)).toBe(true);
   runner.child.kill("SIGKILL");
   await runner.done;
   const leader = pidOf(root, "dev.pid");
   const grandchild = pidOf(root, "dev.gc");
-  expect(await waitFor(() => !processAlive(leader) && !processAlive(grandchild), 5000)).toBe(true);
+  expect(await waitFor(() => !processAlive(leader) && !processAlive(grandchild), 30_000)).toBe(
+    true,
+  );
   // persist: true keeps going, and stays listed for `cpilot ps` / `cpilot stop`.
   expect(processAlive(pidOf(root, "keep.gc"))).toBe(true);
-  expect(await waitFor(() => listRunning(root).length === 1, 2000)).toBe(true);
+  expect(await waitFor(() => listRunning(root).length === 1, 30_000)).toBe(true);
   expect(listRunning(root)[0]?.callback).toBe("keep");
   cleanup.push(() => void stopSessionRuns(root, "s1", { includePersist: true, graceMs: 100 }));
 });
@@ -132,15 +134,15 @@ test("a non-blocking run's setsid grandchild does not outlive a SIGKILLed owner 
   const config = { callbacks: [cb("esc", escaper, { blocking: false, timeout: 120 })] };
   const runner = startRunner({ root, config, files: ["a.txt"], session: "s1" });
   killLater(runner.child);
-  expect(await waitFor(() => up(root, "esc"), 8000)).toBe(true);
-  expect(await waitFor(() => listRunning(root).length === 1, 5000)).toBe(true);
+  expect(await waitFor(() => up(root, "esc"), 30_000)).toBe(true);
+  expect(await waitFor(() => listRunning(root).length === 1, 30_000)).toBe(true);
   runner.child.kill("SIGKILL");
   await runner.done;
   const escaped = pidOf(root, "esc.gc");
-  const stopped = await waitFor(() => !processAlive(escaped), 6000);
+  const stopped = await waitFor(() => !processAlive(escaped), 30_000);
   if (!stopped) process.kill(escaped, "SIGKILL");
   expect(stopped).toBe(true);
-}, 30_000);
+}, 60_000);
 
 test("an explicit owner (the agent's pid) ends its runs when it exits; the host says why", async () => {
   const root = project();
@@ -155,12 +157,12 @@ test("an explicit owner (the agent's pid) ends its runs when it exits; the host 
     ownerPid: owner.pid,
   });
   killLater(runner.child);
-  expect(await waitFor(() => up(root, "dev"), 8000)).toBe(true);
+  expect(await waitFor(() => up(root, "dev"), 30_000)).toBe(true);
   owner.kill("SIGKILL");
   const { out } = await runner.done;
   const [run] = JSON.parse(out).runs as { status: string; summary: string }[];
   expect(run).toMatchObject({ status: "skipped", summary: "stopped: its session ended" });
-  expect(await waitFor(() => !processAlive(pidOf(root, "dev.gc")), 3000)).toBe(true);
+  expect(await waitFor(() => !processAlive(pidOf(root, "dev.gc")), 30_000)).toBe(true);
 });
 
 test("stopSessionRuns stops what one session started, and nothing else", async () => {
@@ -180,7 +182,7 @@ test("stopSessionRuns stops what one session started, and nothing else", async (
   });
   writeFiles(root, { "b.md": "x" });
   const s1 = e.run(batch(root, "s1"));
-  expect(await waitFor(() => up(root, "dev"), 5000)).toBe(true);
+  expect(await waitFor(() => up(root, "dev"), 30_000)).toBe(true);
   const gc1 = pidOf(root, "dev.gc");
   const s2 = e.run({
     ...batch(root, "s2"),
@@ -189,11 +191,11 @@ test("stopSessionRuns stops what one session started, and nothing else", async (
       { path: "b.md", kind: "modified" },
     ],
   });
-  expect(await waitFor(() => listRunning(root).length === 3, 5000)).toBe(true);
+  expect(await waitFor(() => listRunning(root).length === 3, 30_000)).toBe(true);
   const before = listRunning(root);
   const stopped = await stopSessionRuns(root, "s1");
   expect(stopped.map((r) => [r.callback, r.session])).toEqual([["dev", "s1"]]);
-  expect(await waitFor(() => !processAlive(gc1), 3000)).toBe(true);
+  expect(await waitFor(() => !processAlive(gc1), 30_000)).toBe(true);
   const outcome1 = await s1;
   expect(outcome1.runs[0]?.summary).toBe("stopped: its session ended");
   const left = listRunning(root);
