@@ -173,13 +173,14 @@ test("Ctrl-C stops every run cpilot started, grandchildren included, and exits 1
     await waitFor(
       () =>
         existsSync(join(root, "gc.pid")) && readFileSync(join(root, "gc.pid"), "utf8").length > 0,
+      30_000,
     ),
   ).toBe(true);
   const grandchild = Number(readFileSync(join(root, "gc.pid"), "utf8"));
   child.kill("SIGINT");
   const code = await new Promise<number | null>((r) => child.on("close", r));
   expect(code).toBe(130);
-  expect(await waitFor(() => !processAlive(grandchild), 3000)).toBe(true);
+  expect(await waitFor(() => !processAlive(grandchild), 20_000)).toBe(true);
 });
 
 test("a run `cpilot stop` ends is counted as stopped, not passed, and the check ends with it", async () => {
@@ -201,10 +202,15 @@ test("a run `cpilot stop` ends is counted as stopped, not passed, and the check 
   child.stderr?.on("data", (d) => {
     err += d;
   });
-  expect(await waitFor(() => existsSync(join(root, "up")))).toBe(true);
-  const ps = cpilot(["ps", "--json"], { cwd: root });
-  const runId = (JSON.parse(ps.stdout).running as { runId: string }[])[0]?.runId as string;
-  expect(cpilot(["stop", runId], { cwd: root }).code).toBe(0);
+  // The script can be up before a busy host has written its process group down for `ps`.
+  let runId: string | undefined;
+  const listed = () => {
+    const ps = cpilot(["ps", "--json"], { cwd: root });
+    runId = (JSON.parse(ps.stdout).running as { runId: string }[])[0]?.runId;
+    return runId !== undefined;
+  };
+  expect(await waitFor(() => existsSync(join(root, "up")) && listed(), 30_000)).toBe(true);
+  expect(cpilot(["stop", runId as string], { cwd: root }).code).toBe(0);
   const code = await new Promise<number | null>((r) => child.on("close", r));
   // a blocking check that did not finish did not pass
   expect(code).toBe(1);
