@@ -59,8 +59,11 @@ export function runBun(
 export const CLI_SCRIPT = `import { contextCommand } from ${JSON.stringify(join(REPO, "src/cli/context.ts"))};
 process.exit(await contextCommand(process.argv.slice(1)));`;
 
-/** Wait until `check` returns true, polling every 25 ms, failing after `ms`. */
-export async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+/**
+ * Wait until `check` returns true, polling every 25 ms, failing after `ms`: a safety net long
+ * enough for a busy machine, which costs nothing when the check comes true.
+ */
+export async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error("timed out waiting");
