@@ -84,12 +84,11 @@ describe.each(["anthropic", "openai"] as const)("with a %s model", (provider) =>
 test("a model that never answers times out (--model-timeout) and the rules' result is saved, labelled", async () => {
   const root = project();
   fake = await startFakeModel([{ hang: true }]);
-  const started = Date.now();
+  // the model never answers: without the timeout the command would outlast the test
   const r = await runAdd([WORDS, "--yes", "--model-timeout", "0.3"], {
     cwd: root,
     env: modelEnv("anthropic", fake.url),
   });
-  expect(Date.now() - started).toBeLessThan(10_000);
   expect(r.code).toBe(0);
   expect(r.stderr).toContain("callback built WITHOUT a model");
   expect(r.stderr).toContain("timed out");

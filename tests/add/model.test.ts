@@ -114,10 +114,9 @@ describe.each(["anthropic", "openai"] as const)("%s", (provider) => {
   });
 
   test("a server that never answers times out and falls back", async () => {
-    const started = Date.now();
+    // the server never answers: without the timeout the build would outlast the test
     const { result } = await build(provider, [{ hang: true }], WORDS, 300);
     const built = await result;
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(built.via.kind).toBe("rules");
     if (built.via.kind === "rules") expect(built.via.why).toContain("timed out");
   });

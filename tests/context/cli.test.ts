@@ -164,10 +164,9 @@ test("--follow stops when the file is removed, reporting a block left open", asy
 test("--follow-idle-exit stops after a quiet period", async () => {
   const log = join(root, "agent.log");
   writeFileSync(log, complete("Write tests"));
-  const started = Date.now();
+  // without the idle exit, following would outlast the test
   const done = await cli(["agent.log", "--follow", "--follow-idle-exit", "0.5"], { cwd: root });
   expect(done.code).toBe(0);
-  expect(Date.now() - started).toBeLessThan(5000);
   expect(done.stderr).toContain("stopped following (no growth)");
   expect(tasks()).toContain("- [x] Write tests");
 });

@@ -43,9 +43,8 @@ test.if(linux)("a group of zombies is not alive, and reaping it does not wait", 
   // ...but nothing in it runs
   expect(groupHasLiveMember(pgid)).toBe(false);
   expect(groupAlive(pgid)).toBe(false);
-  const started = Date.now();
-  expect(await reapGroup(pgid, 2000)).toBe(false);
-  expect(Date.now() - started).toBeLessThan(1000);
+  // a grace longer than the test may last: reaping returns at once or the test fails
+  expect(await reapGroup(pgid, 600_000)).toBe(false);
 });
 
 test.if(linux)("a group with a running member is alive until it is stopped", async () => {

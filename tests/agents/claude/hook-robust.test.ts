@@ -63,7 +63,8 @@ export default {
 });
 
 /**
- * A hook call whose blocking callback runs for 30 s, started in its own process; resolves
+ * A hook call whose blocking callback would run for ten minutes, longer than any test may
+ * last (so a hook that waited for it would fail the test), started in its own process; resolves
  * once the callback runs and is recorded as running (the hook writes the record just after
  * the spawn: a hook killed before that, which a busy machine made likely, left a run no
  * one knew of), with the hook's process and the callback's pid.
@@ -79,8 +80,8 @@ async function hookWithSlowCallback(): Promise<{
         name: "slow",
         pattern: "*.ts",
         per: "file",
-        run: `echo $$ > "${"$"}CP_PROJECT_ROOT/slow.pid"; sleep 30`,
-        timeout: 60,
+        run: `echo $$ > "${"$"}CP_PROJECT_ROOT/slow.pid"; sleep 600`,
+        timeout: 900,
       },
     ],
   });
@@ -101,10 +102,8 @@ async function hookWithSlowCallback(): Promise<{
 
 test("a hook the agent stops (SIGTERM, its timeout) stops the callbacks it started", async () => {
   const { child, pid } = await hookWithSlowCallback();
-  const started = Date.now();
   child.kill("SIGTERM");
   await new Promise((resolve) => child.on("exit", resolve));
-  expect(Date.now() - started).toBeLessThan(8_000);
   await waitFor(() => !processAlive(pid), 20_000); // generous: a busy machine is slow, a leak is forever
 });
 
@@ -122,16 +121,15 @@ test("the hook exits once it has answered, even when a TypeScript callback left 
   p.write({
     "callbacks.config.ts": `export default {
   callbacks: [
-    { name: "fn", pattern: "*.ts", per: "file", timeout: 5, run: () => { setTimeout(() => {}, 60_000); return 0; } },
+    { name: "fn", pattern: "*.ts", per: "file", timeout: 5, run: () => { setTimeout(() => {}, 600_000); return 0; } },
   ],
 };
 `,
     "a.ts": "x",
   });
-  const started = Date.now();
+  // the timer would hold the hook ten minutes: past the 60 s the test gives the binary
   const r = p.hook(postWrite(p.path("a.ts")));
   expect(r.code).toBe(0);
-  expect(Date.now() - started).toBeLessThan(20_000);
 });
 
 describe("bad payloads", () => {
