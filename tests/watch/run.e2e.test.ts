@@ -1,11 +1,11 @@
 /** `cpilot run -- <command>` for an agent without hooks: the built binary, a real watcher, real writes. */
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { binary } from "../agents/claude/_helpers.ts";
 import { runtimeEnv } from "../helpers/binary.ts";
-import { tempDir } from "../helpers/tmp.ts";
+import { tempDir, waitFor } from "../helpers/tmp.ts";
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -95,15 +95,17 @@ describe("cpilot run -- <any command>", () => {
 
   test("SIGTERM reaches the agent, and its exit code comes back", async () => {
     const dir = project([LINT]);
+    // the agent says when its trap is set: a SIGTERM before that would end it another way
+    const ready = join(tempDir("cpilot-run-ready-"), "ready");
     let pid = 0;
     const done = run(
       dir,
-      ["--", "sh", "-c", "trap 'exit 42' TERM; sleep 10 >/dev/null 2>&1 & wait"],
+      ["--", "sh", "-c", `trap 'exit 42' TERM; : > '${ready}'; sleep 10 >/dev/null 2>&1 & wait`],
       (p) => {
         pid = p;
       },
     );
-    await new Promise((r) => setTimeout(r, 700));
+    expect(await waitFor(() => existsSync(ready), 30_000)).toBe(true);
     process.kill(pid, "SIGTERM");
     const r = await done;
     expect(r.code).toBe(42);
