@@ -2,9 +2,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { listRunning } from "../../../src/engine/running.ts";
 import { runtimeEnv } from "../../helpers/binary.ts";
-import { processAlive } from "../../helpers/tmp.ts";
+import { processAlive, tempDir } from "../../helpers/tmp.ts";
 import {
   binary,
   CLAUDE_ENV,
@@ -325,14 +326,23 @@ describe("concurrent hook processes", () => {
   });
 
   test("replace holds across processes: a newer run stops the older one, which reports nothing", async () => {
+    // Each run notes its start and lasts until the test creates `release`: the second hook
+    // comes while the first run is running, however slowly either process starts.
+    const marks = tempDir("cpilot-replace-marks-");
+    const started = join(marks, "started");
+    const release = join(marks, "release");
+    const run = `echo "$CP_RUN_ID" >> '${started}'; until [ -e '${release}' ]; do sleep 0.05; done; exit 1`;
     const p = project({
-      callbacks: [
-        { name: "types", pattern: "*.ts", run: "sleep 1; exit 1", timeout: 30, overlap: "replace" },
-      ],
+      callbacks: [{ name: "types", pattern: "*.ts", run, timeout: 60, overlap: "replace" }],
     });
+    const starts = () =>
+      existsSync(started) ? readFileSync(started, "utf8").trim().split("\n") : [];
     const first = p.hookAsync(postBatch([p.path("a.ts")]));
-    await Bun.sleep(400);
+    await waitFor(() => starts().length === 1, 30_000);
     const second = p.hookAsync(postBatch([p.path("b.ts")]));
+    // the second run starts once the first is stopped
+    await waitFor(() => starts().length === 2, 30_000);
+    writeFileSync(release, "");
     const [a, b] = await Promise.all([first, second]);
     expect(contextOf(a.json)).toBe("");
     expect(contextOf(b.json)).toContain("✗ 'types' failed on b.ts");
