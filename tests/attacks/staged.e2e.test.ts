@@ -75,7 +75,9 @@ const pidIn = (path: string): number => Number(readFileSync(path, "utf8").trim()
 test("a fixer still running when cpilot is SIGKILLed cannot write over the work the next call put back", async () => {
   const marks = tempDir("cpilot-marks-");
   const up = join(marks, "up");
-  // A formatter as many are: read the file, work a while, write the result.
+  // A formatter as many are: read the file, work a while, write the result. The while is
+  // long enough for the next call to start on a busy machine; had the fixer lived, the test
+  // waits to see what it wrote.
   const root = repo({
     callbacks: [
       {
@@ -83,7 +85,7 @@ test("a fixer still running when cpilot is SIGKILLed cannot write over the work 
         pattern: "a.txt",
         timeout: 60,
         fixes: true,
-        run: `c=$(cat a.txt); echo $$ > "${up}"; sleep 3; printf '%s\\n' "$c" | tr a-z A-Z > a.txt`,
+        run: `c=$(cat a.txt); echo $$ > "${up}"; sleep 20; printf '%s\\n' "$c" | tr a-z A-Z > a.txt`,
       },
     ],
   });
@@ -117,7 +119,7 @@ test("Ctrl-C twice while a fixer that ignores SIGTERM still runs: it cannot writ
         pattern: "a.txt",
         timeout: 120,
         fixes: true,
-        run: `trap '' TERM INT; c=$(cat a.txt); echo $$ > "${up}"; sleep 3; printf '%s\\n' "$c" | tr a-z A-Z > a.txt`,
+        run: `trap '' TERM INT; c=$(cat a.txt); echo $$ > "${up}"; sleep 20; printf '%s\\n' "$c" | tr a-z A-Z > a.txt`,
       },
     ],
   });
