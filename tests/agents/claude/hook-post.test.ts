@@ -1,6 +1,8 @@
 /** `cpilot hook claude` alone: PostToolUse / PostToolBatch payloads in, protocol JSON out. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tempDir } from "../../helpers/tmp.ts";
 import { contextOf, makeProject, type Project, postBatch, postWrite } from "./_helpers.ts";
 
 const projects: Project[] = [];
@@ -167,12 +169,14 @@ describe("PostToolUse", () => {
 
 describe("background callbacks", () => {
   test("start detached, answer at once, and deliver the result once at a later call", async () => {
+    // the run ends only once the test has looked for its record
+    const release = join(tempDir("cpilot-release-"), "release");
     const p = project({
       callbacks: [
         {
           name: "e2e",
           pattern: "*.ts",
-          run: "sleep 1.5; echo 'e2e: 1 failing'; exit 1",
+          run: `until [ -e '${release}' ]; do sleep 0.05; done; echo 'e2e: 1 failing'; exit 1`,
           blocking: false,
           per: "file",
         },
@@ -187,7 +191,8 @@ describe("background callbacks", () => {
     expect(id).toBeDefined();
     // The hook answered before the run finished: it has no record yet.
     expect(existsSync(p.path(`.cpilot/runs/${id}.json`))).toBe(false);
-    await waitForFile(p.path(`.cpilot/runs/${id}.json`));
+    writeFileSync(release, "");
+    await backgroundDone(p.dir, id as string);
     const later = p.hook({ hook_event_name: "UserPromptSubmit", prompt: "go on" });
     expect(contextOf(later.json)).toContain(
       `✗ 'e2e' (background run ${id}) failed on a.ts: exit 1 (failed)\n  e2e: 1 failing`,
@@ -205,7 +210,7 @@ describe("background callbacks", () => {
     });
     const id = /run ([a-z0-9-]+)/.exec(contextOf(p.hook(postWrite(p.path("a.ts"))).json))?.[1];
     expect(id).toBeDefined();
-    await waitForFile(p.path(`.cpilot/runs/${id}.json`));
+    await backgroundDone(p.dir, id as string);
     const later = p.hook(postWrite(p.path("notes.md")));
     expect(later.json).toMatchObject({ decision: "block" });
     expect(JSON.stringify(later.json)).toContain(`'slow' (background run ${id}) failed on a.ts`);
@@ -213,11 +218,19 @@ describe("background callbacks", () => {
   });
 });
 
-async function waitForFile(path: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!existsSync(path)) {
-    if (Date.now() > end) throw new Error(`${path} did not appear`);
+/**
+ * Until the background run `id` is recorded and its detached process has handed its results
+ * to the session and removed its spec from `.cpilot/background/` (30 s at most).
+ */
+async function backgroundDone(root: string, id: string): Promise<void> {
+  const record = join(root, ".cpilot", "runs", `${id}.json`);
+  const specs = join(root, ".cpilot", "background");
+  const done = () =>
+    existsSync(record) &&
+    (!existsSync(specs) || readdirSync(specs).every((n) => n.startsWith(".")));
+  const end = Date.now() + 30_000;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`background run ${id} did not finish`);
     await Bun.sleep(25);
   }
-  await Bun.sleep(100);
 }
