@@ -8,7 +8,7 @@ import {
   type UpdateCommand,
   validateUpdate,
 } from "../../src/context/index.ts";
-import { tempDir } from "./_helpers.ts";
+import { tempDir, waitFor } from "./_helpers.ts";
 
 const command = (fields: Partial<UpdateCommand>): UpdateCommand => ({
   file: "TASKS.md",
@@ -90,12 +90,13 @@ test("followUpdates hands each block over once, also when the file is rewritten"
     const two = '<context-update file="A.md" action="add">two</context-update>\n';
     writeFileSync(log, one);
     const seen: string[] = [];
+    // idle far longer than the test's pauses, which a busy machine stretches
     const following = followUpdates(log, {
       pollMs: 20,
-      idleExitMs: 600,
+      idleExitMs: 3000,
       onBlocks: (updates) => seen.push(...updates.map((u) => u.content)),
     });
-    await Bun.sleep(150);
+    await waitFor(() => seen.length === 1, 30_000);
     writeFileSync(log, "");
     await Bun.sleep(100);
     writeFileSync(log, one + two);
@@ -117,15 +118,19 @@ test("followUpdates reports a block that never closes instead of holding the log
     const errors: string[] = [];
     const following = followUpdates(log, {
       pollMs: 20,
-      idleExitMs: 1_000,
+      idleExitMs: 3000,
       onBlocks: (updates, problems) => {
         seen.push(...updates.map((u) => u.content));
         errors.push(...problems.map((p) => p.message));
       },
     });
     // reported while following, not only at the end: the 5 MB are not held meanwhile
-    await Bun.sleep(400);
-    expect(errors.some((m) => m.includes("never closed"))).toBe(true);
+    let ended = false;
+    void following.then(() => {
+      ended = true;
+    });
+    await waitFor(() => errors.some((m) => m.includes("never closed")), 30_000);
+    expect(ended).toBe(false);
     appendFileSync(log, later);
     expect(await following).toBe("idle");
     expect(seen).toEqual(["later"]);
