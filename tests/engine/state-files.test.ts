@@ -169,7 +169,7 @@ test("state files are never appended to through a symlink, nor waited on as a FI
 const { readToggles } = await import(${JSON.stringify(`${src}/config/state.ts`)});
 rememberValid(${JSON.stringify(root)}, "abc");
 console.log(JSON.stringify([knownValid(${JSON.stringify(root)}, "abc"), readToggles(${JSON.stringify(root)}).allDisabled]));`;
-  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 4_000 });
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 30_000 });
   expect(r.signal).toBeNull();
   expect(JSON.parse(r.stdout)).toEqual([false, false]);
 });
@@ -243,7 +243,7 @@ test("a lock whose pid now belongs to another process (reused after a crash) is 
     runId: "mine-1",
     batchId: "b1",
     holderFile: holderFile(root, "mine-1", "b1"),
-    signal: AbortSignal.timeout(3_000),
+    signal: AbortSignal.timeout(20_000),
     abort: new AbortController(),
   });
   expect(lock).not.toBeNull();
@@ -302,9 +302,9 @@ test("a FIFO where a lock file belongs is cleared, not waited on", () => {
   const script = `const { acquireOverlap } = await import(${JSON.stringify(module)});
 const lock = await acquireOverlap({ root: ${JSON.stringify(root)}, callback: "fmt", mode: "queue",
   runId: "mine-1", batchId: "b1", holderFile: ${JSON.stringify(holderFile(root, "mine-1", "b1"))},
-  signal: AbortSignal.timeout(3000), abort: new AbortController() });
+  signal: AbortSignal.timeout(20_000), abort: new AbortController() });
 console.log(lock === null ? "none" : "taken");`;
-  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 4_000 });
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 30_000 });
   expect(r.signal).toBeNull();
   expect(r.stdout.trim()).toBe("taken");
 });
