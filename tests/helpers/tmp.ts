@@ -79,8 +79,12 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/** Poll until `check` is true or `ms` pass; returns the last result. */
-export async function waitFor(check: () => boolean, ms = 5000): Promise<boolean> {
+/**
+ * Poll until `check` is true or `ms` pass; returns the last result. The deadline only bounds a
+ * test that is failing: it must be long enough for a busy machine (two cores shared by many
+ * test processes), since a wait returns as soon as its condition holds.
+ */
+export async function waitFor(check: () => boolean, ms = 30_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (check()) return true;

@@ -399,7 +399,7 @@ describe("concurrent hook processes", () => {
   });
 });
 
-async function waitFor(check: () => boolean, ms = 15_000): Promise<void> {
+async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error("timed out waiting");
