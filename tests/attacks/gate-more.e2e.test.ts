@@ -301,11 +301,11 @@ interface CheckRun {
   stderr: string;
 }
 
-/** `cpilot check a.txt` (or `args`) in `dir`, with `signal` sent after `afterMs`; SIGKILL after 30 s. */
+/** `cpilot check a.txt` (or `args`) in `dir`, with `signal` sent once `when` holds; SIGKILL after 30 s. */
 function check(
   dir: string,
   env: Record<string, string>,
-  signal?: { name: NodeJS.Signals; afterMs: number },
+  signal?: { name: NodeJS.Signals; when: () => boolean },
   args = ["check", "a.txt"],
 ): Promise<CheckRun> {
   return new Promise((resolve) => {
@@ -323,10 +323,16 @@ function check(
     child.stderr.on("data", (d: Buffer) => {
       stderr += d.toString("utf8");
     });
-    const timers = [setTimeout(() => child.kill("SIGKILL"), 30_000)];
-    if (signal) timers.push(setTimeout(() => child.kill(signal.name), signal.afterMs));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    let closed = false;
+    if (signal) {
+      void waitFor(() => closed || signal.when(), 30_000).then(() => {
+        if (!closed) child.kill(signal.name);
+      });
+    }
     child.on("close", (code, sig) => {
-      for (const t of timers) clearTimeout(t);
+      closed = true;
+      clearTimeout(timer);
       resolve({ code, signal: sig, stderr });
     });
   });
@@ -352,11 +358,15 @@ describe("cpilot check (and list, logs, gate…) with a config that cannot load 
       `${name} ends a check whose config loops (the deadline far off)`,
       async () => {
         const dir = tempDir("cpilot-check-sig-", { git: true });
-        writeFiles(dir, { ...tsConfig("while (true) {}"), "a.txt": "x\n" });
+        // The signal comes once the config is loading, however long a busy machine took to get
+        // there: sent earlier, it would meet a cpilot still starting, not one waiting on a load.
+        const loading = join(tempDir("cpilot-loading-"), "loading");
+        const body = `(await import("node:fs")).writeFileSync(${JSON.stringify(loading)}, "");\nwhile (true) {}`;
+        writeFiles(dir, { ...tsConfig(body), "a.txt": "x\n" });
         const r = await check(
           dir,
           { CPILOT_CONFIG_LOAD_TIMEOUT_MS: "600000" },
-          { name, afterMs: 1500 },
+          { name, when: () => existsSync(loading) },
         );
         expect(r.signal).not.toBe("SIGKILL");
         expect(r.code).toBe(130);
