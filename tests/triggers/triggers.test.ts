@@ -99,13 +99,15 @@ test("onTimeout stop ends a run early; a run that ends first fires nothing", asy
   const e = engine(root, [
     // it would outlast the test: only the trigger can end it
     cb("hang", "sleep 600", { onTimeout: { after: 0.3, action: "stop" } }),
-    cb("quick", "true", { onTimeout: { after: 0.3, action: "notify" } }),
+    // it ends long before its trigger's time, even on a busy machine
+    cb("quick", "true", { onTimeout: { after: 2, action: "notify" } }),
   ]);
   const outcome = await e.run(batch(root, "s1"));
   const hang = outcome.runs.find((r) => r.callback === "hang");
   expect(hang?.status).toBe("failed");
   expect(hang?.summary).toBe("stopped by its onTimeout trigger");
-  await new Promise((r) => setTimeout(r, 400));
+  // past the time quick's trigger would have fired, had its run's end not cleared it
+  await new Promise((r) => setTimeout(r, 2500));
   expect(takeNotices(root, "s1")).toHaveLength(0);
 });
 
