@@ -18,7 +18,8 @@ test("Deno runs triggers from source", () => {
           pattern: "*.ts",
           run: "echo 'error TS1: no'; echo more; exit 1",
           timeout: 10,
-          onOutput: { match: "error TS\\d+", delay: 0.2, action: "notify" },
+          // the run's end fires the window at once: a long delay holds both lines
+          onOutput: { match: "error TS\\d+", delay: 5, action: "notify" },
           onExit: { when: "failure", action: "run", callback: "hints" },
         },
         {
