@@ -17,6 +17,7 @@ import type { RunResult } from "../model/outcome.ts";
 import { randomHex } from "../platform/digest.ts";
 import { renderResync } from "../ui/agent/render-resync.ts";
 import { isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
+import { pathMove, runSeenFrom } from "../ui/seen-from.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import type { BackgroundSpec } from "./background.ts";
@@ -95,9 +96,10 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
         },
       );
       recordResult(spec.root, spec.session, result, run.per, config.path);
+      const shown = runSeenFrom(result, spec.root, spec.seenFrom ?? spec.root);
       const text = isFailure(result)
-        ? renderFailure(result, { tailLines: settings.tailLines, background: true })
-        : renderSuccess(result, { background: true });
+        ? renderFailure(shown, { tailLines: settings.tailLines, background: true })
+        : renderSuccess(shown, { background: true });
       if (text !== null) {
         postNotice(spec.root, spec.session, {
           kind: "background-run",
@@ -111,8 +113,10 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
   );
   const finished = results.filter((r): r is RunResult => r !== null);
   appendRunLog(finished);
+  const move = pathMove(spec.root, spec.seenFrom ?? spec.root) ?? ((path: string) => path);
   for (const resync of await compareSnapshot(spec.root, before)) {
-    postNotice(spec.root, spec.session, { kind: "resync", text: renderResync(resync) });
+    const text = renderResync({ ...resync, path: move(resync.path) });
+    postNotice(spec.root, spec.session, { kind: "resync", text });
   }
   return finished.filter(isFailure).length;
 }

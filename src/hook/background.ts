@@ -17,6 +17,8 @@ export interface BackgroundSpec {
   readonly batch: EditBatch;
   readonly runs: readonly { callback: string; per: Per; files: readonly string[]; runId: string }[];
   readonly extraEnv: Readonly<Record<string, string>>;
+  /** Where the agent works: the paths it is told are relative to it. */
+  readonly seenFrom?: string;
 }
 
 /** `cpilot _background <spec-file>` (main.ts). */

@@ -13,6 +13,7 @@ import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { type AgentReport, reportOutcome } from "../ui/agent/render-outcome.ts";
 import { renderStarted } from "../ui/render-run.ts";
+import { outcomeSeenFrom, pathMove } from "../ui/seen-from.ts";
 import { bookkeep, noteStateTrouble, takeStateTrouble } from "../util/bookkeeping.ts";
 
 export interface HandleEditsOptions {
@@ -22,6 +23,8 @@ export interface HandleEditsOptions {
   /** Per-file ones, per-batch ones, or both (undefined). */
   readonly per?: PlanOptions["per"];
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /** Where the agent works: the paths it is told are relative to it (the config's root by default). */
+  readonly seenFrom?: string;
 }
 
 /** Blocking callbacks now, non-blocking ones in the background, each result remembered for the session. */
@@ -45,6 +48,7 @@ export async function handleEdits(
         session,
         batch,
         extraEnv,
+        ...(options.seenFrom ? { seenFrom: options.seenFrom } : {}),
       });
   } catch (err) {
     // a background run is handed its work through a file under .cpilot/
@@ -53,8 +57,13 @@ export async function handleEdits(
   }
   const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
   // Made first: bookkeeping that fails is told beside the results, never instead.
-  const report = reportOutcome(outcome, { tailLines: settings.tailLines });
-  for (const run of started) report.info.push(renderStarted(run.callback, run.files, run.runId));
+  const seenFrom = options.seenFrom ?? config.root;
+  const report = reportOutcome(outcomeSeenFrom(outcome, seenFrom), {
+    tailLines: settings.tailLines,
+  });
+  const move = pathMove(config.root, seenFrom) ?? ((path: string) => path);
+  for (const run of started)
+    report.info.push(renderStarted(run.callback, run.files.map(move), run.runId));
   if (notStarted !== null) {
     report.failures.push(
       `cpilot: the background callback(s) '${notStarted}' could not be started: cpilot's state folder cannot be written.`,
@@ -70,12 +79,17 @@ export async function handleEdits(
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) report.info.push(trouble);
   for (const nested of await nestedBatches(batch, outcome.leftOut)) {
-    const label = `cpilot: in ${nested.folder}/, judged by its own config:`;
+    const label = `cpilot: in ${move(nested.folder)}/, judged by its own config:`;
     if (typeof nested.config === "string") {
       report.failures.push(`${label} your edits there were not checked: ${nested.config}`);
       continue;
     }
-    const done = await handleEdits({ ...options, config: nested.config, batch: nested.batch });
+    const done = await handleEdits({
+      ...options,
+      config: nested.config,
+      batch: nested.batch,
+      seenFrom,
+    });
     report.failures.push(...done.report.failures.map((f) => `${label}\n${f}`));
     report.info.push(...done.report.info);
   }

@@ -13,6 +13,7 @@ import { loadConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine } from "../engine/engine.ts";
 import { isTracked } from "../project/tracked.ts";
 import { reportOutcome } from "../ui/agent/render-outcome.ts";
+import { outcomeSeenFrom } from "../ui/seen-from.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { findRepository } from "../util/git-dir.ts";
 import { realOr } from "../util/real-path.ts";
@@ -21,6 +22,8 @@ interface RecheckOptions {
   readonly agent: string;
   readonly session: string;
   readonly tailLines: number;
+  /** Where the agent works: the paths it is told are relative to it. */
+  readonly seenFrom: string;
 }
 
 /** `judge`: that config loaded, or why not; `label` names it when it is not the stop's own. */
@@ -146,6 +149,9 @@ async function recheckWith(
     }),
   );
   return outcomes.flatMap((o) =>
-    o === null ? [] : reportOutcome(o, { tailLines: options.tailLines }).failures,
+    o === null
+      ? []
+      : reportOutcome(outcomeSeenFrom(o, options.seenFrom), { tailLines: options.tailLines })
+          .failures,
   );
 }
