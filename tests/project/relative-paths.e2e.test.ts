@@ -143,3 +143,23 @@ test("check --all at the top names the package's file from the top; --format git
     ["packages/web/callbacks.config.json", ["packages/web/src/a.ts"], ["packages/web/src/a.ts"]],
   ]);
 });
+
+test("cpilot logs at the top lists a package's runs with the top's paths, and shows the log every reply points to", () => {
+  const root = monorepo();
+  writeFileSync(join(root, "packages/web/src/a.ts"), BROKEN);
+  const reply = hook(root, ".", writeTool(root, "packages/web/src/a.ts"));
+  const id = /cpilot logs (\S+?)"/.exec(reply)?.[1] ?? "";
+  expect(id).not.toBe("");
+  const list = cpilot(["logs"], { cwd: root });
+  expect(list.code).toBe(0);
+  expect(list.stdout).toContain(`${id}  lint`);
+  expect(list.stdout).toContain("packages/web/src/a.ts");
+  const log = cpilot(["logs", id], { cwd: root });
+  expect(log.code).toBe(0);
+  expect(log.stdout).toContain("src/a.ts:3:1: error: BAD found");
+  // and from the package, its own paths
+  const inside = cpilot(["logs"], { cwd: join(root, "packages/web") }).stdout;
+  expect(inside).toContain(id);
+  expect(inside).toContain(" src/a.ts");
+  expect(inside).not.toContain("packages/web/");
+});
