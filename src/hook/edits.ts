@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { appendRunLog } from "../agent-session/run-log.ts";
 import { recordResult } from "../agent-session/session-state.ts";
 import { agentSettings } from "../config/agent-settings.ts";
@@ -25,6 +25,8 @@ export interface HandleEditsOptions {
   readonly extraEnv?: Readonly<Record<string, string>>;
   /** Where the agent works: the paths it is told are relative to it (the config's root by default). */
   readonly seenFrom?: string;
+  /** The caller says which config judged the failures (a package's, inside the root's call). */
+  readonly labelled?: true;
 }
 
 /** Blocking callbacks now, non-blocking ones in the background, each result remembered for the session. */
@@ -61,7 +63,13 @@ export async function handleEdits(
   const report = reportOutcome(outcomeSeenFrom(outcome, seenFrom), {
     tailLines: settings.tailLines,
   });
-  const move = pathMove(config.root, seenFrom) ?? ((path: string) => path);
+  const moved = pathMove(config.root, seenFrom);
+  const move = moved ?? ((path: string) => path);
+  // judged by a config other than the agent's folder's: each failure says by which
+  if (moved !== null && options.labelled !== true && findConfig(seenFrom) !== config.path) {
+    const label = `cpilot: judged by ${relative(seenFrom, config.path)}:`;
+    report.failures.splice(0, Infinity, ...report.failures.map((f) => `${label}\n${f}`));
+  }
   for (const run of started)
     report.info.push(renderStarted(run.callback, run.files.map(move), run.runId));
   if (notStarted !== null) {
@@ -89,6 +97,7 @@ export async function handleEdits(
       config: nested.config,
       batch: nested.batch,
       seenFrom,
+      labelled: true,
     });
     report.failures.push(...done.report.failures.map((f) => `${label}\n${f}`));
     report.info.push(...done.report.info);

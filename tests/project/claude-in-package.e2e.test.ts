@@ -129,6 +129,7 @@ test("a session started at the root that breaks a package's file, with Write and
   expect(api.escapes()).toEqual([]);
   const afterWrite = textOf(api.turns()[1]!);
   expect(afterWrite).toContain("PostToolUse:Write hook blocking error");
+  expect(afterWrite).toContain("cpilot: judged by packages/web/callbacks.config.json:");
   expect(afterWrite).toContain("packages/web/src/a.ts:2:1 error: BAD found");
   expect(afterWrite).not.toContain(" src/a.ts");
   const afterBash = textOf(api.turns()[2]!);

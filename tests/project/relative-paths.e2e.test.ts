@@ -64,10 +64,11 @@ const bashTool = (command: string) => ({
   tool_use_id: "toolu_2",
 });
 
-test("an agent at the top that writes a package's file with an error is told the path from the top", () => {
+test("an agent at the top that writes a package's file with an error is told the path from the top and which config judged it", () => {
   const root = monorepo();
   writeFileSync(join(root, "packages/web/src/a.ts"), BROKEN);
   const reply = hook(root, ".", writeTool(root, "packages/web/src/a.ts"));
+  expect(reply).toContain("cpilot: judged by packages/web/callbacks.config.json:");
   expect(reply).toContain("'lint' failed on packages/web/src/a.ts");
   expect(reply).toContain("packages/web/src/a.ts:3:1 error: BAD found");
   expect(reply).not.toContain(" src/a.ts");
@@ -95,7 +96,9 @@ test("an agent working in the package is told paths from the package; one in pac
   expect(inside).toContain("'lint' failed on src/a.ts");
   expect(inside).toContain("src/a.ts:3:1 error: BAD found");
   expect(inside).not.toContain("packages/web/");
+  expect(inside).not.toContain("judged by");
   const between = hook(root, "packages", writeTool(root, "packages/web/src/a.ts"));
+  expect(between).toContain("cpilot: judged by web/callbacks.config.json:");
   expect(between).toContain("web/src/a.ts:3:1 error: BAD found");
   expect(between).not.toContain("packages/web/");
 });
