@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { FileChange } from "../model/batch.ts";
 import type { Diagnostic } from "../model/diagnostic.ts";
@@ -10,11 +11,12 @@ export type PathMove = (path: string) => string;
 /**
  * How a path relative to `root` (the folder of the config that judged it) reads for someone
  * working in `dir`, as git names paths for a command started there; null when it reads the
- * same. A reader outside the repository that holds `root` gets the paths as they were: a
- * climb out of the project would name nothing the reader could trust.
+ * same. A reader outside the repository that holds `root`, or in a folder that is gone, gets
+ * the paths as they were: a climb out of the project would name nothing the reader could trust.
  */
 export function pathMove(root: string, dir: string): PathMove | null {
-  if (root === dir) return null;
+  // a reader's folder that is gone (a payload's stale cwd) is no place to name paths from
+  if (root === dir || !isFolder(dir)) return null;
   const top = findRepository(root, {})?.top ?? null;
   if (top === null || !within(dir, top) || !within(root, top)) return null;
   return (path) => {
@@ -30,6 +32,10 @@ export function pathMove(root: string, dir: string): PathMove | null {
  */
 export function repositoryTop(root: string): string {
   return findRepository(root, {})?.top ?? root;
+}
+
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 }
 
 function within(path: string, folder: string): boolean {

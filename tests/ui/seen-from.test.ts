@@ -88,10 +88,12 @@ test("seen from below or beside the judged folder: climbs as git names them; fro
   expect(outcomeSeenFrom(same, web)).toBe(same);
 });
 
-test("a reader outside the repository is given the paths as they were", () => {
+test("a reader outside the repository, or in a folder that is gone, is given the paths as they were", () => {
   const { web, outside } = places();
   const o = outcome(web);
   expect(pathMove(web, outside)).toBeNull();
   expect(outcomeSeenFrom(o, outside)).toBe(o);
   expect(repositoryTop(outside)).toBe(outside);
+  // nor is a folder that is gone (a payload's stale cwd) a place to name paths from
+  expect(pathMove(web, join(web, "gone"))).toBeNull();
 });
