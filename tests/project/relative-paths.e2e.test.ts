@@ -166,3 +166,12 @@ test("cpilot logs at the top lists a package's runs with the top's paths, and sh
   expect(inside).toContain(" src/a.ts");
   expect(inside).not.toContain("packages/web/");
 });
+
+test("a held stop whose package config no longer loads names the failed file from the agent's folder", () => {
+  const root = monorepo();
+  writeFileSync(join(root, "packages/web/src/a.ts"), BROKEN);
+  hook(root, ".", writeTool(root, "packages/web/src/a.ts"));
+  writeFileSync(join(root, "packages/web/callbacks.config.json"), "{ not json");
+  const stop = hook(root, ".", { hook_event_name: "Stop", stop_hook_active: false });
+  expect(stop).toContain("'lint' failed on packages/web/src/a.ts and could not be re-run");
+});
