@@ -175,3 +175,19 @@ test("a held stop whose package config no longer loads names the failed file fro
   const stop = hook(root, ".", { hook_event_name: "Stop", stop_hook_active: false });
   expect(stop).toContain("'lint' failed on packages/web/src/a.ts and could not be re-run");
 });
+
+test("what was there before the agent's edit in a package's file is listed with the path from the agent's folder", () => {
+  const root = monorepo();
+  writeFileSync(join(root, "packages/web/src/a.ts"), "export const old = BAD;\n");
+  execFileSync("git", ["commit", "-qam", "old error"], { cwd: root });
+  // the check's record of the committed content, which "already there" is judged against
+  expect(cpilot(["check", "--all"], { cwd: root, env: { CI: "" } }).code).toBe(1);
+  writeFileSync(
+    join(root, "packages/web/src/a.ts"),
+    "export const old = BAD;\nexport const b = 2;\n",
+  );
+  const reply = hook(root, ".", writeTool(root, "packages/web/src/a.ts"));
+  expect(reply).toContain("its 1 diagnostic was already there before your edit:");
+  expect(reply).toContain("packages/web/src/a.ts:1:1 error: BAD found");
+  expect(reply).not.toContain(" src/a.ts");
+});
