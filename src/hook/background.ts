@@ -19,6 +19,11 @@ export interface BackgroundSpec {
   readonly extraEnv: Readonly<Record<string, string>>;
   /** Where the agent works: the paths it is told are relative to it. */
   readonly seenFrom?: string;
+  /**
+   * The folder whose inbox the agent's later calls read (its folder's config's), when a
+   * package's config ran these: never below `root`.
+   */
+  readonly inbox?: string;
 }
 
 /** `cpilot _background <spec-file>` (main.ts). */

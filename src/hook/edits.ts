@@ -1,4 +1,4 @@
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { appendRunLog } from "../agent-session/run-log.ts";
 import { recordResult } from "../agent-session/session-state.ts";
 import { agentSettings } from "../config/agent-settings.ts";
@@ -51,6 +51,7 @@ export async function handleEdits(
         batch,
         extraEnv,
         ...(options.seenFrom ? { seenFrom: options.seenFrom } : {}),
+        ...(options.seenFrom ? { inbox: readerRoot(options.seenFrom, config.root) } : {}),
       });
   } catch (err) {
     // a background run is handed its work through a file under .cpilot/
@@ -103,6 +104,16 @@ export async function handleEdits(
     report.info.push(...done.report.info);
   }
   return { outcome, report };
+}
+
+/**
+ * The folder whose inbox an agent working in `dir` reads: its folder's config's (a later call
+ * there loads that one), when in the same repository; else `root`.
+ */
+function readerRoot(dir: string, root: string): string {
+  const nearest = findConfig(dir);
+  if (nearest === null || pathMove(root, dir) === null) return root;
+  return dirname(nearest);
 }
 
 /** Longest a package's config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */

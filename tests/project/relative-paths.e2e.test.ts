@@ -191,3 +191,33 @@ test("what was there before the agent's edit in a package's file is listed with 
   expect(reply).toContain("packages/web/src/a.ts:1:1 error: BAD found");
   expect(reply).not.toContain(" src/a.ts");
 });
+
+test("a package's background result reaches the agent at the top, named from there", () => {
+  const root = monorepo();
+  writeFiles(root, {
+    "packages/web/callbacks.config.json": JSON.stringify({
+      callbacks: [{ ...BAD_LINT, name: "slow-lint", blocking: false }],
+    }),
+  });
+  execFileSync("git", ["commit", "-qam", "background lint"], { cwd: root });
+  writeFileSync(join(root, "packages/web/src/a.ts"), BROKEN);
+  const reply = hook(root, ".", writeTool(root, "packages/web/src/a.ts"));
+  expect(reply).toContain("'slow-lint' started in background on packages/web/src/a.ts");
+  // a later call of the agent's at the top brings it, once the run is over
+  const later = () =>
+    hook(root, ".", {
+      hook_event_name: "PostToolUse",
+      tool_name: "Read",
+      tool_input: { file_path: join(root, "README.md") },
+      tool_response: {},
+      tool_use_id: "toolu_3",
+    });
+  let told = "";
+  for (let i = 0; i < 80 && !told.includes("background run"); i++) {
+    told = later();
+    if (!told.includes("background run")) Bun.sleepSync(250);
+  }
+  expect(told).toContain("'slow-lint' (background run");
+  expect(told).toContain("failed on packages/web/src/a.ts");
+  expect(told).toContain("packages/web/src/a.ts:3:1 error: BAD found");
+}, 90_000);
