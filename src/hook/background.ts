@@ -41,7 +41,8 @@ export function startBackground(
     files: p.files,
     runId: newRunId(),
   }));
-  const dir = stateDir(context.root, STATE.background);
+  // beside the inbox it reports to: there a waiter for the agent's results looks for it
+  const dir = stateDir(context.inbox ?? context.root, STATE.background);
   const specPath = join(dir, `${runs[0]?.runId}.json`);
   const spec: BackgroundSpec = { ...context, runs };
   writeFileSync(specPath, JSON.stringify(spec));

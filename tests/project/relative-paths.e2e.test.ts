@@ -8,6 +8,7 @@ import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CLAUDE_ENV, runAsync } from "../agents/claude/_helpers.ts";
 import { cpilot } from "../helpers/binary.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 
@@ -220,4 +221,34 @@ test("a package's background result reaches the agent at the top, named from the
   expect(told).toContain("'slow-lint' (background run");
   expect(told).toContain("failed on packages/web/src/a.ts");
   expect(told).toContain("packages/web/src/a.ts:3:1 error: BAD found");
+}, 90_000);
+
+test("Claude Code's background Stop hook at the top waits for a package's background run and hands its failure over", async () => {
+  const root = monorepo();
+  const go = join(root, "go");
+  writeFiles(root, {
+    "packages/web/callbacks.config.json": JSON.stringify({
+      callbacks: [
+        {
+          name: "slow",
+          pattern: "**/*.ts",
+          run: `until [ -e '${go}' ]; do sleep 0.05; done; echo "slow: 2 tests failed" >&2; exit 1`,
+          blocking: false,
+          per: "file",
+          timeout: 60,
+        },
+      ],
+    }),
+  });
+  execFileSync("git", ["commit", "-qam", "slow check"], { cwd: root });
+  const started = hook(root, ".", writeTool(root, "packages/web/src/a.ts"));
+  expect(started).toContain("'slow' started in background on packages/web/src/a.ts");
+  const stop = JSON.stringify({ hook_event_name: "Stop", session_id: "s1", cwd: root });
+  const rewake = runAsync(["hook", "claude", "--rewake"], root, CLAUDE_ENV, stop);
+  // the run cannot report before this: a rewake that did not wait would have said nothing
+  writeFileSync(go, "");
+  const woke = await rewake;
+  expect(woke.code).toBe(2);
+  expect(woke.stderr).toContain("'slow' (background run");
+  expect(woke.stderr).toContain("failed on packages/web/src/a.ts");
 }, 90_000);
