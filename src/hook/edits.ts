@@ -59,18 +59,22 @@ export async function handleEdits(
     notStarted = [...new Set(background.map((p) => p.callback.name))].join("', '");
   }
   const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
-  // Made first: bookkeeping that fails is told beside the results, never instead.
   const seenFrom = options.seenFrom ?? config.root;
-  const report = reportOutcome(outcomeSeenFrom(outcome, seenFrom), {
-    tailLines: settings.tailLines,
-  });
   const moved = pathMove(config.root, seenFrom);
   const move = moved ?? ((path: string) => path);
   // judged by a config other than the agent's folder's: each failure says by which
-  if (moved !== null && options.labelled !== true && findConfig(seenFrom) !== config.path) {
-    const label = `cpilot: judged by ${relative(seenFrom, config.path)}:`;
-    report.failures.splice(0, Infinity, ...report.failures.map((f) => `${label}\n${f}`));
-  }
+  const label =
+    moved !== null && options.labelled !== true && findConfig(seenFrom) !== config.path
+      ? `cpilot: judged by ${relative(seenFrom, config.path)}:\n`
+      : "";
+  // Made first: bookkeeping that fails is told beside the results, never instead.
+  const shown = reportOutcome(outcomeSeenFrom(outcome, seenFrom), {
+    tailLines: settings.tailLines,
+  });
+  const report: AgentReport = {
+    failures: shown.failures.map((f) => `${label}${f}`),
+    info: shown.info,
+  };
   for (const run of started)
     report.info.push(renderStarted(run.callback, run.files.map(move), run.runId));
   if (notStarted !== null) {
