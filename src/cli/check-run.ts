@@ -15,6 +15,7 @@ import { checkFormat, writeCheckExport } from "../ui/check-export.ts";
 import { printSummary, toJson } from "../ui/check-report.ts";
 import { Progress } from "../ui/progress.ts";
 import { renderRunLines } from "../ui/run-line.ts";
+import { outcomeSeenFrom, pathMove, repositoryTop, runSeenFrom } from "../ui/seen-from.ts";
 import { colorEnabled, say } from "../ui/style.ts";
 import { takeStateTrouble } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
@@ -62,7 +63,14 @@ interface Judged {
 
 export async function runCheck(
   request: CheckRequest,
-  options: { signal: AbortSignal; cwd: string; judged?: Judged[]; top?: string },
+  options: {
+    signal: AbortSignal;
+    cwd: string;
+    judged?: Judged[];
+    top?: string;
+    /** Where the person works: the terminal names paths relative to it, as git does. */
+    seenFrom?: string;
+  },
 ): Promise<number> {
   const format = checkFormat(request.format, request.json);
   const json = request.json || format === "json";
@@ -75,6 +83,8 @@ export async function runCheck(
   assertKnownNames(request.skip ?? [], names, "use --skip");
 
   const root = config.root;
+  const seenFrom = options.seenFrom ?? options.cwd;
+  const move = pathMove(root, seenFrom) ?? ((path: string) => path);
   const staged = request.stagedStart ? await request.stagedStart.open(config) : null;
   const selected =
     staged?.files ??
@@ -132,7 +142,7 @@ export async function runCheck(
       );
       for (const p of planned)
         say(
-          `  ${p.callback.name}: ${p.files.map((f) => JSON.stringify(f).slice(1, -1)).join(" ")}`,
+          `  ${p.callback.name}: ${p.files.map((f) => JSON.stringify(move(f)).slice(1, -1)).join(" ")}`,
         );
     }
     return 0;
@@ -174,7 +184,10 @@ export async function runCheck(
         if (staged && run) staged.runEnded(run.files, run.fixer, r.callback);
         progress.end(r.id);
         if (!json)
-          for (const line of renderRunLines(r, color, { tailLines, seen: shown }))
+          for (const line of renderRunLines(runSeenFrom(r, root, seenFrom), color, {
+            tailLines,
+            seen: shown,
+          }))
             progress.log(line);
       },
     });
@@ -200,7 +213,8 @@ export async function runCheck(
     (!request.all || holdsNestedConfig(outcome.leftOut, files));
   // a package's check inside a JSON or SARIF one: its results join the caller's document
   if (options.judged !== undefined && (json || format === "sarif")) {
-    if (!json) printSummary(outcome, files.length, Date.now() - started, color);
+    if (!json)
+      printSummary(outcomeSeenFrom(outcome, seenFrom), files.length, Date.now() - started, color);
     return checkAfterNested(
       outcome,
       nested ? await checkNested(request, options, root, files, outcome, judged, top) : 0,
@@ -212,12 +226,13 @@ export async function runCheck(
       : 0;
   if (json)
     writeOut(
-      `${JSON.stringify({ ...judgedJson(judged), ...(shardMark ? { shard: shardMark } : {}) })}\n`,
+      `${JSON.stringify({ ...judgedJson(judged, top), ...(shardMark ? { shard: shardMark } : {}) })}\n`,
     );
   else if (failOnChange && outcome.resyncs.length > 0) {
     for (const r of outcome.resyncs) say(r.diff);
   }
-  if (!json) printSummary(outcome, files.length, Date.now() - started, color);
+  if (!json)
+    printSummary(outcomeSeenFrom(outcome, seenFrom), files.length, Date.now() - started, color);
   if (shard && !json)
     say(
       `cpilot: shard ${request.shard?.index}/${request.shard?.count}: ${files.length} of ${selected.length} files`,
@@ -248,9 +263,15 @@ function checkAfterNested(outcome: Outcome, inPackages: number): number {
   return outcome.ok && inPackages === 0 ? 0 : inPackages === 130 ? 130 : 1;
 }
 
-/** The root's fields as before, each run naming its config; the packages' runs follow, files relative to their config. */
-function judgedJson(judged: readonly Judged[]): Record<string, unknown> {
-  const docs = judged.map((j) => ({ config: j.config, doc: toJson(j.outcome) }));
+/**
+ * The root's fields as before, each run naming its config; the packages' runs follow. Every
+ * path is relative to where the check started, as the `config` fields are.
+ */
+function judgedJson(judged: readonly Judged[], top: string): Record<string, unknown> {
+  const docs = judged.map((j) => ({
+    config: j.config,
+    doc: toJson(outcomeSeenFrom(j.outcome, top)),
+  }));
   const first = docs[0]!;
   return {
     ...first.doc,
@@ -262,16 +283,18 @@ function judgedJson(judged: readonly Judged[]): Record<string, unknown> {
   };
 }
 
+/** Paths relative to the repository's top, where code scanning resolves them. */
 function writeJudgedSarif(judged: readonly Judged[], shardMark?: Record<string, unknown>): void {
+  const top = repositoryTop(judged[0]!.outcome.batch.root);
   const runs = judged.flatMap((j) =>
-    (toSarif(j.outcome.runs, j.outcome.batch.root).runs as Record<string, unknown>[]).map(
+    (toSarif(outcomeSeenFrom(j.outcome, top).runs, top).runs as Record<string, unknown>[]).map(
       (run) => ({
         ...run,
         properties: { ...(run.properties as object | undefined), cpilotConfig: j.config },
       }),
     ),
   );
-  const log = { ...toSarif([], judged[0]!.outcome.batch.root), runs };
+  const log = { ...toSarif([], top), runs };
   writeOut(
     `${JSON.stringify(shardMark ? { ...log, properties: { cpilotShard: shardMark } } : log, null, 2)}\n`,
   );
@@ -303,7 +326,7 @@ function namesAConfig(files: readonly FileChange[]): boolean {
 /** The nearest config decides; returns the worst exit code. */
 async function checkNested(
   request: CheckRequest,
-  options: { signal: AbortSignal; cwd: string },
+  options: { signal: AbortSignal; cwd: string; seenFrom?: string },
   root: string,
   files: readonly FileChange[],
   outcome: Outcome,
@@ -314,12 +337,14 @@ async function checkNested(
   // the folders the root's check left out to their own config: its engine found them already
   for (const folder of nestedConfigFolders(root, files, outcome.leftOut)) {
     if (options.signal.aborted) return 130;
-    say(`\ncpilot: ${folder}/ with its own config`);
+    const move = pathMove(root, options.seenFrom ?? options.cwd);
+    say(`\ncpilot: ${move === null ? folder : move(folder)}/ with its own config`);
     const code = await runCheck(
       { ...request, config: undefined, allStart: null, stagedStart: null },
       {
         signal: options.signal,
         cwd: join(root, folder),
+        seenFrom: options.seenFrom ?? options.cwd,
         ...(judged !== undefined ? { judged, top: top ?? root } : {}),
       },
     );

@@ -1,12 +1,14 @@
 import { createReadStream } from "node:fs";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
-import { listRuns, openRunLog, readRun } from "../engine/runs-store.ts";
+import { listRuns, openRunLog, readRun, type StoredRun } from "../engine/runs-store.ts";
 import { writeErr, writeOut } from "../platform/stdio.ts";
+import { pathMove } from "../ui/seen-from.ts";
 import { formatDuration } from "../ui/style.ts";
 import { renderTable } from "../ui/table.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE, statePath } from "../util/state-layout.ts";
 import { parseFlags } from "./_common.ts";
+import { runPlaces } from "./_run-places.ts";
 
 export async function logsCommand(args: string[], options: { cwd: string }): Promise<number> {
   const { values, positionals } = parseFlags(
@@ -20,8 +22,9 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
   );
   const config = await loadProjectConfigSupervised(options.cwd, values.config);
   const id = positionals[0];
+  const places = runPlaces(config.root);
   if (id === undefined) {
-    const runs = listRuns(config.root, Number(values.limit ?? 20) || 20);
+    const runs = recentRuns(places, config.root, options.cwd, Number(values.limit ?? 20) || 20);
     if (values.json) {
       writeOut(`${JSON.stringify(runs)}\n`);
       return 0;
@@ -36,7 +39,11 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
     writeOut(`${renderTable(["run", "callback", "status", "time", "files"], rows)}\n`);
     return 0;
   }
-  const run = readRun(config.root, id);
+  let run: StoredRun | null = null;
+  for (const place of places) {
+    run = readRun(place, id);
+    if (run !== null) break;
+  }
   if (run === null) {
     throw new CpilotError(
       `Cannot show run "${id}": no such run in ${statePath(config.root, STATE.runs)}`,
@@ -64,4 +71,24 @@ export async function logsCommand(args: string[], options: { cwd: string }): Pro
       .pipe(process.stdout, { end: false });
   });
   return 0;
+}
+
+/**
+ * The newest runs of the config's folder and of the packages below it with their own, files
+ * named from `cwd` as the terminal names them.
+ */
+function recentRuns(
+  places: readonly string[],
+  root: string,
+  cwd: string,
+  limit: number,
+): StoredRun[] {
+  const runs: StoredRun[] = [];
+  for (const place of places) {
+    if (place !== root && !place.startsWith(`${root}/`)) continue;
+    const move = pathMove(place, cwd);
+    for (const run of listRuns(place, limit))
+      runs.push(move === null ? run : { ...run, files: run.files.map(move) });
+  }
+  return runs.sort((a, b) => b.startedAt - a.startedAt).slice(0, limit);
 }

@@ -40,7 +40,7 @@ export async function afterWrite(call: {
     const claim = batchRunClaim(call.callId);
     bookkeep(root, false, () => claimOnce(root, session, claim));
   }
-  const at = { config, agent: call.agent, session, files };
+  const at = { config, agent: call.agent, session, files, seenFrom: call.cwd };
   if (call.unheard === true) {
     const report = await afterEdits({ ...at, deliver: false });
     const text = reportText(report);
@@ -84,6 +84,8 @@ export async function afterEdits(options: {
   per?: "file";
   /** false: the results that waited stay in the inbox (the reply reaches nobody). */
   deliver?: boolean;
+  /** Where the agent works: the paths it is told are relative to it. */
+  seenFrom?: string;
 }): Promise<AgentReport> {
   const { config, agent, session, files, per } = options;
   try {
@@ -103,6 +105,7 @@ export async function afterEdits(options: {
       batch: { root: config.root, files, origin: { surface: "hook", agent, session } },
       session,
       ...(per ? { per } : {}),
+      ...(options.seenFrom ? { seenFrom: options.seenFrom } : {}),
       extraEnv: { CP_AGENT: agent, CP_SESSION_ID: session },
     });
     return {

@@ -17,6 +17,7 @@ import type { RunResult } from "../model/outcome.ts";
 import { randomHex } from "../platform/digest.ts";
 import { renderResync } from "../ui/agent/render-resync.ts";
 import { isFailure, renderFailure, renderSuccess } from "../ui/render-run.ts";
+import { pathMove, repositoryTop, runSeenFrom } from "../ui/seen-from.ts";
 import { CpilotError } from "../util/errors.ts";
 import { STATE_DIR } from "../util/state-layout.ts";
 import type { BackgroundSpec } from "./background.ts";
@@ -51,7 +52,7 @@ export async function runBackground(specPath: string): Promise<number> {
   } catch (err) {
     const names = spec.runs.map((r) => `'${r.callback}' (run ${r.runId})`).join(", ");
     const why = err instanceof Error ? err.message : String(err);
-    postNotice(spec.root, spec.session, {
+    postNotice(inboxOf(spec), spec.session, {
       kind: "background-error",
       text: `✗ cpilot could not run ${names} in the background: ${why}`,
       failing: true,
@@ -60,6 +61,18 @@ export async function runBackground(specPath: string): Promise<number> {
   } finally {
     rmSync(runningPath, { force: true });
   }
+}
+
+/**
+ * The inbox of the config the agent's later calls load, when that is another config's folder
+ * in the same repository (the spec is a file an agent's shell could rewrite); else its own.
+ */
+function inboxOf(spec: BackgroundSpec): string {
+  const inbox = spec.inbox;
+  if (inbox === undefined || inbox === spec.root) return spec.root;
+  const config = findConfig(inbox);
+  const holdsConfig = config !== null && dirname(config) === inbox;
+  return holdsConfig && repositoryTop(inbox) === repositoryTop(spec.root) ? inbox : spec.root;
 }
 
 async function runSpec(spec: BackgroundSpec): Promise<number> {
@@ -95,11 +108,12 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
         },
       );
       recordResult(spec.root, spec.session, result, run.per, config.path);
+      const shown = runSeenFrom(result, spec.root, spec.seenFrom ?? spec.root);
       const text = isFailure(result)
-        ? renderFailure(result, { tailLines: settings.tailLines, background: true })
-        : renderSuccess(result, { background: true });
+        ? renderFailure(shown, { tailLines: settings.tailLines, background: true })
+        : renderSuccess(shown, { background: true });
       if (text !== null) {
-        postNotice(spec.root, spec.session, {
+        postNotice(inboxOf(spec), spec.session, {
           kind: "background-run",
           text,
           runId: result.id,
@@ -111,8 +125,10 @@ async function runSpec(spec: BackgroundSpec): Promise<number> {
   );
   const finished = results.filter((r): r is RunResult => r !== null);
   appendRunLog(finished);
+  const move = pathMove(spec.root, spec.seenFrom ?? spec.root) ?? ((path: string) => path);
   for (const resync of await compareSnapshot(spec.root, before)) {
-    postNotice(spec.root, spec.session, { kind: "resync", text: renderResync(resync) });
+    const text = renderResync({ ...resync, path: move(resync.path) });
+    postNotice(inboxOf(spec), spec.session, { kind: "resync", text });
   }
   return finished.filter(isFailure).length;
 }

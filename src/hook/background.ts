@@ -17,6 +17,13 @@ export interface BackgroundSpec {
   readonly batch: EditBatch;
   readonly runs: readonly { callback: string; per: Per; files: readonly string[]; runId: string }[];
   readonly extraEnv: Readonly<Record<string, string>>;
+  /** Where the agent works: the paths it is told are relative to it. */
+  readonly seenFrom?: string;
+  /**
+   * The folder whose inbox the agent's later calls read (its folder's config's), when a
+   * package's config ran these: never below `root`.
+   */
+  readonly inbox?: string;
 }
 
 /** `cpilot _background <spec-file>` (main.ts). */
@@ -34,7 +41,8 @@ export function startBackground(
     files: p.files,
     runId: newRunId(),
   }));
-  const dir = stateDir(context.root, STATE.background);
+  // beside the inbox it reports to: there a waiter for the agent's results looks for it
+  const dir = stateDir(context.inbox ?? context.root, STATE.background);
   const specPath = join(dir, `${runs[0]?.runId}.json`);
   const spec: BackgroundSpec = { ...context, runs };
   writeFileSync(specPath, JSON.stringify(spec));

@@ -28,6 +28,7 @@ export async function batchEnd(
       batch: { root: config.root, files, origin: { surface: "hook", agent, session } },
       session,
       per: "batch",
+      seenFrom: event.cwd,
       extraEnv: { CP_AGENT: agent, CP_SESSION_ID: session },
     });
     failures.unshift(...report.failures);

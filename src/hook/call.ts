@@ -144,7 +144,7 @@ async function route<I>(
       if (event.shell !== true) return t.afterTool(event, fitAnswer(answer));
       // a patch sent through the shell may come with other commands that changed files
       const { shellEditsReport } = await import("./shell-check.ts");
-      const more = await shellEditsReport({ ...at, command: event.command });
+      const more = await shellEditsReport({ ...at, command: event.command, seenFrom: cwd });
       const failures = [...more.failures, ...answer.failures];
       return t.afterTool(event, fitAnswer({ failures, info: [...more.info, ...answer.info] }));
     }
@@ -154,13 +154,18 @@ async function route<I>(
       const { shellToolReport } = await import("./shell-check.ts");
       return t.afterTool(
         event,
-        fitAnswer(await shellToolReport({ ...at, command: event.command })),
+        fitAnswer(await shellToolReport({ ...at, command: event.command, seenFrom: event.cwd })),
       );
     }
     case "stop": {
       const { shellStopGate } = await import("./shell-check.ts");
       const extras = t.stopExtras && (() => t.stopExtras?.(input, config) ?? Promise.resolve(null));
-      const verdict = await shellStopGate({ ...at, stopper: event.stopper, extras });
+      const verdict = await shellStopGate({
+        ...at,
+        stopper: event.stopper,
+        extras,
+        seenFrom: event.cwd,
+      });
       return t.stopReply(
         event,
         verdict.block ? { block: true, reason: fitText(verdict.reason) } : verdict,

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { appendRunLog } from "../agent-session/run-log.ts";
 import { recordResult } from "../agent-session/session-state.ts";
 import { agentSettings } from "../config/agent-settings.ts";
@@ -13,6 +13,7 @@ import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { type AgentReport, reportOutcome } from "../ui/agent/render-outcome.ts";
 import { renderStarted } from "../ui/render-run.ts";
+import { outcomeSeenFrom, pathMove } from "../ui/seen-from.ts";
 import { bookkeep, noteStateTrouble, takeStateTrouble } from "../util/bookkeeping.ts";
 
 export interface HandleEditsOptions {
@@ -22,6 +23,10 @@ export interface HandleEditsOptions {
   /** Per-file ones, per-batch ones, or both (undefined). */
   readonly per?: PlanOptions["per"];
   readonly extraEnv?: Readonly<Record<string, string>>;
+  /** Where the agent works: the paths it is told are relative to it (the config's root by default). */
+  readonly seenFrom?: string;
+  /** The caller says which config judged the failures (a package's, inside the root's call). */
+  readonly labelled?: true;
 }
 
 /** Blocking callbacks now, non-blocking ones in the background, each result remembered for the session. */
@@ -45,6 +50,8 @@ export async function handleEdits(
         session,
         batch,
         extraEnv,
+        ...(options.seenFrom ? { seenFrom: options.seenFrom } : {}),
+        ...(options.seenFrom ? { inbox: readerRoot(options.seenFrom, config.root) } : {}),
       });
   } catch (err) {
     // a background run is handed its work through a file under .cpilot/
@@ -52,9 +59,24 @@ export async function handleEdits(
     notStarted = [...new Set(background.map((p) => p.callback.name))].join("', '");
   }
   const outcome = await engine.run(batch, { blocking: true, ...per, extraEnv });
+  const seenFrom = options.seenFrom ?? config.root;
+  const moved = pathMove(config.root, seenFrom);
+  const move = moved ?? ((path: string) => path);
+  // judged by a config other than the agent's folder's: each failure says by which
+  const label =
+    moved !== null && options.labelled !== true && findConfig(seenFrom) !== config.path
+      ? `cpilot: judged by ${relative(seenFrom, config.path)}:\n`
+      : "";
   // Made first: bookkeeping that fails is told beside the results, never instead.
-  const report = reportOutcome(outcome, { tailLines: settings.tailLines });
-  for (const run of started) report.info.push(renderStarted(run.callback, run.files, run.runId));
+  const shown = reportOutcome(outcomeSeenFrom(outcome, seenFrom), {
+    tailLines: settings.tailLines,
+  });
+  const report: AgentReport = {
+    failures: shown.failures.map((f) => `${label}${f}`),
+    info: shown.info,
+  };
+  for (const run of started)
+    report.info.push(renderStarted(run.callback, run.files.map(move), run.runId));
   if (notStarted !== null) {
     report.failures.push(
       `cpilot: the background callback(s) '${notStarted}' could not be started: cpilot's state folder cannot be written.`,
@@ -70,16 +92,32 @@ export async function handleEdits(
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) report.info.push(trouble);
   for (const nested of await nestedBatches(batch, outcome.leftOut)) {
-    const label = `cpilot: in ${nested.folder}/, judged by its own config:`;
+    const label = `cpilot: in ${move(nested.folder)}/, judged by its own config:`;
     if (typeof nested.config === "string") {
       report.failures.push(`${label} your edits there were not checked: ${nested.config}`);
       continue;
     }
-    const done = await handleEdits({ ...options, config: nested.config, batch: nested.batch });
+    const done = await handleEdits({
+      ...options,
+      config: nested.config,
+      batch: nested.batch,
+      seenFrom,
+      labelled: true,
+    });
     report.failures.push(...done.report.failures.map((f) => `${label}\n${f}`));
     report.info.push(...done.report.info);
   }
   return { outcome, report };
+}
+
+/**
+ * The folder whose inbox an agent working in `dir` reads: its folder's config's (a later call
+ * there loads that one), when in the same repository; else `root`.
+ */
+function readerRoot(dir: string, root: string): string {
+  const nearest = findConfig(dir);
+  if (nearest === null || pathMove(root, dir) === null) return root;
+  return dirname(nearest);
 }
 
 /** Longest a package's config may take to load, as for a hook call (CPILOT_CONFIG_LOAD_TIMEOUT_MS overrides). */

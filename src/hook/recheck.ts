@@ -13,6 +13,7 @@ import { loadConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine } from "../engine/engine.ts";
 import { isTracked } from "../project/tracked.ts";
 import { reportOutcome } from "../ui/agent/render-outcome.ts";
+import { outcomeSeenFrom, pathMove } from "../ui/seen-from.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { findRepository } from "../util/git-dir.ts";
 import { realOr } from "../util/real-path.ts";
@@ -21,11 +22,15 @@ interface RecheckOptions {
   readonly agent: string;
   readonly session: string;
   readonly tailLines: number;
+  /** Where the agent works: the paths it is told are relative to it. */
+  readonly seenFrom: string;
 }
 
 /** `judge`: that config loaded, or why not; `label` names it when it is not the stop's own. */
 export interface JudgedFailures {
   readonly judge: ResolvedConfig | string;
+  /** The judging config's folder, which its entries' files are relative to. */
+  readonly root: string;
   readonly label: string | null;
   readonly entries: readonly SessionResult[];
 }
@@ -49,13 +54,14 @@ export async function judgedFailures(
   const groups: JudgedFailures[] = [];
   for (const [path, entries] of byConfig) {
     if (path === own) {
-      groups.push({ judge: config, label: null, entries });
+      groups.push({ judge: config, root: config.root, label: null, entries });
       continue;
     }
     const name = judgeName(config, path);
     if (name === null) continue; // not a config that judges this repository's files
     groups.push({
       judge: await loadJudge(path, config.root),
+      root: dirname(path),
       label: `cpilot: judged by ${name}:`,
       entries,
     });
@@ -69,11 +75,12 @@ export async function recheckFailing(
   options: RecheckOptions,
 ): Promise<string[]> {
   const texts = await Promise.all(
-    groups.map(async ({ judge, label, entries }) => {
+    groups.map(async ({ judge, root, label, entries }) => {
       if (typeof judge === "string") {
+        const move = pathMove(root, options.seenFrom) ?? ((path: string) => path);
         return entries.map(
           (e) =>
-            `${label} '${e.callback}' failed on ${e.files.join(", ")} and could not be re-run: ${judge}`,
+            `${label} '${e.callback}' failed on ${e.files.map(move).join(", ")} and could not be re-run: ${judge}`,
         );
       }
       const failures = await recheckWith(judge, entries, options);
@@ -146,6 +153,9 @@ async function recheckWith(
     }),
   );
   return outcomes.flatMap((o) =>
-    o === null ? [] : reportOutcome(o, { tailLines: options.tailLines }).failures,
+    o === null
+      ? []
+      : reportOutcome(outcomeSeenFrom(o, options.seenFrom), { tailLines: options.tailLines })
+          .failures,
   );
 }

@@ -2,6 +2,7 @@ import { takeDelivery } from "../agent-session/notices.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { StopVerdict } from "../model/hook.ts";
 import type { AgentReport } from "../ui/agent/render-outcome.ts";
+import { pathMove } from "../ui/seen-from.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { anyCallbackMatches } from "./after-edits.ts";
 import type { ShellEdits } from "./shell-edits.ts";
@@ -18,6 +19,8 @@ export interface ShellCall {
   readonly session: string;
   /** The shell command's text, read for what reaches cpilot's records. */
   readonly command?: string | undefined;
+  /** Where the agent works: the paths it is told are relative to it. */
+  readonly seenFrom?: string | undefined;
 }
 
 /** Checked like an edit tool's files; changed protected files are failures, the files named are info. */
@@ -26,15 +29,17 @@ export async function shellEditsReport({
   agent,
   session,
   command,
+  seenFrom,
 }: ShellCall): Promise<AgentReport> {
   const shell = await import("./shell-edits.ts");
   const none: ShellEdits = { files: [], protectedNotes: [] };
   const found = bookkeep(config.root, none, () => shell.shellEditsSince(config, session, command));
   const report: AgentReport = { failures: [...found.protectedNotes], info: [] };
   if (found.files.length === 0) return report;
+  const move = (seenFrom && pathMove(config.root, seenFrom)) || ((path: string) => path);
   const named = found.files
     .slice(0, NAMED_FILES)
-    .map((f) => (f.kind === "deleted" ? `${f.path} (deleted)` : f.path));
+    .map((f) => (f.kind === "deleted" ? `${move(f.path)} (deleted)` : move(f.path)));
   const more = found.files.length - named.length;
   const rest = more > 0 ? ` and ${more} more (all checked)` : "";
   report.info.push(`cpilot: files your command changed: ${named.join(", ")}${rest}`);
@@ -46,6 +51,7 @@ export async function shellEditsReport({
     config,
     batch: { root: config.root, files: found.files, origin: { surface: "hook", agent, session } },
     session,
+    ...(seenFrom ? { seenFrom } : {}),
     extraEnv: { CP_AGENT: agent, CP_SESSION_ID: session },
   });
   report.failures.push(...done.report.failures);
@@ -84,11 +90,12 @@ export async function shellStopGate(
   // Only a stop re-runs checks.
   const { stopGate } = await import("./stop-gate.ts");
   const problems = await shellStopProblems(call);
-  const { config, agent, session, stopper } = call;
+  const { config, agent, session, stopper, seenFrom } = call;
   return stopGate({
     config,
     agent,
     session,
+    ...(seenFrom ? { seenFrom } : {}),
     ...(stopper ? { stopper } : {}),
     extras: async () => {
       const more = (await call.extras?.()) ?? { problems: [], info: [] };

@@ -31,6 +31,8 @@ export async function stopGate(options: {
   extras?: () => Promise<StopExtras | null>;
   /** A subagent's id when not the session's own stop. */
   stopper?: string;
+  /** Where the agent works: the paths it is told are relative to it. */
+  seenFrom?: string;
 }): Promise<StopVerdict> {
   const { config, agent, session } = options;
   const settings = agentSettings(config.source.agent);
@@ -40,7 +42,12 @@ export async function stopGate(options: {
   const spent = used >= settings.maxStopBlocks;
   const judged = spent ? [] : await judgedFailures(config, session);
   const waiting = takeDelivery(config.root, session);
-  const failing = await recheckFailing(judged, { agent, session, tailLines: settings.tailLines });
+  const failing = await recheckFailing(judged, {
+    agent,
+    session,
+    tailLines: settings.tailLines,
+    seenFrom: options.seenFrom ?? config.root,
+  });
   const extras = (await options.extras?.()) ?? { problems: [], info: [] };
   const problems = [...failing, ...waiting.failing, ...extras.problems];
   if (problems.length > 0 && !spent) {

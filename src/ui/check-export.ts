@@ -3,6 +3,7 @@ import { toSarif } from "../diagnostics/export-sarif.ts";
 import type { Outcome } from "../model/outcome.ts";
 import { writeOut } from "../platform/stdio.ts";
 import { CpilotError } from "../util/errors.ts";
+import { outcomeSeenFrom, repositoryTop } from "./seen-from.ts";
 
 export type CheckFormat = "text" | "json" | "sarif" | "github";
 
@@ -20,21 +21,26 @@ export function checkFormat(flag: string | undefined, json: boolean): CheckForma
   return flag as CheckFormat;
 }
 
-/** A SARIF log or GitHub annotations on stdout; `--format json` is written by the caller. */
+/**
+ * A SARIF log or GitHub annotations on stdout, paths relative to the repository's top (a
+ * package's config judges its files relative to its folder, which GitHub cannot place);
+ * `--format json` is written by the caller.
+ */
 export function writeCheckExport(
   outcome: Outcome,
   format: CheckFormat,
   env: Readonly<Record<string, string | undefined>> = process.env,
   properties?: Record<string, unknown>,
 ): void {
-  const root = outcome.batch.root;
+  const root = repositoryTop(outcome.batch.root);
+  const runs = outcomeSeenFrom(outcome, root).runs;
   if (format === "sarif") {
-    const log = toSarif(outcome.runs, root);
+    const log = toSarif(runs, root);
     writeOut(`${JSON.stringify(properties ? { ...log, properties } : log, null, 2)}\n`);
     return;
   }
   if (format === "github" || (format === "text" && env.GITHUB_ACTIONS === "true")) {
-    const lines = githubAnnotations(outcome.runs, root, env.GITHUB_WORKSPACE || root);
+    const lines = githubAnnotations(runs, root, env.GITHUB_WORKSPACE || root);
     if (lines.length > 0) writeOut(`${lines.join("\n")}\n`);
   }
 }

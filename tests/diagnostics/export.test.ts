@@ -62,7 +62,8 @@ test("check --format sarif prints a SARIF 2.1.0 log the official schema accepts"
     locations: [
       {
         physicalLocation: {
-          artifactLocation: { uri: "src/a%20b.ts", uriBaseId: "%SRCROOT%" },
+          // from the repository's top, where code scanning resolves it
+          artifactLocation: { uri: "sub/src/a%20b.ts", uriBaseId: "%SRCROOT%" },
           region: { startLine: 1, startColumn: 14 },
         },
       },

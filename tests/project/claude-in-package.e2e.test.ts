@@ -78,6 +78,63 @@ for (const local of [true, false])
     expect(afterA).toContain("'pkg-lint' failed on x.ts");
     expect(afterA).not.toContain("root-lint");
     const afterB = textOf(api.turns()[2]!);
-    expect(afterB).toContain("'root-lint' failed on packages/b/y.ts");
+    // named from the session's folder, as git names it
+    expect(afterB).toContain("'root-lint' failed on ../b/y.ts");
     expect(afterB).not.toContain("pkg-lint");
   }, 90_000);
+
+/** Fails on a line holding BAD, naming it `file:line:1: error: ...` from its config's folder. */
+const BAD_LINT = {
+  name: "pkg-lint",
+  pattern: "*.ts",
+  run: 'n=$(grep -n BAD "$CP_CHANGED_FILE" | head -n 1 | cut -d: -f1); if [ -n "$n" ]; then echo "$CP_CHANGED_FILE:$n:1: error: BAD found"; exit 1; fi',
+  timeout: 20,
+  per: "file",
+};
+
+test("a session started at the root that breaks a package's file, with Write and with Bash, is told the paths from the root", async () => {
+  const project: TempProject = await makeTempProject("cpilot-claude-relpaths-");
+  await mkdir(project.path("packages/web/src"), { recursive: true });
+  await project.write("callbacks.config.json", JSON.stringify({ callbacks: [] }));
+  await project.write(
+    "packages/web/callbacks.config.json",
+    JSON.stringify({ agent: NO_HELD_STOP, callbacks: [BAD_LINT] }),
+  );
+  await project.write("packages/web/src/a.ts", "export const a = 1;\n");
+  project.commit("monorepo");
+  const api: FakeAnthropic = await startFakeAnthropic([
+    [write(project.path("packages/web/src/a.ts"), "export const a = 1;\nexport const b = BAD;\n")],
+    [
+      {
+        type: "tool_use",
+        name: "Bash",
+        input: {
+          command: "printf 'export const c = BAD;\\n' > packages/web/src/c.ts",
+          description: "write it",
+        },
+      },
+    ],
+    [{ type: "text", text: "done" }],
+  ]);
+  cleanups.push(
+    () => api.close(),
+    () => project.remove(),
+  );
+  expect(cpilot(["install", "claude", "--local"], { cwd: project.dir }).code).toBe(0);
+  const run = await runClaude({ cwd: project.dir, apiUrl: api.url, prompt: "do the task" });
+  expect({ code: run.exitCode, stderr: run.exitCode === 0 ? "" : run.stderr }).toEqual({
+    code: 0,
+    stderr: "",
+  });
+  expect(api.escapes()).toEqual([]);
+  const afterWrite = textOf(api.turns()[1]!);
+  expect(afterWrite).toContain("PostToolUse:Write hook blocking error");
+  expect(afterWrite).toContain("cpilot: judged by packages/web/callbacks.config.json:");
+  expect(afterWrite).toContain("packages/web/src/a.ts:2:1 error: BAD found");
+  expect(afterWrite).not.toContain(" src/a.ts");
+  const afterBash = textOf(api.turns()[2]!);
+  expect(afterBash).toContain("PostToolUse:Bash hook blocking error");
+  expect(afterBash).toContain("cpilot: in packages/web/, judged by its own config:");
+  expect(afterBash).toContain("packages/web/src/c.ts:1:1 error: BAD found");
+  expect(afterBash).not.toContain(" src/c.ts");
+}, 90_000);

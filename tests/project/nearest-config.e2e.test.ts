@@ -109,7 +109,8 @@ test("--json and SARIF carry the packages' checks too, each run naming the confi
   expect(doc.config).toBe("callbacks.config.json");
   expect(doc.runs.map((r) => [r.config, r.callback, r.files])).toEqual([
     ["callbacks.config.json", "root-rec", ["packages/b/y.txt", "top.txt"]],
-    ["packages/a/callbacks.config.json", "pkg-rec", ["x.txt"]],
+    // files named from where the check started, as its config is
+    ["packages/a/callbacks.config.json", "pkg-rec", ["packages/a/x.txt"]],
   ]);
   const sarif = cpilot(["check", "--all", "--format", "sarif"], { cwd: root, env: { CI: "" } });
   expect(sarif.code).toBe(0);

@@ -81,13 +81,14 @@ function stop(root: string, cwd: string): { held: string | null; notes: string }
 
 test("an agent started at the root leaves a failure its package's own config judged: its stop is held until the file passes", () => {
   const root = monorepo([refuse("root-lint", "ROOTBAD")], [refuse("pkg-lint", "TODO")]);
+  // named from the agent's folder, the root, not the package's
   expect(write(root, ".", "packages/a/x.ts", "export const x = 1; // TODO\n")).toContain(
-    "'pkg-lint' failed on x.ts",
+    "'pkg-lint' failed on packages/a/x.ts",
   );
   const held = stop(root, ".").held;
   expect(held).not.toBeNull();
   expect(held).toContain("cpilot: judged by packages/a/callbacks.config.json:");
-  expect(held).toContain("'pkg-lint' failed on x.ts");
+  expect(held).toContain("'pkg-lint' failed on packages/a/x.ts");
   expect(held).toContain("pkg-lint: TODO found");
   // fixed without an edit tool: the re-check with the package's config sees it
   writeFileSync(join(root, "packages/a/x.ts"), "export const x = 1;\n");
@@ -98,12 +99,12 @@ test("an agent started in a package leaves a failure in a sibling the root's con
   const root = monorepo([refuse("root-lint", "ROOTBAD")], [refuse("pkg-lint", "TODO")]);
   expect(
     write(root, "packages/a", "packages/b/y.ts", "export const y = 1; // ROOTBAD\n"),
-  ).toContain("'root-lint' failed on packages/b/y.ts");
+  ).toContain("'root-lint' failed on ../b/y.ts"); // from the agent's folder, as git names it
   for (const n of [1, 2]) {
     const held = stop(root, "packages/a").held;
     expect(held).toContain(`reminder ${n} of at most 2`);
     expect(held).toContain("cpilot: judged by callbacks.config.json:");
-    expect(held).toContain("'root-lint' failed on packages/b/y.ts");
+    expect(held).toContain("'root-lint' failed on ../b/y.ts");
   }
   // the package's limit (the agent's folder's config) is spent: it may stop, told what is open
   const last = stop(root, "packages/a");
@@ -114,7 +115,7 @@ test("an agent started in a package leaves a failure in a sibling the root's con
 test("an agent started in a package fixes the sibling's failure after a held stop: the re-check with the root's config lets it go", () => {
   const root = monorepo([refuse("root-lint", "ROOTBAD")], [refuse("pkg-lint", "TODO")]);
   write(root, "packages/a", "packages/b/y.ts", "export const y = 1; // ROOTBAD\n");
-  expect(stop(root, "packages/a").held).toContain("'root-lint' failed on packages/b/y.ts");
+  expect(stop(root, "packages/a").held).toContain("'root-lint' failed on ../b/y.ts");
   // a TODO is the package's concern, not the root's: the root's check passes it
   writeFileSync(join(root, "packages/b/y.ts"), "export const y = 1; // TODO\n");
   expect(stop(root, "packages/a")).toEqual({ held: null, notes: "" });
@@ -136,7 +137,7 @@ test("callbacks of one name in two configs keep apart: the package's pass on its
   // and the other way: the package's failure stands beside the root's pass
   writeFileSync(join(root, "x.ts"), "export const x = 1;\n");
   expect(write(root, ".", "packages/a/x.ts", "export const x = 1; // TODO\n")).toContain(
-    "'lint' failed on x.ts",
+    "'lint' failed on packages/a/x.ts",
   );
   expect(write(root, ".", "x.ts", "export const x = 1; // TODO\n")).not.toContain("failed");
   const again = stop(root, ".").held;
@@ -181,8 +182,9 @@ export default { callbacks: [${JSON.stringify(refuse("pkg-lint", "TODO"))}].map(
   execFileSync("git", ["rm", "-q", "packages/a/callbacks.config.json"], { cwd: root });
   execFileSync("git", ["add", "-A"], { cwd: root });
   execFileSync("git", ["commit", "-qm", "ts config"], { cwd: root });
+  // named from the agent's folder, the root, not the package's
   expect(write(root, ".", "packages/a/x.ts", "export const x = 1; // TODO\n")).toContain(
-    "'pkg-lint' failed on x.ts",
+    "'pkg-lint' failed on packages/a/x.ts",
   );
   const held = stop(root, ".").held;
   expect(held).toContain("cpilot: judged by packages/a/callbacks.config.ts:");
