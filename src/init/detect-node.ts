@@ -49,7 +49,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
         ? `package.json script${inScripts.length > 1 ? "s" : ""} ${[...new Set(inScripts.map((r) => `"${r.script}"`))].join(", ")} run${inScripts.length > 1 ? "" : "s"} ${tool.bin}${scope.length > 0 ? ` on ${scope.join(" ")}` : ""}`
         : (ranBy ?? config ?? `"${tool.packageKey}" in package.json`);
     const built = withoutUnrunFix(
-      tool.build(p.localBin(tool.bin), p),
+      tool.build(p.localCommand(tool.bin), p),
       tool.bin,
       inScripts,
       evidence,

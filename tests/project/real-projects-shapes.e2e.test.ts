@@ -1,0 +1,112 @@
+/**
+ * Public projects of shapes not tried before, as a newcomer tries them: `init --yes`, the first
+ * `check --all`, then a break in one module, told to `check --all` and to a Claude Code
+ * PostToolUse hook call. Snapshots under tests/fixtures/projects/real-* (the upstream commit in
+ * UPSTREAM.txt); tsc and deno are the real ones, the tools this machine cannot install are
+ * recorders.
+ */
+import { expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cpilot } from "../helpers/binary.ts";
+import { treeState } from "../helpers/tree-state.ts";
+import {
+  argv,
+  filesHanded,
+  init,
+  RECORDER,
+  ran,
+  type Setup,
+  setUp,
+  writeTool,
+} from "./real-project-kit.ts";
+
+const BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
+
+/** Files whose content changed, but for what git ignores (the tools' caches and builds). */
+function changedOwn(s: Setup, before: Record<string, string>): string[] {
+  const after = treeState(s.root);
+  const changed = Object.keys({ ...before, ...after }).filter(
+    (k) => after[k] !== before[k] && !k.startsWith("("),
+  );
+  if (changed.length === 0) return [];
+  const ignored = spawnSync("git", ["check-ignore", "--stdin"], {
+    cwd: s.root,
+    input: changed.join("\n"),
+    encoding: "utf8",
+  }).stdout.split("\n");
+  return changed.filter((k) => !ignored.includes(k));
+}
+
+function commit(s: Setup, message: string): void {
+  spawnSync("git", ["add", "-A"], { cwd: s.root });
+  spawnSync("git", ["commit", "-qm", message], { cwd: s.root });
+}
+
+/** What Claude Code sends after its Edit tool replaced `from` with `to` in `file`; what it is told. */
+function edit(s: Setup, file: string, from: string, to: string): string {
+  const path = join(s.root, file);
+  const text = readFileSync(path, "utf8");
+  expect(text).toContain(from);
+  writeFileSync(path, text.replace(from, to));
+  const r = cpilot(["hook", "claude"], {
+    cwd: s.root,
+    env: s.env,
+    input: JSON.stringify({
+      session_id: "s1",
+      cwd: s.root,
+      hook_event_name: "PostToolUse",
+      tool_name: "Edit",
+      tool_input: { file_path: path, old_string: from, new_string: to, replace_all: false },
+      tool_response: { filePath: path },
+      tool_use_id: `toolu_${file}`,
+    }),
+  });
+  const reason = r.stdout.trim() === "" ? "" : (JSON.parse(r.stdout) as { reason?: string }).reason;
+  return `${reason ?? r.stdout}\n${r.stderr}`;
+}
+
+test("arcanis/clipanion (Yarn 4 with Plug'n'Play: no node_modules, its tools run as `yarn <tool>`): init runs them through yarn, a rename that breaks another module is told", () => {
+  const s = setUp("clipanion", ({ bin, log }) => {
+    // yarn itself needs the network to install: a recorder that runs the real tsc for `yarn tsc`
+    writeTool(
+      join(bin, "yarn"),
+      RECORDER(log, "yarn", `if [ "$1" = tsc ]; then shift; exec '${join(BIN, "tsc")}' "$@"; fi\n`),
+    );
+  });
+  const { callbacks, plan } = init(s);
+  expect([...callbacks.keys()]).toEqual(["eslint", "typecheck", "jest"]);
+  // as its "lint" script runs it, with its --max-warnings 0
+  expect(argv(callbacks.get("eslint"))).toBe("yarn eslint --max-warnings 0 {files}");
+  expect(argv(callbacks.get("typecheck"))).toBe("yarn tsc --noEmit -p .");
+  expect(callbacks.get("jest")).toMatchObject({
+    run: ["yarn", "jest", "--findRelatedTests", "--passWithNoTests", "{files}"],
+    blocking: false,
+  });
+  expect(plan).not.toContain("node_modules/.bin");
+  expect(plan).toContain(
+    "typecheck: Yarn's Plug'n'Play is not installed (no .pnp.cjs beside .yarnrc.yml): run `yarn install`",
+  );
+  // the editor SDKs Yarn writes are no package of the project
+  expect(plan).toContain(".yarn/sdks/eslint, .yarn/sdks/typescript");
+  commit(s, "cpilot init");
+
+  const before = treeState(s.root);
+  // the types of node and typanion are not installed: tsc's findings now are already there
+  cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+  expect(changedOwn(s, before)).toEqual([]);
+  const eslint = ran(s).find((r) => r.tool === "yarn" && r.args[0] === "eslint");
+  expect(eslint?.args).toEqual(
+    expect.arrayContaining(["--max-warnings", "0", "sources/errors.ts"]),
+  );
+  expect(filesHanded(s).filter((f) => f.startsWith(".yarn/"))).toEqual([]);
+
+  const told = edit(s, "sources/constants.ts", "export enum SpecialToken", "export enum Token");
+  expect(told).toMatch(
+    /sources\/errors\.ts:1:9 error TS2305: Module '"\.\/constants"' has no exported member 'SpecialToken'/,
+  );
+  const all = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+  expect(all.code).toBe(1);
+  expect(all.stderr).toContain("sources/errors.ts:1:9");
+});
