@@ -1,7 +1,8 @@
 import { STATE_DIR } from "../util/state-layout.ts";
 import { biomeAsRun } from "./biome-as-run.ts";
+import { detectDeno } from "./detect-deno.ts";
 import { detectNodeTests } from "./detect-node-tests.ts";
-import { detectDeno, detectTypecheck } from "./detect-typecheck.ts";
+import { detectTypecheck } from "./detect-typecheck.ts";
 import { RunEvidence } from "./evidence.ts";
 import { JS_TS, NODE_TOOLS } from "./node-tools.ts";
 import { preCommitHook } from "./pre-commit-hook.ts";

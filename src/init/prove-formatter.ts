@@ -19,6 +19,8 @@ interface CheckMode {
 const bin = (run: readonly string[]) => (run[0] === "yarn" ? run.slice(0, 2) : run.slice(0, 1));
 const lines = (re: RegExp) => (out: string) => out.split("\n").filter((l) => re.test(l)).length;
 
+const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[\\d;]*m`, "g");
+
 const MODES: Readonly<Record<string, CheckMode>> = {
   prettier: {
     argv: (run) => [...bin(run), "--list-different", "--ignore-unknown"],
@@ -47,6 +49,11 @@ const MODES: Readonly<Record<string, CheckMode>> = {
           .filter((l) => l.startsWith("--- "))
           .map((l) => l.slice(4)),
       ).size,
+  },
+  // `from <file>:` before each file's diff, in colour unless NO_COLOR
+  "deno-fmt": {
+    argv: (run) => [...bin(run), "fmt", "--check"],
+    count: (out) => out.split("\n").filter((l) => /^from\b/.test(l.replace(COLOUR, ""))).length,
   },
   black: { argv: (run) => [...bin(run), "--check"], count: lines(/^would reformat/) },
   gofmt: {

@@ -7,7 +7,7 @@
  */
 import { expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
 import { treeState } from "../helpers/tree-state.ts";
@@ -110,3 +110,50 @@ test("arcanis/clipanion (Yarn 4 with Plug'n'Play: no node_modules, its tools run
   expect(all.code).toBe(1);
   expect(all.stderr).toContain("sources/errors.ts:1:9");
 });
+
+test("denoland/std (a Deno workspace: members with their own deno.json, importing each other by name): fmt proven, each member type-checked in its folder, also on edits to the members it imports", () => {
+  const s = setUp("deno-std", ({ bin }) => symlinkSync(join(BIN, "deno"), join(bin, "deno")));
+  const { callbacks, plan } = init(s);
+  expect([...callbacks.keys()]).toEqual([
+    "deno-fmt",
+    "deno-lint",
+    "deno-check-assert",
+    "deno-test-assert",
+    "deno-check-internal",
+  ]);
+  // internal's tests are not in the snapshot: `deno test` would fail on no test module
+  expect(plan).not.toContain("deno-test-internal");
+  expect(plan).toContain("deno-fmt --check: would rewrite 0 of 11 files now");
+  // fmt and lint from the root, as the project runs them: Deno applies each member's settings
+  expect(argv(callbacks.get("deno-fmt"))).toBe("deno fmt --quiet {files}");
+  expect(callbacks.get("deno-check-assert")).toMatchObject({
+    cwd: "assert",
+    run: ["deno", "check", "--quiet", "."],
+  });
+  // is_error.ts imports @std/internal/styles: a rename there can break assert
+  expect(callbacks.get("deno-check-assert")?.pattern).toContain("internal/**/*.ts");
+  expect(callbacks.get("deno-check-internal")?.pattern).not.toContain("assert/**/*.ts");
+  // the permissions of the project's own `deno test` task, nothing of its coverage
+  expect(callbacks.get("deno-test-assert")).toMatchObject({
+    run: ["deno", "test", "--quiet", "-A", "."],
+    blocking: false,
+  });
+  commit(s, "cpilot init");
+
+  const before = treeState(s.root);
+  const first = cpilot(["check", "--all"], { cwd: s.root, env: s.env, timeoutMs: 240_000 });
+  expect({ code: first.code, changed: changedOwn(s, before) }).toEqual({ code: 0, changed: [] });
+
+  // a rename in internal that breaks assert's is_error.ts, told after the edit of internal
+  const told = edit(
+    s,
+    "internal/styles.ts",
+    "export function stripAnsiCode(",
+    "export function stripAnsi(",
+  );
+  expect(told).toContain("assert/is_error.ts");
+  expect(told).toContain("stripAnsiCode");
+  const all = cpilot(["check", "--all"], { cwd: s.root, env: s.env, timeoutMs: 240_000 });
+  expect(all.code).toBe(1);
+  expect(all.stderr).toContain("deno-check-assert");
+}, 300_000);
