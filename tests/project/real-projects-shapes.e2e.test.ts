@@ -17,6 +17,7 @@ import {
   init,
   RECORDER,
   ran,
+  rustfmt,
   type Setup,
   setUp,
   writeTool,
@@ -157,3 +158,66 @@ test("denoland/std (a Deno workspace: members with their own deno.json, importin
   expect(all.code).toBe(1);
   expect(all.stderr).toContain("deno-check-assert");
 }, 300_000);
+
+test("pydantic/jiter (a Cargo workspace whose member is also a maturin Python package of a uv workspace; an excluded fuzz crate): clippy with the features its hook turns on, the type stub linted and formatted, nothing handed outside the project's own crates", () => {
+  // its crates come from crates.io and ruff and pytest from PyPI: recorders; rustfmt is real
+  const s = setUp("jiter", ({ bin, log }) => {
+    for (const tool of ["cargo", "ruff", "pytest"]) writeTool(join(bin, tool), RECORDER(log, tool));
+  });
+  const { callbacks, plan } = init(s);
+  expect([...callbacks.keys()]).toEqual([
+    "rustfmt",
+    "clippy",
+    "cargo-test",
+    "ruff-format",
+    "ruff",
+    "pytest",
+  ]);
+  // as its pre-commit hook runs it: code behind the feature is compiled and linted
+  expect(argv(callbacks.get("clippy"))).toBe(
+    "cargo clippy --workspace --all-targets --features python --quiet --message-format short -- -D warnings",
+  );
+  expect(plan).toContain(".pre-commit-config.yaml runs it with --features python");
+  // the Makefile lints and format-checks jiter.pyi: so does cpilot
+  expect(callbacks.get("ruff")?.pattern).toEqual(["*.py", "*.pyi", "!crates/fuzz/**"]);
+  expect(callbacks.get("ruff-format")?.pattern).toEqual(["*.py", "*.pyi", "!crates/fuzz/**"]);
+  expect(callbacks.get("rustfmt")?.pattern).toEqual(["*.rs", "!crates/fuzz/**"]);
+  expect(plan).toContain("crates/fuzz: left out (rust), a crate outside the Cargo workspace");
+  commit(s, "cpilot init");
+
+  const before = treeState(s.root);
+  cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+  expect(changedOwn(s, before)).toEqual([]);
+  const handed = filesHanded(s);
+  expect(handed).toContain("crates/jiter-python/jiter.pyi");
+  expect(handed.filter((f) => f.startsWith("crates/fuzz/"))).toEqual([]);
+  expect(
+    ran(s)
+      .filter((r) => r.tool === "cargo")
+      .map((r) => r.cwd),
+  ).toEqual([".", "."]);
+
+  // the type stub edited: ruff is run on it
+  const earlier = ran(s).length;
+  const told = edit(s, "crates/jiter-python/jiter.pyi", "def from_json(", "def from_json_(");
+  expect(told).not.toContain("failed");
+  expect(
+    ran(s)
+      .slice(earlier)
+      .map((r) => `${r.tool} ${r.args.join(" ")}`)
+      .sort(),
+  ).toEqual([
+    "ruff check --quiet crates/jiter-python/jiter.pyi",
+    "ruff format --quiet crates/jiter-python/jiter.pyi",
+  ]);
+
+  // a syntax error in the jiter crate: the real rustfmt fails on it, and the agent is told
+  if (rustfmt === "") return;
+  const broken = edit(
+    s,
+    "crates/jiter/src/py_lossless_float.rs",
+    "pub struct LosslessFloat(Vec<u8>);",
+    "pub struct LosslessFloat(Vec<u8>;",
+  );
+  expect(broken).toContain("'rustfmt' failed on crates/jiter/src/py_lossless_float.rs");
+});
