@@ -14,6 +14,8 @@ interface DenoConfig {
 }
 
 const TS = ["ts", "tsx", "mts", "cts"];
+/** Deno colours its reports even into a pipe: the agent would read the escape codes. */
+const PLAIN = { NO_COLOR: "1" };
 
 /**
  * deno fmt and lint where deno.json is; `deno check` of the folder where a task or CI
@@ -44,6 +46,7 @@ export function detectDeno(p: ProjectFiles): Proposal[] {
         description: "TypeScript types (deno check)",
         pattern: [...scopePatterns([], TS), "deno.json", "deno.jsonc"],
         run: ["deno", "check", "--quiet", "."],
+        env: PLAIN,
         timeout: 120,
         overlap: "replace",
         successMessage: "types OK",
@@ -58,6 +61,7 @@ export function detectDeno(p: ProjectFiles): Proposal[] {
         description: "the tests, in the background",
         pattern: scopePatterns([], TS),
         run: ["deno", "test", "--quiet", ...test, "."],
+        env: PLAIN,
         timeout: 600,
         blocking: false,
         overlap: "replace",
@@ -123,6 +127,7 @@ function formatAndLint(
         description: "format",
         pattern: scopePatterns([], [...JS_TS, "json", "jsonc", "md"]),
         run: ["deno", "fmt", "--quiet", "{files}"],
+        env: PLAIN,
         timeout: 60,
         fixes: true,
       },
@@ -135,6 +140,7 @@ function formatAndLint(
         description: "lint",
         pattern: scopePatterns([], JS_TS),
         run: ["deno", "lint", "--quiet", "{files}"],
+        env: PLAIN,
         timeout: 60,
       },
     });

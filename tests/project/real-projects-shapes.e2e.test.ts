@@ -153,6 +153,8 @@ test("denoland/std (a Deno workspace: members with their own deno.json, importin
     "export function stripAnsi(",
   );
   expect(told).toContain("assert/is_error.ts");
+  // in plain text, not Deno's colours
+  expect(told).not.toContain("\u001b[");
   expect(told).toContain("stripAnsiCode");
   const all = cpilot(["check", "--all"], { cwd: s.root, env: s.env, timeoutMs: 240_000 });
   expect(all.code).toBe(1);
