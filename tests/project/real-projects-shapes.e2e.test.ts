@@ -110,6 +110,12 @@ test("arcanis/clipanion (Yarn 4 with Plug'n'Play: no node_modules, its tools run
   const all = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
   expect(all.code).toBe(1);
   expect(all.stderr).toContain("sources/errors.ts:1:9");
+
+  // once `yarn install` has written .pnp.cjs (which the project ignores), doctor finds the tools
+  writeFileSync(join(s.root, ".pnp.cjs"), "");
+  const doctor = cpilot(["doctor"], { cwd: s.root, env: s.env });
+  expect(doctor.stdout + doctor.stderr).toMatch(/✓ typecheck\s+yarn/);
+  expect(doctor.stdout + doctor.stderr).not.toContain("not installed");
 });
 
 test("denoland/std (a Deno workspace: members with their own deno.json, importing each other by name): fmt proven, each member type-checked in its folder, also on edits to the members it imports", () => {
