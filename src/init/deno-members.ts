@@ -6,18 +6,26 @@ import type { Proposal } from "./spec.ts";
 /** Enough files to see what a member imports, quick on a large workspace. */
 const MAX_FILES = 2000;
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs)$/;
+/** What deno test runs: `*_test.ts`, `*.test.ts`, `test.ts`. */
+export const TEST_FILE = /(^|[._])test\.(ts|tsx|mts|js|jsx|mjs)$/;
+const SKIPPED = new Set(["node_modules", "testdata", "fixtures"]);
 
 /**
- * A Deno workspace member's `deno check` also runs on edits to the members it imports by
- * name (`@std/internal/styles`): Deno checks it against their source, so a rename there
- * can break it.
+ * A Deno workspace member's `deno check` also runs on edits to the members its own modules
+ * import by name (`@std/internal/styles`): Deno checks it against their source, so a rename
+ * there can break it. Its tests' imports do not count: in a workspace whose every test
+ * imports the assertions member, an edit there would start a check in every member.
  */
 export function alsoOnImportedMembers(proposal: Proposal, root: string, dir: string): Proposal {
   const names = memberNames(root).filter((m) => m.dir !== dir);
   if (names.length === 0) return proposal;
   const text = sources(join(root, dir)).join("\n");
+  // an import statement, not an example in a doc comment (` * import … from "@std/assert"`)
   const used = names.filter((m) =>
-    new RegExp(`["'](?:jsr:)?${regexpText(m.name)}(?:@[^/"']*)?(?:/|["'])`).test(text),
+    new RegExp(
+      `^(?:import|export|\\})[^\\n]*from\\s*["'](?:jsr:)?${regexpText(m.name)}(?:@[^/"']*)?(?:/|["'])`,
+      "m",
+    ).test(text),
   );
   if (used.length === 0) return proposal;
   const c = proposal.callback;
@@ -61,9 +69,9 @@ function sources(dir: string): string[] {
     }
     for (const e of entries) {
       if (out.length >= MAX_FILES) return;
-      if (e.isDirectory() && e.name !== "node_modules" && !e.name.startsWith("."))
+      if (e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith("."))
         walk(join(at, e.name));
-      else if (e.isFile() && SOURCE.test(e.name)) {
+      else if (e.isFile() && SOURCE.test(e.name) && !TEST_FILE.test(e.name)) {
         try {
           out.push(readFileSync(join(at, e.name), "utf8"));
         } catch {}

@@ -1,5 +1,6 @@
 import { type Dirent, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { TEST_FILE } from "./deno-members.ts";
 import { RunEvidence } from "./evidence.ts";
 import { JS_TS } from "./node-tools.ts";
 import { ProjectFiles } from "./project-files.ts";
@@ -70,9 +71,7 @@ export function detectDeno(p: ProjectFiles): Proposal[] {
   return out;
 }
 
-/** Files deno test runs: `*_test.ts`, `*.test.ts`, `test.ts` (a member without any fails it). */
-const TEST_FILE = /(^|[._])test\.(ts|tsx|mts|js|jsx|mjs)$/;
-
+/** deno test fails in a folder without test files. */
 function hasTests(dir: string, depth = 0): boolean {
   let entries: Dirent[];
   try {
