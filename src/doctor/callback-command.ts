@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { delimiter, dirname, isAbsolute, join } from "node:path";
 import type { ResolvedCallback } from "../config/resolve.ts";
 import type { CallbackCheck } from "./types.ts";
@@ -71,7 +71,16 @@ export function checkRun(
   }
   const path = onPath(program, env);
   const words = typeof cb.run === "string" ? (cb.run.trim().split(/\s+/) ?? []) : [...cb.run];
-  const tool = path === null ? null : missingRunnerTool(words, cb.cwd);
+  const pnp = path === null || words[0] !== "yarn" ? null : plugAndPlay(cb.cwd);
+  if (pnp === "not installed")
+    return {
+      name: cb.name,
+      command: program,
+      status: "missing",
+      detail:
+        "Yarn's Plug'n'Play is not installed (no .pnp.cjs beside .yarnrc.yml): run `yarn install`",
+    };
+  const tool = path === null || pnp === "installed" ? null : missingRunnerTool(words, cb.cwd);
   if (tool !== null) {
     return {
       name: cb.name,
@@ -83,6 +92,30 @@ export function checkRun(
   return path !== null
     ? { name: cb.name, command: program, status: "ok", detail: path }
     : { name: cb.name, command: program, status: "missing", detail: `"${program}" is not on PATH` };
+}
+
+/**
+ * Under Yarn's Plug'n'Play, `yarn <tool>` finds the tool through `.pnp.cjs`, with no
+ * node_modules/.bin; null where the nearest `.yarnrc.yml` names another linker, or none is found.
+ */
+function plugAndPlay(cwd: string): "installed" | "not installed" | null {
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".pnp.cjs"))) return "installed";
+    const rc = join(dir, ".yarnrc.yml");
+    if (existsSync(rc)) {
+      const linker = /^nodeLinker\s*:\s*["']?([\w-]+)/m.exec(readText(rc))?.[1];
+      return linker === undefined || linker === "pnp" ? "not installed" : null;
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+function readText(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
 }
 
 const RUNNERS: Record<string, string | null> = { npx: null, bunx: null, pnpm: "exec", yarn: null };

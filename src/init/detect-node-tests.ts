@@ -26,11 +26,11 @@ function configured(p: ProjectFiles): ScriptTool | undefined {
 export function detectNodeTests(p: ProjectFiles, runs: readonly ScriptTool[]): Proposal[] {
   const runner = runs.find((r) => r.tool === "vitest" || r.tool === "jest") ?? configured(p);
   if (runner === undefined) return scriptTests(p);
-  const bin = p.localBin(runner.tool);
+  const bin = p.localCommand(runner.tool);
   const run =
     runner.tool === "vitest"
-      ? [bin, "related", "--run", "--passWithNoTests", "{files}"]
-      : [bin, "--findRelatedTests", "--passWithNoTests", "{files}"];
+      ? [...bin, "related", "--run", "--passWithNoTests", "{files}"]
+      : [...bin, "--findRelatedTests", "--passWithNoTests", "{files}"];
   return [
     {
       why:

@@ -1,7 +1,8 @@
 import { STATE_DIR } from "../util/state-layout.ts";
 import { biomeAsRun } from "./biome-as-run.ts";
+import { detectDeno } from "./detect-deno.ts";
 import { detectNodeTests } from "./detect-node-tests.ts";
-import { detectDeno, detectTypecheck } from "./detect-typecheck.ts";
+import { detectTypecheck } from "./detect-typecheck.ts";
 import { RunEvidence } from "./evidence.ts";
 import { JS_TS, NODE_TOOLS } from "./node-tools.ts";
 import { preCommitHook } from "./pre-commit-hook.ts";
@@ -49,7 +50,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
         ? `package.json script${inScripts.length > 1 ? "s" : ""} ${[...new Set(inScripts.map((r) => `"${r.script}"`))].join(", ")} run${inScripts.length > 1 ? "" : "s"} ${tool.bin}${scope.length > 0 ? ` on ${scope.join(" ")}` : ""}`
         : (ranBy ?? config ?? `"${tool.packageKey}" in package.json`);
     const built = withoutUnrunFix(
-      tool.build(p.localBin(tool.bin), p),
+      tool.build(p.localCommand(tool.bin), p),
       tool.bin,
       inScripts,
       evidence,

@@ -155,6 +155,9 @@ export function detectPython(p: ProjectFiles): Proposal[] {
   return detectPythonWithNotes(p).proposals;
 }
 
+/** They read type stubs (`.pyi`) by default: a stub an agent edits is linted, formatted, checked. */
+const STUBS = new Set(["ruff", "black", "isort", "mypy", "pyright"]);
+
 /** Tools that do one job: where one is run, a config of another left behind is not evidence. */
 const SAME_JOB: readonly (readonly string[])[] = [
   ["ruff", "flake8", "pylint"],
@@ -238,7 +241,7 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
           : fix
             ? "lint, fixing what it can"
             : tool.description,
-        pattern: "*.py",
+        pattern: STUBS.has(tool.name) ? ["*.py", "*.pyi"] : "*.py",
         run,
         timeout: ["mypy", "pylint", "pyright"].includes(tool.name) ? 120 : 60,
         ...((tool.fixes && !checkOnly) || fix ? { fixes: true } : {}),
@@ -278,7 +281,7 @@ export function detectPythonWithNotes(p: ProjectFiles): { proposals: Proposal[];
         callback: {
           name: "ruff-format",
           description: "format",
-          pattern: "*.py",
+          pattern: ["*.py", "*.pyi"],
           run: [bin("ruff"), "format", "--quiet", "{files}"],
           timeout: 60,
           fixes: true,

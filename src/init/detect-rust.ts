@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { clippyFeatures } from "./cargo-features.ts";
+import { RunEvidence } from "./evidence.ts";
 import { iniSections, type ProjectFiles } from "./project-files.ts";
 import type { Proposal } from "./spec.ts";
 
@@ -24,6 +26,7 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
   const edition = cargoEdition(text);
   const all = workspace ? ["--workspace"] : [];
   const notes: string[] = [];
+  const features = clippyFeatures(new RunEvidence(p));
   const nightly = nightlyBench(p);
   // `--all-targets` would fail on stable at the bench's `#![feature]` (E0554) on every check.
   const targets = nightly === undefined ? ["--all-targets"] : ["--tests", "--examples"];
@@ -65,7 +68,7 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
         },
       },
       {
-        why: `Cargo.toml${workspace ? " (a workspace)" : ""}`,
+        why: `Cargo.toml${workspace ? " (a workspace)" : ""}${features ? `; ${features.where} runs it with ${features.args.join(" ")}` : ""}`,
         callback: {
           name: "clippy",
           description: "compile and lint; warnings fail",
@@ -77,6 +80,7 @@ export function detectRust(p: ProjectFiles): { proposals: Proposal[]; notes: str
             "clippy",
             ...all,
             ...targets,
+            ...(features?.args ?? []),
             "--quiet",
             "--message-format",
             "short",

@@ -1,4 +1,3 @@
-import { JS_TS } from "./node-tools.ts";
 import type { ProjectFiles } from "./project-files.ts";
 import { type ScriptTool, scopePatterns } from "./scripts.ts";
 import type { Proposal } from "./spec.ts";
@@ -67,40 +66,4 @@ function solutionReferences(p: ProjectFiles): string[] {
   return json.references
     .map((r) => (typeof r?.path === "string" ? r.path.replace(/^\.\//, "") : ""))
     .filter((ref) => /^[\w.-]+\.json$/.test(ref) && p.has(ref));
-}
-
-export function detectDeno(p: ProjectFiles): Proposal[] {
-  const config = p.first("deno.json", "deno.jsonc");
-  if (!config) return [];
-  // Beside a package.json, a deno.json that only maps imports says nothing of formatting:
-  // deno fmt and lint count when it configures them or a task runs them.
-  const json = (p.json(config) ?? {}) as { fmt?: unknown; lint?: unknown; tasks?: unknown };
-  const tasks = JSON.stringify(json.tasks ?? {});
-  const denoOnly = !p.has("package.json");
-  const fmt = denoOnly || json.fmt !== undefined || /deno\s+fmt/.test(tasks);
-  const lint = denoOnly || json.lint !== undefined || /deno\s+lint/.test(tasks);
-  const found: Proposal[] = [
-    {
-      why: config,
-      callback: {
-        name: "deno-fmt",
-        description: "format",
-        pattern: scopePatterns([], [...JS_TS, "json", "jsonc", "md"]),
-        run: ["deno", "fmt", "--quiet", "{files}"],
-        timeout: 60,
-        fixes: true,
-      },
-    },
-    {
-      why: config,
-      callback: {
-        name: "deno-lint",
-        description: "lint",
-        pattern: scopePatterns([], JS_TS),
-        run: ["deno", "lint", "--quiet", "{files}"],
-        timeout: 60,
-      },
-    },
-  ];
-  return found.filter((x) => (x.callback.name === "deno-fmt" ? fmt : lint));
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { projectShape } from "../project/packages.ts";
+import { alsoOnImportedMembers } from "./deno-members.ts";
 import { detectGo } from "./detect-go.ts";
 import { detectMake, detectMakeTest } from "./detect-make.ts";
 import { detectNode } from "./detect-node.ts";
@@ -99,7 +100,9 @@ export function detectProject(root: string): Detection {
       proposals.push(
         toolOf(p) === "typecheck"
           ? alsoOnMapped(scoped, root, dir)
-          : alsoOnLocalModules(scoped, toolOf(p), root, dir, goDirs),
+          : toolOf(p) === "deno-check"
+            ? alsoOnImportedMembers(scoped, root, dir)
+            : alsoOnLocalModules(scoped, toolOf(p), root, dir, goDirs),
       );
     }
   const leftovers = leftoverTsconfigs(

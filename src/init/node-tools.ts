@@ -15,7 +15,10 @@ export interface NodeTool {
   readonly exts: readonly string[];
   /** The tool skips files it does not know, so a scoped folder needs no extension list. */
   readonly anyFile?: boolean;
-  readonly build: (bin: string, p: ProjectFiles) => Omit<CallbackSpec, "name" | "pattern">;
+  readonly build: (
+    bin: readonly string[],
+    p: ProjectFiles,
+  ) => Omit<CallbackSpec, "name" | "pattern">;
 }
 
 /**
@@ -35,7 +38,7 @@ export const NODE_TOOLS: readonly NodeTool[] = [
     build: (bin) => ({
       description: "format and lint, fixing what it can",
       run: [
-        bin,
+        ...bin,
         "check",
         "--write",
         "--no-errors-on-unmatched",
@@ -62,7 +65,7 @@ export const NODE_TOOLS: readonly NodeTool[] = [
     exts: JS_TS,
     build: (bin) => ({
       description: "lint and format (xo), fixing what it can",
-      run: [bin, "--fix", "{files}"],
+      run: [...bin, "--fix", "{files}"],
       timeout: 120,
       fixes: true,
     }),
@@ -88,8 +91,8 @@ export const NODE_TOOLS: readonly NodeTool[] = [
       description: "lint",
       // Flat config (eslint 9) warns about ignored files it is handed; say nothing instead.
       run: p.first(...["js", "mjs", "cjs", "ts", "mts", "cts"].map((e) => `eslint.config.${e}`))
-        ? [bin, "--no-warn-ignored", "{files}"]
-        : [bin, "{files}"],
+        ? [...bin, "--no-warn-ignored", "{files}"]
+        : [...bin, "{files}"],
       timeout: 120,
     }),
   },
@@ -99,7 +102,7 @@ export const NODE_TOOLS: readonly NodeTool[] = [
     bin: "oxlint",
     configs: [".oxlintrc.json", "oxlint.config.ts", "oxlintrc.json"],
     exts: JS_TS,
-    build: (bin) => ({ description: "lint (oxlint)", run: [bin, "{files}"], timeout: 60 }),
+    build: (bin) => ({ description: "lint (oxlint)", run: [...bin, "{files}"], timeout: 60 }),
   },
   {
     name: "oxfmt",
@@ -109,7 +112,7 @@ export const NODE_TOOLS: readonly NodeTool[] = [
     exts: JS_TS,
     build: (bin) => ({
       description: "format (oxfmt)",
-      run: [bin, "{files}"],
+      run: [...bin, "{files}"],
       timeout: 60,
       fixes: true,
     }),
@@ -143,7 +146,7 @@ export const NODE_TOOLS: readonly NodeTool[] = [
       description: "format",
       // prettier 2 spells it --loglevel, and refuses prettier 3's --log-level
       run: [
-        bin,
+        ...bin,
         "--write",
         "--ignore-unknown",
         (p.majorVersion("prettier") ?? 3) < 3 ? "--loglevel" : "--log-level",

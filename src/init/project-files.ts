@@ -14,13 +14,22 @@ export class ProjectFiles {
    * the package manager will put it once installed ({@link binFolderOnceInstalled}).
    */
   localBin(bin: string): string {
+    return this.localCommand(bin).join(" ");
+  }
+
+  /**
+   * {@link localBin} as argv words. Under Yarn's Plug'n'Play there is no node_modules/.bin:
+   * `yarn <bin>` runs the package's command, as the project's own scripts do.
+   */
+  localCommand(bin: string): string[] {
     for (let dir = this.root; ; dir = dirname(dir)) {
       const path = join(dir, "node_modules", ".bin", bin);
-      if (existsSync(path)) return relative(this.root, path);
+      if (existsSync(path)) return [relative(this.root, path)];
       if (dir === this.top || dirname(dir) === dir || !dir.startsWith(this.top)) break;
     }
+    if (plugAndPlay(new ProjectFiles(this.top))) return ["yarn", bin];
     const folder = relative(this.root, binFolderOnceInstalled(this, BIN_PACKAGE[bin] ?? bin));
-    return folder === "" ? `node_modules/.bin/${bin}` : `${folder}/node_modules/.bin/${bin}`;
+    return [folder === "" ? `node_modules/.bin/${bin}` : `${folder}/node_modules/.bin/${bin}`];
   }
 
   has(path: string): boolean {
@@ -86,6 +95,19 @@ export class ProjectFiles {
       (deps) => deps !== undefined && name in deps,
     );
   }
+}
+
+/**
+ * Yarn 2+ installs with Plug'n'Play unless `.yarnrc.yml` names another linker: its `.pnp.cjs`
+ * once installed, or a `.yarnrc.yml` (Yarn 1 reads `.yarnrc`) without `nodeLinker:
+ * node-modules` or `pnpm` in a fresh clone.
+ */
+function plugAndPlay(top: ProjectFiles): boolean {
+  if (top.first(".pnp.cjs", ".pnp.js") !== undefined) return true;
+  const rc = top.text(".yarnrc.yml");
+  if (rc === undefined) return false;
+  const linker = /^nodeLinker\s*:\s*["']?([\w-]+)/m.exec(rc)?.[1];
+  return linker === undefined || linker === "pnp";
 }
 
 /** The npm package of a tool whose command has another name. */

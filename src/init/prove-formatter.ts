@@ -15,25 +15,33 @@ interface CheckMode {
   readonly whole?: (run: readonly string[]) => boolean;
 }
 
-const bin = (run: readonly string[]) => run[0] ?? "";
+/** The words that start the tool: `yarn prettier` under Plug'n'Play. */
+const bin = (run: readonly string[]) => (run[0] === "yarn" ? run.slice(0, 2) : run.slice(0, 1));
 const lines = (re: RegExp) => (out: string) => out.split("\n").filter((l) => re.test(l)).length;
+
+const COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[\\d;]*m`, "g");
 
 const MODES: Readonly<Record<string, CheckMode>> = {
   prettier: {
-    argv: (run) => [bin(run), "--list-different", "--ignore-unknown"],
+    argv: (run) => [...bin(run), "--list-different", "--ignore-unknown"],
     count: lines(/\S/),
   },
   biome: {
-    argv: (run) => [bin(run), "format", "--files-ignore-unknown=true", "--no-errors-on-unmatched"],
+    argv: (run) => [
+      ...bin(run),
+      "format",
+      "--files-ignore-unknown=true",
+      "--no-errors-on-unmatched",
+    ],
     count: lines(/ format ━|^.+ format\s*━/),
   },
   "ruff-format": {
-    argv: (run) => [bin(run), "format", "--check"],
+    argv: (run) => [...bin(run), "format", "--check"],
     count: lines(/^Would reformat/),
   },
   // a linter that fixes: its fixes, listed without writing (`--diff`), one `--- file` each
   ruff: {
-    argv: (run) => (run.includes("--fix") ? [bin(run), "check", "--diff"] : null),
+    argv: (run) => (run.includes("--fix") ? [...bin(run), "check", "--diff"] : null),
     count: (out) =>
       new Set(
         out
@@ -42,9 +50,17 @@ const MODES: Readonly<Record<string, CheckMode>> = {
           .map((l) => l.slice(4)),
       ).size,
   },
-  black: { argv: (run) => [bin(run), "--check"], count: lines(/^would reformat/) },
-  gofmt: { argv: (run) => [bin(run), ...run.filter((w) => w === "-s"), "-l"], count: lines(/\S/) },
-  gofumpt: { argv: (run) => [bin(run), "-l"], count: lines(/\S/) },
+  // `from <file>:` before each file's diff, in colour unless NO_COLOR
+  "deno-fmt": {
+    argv: (run) => [...bin(run), "fmt", "--check"],
+    count: (out) => out.split("\n").filter((l) => /^from\b/.test(l.replace(COLOUR, ""))).length,
+  },
+  black: { argv: (run) => [...bin(run), "--check"], count: lines(/^would reformat/) },
+  gofmt: {
+    argv: (run) => [...bin(run), ...run.filter((w) => w === "-s"), "-l"],
+    count: lines(/\S/),
+  },
+  gofumpt: { argv: (run) => [...bin(run), "-l"], count: lines(/\S/) },
   rustfmt: {
     argv: (run) =>
       run[0] === "rustfmt" || (run[0] === "cargo" && run[1] === "fmt")
@@ -109,7 +125,9 @@ export function proveFormatters(
       notes.push(`${c.name}: left out, ${said}: not the formatter this project is formatted with`);
       continue;
     }
-    const versions = versionsOf(root, c.cwd ?? "", tool, c.run[0]!);
+    // `yarn <tool>`'s version is not read from `yarn --version`
+    const versions =
+      c.run[0] === "yarn" ? undefined : versionsOf(root, c.cwd ?? "", tool, c.run[0]!);
     if (versions !== undefined && proof.rewrites > 0) {
       // another version's rewrites are not the project's: report, never rewrite
       const left = `${c.name}: ${said}, but ${versions}`;

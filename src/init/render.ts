@@ -90,6 +90,7 @@ function plain(callbacks: readonly CallbackSpec[]): Value[] {
     fixes: c.fixes,
     successMessage: c.successMessage,
     cwd: c.cwd,
+    env: c.env,
   }));
 }
 

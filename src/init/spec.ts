@@ -10,6 +10,7 @@ export interface CallbackSpec {
   fixes?: boolean;
   successMessage?: string;
   cwd?: string;
+  env?: Record<string, string>;
 }
 
 /** Where it came from, for the plan. */

@@ -2,11 +2,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
 import { walkFiles } from "../match/walk.ts";
+import { stripJsonComments } from "../util/json-comments.ts";
 import { memberGlob } from "./_glob.ts";
 import { hasTomlSection, tomlStrings } from "./_toml.ts";
 import { ownFiles } from "./not-own.ts";
 
-export type PackageKind = "node" | "rust" | "go" | "python";
+export type PackageKind = "node" | "rust" | "go" | "python" | "deno";
 
 export interface ProjectPackage {
   readonly dir: string;
@@ -32,13 +33,16 @@ const MANIFESTS: ReadonlyMap<string, PackageKind> = new Map([
   ["Cargo.toml", "rust"],
   ["go.mod", "go"],
   ["pyproject.toml", "python"],
+  ["deno.json", "deno"],
+  ["deno.jsonc", "deno"],
 ]);
 
 const SAMPLE_DIRS = new Set(["testdata", "fixtures", "__fixtures__", "examples", "example"]);
 
 /**
  * The project's packages below `root`: npm/pnpm/yarn/bun workspace members, Cargo workspace
- * members, every Go module, Python projects with their own pyproject.toml. A manifest no
+ * members, every Go module, Python projects with their own pyproject.toml, Deno workspace
+ * members. A manifest no
  * workspace lists (a fixture, an excluded crate) is in `left`, with why.
  */
 export function projectShape(root: string): ProjectShape {
@@ -76,6 +80,7 @@ export function projectShape(root: string): ProjectShape {
     else packages.push({ dir, kind: "go", why: dir === "" ? "go.mod" : `its own go.mod` });
   }
   python(byKind.get("python") ?? [], read, packages, left);
+  deno([...new Set(byKind.get("deno") ?? [])], read, packages, left);
   packages.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
   return { packages, left };
 }
@@ -136,6 +141,22 @@ function python(dirs: readonly string[], read: Read, out: ProjectPackage[], left
       out.push({ dir, kind: "python", why: "its own pyproject.toml" });
     else
       left.push({ dir, kind: "python", why: own ? "test data or a sample" : "no [project] table" });
+  }
+}
+
+/** deno.json's `workspace`: the member folders, as an array or `{ members: [...] }`. */
+function deno(dirs: readonly string[], read: Read, out: ProjectPackage[], left: LeftPackage[]) {
+  if (dirs.length === 0) return;
+  const config = parseJson(stripJsonComments(read("deno.json") || read("deno.jsonc")));
+  const ws = (config as { workspace?: unknown } | undefined)?.workspace;
+  const list = Array.isArray(ws) ? ws : (ws as { members?: unknown } | undefined)?.members;
+  const member = members(
+    Array.isArray(list) ? list.filter((x): x is string => typeof x === "string") : [],
+  );
+  for (const dir of dirs) {
+    if (dir === "") out.push({ dir, kind: "deno", why: "deno.json" });
+    else if (member(dir)) out.push({ dir, kind: "deno", why: "a member of the Deno workspace" });
+    else left.push({ dir, kind: "deno", why: "no Deno workspace lists it" });
   }
 }
 

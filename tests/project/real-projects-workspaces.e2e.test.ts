@@ -42,7 +42,7 @@ test.skipIf(!hasPython)(
     expect([...callbacks.keys()].sort()).toEqual(
       ["ruff-format", "ruff", "mypy", "pyright", "pytest", "ruff-examples"].sort(),
     );
-    expect(callbacks.get("ruff")?.pattern).toEqual(["*.py", "!examples/**"]);
+    expect(callbacks.get("ruff")?.pattern).toEqual(["*.py", "*.pyi", "!examples/**"]);
     expect(callbacks.get("ruff-examples")).toMatchObject({ cwd: "examples" });
     // [tool.mypy] files = "tests/typed_agent.py": mypy over what the project checks
     expect(argv(callbacks.get("mypy"))).toBe(".venv/bin/mypy -O json");
