@@ -142,26 +142,8 @@ function prepare(
     },
   };
   if (top === null) return prepared;
-  // Held before the tree is looked at, for the whole check: a second check must never
-  // survey a tree the first has set aside, then stage the work the first puts back.
-  const hold: Omit<Journal, "pid" | "started"> = {
-    version: 1,
-    top,
-    root,
-    createdAt: new Date().toISOString(),
-    tracked: [],
-    untracked: [],
-  };
-  if (dir !== null && !claim(dir, hold)) {
-    throw new CpilotError(
-      "Cannot set unstaged changes aside: another `cpilot check --staged` is running in this repository",
-      {
-        hint: `wait for it to end; if it is gone, \`cpilot check --restore\` puts back what it set aside (kept in ${dir})`,
-      },
-    );
-  }
-  prepared.held = dir !== null;
-  process.on("exit", prepared.letGo);
+  // The index alone is read without the stage folder: nothing of the tree is looked at or
+  // moved unless a run is needed, and then the folder is held first (startFullSurvey).
   if (options.untracked && gitDir !== null) {
     prepared.look = startIndexLook(top, gitDir, { stateDir, indexFile: indexFileOf(top, gitDir) });
     prepared.look.catch(() => {});
@@ -172,7 +154,35 @@ function prepare(
   return prepared;
 }
 
+/**
+ * Held before the tree is looked at, for the rest of the check: a second check must never
+ * survey a tree the first has set aside, then stage the work the first puts back.
+ */
+function holdStage(prepared: Prepared): void {
+  const { dir, top, root } = prepared;
+  if (dir === null || top === null || prepared.held) return;
+  const hold: Omit<Journal, "pid" | "started"> = {
+    version: 1,
+    top,
+    root,
+    createdAt: new Date().toISOString(),
+    tracked: [],
+    untracked: [],
+  };
+  if (!claim(dir, hold)) {
+    throw new CpilotError(
+      "Cannot set unstaged changes aside: another `cpilot check --staged` is running in this repository",
+      {
+        hint: `wait for it to end; if it is gone, \`cpilot check --restore\` puts back what it set aside (kept in ${dir})`,
+      },
+    );
+  }
+  prepared.held = true;
+  process.on("exit", prepared.letGo);
+}
+
 function startFullSurvey(prepared: Prepared, untracked: boolean): SurveyStart {
+  holdStage(prepared);
   const { top, gitDir, stateDir } = prepared;
   const split =
     untracked && gitDir !== null && indexEntries(top as string, gitDir) >= SPLIT_FROM_ENTRIES;

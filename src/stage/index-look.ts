@@ -3,6 +3,7 @@ import { runGitAsync, splitNul } from "../match/git.ts";
 import type { FileChange } from "../model/batch.ts";
 import { headCommit } from "./head-commit.ts";
 import { readIndexBits } from "./index-bits.ts";
+import { indexStamp } from "./index-changed.ts";
 
 /** What the index stages against HEAD, read without looking at the working tree. */
 export interface IndexLook {
@@ -36,8 +37,11 @@ export async function startIndexLook(
 ): Promise<IndexLook | null> {
   const head = headCommit(gitDir);
   if (head === null) return null;
+  // A write of the index between this stamp and git's answer would make git's answer and
+  // the file read below two moments: then the tree is surveyed.
+  const stamp = indexStamp(options.indexFile);
   // against the id just read, not "HEAD": the answer and its commit are one moment
-  const r = await runGitAsync(top, [
+  const asked = runGitAsync(top, [
     "diff-index",
     "--cached",
     "-z",
@@ -46,7 +50,16 @@ export async function startIndexLook(
     "--ita-invisible-in-index",
     head,
   ]);
-  if (!r.ok) return null;
+  // read while git runs
+  const configs = new Map<string, string>();
+  const bits = readIndexBits(options.indexFile, head.length === 64 ? 32 : 20, {
+    wanted: WANTED,
+    ids: configs,
+  });
+  const r = await asked;
+  if (!r.ok || stamp === null || indexStamp(options.indexFile) !== stamp) return null;
+  // submodules: their content is not in the index's ids
+  if (bits === null || configs.delete(".gitmodules")) return null;
   const mine = (p: string): boolean =>
     p === options.stateDir || p.startsWith(`${options.stateDir}/`);
   const staged: FileChange[] = [];
@@ -63,13 +76,6 @@ export async function startIndexLook(
     staged.push({ path, kind });
     indexed.set(path, `${mode} ${id}`);
   }
-  const configs = new Map<string, string>();
-  const bits = readIndexBits(options.indexFile, head.length === 64 ? 32 : 20, {
-    wanted: WANTED,
-    ids: configs,
-  });
-  // submodules: their content is not in the index's ids
-  if (bits === null || configs.delete(".gitmodules")) return null;
   for (const c of staged) if (c.kind !== "deleted" && bits.has(c.path)) return null;
   return { head, staged, indexed, configs };
 }

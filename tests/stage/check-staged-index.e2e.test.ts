@@ -93,13 +93,30 @@ test("a file staged between the index's look and the tree's survey: the check fa
   ]);
 });
 
-test("a file staged while a replayed commit is checked: the commit fails, as when the runs ran", () => {
-  const root = repo([{ name: "ok", pattern: "*.txt", run: ["true"], timeout: 30 }]);
+test("a file staged just as the index is read: the tree is surveyed and what is staged then is checked", () => {
+  const root = repo([{ name: "nobad", pattern: "*.txt", run: '! grep -n BAD "$@"', timeout: 30 }]);
   writeFiles(root, { "a.txt": "one\ntwo STAGED\nthree\n" });
   git(root, "add", "a.txt");
   expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(0);
   writeFiles(root, { "b.txt": "bee BAD\n" });
   const stager = gitThatStages("diff-index", "after");
+  stager.arm();
+  const r = cpilot(["check", "--staged"], { cwd: root, env: stager.env });
+  expect(r.stderr).toContain("b.txt");
+  expect(r.stderr).toContain("BAD");
+  expect(r.code).toBe(1);
+  expect(stager.calls().slice(0, 2)).toEqual(["diff-index", "status"]);
+});
+
+test("a file staged while a replayed commit is checked: the commit fails, as when the runs ran", () => {
+  // keyed by the whole project: HEAD's tree is asked of git (once its kept id is gone)
+  const root = repo([{ name: "ok", pattern: "*.txt", run: ["true"], timeout: 30 }]);
+  writeFiles(root, { "a.txt": "one\ntwo STAGED\nthree\n" });
+  git(root, "add", "a.txt");
+  expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(0);
+  rmSync(join(root, ".git", "cpilot", "cache", "trees"), { recursive: true, force: true });
+  writeFiles(root, { "b.txt": "bee BAD\n" });
+  const stager = gitThatStages("rev-parse", "after");
   stager.arm();
   const r = cpilot(["check", "--staged"], { cwd: root, env: stager.env });
   expect(r.stderr).toContain("from cache");
@@ -132,4 +149,17 @@ test("a staged file left out for an untracked marker beside it is checked once t
   expect(r.stderr).toContain("BAD");
   expect(r.code).toBe(1);
   expect(readFileSync(join(root, "sub/pyvenv.cfg"), "utf8")).toBe("home = /usr\n");
+});
+
+test("a replayed commit takes no stage folder: with none to be had, it still passes", () => {
+  const root = repo([{ name: "ok", pattern: "*.txt", run: ["true"], timeout: 30 }]);
+  writeFiles(root, { "a.txt": "one\ntwo STAGED\nthree\n" });
+  git(root, "add", "a.txt");
+  expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(0);
+  // where the stage folder would be made, a file: a claim could only fail
+  rmSync(join(root, ".git", "cpilot", "stage.spare"), { recursive: true, force: true });
+  writeFiles(root, { ".git/cpilot/stage": "not a folder\n" });
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.stderr).toContain("from cache");
+  expect(r.code).toBe(0);
 });
