@@ -281,7 +281,7 @@ async function openFromIndex(
       if (surveyedCheck !== null) return surveyedCheck.finish({ aborted });
       letGo();
       process.off("exit", letGo);
-      mark("staged: stage folder let go");
+      mark("staged: finished from the index");
       // Staged by someone else meanwhile: the commit would record what no check saw.
       const meanwhile =
         !aborted && indexStamp(indexFileOf(top as string, gitDir as string)) !== prepared.indexStamp
