@@ -8,6 +8,9 @@ import { blobId } from "./blob-id.ts";
 import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./index-listing.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
 import { objectFormat } from "./object-format.ts";
+import { TOOL_CONFIGS } from "./tool-configs.ts";
+
+const TOOL_CONFIG_NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
 
 /** The content id of a file that is not there (deleted, never made, not a regular file). */
 export const NO_CONTENT = "none";
@@ -21,6 +24,9 @@ export function fileContentId(root: string, path: string): string {
   const bytes = readRegularFile(join(root, path), MAX_HASHED_BYTES);
   return bytes === null ? NO_CONTENT : blobId(bytes, objectFormat(root));
 }
+
+/** A pinned snapshot's answer for a file it does not hold: no key is made with it (see runKey). */
+export const UNKNOWN = "unknown";
 
 /** Past this many files, their ids come from git's index (one listing) rather than each file's bytes. */
 export const MANY_FILES = 64;
@@ -56,6 +62,8 @@ export function contentIdList(
   project?: ProjectSnapshot,
   distinct = new Set(paths).size,
 ): string[] {
+  if (project?.committedConfigs() !== undefined)
+    return paths.map((p) => project.committedId(p) ?? UNKNOWN);
   const known = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)).idsOf(paths) : null;
   const ids: string[] = new Array(paths.length);
   for (let i = 0; i < paths.length; i++)
@@ -205,6 +213,8 @@ export class ProjectSnapshot {
   private everyId: Map<string, string> | null | undefined;
   /** The index as read ahead (see readProjectAhead): the files on disk (see trackedFiles), their ids until content() takes them. */
   private index: IndexListing | undefined;
+  /** See pinned(). */
+  private committedIds: ReadonlyMap<string, string> | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -241,6 +251,43 @@ export class ProjectSnapshot {
     project.dirtyFiles = dirty;
     project.dirtyIds = new Map(dirty.map((p) => [p, changed.get(p) ?? NO_CONTENT]));
     return project;
+  }
+
+  /**
+   * The content about to be committed, read from git's index and never from disk, whatever
+   * the tree holds meanwhile: HEAD's commit, the staged files (`changed`), and `configs`, the
+   * id of every tool config the index holds (see TOOL_CONFIGS). A key made from it names only
+   * those files' content: one that reads another from disk cannot be made (see committedId).
+   */
+  static pinned(
+    root: string,
+    commit: string,
+    changed: ReadonlyMap<string, string>,
+    configs: ReadonlyMap<string, string>,
+  ): ProjectSnapshot {
+    const project = ProjectSnapshot.seeded(root, commit, changed);
+    const ids = new Map(configs);
+    for (const [path, id] of changed) ids.set(path, id);
+    project.committedIds = ids;
+    return project;
+  }
+
+  /**
+   * For a pinned snapshot, a file's committed content id: a staged file's, a tool config's
+   * (NO_CONTENT where the index has none), else null (the snapshot cannot say: no key).
+   * Undefined for a snapshot of the tree as it is, whose ids are read from disk.
+   */
+  committedId(path: string): string | null | undefined {
+    const ids = this.committedIds;
+    if (ids === undefined) return undefined;
+    const id = ids.get(path);
+    if (id !== undefined) return id;
+    return TOOL_CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1)) ? NO_CONTENT : null;
+  }
+
+  /** A pinned snapshot's tool configs with their ids, as packageFileIds reads them; undefined otherwise. */
+  committedConfigs(): ReadonlyMap<string, string> | undefined {
+    return this.committedIds;
   }
 
   private worktree(): WorktreeState | null {

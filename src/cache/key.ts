@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { delimiter, isAbsolute, join, relative } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
-import { contentIds } from "./content.ts";
+import { contentIds, NO_CONTENT, type ProjectSnapshot } from "./content.ts";
 import { packageFileIds } from "./package-files.ts";
 import { programContentId } from "./program-id.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
@@ -15,9 +15,16 @@ export interface CheckDefinition {
   readonly format?: string | undefined;
 }
 
-/** The root's tool configs with their content ids, for {@link definitionKey}: read once for all of a batch's callbacks. */
-export function rootToolConfigs(root: string): ReadonlyMap<string, string> {
-  return contentIds(root, TOOL_CONFIGS);
+/**
+ * The root's tool configs with their content ids, for {@link definitionKey}: read once for all
+ * of a batch's callbacks; from a pinned project's index, never from disk.
+ */
+export function rootToolConfigs(
+  root: string,
+  project?: ProjectSnapshot,
+): ReadonlyMap<string, string> {
+  if (project?.committedConfigs() === undefined) return contentIds(root, TOOL_CONFIGS);
+  return new Map(TOOL_CONFIGS.map((name) => [name, project.committedId(name) ?? NO_CONTENT]));
 }
 
 /**
@@ -28,6 +35,7 @@ export function definitionKey(
   root: string,
   def: CheckDefinition,
   configs: ReadonlyMap<string, string> = rootToolConfigs(root),
+  project?: ProjectSnapshot,
 ): string {
   const run = typeof def.run === "function" ? `fn:${String(def.run)}` : def.run;
   const parts = JSON.stringify([
@@ -38,7 +46,7 @@ export function definitionKey(
     def.format ?? "auto",
     [...configs].filter(([, id]) => id !== "none"),
     // a file in the working folder stands for it: the configs down to it
-    packageFileIds(root, [join(relative(root, def.cwd), "-")], null),
+    packageFileIds(root, [join(relative(root, def.cwd), "-")], project?.committedConfigs() ?? null),
     toolStamp(root, def),
   ]);
   return sha1Hex(parts);

@@ -1,5 +1,5 @@
 import { sha1Hex } from "../platform/digest.ts";
-import { contentIdList, contentIds, MANY_FILES, ProjectSnapshot } from "./content.ts";
+import { contentIdList, contentIds, MANY_FILES, ProjectSnapshot, UNKNOWN } from "./content.ts";
 import { packageFileIds } from "./package-files.ts";
 
 /** `own`: HEAD's tree and every changed file `own` does not select. `inputs`: only what its globs select. */
@@ -28,6 +28,7 @@ export function runKey(
   const sorted = inOrder(files);
   const distinct = distinctCount(sorted);
   const ids = contentIdList(root, sorted, project, distinct);
+  if (ids.includes(UNKNOWN)) return null;
   const parts = [definition, wholeProject ? "project" : "files"];
   const tree = wholeProject ? project.key() : null;
   if (wholeProject) {
@@ -38,7 +39,13 @@ export function runKey(
       "inputs" in reads ? declaredInputs(project, reads) : surroundings(project, reads.own);
     if (around === null) return null;
     parts.push(...around);
-    parts.push(...packageFileIds(root, files, distinct > MANY_FILES ? project : null));
+    parts.push(
+      ...packageFileIds(
+        root,
+        files,
+        project.committedConfigs() ?? (distinct > MANY_FILES ? project : null),
+      ),
+    );
   }
   for (let i = 0; i < sorted.length; i++) parts.push(`${sorted[i]}\0${ids[i]}`);
   // made when asked: a replayed pass never asks

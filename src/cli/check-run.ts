@@ -4,7 +4,7 @@ import { CONFIG_NAMES } from "../config/find.ts";
 import { loadProjectConfigSupervised } from "../config/supervised-load.ts";
 import { onlyPreexisting } from "../diagnostics/agent-view.ts";
 import { toSarif } from "../diagnostics/export-sarif.ts";
-import { createEngine } from "../engine/engine.ts";
+import { createEngine, type RunOptions } from "../engine/engine.ts";
 import { nestedConfigFolders } from "../engine/nested-configs.ts";
 import { type ShardSpec, splitShard } from "../match/shard.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
@@ -22,8 +22,23 @@ import { mark } from "../util/trace.ts";
 import { assertKnownNames } from "./_common.ts";
 import { readDurations } from "./check-durations.ts";
 import { type AllStart, selectFiles } from "./check-files.ts";
-import type { StagedStart } from "./check-staged.ts";
+import type { StagedCheck, StagedStart } from "./check-staged.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
+
+/** A staged check that read only the index surveys the tree before a run; a large check collects listing's garbage. */
+function beforeRuns(
+  staged: StagedCheck["beforeRuns"],
+  collect: boolean,
+): Pick<RunOptions, "beforeRuns"> {
+  if (staged === undefined) return collect ? { beforeRuns: collectGarbage } : {};
+  return {
+    beforeRuns: async () => {
+      const changed = await staged();
+      if (collect) collectGarbage();
+      return changed;
+    },
+  };
+}
 
 /** Past this many files a terminal check only names rewritten files: reading them all first costs more than line counts are worth. */
 const TERMINAL_SNAPSHOT_LIMIT = 100;
@@ -166,7 +181,7 @@ export async function runCheck(
       signal: options.signal,
       resyncTree: config.source.resync === "tree" || failOnChange,
       ...(project ? { project } : {}),
-      ...(files.length >= COLLECT_AFTER_LISTING ? { beforeRuns: collectGarbage } : {}),
+      ...beforeRuns(staged?.beforeRuns, files.length >= COLLECT_AFTER_LISTING),
       // a terminal shows a rewrite as a name and line counts: not worth reading every file
       // of a large check first (CI and --json show the diffs: those keep the full snapshot)
       ...(failOnChange || json ? {} : { contentSnapshotLimit: TERMINAL_SNAPSHOT_LIMIT }),

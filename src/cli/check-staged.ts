@@ -3,11 +3,13 @@ import { dirname, join, resolve } from "node:path";
 import type { ProjectSnapshot } from "../cache/content.ts";
 import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
+import type { TreeChanged } from "../engine/engine.ts";
 import { gitRoot } from "../match/git-root.ts";
 import type { FileChange } from "../model/batch.ts";
 import type { FixReport } from "../stage/fixes.ts";
 import { indexStamp, stagedEntries, stagedMeanwhile } from "../stage/index-changed.ts";
 import { indexFileOf } from "../stage/index-file.ts";
+import { type IndexLook, startIndexLook } from "../stage/index-look.ts";
 import type { Journal } from "../stage/journal.ts";
 import { claimStage, releaseUnusedStage, stageDir } from "../stage/journal.ts";
 import type { PutBack } from "../stage/restore.ts";
@@ -41,6 +43,11 @@ export interface StagedCheck {
   runEnded(files: readonly string[], fixer: boolean, callback: string): void;
   /** The project's content as git's survey saw it, where the tree holds just that (see seededProject). */
   readonly project?: ProjectSnapshot;
+  /**
+   * For the engine's `beforeRuns`: only the index was read so far (see openFromIndex), so
+   * before any run starts the tree is surveyed and the work set aside.
+   */
+  readonly beforeRuns?: () => Promise<TreeChanged>;
 }
 
 export interface StagedStart {
@@ -89,6 +96,8 @@ interface Prepared {
   /** null in a dry run or without a git folder. */
   readonly dir: string | null;
   survey: SurveyStart | null;
+  /** Started instead of the survey when a replay may need no more (see openFromIndex). */
+  look: Promise<IndexLook | null> | null;
   /** What it found equal to the index was so then. */
   surveyedAt: number;
   /** See index-changed.ts. */
@@ -117,6 +126,7 @@ function prepare(
     gitDir,
     dir,
     survey: null,
+    look: null,
     surveyedAt: 0,
     indexStamp: gitDir === null ? null : indexStamp(indexFileOf(top as string, gitDir)),
     held: false,
@@ -132,8 +142,25 @@ function prepare(
     },
   };
   if (top === null) return prepared;
-  // Held before the tree is looked at, for the whole check: a second check must never
-  // survey a tree the first has set aside, then stage the work the first puts back.
+  // The index alone is read without the stage folder: nothing of the tree is looked at or
+  // moved unless a run is needed, and then the folder is held first (startFullSurvey).
+  if (options.untracked && gitDir !== null) {
+    prepared.look = startIndexLook(top, gitDir, { stateDir, indexFile: indexFileOf(top, gitDir) });
+    prepared.look.catch(() => {});
+    mark("staged: index asked");
+    return prepared;
+  }
+  startFullSurvey(prepared, options.untracked);
+  return prepared;
+}
+
+/**
+ * Held before the tree is looked at, for the rest of the check: a second check must never
+ * survey a tree the first has set aside, then stage the work the first puts back.
+ */
+function holdStage(prepared: Prepared): void {
+  const { dir, top, root } = prepared;
+  if (dir === null || top === null || prepared.held) return;
   const hold: Omit<Journal, "pid" | "started"> = {
     version: 1,
     top,
@@ -142,7 +169,7 @@ function prepare(
     tracked: [],
     untracked: [],
   };
-  if (dir !== null && !claim(dir, hold)) {
+  if (!claim(dir, hold)) {
     throw new CpilotError(
       "Cannot set unstaged changes aside: another `cpilot check --staged` is running in this repository",
       {
@@ -150,19 +177,24 @@ function prepare(
       },
     );
   }
-  prepared.held = dir !== null;
+  prepared.held = true;
   process.on("exit", prepared.letGo);
+}
+
+function startFullSurvey(prepared: Prepared, untracked: boolean): SurveyStart {
+  holdStage(prepared);
+  const { top, gitDir, stateDir } = prepared;
   const split =
-    options.untracked && gitDir !== null && indexEntries(top, gitDir) >= SPLIT_FROM_ENTRIES;
+    untracked && gitDir !== null && indexEntries(top as string, gitDir) >= SPLIT_FROM_ENTRIES;
   prepared.surveyedAt = Date.now();
-  prepared.survey = startSurvey(top, {
-    untracked: options.untracked,
+  prepared.survey = startSurvey(top as string, {
+    untracked,
     stateDir,
     split,
-    ...(gitDir === null ? {} : { indexFile: indexFileOf(top, gitDir) }),
+    ...(gitDir === null ? {} : { indexFile: indexFileOf(top as string, gitDir) }),
   });
   mark("staged: git asked");
-  return prepared;
+  return prepared.survey;
 }
 
 async function openPrepared(
@@ -170,8 +202,8 @@ async function openPrepared(
   config: ResolvedConfig,
   options: { dryRun: boolean },
 ): Promise<StagedCheck> {
-  const { root, top, stateDir, gitDir, dir, letGo } = prepared;
-  if (top === null || prepared.survey === null) {
+  const { root, top } = prepared;
+  if (top === null || (prepared.survey === null && prepared.look === null)) {
     throw new CpilotError(
       `Cannot find staged files in "${root}": it is not inside a git work tree`,
       {
@@ -179,24 +211,108 @@ async function openPrepared(
       },
     );
   }
-  const mine = (p: string): boolean => p === stateDir || p.startsWith(`${stateDir}/`);
   const hideUntracked = config.source.hideUntracked ?? true;
-  let survey: Survey;
+  const untracked = hideUntracked && !options.dryRun;
+  if (prepared.look !== null) {
+    const look = await prepared.look;
+    mark("staged: index read");
+    const fromIndex =
+      look !== null && untracked && root === top
+        ? await openFromIndex(prepared, look, config)
+        : null;
+    if (fromIndex !== null) return fromIndex;
+    startFullSurvey(prepared, untracked);
+  }
+  return openSurveyed(prepared, await surveyed(prepared, untracked), config);
+}
+
+async function surveyed(prepared: Prepared, untracked: boolean): Promise<Survey> {
   try {
-    survey = await prepared.survey.result({ untracked: hideUntracked && !options.dryRun });
+    const survey = await (prepared.survey as SurveyStart).result({ untracked });
+    mark("staged: tree surveyed");
+    return survey;
   } catch (err) {
-    letGo();
+    prepared.letGo();
     throw err;
   }
-  mark("staged: tree surveyed");
+}
+
+/**
+ * The check as far as the index alone can take it: what is staged, keyed by the ids the
+ * index holds. When every result is replayed nothing runs, so no work is set aside and git
+ * never passes over the tree. Should a run be needed, `beforeRuns` surveys the tree and sets
+ * work aside first, as a check that starts from the survey does. Null when the index cannot
+ * key it all (see seededProject): the tree is surveyed now.
+ */
+async function openFromIndex(
+  prepared: Prepared,
+  look: IndexLook,
+  config: ResolvedConfig,
+): Promise<StagedCheck | null> {
+  const { top, gitDir, letGo } = prepared;
+  const files = look.staged;
+  if (files.length === 0) return nothingStaged(prepared);
+  const content = await import("../cache/content.ts");
+  const changed = stagedIds(top as string, look, new Map(), content.NO_CONTENT);
+  if (changed === null) return null;
+  // keyed by what the index holds, never by the tree: it is not set aside yet
+  const project = content.ProjectSnapshot.pinned(top as string, look.head, changed, look.configs);
+  let surveyedCheck: StagedCheck | null = null;
+  return {
+    files,
+    project,
+    beforeRuns: async () => {
+      startFullSurvey(prepared, true);
+      const survey = await surveyed(prepared, true);
+      // staged or committed between the two looks: what was planned is not what is staged
+      const meanwhile = stagedMeanwhile(survey.indexed, look.indexed);
+      if (meanwhile.length > 0 || survey.head !== look.head) {
+        throw new CpilotError(
+          `Cannot check what is staged: ${meanwhile.length > 0 ? `${meanwhile.map((p) => JSON.stringify(p)).join(", ")} changed in the index` : "HEAD moved"} while cpilot read it`,
+          { hint: "run the commit again once nothing else is staging or committing" },
+        );
+      }
+      surveyedCheck = await openSurveyed(prepared, survey, config);
+      return { treeChanged: true, project: surveyedCheck.project ?? null };
+    },
+    runStarted: (paths, fixer) => surveyedCheck?.runStarted(paths, fixer),
+    runEnded: (paths, fixer, callback) => surveyedCheck?.runEnded(paths, fixer, callback),
+    async finish({ aborted }) {
+      if (surveyedCheck !== null) return surveyedCheck.finish({ aborted });
+      letGo();
+      process.off("exit", letGo);
+      mark("staged: finished from the index");
+      // Staged by someone else meanwhile: the commit would record what no check saw.
+      const meanwhile =
+        !aborted && indexStamp(indexFileOf(top as string, gitDir as string)) !== prepared.indexStamp
+          ? stagedMeanwhile(stagedEntries(top as string), look.indexed)
+          : [];
+      stagedMessages.stagedMeanwhile(meanwhile);
+      return meanwhile.length === 0;
+    },
+  };
+}
+
+/** Nothing staged (or a dry run): the stage folder is let go at once. */
+function nothingStaged(prepared: Prepared, files: FileChange[] = []): StagedCheck {
+  prepared.letGo();
+  process.off("exit", prepared.letGo);
+  return { files, finish: async () => true, runStarted: () => {}, runEnded: () => {} };
+}
+
+async function openSurveyed(
+  prepared: Prepared,
+  survey: Survey,
+  config: ResolvedConfig,
+): Promise<StagedCheck> {
+  const { root, stateDir, gitDir, dir, letGo } = prepared;
+  const top = prepared.top as string;
+  const mine = (p: string): boolean => p === stateDir || p.startsWith(`${stateDir}/`);
+  const hideUntracked = config.source.hideUntracked ?? true;
   const files = rebase(survey.staged, top, root);
   const staged = new Set(survey.staged.filter((c) => c.kind !== "deleted").map((c) => c.path));
   const stageFixed = config.source.stageFixed ?? true;
-  if (dir === null || gitDir === null || files.length === 0) {
-    letGo();
-    process.off("exit", letGo);
-    return { files, finish: async () => true, runStarted: () => {}, runEnded: () => {} };
-  }
+  if (dir === null || gitDir === null || files.length === 0) return nothingStaged(prepared, files);
   // Loaded only when there is work to set aside: most commits' staged files are as on disk.
   const hide = (): Promise<typeof import("../stage/hide.ts")> => import("../stage/hide.ts");
   if (survey.bits.size > 0) survey.unstaged.push(...(await hide()).bitsToSetAside(top, survey));
@@ -243,8 +359,8 @@ async function openPrepared(
   });
   if (differ.length > 0) watch.doubt((await hide()).notTheStaged(top, differ, survey));
   const project =
-    differ.length === 0 && journal === null && hideUntracked && root === top
-      ? seededProject(top, survey, await import("../cache/content.ts"))
+    differ.length === 0 && journal === null && hideUntracked && root === top && survey.head
+      ? await seededProject(top, { ...survey, head: survey.head }, survey.bits)
       : null;
   const prefix = rootPrefix(top, root);
   const fromTop = (paths: readonly string[]): string[] => paths.map((p) => `${prefix}${p}`);
@@ -382,19 +498,36 @@ const REGULAR_MODES = new Set(["100644", "100755"]);
  * was set aside, the staged files matched the index, no index bit or submodule hides a
  * file, and each is a regular file or a deletion. Else null: git is asked again.
  */
-function seededProject(
+async function seededProject(
   top: string,
-  survey: Survey,
-  { NO_CONTENT, ProjectSnapshot }: typeof import("../cache/content.ts"),
-): ProjectSnapshot | null {
-  if (survey.head === null || survey.bits.size > 0 || existsSync(join(top, ".gitmodules")))
-    return null;
+  read: StagedRead,
+  bits: ReadonlyMap<string, unknown>,
+): Promise<ProjectSnapshot | null> {
+  const { NO_CONTENT, ProjectSnapshot } = await import("../cache/content.ts");
+  const changed = stagedIds(top, read, bits, NO_CONTENT);
+  return changed === null ? null : ProjectSnapshot.seeded(top, read.head, changed);
+}
+
+interface StagedRead {
+  readonly head: string;
+  readonly staged: readonly FileChange[];
+  readonly indexed: ReadonlyMap<string, string>;
+}
+
+/** The staged files' content ids, where each is a regular file or a deletion, no index bit or submodule in the way; else null. */
+function stagedIds(
+  top: string,
+  read: StagedRead,
+  bits: ReadonlyMap<string, unknown>,
+  none: string,
+): Map<string, string> | null {
+  if (bits.size > 0 || existsSync(join(top, ".gitmodules"))) return null;
   const changed = new Map<string, string>();
-  for (const change of survey.staged) {
-    const [mode, id] = (survey.indexed.get(change.path) ?? "").split(" ");
-    if (change.kind === "deleted") changed.set(change.path, NO_CONTENT);
+  for (const change of read.staged) {
+    const [mode, id] = (read.indexed.get(change.path) ?? "").split(" ");
+    if (change.kind === "deleted") changed.set(change.path, none);
     else if (mode !== undefined && REGULAR_MODES.has(mode) && id) changed.set(change.path, id);
     else return null;
   }
-  return ProjectSnapshot.seeded(top, survey.head, changed);
+  return changed;
 }

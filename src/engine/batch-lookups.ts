@@ -24,8 +24,8 @@ export function prepareLookups(
   return planned.map((p) => {
     let definition = definitions.get(p.callback);
     if (definition === undefined) {
-      configs ??= rootToolConfigs(root);
-      definition = definitionKey(root, p.callback, configs);
+      configs ??= rootToolConfigs(root, project);
+      definition = definitionKey(root, p.callback, configs, project);
       definitions.set(p.callback, definition);
     }
     const cached = cacheable(p.callback, false, checksWholeProject(p.callback.run));

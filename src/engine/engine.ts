@@ -36,8 +36,23 @@ export interface RunOptions extends PlanOptions {
   /** Non-blocking runs stop when this process exits, unless `persist`. Default: env CP_OWNER_PID, else this process. */
   readonly ownerPid?: number;
   readonly project?: ProjectSnapshot;
-  /** Called once the lookups are made, when some run is to start (not when every result is replayed). */
-  readonly beforeRuns?: () => void;
+  /**
+   * Called once the lookups are made, when some run is to start (not when every result is
+   * replayed), some file was left out, or a replayed run stopped early. When it changed the
+   * tree the runs will see (`check --staged` setting work aside), it says so, with the project
+   * as it is now: the batch is planned and looked up again.
+   */
+  readonly beforeRuns?: () => unknown;
+}
+
+/** What `beforeRuns` returns when it changed the tree. */
+export interface TreeChanged {
+  readonly treeChanged: true;
+  readonly project: ProjectSnapshot | null;
+}
+
+function isTreeChanged(value: unknown): value is TreeChanged {
+  return typeof value === "object" && value !== null && "treeChanged" in value;
 }
 
 export interface Engine {
@@ -96,15 +111,36 @@ export function createEngine(options: {
     const leftOut = left === undefined ? [] : [...left].map(([f, why]) => leftOutNote(f, why));
     const looked = left === undefined ? {} : { leftOut: left };
     runOptions.onPlanned?.(planned);
+    // A tree made ready for the runs (`check --staged`) may judge a left-out file its own.
+    const again = async (): Promise<Outcome | null> => {
+      const changed = await runOptions.beforeRuns?.();
+      if (!isTreeChanged(changed)) return null;
+      const { beforeRuns: _, project: __, ...rest } = runOptions;
+      return run(batch, { ...rest, ...(changed.project ? { project: changed.project } : {}) });
+    };
+    const leftSome = left !== undefined && left.size > 0;
     if (planned.length === 0)
-      return { batch, ok: true, runs: [], resyncs: [], notes: leftOut, ...looked };
+      return (
+        (leftSome ? await again() : null) ?? {
+          batch,
+          ok: true,
+          runs: [],
+          resyncs: [],
+          notes: leftOut,
+          ...looked,
+        }
+      );
     mark("engine: runs planned");
     const prepared = prepareLookups(batch.root, planned, runOptions.project);
     await fetchRemoteResults(batch, prepared);
     mark("engine: results looked up");
     const waits = runOrder(planned);
     const replaysOnly = allReplayed(prepared);
-    if (!replaysOnly) runOptions.beforeRuns?.();
+    // a replayed run that stopped early runs again for what it did not reach (reachAgain)
+    if (!replaysOnly || leftSome || prepared.some((p) => p.lookup?.record?.stoppedEarly)) {
+      const outcome = await again();
+      if (outcome !== null) return outcome;
+    }
     // Only files some run is given can be rewritten in the batch's name; the rest is "tree".
     const plannedPaths =
       planned.length === 1 ? (planned[0]?.files ?? []) : planned.flatMap((p) => p.files);

@@ -14,11 +14,24 @@ const NAME_MASK = 0x0fff;
 const WINDOW = 32 * 1024;
 
 /**
+ * Besides the bits, the blob id of each entry whose file name `wanted` holds (a regular file
+ * that will be committed: not intent-to-add, not unmerged), by path.
+ */
+export interface NamedIds {
+  readonly wanted: ReadonlySet<string>;
+  readonly ids: Map<string, string>;
+}
+
+/**
  * The entries with assume-unchanged or skip-worktree set, read from the index file itself (no
  * git process on every commit for what is nearly always none). Null when this cannot read it
  * whole (another version, a split index): the caller asks git.
  */
-export function readIndexBits(path: string, hashBytes: number): Map<string, IndexBits> | null {
+export function readIndexBits(
+  path: string,
+  hashBytes: number,
+  named?: NamedIds,
+): Map<string, IndexBits> | null {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -26,7 +39,7 @@ export function readIndexBits(path: string, hashBytes: number): Map<string, Inde
     return null;
   }
   try {
-    return readEntries(new Window(fd), hashBytes);
+    return readEntries(new Window(fd), hashBytes, named === undefined ? null : new Names(named));
   } catch {
     return null;
   } finally {
@@ -92,8 +105,50 @@ class Window {
 }
 
 const ENTRY_ROOM = 62 + 32 + 4 + 8 + NAME_MASK + 8;
+const INTENT_TO_ADD = 0x2000;
+const STAGE_MASK = 0x3000;
+const SLASH = 0x2f;
 
-function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | null {
+/** Collects NamedIds; a name is decoded only when its last part has a wanted length. */
+class Names {
+  private readonly lengths: ReadonlySet<number>;
+  constructor(private readonly named: NamedIds) {
+    this.lengths = new Set([...named.wanted].map((n) => n.length));
+  }
+
+  visit(
+    bytes: Uint8Array,
+    from: number,
+    to: number,
+    idAt: number,
+    hashBytes: number,
+    flags: number,
+    ext: number,
+  ): void {
+    let base = to;
+    while (base > from && bytes[base - 1] !== SLASH) base--;
+    if (!this.lengths.has(to - base)) return;
+    if (!this.named.wanted.has(decodeBytes(bytes.subarray(base, to)))) return;
+    if ((ext & INTENT_TO_ADD) !== 0 || (flags & STAGE_MASK) !== 0) return;
+    const mode =
+      (((bytes[idAt - 16] as number) << 24) >>> 0) |
+      ((bytes[idAt - 15] as number) << 16) |
+      ((bytes[idAt - 14] as number) << 8) |
+      (bytes[idAt - 13] as number);
+    // a link or a submodule: no file's bytes to read there
+    if ((mode & 0o170000) !== 0o100000) return;
+    this.named.ids.set(
+      decodeBytes(bytes.subarray(from, to)),
+      Buffer.from(bytes.subarray(idAt, idAt + hashBytes)).toString("hex"),
+    );
+  }
+}
+
+function readEntries(
+  file: Window,
+  hashBytes: number,
+  names: Names | null,
+): Map<string, IndexBits> | null {
   if (!file.holds(0, 12) || file.length < 12) return null;
   if (file.u32(0) !== 0x44495243) return null; // "DIRC"
   const version = file.u32(4);
@@ -102,7 +157,7 @@ function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | 
   const out = new Map<string, IndexBits>();
   const flagsAt = 40 + hashBytes;
   if (version !== 4) {
-    const at = scanFixedNames(file, count, flagsAt, version, out);
+    const at = scanFixedNames(file, count, flagsAt, version, out, names);
     return at < 0 || linkedIndex(file, at, hashBytes) ? null : out;
   }
   // version 4: each name starts with part of the previous one
@@ -139,6 +194,13 @@ function readEntries(file: Window, hashBytes: number): Map<string, IndexBits> | 
     }
     previous.set(file.bytes.subarray(nameAt - file.start, end - file.start), keep);
     if (bitSet) name = previous.slice(0, previousLength);
+    if (names !== null) {
+      const entry = file.slice(at, at + flagsAt);
+      const withName = new Uint8Array(flagsAt + previousLength);
+      withName.set(entry);
+      withName.set(previous.subarray(0, previousLength), flagsAt);
+      names.visit(withName, flagsAt, flagsAt + previousLength, 40, hashBytes, flags, ext);
+    }
     at = end + 1;
     if (name !== null) {
       out.set(decodeBytes(name), {
@@ -171,6 +233,7 @@ function scanFixedNames(
   flagsAt: number,
   version: number,
   out: Map<string, IndexBits>,
+  names: Names | null,
 ): number {
   let at = 12;
   let bytes = file.bytes;
@@ -213,6 +276,7 @@ function scanFixedNames(
         skipWorktree: (ext & SKIP_WORKTREE) !== 0,
       });
     }
+    names?.visit(bytes, nameAt - start, nameEnd - start, at + 40 - start, flagsAt - 40, flags, ext);
     at += (nameAt - at + length + 8) & ~7;
   }
   return at;

@@ -285,7 +285,10 @@ test("the terminal closes mid-check (SIGHUP): the work is back when cpilot has g
 }, 60_000);
 
 test("a .git/cpilot that is not a folder never crashes a cpilot call: the pre-write gate still denies", () => {
-  const root = repo({ callbacks: [] });
+  // never replayed: the staged check must set work aside, in .git/cpilot
+  const root = repo({
+    callbacks: [{ name: "ok", pattern: "*.txt", run: ["true"], timeout: 30, cache: false }],
+  });
   writeFiles(root, { ".git/cpilot": "a file, not a folder\n" });
   const payload = {
     hook_event_name: "PreToolUse",

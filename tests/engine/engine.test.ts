@@ -301,7 +301,11 @@ test("beforeRuns is called when a run is to start, never when every result is re
   execFileSync("git", ["commit", "-qm", "init"], { cwd: root });
   const engine = engineFor(root, [{ name: "ok", pattern: "*.txt", run: ["true"], timeout: 30 }]);
   let called = 0;
-  const options = { beforeRuns: () => called++ };
+  const options = {
+    beforeRuns: () => {
+      called++;
+    },
+  };
   const first = await engine.run(batch(root, ["a.txt"]), options);
   expect(first.runs.map((r) => r.cached === undefined)).toEqual([true]);
   expect(called).toBe(1);

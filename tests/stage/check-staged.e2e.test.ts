@@ -475,14 +475,16 @@ test("a partially staged file and a check that rewrites nothing: git is asked on
   expect(treeState(root)).toEqual(before);
   expect(r.stderr).toContain("2 unstaged changes set aside meanwhile, now back");
   const calls = read(log).trim().split("\n");
+  // the index and HEAD's tree, to look the results up (none yet: the runs are needed),
   // the survey, the staged versions checked out, one look after the runs (not one more
-  // for the put-back: nothing had changed since); the check records then read HEAD and
-  // the tree for results keyed by content (tests/engine/hook-git-calls.e2e.test.ts)
+  // for the put-back: nothing had changed since); the check records then read the tree
+  // for results keyed by content (tests/engine/hook-git-calls.e2e.test.ts)
   expect(calls).toEqual([
+    "diff-index",
+    "rev-parse",
     "status",
     "checkout-index",
     "status",
-    "rev-parse",
     "status",
     "ls-files",
     "status",

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readIndexBits } from "../../src/stage/index-bits.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -108,3 +108,37 @@ test("an index cut short anywhere: null, never a throw or a wrong answer", () =>
   }
   expect(readIndexBits(join(root, ".git", "index"), 20)?.get("f39.txt")?.skipWorktree).toBe(true);
 });
+
+test.each([2, 3, 4])(
+  "index version %d: the ids of the wanted names are what git ls-files -s says, but for links and intent-to-add",
+  (version) => {
+    const root = tempDir("cpilot-index-ids-", { git: true });
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) {
+      files[`pkg${i}/package.json`] = `{"n":${i}}\n`;
+      files[`pkg${i}/deep/index-${i}.ts`] = `${i}\n`;
+    }
+    writeFiles(root, { ...files, "package.json": "{}\n", "not-package.json": "x\n" });
+    symlinkSync("package.json", join(root, "pkg0", "tsconfig.json"));
+    writeFiles(root, { "added/tsconfig.json": "{}\n" });
+    git(root, "add", "-A");
+    rmSync(join(root, "added", "tsconfig.json"));
+    git(root, "rm", "-q", "--cached", "added/tsconfig.json");
+    writeFiles(root, { "added/tsconfig.json": "{}\n" });
+    git(root, "add", "-N", "added/tsconfig.json");
+    git(root, "update-index", "--index-version", String(version));
+    const ids = new Map<string, string>();
+    const wanted = new Set(["package.json", "tsconfig.json"]);
+    expect(readIndexBits(join(root, ".git", "index"), 20, { wanted, ids })).not.toBeNull();
+    const expected = new Map<string, string>();
+    for (const line of git(root, "ls-files", "-s", "-z").split("\0")) {
+      const [info, path] = line.split("\t") as [string, string | undefined];
+      const [mode, id] = info.split(" ");
+      const base = path?.slice(path.lastIndexOf("/") + 1) ?? "";
+      if (path && wanted.has(base) && mode === "100644" && path !== "added/tsconfig.json")
+        expected.set(path, id as string);
+    }
+    expect(expected.size).toBe(101);
+    expect(new Map([...ids].sort())).toEqual(new Map([...expected].sort()));
+  },
+);
