@@ -43,6 +43,22 @@ describe("tracked content changed behind git's back", () => {
     expect(p.check().code).toBe(1);
   }, 60_000);
 
+  test("a tracked file deleted, or replaced by a folder, where a callback needs it", () => {
+    const files = {
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [{ name: "keep", pattern: "*.txt", run: "test -f keep.dat", timeout: 10 }],
+      }),
+      "a.txt": "x\n",
+      "keep.dat": "x\n",
+    };
+    const p = replayedProject(files);
+    unlinkSync(p.path("keep.dat"));
+    expect(p.check().code).toBe(1);
+    mkdirSync(p.path("keep.dat"));
+    writeFileSync(p.path("keep.dat/inside"), "x\n");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
+
   test("skip-worktree set on a file, then the file changed", () => {
     const p = replayedProject(FILES);
     p.git("update-index", "--skip-worktree", "a.txt");
