@@ -5,8 +5,10 @@
  * replayed every result and passed; the next one must give a real run's answer.
  */
 import { describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { chmodSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { cpilotBinary, runtimeEnv } from "../helpers/binary.ts";
 import {
   keepingTimes,
   outside,
@@ -367,6 +369,47 @@ describe("the command line and the environment", () => {
     ]);
   }, 60_000);
 
+  test("--dry-run plans and runs nothing", () => {
+    const p = replayedProject(files);
+    const r = p.check(["check", "--all", "--dry-run"]);
+    expect(r.code).toBe(0);
+    expect(r.text).toContain("2 runs planned");
+    expect(r.text).not.toContain("passed");
+  }, 60_000);
+
+  test("--shard: each part says which and runs its share", () => {
+    const p = replayedProject({
+      ...files,
+      "callbacks.config.json": json([words, { ...words, name: "more", pattern: "*.md" }]),
+      "b.md": "x\n",
+    });
+    const one = p.check(["check", "--all", "--shard", "1/2"]);
+    const two = p.check(["check", "--all", "--shard", "2/2"]);
+    expect(one.text).toContain("shard 1/2");
+    expect(two.text).toContain("shard 2/2");
+    expect([...verdicts(one.text), ...verdicts(two.text)].sort()).toEqual([
+      "✓ more (b.md)",
+      "✓ words (a.txt)",
+    ]);
+  }, 60_000);
+
+  test("check PATHS after check --all: only the callbacks of those files", () => {
+    const p = replayedProject({
+      ...files,
+      "callbacks.config.json": json([words, { ...words, name: "more", pattern: "*.md" }]),
+      "b.md": "x\n",
+    });
+    expect(verdicts(p.check(["check", "b.md"]).text)).toEqual(["✓ more (b.md)"]);
+  }, 60_000);
+
+  test("a terminal after plain runs, and plain after a terminal: as a real run prints", () => {
+    const p = replayedProject(files);
+    const tty = onTerminal(p.dir);
+    expect(tty).toContain("\u001b[32m");
+    expect(tty).toContain("words");
+    expect(p.check().text).not.toContain("\u001b[");
+  }, 60_000);
+
   test("FORCE_COLOR after plain runs: the text is coloured", () => {
     const p = replayedProject(files);
     const r = p.check(undefined, { env: { FORCE_COLOR: "1" } });
@@ -409,3 +452,17 @@ describe("the command line and the environment", () => {
     expect(verdicts(replayed.text)).toEqual(verdicts(real.text));
   }, 60_000);
 });
+
+/** `check --all`'s output on a terminal (a pseudo-terminal made by util-linux's `script`). */
+function onTerminal(dir: string): string {
+  const command = `${cpilotBinary()} check --all`;
+  return execFileSync("script", ["-qec", command, "/dev/null"], {
+    cwd: dir,
+    env: {
+      PATH: "/usr/local/bin:/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/root",
+      ...runtimeEnv(),
+    },
+    encoding: "utf8",
+  });
+}
