@@ -182,6 +182,22 @@ describe("tracked content changed behind git's back", () => {
 });
 
 describe("what git's status does not say", () => {
+  test("a file git's ident attribute cleans back to the committed blob", () => {
+    // `git status` compares the cleaned content: "$Id: BAD $" cleans to "$Id$" as the
+    // committed file does, so git calls it unchanged while the bytes a callback reads differ
+    const p = replayedProject({
+      ".gitattributes": "*.txt ident\n",
+      "callbacks.config.json": CONFIG,
+      "a.txt": "$Id: ok1 $\n",
+      "r.md": "x\n",
+    });
+    writeFileSync(p.path("a.txt"), "$Id: BAD $\n");
+    expect(p.git("status", "--porcelain")).toBe("");
+    const r = p.check();
+    expect(r.code).toBe(1);
+    expect(r.text).toContain("✗ words");
+  }, 60_000);
+
   // A submodule's work tree changed: git says only that it is dirty, not what changed, and
   // main's per-callback key replays a whole-project check that reads into it.
   test.todo("a dirty submodule's file changed again", () => {
