@@ -46,6 +46,8 @@ export interface ProjectOptions {
   commit?: boolean;
   /** Default true: the second run must replay every result (false: a run that is never replayed). */
   everyRunReplayed?: boolean;
+  /** Default true: a build that replays whole checks replays this one (false: it must not, by design). */
+  wholeReplayed?: boolean;
 }
 
 /** A folder outside every project, for logs callbacks append to and programs on PATH. */
@@ -98,7 +100,13 @@ export function replayedProject(
   expect(lines.length).toBeGreaterThan(0);
   if (options.everyRunReplayed !== false)
     for (const line of lines) expect(line).toContain("from cache");
-  expect(p.check(args, cwd).code).toBe(0);
+  const third = p.check(args, cwd);
+  expect(third.code).toBe(0);
+  // against a build that replays whole checks, prove each attack starts from such a replay
+  if (process.env.CPILOT_TEST_WHOLE_REPLAY === "1" && options.everyRunReplayed !== false) {
+    const whole = plain(third.text).includes("whole check replayed");
+    expect(whole).toBe(options.wholeReplayed !== false);
+  }
   return p;
 }
 

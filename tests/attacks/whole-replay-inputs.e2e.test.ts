@@ -24,6 +24,9 @@ const json = (callbacks: unknown[]) => JSON.stringify({ callbacks });
 /** For projects where one run is never replayed: the first three runs need only pass. */
 const LOOSE = { everyRunReplayed: false };
 
+/** A config that is not plain data (it imports from outside, reads env or files): never replayed whole. */
+const NOT_WHOLE = { wholeReplayed: false };
+
 describe("the config and what it loads", () => {
   test("a config git ignores, rewritten keeping its size and mtime", () => {
     const p = replayedProject(
@@ -39,12 +42,15 @@ describe("the config and what it loads", () => {
   test("a module the TS config imports, outside the project, rewritten keeping its stat", () => {
     const shared = join(outside(), "checks.ts");
     writeFileSync(shared, 'export const command = "true ";\n');
-    const p = replayedProject({
-      "callbacks.config.ts": `import { command } from ${JSON.stringify(shared)};
+    const p = replayedProject(
+      {
+        "callbacks.config.ts": `import { command } from ${JSON.stringify(shared)};
 export default { callbacks: [{ name: "words", pattern: "*.txt", run: command, timeout: 10 }] };
 `,
-      "a.txt": "x\n",
-    });
+        "a.txt": "x\n",
+      },
+      NOT_WHOLE,
+    );
     rewriteKeepingStat(shared, 'export const command = "false";\n');
     expect(p.check().code).toBe(1);
   }, 60_000);
@@ -63,25 +69,31 @@ export default { callbacks: [{ name: "words", pattern: "*.txt", run: command, ti
   }, 60_000);
 
   test("a TS config that reads the environment when it loads", () => {
-    const p = replayedProject({
-      "callbacks.config.ts": `const strict = process.env.WORDS_STRICT === "1";
+    const p = replayedProject(
+      {
+        "callbacks.config.ts": `const strict = process.env.WORDS_STRICT === "1";
 export default { callbacks: [{ name: "words", pattern: "*.txt", run: strict ? "false" : "true", timeout: 10 }] };
 `,
-      "a.txt": "x\n",
-    });
+        "a.txt": "x\n",
+      },
+      NOT_WHOLE,
+    );
     expect(p.check(undefined, { env: { WORDS_STRICT: "1" } }).code).toBe(1);
   }, 60_000);
 
   test("a TS config that reads an ignored file when it loads", () => {
-    const p = replayedProject({
-      ".gitignore": "mode\n",
-      "callbacks.config.ts": `import { readFileSync } from "node:fs";
+    const p = replayedProject(
+      {
+        ".gitignore": "mode\n",
+        "callbacks.config.ts": `import { readFileSync } from "node:fs";
 const strict = readFileSync(new URL("./mode", import.meta.url), "utf8").trim() === "strict";
 export default { callbacks: [{ name: "words", pattern: "*.txt", run: strict ? "false" : "true", timeout: 10 }] };
 `,
-      mode: "loose\n",
-      "a.txt": "x\n",
-    });
+        mode: "loose\n",
+        "a.txt": "x\n",
+      },
+      NOT_WHOLE,
+    );
     writeFileSync(p.path("mode"), "strict\n");
     expect(p.check().code).toBe(1);
   }, 60_000);
@@ -238,6 +250,34 @@ describe("tool configs git ignores", () => {
       "pkg/a.txt": "x\n",
     });
     rewriteKeepingStat(p.path("pkg/package-lock.json"), '{"v":"BAD"}\n');
+    expect(p.check().code).toBe(1);
+  }, 60_000);
+});
+
+describe("programs and tool configs in ignored folders", () => {
+  test("a tool under node_modules/.bin upgraded in place, keeping its size and mtime", () => {
+    const p = replayedProject(
+      {
+        ".gitignore": "node_modules/\n",
+        "callbacks.config.json": json([{ ...words, run: 'node_modules/.bin/wordcheck "$@"' }]),
+        "node_modules/.bin/wordcheck": "#!/bin/sh\nexit 0\n",
+        "a.txt": "x\n",
+      },
+      { beforeCommit: (q) => chmodSync(q.path("node_modules/.bin/wordcheck"), 0o755) },
+    );
+    rewriteKeepingStat(p.path("node_modules/.bin/wordcheck"), "#!/bin/sh\nexit 1\n");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
+
+  test("an ignored tool config appearing in the package of the files a callback is given", () => {
+    const p = replayedProject({
+      ".gitignore": "ruff.toml\n",
+      "callbacks.config.json": json([
+        { ...words, pattern: "pkg/*.txt", run: '! grep -qs BAD pkg/ruff.toml "$@"' },
+      ]),
+      "pkg/a.txt": "x\n",
+    });
+    keepingTimes(p.path("pkg"), () => writeFileSync(p.path("pkg/ruff.toml"), "BAD\n"));
     expect(p.check().code).toBe(1);
   }, 60_000);
 });

@@ -59,6 +59,24 @@ describe("tracked content changed behind git's back", () => {
     expect(p.check().code).toBe(1);
   }, 60_000);
 
+  test("a file already changed when the check was kept, changed again keeping its stat", () => {
+    const p = replayedProject(FILES, {
+      beforeCommit: (q) => {
+        q.git("add", "-A");
+        q.git("commit", "-qm", "init");
+        writeFileSync(q.path("a.txt"), "ok2\n");
+        writeFileSync(q.path("new.md"), "ok3\n");
+      },
+      commit: false,
+    });
+    rewriteKeepingStat(p.path("a.txt"), "BAD\n");
+    expect(p.check().code).toBe(1);
+    rewriteKeepingStat(p.path("a.txt"), "ok2\n");
+    expect(p.check().code).toBe(0);
+    rewriteKeepingStat(p.path("new.md"), "BAD\n");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
+
   test("skip-worktree set on a file, then the file changed", () => {
     const p = replayedProject(FILES);
     p.git("update-index", "--skip-worktree", "a.txt");
@@ -240,13 +258,17 @@ describe("folders that stop or start being the project's own", () => {
 
   test("a virtualenv's marker removed: its tracked files are the project's again", () => {
     const log = join(outside(), "log");
-    const p = replayedProject({
-      ".gitignore": IGNORE,
-      "callbacks.config.json": logging(log),
-      "a.txt": "ok\n",
-      "lib/x.txt": "BAD\n",
-      "lib/pyvenv.cfg": "home = /usr/bin\n",
-    });
+    const p = replayedProject(
+      {
+        ".gitignore": IGNORE,
+        "callbacks.config.json": logging(log),
+        "a.txt": "ok\n",
+        "lib/x.txt": "BAD\n",
+        "lib/pyvenv.cfg": "home = /usr/bin\n",
+      },
+      // a folder left out is said, and a check that says more than its runs is not kept whole
+      { wholeReplayed: false },
+    );
     keepingTimes(p.path("lib"), () => unlinkSync(p.path("lib/pyvenv.cfg")));
     const r = p.check();
     expect(r.code).toBe(1);
