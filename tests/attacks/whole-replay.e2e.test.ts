@@ -316,6 +316,23 @@ describe("folders that stop or start being the project's own", () => {
     }, 60_000);
   }
 
+  test("a pyvenv.cfg added two folders above the tracked files", () => {
+    const log = join(outside(), "log");
+    const p = replayedProject({
+      ".gitignore": IGNORE,
+      "callbacks.config.json": logging(log),
+      "a.txt": "ok\n",
+      "lib/deep/deeper/x.txt": "ok\n",
+    });
+    const before = runsIn(log);
+    keepingTimes(p.path("lib"), () => writeFileSync(p.path("lib/pyvenv.cfg"), "home = /usr\n"));
+    const r = p.check();
+    expect(r.code).toBe(0);
+    expect(runsIn(log)).toBe(before + 1);
+    expect(r.text).toContain("lib/ left out");
+    expect(r.text).not.toContain("lib/deep/deeper/x.txt");
+  }, 60_000);
+
   test("a nested git repository appears over a folder of tracked files", () => {
     const log = join(outside(), "log");
     const p = replayedProject({
