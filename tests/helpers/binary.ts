@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { tempDir } from "./tmp.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
-export const BINARY = join(REPO, "dist", "cpilot");
+/** The binary under test: dist/cpilot, or another build named by CPILOT_TEST_BIN (to run a suite against another branch's build). */
+export const BINARY = process.env.CPILOT_TEST_BIN || join(REPO, "dist", "cpilot");
 
 let built = false;
 
@@ -23,7 +24,7 @@ export function runtimeEnv(): Record<string, string> {
 
 /** The compiled binary; built once per test run when missing (CI builds it before tests). */
 export function cpilotBinary(): string {
-  if (!built && !existsSync(BINARY)) {
+  if (!built && !process.env.CPILOT_TEST_BIN && !existsSync(BINARY)) {
     const r = spawnSync(process.execPath, [join(REPO, "scripts", "build.ts")], {
       cwd: REPO,
       stdio: "inherit",
