@@ -3,8 +3,10 @@ import { delimiter, isAbsolute, join, relative } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { contentIds } from "./content.ts";
+import { noteFileRead, noteProgram } from "./outside-reads.ts";
 import { packageFileIds } from "./package-files.ts";
-import { programContentId } from "./program-id.ts";
+import { type InstallStamp, programContentId } from "./program-id.ts";
+import { stampOf } from "./stamps.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
 
 export interface CheckDefinition {
@@ -17,7 +19,9 @@ export interface CheckDefinition {
 
 /** The root's tool configs with their content ids, for {@link definitionKey}: read once for all of a batch's callbacks. */
 export function rootToolConfigs(root: string): ReadonlyMap<string, string> {
-  return contentIds(root, TOOL_CONFIGS);
+  const ids = contentIds(root, TOOL_CONFIGS);
+  for (const [path, id] of ids) noteFileRead(path, id);
+  return ids;
 }
 
 /**
@@ -49,40 +53,53 @@ export function definitionKey(
  * (an upgrade replaces it). "" when it cannot be found (a builtin, a function, a variable).
  */
 function toolStamp(root: string, def: CheckDefinition): string {
+  const word = programWord(def.run);
+  if (word === undefined) return "";
+  const found = findProgram(word, def.cwd);
+  noteProgram({
+    word,
+    cwd: def.cwd,
+    found: found === null ? "" : (stampOf(found.path)?.text ?? ""),
+  });
+  if (found === null) return "";
+  return (
+    programContentId(root, found) ??
+    // a program that can be run but not read: its install's own stamp
+    `${found.size}:${found.mtimeMs}`
+  );
+}
+
+/** The program a command starts, when it names one plainly (no variable, quote or shell syntax). */
+export function programWord(run: CheckDefinition["run"]): string | undefined {
   const program =
-    typeof def.run === "string"
-      ? def.run
+    typeof run === "string"
+      ? run
           .trim()
           .split(/\s+/)
           .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))
-      : Array.isArray(def.run)
-        ? def.run[0]
+      : Array.isArray(run)
+        ? run[0]
         : undefined;
-  if (program === undefined || program === "" || /[$`'"(){};|&<>]/.test(program)) return "";
-  const candidates = program.includes("/")
-    ? [isAbsolute(program) ? program : join(def.cwd, program)]
+  if (program === undefined || program === "" || /[$`'"(){};|&<>]/.test(program)) return undefined;
+  return program;
+}
+
+/** The file `word` runs from `cwd`: a path, or the first on PATH; null when none is a file. */
+export function findProgram(word: string, cwd: string): InstallStamp | null {
+  const candidates = word.includes("/")
+    ? [isAbsolute(word) ? word : join(cwd, word)]
     : (process.env.PATH ?? "")
         .split(delimiter)
         .filter(Boolean)
-        .map((dir) => join(dir, program));
+        .map((dir) => join(dir, word));
   for (const path of candidates) {
     try {
       const st = statSync(path, { throwIfNoEntry: false });
       if (st?.isFile())
-        return (
-          programContentId(root, {
-            path,
-            size: st.size,
-            mtimeMs: st.mtimeMs,
-            ctimeMs: st.ctimeMs,
-            ino: st.ino,
-          }) ??
-          // a program that can be run but not read: its install's own stamp
-          `${st.size}:${st.mtimeMs}`
-        );
+        return { path, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
     } catch {
       // a folder on PATH that cannot be read: the next one
     }
   }
-  return "";
+  return null;
 }
