@@ -8,6 +8,7 @@ import { blobId } from "./blob-id.ts";
 import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./index-listing.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
 import { objectFormat } from "./object-format.ts";
+import { noteFileRead } from "./outside-reads.ts";
 
 /** The content id of a file that is not there (deleted, never made, not a regular file). */
 export const NO_CONTENT = "none";
@@ -41,7 +42,7 @@ export function contentIds(
       ? (project ?? new ProjectSnapshot(root)).content(Number.POSITIVE_INFINITY)
       : null;
   const ids = new Map<string, string>();
-  for (const path of wanted) ids.set(path, known?.get(path) ?? fileContentId(root, path));
+  for (const path of wanted) ids.set(path, known?.get(path) ?? readId(root, path));
   return ids;
 }
 
@@ -58,9 +59,15 @@ export function contentIdList(
 ): string[] {
   const known = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)).idsOf(paths) : null;
   const ids: string[] = new Array(paths.length);
-  for (let i = 0; i < paths.length; i++)
-    ids[i] = known?.[i] ?? fileContentId(root, paths[i] as string);
+  for (let i = 0; i < paths.length; i++) ids[i] = known?.[i] ?? readId(root, paths[i] as string);
   return ids;
+}
+
+/** A key's content id read from the bytes on disk: noted, as git's answers do not vouch for it. */
+function readId(root: string, path: string): string {
+  const id = fileContentId(root, path);
+  noteFileRead(path, id);
+  return id;
 }
 
 /**

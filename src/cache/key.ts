@@ -3,7 +3,7 @@ import { delimiter, isAbsolute, join, relative } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { contentIds } from "./content.ts";
-import { noteFileRead, noteProgram } from "./outside-reads.ts";
+import { noteProgram } from "./outside-reads.ts";
 import { packageFileIds } from "./package-files.ts";
 import { type InstallStamp, programContentId } from "./program-id.ts";
 import { stampOf } from "./stamps.ts";
@@ -19,9 +19,7 @@ export interface CheckDefinition {
 
 /** The root's tool configs with their content ids, for {@link definitionKey}: read once for all of a batch's callbacks. */
 export function rootToolConfigs(root: string): ReadonlyMap<string, string> {
-  const ids = contentIds(root, TOOL_CONFIGS);
-  for (const [path, id] of ids) noteFileRead(path, id);
-  return ids;
+  return contentIds(root, TOOL_CONFIGS);
 }
 
 /**

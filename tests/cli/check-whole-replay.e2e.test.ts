@@ -365,3 +365,22 @@ test("a TypeScript config's own module changed takes the full path", () => {
   expect(after.replayed).toBe(false);
   expect(after.code).toBe(1);
 });
+
+test("a file git's ident attribute cleans back to the committed blob is read by its bytes", () => {
+  // git status compares the cleaned content: "$Id: BAD $" is "$Id$" to it, as "$Id: ok1 $" was
+  const root = committedRepo("cpilot-whole-", {
+    ".gitignore": ".cpilot/\n",
+    ".gitattributes": "*.txt ident\n",
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "words", pattern: "*.txt", run: '! grep -l BAD "$@"', timeout: 20 }],
+    }),
+    "a.txt": "$Id: ok1 $\n",
+  });
+  const p: Project = { root, bins: ["", ""], env: { CPILOT_TRACE: "1" } };
+  ready(p);
+  writeFiles(root, { "a.txt": "$Id: BAD $\n" });
+  expect(git(root, "status", "--porcelain")).toBe("");
+  const after = check(p);
+  expect(after.replayed).toBe(false);
+  expect(after.code).toBe(1);
+});
