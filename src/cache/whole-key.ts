@@ -6,7 +6,7 @@ import { sha1Hex } from "../platform/digest.ts";
 import { isTerminal } from "../platform/stdio.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { STATE, statePath } from "../util/state-layout.ts";
-import { VERSION_LINE } from "../version.ts";
+import { BUILD_INFO, VERSION_LINE } from "../version.ts";
 
 /** The variables a check's text or results may follow: cpilot's, git's, where state lives, how a terminal shows colour. */
 const ENV_PREFIXES = ["CPILOT_", "CP_", "GIT_", "XDG_", "GITHUB_", "TURBO_"];
@@ -38,9 +38,11 @@ export interface WholeSettingsInput {
  * cpilot program, the command, the environment, whether stdout and stderr are terminals, the
  * config (its bytes and its own modules'), the managed callbacks and what `cpilot
  * enable|disable` turned on or off. Null when the config is not plain data: its value may
- * follow anything.
+ * follow anything, and when cpilot runs from source.
  */
 export function wholeSettings(input: WholeSettingsInput): string | null {
+  // run from source, the program is the runtime: an edit to cpilot's code would not show
+  if (BUILD_INFO === "source") return null;
   const config = configKey(input.configPath);
   if (config === null) return null;
   const program = stampText(process.execPath);
