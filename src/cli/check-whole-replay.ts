@@ -112,18 +112,18 @@ function printReplay(record: WholeRecord, elapsedMs: number): void {
   const color = colorEnabled();
   const summary = record.summary.replace(DURATION_MARK, formatDuration(elapsedMs));
   const why = paint(
-    `(whole check replayed: nothing changed since ${clock(record.at)})`,
+    `(whole check replayed: nothing changed since the check ${ago(record.at)})`,
     "gray",
     color,
   );
   writeErr(`${[...record.lines, `${summary} ${why}`].join("\n")}\n`);
 }
 
-/** "14:05:09" within a day, else "2026-11-28 14:05". */
-function clock(at: number): string {
-  const d = new Date(at);
-  const two = (n: number) => String(n).padStart(2, "0");
-  const time = `${two(d.getHours())}:${two(d.getMinutes())}`;
-  if (Date.now() - at < 24 * 3600 * 1000) return `${time}:${two(d.getSeconds())}`;
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${time}`;
+/** "12 s ago", "3 min ago", "5 h ago", "2 days ago": no clock time, whose time zone costs more to load than a replay. */
+function ago(at: number): string {
+  const s = Math.max(0, Math.round((Date.now() - at) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} days ago`;
 }
