@@ -1,11 +1,11 @@
-import { statSync } from "node:fs";
-import { delimiter, isAbsolute, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { contentIds } from "./content.ts";
+import { findProgram, programWord } from "./find-program.ts";
 import { noteProgram } from "./outside-reads.ts";
 import { packageFileIds } from "./package-files.ts";
-import { type InstallStamp, programContentId } from "./program-id.ts";
+import { programContentId } from "./program-id.ts";
 import { stampOf } from "./stamps.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
 
@@ -65,39 +65,4 @@ function toolStamp(root: string, def: CheckDefinition): string {
     // a program that can be run but not read: its install's own stamp
     `${found.size}:${found.mtimeMs}`
   );
-}
-
-/** The program a command starts, when it names one plainly (no variable, quote or shell syntax). */
-export function programWord(run: CheckDefinition["run"]): string | undefined {
-  const program =
-    typeof run === "string"
-      ? run
-          .trim()
-          .split(/\s+/)
-          .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))
-      : Array.isArray(run)
-        ? run[0]
-        : undefined;
-  if (program === undefined || program === "" || /[$`'"(){};|&<>]/.test(program)) return undefined;
-  return program;
-}
-
-/** The file `word` runs from `cwd`: a path, or the first on PATH; null when none is a file. */
-export function findProgram(word: string, cwd: string): InstallStamp | null {
-  const candidates = word.includes("/")
-    ? [isAbsolute(word) ? word : join(cwd, word)]
-    : (process.env.PATH ?? "")
-        .split(delimiter)
-        .filter(Boolean)
-        .map((dir) => join(dir, word));
-  for (const path of candidates) {
-    try {
-      const st = statSync(path, { throwIfNoEntry: false });
-      if (st?.isFile())
-        return { path, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, ino: st.ino };
-    } catch {
-      // a folder on PATH that cannot be read: the next one
-    }
-  }
-  return null;
 }

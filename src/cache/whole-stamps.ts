@@ -2,7 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { markedOnDisk } from "../project/not-own.ts";
 import { fileContentId } from "./content.ts";
-import { findProgram } from "./key.ts";
+import { findProgram } from "./find-program.ts";
 import type { OutsideReads } from "./outside-reads.ts";
 import { racy, type Stamp, stampOf } from "./stamps.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
