@@ -88,48 +88,13 @@ function isWholeRecord(value: unknown, slot: string): value is WholeRecord {
     isStrings(r.lines) &&
     typeof r.summary === "string" &&
     r.summary.includes(DURATION_MARK) &&
-    everyOf(r.files, isFileEntry) &&
-    everyOf(r.folders, isFolderEntry) &&
-    everyOf(r.programs, isProgramEntry)
+    // the entries' shapes are checked as they are used (see whole-stamps.ts): one pass, not two
+    Array.isArray(r.files) &&
+    Array.isArray(r.folders) &&
+    Array.isArray(r.programs)
   );
 }
 
-function everyOf(value: unknown, test: (item: unknown) => boolean): boolean {
-  return Array.isArray(value) && value.every(test);
-}
-
-function isStrings(value: unknown): value is string[] {
+export function isStrings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((s) => typeof s === "string");
-}
-
-function isFileEntry(e: unknown): boolean {
-  return (
-    Array.isArray(e) &&
-    e.length === 4 &&
-    typeof e[0] === "string" &&
-    typeof e[1] === "string" &&
-    typeof e[2] === "string" &&
-    typeof e[3] === "number"
-  );
-}
-
-function isFolderEntry(e: unknown): boolean {
-  return (
-    Array.isArray(e) &&
-    e.length === 4 &&
-    typeof e[0] === "string" &&
-    typeof e[1] === "string" &&
-    typeof e[2] === "number" &&
-    (e[3] === null || isStrings(e[3]))
-  );
-}
-
-function isProgramEntry(e: unknown): boolean {
-  return (
-    Array.isArray(e) &&
-    e.length === 3 &&
-    typeof e[0] === "string" &&
-    typeof e[1] === "string" &&
-    typeof e[2] === "string"
-  );
 }

@@ -6,7 +6,13 @@ import { findProgram } from "./find-program.ts";
 import type { OutsideReads } from "./outside-reads.ts";
 import { racy, type Stamp, stampOf } from "./stamps.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
-import type { FileEntry, FolderEntry, ProgramEntry, WholeRecord } from "./whole-record.ts";
+import {
+  type FileEntry,
+  type FolderEntry,
+  isStrings,
+  type ProgramEntry,
+  type WholeRecord,
+} from "./whole-record.ts";
 
 const TOOL_CONFIG_NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
 
@@ -77,18 +83,44 @@ export function wholeEntries(
  * that moved says no; one too close to its change to vouch has its content looked at.
  */
 export function outsideUnchanged(root: string, record: WholeRecord): boolean {
+  try {
+    return (
+      filesUnchanged(root, record) && foldersUnchanged(root, record) && programsUnchanged(record)
+    );
+  } catch {
+    return false; // an entry of another shape: a record this cpilot did not write
+  }
+}
+
+function filesUnchanged(root: string, record: WholeRecord): boolean {
   const at = record.checkedAt;
   for (const [path, stamp, id, newest] of record.files) {
+    if (typeof path !== "string" || typeof id !== "string" || typeof newest !== "number")
+      return false;
     if ((stampOf(join(root, path))?.text ?? "") !== stamp) return false;
     if (stamp !== "" && racy(newest, at) && fileContentId(root, path) !== id) return false;
   }
+  return true;
+}
+
+function foldersUnchanged(root: string, record: WholeRecord): boolean {
+  const at = record.checkedAt;
   for (const [folder, stamp, newest, names] of record.folders) {
+    if (typeof folder !== "string" || typeof newest !== "number") return false;
     if ((stampOf(join(root, folder))?.text ?? "") !== stamp) return false;
     if (stamp === "" || !racy(newest, at)) continue;
     if (markedOnDisk(root, folder)) return false;
-    if (names !== null && !sameNames(listedNow(root, folder), names)) return false;
+    if (names !== null && !(isStrings(names) && sameNames(listedNow(root, folder), names)))
+      return false;
   }
-  for (const [word, cwd, found] of record.programs) if (foundNow(word, cwd) !== found) return false;
+  return true;
+}
+
+function programsUnchanged(record: WholeRecord): boolean {
+  for (const [word, cwd, found] of record.programs) {
+    if (typeof word !== "string" || typeof cwd !== "string") return false;
+    if (foundNow(word, cwd) !== found) return false;
+  }
   return true;
 }
 
