@@ -1,3 +1,5 @@
+import type { Stamp } from "./stamps.ts";
+
 /** A program a check's key stamped: the word its command starts with, where it ran, the file found. */
 export interface ProgramRead {
   readonly word: string;
@@ -16,13 +18,15 @@ export interface OutsideReads {
   readonly files: Map<string, string>;
   readonly folders: Map<string, readonly string[]>;
   readonly programs: Map<string, ProgramRead>;
+  /** The folders judged for markers, each stamped as it was judged (see marker-memory.ts). */
+  readonly stamped: Map<string, Stamp>;
 }
 
 let current: OutsideReads | null = null;
 
 /** Start noting what the keys read; a second start begins afresh. */
 export function noteOutsideReads(): OutsideReads {
-  current = { files: new Map(), folders: new Map(), programs: new Map() };
+  current = { files: new Map(), folders: new Map(), programs: new Map(), stamped: new Map() };
   return current;
 }
 
@@ -40,4 +44,8 @@ export function noteFolderListed(folder: string, names: readonly string[]): void
 
 export function noteProgram(read: ProgramRead): void {
   current?.programs.set(`${read.word}\0${read.cwd}`, read);
+}
+
+export function noteFolderStamped(folder: string, stamp: Stamp): void {
+  current?.stamped.set(folder, stamp);
 }

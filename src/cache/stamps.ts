@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { type Stats, statSync } from "node:fs";
 
 /**
  * A file system clock may tick this coarsely (FAT's is two seconds): something changed
@@ -17,14 +17,18 @@ export interface Stamp {
 export function stampOf(path: string): Stamp | null {
   try {
     const s = statSync(path, { throwIfNoEntry: false });
-    if (s === undefined) return null;
-    return {
-      text: `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.mode}`,
-      newest: Math.max(s.mtimeMs, s.ctimeMs),
-    };
+    return s === undefined ? null : stampOfStats(s);
   } catch {
     return null;
   }
+}
+
+/** The stamp of a stat already taken. */
+export function stampOfStats(s: Stats): Stamp {
+  return {
+    text: `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}:${s.mode}`,
+    newest: Math.max(s.mtimeMs, s.ctimeMs),
+  };
 }
 
 /** Was a stamp with this `newest` taken too soon after its change to vouch for the content? */

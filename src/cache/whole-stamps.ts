@@ -31,21 +31,14 @@ export function foldersHolding(paths: Iterable<string>): Set<string> {
   return folders;
 }
 
-/** Each folder's stamp now (null where none is there). */
-export function stampFolders(root: string, folders: Iterable<string>): Map<string, Stamp | null> {
-  const out = new Map<string, Stamp | null>();
-  for (const folder of folders) out.set(folder, stampOf(join(root, folder)));
-  return out;
-}
-
 /**
- * The entries of a record from what the keys read and the folders stamped before the runs;
+ * The entries of a record from what the keys read and the folders stamped as they were judged;
  * null when something changed while the check ran (a stamp moved, a content id differs).
  */
 export function wholeEntries(
   root: string,
   reads: OutsideReads,
-  folders: ReadonlyMap<string, Stamp | null>,
+  folders: ReadonlyMap<string, Stamp>,
 ): Pick<WholeRecord, "files" | "folders" | "programs"> | null {
   const files: FileEntry[] = [];
   for (const [path, id] of reads.files) {
@@ -56,11 +49,11 @@ export function wholeEntries(
     files.push([path, before?.text ?? "", id, before?.newest ?? 0]);
   }
   const folderEntries: FolderEntry[] = [];
-  // stamped before the keys looked: a change since shows as another stamp, or is looked at
-  // again when too recent to vouch (see outsideUnchanged)
+  // stamped as they were judged, before the keys looked: a change since shows as another
+  // stamp, or is looked at again when too recent to vouch (see outsideUnchanged)
   for (const [folder, stamp] of folders) {
     const listed = reads.folders.get(folder) ?? null;
-    folderEntries.push([folder, stamp?.text ?? "", stamp?.newest ?? 0, listed]);
+    folderEntries.push([folder, stamp.text, stamp.newest, listed]);
   }
   for (const [folder, names] of reads.folders) {
     if (folders.has(folder)) continue;

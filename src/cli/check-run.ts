@@ -149,7 +149,7 @@ export async function runCheck(
   // a check that may be replayed whole next time keeps what it printed and what its keys read
   const wholeStart =
     request.allStart?.root === root && format === "text" ? request.allStart.whole : undefined;
-  const recording = wholeStart ? beginWholeRecording(root, files) : undefined;
+  const recording = wholeStart ? beginWholeRecording(files) : undefined;
   const progress = new Progress();
   const started = Date.now();
   let ran: Outcome | null = null;

@@ -7,7 +7,7 @@ import {
 import type { Stamp } from "../cache/stamps.ts";
 import { type WholeSettingsInput, wholeSettings } from "../cache/whole-key.ts";
 import { DURATION_MARK, writeWholeRecord } from "../cache/whole-record.ts";
-import { foldersHolding, stampFolders, wholeEntries } from "../cache/whole-stamps.ts";
+import { foldersHolding, wholeEntries } from "../cache/whole-stamps.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import type { FileChange } from "../model/batch.ts";
 import type { Outcome } from "../model/outcome.ts";
@@ -29,20 +29,16 @@ export interface WholeRecording {
   readonly lines: string[];
   summary: string | null;
   readonly at: number;
-  readonly folders: ReadonlyMap<string, Stamp | null> | null;
+  readonly files: readonly FileChange[];
   readonly reads: OutsideReads;
 }
 
 /**
- * Before the runs: the stamps of the folders that hold the files (a virtualenv's marker
- * appearing in one leaves its files out), and a note of what the result keys read outside git.
+ * Before the runs: a note of what the result keys read outside git, and of the stamp of each
+ * folder the engine judges for a virtualenv's or another repository's marker.
  */
-export function beginWholeRecording(root: string, files: readonly FileChange[]): WholeRecording {
-  const at = Date.now();
-  const paths = files.map((f) => f.path);
-  // a dist/, build/ or out/ folder is the project's or not by what git ignores: not followed here
-  const folders = paths.some(inOutputFolder) ? null : stampFolders(root, foldersHolding(paths));
-  return { lines: [], summary: null, at, folders, reads: noteOutsideReads() };
+export function beginWholeRecording(files: readonly FileChange[]): WholeRecording {
+  return { lines: [], summary: null, at: Date.now(), files, reads: noteOutsideReads() };
 }
 
 /** Print the summary and keep it for the record, its time marked. */
@@ -90,12 +86,14 @@ export function finishWholeRecording(
   facts: CheckFacts,
 ): void {
   stopNotingOutsideReads();
-  if (!keepable(recording, facts)) return;
+  if (!keepable(facts)) return;
   const project = facts.project?.key() ?? null;
   if (project === null || facts.project?.flagged() !== false) return;
   if (wholeSettings(start.input) !== start.settings) return;
+  const folders = judgedFolders(recording);
+  if (folders === null) return;
   const root = facts.config.root;
-  const entries = wholeEntries(root, recording.reads, recording.folders ?? new Map());
+  const entries = wholeEntries(root, recording.reads, folders);
   if (entries === null || recording.summary === null) return;
   writeWholeRecord(root, {
     v: 1,
@@ -112,10 +110,26 @@ export function finishWholeRecording(
   mark("whole check recorded");
 }
 
-function keepable(recording: WholeRecording, facts: CheckFacts): boolean {
+/**
+ * The stamp of every folder that holds a file, as the engine judged it; null when one was
+ * not judged, or a file lies in a dist/, build/ or out/ folder (the project's or not by what
+ * git ignores, which is not followed here).
+ */
+function judgedFolders(recording: WholeRecording): Map<string, Stamp> | null {
+  const paths = recording.files.map((f) => f.path);
+  if (paths.some(inOutputFolder)) return null;
+  const out = new Map<string, Stamp>();
+  for (const folder of foldersHolding(paths)) {
+    const stamp = recording.reads.stamped.get(folder);
+    if (stamp === undefined) return null;
+    out.set(folder, stamp);
+  }
+  return out;
+}
+
+function keepable(facts: CheckFacts): boolean {
   const { outcome, config } = facts;
   if (facts.aborted || facts.trouble || facts.nested || facts.failOnChange) return false;
-  if (recording.folders === null) return false;
   if (!outcome.ok || outcome.runs.length === 0) return false;
   if (outcome.resyncs.length > 0 || outcome.notes.length > 0) return false;
   if ((outcome.leftOut?.size ?? 0) > 0) return false;
