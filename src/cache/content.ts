@@ -8,6 +8,7 @@ import { blobId } from "./blob-id.ts";
 import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./index-listing.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
 import { objectFormat } from "./object-format.ts";
+import { noteFileRead } from "./outside-reads.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
 
 const TOOL_CONFIG_NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
@@ -47,7 +48,7 @@ export function contentIds(
       ? (project ?? new ProjectSnapshot(root)).content(Number.POSITIVE_INFINITY)
       : null;
   const ids = new Map<string, string>();
-  for (const path of wanted) ids.set(path, known?.get(path) ?? fileContentId(root, path));
+  for (const path of wanted) ids.set(path, known?.get(path) ?? readId(root, path));
   return ids;
 }
 
@@ -66,9 +67,15 @@ export function contentIdList(
     return paths.map((p) => project.committedId(p) ?? UNKNOWN);
   const known = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)).idsOf(paths) : null;
   const ids: string[] = new Array(paths.length);
-  for (let i = 0; i < paths.length; i++)
-    ids[i] = known?.[i] ?? fileContentId(root, paths[i] as string);
+  for (let i = 0; i < paths.length; i++) ids[i] = known?.[i] ?? readId(root, paths[i] as string);
   return ids;
+}
+
+/** A key's content id read from the bytes on disk: noted, as git's answers do not vouch for it. */
+function readId(root: string, path: string): string {
+  const id = fileContentId(root, path);
+  noteFileRead(path, id);
+  return id;
 }
 
 /**
@@ -91,13 +98,15 @@ export function headBlobs(root: string, paths: readonly string[]): Map<string, s
 }
 
 /** The state of the work tree as one `git status` saw it: HEAD's commit and what differs from it. */
-interface WorktreeState {
+export interface WorktreeState {
   /** HEAD's commit; null before the first commit. */
   readonly commit: string | null;
   /** Root-relative files changed in the work tree or index, or untracked and not ignored. */
   readonly dirty: readonly string[];
   /** Root-relative files the index holds that are not in the work tree (deleted, or a folder now). */
   readonly gone: ReadonlySet<string>;
+  /** An unmerged or intent-to-add entry: git's index says more than the files' content. */
+  readonly unusual: boolean;
 }
 
 /** The `git status` that says HEAD's commit and what differs from it, for root's `prefix`. */
@@ -128,6 +137,7 @@ function parseWorktree(stdout: string, prefix: string): WorktreeState {
   let commit: string | null = null;
   const dirty: string[] = [];
   const gone = new Set<string>();
+  let unusual = false;
   for (const entry of splitNul(stdout)) {
     if (entry.startsWith("# branch.oid ")) {
       const oid = entry.slice("# branch.oid ".length);
@@ -136,31 +146,52 @@ function parseWorktree(stdout: string, prefix: string): WorktreeState {
     }
     const path = statusPath(entry);
     if (path === null || !path.startsWith(prefix)) continue;
+    // "u ...": unmerged; "1 .A ...": added with intent to add
+    if (entry[0] === "u" || (entry[0] === "1" && entry[2] === "." && entry[3] === "A"))
+      unusual = true;
     const own = path.slice(prefix.length);
     if (own === "") continue;
     dirty.push(own);
     // "1 XY ...": Y is the work tree against the index, D when the file is not there
     if (entry[0] === "1" && entry[3] === "D") gone.add(own);
   }
-  return { commit, dirty, gone };
+  return { commit, dirty, gone, unusual };
+}
+
+/** A `git status` started now, for a snapshot read once it ends (see readProjectAhead). */
+export interface StatusAhead {
+  readonly root: string;
+  readonly state: Promise<WorktreeState | null>;
+}
+
+/** Start the `git status` of {@link ProjectSnapshot}; null outside git. */
+export function statusAhead(root: string): StatusAhead | null {
+  const prefix = gitPrefix(root);
+  if (prefix === null) return null;
+  const state = runGitAsync(root, statusArgs(prefix)).then(
+    (r) => (r.ok ? parseWorktree(r.stdout, prefix) : null),
+    () => null,
+  );
+  return { root, state };
 }
 
 /**
  * The project as it is now, its two git answers asked at once and without waiting: for a
  * command that can ask while its config loads (`check --all`). Null outside git or when
- * git fails (the snapshot then asks again as it needs).
+ * git fails (the snapshot then asks again as it needs). `status`: one already started.
  */
-export async function readProjectAhead(root: string): Promise<ProjectSnapshot | null> {
-  const prefix = gitPrefix(root);
-  if (prefix === null) return null;
-  // the listing comes first (status walks the tree for untracked files): it is parsed
-  // while status still runs on the other core
-  const [status, index] = await Promise.all([
-    runGitAsync(root, statusArgs(prefix)),
+export async function readProjectAhead(
+  root: string,
+  status: StatusAhead | null = statusAhead(root),
+): Promise<ProjectSnapshot | null> {
+  if (status === null) return null;
+  // the listing is parsed while status still walks the tree for untracked files
+  const [state, index] = await Promise.all([
+    status.state,
     runGitAsync(root, LISTING).then((r) => (r.ok ? parseIndexListing(r.stdout) : null)),
   ]);
-  if (!status.ok || index === null) return null;
-  return ProjectSnapshot.read(root, parseWorktree(status.stdout, prefix), index);
+  if (state === null || index === null) return null;
+  return ProjectSnapshot.read(root, state, index);
 }
 
 /** Fields before the path in each kind of `git status --porcelain=v2` entry. */
@@ -247,7 +278,7 @@ export class ProjectSnapshot {
   ): ProjectSnapshot {
     const project = new ProjectSnapshot(root);
     const dirty = [...changed.keys()].filter((p) => !isStatePath(p)).sort();
-    project.state = { commit, dirty, gone: new Set() };
+    project.state = { commit, dirty, gone: new Set(), unusual: false };
     project.dirtyFiles = dirty;
     project.dirtyIds = new Map(dirty.map((p) => [p, changed.get(p) ?? NO_CONTENT]));
     return project;
@@ -272,6 +303,13 @@ export class ProjectSnapshot {
     return project;
   }
 
+  /** The project from its `git status` alone: enough for key(), not for the listing's answers. */
+  static fromStatus(root: string, state: WorktreeState): ProjectSnapshot {
+    const project = new ProjectSnapshot(root);
+    project.state = state;
+    return project;
+  }
+
   /**
    * For a pinned snapshot, a file's committed content id: a staged file's, a tool config's
    * (NO_CONTENT where the index has none), else null (the snapshot cannot say: no key).
@@ -288,6 +326,15 @@ export class ProjectSnapshot {
   /** A pinned snapshot's tool configs with their ids, as packageFileIds reads them; undefined otherwise. */
   committedConfigs(): ReadonlyMap<string, string> | undefined {
     return this.committedIds;
+  }
+
+  /**
+   * Does git's index hold an entry whose content `git status` does not compare (skip-worktree,
+   * assume-unchanged) or that is unmerged or intent-to-add? Null when not read ahead.
+   */
+  flagged(): boolean | null {
+    if (this.index === undefined || this.state == null) return null;
+    return this.index.unsure.size > 0 || this.state.unusual;
   }
 
   private worktree(): WorktreeState | null {

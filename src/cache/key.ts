@@ -1,10 +1,12 @@
-import { statSync } from "node:fs";
-import { delimiter, isAbsolute, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { sha1Hex } from "../platform/digest.ts";
 import { VERSION } from "../version.ts";
 import { contentIds, NO_CONTENT, type ProjectSnapshot } from "./content.ts";
+import { findProgram, programWord } from "./find-program.ts";
+import { noteProgram } from "./outside-reads.ts";
 import { packageFileIds } from "./package-files.ts";
 import { programContentId } from "./program-id.ts";
+import { stampOf } from "./stamps.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
 
 export interface CheckDefinition {
@@ -57,40 +59,18 @@ export function definitionKey(
  * (an upgrade replaces it). "" when it cannot be found (a builtin, a function, a variable).
  */
 function toolStamp(root: string, def: CheckDefinition): string {
-  const program =
-    typeof def.run === "string"
-      ? def.run
-          .trim()
-          .split(/\s+/)
-          .find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))
-      : Array.isArray(def.run)
-        ? def.run[0]
-        : undefined;
-  if (program === undefined || program === "" || /[$`'"(){};|&<>]/.test(program)) return "";
-  const candidates = program.includes("/")
-    ? [isAbsolute(program) ? program : join(def.cwd, program)]
-    : (process.env.PATH ?? "")
-        .split(delimiter)
-        .filter(Boolean)
-        .map((dir) => join(dir, program));
-  for (const path of candidates) {
-    try {
-      const st = statSync(path, { throwIfNoEntry: false });
-      if (st?.isFile())
-        return (
-          programContentId(root, {
-            path,
-            size: st.size,
-            mtimeMs: st.mtimeMs,
-            ctimeMs: st.ctimeMs,
-            ino: st.ino,
-          }) ??
-          // a program that can be run but not read: its install's own stamp
-          `${st.size}:${st.mtimeMs}`
-        );
-    } catch {
-      // a folder on PATH that cannot be read: the next one
-    }
-  }
-  return "";
+  const word = programWord(def.run);
+  if (word === undefined) return "";
+  const found = findProgram(word, def.cwd);
+  noteProgram({
+    word,
+    cwd: def.cwd,
+    found: found === null ? "" : (stampOf(found.path)?.text ?? ""),
+  });
+  if (found === null) return "";
+  return (
+    programContentId(root, found) ??
+    // a program that can be run but not read: its install's own stamp
+    `${found.size}:${found.mtimeMs}`
+  );
 }

@@ -5,6 +5,8 @@ import type { MarkerMemory } from "../project/not-own.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { existingGitCacheDir, madeGitCacheDir } from "./git-cache-dir.ts";
+import { noteFolderStamped } from "./outside-reads.ts";
+import { type Stamp, stampOfStats } from "./stamps.ts";
 
 const FOLDER = "folder-markers";
 
@@ -37,6 +39,7 @@ export function markerMemory(root: string): KeptMarkerMemory {
     unchanged(folder, abs) {
       const stamp = stampOf(abs);
       if (stamp === null) return false;
+      noteFolderStamped(folder, stamp.whole);
       const was = kept.get(folder);
       if (was === stamp.text) return true;
       if (was !== undefined) {
@@ -66,13 +69,16 @@ export function markerMemory(root: string): KeptMarkerMemory {
   };
 }
 
-function stampOf(abs: string): { text: string; settledBy(ms: number): boolean } | null {
+function stampOf(
+  abs: string,
+): { text: string; settledBy(ms: number): boolean; whole: Stamp } | null {
   try {
     // through a symlink: a folder swapped for a link elsewhere has another inode
     const s = statSync(abs, { throwIfNoEntry: false });
     if (s === undefined) return null;
     return {
       text: `${s.dev}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}`,
+      whole: stampOfStats(s),
       settledBy: (ms) => s.mtimeMs < ms && s.ctimeMs < ms,
     };
   } catch {

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileContentId, NO_CONTENT } from "./content.ts";
+import { noteFileRead, noteFolderListed } from "./outside-reads.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
 
 const NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
@@ -75,11 +76,14 @@ export function packageFileIds(
     try {
       names = readdirSync(join(root, folder));
     } catch {
+      noteFolderListed(folder, []);
       continue; // gone or not a folder: nothing of a package there
     }
-    for (const name of names) {
-      if (!NAMES.has(name)) continue;
+    const kept = names.filter((name) => NAMES.has(name)).sort();
+    noteFolderListed(folder, kept);
+    for (const name of kept) {
       const id = fileContentId(root, `${folder}/${name}`);
+      noteFileRead(`${folder}/${name}`, id);
       if (id !== NO_CONTENT) out.push(`${folder}/${name}\0${id}`);
     }
   }

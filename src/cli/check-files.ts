@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type ProjectSnapshot, readProjectAhead } from "../cache/content.ts";
+import { type ProjectSnapshot, readProjectAhead, type StatusAhead } from "../cache/content.ts";
 import { configRootAhead } from "../config/find.ts";
 import { allFiles, changedFiles, explicitFiles, stagedFiles } from "../match/files.ts";
 import { gitTimeoutMs, splitNul } from "../match/git.ts";
@@ -10,6 +10,7 @@ import type { FileChange } from "../model/batch.ts";
 import { runSync } from "../platform/run-sync.ts";
 import { CpilotError } from "../util/errors.ts";
 import { rebase } from "./_root-paths.ts";
+import type { WholeStart } from "./check-whole-record.ts";
 
 /** The next word, when git knows it as a commit. */
 export function splitChangedRef(
@@ -84,10 +85,14 @@ export async function selectFiles(
  */
 export function beginAllFiles(cwd: string, explicit: string | undefined): AllStart | null {
   const root = configRootAhead(cwd, explicit);
-  if (root === null) return null;
+  return root === null ? null : allFilesFrom(root);
+}
+
+/** {@link beginAllFiles} for a known root, with its `git status` when already started. */
+export function allFilesFrom(root: string, status?: StatusAhead | null): AllStart {
   // what the result cache's keys read (an unchanged project replays) also says which
   // tracked files are on disk: the files come from it, or from a listing of their own
-  const project = readProjectAhead(root).catch(() => null);
+  const project = readProjectAhead(root, status).catch(() => null);
   const files = project.then(async (p) => {
     const tracked = p?.trackedFiles();
     if (tracked == null) return allFiles(root);
@@ -103,6 +108,8 @@ export interface AllStart {
   readonly files: Promise<FileChange[]>;
   /** For the result cache's keys. */
   readonly project: Promise<ProjectSnapshot | null>;
+  /** Set when this check may be kept whole for a replay (see check-whole-replay.ts). */
+  readonly whole?: WholeStart;
 }
 
 /** Only when git still knows it: anything else is a typo, and checking nothing would pass silently. */

@@ -23,6 +23,11 @@ import { assertKnownNames } from "./_common.ts";
 import { readDurations } from "./check-durations.ts";
 import { type AllStart, selectFiles } from "./check-files.ts";
 import type { StagedCheck, StagedStart } from "./check-staged.ts";
+import {
+  beginWholeRecording,
+  finishWholeRecording,
+  printKeptSummary,
+} from "./check-whole-record.ts";
 import { failOnChangeActive, failOnChanges } from "./fail-on-change.ts";
 
 /** A staged check that read only the index surveys the tree before a run; a large check collects listing's garbage. */
@@ -166,6 +171,10 @@ export async function runCheck(
   const project =
     staged?.project ?? (request.allStart?.root === root ? await request.allStart.project : null);
   const color = colorEnabled();
+  // a check that may be replayed whole next time keeps what it printed and what its keys read
+  const wholeStart =
+    request.allStart?.root === root && format === "text" ? request.allStart.whole : undefined;
+  const recording = wholeStart ? beginWholeRecording(files) : undefined;
   const progress = new Progress();
   const started = Date.now();
   let ran: Outcome | null = null;
@@ -202,8 +211,10 @@ export async function runCheck(
           for (const line of renderRunLines(runSeenFrom(r, root, seenFrom), color, {
             tailLines,
             seen: shown,
-          }))
+          })) {
             progress.log(line);
+            recording?.lines.push(line);
+          }
       },
     });
   } finally {
@@ -246,8 +257,13 @@ export async function runCheck(
   else if (failOnChange && outcome.resyncs.length > 0) {
     for (const r of outcome.resyncs) say(r.diff);
   }
-  if (!json)
-    printSummary(outcomeSeenFrom(outcome, seenFrom), files.length, Date.now() - started, color);
+  if (!json) {
+    const elapsed = Date.now() - started;
+    const print = () =>
+      printSummary(outcomeSeenFrom(outcome, seenFrom), files.length, elapsed, color);
+    if (recording) printKeptSummary(recording, elapsed, print);
+    else print();
+  }
   if (shard && !json)
     say(
       `cpilot: shard ${request.shard?.index}/${request.shard?.count}: ${files.length} of ${selected.length} files`,
@@ -262,6 +278,16 @@ export async function runCheck(
     );
   const trouble = takeStateTrouble(config.root);
   if (trouble !== null) process.stderr.write(`${trouble}\n`);
+  if (wholeStart && recording)
+    finishWholeRecording(wholeStart, recording, {
+      config,
+      outcome,
+      project,
+      aborted: options.signal.aborted,
+      trouble: trouble !== null,
+      nested,
+      failOnChange,
+    });
   mark("check reported");
   if (options.signal.aborted) return 130;
   // a shard checks its part of the root's files only: each package would run in every shard

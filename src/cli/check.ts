@@ -78,10 +78,18 @@ export async function checkCommand(
         dryRun: values["dry-run"] === true,
       })
     : null;
-  const allStart =
+  // --all: a check whose every result was replayed may print its text again whole
+  const begun =
     values.all && positionals.length === 0
-      ? (await import("./check-files.ts")).beginAllFiles(options.cwd, values.config)
+      ? await (await import("./check-whole-replay.ts")).beginAllCheck(
+          args,
+          values,
+          options.cwd,
+          values.config,
+        )
       : null;
+  if (begun !== null && "code" in begun) return begun.code;
+  const allStart = begun?.allStart ?? null;
   const { runCheck } = await import("./check-run.ts");
   return runCheck(
     {

@@ -85,6 +85,28 @@ function ownVerdict(
   return null;
 }
 
+/**
+ * Does what is on disk now mark `dir` (root-relative, below the root) as not the project's
+ * own: a fixed marker in it, or a `target` beside a Cargo.toml? For a caller that remembers
+ * folders by stat and must look again at one whose stat cannot vouch.
+ */
+export function markedOnDisk(root: string, dir: string): boolean {
+  const slash = dir.lastIndexOf("/");
+  const name = dir.slice(slash + 1);
+  if (BY_NAME.has(name)) return true;
+  const has = markerTest(`${root}/${dir}`, NO_EXTRA);
+  if (MARKERS.some(([marker]) => has(marker))) return true;
+  return (
+    name === "target" &&
+    existsSync(join(root, slash === -1 ? "" : dir.slice(0, slash), "Cargo.toml"))
+  );
+}
+
+/** Does `path` lie in a `dist`, `build` or `out` folder, whose verdict follows what git ignores? */
+export function inOutputFolder(path: string): boolean {
+  return outputFolder(path) !== null;
+}
+
 const folderWhys = new WeakMap<ExtraMarkers, ReadonlyMap<string, string>>();
 
 /** The folders `extra.among` puts a marker in, each with the first marker's why: one lookup per folder. */
