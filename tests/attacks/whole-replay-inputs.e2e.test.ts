@@ -210,9 +210,8 @@ describe("the programs the callbacks start", () => {
     expect(p.check().code).toBe(1);
   }, 60_000);
 
-  // The key stamps the first file of that name on PATH, executable or not; bash runs the first
-  // executable one. Main replays this pass too.
-  test.todo("a file of the same name that cannot run, earlier on PATH, hides the program", () => {
+  // bash runs the first executable file of that name: the key stamps that one
+  test("a file of the same name that cannot run, earlier on PATH, hides the program", () => {
     const { first, second, put } = programs();
     const shadow = put(first, 0);
     chmodSync(shadow, 0o644);
@@ -220,7 +219,28 @@ describe("the programs the callbacks start", () => {
     const p = replayedProject(files, { env: { PATH: PATH(first, second) } });
     rewriteKeepingStat(program, "#!/bin/sh\nexit 1\n");
     expect(p.check().code).toBe(1);
-  });
+  }, 60_000);
+
+  // a relative folder on PATH is found from the callback's folder (the root), as bash finds
+  // it, not from the folder cpilot was started in
+  test("a program in a relative folder on PATH, checked from a subfolder, replaced in place", () => {
+    const p = replayedProject(
+      {
+        ...files,
+        // ignored, as a project's own tool folder often is: git says nothing of it
+        ".gitignore": "tools/\n",
+        "tools/wordcheck": "#!/bin/sh\nexit 0\n",
+        "sub/b.md": "b\n",
+      },
+      {
+        env: { PATH: PATH("tools") },
+        cwd: "sub",
+        beforeCommit: (q) => chmodSync(q.path("tools/wordcheck"), 0o755),
+      },
+    );
+    rewriteKeepingStat(p.path("tools/wordcheck"), "#!/bin/sh\nexit 1\n");
+    expect(p.check(undefined, { cwd: "sub" }).code).toBe(1);
+  }, 60_000);
 
   test("the program a symlink on PATH leads to, retargeted", () => {
     const { first, second, put } = programs();
