@@ -8,6 +8,7 @@ import { packageFileIds } from "./package-files.ts";
 import { programContentId } from "./program-id.ts";
 import { stampOf } from "./stamps.ts";
 import { TOOL_CONFIGS } from "./tool-configs.ts";
+import { toolEnv } from "./tool-env.ts";
 
 export interface CheckDefinition {
   readonly run: string | readonly string[] | ((...args: never[]) => unknown);
@@ -30,8 +31,9 @@ export function rootToolConfigs(
 }
 
 /**
- * Command, folder, environment, output format, cpilot's version and the tool configs down to
- * its folder. `configs`: {@link rootToolConfigs} as read for this batch.
+ * Command, folder, environment (its own, and the checkers' variables of the process: see
+ * tool-env.ts), output format, cpilot's version and the tool configs down to its folder.
+ * `configs`: {@link rootToolConfigs} as read for this batch.
  */
 export function definitionKey(
   root: string,
@@ -45,6 +47,7 @@ export function definitionKey(
     run,
     relative(root, def.cwd),
     Object.entries(def.env).sort(),
+    toolEnv(),
     def.format ?? "auto",
     [...configs].filter(([, id]) => id !== "none"),
     // a file in the working folder stands for it: the configs down to it

@@ -7,6 +7,7 @@ import { isTerminal } from "../platform/stdio.ts";
 import { readStateFile } from "../util/state-file.ts";
 import { STATE, statePath } from "../util/state-layout.ts";
 import { BUILD_INFO, VERSION_LINE } from "../version.ts";
+import { toolEnv } from "./tool-env.ts";
 
 /** The variables a check's text or results may follow: cpilot's, git's, where state lives, how a terminal shows colour. */
 const ENV_PREFIXES = ["CPILOT_", "CP_", "GIT_", "XDG_", "GITHUB_", "TURBO_"];
@@ -67,6 +68,7 @@ export function wholeSettings(input: WholeSettingsInput): string | null {
       bytesId(managedPath(input.root)),
       textId(readStateFile(statePath(input.root, STATE.toggles))),
       env,
+      toolEnv(),
       isTerminal(1),
       isTerminal(2),
     ]),

@@ -415,6 +415,22 @@ describe("the command line and the environment", () => {
     "a.txt": "x\n",
   };
 
+  // a checker's own variable (go's build tags here) makes another result: kept apart, whole
+  // or per callback (check PATHS is never replayed whole)
+  test("a variable the checker reads (GOFLAGS) set differently", () => {
+    const tagged = {
+      "callbacks.config.json": json([
+        { name: "tags", pattern: "*.txt", run: 'test "$GOFLAGS" != -tags=broken', timeout: 10 },
+      ]),
+      "a.txt": "x\n",
+    };
+    const p = replayedProject(tagged);
+    const env = { GOFLAGS: "-tags=broken" };
+    expect(p.check(undefined, { env }).code).toBe(1);
+    expect(p.check(["check", "a.txt"], { env }).code).toBe(1);
+    expect(p.check(["check", "a.txt"]).code).toBe(0);
+  }, 60_000);
+
   test("--json prints JSON", () => {
     const p = replayedProject(files);
     const r = p.check(["check", "--all", "--json"]);
