@@ -1,6 +1,16 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type GitEnv, gitFailure, runGit, splitNul } from "../match/git.ts";
 
+/** What the index holds against a tree (`git diff-index --cached ... <tree>`): the staged files, as one answer. */
+export const STAGED_AGAINST = [
+  "diff-index",
+  "--cached",
+  "-z",
+  "--no-renames",
+  "--ignore-submodules=all",
+  "--ita-invisible-in-index",
+] as const;
+
 /** Changes with any write of the index (size, time, trailing checksum), read without git; null when unreadable. */
 export function indexStamp(indexFile: string): string | null {
   let fd: number | null = null;
@@ -24,15 +34,7 @@ export function stagedEntries(top: string, env: GitEnv = {}): Map<string, string
   const base = head.ok
     ? "HEAD"
     : runGit(top, ["hash-object", "-t", "tree", "/dev/null"], env).stdout.trim();
-  const args = [
-    "diff-index",
-    "--cached",
-    "-z",
-    "--no-renames",
-    "--ignore-submodules=all",
-    "--ita-invisible-in-index",
-    base,
-  ];
+  const args = [...STAGED_AGAINST, base];
   const r = runGit(top, args, env);
   if (!r.ok) throw gitFailure(top, args, r, "read what the index stages");
   const out = new Map<string, string>();

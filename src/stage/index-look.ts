@@ -3,7 +3,7 @@ import { runGitAsync, splitNul } from "../match/git.ts";
 import type { FileChange } from "../model/batch.ts";
 import { headCommit } from "./head-commit.ts";
 import { readIndexBits } from "./index-bits.ts";
-import { indexStamp } from "./index-changed.ts";
+import { indexStamp, STAGED_AGAINST } from "./index-changed.ts";
 
 /** What the index stages against HEAD, read without looking at the working tree. */
 export interface IndexLook {
@@ -41,15 +41,7 @@ export async function startIndexLook(
   // the file read below two moments: then the tree is surveyed.
   const stamp = indexStamp(options.indexFile);
   // against the id just read, not "HEAD": the answer and its commit are one moment
-  const asked = runGitAsync(top, [
-    "diff-index",
-    "--cached",
-    "-z",
-    "--no-renames",
-    "--ignore-submodules=all",
-    "--ita-invisible-in-index",
-    head,
-  ]);
+  const asked = runGitAsync(top, [...STAGED_AGAINST, head]);
   // read while git runs
   const configs = new Map<string, string>();
   const bits = readIndexBits(options.indexFile, head.length === 64 ? 32 : 20, {
