@@ -93,3 +93,18 @@ export function filesHanded(s: Setup): string[] {
 export const argv = (c: Callback | undefined) => (Array.isArray(c?.run) ? c.run.join(" ") : c?.run);
 export const notOwn = (s: Setup, prefixes: string[]) =>
   Object.entries(treeState(s.root)).filter(([p]) => prefixes.some((x) => p.startsWith(x)));
+
+/** Files whose content changed, but for what git ignores (the tools' caches and builds). */
+export function changedOwn(s: Setup, before: Record<string, string>): string[] {
+  const after = treeState(s.root);
+  const changed = Object.keys({ ...before, ...after }).filter(
+    (k) => after[k] !== before[k] && !k.startsWith("("),
+  );
+  if (changed.length === 0) return [];
+  const ignored = spawnSync("git", ["check-ignore", "--stdin"], {
+    cwd: s.root,
+    input: changed.join("\n"),
+    encoding: "utf8",
+  }).stdout.split("\n");
+  return changed.filter((k) => !ignored.includes(k));
+}

@@ -13,6 +13,7 @@ import { cpilot } from "../helpers/binary.ts";
 import { treeState } from "../helpers/tree-state.ts";
 import {
   argv,
+  changedOwn,
   filesHanded,
   init,
   RECORDER,
@@ -24,21 +25,6 @@ import {
 } from "./real-project-kit.ts";
 
 const BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
-
-/** Files whose content changed, but for what git ignores (the tools' caches and builds). */
-function changedOwn(s: Setup, before: Record<string, string>): string[] {
-  const after = treeState(s.root);
-  const changed = Object.keys({ ...before, ...after }).filter(
-    (k) => after[k] !== before[k] && !k.startsWith("("),
-  );
-  if (changed.length === 0) return [];
-  const ignored = spawnSync("git", ["check-ignore", "--stdin"], {
-    cwd: s.root,
-    input: changed.join("\n"),
-    encoding: "utf8",
-  }).stdout.split("\n");
-  return changed.filter((k) => !ignored.includes(k));
-}
 
 function commit(s: Setup, message: string): void {
   spawnSync("git", ["add", "-A"], { cwd: s.root });

@@ -13,6 +13,7 @@ import { cpilot } from "../helpers/binary.ts";
 import { treeState } from "../helpers/tree-state.ts";
 import {
   argv,
+  changedOwn,
   filesHanded,
   hasPython,
   init,
@@ -25,21 +26,6 @@ import {
 } from "./real-project-kit.ts";
 
 const has = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
-
-/** Files whose content changed, but for what git ignores (the tools' caches and builds). */
-function changedOwn(s: Setup, before: Record<string, string>): string[] {
-  const after = treeState(s.root);
-  const changed = Object.keys({ ...before, ...after }).filter(
-    (k) => after[k] !== before[k] && !k.startsWith("("),
-  );
-  if (changed.length === 0) return [];
-  const ignored = spawnSync("git", ["check-ignore", "--stdin"], {
-    cwd: s.root,
-    input: changed.join("\n"),
-    encoding: "utf8",
-  }).stdout.split("\n");
-  return changed.filter((k) => !ignored.includes(k));
-}
 
 function commit(s: Setup, message: string): void {
   execFileSync("git", ["add", "-A", "--", ".", ":!.venv"], { cwd: s.root });
