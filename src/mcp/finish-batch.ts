@@ -94,6 +94,7 @@ export async function finishBatch(
     unjudged = packages.unjudged;
     for (const one of packages.judges) {
       judges.push(one);
+      ctx.project.notePackage(one.config.root);
       await judge(one, ctx, found);
     }
     for (const write of writes) {

@@ -55,6 +55,7 @@ for (const [name, rootConfig] of [
   describe(`an MCP client at the repository top, ${name}`, () => {
     let proj: ReturnType<typeof project>;
     let mcp: McpSession;
+    let failedRun = "";
 
     beforeAll(async () => {
       proj = monorepo(rootConfig);
@@ -79,6 +80,18 @@ for (const [name, rootConfig] of [
       expect(r.text).toContain("packages/web/src/a.ts:1:1");
       expect(r.text).toContain("WEB_ERROR is not allowed");
       expect(r.text).not.toContain("root-rule");
+      failedRun = /callback_logs with run_id "([^"]+)"/.exec(r.text)?.[1] ?? "";
+    });
+
+    test("callback_logs finds the package's run, its file named from the top", async () => {
+      expect(failedRun).not.toBe("");
+      const r = await mcp.call("callback_logs", { run_id: failedRun });
+      expect(r.isError).toBe(false);
+      expect(r.text).toContain(`run ${failedRun} · web-rule · failed`);
+      expect(r.text).toContain("files: packages/web/src/a.ts");
+      expect(r.text).toContain("WEB_ERROR is not allowed");
+      const list = await mcp.call("callback_logs", {});
+      expect(list.text).toContain(failedRun);
     });
 
     test("fixed, the package's check passes", async () => {
