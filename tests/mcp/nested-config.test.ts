@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type McpSession, project, startMcp } from "./_client.ts";
 
 /** Fails on a file that says WEB_ERROR, as `file:line:col: message`. */
@@ -16,6 +18,13 @@ const WEB_CONFIG = {
       run: 'for f in "$@"; do if grep -q WEB_ERROR "$f"; then echo "$f:1:1: error: WEB_ERROR is not allowed"; exit 1; fi; done',
       timeout: 20,
       successMessage: "web rule holds",
+    },
+    {
+      name: "web-fmt",
+      pattern: "*.js",
+      run: 'for f in "$@"; do sed -i -E "s/([a-z0-9])=([a-z0-9])/\\1 = \\2/g" "$f"; done',
+      timeout: 20,
+      successMessage: "silent",
     },
     {
       name: "web-later",
@@ -127,6 +136,18 @@ for (const [name, rootConfig] of [
         "cpilot: in packages/api/, judged by its own config: your edits there were not checked:",
       );
       expect(r.text).not.toContain("passed");
+    });
+
+    test("a package's formatter: the rewrite comes back for the file named from the top", async () => {
+      const path = "packages/web/src/f.js";
+      const created = await mcp.call("write_file", { path, content: "let x = 0;\n" });
+      expect(created.isError).toBe(false);
+      const r = await mcp.call("edit_file", { path, old_string: "x = 0", new_string: "x=1" });
+      expect(r.isError).toBe(false);
+      expect(readFileSync(join(proj.dir, path), "utf8")).toBe("let x = 1;\n");
+      expect(r.text).toContain(`The callbacks rewrote ${path} after this call`);
+      const next = await mcp.call("edit_file", { path, old_string: "x = 1", new_string: "x = 2" });
+      expect(next.isError).toBe(false);
     });
 
     test("a file outside any package is the root's alone", async () => {
