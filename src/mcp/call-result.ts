@@ -3,6 +3,7 @@ import type { Diagnostic } from "../model/diagnostic.ts";
 import type { Resync, RunResult } from "../model/outcome.ts";
 import { boundedDiff, renderRun } from "../ui/mcp/render.ts";
 import type { CallAnswer } from "./batcher.ts";
+import type { Unjudged } from "./package-judges.ts";
 import type { WriteDone } from "./perform-write.ts";
 import { resyncNote } from "./resync-note.ts";
 import { toAgentSpace } from "./text-file.ts";
@@ -15,6 +16,10 @@ export interface BatchReport {
   readonly background: readonly { callback: string; files: readonly string[] }[];
   /** A config that does not load, say. */
   readonly trouble: string | null;
+  /** Run id to the package config that judged it (the nearest config decides); absent: the project's. */
+  readonly judgedBy?: ReadonlyMap<string, string>;
+  /** Packages whose own config did not load: their edits were not checked. */
+  readonly unjudged?: readonly Unjudged[];
 }
 
 /** What belongs to no single call goes in the first result. */
@@ -29,7 +34,13 @@ export function callResults(writes: readonly WriteDone[], report: BatchReport): 
   return writes.map((write, index) => {
     // A diagnostic two callbacks print (cargo check and clippy) is told once per result.
     const seen = new Set<string>();
-    const render = (run: RunResult) => renderRun(run, seen);
+    const render = (run: RunResult) => {
+      const lines = renderRun(run, seen);
+      const by = report.judgedBy?.get(run.id);
+      return by === undefined || lines.length === 0
+        ? lines
+        : [`judged by ${by}:`, ...lines.map((l) => `  ${l}`)];
+    };
     const lines = [write.summary];
     if (write.gateNote !== null) lines.push(`The write gate changed this write: ${write.gateNote}`);
     const mine = runs.filter((r) => r.files.includes(write.path));
@@ -53,6 +64,12 @@ export function callResults(writes: readonly WriteDone[], report: BatchReport): 
       for (const r of otherFiles) lines.push(...otherFileNote(r));
     }
     if (trouble !== null) lines.push(trouble);
+    for (const u of report.unjudged ?? []) {
+      if (!write.path.startsWith(`${u.folder}/`)) continue;
+      lines.push(
+        `cpilot: in ${u.folder}/, judged by its own config: your edits there were not checked: ${u.why}`,
+      );
+    }
     const shownRuns = index === 0 ? [...mine, ...orphanRuns] : mine;
     return withDiagnostics(lines.join("\n"), shownRuns);
   });

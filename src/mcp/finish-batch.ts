@@ -1,10 +1,12 @@
 import { postNotice } from "../agent-session/inbox.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
-import type { Resync, RunResult } from "../model/outcome.ts";
+import type { Outcome, Resync, RunResult } from "../model/outcome.ts";
+import { outcomeSeenFrom, pathMove } from "../ui/seen-from.ts";
 import { backgroundNotice } from "./background-notice.ts";
 import type { CallAnswer } from "./batcher.ts";
 import { callResults } from "./call-result.ts";
 import { shiftRegion } from "./edits.ts";
+import { type Judge, packageJudges, type Unjudged } from "./package-judges.ts";
 import type { WriteDone } from "./perform-write.ts";
 import type { Project } from "./project.ts";
 import type { SessionPause } from "./session-pause.ts";
@@ -67,68 +69,123 @@ export async function finishBatch(
   carryRegions(writes);
   const state = await ctx.project.load();
   const changes = mergeChanges(writes);
-  let runs: readonly RunResult[] = [];
-  let resyncs: readonly Resync[] = [];
-  let notes: readonly string[] = [];
-  let background: { callback: string; files: readonly string[] }[] = [];
-  let trouble: string | null = null;
+  const found: Found = { runs: [], resyncs: [], notes: [], judgedBy: new Map(), troubles: [] };
+  const background: { callback: string; files: readonly string[] }[] = [];
+  let unjudged: readonly Unjudged[] = [];
   if (state.kind === "broken") {
-    trouble = `callbacks did not run: the config does not load:\n${state.error}`;
-  } else if (state.kind === "ok" && changes.length > 0) {
+    found.troubles.push(`callbacks did not run: the config does not load:\n${state.error}`);
+  }
+  if (changes.length > 0) {
     const agent = ctx.agent();
     const batch: EditBatch = {
       root: ctx.project.root,
       files: changes,
       origin: { surface: "mcp", session: ctx.session, ...(agent === undefined ? {} : { agent }) },
     };
-    const skip = ctx.paused.among(state.config.callbacks.map((cb) => cb.name));
-    // Background runs start after the blocking ones (formatters), so what they report as
-    // rewritten is their own doing.
-    try {
-      const outcome = await state.engine.run(batch, {
-        blocking: true,
-        skip,
-        signal: ctx.signal,
-        resyncTree: state.config.source.resync === "tree",
-      });
-      runs = outcome.runs;
-      resyncs = outcome.resyncs;
-      notes = outcome.notes;
-    } catch (err) {
-      trouble = `callbacks could not run: ${err instanceof Error ? err.message : String(err)}`;
+    const judges: Judge[] = [];
+    let leftOut: ReadonlyMap<string, string> | undefined;
+    if (state.kind === "ok") {
+      const own: Judge = { config: state.config, engine: state.engine, batch, label: null };
+      judges.push(own);
+      leftOut = (await judge(own, ctx, found))?.leftOut;
+    }
+    // A package's own config judges its files, whether the project's config loaded or not.
+    const packages = await packageJudges(batch, leftOut);
+    unjudged = packages.unjudged;
+    for (const one of packages.judges) {
+      judges.push(one);
+      ctx.project.notePackage(one.config.root);
+      await judge(one, ctx, found);
     }
     for (const write of writes) {
-      const resync = resyncs.find((r) => r.path === write.path);
+      const resync = found.resyncs.find((r) => r.path === write.path);
       // re-inserted, so the map's order is least recently written first
       ctx.known.delete(write.path);
       if (resync?.newText != null) ctx.known.set(write.path, toAgentSpace(resync.newText).text);
       else if (write.written !== null) ctx.known.set(write.path, write.written);
     }
     forgetOldest(ctx.known);
-    background = state.engine
-      .plan(batch, { blocking: false, skip })
-      .map((p) => ({ callback: p.callback.name, files: p.files }));
-    if (background.length > 0) {
-      const root = ctx.project.root;
-      ctx.track(
-        state.engine.run(batch, { blocking: false, skip, signal: ctx.signal }).then(
-          (outcome) => {
-            const notice = backgroundNotice(outcome, ctx.known);
-            if (notice !== null) postNotice(root, ctx.session, { kind: "callbacks", ...notice });
-          },
-          (err: unknown) => {
-            postNotice(root, ctx.session, {
-              kind: "callbacks",
-              text: `Background callbacks could not run: ${err instanceof Error ? err.message : String(err)}`,
-              failing: true,
-            });
-          },
-        ),
-      );
-    }
+    // Background runs start after the blocking ones (formatters), so what they report as
+    // rewritten is their own doing.
+    for (const one of judges) background.push(...startBackground(one, ctx));
   }
 
-  return callResults(writes, { runs, resyncs, notes, background, trouble });
+  return callResults(writes, {
+    runs: found.runs,
+    resyncs: found.resyncs,
+    notes: found.notes,
+    background,
+    trouble: found.troubles.length === 0 ? null : found.troubles.join("\n"),
+    judgedBy: found.judgedBy,
+    unjudged,
+  });
+}
+
+/** What the batch's blocking runs found, every path relative to the project root. */
+interface Found {
+  readonly runs: RunResult[];
+  readonly resyncs: Resync[];
+  readonly notes: string[];
+  /** Run id to the package config that judged it. */
+  readonly judgedBy: Map<string, string>;
+  readonly troubles: string[];
+}
+
+/** One config's blocking runs over its edits; null when they could not run (told in `found`). */
+async function judge(one: Judge, ctx: FinishContext, found: Found): Promise<Outcome | null> {
+  const skip = ctx.paused.among(one.config.callbacks.map((cb) => cb.name));
+  try {
+    const outcome = await one.engine.run(one.batch, {
+      blocking: true,
+      skip,
+      signal: ctx.signal,
+      resyncTree: one.config.source.resync === "tree",
+    });
+    const seen = outcomeSeenFrom(outcome, ctx.project.root);
+    found.runs.push(...seen.runs);
+    found.resyncs.push(...seen.resyncs);
+    found.notes.push(...seen.notes);
+    if (one.label !== null) for (const run of seen.runs) found.judgedBy.set(run.id, one.label);
+    return outcome;
+  } catch (err) {
+    const by = one.label === null ? "" : ` (judged by ${one.label})`;
+    found.troubles.push(
+      `callbacks${by} could not run: ${err instanceof Error ? err.message : String(err)}`,
+    );
+    return null;
+  }
+}
+
+/** One config's non-blocking runs, their result posted to the session's inbox when done. */
+function startBackground(
+  one: Judge,
+  ctx: FinishContext,
+): { callback: string; files: readonly string[] }[] {
+  const skip = ctx.paused.among(one.config.callbacks.map((cb) => cb.name));
+  const root = ctx.project.root;
+  const move = pathMove(one.batch.root, root) ?? ((path: string) => path);
+  const planned = one.engine
+    .plan(one.batch, { blocking: false, skip })
+    .map((p) => ({ callback: p.callback.name, files: p.files.map(move) }));
+  if (planned.length === 0) return planned;
+  const by = one.label === null ? "" : `judged by ${one.label}:\n`;
+  ctx.track(
+    one.engine.run(one.batch, { blocking: false, skip, signal: ctx.signal }).then(
+      (outcome) => {
+        const notice = backgroundNotice(outcomeSeenFrom(outcome, root), ctx.known);
+        if (notice !== null)
+          postNotice(root, ctx.session, { kind: "callbacks", ...notice, text: by + notice.text });
+      },
+      (err: unknown) => {
+        postNotice(root, ctx.session, {
+          kind: "callbacks",
+          text: `${by}Background callbacks could not run: ${err instanceof Error ? err.message : String(err)}`,
+          failing: true,
+        });
+      },
+    ),
+  );
+  return planned;
 }
 
 /** Most recent first, up to this many bytes in all; a forgotten file's later rewrite says "re-read it" instead of a diff. */

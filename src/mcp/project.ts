@@ -120,6 +120,18 @@ export class Project {
     return next;
   }
 
+  /** Package folders whose own config judged an edit in this session: their runs are kept there. */
+  private readonly packages = new Set<string>();
+
+  notePackage(root: string): void {
+    this.packages.add(root);
+  }
+
+  /** Where this session's runs are recorded: the project's folder first, then its packages'. */
+  runRoots(): string[] {
+    return [this.root, ...this.packages];
+  }
+
   /** {} before any did: built-in protections. */
   gateConfig(): GateConfig {
     return this.lastGate;

@@ -2,7 +2,8 @@ import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, readSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { listRuns, openRunLog, readRun } from "../../engine/runs-store.ts";
+import { listRuns, openRunLog, readRun, type StoredRun } from "../../engine/runs-store.ts";
+import { runSeenFrom } from "../../ui/seen-from.ts";
 import { renderTable } from "../../ui/table.ts";
 import type { ToolContext } from "../tool-context.ts";
 
@@ -31,6 +32,21 @@ export function logTail(fd: number, lines: number): { lines: string[]; total: nu
   }
 }
 
+/** A package's runs are kept in its own folder, beside its config; `roots[0]` is the project's. */
+function findRun(roots: readonly string[], runId: string): StoredRun | null {
+  for (const root of roots) {
+    const run = readRun(root, runId);
+    if (run !== null) return seenFromTop(run, root, roots);
+  }
+  return null;
+}
+
+/** Its files named from the project's folder, as the tool results name them. */
+function seenFromTop(run: StoredRun, root: string, roots: readonly string[]): StoredRun {
+  const top = roots[0] ?? root;
+  return root === top ? run : { ...run, ...runSeenFrom(run, root, top) };
+}
+
 export function registerCallbackLogs(server: McpServer, ctx: ToolContext): void {
   server.registerTool(
     "callback_logs",
@@ -50,9 +66,14 @@ export function registerCallbackLogs(server: McpServer, ctx: ToolContext): void 
       },
     },
     async ({ run_id, lines }) => {
-      const root = ctx.project.root;
+      const roots = ctx.project.runRoots();
+      const recentRuns = (limit: number) =>
+        roots
+          .flatMap((root) => listRuns(root, limit).map((r) => seenFromTop(r, root, roots)))
+          .sort((a, b) => b.startedAt - a.startedAt)
+          .slice(0, limit);
       if (run_id === undefined) {
-        const runs = listRuns(root, 15);
+        const runs = recentRuns(15);
         if (runs.length === 0) return ctx.reply("No callback runs yet.");
         const rows = runs.map((r) => [
           r.id,
@@ -63,9 +84,9 @@ export function registerCallbackLogs(server: McpServer, ctx: ToolContext): void 
         ]);
         return ctx.reply(renderTable(["run", "callback", "status", "exit", "files"], rows));
       }
-      const run = readRun(root, run_id);
+      const run = findRun(roots, run_id);
       if (run === null) {
-        const recent = listRuns(root, 5).map((r) => r.id);
+        const recent = recentRuns(5).map((r) => r.id);
         return ctx.reply(
           `Cannot show run ${JSON.stringify(run_id)}: no such run (old runs are pruned)\nhint: recent runs: ${recent.join(", ") || "(none)"}`,
           true,

@@ -1,0 +1,49 @@
+import { relative } from "node:path";
+import type { ResolvedConfig } from "../config/resolve.ts";
+import { createEngine, type Engine } from "../engine/engine.ts";
+import { nestedBatches } from "../hook/edits.ts";
+import type { EditBatch } from "../model/batch.ts";
+
+/** A config that judges some of a batch's edits, with those edits relative to its folder. */
+export interface Judge {
+  readonly config: ResolvedConfig;
+  readonly engine: Engine;
+  readonly batch: EditBatch;
+  /** The config's path as the agent names it; null for the project's own config. */
+  readonly label: string | null;
+}
+
+/** A package whose config judges some edits but did not load: those edits were not checked. */
+export interface Unjudged {
+  /** Relative to the project root, no trailing slash. */
+  readonly folder: string;
+  readonly why: string;
+}
+
+/**
+ * The packages below the project root with their own tracked config that hold some of the
+ * batch's edits: the nearest config decides, so the root's engine left them out (`leftOut`,
+ * when it ran) and each such package's config judges its own edits, loaded as the hook
+ * loads it. One that does not load is told, never passed in silence.
+ */
+export async function packageJudges(
+  batch: EditBatch,
+  leftOut: ReadonlyMap<string, string> | undefined,
+): Promise<{ judges: Judge[]; unjudged: Unjudged[] }> {
+  const judges: Judge[] = [];
+  const unjudged: Unjudged[] = [];
+  for (const nested of await nestedBatches(batch, leftOut)) {
+    if (typeof nested.config === "string") {
+      unjudged.push({ folder: nested.folder, why: nested.config });
+      continue;
+    }
+    const config = nested.config;
+    judges.push({
+      config,
+      engine: createEngine({ root: config.root, config }),
+      batch: nested.batch,
+      label: relative(batch.root, config.path),
+    });
+  }
+  return { judges, unjudged };
+}
