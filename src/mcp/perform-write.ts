@@ -18,6 +18,7 @@ import {
 } from "../util/contained-write.ts";
 import { applyEdits, type Edit, type Region, type Splice } from "./edits.ts";
 import { describeEditFailure } from "./nearest.ts";
+import { packageGate } from "./package-gate.ts";
 import {
   fromAgent,
   keepFinalNewline,
@@ -98,8 +99,18 @@ async function gate(
   // An MCP client that names itself as an agent cpilot knows gets that agent's notes folders.
   const agent = await loadAgent(ctx.agent);
   const stateDirs = agent === undefined ? [] : stateDirsHere(agent);
-  if (ctx.unloaded === undefined)
-    return evaluateWrite(write, { root: ctx.root, config: ctx.gate, tty: false, log, stateDirs });
+  if (ctx.unloaded === undefined) {
+    const decision = await evaluateWrite(write, {
+      root: ctx.root,
+      config: ctx.gate,
+      tty: false,
+      log,
+      stateDirs,
+    });
+    return decision.decision === "deny"
+      ? decision
+      : heldByPackage(ctx.root, write, decision, log, stateDirs);
+  }
   // The config did not load: its rules and plugins cannot decide. The built-in protections
   // still do (no user code), and their reason comes first; whatever they allow is refused.
   const why = ctx.unloaded.split("\n")[0] ?? ctx.unloaded;
@@ -117,6 +128,24 @@ async function gate(
     };
   }
   return refusedUnloaded(builtIn, request.path, why);
+}
+
+/**
+ * What the project's gate allowed, held to the gate of the package the file is in (see
+ * package-gate.ts): its refusal wins; else the project's decision stands, unless only the
+ * package's rewrote the content.
+ */
+async function heldByPackage(
+  root: string,
+  write: PendingWrite,
+  decision: GateDecision,
+  log: boolean,
+  stateDirs: string[],
+): Promise<GateDecision> {
+  const inPackage = await packageGate(root, write, { log, stateDirs });
+  if (inPackage === null) return decision;
+  if (inPackage.decision === "deny") return inPackage;
+  return decision.content === undefined && inPackage.content !== undefined ? inPackage : decision;
 }
 
 function editFields(request: WriteRequest): Partial<PendingWrite> {

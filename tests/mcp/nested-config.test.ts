@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type McpSession, project, startMcp } from "./_client.ts";
 
@@ -34,6 +34,11 @@ const WEB_CONFIG = {
       successMessage: "web later holds",
     },
   ],
+  gate: {
+    rules: [
+      { action: "deny", pattern: "migrations/**", reason: "web's migrations are generated" },
+    ],
+  },
 };
 
 /** The root's own check, which knows nothing of WEB_ERROR. */
@@ -127,15 +132,32 @@ for (const [name, rootConfig] of [
       expect(text).toMatch(/passed {2}web-later: web later holds/);
     });
 
-    test("a package whose config does not load: its edits are told as not checked", async () => {
+    // as a hook's gate refuses an edit under a config that does not load: its rules and
+    // plugins cannot decide
+    test("a package whose config does not load: writes there are refused", async () => {
       const r = await mcp.call("write_file", {
         path: "packages/api/src/b.ts",
         content: "export const b = 2;\n",
       });
-      expect(r.text).toContain(
-        "cpilot: in packages/api/, judged by its own config: your edits there were not checked:",
-      );
-      expect(r.text).not.toContain("passed");
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("config did not load");
+      expect(existsSync(join(proj.dir, "packages/api/src/b.ts"))).toBe(false);
+    });
+
+    test("the package's own gate rule refuses a write in its folder; the top's folder of that name is not its own", async () => {
+      const r = await mcp.call("write_file", {
+        path: "packages/web/migrations/001.sql",
+        content: "drop table users;\n",
+      });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("web's migrations are generated");
+      expect(existsSync(join(proj.dir, "packages/web/migrations/001.sql"))).toBe(false);
+      const top = await mcp.call("write_file", {
+        path: "migrations/001.sql",
+        content: "select 1;\n",
+      });
+      expect(top.isError).toBe(false);
+      expect(readFileSync(join(proj.dir, "migrations/001.sql"), "utf8")).toBe("select 1;\n");
     });
 
     test("a package's formatter: the rewrite comes back for the file named from the top", async () => {
