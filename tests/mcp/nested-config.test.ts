@@ -35,9 +35,7 @@ const WEB_CONFIG = {
     },
   ],
   gate: {
-    rules: [
-      { action: "deny", pattern: "migrations/**", reason: "web's migrations are generated" },
-    ],
+    rules: [{ action: "deny", pattern: "migrations/**", reason: "web's migrations are generated" }],
   },
 };
 
