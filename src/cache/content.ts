@@ -9,9 +9,7 @@ import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./in
 import { keepId, readKeptId } from "./kept-ids.ts";
 import { objectFormat } from "./object-format.ts";
 import { noteFileRead } from "./outside-reads.ts";
-import { TOOL_CONFIGS } from "./tool-configs.ts";
-
-const TOOL_CONFIG_NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
+import { TOOL_CONFIG_NAMES } from "./tool-configs.ts";
 
 /** The content id of a file that is not there (deleted, never made, not a regular file). */
 export const NO_CONTENT = "none";

@@ -2,9 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileContentId, NO_CONTENT } from "./content.ts";
 import { noteFileRead, noteFolderListed } from "./outside-reads.ts";
-import { TOOL_CONFIGS } from "./tool-configs.ts";
-
-const NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
+import { TOOL_CONFIG_NAMES, TOOL_CONFIGS } from "./tool-configs.ts";
 
 const NESTED_CONFIG = new RegExp(
   `/(?:${TOOL_CONFIGS.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$`,
@@ -79,7 +77,7 @@ export function packageFileIds(
       noteFolderListed(folder, []);
       continue; // gone or not a folder: nothing of a package there
     }
-    const kept = names.filter((name) => NAMES.has(name)).sort();
+    const kept = names.filter((name) => TOOL_CONFIG_NAMES.has(name)).sort();
     noteFolderListed(folder, kept);
     for (const name of kept) {
       const id = fileContentId(root, `${folder}/${name}`);

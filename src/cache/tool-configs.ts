@@ -29,3 +29,6 @@ export const TOOL_CONFIGS = [
   "Cargo.lock",
   "go.sum",
 ];
+
+/** The same names, to ask whether a file is one. */
+export const TOOL_CONFIG_NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);

@@ -5,7 +5,7 @@ import { fileContentId } from "./content.ts";
 import { findProgram } from "./find-program.ts";
 import type { OutsideReads } from "./outside-reads.ts";
 import { racy, type Stamp, stampOf } from "./stamps.ts";
-import { TOOL_CONFIGS } from "./tool-configs.ts";
+import { TOOL_CONFIG_NAMES } from "./tool-configs.ts";
 import {
   type FileEntry,
   type FolderEntry,
@@ -13,8 +13,6 @@ import {
   type ProgramEntry,
   type WholeRecord,
 } from "./whole-record.ts";
-
-const TOOL_CONFIG_NAMES: ReadonlySet<string> = new Set(TOOL_CONFIGS);
 
 /** The folders holding `paths` and every folder above them, the root left out. */
 export function foldersHolding(paths: Iterable<string>): Set<string> {
