@@ -53,19 +53,28 @@ export function contentIds(
 /**
  * The content id of each of `paths` as on disk now, at the same index: {@link contentIds}
  * without a map, for a caller that walks the paths in order anyway. `distinct`: how many
- * different paths there are, when the caller knows.
+ * different paths there are, when the caller knows. `fromDisk`, when given, gets the paths
+ * whose ids were read from their bytes rather than from git's answers.
  */
 export function contentIdList(
   root: string,
   paths: readonly string[],
   project?: ProjectSnapshot,
   distinct = new Set(paths).size,
+  fromDisk?: string[],
 ): string[] {
   if (project?.committedConfigs() !== undefined)
     return paths.map((p) => project.committedId(p) ?? UNKNOWN);
   const known = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)).idsOf(paths) : null;
   const ids: string[] = new Array(paths.length);
-  for (let i = 0; i < paths.length; i++) ids[i] = known?.[i] ?? readId(root, paths[i] as string);
+  for (let i = 0; i < paths.length; i++) {
+    const listed = known?.[i];
+    if (listed !== undefined) ids[i] = listed;
+    else {
+      ids[i] = readId(root, paths[i] as string);
+      fromDisk?.push(paths[i] as string);
+    }
+  }
   return ids;
 }
 

@@ -11,6 +11,10 @@ export interface RunKey {
   readonly key: string;
   readonly read: Readonly<Record<string, string>>;
   readonly whole: string | null;
+  /** For a whole-project key: the files whose ids were read from disk, which `whole` does not cover. */
+  readonly readFromDisk: readonly string[];
+  /** The look at the project the key was made from. */
+  readonly project: ProjectSnapshot;
 }
 
 /**
@@ -27,7 +31,8 @@ export function runKey(
 ): RunKey | null {
   const sorted = inOrder(files);
   const distinct = distinctCount(sorted);
-  const ids = contentIdList(root, sorted, project, distinct);
+  const fromDisk: string[] = [];
+  const ids = contentIdList(root, sorted, project, distinct, fromDisk);
   if (ids.includes(UNKNOWN)) return null;
   const parts = [definition, wholeProject ? "project" : "files"];
   const tree = wholeProject ? project.key() : null;
@@ -60,6 +65,8 @@ export function runKey(
       return read;
     },
     whole: tree,
+    readFromDisk: fromDisk,
+    project,
   };
 }
 
@@ -77,10 +84,15 @@ function distinctCount(sorted: readonly string[]): number {
   return n;
 }
 
-/** Files whose content differs now from what the key read (a fixer's rewrites). */
-export function changedSince(root: string, key: RunKey): string[] {
-  const now = contentIds(root, Object.keys(key.read));
-  return [...now].filter(([file, id]) => key.read[file] !== id).map(([file]) => file);
+/**
+ * Files whose content differs now from what the key read (a fixer's rewrites); `now`: the
+ * project as it is now. A whole-project key equal to `now`'s says that every file git lists
+ * is as it was: only the ones read from disk are read again.
+ */
+export function changedSince(root: string, key: RunKey, now: ProjectSnapshot): string[] {
+  const unchanged = key.whole !== null && key.whole === now.key();
+  const ids = contentIds(root, unchanged ? key.readFromDisk : Object.keys(key.read), now);
+  return [...ids].filter(([file, id]) => key.read[file] !== id).map(([file]) => file);
 }
 
 function surroundings(

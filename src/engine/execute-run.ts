@@ -107,7 +107,10 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   const logPath = preparedLog ?? join(runsDir(root), `${id}.log`);
   // Keyed by the content before the run starts: an edit made while it runs is not recorded
   // under its findings.
-  const readBefore = cache?.key ?? runKey(root, definition, files, keyedWhole, readsOf(callback));
+  const readBefore =
+    options.prepared !== undefined
+      ? options.prepared.readBefore
+      : (cache?.key ?? runKey(root, definition, files, keyedWhole, readsOf(callback)));
   const abort = new AbortController();
   const depth =
     options.depth ??

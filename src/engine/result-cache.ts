@@ -108,7 +108,7 @@ export function remember(
   if (run.status !== "passed" && run.status !== "failed" && run.status !== "silent")
     return undefined;
   if (run.cut) return undefined;
-  const changed = changedSince(root, key);
+  const changed = changedSince(root, key, after);
   // A check whose files changed while it ran read neither content whole: not recorded.
   if (changed.length > 0 && !callback.fixes) return undefined;
   if (key.whole !== null && key.whole !== after.key()) return undefined;

@@ -91,9 +91,15 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
     if (known !== null && knownCleanInSaved(saved, known)) return [];
   }
   const records = decodeSaved(saved);
+  // A project unchanged since the run's key was made is listed by the look that made it.
+  const before = input.readBefore;
+  const listed =
+    before?.project !== undefined && tree !== null && before.whole === tree
+      ? before.project
+      : project;
   const inputs = whole
-    ? wholeInputs(root, byFile, project, headRecorded(records, definition, project))
-    : contentIds(root, [...input.files, ...byFile.keys()]);
+    ? wholeInputs(root, byFile, listed, headRecorded(records, definition, project))
+    : contentIds(root, [...input.files, ...byFile.keys()], project);
 
   const out = input.inPlace ? (list as Diagnostic[]) : list.slice();
   const judge = new Judge(input, records, definition, inputs, tree, byFile, project);
@@ -135,6 +141,8 @@ export function compareWithBaseline(input: CompareInput): Diagnostic[] {
 export interface ReadBefore {
   readonly read: Readonly<Record<string, string>>;
   readonly whole: string | null;
+  /** The look at the project `whole` was taken from. */
+  readonly project?: ProjectSnapshot;
 }
 
 type Verdict = "new" | "run" | "unverified" | "unverified-told";
