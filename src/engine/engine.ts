@@ -10,6 +10,7 @@ import { runStop } from "../platform/process-stop.ts";
 import { ownFiles } from "../project/not-own.ts";
 import { bookkeep } from "../util/bookkeeping.ts";
 import { mark } from "../util/trace.ts";
+import { AfterLooks } from "./after-looks.ts";
 import { allReplayed, prepareLookups } from "./batch-lookups.ts";
 import { dirtyFiles } from "./dirty-files.ts";
 import { nestedConfigMarkers } from "./nested-configs.ts";
@@ -158,6 +159,7 @@ export function createEngine(options: {
           );
     mark("engine: files snapshotted, starting runs");
     const batchId = randomHex(6);
+    const afterLooks = new AfterLooks(batch.root);
     const signal = runOptions.signal ?? runStop();
     const triggerRuns: RunResult[] = [];
     const triggerNotes: string[] = [];
@@ -187,6 +189,7 @@ export function createEngine(options: {
               batchId,
               signal,
               semaphore,
+              afterLooks,
               triggerSink,
               ...(runOptions.extraEnv ? { extraEnv: runOptions.extraEnv } : {}),
               ...(runOptions.onRunStart ? { onStart: runOptions.onRunStart } : {}),

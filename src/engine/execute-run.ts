@@ -18,6 +18,7 @@ import { encodeBytes, hasEscapedBytes } from "../util/path-bytes.ts";
 import { stateDir } from "../util/state-dir.ts";
 import { STATE } from "../util/state-layout.ts";
 import { mark } from "../util/trace.ts";
+import type { AfterLooks } from "./after-looks.ts";
 import type { Prepared } from "./batch-lookups.ts";
 import { chunkFiles } from "./chunk.ts";
 import { namesFromCwd } from "./cwd-names.ts";
@@ -66,6 +67,8 @@ export interface ExecuteOptions {
   readonly triggerSink?: TriggerSink;
   readonly releaseAtEnd?: () => void;
   readonly ownerPid?: number;
+  /** The batch's shared look at the project once runs end. */
+  readonly afterLooks?: AfterLooks;
 }
 
 function envInt(value: string | undefined): number | undefined {
@@ -218,7 +221,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
     stoppedBy,
     toolOf(callback.run),
   );
-  const after = new ProjectSnapshot(root);
+  const after =
+    options.afterLooks !== undefined ? await options.afterLooks.look() : new ProjectSnapshot(root);
   const diagnosed = await diagnoseFinishedRun({
     ...diagnoseInput(planned, options.batch, { logPath, status, wholeProject, definition }),
     ...(readBefore !== null ? { readBefore } : {}),
