@@ -99,6 +99,26 @@ test("cache: false always runs", () => {
   expect(runs(perFile.counter)).toBe(2);
 }, 60_000);
 
+test("a whole-project check that read content which changed while it ran is not replayed for the content before", () => {
+  // The file is put right while the check runs, before it reads it: the pass is for "fine",
+  // not for the BAD the project held when the run's key was made.
+  const trigger = join(tempDir("cpilot-trigger-"), "put-right");
+  const whole = counted(
+    "whole",
+    `if [ -f ${trigger} ]; then rm ${trigger}; printf 'fine\\n' > b.txt; fi; ${WHOLE}`,
+  );
+  const root = project([whole.def], { "a.txt": "fine\n", "b.txt": "fine\n" });
+  writeFileSync(join(root, "b.txt"), "BAD\n");
+  writeFileSync(trigger, "");
+  cpilot(["check", "--all"], { cwd: root });
+  expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("fine\n");
+  writeFileSync(join(root, "b.txt"), "BAD\n");
+  const again = cpilot(["check", "--all"], { cwd: root });
+  expect(again.code).toBe(1);
+  expect(again.stderr).not.toContain("from cache");
+  expect(runs(whole.counter)).toBe(2);
+}, 60_000);
+
 test("a fixer that changed nothing is not run again; one that rewrote a file is never replayed", () => {
   const fixer = counted("upper", 'sed -i "s/two/TWO/" "$@"', { fixes: true });
   const root = project([fixer.def], { "a.txt": "one\n", "b.txt": "two\n" });
