@@ -1,6 +1,7 @@
 // Times cpilot against the native lefthook and prek binaries and lint-staged as users run it
 // (see _bench-peers.ts), with one `true` callback on *.ts, in generated repos of each size and
-// folder shape, without and with ignored files in node_modules/: `check --all`, `--staged`
+// folder shape, without and with ignored files in node_modules/: `check --all` (again on the
+// same content, and after one file was edited: its checks run), `--staged`
 // with 1 and 1,000 staged files and with 1 partially staged file, and the Claude Code PostToolUse hook call (the peers'
 // equivalent: a run on that one file). The re-check cases swap `true` for a 300 ms job:
 // `check --all` again on content already checked (recheck), and `check --staged` of a file
@@ -11,7 +12,7 @@
 // Needs `npm run build` first, and GNU time (/usr/bin/time) for the peak memory.
 //
 // Usage: scripts/bench [--quick] [--sizes 2000,20000,100000] [--shapes 10,200]
-//   [--ignored 0,50000] [--cases all,staged:1,staged:1000,partial:1,hook,recheck,loop-staged,remote]
+//   [--ignored 0,50000] [--cases all,edited,staged:1,staged:1000,partial:1,hook,recheck,loop-staged,remote]
 //   [--runs N] [--warmup N]
 //   [--out docs/bench/DATE.md] [--dir DIR] [--keep]
 // --quick: 2,000 files, both shapes, no ignored files, 3 runs: 48 s on the busy 2-core
@@ -69,14 +70,14 @@ const SIZES = numbers(values.sizes ?? (quick ? "2000" : "2000,20000,100000"));
 const SHAPES = numbers(values.shapes ?? "10,200");
 const IGNORED = numbers(values.ignored ?? (quick ? "0" : "0,50000")).sort((a, b) => a - b);
 const CASES = list(
-  values.cases ?? "all,staged:1,staged:1000,partial:1,hook,recheck,loop-staged,remote",
+  values.cases ?? "all,edited,staged:1,staged:1000,partial:1,hook,recheck,loop-staged,remote",
 );
 const RUNS = Number(values.runs ?? (quick ? "3" : "15"));
 const WARMUP = Number(values.warmup ?? (quick ? "1" : "2"));
 for (const c of CASES) {
-  if (!/^(all|hook|recheck|loop-staged|remote|(staged|partial):\d+)$/.test(c)) {
+  if (!/^(all|edited|hook|recheck|loop-staged|remote|(staged|partial):\d+)$/.test(c)) {
     process.stderr.write(
-      `Cannot run case "${c}": unknown\nhint: all, staged:N, partial:N, hook, recheck, loop-staged or remote\n`,
+      `Cannot run case "${c}": unknown\nhint: all, edited, staged:N, partial:N, hook, recheck, loop-staged or remote\n`,
     );
     process.exit(2);
   }
@@ -138,7 +139,7 @@ const FLOORS: Tool[] = [
 function toolsFor(caseName: string, dir: string): Tool[] {
   const { lefthook, prek, lintStaged } = peers;
   const tools: Tool[] = [];
-  if (caseName === "all" || caseName === "recheck") {
+  if (caseName === "all" || caseName === "edited" || caseName === "recheck") {
     tools.push({ tool: "cpilot", cmd: cpilot, args: ["check", "--all"], env: CPILOT_ENV });
     if (lefthook)
       tools.push({
@@ -213,6 +214,7 @@ function hookPayload(dir: string): string {
 
 const CASE_LABELS: Record<string, string> = {
   all: "check --all",
+  edited: "check --all after one file was edited (its checks run)",
   recheck: `check --all again on unchanged content, a ${SLOW_JOB_S * 1000} ms job (cpilot replays it)`,
   "loop-staged": `--staged, 1 file the agent loop already checked, a ${SLOW_JOB_S * 1000} ms job`,
   remote: `check --all in a fresh clone, CI's results in the remote cache, a ${SLOW_JOB_S * 1000} ms job`,
@@ -222,14 +224,24 @@ const caseLabel = (c: string, staged: number) =>
   CASE_LABELS[c] ??
   `--staged, ${staged.toLocaleString("en-US")} file${staged === 1 ? "" : "s"}${c.startsWith("partial:") ? ", the first also changed unstaged (set aside and put back)" : ""}`;
 
-/** Interleaved rounds over every tool of one case; the order rotates each round. */
-function measureCase(repo: string, label: string, dir: string, tools: readonly Tool[]): Row[] {
+/**
+ * Interleaved rounds over every tool of one case; the order rotates each round. `before`,
+ * untimed, precedes each call.
+ */
+function measureCase(
+  repo: string,
+  label: string,
+  dir: string,
+  tools: readonly Tool[],
+  before?: () => void,
+): Row[] {
   const samples = tools.map((): Sample[] => []);
   for (let round = 0; round < WARMUP + RUNS; round++) {
     for (let k = 0; k < tools.length; k++) {
       const i = (k + round) % tools.length;
       const t = tools[i];
       if (!t) continue;
+      before?.();
       const s = measureOnce(t, dir, scratch, `${t.tool} (${label}, ${repo})`);
       if (round >= WARMUP) samples[i]?.push(s);
     }
@@ -333,8 +345,15 @@ for (const files of SIZES) {
         }
         const label = caseLabel(c, staged);
         progress(`${repo}: ${label}`);
-        rows.push(...measureCase(repo, label, dir, toolsFor(c, dir)));
+        // Each call sees content no check has seen: one tracked file written anew.
+        let edits = 0;
+        const edit =
+          c === "edited"
+            ? () => writeFileSync(join(dir, HOOK_FILE), `export const edit${++edits} = 1;\n`)
+            : undefined;
+        rows.push(...measureCase(repo, label, dir, toolsFor(c, dir), edit));
         if (slow) restoreConfigs(dir);
+        if (edit !== undefined) spawnSync("git", ["checkout", "-q", "--", HOOK_FILE], { cwd: dir });
       }
       unstageAll(dir);
     }
