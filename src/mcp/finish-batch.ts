@@ -1,3 +1,4 @@
+import { relative, sep } from "node:path";
 import { postNotice } from "../agent-session/inbox.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Outcome, Resync, RunResult } from "../model/outcome.ts";
@@ -131,9 +132,18 @@ interface Found {
   readonly troubles: string[];
 }
 
+/** What the agent paused of this config's callbacks: a pause names the config's folder. */
+function pausedIn(one: Judge, ctx: FinishContext): string[] {
+  const folder = relative(ctx.project.root, one.config.root).split(sep).join("/");
+  return ctx.paused.among(
+    one.config.callbacks.map((cb) => cb.name),
+    one.label === null ? "" : folder,
+  );
+}
+
 /** One config's blocking runs over its edits; null when they could not run (told in `found`). */
 async function judge(one: Judge, ctx: FinishContext, found: Found): Promise<Outcome | null> {
-  const skip = ctx.paused.among(one.config.callbacks.map((cb) => cb.name));
+  const skip = pausedIn(one, ctx);
   try {
     const outcome = await one.engine.run(one.batch, {
       blocking: true,
@@ -161,7 +171,7 @@ function startBackground(
   one: Judge,
   ctx: FinishContext,
 ): { callback: string; files: readonly string[] }[] {
-  const skip = ctx.paused.among(one.config.callbacks.map((cb) => cb.name));
+  const skip = pausedIn(one, ctx);
   const root = ctx.project.root;
   const move = pathMove(one.batch.root, root) ?? ((path: string) => path);
   const planned = one.engine
