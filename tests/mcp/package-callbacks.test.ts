@@ -316,3 +316,39 @@ describe("a monorepo of many packages", () => {
     expect(r.text).not.toContain("untracked");
   });
 });
+
+describe("callback_logs in a later session", () => {
+  test("finds a package's run an earlier session made, and lists it among the recent ones", async () => {
+    const failing = {
+      callbacks: [
+        { name: "web-fail", pattern: "*.ts", run: "echo web says no; exit 1", timeout: 20 },
+      ],
+    };
+    const proj = project(ROOT_CONFIG, {
+      "packages/web/callbacks.config.json": JSON.stringify(failing),
+      "packages/web/src/keep.ts": "export const keep = 1;\n",
+    });
+    commit(proj.dir);
+    try {
+      const first = await startMcp(proj.dir);
+      const r = await first.call("write_file", {
+        path: "packages/web/src/a.ts",
+        content: "export const a = 1;\n",
+      });
+      await first.close();
+      const id = /callback_logs with run_id "([^"]+)"/.exec(r.text)?.[1] ?? "";
+      expect(id).not.toBe("");
+      const later = await startMcp(proj.dir);
+      const logs = await later.call("callback_logs", { run_id: id });
+      const recent = await later.call("callback_logs", {});
+      await later.close();
+      expect(logs.isError).toBe(false);
+      expect(logs.text).toContain(`run ${id} · web-fail · failed`);
+      expect(logs.text).toContain("files: packages/web/src/a.ts");
+      expect(logs.text).toContain("web says no");
+      expect(recent.text).toContain(id);
+    } finally {
+      proj.remove();
+    }
+  });
+});
