@@ -45,8 +45,9 @@ export function nestedConfigFolders(
 
 /**
  * Every folder below `root` whose own config judges the files in it, as
- * {@link nestedConfigFolders} finds them for an edit there: tracked and on disk, in the
- * project's own code, outermost only. Sorted; none outside a git repository.
+ * {@link nestedConfigFolders} finds them for an edit there (tracked and on disk, in the
+ * project's own code), and the same again below each: a package inside a package judges
+ * its own. Sorted; none outside a git repository.
  */
 export function packageConfigFolders(root: string): string[] {
   const patterns = CONFIG_NAMES.map((name) => `:(glob)**/${name}`);
@@ -58,7 +59,19 @@ export function packageConfigFolders(root: string): string[] {
   const tracked = listed.stdout
     .split("\0")
     .filter((path) => path !== "" && existsSync(join(root, path)));
+  return foldersAmong(root, tracked).sort();
+}
+
+/** `tracked`: the config files git tracks below `root`, relative to it. */
+function foldersAmong(root: string, tracked: readonly string[]): string[] {
   const files = tracked.map((path) => ({ path, kind: "modified" as const }));
   const { left } = ownFiles(root, files, (f) => f.path, nestedConfigMarkers(root, tracked));
-  return nestedConfigFolders(root, files, left).sort();
+  const out: string[] = [];
+  for (const folder of nestedConfigFolders(root, files, left)) {
+    out.push(folder);
+    const prefix = `${folder}/`;
+    const below = tracked.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
+    for (const inner of foldersAmong(join(root, folder), below)) out.push(`${prefix}${inner}`);
+  }
+  return out;
 }

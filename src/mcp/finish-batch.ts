@@ -90,14 +90,20 @@ export async function finishBatch(
       judges.push(own);
       leftOut = (await judge(own, ctx, found))?.leftOut;
     }
-    // A package's own config judges its files, whether the project's config loaded or not.
+    // A package's own config judges its files, whether the project's config loaded or not,
+    // and a package inside it judges its own in turn.
     const packages = await packageJudges(batch, leftOut);
-    unjudged = packages.unjudged;
-    for (const one of packages.judges) {
+    const left: Unjudged[] = [...packages.unjudged];
+    const queue = [...packages.judges];
+    for (let one = queue.shift(); one !== undefined; one = queue.shift()) {
       judges.push(one);
       ctx.project.notePackage(one.config.root);
-      await judge(one, ctx, found);
+      const outcome = await judge(one, ctx, found);
+      const inner = await packageJudges(one.batch, outcome?.leftOut, ctx.project.root);
+      queue.push(...inner.judges);
+      left.push(...inner.unjudged);
     }
+    unjudged = left;
     for (const write of writes) {
       const resync = found.resyncs.find((r) => r.path === write.path);
       // re-inserted, so the map's order is least recently written first
@@ -154,7 +160,9 @@ async function judge(one: Judge, ctx: FinishContext, found: Found): Promise<Outc
     const seen = outcomeSeenFrom(outcome, ctx.project.root);
     found.runs.push(...seen.runs);
     found.resyncs.push(...seen.resyncs);
-    found.notes.push(...seen.notes);
+    found.notes.push(
+      ...seen.notes.map((note) => noteSeenFrom(note, one.config.root, ctx.project.root)),
+    );
     if (one.label !== null) for (const run of seen.runs) found.judgedBy.set(run.id, one.label);
     return outcome;
   } catch (err) {
@@ -164,6 +172,15 @@ async function judge(one: Judge, ctx: FinishContext, found: Found): Promise<Outc
     );
     return null;
   }
+}
+
+/** A package's "inner/ left out: ..." note, its folder named from the project root. */
+function noteSeenFrom(note: string, root: string, top: string): string {
+  const move = pathMove(root, top);
+  const folder = /^(.+)\/ left out: /.exec(note)?.[1];
+  return move === null || folder === undefined
+    ? note
+    : `${move(folder)}${note.slice(folder.length)}`;
 }
 
 /** One config's non-blocking runs, their result posted to the session's inbox when done. */
