@@ -66,12 +66,22 @@ export function packageConfigFolders(root: string): string[] {
 function foldersAmong(root: string, tracked: readonly string[]): string[] {
   const files = tracked.map((path) => ({ path, kind: "modified" as const }));
   const { left } = ownFiles(root, files, (f) => f.path, nestedConfigMarkers(root, tracked));
+  const below = new Map(nestedConfigFolders(root, files, left).map((f) => [f, [] as string[]]));
+  for (const path of tracked) {
+    // the outermost found folder holding it, if any
+    for (let i = path.indexOf("/"); i !== -1; i = path.indexOf("/", i + 1)) {
+      const list = below.get(path.slice(0, i));
+      if (list === undefined) continue;
+      list.push(path.slice(i + 1));
+      break;
+    }
+  }
   const out: string[] = [];
-  for (const folder of nestedConfigFolders(root, files, left)) {
+  for (const [folder, inside] of below) {
     out.push(folder);
-    const prefix = `${folder}/`;
-    const below = tracked.filter((p) => p.startsWith(prefix)).map((p) => p.slice(prefix.length));
-    for (const inner of foldersAmong(join(root, folder), below)) out.push(`${prefix}${inner}`);
+    // only a config in a folder below its own can be another package's
+    if (!inside.some((path) => path.includes("/"))) continue;
+    for (const inner of foldersAmong(join(root, folder), inside)) out.push(`${folder}/${inner}`);
   }
   return out;
 }
