@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { packageConfigFolders } from "../engine/nested-configs.ts";
-import { loadPackageConfigs } from "./package-configs.ts";
+import { loadPackageConfigs, shownPath } from "./package-configs.ts";
 import type { ProjectState } from "./project.ts";
 
 /** A config whose callbacks a tool acts on: the project's own (folder "") or a package's. */
@@ -12,7 +12,7 @@ export interface Scope {
 
 /** How a tool names a scope to the agent. */
 export function scopeName(folder: string): string {
-  return folder === "" ? "the project's own config" : folder;
+  return folder === "" ? "the project's own config" : shownPath(folder);
 }
 
 /** The folder the agent named: "." (or "") for the project's own, else a package's, as callback_list names it. */
@@ -38,7 +38,8 @@ export async function callbackScopes(
       : `Cannot use the project's own callbacks: its config does not load:\n${state.error}`;
   }
   if (only !== undefined && !folders.includes(only)) {
-    const known = folders.slice(0, 10).join(", ") + (folders.length > 10 ? ", …" : "");
+    const known =
+      folders.slice(0, 10).map(shownPath).join(", ") + (folders.length > 10 ? ", …" : "");
     return `Cannot use the callbacks of package ${JSON.stringify(only)}: no config of its own judges that folder\nhint: packages with their own config: ${known || "(none)"}; "." names the project's own`;
   }
   const scopes: Scope[] = [];

@@ -1,6 +1,6 @@
 import type { ResolvedCallback } from "../config/resolve.ts";
 import { packageConfigFolders } from "../engine/nested-configs.ts";
-import { loadPackageConfigs } from "./package-configs.ts";
+import { loadPackageConfigs, shownPath } from "./package-configs.ts";
 import type { Project } from "./project.ts";
 
 /** Packages named in the instructions; callback_list lists every one. */
@@ -36,7 +36,7 @@ export async function instructions(project: Project): Promise<string> {
   );
   const shown = await loadPackageConfigs(project.root, folders.slice(0, MAX_PACKAGES_SHOWN));
   for (const pkg of shown) {
-    const head = `In ${pkg.folder} (${pkg.label}):`;
+    const head = `In ${shownPath(pkg.folder)} (${shownPath(pkg.label)}):`;
     if (typeof pkg.config === "string") {
       lines.push(
         `${head} its config does not load, so writes there are refused until it is fixed: ${pkg.config}`,

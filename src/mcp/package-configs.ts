@@ -39,3 +39,12 @@ export async function loadPackageConfigs(
   await Promise.all(Array.from({ length: Math.min(LOADS_AT_ONCE, folders.length) }, worker));
   return out;
 }
+
+/**
+ * A package's folder (or config path) as the model reads it: quoted when it holds a line
+ * break or another control character, so a folder's name cannot start a line of its own.
+ */
+export function shownPath(path: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is looked for
+  return /[\u0000-\u001f\u007f\u0085\u2028\u2029]/.test(path) ? JSON.stringify(path) : path;
+}

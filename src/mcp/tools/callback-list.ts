@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { packageConfigFolders } from "../../engine/nested-configs.ts";
 import { callbackTable } from "../callback-table.ts";
-import { loadPackageConfigs } from "../package-configs.ts";
+import { loadPackageConfigs, shownPath } from "../package-configs.ts";
 import type { ProjectState } from "../project.ts";
 import type { ToolContext } from "../tool-context.ts";
 
@@ -40,7 +40,10 @@ export function registerCallbackList(server: McpServer, ctx: ToolContext): void 
           ? [`The project's own config: ${ownProblem(state)}`]
           : ["The project's own callbacks:", ...own];
       for (const pkg of await loadPackageConfigs(ctx.project.root, folders)) {
-        lines.push("", `In ${pkg.folder} (${pkg.label}), judging the edits in that folder:`);
+        lines.push(
+          "",
+          `In ${shownPath(pkg.folder)} (${shownPath(pkg.label)}), judging the edits in that folder:`,
+        );
         if (typeof pkg.config === "string")
           lines.push(
             `its config does not load, so writes there are refused until it is fixed: ${pkg.config}`,

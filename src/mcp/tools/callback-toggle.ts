@@ -97,7 +97,9 @@ function nowLines(scope: Scope, paused: SessionPause, enabled: boolean, all: Sco
 
 function unknownName(name: string, scopes: Scope[]): string {
   const known = scopes.flatMap((s) =>
-    s.config.callbacks.map((cb) => (s.folder === "" ? cb.name : `${cb.name} (${s.folder})`)),
+    s.config.callbacks.map((cb) =>
+      s.folder === "" ? cb.name : `${cb.name} (${scopeName(s.folder)})`,
+    ),
   );
   return `Cannot toggle ${JSON.stringify(name)}: no callback has that name\nhint: callbacks: ${known.join(", ") || "(none)"}`;
 }
