@@ -22,9 +22,10 @@ export interface Unjudged {
 
 /**
  * The packages below the batch's root with their own tracked config that hold some of the
- * batch's edits (`top`: the project root, from which folders and labels are named): the nearest config decides, so the root's engine left them out (`leftOut`,
- * when it ran) and each such package's config judges its own edits, loaded as the hook
- * loads it. One that does not load is told, never passed in silence.
+ * batch's edits: the nearest config decides, so the batch's engine left them out
+ * (`leftOut`, when it ran) and each such package's config judges its own edits, loaded as
+ * the hook loads it. One that does not load is told, never passed in silence. Folders and
+ * labels are named from `top`, the project root.
  */
 export async function packageJudges(
   batch: EditBatch,
