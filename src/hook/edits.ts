@@ -157,7 +157,8 @@ export function holdsNested(root: string, files: readonly FileChange[]): boolean
   return nestedConfigFolders(root, files).length > 0;
 }
 
-async function loadNested(root: string): Promise<ResolvedConfig | string> {
+/** A package's own config, loaded as for an edit there; else why not, in one line. */
+export async function loadNested(root: string): Promise<ResolvedConfig | string> {
   const path = findConfig(root);
   if (path === null) return "its config is gone";
   try {
@@ -167,6 +168,14 @@ async function loadNested(root: string): Promise<ResolvedConfig | string> {
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return message.split("\n")[0] ?? message;
+    return oneLine(message);
   }
+}
+
+/** A load error in one line: its first, and the first problem when that line only counts them. */
+function oneLine(message: string): string {
+  const [first = message, second] = message.split("\n");
+  return /\d+ problems?$/.test(first) && second !== undefined
+    ? `${first}: ${second.trim()}`
+    : first;
 }

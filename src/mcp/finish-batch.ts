@@ -1,3 +1,4 @@
+import { relative, sep } from "node:path";
 import { postNotice } from "../agent-session/inbox.ts";
 import type { EditBatch, FileChange } from "../model/batch.ts";
 import type { Outcome, Resync, RunResult } from "../model/outcome.ts";
@@ -89,14 +90,20 @@ export async function finishBatch(
       judges.push(own);
       leftOut = (await judge(own, ctx, found))?.leftOut;
     }
-    // A package's own config judges its files, whether the project's config loaded or not.
+    // A package's own config judges its files, whether the project's config loaded or not,
+    // and a package inside it judges its own in turn.
     const packages = await packageJudges(batch, leftOut);
-    unjudged = packages.unjudged;
-    for (const one of packages.judges) {
+    const left: Unjudged[] = [...packages.unjudged];
+    const queue = [...packages.judges];
+    for (let one = queue.shift(); one !== undefined; one = queue.shift()) {
       judges.push(one);
       ctx.project.notePackage(one.config.root);
-      await judge(one, ctx, found);
+      const outcome = await judge(one, ctx, found);
+      const inner = await packageJudges(one.batch, outcome?.leftOut, ctx.project.root);
+      queue.push(...inner.judges);
+      left.push(...inner.unjudged);
     }
+    unjudged = left;
     for (const write of writes) {
       const resync = found.resyncs.find((r) => r.path === write.path);
       // re-inserted, so the map's order is least recently written first
@@ -131,9 +138,18 @@ interface Found {
   readonly troubles: string[];
 }
 
+/** What the agent paused of this config's callbacks: a pause names the config's folder. */
+function pausedIn(one: Judge, ctx: FinishContext): string[] {
+  const folder = relative(ctx.project.root, one.config.root).split(sep).join("/");
+  return ctx.paused.among(
+    one.config.callbacks.map((cb) => cb.name),
+    one.label === null ? "" : folder,
+  );
+}
+
 /** One config's blocking runs over its edits; null when they could not run (told in `found`). */
 async function judge(one: Judge, ctx: FinishContext, found: Found): Promise<Outcome | null> {
-  const skip = ctx.paused.among(one.config.callbacks.map((cb) => cb.name));
+  const skip = pausedIn(one, ctx);
   try {
     const outcome = await one.engine.run(one.batch, {
       blocking: true,
@@ -144,7 +160,9 @@ async function judge(one: Judge, ctx: FinishContext, found: Found): Promise<Outc
     const seen = outcomeSeenFrom(outcome, ctx.project.root);
     found.runs.push(...seen.runs);
     found.resyncs.push(...seen.resyncs);
-    found.notes.push(...seen.notes);
+    found.notes.push(
+      ...seen.notes.map((note) => noteSeenFrom(note, one.config.root, ctx.project.root)),
+    );
     if (one.label !== null) for (const run of seen.runs) found.judgedBy.set(run.id, one.label);
     return outcome;
   } catch (err) {
@@ -156,12 +174,21 @@ async function judge(one: Judge, ctx: FinishContext, found: Found): Promise<Outc
   }
 }
 
+/** A package's "inner/ left out: ..." note, its folder named from the project root. */
+function noteSeenFrom(note: string, root: string, top: string): string {
+  const move = pathMove(root, top);
+  const folder = /^(.+)\/ left out: /.exec(note)?.[1];
+  return move === null || folder === undefined
+    ? note
+    : `${move(folder)}${note.slice(folder.length)}`;
+}
+
 /** One config's non-blocking runs, their result posted to the session's inbox when done. */
 function startBackground(
   one: Judge,
   ctx: FinishContext,
 ): { callback: string; files: readonly string[] }[] {
-  const skip = ctx.paused.among(one.config.callbacks.map((cb) => cb.name));
+  const skip = pausedIn(one, ctx);
   const root = ctx.project.root;
   const move = pathMove(one.batch.root, root) ?? ((path: string) => path);
   const planned = one.engine

@@ -1,4 +1,4 @@
-import { relative } from "node:path";
+import { relative, sep } from "node:path";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { createEngine, type Engine } from "../engine/engine.ts";
 import { nestedBatches } from "../hook/edits.ts";
@@ -21,20 +21,23 @@ export interface Unjudged {
 }
 
 /**
- * The packages below the project root with their own tracked config that hold some of the
- * batch's edits: the nearest config decides, so the root's engine left them out (`leftOut`,
- * when it ran) and each such package's config judges its own edits, loaded as the hook
- * loads it. One that does not load is told, never passed in silence.
+ * The packages below the batch's root with their own tracked config that hold some of the
+ * batch's edits: the nearest config decides, so the batch's engine left them out
+ * (`leftOut`, when it ran) and each such package's config judges its own edits, loaded as
+ * the hook loads it. One that does not load is told, never passed in silence. Folders and
+ * labels are named from `top`, the project root.
  */
 export async function packageJudges(
   batch: EditBatch,
   leftOut: ReadonlyMap<string, string> | undefined,
+  top: string = batch.root,
 ): Promise<{ judges: Judge[]; unjudged: Unjudged[] }> {
   const judges: Judge[] = [];
   const unjudged: Unjudged[] = [];
+  const fromTop = (path: string) => relative(top, path).split(sep).join("/");
   for (const nested of await nestedBatches(batch, leftOut)) {
     if (typeof nested.config === "string") {
-      unjudged.push({ folder: nested.folder, why: nested.config });
+      unjudged.push({ folder: fromTop(nested.batch.root), why: nested.config });
       continue;
     }
     const config = nested.config;
@@ -42,7 +45,7 @@ export async function packageJudges(
       config,
       engine: createEngine({ root: config.root, config }),
       batch: nested.batch,
-      label: relative(batch.root, config.path),
+      label: fromTop(config.path),
     });
   }
   return { judges, unjudged };

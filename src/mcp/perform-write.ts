@@ -18,7 +18,7 @@ import {
 } from "../util/contained-write.ts";
 import { applyEdits, type Edit, type Region, type Splice } from "./edits.ts";
 import { describeEditFailure } from "./nearest.ts";
-import { packageGate } from "./package-gate.ts";
+import { heldBy, packageGate } from "./package-gate.ts";
 import {
   fromAgent,
   keepFinalNewline,
@@ -142,10 +142,7 @@ async function heldByPackage(
   log: boolean,
   stateDirs: string[],
 ): Promise<GateDecision> {
-  const inPackage = await packageGate(root, write, { log, stateDirs });
-  if (inPackage === null) return decision;
-  if (inPackage.decision === "deny") return inPackage;
-  return decision.content === undefined && inPackage.content !== undefined ? inPackage : decision;
+  return heldBy(decision, await packageGate(root, write, { log, stateDirs }));
 }
 
 function editFields(request: WriteRequest): Partial<PendingWrite> {

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { findConfig } from "../config/find.ts";
 import { ConfigInvalid, loadProjectConfig } from "../config/load.ts";
 import { probeTimeoutMs } from "../config/load-probe.ts";
@@ -7,6 +7,7 @@ import { managedPath } from "../config/managed.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { ConfigDidNotLoad, loadConfigSupervised } from "../config/supervised-load.ts";
 import { createEngine, type Engine } from "../engine/engine.ts";
+import { packageConfigFolders } from "../engine/nested-configs.ts";
 import { gitRoot } from "../match/git-root.ts";
 import type { GateConfig } from "../model/gate-schema.ts";
 
@@ -127,9 +128,13 @@ export class Project {
     this.packages.add(root);
   }
 
-  /** Where this session's runs are recorded: the project's folder first, then its packages'. */
+  /**
+   * Where runs are recorded: the project's folder first, then its packages' (a run id the
+   * agent holds from an earlier session, or a hook, may be one of theirs).
+   */
   runRoots(): string[] {
-    return [this.root, ...this.packages];
+    const found = packageConfigFolders(this.root).map((folder) => join(this.root, folder));
+    return [...new Set([this.root, ...this.packages, ...found])];
   }
 
   /** {} before any did: built-in protections. */

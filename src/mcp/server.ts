@@ -8,6 +8,7 @@ import { VERSION } from "../version.ts";
 import { Batcher } from "./batcher.ts";
 import { reportExits } from "./exit-report.ts";
 import { finishBatch } from "./finish-batch.ts";
+import { instructions } from "./instructions.ts";
 import { DEFAULT_PROGRESS_MS } from "./keep-alive.ts";
 import { limitLines, MAX_MESSAGE_BYTES, type Oversize } from "./line-limit.ts";
 import { Project, projectRoot } from "./project.ts";
@@ -45,26 +46,6 @@ export interface CpilotMcp {
   readonly project: Project;
   /** Abort `signal` first; queued edits end, background runs stop except `persist` ones, which are waited for. */
   drain(): Promise<void>;
-}
-
-/** What the tools do and the callbacks that run. */
-async function instructions(project: Project): Promise<string> {
-  const lines = [
-    "cpilot's edit tools write files through the project's write gate and run the project's checks " +
-      "(callbacks) on every edit; their results come back in the tool result. Prefer them to other edit tools here. " +
-      "When a result says a formatter rewrote your text, use the text it shows in your next old_string.",
-  ];
-  const state = await project.load();
-  if (state.kind === "ok" && state.config.callbacks.length > 0) {
-    lines.push("Callbacks in this project (callback_list shows which are on):");
-    for (const cb of state.config.callbacks) {
-      const how = cb.blocking ? "blocking" : "background";
-      lines.push(
-        `- ${cb.name} (${cb.patterns.join(" ")}, ${how})${cb.description ? `: ${cb.description}` : ""}`,
-      );
-    }
-  }
-  return lines.join("\n");
 }
 
 /** Not yet connected. */

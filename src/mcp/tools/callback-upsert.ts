@@ -9,10 +9,11 @@ import {
   type Proposal,
   propose,
 } from "../../config/proposals.ts";
+import { managedNames } from "../callback-table.ts";
 import { applyEdits } from "../edits.ts";
 import { describeEditFailure } from "../nearest.ts";
 import type { ToolContext } from "../tool-context.ts";
-import { managedNames, unusable } from "./callback-list.ts";
+import { unusable } from "./callback-list.ts";
 
 const fields = {
   description: z.string().nullable().optional().describe("What it checks, in a few words"),
