@@ -1,23 +1,21 @@
 import { ProjectSnapshot } from "../cache/content.ts";
 import { definitionKey, rootToolConfigs } from "../cache/key.ts";
-import { type RunKey, runKey } from "../cache/run-key.ts";
 import type { PlannedRun } from "./plan.ts";
 import { type CacheLookup, cacheable, lookUp, readsOf } from "./result-cache.ts";
 import { checksWholeProject, readsBeyondItsFiles } from "./run-scope.ts";
 
 export interface Prepared {
   readonly definition: string;
-  /** The content the run will read, keyed before any run starts; null outside git. */
-  readonly readBefore: RunKey | null;
+  /** The look at the project the batch was planned from: a run not cached keys its content with it. */
+  readonly project: ProjectSnapshot;
   /** Null when the run is not cached (see cacheable) or its content cannot be known. */
   lookup: CacheLookup | null;
 }
 
 /**
- * Each planned run's definition key, content key and cache lookup, made once for the whole
- * batch from one look at the project before any run starts, cached or not (the content key
- * also records what the run found); a run that waits for a fixer looks again (the fixer may
- * change what it reads).
+ * Each planned run's definition key and cache lookup, made once for the whole batch from one
+ * look at the project before any run starts; a run not cached keys its content from that look
+ * when it starts. A run that waits for a fixer looks again (the fixer may change what it reads).
  */
 export function prepareLookups(
   root: string,
@@ -33,13 +31,18 @@ export function prepareLookups(
       definition = definitionKey(root, p.callback, configs, project);
       definitions.set(p.callback, definition);
     }
-    const whole = readsBeyondItsFiles(p.callback.run);
-    if (cacheable(p.callback, false, checksWholeProject(p.callback.run))) {
-      const lookup = lookUp(root, definition, p.files, whole, readsOf(p.callback), project);
-      return { definition, readBefore: lookup?.key ?? null, lookup };
-    }
-    const readBefore = runKey(root, definition, p.files, whole, readsOf(p.callback), project);
-    return { definition, readBefore, lookup: null };
+    const cached = cacheable(p.callback, false, checksWholeProject(p.callback.run));
+    const lookup = cached
+      ? lookUp(
+          root,
+          definition,
+          p.files,
+          readsBeyondItsFiles(p.callback.run),
+          readsOf(p.callback),
+          project,
+        )
+      : null;
+    return { definition, project, lookup };
   });
 }
 

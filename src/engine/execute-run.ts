@@ -111,9 +111,8 @@ export async function executeRun(planned: PlannedRun, options: ExecuteOptions): 
   // Keyed by the content before the run starts: an edit made while it runs is not recorded
   // under its findings.
   const readBefore =
-    options.prepared !== undefined
-      ? options.prepared.readBefore
-      : (cache?.key ?? runKey(root, definition, files, keyedWhole, readsOf(callback)));
+    cache?.key ??
+    runKey(root, definition, files, keyedWhole, readsOf(callback), options.prepared?.project);
   const abort = new AbortController();
   const depth =
     options.depth ??
