@@ -10,6 +10,8 @@ export interface WayBack {
    * found no staged or set-aside file changed, so git need not be asked again (see putBack).
    */
   now(noneChanged: boolean): void;
+  /** Put the work back now, the check never opened: nothing was checked. */
+  unopened(): void;
   /** False when some work could not go back: it is all still in the stage folder. */
   allBack(): boolean;
 }
@@ -20,7 +22,7 @@ export function wayBack(reads: StagedReads, aside: WorkAside, keptRoot: string):
   const dir = hold.dir as string;
   let done = false;
   let allBack = true;
-  const restore = (noneChanged = false): void => {
+  const restore = (noneChanged = false, checked = true): void => {
     if (done) return;
     done = true;
     const { journal, putBack, stopLeftRuns } = aside;
@@ -32,7 +34,7 @@ export function wayBack(reads: StagedReads, aside: WorkAside, keptRoot: string):
       // quitting at once (a second Ctrl-C): a run still going would write over the work
       stopLeftRuns?.(root, process.pid, null);
       const back: PutBack = putBack(dir, journal, { top, keptRoot, noneChanged });
-      stagedMessages.putBack(journal, back);
+      stagedMessages.putBack(journal, back, { checked });
     } catch (err) {
       // still all in the stage folder, with its journal: the next call tries again
       allBack = false;
@@ -42,12 +44,14 @@ export function wayBack(reads: StagedReads, aside: WorkAside, keptRoot: string):
   // A second Ctrl-C exits at once: the files still go back on the way out.
   const restoreOnExit = (): void => restore();
   process.on("exit", restoreOnExit);
+  const now = (noneChanged: boolean, checked: boolean): void => {
+    restore(noneChanged, checked);
+    process.off("exit", restoreOnExit);
+    hold.release();
+  };
   return {
-    now(noneChanged) {
-      restore(noneChanged);
-      process.off("exit", restoreOnExit);
-      hold.release();
-    },
+    now: (noneChanged) => now(noneChanged, true),
+    unopened: () => now(false, false),
     allBack: () => allBack,
   };
 }

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { ProjectSnapshot } from "../cache/content.ts";
 import { configRootAhead } from "../config/find.ts";
 import type { ResolvedConfig } from "../config/resolve.ts";
 import { seededProject } from "../stage/staged-project.ts";
@@ -13,6 +14,8 @@ import { openFromIndex } from "./check-staged-from-index.ts";
 import { wayBack } from "./check-staged-put-back.ts";
 import { type StagedReads, startReads, startTreeSurvey, treeSurvey } from "./check-staged-reads.ts";
 import { setWorkAside } from "./check-staged-set-aside.ts";
+
+const hide = (): Promise<typeof import("../stage/hide.ts")> => import("../stage/hide.ts");
 
 /**
  * `check --staged`: the callbacks check what will be committed. Git's reads start as soon as
@@ -89,25 +92,23 @@ async function openSurveyed(
   const staged = new Set(survey.staged.filter((c) => c.kind !== "deleted").map((c) => c.path));
   const stageFixed = config.source.stageFixed ?? true;
   if (hold.dir === null || gitDir === null || files.length === 0) return nothingStaged(hold, files);
-  // Loaded only when there is work to set aside: most commits' staged files are as on disk.
-  const hide = (): Promise<typeof import("../stage/hide.ts")> => import("../stage/hide.ts");
+  // hide.ts is loaded only when there is work to set aside: most commits' staged files are as on disk.
   if (survey.bits.size > 0) survey.unstaged.push(...(await hide()).bitsToSetAside(top, survey));
   const keptRoot = join(gitDir, "cpilot", "kept");
   const keptDir = join(keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
   const aside = await setWorkAside(reads, survey, staged);
-  // Every staged file is read at each start and end of a run over it: a change a fixer did
-  // not make is no fix (see staged-watch.ts).
-  const watch = new StagedWatch(top, sha256Ids(survey.indexed), keptDir);
-  const differ = watch.watch(staged, survey.indexed, {
-    at: reads.surveyedAt,
-    except: new Set([...survey.bits.keys(), ...survey.unstaged.map((c) => c.path)]),
-  });
-  if (differ.length > 0) watch.doubt((await hide()).notTheStaged(top, differ, survey));
-  const project =
-    differ.length === 0 && aside.journal === null && hideUntracked && root === top && survey.head
-      ? await seededProject(top, { ...survey, head: survey.head }, survey.bits)
-      : null;
+  // From here the work goes back whatever happens: after the runs, on the way out, or at
+  // once should the check fail before it is open.
   const back = wayBack(reads, aside, keptRoot);
+  let watched: Watched;
+  try {
+    const seed = aside.journal === null && hideUntracked && root === top;
+    watched = await watchStaged(top, survey, staged, { at: reads.surveyedAt, keptDir, seed });
+  } catch (err) {
+    back.unopened();
+    throw err;
+  }
+  const { watch, project } = watched;
   const prefix = rootPrefix(top, root);
   const fromTop = (paths: readonly string[]): string[] => paths.map((p) => `${prefix}${p}`);
   return {
@@ -118,4 +119,33 @@ async function openSurveyed(
     finish: ({ aborted }) =>
       finishStaged({ reads, survey, staged, watch, aside, back, keptDir, stageFixed }, aborted),
   };
+}
+
+interface Watched {
+  readonly watch: StagedWatch;
+  readonly project: ProjectSnapshot | null;
+}
+
+/**
+ * Every staged file is read at each start and end of a run over it: a change a fixer did not
+ * make is no fix (see staged-watch.ts). `seed`: the survey may key the cache (see
+ * staged-project.ts) when every staged file holds what the index does.
+ */
+async function watchStaged(
+  top: string,
+  survey: Survey,
+  staged: ReadonlySet<string>,
+  options: { at: number; keptDir: string; seed: boolean },
+): Promise<Watched> {
+  const watch = new StagedWatch(top, sha256Ids(survey.indexed), options.keptDir);
+  const differ = watch.watch(staged, survey.indexed, {
+    at: options.at,
+    except: new Set([...survey.bits.keys(), ...survey.unstaged.map((c) => c.path)]),
+  });
+  if (differ.length > 0) watch.doubt((await hide()).notTheStaged(top, differ, survey));
+  const project =
+    differ.length === 0 && options.seed && survey.head
+      ? await seededProject(top, { ...survey, head: survey.head }, survey.bits)
+      : null;
+  return { watch, project };
 }
