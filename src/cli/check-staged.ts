@@ -15,6 +15,7 @@ import { wayBack } from "./check-staged-put-back.ts";
 import { type StagedReads, startReads, startTreeSurvey, treeSurvey } from "./check-staged-reads.ts";
 import { setWorkAside } from "./check-staged-set-aside.ts";
 
+/** Loaded only when there is work to set aside: most commits' staged files are as on disk. */
 const hide = (): Promise<typeof import("../stage/hide.ts")> => import("../stage/hide.ts");
 
 /**
@@ -92,7 +93,7 @@ async function openSurveyed(
   const staged = new Set(survey.staged.filter((c) => c.kind !== "deleted").map((c) => c.path));
   const stageFixed = config.source.stageFixed ?? true;
   if (hold.dir === null || gitDir === null || files.length === 0) return nothingStaged(hold, files);
-  // hide.ts is loaded only when there is work to set aside: most commits' staged files are as on disk.
+  // an index bit hides a file's change from git's survey: it is set aside all the same
   if (survey.bits.size > 0) survey.unstaged.push(...(await hide()).bitsToSetAside(top, survey));
   const keptRoot = join(gitDir, "cpilot", "kept");
   const keptDir = join(keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
