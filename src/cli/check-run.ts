@@ -22,7 +22,7 @@ import { mark } from "../util/trace.ts";
 import { assertKnownNames } from "./_common.ts";
 import { readDurations } from "./check-durations.ts";
 import { type AllStart, selectFiles } from "./check-files.ts";
-import type { StagedCheck, StagedStart } from "./check-staged.ts";
+import type { StagedCheck, StagedStart } from "./check-staged-contract.ts";
 import {
   beginWholeRecording,
   finishWholeRecording,

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type GitEnv, gitFailure, runGit, splitNul } from "../match/git.ts";
+import { indexFileOf } from "./index-file.ts";
 
 /** What the index holds against a tree (`git diff-index --cached ... <tree>`): the staged files, as one answer. */
 export const STAGED_AGAINST = [
@@ -55,4 +56,18 @@ export function stagedMeanwhile(
 ): string[] {
   const paths = new Set([...now.keys(), ...checked.keys()]);
   return [...paths].filter((p) => now.get(p) !== checked.get(p) && now.get(p) !== mine.get(p));
+}
+
+/**
+ * Staged by someone else since `stamp` was read, against what the check read then: the
+ * commit would record what no check saw. git is asked only when the index was written since.
+ */
+export function stagedSince(
+  top: string,
+  gitDir: string,
+  stamp: string | null,
+  checked: ReadonlyMap<string, string>,
+): string[] {
+  if (indexStamp(indexFileOf(top, gitDir)) === stamp) return [];
+  return stagedMeanwhile(stagedEntries(top), checked);
 }

@@ -22,14 +22,17 @@ export const stagedMessages = {
     );
   },
 
-  putBack(journal: Journal, back: PutBack): void {
+  /** `checked` false: the check failed before any run, after it had set work aside. */
+  putBack(journal: Journal, back: PutBack, options: { checked: boolean }): void {
     const parts = [
       journal.tracked.length > 0 ? plural(journal.tracked.length, "unstaged change") : "",
       journal.untracked.length > 0 ? plural(journal.untracked.length, "untracked file") : "",
     ].filter(Boolean);
     say(
       paint(
-        `cpilot: checked the staged content; ${parts.join(" and ")} set aside meanwhile, now back`,
+        options.checked
+          ? `cpilot: checked the staged content; ${parts.join(" and ")} set aside meanwhile, now back`
+          : `cpilot: ${parts.join(" and ")} set aside for the check, now back`,
         "gray",
       ),
     );
