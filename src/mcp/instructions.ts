@@ -7,6 +7,12 @@ import type { Project } from "./project.ts";
 export const MAX_PACKAGES_SHOWN = 10;
 /** Callbacks named per config; callback_list lists every one. */
 export const MAX_CALLBACKS_SHOWN = 20;
+/**
+ * How long the packages' configs may take to load before the server answers: a script config
+ * that hangs is cut off at its own load timeout, and a client gives up on a server that is
+ * slow to start.
+ */
+export const PACKAGES_BUDGET_MS = 2000;
 
 const INTRO =
   "cpilot's edit tools write files through the project's write gate and run the project's checks " +
@@ -34,7 +40,14 @@ export async function instructions(project: Project): Promise<string> {
   lines.push(
     `Packages with their own config: it judges the edits in its folder instead of the project's (${folders.length} in all).`,
   );
-  const shown = await loadPackageConfigs(project.root, folders.slice(0, MAX_PACKAGES_SHOWN));
+  const wanted = folders.slice(0, MAX_PACKAGES_SHOWN);
+  const shown = await withinBudget(loadPackageConfigs(project.root, wanted), PACKAGES_BUDGET_MS);
+  if (shown === null) {
+    lines.push(
+      `Their configs had not loaded within ${PACKAGES_BUDGET_MS / 1000} s when this session started: callback_list lists their callbacks.`,
+    );
+    return lines.join("\n");
+  }
   for (const pkg of shown) {
     const head = `In ${shownPath(pkg.folder)} (${shownPath(pkg.label)}):`;
     if (typeof pkg.config === "string") {
@@ -64,6 +77,19 @@ function callbackLines(callbacks: readonly ResolvedCallback[]): string[] {
   const more = callbacks.length - MAX_CALLBACKS_SHOWN;
   if (more > 0) lines.push(`- … ${more} more (callback_list lists them)`);
   return lines;
+}
+
+/** `work`'s result, or null when it takes longer than `ms` (it goes on meanwhile). */
+async function withinBudget<T>(work: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function firstLine(text: string): string {

@@ -375,3 +375,32 @@ describe("a package folder whose name holds a line break", () => {
     }
   });
 });
+
+describe("a package whose script config never finishes loading", () => {
+  let proj: ReturnType<typeof project>;
+  let mcp: McpSession;
+
+  beforeAll(async () => {
+    proj = project(ROOT_CONFIG, {
+      "packages/web/callbacks.config.json": JSON.stringify(WEB_CONFIG),
+      "packages/slow/callbacks.config.ts":
+        "await new Promise(() => setInterval(() => {}, 1000));\nexport default { callbacks: [] };\n",
+      "packages/slow/a.ts": "export const a = 1;\n",
+    });
+    commit(proj.dir);
+    mcp = await startMcp(proj.dir);
+  }, 60_000);
+
+  afterAll(async () => {
+    await mcp.close();
+    proj.remove();
+  });
+
+  test("the server answers without waiting for it, and the instructions say the packages are left to callback_list", () => {
+    const text = mcp.client.getInstructions() ?? "";
+    expect(text).toContain("Callbacks in this project (callback_list shows which are on):");
+    expect(text).toContain(
+      "Their configs had not loaded within 2 s when this session started: callback_list lists their callbacks.",
+    );
+  });
+});
