@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runGit, runGitAsync, splitNul } from "../match/git.ts";
 import { gitPrefix } from "../match/git-prefix.ts";
@@ -5,6 +6,8 @@ import { sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
 import { blobId } from "./blob-id.ts";
+import { gitConverts, isAttributesFile } from "./conversions.ts";
+import { diskModeTag, indexModesTrusted, modeTag } from "./file-mode.ts";
 import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./index-listing.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
 import { objectFormat } from "./object-format.ts";
@@ -41,10 +44,8 @@ export function contentIds(
   project?: ProjectSnapshot,
 ): Map<string, string> {
   const wanted = new Set(paths);
-  const known =
-    wanted.size > MANY_FILES
-      ? (project ?? new ProjectSnapshot(root)).content(Number.POSITIVE_INFINITY)
-      : null;
+  const many = wanted.size > MANY_FILES ? (project ?? new ProjectSnapshot(root)) : null;
+  const known = many?.converts() === false ? many.content(Number.POSITIVE_INFINITY) : null;
   const ids = new Map<string, string>();
   for (const path of wanted) ids.set(path, known?.get(path) ?? readId(root, path));
   return ids;
@@ -53,24 +54,33 @@ export function contentIds(
 /**
  * The content id of each of `paths` as on disk now, at the same index: {@link contentIds}
  * without a map, for a caller that walks the paths in order anyway. `distinct`: how many
- * different paths there are, when the caller knows.
+ * different paths there are, when the caller knows. `modes`, when given, gets each file's
+ * mode tag (see file-mode.ts) at the same index, from where its id came from.
  */
 export function contentIdList(
   root: string,
   paths: readonly string[],
   project?: ProjectSnapshot,
   distinct = new Set(paths).size,
+  modes?: string[],
 ): string[] {
   if (project?.committedConfigs() !== undefined)
     return paths.map((p) => project.committedId(p) ?? UNKNOWN);
-  const known = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)).idsOf(paths) : null;
+  const many = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)) : null;
+  const known = many?.converts() === false ? many.idsOf(paths) : null;
   const ids: string[] = new Array(paths.length);
-  for (let i = 0; i < paths.length; i++) ids[i] = known?.[i] ?? readId(root, paths[i] as string);
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i] as string;
+    const id = known?.[i];
+    ids[i] = id ?? readId(root, path);
+    if (modes !== undefined)
+      modes[i] = id === undefined || many === null ? diskModeTag(root, path) : many.modeOf(path);
+  }
   return ids;
 }
 
 /** A key's content id read from the bytes on disk: noted, as git's answers do not vouch for it. */
-function readId(root: string, path: string): string {
+export function readId(root: string, path: string): string {
   const id = fileContentId(root, path);
   noteFileRead(path, id);
   return id;
@@ -105,6 +115,8 @@ export interface WorktreeState {
   readonly gone: ReadonlySet<string>;
   /** An unmerged or intent-to-add entry: git's index says more than the files' content. */
   readonly unusual: boolean;
+  /** Root-relative submodules whose commit or work tree differ from what the index holds. */
+  readonly submodules: ReadonlySet<string>;
 }
 
 /** The `git status` that says HEAD's commit and what differs from it, for root's `prefix`. */
@@ -116,6 +128,8 @@ function statusArgs(prefix: string): string[] {
     "-z",
     "--untracked-files=all",
     "--no-renames",
+    // a submodule's own changes, whatever the config says to hide: a key reads its content
+    "--ignore-submodules=none",
     ...(prefix === "" ? [] : ["--", "."]),
   ];
 }
@@ -135,6 +149,7 @@ function parseWorktree(stdout: string, prefix: string): WorktreeState {
   let commit: string | null = null;
   const dirty: string[] = [];
   const gone = new Set<string>();
+  const submodules = new Set<string>();
   let unusual = false;
   for (const entry of splitNul(stdout)) {
     if (entry.startsWith("# branch.oid ")) {
@@ -150,10 +165,12 @@ function parseWorktree(stdout: string, prefix: string): WorktreeState {
     const own = path.slice(prefix.length);
     if (own === "") continue;
     dirty.push(own);
+    // "1 XY S<c><m><u> ...": a submodule
+    if (entry[0] !== "?" && entry[5] === "S") submodules.add(own);
     // "1 XY ...": Y is the work tree against the index, D when the file is not there
     if (entry[0] === "1" && entry[3] === "D") gone.add(own);
   }
-  return { commit, dirty, gone, unusual };
+  return { commit, dirty, gone, unusual, submodules };
 }
 
 /** A `git status` started now, for a snapshot read once it ends (see readProjectAhead). */
@@ -244,6 +261,8 @@ export class ProjectSnapshot {
   private index: IndexListing | undefined;
   /** See pinned(). */
   private committedIds: ReadonlyMap<string, string> | undefined;
+  private dirtyModes: Map<string, string> | undefined;
+  private converting: boolean | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -276,7 +295,7 @@ export class ProjectSnapshot {
   ): ProjectSnapshot {
     const project = new ProjectSnapshot(root);
     const dirty = [...changed.keys()].filter((p) => !isStatePath(p)).sort();
-    project.state = { commit, dirty, gone: new Set(), unusual: false };
+    project.state = { commit, dirty, gone: new Set(), unusual: false, submodules: new Set() };
     project.dirtyFiles = dirty;
     project.dirtyIds = new Map(dirty.map((p) => [p, changed.get(p) ?? NO_CONTENT]));
     return project;
@@ -363,9 +382,73 @@ export class ProjectSnapshot {
   }
 
   private idsOfDirty(): Map<string, string> {
-    // each hashed from disk: contentIds would list the project through a snapshot again
-    this.dirtyIds ??= new Map((this.dirty() ?? []).map((p) => [p, fileContentId(this.root, p)]));
+    if (this.dirtyIds === undefined) {
+      const submodules = this.state?.submodules;
+      // each hashed from disk: contentIds would list the project through a snapshot again
+      this.dirtyIds = new Map(
+        (this.dirty() ?? []).map((p) => [
+          p,
+          submodules?.has(p) ? submoduleId(this.root, p) : fileContentId(this.root, p),
+        ]),
+      );
+    }
     return this.dirtyIds;
+  }
+
+  /** A changed file's mode tag, from disk (see file-mode.ts). */
+  private dirtyMode(path: string): string {
+    this.dirtyModes ??= new Map();
+    let tag = this.dirtyModes.get(path);
+    if (tag === undefined) {
+      tag = diskModeTag(this.root, path);
+      this.dirtyModes.set(path, tag);
+    }
+    return tag;
+  }
+
+  /**
+   * The mode tag (see file-mode.ts) of a file of the project now: a changed file's read from
+   * disk; another's from git's index, whose mode git compared with the file's as it called it
+   * unchanged (from disk where git does not compare modes or cannot say).
+   */
+  modeOf(path: string): string {
+    if (this.idsOfDirty().has(path)) return this.dirtyMode(path);
+    const index = this.listing();
+    if (index === undefined || index.unsure.has(path) || !indexModesTrusted(this.root))
+      return diskModeTag(this.root, path);
+    return modeTag(index.modes.get(path));
+  }
+
+  /**
+   * A changed file's path and content id with its mode tag, as keys name it. A pinned
+   * snapshot's files are the index's, their modes not read from disk.
+   */
+  dirtyEntry(path: string, id: string | undefined): string {
+    const tag = this.committedIds === undefined ? this.dirtyMode(path) : "";
+    return tag === "" ? `${path}\0${id}` : `${path}\0${id}\0${tag}`;
+  }
+
+  /**
+   * May a file git calls unchanged hold bytes other than its index blob's, git converting them
+   * as it compares (see conversions.ts)? True when git cannot say.
+   */
+  converts(): boolean {
+    if (this.converting === undefined) {
+      const index = this.listing();
+      const dirty = this.dirty();
+      if (index === undefined || dirty === null) this.converting = true;
+      else {
+        const named = new Set([...index.paths, ...dirty].filter(isAttributesFile));
+        this.converting = gitConverts(this.root, [...named].sort());
+      }
+    }
+    return this.converting;
+  }
+
+  /** The index as listed, listed now when it was not read ahead; undefined when git fails. */
+  private listing(): IndexListing | undefined {
+    if (this.index === undefined && this.everyId === undefined) this.content(0);
+    return this.index;
   }
 
   /**
@@ -380,7 +463,9 @@ export class ProjectSnapshot {
     if (tree === null || dirty === null) return null;
     if (dirty.length === 0) return tree;
     const ids = this.idsOfDirty();
-    return sha1Hex([tree, ...dirty.map((path) => `${path}\0${ids.get(path)}`)].join("\n"));
+    // a submodule git cannot say the content of: no key
+    if (dirty.some((path) => ids.get(path) === UNKNOWN)) return null;
+    return sha1Hex([tree, ...dirty.map((path) => this.dirtyEntry(path, ids.get(path)))].join("\n"));
   }
 
   /**
@@ -461,10 +546,23 @@ export class ProjectSnapshot {
     if (ids === undefined) {
       const listed = runGit(this.root, LISTING);
       if (!listed.ok) return null;
-      ids = parseIndexListing(listed.stdout).ids;
+      this.index = parseIndexListing(listed.stdout);
+      ids = this.index.ids;
     }
     if (this.dirty() === null) return null;
     for (const [path, id] of this.idsOfDirty()) ids.set(path, id);
     return ids;
   }
+}
+
+/**
+ * A changed submodule's content id: its own HEAD's tree and what differs from it, as a
+ * snapshot of the submodule keys them (so a file changed again inside it changes the id);
+ * UNKNOWN when git cannot say. One not checked out is no content, as before.
+ */
+function submoduleId(root: string, path: string): string {
+  const top = join(root, path);
+  if (!existsSync(join(top, ".git"))) return fileContentId(root, path);
+  const key = new ProjectSnapshot(top).key();
+  return key === null ? UNKNOWN : `submodule:${key}`;
 }
