@@ -6,7 +6,7 @@ import { sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
 import { blobId } from "./blob-id.ts";
-import { gitConverts, isAttributesFile } from "./conversions.ts";
+import { gitConverts } from "./conversions.ts";
 import { diskModeTag, indexModesTrusted, modeTag } from "./file-mode.ts";
 import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./index-listing.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
@@ -263,6 +263,7 @@ export class ProjectSnapshot {
   private committedIds: ReadonlyMap<string, string> | undefined;
   private dirtyModes: Map<string, string> | undefined;
   private converting: boolean | undefined;
+  private convertedList: readonly string[] | null | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -434,15 +435,30 @@ export class ProjectSnapshot {
    */
   converts(): boolean {
     if (this.converting === undefined) {
-      const index = this.listing();
+      const tree = this.tree();
       const dirty = this.dirty();
-      if (index === undefined || dirty === null) this.converting = true;
-      else {
-        const named = new Set([...index.paths, ...dirty].filter(isAttributesFile));
-        this.converting = gitConverts(this.root, [...named].sort());
-      }
+      this.converting = tree === null || dirty === null || gitConverts(this.root, tree, dirty);
     }
     return this.converting;
+  }
+
+  /**
+   * What HEAD's tree stands for in a key, where git does not vouch for it (see converts()):
+   * each file the index holds that git calls unchanged, "path\0id" with its id read from
+   * disk, in git's order. Empty where git does not convert; null when git cannot say.
+   */
+  convertedEntries(): readonly string[] | null {
+    if (this.convertedList === undefined) {
+      const index = this.converts() ? this.listing() : null;
+      const dirty = this.dirty() === null ? null : this.idsOfDirty();
+      if (index === undefined || dirty === null) this.convertedList = null;
+      else if (index === null) this.convertedList = [];
+      else
+        this.convertedList = index.files
+          .filter((path) => !dirty.has(path))
+          .map((path) => `${path}\0${readId(this.root, path)}`);
+    }
+    return this.convertedList;
   }
 
   /** The index as listed, listed now when it was not read ahead; undefined when git fails. */

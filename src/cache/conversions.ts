@@ -1,70 +1,78 @@
-import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
+import { gitPrefix } from "../match/git-prefix.ts";
+import { sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
-import { commonGitDir } from "./object-format.ts";
-
-/** Attributes that make git compare a file's bytes after a change (ident, eol, a filter), not as they are. */
-const CONVERTING = /(^|\s)!?(ident|filter|text|eol|crlf|working-tree-encoding)(=\S*)?(?=\s|$)/m;
-
-/** Settings by which git changes line endings whatever the attributes say, or reads attributes elsewhere. */
-const SETTINGS = ["config", "-z", "--get-regexp", "^core\\.(autocrlf|attributesfile)$"];
-
-const known = new Map<string, boolean>();
-
-/**
- * May `git status` call a file unchanged whose bytes differ from the blob git's index holds
- * for it? Yes when git converts bytes as it compares them: an attributes file (of the project,
- * `info/attributes`, the person's, the system's) names `ident`, a filter, `text`, `eol` or
- * another conversion, or git's config sets `core.autocrlf` (or reads attributes from a file
- * it names). `attributeFiles`: the project's `.gitattributes` files, root-relative, tracked or
- * not. One `git config` call, once per root; a file that cannot be read counts as converting.
- */
-export function gitConverts(root: string, attributeFiles: readonly string[]): boolean {
-  const memo = `${root}\0${attributeFiles.join("\0")}`;
-  let answer = known.get(memo);
-  if (answer === undefined) {
-    answer = attributeFiles.some((f) => converting(join(root, f))) || outsideConverts(root);
-    known.set(memo, answer);
-  }
-  return answer;
-}
+import { namesConversion, settingsConvert } from "./conversion-settings.ts";
+import { keepId, readKeptId } from "./kept-ids.ts";
 
 /** Is this a `.gitattributes` file, by its path? */
 export function isAttributesFile(path: string): boolean {
   return path === ".gitattributes" || path.endsWith("/.gitattributes");
 }
 
-function outsideConverts(root: string): boolean {
-  const common = commonGitDir(root);
-  if (common !== null && mentions(join(common, "info", "attributes"))) return true;
-  const env = process.env;
-  if (env.GIT_ATTR_NOSYSTEM === undefined && mentions("/etc/gitattributes")) return true;
-  const home = env.HOME ?? homedir();
-  const xdg = env.XDG_CONFIG_HOME || join(home, ".config");
-  if (mentions(join(xdg, "git", "attributes"))) return true;
-  const r = runGit(root, SETTINGS);
-  // exit 1: neither is set
-  if (!r.ok) return r.stdout !== "" || r.stderr !== "";
-  for (const entry of splitNul(r.stdout)) {
-    const [name, value = ""] = entry.split("\n");
-    if (name === "core.autocrlf" && !/^(false|no|off|0)$/i.test(value.trim())) return true;
-    if (name === "core.attributesfile" && value !== "") {
-      const file = value.startsWith("~/") ? join(home, value.slice(2)) : join(root, value);
-      if (converting(value.startsWith("/") ? value : file)) return true;
-    }
+/** Under `.cpilot/cache/`: whether a tree's attribute files name a conversion, by tree. */
+const ATTRIBUTES = "attributes";
+const NONE = "0".repeat(40);
+const SOME = "f".repeat(40);
+
+const known = new Map<string, boolean>();
+
+/**
+ * May `git status` call a file of the project at `root` unchanged whose bytes differ from its
+ * index blob? Yes when git converts bytes as it compares them: an attributes file that applies
+ * (in a folder above root, in HEAD's `tree` of root, among the `dirty` files, in `info/`, the
+ * person's or the system's) names a conversion, or git's config sets one (see
+ * conversion-settings.ts). What HEAD's tree holds is asked of git once per tree and kept.
+ */
+export function gitConverts(root: string, tree: string, dirty: readonly string[]): boolean {
+  const changed = dirty.filter(isAttributesFile);
+  const memo = [root, tree, ...changed].join("\0");
+  let answer = known.get(memo);
+  if (answer === undefined) {
+    answer =
+      // git reads a deleted one from its index: one that cannot be read counts
+      changed.some((path) => !readsPlain(join(root, path), true)) ||
+      abovePlain(root) === false ||
+      treeConverts(root, tree, new Set(changed)) ||
+      settingsConvert(root);
+    known.set(memo, answer);
   }
-  return false;
+  return answer;
 }
 
-/** Does the attributes file name a conversion? A file there that cannot be read is taken to. */
-function converting(path: string): boolean {
-  const bytes = readRegularFile(path, 4 * 1024 * 1024);
-  return bytes === null || CONVERTING.test(bytes.toString("utf8"));
+/** Do the attribute files of the folders above root, to the work tree's top, name none? Null outside git. */
+function abovePlain(root: string): boolean | null {
+  const prefix = gitPrefix(root);
+  if (prefix === null) return null;
+  let dir = root;
+  for (let depth = prefix.split("/").filter(Boolean).length; depth > 0; depth--) {
+    dir = dirname(dir);
+    if (!readsPlain(join(dir, ".gitattributes"), false)) return false;
+  }
+  return true;
 }
 
-/** Does the attributes file, if there, name a conversion? */
-function mentions(path: string): boolean {
+/**
+ * Do the attribute files HEAD's tree holds under root name a conversion? Read from disk, as
+ * those not among the changed files hold the tree's text; kept by tree only when none was changed.
+ */
+function treeConverts(root: string, tree: string, changed: ReadonlySet<string>): boolean {
+  const name = sha1Hex(`${ATTRIBUTES}\0${tree}`);
+  const kept = readKeptId(root, ATTRIBUTES, name);
+  if (kept === NONE || kept === SOME) return kept === SOME;
+  const r = runGit(root, ["ls-tree", "-r", "-z", "--name-only", tree]);
+  if (!r.ok) return true;
+  const files = splitNul(r.stdout).filter(isAttributesFile);
+  const converts = files.some((path) => !readsPlain(join(root, path), true));
+  if (!files.some((path) => changed.has(path)))
+    keepId(root, ATTRIBUTES, name, converts ? SOME : NONE);
+  return converts;
+}
+
+/** Does the attributes file name no conversion? `absentConverts`: whether one not there (or not a file) counts as converting. */
+function readsPlain(path: string, absentConverts: boolean): boolean {
   const bytes = readRegularFile(path, 4 * 1024 * 1024);
-  return bytes !== null && CONVERTING.test(bytes.toString("utf8"));
+  if (bytes === null) return !absentConverts;
+  return !namesConversion(bytes.toString("utf8"));
 }

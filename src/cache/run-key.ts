@@ -40,8 +40,9 @@ export function runKey(
   const parts = [definition, wholeProject ? "project" : "files"];
   const tree = wholeProject ? project.key() : null;
   if (wholeProject) {
-    if (tree === null) return null;
-    parts.push(tree);
+    const converted = convertedFiles(project);
+    if (tree === null || converted === null) return null;
+    parts.push(tree, ...converted);
   } else {
     const around =
       "inputs" in reads ? declaredInputs(root, project, reads) : surroundings(project, reads.own);
@@ -101,8 +102,9 @@ function surroundings(
 ): string[] | null {
   const tree = project.tree();
   const changed = project.changed();
-  if (tree === null || changed === null) return null;
-  const out = [`tree\0${tree}`];
+  const converted = convertedFiles(project);
+  if (tree === null || changed === null || converted === null) return null;
+  const out = [`tree\0${tree}`, ...converted];
   for (const [path, id] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (ownFile(path)) continue;
     // a submodule git cannot say the content of: no key
@@ -142,4 +144,14 @@ function declaredInputs(
   byGlobs.set(globs, out);
   selected.set(project, byGlobs);
   return out;
+}
+
+/**
+ * What the tree in a key stands for, read from disk where git converts bytes as it compares
+ * them (see ProjectSnapshot.convertedEntries); nothing for a pinned snapshot, whose content is
+ * the index's.
+ */
+function convertedFiles(project: ProjectSnapshot): string[] | null {
+  if (project.committedConfigs() !== undefined) return [];
+  return project.convertedEntries()?.map((entry) => `disk\0${entry}`) ?? null;
 }
