@@ -80,12 +80,17 @@ function askGit(root: string): boolean {
   return false;
 }
 
+let gitPrefixDir: string | null | undefined;
+
 /** The system's `name` file: /etc's, and the one beside the git found on PATH (a git built elsewhere). */
 function systemFiles(name: string): string[] {
   const env = process.env;
   if (name === "gitconfig" && env.GIT_CONFIG_SYSTEM !== undefined) return [env.GIT_CONFIG_SYSTEM];
-  const git = findProgram("git", process.cwd());
-  const beside = git === null ? null : join(dirname(dirname(git.path)), "etc", name);
+  if (gitPrefixDir === undefined) {
+    const git = findProgram("git", process.cwd());
+    gitPrefixDir = git === null ? null : dirname(dirname(git.path));
+  }
+  const beside = gitPrefixDir === null ? null : join(gitPrefixDir, "etc", name);
   return beside === null ? [`/etc/${name}`] : [...new Set([`/etc/${name}`, beside])];
 }
 
