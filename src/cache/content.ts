@@ -263,7 +263,7 @@ export class ProjectSnapshot {
   private committedIds: ReadonlyMap<string, string> | undefined;
   private dirtyModes: Map<string, string> | undefined;
   private converting: boolean | undefined;
-  private convertedList: readonly string[] | null | undefined;
+  private convertedId: string | null | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -444,21 +444,23 @@ export class ProjectSnapshot {
 
   /**
    * What HEAD's tree stands for in a key, where git does not vouch for it (see converts()):
-   * each file the index holds that git calls unchanged, "path\0id" with its id read from
-   * disk, in git's order. Empty where git does not convert; null when git cannot say.
+   * one id of each file the index holds that git calls unchanged, with its content id read
+   * from disk. "" where git does not convert; null when git cannot say.
    */
-  convertedEntries(): readonly string[] | null {
-    if (this.convertedList === undefined) {
+  convertedContent(): string | null {
+    if (this.convertedId === undefined) {
       const index = this.converts() ? this.listing() : null;
       const dirty = this.dirty() === null ? null : this.idsOfDirty();
-      if (index === undefined || dirty === null) this.convertedList = null;
-      else if (index === null) this.convertedList = [];
-      else
-        this.convertedList = index.files
-          .filter((path) => !dirty.has(path))
-          .map((path) => `${path}\0${readId(this.root, path)}`);
+      if (index === undefined || dirty === null) this.convertedId = null;
+      else if (index === null) this.convertedId = "";
+      else {
+        const entries: string[] = [];
+        for (const path of index.files)
+          if (!dirty.has(path)) entries.push(`${path}\0${readId(this.root, path)}`);
+        this.convertedId = sha1Hex(entries.join("\n"));
+      }
     }
-    return this.convertedList;
+    return this.convertedId;
   }
 
   /** The index as listed, listed now when it was not read ahead; undefined when git fails. */

@@ -148,10 +148,11 @@ function declaredInputs(
 
 /**
  * What the tree in a key stands for, read from disk where git converts bytes as it compares
- * them (see ProjectSnapshot.convertedEntries); nothing for a pinned snapshot, whose content is
- * the index's.
+ * them (see ProjectSnapshot.convertedContent); nothing for a pinned snapshot, whose content is
+ * the index's, or where git does not convert.
  */
 function convertedFiles(project: ProjectSnapshot): string[] | null {
   if (project.committedConfigs() !== undefined) return [];
-  return project.convertedEntries()?.map((entry) => `disk\0${entry}`) ?? null;
+  const id = project.convertedContent();
+  return id === null ? null : id === "" ? [] : [`disk\0${id}`];
 }
