@@ -64,8 +64,11 @@ export function contentIdList(
   distinct = new Set(paths).size,
   modes?: string[],
 ): string[] {
-  if (project?.committedConfigs() !== undefined)
+  if (project?.committedConfigs() !== undefined) {
+    // a staged file's mode as the index holds it; a tool config's is not read
+    if (modes !== undefined) for (const p of paths) modes.push(project.committedModeTag(p));
     return paths.map((p) => project.committedId(p) ?? UNKNOWN);
+  }
   const many = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)) : null;
   const known = many?.converts() === false ? many.idsOf(paths) : null;
   const ids: string[] = new Array(paths.length);
@@ -261,6 +264,7 @@ export class ProjectSnapshot {
   private index: IndexListing | undefined;
   /** See pinned(). */
   private committedIds: ReadonlyMap<string, string> | undefined;
+  private committedModes: ReadonlyMap<string, string> | undefined;
   private dirtyModes: Map<string, string> | undefined;
   private converting: boolean | undefined;
   private convertedId: string | null | undefined;
@@ -305,19 +309,24 @@ export class ProjectSnapshot {
   /**
    * The content about to be committed, read from git's index and never from disk, whatever
    * the tree holds meanwhile: HEAD's commit, the staged files (`changed`), and `configs`, the
-   * id of every tool config the index holds (see TOOL_CONFIGS). A key made from it names only
-   * those files' content: one that reads another from disk cannot be made (see committedId).
+   * id of every tool config the index holds (see TOOL_CONFIGS), and `indexed`, "<mode> <id>"
+   * of each staged file as the index holds it (its mode is read from there). A key made from it names only those files' content: one that reads
+   * another from disk cannot be made (see committedId).
    */
   static pinned(
     root: string,
     commit: string,
     changed: ReadonlyMap<string, string>,
     configs: ReadonlyMap<string, string>,
+    indexed: ReadonlyMap<string, string> = new Map(),
   ): ProjectSnapshot {
     const project = ProjectSnapshot.seeded(root, commit, changed);
     const ids = new Map(configs);
     for (const [path, id] of changed) ids.set(path, id);
     project.committedIds = ids;
+    const modes = new Map<string, string>();
+    for (const [path, entry] of indexed) modes.set(path, entry.slice(0, entry.indexOf(" ")));
+    project.committedModes = modes;
     return project;
   }
 
@@ -339,6 +348,11 @@ export class ProjectSnapshot {
     const id = ids.get(path);
     if (id !== undefined) return id;
     return TOOL_CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1)) ? NO_CONTENT : null;
+  }
+
+  /** A pinned snapshot's mode tag of a staged file (see file-mode.ts); "" for any other. */
+  committedModeTag(path: string): string {
+    return modeTag(this.committedModes?.get(path));
   }
 
   /** A pinned snapshot's tool configs with their ids, as packageFileIds reads them; undefined otherwise. */
@@ -413,6 +427,9 @@ export class ProjectSnapshot {
    * unchanged (from disk where git does not compare modes or cannot say).
    */
   modeOf(path: string): string {
+    // a pinned snapshot's: the index's, never the disk's
+    if (this.committedModes !== undefined)
+      return modeTag(this.committedModes.get(path) ?? this.listing()?.modes.get(path));
     if (this.idsOfDirty().has(path)) return this.dirtyMode(path);
     const index = this.listing();
     if (index === undefined || index.unsure.has(path) || !indexModesTrusted(this.root))
@@ -425,7 +442,10 @@ export class ProjectSnapshot {
    * snapshot's files are the index's, their modes not read from disk.
    */
   dirtyEntry(path: string, id: string | undefined): string {
-    const tag = this.committedIds === undefined ? this.dirtyMode(path) : "";
+    const tag =
+      this.committedModes === undefined
+        ? this.dirtyMode(path)
+        : modeTag(this.committedModes.get(path));
     return tag === "" ? `${path}\0${id}` : `${path}\0${id}\0${tag}`;
   }
 

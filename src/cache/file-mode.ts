@@ -8,7 +8,8 @@ import { repoConfigText } from "./object-format.ts";
  * keys stay as they were), "x" executable, "l" a symlink, git's mode itself for any other.
  */
 export function modeTag(gitMode: string | undefined): string {
-  if (gitMode === undefined || gitMode === "100644") return "";
+  // a deleted entry has no mode: as a file not there on disk
+  if (gitMode === undefined || gitMode === "100644" || gitMode === "000000") return "";
   if (gitMode === "100755") return "x";
   if (gitMode === "120000") return "l";
   return gitMode;

@@ -136,7 +136,7 @@ function declaredInputs(
     for (const path of files) {
       const id = fromDisk ? (project.changed()?.get(path) ?? readId(root, path)) : every.get(path);
       if (id === UNKNOWN) return null;
-      const tag = pinned ? "" : project.modeOf(path);
+      const tag = project.modeOf(path);
       out.push(`input\0${path}\0${id}${tag === "" ? "" : `\0${tag}`}`);
     }
   }

@@ -256,7 +256,13 @@ async function openFromIndex(
   const changed = stagedIds(top as string, look, new Map(), content.NO_CONTENT);
   if (changed === null) return null;
   // keyed by what the index holds, never by the tree: it is not set aside yet
-  const project = content.ProjectSnapshot.pinned(top as string, look.head, changed, look.configs);
+  const project = content.ProjectSnapshot.pinned(
+    top as string,
+    look.head,
+    changed,
+    look.configs,
+    look.indexed,
+  );
   let surveyedCheck: StagedCheck | null = null;
   return {
     files,
