@@ -310,8 +310,9 @@ export class ProjectSnapshot {
    * The content about to be committed, read from git's index and never from disk, whatever
    * the tree holds meanwhile: HEAD's commit, the staged files (`changed`), and `configs`, the
    * id of every tool config the index holds (see TOOL_CONFIGS), and `indexed`, "<mode> <id>"
-   * of each staged file as the index holds it (its mode is read from there). A key made from it names only those files' content: one that reads
-   * another from disk cannot be made (see committedId).
+   * of each staged file as the index holds it (its mode is read from there). A key made from
+   * it names only those files' content: one that reads another from disk cannot be made (see
+   * committedId).
    */
   static pinned(
     root: string,
@@ -485,6 +486,7 @@ export class ProjectSnapshot {
 
   /** The index as listed, listed now when it was not read ahead; undefined when git fails. */
   private listing(): IndexListing | undefined {
+    // content() lists once, whatever it returns for a bound of 0
     if (this.index === undefined && this.everyId === undefined) this.content(0);
     return this.index;
   }
