@@ -35,6 +35,8 @@ export function settingsConvert(root: string): boolean {
 }
 
 function attributesConvert(root: string): boolean {
+  // attributes read from a tree git is pointed at: not looked into
+  if (process.env.GIT_ATTR_SOURCE) return true;
   const common = commonGitDir(root);
   const files = [
     common === null ? null : join(common, "info", "attributes"),
