@@ -452,13 +452,17 @@ export class ProjectSnapshot {
 
   /**
    * May a file git calls unchanged hold bytes other than its index blob's, git converting them
-   * as it compares (see conversions.ts)? True when git cannot say.
+   * as it compares (see conversions.ts), or a mode git does not compare? True when git cannot say.
    */
   converts(): boolean {
     if (this.converting === undefined) {
       const tree = this.tree();
       const dirty = this.dirty();
-      this.converting = tree === null || dirty === null || gitConverts(this.root, tree, dirty);
+      this.converting =
+        tree === null ||
+        dirty === null ||
+        !indexModesTrusted(this.root) ||
+        gitConverts(this.root, tree, dirty);
     }
     return this.converting;
   }
@@ -476,8 +480,14 @@ export class ProjectSnapshot {
       else if (index === null) this.convertedId = "";
       else {
         const entries: string[] = [];
-        for (const path of index.files)
-          if (!dirty.has(path)) entries.push(`${path}\0${readId(this.root, path)}`);
+        const modes = !indexModesTrusted(this.root);
+        for (const path of index.files) {
+          if (dirty.has(path)) continue;
+          const id = readId(this.root, path);
+          entries.push(
+            modes ? `${path}\0${id}\0${diskModeTag(this.root, path)}` : `${path}\0${id}`,
+          );
+        }
         this.convertedId = sha1Hex(entries.join("\n"));
       }
     }

@@ -250,6 +250,30 @@ describe("tracked content changed behind git's back", () => {
     expect(r.code).toBe(1);
     expect(r.text).toContain("s7.sh");
   }, 60_000);
+
+  test("a file made executable where git does not compare modes (core.fileMode false), past 64 files", () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 70; i++) many[`f${i}.txt`] = "f\n";
+    const p = replayedProject(
+      {
+        ...many,
+        "callbacks.config.json": JSON.stringify({
+          callbacks: [
+            {
+              name: "modes",
+              pattern: "*.txt",
+              run: 'for f in "$@"; do if [ -x "$f" ]; then echo "$f: executable"; exit 1; fi; done',
+              timeout: 10,
+            },
+          ],
+        }),
+      },
+      { beforeCommit: (q) => q.git("config", "core.fileMode", "false") },
+    );
+    keepingTimes(p.path("f7.txt"), () => chmodSync(p.path("f7.txt"), 0o755));
+    expect(p.git("status", "--porcelain")).toBe("");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
 });
 
 describe("what git's status does not say", () => {
