@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runGit, runGitAsync, splitNul } from "../match/git.ts";
 import { gitPrefix } from "../match/git-prefix.ts";
@@ -5,6 +6,8 @@ import { sha1Hex } from "../platform/digest.ts";
 import { readRegularFile } from "../util/read-regular.ts";
 import { isStatePath } from "../util/state-layout.ts";
 import { blobId } from "./blob-id.ts";
+import { gitConverts } from "./conversions.ts";
+import { diskModeTag, indexModesTrusted, modeTag } from "./file-mode.ts";
 import { filesOnDisk, type IndexListing, LISTING, parseIndexListing } from "./index-listing.ts";
 import { keepId, readKeptId } from "./kept-ids.ts";
 import { objectFormat } from "./object-format.ts";
@@ -41,10 +44,8 @@ export function contentIds(
   project?: ProjectSnapshot,
 ): Map<string, string> {
   const wanted = new Set(paths);
-  const known =
-    wanted.size > MANY_FILES
-      ? (project ?? new ProjectSnapshot(root)).content(Number.POSITIVE_INFINITY)
-      : null;
+  const many = wanted.size > MANY_FILES ? (project ?? new ProjectSnapshot(root)) : null;
+  const known = many?.converts() === false ? many.content(Number.POSITIVE_INFINITY) : null;
   const ids = new Map<string, string>();
   for (const path of wanted) ids.set(path, known?.get(path) ?? readId(root, path));
   return ids;
@@ -53,33 +54,39 @@ export function contentIds(
 /**
  * The content id of each of `paths` as on disk now, at the same index: {@link contentIds}
  * without a map, for a caller that walks the paths in order anyway. `distinct`: how many
- * different paths there are, when the caller knows. `fromDisk`, when given, gets the paths
- * whose ids were read from their bytes rather than from git's answers.
+ * different paths there are, when the caller knows. `modes`, when given, gets each file's
+ * mode tag (see file-mode.ts) at the same index, from where its id came from; `fromDisk` the
+ * paths whose ids were read from their bytes rather than from git's answers.
  */
 export function contentIdList(
   root: string,
   paths: readonly string[],
   project?: ProjectSnapshot,
   distinct = new Set(paths).size,
+  modes?: string[],
   fromDisk?: string[],
 ): string[] {
-  if (project?.committedConfigs() !== undefined)
+  if (project?.committedConfigs() !== undefined) {
+    // a staged file's mode as the index holds it; a tool config's is not read
+    if (modes !== undefined) for (const p of paths) modes.push(project.committedModeTag(p));
     return paths.map((p) => project.committedId(p) ?? UNKNOWN);
-  const known = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)).idsOf(paths) : null;
+  }
+  const many = distinct > MANY_FILES ? (project ?? new ProjectSnapshot(root)) : null;
+  const known = many?.converts() === false ? many.idsOf(paths) : null;
   const ids: string[] = new Array(paths.length);
   for (let i = 0; i < paths.length; i++) {
-    const listed = known?.[i];
-    if (listed !== undefined) ids[i] = listed;
-    else {
-      ids[i] = readId(root, paths[i] as string);
-      fromDisk?.push(paths[i] as string);
-    }
+    const path = paths[i] as string;
+    const id = known?.[i];
+    ids[i] = id ?? readId(root, path);
+    if (id === undefined) fromDisk?.push(path);
+    if (modes !== undefined)
+      modes[i] = id === undefined || many === null ? diskModeTag(root, path) : many.modeOf(path);
   }
   return ids;
 }
 
 /** A key's content id read from the bytes on disk: noted, as git's answers do not vouch for it. */
-function readId(root: string, path: string): string {
+export function readId(root: string, path: string): string {
   const id = fileContentId(root, path);
   noteFileRead(path, id);
   return id;
@@ -114,6 +121,8 @@ export interface WorktreeState {
   readonly gone: ReadonlySet<string>;
   /** An unmerged or intent-to-add entry: git's index says more than the files' content. */
   readonly unusual: boolean;
+  /** Root-relative submodules whose commit or work tree differ from what the index holds. */
+  readonly submodules: ReadonlySet<string>;
 }
 
 /** The `git status` that says HEAD's commit and what differs from it, for root's `prefix`. */
@@ -125,6 +134,8 @@ function statusArgs(prefix: string): string[] {
     "-z",
     "--untracked-files=all",
     "--no-renames",
+    // a submodule's own changes, whatever the config says to hide: a key reads its content
+    "--ignore-submodules=none",
     ...(prefix === "" ? [] : ["--", "."]),
   ];
 }
@@ -144,6 +155,7 @@ function parseWorktree(stdout: string, prefix: string): WorktreeState {
   let commit: string | null = null;
   const dirty: string[] = [];
   const gone = new Set<string>();
+  const submodules = new Set<string>();
   let unusual = false;
   for (const entry of splitNul(stdout)) {
     if (entry.startsWith("# branch.oid ")) {
@@ -159,10 +171,12 @@ function parseWorktree(stdout: string, prefix: string): WorktreeState {
     const own = path.slice(prefix.length);
     if (own === "") continue;
     dirty.push(own);
+    // "1 XY S<c><m><u> ...": a submodule
+    if (entry[0] !== "?" && entry[5] === "S") submodules.add(own);
     // "1 XY ...": Y is the work tree against the index, D when the file is not there
     if (entry[0] === "1" && entry[3] === "D") gone.add(own);
   }
-  return { commit, dirty, gone, unusual };
+  return { commit, dirty, gone, unusual, submodules };
 }
 
 /** A `git status` started now, for a snapshot read once it ends (see readProjectAhead). */
@@ -253,6 +267,10 @@ export class ProjectSnapshot {
   private index: IndexListing | undefined;
   /** See pinned(). */
   private committedIds: ReadonlyMap<string, string> | undefined;
+  private committedModes: ReadonlyMap<string, string> | undefined;
+  private dirtyModes: Map<string, string> | undefined;
+  private converting: boolean | undefined;
+  private convertedId: string | null | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -276,7 +294,8 @@ export class ProjectSnapshot {
 
   /**
    * The project as a pass of git's already saw it, without asking again: HEAD's commit and
-   * the files that differ from it with their content ids (cpilot's state files left out). For a caller that knows the tree holds exactly that now (see check-staged.ts).
+   * the files that differ from it with their content ids (cpilot's state files left out). For
+   * a caller that knows the tree holds exactly that now (see src/stage/staged-project.ts).
    */
   static seeded(
     root: string,
@@ -285,7 +304,7 @@ export class ProjectSnapshot {
   ): ProjectSnapshot {
     const project = new ProjectSnapshot(root);
     const dirty = [...changed.keys()].filter((p) => !isStatePath(p)).sort();
-    project.state = { commit, dirty, gone: new Set(), unusual: false };
+    project.state = { commit, dirty, gone: new Set(), unusual: false, submodules: new Set() };
     project.dirtyFiles = dirty;
     project.dirtyIds = new Map(dirty.map((p) => [p, changed.get(p) ?? NO_CONTENT]));
     return project;
@@ -294,19 +313,25 @@ export class ProjectSnapshot {
   /**
    * The content about to be committed, read from git's index and never from disk, whatever
    * the tree holds meanwhile: HEAD's commit, the staged files (`changed`), and `configs`, the
-   * id of every tool config the index holds (see TOOL_CONFIGS). A key made from it names only
-   * those files' content: one that reads another from disk cannot be made (see committedId).
+   * id of every tool config the index holds (see TOOL_CONFIGS), and `indexed`, "<mode> <id>"
+   * of each staged file as the index holds it (its mode is read from there). A key made from
+   * it names only those files' content: one that reads another from disk cannot be made (see
+   * committedId).
    */
   static pinned(
     root: string,
     commit: string,
     changed: ReadonlyMap<string, string>,
     configs: ReadonlyMap<string, string>,
+    indexed: ReadonlyMap<string, string> = new Map(),
   ): ProjectSnapshot {
     const project = ProjectSnapshot.seeded(root, commit, changed);
     const ids = new Map(configs);
     for (const [path, id] of changed) ids.set(path, id);
     project.committedIds = ids;
+    const modes = new Map<string, string>();
+    for (const [path, entry] of indexed) modes.set(path, entry.slice(0, entry.indexOf(" ")));
+    project.committedModes = modes;
     return project;
   }
 
@@ -328,6 +353,11 @@ export class ProjectSnapshot {
     const id = ids.get(path);
     if (id !== undefined) return id;
     return TOOL_CONFIG_NAMES.has(path.slice(path.lastIndexOf("/") + 1)) ? NO_CONTENT : null;
+  }
+
+  /** A pinned snapshot's mode tag of a staged file (see file-mode.ts); "" for any other. */
+  committedModeTag(path: string): string {
+    return modeTag(this.committedModes?.get(path));
   }
 
   /** A pinned snapshot's tool configs with their ids, as packageFileIds reads them; undefined otherwise. */
@@ -372,9 +402,107 @@ export class ProjectSnapshot {
   }
 
   private idsOfDirty(): Map<string, string> {
-    // each hashed from disk: contentIds would list the project through a snapshot again
-    this.dirtyIds ??= new Map((this.dirty() ?? []).map((p) => [p, fileContentId(this.root, p)]));
+    if (this.dirtyIds === undefined) {
+      const submodules = this.state?.submodules;
+      // each hashed from disk: contentIds would list the project through a snapshot again
+      this.dirtyIds = new Map(
+        (this.dirty() ?? []).map((p) => [
+          p,
+          submodules?.has(p) ? submoduleId(this.root, p) : fileContentId(this.root, p),
+        ]),
+      );
+    }
     return this.dirtyIds;
+  }
+
+  /** A changed file's mode tag, from disk (see file-mode.ts). */
+  private dirtyMode(path: string): string {
+    this.dirtyModes ??= new Map();
+    let tag = this.dirtyModes.get(path);
+    if (tag === undefined) {
+      tag = diskModeTag(this.root, path);
+      this.dirtyModes.set(path, tag);
+    }
+    return tag;
+  }
+
+  /**
+   * The mode tag (see file-mode.ts) of a file of the project now: a changed file's read from
+   * disk; another's from git's index, whose mode git compared with the file's as it called it
+   * unchanged (from disk where git does not compare modes or cannot say).
+   */
+  modeOf(path: string): string {
+    // a pinned snapshot's: the index's, never the disk's
+    if (this.committedModes !== undefined)
+      return modeTag(this.committedModes.get(path) ?? this.listing()?.modes.get(path));
+    if (this.idsOfDirty().has(path)) return this.dirtyMode(path);
+    const index = this.listing();
+    if (index === undefined || index.unsure.has(path) || !indexModesTrusted(this.root))
+      return diskModeTag(this.root, path);
+    return modeTag(index.modes.get(path));
+  }
+
+  /**
+   * A changed file's path and content id with its mode tag, as keys name it. A pinned
+   * snapshot's files are the index's, their modes not read from disk.
+   */
+  dirtyEntry(path: string, id: string | undefined): string {
+    const tag =
+      this.committedModes === undefined
+        ? this.dirtyMode(path)
+        : modeTag(this.committedModes.get(path));
+    return tag === "" ? `${path}\0${id}` : `${path}\0${id}\0${tag}`;
+  }
+
+  /**
+   * May a file git calls unchanged hold bytes other than its index blob's, git converting them
+   * as it compares (see conversions.ts), or a mode git does not compare? True when git cannot say.
+   */
+  converts(): boolean {
+    if (this.converting === undefined) {
+      const tree = this.tree();
+      const dirty = this.dirty();
+      this.converting =
+        tree === null ||
+        dirty === null ||
+        !indexModesTrusted(this.root) ||
+        gitConverts(this.root, tree, dirty);
+    }
+    return this.converting;
+  }
+
+  /**
+   * What HEAD's tree stands for in a key, where git does not vouch for it (see converts()):
+   * one id of each file the index holds that git calls unchanged, with its content id read
+   * from disk. "" where git does not convert; null when git cannot say.
+   */
+  convertedContent(): string | null {
+    if (this.convertedId === undefined) {
+      const index = this.converts() ? this.listing() : null;
+      const dirty = this.dirty() === null ? null : this.idsOfDirty();
+      if (index === undefined || dirty === null) this.convertedId = null;
+      else if (index === null) this.convertedId = "";
+      else {
+        const entries: string[] = [];
+        const modes = !indexModesTrusted(this.root);
+        for (const path of index.files) {
+          if (dirty.has(path)) continue;
+          const id = readId(this.root, path);
+          entries.push(
+            modes ? `${path}\0${id}\0${diskModeTag(this.root, path)}` : `${path}\0${id}`,
+          );
+        }
+        this.convertedId = sha1Hex(entries.join("\n"));
+      }
+    }
+    return this.convertedId;
+  }
+
+  /** The index as listed, listed now when it was not read ahead; undefined when git fails. */
+  private listing(): IndexListing | undefined {
+    // content() lists once, whatever it returns for a bound of 0
+    if (this.index === undefined && this.everyId === undefined) this.content(0);
+    return this.index;
   }
 
   /**
@@ -389,7 +517,9 @@ export class ProjectSnapshot {
     if (tree === null || dirty === null) return null;
     if (dirty.length === 0) return tree;
     const ids = this.idsOfDirty();
-    return sha1Hex([tree, ...dirty.map((path) => `${path}\0${ids.get(path)}`)].join("\n"));
+    // a submodule git cannot say the content of: no key
+    if (dirty.some((path) => ids.get(path) === UNKNOWN)) return null;
+    return sha1Hex([tree, ...dirty.map((path) => this.dirtyEntry(path, ids.get(path)))].join("\n"));
   }
 
   /**
@@ -470,10 +600,23 @@ export class ProjectSnapshot {
     if (ids === undefined) {
       const listed = runGit(this.root, LISTING);
       if (!listed.ok) return null;
-      ids = parseIndexListing(listed.stdout).ids;
+      this.index = parseIndexListing(listed.stdout);
+      ids = this.index.ids;
     }
     if (this.dirty() === null) return null;
     for (const [path, id] of this.idsOfDirty()) ids.set(path, id);
     return ids;
   }
+}
+
+/**
+ * A changed submodule's content id: its own HEAD's tree and what differs from it, as a
+ * snapshot of the submodule keys them (so a file changed again inside it changes the id);
+ * UNKNOWN when git cannot say. One not checked out is no content, as before.
+ */
+function submoduleId(root: string, path: string): string {
+  const top = join(root, path);
+  if (!existsSync(join(top, ".git"))) return fileContentId(root, path);
+  const key = new ProjectSnapshot(top).key();
+  return key === null ? UNKNOWN : `submodule:${key}`;
 }

@@ -15,10 +15,14 @@ export interface IndexListing {
   readonly files: readonly string[];
   /** Skip-worktree, assume-unchanged or unmerged: `git status` cannot say whether they are there, so the disk is asked. */
   readonly unsure: ReadonlySet<string>;
+  /** The mode of each entry that is not a plain file (100644): executable, symlink. */
+  readonly modes: ReadonlyMap<string, string>;
 }
 
 /** A submodule's entry: a commit, not a file. */
 const GITLINK = "160000";
+/** A plain file's mode, most entries': the others are kept in {@link IndexListing.modes}. */
+const PLAIN = "100644";
 
 const SPACE = 0x20;
 const TAB = 0x09;
@@ -34,6 +38,7 @@ export function parseIndexListing(stdout: string): IndexListing {
   const paths: string[] = [];
   const blobs: string[] = [];
   const unsure = new Set<string>();
+  const modes = new Map<string, string>();
   let left: Set<number> | null = null;
   let at = 0;
   while (at < stdout.length) {
@@ -52,7 +57,13 @@ export function parseIndexListing(stdout: string): IndexListing {
         if (gitlink || path.startsWith(STATE_PREFIX)) {
           left ??= new Set();
           left.add(paths.length);
-        } else if (stdout.charCodeAt(at) !== USUAL) unsure.add(path);
+        } else {
+          if (stdout.charCodeAt(at) !== USUAL) unsure.add(path);
+          if (!stdout.startsWith(PLAIN, fields.mode)) {
+            const mode = stdout.slice(fields.mode, fields.id - 1).replace(/^0+(?=\d{6})/, "");
+            if (mode !== PLAIN) modes.set(path, mode);
+          }
+        }
         paths.push(path);
         blobs.push(id);
       }
@@ -74,6 +85,7 @@ export function parseIndexListing(stdout: string): IndexListing {
     },
     files,
     unsure,
+    modes,
   };
 }
 

@@ -1,5 +1,12 @@
 import { sha1Hex } from "../platform/digest.ts";
-import { contentIdList, contentIds, MANY_FILES, ProjectSnapshot, UNKNOWN } from "./content.ts";
+import {
+  contentIdList,
+  contentIds,
+  MANY_FILES,
+  ProjectSnapshot,
+  readId,
+  UNKNOWN,
+} from "./content.ts";
 import { packageFileIds } from "./package-files.ts";
 
 /** `own`: HEAD's tree and every changed file `own` does not select. `inputs`: only what its globs select. */
@@ -31,17 +38,19 @@ export function runKey(
 ): RunKey | null {
   const sorted = inOrder(files);
   const distinct = distinctCount(sorted);
+  const modes: string[] = [];
   const fromDisk: string[] = [];
-  const ids = contentIdList(root, sorted, project, distinct, fromDisk);
+  const ids = contentIdList(root, sorted, project, distinct, modes, fromDisk);
   if (ids.includes(UNKNOWN)) return null;
   const parts = [definition, wholeProject ? "project" : "files"];
   const tree = wholeProject ? project.key() : null;
   if (wholeProject) {
-    if (tree === null) return null;
-    parts.push(tree);
+    const converted = convertedFiles(project);
+    if (tree === null || converted === null) return null;
+    parts.push(tree, ...converted);
   } else {
     const around =
-      "inputs" in reads ? declaredInputs(project, reads) : surroundings(project, reads.own);
+      "inputs" in reads ? declaredInputs(root, project, reads) : surroundings(project, reads.own);
     if (around === null) return null;
     parts.push(...around);
     parts.push(
@@ -52,7 +61,11 @@ export function runKey(
       ),
     );
   }
-  for (let i = 0; i < sorted.length; i++) parts.push(`${sorted[i]}\0${ids[i]}`);
+  for (let i = 0; i < sorted.length; i++) {
+    // a plain file's part as it always was: only a mode that differs adds to it
+    const tag = modes[i] ?? "";
+    parts.push(tag === "" ? `${sorted[i]}\0${ids[i]}` : `${sorted[i]}\0${ids[i]}\0${tag}`);
+  }
   // made when asked: a replayed pass never asks
   let read: Record<string, string> | undefined;
   return {
@@ -101,16 +114,22 @@ function surroundings(
 ): string[] | null {
   const tree = project.tree();
   const changed = project.changed();
-  if (tree === null || changed === null) return null;
-  const out = [`tree\0${tree}`];
-  for (const [path, id] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    if (!ownFile(path)) out.push(`other\0${path}\0${id}`);
+  const converted = convertedFiles(project);
+  if (tree === null || changed === null || converted === null) return null;
+  const out = [`tree\0${tree}`, ...converted];
+  for (const [path, id] of [...changed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (ownFile(path)) continue;
+    // a submodule git cannot say the content of: no key
+    if (id === UNKNOWN) return null;
+    out.push(`other\0${project.dirtyEntry(path, id)}`);
+  }
   return out;
 }
 
 const selected = new WeakMap<ProjectSnapshot, Map<string, string[]>>();
 
 function declaredInputs(
+  root: string,
   project: ProjectSnapshot,
   reads: { readonly inputs: readonly string[]; readonly matches: (path: string) => boolean },
 ): string[] | null {
@@ -122,10 +141,30 @@ function declaredInputs(
     const every = project.content(Number.POSITIVE_INFINITY);
     if (every === null) return null;
     const files = [...every.keys()].filter(reads.matches).sort();
-    for (const path of files) out.push(`input\0${path}\0${every.get(path)}`);
+    // a pinned snapshot's are the index's; where git may call a file unchanged whose bytes
+    // differ, they are read
+    const pinned = project.committedConfigs() !== undefined;
+    const fromDisk = !pinned && project.converts();
+    for (const path of files) {
+      const id = fromDisk ? (project.changed()?.get(path) ?? readId(root, path)) : every.get(path);
+      if (id === UNKNOWN) return null;
+      const tag = project.modeOf(path);
+      out.push(`input\0${path}\0${id}${tag === "" ? "" : `\0${tag}`}`);
+    }
   }
   const byGlobs = selected.get(project) ?? new Map<string, string[]>();
   byGlobs.set(globs, out);
   selected.set(project, byGlobs);
   return out;
+}
+
+/**
+ * What the tree in a key stands for, read from disk where git converts bytes as it compares
+ * them (see ProjectSnapshot.convertedContent); nothing for a pinned snapshot, whose content is
+ * the index's, or where git does not convert.
+ */
+function convertedFiles(project: ProjectSnapshot): string[] | null {
+  if (project.committedConfigs() !== undefined) return [];
+  const id = project.convertedContent();
+  return id === null ? null : id === "" ? [] : [`disk\0${id}`];
 }

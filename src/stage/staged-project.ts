@@ -22,7 +22,7 @@ export async function pinnedProject(top: string, look: IndexLook): Promise<Proje
   const content = await import("../cache/content.ts");
   const changed = stagedIds(top, look, new Map(), content.NO_CONTENT);
   if (changed === null) return null;
-  return content.ProjectSnapshot.pinned(top, look.head, changed, look.configs);
+  return content.ProjectSnapshot.pinned(top, look.head, changed, look.configs, look.indexed);
 }
 
 /**

@@ -5,12 +5,14 @@
  * next `check --all` to give the answer a real run gives: fail, or run the callback.
  */
 import { describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { committedRepo, writeFiles } from "../helpers/tmp.ts";
 import {
   keepingTimes,
   outside,
+  type Replayed,
   replayedProject,
   rewriteKeepingStat,
   runsIn,
@@ -160,9 +162,8 @@ describe("tracked content changed behind git's back", () => {
     expect(p.check().code).toBe(1);
   }, 60_000);
 
-  // The per-callback cache keys a file by its content, not its mode: main replays this pass
-  // too (a real callback that reads modes: pre-commit's check-executables-have-shebangs).
-  test.todo("a file made executable where the callback reads its mode", () => {
+  // a real callback that reads modes: pre-commit's check-executables-have-shebangs
+  test("a file made executable where the callback reads its mode", () => {
     const p = replayedProject({
       "callbacks.config.json": JSON.stringify({
         callbacks: [
@@ -197,6 +198,82 @@ describe("tracked content changed behind git's back", () => {
     keepingTimes(p.path("a.txt"), () => chmodSync(p.path("a.txt"), 0o755));
     expect(p.check().code).toBe(1);
   }, 60_000);
+
+  test("a changed file made executable again where a whole-project callback reads modes", () => {
+    const p = replayedProject({
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [
+          {
+            name: "modes",
+            pattern: "*.txt",
+            run: "! find . -name '*.txt' -perm -u+x | grep .",
+            timeout: 10,
+          },
+        ],
+      }),
+      "a.txt": "x\n",
+    });
+    // already changed when the check was kept: git status says so before and after
+    writeFileSync(p.path("a.txt"), "y\n");
+    expect(p.check().code).toBe(0);
+    expect(p.check().code).toBe(0);
+    keepingTimes(p.path("a.txt"), () => chmodSync(p.path("a.txt"), 0o755));
+    expect(p.check().code).toBe(1);
+  }, 60_000);
+
+  test("a committed executable made plain, in a project of more than 64 files", () => {
+    // past 64 files a file git calls unchanged takes its mode from git's index
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 70; i++) many[`s${i}.sh`] = "#!/bin/sh\n";
+    const p = replayedProject(
+      {
+        ...many,
+        "callbacks.config.json": JSON.stringify({
+          callbacks: [
+            {
+              name: "modes",
+              pattern: "*.sh",
+              run: 'for f in "$@"; do [ -x "$f" ] || { echo "$f: not executable"; exit 1; }; done',
+              timeout: 10,
+            },
+          ],
+        }),
+      },
+      {
+        beforeCommit: (q) => {
+          for (const f of Object.keys(many)) chmodSync(q.path(f), 0o755);
+        },
+      },
+    );
+    keepingTimes(p.path("s7.sh"), () => chmodSync(p.path("s7.sh"), 0o644));
+    const r = p.check();
+    expect(r.code).toBe(1);
+    expect(r.text).toContain("s7.sh");
+  }, 60_000);
+
+  test("a file made executable where git does not compare modes (core.fileMode false), past 64 files", () => {
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 70; i++) many[`f${i}.txt`] = "f\n";
+    const p = replayedProject(
+      {
+        ...many,
+        "callbacks.config.json": JSON.stringify({
+          callbacks: [
+            {
+              name: "modes",
+              pattern: "*.txt",
+              run: 'for f in "$@"; do if [ -x "$f" ]; then echo "$f: executable"; exit 1; fi; done',
+              timeout: 10,
+            },
+          ],
+        }),
+      },
+      { beforeCommit: (q) => q.git("config", "core.fileMode", "false") },
+    );
+    keepingTimes(p.path("f7.txt"), () => chmodSync(p.path("f7.txt"), 0o755));
+    expect(p.git("status", "--porcelain")).toBe("");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
 });
 
 describe("what git's status does not say", () => {
@@ -216,9 +293,9 @@ describe("what git's status does not say", () => {
     expect(r.text).toContain("✗ words");
   }, 60_000);
 
-  // Past 64 files the per-callback key takes the ids git's index holds for the files git calls
-  // unchanged: main replays this pass as well.
-  test.todo("the ident attribute in a project of more than 64 files", () => {
+  // past 64 files the per-callback key takes the ids git's index holds for the files git calls
+  // unchanged, unless git may convert bytes as it compares them
+  test("the ident attribute in a project of more than 64 files", () => {
     const many: Record<string, string> = {};
     for (let i = 0; i < 70; i++) many[`f${i}.txt`] = "f\n";
     const p = replayedProject({
@@ -229,11 +306,10 @@ describe("what git's status does not say", () => {
     });
     writeFileSync(p.path("a.txt"), "$Id: BAD $\n");
     expect(p.check().code).toBe(1);
-  });
+  }, 60_000);
 
-  // A submodule's work tree changed: git says only that it is dirty, not what changed, and
-  // main's per-callback key replays a whole-project check that reads into it.
-  test.todo("a dirty submodule's file changed again", () => {
+  // a submodule's work tree changed: git says only that it is dirty, not what changed
+  test("a dirty submodule's file changed again", () => {
     const sub = committedRepo("cpilot-sub-", { "x.txt": "ok1\n" });
     const p = replayedProject(
       {
@@ -253,7 +329,83 @@ describe("what git's status does not say", () => {
     );
     rewriteKeepingStat(p.path("sub/x.txt"), "BAD\n");
     expect(p.check().code).toBe(1);
+  }, 60_000);
+});
+
+describe("submodules and git's conversions", () => {
+  const SUB = JSON.stringify({
+    callbacks: [{ name: "sub", pattern: "*.txt", run: "! grep -l BAD sub/x.txt", timeout: 10 }],
   });
+
+  function withSubmodule(sub: string, setUp: (q: Replayed) => void = () => {}): Replayed {
+    return replayedProject(
+      { "callbacks.config.json": SUB, "a.txt": "x\n" },
+      {
+        beforeCommit: (q) => {
+          q.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "sub");
+          setUp(q);
+        },
+      },
+    );
+  }
+
+  test("a submodule moved to another commit, then to a third", () => {
+    const sub = committedRepo("cpilot-sub-", { "x.txt": "ok1\n" });
+    const at = (q: Replayed, content: string) => {
+      writeFileSync(q.path("sub/x.txt"), content);
+      execFileSync("git", ["commit", "-qam", content], { cwd: q.path("sub") });
+    };
+    const p = withSubmodule(sub, (q) => {
+      for (const [k, v] of Object.entries({ "user.email": "t@example.invalid", "user.name": "t" }))
+        execFileSync("git", ["config", k, v], { cwd: q.path("sub") });
+    });
+    // kept while the submodule is at a commit the parent does not hold, git saying only that
+    at(p, "ok2\n");
+    expect(p.check().code).toBe(0);
+    expect(p.check().code).toBe(0);
+    at(p, "BAD\n");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
+
+  test("a dirty submodule the config tells git status to hide", () => {
+    const sub = committedRepo("cpilot-sub-", { "x.txt": "ok1\n" });
+    const p = withSubmodule(sub, (q) => {
+      q.git("config", "diff.ignoreSubmodules", "all");
+      writeFileSync(q.path("sub/x.txt"), "ok2\n");
+    });
+    rewriteKeepingStat(p.path("sub/x.txt"), "BAD\n");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
+
+  test("a file git's ident attribute cleans back, where a whole-project callback reads it", () => {
+    const p = replayedProject({
+      ".gitattributes": "*.txt ident\n",
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [
+          { name: "all", pattern: "*.md", run: "! grep -rl --include=*.txt BAD .", timeout: 10 },
+        ],
+      }),
+      "a.txt": "$Id: ok1 $\n",
+      "r.md": "x\n",
+    });
+    writeFileSync(p.path("a.txt"), "$Id: BAD $\n");
+    expect(p.git("status", "--porcelain")).toBe("");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
+
+  test("a file git's ident attribute cleans back, read beside the files a callback is given", () => {
+    const p = replayedProject({
+      ".gitattributes": "*.txt ident\n",
+      "callbacks.config.json": JSON.stringify({
+        callbacks: [{ name: "near", pattern: "*.md", run: "! grep -l BAD a.txt", timeout: 10 }],
+      }),
+      "a.txt": "$Id: ok1 $\n",
+      "r.md": "x\n",
+    });
+    writeFileSync(p.path("a.txt"), "$Id: BAD $\n");
+    expect(p.git("status", "--porcelain")).toBe("");
+    expect(p.check().code).toBe(1);
+  }, 60_000);
 });
 
 describe("folders that stop or start being the project's own", () => {

@@ -26,6 +26,8 @@ test("the index's files: no submodule, nothing inside .cpilot/, a name that only
   expect(listing.ids.get("a.ts")).toBe(git(root, "hash-object", "a.ts").trim());
   expect(listing.ids.has(".cpilot/runs/x.json")).toBe(true);
   expect(listing.unsure.size).toBe(0);
+  // only what is not a plain file has its mode kept; a submodule is not a file
+  expect([...listing.modes]).toEqual([["tool.sh", "100755"]]);
 });
 
 test("an unmerged path is listed once with its last stage's id; a sha256 id and any layout git may write are read", () => {
@@ -55,4 +57,5 @@ test("an unmerged path is listed once with its last stage's id; a sha256 id and 
   expect(listing.files).toBe(listing.paths);
   expect([...listing.unsure].sort()).toEqual(["assumed.ts", "both.ts", "sparse file.sh"]);
   expect(listing.ids.get("both.ts")).toBe(c);
+  expect([...listing.modes]).toEqual([["sparse file.sh", "100755"]]);
 });

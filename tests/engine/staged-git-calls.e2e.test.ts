@@ -47,7 +47,8 @@ function project(objectFormat = "sha1"): {
 }
 
 /** The `git status` the cache keys ask when they cannot take the survey's word. */
-const KEYS_STATUS = "status --porcelain=v2 --branch -z --untracked-files=all --no-renames";
+const KEYS_STATUS =
+  "status --porcelain=v2 --branch -z --untracked-files=all --no-renames --ignore-submodules=none";
 
 function checkStaged(root: string, path: string, log: string): { calls: string[]; out: string } {
   rmSync(log, { force: true });

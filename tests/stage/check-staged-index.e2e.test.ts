@@ -163,3 +163,26 @@ test("a replayed commit takes no stage folder: with none to be had, it still pas
   expect(r.stderr).toContain("from cache");
   expect(r.code).toBe(0);
 });
+
+test("a staged file made executable: a pass recorded for it plain is not replayed from the index", () => {
+  const root = repo([
+    {
+      name: "modes",
+      pattern: "*.txt",
+      run: 'for f in "$@"; do if [ -x "$f" ]; then echo "$f: executable"; exit 1; fi; done',
+      timeout: 30,
+    },
+  ]);
+  writeFiles(root, { "a.txt": "one\ntwo STAGED\nthree\n" });
+  git(root, "add", "a.txt");
+  expect(cpilot(["check", "--staged"], { cwd: root }).code).toBe(0);
+  const again = cpilot(["check", "--staged"], { cwd: root });
+  expect(again.code).toBe(0);
+  expect(again.stderr).toContain("from cache");
+  // the same content staged with another mode
+  chmodSync(join(root, "a.txt"), 0o755);
+  git(root, "add", "a.txt");
+  const r = cpilot(["check", "--staged"], { cwd: root });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("a.txt: executable");
+}, 60_000);

@@ -478,13 +478,15 @@ test("a partially staged file and a check that rewrites nothing: git is asked on
   // the index and HEAD's tree, to look the results up (none yet: the runs are needed),
   // the survey, the staged versions checked out, one look after the runs (not one more
   // for the put-back: nothing had changed since); the check records then read the tree
-  // for results keyed by content (tests/engine/hook-git-calls.e2e.test.ts)
+  // for results keyed by content (tests/engine/hook-git-calls.e2e.test.ts); HEAD's tree,
+  // new here, is asked once for the attribute files it holds (kept by tree after)
   expect(calls).toEqual([
     "diff-index",
     "rev-parse",
     "status",
     "checkout-index",
     "status",
+    "ls-tree",
     "status",
     "ls-files",
     "status",
