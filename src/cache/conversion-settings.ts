@@ -7,10 +7,14 @@ import { findProgram } from "./find-program.ts";
 import { commonGitDir } from "./object-format.ts";
 
 /** What a config file says that may make git convert: the settings themselves, or a file it includes. */
-const MAY_CONVERT = /autocrlf|attributesfile|\[\s*include/i;
-/** Attributes by which git compares a file's bytes converted (ident, eol, a filter), not as they are. */
-const ATTRIBUTE = /(^|\s)!?(ident|filter|text|eol|crlf|working-tree-encoding)(=\S*)?(?=\s|$)/m;
-const FALSE = /^(false|no|off|0)$/i;
+const MAY_CONVERT = /attributesfile|\[\s*include/i;
+/**
+ * Attributes by which git compares a file's bytes converted, not as they are: `ident`, a
+ * filter, an encoding. Not line endings (`text`, `eol`, `crlf`, `core.autocrlf`): a file
+ * that differs from its blob only by them is committed as the blob, which its key names. Not
+ * Git LFS's filter: its pointer blob names the content by its own hash.
+ */
+const ATTRIBUTE = /(^|\s)!?(ident|working-tree-encoding|filter(?!=lfs(\s|$)))(=\S*)?(?=\s|$)/m;
 
 const known = new Map<string, boolean>();
 
@@ -21,8 +25,8 @@ export function namesConversion(text: string): boolean {
 
 /**
  * Do git's settings outside the project make it convert bytes as it compares them: an
- * attributes file in `info/`, the person's or the system's naming a conversion, or
- * `core.autocrlf` set? Read from the files themselves; git is asked only when a config file
+ * attributes file in `info/`, the person's or the system's naming a conversion, or one
+ * `core.attributesFile` names? Read from the files themselves; git is asked only when a config file
  * or the environment names one of those settings or includes another file. Once per root.
  */
 export function settingsConvert(root: string): boolean {
@@ -62,16 +66,15 @@ function configConverts(root: string): boolean {
   return files.some((path) => path !== null && MAY_CONVERT.test(text(path))) && askGit(root);
 }
 
-/** git's own answer: core.autocrlf set to convert, or a core.attributesFile naming a conversion. */
+/** git's own answer: a core.attributesFile naming a conversion. */
 function askGit(root: string): boolean {
-  const r = runGit(root, ["config", "-z", "--get-regexp", "^core\\.(autocrlf|attributesfile)$"]);
-  // exit 1 with nothing said: neither is set
+  const r = runGit(root, ["config", "-z", "--get-regexp", "^core\\.attributesfile$"]);
+  // exit 1 with nothing said: it is not set
   if (!r.ok) return r.stdout !== "" || r.stderr !== "";
   for (const entry of splitNul(r.stdout)) {
     const at = entry.indexOf("\n");
     const name = at === -1 ? entry : entry.slice(0, at);
     const value = at === -1 ? "" : entry.slice(at + 1).trim();
-    if (name === "core.autocrlf" && !FALSE.test(value)) return true;
     if (name === "core.attributesfile" && value !== "") {
       const path = value.startsWith("~/") ? join(home(), value.slice(2)) : value;
       const file = isAbsolute(path) ? path : join(root, path);

@@ -39,13 +39,24 @@ test("no attributes, or attributes that convert nothing: git compares the bytes 
 
 test.each([
   "*.txt ident\n",
-  "* text=auto\n",
-  "*.sh eol=lf\n",
-  "*.bin filter=lfs diff=lfs merge=lfs -text\n",
-  "[attr]mine text\n*.c mine\n",
+  "*.c filter=crypt\n",
+  "*.txt working-tree-encoding=UTF-16LE\n",
+  "[attr]mine ident\n*.c mine\n",
 ])("%p in a committed .gitattributes converts", (attributes) => {
   const root = committedRepo("cpilot-conv-", { ".gitattributes": attributes, "a.txt": "x\n" });
   expect(converts(root)).toBe(true);
+});
+
+// What is committed is the blob the key names: a file that differs from it only by its line
+// endings is committed as the blob; an LFS pointer names the content by its own hash.
+test.each([
+  "* text=auto\n",
+  "*.sh eol=lf\n",
+  "*.txt text eol=crlf\n",
+  "*.bin filter=lfs diff=lfs merge=lfs -text\n",
+])("%p in a committed .gitattributes: line endings and LFS do not count", (attributes) => {
+  const root = committedRepo("cpilot-conv-", { ".gitattributes": attributes, "a.txt": "x\n" });
+  expect(converts(root)).toBe(false);
 });
 
 test("a .gitattributes in a folder, untracked, or above a package's root", () => {
@@ -60,7 +71,7 @@ test("a .gitattributes in a folder, untracked, or above a package's root", () =>
   expect(converts(untracked)).toBe(true);
 
   const above = committedRepo("cpilot-conv-", {
-    ".gitattributes": "* text=auto\n",
+    ".gitattributes": "*.txt ident\n",
     "pkg/a.txt": "x\n",
   });
   expect(converts(join(above, "pkg"))).toBe(true);
@@ -88,7 +99,7 @@ test("info/attributes and the repository's config", () => {
 
   const input = committedRepo("cpilot-conv-", { "a.txt": "x\n" });
   git(input, "config", "core.autocrlf", "input");
-  expect(converts(input)).toBe(true);
+  expect(converts(input)).toBe(false);
 
   const off = committedRepo("cpilot-conv-", { "a.txt": "x\n" });
   git(off, "config", "core.autocrlf", "false");
