@@ -1,6 +1,6 @@
 import { join, lstatSync, rmdirSync } from "./byte-name-fs.ts";
 import { type Journal, releaseStage } from "./journal.ts";
-import { moveFile, rmIfThere } from "./move.ts";
+import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
 import { asidesOf, moveAside, placeNew } from "./put-in-place.ts";
 import { type Aside, sameAsIndex } from "./same-as-index.ts";
 
@@ -80,10 +80,18 @@ export function putBack(
   }
   let restored = 0;
   const goBack = (path: string, from: string): void => {
-    for (let i = 0; !placeNew(from, join(top, path)); i++) {
+    const place = join(top, path);
+    for (let i = 0; ; i++) {
       if (i === TRIES) throw new Error(`${path} was written again each time it was cleared`);
+      // the way was cleared before git was asked: a folder may have become a link since
       clearWay(path);
-      const at = moveAside(join(top, path), journal.pid);
+      if (placeNew(from, place)) {
+        if (onRealFolders(top, path)) break;
+        // it went out of the tree through a link swapped in just now: brought back, tried again
+        moveFile(place, from);
+        continue;
+      }
+      const at = moveAside(place, journal.pid);
       if (at !== null) later.push({ path, keptAt: keepAt(path, at) });
     }
     restored++;

@@ -33,16 +33,16 @@ function contents(dir: string): string[] {
 }
 
 /**
- * git as it is, but once it has answered about b.txt alone for the put-back (what the index
+ * git as it is, but once it has answered about `path` alone for the put-back (what the index
  * holds, or whether it differs from it), `then` runs in the work tree (cpilot's pid is $CPILOT).
  */
-function gitThen(then: string): string {
+function gitThen(then: string, path = "b.txt"): string {
   const bin = tempDir("cpilot-fake-git-");
   const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
   writeFiles(bin, {
     git: `#!/bin/sh
 case "$*" in
-  "ls-files --stage -z -- b.txt"|*"--untracked-files=no -- b.txt")
+  "ls-files --stage -z -- ${path}"|*"--untracked-files=no -- ${path}")
     "${real}" "$@"; rc=$?
     if [ ! -e "${bin}/done" ]; then : > "${bin}/done"; CPILOT=$PPID; ${then}
     fi
@@ -131,4 +131,29 @@ test("killed as the put-back judges what was in place, with a write there meanwh
   expect(kept(root)).not.toContain("b\n");
   expect(leftAside(root)).toEqual([]);
   expect(git(root, "status", "--porcelain", "--", "b.txt")).toBe(" M b.txt\n");
+});
+
+test("a folder on the way back swapped for a link out while cpilot asks git: the work comes back inside, nothing is written outside", () => {
+  const root = committedRepo("cpilot-staged-put-back-race-", {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "t", pattern: "*.txt", run: ["true"], timeout: 30 }],
+    }),
+    ".gitignore": ".cpilot/\n",
+    "a.txt": "a\n",
+    "sub/b.txt": "b\n",
+  });
+  writeFiles(root, { "a.txt": "a staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "sub/b.txt": "b unstaged\n" });
+  const outside = tempDir("cpilot-outside-");
+  const r = cpilot(["check", "--staged"], {
+    cwd: root,
+    env: {
+      PATH: `${gitThen(`mv sub "${outside}/moved"; ln -s '${outside}' sub`, "sub/b.txt")}:${process.env.PATH}`,
+    },
+  });
+  expect(r.code).toBe(0);
+  expect(readdirSync(outside)).toEqual(["moved"]);
+  expect(lstatSync(join(root, "sub")).isDirectory()).toBe(true);
+  expect(readFileSync(join(root, "sub", "b.txt"), "utf8")).toBe("b unstaged\n");
 });
