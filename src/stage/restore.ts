@@ -1,4 +1,5 @@
-import { join, lstatSync, rmdirSync } from "./byte-name-fs.ts";
+import type { Stats } from "node:fs";
+import { join, lstatSync, rmdirSync, writeFileSync } from "./byte-name-fs.ts";
 import { type Journal, releaseStage } from "./journal.ts";
 import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
 import { asidesOf, moveAside, placeNew } from "./put-in-place.ts";
@@ -12,6 +13,9 @@ export interface PutBack {
   /** Written where a set-aside file goes back while it went back: kept at `keptAt`. */
   readonly later: readonly { readonly path: string; readonly keptAt: string }[];
 }
+
+/** Made in the stage folder as a put-back starts, before anything moves. */
+export const PUTTING_BACK = "putting-back";
 
 /** A path that is written again each time it is cleared: the work stays in the stage folder. */
 const TRIES = 5;
@@ -60,14 +64,20 @@ export function putBack(
   const saved = (path: string, deleted: boolean): string =>
     join(dir, deleted ? "deleted" : "tracked", path);
   const pending = journal.tracked.filter(({ path, deleted }) => there(saved(path, deleted)));
+  // Only a put-back of this journal that was cut short leaves things aside beside the files:
+  // they are looked for then, and not on every file of every commit.
+  const marker = join(dir, PUTTING_BACK);
+  const again = there(marker);
+  if (!again) writeFileSync(marker, "");
+  const leftAside = (place: string): string[] => (again ? asidesOf(place, journal.pid) : []);
   // What is in place moves aside first (with what an earlier put-back left aside), so that
   // a write from here on is not judged, and not lost.
   const asides: Aside[] = [];
   for (const { path, deleted } of pending) {
     clearWay(path);
     const place = join(top, path);
-    const before = asidesOf(place, journal.pid);
-    const at = moveAside(place, journal.pid);
+    const before = leftAside(place);
+    const at = moveAside(place, journal.pid, before.length);
     if (at !== null && !deleted && sameFile(at, saved(path, false))) rmIfThere(at);
     else if (at !== null) asides.push({ path, at });
     // last moved first: the names left after a kill never have a gap
@@ -79,13 +89,13 @@ export function putBack(
     else keep(path, at);
   }
   let restored = 0;
-  const goBack = (path: string, from: string): void => {
+  const goBack = (path: string, from: string, stat?: Stats): void => {
     const place = join(top, path);
     for (let i = 0; ; i++) {
       if (i === TRIES) throw new Error(`${path} was written again each time it was cleared`);
       // the way was cleared before git was asked: a folder may have become a link since
       clearWay(path);
-      if (placeNew(from, place)) {
+      if (placeNew(from, place, stat)) {
         if (onRealFolders(top, path)) break;
         // it went out of the tree through a link swapped in just now: brought back, tried again
         moveFile(place, from);
@@ -111,15 +121,16 @@ export function putBack(
   }
   for (const path of journal.untracked) {
     const from = join(dir, "untracked", path);
-    if (!there(from)) continue;
+    const stat = lstatSync(from, { throwIfNoEntry: false });
+    if (stat === undefined) continue;
     clearWay(path);
     const place = join(top, path);
     // a callback made a file of that name meanwhile
-    for (const at of asidesOf(place, journal.pid)) keep(path, at);
-    const at = moveAside(place, journal.pid);
+    for (const at of leftAside(place)) keep(path, at);
+    const at = moveAside(place, journal.pid, 0);
     if (at !== null && sameFile(at, from)) rmIfThere(at);
     else if (at !== null) keep(path, at);
-    goBack(path, from);
+    goBack(path, from, stat);
   }
   releaseStage(dir);
   return { restored, kept, keptDir, later };

@@ -19,6 +19,7 @@ import { setAside } from "../../src/stage/hide.ts";
 import { stageDir } from "../../src/stage/journal.ts";
 import { asideName } from "../../src/stage/put-in-place.ts";
 import { recoverStage } from "../../src/stage/recover.ts";
+import { PUTTING_BACK } from "../../src/stage/restore.ts";
 import { surveyTree } from "../../src/stage/survey.ts";
 import { tempDir, writeFiles } from "../helpers/tmp.ts";
 import { treeState } from "../helpers/tree-state.ts";
@@ -61,7 +62,8 @@ const keptFiles = (root: string): string[] => {
 
 test("killed after moving what was in place aside, twice, with a write between: one kept, the staged version dropped", async () => {
   const { root, before, dir } = await killedCheck();
-  // the staged version moved aside, then a later write in its place moved aside too
+  // a put-back started: the staged version moved aside, then a later write in its place too
+  writeFileSync(join(dir, PUTTING_BACK), "");
   renameSync(join(root, "b.txt"), asideName(join(root, "b.txt"), DEAD, 0));
   writeFileSync(asideName(join(root, "b.txt"), DEAD, 1), "written meanwhile\n");
   const result = await recoverStage(dir);
@@ -73,7 +75,9 @@ test("killed after moving what was in place aside, twice, with a write between: 
 
 test("killed between linking a file back and dropping its set-aside name: not kept as a stranger's write", async () => {
   const { root, before, dir } = await killedCheck();
-  // the staged version in place went (git holds it), the work linked back, its old name left
+  // a put-back started: the staged version in place went (git holds it), the work linked
+  // back, its old name left
+  writeFileSync(join(dir, PUTTING_BACK), "");
   renameSync(join(root, "b.txt"), asideName(join(root, "b.txt"), DEAD, 0));
   unlinkSync(asideName(join(root, "b.txt"), DEAD, 0));
   linkSync(join(dir, "tracked", "b.txt"), join(root, "b.txt"));
