@@ -34,7 +34,7 @@ export function putBack(
 ): PutBack {
   const { top } = options;
   const keptDir = join(options.keptRoot, new Date().toISOString().replace(/[:.]/g, "-"));
-  const kept: string[] = [];
+  const kept = new Set<string>();
   const later: { path: string; keptAt: string }[] = [];
   const there = (path: string): boolean => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   const keepAt = (path: string, from: string): string => {
@@ -45,7 +45,7 @@ export function putBack(
   };
   const keep = (path: string, from: string): void => {
     keepAt(path, from);
-    if (!kept.includes(path)) kept.push(path);
+    kept.add(path);
   };
   // Every folder on the way back must be a real folder: a link a callback put there would
   // send the file out of the tree. Such a thing is kept aside like any other write.
@@ -133,7 +133,7 @@ export function putBack(
     goBack(path, from, stat);
   }
   releaseStage(dir);
-  return { restored, kept, keptDir, later };
+  return { restored, kept: [...kept], keptDir, later };
 }
 
 /** A put-back killed between making the file's new name and dropping its old one: the same file. */
