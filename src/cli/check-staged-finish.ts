@@ -32,7 +32,7 @@ export async function finishStaged(s: Surveyed, aborted: boolean): Promise<boole
   try {
     report = await settle(s, aborted);
   } finally {
-    s.back.now(report?.noneChanged === true);
+    s.back.now();
   }
   mark("staged: fixes settled, work put back");
   return verdict(s, report, aborted);

@@ -5,11 +5,8 @@ import type { WorkAside } from "./check-staged-set-aside.ts";
 
 /** The set-aside work's way back: once, after the runs, or on the way out should cpilot exit first. */
 export interface WayBack {
-  /**
-   * Put the work back now, and no more on the way out. `noneChanged`: settling the fixes just
-   * found no staged or set-aside file changed, so git need not be asked again (see putBack).
-   */
-  now(noneChanged: boolean): void;
+  /** Put the work back now, and no more on the way out. */
+  now(): void;
   /** Put the work back now, the check never opened: nothing was checked. */
   unopened(): void;
   /** False when some work could not go back: it is all still in the stage folder. */
@@ -22,7 +19,7 @@ export function wayBack(reads: StagedReads, aside: WorkAside, keptRoot: string):
   const dir = hold.dir as string;
   let done = false;
   let allBack = true;
-  const restore = (noneChanged = false, checked = true): void => {
+  const restore = (checked = true): void => {
     if (done) return;
     done = true;
     const { journal, putBack, stopLeftRuns } = aside;
@@ -33,7 +30,7 @@ export function wayBack(reads: StagedReads, aside: WorkAside, keptRoot: string):
     try {
       // quitting at once (a second Ctrl-C): a run still going would write over the work
       stopLeftRuns?.(root, process.pid, null);
-      const back: PutBack = putBack(dir, journal, { top, keptRoot, noneChanged });
+      const back: PutBack = putBack(dir, journal, { top, keptRoot });
       stagedMessages.putBack(journal, back, { checked });
     } catch (err) {
       // still all in the stage folder, with its journal: the next call tries again
@@ -44,14 +41,14 @@ export function wayBack(reads: StagedReads, aside: WorkAside, keptRoot: string):
   // A second Ctrl-C exits at once: the files still go back on the way out.
   const restoreOnExit = (): void => restore();
   process.on("exit", restoreOnExit);
-  const now = (noneChanged: boolean, checked: boolean): void => {
-    restore(noneChanged, checked);
+  const now = (checked: boolean): void => {
+    restore(checked);
     process.off("exit", restoreOnExit);
     hold.release();
   };
   return {
-    now: (noneChanged) => now(noneChanged, true),
-    unopened: () => now(false, false),
+    now: () => now(true),
+    unopened: () => now(false),
     allBack: () => allBack,
   };
 }

@@ -16,7 +16,6 @@ import { mergeAdjacent } from "./merge-lines.ts";
 import { moveFile, onRealFolders, rmIfThere } from "./move.ts";
 import { type BlobToStage, stageBlobs } from "./stage-blobs.ts";
 import type { WatchVerdict } from "./staged-watch.ts";
-import { worktreeChanges } from "./worktree-changes.ts";
 
 export interface Doubtful {
   readonly path: string;
@@ -40,8 +39,6 @@ export interface FixReport {
   readonly doubtful: readonly Doubtful[];
   /** Staged again by someone else while the check ran: left as they staged it, the check fails. */
   readonly restaged: readonly string[];
-  /** Nothing differed from the index after the runs: the put-back need not ask git again. */
-  readonly noneChanged: boolean;
 }
 
 /**
@@ -69,9 +66,6 @@ export function settleFixes(options: {
   const changed = [...options.staged].filter(
     (p) => !options.ignore(p) && verdict(p).kind !== "same",
   );
-  const asideOnly = (journal?.tracked ?? [])
-    .map((c) => c.path)
-    .filter((p) => !options.staged.has(p) && !options.ignore(p));
   const report = {
     staged: [] as string[],
     merged: [] as string[],
@@ -81,9 +75,6 @@ export function settleFixes(options: {
     doubtful: [] as Doubtful[],
     restaged: [] as readonly string[],
     ownIndexLags: [] as readonly string[],
-    noneChanged:
-      changed.length === 0 &&
-      worktreeChanges(top, asideOnly, "list the files callbacks rewrote").length === 0,
   };
   if (changed.length === 0) return report;
   const hidden = new Map((journal?.tracked ?? []).map((c) => [c.path, c.deleted]));

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { type GitEnv, gitFailure, runGit, splitNul } from "../match/git.ts";
+import { digestHex } from "../platform/digest.ts";
 import { indexFileOf } from "./index-file.ts";
 
 /** What the index holds against a tree (`git diff-index --cached ... <tree>`): the staged files, as one answer. */
@@ -12,7 +13,12 @@ export const STAGED_AGAINST = [
   "--ita-invisible-in-index",
 ] as const;
 
-/** Changes with any write of the index (size, time, trailing checksum), read without git; null when unreadable. */
+/**
+ * Changes with any write of the index (size, time, trailing checksum), read without git; null
+ * when unreadable. An index written with `index.skipHash` ends in zeros where the checksum
+ * goes: a rewrite at the same size within one tick of the clock would go unseen, so the
+ * stamp of such an index names its bytes instead.
+ */
 export function indexStamp(indexFile: string): string | null {
   let fd: number | null = null;
   try {
@@ -21,12 +27,30 @@ export function indexStamp(indexFile: string): string | null {
     const tail = Buffer.alloc(32);
     const size = Number(stat.size);
     const n = readSync(fd, tail, 0, Math.min(32, size), Math.max(0, size - 32));
-    return `${stat.size}:${stat.mtimeNs}:${tail.subarray(0, n).toString("hex")}`;
+    const end = tail.subarray(0, n);
+    const sum = skipsHash(end) ? digestHex("sha1", [readWhole(fd, size)]) : end.toString("hex");
+    return `${stat.size}:${stat.mtimeNs}:${sum}`;
   } catch {
     return null;
   } finally {
     if (fd !== null) closeSync(fd);
   }
+}
+
+/** The last 20 bytes (a SHA-1 checksum; the end of a SHA-256 one) all zero: git wrote no checksum. */
+function skipsHash(end: Buffer): boolean {
+  return end.length >= 20 && end.subarray(end.length - 20).every((b) => b === 0);
+}
+
+function readWhole(fd: number, size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  while (at < size) {
+    const n = readSync(fd, bytes, at, size - at, at);
+    if (n === 0) break;
+    at += n;
+  }
+  return bytes.subarray(0, at);
 }
 
 export function stagedEntries(top: string, env: GitEnv = {}): Map<string, string> {

@@ -17,6 +17,7 @@ import { dirname, join } from "node:path";
 import { ownStartTime } from "../platform/process-start.ts";
 import { writeFileAtomic } from "../util/atomic-write.ts";
 import { holdsAFile } from "./byte-name-fs.ts";
+import { clearDeadClaims } from "./dead-claims.ts";
 
 /**
  * What `check --staged` set aside, synced before the first file moves so that whoever finds
@@ -79,6 +80,7 @@ export function claimStage(
   options: { durable?: boolean } = {},
 ): boolean {
   const temp = `${dir}.new-${process.pid}`;
+  clearDeadClaims(dir);
   takeSpare(dir, temp);
   const full = withIds(dir, journal);
   writeJournalIn(temp, JSON.stringify(full, null, 1), options.durable !== false);

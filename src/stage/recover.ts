@@ -98,6 +98,9 @@ async function recoverHeld(dir: string, cwd: string): Promise<Recovery> {
       `cpilot: what callbacks had written over ${done.kept.length} of them is kept in ${done.keptDir}`,
     );
   }
+  for (const { path, keptAt } of done.later) {
+    lines.push(`cpilot: kept your later edit of ${path} as ${keptAt}`);
+  }
   return { status: "restored", lines };
 }
 

@@ -44,6 +44,10 @@ export const stagedMessages = {
         ),
       );
     }
+    for (const { path, keptAt } of back.later) {
+      say(paint(`cpilot: kept your later edit of ${path} as ${keptAt}`, "yellow"));
+      say("hint: it was written while set-aside work went back there; copy back what you need");
+    }
   },
 
   leftInPlace(paths: readonly string[]): void {

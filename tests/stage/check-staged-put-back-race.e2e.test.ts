@@ -1,10 +1,19 @@
 /**
  * The way back of set-aside work: what is in a set-aside file's place when it goes back, and
  * is not the staged version (a callback's rewrite, an agent's or an editor's write), is kept.
+ * Here something is written, swapped in, or cpilot is killed, at the moment the put-back asks
+ * git about the file: after what was in its place is judged, before the work goes back.
  */
 import { expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
-import { chmodSync, readdirSync, readFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
 import { committedRepo, tempDir, writeFiles } from "../helpers/tmp.ts";
@@ -23,16 +32,20 @@ function contents(dir: string): string[] {
   }
 }
 
-/** git as it is, but once it has said whether b.txt differs from the index, b.txt is written. */
-function gitThenWrite(): string {
+/**
+ * git as it is, but once it has answered about `path` alone for the put-back (what the index
+ * holds, or whether it differs from it), `then` runs in the work tree (cpilot's pid is $CPILOT).
+ */
+function gitThen(then: string, path = "b.txt"): string {
   const bin = tempDir("cpilot-fake-git-");
   const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
   writeFiles(bin, {
     git: `#!/bin/sh
 case "$*" in
-  *"--untracked-files=no -- b.txt")
+  "ls-files --stage -z -- ${path}"|*"--untracked-files=no -- ${path}")
     "${real}" "$@"; rc=$?
-    if [ ! -e "${bin}/wrote" ]; then : > "${bin}/wrote"; printf 'written during the check\\n' > b.txt; fi
+    if [ ! -e "${bin}/done" ]; then : > "${bin}/done"; CPILOT=$PPID; ${then}
+    fi
     exit $rc ;;
 esac
 exec "${real}" "$@"
@@ -42,9 +55,8 @@ exec "${real}" "$@"
   return bin;
 }
 
-// The look and the rename are two moments: a write between them is replaced by the set-aside
-// version and kept nowhere. Run with `bun test --todo`.
-test.todo("a write to a set-aside file just after cpilot compared it is kept, not replaced", () => {
+/** a.txt staged, b.txt changed and not staged: b.txt is set aside while a.txt is checked. */
+function repo(): string {
   const root = committedRepo("cpilot-staged-put-back-race-", {
     "callbacks.config.json": JSON.stringify({
       callbacks: [{ name: "t", pattern: "*.txt", run: ["true"], timeout: 30 }],
@@ -56,11 +68,92 @@ test.todo("a write to a set-aside file just after cpilot compared it is kept, no
   writeFiles(root, { "a.txt": "a staged\n" });
   git(root, "add", "a.txt");
   writeFiles(root, { "b.txt": "b unstaged\n" });
-  const r = cpilot(["check", "--staged"], {
+  return root;
+}
+
+function checkStaged(root: string, then: string) {
+  return cpilot(["check", "--staged"], {
     cwd: root,
-    env: { PATH: `${gitThenWrite()}:${process.env.PATH}` },
+    env: { PATH: `${gitThen(then)}:${process.env.PATH}` },
   });
+}
+
+const kept = (root: string): string[] => contents(join(root, ".git", "cpilot", "kept"));
+const leftAside = (root: string): string[] =>
+  readdirSync(root).filter((name) => name.startsWith(".cpilot-aside-"));
+
+test("a write to a set-aside file just after cpilot compared it is kept, not replaced", () => {
+  const root = repo();
+  const r = checkStaged(root, "printf 'written during the check\\n' > b.txt");
   expect(r.code).toBe(0);
   expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b unstaged\n");
-  expect(contents(join(root, ".git", "cpilot", "kept"))).toContain("written during the check\n");
+  expect(kept(root)).toContain("written during the check\n");
+  expect(r.stderr).toContain("kept your later edit of b.txt as ");
+  expect(leftAside(root)).toEqual([]);
+  expect(git(root, "show", ":a.txt")).toBe("a staged\n");
+});
+
+test("a folder made in a set-aside file's place while it goes back is kept whole", () => {
+  const root = repo();
+  const r = checkStaged(root, "rm b.txt; mkdir b.txt; printf 'in a folder\\n' > b.txt/inner");
+  expect(r.code).toBe(0);
+  expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b unstaged\n");
+  expect(kept(root)).toContain("in a folder\n");
+  expect(leftAside(root)).toEqual([]);
+});
+
+test("a link swapped into a set-aside file's place while it goes back: the file it names is untouched", () => {
+  const root = repo();
+  const outside = join(tempDir("cpilot-outside-"), "precious.txt");
+  writeFileSync(outside, "not the project's\n");
+  const r = checkStaged(root, `rm b.txt; ln -s '${outside}' b.txt`);
+  expect(r.code).toBe(0);
+  expect(readFileSync(outside, "utf8")).toBe("not the project's\n");
+  expect(lstatSync(join(root, "b.txt")).isFile()).toBe(true);
+  expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b unstaged\n");
+  const keptLinks = readdirSync(join(root, ".git", "cpilot", "kept"), { recursive: true })
+    .map((name) => join(root, ".git", "cpilot", "kept", String(name)))
+    .filter((p) => lstatSync(p).isSymbolicLink());
+  expect(keptLinks.map((p) => readlinkSync(p))).toEqual([outside]);
+});
+
+test("killed as the put-back judges what was in place, with a write there meanwhile: the next call loses neither", () => {
+  const root = repo();
+  const r = checkStaged(root, "printf 'written before the kill\\n' > b.txt; kill -9 $CPILOT");
+  expect(r.code).not.toBe(0);
+  // the staged version that stood there was moved aside before it was judged
+  expect(leftAside(root).length).toBe(1);
+  const back = cpilot(["check", "--restore"], { cwd: root });
+  expect(back.code).toBe(0);
+  expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b unstaged\n");
+  expect(kept(root)).toContain("written before the kill\n");
+  // what stood there before the write was the staged version: git holds it, nothing to keep
+  expect(kept(root)).not.toContain("b\n");
+  expect(leftAside(root)).toEqual([]);
+  expect(git(root, "status", "--porcelain", "--", "b.txt")).toBe(" M b.txt\n");
+});
+
+test("a folder on the way back swapped for a link out while cpilot asks git: the work comes back inside, nothing is written outside", () => {
+  const root = committedRepo("cpilot-staged-put-back-race-", {
+    "callbacks.config.json": JSON.stringify({
+      callbacks: [{ name: "t", pattern: "*.txt", run: ["true"], timeout: 30 }],
+    }),
+    ".gitignore": ".cpilot/\n",
+    "a.txt": "a\n",
+    "sub/b.txt": "b\n",
+  });
+  writeFiles(root, { "a.txt": "a staged\n" });
+  git(root, "add", "a.txt");
+  writeFiles(root, { "sub/b.txt": "b unstaged\n" });
+  const outside = tempDir("cpilot-outside-");
+  const r = cpilot(["check", "--staged"], {
+    cwd: root,
+    env: {
+      PATH: `${gitThen(`mv sub "${outside}/moved"; ln -s '${outside}' sub`, "sub/b.txt")}:${process.env.PATH}`,
+    },
+  });
+  expect(r.code).toBe(0);
+  expect(readdirSync(outside)).toEqual(["moved"]);
+  expect(lstatSync(join(root, "sub")).isDirectory()).toBe(true);
+  expect(readFileSync(join(root, "sub", "b.txt"), "utf8")).toBe("b unstaged\n");
 });

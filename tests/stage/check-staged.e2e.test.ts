@@ -452,7 +452,7 @@ test("a config below the repository's top (its own root): from the top with --co
   }
 });
 
-test("a partially staged file and a check that rewrites nothing: git is asked once after the runs whether anything changed, and the work comes back", () => {
+test("a partially staged file and a check that rewrites nothing: git is asked once after the runs what the index holds, and the work comes back", () => {
   const root = repo([{ name: "ok", pattern: "*.txt", run: "true", timeout: 30 }]);
   writeFiles(root, { "a.txt": "one\ntwo STAGED\nthree\nfour\nfive\nsix\nseven\n" });
   git(root, "add", "a.txt");
@@ -476,10 +476,10 @@ test("a partially staged file and a check that rewrites nothing: git is asked on
   expect(r.stderr).toContain("2 unstaged changes set aside meanwhile, now back");
   const calls = read(log).trim().split("\n");
   // the index and HEAD's tree, to look the results up (none yet: the runs are needed),
-  // the survey, the staged versions checked out, one look after the runs (not one more
-  // for the put-back: nothing had changed since); the check records then read the tree
-  // for results keyed by content (tests/engine/hook-git-calls.e2e.test.ts); HEAD's tree,
-  // new here, is asked once for the attribute files it holds (kept by tree after)
+  // the survey, the staged versions checked out, the check records reading the tree for
+  // results keyed by content (tests/engine/hook-git-calls.e2e.test.ts), HEAD's tree, new
+  // here, asked once for the attribute files it holds (kept by tree after), and one look
+  // after the runs: what the index holds for the files moved aside from where the work goes back
   expect(calls).toEqual([
     "diff-index",
     "rev-parse",
@@ -489,7 +489,7 @@ test("a partially staged file and a check that rewrites nothing: git is asked on
     "ls-tree",
     "status",
     "ls-files",
-    "status",
+    "ls-files",
   ]);
 });
 
