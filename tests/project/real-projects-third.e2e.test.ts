@@ -98,3 +98,18 @@ test("AmanVarshney01/create-better-t-stack (a bun workspace, isolated linker): p
   expect(reverted.code).toBe(0);
   expect(reverted.stderr).toMatch(/✓ typecheck-apps-cli \([^)]*from cache\)/);
 });
+
+test("AmanVarshney01/create-better-t-stack: the root's `test` script runs `cd apps/cli && bun test`, so its callback runs bun test in apps/cli, where its bunfig.toml preloads the test setup", () => {
+  const s = betterTStack();
+  const { callbacks } = init(s);
+  expect(argv(callbacks.get("bun-test"))).toBe("cd apps/cli && bun test");
+  expect(callbacks.get("bun-test")?.cwd).toBeUndefined();
+  commit(s.root, "cpilot init");
+  execFileSync("sh", ["-c", `: > '${s.log}'`]);
+  // an edit in packages/types, outside apps/cli: the root's callback runs apps/cli's tests
+  const check = cpilot(["check", "packages/types/src/constants.ts"], { cwd: s.root, env: s.env });
+  expect(check.code).toBe(0);
+  expect(ran(s).filter((r) => r.tool === "bun")).toEqual([
+    { cwd: "apps/cli", tool: "bun", args: ["test"] },
+  ]);
+});
