@@ -113,3 +113,24 @@ test("AmanVarshney01/create-better-t-stack: the root's `test` script runs `cd ap
     { cwd: "apps/cli", tool: "bun", args: ["test"] },
   ]);
 });
+
+test("microsoft/vscode-languageserver-node (npm packages side by side, a solution tsconfig over their own solutions): the type check is the root's `compile`, `tsc -b tsconfig.json`, not `compile:types`, which builds the package named types alone", () => {
+  const s = setUp("vscode-languageserver-node", ({ root, log }) => {
+    for (const tool of ["tsc", "eslint"])
+      writeTool(join(root, "node_modules/.bin", tool), RECORDER(log, tool));
+  });
+  const { callbacks, plan } = init(s);
+  expect(argv(callbacks.get("typecheck"))).toBe("node_modules/.bin/tsc -b tsconfig.json");
+  expect(plan).toContain('from package.json script "compile" runs tsc');
+  commit(s.root, "cpilot init");
+  const tree = treeState(s.root);
+  expect(cpilot(["check", "--all"], { cwd: s.root, env: s.env }).code).toBe(0);
+  expect(changedOwn(s, tree)).toEqual([]);
+  // an edit in textDocument builds the whole solution, from the root, as `npm run compile` does
+  execFileSync("sh", ["-c", `: > '${s.log}'`]);
+  const edit = cpilot(["check", "textDocument/src/main.ts"], { cwd: s.root, env: s.env });
+  expect(edit.code).toBe(0);
+  expect(ran(s).filter((r) => r.tool === "tsc")).toEqual([
+    { cwd: ".", tool: "tsc", args: ["-b", "tsconfig.json"] },
+  ]);
+});
