@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cpilot } from "../helpers/binary.ts";
-import { writeFiles } from "../helpers/tmp.ts";
+import { tempDir, writeFiles } from "../helpers/tmp.ts";
 import { treeState } from "../helpers/tree-state.ts";
 import { argv, changedOwn, init, RECORDER, ran, setUp, writeTool } from "./real-project-kit.ts";
 
@@ -133,4 +133,36 @@ test("microsoft/vscode-languageserver-node (npm packages side by side, a solutio
   expect(ran(s).filter((r) => r.tool === "tsc")).toEqual([
     { cwd: ".", tool: "tsc", args: ["-b", "tsconfig.json"] },
   ]);
+});
+
+test("a bun workspace with bun's isolated linker, before `bun install`: a package's own tool is looked for in its own node_modules/.bin, where bun links it (create-better-t-stack's apps/web and its eslint)", () => {
+  const root = tempDir("cpilot-bun-isolated-", { git: true });
+  writeFiles(root, {
+    "package.json": JSON.stringify({
+      name: "better-t-stack",
+      private: true,
+      workspaces: { packages: ["apps/*"] },
+      packageManager: "bun@1.3.14",
+    }),
+    "bunfig.toml":
+      '[install]\nlinker = "isolated"\n\n[test]\ncoverage = true\ncoverageReporter = ["text", "lcov"]\n',
+    "apps/web/package.json": JSON.stringify({
+      name: "web",
+      private: true,
+      devDependencies: { eslint: "^9.39.2", "eslint-config-next": "16.1.6" },
+    }),
+    "apps/web/eslint.config.mjs": "export default [];\n",
+    "apps/web/src/page.ts": "export const page = 1;\n",
+  });
+  commit(root, "snapshot");
+  const r = cpilot(["init", "--yes", "--format", "json"], { cwd: root, env: { CI: "" } });
+  expect(r.code).toBe(0);
+  const config = JSON.parse(readFileSync(join(root, "callbacks.config.json"), "utf8")) as {
+    callbacks: { name: string; run: string[] | string; cwd?: string }[];
+  };
+  const eslint = config.callbacks.find((c) => c.name === "eslint-apps-web");
+  expect(eslint).toMatchObject({ cwd: "apps/web" });
+  expect(argv(eslint as Parameters<typeof argv>[0])).toBe(
+    "node_modules/.bin/eslint --no-warn-ignored {files}",
+  );
 });
