@@ -8,11 +8,11 @@ export function detectTypecheck(
   runs: readonly ScriptTool[],
 ): Proposal | undefined {
   if (!p.has("tsconfig.json")) return undefined;
-  const checker = runs.find(
-    (r) =>
-      (r.tool === "tsc" || r.tool === "tsgo" || r.tool === "vue-tsc") &&
-      (r.args.includes("--noEmit") || /type/i.test(r.script)),
-  );
+  const tsc = runs.filter((r) => r.tool === "tsc" || r.tool === "tsgo" || r.tool === "vue-tsc");
+  // a solution whose projects reference each other builds to check: what the project builds
+  const checker =
+    tsc.find((r) => r.args.includes("--noEmit") || checksTypes(r)) ??
+    (nestedSolution(p) ? tsc.find(buildsRoot) : undefined);
   const bin =
     checker?.tool ??
     (p.hasDepHereOrAtTop("typescript") || p.majorVersion("typescript") !== undefined
@@ -66,4 +66,46 @@ function solutionReferences(p: ProjectFiles): string[] {
   return json.references
     .map((r) => (typeof r?.path === "string" ? r.path.replace(/^\.\//, "") : ""))
     .filter((ref) => /^[\w.-]+\.json$/.test(ref) && p.has(ref));
+}
+
+/**
+ * A script named for types (`typecheck`, `build:types`) checks this package unless its tsc is
+ * pointed at a project in a folder below (`compile:types`: `tsc -b ./types/tsconfig.json`
+ * builds the package named types, not this one).
+ */
+function checksTypes(r: ScriptTool): boolean {
+  return (
+    /type/i.test(r.script) && projectsOf(r.args).every((t) => !/\//.test(t.replace(/^\.\//, "")))
+  );
+}
+
+/** The projects tsc is given: `-p x`, and with `-b` its positional arguments. */
+function projectsOf(args: readonly string[]): string[] {
+  const build = args.includes("-b") || args.includes("--build");
+  return args.filter((a, i) => {
+    const prev = args[i - 1];
+    if (prev === "-p" || prev === "--project") return true;
+    return build && !a.startsWith("-");
+  });
+}
+
+/** `tsc -b` (or `--build`) over the root's tsconfig.json itself. */
+function buildsRoot(r: ScriptTool): boolean {
+  if (!r.args.includes("-b") && !r.args.includes("--build")) return false;
+  if (r.args.some((a) => a === "-w" || a === "--watch")) return false;
+  const targets = r.args.filter((a) => !a.startsWith("-"));
+  return targets.every((t) => /^(\.\/)?(tsconfig\.json)?$|^\.$/.test(t));
+}
+
+/** tsconfig.json names no files and references projects in folders below it. */
+function nestedSolution(p: ProjectFiles): boolean {
+  const json = p.json("tsconfig.json") as
+    | { files?: unknown; include?: unknown; references?: { path?: unknown }[] }
+    | undefined;
+  if (!json || !Array.isArray(json.references) || !Array.isArray(json.files)) return false;
+  if (json.files.length > 0 || (Array.isArray(json.include) && json.include.length > 0))
+    return false;
+  return json.references.some(
+    (r) => typeof r?.path === "string" && r.path.replace(/^\.\//, "").includes("/"),
+  );
 }

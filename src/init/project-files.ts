@@ -118,9 +118,10 @@ const BIN_PACKAGE: Readonly<Record<string, string>> = {
 };
 
 /**
- * The folder whose node_modules/.bin will hold `pkg`'s command. pnpm links a command only
- * into the folders that depend on its package (a package gets none of the root's); npm, yarn
- * and bun hoist it to the root, unless the package asks for another version than the root's.
+ * The folder whose node_modules/.bin will hold `pkg`'s command. pnpm, and bun with its
+ * isolated linker, link a command only into the folders that depend on its package (a package
+ * gets none of the root's); npm, yarn and bun otherwise hoist it to the root, unless the
+ * package asks for another version than the root's.
  */
 function binFolderOnceInstalled(p: ProjectFiles, pkg: string): string {
   if (p.root === p.top) return p.root;
@@ -134,7 +135,7 @@ function binFolderOnceInstalled(p: ProjectFiles, pkg: string): string {
   const pnpm =
     top.first("pnpm-workspace.yaml", "pnpm-lock.yaml") !== undefined ||
     top.packageJson().packageManager?.startsWith("pnpm@") === true;
-  if (pnpm) {
+  if (pnpm || bunIsolated(top)) {
     for (let dir = p.root; ; dir = dirname(dir)) {
       if (range(dir) !== undefined) return dir;
       if (dir === p.top || dirname(dir) === dir || !dir.startsWith(p.top)) return p.root;
@@ -143,6 +144,14 @@ function binFolderOnceInstalled(p: ProjectFiles, pkg: string): string {
   const own = range(p.root);
   if (own === undefined) return range(p.top) === undefined ? p.root : p.top;
   return range(p.top) === undefined || range(p.top) === own ? p.top : p.root;
+}
+
+/** bunfig.toml's `[install] linker = "isolated"`: bun links commands as pnpm does. */
+function bunIsolated(top: ProjectFiles): boolean {
+  const text = top.text("bunfig.toml");
+  if (text === undefined) return false;
+  const install = /^\s*\[install\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(text)?.[1] ?? "";
+  return /^\s*linker\s*=\s*["']isolated["']/m.test(install);
 }
 
 export interface PackageJson {

@@ -1,3 +1,4 @@
+import { isAbsolute, join, relative } from "node:path";
 import type { ProjectFiles } from "./project-files.ts";
 import { shellWords } from "./scripts.ts";
 
@@ -88,12 +89,24 @@ export function scriptTestRunner(p: ProjectFiles): ScriptTestRunner | undefined 
         if (from === -1) continue;
         const rest = part.slice(from + words[i]!.length).replace(WATCH, "");
         const pretest = script === "test" ? (scripts.pretest ?? "").split(/&&|;/) : [];
-        const builds = [...pretest, ...parts.slice(0, k)].flatMap((b) => build(p, b.trim()));
+        // `cd apps/cli && bun test`: the runner runs in that folder, with its config there
+        let folder = "";
+        const steps: string[] = [];
+        for (const b of pretest.map((b) => b.trim())) steps.push(...build(p, b, folder));
+        for (const b of parts.slice(0, k)) {
+          const cd = changedFolder(b);
+          if (cd === null) steps.push(...build(p, b, folder));
+          else if (cd === undefined) return undefined;
+          else {
+            steps.push(b);
+            folder = join(folder, cd);
+          }
+        }
         return {
           name: runner.name,
           label: runner.label ?? runner.name,
           script,
-          run: [...builds, `${runner.bin(p)}${rest}`.trim()].join(" && "),
+          run: [...steps, `${rebased(runner.bin(p), folder)}${rest}`.trim()].join(" && "),
         };
       }
     }
@@ -104,15 +117,36 @@ export function scriptTestRunner(p: ProjectFiles): ScriptTestRunner | undefined 
 const PACKAGE_MANAGERS = new Set(["npm", "pnpm", "yarn", "bun"]);
 const BUILDERS = new Set(["tsc", "tsup", "unbuild", "rollup", "esbuild"]);
 
-/** A build step, runnable outside the package manager, or none. */
-function build(p: ProjectFiles, part: string): string[] {
+/** A build step, runnable outside the package manager from `folder`, or none. */
+function build(p: ProjectFiles, part: string, folder: string): string[] {
   const [first, second, third] = shellWords(part);
   if (first === undefined) return [];
   if (PACKAGE_MANAGERS.has(first)) {
     const name = second === "run" || second === "run-script" ? third : second;
     return name !== undefined && /^(build|compile)\b/.test(name) ? [part] : [];
   }
-  return BUILDERS.has(first) ? [`${p.localBin(first)}${part.slice(first.length)}`] : [];
+  return BUILDERS.has(first)
+    ? [`${rebased(p.localBin(first), folder)}${part.slice(first.length)}`]
+    : [];
+}
+
+/**
+ * `cd x` gives the folder it goes to, relative to where it starts; null when the part is not
+ * a `cd`; undefined when the folder cannot be known here (`cd $DIR`, `cd ~`, `cd /abs`).
+ */
+function changedFolder(part: string): string | null | undefined {
+  const words = shellWords(part.trim());
+  if (words[0] !== "cd") return null;
+  const to = words[1];
+  if (words.length !== 2 || to === undefined || !/^[\w.@+-][\w./@+-]*$/.test(to)) return undefined;
+  // above the package, its binaries cannot be reached the same way: not guessed
+  return to.split("/").includes("..") ? undefined : to;
+}
+
+/** A package's own binary (`node_modules/.bin/bun`), as reached from a folder below it. */
+function rebased(bin: string, folder: string): string {
+  if (folder === "" || !bin.includes("/") || isAbsolute(bin)) return bin;
+  return relative(folder, bin) || ".";
 }
 
 /** Where the words before the runner end in the command as written (their quotes aside). */

@@ -43,13 +43,13 @@ export function sourceTypes(
     const q = new ProjectFiles(join(root, other), root);
     const json = q.packageJson() as Record<string, unknown>;
     if (typeof json.name !== "string" || siblings.has(json.name)) continue;
-    const types = typeof json.types === "string" ? json.types : json.typings;
+    const types = declaredTypes(json);
     const entry = ENTRIES.find((e) => q.has(e));
-    const built = typeof types === "string" && /\.d\.[mc]?ts$/.test(types);
+    const built = types !== undefined && /\.d\.[mc]?ts$/.test(types);
     siblings.set(json.name, {
       read:
         built && entry !== undefined
-          ? { name: json.name, dir: other, types: (types as string).replace(/^\.\//, ""), entry }
+          ? { name: json.name, dir: other, types: types.replace(/^\.\//, ""), entry }
           : null,
       deps: dependencyNames(json),
     });
@@ -101,6 +101,33 @@ export function sourceTypes(
       why: `${dir}/${SOURCE_TSCONFIG} exists and is not as cpilot init wrote it; left as it is`,
     };
   return { reads, file: { path: join(dir, SOURCE_TSCONFIG), text } };
+}
+
+/**
+ * Where tsc reads a package's types: `types` (or `typings`), else what `exports` gives for
+ * the package itself under the `types` condition (`"exports": {".": {"types": …}}`, which
+ * packages built by tsdown or tsup often declare alone).
+ */
+function declaredTypes(pkg: Record<string, unknown>): string | undefined {
+  for (const key of ["types", "typings"]) if (typeof pkg[key] === "string") return pkg[key];
+  const exports = pkg.exports;
+  if (exports === null || typeof exports !== "object" || Array.isArray(exports)) return undefined;
+  const map = exports as Record<string, unknown>;
+  const main = Object.keys(map).some((k) => k.startsWith(".")) ? map["."] : map;
+  return typesCondition(main, 0);
+}
+
+/** The `types` condition, at the top or under another condition (`import`, `require`). */
+function typesCondition(value: unknown, depth: number): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || depth > 3)
+    return undefined;
+  const conditions = value as Record<string, unknown>;
+  if (typeof conditions.types === "string") return conditions.types;
+  for (const inner of Object.values(conditions)) {
+    const found = typesCondition(inner, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 const plain = (value: unknown): string => JSON.stringify(value);
