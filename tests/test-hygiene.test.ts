@@ -23,3 +23,14 @@ test("only tests/setup.ts removes the temp folders: a test file doing it took th
     .filter((f) => f !== "setup.ts" && f !== join("helpers", "tmp.ts"));
   expect(callers).toEqual([]);
 });
+
+test("a test file that sets HOME puts it back: a login shell in a later file found no cargo", () => {
+  const root = import.meta.dir;
+  const unrestored = testFiles(root)
+    .filter((f) => {
+      const text = readFileSync(f, "utf8");
+      return /process\.env\.HOME\s*=(?!=)/.test(text) && !/afterAll\(/.test(text);
+    })
+    .map((f) => relative(root, f));
+  expect(unrestored).toEqual([]);
+});

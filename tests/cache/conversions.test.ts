@@ -2,7 +2,7 @@
  * Whether git may call a file unchanged whose bytes differ from its blob: found from the
  * attribute files and settings git itself reads, in real repositories.
  */
-import { beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,10 +12,20 @@ import { committedRepo, tempDir } from "../helpers/tmp.ts";
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", args, { cwd, encoding: "utf8", stdio: "pipe" }).trim();
 
+// Every test file shares this process's environment: what is changed here is put back.
+const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME };
+
 beforeAll(() => {
   // the person's own git settings are not this test's
   process.env.HOME = tempDir("cpilot-conv-home-");
   delete process.env.XDG_CONFIG_HOME;
+});
+
+afterAll(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 /** gitConverts for `root` as a snapshot of it asks: its HEAD tree, its changed files. */
