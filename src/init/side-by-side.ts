@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runGit, splitNul } from "../match/git.ts";
-import type { ProjectShape } from "../project/packages.ts";
+import { NO_WORKSPACE_LISTS_IT, type ProjectShape } from "../project/packages.ts";
 import { NODE_TOOLS } from "./node-tools.ts";
 import type { Proposal } from "./spec.ts";
 
@@ -27,11 +27,14 @@ const NOT_CODE = new Set([
 export function sideBySidePackages(root: string, shape: ProjectShape): string[] {
   if (shape.packages.some((p) => p.kind === "node" && p.dir !== "")) return [];
   const dirs = shape.left
-    .filter((l) => l.kind === "node" && l.why === "no workspace lists it")
+    .filter((l) => l.kind === "node" && l.why === NO_WORKSPACE_LISTS_IT)
     .map((l) => l.dir)
     .filter((d) => !d.split("/").some((part) => NOT_CODE.has(part)));
   if (dirs.length === 0) return [];
-  const r = runGit(root, ["ls-files", "-z", "--", ...dirs.map((d) => `${d}/package.json`)]);
+  // one fixed glob whatever the count of folders, none of whose names is read as a pattern
+  const r = runGit(root, ["ls-files", "-z", "--", ":(glob)**/package.json"], {
+    GIT_LITERAL_PATHSPECS: "0",
+  });
   const tracked = new Set(r.ok ? splitNul(r.stdout) : []);
   return dirs.filter((d) => tracked.has(`${d}/package.json`));
 }
