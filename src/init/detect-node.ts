@@ -22,10 +22,10 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
     const inScripts = runs.filter((r) => r.tool === tool.bin || r.tool === tool.pkg);
     const config = p.first(...tool.configs);
     const inPackage = tool.packageKey !== undefined && pkg[tool.packageKey] !== undefined;
-    const ranBy = evidence.where(tool.bin);
+    const mentionedIn = evidence.where(tool.bin);
     // A dependency is not evidence: prettier in devDependencies of a project formatted by
     // biome would rewrite it. Scripts, CI, hook configs and the tool's own config are.
-    if (inScripts.length === 0 && !config && !inPackage && ranBy === undefined) {
+    if (inScripts.length === 0 && !config && !inPackage && mentionedIn === undefined) {
       if (p.hasDep(tool.pkg))
         notes.push(
           `${tool.name}: left out, only a dependency (no script, CI, hook config or config file runs it)`,
@@ -48,7 +48,7 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
     const why =
       inScripts.length > 0
         ? `package.json script${inScripts.length > 1 ? "s" : ""} ${[...new Set(inScripts.map((r) => `"${r.script}"`))].join(", ")} run${inScripts.length > 1 ? "" : "s"} ${tool.bin}${scope.length > 0 ? ` on ${scope.join(" ")}` : ""}`
-        : (ranBy ?? config ?? `"${tool.packageKey}" in package.json`);
+        : (mentionedIn ?? config ?? `"${tool.packageKey}" in package.json`);
     const built = withoutUnrunFix(
       tool.build(p.localCommand(tool.bin), p),
       tool.bin,
@@ -69,9 +69,16 @@ export function detectNode(p: ProjectFiles): { proposals: Proposal[]; notes: str
     }
     const rootOnly =
       inScripts.length === 0 && !config && !inPackage && evidence.onlyAtRoot(tool.bin);
+    const ranBy =
+      inScripts.length > 0
+        ? "script"
+        : config !== undefined && !inPackage && mentionedIn === undefined
+          ? "config"
+          : undefined;
     const proposal: Proposal = {
       why,
       ...(rootOnly ? { rootEvidenceOnly: true } : {}),
+      ...(ranBy !== undefined ? { ranBy } : {}),
       callback: {
         name: tool.name,
         ...built,

@@ -10,6 +10,7 @@ import { alsoOnLocalModules } from "./go-local-modules.ts";
 import { leftoverTsconfigs, SOURCE_TSCONFIG } from "./own-tsconfig.ts";
 import { ProjectFiles } from "./project-files.ts";
 import { excludeFolders, scopeToPackage } from "./scope-package.ts";
+import { ownLinters, sideBySidePackages } from "./side-by-side.ts";
 import { pathsFolders, sourceTypes } from "./source-types.ts";
 import type { Detection, Proposal } from "./spec.ts";
 
@@ -63,6 +64,13 @@ export function detectProject(root: string): Detection {
     notes.push(...found.notes.map((n) => `${dir}: ${n}`));
     if (found.resyncTree && !cargoWorkspace) resyncTree = true;
   }
+  const besideLinted = new Set<string>();
+  for (const dir of sideBySidePackages(root, shape)) {
+    const own = ownLinters(root, dir, detectFolder(root, dir).proposals);
+    if (own.length === 0) continue;
+    byDir.set(dir, own);
+    besideLinted.add(dir);
+  }
   // the root's whole-tree checks read every package with the root's settings: where
   // packages check themselves, the root's is left out
   const packagesTypecheck = [...byDir.values()].some((ps) =>
@@ -76,6 +84,12 @@ export function detectProject(root: string): Detection {
       continue;
     }
     const own = [...byDir].filter(([, ps]) => ps.some((p) => toolOf(p) === toolOf(proposal)));
+    if (proposal.ranBy === "config" && own.some(([d]) => besideLinted.has(d))) {
+      notes.push(
+        `${toolOf(proposal)} at the root: left out, no root script runs it and the packages beside it run their own (${proposal.why})`,
+      );
+      continue;
+    }
     const left = shape.left.filter((l) => l.kind === "rust" || l.kind === "go").map((l) => l.dir);
     const scoped = excludeFolders(proposal, [...own.map(([d]) => d), ...left]);
     proposals.push(alsoOnLocalModules(scoped, toolOf(proposal), root, "", goDirs));
@@ -116,7 +130,9 @@ export function detectProject(root: string): Detection {
         ? `${path}: an earlier cpilot init wrote it and nothing reads built types there now; removed with this plan`
         : `${path}: not as cpilot init writes it (edited, or from an earlier version); left as it is: delete it if nothing uses it`,
     );
-  notes.push(...leftNotes(shape.left));
+  notes.push(
+    ...leftNotes(shape.left.filter((l) => !(l.kind === "node" && besideLinted.has(l.dir)))),
+  );
   // Two callbacks may not share a name: the second of a kind gets a suffix.
   const names = new Set<string>();
   for (const { callback } of proposals) {

@@ -19,6 +19,8 @@ export interface Proposal {
   readonly callback: CallbackSpec;
   /** Found only because the root's CI or hooks run the tool: the root's callback covers the package. */
   readonly rootEvidenceOnly?: boolean;
+  /** What says the project runs it: a package.json script, or only the tool's config file. */
+  readonly ranBy?: "script" | "config";
 }
 
 export interface Detection {

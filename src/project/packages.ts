@@ -37,6 +37,9 @@ const MANIFESTS: ReadonlyMap<string, PackageKind> = new Map([
   ["deno.jsonc", "deno"],
 ]);
 
+/** Why a package.json folder outside every npm, pnpm, yarn or bun workspace is left out. */
+export const NO_WORKSPACE_LISTS_IT = "no workspace lists it";
+
 const SAMPLE_DIRS = new Set(["testdata", "fixtures", "__fixtures__", "examples", "example"]);
 
 /**
@@ -97,7 +100,7 @@ function node(dirs: readonly string[], read: Read, out: ProjectPackage[], left: 
   for (const dir of dirs) {
     if (dir === "") out.push({ dir, kind: "node", why: "package.json" });
     else if (member(dir)) out.push({ dir, kind: "node", why: `a workspace of ${where}` });
-    else left.push({ dir, kind: "node", why: "no workspace lists it" });
+    else left.push({ dir, kind: "node", why: NO_WORKSPACE_LISTS_IT });
   }
 }
 

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
 import { detectProject } from "../../src/init/detect.ts";
 import { ProjectFiles } from "../../src/init/project-files.ts";
 import { detectStyle } from "../../src/init/style.ts";
@@ -453,4 +454,90 @@ test("test runners with no related-tests mode: the project's own command, whole,
   ).toEqual(["mocha: node_modules/.bin/mocha"]);
   // vitest, which runs the tests related to the edit, wins
   expect(tests({ test: "vitest && ava" })[0]).toStartWith("vitest: ");
+});
+
+/** In a git repository, every file tracked but `untracked`. */
+function trackedProject(files: Record<string, string>, untracked: Record<string, string> = {}) {
+  const root = tempDir("cpilot-detect-", { git: true });
+  writeFiles(root, files);
+  execFileSync("git", ["add", "-A"], { cwd: root });
+  writeFiles(root, untracked);
+  return root;
+}
+
+const SIDE_BY_SIDE = {
+  "package.json": JSON.stringify({
+    scripts: { lint: "eslint scripts && node run-all.js lint" },
+    devDependencies: { eslint: "^9.0.0", oxlint: "^1.0.0" },
+  }),
+  "eslint.config.js": "module.exports = [];\n",
+  "a/package.json": JSON.stringify({ scripts: { lint: "eslint src --max-warnings 0" } }),
+  "a/eslint.config.js": "module.exports = [];\n",
+  "b/package.json": JSON.stringify({ scripts: { lint: "oxlint src" } }),
+  "b/.oxlintrc.json": "{}\n",
+  // no eslint config of its own
+  "c/package.json": JSON.stringify({ scripts: { lint: "eslint ." } }),
+  "fixtures/d/package.json": JSON.stringify({ scripts: { lint: "eslint src" } }),
+  "fixtures/d/eslint.config.js": "module.exports = [];\n",
+};
+
+test("npm packages side by side, no workspaces: each one's linter its lint script runs, with its own config, runs in its folder with the script's flags; the root's covers what its script lints, without them", () => {
+  const root = trackedProject(SIDE_BY_SIDE, {
+    "e/package.json": JSON.stringify({ scripts: { lint: "eslint src" } }),
+    "e/eslint.config.js": "module.exports = [];\n",
+  });
+  const found = detectProject(root);
+  const byName = new Map(found.proposals.map((p) => [p.callback.name, p]));
+  expect([...byName.keys()].sort()).toEqual(["eslint", "eslint-a", "oxlint-b"]);
+  const a = byName.get("eslint-a")!;
+  expect(a.callback.cwd).toBe("a");
+  expect(a.callback.run).toEqual([
+    "../node_modules/.bin/eslint",
+    "--no-warn-ignored",
+    "--max-warnings",
+    "0",
+    "{files}",
+  ]);
+  expect(a.why).toBe(
+    'a: package.json script "lint" runs eslint on src in its own folder (an npm package beside the root, no workspace lists it)',
+  );
+  expect(byName.get("oxlint-b")?.callback.cwd).toBe("b");
+  const rootLint = compilePatterns(byName.get("eslint")!.callback.pattern);
+  expect(
+    ["scripts/x.js", "a/src/x.ts", "a/scripts/x.js", "c/x.js", "b/src/x.ts"].filter((f) =>
+      rootLint.matches(f),
+    ),
+  ).toEqual(["scripts/x.js"]);
+  // untracked (e), no eslint config of its own (c), test data (fixtures/d)
+  expect(found.notes).toContain(
+    "3 folders left out (node), no workspace lists it: e, c, fixtures/d",
+  );
+});
+
+test("a root eslint that only its config file proposes is left out where the packages beside it lint themselves", () => {
+  const root = trackedProject({
+    ...SIDE_BY_SIDE,
+    "package.json": JSON.stringify({
+      scripts: { lint: "node run-all.js lint" },
+      devDependencies: { eslint: "^9.0.0" },
+    }),
+  });
+  const found = detectProject(root);
+  expect(found.proposals.map((p) => p.callback.name).sort()).toEqual(["eslint-a", "oxlint-b"]);
+  expect(found.notes).toContain(
+    "eslint at the root: left out, no root script runs it and the packages beside it run their own (eslint.config.js)",
+  );
+});
+
+test("a monorepo with workspaces keeps a package no workspace lists out, linter and all", () => {
+  const root = trackedProject({
+    ...SIDE_BY_SIDE,
+    "package.json": JSON.stringify({ workspaces: ["c"], scripts: { lint: "eslint ." } }),
+  });
+  const found = detectProject(root);
+  expect(found.proposals.map((p) => p.callback.name).sort()).toEqual(["eslint", "eslint-c"]);
+  expect(found.proposals[0]?.callback.pattern).not.toContain("!a/**");
+  expect(found.notes).toContain(
+    "3 folders left out (node), no workspace lists it: a, b, fixtures/d",
+  );
 });

@@ -135,6 +135,70 @@ test("microsoft/vscode-languageserver-node (npm packages side by side, a solutio
   ]);
 });
 
+/**
+ * As eslint with `parserOptions.project: './src/tsconfig.json'` reads it: from the folder it
+ * runs in, a parse error on every file it is handed where there is none.
+ */
+const ESLINT_PROJECT_FROM_CWD = `if [ ! -f src/tsconfig.json ]; then
+  for f in "$@"; do case "$f" in -*) ;; *) printf '%s\\n  0:0  error  Parsing error: Cannot read file %s\\n' "$f" "'$(pwd -P)/src/tsconfig.json'";; esac; done
+  exit 1
+fi
+`;
+
+test("microsoft/vscode-languageserver-node (npm packages side by side, no workspaces, each linted by its own `eslint src` from its folder): each package's eslint runs in its folder on its files, and the root lints nothing it never lints", () => {
+  const s = setUp("vscode-languageserver-node", ({ root, log }) => {
+    writeTool(join(root, "node_modules/.bin/tsc"), RECORDER(log, "tsc"));
+    writeTool(
+      join(root, "node_modules/.bin/eslint"),
+      RECORDER(log, "eslint", ESLINT_PROJECT_FROM_CWD),
+    );
+    // the runner of every package's scripts (`npm run lint` is `node ./build/bin/all.js run lint`)
+    writeFiles(root, { "build/bin/all.js": "'use strict';\nconst folders = ['types'];\n" });
+  });
+  const { callbacks, plan } = init(s);
+  expect([...callbacks.keys()].sort()).toEqual(
+    ["eslint-textdocument", "eslint-types", "typecheck"].sort(),
+  );
+  expect(callbacks.get("eslint-types")).toMatchObject({ cwd: "types" });
+  expect(callbacks.get("eslint-textdocument")).toMatchObject({ cwd: "textDocument" });
+  expect(argv(callbacks.get("eslint-types"))).toBe(
+    "../node_modules/.bin/eslint --no-warn-ignored {files}",
+  );
+  expect(callbacks.get("eslint-types")?.pattern).toContain("types/src/**/*.ts");
+  expect(plan).toContain(
+    'types: package.json script "lint" runs eslint on src in its own folder (an npm package beside the root, no workspace lists it)',
+  );
+  expect(plan).toContain("eslint at the root: left out");
+  expect(plan).not.toContain("no workspace lists it: textDocument");
+  commit(s.root, "cpilot init");
+
+  const tree = treeState(s.root);
+  const all = cpilot(["check", "--all"], { cwd: s.root, env: s.env });
+  expect(all.stderr).not.toContain("Cannot read file");
+  expect(all.code).toBe(0);
+  expect(changedOwn(s, tree)).toEqual([]);
+  const linted = ran(s)
+    .filter((r) => r.tool === "eslint")
+    .map((r) => ({ cwd: r.cwd, files: r.args.filter((a) => !a.startsWith("-")) }))
+    .sort((a, b) => (a.cwd < b.cwd ? -1 : 1));
+  expect(linted).toEqual([
+    { cwd: "textDocument", files: ["src/main.ts"] },
+    { cwd: "types", files: ["src/main.ts"] },
+  ]);
+
+  // an edit in types lints types alone, from types
+  execFileSync("sh", ["-c", `: > '${s.log}'`]);
+  writeFiles(s.root, { "types/src/main.ts": "export const edited = 1;\n" });
+  const edit = cpilot(["check", "types/src/main.ts", "build/bin/all.js"], {
+    cwd: s.root,
+    env: s.env,
+  });
+  expect(edit.code).toBe(0);
+  expect(ran(s).filter((r) => r.tool === "eslint")).toEqual([
+    { cwd: "types", tool: "eslint", args: ["--no-warn-ignored", "src/main.ts"] },
+  ]);
+});
+
 test("a bun workspace with bun's isolated linker, before `bun install`: a package's own tool is looked for in its own node_modules/.bin, where bun links it (create-better-t-stack's apps/web and its eslint)", () => {
   const root = tempDir("cpilot-bun-isolated-", { git: true });
   writeFiles(root, {
